@@ -1,0 +1,83 @@
+# perf-prof: plain Makefile, dependencies through pkg-config.
+CC ?= cc
+PKGS := libtracefs libtraceevent libelf libdw
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+WERROR ?= -Werror
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -fno-omit-frame-pointer -D_GNU_SOURCE \
+	  -Isrc $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS) -liberty -lm
+BUILD ?= build
+
+LIB_SRCS := $(filter-out src/cli/main.c,$(shell find src -name '*.c' | sort))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/cli/main.o
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+WORK_SRCS := $(wildcard tests/work/*.c)
+WORK_BINS := $(WORK_SRCS:tests/work/%.c=$(BUILD)/work/%)
+# Workloads that need special builds (shared libraries, no frame pointers,
+# C++, stripped binaries) are built by tests/work/Makefile.
+FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
+
+all: perf-prof
+
+perf-prof: $(LIB_OBJS) $(MAIN_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libpp.a: $(LIB_OBJS)
+	rm -f $@; ar rcs $@ $^
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpp.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libpp.a $(LDLIBS)
+
+$(BUILD)/work/%: tests/work/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -Wall -o $@ $< -lpthread
+
+workloads: $(WORK_BINS)
+	$(MAKE) -C tests/work BUILD=$(abspath $(BUILD))/work extra
+
+unit: $(UNIT_BINS)
+
+check: perf-prof unit workloads
+	tests/run.sh $(BUILD)
+
+# Unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+check-asan:
+	$(MAKE) BUILD=build-asan CC=clang \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" unit
+	tests/run.sh build-asan unit
+
+# libFuzzer targets (clang).  FUZZ_TIME seconds each.
+FUZZ_TIME ?= 60
+fuzz: $(LIB_SRCS)
+	@mkdir -p build-fuzz
+	for f in $(FUZZ_SRCS); do \
+		n=$$(basename $$f .c); \
+		clang -std=gnu11 -O1 -g -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) \
+			-fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f $(LIB_SRCS) \
+			$(LDLIBS) || exit 1; \
+	done
+	for f in $(FUZZ_SRCS); do \
+		n=$$(basename $$f .c); c=$${n#fuzz_}; \
+		mkdir -p build-fuzz/corpus-$$c; \
+		build-fuzz/$$n -max_total_time=$(FUZZ_TIME) -timeout=5 -rss_limit_mb=2048 \
+			build-fuzz/corpus-$$c fuzz/corpus/$$c || exit 1; \
+	done
+
+format:
+	clang-format -i $$(find src tests fuzz -name '*.[ch]')
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz perf-prof
+
+.PHONY: all check check-asan unit workloads fuzz format clean
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

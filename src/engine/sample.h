@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Generic decoding of perf ring-buffer records, driven by the event's
+ * sample_type.  Profilers never cast raw record bytes themselves.
+ */
+#ifndef PP_SAMPLE_H
+#define PP_SAMPLE_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef int64_t s64;
+
+/* The decoded form of a PERF_RECORD_SAMPLE (and the sample_id of others). */
+struct sample {
+	u64 type;		/* PERF_RECORD_* of the record */
+	u64 sample_type;	/* which fields below are valid */
+	u64 ip;
+	u32 pid, tid;
+	u64 time;		/* perf clock (CLOCK_MONOTONIC, see clock.h) */
+	u64 addr;
+	u64 id;
+	u64 stream_id;
+	u32 cpu;
+	u64 period;
+	/* PERF_SAMPLE_READ, PERF_FORMAT_GROUP or not: nr values (id pairs if asked) */
+	u64 read_nr;
+	const u64 *read_values; /* raw read_format payload after nr (or single value) */
+	/* PERF_SAMPLE_CALLCHAIN: includes PERF_CONTEXT_* markers */
+	u64 nr_ips;
+	const u64 *ips;
+	/* PERF_SAMPLE_RAW: tracepoint data */
+	u32 raw_size;
+	const void *raw;
+	/* PERF_SAMPLE_REGS_USER */
+	u64 regs_abi;
+	u64 regs_mask;
+	u32 nr_regs;
+	const u64 *regs;
+	/* PERF_SAMPLE_STACK_USER */
+	u64 stack_size;
+	const void *stack;
+	u64 stack_dyn_size;
+	/* PERF_SAMPLE_WEIGHT / DATA_SRC */
+	u64 weight;
+	u64 data_src;
+};
+
+/* Decoded non-sample records that the engine handles. */
+struct rec_comm {
+	u32 pid, tid;
+	const char *comm;
+	bool exec;
+};
+
+struct rec_task {	/* FORK and EXIT */
+	u32 pid, ppid, tid, ptid;
+	u64 time;
+};
+
+struct rec_mmap2 {
+	u32 pid, tid;
+	u64 addr, len, pgoff;
+	u32 prot, flags;
+	bool has_build_id;
+	unsigned char build_id_size;
+	const unsigned char *build_id;
+	u32 maj, min;
+	u64 ino;
+	const char *filename;
+};
+
+struct rec_lost {
+	u64 id;
+	u64 lost;
+};
+
+/*
+ * Decode a PERF_RECORD_SAMPLE whose body is @hdr (contiguous in memory).
+ * @attr_sample_type and @read_format come from the event that produced it.
+ * Returns 0 or -EINVAL if the record is shorter than its fields say.
+ * Pointers in @s point into the record.
+ */
+int sample__parse(const struct perf_event_header *hdr, u64 sample_type, u64 read_format,
+		  u64 regs_user_mask, struct sample *s);
+
+/*
+ * Decode the sample_id trailer of a non-sample record (sample_id_all).
+ * Fills pid/tid/time/id/stream_id/cpu when present.  Returns 0 or -EINVAL.
+ */
+int sample__parse_id(const struct perf_event_header *hdr, u64 sample_type, struct sample *s);
+
+/* Byte size of the sample_id trailer for @sample_type. */
+unsigned sample__id_size(u64 sample_type);
+
+int rec__comm(const struct perf_event_header *hdr, struct rec_comm *c);
+int rec__task(const struct perf_event_header *hdr, struct rec_task *t);
+int rec__mmap2(const struct perf_event_header *hdr, struct rec_mmap2 *m);
+int rec__lost(const struct perf_event_header *hdr, struct rec_lost *l);
+
+#endif

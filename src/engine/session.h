@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine: a session owns the monitored targets (CPUs or threads, or a
+ * workload), the events, one ring buffer per CPU (or per thread), the
+ * event loop (epoll + signalfd + timerfd) and the optional time ordering
+ * across buffers.  It knows no profiler: it calls the hooks of the
+ * struct session_ops it is given.
+ */
+#ifndef PP_SESSION_H
+#define PP_SESSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "engine/evspec.h"
+#include "engine/sample.h"
+
+struct tep_handle;
+struct tep_event;
+struct session;
+struct evsel;
+
+enum call_graph_mode {
+	CG_NONE = 0,
+	CG_FP,	  /* frame pointers: PERF_SAMPLE_CALLCHAIN */
+	CG_DWARF, /* CALLCHAIN (kernel part) + REGS_USER + STACK_USER */
+};
+
+/* The common options, filled by the CLI.  Profilers read it, never write it. */
+struct env {
+	int *cpus;		/* -C, or all online CPUs */
+	int nr_cpus;
+	bool cpus_given;
+	pid_t *pids;		/* -p: processes (all their threads) */
+	int nr_pids;
+	pid_t *tids;		/* -t: threads */
+	int nr_tids;
+	char **argv;		/* -- command args (NULL-terminated) */
+	unsigned interval_ms;	/* -i */
+	unsigned mmap_pages;	/* -m, 0 = default */
+	const char *output;	/* -o */
+	u64 max_samples;	/* -N, 0 = unlimited */
+	bool order;		/* --order (or the profiler's default) */
+	int verbose;		/* -v (repeatable) */
+	bool quiet;		/* -q */
+	const char *events;	/* -e text */
+	struct ev_spec *specs;	/* -e parsed */
+	int nr_specs;
+	enum call_graph_mode cg; /* -g / --call-graph fp|dwarf[,SIZE] */
+	unsigned dwarf_size;	/* user stack bytes copied for DWARF */
+	int max_stack;		/* --max-stack, 0 = kernel default */
+	const char *flame_graph;/* --flame-graph NAME[.svg] */
+	unsigned stack_flags;	/* STACK_* print options (sym/stack.h) */
+	const char *filter;	/* --filter (profiler-defined meaning) */
+};
+
+/* What a profiler asks of the engine for one event. */
+struct evsel_conf {
+	u32 type;		/* PERF_TYPE_* (tracepoints: use session__add_tp) */
+	u64 config;
+	u64 sample_period;	/* 0 -> 1 */
+	bool freq;		/* sample_period is a frequency */
+	bool callchain;		/* capture a stack (env->cg decides fp/dwarf) */
+	int max_stack;
+	bool exclude_user, exclude_kernel, exclude_callchain_user;
+	u64 extra_sample_type;	/* e.g. PERF_SAMPLE_ADDR, PERF_SAMPLE_READ */
+	u64 read_format;
+	const char *filter;	/* tracepoint filter, NULL for none */
+	const char *name;	/* display name (alias); NULL = sys:name */
+};
+
+struct evsel {
+	struct evsel *next;
+	int idx;			/* 0.. in order of addition */
+	char *name;			/* "sys:name" or alias */
+	struct tep_event *tp;		/* tracepoint format, NULL if not a tracepoint */
+	struct ev_spec *spec;		/* the -e spec it came from, or NULL */
+	struct perf_event_attr attr;
+	void *user_filter;		/* libtraceevent filter when the kernel refused */
+	void *priv;			/* the profiler's per-event data */
+	u64 nr_samples;
+};
+
+struct session_ops {
+	void *priv;
+	/* A sample of @ev.  @s is valid only during the call. */
+	void (*sample)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+	/* Records lost on @cpu (cpu -1 when per-thread). Already counted by the engine. */
+	void (*lost)(struct session *s, void *priv, int cpu, u64 nr);
+	/* Every env->interval_ms. */
+	void (*interval)(struct session *s, void *priv);
+	/* Thread lifecycle, for profilers that track per-thread state. */
+	void (*exit)(struct session *s, void *priv, const struct rec_task *t);
+	void (*fork)(struct session *s, void *priv, const struct rec_task *t);
+	void (*comm)(struct session *s, void *priv, const struct rec_comm *c);
+	void (*mmap2)(struct session *s, void *priv, const struct rec_mmap2 *m);
+};
+
+/* Create a session for @env.  Output goes to @out.  Returns NULL with errno set. */
+struct session *session__new(const struct env *env, FILE *out);
+void session__delete(struct session *s);
+
+/* The last error message (one line, no newline), after a failing call. */
+const char *session__strerror(struct session *s);
+
+const struct env *session__env(struct session *s);
+FILE *session__out(struct session *s);
+struct tep_handle *session__tep(struct session *s);
+
+/*
+ * Add tracepoint events for @spec (globs expanded) with @conf as the base.
+ * spec->filter overrides conf->filter; spec->stack sets callchain.
+ * Returns the number of events added (> 0) or -errno with the message set.
+ */
+int session__add_spec(struct session *s, struct ev_spec *spec, const struct evsel_conf *conf);
+/* Add the tracepoint "sys:name". Returns the evsel or NULL with the message set. */
+struct evsel *session__add_tp(struct session *s, const char *sys, const char *name,
+			      const struct evsel_conf *conf);
+/* Add a non-tracepoint event. */
+struct evsel *session__add_event(struct session *s, const struct evsel_conf *conf);
+
+struct evsel *session__evsels(struct session *s);
+
+/*
+ * Open, filter, mmap and enable all events; start the workload if any.
+ * Returns 0 or -errno with the message set.  Nothing is left open on error.
+ */
+int session__open(struct session *s);
+
+/*
+ * Run the event loop until SIGINT/SIGTERM, the workload exits, -N is
+ * reached or session__stop().  Returns 0 or -errno.
+ */
+int session__run(struct session *s, const struct session_ops *ops);
+void session__stop(struct session *s);
+
+/* Number of records lost so far (all CPUs) and per CPU. */
+u64 session__lost(struct session *s);
+/* Print "lost N events on CPU x ..." to @fp if any were lost. */
+void session__print_lost(struct session *s, FILE *fp);
+
+/* Workload exit status (wait(2) status) if a workload ran; -1 otherwise. */
+int session__workload_status(struct session *s);
+pid_t session__workload_pid(struct session *s);
+
+/* Comm of @pid (from COMM records, else /proc, else "<...>"). Never NULL. */
+const char *session__comm(struct session *s, u32 pid);
+
+/* Convert a sample timestamp to wall-clock text "YYYY-MM-DD HH:MM:SS.uuuuuu". */
+void session__fmt_time(struct session *s, u64 time, char *buf, size_t len);
+/* Current time in the events' clock. */
+u64 session__now(struct session *s);
+
+/* Read a tracepoint field as a number (libtraceevent lookup, cached per event). */
+int evsel__field_u64(struct evsel *ev, struct sample *smp, const char *field, u64 *val);
+/* Pointer and length of a string/array field (handles __data_loc / __rel_loc). */
+const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *field, int *len);
+/* Print the tracepoint payload as the kernel's print format does. */
+void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, FILE *fp);
+
+#endif

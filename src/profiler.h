@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A profiler is one struct profiler in one file under src/prof/, listed
+ * once in src/profilers.c.  The CLI parses the common options the
+ * profiler accepts (mask of OPT_*) plus its own (own[]), allocates
+ * priv_size bytes of private state, then calls init -> session open ->
+ * session run (with the sample/lost/interval hooks) -> deinit.
+ * A profiler that opens no events (list) sets run instead.
+ */
+#ifndef PP_PROFILER_H
+#define PP_PROFILER_H
+
+#include <stddef.h>
+
+#include "engine/session.h"
+
+/* Common options a profiler may accept. -h, -v, -q are always accepted. */
+enum {
+	OPT_CPU = 1u << 0,	 /* -C */
+	OPT_PID = 1u << 1,	 /* -p */
+	OPT_TID = 1u << 2,	 /* -t */
+	OPT_INTERVAL = 1u << 3,	 /* -i */
+	OPT_MMAP = 1u << 4,	 /* -m */
+	OPT_OUTPUT = 1u << 5,	 /* -o */
+	OPT_COUNT = 1u << 6,	 /* -N */
+	OPT_ORDER = 1u << 7,	 /* --order */
+	OPT_EVENT = 1u << 8,	 /* -e */
+	OPT_CALLCHAIN = 1u << 9, /* -g, --call-graph, --max-stack, stack print options */
+	OPT_FLAME = 1u << 10,	 /* --flame-graph */
+	OPT_WORKLOAD = 1u << 11, /* -- command args */
+	OPT_FILTER = 1u << 12,	 /* --filter */
+	OPT_TARGET = OPT_CPU | OPT_PID | OPT_TID | OPT_WORKLOAD,
+};
+
+enum popt_type {
+	POPT_FLAG,	/* bool at off, no argument */
+	POPT_STR,	/* const char * at off */
+	POPT_UINT,	/* unsigned long long at off */
+	POPT_TIME,	/* unsigned long long nanoseconds at off: "10ms", "5us", "1s", "300" (= unit) */
+	POPT_CB,	/* cb(priv, arg) */
+};
+
+struct popt {
+	const char *lname;	/* long name without "--" */
+	int sname;		/* short option character, 0 for none */
+	const char *argname;	/* NULL: no argument */
+	const char *help;
+	enum popt_type type;
+	size_t off;		/* offset in the profiler's priv */
+	const char *unit;	/* POPT_TIME: unit of a bare number ("ms") */
+	int (*cb)(void *priv, const char *arg, char *err, size_t errlen);
+};
+
+struct profiler {
+	const char *name;
+	const char *desc;	/* one line for "perf-prof -h" */
+	const char *synopsis;	/* "perf-prof trace -e EVENT[,...] [-g] [...]" */
+	const char *examples;	/* lines of examples, '\n'-separated */
+	unsigned opts;		/* OPT_* */
+	const struct popt *own;	/* terminated by { 0 } */
+	const char *const *ev_attrs; /* extra -e attributes accepted (NULL-terminated) */
+	size_t priv_size;
+	int order;		/* 1: --order is on by default */
+
+	/* A profiler without events: does everything here. Returns exit status. */
+	int (*run)(const struct env *env, void *priv, int argc, char **argv);
+
+	/* Add events to @s.  Return 0 or -errno (message via session or stderr). */
+	int (*init)(struct session *s, void *priv);
+	void (*sample)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+	void (*lost)(struct session *s, void *priv, int cpu, u64 nr);
+	void (*interval)(struct session *s, void *priv);
+	void (*exit)(struct session *s, void *priv, const struct rec_task *t);
+	void (*fork)(struct session *s, void *priv, const struct rec_task *t);
+	void (*comm)(struct session *s, void *priv, const struct rec_comm *c);
+	/* Final output and release of priv's contents (priv itself is freed by the CLI). */
+	void (*deinit)(struct session *s, void *priv);
+};
+
+extern const struct profiler *const profilers[];
+
+#endif

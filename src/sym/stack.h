@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stacks: turn a sample's callchain (PERF_SAMPLE_CALLCHAIN, with the
+ * PERF_CONTEXT_* markers) and, for DWARF mode, its user registers and
+ * stack copy into named frames, and print them one way for every
+ * profiler.  Symbol tables come from sym/ksyms.c (kernel) and
+ * sym/syms.c (user: ELF, debug files, vdso, perf-PID.map); process maps
+ * follow MMAP2/COMM/EXIT records so that stacks of exited processes
+ * still resolve.
+ */
+#ifndef PP_STACK_H
+#define PP_STACK_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine/sample.h"
+
+/* Print options (env->stack_flags). */
+enum {
+	STACK_NO_ADDR = 1u << 0,     /* hide the address column */
+	STACK_NO_OFFSET = 1u << 1,   /* "sym" instead of "sym+0x1a" */
+	STACK_REVERSE = 1u << 2,     /* root (outermost caller) first */
+	STACK_USER_ONLY = 1u << 3,   /* drop kernel frames */
+	STACK_KERNEL_ONLY = 1u << 4, /* drop user frames */
+	STACK_NO_DSO = 1u << 5,	     /* hide "(dso)" */
+};
+
+struct frame {
+	u64 addr;
+	const char *sym;  /* never NULL: "[unknown]" when unresolved */
+	u64 off;	  /* addr - symbol start */
+	const char *dso;  /* "[kernel.kallsyms]", "[vdso]", module "[ext4]", file path, or NULL */
+	bool kernel;
+};
+
+struct stack_ctx;
+
+/* @flags: STACK_*.  Returns NULL with errno set. */
+struct stack_ctx *stack_ctx__new(unsigned flags);
+void stack_ctx__delete(struct stack_ctx *ctx);
+
+/* Process events, so maps follow the process. */
+void stack_ctx__mmap2(struct stack_ctx *ctx, const struct rec_mmap2 *m);
+void stack_ctx__comm(struct stack_ctx *ctx, const struct rec_comm *c);
+void stack_ctx__exit(struct stack_ctx *ctx, const struct rec_task *t);
+void stack_ctx__fork(struct stack_ctx *ctx, const struct rec_task *t);
+
+/*
+ * Resolve the stack of @smp (callchain; plus DWARF unwinding of the user
+ * part when it carries REGS_USER and STACK_USER) into at most @max frames,
+ * innermost first, kernel frames before user frames.  The strings are
+ * owned by @ctx and stay valid until stack_ctx__delete.  Returns the
+ * number of frames.  STACK_USER_ONLY / STACK_KERNEL_ONLY are applied here.
+ */
+int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame *out, int max);
+
+/* Print the stack, one frame a line: "<indent>ADDR sym+0xOFF (dso)". */
+void stack__print(struct stack_ctx *ctx, const struct sample *smp, FILE *fp, const char *indent);
+
+/* perf-prof --symbols BINARY: pprof-compatible address -> symbol on stdin/stdout. */
+int symbols__main(const char *binary, FILE *in, FILE *out);
+
+#endif

@@ -1,0 +1,32 @@
+# Shared helpers for integration tests.  Source it; call check/skip; end with done_tests.
+set -u
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
+PP=$TOP/perf-prof
+W=$BUILD/work
+T=$(mktemp -d /tmp/pp-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+_pass=0 _fail=0
+_suite=$(basename "$0" .sh)
+
+# check "description" COMMAND...   (passes if COMMAND exits 0)
+check() {
+	local d=$1; shift
+	if "$@"; then _pass=$((_pass + 1)); echo "ok - $d"
+	else _fail=$((_fail + 1)); echo "not ok - $d"; fi
+}
+# check_eq "description" ACTUAL EXPECTED
+check_eq() {
+	if [ "$2" = "$3" ]; then _pass=$((_pass + 1)); echo "ok - $1"
+	else _fail=$((_fail + 1)); echo "not ok - $1: got '$2', expected '$3'"; fi
+}
+# check_range "description" VALUE MIN MAX   (numbers, floats fine)
+check_range() {
+	if awk -v v="$2" -v a="$3" -v b="$4" 'BEGIN { exit !(v >= a && v <= b) }'; then
+		_pass=$((_pass + 1)); echo "ok - $1 ($2 in [$3, $4])"
+	else _fail=$((_fail + 1)); echo "not ok - $1: $2 not in [$3, $4]"; fi
+}
+# A test that cannot run here says why; it is not counted as passed.
+skip() { echo "skip - $*"; }
+done_tests() { echo "$_suite: $_pass passed, $_fail failed"; [ "$_fail" -eq 0 ]; }
