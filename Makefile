@@ -21,9 +21,13 @@ WORK_BINS := $(WORK_SRCS:tests/work/%.c=$(BUILD)/work/%)
 # C++, stripped binaries) are built by tests/work/Makefile.
 FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 
-all: perf-prof
+# The default build makes ./perf-prof; another BUILD dir gets its own binary
+# so that several builds can run side by side.
+PP_BIN := $(if $(filter build,$(BUILD)),perf-prof,$(BUILD)/perf-prof)
 
-perf-prof: $(LIB_OBJS) $(MAIN_OBJ)
+all: $(PP_BIN)
+
+$(PP_BIN): $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c
@@ -46,7 +50,7 @@ workloads: $(WORK_BINS)
 
 unit: $(UNIT_BINS)
 
-check: perf-prof unit workloads
+check: $(PP_BIN) unit workloads
 	tests/run.sh $(BUILD)
 
 # Unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.

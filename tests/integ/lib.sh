@@ -3,7 +3,7 @@ set -u
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
-PP=$TOP/perf-prof
+if [ "$BUILD" = "$TOP/build" ]; then PP=$TOP/perf-prof; else PP=$BUILD/perf-prof; fi
 W=$BUILD/work
 T=$(mktemp -d /tmp/pp-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT

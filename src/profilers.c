@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The profiler table: one line per profiler. */
+#include "profiler.h"
+
+extern const struct profiler prof_list, prof_trace, prof_task_state, prof_flamegraph;
+
+const struct profiler *const profilers[] = {
+	&prof_list,
+	&prof_trace,
+	&prof_task_state,
+	&prof_flamegraph,
+	NULL,
+};
