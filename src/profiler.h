@@ -78,5 +78,6 @@ struct profiler {
 };
 
 extern const struct profiler *const profilers[];
+extern const int nr_profilers;
 
 #endif

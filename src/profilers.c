@@ -2,12 +2,15 @@
 /* The profiler table: one line per profiler. */
 #include "profiler.h"
 
-extern const struct profiler prof_list, prof_trace, prof_task_state, prof_flamegraph;
+extern const struct profiler prof_list __attribute__((weak));
+extern const struct profiler prof_trace __attribute__((weak));
+extern const struct profiler prof_task_state __attribute__((weak));
+extern const struct profiler prof_flamegraph __attribute__((weak));
 
 const struct profiler *const profilers[] = {
 	&prof_list,
 	&prof_trace,
 	&prof_task_state,
 	&prof_flamegraph,
-	NULL,
 };
+const int nr_profilers = sizeof(profilers) / sizeof(profilers[0]);
