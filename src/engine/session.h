@@ -144,6 +144,15 @@ void session__print_lost(struct session *s, FILE *fp);
 int session__workload_status(struct session *s);
 pid_t session__workload_pid(struct session *s);
 
+/*
+ * The stack resolver (sym/stack.h) the CLI attached when callchains are
+ * captured, NULL otherwise.  The engine only stores it; the CLI feeds it
+ * MMAP2/COMM/FORK/EXIT records before the profiler's hooks see them.
+ */
+struct stack_ctx;
+struct stack_ctx *session__stack(struct session *s);
+void session__set_stack(struct session *s, struct stack_ctx *ctx);
+
 /* Comm of @pid (from COMM records, else /proc, else "<...>"). Never NULL. */
 const char *session__comm(struct session *s, u32 pid);
 
