@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Latency statistics rows: see stats_table.h. */
+#include <inttypes.h>
+
+#include "out/hdr.h"
+#include "out/stats_table.h"
+
+char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.3fus", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3fs", ns / 1e9);
+	return buf;
+}
+
+void stats_table__header(FILE *fp, const char *key_title)
+{
+	static const char *const cols[] = { "total", "min", "avg", "p50", "p95", "p99", "max" };
+
+	fprintf(fp, "%s %10s", key_title, "calls");
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		fprintf(fp, " %*s", STATS_COL_WIDTH, cols[i]);
+	fputc('\n', fp);
+}
+
+void stats_table__row(FILE *fp, const char *key, const struct hdr *h)
+{
+	uint64_t v[] = {
+		hdr__sum(h),
+		hdr__min(h),
+		(uint64_t)(hdr__mean(h) + 0.5),
+		hdr__quantile(h, 0.50),
+		hdr__quantile(h, 0.95),
+		hdr__quantile(h, 0.99),
+		hdr__max(h),
+	};
+	char buf[32];
+
+	fprintf(fp, "%s %10" PRIu64, key, hdr__count(h));
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		fprintf(fp, " %*s", STATS_COL_WIDTH, stats_table__fmt_ns(v[i], buf, sizeof(buf)));
+	fputc('\n', fp);
+}

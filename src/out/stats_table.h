@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The latency statistics table shared by task-state, kvm-exit and
+ * multi-point latency profilers: one row per key (state, comm, thread...)
+ *
+ *   KEY...        calls      total        min        avg        p50        p95        p99        max
+ *   S               200     1.012s    5.050ms    5.062ms    5.061ms    5.080ms    5.091ms    5.120ms
+ *
+ * Every time value carries its own unit (ns, us, ms, s) with 3 decimals,
+ * right-aligned in a fixed width, so columns stay aligned and each value
+ * stays readable whatever its magnitude.
+ */
+#ifndef PP_STATS_TABLE_H
+#define PP_STATS_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct hdr;
+
+/* Width of one value column. */
+#define STATS_COL_WIDTH 11
+
+/* @key_title: the key columns' titles, already padded by the caller to the keys' width. */
+void stats_table__header(FILE *fp, const char *key_title);
+/* One row: @key (padded like the title), then the statistics of @h. */
+void stats_table__row(FILE *fp, const char *key, const struct hdr *h);
+
+/* "812ns", "12.345us", "5.062ms", "1.234s".  Returns @buf. */
+char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len);
+
+#endif
