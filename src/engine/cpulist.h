@@ -14,6 +14,9 @@ int cpulist__parse(const char *str, int max_cpu, int **cpus);
 /* The online CPUs from /sys/devices/system/cpu/online; returns count or -errno. */
 int cpulist__online(int **cpus);
 
+/* Parse the CPU list in the file @path (as cpulist__parse); for other sysfs masks and tests. */
+int cpulist__read_file(const char *path, int max_cpu, int **cpus);
+
 /* Number of possible CPUs (highest possible index + 1), or -errno. */
 int cpulist__possible(void);
 

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event specification parser (see evspec.h for the grammar).
+ *
+ * Everything works on byte offsets into the caller's whole string so that
+ * every error can point at the exact byte, whichever event it is in.
+ * Filters and attribute values are kept verbatim (quotes included): the
+ * filter goes to the kernel/libtraceevent and values may be expressions
+ * whose own parsers need the quotes.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/evspec.h"
+
+/* Matches PERF_MAX_STACK_DEPTH-sized limits; deeper chains are useless in reports. */
+#define EVSPEC_MAX_STACK 1024
+
+struct parser {
+	const char *s;
+	struct ev_spec_err *err;
+	size_t alias_pos; /* offset of the current event's alias value */
+};
+
+static int fail(struct parser *p, size_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	p->err->pos = (int)pos;
+	va_start(ap, fmt);
+	vsnprintf(p->err->msg, sizeof(p->err->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static int is_event_char(char c)
+{
+	return is_alnum(c) || strchr("_*?[]-.", c) != NULL;
+}
+
+static int is_key_char(char c)
+{
+	return is_alnum(c) || c == '_' || c == '-' || c == '.';
+}
+
+/*
+ * Find the first byte of s[i..end) that is one of @stops and not protected
+ * by quotes or parentheses; *@out is @end when there is none.  The
+ * event-level scan sees every byte first, so quote and parenthesis errors
+ * always surface there, at the outermost offending byte.
+ */
+static int scan(struct parser *p, size_t i, size_t end, const char *stops, size_t *out)
+{
+	const char *s = p->s;
+	size_t open_paren = 0;
+	int depth = 0;
+
+	while (i < end) {
+		char c = s[i];
+
+		if (c == '"' || c == '\'') {
+			size_t q = i++;
+
+			while (i < end && s[i] != c) {
+				if (s[i] == '\\' && i + 1 < end)
+					i++;
+				i++;
+			}
+			if (i >= end)
+				return fail(p, q, "unterminated %s quote",
+					    c == '"' ? "double" : "single");
+			i++;
+			continue;
+		}
+		if (c == '(') {
+			if (depth++ == 0)
+				open_paren = i;
+		} else if (c == ')') {
+			if (depth == 0)
+				return fail(p, i, "unbalanced ')'");
+			depth--;
+		} else if (depth == 0 && strchr(stops, c)) {
+			break;
+		}
+		i++;
+	}
+	if (depth)
+		return fail(p, open_paren, "unbalanced '('");
+	*out = i;
+	return 0;
+}
+
+static void trim(const char *s, size_t *b, size_t *e)
+{
+	while (*b < *e && is_space(s[*b]))
+		(*b)++;
+	while (*e > *b && is_space(s[*e - 1]))
+		(*e)--;
+}
+
+static char *dup_range(const char *s, size_t b, size_t e)
+{
+	return strndup(s + b, e - b);
+}
+
+/* Error text for one byte: fuzzers and typos both produce unprintable ones. */
+static const char *show(char c, char buf[8])
+{
+	if (c > ' ' && c < 127)
+		snprintf(buf, 8, "'%c'", c);
+	else
+		snprintf(buf, 8, "0x%02x", (unsigned char)c);
+	return buf;
+}
+
+static int check_ident(struct parser *p, size_t b, size_t e, const char *what)
+{
+	char buf[8];
+
+	if (b == e)
+		return fail(p, b, "empty %s name", what);
+	for (size_t i = b; i < e; i++)
+		if (!is_event_char(p->s[i]))
+			return fail(p, i, "invalid character %s in %s name", show(p->s[i], buf),
+				    what);
+	return 0;
+}
+
+static int parse_max_stack(struct parser *p, size_t b, size_t e, int *v)
+{
+	long n = 0;
+
+	if (b == e)
+		goto bad;
+	for (size_t i = b; i < e; i++) {
+		if (p->s[i] < '0' || p->s[i] > '9')
+			goto bad;
+		n = n * 10 + (p->s[i] - '0');
+		if (n > EVSPEC_MAX_STACK)
+			goto bad;
+	}
+	if (n < 1)
+		goto bad;
+	*v = (int)n;
+	return 0;
+bad:
+	return fail(p, b, "max-stack must be a number in 1..%d", EVSPEC_MAX_STACK);
+}
+
+static bool has_key(const struct ev_spec *spec, const char *s, size_t b, size_t e)
+{
+	size_t len = e - b;
+
+	if ((len == 5 && !memcmp(s + b, "stack", 5) && spec->stack) ||
+	    (len == 9 && !memcmp(s + b, "max-stack", 9) && spec->max_stack) ||
+	    (len == 5 && !memcmp(s + b, "alias", 5) && spec->alias))
+		return true;
+	for (int i = 0; i < spec->nr_attrs; i++)
+		if (strlen(spec->attrs[i].key) == len && !memcmp(spec->attrs[i].key, s + b, len))
+			return true;
+	return false;
+}
+
+/* One ATTR in s[b..e), already trimmed and non-empty. */
+static int parse_attr(struct parser *p, struct ev_spec *spec, size_t b, size_t e)
+{
+	const char *s = p->s;
+	size_t kb = b, ke, vb = 0, ve = 0;
+	const char *eq = memchr(s + b, '=', e - b);
+	bool has_value = eq != NULL;
+	struct ev_attr *a;
+	char buf[8];
+	int ret;
+
+	ke = has_value ? (size_t)(eq - s) : e;
+	trim(s, &kb, &ke);
+	if (kb == ke)
+		return fail(p, b, "missing attribute name before '='");
+	for (size_t i = kb; i < ke; i++)
+		if (!is_key_char(s[i]))
+			return fail(p, i, "invalid character %s in attribute name",
+				    show(s[i], buf));
+	if (has_value) {
+		vb = (size_t)(eq - s) + 1;
+		ve = e;
+		trim(s, &vb, &ve);
+		if (vb == ve)
+			return fail(p, (size_t)(eq - s), "empty value for attribute '%.*s'",
+				    (int)(ke - kb), s + kb);
+	}
+	if (has_key(spec, s, kb, ke))
+		return fail(p, kb, "duplicate attribute '%.*s'", (int)(ke - kb), s + kb);
+
+	if (ke - kb == 5 && !memcmp(s + kb, "stack", 5)) {
+		if (has_value)
+			return fail(p, (size_t)(eq - s), "attribute 'stack' takes no value");
+		spec->stack = true;
+		return 0;
+	}
+	if (ke - kb == 9 && !memcmp(s + kb, "max-stack", 9)) {
+		if (!has_value)
+			return fail(p, ke, "max-stack needs a value: max-stack=N");
+		return parse_max_stack(p, vb, ve, &spec->max_stack);
+	}
+	if (ke - kb == 5 && !memcmp(s + kb, "alias", 5)) {
+		if (!has_value)
+			return fail(p, ke, "alias needs a value: alias=NAME");
+		for (size_t i = vb; i < ve; i++)
+			if (!is_key_char(s[i]))
+				return fail(p, i, "invalid character %s in alias", show(s[i], buf));
+		p->alias_pos = vb;
+		spec->alias = dup_range(s, vb, ve);
+		return spec->alias ? 0 : -ENOMEM;
+	}
+
+	a = realloc(spec->attrs, (spec->nr_attrs + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	spec->attrs = a;
+	a = &a[spec->nr_attrs];
+	a->key = dup_range(s, kb, ke);
+	a->value = has_value ? dup_range(s, vb, ve) : NULL;
+	ret = (!a->key || (has_value && !a->value)) ? -ENOMEM : 0;
+	if (ret) {
+		free(a->key);
+		free(a->value);
+		return ret;
+	}
+	spec->nr_attrs++;
+	return 0;
+}
+
+/* One EVENT in s[b..e), already trimmed and non-empty. */
+static int parse_event(struct parser *p, struct ev_spec *spec, size_t b, size_t e)
+{
+	const char *s = p->s;
+	size_t colon, name_end, fb, fe, i;
+	int ret;
+
+	spec->text = dup_range(s, b, e);
+	if (!spec->text)
+		return -ENOMEM;
+
+	for (name_end = b; name_end < e && s[name_end] != '/'; name_end++)
+		;
+	for (colon = b; colon < name_end && s[colon] != ':'; colon++)
+		;
+	if (colon == name_end)
+		return fail(p, b, "missing ':' between system and name");
+	ret = check_ident(p, b, colon, "system");
+	if (!ret)
+		ret = check_ident(p, colon + 1, name_end, "event");
+	if (ret)
+		return ret;
+	spec->sys = dup_range(s, b, colon);
+	spec->name = dup_range(s, colon + 1, name_end);
+	if (!spec->sys || !spec->name)
+		return -ENOMEM;
+	if (name_end == e)
+		return 0;
+
+	ret = scan(p, name_end + 1, e, "/", &fe);
+	if (ret)
+		return ret;
+	if (fe == e)
+		return fail(p, name_end, "unterminated filter: missing closing '/'");
+	fb = name_end + 1;
+	i = fe + 1;
+	trim(s, &fb, &fe);
+	if (fb < fe) {
+		spec->filter = dup_range(s, fb, fe);
+		if (!spec->filter)
+			return -ENOMEM;
+	}
+
+	while (i < e) {
+		size_t ab = i, ae;
+
+		ret = scan(p, i, e, "/", &ae);
+		if (ret)
+			return ret;
+		i = ae < e ? ae + 1 : e;
+		trim(s, &ab, &ae);
+		if (ab == ae)
+			return fail(p, ab, "empty attribute");
+		ret = parse_attr(p, spec, ab, ae);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void spec_clear(struct ev_spec *spec)
+{
+	free(spec->sys);
+	free(spec->name);
+	free(spec->filter);
+	free(spec->alias);
+	free(spec->text);
+	for (int i = 0; i < spec->nr_attrs; i++) {
+		free(spec->attrs[i].key);
+		free(spec->attrs[i].value);
+	}
+	free(spec->attrs);
+}
+
+void evspec__free(struct ev_spec *specs, int nr)
+{
+	if (!specs)
+		return;
+	for (int i = 0; i < nr; i++)
+		spec_clear(&specs[i]);
+	free(specs);
+}
+
+/* An alias names one event for the whole session, so it must be unique across the list. */
+static int check_alias_unique(struct parser *p, struct ev_spec *specs, int n)
+{
+	const char *alias = specs[n].alias;
+
+	for (int i = 0; alias && i < n; i++)
+		if (specs[i].alias && !strcmp(specs[i].alias, alias))
+			return fail(p, p->alias_pos, "duplicate alias '%s'", alias);
+	return 0;
+}
+
+int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_spec_err *err)
+{
+	struct ev_spec_err dummy;
+	struct parser p = { .s = str, .err = err ? err : &dummy };
+	struct ev_spec *arr = NULL, *tmp;
+	size_t len, i = 0;
+	int n = 0, ret = 0;
+
+	p.err->pos = -1;
+	p.err->msg[0] = '\0';
+	if (specs)
+		*specs = NULL;
+	if (nr)
+		*nr = 0;
+	if (!str || !specs || !nr) {
+		snprintf(p.err->msg, sizeof(p.err->msg), "no event specification");
+		return -EINVAL;
+	}
+
+	len = strlen(str);
+	for (;;) {
+		size_t b = i, e;
+
+		ret = scan(&p, i, len, ",", &e);
+		if (ret)
+			goto out;
+		i = e;
+		trim(str, &b, &e);
+		if (b == e) {
+			ret = fail(&p, b, "empty event");
+			goto out;
+		}
+		tmp = realloc(arr, (n + 1) * sizeof(*arr));
+		if (!tmp) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		arr = tmp;
+		memset(&arr[n], 0, sizeof(arr[n]));
+		n++;
+		ret = parse_event(&p, &arr[n - 1], b, e);
+		if (!ret)
+			ret = check_alias_unique(&p, arr, n - 1);
+		if (ret)
+			goto out;
+		if (i >= len)
+			break;
+		i++; /* the ',' */
+	}
+	*specs = arr;
+	*nr = n;
+	return 0;
+out:
+	if (ret == -ENOMEM) {
+		p.err->pos = -1;
+		snprintf(p.err->msg, sizeof(p.err->msg), "out of memory");
+	}
+	evspec__free(arr, n);
+	return ret;
+}
+
+const char *evspec__attr(const struct ev_spec *spec, const char *key)
+{
+	if (!spec || !key)
+		return NULL;
+	for (int i = 0; i < spec->nr_attrs; i++)
+		if (!strcmp(spec->attrs[i].key, key))
+			return spec->attrs[i].value ? spec->attrs[i].value : "";
+	return NULL;
+}
+
+int evspec__check_attrs(const struct ev_spec *spec, const char *const *allowed,
+			struct ev_spec_err *err)
+{
+	for (int i = 0; spec && i < spec->nr_attrs; i++) {
+		const char *key = spec->attrs[i].key;
+		bool ok = false;
+
+		for (int j = 0; allowed && allowed[j]; j++)
+			if (!strcmp(allowed[j], key))
+				ok = true;
+		if (ok)
+			continue;
+		if (err) {
+			/* The spec keeps no offsets; the CLI quotes spec->text instead. */
+			err->pos = -1;
+			snprintf(err->msg, sizeof(err->msg), "unknown attribute '%s' for %s:%s",
+				 key, spec->sys, spec->name);
+		}
+		return -EINVAL;
+	}
+	if (err) {
+		err->pos = -1;
+		err->msg[0] = '\0';
+	}
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Numbers and durations as users type them on the command line, and back. */
+#ifndef PP_UNITS_H
+#define PP_UNITS_H
+
+#include <stddef.h>
+
+/*
+ * Parse a duration into nanoseconds: "300ns" "5us" "10ms" "1.5s" "2m"
+ * (minutes) "1h".  A bare number is in @default_unit ("ns", "us", "ms",
+ * "s", "m", "h"; NULL means "ns").  A fraction is allowed ("1.5s"); parts
+ * below one nanosecond are dropped.  No sign, no whitespace.
+ * Returns 0, or -EINVAL for malformed text, an unknown unit or overflow.
+ */
+int units__parse_time(const char *s, const char *default_unit, unsigned long long *ns);
+
+/*
+ * Parse a strict decimal (digits only) into @v, within [@min, @max].
+ * Returns 0, -EINVAL for malformed text, -ERANGE for overflow or a value
+ * outside [@min, @max].  @v is untouched on error.
+ */
+int units__parse_uint(const char *s, unsigned long long min, unsigned long long max,
+		      unsigned long long *v);
+
+/*
+ * Format @ns for people: "512ns", "1.250us", "5.031ms", "2.000s" (three
+ * decimals, truncated, seconds for anything >= 1s).  Returns @buf.
+ */
+char *units__fmt_ns(unsigned long long ns, char *buf, size_t len);
+
+#endif
