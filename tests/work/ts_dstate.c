@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task-state ground truth for D state: a vfork() parent waits for its
+ * child in TASK_KILLABLE, which sched_switch reports as prev_state D.
+ * The child sleeps MS ms and exits, so the parent spends N known periods
+ * in D.  Prints the parent's measured total wait in ns.
+ * usage: ts_dstate [N [MS]]   (default 20 x 10 ms)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 20;
+	int ms = argc > 2 ? atoi(argv[2]) : 10;
+	static struct timespec d;
+	unsigned long long total = 0, t;
+
+	d.tv_sec = ms / 1000;
+	d.tv_nsec = (ms % 1000) * 1000000L;
+	for (int i = 0; i < n; i++) {
+		t = now_ns();
+		/* The child shares our memory: only raw system calls in it. */
+		if (vfork() == 0) {
+			syscall(SYS_nanosleep, &d, NULL);
+			_exit(0);
+		}
+		total += now_ns() - t;
+	}
+	printf("ts_dstate: waits=%d ms=%d d_ns=%llu pid=%d\n", n, ms, total, (int)getpid());
+	return 0;
+}

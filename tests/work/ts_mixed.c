@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task-state ground truth: 10 sleeps of 30 ms from sleep_long() and 100
+ * of 1 ms from sleep_short(), interleaved.  The nanosleep system call is
+ * issued inline so that the user stack (frame pointers; Debian's libc has
+ * none) starts in these functions.
+ */
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define raw_nanosleep(ts)                                          \
+	({                                                         \
+		long ret;                                          \
+		asm volatile("syscall"                             \
+			     : "=a"(ret)                           \
+			     : "0"(SYS_nanosleep), "D"(ts), "S"(0) \
+			     : "rcx", "r11", "memory");            \
+		ret;                                               \
+	})
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+__attribute__((noinline)) unsigned long long sleep_long(void)
+{
+	struct timespec d = { 0, 30000000L };
+	unsigned long long t = now_ns();
+
+	raw_nanosleep(&d);
+	return now_ns() - t;
+}
+
+__attribute__((noinline)) unsigned long long sleep_short(void)
+{
+	struct timespec d = { 0, 1000000L };
+	unsigned long long t = now_ns();
+
+	raw_nanosleep(&d);
+	return now_ns() - t;
+}
+
+int main(void)
+{
+	unsigned long long lt = 0, st = 0;
+
+	for (int i = 0; i < 110; i++) {
+		if (i % 11 == 5)
+			lt += sleep_long();
+		else
+			st += sleep_short();
+	}
+	printf("ts_mixed: long=10 long_ns=%llu short=100 short_ns=%llu pid=%d\n", lt, st,
+	       (int)getpid());
+	return 0;
+}
