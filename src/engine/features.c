@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host feature detection from /proc/mounts, sysfs and tracefs.  Results
+ * that cannot change while we run (the tracefs mount point) are cached;
+ * everything else is a cheap stat and is read fresh each time.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <mntent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/features.h"
+
+static char sysfs_root[512] = "/sys";
+static char procfs_root[512] = "/proc";
+static char tracefs_path[PATH_MAX];
+static bool tracefs_cached;
+
+void features__set_roots(const char *sysfs, const char *procfs)
+{
+	snprintf(sysfs_root, sizeof(sysfs_root), "%s", sysfs ? sysfs : "/sys");
+	snprintf(procfs_root, sizeof(procfs_root), "%s", procfs ? procfs : "/proc");
+	tracefs_cached = false;
+	tracefs_path[0] = '\0';
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * Scan the mount table rather than trying well-known paths: tracefs may be
+ * mounted elsewhere, and an empty /sys/kernel/tracing directory exists
+ * even when nothing is mounted on it.
+ */
+static int find_tracefs(char *out, size_t len)
+{
+	char mounts[PATH_MAX], buf[4 * PATH_MAX], debug[PATH_MAX] = "";
+	struct mntent ent;
+	bool found = false;
+	FILE *fp;
+
+	snprintf(mounts, sizeof(mounts), "%s/mounts", procfs_root);
+	fp = setmntent(mounts, "r");
+	if (!fp)
+		return -errno;
+	while (getmntent_r(fp, &ent, buf, sizeof(buf))) {
+		if (!strcmp(ent.mnt_type, "tracefs")) {
+			/* Prefer the standard place if tracefs is mounted twice. */
+			if (!found || !strcmp(ent.mnt_dir, "/sys/kernel/tracing"))
+				snprintf(out, len, "%s", ent.mnt_dir);
+			found = true;
+		} else if (!strcmp(ent.mnt_type, "debugfs") && !debug[0]) {
+			snprintf(debug, sizeof(debug), "%s/tracing", ent.mnt_dir);
+		}
+	}
+	endmntent(fp);
+	if (found)
+		return 0;
+	/* Old kernels: tracefs only reachable through debugfs's automount. */
+	if (debug[0] && is_dir(debug)) {
+		char ev[PATH_MAX + 8];
+
+		snprintf(ev, sizeof(ev), "%s/events", debug);
+		if (is_dir(ev)) {
+			snprintf(out, len, "%s", debug);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const char *features__tracefs_dir(void)
+{
+	int err;
+
+	if (tracefs_cached)
+		return tracefs_path;
+	err = find_tracefs(tracefs_path, sizeof(tracefs_path));
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	tracefs_cached = true;
+	return tracefs_path;
+}
+
+static void pmu_path(char *buf, size_t len, const char *name, const char *file)
+{
+	snprintf(buf, len, "%s/bus/event_source/devices/%s%s%s", sysfs_root, name, file ? "/" : "",
+		 file ? file : "");
+}
+
+bool features__has_pmu(const char *name)
+{
+	char path[PATH_MAX];
+
+	if (!name || !*name || strchr(name, '/'))
+		return false;
+	pmu_path(path, sizeof(path), name, NULL);
+	return is_dir(path);
+}
+
+int features__pmu_type(const char *name)
+{
+	char path[PATH_MAX];
+	int type, ret;
+	FILE *fp;
+
+	if (!features__has_pmu(name))
+		return -ENOENT;
+	pmu_path(path, sizeof(path), name, "type");
+	fp = fopen(path, "r");
+	if (!fp)
+		return -errno;
+	ret = fscanf(fp, "%d", &type);
+	fclose(fp);
+	if (ret != 1 || type < 0)
+		return -EINVAL;
+	return type;
+}
+
+const char *features__cpu_pmu(void)
+{
+	/* cpu: the usual core PMU; cpu_core/cpu_atom: Intel hybrid; armv8_pmuv3*: arm64. */
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3_0",
+					     "armv8_pmuv3" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (features__has_pmu(names[i]))
+			return names[i];
+	return NULL;
+}
+
+static int probes(const char *kind)
+{
+	char file[32], path[PATH_MAX + 32];
+	const char *dir = features__tracefs_dir();
+	int mask = 0;
+
+	snprintf(file, sizeof(file), "%s_events", kind);
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/%s", dir, file);
+		if (exists(path))
+			mask |= PROBE_TRACEFS;
+	}
+	if (features__has_pmu(kind))
+		mask |= PROBE_PMU;
+	return mask;
+}
+
+int features__kprobes(void)
+{
+	return probes("kprobe");
+}
+
+int features__uprobes(void)
+{
+	return probes("uprobe");
+}
+
+int features__paranoid(void)
+{
+	char path[PATH_MAX];
+	int val, ret;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", procfs_root);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -errno;
+	ret = fscanf(fp, "%d", &val);
+	fclose(fp);
+	return ret == 1 ? val : -EINVAL;
+}
+
+static const char *why_tracefs(char *buf, size_t len)
+{
+	const char *dir = features__tracefs_dir();
+	char ev[PATH_MAX + 8];
+
+	if (!dir) {
+		snprintf(buf, len,
+			 "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
+		return buf;
+	}
+	snprintf(ev, sizeof(ev), "%s/events", dir);
+	if (access(ev, R_OK | X_OK) && errno == EACCES)
+		snprintf(buf, len,
+			 "permission denied on %s: tracefs is readable by root only, run as root",
+			 ev);
+	else if (!is_dir(ev))
+		snprintf(buf, len,
+			 "tracefs at %s has no events directory: kernel without tracepoints?", dir);
+	else
+		snprintf(buf, len, "tracefs is mounted at %s", dir);
+	return buf;
+}
+
+static const char *why_perm(char *buf, size_t len)
+{
+	int lvl = features__paranoid();
+
+	if (geteuid() == 0) {
+		/* Root is refused only by policy outside perf itself. */
+		snprintf(buf, len,
+			 "permission denied even as root: kernel lockdown, SELinux or a container "
+			 "seccomp policy blocks perf_event_open");
+	} else if (lvl < 0) {
+		snprintf(buf, len,
+			 "permission denied: run as root (perf_event_open is not available to this "
+			 "user)");
+	} else {
+		snprintf(buf, len,
+			 "permission denied: run as root (or with CAP_PERFMON), or set "
+			 "/proc/sys/kernel/perf_event_paranoid to -1 (now %d)",
+			 lvl);
+	}
+	return buf;
+}
+
+const char *features__why_not(enum feature f, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return buf;
+	switch (f) {
+	case FEAT_TRACEFS:
+		return why_tracefs(buf, len);
+	case FEAT_CPU_PMU:
+		if (features__cpu_pmu())
+			snprintf(buf, len, "the CPU PMU '%s' is present", features__cpu_pmu());
+		else
+			snprintf(buf, len,
+				 "no hardware PMU on this host (no "
+				 "%s/bus/event_source/devices/cpu): "
+				 "use cpu-clock",
+				 sysfs_root);
+		return buf;
+	case FEAT_KPROBES:
+		if (features__kprobes())
+			snprintf(buf, len, "kprobes are supported");
+		else
+			snprintf(buf, len,
+				 "kprobes: not supported by this kernel (no CONFIG_KPROBES)");
+		return buf;
+	case FEAT_UPROBES:
+		if (features__uprobes())
+			snprintf(buf, len, "uprobes are supported");
+		else
+			snprintf(buf, len,
+				 "uprobes: not supported by this kernel (no CONFIG_UPROBE_EVENTS)");
+		return buf;
+	case FEAT_PERM:
+		return why_perm(buf, len);
+	}
+	snprintf(buf, len, "unknown feature %d", (int)f);
+	return buf;
+}

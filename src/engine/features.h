@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What this host supports: tracefs, PMUs, kprobes, uprobes, permissions.
+ * Used by `list` and by the engine and profilers to turn a failure into
+ * one line that says what is missing and what to do instead.
+ *
+ * Nothing here mounts, loads or changes anything: these are reads of
+ * /proc/mounts, sysfs and tracefs only.
+ */
+#ifndef PP_FEATURES_H
+#define PP_FEATURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Mount point of tracefs ("/sys/kernel/tracing", or ".../debug/tracing"
+ * when only debugfs is mounted), or NULL with errno set: ENOENT when
+ * tracefs is not mounted.  The string is static; do not free it.
+ */
+const char *features__tracefs_dir(void);
+
+/* 1 if /sys/bus/event_source/devices/@name exists, else 0. */
+bool features__has_pmu(const char *name);
+
+/* The PMU's type number for perf_event_attr.type, or -errno (-ENOENT: no such PMU). */
+int features__pmu_type(const char *name);
+
+/*
+ * The core CPU PMU ("cpu", or "cpu_core" on hybrid CPUs), or NULL when the
+ * host has none (a VM without a virtual PMU): hardware events such as
+ * cycles and instructions then fail with ENOENT and cpu-clock is the
+ * substitute.
+ */
+const char *features__cpu_pmu(void);
+
+/* How dynamic probes can be created: a mask of these, 0 when not supported. */
+enum {
+	PROBE_TRACEFS = 1 << 0, /* tracefs kprobe_events / uprobe_events */
+	PROBE_PMU = 1 << 1,	/* the kprobe / uprobe PMU (perf_event_open directly) */
+};
+int features__kprobes(void);
+int features__uprobes(void);
+
+/* /proc/sys/kernel/perf_event_paranoid, or -errno if unreadable. */
+int features__paranoid(void);
+
+enum feature {
+	FEAT_TRACEFS,
+	FEAT_CPU_PMU,
+	FEAT_KPROBES,
+	FEAT_UPROBES,
+	FEAT_PERM,
+};
+
+/*
+ * One line (no newline) saying why @f is unavailable and what to do,
+ * e.g. "no hardware PMU on this host: use cpu-clock".  Always returns
+ * @buf.  For FEAT_PERM it mentions root and the current paranoid level.
+ */
+const char *features__why_not(enum feature f, char *buf, size_t len);
+
+/*
+ * For tests: look for sysfs and procfs (and so /proc/mounts) under other roots
+ * (< 512 bytes; NULL restores "/sys", "/proc").  Drops cached results.
+ */
+void features__set_roots(const char *sysfs, const char *procfs);
+
+#endif

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Feature detection against fake sysfs/procfs trees, so that both a host
+ * with a CPU PMU and kprobes and one without (this VM) are covered.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/features.h"
+#include "ut.h"
+
+static char root[PATH_MAX];
+
+static void mkpath(const char *rel)
+{
+	char path[PATH_MAX * 2], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	}
+	mkdir(path, 0755);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	fp = fopen(path, "w");
+	if (!fp)
+		return;
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void pmu(const char *name, int type)
+{
+	char rel[256], num[16];
+
+	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s", name);
+	mkpath(rel);
+	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/type", name);
+	snprintf(num, sizeof(num), "%d\n", type);
+	put(rel, num);
+}
+
+/* Point the module at the fake tree; this also drops its cache. */
+static void use_fake_roots(void)
+{
+	char s[PATH_MAX + 8], p[PATH_MAX + 8];
+
+	snprintf(s, sizeof(s), "%s/sys", root);
+	snprintf(p, sizeof(p), "%s/proc", root);
+	features__set_roots(s, p);
+}
+
+static void set_mounts(const char *text)
+{
+	put("proc/mounts", text);
+	use_fake_roots();
+}
+
+static void test_bare_vm(void)
+{
+	char buf[256], mounts[PATH_MAX * 2];
+
+	/* Like this Firecracker VM: no CPU PMU, no kprobes, uprobes present. */
+	pmu("software", 1);
+	pmu("tracepoint", 2);
+	pmu("uprobe", 8);
+	pmu("breakpoint", 5);
+	mkpath("tracing/events/sched/sched_switch");
+	put("tracing/uprobe_events", "");
+	mkpath("proc/sys/kernel");
+	put("proc/sys/kernel/perf_event_paranoid", "2\n");
+
+	/* Not mounted: only sysfs and proc, and an unrelated tmpfs. */
+	set_mounts("sysfs /sys sysfs rw 0 0\nproc /proc proc rw 0 0\n"
+		   "tmpfs /dev/shm tmpfs rw 0 0\n");
+	errno = 0;
+	CHECK(features__tracefs_dir() == NULL, "tracefs found though not mounted");
+	CHECK_INT(errno, ENOENT);
+	CHECK_STR(features__why_not(FEAT_TRACEFS, buf, sizeof(buf)),
+		  "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
+	/* Without tracefs the uprobe PMU still tells us uprobes work. */
+	CHECK_INT(features__uprobes(), PROBE_PMU);
+
+	snprintf(mounts, sizeof(mounts),
+		 "proc /proc proc rw 0 0\nnodev %s/tracing tracefs rw 0 0\n", root);
+	set_mounts(mounts);
+	{
+		char want[PATH_MAX + 16];
+		const char *dir = features__tracefs_dir();
+
+		snprintf(want, sizeof(want), "%s/tracing", root);
+		const char *w = want;
+		CHECK_STR(dir, w);
+		/* Cached: same pointer on the second call. */
+		CHECK(features__tracefs_dir() == dir, "not cached");
+	}
+
+	CHECK(features__has_pmu("software"), "software PMU");
+	CHECK(!features__has_pmu("cpu"), "cpu PMU on a bare VM");
+	CHECK(!features__has_pmu(""), "empty name");
+	CHECK(!features__has_pmu("../devices/uprobe"), "path in a PMU name");
+	CHECK_INT(features__pmu_type("uprobe"), 8);
+	CHECK_INT(features__pmu_type("software"), 1);
+	CHECK_INT(features__pmu_type("kprobe"), -ENOENT);
+	CHECK(features__cpu_pmu() == NULL, "cpu pmu found");
+	CHECK(strstr(features__why_not(FEAT_CPU_PMU, buf, sizeof(buf)), "use cpu-clock") != NULL,
+	      "%s", buf);
+	CHECK_INT(features__kprobes(), 0);
+	CHECK_STR(features__why_not(FEAT_KPROBES, buf, sizeof(buf)),
+		  "kprobes: not supported by this kernel (no CONFIG_KPROBES)");
+	CHECK_INT(features__uprobes(), PROBE_TRACEFS | PROBE_PMU);
+	CHECK_INT(features__paranoid(), 2);
+	features__why_not(FEAT_PERM, buf, sizeof(buf));
+	CHECK(strstr(buf, "permission denied") != NULL, "%s", buf);
+	CHECK(geteuid() == 0 || strstr(buf, "(now 2)") != NULL, "%s", buf);
+	CHECK(strstr(features__why_not(FEAT_TRACEFS, buf, sizeof(buf)), "mounted at") != NULL, "%s",
+	      buf);
+}
+
+static void test_full_host(void)
+{
+	char buf[256], mounts[PATH_MAX * 3];
+
+	/* A bare-metal host: hybrid CPU PMU, kprobes via tracefs and PMU. */
+	pmu("cpu_core", 4);
+	pmu("kprobe", 6);
+	put("tracing/kprobe_events", "");
+	put("sys/bus/event_source/devices/kprobe/type", "garbage");
+	/* Two tracefs mounts: the standard path wins, whatever the order. */
+	snprintf(mounts, sizeof(mounts),
+		 "nodev %s/tracing tracefs rw 0 0\nnodev /sys/kernel/tracing tracefs rw 0 0\n",
+		 root);
+	set_mounts(mounts);
+	CHECK_STR(features__tracefs_dir(), "/sys/kernel/tracing");
+	snprintf(mounts, sizeof(mounts), "nodev %s/tracing tracefs rw 0 0\n", root);
+	set_mounts(mounts);
+
+	CHECK_STR(features__cpu_pmu(), "cpu_core");
+	CHECK(strstr(features__why_not(FEAT_CPU_PMU, buf, sizeof(buf)), "cpu_core") != NULL, "%s",
+	      buf);
+	CHECK_INT(features__kprobes(), PROBE_TRACEFS | PROBE_PMU);
+	CHECK_INT(features__pmu_type("kprobe"), -EINVAL);
+	CHECK_STR(features__why_not(FEAT_KPROBES, buf, sizeof(buf)), "kprobes are supported");
+
+	/* Only debugfs, with tracing/ reachable below it. */
+	snprintf(mounts, sizeof(mounts), "debugfs %s debugfs rw 0 0\n", root);
+	set_mounts(mounts);
+	{
+		char want[PATH_MAX + 16];
+
+		const char *w = want;
+
+		snprintf(want, sizeof(want), "%s/tracing", root);
+		CHECK_STR(features__tracefs_dir(), w);
+	}
+
+	/* No /proc/mounts at all. */
+	{
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/proc/mounts", root);
+		unlink(path);
+		use_fake_roots();
+		CHECK(features__tracefs_dir() == NULL, "tracefs without a mount table");
+		CHECK_INT(errno, ENOENT);
+	}
+}
+
+static void test_real_host(void)
+{
+	int t;
+
+	features__set_roots(NULL, NULL);
+	/* Every Linux host with perf has the software and tracepoint PMUs. */
+	t = features__pmu_type("software");
+	CHECK_INT(t, 1);
+	t = features__pmu_type("tracepoint");
+	CHECK_INT(t, 2);
+	CHECK(features__paranoid() >= -1, "paranoid %d", features__paranoid());
+}
+
+int main(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(root, sizeof(root), "/tmp/pp-features.XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_bare_vm();
+	test_full_host();
+	test_real_host();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", root);
+	return ut_done("test_features");
+}
