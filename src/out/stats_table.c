@@ -4,18 +4,12 @@
 
 #include "out/hdr.h"
 #include "out/stats_table.h"
+#include "out/units.h"
 
+/* One formatter for the whole tool, so tables and --than lines read the same. */
 char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len)
 {
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.3fus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.3fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3fs", ns / 1e9);
-	return buf;
+	return units__fmt_ns(ns, buf, len);
 }
 
 void stats_table__header(FILE *fp, const char *key_title)
