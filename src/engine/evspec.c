@@ -119,7 +119,7 @@ static char *dup_range(const char *s, size_t b, size_t e)
 /* Error text for one byte: fuzzers and typos both produce unprintable ones. */
 static const char *show(char c, char buf[8])
 {
-	if (c > ' ' && c < 127)
+	if (c >= ' ' && c < 127)
 		snprintf(buf, 8, "'%c'", c);
 	else
 		snprintf(buf, 8, "0x%02x", (unsigned char)c);
