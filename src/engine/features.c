@@ -4,6 +4,7 @@
  * that cannot change while we run (the tracefs mount point) are cached;
  * everything else is a cheap stat and is read fresh each time.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <mntent.h>
@@ -113,23 +114,108 @@ bool features__has_pmu(const char *name)
 	return is_dir(path);
 }
 
-int features__pmu_type(const char *name)
+int features__pmu_read(const char *pmu, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	int type, ret;
+	size_t n;
 	FILE *fp;
 
-	if (!features__has_pmu(name))
+	if (!features__has_pmu(pmu) || !rel || strstr(rel, ".."))
 		return -ENOENT;
-	pmu_path(path, sizeof(path), name, "type");
+	if (!len)
+		return -EINVAL;
+	pmu_path(path, sizeof(path), pmu, rel);
 	fp = fopen(path, "r");
 	if (!fp)
 		return -errno;
-	ret = fscanf(fp, "%d", &type);
+	if (!fgets(buf, len, fp))
+		buf[0] = '\0';
 	fclose(fp);
-	if (ret != 1 || type < 0)
+	n = strcspn(buf, "\n");
+	buf[n] = '\0';
+	return 0;
+}
+
+int features__pmu_type(const char *name)
+{
+	char buf[32], *end;
+	long type;
+	int err;
+
+	err = features__pmu_read(name, "type", buf, sizeof(buf));
+	if (err)
+		return err;
+	errno = 0;
+	type = strtol(buf, &end, 10);
+	if (end == buf || *end || errno || type < 0 || type > INT_MAX)
 		return -EINVAL;
 	return type;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void features__free_list(char **names)
+{
+	if (!names)
+		return;
+	for (char **p = names; *p; p++)
+		free(*p);
+	free(names);
+}
+
+int features__list(const char *pmu, const char *sub, char ***names)
+{
+	char path[PATH_MAX], **list, **l;
+	int n = 0, cap = 16;
+	struct dirent *de;
+	DIR *dir;
+
+	*names = NULL;
+	if (pmu && (!features__has_pmu(pmu) || !sub || strchr(sub, '/')))
+		return -ENOENT;
+	if (pmu)
+		pmu_path(path, sizeof(path), pmu, sub);
+	else
+		pmu_path(path, sizeof(path), "", NULL);
+	list = calloc(cap + 1, sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	dir = opendir(path);
+	if (!dir) {
+		/* A PMU without named events simply has no events/ directory. */
+		if (errno == ENOENT) {
+			*names = list;
+			return 0;
+		}
+		free(list);
+		return -errno;
+	}
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			l = realloc(list, (cap * 2 + 1) * sizeof(*list));
+			if (!l)
+				goto nomem;
+			list = l;
+			cap *= 2;
+		}
+		list[n] = strdup(de->d_name);
+		if (!list[n])
+			goto nomem;
+		list[++n] = NULL;
+	}
+	closedir(dir);
+	qsort(list, n, sizeof(*list), cmp_name);
+	*names = list;
+	return n;
+nomem:
+	closedir(dir);
+	features__free_list(list);
+	return -ENOMEM;
 }
 
 const char *features__cpu_pmu(void)

@@ -27,6 +27,21 @@ bool features__has_pmu(const char *name);
 int features__pmu_type(const char *name);
 
 /*
+ * Sorted, NULL-terminated names: of every PMU in /sys/bus/event_source/devices
+ * (@pmu NULL), or of the entries of that PMU's @sub directory ("events",
+ * "format").  Returns the count (0: none or no such directory, with *names
+ * an empty list) or -errno.  Free with features__free_list().
+ */
+int features__list(const char *pmu, const char *sub, char ***names);
+void features__free_list(char **names);
+
+/*
+ * First line of the PMU's file @rel ("type", "events/tsc", "format/event"),
+ * without the newline, into @buf.  Returns 0 or -errno.
+ */
+int features__pmu_read(const char *pmu, const char *rel, char *buf, size_t len);
+
+/*
  * The core CPU PMU ("cpu", or "cpu_core" on hybrid CPUs), or NULL when the
  * host has none (a VM without a virtual PMU): hardware events such as
  * cycles and instructions then fail with ENOENT and cpu-clock is the

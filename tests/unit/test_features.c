@@ -181,6 +181,45 @@ static void test_full_host(void)
 	}
 }
 
+static void test_lists(void)
+{
+	char **names, buf[64];
+	const char *b = buf;
+	int n;
+
+	/* From test_bare_vm + test_full_host: six PMUs. */
+	mkpath("sys/bus/event_source/devices/cpu_core/events");
+	put("sys/bus/event_source/devices/cpu_core/events/instructions", "event=0xc0\n");
+	put("sys/bus/event_source/devices/cpu_core/events/cycles", "event=0x3c\n");
+	n = features__list(NULL, NULL, &names);
+	CHECK_INT(n, 6);
+	if (n == 6) {
+		CHECK_STR(names[0], "breakpoint");
+		CHECK_STR(names[1], "cpu_core");
+		CHECK_STR(names[5], "uprobe");
+		CHECK(names[6] == NULL, "not NULL-terminated");
+	}
+	features__free_list(names);
+	n = features__list("cpu_core", "events", &names);
+	CHECK_INT(n, 2);
+	if (n == 2) {
+		CHECK_STR(names[0], "cycles");
+		CHECK_STR(names[1], "instructions");
+	}
+	features__free_list(names);
+	/* No events/ directory: an empty list, not an error. */
+	n = features__list("uprobe", "events", &names);
+	CHECK_INT(n, 0);
+	CHECK(names && !names[0], "empty list expected");
+	features__free_list(names);
+	CHECK_INT(features__list("nosuch", "events", &names), -ENOENT);
+	CHECK_INT(features__list("uprobe", "../x", &names), -ENOENT);
+	CHECK_INT(features__pmu_read("cpu_core", "events/cycles", buf, sizeof(buf)), 0);
+	CHECK_STR(b, "event=0x3c");
+	CHECK_INT(features__pmu_read("cpu_core", "../../x", buf, sizeof(buf)), -ENOENT);
+	CHECK_INT(features__pmu_read("cpu_core", "events/nosuch", buf, sizeof(buf)), -ENOENT);
+}
+
 static void test_real_host(void)
 {
 	int t;
@@ -205,6 +244,7 @@ int main(void)
 	}
 	test_bare_vm();
 	test_full_host();
+	test_lists();
 	test_real_host();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
