@@ -229,8 +229,13 @@ static void no_match(const char *pattern, char **all)
 	char glob[300];
 
 	if (!pc) {
-		fprintf(stderr, "no tracepoint matches '%s' (try: perf-prof list '*%s*')\n",
-			pattern, pattern);
+		snprintf(glob, sizeof(glob), "*%s*", pattern);
+		if (pattern[0] && any_match(glob, all))
+			fprintf(stderr, "no tracepoint matches '%s' (try: perf-prof list '%s')\n",
+				pattern, glob);
+		else
+			fprintf(stderr, "no tracepoint matches '%s' (try: perf-prof list)\n",
+				pattern);
 		return;
 	}
 	snprintf(glob, sizeof(glob), "%.*s:*", (int)(pc - pattern), pattern);

@@ -128,6 +128,12 @@ check_eq "sched:nosuch* message" "$(cat "$T/err")" \
 "$PP" list 'nosuch_event_xyz' >"$T/out" 2>"$T/err"
 check_eq "bare no-match exits 1" $? 1
 check_eq "bare no-match is one line" "$(wc -l <"$T/err")" 1
+check_eq "bare no-match message" "$(cat "$T/err")" \
+	"no tracepoint matches 'nosuch_event_xyz' (try: perf-prof list)"
+check_eq "bare near-miss suggests a glob" "$("$PP" list 'sched_wakeu' 2>&1 >/dev/null)" \
+	"no tracepoint matches 'sched_wakeu' (try: perf-prof list '*sched_wakeu*')"
+check_eq "wrong system, known event" "$("$PP" list 'schd:sched_switch' 2>&1 >/dev/null)" \
+	"no tracepoint matches 'schd:sched_switch': no system 'schd' (try: perf-prof list 'sched_switch')"
 # One good and one bad pattern: the good one is listed, the exit status is 1.
 "$PP" list 'sched:sched_switch' 'x:y' >"$T/out" 2>"$T/err"
 check_eq "mixed patterns exit 1" $? 1
