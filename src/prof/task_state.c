@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task-state: off-CPU analysis from sched:sched_switch and sched:sched_wakeup.
+ *
+ * A thread switching out records (time, state, stack); when it switches in
+ * again the interval is accounted to that state.  A wakeup in between
+ * splits it into sleep (out -> wakeup) and run-queue wait (wakeup -> in).
+ * Only intervals whose both ends were seen are counted: threads asleep at
+ * start, exited threads and intervals spanning lost records never invent
+ * a duration.  Events must arrive in time order across CPUs (.order = 1),
+ * since a thread may switch out on one CPU and in on another.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "out/flame.h"
+#include "out/hdr.h"
+#include "out/stats_table.h"
+#include "profiler.h"
+#include "sym/stack.h"
+
+/* prev_state as sched_switch reports it: one bit per state, 0 = runnable. */
+enum {
+	ST_R,
+	ST_S,
+	ST_D,
+	ST_T,
+	ST_t,
+	ST_X,
+	ST_Z,
+	ST_P,
+	ST_I,
+	NR_STATES,
+};
+
+static const char *const state_names[NR_STATES] = { "R", "S", "D", "T", "t", "X", "Z", "P", "I" };
+
+/* The "+" flag: switched out by preemption while runnable. */
+#define PREV_STATE_PREEMPT 0x100
+#define MAX_FRAMES 128
+
+/* What was captured at switch-out, kept until switch-in decides it is needed. */
+struct saved_stack {
+	struct sample smp; /* pointers redirected into buf */
+	void *buf;
+	size_t cap;
+	bool valid;
+};
+
+struct ts_thread {
+	u32 tid;
+	u32 pid;
+	u64 out_time; /* 0: not off-CPU as far as we know */
+	u64 wake_time;
+	int state;
+	u32 out_cpu;
+	char comm[16];
+	struct saved_stack stack;
+	UT_hash_handle hh;
+};
+
+struct ts_stat {
+	struct hdr *total, *sleep, *runq;
+};
+
+struct ts_key {
+	u32 tid;
+	int state;
+};
+
+/* A --perins row. */
+struct ts_perins {
+	struct ts_key key;
+	char comm[16];
+	struct ts_stat st;
+	UT_hash_handle hh;
+};
+
+struct task_state {
+	/* options */
+	bool only_S, only_D, perins;
+	unsigned long long than;
+
+	struct evsel *sw_out, *sw_in, *wakeup;
+	unsigned state_mask; /* 1 << ST_* accepted */
+	struct ts_thread *threads;
+	struct ts_stat states[NR_STATES];
+	struct ts_perins *perins_rows;
+	struct flame *flame;
+	struct frame *frames;
+	u64 dropped_lost; /* pending intervals dropped because records were lost */
+	u64 nr_intervals;
+	bool failed_alloc;
+};
+
+static int state_index(u64 prev_state)
+{
+	if (!prev_state || (prev_state & PREV_STATE_PREEMPT))
+		return ST_R;
+	for (int i = ST_S; i < NR_STATES; i++)
+		if (prev_state & (1u << (i - 1)))
+			return i;
+	return ST_R;
+}
+
+/* The kernel filter of a shared event also passes threads only on the other side. */
+static bool comm_matches(const char *globs, const char *comm)
+{
+	const char *p = globs, *e;
+	char pat[64];
+
+	while (*p) {
+		e = strchrnul(p, ',');
+		if ((size_t)(e - p) < sizeof(pat)) {
+			memcpy(pat, p, e - p);
+			pat[e - p] = 0;
+			if (!fnmatch(pat, comm, 0))
+				return true;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return false;
+}
+
+/* Reject characters that would let a comm break out of the filter's quotes. */
+static int comm_globs_ok(const char *f)
+{
+	for (; *f; f++)
+		if (*f == '"' || *f == '\\' || *f == '(' || *f == ')' || *f == '&' || *f == '|')
+			return 0;
+	return 1;
+}
+
+/*
+ * "(FIELD ~ "a*" || FIELD ~ "b")" for --filter a*,b (NULL filter: "").
+ * The kernel's ~ operator matches a glob against the comm string.
+ */
+static char *comm_clause(const char *globs, const char *field)
+{
+	char *out = NULL, *list, *tok, *save = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	if (!globs)
+		return strdup("");
+	list = strdup(globs);
+	fp = open_memstream(&out, &len);
+	if (!list || !fp) {
+		free(list);
+		if (fp)
+			fclose(fp);
+		free(out);
+		return NULL;
+	}
+	fputc('(', fp);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		fprintf(fp, "%s%s ~ \"%s\"", ftell(fp) > 1 ? " || " : "", field, tok);
+	fputc(')', fp);
+	fclose(fp);
+	free(list);
+	return out;
+}
+
+/* "A && B" where either may be empty. */
+static char *join_and(const char *a, const char *b)
+{
+	char *out;
+
+	if (!*a)
+		return *b ? strdup(b) : NULL;
+	if (!*b)
+		return strdup(a);
+	if (asprintf(&out, "%s && %s", a, b) < 0)
+		return NULL;
+	return out;
+}
+
+static int add_events(struct session *s, struct task_state *ts)
+{
+	const struct env *env = session__env(s);
+	bool cg = env->cg != CG_NONE;
+	char *prev = NULL, *next = NULL, *wk = NULL, *f_out = NULL, *f_in = NULL;
+	const char *states = "";
+	int err = -ENOMEM;
+
+	if (ts->only_S && ts->only_D)
+		states = "(prev_state == 1 || prev_state == 2)";
+	else if (ts->only_S)
+		states = "prev_state == 1";
+	else if (ts->only_D)
+		states = "prev_state == 2";
+
+	prev = comm_clause(env->filter, "prev_comm");
+	next = comm_clause(env->filter, "next_comm");
+	wk = comm_clause(env->filter, "comm");
+	if (!prev || !next || !wk)
+		goto out;
+
+	if (*states) {
+		/*
+		 * Stacks are wanted only where the thread leaves in the chosen
+		 * state, but its switch-in comes from any sched_switch: one
+		 * event filtered on prev_state (with the callchain) and one on
+		 * next_comm only (without).
+		 */
+		struct evsel_conf out_c = { .callchain = cg, .name = "sched:sched_switch/out" };
+		struct evsel_conf in_c = { .name = "sched:sched_switch/in" };
+
+		f_out = join_and(states, prev);
+		f_in = *next ? strdup(next) : NULL;
+		if (!f_out || (*next && !f_in))
+			goto out;
+		out_c.filter = f_out;
+		in_c.filter = f_in;
+		ts->sw_out = session__add_tp(s, "sched", "sched_switch", &out_c);
+		if (ts->sw_out)
+			ts->sw_in = session__add_tp(s, "sched", "sched_switch", &in_c);
+	} else {
+		struct evsel_conf c = { .callchain = cg };
+
+		if (*prev && asprintf(&f_out, "%s || %s", prev, next) < 0) {
+			f_out = NULL;
+			goto out;
+		}
+		c.filter = f_out;
+		ts->sw_out = ts->sw_in = session__add_tp(s, "sched", "sched_switch", &c);
+	}
+	if (ts->sw_in) {
+		struct evsel_conf c = { .filter = *wk ? wk : NULL };
+
+		ts->wakeup = session__add_tp(s, "sched", "sched_wakeup", &c);
+	}
+	err = ts->sw_out && ts->sw_in && ts->wakeup ? 0 : -EINVAL;
+	if (err)
+		fprintf(stderr, "task-state: %s\n", session__strerror(s));
+out:
+	if (err == -ENOMEM)
+		fprintf(stderr, "task-state: out of memory\n");
+	free(prev);
+	free(next);
+	free(wk);
+	free(f_out);
+	free(f_in);
+	return err;
+}
+
+static int task_state_init(struct session *s, void *priv)
+{
+	struct task_state *ts = priv;
+	const struct env *env = session__env(s);
+
+	if (env->flame_graph && env->cg == CG_NONE) {
+		fprintf(stderr, "task-state: --flame-graph needs -g (stacks at switch-out)\n");
+		return -EINVAL;
+	}
+	if (env->filter && (!*env->filter || !comm_globs_ok(env->filter))) {
+		fprintf(stderr, "task-state: bad --filter '%s': expected COMM[,COMM...] globs\n",
+			env->filter);
+		return -EINVAL;
+	}
+	if (ts->only_S || ts->only_D)
+		ts->state_mask = (ts->only_S ? 1u << ST_S : 0) | (ts->only_D ? 1u << ST_D : 0);
+	else
+		ts->state_mask = ~0u;
+	if (env->cg != CG_NONE) {
+		ts->frames = calloc(MAX_FRAMES, sizeof(*ts->frames));
+		if (!ts->frames)
+			return -ENOMEM;
+	}
+	if (env->flame_graph) {
+		ts->flame = flame__new(env->flame_graph, "Off-CPU Time Flame Graph", "us");
+		if (!ts->flame) {
+			fprintf(stderr, "task-state: cannot create flame graph %s: %s\n",
+				env->flame_graph, strerror(errno));
+			return -errno;
+		}
+		if (env->interval_ms) {
+			char buf[64];
+
+			session__fmt_time(s, session__now(s), buf, sizeof(buf));
+			buf[19] = 0; /* seconds resolution for the root frame */
+			flame__interval(ts->flame, buf);
+		}
+	}
+	return add_events(s, ts);
+}
+
+/* Tid filter for -p/-t when the engine delivers other threads too. */
+static bool wanted_task(const struct env *env, const struct sample *smp)
+{
+	if (!env->nr_pids && !env->nr_tids)
+		return true;
+	for (int i = 0; i < env->nr_pids; i++)
+		if ((u32)env->pids[i] == smp->pid)
+			return true;
+	for (int i = 0; i < env->nr_tids; i++)
+		if ((u32)env->tids[i] == smp->tid)
+			return true;
+	return false;
+}
+
+static int stack_save(struct saved_stack *ss, const struct sample *smp)
+{
+	size_t n_ips = smp->nr_ips * sizeof(u64), n_regs = smp->nr_regs * sizeof(u64);
+	size_t n_stack = smp->stack_dyn_size ? smp->stack_dyn_size : smp->stack_size;
+	size_t need = n_ips + n_regs + n_stack;
+	char *p;
+
+	if (!smp->stack)
+		n_stack = 0, need = n_ips + n_regs;
+	if (need > ss->cap) {
+		p = realloc(ss->buf, need);
+		if (!p) {
+			ss->valid = false;
+			return -ENOMEM;
+		}
+		ss->buf = p;
+		ss->cap = need;
+	}
+	ss->smp = *smp;
+	ss->smp.raw = NULL;
+	ss->smp.raw_size = 0;
+	p = ss->buf;
+	if (n_ips)
+		memcpy(p, smp->ips, n_ips);
+	ss->smp.ips = (const u64 *)p;
+	p += n_ips;
+	if (n_regs)
+		memcpy(p, smp->regs, n_regs);
+	ss->smp.regs = (const u64 *)p;
+	p += n_regs;
+	if (n_stack)
+		memcpy(p, smp->stack, n_stack);
+	ss->smp.stack = n_stack ? p : NULL;
+	ss->smp.stack_size = n_stack;
+	ss->smp.stack_dyn_size = n_stack;
+	ss->valid = true;
+	return 0;
+}
+
+static void thread_free(struct task_state *ts, struct ts_thread *th)
+{
+	HASH_DEL(ts->threads, th);
+	free(th->stack.buf);
+	free(th);
+}
+
+static int stat_record(struct task_state *ts, struct ts_stat *st, u64 total, u64 sleep, u64 runq,
+		       bool woken)
+{
+	if (!st->total && !(st->total = hdr__new()))
+		return -ENOMEM;
+	if (hdr__record(st->total, total))
+		return -ENOMEM;
+	if (!woken)
+		return 0;
+	if (!st->sleep && !(st->sleep = hdr__new()))
+		return -ENOMEM;
+	if (!st->runq && !(st->runq = hdr__new()))
+		return -ENOMEM;
+	(void)ts;
+	if (hdr__record(st->sleep, sleep) || hdr__record(st->runq, runq))
+		return -ENOMEM;
+	return 0;
+}
+
+static struct ts_stat *perins_stat(struct task_state *ts, const struct ts_thread *th)
+{
+	struct ts_key key = { .tid = th->tid, .state = th->state };
+	struct ts_perins *row;
+
+	HASH_FIND(hh, ts->perins_rows, &key, sizeof(key), row);
+	if (!row) {
+		row = calloc(1, sizeof(*row));
+		if (!row)
+			return NULL;
+		row->key = key;
+		HASH_ADD(hh, ts->perins_rows, key, sizeof(key), row);
+	}
+	memcpy(row->comm, th->comm, sizeof(row->comm));
+	return &row->st;
+}
+
+static void print_than(struct session *s, struct task_state *ts, struct ts_thread *th, u64 now,
+		       u32 cpu, u64 dur)
+{
+	FILE *out = session__out(s);
+	struct stack_ctx *ctx = session__stack(s);
+	char tbuf[64], dbuf[32];
+
+	session__fmt_time(s, now, tbuf, sizeof(tbuf));
+	fprintf(out, "%s %-16s %7u [%03u] %-2s %s\n", tbuf, th->comm, th->tid, cpu,
+		state_names[th->state], stats_table__fmt_ns(dur, dbuf, sizeof(dbuf)));
+	if (ctx && th->stack.valid)
+		stack__print(ctx, &th->stack.smp, out, "    ");
+	(void)ts;
+}
+
+/* @th switches in at @now on @cpu: account the interval it was off CPU. */
+static void switch_in(struct session *s, struct task_state *ts, struct ts_thread *th, u64 now,
+		      u32 cpu)
+{
+	u64 dur, sleep = 0, runq = 0;
+	bool woken = th->wake_time && th->state != ST_R;
+	struct ts_stat *st;
+	int err;
+
+	if (now < th->out_time) /* cannot happen in time order; never go negative */
+		goto done;
+	dur = now - th->out_time;
+	if (woken) {
+		sleep = th->wake_time - th->out_time;
+		runq = now - th->wake_time;
+	}
+	err = stat_record(ts, &ts->states[th->state], dur, sleep, runq, woken);
+	if (!err && ts->perins) {
+		st = perins_stat(ts, th);
+		err = st ? stat_record(ts, st, dur, sleep, runq, woken) : -ENOMEM;
+	}
+	if (err)
+		ts->failed_alloc = true;
+	ts->nr_intervals++;
+	if (ts->than && dur > ts->than)
+		print_than(s, ts, th, now, cpu, dur);
+	if (ts->flame && th->stack.valid) {
+		int n = stack__frames(session__stack(s), &th->stack.smp, ts->frames, MAX_FRAMES);
+
+		flame__add(ts->flame, th->comm, ts->frames, n, state_names[th->state], dur / 1000);
+	}
+done:
+	th->out_time = 0;
+	th->wake_time = 0;
+	th->stack.valid = false;
+}
+
+static void copy_comm(char *dst, const char *src, int len)
+{
+	if (!src || len <= 0) {
+		strcpy(dst, "<...>");
+		return;
+	}
+	if (len > 15)
+		len = 15;
+	memcpy(dst, src, len);
+	dst[len] = 0;
+	dst[strnlen(dst, len)] = 0;
+}
+
+static void on_switch_out(struct session *s, struct task_state *ts, struct evsel *ev,
+			  struct sample *smp)
+{
+	u64 prev_pid, prev_state;
+	const struct env *env = session__env(s);
+	struct ts_thread *th;
+	const char *comm;
+	char cbuf[16];
+	u32 tid;
+	int state, len;
+
+	if (evsel__field_u64(ev, smp, "prev_pid", &prev_pid) ||
+	    evsel__field_u64(ev, smp, "prev_state", &prev_state))
+		return;
+	tid = prev_pid;
+	if (!tid) /* the idle task */
+		return;
+	state = state_index(prev_state);
+	HASH_FIND(hh, ts->threads, &tid, sizeof(tid), th);
+	if (state == ST_X || state == ST_Z) {
+		/* Dead: it will not run again. */
+		if (th)
+			thread_free(ts, th);
+		return;
+	}
+	comm = evsel__field_str(ev, smp, "prev_comm", &len);
+	copy_comm(cbuf, comm, len);
+	if (!(ts->state_mask & (1u << state)) || !wanted_task(env, smp) ||
+	    (env->filter && !comm_matches(env->filter, cbuf))) {
+		if (th)
+			th->out_time = 0;
+		return;
+	}
+	if (!th) {
+		th = calloc(1, sizeof(*th));
+		if (!th) {
+			ts->failed_alloc = true;
+			return;
+		}
+		th->tid = tid;
+		HASH_ADD(hh, ts->threads, tid, sizeof(th->tid), th);
+	}
+	th->pid = smp->pid;
+	th->out_time = smp->time;
+	th->wake_time = 0;
+	th->state = state;
+	th->out_cpu = smp->cpu;
+	memcpy(th->comm, cbuf, sizeof(cbuf));
+	th->stack.valid = false;
+	if (smp->nr_ips && (ts->than || ts->flame) && stack_save(&th->stack, smp))
+		ts->failed_alloc = true;
+}
+
+static void on_switch_in(struct session *s, struct task_state *ts, struct evsel *ev,
+			 struct sample *smp)
+{
+	struct ts_thread *th;
+	u64 next_pid;
+	u32 tid;
+
+	if (evsel__field_u64(ev, smp, "next_pid", &next_pid) || !next_pid)
+		return;
+	tid = next_pid;
+	HASH_FIND(hh, ts->threads, &tid, sizeof(tid), th);
+	if (th && th->out_time)
+		switch_in(s, ts, th, smp->time, smp->cpu);
+}
+
+static void on_wakeup(struct task_state *ts, struct evsel *ev, struct sample *smp)
+{
+	struct ts_thread *th;
+	u64 pid;
+	u32 tid;
+
+	if (evsel__field_u64(ev, smp, "pid", &pid))
+		return;
+	tid = pid;
+	HASH_FIND(hh, ts->threads, &tid, sizeof(tid), th);
+	/* The first wakeup ends the sleep; later ones are spurious. */
+	if (th && th->out_time && !th->wake_time && smp->time >= th->out_time)
+		th->wake_time = smp->time;
+}
+
+static void task_state_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct task_state *ts = priv;
+
+	if (ev == ts->wakeup) {
+		on_wakeup(ts, ev, smp);
+		return;
+	}
+	/* One sched_switch both ends an interval (next) and starts one (prev). */
+	if (ev == ts->sw_in)
+		on_switch_in(s, ts, ev, smp);
+	if (ev == ts->sw_out)
+		on_switch_out(s, ts, ev, smp);
+}
+
+static void task_state_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	struct task_state *ts = priv;
+	struct ts_thread *th, *tmp;
+
+	/*
+	 * A lost switch-in would let a pending interval run on until the
+	 * next one, and a lost switch-out would pair a stale start with a
+	 * later switch-in; which threads are affected is unknown, so every
+	 * pending interval goes.
+	 */
+	(void)s;
+	(void)cpu;
+	(void)nr;
+	HASH_ITER(hh, ts->threads, th, tmp)
+	{
+		if (th->out_time) {
+			ts->dropped_lost++;
+			th->out_time = 0;
+			th->wake_time = 0;
+			th->stack.valid = false;
+		}
+	}
+}
+
+static void task_state_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct task_state *ts = priv;
+	struct ts_thread *th;
+
+	(void)s;
+	HASH_FIND(hh, ts->threads, &t->tid, sizeof(t->tid), th);
+	if (th)
+		thread_free(ts, th);
+}
+
+static void stat_rows(FILE *out, const char *key, const struct ts_stat *st)
+{
+	char buf[64];
+
+	if (!st->total || !hdr__count(st->total))
+		return;
+	stats_table__row(out, key, st->total);
+	if (st->sleep && hdr__count(st->sleep)) {
+		snprintf(buf, sizeof(buf), "%-*s", (int)strlen(key), "  sleep");
+		stats_table__row(out, buf, st->sleep);
+		snprintf(buf, sizeof(buf), "%-*s", (int)strlen(key), "  runq");
+		stats_table__row(out, buf, st->runq);
+	}
+}
+
+static void stat_reset(struct ts_stat *st)
+{
+	if (st->total)
+		hdr__reset(st->total);
+	if (st->sleep)
+		hdr__reset(st->sleep);
+	if (st->runq)
+		hdr__reset(st->runq);
+}
+
+static void stat_free(struct ts_stat *st)
+{
+	hdr__delete(st->total);
+	hdr__delete(st->sleep);
+	hdr__delete(st->runq);
+}
+
+static int perins_cmp(const struct ts_perins *a, const struct ts_perins *b)
+{
+	if (a->key.state != b->key.state)
+		return a->key.state - b->key.state;
+	return hdr__sum(b->st.total) > hdr__sum(a->st.total) ? 1 : -1;
+}
+
+static void print_stats(struct session *s, struct task_state *ts)
+{
+	FILE *out = session__out(s);
+	char key[64];
+
+	if (!ts->perins) {
+		stats_table__header(out, "STATE    ");
+		for (int i = 0; i < NR_STATES; i++) {
+			snprintf(key, sizeof(key), "%-9s", state_names[i]);
+			stat_rows(out, key, &ts->states[i]);
+		}
+	} else {
+		struct ts_perins *row, *tmp;
+
+		HASH_SORT(ts->perins_rows, perins_cmp);
+		stats_table__header(out, "STATE COMM                 TID");
+		HASH_ITER(hh, ts->perins_rows, row, tmp)
+		{
+			snprintf(key, sizeof(key), "%-5s %-16s %7u", state_names[row->key.state],
+				 row->comm, row->key.tid);
+			stat_rows(out, key, &row->st);
+		}
+	}
+	if (ts->dropped_lost)
+		fprintf(out,
+			"task-state: %" PRIu64 " pending intervals dropped after lost events\n",
+			ts->dropped_lost);
+	if (ts->failed_alloc)
+		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
+	fflush(out);
+}
+
+static void reset_stats(struct task_state *ts)
+{
+	struct ts_perins *row, *tmp;
+
+	for (int i = 0; i < NR_STATES; i++)
+		stat_reset(&ts->states[i]);
+	/* Threads come and go: drop the rows rather than keep empty ones. */
+	HASH_ITER(hh, ts->perins_rows, row, tmp)
+	{
+		HASH_DEL(ts->perins_rows, row);
+		stat_free(&row->st);
+		free(row);
+	}
+	ts->dropped_lost = 0;
+}
+
+static void task_state_interval(struct session *s, void *priv)
+{
+	struct task_state *ts = priv;
+	FILE *out = session__out(s);
+	char buf[64];
+
+	session__fmt_time(s, session__now(s), buf, sizeof(buf));
+	fprintf(out, "%s\n", buf);
+	print_stats(s, ts);
+	reset_stats(ts);
+	if (ts->flame) {
+		buf[19] = 0;
+		flame__interval(ts->flame, buf);
+	}
+}
+
+static void task_state_deinit(struct session *s, void *priv)
+{
+	struct task_state *ts = priv;
+	struct ts_thread *th, *tmp;
+	int err;
+
+	if (s && (ts->sw_out || ts->nr_intervals))
+		print_stats(s, ts);
+	if (ts->flame) {
+		err = flame__write(ts->flame);
+		if (err)
+			fprintf(stderr, "task-state: writing the flame graph: %s\n",
+				strerror(-err));
+		flame__delete(ts->flame);
+		ts->flame = NULL;
+	}
+	HASH_ITER(hh, ts->threads, th, tmp)
+	thread_free(ts, th);
+	reset_stats(ts);
+	for (int i = 0; i < NR_STATES; i++)
+		stat_free(&ts->states[i]);
+	free(ts->frames);
+}
+
+static const struct popt task_state_opts[] = {
+	{ .lname = "interruptible",
+	  .sname = 'S',
+	  .help = "only TASK_INTERRUPTIBLE (S) sleeps",
+	  .type = POPT_FLAG,
+	  .off = offsetof(struct task_state, only_S) },
+	{ .lname = "uninterruptible",
+	  .sname = 'D',
+	  .help = "only TASK_UNINTERRUPTIBLE (D) sleeps",
+	  .type = POPT_FLAG,
+	  .off = offsetof(struct task_state, only_D) },
+	{ .lname = "than",
+	  .argname = "TIME",
+	  .help = "print intervals longer than TIME (ns/us/ms/s; a bare number is ms)",
+	  .type = POPT_TIME,
+	  .off = offsetof(struct task_state, than),
+	  .unit = "ms" },
+	{ .lname = "perins",
+	  .help = "statistics per thread",
+	  .type = POPT_FLAG,
+	  .off = offsetof(struct task_state, perins) },
+	{ 0 },
+};
+
+const struct profiler prof_task_state = {
+	.name = "task-state",
+	.desc = "off-CPU analysis: time in S/D/R/... states, with stacks and flame graphs",
+	.synopsis = "perf-prof task-state [-S] [-D] [--than TIME] [--filter COMM] [--perins] "
+		    "[-g [--flame-graph NAME]] [-p PID|-t TID|-C CPU|-- command]",
+	.examples =
+		"perf-prof task-state -D --than 100ms -g            # who is in D > 100 ms, where\n"
+		"perf-prof task-state -S --filter 'nginx*' -i 1000   # nginx sleeps, every second\n"
+		"perf-prof task-state -g --flame-graph offcpu.svg --filter myapp",
+	.opts = OPT_TARGET | OPT_INTERVAL | OPT_MMAP | OPT_OUTPUT | OPT_COUNT | OPT_ORDER |
+		OPT_CALLCHAIN | OPT_FLAME | OPT_FILTER,
+	.own = task_state_opts,
+	.priv_size = sizeof(struct task_state),
+	.order = 1,
+	.init = task_state_init,
+	.sample = task_state_sample,
+	.lost = task_state_lost,
+	.interval = task_state_interval,
+	.exit = task_state_exit,
+	.deinit = task_state_deinit,
+};
