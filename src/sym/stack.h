@@ -4,7 +4,8 @@
  * PERF_CONTEXT_* markers) and, for DWARF mode, its user registers and
  * stack copy into named frames, and print them one way for every
  * profiler.  Symbol tables come from sym/ksyms.c (kernel) and
- * sym/syms.c (user: ELF, debug files, vdso, perf-PID.map); process maps
+ * sym/elfsyms.c + sym/dso.c (user: ELF, debug files, vdso) and
+ * sym/maps.c (per-process maps, perf-PID.map); process maps
  * follow MMAP2/COMM/EXIT records so that stacks of exited processes
  * still resolve.
  */
@@ -58,7 +59,19 @@ int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame 
 /* Print the stack, one frame a line: "<indent>ADDR sym+0xOFF (dso)". */
 void stack__print(struct stack_ctx *ctx, const struct sample *smp, FILE *fp, const char *indent);
 
-/* perf-prof --symbols BINARY: pprof-compatible address -> symbol on stdin/stdout. */
+/*
+ * Where the symbol layer's warnings go (at most one per file, and one for
+ * hidden kallsyms).  Default: "perf-prof: MSG" on stderr; NULL restores it.
+ */
+void stack__set_warn(void (*warn)(const char *msg));
+
+/*
+ * perf-prof --symbols BINARY: pprof-compatible address -> symbol.  @in holds
+ * /proc/PID/maps lines (optional) and addresses ("0x..." lines); for each
+ * address one line with its function name (pprof's short form, no
+ * arguments or template parameters) or "??" goes to @out, in input order.
+ * Returns 0 or -errno.
+ */
 int symbols__main(const char *binary, FILE *in, FILE *out);
 
 #endif

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ELF symbol tables, build-ids, debug links and load segments via libelf. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sym/elfsyms.h"
+
+#define MAX_LOAD 16
+#define DEBUG_DIR "/usr/lib/debug"
+
+struct load_seg {
+	u64 off, vaddr, filesz, memsz;
+};
+
+struct elfsyms {
+	struct symtab *st;
+	unsigned char build_id[BUILD_ID_MAX];
+	int build_id_len;
+	char *debuglink;
+	char *debug_path;
+	struct load_seg load[MAX_LOAD];
+	int nr_load;
+	bool has_symtab;
+};
+
+static bool elf_ready(void)
+{
+	static int ok = -1;
+
+	if (ok < 0)
+		ok = elf_version(EV_CURRENT) != EV_NONE;
+	return ok;
+}
+
+static int check_elf(Elf *elf)
+{
+	GElf_Ehdr eh;
+
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+		return -ENOEXEC;
+	return 0;
+}
+
+static int notes_build_id(Elf_Data *d, unsigned char *buf, int size)
+{
+	size_t off = 0, next, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	while (off < d->d_size && (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > off) {
+		const char *base = d->d_buf;
+
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz > 0 &&
+		    name_off + 4 <= d->d_size && !memcmp(base + name_off, "GNU", 4) &&
+		    desc_off + nh.n_descsz <= d->d_size) {
+			int n = nh.n_descsz < (unsigned)size ? (int)nh.n_descsz : size;
+
+			memcpy(buf, base + desc_off, n);
+			return n;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+static int find_build_id(Elf *elf, unsigned char *buf, int size)
+{
+	Elf_Scn *scn = NULL;
+	size_t i, phnum;
+	int n;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf && (n = notes_build_id(d, buf, size)) > 0)
+			return n;
+	}
+	/* no section headers (e.g. a core-dump style image): try PT_NOTE */
+	if (elf_getphdrnum(elf, &phnum))
+		return 0;
+	for (i = 0; i < phnum && i < 64; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE || ph.p_filesz > (1u << 20))
+			continue;
+		d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		if (d && d->d_buf && (n = notes_build_id(d, buf, size)) > 0)
+			return n;
+	}
+	return 0;
+}
+
+static char *find_debuglink(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name, *p;
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".gnu_debuglink"))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || !d->d_size)
+			return NULL;
+		p = memchr(d->d_buf, 0, d->d_size);
+		/* a name that leaves the directory is not a debug link */
+		if (!p || p == d->d_buf || memchr(d->d_buf, '/', p - (const char *)d->d_buf))
+			return NULL;
+		return strdup(d->d_buf);
+	}
+	return NULL;
+}
+
+static void read_loads(Elf *elf, struct elfsyms *es)
+{
+	size_t i, phnum;
+
+	if (elf_getphdrnum(elf, &phnum))
+		return;
+	for (i = 0; i < phnum && es->nr_load < MAX_LOAD; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		es->load[es->nr_load++] =
+			(struct load_seg){ ph.p_offset, ph.p_vaddr, ph.p_filesz, ph.p_memsz };
+	}
+}
+
+static int add_symbols(Elf *elf, struct symtab *st, bool *has_symtab)
+{
+	Elf_Scn *scn = NULL;
+	size_t shnum;
+
+	if (elf_getshdrnum(elf, &shnum))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		/* compressed symbol tables are not worth a decompressor here */
+		if (sh.sh_flags & SHF_COMPRESSED || sh.sh_link == 0 || sh.sh_link >= shnum)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			*has_symtab = true;
+		n = d->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+		for (i = 1; i < n; i++) {
+			const char *name;
+			GElf_Sym s;
+			unsigned prio;
+			int type, bind, err;
+
+			if (!gelf_getsym(d, i, &s))
+				break;
+			type = GELF_ST_TYPE(s.st_info);
+			bind = GELF_ST_BIND(s.st_info);
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+			    s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_ABS || !s.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (!name || !*name)
+				continue;
+			prio = bind == STB_GLOBAL ? 3 : bind == STB_WEAK ? 2 : 1;
+			err = symtab__add(st, s.st_value, s.st_size, name, strlen(name), prio, 0);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int read_elf(Elf *elf, struct elfsyms *es)
+{
+	int err = check_elf(elf);
+
+	if (err)
+		return err;
+	es->build_id_len = find_build_id(elf, es->build_id, sizeof(es->build_id));
+	es->debuglink = find_debuglink(elf);
+	read_loads(elf, es);
+	return add_symbols(elf, es->st, &es->has_symtab);
+}
+
+static struct elfsyms *es_new(void)
+{
+	struct elfsyms *es = calloc(1, sizeof(*es));
+
+	if (es && !(es->st = symtab__new())) {
+		free(es);
+		es = NULL;
+	}
+	return es;
+}
+
+/* Symbols of a debug file, if it is ELF and belongs to @es. */
+static bool try_debug_file(struct elfsyms *es, const char *path)
+{
+	unsigned char bid[BUILD_ID_MAX];
+	bool has_symtab = false;
+	int fd, n;
+	Elf *elf;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || check_elf(elf))
+		goto fail;
+	n = find_build_id(elf, bid, sizeof(bid));
+	if (es->build_id_len && n && (n != es->build_id_len || memcmp(bid, es->build_id, n)))
+		goto fail;
+	if (add_symbols(elf, es->st, &has_symtab) || !has_symtab)
+		goto fail;
+	es->debug_path = strdup(path);
+	elf_end(elf);
+	close(fd);
+	return true;
+fail:
+	elf_end(elf);
+	close(fd);
+	return false;
+}
+
+static bool try_debug(struct elfsyms *es, const char *root, const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (*root && snprintf(buf, sizeof(buf), "%s%s", root, path) < (int)sizeof(buf) &&
+	    try_debug_file(es, buf))
+		return true;
+	return try_debug_file(es, path);
+}
+
+static void find_debug(struct elfsyms *es, const char *path, const char *root)
+{
+	char buf[PATH_MAX], dir[PATH_MAX];
+	const char *slash;
+	int i, n;
+
+	if (es->build_id_len) {
+		n = snprintf(buf, sizeof(buf), DEBUG_DIR "/.build-id/%02x/", es->build_id[0]);
+		for (i = 1; i < es->build_id_len && n < (int)sizeof(buf) - 8; i++)
+			n += snprintf(buf + n, sizeof(buf) - n, "%02x", es->build_id[i]);
+		snprintf(buf + n, sizeof(buf) - n, ".debug");
+		if (try_debug(es, root, buf))
+			return;
+	}
+	if (!es->debuglink || !path || !(slash = strrchr(path, '/')))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (snprintf(buf, sizeof(buf), "%s/%s", dir, es->debuglink) < (int)sizeof(buf) &&
+	    strcmp(buf, path) && try_debug(es, root, buf))
+		return;
+	if (snprintf(buf, sizeof(buf), "%s/.debug/%s", dir, es->debuglink) < (int)sizeof(buf) &&
+	    try_debug(es, root, buf))
+		return;
+	if (snprintf(buf, sizeof(buf), DEBUG_DIR "%s/%s", dir, es->debuglink) < (int)sizeof(buf))
+		try_debug(es, root, buf);
+}
+
+int elfsyms__open_fd(int fd, const char *path, const char *root, struct elfsyms **out)
+{
+	struct elfsyms *es;
+	Elf *elf;
+	int err;
+
+	*out = NULL;
+	if (!elf_ready())
+		return -EINVAL;
+	es = es_new();
+	if (!es)
+		return -ENOMEM;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf) {
+		err = -ENOEXEC;
+		goto fail;
+	}
+	err = read_elf(elf, es);
+	elf_end(elf);
+	if (err)
+		goto fail;
+	if (!es->has_symtab)
+		find_debug(es, path, root ? root : "");
+	symtab__finish(es->st, 0);
+	*out = es;
+	return 0;
+fail:
+	elfsyms__delete(es);
+	return err;
+}
+
+int elfsyms__open(const char *path, struct elfsyms **out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	err = elfsyms__open_fd(fd, path, "", out);
+	close(fd);
+	return err;
+}
+
+int elfsyms__from_mem(const void *buf, size_t len, struct elfsyms **out)
+{
+	struct elfsyms *es;
+	char *copy;
+	Elf *elf;
+	int err;
+
+	*out = NULL;
+	if (!elf_ready())
+		return -EINVAL;
+	/* elf_memory wants a writable, aligned image */
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, len);
+	es = es_new();
+	if (!es) {
+		free(copy);
+		return -ENOMEM;
+	}
+	elf = elf_memory(copy, len);
+	err = elf ? read_elf(elf, es) : -ENOEXEC;
+	elf_end(elf);
+	free(copy);
+	if (err) {
+		elfsyms__delete(es);
+		return err;
+	}
+	symtab__finish(es->st, 0);
+	*out = es;
+	return 0;
+}
+
+void elfsyms__delete(struct elfsyms *es)
+{
+	if (!es)
+		return;
+	symtab__delete(es->st);
+	free(es->debuglink);
+	free(es->debug_path);
+	free(es);
+}
+
+int elfsyms__read_build_id(int fd, unsigned char *buf, int size)
+{
+	Elf *elf;
+	int n;
+
+	if (!elf_ready())
+		return -EINVAL;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	n = check_elf(elf);
+	if (!n)
+		n = find_build_id(elf, buf, size);
+	elf_end(elf);
+	return n;
+}
+
+const struct sym *elfsyms__find(struct elfsyms *es, u64 vaddr)
+{
+	return es ? symtab__find(es->st, vaddr) : NULL;
+}
+
+u64 elfsyms__file_to_vaddr(const struct elfsyms *es, u64 off)
+{
+	int i;
+
+	int pass;
+
+	/* file contents first; the .bss tail of a segment only if nothing else fits */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < es->nr_load; i++) {
+			const struct load_seg *l = &es->load[i];
+			u64 size = pass ? l->memsz : l->filesz;
+
+			if (off >= l->off && off - l->off < size)
+				return off - l->off + l->vaddr;
+		}
+	}
+	return off;
+}
+
+const unsigned char *elfsyms__build_id(const struct elfsyms *es, int *len)
+{
+	*len = es ? es->build_id_len : 0;
+	return es && es->build_id_len ? es->build_id : NULL;
+}
+
+const char *elfsyms__debuglink(const struct elfsyms *es)
+{
+	return es ? es->debuglink : NULL;
+}
+
+const char *elfsyms__debug_path(const struct elfsyms *es)
+{
+	return es ? es->debug_path : NULL;
+}
+
+size_t elfsyms__nr(const struct elfsyms *es)
+{
+	return es ? symtab__nr(es->st) : 0;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel symbols from /proc/kallsyms (core kernel, modules, BPF programs). */
+#ifndef PP_KSYMS_H
+#define PP_KSYMS_H
+
+#include "sym/symtab.h"
+
+struct ksyms;
+
+/*
+ * Load @path (NULL: /proc/kallsyms).  Returns 0, -EPERM when the kernel
+ * hides the addresses (all zero), or another -errno.
+ */
+int ksyms__load(const char *path, struct ksyms **out);
+void ksyms__delete(struct ksyms *ks);
+
+/*
+ * The text symbol containing @addr or NULL; @dso (may be NULL) gets
+ * "[kernel.kallsyms]" or "[module]".
+ */
+const struct sym *ksyms__find(struct ksyms *ks, u64 addr, const char **dso);
+
+size_t ksyms__nr(const struct ksyms *ks);
+
+#endif

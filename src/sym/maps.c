@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Per-process maps following MMAP2/COMM/FORK/EXIT, and JIT maps. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "sym/maps.h"
+
+struct proc {
+	UT_hash_handle hh;
+	u32 pid;
+	struct map *maps; /* sorted by start, not overlapping */
+	u32 nr, cap;
+	bool loaded; /* /proc read, copied from the parent, or given as text */
+	bool dead;
+	struct proc *prev, *next; /* dead list, oldest first */
+	struct symtab *jit;
+	const char *jit_name;
+	bool jit_tried;
+};
+
+struct maps {
+	struct proc *procs;
+	struct dso_cache *dc;
+	struct proc *dead_head, *dead_tail;
+	u32 nr_dead;
+	struct proc *last;
+};
+
+struct maps *maps__new(struct dso_cache *dc)
+{
+	struct maps *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->dc = dc;
+	return m;
+}
+
+static void proc_clear(struct proc *p)
+{
+	u32 i;
+
+	for (i = 0; i < p->nr; i++)
+		dso__put(p->maps[i].dso);
+	p->nr = 0;
+}
+
+static void proc_free(struct maps *m, struct proc *p)
+{
+	if (m->last == p)
+		m->last = NULL;
+	HASH_DEL(m->procs, p);
+	proc_clear(p);
+	free(p->maps);
+	symtab__delete(p->jit);
+	free(p);
+}
+
+void maps__delete(struct maps *m)
+{
+	struct proc *p, *t;
+
+	if (!m)
+		return;
+	HASH_ITER(hh, m->procs, p, t)
+	proc_free(m, p);
+	free(m);
+}
+
+static void dead_unlink(struct maps *m, struct proc *p)
+{
+	if (p->prev)
+		p->prev->next = p->next;
+	else
+		m->dead_head = p->next;
+	if (p->next)
+		p->next->prev = p->prev;
+	else
+		m->dead_tail = p->prev;
+	p->prev = p->next = NULL;
+}
+
+static void dead_append(struct maps *m, struct proc *p)
+{
+	p->prev = m->dead_tail;
+	p->next = NULL;
+	if (m->dead_tail)
+		m->dead_tail->next = p;
+	else
+		m->dead_head = p;
+	m->dead_tail = p;
+}
+
+/* Insert [start, end), cutting whatever it overlaps: a new mmap replaces the old. */
+static int proc_insert(struct proc *p, u64 start, u64 end, u64 pgoff, struct dso *dso)
+{
+	struct map *nm;
+	u32 i, n = 0;
+
+	if (end <= start)
+		return 0;
+	/* at most one old mapping is split in two */
+	if (p->nr + 2 > p->cap) {
+		u32 cap = p->cap ? p->cap * 2 : 32;
+
+		nm = realloc(p->maps, cap * sizeof(*nm));
+		if (!nm)
+			return -ENOMEM;
+		p->maps = nm;
+		p->cap = cap;
+	}
+	nm = malloc((p->nr + 2) * sizeof(*nm));
+	if (!nm)
+		return -ENOMEM;
+	for (i = 0; i < p->nr; i++) {
+		struct map o = p->maps[i];
+
+		if (o.end <= start || o.start >= end) {
+			nm[n++] = o;
+			continue;
+		}
+		if (o.start < start) {
+			nm[n] = o;
+			nm[n++].end = start;
+			dso__get(o.dso);
+		}
+		if (o.end > end) {
+			nm[n] = o;
+			nm[n].pgoff += end - o.start;
+			nm[n++].start = end;
+			dso__get(o.dso);
+		}
+		dso__put(o.dso);
+	}
+	/* keep it sorted: find the slot of the new mapping */
+	for (i = 0; i < n && nm[i].start < start; i++)
+		;
+	memmove(&nm[i + 1], &nm[i], (n - i) * sizeof(*nm));
+	nm[i] = (struct map){ start, end, pgoff, dso };
+	dso__get(dso);
+	n++;
+	memcpy(p->maps, nm, n * sizeof(*nm));
+	p->nr = n;
+	free(nm);
+	return 0;
+}
+
+static void add_mapping(struct maps *m, struct proc *p, u64 start, u64 end, u64 pgoff,
+			const char *path, u32 maj, u32 min, u64 ino, const unsigned char *bid,
+			int bid_len)
+{
+	struct dso *d = NULL;
+
+	if (path && *path) {
+		d = dso_cache__get(m->dc, path, maj, min, ino, bid, bid_len);
+		if (!d)
+			return;
+	}
+	proc_insert(p, start, end, pgoff, d);
+	dso__put(d);
+}
+
+/* "start-end perms offset [maj:min inode] [path]" */
+static int parse_line(struct maps *m, struct proc *p, char *line)
+{
+	unsigned long long start, end, off = 0, ino = 0;
+	unsigned maj = 0, min = 0;
+	char perms[8] = "", *path = NULL;
+	int n = 0;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %n", &start, &end, perms, &off, &n) < 4 || !n)
+		return 0;
+	path = line + n;
+	if (sscanf(path, "%x:%x %llu %n", &maj, &min, &ino, &n) == 3 && n)
+		path += n;
+	path[strcspn(path, "\n")] = 0;
+	while (*path == ' ' || *path == '\t')
+		path++;
+	if (!strchr(perms, 'x'))
+		return 0;
+	add_mapping(m, p, start, end, off, path, maj, min, ino, NULL, 0);
+	return 1;
+}
+
+static int load_fp(struct maps *m, struct proc *p, FILE *fp)
+{
+	char line[PATH_MAX + 256];
+	int n = 0;
+
+	while (fgets(line, sizeof(line), fp))
+		n += parse_line(m, p, line);
+	return n;
+}
+
+static struct proc *proc_get(struct maps *m, u32 pid, bool create)
+{
+	struct proc *p;
+
+	if (m->last && m->last->pid == pid)
+		return m->last;
+	HASH_FIND(hh, m->procs, &pid, sizeof(pid), p);
+	if (!p && create) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return NULL;
+		p->pid = pid;
+		HASH_ADD(hh, m->procs, pid, sizeof(pid), p);
+	}
+	if (p)
+		m->last = p;
+	return p;
+}
+
+struct proc *maps__proc(struct maps *m, u32 pid)
+{
+	struct proc *p = proc_get(m, pid, true);
+
+	if (!p)
+		return NULL;
+	if (p->dead) {
+		/* a recently used dead process is the last one evicted */
+		dead_unlink(m, p);
+		dead_append(m, p);
+	} else if (!p->loaded && pid) {
+		char path[64];
+		FILE *fp;
+
+		p->loaded = true;
+		snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+		fp = fopen(path, "re");
+		if (fp) {
+			load_fp(m, p, fp);
+			fclose(fp);
+		}
+	}
+	return p;
+}
+
+int maps__load_text(struct maps *m, u32 pid, FILE *fp)
+{
+	struct proc *p = proc_get(m, pid, true);
+
+	if (!p)
+		return -ENOMEM;
+	p->loaded = true;
+	return load_fp(m, p, fp);
+}
+
+const struct map *proc__find(struct proc *p, u64 addr)
+{
+	u32 lo = 0, hi = p ? p->nr : 0, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (p->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= p->maps[lo - 1].end)
+		return NULL;
+	return &p->maps[lo - 1];
+}
+
+void maps__mmap(struct maps *m, u32 pid, u64 start, u64 len, u64 pgoff, const char *path, u32 maj,
+		u32 min, u64 ino, const unsigned char *bid, int bid_len)
+{
+	struct proc *p = proc_get(m, pid, true);
+
+	if (!p || start + len < start)
+		return;
+	add_mapping(m, p, start, start + len, pgoff, path, maj, min, ino, bid, bid_len);
+}
+
+void maps__exec(struct maps *m, u32 pid)
+{
+	struct proc *p = proc_get(m, pid, false);
+
+	if (!p)
+		return;
+	proc_clear(p);
+	/* the new image's mappings come as MMAP2, or from /proc on first use */
+	p->loaded = false;
+	symtab__delete(p->jit);
+	p->jit = NULL;
+	p->jit_tried = false;
+}
+
+void maps__exit(struct maps *m, u32 pid)
+{
+	struct proc *p = proc_get(m, pid, false);
+
+	if (!p || p->dead)
+		return;
+	p->dead = true;
+	dead_append(m, p);
+	if (++m->nr_dead > MAPS_MAX_DEAD) {
+		struct proc *old = m->dead_head;
+
+		dead_unlink(m, old);
+		m->nr_dead--;
+		proc_free(m, old);
+	}
+}
+
+void maps__fork(struct maps *m, u32 ppid, u32 pid)
+{
+	struct proc *p, *c;
+	u32 i;
+
+	c = proc_get(m, pid, false);
+	if (c && c->dead) {
+		/* the pid was reused */
+		dead_unlink(m, c);
+		m->nr_dead--;
+		proc_free(m, c);
+		c = NULL;
+	}
+	if (c && (c->nr || c->loaded))
+		return;
+	p = maps__proc(m, ppid);
+	c = proc_get(m, pid, true);
+	if (!p || !c || p == c)
+		return;
+	c->cap = p->nr;
+	c->maps = p->nr ? malloc(p->nr * sizeof(*c->maps)) : NULL;
+	if (p->nr && !c->maps) {
+		c->cap = 0;
+		return;
+	}
+	for (i = 0; i < p->nr; i++) {
+		c->maps[i] = p->maps[i];
+		dso__get(c->maps[i].dso);
+	}
+	c->nr = p->nr;
+	c->loaded = true;
+}
+
+static struct symtab *load_jit(struct proc *p)
+{
+	char path[96], line[4096];
+	struct symtab *st;
+	FILE *fp;
+	int i;
+
+	p->jit_tried = true;
+	for (i = 0; i < 2; i++) {
+		if (i == 0)
+			snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
+		else
+			snprintf(path, sizeof(path), "/proc/%u/root/tmp/perf-%u.map", p->pid,
+				 p->pid);
+		fp = fopen(path, "re");
+		if (fp)
+			break;
+	}
+	if (!fp)
+		return NULL;
+	st = symtab__new();
+	if (!st)
+		goto out;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long long start, size;
+		int n = 0;
+		size_t len;
+
+		if (sscanf(line, "%llx %llx %n", &start, &size, &n) < 2 || !n)
+			continue;
+		len = strcspn(line + n, "\n");
+		if (len && symtab__add(st, start, size, line + n, len, 1, 0))
+			break;
+	}
+	symtab__finish(st, 0);
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
+	p->jit_name = symtab__strdup(st, path, strlen(path));
+out:
+	fclose(fp);
+	return st;
+}
+
+void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolved *r)
+{
+	struct proc *p = maps__proc(m, pid);
+	const struct map *mp = proc__find(p, lookup);
+	const struct sym *s;
+
+	r->sym = NULL;
+	r->off = 0;
+	r->dso = NULL;
+	if (mp && mp->dso) {
+		struct elfsyms *es;
+
+		r->dso = dso__name(mp->dso);
+		es = dso__syms(m->dc, mp->dso, p->dead ? 0 : pid, mp->start, mp->end);
+		if (es) {
+			u64 v = elfsyms__file_to_vaddr(es, lookup - mp->start + mp->pgoff);
+
+			s = elfsyms__find(es, v);
+			if (s) {
+				r->sym = s->name;
+				r->off = v + (addr - lookup) - s->start;
+			}
+			return;
+		}
+		if (dso__is_file(mp->dso))
+			return;
+	}
+	/* anonymous memory: maybe JIT code */
+	if (!p)
+		return;
+	if (!p->jit_tried)
+		p->jit = load_jit(p);
+	s = symtab__find(p->jit, lookup);
+	if (s) {
+		r->sym = s->name;
+		r->off = addr - s->start;
+		r->dso = p->jit_name;
+	}
+}
+
+const struct map *maps__find(struct maps *m, u32 pid, u64 addr)
+{
+	struct proc *p = maps__proc(m, pid);
+	const struct map *mp = proc__find(p, addr);
+
+	if (mp && mp->dso)
+		dso__syms(m->dc, mp->dso, p->dead ? 0 : pid, mp->start, mp->end);
+	return mp;
+}

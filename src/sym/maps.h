@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-process maps: read from /proc/PID/maps on first use, then kept up
+ * to date by MMAP2, exec (COMM), FORK and EXIT records.  Threads share
+ * their process's maps (key: pid = tgid).  Processes that exited are kept
+ * (the last MAPS_MAX_DEAD, LRU) so that their stacks still resolve.
+ */
+#ifndef PP_MAPS_H
+#define PP_MAPS_H
+
+#include <stdio.h>
+
+#include "sym/dso.h"
+
+#define MAPS_MAX_DEAD 1024
+
+struct map {
+	u64 start, end, pgoff;
+	struct dso *dso; /* NULL for anonymous memory */
+};
+
+struct maps;
+struct proc;
+
+struct maps *maps__new(struct dso_cache *dc);
+void maps__delete(struct maps *m);
+
+/* The process @pid, its maps read from /proc if not known yet.  NULL on -ENOMEM. */
+struct proc *maps__proc(struct maps *m, u32 pid);
+const struct map *proc__find(struct proc *p, u64 addr);
+
+/*
+ * Parse /proc/PID/maps text (or pprof's copy of it) from @fp into @pid,
+ * which then never reads /proc.  Only executable mappings are kept.
+ * Returns the number of mappings added or -errno.
+ */
+int maps__load_text(struct maps *m, u32 pid, FILE *fp);
+
+void maps__mmap(struct maps *m, u32 pid, u64 start, u64 len, u64 pgoff, const char *path, u32 maj,
+		u32 min, u64 ino, const unsigned char *bid, int bid_len);
+void maps__exec(struct maps *m, u32 pid);
+void maps__exit(struct maps *m, u32 pid);
+void maps__fork(struct maps *m, u32 ppid, u32 pid);
+
+struct resolved {
+	const char *sym; /* NULL when unresolved */
+	u64 off;
+	const char *dso;
+};
+
+/*
+ * Name @addr in process @pid; the symbol search uses @lookup (addr - 1 for
+ * return addresses) but the offset is that of @addr.
+ */
+void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolved *r);
+
+/* The mapping of @addr in @pid with an openable path (for the unwinder). */
+const struct map *maps__find(struct maps *m, u32 pid, u64 addr);
+
+#endif

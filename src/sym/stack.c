@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Callchains (and DWARF-unwound user stacks) to named frames. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sym/ksyms.h"
+#include "sym/maps.h"
+#include "sym/stack.h"
+
+#if __has_include("sym/unwind.h")
+#include "sym/unwind.h"
+#define HAVE_UNWIND 1
+/* weak: the unwinder may not be linked in (unit tests, partial builds) */
+#pragma weak unwinder__new
+#pragma weak unwinder__delete
+#pragma weak unwinder__user
+#pragma weak unwinder__forget
+#else
+#define HAVE_UNWIND 0
+#endif
+
+#define MAX_FRAMES 1024
+#define MAX_USER 512
+
+static const char unknown[] = "[unknown]";
+
+struct stack_ctx {
+	unsigned flags;
+	struct dso_cache *dc;
+	struct maps *maps;
+	struct ksyms *ks;
+	bool ks_tried;
+#if HAVE_UNWIND
+	struct unwinder *uw;
+	bool uw_tried;
+	struct unwind_map um;
+#endif
+	u32 cur_pid;
+	u64 uips[MAX_USER];
+	struct frame buf[MAX_FRAMES];
+};
+
+struct stack_ctx *stack_ctx__new(unsigned flags)
+{
+	struct stack_ctx *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx)
+		return NULL;
+	ctx->flags = flags;
+	ctx->dc = dso_cache__new();
+	ctx->maps = ctx->dc ? maps__new(ctx->dc) : NULL;
+	if (!ctx->maps) {
+		stack_ctx__delete(ctx);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return ctx;
+}
+
+void stack_ctx__delete(struct stack_ctx *ctx)
+{
+	if (!ctx)
+		return;
+#if HAVE_UNWIND
+	if (ctx->uw && unwinder__delete)
+		unwinder__delete(ctx->uw);
+#endif
+	maps__delete(ctx->maps);
+	dso_cache__delete(ctx->dc);
+	ksyms__delete(ctx->ks);
+	free(ctx);
+}
+
+void stack__set_warn(void (*warn)(const char *msg))
+{
+	sym__set_warn(warn);
+}
+
+static void forget(struct stack_ctx *ctx, u32 pid)
+{
+#if HAVE_UNWIND
+	if (ctx->uw && unwinder__forget)
+		unwinder__forget(ctx->uw, pid);
+#else
+	(void)ctx;
+	(void)pid;
+#endif
+}
+
+void stack_ctx__mmap2(struct stack_ctx *ctx, const struct rec_mmap2 *m)
+{
+	if (!ctx || !m || !(m->prot & PROT_EXEC))
+		return;
+	if (m->has_build_id)
+		maps__mmap(ctx->maps, m->pid, m->addr, m->len, m->pgoff, m->filename, 0, 0, 0,
+			   m->build_id, m->build_id_size);
+	else
+		maps__mmap(ctx->maps, m->pid, m->addr, m->len, m->pgoff, m->filename, m->maj,
+			   m->min, m->ino, NULL, 0);
+}
+
+void stack_ctx__comm(struct stack_ctx *ctx, const struct rec_comm *c)
+{
+	if (!ctx || !c || !c->exec)
+		return;
+	maps__exec(ctx->maps, c->pid);
+	forget(ctx, c->pid);
+}
+
+void stack_ctx__exit(struct stack_ctx *ctx, const struct rec_task *t)
+{
+	/* a thread's exit is not its process's */
+	if (!ctx || !t || t->pid != t->tid)
+		return;
+	maps__exit(ctx->maps, t->pid);
+	forget(ctx, t->pid);
+}
+
+void stack_ctx__fork(struct stack_ctx *ctx, const struct rec_task *t)
+{
+	if (!ctx || !t || t->pid == t->ppid)
+		return;
+	maps__fork(ctx->maps, t->ppid, t->pid);
+}
+
+static struct ksyms *kernel_syms(struct stack_ctx *ctx)
+{
+	int err;
+
+	if (ctx->ks_tried)
+		return ctx->ks;
+	ctx->ks_tried = true;
+	err = ksyms__load(NULL, &ctx->ks);
+	if (err == -EPERM)
+		sym__warn("kernel symbols hidden (/proc/kallsyms shows zero addresses: "
+			  "run as root or lower kernel.kptr_restrict); kernel frames stay "
+			  "unresolved");
+	else if (err)
+		sym__warn("cannot read /proc/kallsyms: %s; kernel frames stay unresolved",
+			  strerror(-err));
+	return ctx->ks;
+}
+
+static void kernel_frame(struct stack_ctx *ctx, u64 addr, bool first, struct frame *f)
+{
+	const struct sym *s = ksyms__find(kernel_syms(ctx), first ? addr : addr - 1, &f->dso);
+
+	f->addr = addr;
+	f->kernel = true;
+	f->sym = s ? s->name : unknown;
+	f->off = s ? addr - s->start : 0;
+}
+
+static void user_frame(struct stack_ctx *ctx, u32 pid, u64 addr, bool first, struct frame *f)
+{
+	struct resolved r;
+
+	maps__resolve(ctx->maps, pid, addr, first ? addr : addr - 1, &r);
+	f->addr = addr;
+	f->kernel = false;
+	f->sym = r.sym ? r.sym : unknown;
+	f->off = r.sym ? r.off : 0;
+	f->dso = r.dso;
+}
+
+#if HAVE_UNWIND
+static const struct unwind_map *find_map(void *arg, u64 addr)
+{
+	struct stack_ctx *ctx = arg;
+	const struct map *mp = maps__find(ctx->maps, ctx->cur_pid, addr);
+	const char *path;
+
+	if (!mp || !mp->dso)
+		return NULL;
+	path = !strcmp(dso__name(mp->dso), "[vdso]") ? "[vdso]" : dso__open_path(mp->dso);
+	if (!path)
+		return NULL;
+	ctx->um = (struct unwind_map){ mp->start, mp->end, mp->pgoff, path };
+	return &ctx->um;
+}
+#endif
+
+/* User IPs from DWARF unwinding, or -1 to use the callchain's user part. */
+static int dwarf_user(struct stack_ctx *ctx, const struct sample *smp)
+{
+#if HAVE_UNWIND
+	const u64 need = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	int n;
+
+	if ((smp->sample_type & need) != need || !smp->regs || !smp->nr_regs)
+		return -1;
+	if (!ctx->uw_tried) {
+		ctx->uw_tried = true;
+		if (unwinder__new)
+			ctx->uw = unwinder__new();
+	}
+	if (!ctx->uw || !unwinder__user)
+		return -1;
+	ctx->cur_pid = smp->pid;
+	n = unwinder__user(ctx->uw, smp, find_map, ctx, ctx->uips, MAX_USER);
+	return n > 0 ? n : -1;
+#else
+	(void)ctx;
+	(void)smp;
+	return -1;
+#endif
+}
+
+int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame *out, int max)
+{
+	bool want_k = !(ctx->flags & STACK_USER_ONLY), want_u = !(ctx->flags & STACK_KERNEL_ONLY);
+	enum { C_NONE, C_KERNEL, C_USER, C_SKIP } cc = C_NONE;
+	int n = 0, nu = -1, i;
+	bool first = true;
+	u64 k;
+
+	if (!ctx || !smp || max <= 0)
+		return 0;
+	if (want_u)
+		nu = dwarf_user(ctx, smp);
+	for (k = 0; smp->ips && k < smp->nr_ips && n < max; k++) {
+		u64 ip = smp->ips[k];
+		bool kern;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			cc = ip == PERF_CONTEXT_KERNEL ? C_KERNEL
+			     : ip == PERF_CONTEXT_USER ? C_USER
+						       : C_SKIP;
+			first = true;
+			continue;
+		}
+		if (cc == C_SKIP)
+			continue;
+		/* no marker: the address half tells */
+		kern = cc == C_KERNEL || (cc == C_NONE && (s64)ip < 0);
+		if (kern ? !want_k : (!want_u || nu >= 0))
+			continue;
+		if (kern)
+			kernel_frame(ctx, ip, first, &out[n++]);
+		else
+			user_frame(ctx, smp->pid, ip, first, &out[n++]);
+		first = false;
+	}
+	for (i = 0; i < nu && n < max; i++)
+		user_frame(ctx, smp->pid, ctx->uips[i], i == 0, &out[n++]);
+	return n;
+}
+
+void stack__print(struct stack_ctx *ctx, const struct sample *smp, FILE *fp, const char *indent)
+{
+	int n, i;
+
+	if (!ctx || !fp)
+		return;
+	n = stack__frames(ctx, smp, ctx->buf, MAX_FRAMES);
+	if (!indent)
+		indent = "";
+	for (i = 0; i < n; i++) {
+		const struct frame *f = &ctx->buf[ctx->flags & STACK_REVERSE ? n - 1 - i : i];
+
+		fputs(indent, fp);
+		if (!(ctx->flags & STACK_NO_ADDR))
+			fprintf(fp, "%016llx ", (unsigned long long)f->addr);
+		fputs(f->sym, fp);
+		if (!(ctx->flags & STACK_NO_OFFSET) && f->sym != unknown)
+			fprintf(fp, "+0x%llx", (unsigned long long)f->off);
+		if (!(ctx->flags & STACK_NO_DSO)) {
+			fputs(" (", fp);
+			fputs(f->dso ? f->dso : unknown, fp);
+			fputc(')', fp);
+		}
+		fputc('\n', fp);
+	}
+}
