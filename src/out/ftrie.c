@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Frame trie of a flame graph.  The hot path (ftrie__intern, ftrie__child)
+ * is two open-addressing lookups per frame; tables grow at half load so
+ * that probes stay short.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/ftrie.h"
+
+#define ARENA_BLOCK (64 * 1024)
+
+/* Eight bytes a step: names are hashed on every sample, so this is hot. */
+static uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 0x243f6a8885a308d3ULL ^ len, w;
+	size_t total = len;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 31;
+	}
+	if (len && total >= 8) {
+		/* The last 8 bytes, overlapping: no variable-length copy. */
+		memcpy(&w, s + len - 8, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	} else if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	}
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
+}
+
+static inline uint32_t slot_of(uint64_t h, uint32_t mask)
+{
+	h *= 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(h >> 32) & mask;
+}
+
+int ftrie__init(struct ftrie *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->cap_nodes = 1024;
+	t->nodes = calloc(t->cap_nodes, sizeof(*t->nodes));
+	t->emask = 2047;
+	t->ekey = calloc(t->emask + 1, sizeof(*t->ekey));
+	t->eval = calloc(t->emask + 1, sizeof(*t->eval));
+	t->cap_names = 256;
+	t->names = calloc(t->cap_names, sizeof(*t->names));
+	t->nmask = 511;
+	t->ntab = calloc(t->nmask + 1, sizeof(*t->ntab));
+	if (!t->nodes || !t->ekey || !t->eval || !t->names || !t->ntab) {
+		ftrie__exit(t);
+		return -ENOMEM;
+	}
+	t->nr_nodes = 1;
+	return 0;
+}
+
+void ftrie__exit(struct ftrie *t)
+{
+	void *b = t->blocks;
+
+	while (b) {
+		void *prev = *(void **)b;
+
+		free(b);
+		b = prev;
+	}
+	free(t->nodes);
+	free(t->ekey);
+	free(t->eval);
+	free(t->names);
+	free(t->ntab);
+	free(t->kids);
+	memset(t, 0, sizeof(*t));
+}
+
+static char *arena_copy(struct ftrie *t, const char *s, size_t len)
+{
+	char *p;
+
+	if (t->arena_used + len + 1 > t->arena_size) {
+		size_t sz = len + 1 + sizeof(void *);
+		void *b;
+
+		if (sz < ARENA_BLOCK)
+			sz = ARENA_BLOCK;
+		b = malloc(sz);
+		if (!b)
+			return NULL;
+		*(void **)b = t->blocks;
+		t->blocks = b;
+		t->arena = (char *)b + sizeof(void *);
+		t->arena_size = sz - sizeof(void *);
+		t->arena_used = 0;
+	}
+	p = t->arena + t->arena_used;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	t->arena_used += len + 1;
+	return p;
+}
+
+static int names_grow(struct ftrie *t)
+{
+	uint32_t nmask = t->nmask * 2 + 1;
+	uint32_t *ntab = calloc((size_t)nmask + 1, sizeof(*ntab));
+
+	if (!ntab)
+		return -ENOMEM;
+	for (uint32_t id = 0; id < t->nr_names; id++) {
+		uint32_t i = slot_of(t->names[id].hash, nmask);
+
+		while (ntab[i])
+			i = (i + 1) & nmask;
+		ntab[i] = id + 1;
+	}
+	free(t->ntab);
+	t->ntab = ntab;
+	t->nmask = nmask;
+	return 0;
+}
+
+int ftrie__intern(struct ftrie *t, const char *s, size_t len, uint32_t *id)
+{
+	uint64_t h = str_hash(s, len);
+	uint32_t i = slot_of(h, t->nmask);
+	struct fname *n;
+
+	while (t->ntab[i]) {
+		n = &t->names[t->ntab[i] - 1];
+		if (n->hash == h && n->len == len && memcmp(n->s, s, len) == 0) {
+			*id = t->ntab[i] - 1;
+			return 0;
+		}
+		i = (i + 1) & t->nmask;
+	}
+	if (len > UINT32_MAX)
+		return -EINVAL;
+	if (t->nr_names == t->cap_names) {
+		struct fname *nn = realloc(t->names, 2 * sizeof(*nn) * t->cap_names);
+
+		if (!nn)
+			return -ENOMEM;
+		t->names = nn;
+		t->cap_names *= 2;
+	}
+	n = &t->names[t->nr_names];
+	n->s = arena_copy(t, s, len);
+	if (!n->s)
+		return -ENOMEM;
+	n->len = len;
+	n->hash = h;
+	n->rank = 0;
+	t->ntab[i] = ++t->nr_names;
+	*id = t->nr_names - 1;
+	t->sorted = 0;
+	if (t->nr_names * 2 > t->nmask)
+		return names_grow(t);
+	return 0;
+}
+
+static int edges_grow(struct ftrie *t)
+{
+	uint32_t emask = t->emask * 2 + 1;
+	uint64_t *ekey = calloc((size_t)emask + 1, sizeof(*ekey));
+	uint32_t *eval = calloc((size_t)emask + 1, sizeof(*eval));
+
+	if (!ekey || !eval) {
+		free(ekey);
+		free(eval);
+		return -ENOMEM;
+	}
+	for (uint32_t j = 0; j <= t->emask; j++) {
+		uint32_t i;
+
+		if (!t->ekey[j])
+			continue;
+		i = slot_of(t->ekey[j], emask);
+		while (ekey[i])
+			i = (i + 1) & emask;
+		ekey[i] = t->ekey[j];
+		eval[i] = t->eval[j];
+	}
+	free(t->ekey);
+	free(t->eval);
+	t->ekey = ekey;
+	t->eval = eval;
+	t->emask = emask;
+	return 0;
+}
+
+int ftrie__child(struct ftrie *t, uint32_t parent, uint32_t name, uint32_t *child)
+{
+	uint64_t key = ((uint64_t)parent << 32 | name) + 1;
+	uint32_t i = slot_of(key, t->emask);
+	struct fnode *n;
+
+	while (t->ekey[i]) {
+		if (t->ekey[i] == key) {
+			*child = t->eval[i];
+			return 0;
+		}
+		i = (i + 1) & t->emask;
+	}
+	if (t->nr_nodes == UINT32_MAX)
+		return -ENOMEM;
+	if (t->nr_nodes == t->cap_nodes) {
+		struct fnode *nn = realloc(t->nodes, 2 * sizeof(*nn) * t->cap_nodes);
+
+		if (!nn)
+			return -ENOMEM;
+		t->nodes = nn;
+		t->cap_nodes *= 2;
+	}
+	n = &t->nodes[t->nr_nodes];
+	memset(n, 0, sizeof(*n));
+	n->parent = parent;
+	n->name = name;
+	n->depth = t->nodes[parent].depth + 1;
+	t->ekey[i] = key;
+	t->eval[i] = t->nr_nodes;
+	*child = t->nr_nodes++;
+	t->nr_edges++;
+	t->sorted = 0;
+	if (t->nr_edges * 2 > t->emask)
+		return edges_grow(t);
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b, void *arg)
+{
+	const struct fname *names = arg;
+	const struct fname *x = &names[*(const uint32_t *)a], *y = &names[*(const uint32_t *)b];
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->s, y->s, n);
+
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+static int kid_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ftrie *t = arg;
+	uint32_t x = t->names[t->nodes[*(const uint32_t *)a].name].rank;
+	uint32_t y = t->names[t->nodes[*(const uint32_t *)b].name].rank;
+
+	return x < y ? -1 : x > y;
+}
+
+int ftrie__sort(struct ftrie *t)
+{
+	uint32_t *order, *fill;
+
+	if (t->sorted)
+		return 0;
+	order = malloc(sizeof(*order) * (t->nr_names + 1));
+	fill = calloc(t->nr_nodes, sizeof(*fill));
+	free(t->kids);
+	t->kids = malloc(sizeof(*t->kids) * t->nr_nodes);
+	if (!order || !fill || !t->kids) {
+		free(order);
+		free(fill);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < t->nr_names; i++)
+		order[i] = i;
+	qsort_r(order, t->nr_names, sizeof(*order), name_cmp, t->names);
+	for (uint32_t i = 0; i < t->nr_names; i++)
+		t->names[order[i]].rank = i;
+
+	/* Children always have higher ids than their parent. */
+	for (uint32_t i = 0; i < t->nr_nodes; i++) {
+		t->nodes[i].total = t->nodes[i].self;
+		t->nodes[i].nr_kids = 0;
+	}
+	for (uint32_t i = t->nr_nodes - 1; i > 0; i--) {
+		struct fnode *p = &t->nodes[t->nodes[i].parent];
+
+		p->total += t->nodes[i].total;
+		p->nr_kids++;
+	}
+	/* Group the children by parent (counting sort), then order each group by name. */
+	for (uint32_t i = 0, pos = 0; i < t->nr_nodes; i++) {
+		t->nodes[i].first_child = pos;
+		pos += t->nodes[i].nr_kids;
+	}
+	for (uint32_t i = 1; i < t->nr_nodes; i++) {
+		uint32_t p = t->nodes[i].parent;
+
+		t->kids[t->nodes[p].first_child + fill[p]++] = i;
+	}
+	for (uint32_t i = 0; i < t->nr_nodes; i++) {
+		if (t->nodes[i].nr_kids > 1)
+			qsort_r(&t->kids[t->nodes[i].first_child], t->nodes[i].nr_kids,
+				sizeof(*t->kids), kid_cmp, t);
+	}
+	free(order);
+	free(fill);
+	t->sorted = 1;
+	return 0;
+}
+
+struct dfs {
+	uint32_t node, next;
+	size_t len; /* path length with this node's name */
+};
+
+int ftrie__write_folded(struct ftrie *t, FILE *fp)
+{
+	uint32_t maxd = 0, sp = 0;
+	struct dfs *st;
+	size_t cap = 4096;
+	char *path;
+	int err;
+
+	err = ftrie__sort(t);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < t->nr_nodes; i++)
+		if (t->nodes[i].depth > maxd)
+			maxd = t->nodes[i].depth;
+	st = malloc(sizeof(*st) * (maxd + 1));
+	path = malloc(cap);
+	if (!st || !path) {
+		free(st);
+		free(path);
+		return -ENOMEM;
+	}
+	st[0] = (struct dfs){ .node = 0, .next = 0, .len = 0 };
+	while (1) {
+		struct dfs *top = &st[sp];
+		const struct fnode *n = &t->nodes[top->node];
+		const struct fname *nm;
+		uint32_t c;
+		size_t len;
+
+		if (top->next == n->nr_kids) {
+			if (sp == 0)
+				break;
+			sp--;
+			continue;
+		}
+		c = t->kids[n->first_child + top->next++];
+		nm = &t->names[t->nodes[c].name];
+		len = top->len + (sp ? 1 : 0) + nm->len;
+		if (len + 1 > cap) {
+			char *np;
+
+			while (len + 1 > cap)
+				cap *= 2;
+			np = realloc(path, cap);
+			if (!np) {
+				err = -ENOMEM;
+				break;
+			}
+			path = np;
+		}
+		if (sp)
+			path[top->len] = ';';
+		memcpy(path + len - nm->len, nm->s, nm->len);
+		if (t->nodes[c].self) {
+			fwrite(path, 1, len, fp);
+			fprintf(fp, " %llu\n", (unsigned long long)t->nodes[c].self);
+		}
+		st[++sp] = (struct dfs){ .node = c, .next = 0, .len = len };
+	}
+	free(st);
+	free(path);
+	if (!err && ferror(fp))
+		err = -EIO;
+	return err;
+}
+
+/* "123", "12.5" (rounded); false if @s is not a weight. */
+static bool parse_weight(const char *s, uint64_t *w)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*w = strtoull(s, &end, 10);
+	if (*end == '.') {
+		double d = strtod(s, &end);
+
+		if (d >= 1.8e19)
+			return false;
+		*w = (uint64_t)llround(d);
+	}
+	return *end == '\0' && errno == 0;
+}
+
+int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned long *bad)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int err = 0;
+
+	*lines = *bad = 0;
+	while ((len = getline(&line, &cap, fp)) >= 0) {
+		char *sep, *p, *end;
+		uint32_t node = 0, id;
+		uint64_t w;
+
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
+				   line[len - 1] == ' ' || line[len - 1] == '\t'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		(*lines)++;
+		sep = strrchr(line, ' ');
+		p = strrchr(line, '\t');
+		if (p && (!sep || p > sep))
+			sep = p;
+		if (!sep || !parse_weight(sep + 1, &w)) {
+			(*bad)++;
+			continue;
+		}
+		while (sep > line && (sep[-1] == ' ' || sep[-1] == '\t'))
+			sep--;
+		if (sep == line) {
+			(*bad)++;
+			continue;
+		}
+		*sep = '\0';
+		for (p = line;; p = end + 1) {
+			end = strchrnul(p, ';');
+			err = ftrie__intern(t, p, end - p, &id);
+			if (!err)
+				err = ftrie__child(t, node, id, &node);
+			if (err || !*end)
+				break;
+		}
+		if (err)
+			break;
+		t->nodes[node].self += w;
+	}
+	free(line);
+	if (!err && ferror(fp))
+		err = -EIO;
+	return err;
+}

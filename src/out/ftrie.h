@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The in-memory form of a flame graph: a trie of frames whose edges are
+ * found through one open-addressing hash of (parent, name), names
+ * interned once.  A stack that was seen before costs one name lookup and
+ * one edge lookup per frame, and no string is built per sample.
+ * Internal to src/out/ (flame.c, flame_svg.c).
+ */
+#ifndef PP_FTRIE_H
+#define PP_FTRIE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+struct fname {
+	const char *s;
+	uint32_t len;
+	uint32_t rank; /* position in byte order, valid after ftrie__sort */
+	uint64_t hash;
+};
+
+struct fnode {
+	uint32_t parent;
+	uint32_t name;
+	uint32_t depth;	      /* root 0 */
+	uint32_t first_child; /* index into ftrie.kids, valid after ftrie__sort */
+	uint32_t nr_kids;
+	uint64_t self;	/* weight of stacks ending here */
+	uint64_t total; /* self + descendants, valid after ftrie__sort */
+};
+
+struct ftrie {
+	struct fnode *nodes; /* nodes[0] is the unnamed root */
+	uint32_t nr_nodes, cap_nodes;
+
+	/* Edge table: key (parent << 32 | name) + 1, 0 = empty slot. */
+	uint64_t *ekey;
+	uint32_t *eval;
+	uint32_t emask, nr_edges;
+
+	struct fname *names;
+	uint32_t nr_names, cap_names;
+	uint32_t *ntab; /* name ids + 1, 0 = empty slot */
+	uint32_t nmask;
+
+	char *arena; /* current block of the string arena */
+	size_t arena_used, arena_size;
+	void *blocks; /* list of arena blocks, for freeing */
+
+	uint32_t *kids; /* node ids grouped by parent, children in name order */
+	int sorted;
+};
+
+int ftrie__init(struct ftrie *t);
+void ftrie__exit(struct ftrie *t);
+
+/* Id of the name @s[0..len); interned on first use.  0 or -ENOMEM. */
+int ftrie__intern(struct ftrie *t, const char *s, size_t len, uint32_t *id);
+/* The child of @parent named @name, created if missing.  0 or -ENOMEM. */
+int ftrie__child(struct ftrie *t, uint32_t parent, uint32_t name, uint32_t *child);
+
+/* Totals, and children ordered by name.  0 or -ENOMEM. */
+int ftrie__sort(struct ftrie *t);
+/* Sum of all weights (after ftrie__sort). */
+static inline uint64_t ftrie__total(const struct ftrie *t)
+{
+	return t->nodes[0].total;
+}
+
+/*
+ * One line per node with a weight, depth first in name order, so the
+ * output is deterministic.  Calls ftrie__sort.  0 or -errno.
+ */
+int ftrie__write_folded(struct ftrie *t, FILE *fp);
+
+/*
+ * Add the lines of a folded file ("a;b;c WEIGHT").  Lines without a
+ * weight are counted in *@bad and skipped.  0 or -errno.
+ */
+int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned long *bad);
+
+/* The SVG of @t (flame_svg.c).  0 or -errno. */
+int flame_svg__write(struct ftrie *t, FILE *fp, const char *title, const char *count_name);
+
+#endif
