@@ -43,27 +43,65 @@ static char *default_output(const char *in)
 	return out;
 }
 
+/*
+ * The CLI stops at the first positional argument, but the usage line puts
+ * -o after the input: take the options that follow it here.
+ */
+static int late_options(struct flamegraph *fg, const char **out, int argc, char **argv,
+			const char **in)
+{
+	*in = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], **dst = NULL, *val = NULL;
+		static const struct {
+			const char *opt;
+			size_t off;
+		} opts[] = {
+			{ "-o", 0 }, { "--output", 0 }, { "--title", 1 }, { "--count-name", 2 }
+		};
+
+		for (size_t j = 0; j < sizeof(opts) / sizeof(opts[0]) && !dst; j++) {
+			size_t n = strlen(opts[j].opt);
+
+			if (strncmp(a, opts[j].opt, n) || (a[n] && a[n] != '='))
+				continue;
+			dst = opts[j].off == 0	 ? out
+			      : opts[j].off == 1 ? &fg->title
+						 : &fg->count_name;
+			if (a[n] == '=')
+				val = a + n + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				return -1;
+		}
+		if (dst)
+			*dst = val;
+		else if (!strcmp(a, "-v") || !strcmp(a, "-q"))
+			continue; /* the CLI's, harmless here */
+		else if (*in || (a[0] == '-' && a[1]))
+			return -1;
+		else
+			*in = a;
+	}
+	return *in ? 0 : -1;
+}
+
 static int flamegraph_run(const struct env *env, void *priv, int argc, char **argv)
 {
 	struct flamegraph *fg = priv;
-	const char *in, *out;
+	const char *in, *out = env->output, *arg;
 	char *def = NULL;
 	int err;
 
-	/* Tolerate being handed our own name first. */
-	if (argc > 1 && strcmp(argv[0], "flamegraph") == 0) {
-		argc--;
-		argv++;
-	}
-	if (argc != 1) {
+	if (late_options(fg, &out, argc, argv, &arg)) {
 		fprintf(stderr, "usage: perf-prof flamegraph [--title T] [--count-name N] "
 				"IN.folded [-o OUT.svg]\n");
 		return 2;
 	}
-	in = strcmp(argv[0], "-") == 0 ? "/dev/stdin" : argv[0];
-	out = env->output;
+	in = strcmp(arg, "-") == 0 ? "/dev/stdin" : arg;
 	if (!out) {
-		if (in != argv[0]) {
+		if (in != arg) {
 			fprintf(stderr, "perf-prof flamegraph: reading stdin needs -o OUT.svg\n");
 			return 2;
 		}
@@ -78,10 +116,9 @@ static int flamegraph_run(const struct env *env, void *priv, int argc, char **ar
 	err = flame__folded_to_svg(in, out, fg->title, fg->count_name);
 	if (err == -EINVAL)
 		fprintf(stderr, "perf-prof flamegraph: %s: no \"frame;frame... WEIGHT\" lines\n",
-			argv[0]);
+			arg);
 	else if (err)
-		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", argv[0], out,
-			strerror(-err));
+		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, out, strerror(-err));
 	else if (env->verbose)
 		fprintf(stderr, "wrote %s\n", out);
 	free(def);
@@ -92,11 +129,11 @@ const struct profiler prof_flamegraph = {
 	.name = "flamegraph",
 	.desc = "turn folded stacks into an interactive SVG flame graph",
 	.synopsis = "perf-prof flamegraph [--title T] [--count-name N] IN.folded [-o OUT.svg]",
-	.examples = "perf-prof flamegraph x.folded\n"
-		    "perf-prof flamegraph --title 'Off-CPU Time' --count-name ms off.folded -o "
-		    "off.svg\n"
-		    "perf script | stackcollapse-perf.pl > out.folded && perf-prof flamegraph "
-		    "out.folded",
+	.examples =
+		"perf-prof flamegraph x.folded\n"
+		"  perf-prof flamegraph --title 'Off-CPU' --count-name ms off.folded -o off.svg\n"
+		"  perf script | stackcollapse-perf.pl > perf.folded; perf-prof flamegraph "
+		"perf.folded",
 	.opts = OPT_OUTPUT,
 	.own = flamegraph_opts,
 	.priv_size = sizeof(struct flamegraph),
