@@ -22,10 +22,9 @@ bool uw_elf_read_word(Dwfl *dwfl, u64 addr, Dwarf_Word *result);
 
 /* Dwfl_Callbacks.find_debuginfo: build-id and .gnu_debuglink lookups in the
  * usual places, without debuginfod (no network while profiling). */
-int uw_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-                      Dwarf_Addr base, const char *file_name,
-                      const char *debuglink_file, GElf_Word debuglink_crc,
-                      char **debuginfo_file_name);
+int uw_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		      const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		      char **debuginfo_file_name);
 
 /* A file descriptor holding a copy of our own vdso, which is the same image
  * every 64-bit process of this kernel maps.  Returns fd or -errno. */
