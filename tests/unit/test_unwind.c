@@ -84,6 +84,17 @@ static const struct unwind_map *find_none(void *arg, u64 addr)
 	return NULL;
 }
 
+/* A raw copy of live stack, redzones included: not for the sanitizers'
+ * eyes (and no memcpy, which they intercept). */
+__attribute__((no_sanitize_address, noinline)) static void copy_stack(void *dst, u64 sp, u64 len)
+{
+	const volatile u64 *from = (const volatile u64 *)(uintptr_t)sp;
+	u64 *to = dst, i;
+
+	for (i = 0; i < len / 8; i++)
+		to[i] = from[i];
+}
+
 /* Inlined into the function whose frame is to be the innermost one. */
 static inline __attribute__((always_inline)) void capture(struct capture *c)
 {
@@ -121,7 +132,7 @@ static inline __attribute__((always_inline)) void capture(struct capture *c)
 	/* As the kernel does: copy from sp up to the end of the stack at most. */
 	sp = r[PERF_REG_X86_SP];
 	len = stack_end > sp && stack_end - sp < STACK_COPY ? stack_end - sp : STACK_COPY;
-	memcpy(c->stack, (void *)(uintptr_t)sp, len);
+	copy_stack(c->stack, sp, len);
 	c->dyn_size = len;
 }
 
@@ -300,12 +311,13 @@ static void test_through_libc(struct unwinder *u)
 	if (n < 4)
 		return;
 	CHECK_STR(name_of(ips, 0), "test_cmp");
-	CHECK_STR(name_of(ips, 1), "[libc]");
 	sort = index_of(ips, n, 2, "test_sort");
 	m = index_of(ips, n, 2, "main");
 	CHECK(sort > 1 && m == sort + 1, "test_sort at %d, main at %d", sort, m);
+	/* AddressSanitizer puts its own qsort in between instead of libc's */
 	for (int i = 1; i < sort; i++)
-		CHECK_STR(name_of(ips, i), "[libc]");
+		CHECK(!strcmp(name_of(ips, i), "[libc]") || strstr(name_of(ips, i), "qsort"),
+		      "frame %d: %s", i, name_of(ips, i));
 }
 
 static void test_limits(struct unwinder *u)
