@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/sample.h"
@@ -219,6 +220,19 @@ static int check_chain(struct unwinder *u, struct run *r, const char *prog, cons
 			s.sample_type = r->sample_type;
 			samples++;
 			n = unwinder__user(u, &s, find_map, NULL, ips, 64);
+			if (samples == NR_CALLS) {
+				/* the cost of a warm unwind of a real sample */
+				struct timespec t0, t1;
+				int rep;
+
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				for (rep = 0; rep < 1000; rep++)
+					unwinder__user(u, &s, find_map, NULL, ips, 64);
+				clock_gettime(CLOCK_MONOTONIC, &t1);
+				printf("# %s: warm unwind of %d frames: %.2f us\n", prog, n,
+				       ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) /
+					       1e3 / 1000);
+			}
 			for (k = 0; k < n; k++) {
 				const struct unwind_map *m =
 					find_map(NULL, k ? ips[k] - 1 : ips[k]);
