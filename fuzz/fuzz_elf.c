@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the ELF symbol loader on arbitrary bytes, from memory
+ * (elf_memory) and from a file (the path libelf reads with pread, plus
+ * the build-id and debug link searches), then lookups over the table.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "sym/elfsyms.h"
+
+static char path[] = "/tmp/fuzz_elf.XXXXXX";
+static int fd = -1;
+
+static void lookups(struct elfsyms *es, const uint8_t *data, size_t size)
+{
+	const unsigned char *bid;
+	u64 a = 0;
+	int len, i;
+
+	bid = elfsyms__build_id(es, &len);
+	if (bid && (len <= 0 || len > BUILD_ID_MAX))
+		abort();
+	elfsyms__debuglink(es);
+	for (i = 0; i < 16; i++) {
+		const struct sym *s;
+
+		a = a * 31 + (size ? data[(size_t)i * 7919 % size] : 0) + (u64)i * 0x1000;
+		s = elfsyms__find(es, elfsyms__file_to_vaddr(es, a));
+		if (s && (!s->name || s->start > s->end))
+			abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct elfsyms *es = NULL;
+
+	if (!elfsyms__from_mem(data, size, &es)) {
+		lookups(es, data, size);
+		elfsyms__delete(es);
+	}
+	if (fd < 0) {
+		fd = mkstemp(path);
+		if (fd < 0)
+			return 0;
+		unlink(path);
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		return 0;
+	es = NULL;
+	if (!elfsyms__open_fd(fd, path, "", &es)) {
+		lookups(es, data, size);
+		elfsyms__delete(es);
+	}
+	return 0;
+}
