@@ -90,12 +90,14 @@ struct task_state {
 	struct evsel *sw_out, *sw_in, *wakeup;
 	unsigned state_mask; /* 1 << ST_* accepted */
 	struct ts_thread *threads;
+	struct ts_proc *procs;
 	struct ts_stat states[NR_STATES];
 	struct ts_perins *perins_rows;
 	struct flame *flame;
 	struct frame *frames;
 	u64 dropped_lost; /* pending intervals dropped because records were lost */
 	u64 nr_intervals;
+	u64 unpaired; /* switch-outs never followed by a switch-in */
 	bool failed_alloc;
 };
 
@@ -291,10 +293,23 @@ static int task_state_init(struct session *s, void *priv)
 	return add_events(s, ts);
 }
 
-/* Tid filter for -p/-t when the engine delivers other threads too. */
-static bool wanted_task(const struct env *env, const struct sample *smp)
+/* A process of the workload ("-- command"), found through FORK records. */
+struct ts_proc {
+	u32 pid;
+	UT_hash_handle hh;
+};
+
+/*
+ * -p/-t/-- command, checked on the switch-out side: only threads that
+ * switched out in a wanted way are tracked, so switch-ins and wakeups of
+ * others find nothing in the table.
+ */
+static bool wanted_task(struct session *s, struct task_state *ts, const struct sample *smp)
 {
-	if (!env->nr_pids && !env->nr_tids)
+	const struct env *env = session__env(s);
+	struct ts_proc *p;
+
+	if (!env->nr_pids && !env->nr_tids && !(env->argv && env->argv[0]))
 		return true;
 	for (int i = 0; i < env->nr_pids; i++)
 		if ((u32)env->pids[i] == smp->pid)
@@ -302,7 +317,33 @@ static bool wanted_task(const struct env *env, const struct sample *smp)
 	for (int i = 0; i < env->nr_tids; i++)
 		if ((u32)env->tids[i] == smp->tid)
 			return true;
+	if (env->argv && env->argv[0]) {
+		if (smp->pid == (u32)session__workload_pid(s))
+			return true;
+		HASH_FIND(hh, ts->procs, &smp->pid, sizeof(smp->pid), p);
+		return p != NULL;
+	}
 	return false;
+}
+
+static void task_state_fork(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct task_state *ts = priv;
+	u32 wl = session__workload_pid(s);
+	struct ts_proc *p;
+
+	if (t->pid == t->ppid || !session__env(s)->argv)
+		return;
+	HASH_FIND(hh, ts->procs, &t->ppid, sizeof(t->ppid), p);
+	if (t->ppid != wl && !p)
+		return;
+	HASH_FIND(hh, ts->procs, &t->pid, sizeof(t->pid), p);
+	if (p || !(p = calloc(1, sizeof(*p)))) {
+		ts->failed_alloc |= !p;
+		return;
+	}
+	p->pid = t->pid;
+	HASH_ADD(hh, ts->procs, pid, sizeof(p->pid), p);
 }
 
 static int stack_save(struct saved_stack *ss, const struct sample *smp)
@@ -479,7 +520,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 	}
 	comm = evsel__field_str(ev, smp, "prev_comm", &len);
 	copy_comm(cbuf, comm, len);
-	if (!(ts->state_mask & (1u << state)) || !wanted_task(env, smp) ||
+	if (!(ts->state_mask & (1u << state)) || !wanted_task(s, ts, smp) ||
 	    (env->filter && !comm_matches(env->filter, cbuf))) {
 		if (th)
 			th->out_time = 0;
@@ -494,6 +535,13 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 		th->tid = tid;
 		HASH_ADD(hh, ts->threads, tid, sizeof(th->tid), th);
 	}
+	/*
+	 * Still pending: its switch-in was never delivered (lost, or a CPU
+	 * whose idle-context events perf does not see), so the old interval
+	 * has no end and is dropped.
+	 */
+	if (th->out_time)
+		ts->unpaired++;
 	th->pid = smp->pid;
 	th->out_time = smp->time;
 	th->wake_time = 0;
@@ -627,6 +675,7 @@ static int perins_cmp(const struct ts_perins *a, const struct ts_perins *b)
 
 static void print_stats(struct session *s, struct task_state *ts)
 {
+	const struct env *env = session__env(s);
 	FILE *out = session__out(s);
 	char key[64];
 
@@ -652,6 +701,17 @@ static void print_stats(struct session *s, struct task_state *ts)
 		fprintf(out,
 			"task-state: %" PRIu64 " pending intervals dropped after lost events\n",
 			ts->dropped_lost);
+	if (ts->unpaired)
+		fprintf(out,
+			"task-state: %" PRIu64 " intervals dropped: switch-in not seen "
+			"(lost, or idle-context events missing on this CPU)\n",
+			ts->unpaired);
+	if (ts->unpaired && !ts->nr_intervals &&
+	    (env->nr_pids || env->nr_tids || (env->argv && env->argv[0])))
+		fprintf(out,
+			"task-state: no switch-in was seen: per-thread events (-p, -t, "
+			"-- command without -C) cannot see a thread being switched in; "
+			"monitor system-wide with --filter COMM, or add -C CPUS to -- command\n");
 	if (ts->failed_alloc)
 		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
 	fflush(out);
@@ -671,6 +731,7 @@ static void reset_stats(struct task_state *ts)
 		free(row);
 	}
 	ts->dropped_lost = 0;
+	ts->unpaired = 0;
 }
 
 static void task_state_interval(struct session *s, void *priv)
@@ -693,6 +754,7 @@ static void task_state_deinit(struct session *s, void *priv)
 {
 	struct task_state *ts = priv;
 	struct ts_thread *th, *tmp;
+	struct ts_proc *p, *ptmp;
 	int err;
 
 	if (s && (ts->sw_out || ts->nr_intervals))
@@ -706,7 +768,14 @@ static void task_state_deinit(struct session *s, void *priv)
 		ts->flame = NULL;
 	}
 	HASH_ITER(hh, ts->threads, th, tmp)
-	thread_free(ts, th);
+	{
+		thread_free(ts, th);
+	}
+	HASH_ITER(hh, ts->procs, p, ptmp)
+	{
+		HASH_DEL(ts->procs, p);
+		free(p);
+	}
 	reset_stats(ts);
 	for (int i = 0; i < NR_STATES; i++)
 		stat_free(&ts->states[i]);
@@ -756,5 +825,6 @@ const struct profiler prof_task_state = {
 	.lost = task_state_lost,
 	.interval = task_state_interval,
 	.exit = task_state_exit,
+	.fork = task_state_fork,
 	.deinit = task_state_deinit,
 };
