@@ -5,6 +5,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <uthash.h>
 
 #include "sym/maps.h"
@@ -20,6 +22,8 @@ struct proc {
 	struct symtab *jit;
 	const char *jit_name;
 	bool jit_tried;
+	long long jit_size; /* of the file when read */
+	time_t jit_checked; /* a JIT keeps appending: re-check at most once a second */
 };
 
 struct maps {
@@ -28,7 +32,28 @@ struct maps {
 	struct proc *dead_head, *dead_tail;
 	u32 nr_dead;
 	struct proc *last;
+	/* JIT tables replaced or dropped: their names may still be in use */
+	struct symtab **retired;
+	u32 nr_retired, cap_retired;
 };
+
+static void retire(struct maps *m, struct symtab *st)
+{
+	if (!st)
+		return;
+	if (m->nr_retired == m->cap_retired) {
+		u32 cap = m->cap_retired ? m->cap_retired * 2 : 16;
+		struct symtab **n = realloc(m->retired, cap * sizeof(*n));
+
+		if (!n) {
+			/* better a leak than a dangling name */
+			return;
+		}
+		m->retired = n;
+		m->cap_retired = cap;
+	}
+	m->retired[m->nr_retired++] = st;
+}
 
 struct maps *maps__new(struct dso_cache *dc)
 {
@@ -55,7 +80,7 @@ static void proc_free(struct maps *m, struct proc *p)
 	HASH_DEL(m->procs, p);
 	proc_clear(p);
 	free(p->maps);
-	symtab__delete(p->jit);
+	retire(m, p->jit);
 	free(p);
 }
 
@@ -284,9 +309,10 @@ void maps__exec(struct maps *m, u32 pid)
 	proc_clear(p);
 	/* the new image's mappings come as MMAP2, or from /proc on first use */
 	p->loaded = false;
-	symtab__delete(p->jit);
+	retire(m, p->jit);
 	p->jit = NULL;
 	p->jit_tried = false;
+	p->jit_size = 0;
 }
 
 void maps__exit(struct maps *m, u32 pid)
@@ -339,26 +365,56 @@ void maps__fork(struct maps *m, u32 ppid, u32 pid)
 	c->loaded = true;
 }
 
-static struct symtab *load_jit(struct proc *p)
+/* The pid of @pid inside its own pid namespace: the JIT names its map file by it. */
+static u32 ns_pid(u32 pid)
+{
+	char path[64], line[256];
+	u32 ns = pid;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return pid;
+	while (fgets(line, sizeof(line), fp)) {
+		char *last;
+
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		last = strrchr(line, '\t');
+		if (last && last[1])
+			ns = strtoul(last + 1, NULL, 10);
+		break;
+	}
+	fclose(fp);
+	return ns;
+}
+
+static void load_jit(struct maps *m, struct proc *p)
 {
 	char path[96], line[4096];
 	struct symtab *st;
+	struct stat sb;
 	FILE *fp;
 	int i;
 
 	p->jit_tried = true;
+	p->jit_checked = time(NULL);
 	for (i = 0; i < 2; i++) {
 		if (i == 0)
 			snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
 		else
 			snprintf(path, sizeof(path), "/proc/%u/root/tmp/perf-%u.map", p->pid,
-				 p->pid);
+				 ns_pid(p->pid));
 		fp = fopen(path, "re");
 		if (fp)
 			break;
 	}
 	if (!fp)
-		return NULL;
+		return;
+	if (fstat(fileno(fp), &sb) || sb.st_size == p->jit_size)
+		goto out;
 	st = symtab__new();
 	if (!st)
 		goto out;
@@ -376,9 +432,11 @@ static struct symtab *load_jit(struct proc *p)
 	symtab__finish(st, 0);
 	snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
 	p->jit_name = symtab__strdup(st, path, strlen(path));
+	retire(m, p->jit);
+	p->jit = st;
+	p->jit_size = sb.st_size;
 out:
 	fclose(fp);
-	return st;
 }
 
 void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolved *r)
@@ -411,8 +469,9 @@ void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolve
 	/* anonymous memory: maybe JIT code */
 	if (!p)
 		return;
-	if (!p->jit_tried)
-		p->jit = load_jit(p);
+	if (!p->jit_tried ||
+	    (!p->dead && time(NULL) != p->jit_checked && !symtab__find(p->jit, lookup)))
+		load_jit(m, p);
 	s = symtab__find(p->jit, lookup);
 	if (s) {
 		r->sym = s->name;

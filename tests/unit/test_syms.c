@@ -247,6 +247,17 @@ static void test_jit(void)
 	CHECK_STR(r.sym, "LazyCompile:*b script.js:3");
 	maps__resolve(m, pid, 0x7f0000001180, 0x7f0000001180, &r);
 	CHECK(r.sym == NULL, "past the last JIT symbol");
+	/* the JIT appends: a miss re-reads the grown file (at most once a second) */
+	{
+		const char *more = "7f0000002000 40 jitted_later\n";
+		FILE *fp = fopen(path, "a");
+
+		fputs(more, fp);
+		fclose(fp);
+		usleep(1100 * 1000);
+		maps__resolve(m, pid, 0x7f0000002004, 0x7f0000002004, &r);
+		CHECK_STR(r.sym, "jitted_later");
+	}
 	unlink(path);
 	maps__delete(m);
 	dso_cache__delete(dc);
