@@ -34,10 +34,9 @@
 #define MEMO_SIZE 8192 /* two ways: slot and slot ^ 1 */
 
 struct memo {
-	const char *sym, *dso; /* the caller's pointers */
-	uint32_t raw_sym;      /* name ids of their contents, to validate a hit */
-	uint32_t raw_dso;      /* UINT32_MAX: dso NULL */
-	uint32_t id;	       /* the frame's name id */
+	const char *sym, *dso;	       /* the caller's pointers (dso NULL if not in the name) */
+	const char *raw_sym, *raw_dso; /* interned copies of their contents, to validate a hit */
+	uint32_t id;		       /* the frame's name id */
 	bool kernel, used;
 };
 
@@ -51,7 +50,7 @@ struct flame {
 	uint32_t ts_node; /* its node in t, 0 until used */
 	uint32_t sep;	  /* name id of "-", valid if have_sep */
 	bool have_sep;
-	bool started; /* the folded file has been created */
+	bool started; /* the output file exists: folded output is appended */
 	int err;      /* first error, reported by flame__write */
 	char *buf;    /* scratch for names that need rewriting */
 	size_t cap;
@@ -68,6 +67,7 @@ static bool ends_with(const char *s, const char *suffix)
 struct flame *flame__new(const char *name, const char *title, const char *count_name)
 {
 	struct flame *f;
+	FILE *fp;
 
 	if (!name || !*name) {
 		errno = EINVAL;
@@ -89,6 +89,16 @@ struct flame *flame__new(const char *name, const char *title, const char *count_
 		errno = ENOMEM;
 		return NULL;
 	}
+	/* Fail now rather than after hours of profiling if the file cannot be written. */
+	fp = fopen(f->path, "w");
+	if (!fp || fclose(fp)) {
+		int err = errno;
+
+		flame__delete(f);
+		errno = err;
+		return NULL;
+	}
+	f->started = true;
 	return f;
 }
 
@@ -174,53 +184,59 @@ static int intern_frame(struct flame *f, const struct frame *fr, uint32_t *id)
 	return intern_parts(f, parts, nr, id);
 }
 
-static uint32_t memo_slot(const struct frame *fr)
+/* The dso is part of a frame's name only when the symbol is unknown. */
+static const char *name_dso(const struct frame *fr)
 {
-	uint64_t h = (uintptr_t)fr->sym * 0x9e3779b97f4a7c15ULL ^ (uintptr_t)fr->dso ^ fr->kernel;
+	if (fr->sym[0] == '[' && fr->dso && *fr->dso && strcmp(fr->sym, "[unknown]") == 0)
+		return fr->dso;
+	return NULL;
+}
+
+static uint32_t memo_slot(const struct frame *fr, const char *dso)
+{
+	uint64_t h = (uintptr_t)fr->sym * 0x9e3779b97f4a7c15ULL ^ (uintptr_t)dso ^ fr->kernel;
 
 	h *= 0xbf58476d1ce4e5b9ULL;
 	return (h >> 40) & (MEMO_SIZE - 2);
 }
 
-static bool memo_valid(struct flame *f, const struct memo *m, const struct frame *fr)
+static bool memo_valid(const struct memo *m, const struct frame *fr, const char *dso)
 {
-	const struct fname *names = f->t.names;
-
-	if (!m->used || m->sym != fr->sym || m->dso != fr->dso || m->kernel != fr->kernel)
+	if (!m->used || m->sym != fr->sym || m->dso != dso || m->kernel != fr->kernel)
 		return false;
-	if (strcmp(names[m->raw_sym].s, fr->sym))
-		return false;
-	return !fr->dso || strcmp(names[m->raw_dso].s, fr->dso) == 0;
+	return strcmp(m->raw_sym, fr->sym) == 0 && (!dso || strcmp(m->raw_dso, dso) == 0);
 }
 
 static int frame_id(struct flame *f, const struct frame *fr, uint32_t *id)
 {
+	const char *dso;
 	struct memo *m;
-	uint32_t slot, raw_sym, raw_dso = UINT32_MAX;
+	uint32_t slot, raw_sym, raw_dso = 0;
 	int err;
 
-	if (!fr->sym)
+	if (!fr->sym || !*fr->sym)
 		return intern_frame(f, fr, id);
-	slot = memo_slot(fr);
+	dso = name_dso(fr);
+	slot = memo_slot(fr, dso);
 	m = &f->memo[slot];
-	if (memo_valid(f, m, fr) || memo_valid(f, ++m, fr)) {
+	if (memo_valid(m, fr, dso) || memo_valid(++m, fr, dso)) {
 		*id = m->id;
 		return 0;
 	}
 	err = intern_frame(f, fr, id);
 	if (!err)
 		err = ftrie__intern(&f->t, fr->sym, strlen(fr->sym), &raw_sym);
-	if (!err && fr->dso)
-		err = ftrie__intern(&f->t, fr->dso, strlen(fr->dso), &raw_dso);
+	if (!err && dso)
+		err = ftrie__intern(&f->t, dso, strlen(dso), &raw_dso);
 	if (err)
 		return err;
 	/* The newest entry goes first; the older one moves to the second way. */
 	m = &f->memo[slot];
 	m[1] = m[0];
 	*m = (struct memo){ .sym = fr->sym,
-			    .dso = fr->dso,
-			    .raw_sym = raw_sym,
-			    .raw_dso = raw_dso,
+			    .dso = dso,
+			    .raw_sym = f->t.names[raw_sym].s,
+			    .raw_dso = dso ? f->t.names[raw_dso].s : NULL,
 			    .id = *id,
 			    .kernel = fr->kernel,
 			    .used = true };
@@ -256,7 +272,7 @@ void flame__add(struct flame *f, const char *comm, const struct frame *frames, i
 			err = add_name(f, &f->ts_node, f->ts);
 		node = f->ts_node;
 	}
-	if (!err && comm)
+	if (!err && comm && *comm)
 		err = add_name(f, &node, comm);
 	for (int i = nr - 1; i >= 0 && !err; i--) {
 		if (frames[i].kernel)
@@ -276,7 +292,7 @@ void flame__add(struct flame *f, const char *comm, const struct frame *frames, i
 		if (frames[i].kernel)
 			err = add_frame(f, &node, &frames[i]);
 	}
-	if (!err && leaf)
+	if (!err && leaf && *leaf)
 		err = add_name(f, &node, leaf);
 	if (err) {
 		f->err = err;
