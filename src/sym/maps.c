@@ -91,7 +91,12 @@ void maps__delete(struct maps *m)
 	if (!m)
 		return;
 	HASH_ITER(hh, m->procs, p, t)
-	proc_free(m, p);
+	{
+		proc_free(m, p);
+	}
+	while (m->nr_retired)
+		symtab__delete(m->retired[--m->nr_retired]);
+	free(m->retired);
 	free(m);
 }
 
