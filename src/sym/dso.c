@@ -255,7 +255,7 @@ static struct elfsyms *load_file(struct dso_cache *dc, struct dso *d, u32 pid, u
 		goto fail;
 	}
 	if (n > 0) {
-		HASH_FIND(hh, dc->files, bid, n, f);
+		HASH_FIND(hh, dc->files, bid, (unsigned)n, f);
 		if (f) {
 			close(fd);
 			return f->es;
@@ -272,7 +272,7 @@ static struct elfsyms *load_file(struct dso_cache *dc, struct dso *d, u32 pid, u
 		memcpy(f->bid, bid, n);
 		f->bid_len = n;
 		f->es = es;
-		HASH_ADD(hh, dc->files, bid, n, f);
+		HASH_ADD(hh, dc->files, bid, (unsigned)n, f);
 		return es;
 	}
 	d->owns_es = true;
