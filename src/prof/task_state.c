@@ -540,8 +540,15 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 	 * whose idle-context events perf does not see), so the old interval
 	 * has no end and is dropped.
 	 */
-	if (th->out_time)
+	if (th->out_time) {
 		ts->unpaired++;
+		if (env->verbose >= 2)
+			fprintf(stderr,
+				"task-state: %s/%u switched out in %s at %" PRIu64 " on CPU %u, "
+				"again at %" PRIu64 " on CPU %u without a switch-in\n",
+				th->comm, tid, state_names[th->state], th->out_time, th->out_cpu,
+				smp->time, smp->cpu);
+	}
 	th->pid = smp->pid;
 	th->out_time = smp->time;
 	th->wake_time = 0;
