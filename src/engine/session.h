@@ -48,6 +48,7 @@ struct env {
 	struct ev_spec *specs;	/* -e parsed */
 	int nr_specs;
 	enum call_graph_mode cg; /* -g / --call-graph fp|dwarf[,SIZE] */
+	bool cg_by_attr;	/* only events with the "stack" attribute want stacks */
 	unsigned dwarf_size;	/* user stack bytes copied for DWARF */
 	int max_stack;		/* --max-stack, 0 = kernel default */
 	const char *flame_graph;/* --flame-graph NAME[.svg] */
@@ -77,6 +78,7 @@ struct evsel {
 	struct tep_event *tp;		/* tracepoint format, NULL if not a tracepoint */
 	struct ev_spec *spec;		/* the -e spec it came from, or NULL */
 	struct perf_event_attr attr;
+	char *filter;			/* tracepoint filter text, NULL for none */
 	void *user_filter;		/* libtraceevent filter when the kernel refused */
 	void *priv;			/* the profiler's per-event data */
 	u64 nr_samples;

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-prof PROFILER [options] [-- command args]
+ *
+ * The CLI front: picks the profiler, parses options, wires the profiler's
+ * hooks to a session, and turns failures into one line on stderr and a
+ * non-zero exit status.  Exit status: 0 success (or the workload's own
+ * status with -- COMMAND), 1 runtime failure, 2 usage error.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/options.h"
+#include "profiler.h"
+#include "sym/stack.h"
+
+#define VERSION "0.1"
+
+struct run {
+	const struct profiler *p;
+	void *priv;
+	struct stack_ctx *stack;
+};
+
+static void top_help(FILE *fp)
+{
+	fprintf(fp, "Usage: perf-prof PROFILER [options] [-- command args]\n"
+		    "       perf-prof PROFILER -h\n"
+		    "       perf-prof --symbols /path/to/binary < addresses\n\n"
+		    "Live monitoring on perf_event_open(2): events are filtered in the kernel and\n"
+		    "processed as they arrive; nothing is written to disk.\n\nProfilers:\n");
+	for (int i = 0; i < nr_profilers; i++)
+		if (profilers[i])
+			fprintf(fp, "  %-12s %s\n", profilers[i]->name, profilers[i]->desc);
+}
+
+static void on_sample(struct session *s, void *arg, struct evsel *ev, struct sample *smp)
+{
+	struct run *r = arg;
+
+	r->p->sample(s, r->priv, ev, smp);
+}
+
+static void on_lost(struct session *s, void *arg, int cpu, u64 nr)
+{
+	struct run *r = arg;
+
+	if (r->p->lost)
+		r->p->lost(s, r->priv, cpu, nr);
+}
+
+static void on_interval(struct session *s, void *arg)
+{
+	struct run *r = arg;
+
+	if (r->p->interval)
+		r->p->interval(s, r->priv);
+	if (session__lost(s))
+		session__print_lost(s, session__out(s));
+}
+
+static void on_exit_rec(struct session *s, void *arg, const struct rec_task *t)
+{
+	struct run *r = arg;
+
+	if (r->p->exit)
+		r->p->exit(s, r->priv, t);
+	if (r->stack)
+		stack_ctx__exit(r->stack, t);
+}
+
+static void on_fork(struct session *s, void *arg, const struct rec_task *t)
+{
+	struct run *r = arg;
+
+	if (r->stack)
+		stack_ctx__fork(r->stack, t);
+	if (r->p->fork)
+		r->p->fork(s, r->priv, t);
+}
+
+static void on_comm(struct session *s, void *arg, const struct rec_comm *c)
+{
+	struct run *r = arg;
+
+	if (r->stack)
+		stack_ctx__comm(r->stack, c);
+	if (r->p->comm)
+		r->p->comm(s, r->priv, c);
+}
+
+static void on_mmap2(struct session *s, void *arg, const struct rec_mmap2 *m)
+{
+	struct run *r = arg;
+
+	(void)s;
+	if (r->stack)
+		stack_ctx__mmap2(r->stack, m);
+}
+
+static int exit_code_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+static int run_profiler(const struct profiler *p, struct env *env, void *priv)
+{
+	struct session_ops ops = { 0 };
+	struct run r = { p, priv, NULL };
+	struct session *s = NULL;
+	FILE *out = stdout;
+	int ret = 1, err, status;
+
+	if (env->output) {
+		out = fopen(env->output, "we");
+		if (!out) {
+			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name, env->output,
+				strerror(errno));
+			return 1;
+		}
+		setvbuf(out, NULL, _IOFBF, 1 << 20);
+	}
+	s = session__new(env, out);
+	if (!s) {
+		fprintf(stderr, "perf-prof: %s\n", strerror(errno));
+		goto out;
+	}
+	if (env->cg != CG_NONE) {
+		r.stack = stack_ctx__new(env->stack_flags);
+		if (!r.stack) {
+			fprintf(stderr, "perf-prof %s: cannot set up symbol resolution: %s\n",
+				p->name, strerror(errno));
+			goto out;
+		}
+		session__set_stack(s, r.stack);
+	}
+	err = p->init(s, priv);
+	if (err) {
+		fprintf(stderr, "perf-prof %s: %s\n", p->name, session__strerror(s));
+		goto out_deinit;
+	}
+	err = session__open(s);
+	if (err) {
+		fprintf(stderr, "perf-prof %s: %s\n", p->name, session__strerror(s));
+		goto out_deinit;
+	}
+	ops.priv = &r;
+	ops.sample = on_sample;
+	ops.lost = on_lost;
+	ops.interval = on_interval;
+	ops.exit = on_exit_rec;
+	ops.fork = on_fork;
+	ops.comm = on_comm;
+	ops.mmap2 = on_mmap2;
+	err = session__run(s, &ops);
+	if (err) {
+		fprintf(stderr, "perf-prof %s: %s\n", p->name, session__strerror(s));
+		goto out_deinit;
+	}
+	ret = 0;
+out_deinit:
+	if (p->deinit)
+		p->deinit(s, priv);
+	fflush(out);
+	if (session__lost(s))
+		session__print_lost(s, stderr);
+	status = session__workload_status(s);
+	if (!ret && status >= 0) {
+		ret = exit_code_of(status);
+		if (!env->quiet)
+			fprintf(stderr, "perf-prof: '%s' exited with status %d%s\n", env->argv[0],
+				ret, WIFSIGNALED(status) ? " (killed by a signal)" : "");
+	}
+out:
+	session__delete(s);
+	stack_ctx__delete(r.stack);
+	if (out != stdout && fclose(out) && !ret) {
+		fprintf(stderr, "perf-prof %s: writing '%s' failed: %s\n", p->name, env->output,
+			strerror(errno));
+		ret = 1;
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const struct profiler *p = NULL;
+	struct env env = { 0 };
+	char **pos;
+	int nr_pos, ret;
+	void *priv;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		top_help(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("perf-prof %s\n", VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--symbols") || !strncmp(argv[1], "--symbols=", 10)) {
+		const char *bin = argv[1][9] == '=' ? argv[1] + 10 : argc > 2 ? argv[2] : NULL;
+
+		if (!bin) {
+			fprintf(stderr, "perf-prof: --symbols needs a binary path\n");
+			return 2;
+		}
+		return symbols__main(bin, stdin, stdout) ? 1 : 0;
+	}
+	for (int i = 0; i < nr_profilers; i++)
+		if (profilers[i] && !strcmp(profilers[i]->name, argv[1]))
+			p = profilers[i];
+	if (!p) {
+		fprintf(stderr, "perf-prof: unknown profiler '%s' (see: perf-prof -h)\n", argv[1]);
+		return 2;
+	}
+	priv = calloc(1, p->priv_size ? p->priv_size : 1);
+	if (!priv)
+		return 1;
+	ret = options__parse(p, argc - 1, argv + 1, &env, priv, &pos, &nr_pos);
+	if (ret) {
+		free(priv);
+		options__free(&env);
+		return ret > 0 ? 0 : 2;
+	}
+	if (p->run)
+		ret = p->run(&env, priv, nr_pos, pos);
+	else
+		ret = run_profiler(p, &env, priv);
+	fflush(stdout);
+	free(priv);
+	options__free(&env);
+	return ret;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pid -> comm, from COMM records, falling back to /proc/PID/comm. */
+#ifndef PP_COMM_H
+#define PP_COMM_H
+
+#include <stdint.h>
+
+struct comm_map;
+
+struct comm_map *comm_map__new(void);
+void comm_map__delete(struct comm_map *m);
+void comm_map__set(struct comm_map *m, uint32_t pid, const char *comm);
+/* Never NULL: "<idle>" for pid 0, "<...>" when unknown. */
+const char *comm_map__get(struct comm_map *m, uint32_t pid);
+
+#endif

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoint field access and printing through libtraceevent: field
+ * offsets, sizes and __data_loc / __rel_loc encodings come from the
+ * kernel's format file, never from hard-coded layouts.
+ */
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "engine/session_int.h"
+
+static struct tep_format_field *field_of(struct evsel *ev, const char *name)
+{
+	if (!ev->tp)
+		return NULL;
+	/* tep_find_field is a short linear scan; fine for tracepoint sizes */
+	return tep_find_field(ev->tp, name);
+}
+
+int evsel__field_u64(struct evsel *ev, struct sample *smp, const char *name, u64 *val)
+{
+	struct tep_format_field *f = field_of(ev, name);
+	unsigned long long v;
+
+	if (!f || !smp->raw || (unsigned)f->offset + (unsigned)f->size > smp->raw_size)
+		return -1;
+	if (tep_read_number_field(f, smp->raw, &v))
+		return -1;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		int shift = 64 - 8 * f->size;
+
+		v = (unsigned long long)((long long)(v << shift) >> shift);
+	}
+	*val = v;
+	return 0;
+}
+
+const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *name, int *len)
+{
+	struct tep_format_field *f = field_of(ev, name);
+	const char *data = smp->raw;
+	unsigned off, size;
+
+	if (!f || !data || (unsigned)f->offset + (unsigned)f->size > smp->raw_size)
+		return NULL;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned loc;
+
+		memcpy(&loc, data + f->offset, 4);
+		off = loc & 0xffff;
+		size = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		size = f->size;
+	}
+	if (off > smp->raw_size || size > smp->raw_size - off)
+		return NULL;
+	if (len) {
+		const char *nul = memchr(data + off, 0, size);
+
+		*len = nul ? (int)(nul - (data + off)) : (int)size;
+	}
+	return data + off;
+}
+
+void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, FILE *fp)
+{
+	static struct trace_seq seq; /* reused: one allocation for the whole run */
+	static int seq_ready;
+	struct tep_record rec = { 0 };
+
+	if (!ev->tp || !s->tp)
+		return;
+	if (!seq_ready) {
+		trace_seq_init(&seq);
+		seq_ready = 1;
+	}
+	trace_seq_reset(&seq);
+	rec.ts = smp->time;
+	rec.cpu = (int)smp->cpu;
+	rec.data = (void *)smp->raw;
+	rec.size = (int)smp->raw_size;
+	tep_print_event(tp__tep(s->tp), &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	fwrite(seq.buffer, 1, seq.len, fp);
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The event loop: epoll over the ring buffers, a signalfd (SIGINT, SIGTERM,
+ * SIGCHLD), a 100 ms drain tick and the -i interval timer.  Records go to
+ * the profiler directly, or through the order queue with --order.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "engine/session_int.h"
+
+#define TICK_MS 100
+
+u64 session__now(struct session *s)
+{
+	struct timespec ts;
+
+	(void)s;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
+{
+	long long wall = (long long)time + s->wall_offset;
+	long long sec = wall / 1000000000LL;
+	long usec = (long)(wall % 1000000000LL) / 1000;
+
+	/* localtime_r is costly per event; the seconds part rarely changes */
+	if (sec != s->cached_sec) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+
+		localtime_r(&t, &tm);
+		strftime(s->cached_prefix, sizeof(s->cached_prefix), "%Y-%m-%d %H:%M:%S", &tm);
+		s->cached_sec = sec;
+	}
+	snprintf(buf, len, "%s.%06ld", s->cached_prefix, usec);
+}
+
+u64 session__lost(struct session *s)
+{
+	return s->lost_total;
+}
+
+void session__print_lost(struct session *s, FILE *fp)
+{
+	if (!s->lost_total)
+		return;
+	fprintf(fp, "perf-prof: lost %llu events (", (unsigned long long)s->lost_total);
+	for (int c = 0, first = 1; c < s->max_cpu; c++) {
+		if (!s->lost_cpu[c])
+			continue;
+		fprintf(fp, "%sCPU%d: %llu", first ? "" : ", ", c,
+			(unsigned long long)s->lost_cpu[c]);
+		first = 0;
+	}
+	fprintf(fp, "); a bigger buffer (-m PAGES) or a kernel filter helps\n");
+}
+
+int session__workload_status(struct session *s)
+{
+	return s->has_wl && s->wl.exited ? s->wl.status : -1;
+}
+
+pid_t session__workload_pid(struct session *s)
+{
+	return s->has_wl ? s->wl.pid : -1;
+}
+
+void session__stop(struct session *s)
+{
+	s->stop = true;
+}
+
+static bool user_filter_drops(struct evsel *ev, struct sample *smp)
+{
+	struct tep_record rec = { 0 };
+
+	rec.ts = smp->time;
+	rec.cpu = (int)smp->cpu;
+	rec.data = (void *)smp->raw;
+	rec.size = (int)smp->raw_size;
+	return tep_filter_match(ev->user_filter, &rec) != TEP_ERRNO__FILTER_MATCH;
+}
+
+static void count_lost(struct session *s, const struct perf_event_header *h, int cpu)
+{
+	struct rec_lost l;
+	struct sample id;
+
+	if (rec__lost(h, &l))
+		return;
+	if (cpu < 0 && !sample__parse_id(h, BASE_SAMPLE_TYPE, &id) && id.cpu != (u32)-1)
+		cpu = (int)id.cpu;
+	s->lost_total += l.lost;
+	if (cpu >= 0 && cpu < s->max_cpu)
+		s->lost_cpu[cpu] += l.lost;
+}
+
+void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu)
+{
+	const struct session_ops *ops = s->ops;
+	struct sample smp;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: {
+		struct evsel *ev;
+		u64 id;
+
+		if (s->stop && s->env->max_samples && s->nr_samples >= s->env->max_samples)
+			return;
+		memcpy(&id, h + 1, sizeof(id)); /* PERF_SAMPLE_IDENTIFIER comes first */
+		ev = session__evsel_by_id(s, id);
+		if (!ev || sample__parse(h, ev->attr.sample_type, ev->attr.read_format,
+					 ev->attr.sample_regs_user, &smp))
+			return;
+		if (ev->user_filter && user_filter_drops(ev, &smp))
+			return;
+		ev->nr_samples++;
+		s->nr_samples++;
+		if (ops->sample)
+			ops->sample(s, ops->priv, ev, &smp);
+		if (s->env->max_samples && s->nr_samples >= s->env->max_samples) {
+			s->stop = true;
+			s->stop_reason = "sample limit (-N) reached";
+		}
+		return;
+	}
+	case PERF_RECORD_COMM: {
+		struct rec_comm c;
+
+		if (rec__comm(h, &c))
+			return;
+		comm_map__set(s->comms, c.tid, c.comm);
+		if (ops->comm)
+			ops->comm(s, ops->priv, &c);
+		return;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct rec_task t;
+
+		if (rec__task(h, &t))
+			return;
+		if (h->type == PERF_RECORD_FORK && ops->fork)
+			ops->fork(s, ops->priv, &t);
+		if (h->type == PERF_RECORD_EXIT && ops->exit)
+			ops->exit(s, ops->priv, &t);
+		return;
+	}
+	case PERF_RECORD_MMAP2: {
+		struct rec_mmap2 m;
+
+		if (!rec__mmap2(h, &m) && ops->mmap2)
+			ops->mmap2(s, ops->priv, &m);
+		return;
+	}
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES: {
+		struct rec_lost l;
+
+		if (!rec__lost(h, &l) && ops->lost)
+			ops->lost(s, ops->priv, cpu, l.lost);
+		return;
+	}
+	default:
+		return;
+	}
+}
+
+static u64 record_time(const struct perf_event_header *h)
+{
+	struct sample smp;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		/* IDENTIFIER, TID, TIME lead every sample we ask for */
+		const u64 *w = (const u64 *)(h + 1);
+
+		return h->size >= sizeof(*h) + 24 ? w[2] : 0;
+	}
+	if (h->type == PERF_RECORD_LOST_SAMPLES)
+		return 0;
+	return sample__parse_id(h, BASE_SAMPLE_TYPE, &smp) ? 0 : smp.time;
+}
+
+static int drain(struct session *s, struct buf *b)
+{
+	const struct perf_event_header *h;
+	int cpu = b->ring.cpu;
+
+	b->read_time = session__now(s);
+	if (!ring__begin(&b->ring))
+		return 0;
+	while ((h = ring__next(&b->ring))) {
+		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
+			u64 before = s->lost_total;
+
+			count_lost(s, h, cpu);
+			b->lost += s->lost_total - before;
+		}
+		if (s->oq) {
+			if (order__push(s->oq, record_time(h), h, cpu)) {
+				ring__end(&b->ring);
+				return -ENOMEM;
+			}
+		} else if (!s->stop || !s->env->max_samples) {
+			session__dispatch(s, h, cpu);
+		}
+	}
+	ring__end(&b->ring);
+	return 0;
+}
+
+static void flush_order(struct session *s, u64 horizon)
+{
+	const struct perf_event_header *h;
+	int cpu;
+
+	while ((h = order__pop(s->oq, horizon, &cpu, NULL))) {
+		if (s->stop && s->env->max_samples && s->nr_samples >= s->env->max_samples)
+			continue; /* drop the rest after -N */
+		session__dispatch(s, h, cpu);
+	}
+}
+
+static int drain_all(struct session *s, bool final)
+{
+	u64 horizon = ~0ULL;
+	int err;
+
+	for (int i = 0; i < s->nr_bufs; i++) {
+		err = drain(s, &s->bufs[i]);
+		if (err)
+			return err;
+	}
+	if (s->oq) {
+		for (int i = 0; i < s->nr_bufs && !final; i++)
+			if (s->bufs[i].read_time - s->order_margin < horizon)
+				horizon = s->bufs[i].read_time - s->order_margin;
+		flush_order(s, horizon);
+	}
+	return 0;
+}
+
+static int arm_timer(int fd, unsigned ms)
+{
+	struct itimerspec it = { 0 };
+
+	it.it_value.tv_sec = ms / 1000;
+	it.it_value.tv_nsec = (long)(ms % 1000) * 1000000L;
+	it.it_interval = it.it_value;
+	return timerfd_settime(fd, 0, &it, NULL);
+}
+
+static int setup_loop(struct session *s)
+{
+	struct epoll_event e = { 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	signal(SIGPIPE, SIG_IGN);
+	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	s->tickfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (s->sigfd < 0 || s->epfd < 0 || s->tickfd < 0 || arm_timer(s->tickfd, TICK_MS))
+		return -errno;
+	e.events = EPOLLIN;
+	e.data.u64 = ~0ULL;
+	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->sigfd, &e))
+		return -errno;
+	e.data.u64 = ~1ULL;
+	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->tickfd, &e))
+		return -errno;
+	if (s->env->interval_ms) {
+		s->intfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (s->intfd < 0 || arm_timer(s->intfd, s->env->interval_ms))
+			return -errno;
+		e.data.u64 = ~2ULL;
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->intfd, &e))
+			return -errno;
+	}
+	for (int i = 0; i < s->nr_bufs; i++) {
+		e.events = EPOLLIN;
+		e.data.u64 = (u64)i;
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->bufs[i].ring.fd, &e))
+			return -errno;
+	}
+	return 0;
+}
+
+static void handle_signals(struct session *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			if (s->has_wl && workload__reap(&s->wl)) {
+				s->stop = true;
+				s->stop_reason = "workload exited";
+			}
+			continue;
+		}
+		s->stop = true;
+		s->stop_reason = "interrupted";
+	}
+}
+
+/* -p targets: stop when every monitored process is gone. */
+static void check_targets(struct session *s)
+{
+	const struct env *env = s->env;
+	int alive = 0;
+
+	if (s->has_wl || !s->per_thread)
+		return;
+	for (int i = 0; i < env->nr_pids; i++)
+		alive += kill(env->pids[i], 0) == 0 || errno == EPERM;
+	for (int i = 0; i < env->nr_tids; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d", env->tids[i]);
+		alive += access(path, F_OK) == 0;
+	}
+	if (!alive) {
+		s->stop = true;
+		s->stop_reason = "monitored processes exited";
+	}
+}
+
+int session__run(struct session *s, const struct session_ops *ops)
+{
+	struct epoll_event evs[64];
+	int err;
+
+	s->ops = ops;
+	if (s->env->order && !(s->oq = order__new()))
+		return session__set_err(s, -ENOMEM, "out of memory");
+	err = setup_loop(s);
+	if (err)
+		return session__set_err(s, err, "cannot set up the event loop: %s", strerror(-err));
+	err = session__enable(s);
+	if (err)
+		return err;
+	while (!s->stop) {
+		bool tick = false, interval = false;
+		int n = epoll_wait(s->epfd, evs, 64, -1);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return session__set_err(s, -errno, "epoll_wait: %s", strerror(errno));
+		}
+		for (int i = 0; i < n; i++) {
+			u64 tag = evs[i].data.u64;
+			uint64_t exp;
+
+			if (tag == ~0ULL) {
+				handle_signals(s);
+			} else if (tag == ~1ULL) {
+				tick = read(s->tickfd, &exp, sizeof(exp)) > 0;
+			} else if (tag == ~2ULL) {
+				interval = read(s->intfd, &exp, sizeof(exp)) > 0;
+			} else if (evs[i].events & (EPOLLHUP | EPOLLERR)) {
+				/* per-thread buffer of exited tasks: drain once more, then forget */
+				struct buf *b = &s->bufs[tag];
+
+				if (!b->hup) {
+					b->hup = true;
+					epoll_ctl(s->epfd, EPOLL_CTL_DEL, b->ring.fd, NULL);
+				}
+				tick = true;
+			} else if (!s->oq) {
+				err = drain(s, &s->bufs[tag]);
+				if (err)
+					return session__set_err(s, err, "out of memory");
+			} else {
+				tick = true; /* ordering needs every buffer read */
+			}
+		}
+		if (tick || interval) {
+			check_targets(s);
+			err = drain_all(s, false);
+			if (err)
+				return session__set_err(s, err, "out of memory");
+		}
+		if (interval && ops->interval && !s->stop)
+			ops->interval(s, ops->priv);
+		if (ferror(s->out) || fflush(s->out)) {
+			s->stop = true;
+			s->stop_reason = "output error";
+		}
+	}
+	/* Everything written before the stop is delivered, in order. */
+	for (int i = 0; i < s->nr_fds; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	err = drain_all(s, true);
+	if (err)
+		return session__set_err(s, err, "out of memory");
+	if (s->oq)
+		flush_order(s, ~0ULL);
+	if (s->has_wl && !s->wl.exited)
+		workload__reap(&s->wl);
+	if (s->env->verbose && s->oq)
+		fprintf(stderr, "perf-prof: order queue peak %zu records\n",
+			order__max_len(s->oq));
+	return 0;
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening the events: one perf event per (event, CPU, thread), one ring
+ * buffer per CPU (per-thread events on a CPU are redirected into it with
+ * PERF_EVENT_IOC_SET_OUTPUT), kernel filters, and the sample id -> event
+ * map.  Failures are classified into messages a user can act on.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "engine/session_int.h"
+
+static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, cpu, group, fl);
+}
+
+static int read_int_file(const char *path, int def)
+{
+	FILE *f = fopen(path, "re");
+	int v = def;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = def;
+		fclose(f);
+	}
+	return v;
+}
+
+static int open_error(struct session *s, struct evsel *ev, int err, pid_t pid, int cpu)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		return session__set_err(
+			s, -err,
+			"permission denied opening %s: run as root, or lower kernel.perf_event_paranoid (now %d)",
+			ev->name, read_int_file("/proc/sys/kernel/perf_event_paranoid", 2));
+	case ENOENT:
+	case EOPNOTSUPP:
+		if (ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE ||
+		    ev->attr.type == PERF_TYPE_RAW)
+			return session__set_err(
+				s, -err,
+				"%s: no hardware PMU on this host (try the cpu-clock software event)",
+				ev->name);
+		return session__set_err(s, -err, "%s is not supported by this kernel", ev->name);
+	case ESRCH:
+		return session__set_err(s, -err, "no such process: %d", pid);
+	case ENODEV:
+		return session__set_err(s, -err, "CPU %d is offline or does not exist", cpu);
+	case EMFILE:
+	case ENFILE:
+		return session__set_err(s, -err,
+					"too many open files opening %s: raise the limit (ulimit -n)",
+					ev->name);
+	case EINVAL:
+		if (ev->attr.sample_type & PERF_SAMPLE_STACK_USER)
+			return session__set_err(
+				s, -err,
+				"%s: the kernel rejected the DWARF stack settings (try a smaller --call-graph dwarf,SIZE)",
+				ev->name);
+		/* fall through */
+	default:
+		return session__set_err(s, -err, "cannot open %s on %s %d: %s", ev->name,
+					cpu >= 0 ? "CPU" : "thread", cpu >= 0 ? cpu : pid,
+					strerror(err));
+	}
+}
+
+static int add_fd(struct session *s, int fd)
+{
+	if (s->nr_fds == s->cap_fds) {
+		int cap = s->cap_fds ? s->cap_fds * 2 : 64;
+		int *f = realloc(s->fds, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		s->fds = f;
+		s->cap_fds = cap;
+	}
+	s->fds[s->nr_fds++] = fd;
+	return 0;
+}
+
+static int add_id(struct session *s, u64 id, struct evsel *ev)
+{
+	if (s->nr_ids == s->cap_ids) {
+		int cap = s->cap_ids ? s->cap_ids * 2 : 64;
+		struct id_map *m = realloc(s->ids, cap * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		s->ids = m;
+		s->cap_ids = cap;
+	}
+	s->ids[s->nr_ids].id = id;
+	s->ids[s->nr_ids++].ev = ev;
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_map *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+struct evsel *session__evsel_by_id(struct session *s, u64 id)
+{
+	int lo = 0, hi = s->nr_ids - 1;
+
+	if (s->nr_evsels == 1)
+		return s->evsels;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s->ids[mid].id == id)
+			return s->ids[mid].ev;
+		if (s->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* -p PID: every thread of each process; -t TID: those threads. */
+static int expand_targets(struct session *s)
+{
+	const struct env *env = s->env;
+	int cap = 0;
+
+	for (int i = 0; i < env->nr_pids; i++) {
+		char path[64];
+		struct dirent *d;
+		DIR *dir;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", env->pids[i]);
+		dir = opendir(path);
+		if (!dir)
+			return session__set_err(s, -ESRCH, "no such process: %d (-p)",
+						env->pids[i]);
+		while ((d = readdir(dir))) {
+			if (d->d_name[0] < '0' || d->d_name[0] > '9')
+				continue;
+			if (s->nr_threads == cap) {
+				pid_t *t;
+
+				cap = cap ? cap * 2 : 64;
+				t = realloc(s->threads, cap * sizeof(*t));
+				if (!t) {
+					closedir(dir);
+					return session__set_err(s, -ENOMEM, "out of memory");
+				}
+				s->threads = t;
+			}
+			s->threads[s->nr_threads++] = atoi(d->d_name);
+		}
+		closedir(dir);
+	}
+	for (int i = 0; i < env->nr_tids; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d", env->tids[i]);
+		if (access(path, F_OK))
+			return session__set_err(s, -ESRCH, "no such thread: %d (-t)",
+						env->tids[i]);
+		if (s->nr_threads == cap) {
+			pid_t *t;
+
+			cap = cap ? cap * 2 : 64;
+			t = realloc(s->threads, cap * sizeof(*t));
+			if (!t)
+				return session__set_err(s, -ENOMEM, "out of memory");
+			s->threads = t;
+		}
+		s->threads[s->nr_threads++] = env->tids[i];
+	}
+	return 0;
+}
+
+static int set_filter(struct session *s, struct evsel *ev, int fd)
+{
+	char reason[256] = "";
+	enum tep_errno terr;
+	char *text;
+
+	if (!ev->filter || ev->user_filter)
+		return 0;
+	if (!ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
+		return 0;
+	if (errno != EINVAL)
+		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
+					ev->name, strerror(errno));
+	/* The kernel gives no reason: ask libtraceevent's parser, and use it if it can. */
+	ev->user_filter = tep_filter_alloc(tp__tep(s->tp));
+	if (!ev->user_filter)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	if (asprintf(&text, "%s/%s:%s", ev->tp->system, ev->tp->name, ev->filter) < 0)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	terr = tep_filter_add_filter_str(ev->user_filter, text);
+	free(text);
+	if (terr < 0) {
+		tep_filter_strerror(ev->user_filter, terr, reason, sizeof(reason));
+		reason[strcspn(reason, "\n")] = 0;
+		return session__set_err(s, -EINVAL, "filter '%s' on %s rejected: %s", ev->filter,
+					ev->name, reason[0] ? reason : "invalid expression");
+	}
+	if (!s->env->quiet)
+		fprintf(stderr,
+			"perf-prof: the kernel rejected filter '%s' on %s; filtering in user space\n",
+			ev->filter, ev->name);
+	return 0;
+}
+
+static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int *leader_fd,
+		    bool track)
+{
+	struct perf_event_attr a = ev->attr;
+	const struct env *env = s->env;
+	u64 id;
+	int fd, err;
+
+	a.inherit = s->per_thread && env->nr_tids == 0;
+	a.enable_on_exec = s->has_wl && s->per_thread;
+	if (track) {
+		/* One event per buffer carries the task records. */
+		a.comm = a.task = 1;
+		a.comm_exec = 1;
+		if (env->cg != CG_NONE) {
+			a.mmap = a.mmap2 = 1;
+			a.build_id = 1;
+		}
+	}
+	fd = perf_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && a.build_id) {
+		a.build_id = 0; /* kernels before 5.12 */
+		fd = perf_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	if (add_fd(s, fd)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) || add_id(s, id, ev))
+		return -errno ? -errno : -ENOMEM;
+	err = set_filter(s, ev, fd);
+	if (err)
+		return err;
+	if (*leader_fd < 0) {
+		struct buf *b = &s->bufs[s->nr_bufs];
+		unsigned pages = env->mmap_pages ? env->mmap_pages : 128;
+
+		err = ring__mmap(&b->ring, fd, cpu, pages);
+		if (err)
+			return session__set_err(
+				s, err, "cannot mmap %u pages for %s: %s%s", pages, ev->name,
+				strerror(-err),
+				err == -EPERM ? " (raise kernel.perf_event_mlock_kb or use -m)" : "");
+		s->nr_bufs++;
+		*leader_fd = fd;
+		/* wake up when half the buffer is full; a timer drains the rest */
+		return 0;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *leader_fd))
+		return session__set_err(s, -errno, "cannot redirect %s output: %s", ev->name,
+					strerror(errno));
+	return 0;
+}
+
+int session__open(struct session *s)
+{
+	const struct env *env = s->env;
+	int err, nthreads, opened = 0;
+
+	if (!s->evsels)
+		return session__set_err(s, -EINVAL, "no events to open");
+	if (env->argv && env->argv[0]) {
+		err = workload__prepare(&s->wl, env->argv);
+		if (err)
+			return session__set_err(s, err, "cannot start '%s': %s", env->argv[0],
+						strerror(-err));
+		s->has_wl = true;
+	}
+	err = expand_targets(s);
+	if (err)
+		return err;
+	if (s->has_wl && !env->cpus_given && !s->nr_threads) {
+		s->threads = malloc(sizeof(pid_t));
+		if (!s->threads)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		s->threads[s->nr_threads++] = s->wl.pid;
+	}
+	s->per_thread = s->nr_threads > 0;
+	nthreads = s->per_thread ? s->nr_threads : 1;
+	s->bufs = calloc(env->nr_cpus, sizeof(*s->bufs));
+	if (!s->bufs)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	for (int c = 0; c < env->nr_cpus; c++) {
+		int cpu = env->cpus[c], leader = -1;
+
+		for (int t = 0; t < nthreads; t++) {
+			pid_t pid = s->per_thread ? s->threads[t] : -1;
+			bool first_of_thread = true;
+
+			for (struct evsel *ev = s->evsels; ev; ev = ev->next) {
+				err = open_one(s, ev, pid, cpu, &leader, first_of_thread);
+				if (err == -ESRCH && s->per_thread)
+					break; /* the thread exited meanwhile */
+				if (err < 0) {
+					if (!s->err[0])
+						open_error(s, ev, -err, pid, cpu);
+					return err;
+				}
+				first_of_thread = false;
+				opened++;
+			}
+		}
+	}
+	if (!opened)
+		return session__set_err(s, -ESRCH, "no such process: every target thread has exited");
+	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
+	return 0;
+}
+
+/* Enable everything; then let the workload exec (its events enable on exec). */
+int session__enable(struct session *s)
+{
+	for (int i = 0; i < s->nr_fds; i++)
+		if (!(s->has_wl && s->per_thread))
+			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	if (s->has_wl) {
+		int err = workload__start(&s->wl);
+
+		if (err)
+			return session__set_err(s, err, "cannot run '%s': %s", s->env->argv[0],
+						strerror(-err));
+	}
+	return 0;
+}
+
+void session__close(struct session *s)
+{
+	for (int i = 0; i < s->nr_fds; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (int i = 0; i < s->nr_bufs; i++)
+		ring__munmap(&s->bufs[i].ring);
+	for (int i = 0; i < s->nr_fds; i++)
+		close(s->fds[i]);
+	free(s->fds);
+	free(s->bufs);
+	free(s->ids);
+	s->fds = NULL;
+	s->bufs = NULL;
+	s->ids = NULL;
+	s->nr_fds = s->nr_bufs = s->nr_ids = 0;
+	if (s->epfd >= 0)
+		close(s->epfd);
+	if (s->sigfd >= 0)
+		close(s->sigfd);
+	if (s->tickfd >= 0)
+		close(s->tickfd);
+	if (s->intfd >= 0)
+		close(s->intfd);
+	s->epfd = s->sigfd = s->tickfd = s->intfd = -1;
+}

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Session setup: targets, events, perf_event_open, kernel filters, ring
+ * buffers.  Teardown is the exact reverse and is safe after any partial
+ * setup, so a failing open leaves nothing behind.
+ */
+#include <asm/perf_regs.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "engine/cpulist.h"
+#include "engine/session_int.h"
+
+#define DEFAULT_PAGES 128
+#define DEFAULT_DWARF_SIZE 8192
+
+int session__set_err(struct session *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *session__strerror(struct session *s)
+{
+	return s->err[0] ? s->err : "unknown error";
+}
+
+static long long mono_to_wall_offset(void)
+{
+	struct timespec r1, m, r2;
+	long long best = 0, best_gap = -1;
+
+	/* The tightest of a few bracketing reads gives the offset to ~1 us. */
+	for (int i = 0; i < 5; i++) {
+		long long gap;
+
+		clock_gettime(CLOCK_REALTIME, &r1);
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		clock_gettime(CLOCK_REALTIME, &r2);
+		gap = (r2.tv_sec - r1.tv_sec) * 1000000000LL + (r2.tv_nsec - r1.tv_nsec);
+		if (best_gap < 0 || gap < best_gap) {
+			long long rmid = r1.tv_sec * 1000000000LL + r1.tv_nsec + gap / 2;
+
+			best_gap = gap;
+			best = rmid - (m.tv_sec * 1000000000LL + m.tv_nsec);
+		}
+	}
+	return best;
+}
+
+struct session *session__new(const struct env *env, FILE *out)
+{
+	struct session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->env = env;
+	s->out = out;
+	s->tail = &s->evsels;
+	s->epfd = s->sigfd = s->tickfd = s->intfd = -1;
+	s->wl.pid = -1;
+	s->wl.go_fd = s->wl.err_fd = -1;
+	s->cached_sec = -1;
+	s->order_margin = 10 * 1000000ULL;
+	s->wall_offset = mono_to_wall_offset();
+	s->max_cpu = cpulist__possible();
+	if (s->max_cpu <= 0)
+		s->max_cpu = 1024;
+	s->comms = comm_map__new();
+	s->lost_cpu = calloc(s->max_cpu, sizeof(u64));
+	if (!s->comms || !s->lost_cpu) {
+		session__delete(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return s;
+}
+
+void session__delete(struct session *s)
+{
+	struct evsel *ev, *next;
+
+	if (!s)
+		return;
+	session__close(s);
+	if (s->has_wl)
+		workload__kill(&s->wl);
+	for (ev = s->evsels; ev; ev = next) {
+		next = ev->next;
+		if (ev->user_filter)
+			tep_filter_free(ev->user_filter);
+		free(ev->filter);
+		free(ev->name);
+		free(ev);
+	}
+	tp__delete(s->tp);
+	comm_map__delete(s->comms);
+	order__delete(s->oq);
+	free(s->lost_cpu);
+	free(s->threads);
+	free(s);
+}
+
+const struct env *session__env(struct session *s)
+{
+	return s->env;
+}
+
+FILE *session__out(struct session *s)
+{
+	return s->out;
+}
+
+struct stack_ctx *session__stack(struct session *s)
+{
+	return s->stack;
+}
+
+void session__set_stack(struct session *s, struct stack_ctx *ctx)
+{
+	s->stack = ctx;
+}
+
+struct evsel *session__evsels(struct session *s)
+{
+	return s->evsels;
+}
+
+const char *session__comm(struct session *s, u32 pid)
+{
+	return comm_map__get(s->comms, pid);
+}
+
+static int need_tp(struct session *s)
+{
+	if (s->tp)
+		return 0;
+	s->tp = tp__new();
+	if (!s->tp)
+		return session__set_err(s, -errno,
+					errno == ENOENT
+						? "tracefs is not mounted: run 'mount -t tracefs nodev /sys/kernel/tracing'"
+						: "cannot set up tracepoint parsing: %s",
+					strerror(errno));
+	return 0;
+}
+
+struct tep_handle *session__tep(struct session *s)
+{
+	return need_tp(s) ? NULL : tp__tep(s->tp);
+}
+
+static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, const char *name)
+{
+	const struct env *env = s->env;
+	struct evsel *ev = calloc(1, sizeof(*ev));
+	struct perf_event_attr *a;
+
+	if (!ev || !(ev->name = strdup(name))) {
+		free(ev);
+		session__set_err(s, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	a = &ev->attr;
+	a->size = sizeof(*a);
+	a->type = c->type;
+	a->config = c->config;
+	a->sample_period = c->sample_period ? c->sample_period : 1;
+	a->freq = c->freq;
+	a->sample_type = BASE_SAMPLE_TYPE | c->extra_sample_type;
+	a->read_format = c->read_format;
+	a->exclude_user = c->exclude_user;
+	a->exclude_kernel = c->exclude_kernel;
+	a->disabled = 1;
+	a->sample_id_all = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->watermark = 1;
+	if (c->callchain && env->cg != CG_NONE) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->exclude_callchain_user = c->exclude_callchain_user;
+		if (c->max_stack || env->max_stack)
+			a->sample_max_stack = c->max_stack ? c->max_stack : env->max_stack;
+		if (env->cg == CG_DWARF && !c->exclude_user) {
+			/* the kernel part from the callchain, the user part by unwinding */
+			a->exclude_callchain_user = 1;
+			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			a->sample_regs_user = ((1ULL << PERF_REG_X86_64_MAX) - 1) &
+					      ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |
+						(1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS));
+			a->sample_stack_user = env->dwarf_size ? env->dwarf_size : DEFAULT_DWARF_SIZE;
+		}
+	}
+	ev->idx = s->nr_evsels++;
+	*s->tail = ev;
+	s->tail = &ev->next;
+	return ev;
+}
+
+struct evsel *session__add_event(struct session *s, const struct evsel_conf *conf)
+{
+	return evsel_new(s, conf, conf->name ? conf->name : "event");
+}
+
+static int store_filter(struct session *s, struct evsel *ev, const char *filter)
+{
+	if (!filter || !*filter)
+		return 0;
+	ev->filter = strdup(filter);
+	if (!ev->filter)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	return 0;
+}
+
+struct evsel *session__add_tp(struct session *s, const char *sys, const char *name,
+			      const struct evsel_conf *conf)
+{
+	struct evsel_conf c = *conf;
+	struct tep_event *tp;
+	struct evsel *ev;
+	char full[256];
+
+	if (need_tp(s))
+		return NULL;
+	tp = tp__event(s->tp, sys, name);
+	if (!tp) {
+		if (errno == ENOENT)
+			session__set_err(s, -ENOENT,
+					 "unknown tracepoint '%s:%s' (see: perf-prof list '%s:*')", sys,
+					 name, sys);
+		else
+			session__set_err(s, -errno, "cannot parse the format of '%s:%s'", sys, name);
+		return NULL;
+	}
+	c.type = PERF_TYPE_TRACEPOINT;
+	c.config = tp->id;
+	c.extra_sample_type |= PERF_SAMPLE_RAW;
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	ev = evsel_new(s, &c, conf->name ? conf->name : full);
+	if (!ev)
+		return NULL;
+	ev->tp = tp;
+	if (store_filter(s, ev, conf->filter))
+		return NULL;
+	return ev;
+}
+
+int session__add_spec(struct session *s, struct ev_spec *spec, const struct evsel_conf *conf)
+{
+	struct evsel_conf c = *conf;
+	char **list = NULL;
+	int n, added = 0;
+
+	if (need_tp(s))
+		return -ENOENT;
+	if (spec->filter)
+		c.filter = spec->filter;
+	if (spec->stack)
+		c.callchain = true;
+	if (spec->max_stack)
+		c.max_stack = spec->max_stack;
+	if (!strpbrk(spec->sys, "*?[") && !strpbrk(spec->name, "*?[")) {
+		struct evsel *ev;
+
+		c.name = spec->alias;
+		ev = session__add_tp(s, spec->sys, spec->name, &c);
+		if (!ev)
+			return -ENOENT;
+		ev->spec = spec;
+		return 1;
+	}
+	n = tp__expand(spec->sys, spec->name, &list);
+	if (n < 0)
+		return session__set_err(s, n, "cannot list tracepoints: %s", strerror(-n));
+	if (n == 0)
+		return session__set_err(s, -ENOENT,
+					"no tracepoint matches '%s:%s' (see: perf-prof list '%s:*')",
+					spec->sys, spec->name, spec->sys);
+	for (int i = 0; i < n; i++) {
+		char *colon = strchr(list[i], ':');
+		struct evsel *ev;
+
+		*colon = 0;
+		c.name = NULL;
+		ev = session__add_tp(s, list[i], colon + 1, &c);
+		if (!ev) {
+			tp__free_list(list);
+			return -ENOENT;
+		}
+		ev->spec = spec;
+		added++;
+	}
+	tp__free_list(list);
+	return added;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals shared by session.c (setup) and loop.c (event loop). */
+#ifndef PP_SESSION_INT_H
+#define PP_SESSION_INT_H
+
+#include "engine/comm.h"
+#include "engine/order.h"
+#include "engine/ring.h"
+#include "engine/session.h"
+#include "engine/tp.h"
+#include "engine/workload.h"
+
+/* Every event shares these sample_id bits so any record's trailer parses alike. */
+#define BASE_SAMPLE_TYPE                                                                         \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+
+struct buf {
+	struct ring ring;
+	u64 lost;		/* records lost in this buffer */
+	u64 read_time;		/* when data_head was last read (events' clock) */
+	bool hup;		/* per-thread buffer whose tasks are gone */
+};
+
+struct id_map {
+	u64 id;
+	struct evsel *ev;
+};
+
+struct evsel_priv_fields; /* cached libtraceevent field lookups */
+
+struct session {
+	const struct env *env;
+	FILE *out;
+	struct tp_db *tp;
+	struct comm_map *comms;
+	struct stack_ctx *stack;
+
+	struct evsel *evsels, **tail;
+	int nr_evsels;
+
+	pid_t *threads;		/* per-thread targets (-p/-t expanded, or the workload) */
+	int nr_threads;
+	bool per_thread;
+	struct workload wl;
+	bool has_wl;
+
+	int *fds;
+	int nr_fds, cap_fds;
+	struct buf *bufs;
+	int nr_bufs;
+	struct id_map *ids;
+	int nr_ids, cap_ids;
+	int max_cpu;
+	u64 *lost_cpu;		/* indexed by CPU */
+	u64 lost_total;
+
+	int epfd, sigfd, tickfd, intfd;
+	struct order_queue *oq;
+	u64 order_margin;
+	bool stop;
+	const char *stop_reason;
+	u64 nr_samples;
+	const struct session_ops *ops;
+
+	long long wall_offset;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	long long cached_sec;
+	char cached_prefix[32];
+	char err[512];
+};
+
+int session__set_err(struct session *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+struct evsel *session__evsel_by_id(struct session *s, u64 id);
+void session__close(struct session *s);
+int session__enable(struct session *s);
+void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu);
+
+#endif

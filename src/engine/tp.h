@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoint metadata: formats are loaded on demand from tracefs into one
+ * libtraceevent handle (parsing all ~2300 formats up front costs far more
+ * than the few events a profiler uses).
+ */
+#ifndef PP_TP_H
+#define PP_TP_H
+
+struct tep_handle;
+struct tep_event;
+
+struct tp_db;
+
+/* Returns NULL with errno: ENOENT when tracefs is not mounted. */
+struct tp_db *tp__new(void);
+void tp__delete(struct tp_db *db);
+struct tep_handle *tp__tep(struct tp_db *db);
+
+/* The format of sys:name, loaded once.  NULL with errno ENOENT if none. */
+struct tep_event *tp__event(struct tp_db *db, const char *sys, const char *name);
+
+/*
+ * Tracepoints matching the globs, as a NULL-terminated array of "sys:name"
+ * strings (free with tp__free_list).  Returns the count, 0 if none,
+ * -errno on failure.
+ */
+int tp__expand(const char *sys_glob, const char *name_glob, char ***list);
+void tp__free_list(char **list);
+
+#endif

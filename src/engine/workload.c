@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/workload.h"
+
+int workload__prepare(struct workload *w, char *const argv[])
+{
+	int go[2], err[2];
+	sigset_t none;
+	char c;
+
+	memset(w, 0, sizeof(*w));
+	w->pid = -1;
+	w->go_fd = w->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(err, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	w->pid = fork();
+	if (w->pid < 0) {
+		int e = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		return e;
+	}
+	if (w->pid == 0) {
+		int e;
+
+		close(go[1]);
+		close(err[0]);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		/* EOF (parent died or gave up) means: do not run */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	w->go_fd = go[1];
+	w->err_fd = err[0];
+	return 0;
+}
+
+int workload__start(struct workload *w)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(w->go_fd, "g", 1) != 1)
+		e = errno;
+	close(w->go_fd);
+	w->go_fd = -1;
+	if (e) {
+		workload__kill(w);
+		return -e;
+	}
+	do
+		n = read(w->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (n == sizeof(e)) {
+		while (waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR)
+			;
+		w->exited = true;
+		return -e;
+	}
+	return 0;
+}
+
+bool workload__reap(struct workload *w)
+{
+	if (w->exited || w->pid <= 0)
+		return true;
+	if (waitpid(w->pid, &w->status, WNOHANG) == w->pid)
+		w->exited = true;
+	return w->exited;
+}
+
+void workload__kill(struct workload *w)
+{
+	if (w->go_fd >= 0)
+		close(w->go_fd);
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	w->go_fd = w->err_fd = -1;
+	if (w->pid > 0 && !w->exited) {
+		kill(w->pid, SIGKILL);
+		while (waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR)
+			;
+		w->exited = true;
+	}
+}

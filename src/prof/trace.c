@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace: print each event as one line, as the kernel formats it, with its
+ * stack under -g, or fold the stacks into a flame graph.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/flame.h"
+#include "profiler.h"
+#include "sym/stack.h"
+
+#define MAX_FRAMES 256
+
+struct trace {
+	struct flame *flame;
+	struct frame *frames;
+};
+
+static int trace_init(struct session *s, void *priv)
+{
+	const struct env *env = session__env(s);
+	struct trace *t = priv;
+
+	if (!env->nr_specs) {
+		fprintf(stderr, "perf-prof trace: no events: give -e sys:name (see: perf-prof list)\n");
+		return -1;
+	}
+	for (int i = 0; i < env->nr_specs; i++) {
+		struct evsel_conf c = { 0 };
+
+		c.callchain = env->cg != CG_NONE && !env->cg_by_attr;
+		if (session__add_spec(s, &env->specs[i], &c) < 0)
+			return -1;
+	}
+	if (env->flame_graph) {
+		t->flame = flame__new(env->flame_graph, "Event Flame Graph", "samples");
+		t->frames = calloc(MAX_FRAMES, sizeof(*t->frames));
+		if (!t->flame || !t->frames) {
+			fprintf(stderr, "perf-prof trace: out of memory\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct stack_ctx *stack = session__stack(s);
+	FILE *out = session__out(s);
+	struct trace *t = priv;
+	char ts[40];
+
+	if (t->flame) {
+		int n = smp->nr_ips || smp->stack ? stack__frames(stack, smp, t->frames, MAX_FRAMES)
+						  : 0;
+
+		flame__add(t->flame, session__comm(s, smp->tid), t->frames, n, NULL, 1);
+		return;
+	}
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	fprintf(out, "%s %16s %7u [%03u] %s: ", ts, session__comm(s, smp->tid), smp->tid,
+		smp->cpu, ev->name);
+	evsel__print_raw(s, ev, smp, out);
+	fputc('\n', out);
+	if (stack && (smp->nr_ips || smp->stack))
+		stack__print(stack, smp, out, "    ");
+}
+
+static void trace_interval(struct session *s, void *priv)
+{
+	struct trace *t = priv;
+	char ts[40];
+
+	if (!t->flame)
+		return;
+	session__fmt_time(s, session__now(s), ts, sizeof(ts));
+	ts[19] = 0; /* whole seconds: "YYYY-MM-DD HH:MM:SS" */
+	flame__interval(t->flame, ts);
+}
+
+static void trace_deinit(struct session *s, void *priv)
+{
+	struct trace *t = priv;
+
+	(void)s;
+	if (t->flame && flame__write(t->flame))
+		fprintf(stderr, "perf-prof trace: cannot write the flame graph\n");
+	flame__delete(t->flame);
+	free(t->frames);
+}
+
+const struct profiler prof_trace = {
+	.name = "trace",
+	.desc = "print events as they happen, with stacks, or fold them into a flame graph",
+	.synopsis = "perf-prof trace -e EVENT[,EVENT...] [-g [--flame-graph NAME]] [-C CPUS|-p PID|-t TID|-- CMD]",
+	.examples = "perf-prof trace -e sched:sched_wakeup -C 0\n"
+		    "  perf-prof trace -e 'sched:sched_switch/prev_state==2/stack/' -N 10\n"
+		    "  perf-prof trace -e syscalls:sys_enter_getppid -g -- ./a.out\n"
+		    "  perf-prof trace -e skb:kfree_skb -g --flame-graph drops.svg -i 60000",
+	.opts = OPT_TARGET | OPT_EVENT | OPT_INTERVAL | OPT_MMAP | OPT_OUTPUT | OPT_COUNT |
+		OPT_ORDER | OPT_CALLCHAIN | OPT_FLAME,
+	.priv_size = sizeof(struct trace),
+	.init = trace_init,
+	.sample = trace_sample,
+	.interval = trace_interval,
+	.deinit = trace_deinit,
+};
