@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Off-CPU flame graph of `perf bench sched messaging`, four ways in one run:
+#   base      unmonitored
+#   perf-prof perf-prof task-state -g --flame-graph X.svg, system-wide
+#   perf      perf record -e sched:sched_switch -e sched:sched_wakeup -a -g, then
+#             perf script | awk (pair switch-out stack with switch-in time) | flamegraph
+#   bpftrace  an off-CPU bpftrace script (stacks kept at switch-out, summed at switch-in)
+# For each: workload time and slowdown, the monitor's CPU time while recording,
+# the time from stop to a finished SVG, and lost events.
+# usage: bench/task-state-bench.sh [BUILD_DIR] [ROUNDS] [GROUPS] [LOOPS]
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-build}
+rounds=${2:-3}
+groups=${3:-10}
+loops=${4:-300}
+case $build in /*) ;; *) build=$top/$build ;; esac
+pp=$build/perf-prof
+[ "$build" = "$top/build" ] && pp=$top/perf-prof
+[ -x "$pp" ] || { echo "no $pp (make BUILD=...)"; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
+tmp=$(mktemp -d /tmp/ts-bench.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+# The workload: ROUNDS runs; prints the summed "Total time" in seconds.
+workload() {
+	local i t=0 r
+	for ((i = 0; i < rounds; i++)); do
+		r=$(perf bench sched messaging -g "$groups" -l "$loops" 2>/dev/null |
+			awk '/Total time/ { print $3 }')
+		t=$(awk -v a="$t" -v b="${r:-0}" 'BEGIN { print a + b }')
+	done
+	echo "$t"
+}
+
+# start_monitor NAME COMMAND...: run under /usr/bin/time, remember the pid
+start_monitor() {
+	local name=$1
+	shift
+	/usr/bin/time -f "%U %S" -o "$tmp/$name.cpu" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	mon=$!
+	sleep 2 # let it open and enable its events
+}
+# stop_monitor: SIGINT the monitor (the child of time), wait for it to finish
+stop_monitor() {
+	pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
+	wait "$mon" 2>/dev/null
+}
+cpu_of() { tail -n 1 "$tmp/$1.cpu" 2>/dev/null | awk '{ printf "%.2f", $1 + $2 }'; }
+
+printf "perf bench sched messaging -g %s -l %s, %s rounds, %s CPUs\n\n" "$groups" "$loops" \
+	"$rounds" "$(nproc)"
+printf "%-10s %10s %9s %12s %14s %10s %8s\n" way workload slowdown "monitor CPU" "stop->SVG" \
+	lost "SVG KB"
+
+base=$(workload)
+printf "%-10s %9ss %9s %12s %14s %10s %8s\n" base "$base" "1.00x" - - - -
+
+report() { # name workload_secs stop_secs lost svg
+	local kb=-
+	[ -s "$5" ] && kb=$(($(stat -c %s "$5") / 1024))
+	printf "%-10s %9ss %8sx %11ss %13ss %10s %8s\n" "$1" "$2" \
+		"$(awk -v a="$2" -v b="$base" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print 0 }')" \
+		"$(cpu_of "$1")" "$3" "$4" "$kb"
+}
+
+# perf-prof
+start_monitor perf-prof "$pp" task-state -g --flame-graph "$tmp/pp.svg" -m "${PP_PAGES:-2048}"
+w=$(workload)
+t0=$(now)
+stop_monitor
+t1=$(now)
+lost=$(grep -oiE 'lost [0-9]+' "$tmp/perf-prof.out" "$tmp/perf-prof.err" | awk '{ s += $2 } END { print s + 0 }')
+drop=$(grep -oE '[0-9]+ (pending )?intervals dropped' "$tmp/perf-prof.out" | awk '{ s += $1 } END { print s + 0 }')
+report perf-prof "$w" "$(sub "$t0" "$t1")" "$lost" "$tmp/pp.svg"
+echo "           (intervals dropped by perf-prof, unpaired or after losses: $drop)"
+
+# perf record + perf script + fold
+if command -v perf >/dev/null; then
+	start_monitor perf perf record -a -g -e sched:sched_switch -e sched:sched_wakeup \
+		-o "$tmp/perf.data"
+	w=$(workload)
+	t0=$(now)
+	stop_monitor
+	perf script -i "$tmp/perf.data" -F comm,tid,time,event,trace,ip,sym 2>/dev/null | awk '
+	function flush() {
+		if (ev == "switch") {
+			if (out[next_pid] != "") {
+				w[out[next_pid]] += int((t - tout[next_pid]) * 1e6)
+				out[next_pid] = ""
+			}
+			if (prev_pid != 0 && state != "Z" && state != "X")
+			{
+				out[prev_pid] = prev_comm ";" stack ";" state
+				tout[prev_pid] = t
+			}
+		}
+		ev = ""; stack = ""
+	}
+	/sched:sched_switch:/ {
+		flush(); ev = "switch"
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /:$/ && $i ~ /^[0-9.]+:$/) t = substr($i, 1, length($i) - 1) + 0
+			if ($i ~ /^prev_comm=/) prev_comm = substr($i, 11)
+			if ($i ~ /^prev_pid=/) prev_pid = substr($i, 10)
+			if ($i ~ /^prev_state=/) { state = substr($i, 12); sub(/\+$/, "", state) }
+			if ($i ~ /^next_pid=/) next_pid = substr($i, 10)
+		}
+		next
+	}
+	/sched:sched_wakeup:/ { flush(); next }
+	/^$/ { flush(); next }
+	ev == "switch" && NF >= 2 { stack = stack == "" ? $2 : $2 ";" stack }
+	END { flush(); for (k in w) if (w[k] > 0) print k, w[k] }' >"$tmp/perf.folded"
+	"$pp" flamegraph --title "Off-CPU Time Flame Graph" --count-name us "$tmp/perf.folded" \
+		-o "$tmp/perf.svg" >/dev/null 2>&1
+	t1=$(now)
+	lost=$(grep -oiE 'lost [0-9]+' "$tmp/perf.err" | awk '{ s += $2 } END { print s + 0 }')
+	report perf "$w" "$(sub "$t0" "$t1")" "$lost" "$tmp/perf.svg"
+	echo "           (perf.data: $(($(stat -c %s "$tmp/perf.data") / 1048576)) MB)"
+else
+	echo "perf       not installed"
+fi
+
+# bpftrace
+if command -v bpftrace >/dev/null; then
+	cat >"$tmp/offcpu.bt" <<'BT'
+tracepoint:sched:sched_switch
+{
+	if (args->prev_pid != 0) {
+		@start[args->prev_pid] = nsecs;
+		@ks[args->prev_pid] = kstack;
+		@us[args->prev_pid] = ustack;
+	}
+	$s = @start[args->next_pid];
+	if ($s != 0) {
+		@off[args->next_comm, @us[args->next_pid], @ks[args->next_pid]] =
+			sum((nsecs - $s) / 1000);
+		delete(@start[args->next_pid]);
+	}
+}
+END { clear(@start); clear(@ks); clear(@us); }
+BT
+	start_monitor bpftrace bpftrace "$tmp/offcpu.bt"
+	w=$(workload)
+	t0=$(now)
+	stop_monitor
+	# "@off[comm, \n ustack \n, \n kstack \n]: N" -> comm;user...;kernel... N
+	awk '
+	/^@off\[/ { comm = substr($0, 6); sub(/,.*/, "", comm); n = 0; delete f; next }
+	/^\]: / { s = comm; for (i = n; i >= 1; i--) s = s ";" f[i]; print s, $2; next }
+	/^ +[^ ]/ { x = $1; sub(/\+[0-9]+$/, "", x); f[++n] = x }' "$tmp/bpftrace.out" \
+		>"$tmp/bt.folded"
+	"$pp" flamegraph --title "Off-CPU Time Flame Graph" --count-name us "$tmp/bt.folded" \
+		-o "$tmp/bt.svg" >/dev/null 2>&1
+	t1=$(now)
+	lost=$(grep -oiE 'lost [0-9]+' "$tmp/bpftrace.err" | awk '{ s += $2 } END { print s + 0 }')
+	report bpftrace "$w" "$(sub "$t0" "$t1")" "$lost" "$tmp/bt.svg"
+else
+	echo "bpftrace   not installed"
+fi
