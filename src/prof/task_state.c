@@ -815,13 +815,24 @@ static const struct popt task_state_opts[] = {
 
 const struct profiler prof_task_state = {
 	.name = "task-state",
-	.desc = "off-CPU analysis: time in S/D/R/... states, with stacks and flame graphs",
-	.synopsis = "perf-prof task-state [-S] [-D] [--than TIME] [--filter COMM] [--perins] "
-		    "[-g [--flame-graph NAME]] [-p PID|-t TID|-C CPU|-- command]",
-	.examples =
-		"perf-prof task-state -D --than 100ms -g            # who is in D > 100 ms, where\n"
-		"perf-prof task-state -S --filter 'nginx*' -i 1000   # nginx sleeps, every second\n"
-		"perf-prof task-state -g --flame-graph offcpu.svg --filter myapp",
+	.desc = "off-CPU analysis: time in S/D/R/... states, run-queue delay, stacks, flame graphs",
+	.synopsis = "perf-prof task-state [-S] [-D] [--than TIME] [--filter COMM[,COMM...]] "
+		    "[--perins] [-g [--flame-graph NAME]] [-C CPUS [-- command]] [-i MS]",
+	.examples = "perf-prof task-state -D --than 100ms -g                     # who is in D > "
+		    "100 ms, and "
+		    "where\n"
+		    "  perf-prof task-state -S --filter 'nginx*' -i 1000         # nginx's sleeps, "
+		    "each "
+		    "second\n"
+		    "  perf-prof task-state --filter myapp --perins              # per thread, all "
+		    "states\n"
+		    "  perf-prof task-state -g --filter myapp --flame-graph offcpu.svg\n"
+		    "  perf-prof task-state -C 0-3 -g --flame-graph cmd -- ./cmd args\n"
+		    "--filter takes comm globs, applied by the kernel to sched_switch and "
+		    "sched_wakeup.\n"
+		    "Statistics: one row per state (per thread with --perins): switch-out to "
+		    "switch-in;\n"
+		    "'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).",
 	.opts = OPT_TARGET | OPT_INTERVAL | OPT_MMAP | OPT_OUTPUT | OPT_COUNT | OPT_ORDER |
 		OPT_CALLCHAIN | OPT_FLAME | OPT_FILTER,
 	.own = task_state_opts,
