@@ -2,10 +2,7 @@
 /* The profiler table: one line per profiler. */
 #include "profiler.h"
 
-extern const struct profiler prof_list __attribute__((weak));
-extern const struct profiler prof_trace __attribute__((weak));
-extern const struct profiler prof_task_state __attribute__((weak));
-extern const struct profiler prof_flamegraph __attribute__((weak));
+extern const struct profiler prof_list, prof_trace, prof_task_state, prof_flamegraph;
 
 const struct profiler *const profilers[] = {
 	&prof_list,

@@ -68,22 +68,22 @@ const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *n
 
 void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, FILE *fp)
 {
-	static struct trace_seq seq; /* reused: one allocation for the whole run */
-	static int seq_ready;
+	struct trace_seq *seq = &s->seq;
 	struct tep_record rec = { 0 };
 
 	if (!ev->tp || !s->tp)
 		return;
-	if (!seq_ready) {
-		trace_seq_init(&seq);
-		seq_ready = 1;
+	if (!s->seq_ready) {
+		/* reused: one allocation for the whole run */
+		trace_seq_init(seq);
+		s->seq_ready = true;
 	}
-	trace_seq_reset(&seq);
+	trace_seq_reset(seq);
 	rec.ts = smp->time;
 	rec.cpu = (int)smp->cpu;
 	rec.data = (void *)smp->raw;
 	rec.size = (int)smp->raw_size;
-	tep_print_event(tp__tep(s->tp), &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&seq);
-	fwrite(seq.buffer, 1, seq.len, fp);
+	tep_print_event(tp__tep(s->tp), seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(seq);
+	fwrite(seq->buffer, 1, seq->len, fp);
 }

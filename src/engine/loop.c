@@ -83,17 +83,6 @@ void session__stop(struct session *s)
 	s->stop = true;
 }
 
-static bool user_filter_drops(struct evsel *ev, struct sample *smp)
-{
-	struct tep_record rec = { 0 };
-
-	rec.ts = smp->time;
-	rec.cpu = (int)smp->cpu;
-	rec.data = (void *)smp->raw;
-	rec.size = (int)smp->raw_size;
-	return tep_filter_match(ev->user_filter, &rec) != TEP_ERRNO__FILTER_MATCH;
-}
-
 static void count_lost(struct session *s, const struct perf_event_header *h, int cpu)
 {
 	struct rec_lost l;
@@ -124,8 +113,6 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 		ev = session__evsel_by_id(s, id);
 		if (!ev || sample__parse(h, ev->attr.sample_type, ev->attr.read_format,
 					 ev->attr.sample_regs_user, &smp))
-			return;
-		if (ev->user_filter && user_filter_drops(ev, &smp))
 			return;
 		ev->nr_samples++;
 		s->nr_samples++;

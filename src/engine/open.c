@@ -194,36 +194,21 @@ static int expand_targets(struct session *s)
 
 static int set_filter(struct session *s, struct evsel *ev, int fd)
 {
-	char reason[256] = "";
-	enum tep_errno terr;
-	char *text;
+	char reason[256];
 
-	if (!ev->filter || ev->user_filter)
+	if (!ev->filter)
 		return 0;
 	if (!ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
 		return 0;
-	if (errno != EINVAL)
+	if (errno != EINVAL || !ev->tp)
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
-	/* The kernel gives no reason: ask libtraceevent's parser, and use it if it can. */
-	ev->user_filter = tep_filter_alloc(tp__tep(s->tp));
-	if (!ev->user_filter)
-		return session__set_err(s, -ENOMEM, "out of memory");
-	if (asprintf(&text, "%s/%s:%s", ev->tp->system, ev->tp->name, ev->filter) < 0)
-		return session__set_err(s, -ENOMEM, "out of memory");
-	terr = tep_filter_add_filter_str(ev->user_filter, text);
-	free(text);
-	if (terr < 0) {
-		tep_filter_strerror(ev->user_filter, terr, reason, sizeof(reason));
-		reason[strcspn(reason, "\n")] = 0;
-		return session__set_err(s, -EINVAL, "filter '%s' on %s rejected: %s", ev->filter,
-					ev->name, reason[0] ? reason : "invalid expression");
-	}
-	if (!s->env->quiet)
-		fprintf(stderr,
-			"perf-prof: the kernel rejected filter '%s' on %s; filtering in user space\n",
-			ev->filter, ev->name);
-	return 0;
+	/* The ioctl gives no reason: the kernel's filter parser tells it through tracefs. */
+	if (tp__explain_filter(ev->tp->system, ev->tp->name, ev->filter, reason, sizeof(reason)))
+		snprintf(reason, sizeof(reason), "invalid expression");
+	return session__set_err(s, -EINVAL,
+				"filter '%s' on %s rejected by the kernel: %s (fields: perf-prof list -v %s:%s)",
+				ev->filter, ev->name, reason, ev->tp->system, ev->tp->name);
 }
 
 static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int *leader_fd,

@@ -101,12 +101,12 @@ void session__delete(struct session *s)
 		workload__kill(&s->wl);
 	for (ev = s->evsels; ev; ev = next) {
 		next = ev->next;
-		if (ev->user_filter)
-			tep_filter_free(ev->user_filter);
 		free(ev->filter);
 		free(ev->name);
 		free(ev);
 	}
+	if (s->seq_ready)
+		trace_seq_destroy(&s->seq);
 	tp__delete(s->tp);
 	comm_map__delete(s->comms);
 	order__delete(s->oq);

@@ -79,7 +79,6 @@ struct evsel {
 	struct ev_spec *spec;		/* the -e spec it came from, or NULL */
 	struct perf_event_attr attr;
 	char *filter;			/* tracepoint filter text, NULL for none */
-	void *user_filter;		/* libtraceevent filter when the kernel refused */
 	void *priv;			/* the profiler's per-event data */
 	u64 nr_samples;
 };

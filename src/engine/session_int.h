@@ -3,6 +3,8 @@
 #ifndef PP_SESSION_INT_H
 #define PP_SESSION_INT_H
 
+#include <trace-seq.h>
+
 #include "engine/comm.h"
 #include "engine/order.h"
 #include "engine/ring.h"
@@ -65,6 +67,8 @@ struct session {
 	long long wall_offset;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	long long cached_sec;
 	char cached_prefix[32];
+	struct trace_seq seq;	/* event printing buffer */
+	bool seq_ready;
 	char err[512];
 };
 

@@ -140,3 +140,40 @@ void tp__free_list(char **list)
 		free(list[i]);
 	free(list);
 }
+
+int tp__explain_filter(const char *sys, const char *name, const char *filter, char *buf,
+		       size_t len)
+{
+	struct tracefs_instance *inst;
+	char iname[64], *text, *err, *caret;
+	int ret = -1, col = -1;
+
+	snprintf(iname, sizeof(iname), "perf-prof-%d", getpid());
+	inst = tracefs_instance_create(iname);
+	if (!inst)
+		return -1;
+	if (tracefs_event_file_write(inst, sys, name, "filter", filter) >= 0)
+		goto out; /* accepted here: no reason to give */
+	text = tracefs_event_file_read(inst, sys, name, "filter", NULL);
+	if (text) {
+		/* "FILTER\n     ^\nparse_error: REASON\n" */
+		caret = strchr(text, '\n');
+		if (caret && strchr(caret + 1, '^'))
+			col = (int)(strchr(caret + 1, '^') - (caret + 1));
+		err = strstr(text, "parse_error: ");
+		if (err) {
+			err += strlen("parse_error: ");
+			err[strcspn(err, "\n")] = 0;
+			if (col >= 0)
+				snprintf(buf, len, "%s (at offset %d)", err, col);
+			else
+				snprintf(buf, len, "%s", err);
+			ret = 0;
+		}
+		free(text);
+	}
+out:
+	tracefs_instance_destroy(inst);
+	tracefs_instance_free(inst);
+	return ret;
+}

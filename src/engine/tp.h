@@ -7,6 +7,8 @@
 #ifndef PP_TP_H
 #define PP_TP_H
 
+#include <stddef.h>
+
 struct tep_handle;
 struct tep_event;
 
@@ -27,5 +29,14 @@ struct tep_event *tp__event(struct tp_db *db, const char *sys, const char *name)
  */
 int tp__expand(const char *sys_glob, const char *name_glob, char ***list);
 void tp__free_list(char **list);
+
+/*
+ * Why the kernel rejects @filter on sys:name: the parse error the kernel
+ * reports through a private, temporary ftrace instance (global tracing
+ * state is not touched).  Fills @buf with e.g. "Field not found (at
+ * offset 12)".  Returns 0 if a reason was found.
+ */
+int tp__explain_filter(const char *sys, const char *name, const char *filter, char *buf,
+		       size_t len);
 
 #endif
