@@ -818,7 +818,7 @@ const struct profiler prof_task_state = {
 	.desc = "off-CPU analysis: time in S/D/R/... states, run-queue delay, stacks, flame graphs",
 	.synopsis = "perf-prof task-state [-S] [-D] [--than TIME] [--filter COMM[,COMM...]] "
 		    "[--perins] [-g [--flame-graph NAME]] [-C CPUS [-- command]] [-i MS]",
-	.examples = "perf-prof task-state -D --than 100ms -g                     # who is in D > "
+	.examples = "perf-prof task-state -D --than 100ms -g                   # who is in D > "
 		    "100 ms, and "
 		    "where\n"
 		    "  perf-prof task-state -S --filter 'nginx*' -i 1000         # nginx's sleeps, "
