@@ -61,6 +61,10 @@ struct profiler {
 	const char *const *ev_attrs; /* extra -e attributes accepted (NULL-terminated) */
 	size_t priv_size;
 	int order;		/* 1: --order is on by default */
+	unsigned mmap_pages;	/* default -m for this profiler (0: the engine's) */
+	int cpu_wide;		/* 1: open events per CPU even with -p/-t/--; the profiler
+				 * selects its targets itself (it must see other tasks
+				 * switching them in or waking them) */
 
 	/* A profiler without events: does everything here. Returns exit status. */
 	int (*run)(const struct env *env, void *priv, int argc, char **argv);

@@ -340,6 +340,9 @@ static int finish(const struct profiler *p, struct env *env)
 	}
 	if (p->order)
 		env->order = true;
+	env->cpu_wide = p->cpu_wide;
+	if (!env->mmap_pages)
+		env->mmap_pages = p->mmap_pages;
 	if (env->events) {
 		struct ev_spec_err err;
 

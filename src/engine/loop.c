@@ -315,7 +315,7 @@ static void check_targets(struct session *s)
 	const struct env *env = s->env;
 	int alive = 0;
 
-	if (s->has_wl || !s->per_thread)
+	if (s->has_wl || (!env->nr_pids && !env->nr_tids))
 		return;
 	for (int i = 0; i < env->nr_pids; i++)
 		alive += kill(env->pids[i], 0) == 0 || errno == EPERM;

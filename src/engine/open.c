@@ -284,7 +284,9 @@ int session__open(struct session *s)
 	err = expand_targets(s);
 	if (err)
 		return err;
-	if (s->has_wl && !env->cpus_given && !s->nr_threads) {
+	if (env->cpu_wide) {
+		s->nr_threads = 0; /* validated above; the profiler selects them */
+	} else if (s->has_wl && !env->cpus_given && !s->nr_threads) {
 		s->threads = malloc(sizeof(pid_t));
 		if (!s->threads)
 			return session__set_err(s, -ENOMEM, "out of memory");

@@ -54,6 +54,7 @@ struct env {
 	const char *flame_graph;/* --flame-graph NAME[.svg] */
 	unsigned stack_flags;	/* STACK_* print options (sym/stack.h) */
 	const char *filter;	/* --filter (profiler-defined meaning) */
+	bool cpu_wide;		/* events per CPU even for -p/-t/-- targets */
 };
 
 /* What a profiler asks of the engine for one event. */

@@ -682,7 +682,6 @@ static int perins_cmp(const struct ts_perins *a, const struct ts_perins *b)
 
 static void print_stats(struct session *s, struct task_state *ts)
 {
-	const struct env *env = session__env(s);
 	FILE *out = session__out(s);
 	char key[64];
 
@@ -713,12 +712,6 @@ static void print_stats(struct session *s, struct task_state *ts)
 			"task-state: %" PRIu64 " intervals dropped: switch-in not seen "
 			"(lost, or idle-context events missing on this CPU)\n",
 			ts->unpaired);
-	if (ts->unpaired && !ts->nr_intervals &&
-	    (env->nr_pids || env->nr_tids || (env->argv && env->argv[0])))
-		fprintf(out,
-			"task-state: no switch-in was seen: per-thread events (-p, -t, "
-			"-- command without -C) cannot see a thread being switched in; "
-			"monitor system-wide with --filter COMM, or add -C CPUS to -- command\n");
 	if (ts->failed_alloc)
 		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
 	fflush(out);
@@ -838,6 +831,8 @@ const struct profiler prof_task_state = {
 	.own = task_state_opts,
 	.priv_size = sizeof(struct task_state),
 	.order = 1,
+	.cpu_wide = 1,
+	.mmap_pages = 512, /* every context switch of the host: absorb bursts */
 	.init = task_state_init,
 	.sample = task_state_sample,
 	.lost = task_state_lost,
