@@ -41,8 +41,10 @@ static uint64_t str_hash(const char *s, size_t len)
 
 static inline uint32_t slot_of(uint64_t h, uint32_t mask)
 {
-	h *= 0x9e3779b97f4a7c15ULL;
-	return (uint32_t)(h >> 32) & mask;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (uint32_t)h & mask;
 }
 
 int ftrie__init(struct ftrie *t)
@@ -51,13 +53,12 @@ int ftrie__init(struct ftrie *t)
 	t->cap_nodes = 1024;
 	t->nodes = calloc(t->cap_nodes, sizeof(*t->nodes));
 	t->emask = 2047;
-	t->ekey = calloc(t->emask + 1, sizeof(*t->ekey));
-	t->eval = calloc(t->emask + 1, sizeof(*t->eval));
+	t->edges = calloc(t->emask + 1, sizeof(*t->edges));
 	t->cap_names = 256;
 	t->names = calloc(t->cap_names, sizeof(*t->names));
 	t->nmask = 511;
 	t->ntab = calloc(t->nmask + 1, sizeof(*t->ntab));
-	if (!t->nodes || !t->ekey || !t->eval || !t->names || !t->ntab) {
+	if (!t->nodes || !t->edges || !t->names || !t->ntab) {
 		ftrie__exit(t);
 		return -ENOMEM;
 	}
@@ -76,8 +77,7 @@ void ftrie__exit(struct ftrie *t)
 		b = prev;
 	}
 	free(t->nodes);
-	free(t->ekey);
-	free(t->eval);
+	free(t->edges);
 	free(t->names);
 	free(t->ntab);
 	free(t->kids);
@@ -169,50 +169,48 @@ int ftrie__intern(struct ftrie *t, const char *s, size_t len, uint32_t *id)
 	return 0;
 }
 
+static inline uint32_t edge_slot(uint32_t parent1, uint32_t name, uint32_t mask)
+{
+	return slot_of((uint64_t)parent1 << 32 | name, mask);
+}
+
 static int edges_grow(struct ftrie *t)
 {
 	uint32_t emask = t->emask * 2 + 1;
-	uint64_t *ekey = calloc((size_t)emask + 1, sizeof(*ekey));
-	uint32_t *eval = calloc((size_t)emask + 1, sizeof(*eval));
+	struct fedge *edges = calloc((size_t)emask + 1, sizeof(*edges));
 
-	if (!ekey || !eval) {
-		free(ekey);
-		free(eval);
+	if (!edges)
 		return -ENOMEM;
-	}
 	for (uint32_t j = 0; j <= t->emask; j++) {
+		const struct fedge *e = &t->edges[j];
 		uint32_t i;
 
-		if (!t->ekey[j])
+		if (!e->parent1)
 			continue;
-		i = slot_of(t->ekey[j], emask);
-		while (ekey[i])
+		i = edge_slot(e->parent1, e->name, emask);
+		while (edges[i].parent1)
 			i = (i + 1) & emask;
-		ekey[i] = t->ekey[j];
-		eval[i] = t->eval[j];
+		edges[i] = *e;
 	}
-	free(t->ekey);
-	free(t->eval);
-	t->ekey = ekey;
-	t->eval = eval;
+	free(t->edges);
+	t->edges = edges;
 	t->emask = emask;
 	return 0;
 }
 
 int ftrie__child(struct ftrie *t, uint32_t parent, uint32_t name, uint32_t *child)
 {
-	uint64_t key = ((uint64_t)parent << 32 | name) + 1;
-	uint32_t i = slot_of(key, t->emask);
+	uint32_t parent1 = parent + 1, i = edge_slot(parent1, name, t->emask);
 	struct fnode *n;
 
-	while (t->ekey[i]) {
-		if (t->ekey[i] == key) {
-			*child = t->eval[i];
+	while (t->edges[i].parent1) {
+		if (t->edges[i].parent1 == parent1 && t->edges[i].name == name) {
+			*child = t->edges[i].child;
 			return 0;
 		}
 		i = (i + 1) & t->emask;
 	}
-	if (t->nr_nodes == UINT32_MAX)
+	if (t->nr_nodes >= UINT32_MAX - 1)
 		return -ENOMEM;
 	if (t->nr_nodes == t->cap_nodes) {
 		struct fnode *nn = realloc(t->nodes, 2 * sizeof(*nn) * t->cap_nodes);
@@ -227,12 +225,12 @@ int ftrie__child(struct ftrie *t, uint32_t parent, uint32_t name, uint32_t *chil
 	n->parent = parent;
 	n->name = name;
 	n->depth = t->nodes[parent].depth + 1;
-	t->ekey[i] = key;
-	t->eval[i] = t->nr_nodes;
+	t->edges[i] = (struct fedge){ .parent1 = parent1, .name = name, .child = t->nr_nodes };
 	*child = t->nr_nodes++;
 	t->nr_edges++;
 	t->sorted = 0;
-	if (t->nr_edges * 2 > t->emask)
+	/* Grow at 70% load: linear probing stays short, and big tries stay smaller. */
+	if ((uint64_t)t->nr_edges * 10 > (uint64_t)t->emask * 7)
 		return edges_grow(t);
 	return 0;
 }
@@ -401,8 +399,81 @@ static bool parse_weight(const char *s, uint64_t *w)
 	return *end == '\0' && errno == 0;
 }
 
+/*
+ * Folded files are usually sorted, so a line mostly repeats the frames that
+ * start the line before it: those are found by comparing the two lines and
+ * their nodes reused, without a lookup.
+ */
+struct prev_line {
+	char *s;
+	size_t len, cap;
+	uint32_t *nodes; /* node of each frame */
+	size_t nr, nodes_cap;
+};
+
+static int add_stack(struct ftrie *t, struct prev_line *pl, const char *s, size_t n, uint32_t *leaf)
+{
+	size_t c = 0, lim = n < pl->len ? n : pl->len, k = 0;
+	const char *p = s, *end;
+	uint32_t node = 0, id;
+	int err = 0;
+
+	for (uint64_t a, b; c + 8 <= lim; c += 8) {
+		memcpy(&a, s + c, 8);
+		memcpy(&b, pl->s + c, 8);
+		if (a != b)
+			break;
+	}
+	while (c < lim && s[c] == pl->s[c])
+		c++;
+	for (;; p = end + 1, k++) {
+		size_t e;
+
+		end = memchr(p, ';', s + n - p);
+		if (!end)
+			end = s + n;
+		e = end - s;
+		if (k >= pl->nodes_cap) {
+			size_t nc = pl->nodes_cap ? 2 * pl->nodes_cap : 64;
+			uint32_t *nn = realloc(pl->nodes, nc * sizeof(*nn));
+
+			if (!nn)
+				return -ENOMEM;
+			pl->nodes = nn;
+			pl->nodes_cap = nc;
+		}
+		if (k < pl->nr && e <= c && (e == pl->len || pl->s[e] == ';')) {
+			node = pl->nodes[k];
+		} else {
+			c = 0; /* the rest differs */
+			err = ftrie__intern(t, p, end - p, &id);
+			if (!err)
+				err = ftrie__child(t, node, id, &node);
+			if (err)
+				return err;
+		}
+		pl->nodes[k] = node;
+		if (end == s + n)
+			break;
+	}
+	if (n + 1 > pl->cap) {
+		char *ns = realloc(pl->s, n + 1);
+
+		if (!ns)
+			return -ENOMEM;
+		pl->s = ns;
+		pl->cap = n + 1;
+	}
+	memcpy(pl->s, s, n);
+	pl->len = n;
+	pl->nr = k + 1;
+	*leaf = node;
+	return 0;
+}
+
 int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned long *bad)
 {
+	struct prev_line pl = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -410,8 +481,8 @@ int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned
 
 	*lines = *bad = 0;
 	while ((len = getline(&line, &cap, fp)) >= 0) {
-		char *sep, *p, *end;
-		uint32_t node = 0, id;
+		char *sep, *p;
+		uint32_t node;
 		uint64_t w;
 
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
@@ -420,8 +491,8 @@ int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned
 		if (len == 0)
 			continue;
 		(*lines)++;
-		sep = strrchr(line, ' ');
-		p = strrchr(line, '\t');
+		sep = memrchr(line, ' ', len);
+		p = memrchr(line, '\t', len);
 		if (p && (!sep || p > sep))
 			sep = p;
 		if (!sep || !parse_weight(sep + 1, &w)) {
@@ -434,20 +505,14 @@ int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned
 			(*bad)++;
 			continue;
 		}
-		*sep = '\0';
-		for (p = line;; p = end + 1) {
-			end = strchrnul(p, ';');
-			err = ftrie__intern(t, p, end - p, &id);
-			if (!err)
-				err = ftrie__child(t, node, id, &node);
-			if (err || !*end)
-				break;
-		}
+		err = add_stack(t, &pl, line, sep - line, &node);
 		if (err)
 			break;
 		t->nodes[node].self += w;
 	}
 	free(line);
+	free(pl.s);
+	free(pl.nodes);
 	if (!err && ferror(fp))
 		err = -EIO;
 	return err;

@@ -34,9 +34,10 @@ struct ftrie {
 	struct fnode *nodes; /* nodes[0] is the unnamed root */
 	uint32_t nr_nodes, cap_nodes;
 
-	/* Edge table: key (parent << 32 | name) + 1, 0 = empty slot. */
-	uint64_t *ekey;
-	uint32_t *eval;
+	/* Edge table, one slot one cache access; parent1 = parent + 1, 0 = empty. */
+	struct fedge {
+		uint32_t parent1, name, child;
+	} * edges;
 	uint32_t emask, nr_edges;
 
 	struct fname *names;

@@ -9,6 +9,7 @@
 
 #include "ut.h"
 #include "out/flame.h"
+#include "out/ftrie.h"
 
 static char dir[] = "/tmp/test_flame.XXXXXX";
 
@@ -277,6 +278,40 @@ static void test_svg(void)
 	free(out);
 }
 
+/* Reading folded text: consecutive lines share frames (the reader reuses them), duplicates merge. */
+static void test_read_folded(void)
+{
+	static const char in[] = "a;b 1\n"
+				 "a;bc 2\n"
+				 "a;b;c 3\n"
+				 "a;b;c 30\n"
+				 "a 4\n"
+				 "ab;x 5\n"
+				 "a;b;c;d\t6\n"
+				 "a;b;cd 7\n"
+				 "a;b 10\n"
+				 "a;;b 8\n"
+				 "no-weight\n"
+				 "w -1\n"
+				 "x 2.5\n";
+	unsigned long lines, bad;
+	struct ftrie t;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = fmemopen((void *)in, sizeof(in) - 1, "r"), *o = open_memstream(&out, &len);
+
+	CHECK_INT(ftrie__init(&t), 0);
+	CHECK_INT(ftrie__read_folded(&t, fp, &lines, &bad), 0);
+	CHECK_INT(lines, 13);
+	CHECK_INT(bad, 2);
+	CHECK_INT(ftrie__write_folded(&t, o), 0);
+	fclose(o);
+	CHECK_STR(out, "a 4\na;;b 8\na;b 11\na;b;c 33\na;b;c;d 6\na;b;cd 7\na;bc 2\nab;x 5\nx 3\n");
+	free(out);
+	fclose(fp);
+	ftrie__exit(&t);
+}
+
 /* Frames under 0.1% of the width are left out of the SVG (not of the folded file). */
 static void test_svg_min_width(void)
 {
@@ -364,6 +399,7 @@ int main(void)
 	test_intervals();
 	test_weights();
 	test_svg();
+	test_read_folded();
 	test_svg_min_width();
 	test_speed();
 	if (!ut_fail) {
