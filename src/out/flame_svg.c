@@ -276,7 +276,7 @@ static void frame_fill(const struct fname *nm, enum kind k, char *buf, size_t le
 
 	switch (k) {
 	case K_KERNEL: /* orange */
-		r = 225 + 30 * a, g = 125 + 50 * b, bl = 30 * c;
+		r = 235 + 20 * a, g = 140 + 45 * b, bl = 20 * c;
 		break;
 	case K_CXX: /* yellow */
 		r = 190 + 50 * a, g = 180 + 50 * a, bl = 40 + 60 * b;
@@ -294,7 +294,7 @@ static void frame_fill(const struct fname *nm, enum kind k, char *buf, size_t le
 		r = g = bl = 200;
 		break;
 	default: /* red */
-		r = 205 + 50 * a, g = 60 + 60 * b, bl = 50 + 40 * c;
+		r = 200 + 55 * a, g = 50 + 55 * b, bl = 50 + 40 * c;
 	}
 	snprintf(buf, len, "rgb(%d,%d,%d)", r, g, bl);
 }

@@ -38,9 +38,9 @@ fill_of() {
 	grep -F "<title>$1 (" "$T/small.svg" | sed -E 's/.*fill="rgb\(([0-9]+),([0-9]+),([0-9]+)\)".*/\1 \2 \3/'
 }
 read -r r g b <<<"$(fill_of 'sys_write_[k]')"
-check "kernel frames orange ($r,$g,$b)" test "$r" -ge 225 -a "$g" -ge 120 -a "$g" -le 180 -a "$b" -le 30
+check "kernel frames orange ($r,$g,$b)" test "$r" -ge 235 -a "$g" -ge 140 -a "$g" -le 185 -a "$b" -le 20
 read -r r g b <<<"$(fill_of main)"
-check "user frames red ($r,$g,$b)" test "$r" -ge 200 -a "$g" -le 125 -a "$b" -le 95
+check "user frames red ($r,$g,$b)" test "$r" -ge 200 -a "$g" -le 105 -a "$b" -le 90
 read -r r g b <<<"$(fill_of prog)"
 check "comm frames blue ($r,$g,$b)" test "$b" -ge 200 -a "$r" -lt "$b"
 
