@@ -5,9 +5,9 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 WERROR ?= -Werror
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -fno-omit-frame-pointer -D_GNU_SOURCE \
+override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -fno-omit-frame-pointer -D_GNU_SOURCE \
 	  -Isrc $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -liberty -lm
+override LDLIBS += $(PKG_LIBS) -liberty -lm
 BUILD ?= build
 
 LIB_SRCS := $(filter-out src/cli/main.c,$(shell find src -name '*.c' | sort))
