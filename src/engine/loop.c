@@ -50,11 +50,15 @@ void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
 
 u64 session__lost(struct session *s)
 {
-	return s->lost_total;
+	return s->lost_total + s->throttled;
 }
 
 void session__print_lost(struct session *s, FILE *fp)
 {
+	if (s->throttled)
+		fprintf(fp,
+			"perf-prof: the kernel throttled sampling %llu times (kernel.perf_event_max_sample_rate)\n",
+			(unsigned long long)s->throttled);
 	if (!s->lost_total)
 		return;
 	fprintf(fp, "perf-prof: lost %llu events (", (unsigned long long)s->lost_total);
@@ -161,6 +165,10 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			ops->lost(s, ops->priv, cpu, l.lost);
 		return;
 	}
+	case PERF_RECORD_THROTTLE:
+		/* the kernel stopped sampling for a while: say so with the lost counts */
+		s->throttled++;
+		return;
 	default:
 		return;
 	}

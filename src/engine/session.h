@@ -137,9 +137,9 @@ int session__open(struct session *s);
 int session__run(struct session *s, const struct session_ops *ops);
 void session__stop(struct session *s);
 
-/* Number of records lost so far (all CPUs) and per CPU. */
+/* Records lost so far on all CPUs, plus throttle episodes (anything to report). */
 u64 session__lost(struct session *s);
-/* Print "lost N events on CPU x ..." to @fp if any were lost. */
+/* Print "lost N events (CPU0: x, ...)" and throttling to @fp, if any. */
 void session__print_lost(struct session *s, FILE *fp);
 
 /* Workload exit status (wait(2) status) if a workload ran; -1 otherwise. */

@@ -55,6 +55,7 @@ struct session {
 	int max_cpu;
 	u64 *lost_cpu;		/* indexed by CPU */
 	u64 lost_total;
+	u64 throttled;		/* PERF_RECORD_THROTTLE seen */
 
 	int epfd, sigfd, tickfd, intfd;
 	struct order_queue *oq;
