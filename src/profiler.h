@@ -77,6 +77,8 @@ struct profiler {
 	void (*exit)(struct session *s, void *priv, const struct rec_task *t);
 	void (*fork)(struct session *s, void *priv, const struct rec_task *t);
 	void (*comm)(struct session *s, void *priv, const struct rec_comm *c);
+	/* The kernel's context-switch records; setting it turns them on. */
+	void (*context_switch)(struct session *s, void *priv, const struct rec_switch *sw);
 	/* Final output and release of priv's contents (priv itself is freed by the CLI). */
 	void (*deinit)(struct session *s, void *priv);
 };

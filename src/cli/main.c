@@ -102,6 +102,13 @@ static void on_mmap2(struct session *s, void *arg, const struct rec_mmap2 *m)
 		stack_ctx__mmap2(r->stack, m);
 }
 
+static void on_switch(struct session *s, void *arg, const struct rec_switch *sw)
+{
+	struct run *r = arg;
+
+	r->p->context_switch(s, r->priv, sw);
+}
+
 static int exit_code_of(int status)
 {
 	if (WIFEXITED(status))
@@ -160,6 +167,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	ops.fork = on_fork;
 	ops.comm = on_comm;
 	ops.mmap2 = on_mmap2;
+	ops.context_switch = p->context_switch ? on_switch : NULL;
 	err = session__run(s, &ops);
 	if (err) {
 		fprintf(stderr, "perf-prof %s: %s\n", p->name, session__strerror(s));

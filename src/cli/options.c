@@ -341,6 +341,7 @@ static int finish(const struct profiler *p, struct env *env)
 	if (p->order)
 		env->order = true;
 	env->cpu_wide = p->cpu_wide;
+	env->want_switch = p->context_switch != NULL;
 	if (!env->mmap_pages)
 		env->mmap_pages = p->mmap_pages;
 	if (env->events) {

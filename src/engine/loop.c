@@ -165,6 +165,14 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			ops->lost(s, ops->priv, cpu, l.lost);
 		return;
 	}
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		struct rec_switch sw;
+
+		if (ops->context_switch && !rec__switch(h, BASE_SAMPLE_TYPE, &sw))
+			ops->context_switch(s, ops->priv, &sw);
+		return;
+	}
 	case PERF_RECORD_THROTTLE:
 		/* the kernel stopped sampling for a while: say so with the lost counts */
 		s->throttled++;

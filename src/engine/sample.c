@@ -290,3 +290,26 @@ int rec__lost(const struct perf_event_header *hdr, struct rec_lost *l)
 	memcpy(&l->lost, p + 8, 8);
 	return 0;
 }
+
+int rec__switch(const struct perf_event_header *hdr, u64 sample_type, struct rec_switch *sw)
+{
+	const unsigned char *p = (const unsigned char *)(hdr + 1);
+	struct sample id;
+
+	if (sample__parse_id(hdr, sample_type, &id))
+		return -EINVAL;
+	memset(sw, 0, sizeof(*sw));
+	sw->pid = id.pid;
+	sw->tid = id.tid;
+	sw->time = id.time;
+	sw->cpu = id.cpu;
+	sw->out = !!(hdr->misc & PERF_RECORD_MISC_SWITCH_OUT);
+	sw->preempt = !!(hdr->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+	if (hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) {
+		if (hdr->size < sizeof(*hdr) + 8 + sample__id_size(sample_type))
+			return -EINVAL;
+		memcpy(&sw->other_pid, p, 4);
+		memcpy(&sw->other_tid, p + 4, 4);
+	}
+	return 0;
+}

@@ -73,6 +73,16 @@ struct rec_mmap2 {
 	const char *filename;
 };
 
+/* PERF_RECORD_SWITCH(_CPU_WIDE): the kernel's own context-switch records. */
+struct rec_switch {
+	u32 pid, tid;		/* the task switching out (out) or in (!out) */
+	u64 time;
+	u32 cpu;
+	bool out;
+	bool preempt;		/* switched out while runnable */
+	u32 other_pid, other_tid; /* next (out) or previous (in) task; CPU-wide records only */
+};
+
 struct rec_lost {
 	u64 id;
 	u64 lost;
@@ -100,5 +110,7 @@ int rec__comm(const struct perf_event_header *hdr, struct rec_comm *c);
 int rec__task(const struct perf_event_header *hdr, struct rec_task *t);
 int rec__mmap2(const struct perf_event_header *hdr, struct rec_mmap2 *m);
 int rec__lost(const struct perf_event_header *hdr, struct rec_lost *l);
+/* @sample_type: of the event, for the sample_id trailer (pid, tid, time, cpu). */
+int rec__switch(const struct perf_event_header *hdr, u64 sample_type, struct rec_switch *sw);
 
 #endif

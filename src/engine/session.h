@@ -55,6 +55,7 @@ struct env {
 	unsigned stack_flags;	/* STACK_* print options (sym/stack.h) */
 	const char *filter;	/* --filter (profiler-defined meaning) */
 	bool cpu_wide;		/* events per CPU even for -p/-t/-- targets */
+	bool want_switch;	/* PERF_RECORD_SWITCH records (attr.context_switch) */
 };
 
 /* What a profiler asks of the engine for one event. */
@@ -97,6 +98,8 @@ struct session_ops {
 	void (*fork)(struct session *s, void *priv, const struct rec_task *t);
 	void (*comm)(struct session *s, void *priv, const struct rec_comm *c);
 	void (*mmap2)(struct session *s, void *priv, const struct rec_mmap2 *m);
+	/* Context-switch records (only when env->want_switch). */
+	void (*context_switch)(struct session *s, void *priv, const struct rec_switch *sw);
 };
 
 /* Create a session for @env.  Output goes to @out.  Returns NULL with errno set. */
