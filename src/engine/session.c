@@ -238,7 +238,10 @@ struct evsel *session__add_tp(struct session *s, const char *sys, const char *na
 		return NULL;
 	tp = tp__event(s->tp, sys, name);
 	if (!tp) {
-		if (errno == ENOENT)
+		if (errno == EACCES)
+			session__set_err(s, -EACCES,
+					 "permission denied reading tracepoint formats in tracefs: run as root");
+		else if (errno == ENOENT)
 			session__set_err(s, -ENOENT,
 					 "unknown tracepoint '%s:%s' (see: perf-prof list '%s:*')", sys,
 					 name, sys);
@@ -284,6 +287,9 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 		return 1;
 	}
 	n = tp__expand(spec->sys, spec->name, &list);
+	if (n == -EACCES)
+		return session__set_err(s, n,
+					"permission denied reading tracepoints in tracefs: run as root");
 	if (n < 0)
 		return session__set_err(s, n, "cannot list tracepoints: %s", strerror(-n));
 	if (n == 0)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,17 @@
 struct tp_db {
 	struct tep_handle *tep;
 };
+
+bool tp__readable(void)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[PATH_MAX];
+
+	if (!dir)
+		return false;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	return access(path, R_OK | X_OK) == 0;
+}
 
 struct tp_db *tp__new(void)
 {
@@ -65,7 +77,7 @@ struct tep_event *tp__event(struct tp_db *db, const char *sys, const char *name)
 	buf = tracefs_event_file_read(NULL, sys, name, "format", &size);
 	if (!buf || size <= 0) {
 		free(buf);
-		errno = ENOENT;
+		errno = tp__readable() ? ENOENT : EACCES;
 		return NULL;
 	}
 	if (tep_parse_event(db->tep, buf, size, sys) != TEP_ERRNO__SUCCESS) {
@@ -109,6 +121,8 @@ int tp__expand(const char *sys_glob, const char *name_glob, char ***out)
 	int n = 0, cap = 0, err = 0;
 
 	*out = NULL;
+	if (!tp__readable())
+		return -EACCES;
 	systems = tracefs_event_systems(NULL);
 	if (!systems)
 		return tracefs_tracing_dir() ? 0 : -ENOENT;

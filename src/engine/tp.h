@@ -7,12 +7,16 @@
 #ifndef PP_TP_H
 #define PP_TP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct tep_handle;
 struct tep_event;
 
 struct tp_db;
+
+/* Whether tracefs's events/ directory can be read (root only by default). */
+bool tp__readable(void);
 
 /* Returns NULL with errno: ENOENT when tracefs is not mounted. */
 struct tp_db *tp__new(void);
