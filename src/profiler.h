@@ -58,6 +58,7 @@ struct profiler {
 	const char *examples;	/* lines of examples, '\n'-separated */
 	unsigned opts;		/* OPT_* */
 	const struct popt *own;	/* terminated by { 0 } */
+	const char *filter_help; /* what --filter means here (with OPT_FILTER) */
 	const char *const *ev_attrs; /* extra -e attributes accepted (NULL-terminated) */
 	size_t priv_size;
 	int order;		/* 1: --order is on by default */

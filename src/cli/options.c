@@ -48,7 +48,7 @@ static const struct copt common[] = {
 	{ OPT_FILTER, "filter", K_FILTER, "FILTER", NULL },
 	{ OPT_INTERVAL, "interval", 'i', "MS", "print (and reset) statistics every MS milliseconds" },
 	{ OPT_MMAP, "mmap-pages", 'm', "PAGES",
-	  "ring buffer pages per CPU, a power of two (default 128)" },
+	  "ring buffer pages per CPU, a power of two" },
 	{ OPT_OUTPUT, "output", 'o', "FILE", "write the output to FILE" },
 	{ OPT_COUNT, "count", 'N', "COUNT", "stop after COUNT samples" },
 	{ OPT_ORDER, "order", K_ORDER, NULL, "deliver events in time order across CPUs" },
@@ -94,9 +94,12 @@ void options__help(const struct profiler *p, FILE *fp)
 		const struct popt *o = &p->own[i];
 		char left[64];
 
-		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", o->sname ? "-" : "",
-			 o->sname ? o->sname : ' ', o->sname ? ", " : "  ", o->lname,
-			 o->argname ? " " : "", o->argname ? o->argname : "");
+		if (o->sname)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->sname, o->lname,
+				 o->argname ? " " : "", o->argname ? o->argname : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->lname, o->argname ? " " : "",
+				 o->argname ? o->argname : "");
 		fprintf(fp, "  %-30s %s\n", left, o->help ? o->help : "");
 	}
 	for (const struct copt *c = common; c->lname; c++) {
@@ -110,8 +113,13 @@ void options__help(const struct profiler *p, FILE *fp)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", c->lname,
 				 c->argname ? " " : "", c->argname ? c->argname : "");
+		if (c->key == 'm') {
+			fprintf(fp, "  %-30s %s (default %u)\n", left, c->help,
+				p->mmap_pages ? p->mmap_pages : 128);
+			continue;
+		}
 		fprintf(fp, "  %-30s %s\n", left,
-			c->help ? c->help : "filter (its meaning is in the description above)");
+			c->help ? c->help : p->filter_help ? p->filter_help : "filter");
 	}
 	if (p->opts & OPT_WORKLOAD)
 		fprintf(fp, "  %-30s %s\n", "-- COMMAND [ARGS]",
