@@ -9,17 +9,7 @@
 #include "sym/maps.h"
 #include "sym/stack.h"
 
-#if __has_include("sym/unwind.h")
 #include "sym/unwind.h"
-#define HAVE_UNWIND 1
-/* weak: the unwinder may not be linked in (unit tests, partial builds) */
-#pragma weak unwinder__new
-#pragma weak unwinder__delete
-#pragma weak unwinder__user
-#pragma weak unwinder__forget
-#else
-#define HAVE_UNWIND 0
-#endif
 
 #define MAX_FRAMES 1024
 #define MAX_USER 512
@@ -32,11 +22,9 @@ struct stack_ctx {
 	struct maps *maps;
 	struct ksyms *ks;
 	bool ks_tried;
-#if HAVE_UNWIND
 	struct unwinder *uw;
 	bool uw_tried;
 	struct unwind_map um;
-#endif
 	u32 cur_pid;
 	u64 uips[MAX_USER];
 	struct frame buf[MAX_FRAMES];
@@ -63,10 +51,8 @@ void stack_ctx__delete(struct stack_ctx *ctx)
 {
 	if (!ctx)
 		return;
-#if HAVE_UNWIND
-	if (ctx->uw && unwinder__delete)
+	if (ctx->uw)
 		unwinder__delete(ctx->uw);
-#endif
 	maps__delete(ctx->maps);
 	dso_cache__delete(ctx->dc);
 	ksyms__delete(ctx->ks);
@@ -80,13 +66,8 @@ void stack__set_warn(void (*warn)(const char *msg))
 
 static void forget(struct stack_ctx *ctx, u32 pid)
 {
-#if HAVE_UNWIND
-	if (ctx->uw && unwinder__forget)
+	if (ctx->uw)
 		unwinder__forget(ctx->uw, pid);
-#else
-	(void)ctx;
-	(void)pid;
-#endif
 }
 
 void stack_ctx__mmap2(struct stack_ctx *ctx, const struct rec_mmap2 *m)
@@ -165,7 +146,6 @@ static void user_frame(struct stack_ctx *ctx, u32 pid, u64 addr, bool first, str
 	f->dso = r.dso;
 }
 
-#if HAVE_UNWIND
 static const struct unwind_map *find_map(void *arg, u64 addr)
 {
 	struct stack_ctx *ctx = arg;
@@ -180,12 +160,10 @@ static const struct unwind_map *find_map(void *arg, u64 addr)
 	ctx->um = (struct unwind_map){ mp->start, mp->end, mp->pgoff, path };
 	return &ctx->um;
 }
-#endif
 
 /* User IPs from DWARF unwinding, or -1 to use the callchain's user part. */
 static int dwarf_user(struct stack_ctx *ctx, const struct sample *smp)
 {
-#if HAVE_UNWIND
 	const u64 need = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	int n;
 
@@ -193,19 +171,13 @@ static int dwarf_user(struct stack_ctx *ctx, const struct sample *smp)
 		return -1;
 	if (!ctx->uw_tried) {
 		ctx->uw_tried = true;
-		if (unwinder__new)
-			ctx->uw = unwinder__new();
+		ctx->uw = unwinder__new();
 	}
-	if (!ctx->uw || !unwinder__user)
+	if (!ctx->uw)
 		return -1;
 	ctx->cur_pid = smp->pid;
 	n = unwinder__user(ctx->uw, smp, find_map, ctx, ctx->uips, MAX_USER);
 	return n > 0 ? n : -1;
-#else
-	(void)ctx;
-	(void)smp;
-	return -1;
-#endif
 }
 
 int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame *out, int max)
