@@ -217,7 +217,12 @@ static int drain(struct session *s, struct buf *b)
 				ring__end(&b->ring);
 				return -ENOMEM;
 			}
-		} else if (!s->stop || !s->env->max_samples) {
+		} else {
+			/*
+			 * Also after a stop (workload exited, -p targets gone):
+			 * the final drain delivers what is left; dispatch itself
+			 * drops samples beyond -N.
+			 */
 			session__dispatch(s, h, cpu);
 		}
 	}
