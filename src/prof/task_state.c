@@ -97,7 +97,8 @@ struct task_state {
 	struct frame *frames;
 	u64 dropped_lost; /* pending intervals dropped because records were lost */
 	u64 nr_intervals;
-	u64 unpaired; /* switch-outs never followed by a switch-in */
+	u64 unpaired;	      /* switch-outs never followed by a switch-in */
+	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
 };
 
@@ -590,6 +591,30 @@ static void on_wakeup(struct task_state *ts, struct evsel *ev, struct sample *sm
 		th->wake_time = smp->time;
 }
 
+/*
+ * The kernel's switch-in record comes a few us after sched_switch, from the
+ * next task's context.  sched_switch samples taken in some contexts (CPU 1's
+ * idle task on this VM) are never delivered, so a thread woken on an idle
+ * CPU would have no switch-in; the record closes the interval then.  When
+ * the tracepoint was seen, it came first and nothing is pending any more.
+ * Records arrive for every task on the CPU, unfiltered: a hash lookup is all
+ * an untracked thread costs.
+ */
+static void task_state_switch(struct session *s, void *priv, const struct rec_switch *sw)
+{
+	struct task_state *ts = priv;
+	struct ts_thread *th;
+	u32 tid = sw->tid;
+
+	if (sw->out || !tid)
+		return;
+	HASH_FIND(hh, ts->threads, &tid, sizeof(tid), th);
+	if (!th || !th->out_time)
+		return;
+	ts->closed_by_record++;
+	switch_in(s, ts, th, sw->time, sw->cpu);
+}
+
 static void task_state_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct task_state *ts = priv;
@@ -714,6 +739,11 @@ static void print_stats(struct session *s, struct task_state *ts)
 			ts->unpaired);
 	if (ts->failed_alloc)
 		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
+	if (ts->closed_by_record && session__env(s)->verbose)
+		fprintf(out,
+			"task-state: %" PRIu64 " switch-ins taken from context-switch records "
+			"(their sched_switch was not delivered)\n",
+			ts->closed_by_record);
 	fflush(out);
 }
 
@@ -732,6 +762,7 @@ static void reset_stats(struct task_state *ts)
 	}
 	ts->dropped_lost = 0;
 	ts->unpaired = 0;
+	ts->closed_by_record = 0;
 }
 
 static void task_state_interval(struct session *s, void *priv)
@@ -839,5 +870,6 @@ const struct profiler prof_task_state = {
 	.interval = task_state_interval,
 	.exit = task_state_exit,
 	.fork = task_state_fork,
+	.context_switch = task_state_switch,
 	.deinit = task_state_deinit,
 };

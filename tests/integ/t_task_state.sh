@@ -1,12 +1,14 @@
 #!/bin/bash
 # task-state against workloads with known behaviour (tests/work/ts_*.c): counts,
-# durations, stacks, run-queue delay, folded weights, agreement with perf.
+# durations, stacks, run-queue delay, folded weights, agreement with perf,
+# -p/-t/-- command targets.
 #
-# On this VM, perf does not deliver tracepoint samples whose current task is
-# CPU 1's idle task (nor the VM agent's threads), so a switch-in from idle on
-# CPU 1 is never seen.  Workloads therefore run on CPU 0 and perf-prof on
-# CPU 1; task-state reports such unpaired switch-outs, and a test retries
-# once when the tool says it missed switch-ins.
+# On this VM perf does not deliver sched_switch/sched_wakeup samples taken in
+# CPU 1's idle task.  task-state closes such intervals from the kernel's
+# context-switch records, so workloads run unpinned; only wakeups raised in
+# idle are missing (those intervals have no sleep/runq split).  A case runs
+# again (at most 3 runs) only when the tool itself reports dropped intervals
+# or lost events.
 . "$(dirname "$0")/lib.sh"
 
 for w in ts_sleep ts_mixed ts_dstate ts_rq; do
@@ -23,60 +25,105 @@ ns() { awk -v v="$1" 'BEGIN { u = v; sub(/^[0-9.]+/, "", u); n = v + 0;
 # field N of the table row whose first column is KEY
 row() { awk -v k="$2" -v n="$3" '$1 == k { print $n; exit }' "$1"; }
 # value=NUMBER from the workload's own line
-wl() { grep -o "$2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
+wl() { grep -o "\<$2=[0-9]*" "$1" | head -1 | cut -d= -f2; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b ? a / b : 0 }'; }
 
-# run_ts OUT "task-state args" workload args...: perf-prof on CPU 1, workload on CPU 0
+# run_ts OUT "task-state args" workload args...: monitor the whole run of a workload
 run_ts() {
 	local out=$1 args=$2 p
 	shift 2
 	# shellcheck disable=SC2086
-	taskset -c 1 "$PP" task-state $args >"$out" 2>"$out.err" &
+	"$PP" task-state $args >"$out" 2>"$out.err" &
 	p=$!
 	sleep 1
-	taskset -c 0 "$@" >"$out.wl"
+	"$@" >"$out.wl"
 	sleep 0.3
 	kill -INT $p
 	wait $p
 	echo $? >"$out.rc"
 }
-# like run_ts, but again (up to 5 runs) while the tool reports switch-ins it could not see
-run_ts_retry() {
-	local i
-	for i in 1 2 3 4 5; do
-		run_ts "$@"
-		grep -q "switch-in not seen" "$1" || return 0
-		echo "# run $i: $(grep 'switch-in not seen' "$1")"
+# the tool says its numbers are incomplete
+incomplete() { grep -hE 'dropped|lost [0-9]|throttled' "$1" "$1.err"; }
+# retry CMD OUT ...: CMD again (3 runs at most) while the tool reports missing data
+retry() {
+	local i msg
+	for i in 1 2 3; do
+		"$@"
+		msg=$(incomplete "$2") || return 0
+		echo "# run $i of $2: $msg"
 	done
 }
+# wait up to $2 seconds for child $1 to end by itself (a zombie has ended); 0 if it did
+wait_gone() {
+	local i st
+	for ((i = 0; i < $2 * 10; i++)); do
+		st=$(ps -o stat= -p "$1" 2>/dev/null) || return 0
+		[[ $st == Z* ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# run_attach OUT "task-state args ending in -p or -t" ID_FIELD workload args...:
+# start the workload (it sleeps a while first), attach to the id it prints
+run_attach() {
+	local out=$1 args=$2 sel=$3 w p i id
+	shift 3
+	"$@" >"$out.wl" &
+	w=$!
+	for ((i = 0; i < 100; i++)); do
+		grep -q start "$out.wl" && break
+		sleep 0.02
+	done
+	id=$(wl "$out.wl" "$sel")
+	# shellcheck disable=SC2086
+	"$PP" task-state $args "${id:-0}" >"$out" 2>"$out.err" &
+	p=$!
+	wait $w
+	if wait_gone $p 5; then echo yes >"$out.self"; else echo no >"$out.self"; kill -INT $p; fi
+	wait $p
+	echo $? >"$out.rc"
+}
 
-# 1. 200 x 5 ms sleeps
-run_ts_retry $T/sleep "-S --filter ts_sleep" $W/ts_sleep 200 5
+# 1. 200 x 5 ms sleeps, anywhere on the machine
+retry run_ts $T/sleep "-v -S --filter ts_sleep" $W/ts_sleep 200 5
 check_eq "sleep: exit status" "$(cat $T/sleep.rc)" 0
 check_eq "sleep: S count is 200" "$(row $T/sleep S 2)" 200
+[ "$(row $T/sleep S 2)" = 200 ] || sed 's/^/# /' $T/sleep $T/sleep.err
 check_range "sleep: p50 (ms)" "$(awk -v v=$(ns $(row $T/sleep S 7)) 'BEGIN{print v/1e6}')" 5 6
-total=$(ns "$(row $T/sleep S 3)")
-want=$(wl $T/sleep.wl slept_ns)
 check_range "sleep: S total / workload's own sleep time" \
-	"$(awk -v a=$total -v b=$want 'BEGIN{printf "%.4f", a/b}')" 0.98 1.02
-# a wakeup from a context perf does not see leaves an interval unsplit
-check_range "sleep: sleep+runq split counts" "$(awk '$1=="sleep" {print $2}' $T/sleep)" 198 200
+	"$(ratio $(ns "$(row $T/sleep S 3)") $(wl $T/sleep.wl slept_ns))" 0.98 1.02
+# the split exists where the wakeup was seen (not for wakeups raised in CPU 1's idle)
+split=$(awk '$1=="sleep" {print $2}' $T/sleep)
+check_eq "sleep: as many runq as sleep rows" "$(awk '$1=="runq" {print $2}' $T/sleep)" "$split"
+check_range "sleep: split intervals" "${split:-0}" 1 200
+check "sleep: sleep + runq <= S total" awk -v s=$(ns $(row $T/sleep sleep 3)) \
+	-v r=$(ns $(row $T/sleep runq 3)) -v t=$(ns $(row $T/sleep S 3)) \
+	'BEGIN { exit !(s + r <= t * 1.0001) }'
 check_eq "sleep: no D or R rows with -S" "$(awk '$1=="D"||$1=="R"' $T/sleep | wc -l)" 0
 
 # 2. D state: a vfork parent waits TASK_KILLABLE, reported as D
-run_ts_retry $T/d "-D --filter ts_dstate" $W/ts_dstate 20 10
+retry run_ts $T/d "-D --filter ts_dstate" $W/ts_dstate 20 10
 # (one more short D is possible, e.g. around exec)
 check_range "dstate: D count is 20" "$(row $T/d D 2)" 20 21
 check_range "dstate: D total / workload's wait" \
-	"$(awk -v a=$(ns $(row $T/d D 3)) -v b=$(wl $T/d.wl d_ns) 'BEGIN{printf "%.4f", a/b}')" 0.98 1.02
-check_range "dstate: D p50 (ms)" "$(awk -v v=$(ns $(row $T/d D 7)) 'BEGIN{print v/1e6}')" 10 11
+	"$(ratio $(ns $(row $T/d D 3)) $(wl $T/d.wl d_ns))" 0.98 1.02
+# the child's 10 ms sleep is the floor; above it, whatever the workload saw itself
+# (a loaded machine adds the child's and the parent's run-queue waits)
+p50=$(ns $(row $T/d D 7))
+check_range "dstate: D p50 (ms) >= the child's sleep" "$(awk -v v=$p50 'BEGIN{print v/1e6}')" 10 1000
+check_range "dstate: D p50 / workload's own median" "$(ratio $p50 $(wl $T/d.wl d_p50_ns))" 0.98 1.02
 check_eq "dstate: no S rows with -D" "$(awk '$1=="S"' $T/d | wc -l)" 0
 
 # 3. --than 20ms prints exactly the 10 long sleeps, with the workload's functions
-run_ts_retry $T/than "--filter ts_mixed --than 20ms -g --flame-graph $T/mixed" $W/ts_mixed
-lines=$(grep -cE ' ts_mixed +[0-9]+ \[[0-9]+\] S +[0-9.]+ms$' $T/than)
-check_eq "than: 10 intervals over 20 ms" "$lines" 10
-check_eq "than: all between 30 and 33 ms" "$(grep -E ' ts_mixed +[0-9]+ \[[0-9]+\] S ' $T/than |
-	awk '{ v = $NF + 0 } v >= 30 && v < 33' | wc -l)" 10
+retry run_ts $T/than "--filter ts_mixed --than 20ms -g --flame-graph $T/mixed" $W/ts_mixed
+grep -E ' ts_mixed +[0-9]+ \[[0-9]+\] S +[0-9.]+ms$' $T/than | awk '{ print $NF + 0 }' >$T/than.ms
+check_eq "than: 10 intervals over 20 ms" "$(wc -l <$T/than.ms)" 10
+check_eq "than: all at least 30 ms" "$(awk '$1 >= 30' $T/than.ms | wc -l)" 10
+# each one is the workload's own measurement of that sleep less its system-call
+# overhead (and any preemption before it read the clock)
+grep -o 'long_sleep_ns=[0-9]*' $T/than.wl | cut -d= -f2 | paste $T/than.ms - >$T/than.pairs
+check_eq "than: each as long as the workload measured (-2 ms..+0.05 ms)" \
+	"$(awk '{ d = $1 - $2 / 1e6 } d >= -2 && d <= 0.05' $T/than.pairs | wc -l)" 10
 check_eq "than: sleep_long in every stack" "$(grep -c 'sleep_long+' $T/than)" 10
 check_eq "than: sleep_short never printed" "$(grep -c 'sleep_short' $T/than)" 0
 check "than: kernel frames too (do_nanosleep)" grep -q do_nanosleep $T/than
@@ -89,28 +136,34 @@ fsum=$(awk '/;S [0-9]+$/ { s += $NF } END { print s }' $T/mixed.folded)
 tot_us=$(awk -v v=$(ns $(row $T/than S 3)) 'BEGIN{printf "%.0f", v/1e3}')
 # each interval's weight is truncated to whole us: at most 1 us each
 check_range "folded: weight sum vs S total (us)" "$fsum" $((tot_us - 110)) "$tot_us"
-check_range "folded: sleep_long weight (us)" \
-	"$(awk '/;sleep_long;/ { s += $NF } END { print s }' $T/mixed.folded)" 300000 320000
+check_range "folded: sleep_long weight / workload's long sleeps" \
+	"$(ratio "$(awk '/;sleep_long;/ { s += $NF } END { print s * 1e3 }' $T/mixed.folded)" \
+		$(wl $T/than.wl long_ns))" 0.98 1.01
 check "folded: state as the leaf frame" grep -q ';__schedule_\[k\];S [0-9]*$' $T/mixed.folded
 
-# 5. run-queue delay: two spinning threads on one CPU wait about half the time each
-run_ts $T/rq "--filter ts_rq_* --perins" $W/ts_rq 1 0
+# 5. run-queue delay: two spinning threads pinned to one CPU (the workload pins
+# them: that is the point) wait about half the time each
+retry run_ts $T/rq "--filter ts_rq_* --perins" $W/ts_rq 1 0
 for th in ts_rq_a ts_rq_b; do
 	tid=$(grep "thread=$th " $T/rq.wl | grep -o 'tid=[0-9]*' | cut -d= -f2)
 	want=$(grep "thread=$th " $T/rq.wl | grep -o 'wait_ns=[0-9]*' | cut -d= -f2)
 	got=$(awk -v t="$tid" '$1 == "R" && $3 == t { print $5 }' $T/rq)
-	check_range "rq: $th R total / (wall - cpu time)" \
-		"$(awk -v a=$(ns "${got:-0ns}") -v b=$want 'BEGIN{printf "%.3f", a/b}')" 0.85 1.05
+	check_range "rq: $th R total / (wall - cpu time)" "$(ratio $(ns "${got:-0ns}") $want)" \
+		0.85 1.05
 done
 
-# 6. agreement with perf record + perf script on the same run
+# 6. agreement with perf record + perf script on the same run.  perf has the same
+# blind spot on CPU 1, so both record only CPU 0, where the workload is pinned.
 if command -v perf >/dev/null; then
-	taskset -c 1 perf record -q -C 0 -e sched:sched_switch -e sched:sched_wakeup \
-		-o $T/perf.data >/dev/null 2>&1 &
-	pr=$!
-	run_ts $T/agree "-S --filter ts_sleep" $W/ts_sleep 100 5
-	kill -INT $pr
-	wait $pr
+	agree() {
+		taskset -c 1 perf record -q -C 0 -e sched:sched_switch -e sched:sched_wakeup \
+			-o $T/perf.data >/dev/null 2>&1 &
+		local pr=$!
+		run_ts $T/agree "-C 0 -S --filter ts_sleep" taskset -c 0 $W/ts_sleep 100 5
+		kill -INT $pr
+		wait $pr
+	}
+	retry agree $T/agree
 	tid=$(wl $T/agree.wl pid)
 	# switch-out in S to the next switch-in of the same thread
 	ptot=$(perf script -i $T/perf.data -F time,trace 2>/dev/null | awk -v t="$tid" '
@@ -118,23 +171,52 @@ if command -v perf >/dev/null; then
 		$0 ~ "prev_pid=" t " " && $0 ~ /prev_state=S / { out = ts; next }
 		$0 ~ "next_pid=" t " " && out { s += ts - out; out = 0 }
 		END { printf "%.0f\n", s }')
-	check_range "perf: S total vs perf record pairing" \
-		"$(awk -v a=$(ns $(row $T/agree S 3)) -v b=$ptot 'BEGIN{printf "%.4f", b ? a/b : 0}')" \
+	check_range "perf: S total vs perf record pairing" "$(ratio $(ns $(row $T/agree S 3)) $ptot)" \
 		0.98 1.02
+	# on CPU 0 every wakeup is seen
+	check_range "perf: sleep+runq split on CPU 0" "$(awk '$1=="sleep" {print $2}' $T/agree)" 99 100
 else
 	skip "perf not installed"
 fi
 
 # 7. interval output: counts over all intervals add up
-run_ts_retry $T/int "-S --filter ts_sleep -i 300" $W/ts_sleep 200 5
+retry run_ts $T/int "-S --filter ts_sleep -i 300" $W/ts_sleep 200 5
 check_range "interval: several tables" "$(grep -c '^STATE' $T/int)" 3 9
 check_eq "interval: counts add up to 200" "$(awk '$1=="S" { s += $2 } END { print s }' $T/int)" 200
 
-# 8. -- command with -C: the workload and its vfork children only
-taskset -c 1 "$PP" task-state -C 0,1 -D -- taskset -c 0 $W/ts_dstate 10 10 >$T/wl 2>&1
-check_range "workload: D count" "$(row $T/wl D 2)" 10 11
+# 8. -- command: the workload and its vfork children only, on every CPU
+run_cmd() { "$PP" task-state $2 -- "${@:3}" >"$1" 2>"$1.err"; }
+retry run_cmd $T/wl "-S" $W/ts_sleep 200 5
+check_eq "workload: S count of ts_sleep 200 5" "$(row $T/wl S 2)" 200
+[ "$(row $T/wl S 2)" = 200 ] || sed 's/^/# /' $T/wl $T/wl.err
+retry run_cmd $T/wld "-D --perins" $W/ts_dstate 10 10
+# (one more short D is possible, e.g. around exec)
+check_range "workload: D count" "$(awk '$1 == "D" { s += $4 } END { print s }' $T/wld)" 10 11
+check_eq "workload: D rows are the workload's" \
+	"$(awk -v p="$(wl $T/wld pid)" '$1 == "D" && $3 != p' $T/wld | wc -l)" 0
 
-# 9. bad input: clear message, non-zero exit
+# 9. -p PID: attach to a running process (2 threads: 200 and 50 sleeps of 5 ms)
+retry run_attach $T/pid "-S --perins -p" pid $W/ts_sleep 200 5 2000 50
+main=$(wl $T/pid.wl tid_main)
+side=$(wl $T/pid.wl tid_side)
+check_eq "-p: ends by itself when the process exits" "$(cat $T/pid.self)" yes
+check_eq "-p: exit status" "$(cat $T/pid.rc)" 0
+check_eq "-p: main thread's S count" "$(awk -v t=$main '$1 == "S" && $3 == t { print $4 }' $T/pid)" 200
+check_eq "-p: other thread's S count" "$(awk -v t=$side '$1 == "S" && $3 == t { print $4 }' $T/pid)" 50
+check_eq "-p: no other threads" "$(awk '$1 == "S"' $T/pid | wc -l)" 2
+check_range "-p: main thread's S total / workload's" \
+	"$(ratio $(ns $(awk -v t=$main '$1 == "S" && $3 == t { print $5 }' $T/pid)) \
+		$(wl $T/pid.wl slept_ns))" 0.98 1.02
+
+# 10. -t TID: one thread of that process only
+retry run_attach $T/tid "-S -t" tid_side $W/ts_sleep 200 5 2000 50
+check_eq "-t: ends by itself when the process exits" "$(cat $T/tid.self)" yes
+check_eq "-t: S count of that thread" "$(row $T/tid S 2)" 50
+check_range "-t: S total / the thread's own" \
+	"$(ratio $(ns $(row $T/tid S 3)) $(grep side $T/tid.wl | grep -o 'slept_ns=[0-9]*' | cut -d= -f2))" \
+	0.98 1.02
+
+# 11. bad input: clear message, non-zero exit
 "$PP" task-state --than 10xs -C 0 >$T/bad1 2>&1
 check "bad: --than 10xs fails" test $? -ne 0
 check "bad: --than 10xs names the problem" grep -q "10xs" $T/bad1
@@ -143,5 +225,7 @@ check "bad: quote in --filter fails" test $? -ne 0
 "$PP" task-state --flame-graph x -C 0 >$T/bad3 2>&1
 check "bad: --flame-graph without -g fails" test $? -ne 0
 check "bad: --flame-graph without -g says why" grep -q "add -g" $T/bad3
+"$PP" task-state -S -p 999999999 >$T/bad4 2>&1
+check "bad: -p of no process fails" test $? -ne 0
 
 done_tests

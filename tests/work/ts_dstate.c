@@ -20,13 +20,22 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 20;
 	int ms = argc > 2 ? atoi(argv[2]) : 10;
 	static struct timespec d;
-	unsigned long long total = 0, t;
+	unsigned long long total = 0, t, *each;
 
+	if (n < 1 || !(each = calloc(n, sizeof(*each))))
+		return 1;
 	d.tv_sec = ms / 1000;
 	d.tv_nsec = (ms % 1000) * 1000000L;
 	for (int i = 0; i < n; i++) {
@@ -36,8 +45,13 @@ int main(int argc, char **argv)
 			syscall(SYS_nanosleep, &d, NULL);
 			_exit(0);
 		}
-		total += now_ns() - t;
+		each[i] = now_ns() - t;
+		total += each[i];
 	}
+	qsort(each, n, sizeof(*each), cmp_ull);
 	printf("ts_dstate: waits=%d ms=%d d_ns=%llu pid=%d\n", n, ms, total, (int)getpid());
+	/* the median as the upper middle value (like a histogram's p50), and the max */
+	printf("ts_dstate: d_p50_ns=%llu d_max_ns=%llu\n", each[n / 2], each[n - 1]);
+	free(each);
 	return 0;
 }

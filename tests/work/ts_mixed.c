@@ -48,15 +48,20 @@ __attribute__((noinline)) unsigned long long sleep_short(void)
 
 int main(void)
 {
-	unsigned long long lt = 0, st = 0;
+	unsigned long long lt = 0, st = 0, each[10];
+	int nl = 0;
 
 	for (int i = 0; i < 110; i++) {
-		if (i % 11 == 5)
-			lt += sleep_long();
-		else
+		if (i % 11 == 5) {
+			each[nl] = sleep_long();
+			lt += each[nl++];
+		} else
 			st += sleep_short();
 	}
 	printf("ts_mixed: long=10 long_ns=%llu short=100 short_ns=%llu pid=%d\n", lt, st,
 	       (int)getpid());
+	/* one line per long sleep, in order, to compare with --than's lines */
+	for (int i = 0; i < nl; i++)
+		printf("ts_mixed: long_sleep_ns=%llu\n", each[i]);
 	return 0;
 }
