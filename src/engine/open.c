@@ -189,6 +189,12 @@ static int expand_targets(struct session *s)
 		}
 		s->threads[s->nr_threads++] = env->tids[i];
 	}
+	/*
+	 * Their comms now, while they exist: they exec'd before us (no COMM
+	 * record) and may be gone when their samples are printed.
+	 */
+	for (int i = 0; i < s->nr_threads; i++)
+		comm_map__get(s->comms, (uint32_t)s->threads[i]);
 	return 0;
 }
 
