@@ -10,13 +10,14 @@
 # the workload and stopped with SIGINT after it.  Each configuration runs ROUNDS
 # times, interleaved; the table shows medians.
 # usage: bench/trace-bench.sh [BUILD_DIR] [LOOPS] [ROUNDS]
-#   BENCH_RT=1 runs both tools at SCHED_FIFO 10, to take other load on CPU 0 out
-#   of the comparison (both tools get the same treatment).
+#   BENCH_RT=1 runs both tools at SCHED_FIFO 10 and the workload at SCHED_FIFO 5,
+#   to take other load on the two CPUs out of the comparison (both tools get the
+#   same treatment).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 loops=${2:-200000}
-rounds=${3:-3}
+rounds=${3:-5}
 case $build in /*) ;; *) build=$top/$build ;; esac
 pp=$build/perf-prof
 [ "$build" = "$top/build" ] && pp=$top/perf-prof
@@ -25,7 +26,8 @@ pp=$build/perf-prof
 command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)"; exit 1; }
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (workload on CPU 1, tools on CPU 0)"; exit 1; }
 rt=()
-[ "${BENCH_RT:-0}" = 1 ] && rt=(chrt -f 10)
+wrt=()
+[ "${BENCH_RT:-0}" = 1 ] && rt=(chrt -f 10) && wrt=(chrt -f 5)
 tmp=$(mktemp -d /tmp/trace-bench.XXXXXX)
 mons=()
 cleanup() {
@@ -38,7 +40,7 @@ trap cleanup EXIT
 
 # The workload's own "Total time" in seconds.
 workload() {
-	taskset -c 1 perf bench sched pipe -l "$loops" 2>/dev/null | awk '/Total time/ { print $3 }'
+	"${wrt[@]}" taskset -c 1 perf bench sched pipe -l "$loops" 2>/dev/null | awk '/Total time/ { print $3 }'
 }
 
 # bash `times`, second line (children waited for): "0m0.507s 0m0.111s" -> 0.618
@@ -86,8 +88,8 @@ run_base() {
 	echo "$a $b" | awk '{ if ($4 > $2) printf "%.3f\n", ($3 - $1) / ($4 - $2) }' >>"$tmp/busy0"
 }
 
-run_pp() {
-	local sub pid w seen lost cpu
+run_pp() { # [idle]: no workload, 1 s: the fixed cost of starting and stopping
+	local sub pid w seen lost cpu res=${1:-res}
 	rm -f "$tmp/pp.pid" "$tmp/pp.txt" "$tmp/pp.times"
 	(
 		"${rt[@]}" taskset -c 0 "$pp" trace -e sched:sched_switch -C 1 -o "$tmp/pp.txt" \
@@ -101,18 +103,18 @@ run_pp() {
 	pid=$(cat "$tmp/pp.pid")
 	mons+=("$pid")
 	wait_ready "$pid" || return 1
-	w=$(workload)
+	if [ "$res" = idle ]; then sleep 1; w=0; else w=$(workload); fi
 	sleep 0.1
 	kill -INT "$pid"
 	wait "$sub"
 	seen=$(grep -c 'sched:sched_switch' "$tmp/pp.txt")
 	lost=$(grep -oE 'lost [0-9]+ events' "$tmp/pp.err" | awk '{ s += $2 } END { print s + 0 }')
 	cpu=$(child_cpu "$tmp/pp.times")
-	echo "$w $seen $lost $cpu" >>"$tmp/pp.res"
+	echo "$w $seen $lost $cpu" >>"$tmp/pp.$res"
 }
 
-run_perf() {
-	local sub pid w seen lost cpu
+run_perf() { # [idle]: no workload, 1 s: the fixed cost of starting and stopping
+	local sub pid w seen lost cpu res=${1:-res}
 	rm -f "$tmp/rec.pid" "$tmp/perf.txt" "$tmp/perf.times" "$tmp/fifo"
 	mkfifo "$tmp/fifo"
 	(
@@ -129,7 +131,7 @@ run_perf() {
 	pid=$(cat "$tmp/rec.pid")
 	mons+=("$pid")
 	wait_ready "$pid" || return 1
-	w=$(workload)
+	if [ "$res" = idle ]; then sleep 1; w=0; else w=$(workload); fi
 	sleep 0.1
 	kill -INT "$pid"
 	wait "$sub"
@@ -137,7 +139,7 @@ run_perf() {
 	lost=$(grep -oE 'PERF_RECORD_LOST lost [0-9]+' "$tmp/perf.txt" |
 		awk '{ s += $3 } END { print s + 0 }')
 	cpu=$(child_cpu "$tmp/perf.times")
-	echo "$w $seen $lost $cpu" >>"$tmp/perf.res"
+	echo "$w $seen $lost $cpu" >>"$tmp/perf.$res"
 }
 
 median() { # FILE COLUMN
@@ -146,8 +148,10 @@ median() { # FILE COLUMN
 }
 
 printf "trace-bench: perf bench sched pipe -l %s on CPU 1 (~%s switches), tools on CPU 0, %s rounds%s\n" \
-	"$loops" "$((2 * loops))" "$rounds" "${rt[*]:+, tools under ${rt[*]}}"
+	"$loops" "$((2 * loops))" "$rounds" "${rt[*]:+, tools under ${rt[*]}, workload under ${wrt[*]}}"
 t_start=$(date +%s)
+run_pp idle || { echo "perf-prof run failed: $(cat "$tmp/pp.err")"; exit 1; }
+run_perf idle || { echo "perf run failed: $(cat "$tmp/rec.err")"; exit 1; }
 for ((r = 1; r <= rounds; r++)); do
 	run_base
 	run_pp || { echo "perf-prof run failed: $(cat "$tmp/pp.err")"; exit 1; }
@@ -166,6 +170,12 @@ for t in pp perf; do
 	# CPU per event from the per-round figures, then the median
 	awk '{ if ($2 > 0) printf "%.0f\n", $4 * 1e9 / $2 }' "$tmp/$t.res" >"$tmp/$t.nspe"
 	eval "${t}_nspe=\$(median \"\$tmp/$t.nspe\" 1)"
+	# the same without the fixed cost of an idle run (startup, teardown)
+	read -r _ iseen _ icpu <"$tmp/$t.idle"
+	awk -v s="$iseen" -v c="$icpu" '{ if ($2 > s) printf "%.0f\n", ($4 - c) * 1e9 / ($2 - s) }' \
+		"$tmp/$t.res" >"$tmp/$t.net"
+	eval "${t}_net=\$(median \"\$tmp/$t.net\" 1)"
+	eval "${t}_icpu=\$icpu"
 done
 # shellcheck disable=SC2154 # set by eval above
 {
@@ -178,6 +188,8 @@ done
 	printf "%-26s %12s %12s %14s\n" "tool CPU time (s)" "$pp_cpu" "$perf_cpu" "$(ratio "$pp_cpu" "$perf_cpu")"
 	printf "%-26s %12s %12s %14s\n" "tool CPU per event (ns)" "$pp_nspe" "$perf_nspe" \
 		"$(ratio "$pp_nspe" "$perf_nspe")"
+	printf "%-26s %12s %12s %14s\n" "  idle run CPU (s)" "$pp_icpu" "$perf_icpu" "$(ratio "$pp_icpu" "$perf_icpu")"
+	printf "%-26s %12s %12s %14s\n" "  CPU/event net of idle" "$pp_net" "$perf_net" "$(ratio "$pp_net" "$perf_net")"
 	printf "%-26s %12s %12s %14s\n" "workload time (s)" "$pp_w" "$perf_w" "$(ratio "$pp_w" "$perf_w")"
 	printf "%-26s %12s %12s %14s\n" "slowdown (base ${base}s)" "$(slow "$pp_w")x" "$(slow "$perf_w")x" -
 	echo
