@@ -234,7 +234,7 @@ for lib in $llvm $libc; do # sl: the file with the symbols
 		END { print ok + 0 }' "$tmp/nm.tab" -)
 	printf "    %-28s %8ss\n" "perf-prof --symbols" "$tp"
 	printf "    %-28s %8ss  (%sx perf-prof's)\n" "addr2line -f -C" "$ta" "$(ratio "$ta" "$tp")"
-	printf "    %-28s %8ss  (%sx perf-prof's)\n" "nm $nmd -C | sort (table only)" "$tn" "$(ratio "$tn" "$tp")"
+	printf "    %-28s %8ss  (%sx perf-prof's)\n" "nm${nmd:+ $nmd} -C | sort (table only)" "$tn" "$(ratio "$tn" "$tp")"
 	printf "    perf-prof names right (nm -S; any alias): %d of %d\n" "$agree" "$na"
 done
 echo "total $(($(date +%s) - t_start)) s"
