@@ -68,7 +68,7 @@ report() { # name workload_secs stop_secs lost svg
 }
 
 # perf-prof
-start_monitor perf-prof "$pp" task-state -g --flame-graph "$tmp/pp.svg" -m "${PP_PAGES:-2048}"
+start_monitor perf-prof "$pp" task-state -v -g --flame-graph "$tmp/pp.svg" -m "${PP_PAGES:-2048}"
 w=$(workload)
 t0=$(now)
 stop_monitor
@@ -76,7 +76,10 @@ t1=$(now)
 lost=$(grep -oiE 'lost [0-9]+' "$tmp/perf-prof.out" "$tmp/perf-prof.err" | awk '{ s += $2 } END { print s + 0 }')
 drop=$(grep -oE '[0-9]+ (pending )?intervals dropped' "$tmp/perf-prof.out" | awk '{ s += $1 } END { print s + 0 }')
 report perf-prof "$w" "$(sub "$t0" "$t1")" "$lost" "$tmp/pp.svg"
-echo "           (intervals dropped by perf-prof, unpaired or after losses: $drop)"
+rec=$(grep -oE '[0-9]+ switch-ins taken from context-switch records' "$tmp/perf-prof.out" |
+	awk '{ s += $1 } END { print s + 0 }')
+echo "           (intervals dropped by perf-prof, unpaired or after losses: $drop;"
+echo "            closed by a context-switch record, sched_switch not delivered: $rec)"
 
 # perf record + perf script + fold
 if command -v perf >/dev/null; then

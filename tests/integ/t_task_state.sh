@@ -17,6 +17,11 @@ done
 [ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
 ncpu=$(nproc)
 if [ "$ncpu" -lt 2 ]; then skip "needs 2 CPUs"; done_tests; exit; fi
+# --filter selects by comm, and other runs of these tests may be going on: our own
+# names (exec takes the comm from the name it was given, here a symlink; <= 15 chars)
+sfx=$(($$ % 100000))
+for w in ts_sleep ts_mixed ts_dstate; do ln -s "$W/$w" "$T/${w}_$sfx"; done
+SL=ts_sleep_$sfx MX=ts_mixed_$sfx DS=ts_dstate_$sfx
 
 # "5.062ms" -> nanoseconds
 ns() { awk -v v="$1" 'BEGIN { u = v; sub(/^[0-9.]+/, "", u); n = v + 0;
@@ -85,7 +90,7 @@ run_attach() {
 }
 
 # 1. 200 x 5 ms sleeps, anywhere on the machine
-retry run_ts $T/sleep "-v -S --filter ts_sleep" $W/ts_sleep 200 5
+retry run_ts $T/sleep "-v -S --filter $SL" $T/$SL 200 5
 check_eq "sleep: exit status" "$(cat $T/sleep.rc)" 0
 check_eq "sleep: S count is 200" "$(row $T/sleep S 2)" 200
 [ "$(row $T/sleep S 2)" = 200 ] || sed 's/^/# /' $T/sleep $T/sleep.err
@@ -102,7 +107,7 @@ check "sleep: sleep + runq <= S total" awk -v s=$(ns $(row $T/sleep sleep 3)) \
 check_eq "sleep: no D or R rows with -S" "$(awk '$1=="D"||$1=="R"' $T/sleep | wc -l)" 0
 
 # 2. D state: a vfork parent waits TASK_KILLABLE, reported as D
-retry run_ts $T/d "-D --filter ts_dstate" $W/ts_dstate 20 10
+retry run_ts $T/d "-D --filter $DS" $T/$DS 20 10
 # (one more short D is possible, e.g. around exec)
 check_range "dstate: D count is 20" "$(row $T/d D 2)" 20 21
 check_range "dstate: D total / workload's wait" \
@@ -111,12 +116,14 @@ check_range "dstate: D total / workload's wait" \
 # (a loaded machine adds the child's and the parent's run-queue waits)
 p50=$(ns $(row $T/d D 7))
 check_range "dstate: D p50 (ms) >= the child's sleep" "$(awk -v v=$p50 'BEGIN{print v/1e6}')" 10 1000
-check_range "dstate: D p50 / workload's own median" "$(ratio $p50 $(wl $T/d.wl d_p50_ns))" 0.98 1.02
+# each interval is inside the workload's own measurement of it: at most that (plus the
+# histogram's 0.8%), less the vfork/exit overhead and any preemption before it read the clock
+check_range "dstate: D p50 / workload's own median" "$(ratio $p50 $(wl $T/d.wl d_p50_ns))" 0.95 1.01
 check_eq "dstate: no S rows with -D" "$(awk '$1=="S"' $T/d | wc -l)" 0
 
 # 3. --than 20ms prints exactly the 10 long sleeps, with the workload's functions
-retry run_ts $T/than "--filter ts_mixed --than 20ms -g --flame-graph $T/mixed" $W/ts_mixed
-grep -E ' ts_mixed +[0-9]+ \[[0-9]+\] S +[0-9.]+ms$' $T/than | awk '{ print $NF + 0 }' >$T/than.ms
+retry run_ts $T/than "--filter $MX --than 20ms -g --flame-graph $T/mixed" $T/$MX
+grep -E " $MX +[0-9]+ \[[0-9]+\] S +[0-9.]+ms\$" $T/than | awk '{ print $NF + 0 }' >$T/than.ms
 check_eq "than: 10 intervals over 20 ms" "$(wc -l <$T/than.ms)" 10
 check_eq "than: all at least 30 ms" "$(awk '$1 >= 30' $T/than.ms | wc -l)" 10
 # each one is the workload's own measurement of that sleep less its system-call
@@ -159,7 +166,7 @@ if command -v perf >/dev/null; then
 		taskset -c 1 perf record -q -C 0 -e sched:sched_switch -e sched:sched_wakeup \
 			-o $T/perf.data >/dev/null 2>&1 &
 		local pr=$!
-		run_ts $T/agree "-C 0 -S --filter ts_sleep" taskset -c 0 $W/ts_sleep 100 5
+		run_ts $T/agree "-C 0 -S --filter $SL" taskset -c 0 $T/$SL 100 5
 		kill -INT $pr
 		wait $pr
 	}
@@ -180,7 +187,7 @@ else
 fi
 
 # 7. interval output: counts over all intervals add up
-retry run_ts $T/int "-S --filter ts_sleep -i 300" $W/ts_sleep 200 5
+retry run_ts $T/int "-S --filter $SL -i 300" $T/$SL 200 5
 check_range "interval: several tables" "$(grep -c '^STATE' $T/int)" 3 9
 check_eq "interval: counts add up to 200" "$(awk '$1=="S" { s += $2 } END { print s }' $T/int)" 200
 

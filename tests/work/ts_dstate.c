@@ -50,8 +50,8 @@ int main(int argc, char **argv)
 	}
 	qsort(each, n, sizeof(*each), cmp_ull);
 	printf("ts_dstate: waits=%d ms=%d d_ns=%llu pid=%d\n", n, ms, total, (int)getpid());
-	/* the median as the upper middle value (like a histogram's p50), and the max */
-	printf("ts_dstate: d_p50_ns=%llu d_max_ns=%llu\n", each[n / 2], each[n - 1]);
+	/* the median as task-state's p50 takes it: the value of rank ceil(n/2) */
+	printf("ts_dstate: d_p50_ns=%llu d_max_ns=%llu\n", each[(n - 1) / 2], each[n - 1]);
 	free(each);
 	return 0;
 }
