@@ -9,6 +9,10 @@
  * start, exited threads and intervals spanning lost records never invent
  * a duration.  Events must arrive in time order across CPUs (.order = 1),
  * since a thread may switch out on one CPU and in on another.
+ * Events are opened per CPU even for -p/-t/-- (.cpu_wide): the switch-in
+ * and the wakeup of a target come from other tasks' contexts, so targets
+ * are chosen here, at switch-out.  The kernel's context-switch records
+ * stand in for switch-ins whose sched_switch sample is not delivered.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -537,9 +541,9 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 		HASH_ADD(hh, ts->threads, tid, sizeof(th->tid), th);
 	}
 	/*
-	 * Still pending: its switch-in was never delivered (lost, or a CPU
-	 * whose idle-context events perf does not see), so the old interval
-	 * has no end and is dropped.
+	 * Still pending: neither its sched_switch-in nor the switch record
+	 * was delivered (lost), so the old interval has no end and is
+	 * dropped.
 	 */
 	if (th->out_time) {
 		ts->unpaired++;
@@ -735,7 +739,7 @@ static void print_stats(struct session *s, struct task_state *ts)
 	if (ts->unpaired)
 		fprintf(out,
 			"task-state: %" PRIu64 " intervals dropped: switch-in not seen "
-			"(lost, or idle-context events missing on this CPU)\n",
+			"(neither sched_switch nor a context-switch record)\n",
 			ts->unpaired);
 	if (ts->failed_alloc)
 		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
