@@ -5,6 +5,7 @@
  * the profiler directly, or through the order queue with --order.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,17 @@ void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
 		strftime(s->cached_prefix, sizeof(s->cached_prefix), "%Y-%m-%d %H:%M:%S", &tm);
 		s->cached_sec = sec;
 	}
-	snprintf(buf, len, "%s.%06ld", s->cached_prefix, usec);
+	if (len < 27) {
+		if (len)
+			buf[0] = 0;
+		return;
+	}
+	/* per event: no printf */
+	memcpy(buf, s->cached_prefix, 19);
+	buf[19] = '.';
+	for (int i = 25; i >= 20; i--, usec /= 10)
+		buf[i] = (char)('0' + usec % 10);
+	buf[26] = 0;
 }
 
 u64 session__lost(struct session *s)
@@ -330,7 +341,31 @@ static void handle_signals(struct session *s)
 	}
 }
 
-/* -p targets: stop when every monitored process is gone. */
+/*
+ * A zombie has exited even though kill(pid, 0) still succeeds: its parent
+ * may not reap it for a long time, and no event can come from it.
+ */
+static bool task_alive(int pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT && errno != ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	/* "pid (comm) S ...": comm may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	return !p || (p[1] == ' ' && p[2] != 'Z' && p[2] != 'X');
+}
+
+/* -p/-t targets: stop when every monitored process or thread is gone. */
 static void check_targets(struct session *s)
 {
 	const struct env *env = s->env;
@@ -339,13 +374,9 @@ static void check_targets(struct session *s)
 	if (s->has_wl || (!env->nr_pids && !env->nr_tids))
 		return;
 	for (int i = 0; i < env->nr_pids; i++)
-		alive += kill(env->pids[i], 0) == 0 || errno == EPERM;
-	for (int i = 0; i < env->nr_tids; i++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "/proc/%d", env->tids[i]);
-		alive += access(path, F_OK) == 0;
-	}
+		alive += task_alive(env->pids[i]);
+	for (int i = 0; i < env->nr_tids; i++)
+		alive += task_alive(env->tids[i]);
 	if (!alive) {
 		s->stop = true;
 		s->stop_reason = "monitored processes exited";
