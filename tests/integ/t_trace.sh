@@ -222,6 +222,19 @@ check_range "-p target exits: stops after it (ms)" $(((end - start) / 1000000)) 
 check "-p target exits: no ftrace instance left" test ! -e "$TRACING/instances/perf-prof-$ppid"
 check_eq "-p target exits: no process left" "$(leftovers)" 0
 
+# a -p target that exits but is never reaped (a zombie) counts as gone
+bash -c "sleep 0.3 & echo \$! >'$T/zpid'; exec sleep 5" &
+zparent=$!
+for _ in $(seq 50); do [ -s "$T/zpid" ] && break; sleep 0.02; done
+start=$(date +%s%N)
+run trace -e sched:sched_switch -p "$(cat "$T/zpid")"
+end=$(date +%s%N)
+check_eq "-p zombie target: exit status 0" "$rc" 0
+check_range "-p zombie target: stops after it exits, not when reaped (ms)" \
+	$(((end - start) / 1000000)) 150 1500
+kill $zparent 2>/dev/null
+wait $zparent 2>/dev/null
+
 # not root: tracefs is root-only here, so the formats are unreadable
 if command -v setpriv >/dev/null; then
 	# a copy that nobody may run: build dirs may sit below private directories
