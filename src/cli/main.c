@@ -109,6 +109,15 @@ static void on_switch(struct session *s, void *arg, const struct rec_switch *sw)
 	r->p->context_switch(s, r->priv, sw);
 }
 
+/* One line for a failure: the session's message, unless the profiler already said why. */
+static void report(const struct profiler *p, struct session *s)
+{
+	const char *msg = session__strerror(s);
+
+	if (msg)
+		fprintf(stderr, "perf-prof %s: %s\n", p->name, msg);
+}
+
 static int exit_code_of(int status)
 {
 	if (WIFEXITED(status))
@@ -151,12 +160,12 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	}
 	err = p->init(s, priv);
 	if (err) {
-		fprintf(stderr, "perf-prof %s: %s\n", p->name, session__strerror(s));
+		report(p, s);
 		goto out_deinit;
 	}
 	err = session__open(s);
 	if (err) {
-		fprintf(stderr, "perf-prof %s: %s\n", p->name, session__strerror(s));
+		report(p, s);
 		goto out_deinit;
 	}
 	ops.priv = &r;
@@ -170,7 +179,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	ops.context_switch = p->context_switch ? on_switch : NULL;
 	err = session__run(s, &ops);
 	if (err) {
-		fprintf(stderr, "perf-prof %s: %s\n", p->name, session__strerror(s));
+		report(p, s);
 		goto out_deinit;
 	}
 	ret = 0;

@@ -36,7 +36,7 @@ int session__set_err(struct session *s, int err, const char *fmt, ...)
 
 const char *session__strerror(struct session *s)
 {
-	return s->err[0] ? s->err : "unknown error";
+	return s->err[0] ? s->err : NULL;
 }
 
 static long long mono_to_wall_offset(void)

@@ -106,7 +106,10 @@ struct session_ops {
 struct session *session__new(const struct env *env, FILE *out);
 void session__delete(struct session *s);
 
-/* The last error message (one line, no newline), after a failing call. */
+/*
+ * The last error message (one line, no newline) after a failing call, or
+ * NULL when the failure was not the session's (a profiler's own check).
+ */
 const char *session__strerror(struct session *s);
 
 const struct env *session__env(struct session *s);

@@ -243,9 +243,8 @@ static int add_events(struct session *s, struct task_state *ts)
 
 		ts->wakeup = session__add_tp(s, "sched", "sched_wakeup", &c);
 	}
+	/* the session holds the message; the CLI prints it */
 	err = ts->sw_out && ts->sw_in && ts->wakeup ? 0 : -EINVAL;
-	if (err)
-		fprintf(stderr, "task-state: %s\n", session__strerror(s));
 out:
 	if (err == -ENOMEM)
 		fprintf(stderr, "task-state: out of memory\n");
