@@ -4,10 +4,12 @@
  * offsets, sizes and __data_loc / __rel_loc encodings come from the
  * kernel's format file, never from hard-coded layouts.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
 
+#include "engine/fastprint.h"
 #include "engine/session_int.h"
 
 static struct tep_format_field *field_of(struct evsel *ev, const char *name)
@@ -66,6 +68,14 @@ const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *n
 	return data + off;
 }
 
+/* PERF_PROF_SLOWPRINT=1 prints through libtraceevent only (for comparisons). */
+static bool slowprint(void)
+{
+	const char *v = getenv("PERF_PROF_SLOWPRINT");
+
+	return v && *v && strcmp(v, "0");
+}
+
 void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, FILE *fp)
 {
 	struct trace_seq *seq = &s->seq;
@@ -73,6 +83,22 @@ void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, F
 
 	if (!ev->tp || !s->tp)
 		return;
+	if (!ev->fastprint_tried) {
+		ev->fastprint_tried = true;
+		if (!slowprint())
+			ev->fastprint = fastprint__new(tp__tep(s->tp), ev->tp);
+	}
+	if (ev->fastprint) {
+		char buf[4096];
+		int n = fastprint__format(ev->fastprint, smp->raw, (int)smp->raw_size, buf,
+					  sizeof(buf));
+
+		/* -1: a record it cannot print exactly; libtraceevent does it below */
+		if (n >= 0) {
+			fwrite_unlocked(buf, 1, n, fp);
+			return;
+		}
+	}
 	if (!s->seq_ready) {
 		/* reused: one allocation for the whole run */
 		trace_seq_init(seq);

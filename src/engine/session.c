@@ -19,6 +19,7 @@
 #include <event-parse.h>
 
 #include "engine/cpulist.h"
+#include "engine/fastprint.h"
 #include "engine/session_int.h"
 
 #define DEFAULT_PAGES 128
@@ -101,6 +102,7 @@ void session__delete(struct session *s)
 		workload__kill(&s->wl);
 	for (ev = s->evsels; ev; ev = next) {
 		next = ev->next;
+		fastprint__delete(ev->fastprint);
 		free(ev->filter);
 		free(ev->name);
 		free(ev);

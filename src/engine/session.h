@@ -20,6 +20,7 @@ struct tep_handle;
 struct tep_event;
 struct session;
 struct evsel;
+struct fastprint;
 
 enum call_graph_mode {
 	CG_NONE = 0,
@@ -83,6 +84,8 @@ struct evsel {
 	char *filter;			/* tracepoint filter text, NULL for none */
 	void *priv;			/* the profiler's per-event data */
 	u64 nr_samples;
+	struct fastprint *fastprint;	/* compiled printer, built on first print (engine-owned) */
+	bool fastprint_tried;
 };
 
 struct session_ops {
