@@ -24,7 +24,7 @@
 
 #include "engine/fastprint.h"
 
-enum num_kind { NUM_CONST, NUM_FIELD, NUM_BIN, NUM_NOT, NUM_INV, NUM_TERN, NUM_CAST };
+enum num_kind { NUM_CONST, NUM_FIELD, NUM_BIN, NUM_NOT, NUM_INV, NUM_NEG, NUM_TERN, NUM_CAST };
 
 enum num_op {
 	OP_ADD,
@@ -36,7 +36,6 @@ enum num_op {
 	OP_SHR,
 	OP_AND,
 	OP_OR,
-	OP_XOR,
 	OP_LAND,
 	OP_LOR,
 	OP_EQ,
@@ -51,7 +50,6 @@ struct num {
 	enum num_kind kind;
 	enum num_op op;
 	int offset, size; /* field bytes, or the width a cast truncates to */
-	bool sign;	  /* a cast to a signed type sign-extends */
 	uint64_t val;
 	struct num *a, *b, *c;
 };
@@ -127,71 +125,73 @@ static void *fp_alloc(struct fastprint *fp, size_t size)
  * reads as the number; flag tables read "0u" as something else, so there
  * it is refused like anything else that is not a plain number.
  */
-static int parse_number(const char *s, uint64_t *v, bool suffix)
+static int parse_number(const char *s, uint64_t *v, bool neg)
 {
 	char *end;
 
-	/* libtraceevent reads negative numbers differently in places: refused */
-	if (!s || !*s || *s == '-')
+	if (!s || !*s || (*s == '-' && !neg))
 		return -1;
 	errno = 0;
 	*v = strtoull(s, &end, 0);
 	if (end == s || errno)
 		return -1;
-	while (suffix && (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L'))
+	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
 		end++;
 	return *end ? -1 : 0;
 }
 
+/* Casts only truncate in libtraceevent: the size is all that matters. */
 struct ctype {
 	const char *name;
 	int size;
-	bool sign;
 };
 
 static const struct ctype ctypes[] = {
-	{ "unsigned char", 1, false },
-	{ "u8", 1, false },
-	{ "__u8", 1, false },
-	{ "uint8_t", 1, false },
-	{ "signed char", 1, true },
-	{ "s8", 1, true },
-	{ "__s8", 1, true },
-	{ "int8_t", 1, true },
-	{ "short", 2, true },
-	{ "short int", 2, true },
-	{ "s16", 2, true },
-	{ "__s16", 2, true },
-	{ "int16_t", 2, true },
-	{ "unsigned short", 2, false },
-	{ "u16", 2, false },
-	{ "__u16", 2, false },
-	{ "uint16_t", 2, false },
-	{ "int", 4, true },
-	{ "signed int", 4, true },
-	{ "s32", 4, true },
-	{ "__s32", 4, true },
-	{ "int32_t", 4, true },
-	{ "unsigned int", 4, false },
-	{ "unsigned", 4, false },
-	{ "uint", 4, false },
-	{ "u32", 4, false },
-	{ "__u32", 4, false },
-	{ "uint32_t", 4, false },
-	{ "long", 8, true },
-	{ "long int", 8, true },
-	{ "long long", 8, true },
-	{ "s64", 8, true },
-	{ "__s64", 8, true },
-	{ "int64_t", 8, true },
-	{ "unsigned long", 8, false },
-	{ "unsigned long int", 8, false },
-	{ "unsigned long long", 8, false },
-	{ "u64", 8, false },
-	{ "__u64", 8, false },
-	{ "uint64_t", 8, false },
-	{ "size_t", 8, false },
+	{ "char", 1 },
+	{ "unsigned char", 1 },
+	{ "u8", 1 },
+	{ "__u8", 1 },
+	{ "uint8_t", 1 },
+	{ "signed char", 1 },
+	{ "s8", 1 },
+	{ "__s8", 1 },
+	{ "int8_t", 1 },
+	{ "short", 2 },
+	{ "short int", 2 },
+	{ "s16", 2 },
+	{ "__s16", 2 },
+	{ "int16_t", 2 },
+	{ "unsigned short", 2 },
+	{ "u16", 2 },
+	{ "__u16", 2 },
+	{ "uint16_t", 2 },
+	{ "int", 4 },
+	{ "signed int", 4 },
+	{ "s32", 4 },
+	{ "__s32", 4 },
+	{ "int32_t", 4 },
+	{ "unsigned int", 4 },
+	{ "unsigned", 4 },
+	{ "uint", 4 },
+	{ "u32", 4 },
+	{ "__u32", 4 },
+	{ "uint32_t", 4 },
+	{ "long", 8 },
+	{ "long int", 8 },
+	{ "long long", 8 },
+	{ "s64", 8 },
+	{ "__s64", 8 },
+	{ "int64_t", 8 },
+	{ "unsigned long", 8 },
+	{ "unsigned long int", 8 },
+	{ "unsigned long long", 8 },
+	{ "u64", 8 },
+	{ "__u64", 8 },
+	{ "uint64_t", 8 },
+	{ "size_t", 8 },
 };
+
+static const struct ctype ptr_type = { "*", 8 };
 
 /* Type names with their spacing normalised: "( unsigned  long)" -> "unsigned long". */
 static const struct ctype *ctype_of(const char *type)
@@ -202,7 +202,7 @@ static const struct ctype *ctype_of(const char *type)
 
 	for (; *type; type++) {
 		if (*type == '*')
-			return &ctypes[34]; /* pointers are unsigned longs */
+			return &ptr_type;
 		if (*type == ' ' || *type == '\t') {
 			if (n && norm[n - 1] != ' ')
 				norm[n++] = ' ';
@@ -225,10 +225,10 @@ static const struct {
 	const char *s;
 	enum num_op op;
 } binops[] = {
-	{ "+", OP_ADD },   { "-", OP_SUB },  { "*", OP_MUL }, { "/", OP_DIV }, { "%", OP_MOD },
-	{ "<<", OP_SHL },  { ">>", OP_SHR }, { "&", OP_AND }, { "|", OP_OR },  { "^", OP_XOR },
-	{ "&&", OP_LAND }, { "||", OP_LOR }, { "==", OP_EQ }, { "!=", OP_NE }, { "<", OP_LT },
-	{ ">", OP_GT },	   { "<=", OP_LE },  { ">=", OP_GE },
+	{ "+", OP_ADD },  { "-", OP_SUB },  { "*", OP_MUL }, { "/", OP_DIV }, { "%", OP_MOD },
+	{ "<<", OP_SHL }, { ">>", OP_SHR }, { "&", OP_AND }, { "|", OP_OR },  { "&&", OP_LAND },
+	{ "||", OP_LOR }, { "==", OP_EQ },  { "!=", OP_NE }, { "<", OP_LT },  { ">", OP_GT },
+	{ "<=", OP_LE },  { ">=", OP_GE },
 };
 
 static struct tep_format_field *field_of(struct fastprint *fp, struct tep_format_field *f,
@@ -254,7 +254,7 @@ static struct num *compile_num(struct fastprint *fp, struct tep_print_arg *arg)
 	switch (arg->type) {
 	case TEP_PRINT_ATOM:
 		n->kind = NUM_CONST;
-		return parse_number(arg->atom.atom, &n->val, true) ? NULL : n;
+		return parse_number(arg->atom.atom, &n->val, false) ? NULL : n;
 	case TEP_PRINT_FIELD:
 		f = field_of(fp, arg->field.field, arg->field.name);
 		if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
@@ -271,7 +271,6 @@ static struct num *compile_num(struct fastprint *fp, struct tep_print_arg *arg)
 			return NULL;
 		n->kind = NUM_CAST;
 		n->size = ct->size;
-		n->sign = ct->sign;
 		n->a = compile_num(fp, arg->typecast.item);
 		return n->a ? n : NULL;
 	case TEP_PRINT_OP:
@@ -288,15 +287,40 @@ static struct num *compile_num(struct fastprint *fp, struct tep_print_arg *arg)
 			n->c = compile_num(fp, r->op.right);
 			return n->a && n->b && n->c ? n : NULL;
 		}
-		if (!arg->op.left) {
+		/* unary operators come with an empty left operand */
+		if (!arg->op.left || arg->op.left->type == TEP_PRINT_NULL) {
 			if (!strcmp(arg->op.op, "!"))
 				n->kind = NUM_NOT;
 			else if (!strcmp(arg->op.op, "~"))
 				n->kind = NUM_INV;
+			else if (!strcmp(arg->op.op, "-"))
+				n->kind = NUM_NEG;
 			else
 				return NULL;
 			n->a = compile_num(fp, arg->op.right);
 			return n->a ? n : NULL;
+		}
+		if (!strcmp(arg->op.op, "[")) {
+			uint64_t idx;
+
+			/* REC->args[2]: a constant index into a fixed array becomes a field */
+			if (!arg->op.left || arg->op.left->type != TEP_PRINT_FIELD ||
+			    !arg->op.right || arg->op.right->type != TEP_PRINT_ATOM ||
+			    parse_number(arg->op.right->atom.atom, &idx, false))
+				return NULL;
+			f = field_of(fp, arg->op.left->field.field, arg->op.left->field.name);
+			if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
+			    !(f->flags & TEP_FIELD_IS_ARRAY))
+				return NULL;
+			if (f->elementsize != 1 && f->elementsize != 2 && f->elementsize != 4 &&
+			    f->elementsize != 8)
+				return NULL;
+			if (idx >= f->arraylen || (idx + 1) * f->elementsize > (uint64_t)f->size)
+				return NULL;
+			n->kind = NUM_FIELD;
+			n->offset = f->offset + (int)idx * f->elementsize;
+			n->size = f->elementsize;
+			return n;
 		}
 		for (i = 0; i < sizeof(binops) / sizeof(binops[0]); i++)
 			if (!strcmp(arg->op.op, binops[i].s))
@@ -313,7 +337,8 @@ static struct num *compile_num(struct fastprint *fp, struct tep_print_arg *arg)
 	}
 }
 
-static int compile_syms(struct fastprint *fp, struct str *s, struct tep_print_flag_sym *list)
+static int compile_syms(struct fastprint *fp, struct str *s, struct tep_print_flag_sym *list,
+			bool neg)
 {
 	struct tep_print_flag_sym *f;
 	int i = 0;
@@ -324,7 +349,13 @@ static int compile_syms(struct fastprint *fp, struct str *s, struct tep_print_fl
 	if (!s->syms)
 		return -1;
 	for (f = list; f; f = f->next, i++) {
-		if (!f->str || parse_number(f->value, &s->syms[i].val, false))
+		/*
+		 * libtraceevent compares table values as signed numbers: a
+		 * negative one (bit 63) matches only a zero value, quirks not
+		 * worth copying.
+		 */
+		if (!f->str || parse_number(f->value, &s->syms[i].val, neg) ||
+		    (!neg && (int64_t)s->syms[i].val < 0))
 			return -1;
 		s->syms[i].str = f->str;
 		s->syms[i].len = strlen(f->str);
@@ -361,7 +392,7 @@ static struct str *compile_str(struct fastprint *fp, struct tep_print_arg *arg)
 	case TEP_PRINT_FLAGS:
 		s->kind = STR_FLAGS;
 		s->val = compile_num(fp, arg->flags.field);
-		if (!s->val || !arg->flags.delim || compile_syms(fp, s, arg->flags.flags))
+		if (!s->val || !arg->flags.delim || compile_syms(fp, s, arg->flags.flags, false))
 			return NULL;
 		s->delim = arg->flags.delim;
 		s->dlen = strlen(s->delim);
@@ -369,7 +400,7 @@ static struct str *compile_str(struct fastprint *fp, struct tep_print_arg *arg)
 	case TEP_PRINT_SYMBOL:
 		s->kind = STR_SYMS;
 		s->val = compile_num(fp, arg->symbol.field);
-		if (!s->val || compile_syms(fp, s, arg->symbol.symbols))
+		if (!s->val || compile_syms(fp, s, arg->symbol.symbols, true))
 			return NULL;
 		return s;
 	case TEP_PRINT_OP: {
@@ -464,6 +495,8 @@ static int parse_spec(const char *p, struct seg *sg)
 			lh++;
 		else if (*q == 'l' || *q == 'z')
 			ll++;
+		else if (*q == 'L')
+			ll += 2;
 		else
 			break;
 	}
@@ -485,13 +518,10 @@ static int parse_spec(const char *p, struct seg *sg)
 	case 'o':
 		sg->base = *q == 'o' ? 8 : (*q == 'x' || *q == 'X') ? 16 : 10;
 		sg->upper = *q == 'X';
-		sg->conv = (hash || plus || space || prec || (sg->zero && sg->left)) ? CV_PRINTF
-										     : CV_INT;
-		break;
-	case 'c':
-		if (ll)
+		/* libtraceevent mangles '+' and ' ' */
+		if (plus || space)
 			return -1;
-		sg->conv = CV_PRINTF;
+		sg->conv = (hash || prec || (sg->zero && sg->left)) ? CV_PRINTF : CV_INT;
 		break;
 	case 's':
 		if (lh || ll || hash || plus || space || prec || sg->zero)
@@ -673,8 +703,8 @@ static int eval(const struct num *n, const struct rec *r, uint64_t *out)
 		if (n->size < 8) {
 			int shift = 64 - 8 * n->size;
 
-			a <<= shift;
-			a = n->sign ? (uint64_t)((int64_t)a >> shift) : a >> shift;
+			/* libtraceevent truncates, it never sign-extends */
+			a = (a << shift) >> shift;
 		}
 		*out = a;
 		return 0;
@@ -687,6 +717,11 @@ static int eval(const struct num *n, const struct rec *r, uint64_t *out)
 		if (eval(n->a, r, &a))
 			return -1;
 		*out = ~a;
+		return 0;
+	case NUM_NEG:
+		if (eval(n->a, r, &a))
+			return -1;
+		*out = -a;
 		return 0;
 	case NUM_TERN:
 		if (eval(n->a, r, &a))
@@ -732,9 +767,6 @@ static int eval(const struct num *n, const struct rec *r, uint64_t *out)
 		break;
 	case OP_OR:
 		*out = a | b;
-		break;
-	case OP_XOR:
-		*out = a ^ b;
 		break;
 	case OP_LAND:
 		*out = a && b;
@@ -926,12 +958,7 @@ static int put_str(struct out *o, const struct seg *sg, const struct str *s, con
 		for (i = 0; i < s->nsyms; i++) {
 			uint64_t f = s->syms[i].val;
 
-			if (!v && !f) {
-				/* a zero value prints its own name if the table has one */
-				if (put(o, s->syms[i].str, s->syms[i].len))
-					return -1;
-				break;
-			}
+			/* zero entries never print, not even for a zero value */
 			if (f && (left & f) == f) {
 				if (any && put(o, s->delim, s->dlen))
 					return -1;
