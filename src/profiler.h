@@ -33,37 +33,37 @@ enum {
 };
 
 enum popt_type {
-	POPT_FLAG,	/* bool at off, no argument */
-	POPT_STR,	/* const char * at off */
-	POPT_UINT,	/* unsigned long long at off */
-	POPT_TIME,	/* unsigned long long nanoseconds at off: "10ms", "5us", "1s", "300" (= unit) */
-	POPT_CB,	/* cb(priv, arg) */
+	POPT_FLAG, /* bool at off, no argument */
+	POPT_STR,  /* const char * at off */
+	POPT_UINT, /* unsigned long long at off */
+	POPT_TIME, /* unsigned long long nanoseconds at off: "10ms", "5us", "1s", "300" (= unit) */
+	POPT_CB,   /* cb(priv, arg) */
 };
 
 struct popt {
-	const char *lname;	/* long name without "--" */
-	int sname;		/* short option character, 0 for none */
-	const char *argname;	/* NULL: no argument */
+	const char *lname;   /* long name without "--" */
+	int sname;	     /* short option character, 0 for none */
+	const char *argname; /* NULL: no argument */
 	const char *help;
 	enum popt_type type;
-	size_t off;		/* offset in the profiler's priv */
-	const char *unit;	/* POPT_TIME: unit of a bare number ("ms") */
+	size_t off;	  /* offset in the profiler's priv */
+	const char *unit; /* POPT_TIME: unit of a bare number ("ms") */
 	int (*cb)(void *priv, const char *arg, char *err, size_t errlen);
 };
 
 struct profiler {
 	const char *name;
-	const char *desc;	/* one line for "perf-prof -h" */
-	const char *synopsis;	/* "perf-prof trace -e EVENT[,...] [-g] [...]" */
-	const char *examples;	/* lines of examples, '\n'-separated */
-	unsigned opts;		/* OPT_* */
-	const struct popt *own;	/* terminated by { 0 } */
-	const char *filter_help; /* what --filter means here (with OPT_FILTER) */
+	const char *desc;	     /* one line for "perf-prof -h" */
+	const char *synopsis;	     /* "perf-prof trace -e EVENT[,...] [-g] [...]" */
+	const char *examples;	     /* lines of examples, '\n'-separated */
+	unsigned opts;		     /* OPT_* */
+	const struct popt *own;	     /* terminated by { 0 } */
+	const char *filter_help;     /* what --filter means here (with OPT_FILTER) */
 	const char *const *ev_attrs; /* extra -e attributes accepted (NULL-terminated) */
 	size_t priv_size;
-	int order;		/* 1: --order is on by default */
-	unsigned mmap_pages;	/* default -m for this profiler (0: the engine's) */
-	int cpu_wide;		/* 1: open events per CPU even with -p/-t/--; the profiler
+	int order;	     /* 1: --order is on by default */
+	unsigned mmap_pages; /* default -m for this profiler (0: the engine's) */
+	int cpu_wide;	     /* 1: open events per CPU even with -p/-t/--; the profiler
 				 * selects its targets itself (it must see other tasks
 				 * switching them in or waking them) */
 

@@ -138,8 +138,8 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	if (env->output) {
 		out = fopen(env->output, "we");
 		if (!out) {
-			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name, env->output,
-				strerror(errno));
+			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name,
+				env->output, strerror(errno));
 			return 1;
 		}
 		setvbuf(out, NULL, _IOFBF, 1 << 20);

@@ -46,9 +46,9 @@ static const struct copt common[] = {
 	{ OPT_PID, "pid", 'p', "PID,...", "monitor these processes (all threads, and new ones)" },
 	{ OPT_TID, "tid", 't', "TID,...", "monitor these threads" },
 	{ OPT_FILTER, "filter", K_FILTER, "FILTER", NULL },
-	{ OPT_INTERVAL, "interval", 'i', "MS", "print (and reset) statistics every MS milliseconds" },
-	{ OPT_MMAP, "mmap-pages", 'm', "PAGES",
-	  "ring buffer pages per CPU, a power of two" },
+	{ OPT_INTERVAL, "interval", 'i', "MS",
+	  "print (and reset) statistics every MS milliseconds" },
+	{ OPT_MMAP, "mmap-pages", 'm', "PAGES", "ring buffer pages per CPU, a power of two" },
 	{ OPT_OUTPUT, "output", 'o', "FILE", "write the output to FILE" },
 	{ OPT_COUNT, "count", 'N', "COUNT", "stop after COUNT samples" },
 	{ OPT_ORDER, "order", K_ORDER, NULL, "deliver events in time order across CPUs" },
@@ -88,8 +88,7 @@ void options__help(const struct profiler *p, FILE *fp)
 {
 	int n = own_count(p);
 
-	fprintf(fp, "Usage: %s\n\n%s\n\nOptions:\n", p->synopsis ? p->synopsis : p->name,
-		p->desc);
+	fprintf(fp, "Usage: %s\n\n%s\n\nOptions:\n", p->synopsis ? p->synopsis : p->name, p->desc);
 	for (int i = 0; i < n; i++) {
 		const struct popt *o = &p->own[i];
 		char left[64];
@@ -98,8 +97,8 @@ void options__help(const struct profiler *p, FILE *fp)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->sname, o->lname,
 				 o->argname ? " " : "", o->argname ? o->argname : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->lname, o->argname ? " " : "",
-				 o->argname ? o->argname : "");
+			snprintf(left, sizeof(left), "    --%s%s%s", o->lname,
+				 o->argname ? " " : "", o->argname ? o->argname : "");
 		fprintf(fp, "  %-30s %s\n", left, o->help ? o->help : "");
 	}
 	for (const struct copt *c = common; c->lname; c++) {
@@ -119,7 +118,9 @@ void options__help(const struct profiler *p, FILE *fp)
 			continue;
 		}
 		fprintf(fp, "  %-30s %s\n", left,
-			c->help ? c->help : p->filter_help ? p->filter_help : "filter");
+			c->help		 ? c->help
+			: p->filter_help ? p->filter_help
+					 : "filter");
 	}
 	if (p->opts & OPT_WORKLOAD)
 		fprintf(fp, "  %-30s %s\n", "-- COMMAND [ARGS]",
@@ -140,7 +141,9 @@ static int parse_ids(const char *arg, pid_t **out, int *nr, const char *what)
 		pid_t *p;
 
 		if (units__parse_uint(tok, 1, 4194304, &v)) {
-			fprintf(stderr, "perf-prof: bad %s '%s' in '%s' (expected numbers like 1234,5678)\n",
+			fprintf(stderr,
+				"perf-prof: bad %s '%s' in '%s' (expected numbers like "
+				"1234,5678)\n",
 				what, tok, arg);
 			free(copy);
 			return -1;
@@ -175,7 +178,8 @@ static int parse_callgraph(const char *arg, struct env *env)
 		if (arg[5] == ',') {
 			if (units__parse_uint(arg + 6, 8, 65528, &v) || v % 8) {
 				fprintf(stderr,
-					"perf-prof: bad dwarf stack size '%s' (a multiple of 8, 8..65528)\n",
+					"perf-prof: bad dwarf stack size '%s' (a multiple of 8, "
+					"8..65528)\n",
 					arg + 6);
 				return -1;
 			}
@@ -208,7 +212,8 @@ static int set_own(const struct profiler *p, const struct popt *o, const char *a
 	case POPT_TIME:
 		if (units__parse_time(arg, o->unit ? o->unit : "ms", &v)) {
 			fprintf(stderr,
-				"perf-prof %s: bad time '%s' for --%s (e.g. 100ms, 20us, 1.5s, 500ns)\n",
+				"perf-prof %s: bad time '%s' for --%s (e.g. 100ms, 20us, 1.5s, "
+				"500ns)\n",
 				p->name, arg, o->lname);
 			return -1;
 		}
@@ -238,7 +243,8 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		n = cpulist__parse(arg, cpulist__possible(), &env->cpus);
 		if (n <= 0) {
 			fprintf(stderr,
-				"perf-prof: bad CPU list '%s' (e.g. 0-3,5; this host has CPUs 0-%d)\n",
+				"perf-prof: bad CPU list '%s' (e.g. 0-3,5; this host has CPUs "
+				"0-%d)\n",
 				arg, cpulist__possible() - 1);
 			return -1;
 		}
@@ -251,8 +257,8 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		return parse_ids(arg, &env->tids, &env->nr_tids, "tid");
 	case 'i':
 		if (units__parse_uint(arg, 1, 86400000, &v)) {
-			fprintf(stderr, "perf-prof: bad interval '%s' (milliseconds, 1..86400000)\n",
-				arg);
+			fprintf(stderr,
+				"perf-prof: bad interval '%s' (milliseconds, 1..86400000)\n", arg);
 			return -1;
 		}
 		env->interval_ms = (unsigned)v;
@@ -338,11 +344,13 @@ static int finish(const struct profiler *p, struct env *env)
 		env->nr_cpus = n;
 	}
 	if ((env->nr_pids || env->nr_tids) && env->argv) {
-		fprintf(stderr, "perf-prof %s: use either -p/-t or -- COMMAND, not both\n", p->name);
+		fprintf(stderr, "perf-prof %s: use either -p/-t or -- COMMAND, not both\n",
+			p->name);
 		return -1;
 	}
 	if ((env->stack_flags & STACK_USER_ONLY) && (env->stack_flags & STACK_KERNEL_ONLY)) {
-		fprintf(stderr, "perf-prof %s: --user-stack and --kernel-stack exclude each other\n",
+		fprintf(stderr,
+			"perf-prof %s: --user-stack and --kernel-stack exclude each other\n",
 			p->name);
 		return -1;
 	}
@@ -356,7 +364,8 @@ static int finish(const struct profiler *p, struct env *env)
 		struct ev_spec_err err;
 
 		if (evspec__parse(env->events, &env->specs, &env->nr_specs, &err)) {
-			fprintf(stderr, "perf-prof: bad event spec at offset %d: %s\n  %s\n  %*s^\n",
+			fprintf(stderr,
+				"perf-prof: bad event spec at offset %d: %s\n  %s\n  %*s^\n",
 				err.pos, err.msg, env->events, err.pos > 0 ? err.pos : 0, "");
 			return -1;
 		}
@@ -376,7 +385,9 @@ static int finish(const struct profiler *p, struct env *env)
 		}
 	}
 	if (env->flame_graph && env->cg == CG_NONE) {
-		fprintf(stderr, "perf-prof %s: --flame-graph needs stacks: add -g (or --call-graph dwarf)\n",
+		fprintf(stderr,
+			"perf-prof %s: --flame-graph needs stacks: add -g (or --call-graph "
+			"dwarf)\n",
 			p->name);
 		return -1;
 	}
@@ -439,10 +450,14 @@ int options__parse(const struct profiler *p, int argc, char **argv, struct env *
 			const char *bad = argv[optind - 1];
 
 			if (optopt && optopt < 256 && strchr(shorts, optopt))
-				fprintf(stderr, "perf-prof %s: option -%c needs a value (see: perf-prof %s -h)\n",
+				fprintf(stderr,
+					"perf-prof %s: option -%c needs a value (see: perf-prof %s "
+					"-h)\n",
 					p->name, optopt, p->name);
 			else
-				fprintf(stderr, "perf-prof %s: unknown or incomplete option '%s' (see: perf-prof %s -h)\n",
+				fprintf(stderr,
+					"perf-prof %s: unknown or incomplete option '%s' (see: "
+					"perf-prof %s -h)\n",
 					p->name, bad, p->name);
 			goto out;
 		}
@@ -460,7 +475,7 @@ int options__parse(const struct profiler *p, int argc, char **argv, struct env *
 			}
 		if (parse_common(p, key, optarg, env))
 			goto out;
-next:;
+	next:;
 	}
 	if (optind < dashdash) {
 		if (!p->run) {
@@ -479,7 +494,8 @@ next:;
 			goto out;
 		}
 		if (dashdash + 1 >= argc) {
-			fprintf(stderr, "perf-prof %s: '--' must be followed by a command\n", p->name);
+			fprintf(stderr, "perf-prof %s: '--' must be followed by a command\n",
+				p->name);
 			goto out;
 		}
 		env->argv = argv + dashdash + 1;

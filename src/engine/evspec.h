@@ -23,20 +23,20 @@ struct ev_attr {
 };
 
 struct ev_spec {
-	char *sys;	/* "sched" (may contain glob characters) */
-	char *name;	/* "sched_switch" (may contain glob characters) */
-	char *filter;	/* NULL when absent or "//" */
-	char *alias;	/* alias=NAME, or NULL */
-	bool stack;	/* "stack" attribute: capture the callchain */
-	int max_stack;	/* max-stack=N, 0 when not given */
+	char *sys;	       /* "sched" (may contain glob characters) */
+	char *name;	       /* "sched_switch" (may contain glob characters) */
+	char *filter;	       /* NULL when absent or "//" */
+	char *alias;	       /* alias=NAME, or NULL */
+	bool stack;	       /* "stack" attribute: capture the callchain */
+	int max_stack;	       /* max-stack=N, 0 when not given */
 	struct ev_attr *attrs; /* every other attribute, in order */
 	int nr_attrs;
-	char *text;	/* the EVENT text as the user wrote it */
+	char *text; /* the EVENT text as the user wrote it */
 };
 
 struct ev_spec_err {
-	int pos;	 /* byte offset into the input of the problem, -1 if none */
-	char msg[128];	 /* what is wrong, e.g. "missing ':' between system and name" */
+	int pos;       /* byte offset into the input of the problem, -1 if none */
+	char msg[128]; /* what is wrong, e.g. "missing ':' between system and name" */
 };
 
 /*

@@ -68,7 +68,8 @@ void session__print_lost(struct session *s, FILE *fp)
 {
 	if (s->throttled)
 		fprintf(fp,
-			"perf-prof: the kernel throttled sampling %llu times (kernel.perf_event_max_sample_rate)\n",
+			"perf-prof: the kernel throttled sampling %llu times "
+			"(kernel.perf_event_max_sample_rate)\n",
 			(unsigned long long)s->throttled);
 	if (!s->lost_total)
 		return;
@@ -457,7 +458,6 @@ int session__run(struct session *s, const struct session_ops *ops)
 	if (s->has_wl && !s->wl.exited)
 		workload__reap(&s->wl);
 	if (s->env->verbose && s->oq)
-		fprintf(stderr, "perf-prof: order queue peak %zu records\n",
-			order__max_len(s->oq));
+		fprintf(stderr, "perf-prof: order queue peak %zu records\n", order__max_len(s->oq));
 	return 0;
 }

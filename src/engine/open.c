@@ -44,18 +44,19 @@ static int open_error(struct session *s, struct evsel *ev, int err, pid_t pid, i
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		return session__set_err(
-			s, -err,
-			"permission denied opening %s: run as root, or lower kernel.perf_event_paranoid (now %d)",
-			ev->name, read_int_file("/proc/sys/kernel/perf_event_paranoid", 2));
+		return session__set_err(s, -err,
+					"permission denied opening %s: run as root, or lower "
+					"kernel.perf_event_paranoid (now %d)",
+					ev->name,
+					read_int_file("/proc/sys/kernel/perf_event_paranoid", 2));
 	case ENOENT:
 	case EOPNOTSUPP:
 		if (ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE ||
 		    ev->attr.type == PERF_TYPE_RAW)
-			return session__set_err(
-				s, -err,
-				"%s: no hardware PMU on this host (try the cpu-clock software event)",
-				ev->name);
+			return session__set_err(s, -err,
+						"%s: no hardware PMU on this host (try the "
+						"cpu-clock software event)",
+						ev->name);
 		return session__set_err(s, -err, "%s is not supported by this kernel", ev->name);
 	case ESRCH:
 		return session__set_err(s, -err, "no such process: %d", pid);
@@ -63,15 +64,15 @@ static int open_error(struct session *s, struct evsel *ev, int err, pid_t pid, i
 		return session__set_err(s, -err, "CPU %d is offline or does not exist", cpu);
 	case EMFILE:
 	case ENFILE:
-		return session__set_err(s, -err,
-					"too many open files opening %s: raise the limit (ulimit -n)",
-					ev->name);
+		return session__set_err(
+			s, -err, "too many open files opening %s: raise the limit (ulimit -n)",
+			ev->name);
 	case EINVAL:
 		if (ev->attr.sample_type & PERF_SAMPLE_STACK_USER)
-			return session__set_err(
-				s, -err,
-				"%s: the kernel rejected the DWARF stack settings (try a smaller --call-graph dwarf,SIZE)",
-				ev->name);
+			return session__set_err(s, -err,
+						"%s: the kernel rejected the DWARF stack settings "
+						"(try a smaller --call-graph dwarf,SIZE)",
+						ev->name);
 		/* fall through */
 	default:
 		return session__set_err(s, -err, "cannot open %s on %s %d: %s", ev->name,
@@ -176,8 +177,7 @@ static int expand_targets(struct session *s)
 
 		snprintf(path, sizeof(path), "/proc/%d", env->tids[i]);
 		if (access(path, F_OK))
-			return session__set_err(s, -ESRCH, "no such thread: %d (-t)",
-						env->tids[i]);
+			return session__set_err(s, -ESRCH, "no such thread: %d (-t)", env->tids[i]);
 		if (s->nr_threads == cap) {
 			pid_t *t;
 
@@ -212,9 +212,10 @@ static int set_filter(struct session *s, struct evsel *ev, int fd)
 	/* The ioctl gives no reason: the kernel's filter parser tells it through tracefs. */
 	if (tp__explain_filter(ev->tp->system, ev->tp->name, ev->filter, reason, sizeof(reason)))
 		snprintf(reason, sizeof(reason), "invalid expression");
-	return session__set_err(s, -EINVAL,
-				"filter '%s' on %s rejected by the kernel: %s (fields: perf-prof list -v %s:%s)",
-				ev->filter, ev->name, reason, ev->tp->system, ev->tp->name);
+	return session__set_err(
+		s, -EINVAL,
+		"filter '%s' on %s rejected by the kernel: %s (fields: perf-prof list -v %s:%s)",
+		ev->filter, ev->name, reason, ev->tp->system, ev->tp->name);
 }
 
 static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int *leader_fd,
@@ -262,7 +263,8 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 			return session__set_err(
 				s, err, "cannot mmap %u pages for %s: %s%s", pages, ev->name,
 				strerror(-err),
-				err == -EPERM ? " (raise kernel.perf_event_mlock_kb or use -m)" : "");
+				err == -EPERM ? " (raise kernel.perf_event_mlock_kb or use -m)"
+					      : "");
 		s->nr_bufs++;
 		*leader_fd = fd;
 		/* wake up when half the buffer is full; a timer drains the rest */
@@ -326,7 +328,8 @@ int session__open(struct session *s)
 		}
 	}
 	if (!opened)
-		return session__set_err(s, -ESRCH, "no such process: every target thread has exited");
+		return session__set_err(s, -ESRCH,
+					"no such process: every target thread has exited");
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
 	return 0;
 }

@@ -21,8 +21,7 @@ struct order_queue *order__new(void);
 void order__delete(struct order_queue *q);
 
 /* Copy @rec into the queue. Returns 0 or -ENOMEM. */
-int order__push(struct order_queue *q, uint64_t time, const struct perf_event_header *rec,
-		int tag);
+int order__push(struct order_queue *q, uint64_t time, const struct perf_event_header *rec, int tag);
 
 /*
  * The oldest record with time <= @horizon (or NULL).  It stays valid

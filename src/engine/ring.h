@@ -15,13 +15,13 @@
 struct ring {
 	struct perf_event_mmap_page *meta;
 	unsigned char *data;
-	size_t size;	/* data area size, power of two */
-	uint64_t head;	/* snapshot of data_head */
-	uint64_t pos;	/* our read position */
+	size_t size;   /* data area size, power of two */
+	uint64_t head; /* snapshot of data_head */
+	uint64_t pos;  /* our read position */
 	unsigned char *scratch;
 	size_t scratch_size;
 	int fd;
-	int cpu;	/* CPU of the events writing here, -1 for per-thread */
+	int cpu; /* CPU of the events writing here, -1 for per-thread */
 };
 
 /* Map @pages data pages (power of two) of @fd. Returns 0 or -errno. */

@@ -56,10 +56,11 @@ static unsigned read_format_size(u64 read_format)
 	return n;
 }
 
-int sample__parse(const struct perf_event_header *hdr, u64 st, u64 read_format,
-		  u64 regs_user_mask, struct sample *s)
+int sample__parse(const struct perf_event_header *hdr, u64 st, u64 read_format, u64 regs_user_mask,
+		  struct sample *s)
 {
-	struct cursor c = { (const unsigned char *)(hdr + 1), (const unsigned char *)hdr + hdr->size };
+	struct cursor c = { (const unsigned char *)(hdr + 1),
+			    (const unsigned char *)hdr + hdr->size };
 	u32 res;
 	u64 v;
 	const void *p;

@@ -16,11 +16,11 @@ typedef int64_t s64;
 
 /* The decoded form of a PERF_RECORD_SAMPLE (and the sample_id of others). */
 struct sample {
-	u64 type;		/* PERF_RECORD_* of the record */
-	u64 sample_type;	/* which fields below are valid */
+	u64 type;	 /* PERF_RECORD_* of the record */
+	u64 sample_type; /* which fields below are valid */
 	u64 ip;
 	u32 pid, tid;
-	u64 time;		/* perf clock (CLOCK_MONOTONIC, see clock.h) */
+	u64 time; /* perf clock (CLOCK_MONOTONIC, see clock.h) */
 	u64 addr;
 	u64 id;
 	u64 stream_id;
@@ -56,7 +56,7 @@ struct rec_comm {
 	bool exec;
 };
 
-struct rec_task {	/* FORK and EXIT */
+struct rec_task { /* FORK and EXIT */
 	u32 pid, ppid, tid, ptid;
 	u64 time;
 };
@@ -75,11 +75,11 @@ struct rec_mmap2 {
 
 /* PERF_RECORD_SWITCH(_CPU_WIDE): the kernel's own context-switch records. */
 struct rec_switch {
-	u32 pid, tid;		/* the task switching out (out) or in (!out) */
+	u32 pid, tid; /* the task switching out (out) or in (!out) */
 	u64 time;
 	u32 cpu;
 	bool out;
-	bool preempt;		/* switched out while runnable */
+	bool preempt;		  /* switched out while runnable */
 	u32 other_pid, other_tid; /* next (out) or previous (in) task; CPU-wide records only */
 };
 

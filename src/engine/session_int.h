@@ -13,14 +13,14 @@
 #include "engine/workload.h"
 
 /* Every event shares these sample_id bits so any record's trailer parses alike. */
-#define BASE_SAMPLE_TYPE                                                                         \
+#define BASE_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
 struct buf {
 	struct ring ring;
-	u64 lost;		/* records lost in this buffer */
-	u64 read_time;		/* when data_head was last read (events' clock) */
-	bool hup;		/* per-thread buffer whose tasks are gone */
+	u64 lost;      /* records lost in this buffer */
+	u64 read_time; /* when data_head was last read (events' clock) */
+	bool hup;      /* per-thread buffer whose tasks are gone */
 };
 
 struct id_map {
@@ -40,7 +40,7 @@ struct session {
 	struct evsel *evsels, **tail;
 	int nr_evsels;
 
-	pid_t *threads;		/* per-thread targets (-p/-t expanded, or the workload) */
+	pid_t *threads; /* per-thread targets (-p/-t expanded, or the workload) */
 	int nr_threads;
 	bool per_thread;
 	struct workload wl;
@@ -53,9 +53,9 @@ struct session {
 	struct id_map *ids;
 	int nr_ids, cap_ids;
 	int max_cpu;
-	u64 *lost_cpu;		/* indexed by CPU */
+	u64 *lost_cpu; /* indexed by CPU */
 	u64 lost_total;
-	u64 throttled;		/* PERF_RECORD_THROTTLE seen */
+	u64 throttled; /* PERF_RECORD_THROTTLE seen */
 
 	int epfd, sigfd, tickfd, intfd;
 	struct order_queue *oq;
@@ -65,10 +65,10 @@ struct session {
 	u64 nr_samples;
 	const struct session_ops *ops;
 
-	long long wall_offset;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	long long wall_offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	long long cached_sec;
 	char cached_prefix[32];
-	struct trace_seq seq;	/* event printing buffer */
+	struct trace_seq seq; /* event printing buffer */
 	bool seq_ready;
 	char err[512];
 };

@@ -47,7 +47,7 @@ struct tp_db *tp__new(void)
 	tep_set_long_size(db->tep, sizeof(long));
 	tep_set_page_size(db->tep, getpagesize());
 	tep_set_file_bigendian(db->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
-									     : TEP_LITTLE_ENDIAN);
+									       : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(db->tep, tep_is_file_bigendian(db->tep) ? TEP_BIG_ENDIAN
 									: TEP_LITTLE_ENDIAN);
 	return db;
@@ -155,8 +155,7 @@ void tp__free_list(char **list)
 	free(list);
 }
 
-int tp__explain_filter(const char *sys, const char *name, const char *filter, char *buf,
-		       size_t len)
+int tp__explain_filter(const char *sys, const char *name, const char *filter, char *buf, size_t len)
 {
 	struct tracefs_instance *inst;
 	char iname[64], *text, *err, *caret;

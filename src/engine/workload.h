@@ -11,9 +11,9 @@
 
 struct workload {
 	pid_t pid;
-	int go_fd;	/* write end: a byte lets the child exec */
-	int err_fd;	/* read end: errno from a failed exec, EOF on success */
-	int status;	/* wait(2) status once exited */
+	int go_fd;  /* write end: a byte lets the child exec */
+	int err_fd; /* read end: errno from a failed exec, EOF on success */
+	int status; /* wait(2) status once exited */
 	bool exited;
 };
 

@@ -23,7 +23,8 @@ static int trace_init(struct session *s, void *priv)
 	struct trace *t = priv;
 
 	if (!env->nr_specs) {
-		fprintf(stderr, "perf-prof trace: no events: give -e sys:name (see: perf-prof list)\n");
+		fprintf(stderr,
+			"perf-prof trace: no events: give -e sys:name (see: perf-prof list)\n");
 		return -1;
 	}
 	for (int i = 0; i < env->nr_specs; i++) {
@@ -132,7 +133,8 @@ static void trace_deinit(struct session *s, void *priv)
 const struct profiler prof_trace = {
 	.name = "trace",
 	.desc = "print events as they happen, with stacks, or fold them into a flame graph",
-	.synopsis = "perf-prof trace -e EVENT[,EVENT...] [-g [--flame-graph NAME]] [-C CPUS|-p PID|-t TID|-- CMD]",
+	.synopsis = "perf-prof trace -e EVENT[,EVENT...] [-g [--flame-graph NAME]] [-C CPUS|-p "
+		    "PID|-t TID|-- CMD]",
 	.examples = "perf-prof trace -e sched:sched_wakeup -C 0\n"
 		    "  perf-prof trace -e 'sched:sched_switch/prev_state==2/stack/' -N 10\n"
 		    "  perf-prof trace -e syscalls:sys_enter_getppid -g -- ./a.out\n"

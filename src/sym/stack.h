@@ -29,9 +29,9 @@ enum {
 
 struct frame {
 	u64 addr;
-	const char *sym;  /* never NULL: "[unknown]" when unresolved */
-	u64 off;	  /* addr - symbol start */
-	const char *dso;  /* "[kernel.kallsyms]", "[vdso]", module "[ext4]", file path, or NULL */
+	const char *sym; /* never NULL: "[unknown]" when unresolved */
+	u64 off;	 /* addr - symbol start */
+	const char *dso; /* "[kernel.kallsyms]", "[vdso]", module "[ext4]", file path, or NULL */
 	bool kernel;
 };
 

@@ -12,23 +12,23 @@
 
 static int ut_pass, ut_fail;
 
-#define CHECK(cond, ...)                                                                         \
-	do {                                                                                     \
-		if (cond) {                                                                      \
-			ut_pass++;                                                               \
-		} else {                                                                         \
-			ut_fail++;                                                               \
-			printf("not ok %s:%d: %s: ", __FILE__, __LINE__, #cond);                 \
-			printf(__VA_ARGS__);                                                     \
-			printf("\n");                                                            \
-		}                                                                                \
+#define CHECK(cond, ...)                                                         \
+	do {                                                                     \
+		if (cond) {                                                      \
+			ut_pass++;                                               \
+		} else {                                                         \
+			ut_fail++;                                               \
+			printf("not ok %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);                                     \
+			printf("\n");                                            \
+		}                                                                \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                                          \
-	CHECK((a) && (b) && strcmp((a), (b)) == 0, "'%s' != '%s'", (a) ? (a) : "(null)",        \
+#define CHECK_STR(a, b)                                                                  \
+	CHECK((a) && (b) && strcmp((a), (b)) == 0, "'%s' != '%s'", (a) ? (a) : "(null)", \
 	      (b) ? (b) : "(null)")
-#define CHECK_INT(a, b) CHECK((long long)(a) == (long long)(b), "%lld != %lld", (long long)(a), \
-			      (long long)(b))
+#define CHECK_INT(a, b) \
+	CHECK((long long)(a) == (long long)(b), "%lld != %lld", (long long)(a), (long long)(b))
 
 static inline int ut_done(const char *name)
 {
