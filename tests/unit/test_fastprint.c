@@ -367,6 +367,7 @@ static const struct {
 	  "REC->iarr[1], REC->d, REC->c",
 	  true },
 	{ "\"%lx\", REC->arr[3]", false },
+	{ "\"a\\tb %d\", REC->a", false },
 	{ "\"%lx\", REC->arr[REC->a]", false },
 	{ "\"%s\", __print_flags(REC->d, \"|\", { (1ULL << 63), \"TOP\" })", false },
 	{ "\"%+d\", REC->a", false },
