@@ -154,9 +154,9 @@ static int need_tp(struct session *s)
 	s->tp = tp__new();
 	if (!s->tp)
 		return session__set_err(s, -errno,
-					errno == ENOENT
-						? "tracefs is not mounted: run 'mount -t tracefs nodev /sys/kernel/tracing'"
-						: "cannot set up tracepoint parsing: %s",
+					errno == ENOENT ? "tracefs is not mounted: run 'mount -t "
+							  "tracefs nodev /sys/kernel/tracing'"
+							: "cannot set up tracepoint parsing: %s",
 					strerror(errno));
 	return 0;
 }
@@ -201,10 +201,12 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 			/* the kernel part from the callchain, the user part by unwinding */
 			a->exclude_callchain_user = 1;
 			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-			a->sample_regs_user = ((1ULL << PERF_REG_X86_64_MAX) - 1) &
-					      ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |
-						(1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS));
-			a->sample_stack_user = env->dwarf_size ? env->dwarf_size : DEFAULT_DWARF_SIZE;
+			a->sample_regs_user =
+				((1ULL << PERF_REG_X86_64_MAX) - 1) &
+				~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |
+				  (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS));
+			a->sample_stack_user =
+				env->dwarf_size ? env->dwarf_size : DEFAULT_DWARF_SIZE;
 		}
 	}
 	ev->idx = s->nr_evsels++;
@@ -242,13 +244,15 @@ struct evsel *session__add_tp(struct session *s, const char *sys, const char *na
 	if (!tp) {
 		if (errno == EACCES)
 			session__set_err(s, -EACCES,
-					 "permission denied reading tracepoint formats in tracefs: run as root");
+					 "permission denied reading tracepoint formats in tracefs: "
+					 "run as root");
 		else if (errno == ENOENT)
 			session__set_err(s, -ENOENT,
-					 "unknown tracepoint '%s:%s' (see: perf-prof list '%s:*')", sys,
-					 name, sys);
+					 "unknown tracepoint '%s:%s' (see: perf-prof list '%s:*')",
+					 sys, name, sys);
 		else
-			session__set_err(s, -errno, "cannot parse the format of '%s:%s'", sys, name);
+			session__set_err(s, -errno, "cannot parse the format of '%s:%s'", sys,
+					 name);
 		return NULL;
 	}
 	c.type = PERF_TYPE_TRACEPOINT;
@@ -290,14 +294,14 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	}
 	n = tp__expand(spec->sys, spec->name, &list);
 	if (n == -EACCES)
-		return session__set_err(s, n,
-					"permission denied reading tracepoints in tracefs: run as root");
+		return session__set_err(
+			s, n, "permission denied reading tracepoints in tracefs: run as root");
 	if (n < 0)
 		return session__set_err(s, n, "cannot list tracepoints: %s", strerror(-n));
 	if (n == 0)
-		return session__set_err(s, -ENOENT,
-					"no tracepoint matches '%s:%s' (see: perf-prof list '%s:*')",
-					spec->sys, spec->name, spec->sys);
+		return session__set_err(
+			s, -ENOENT, "no tracepoint matches '%s:%s' (see: perf-prof list '%s:*')",
+			spec->sys, spec->name, spec->sys);
 	for (int i = 0; i < n; i++) {
 		char *colon = strchr(list[i], ':');
 		struct evsel *ev;

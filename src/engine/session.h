@@ -30,61 +30,61 @@ enum call_graph_mode {
 
 /* The common options, filled by the CLI.  Profilers read it, never write it. */
 struct env {
-	int *cpus;		/* -C, or all online CPUs */
+	int *cpus; /* -C, or all online CPUs */
 	int nr_cpus;
 	bool cpus_given;
-	pid_t *pids;		/* -p: processes (all their threads) */
+	pid_t *pids; /* -p: processes (all their threads) */
 	int nr_pids;
-	pid_t *tids;		/* -t: threads */
+	pid_t *tids; /* -t: threads */
 	int nr_tids;
-	char **argv;		/* -- command args (NULL-terminated) */
-	unsigned interval_ms;	/* -i */
-	unsigned mmap_pages;	/* -m, 0 = default */
-	const char *output;	/* -o */
-	u64 max_samples;	/* -N, 0 = unlimited */
-	bool order;		/* --order (or the profiler's default) */
-	int verbose;		/* -v (repeatable) */
-	bool quiet;		/* -q */
-	const char *events;	/* -e text */
-	struct ev_spec *specs;	/* -e parsed */
+	char **argv;	       /* -- command args (NULL-terminated) */
+	unsigned interval_ms;  /* -i */
+	unsigned mmap_pages;   /* -m, 0 = default */
+	const char *output;    /* -o */
+	u64 max_samples;       /* -N, 0 = unlimited */
+	bool order;	       /* --order (or the profiler's default) */
+	int verbose;	       /* -v (repeatable) */
+	bool quiet;	       /* -q */
+	const char *events;    /* -e text */
+	struct ev_spec *specs; /* -e parsed */
 	int nr_specs;
 	enum call_graph_mode cg; /* -g / --call-graph fp|dwarf[,SIZE] */
-	bool cg_by_attr;	/* only events with the "stack" attribute want stacks */
-	unsigned dwarf_size;	/* user stack bytes copied for DWARF */
-	int max_stack;		/* --max-stack, 0 = kernel default */
-	const char *flame_graph;/* --flame-graph NAME[.svg] */
-	unsigned stack_flags;	/* STACK_* print options (sym/stack.h) */
-	const char *filter;	/* --filter (profiler-defined meaning) */
-	bool cpu_wide;		/* events per CPU even for -p/-t/-- targets */
-	bool want_switch;	/* PERF_RECORD_SWITCH records (attr.context_switch) */
+	bool cg_by_attr;	 /* only events with the "stack" attribute want stacks */
+	unsigned dwarf_size;	 /* user stack bytes copied for DWARF */
+	int max_stack;		 /* --max-stack, 0 = kernel default */
+	const char *flame_graph; /* --flame-graph NAME[.svg] */
+	unsigned stack_flags;	 /* STACK_* print options (sym/stack.h) */
+	const char *filter;	 /* --filter (profiler-defined meaning) */
+	bool cpu_wide;		 /* events per CPU even for -p/-t/-- targets */
+	bool want_switch;	 /* PERF_RECORD_SWITCH records (attr.context_switch) */
 };
 
 /* What a profiler asks of the engine for one event. */
 struct evsel_conf {
-	u32 type;		/* PERF_TYPE_* (tracepoints: use session__add_tp) */
+	u32 type; /* PERF_TYPE_* (tracepoints: use session__add_tp) */
 	u64 config;
-	u64 sample_period;	/* 0 -> 1 */
-	bool freq;		/* sample_period is a frequency */
-	bool callchain;		/* capture a stack (env->cg decides fp/dwarf) */
+	u64 sample_period; /* 0 -> 1 */
+	bool freq;	   /* sample_period is a frequency */
+	bool callchain;	   /* capture a stack (env->cg decides fp/dwarf) */
 	int max_stack;
 	bool exclude_user, exclude_kernel, exclude_callchain_user;
-	u64 extra_sample_type;	/* e.g. PERF_SAMPLE_ADDR, PERF_SAMPLE_READ */
+	u64 extra_sample_type; /* e.g. PERF_SAMPLE_ADDR, PERF_SAMPLE_READ */
 	u64 read_format;
-	const char *filter;	/* tracepoint filter, NULL for none */
-	const char *name;	/* display name (alias); NULL = sys:name */
+	const char *filter; /* tracepoint filter, NULL for none */
+	const char *name;   /* display name (alias); NULL = sys:name */
 };
 
 struct evsel {
 	struct evsel *next;
-	int idx;			/* 0.. in order of addition */
-	char *name;			/* "sys:name" or alias */
-	struct tep_event *tp;		/* tracepoint format, NULL if not a tracepoint */
-	struct ev_spec *spec;		/* the -e spec it came from, or NULL */
+	int idx;	      /* 0.. in order of addition */
+	char *name;	      /* "sys:name" or alias */
+	struct tep_event *tp; /* tracepoint format, NULL if not a tracepoint */
+	struct ev_spec *spec; /* the -e spec it came from, or NULL */
 	struct perf_event_attr attr;
-	char *filter;			/* tracepoint filter text, NULL for none */
-	void *priv;			/* the profiler's per-event data */
+	char *filter; /* tracepoint filter text, NULL for none */
+	void *priv;   /* the profiler's per-event data */
 	u64 nr_samples;
-	struct fastprint *fastprint;	/* compiled printer, built on first print (engine-owned) */
+	struct fastprint *fastprint; /* compiled printer, built on first print (engine-owned) */
 	bool fastprint_tried;
 };
 
