@@ -249,8 +249,11 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		close(fd);
 		return -ENOMEM;
 	}
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) || add_id(s, id, ev))
-		return -errno ? -errno : -ENOMEM;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+		return session__set_err(s, -errno, "cannot get the id of %s: %s", ev->name,
+					strerror(errno));
+	if (add_id(s, id, ev))
+		return session__set_err(s, -ENOMEM, "out of memory");
 	err = set_filter(s, ev, fd);
 	if (err)
 		return err;
