@@ -73,5 +73,7 @@ void stack__set_warn(void (*warn)(const char *msg));
  * Returns 0 or -errno.
  */
 int symbols__main(const char *binary, FILE *in, FILE *out);
+/* pprof's short form of a demangled name into @out (truncated to @size). */
+void symbols__short_name(const char *full, char *out, size_t size);
 
 #endif

@@ -13,8 +13,22 @@
 #include "sym/maps.h"
 #include "sym/stack.h"
 
-/* pprof's ShortFunctionName: no argument lists, no template arguments, no return type. */
-static void short_name(const char *full, char *out, size_t size)
+/* Does s[0..end) end with the keyword "operator" (conversion operators)? */
+static bool ends_with_operator(const char *s, size_t end)
+{
+	while (end > 0 && isspace((unsigned char)s[end - 1]))
+		end--;
+	if (end < 8 || strncmp(s + end - 8, "operator", 8))
+		return false;
+	return end == 8 || !(isalnum((unsigned char)s[end - 9]) || s[end - 9] == '_');
+}
+
+/*
+ * pprof's ShortFunctionName: no argument lists, no template arguments, no
+ * return type.  Unlike pprof, the type after "operator" in a conversion
+ * operator ("ns::C::operator std::string") is not taken for a return type.
+ */
+void symbols__short_name(const char *full, char *out, size_t size)
 {
 	size_t len = strlen(full), i, j;
 	char *s = strndup(full, len);
@@ -70,7 +84,7 @@ static void short_name(const char *full, char *out, size_t size)
 
 			while (isalnum((unsigned char)s[w]) || s[w] == '_')
 				w++;
-			if (s[w] == ':' && s[w + 1] == ':') {
+			if (s[w] == ':' && s[w + 1] == ':' && !ends_with_operator(s, i)) {
 				memmove(s, s + j, len - j + 1);
 				break;
 			}
@@ -168,7 +182,7 @@ int symbols__main(const char *binary, FILE *in, FILE *out)
 			}
 		}
 		if (r.sym) {
-			short_name(r.sym, name, sizeof(name));
+			symbols__short_name(r.sym, name, sizeof(name));
 			fprintf(out, "%s\n", name);
 		} else {
 			fputs("??\n", out);

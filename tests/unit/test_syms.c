@@ -556,6 +556,38 @@ static void test_symbols_main(void)
 	free(out_text);
 }
 
+/* pprof's ShortFunctionName rules, and conversion operators kept whole. */
+static void test_short_name(void)
+{
+	static const char *const cases[][2] = {
+		{ "main", "main" },
+		{ "ns::inner(int, char const*)", "ns::inner" },
+		{ "ns::Outer<int>::run() const", "ns::Outer::run" },
+		{ "std::vector<int, std::allocator<int> >::push_back(int const&)",
+		  "std::vector::push_back" },
+		{ "int ns::tmpl<int>(int)", "ns::tmpl" },
+		{ "operator new(unsigned long)", "operator new" },
+		{ "llvm::MachO::ArchitectureSet::operator std::__cxx11::basic_string<char, "
+		  "std::char_traits<char>, std::allocator<char> >() const",
+		  "llvm::MachO::ArchitectureSet::operator std::__cxx11::basic_string" },
+		{ "ns::C::operator ns::D*() const", "ns::C::operator ns::D*" },
+		{ "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > "
+		  "ns::C::name<int>() const",
+		  "ns::C::name" },
+		{ "ns::Cooperator std::x", "std::x" },
+	};
+	char buf[256];
+	const char *got = buf; /* CHECK_STR tests its arguments for NULL */
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		symbols__short_name(cases[i][0], buf, sizeof(buf));
+		CHECK_STR(got, cases[i][1]);
+	}
+	symbols__short_name("ns::a_rather_long_name", buf, 8);
+	CHECK_STR(got, "ns::a_r");
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -576,6 +608,7 @@ int main(void)
 	test_lifecycle();
 	test_print();
 	test_symbols_main();
+	test_short_name();
 	{
 		char cmd[PATH_MAX + 16];
 
