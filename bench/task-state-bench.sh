@@ -68,7 +68,7 @@ report() { # name workload_secs stop_secs lost svg
 }
 
 # perf-prof
-start_monitor perf-prof "$pp" task-state -v -g --flame-graph "$tmp/pp.svg" -m "${PP_PAGES:-2048}"
+start_monitor perf-prof "$pp" task-state -v -g --flame-graph "$tmp/pp.svg" ${PP_PAGES:+-m "$PP_PAGES"}
 w=$(workload)
 t0=$(now)
 stop_monitor

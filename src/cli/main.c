@@ -157,6 +157,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 			goto out;
 		}
 		session__set_stack(s, r.stack);
+		stack_ctx__preload(r.stack);
 	}
 	err = p->init(s, priv);
 	if (err) {

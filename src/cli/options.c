@@ -84,6 +84,21 @@ static int own_count(const struct profiler *p)
 	return n;
 }
 
+/*
+ * Default ring size: a 64 MiB budget split over the CPUs, 128..2048 pages
+ * each (at least what the profiler asks for).  Small hosts get deep buffers
+ * that absorb bursts; a 256-CPU host still stays near perf's 512 KiB.
+ */
+static unsigned default_pages(const struct profiler *p, int nr_cpus)
+{
+	unsigned long budget = (64UL << 20) / (unsigned long)sysconf(_SC_PAGESIZE);
+	unsigned pages = 2048;
+
+	while (pages > 128 && (unsigned long)pages * (unsigned long)nr_cpus > budget)
+		pages /= 2;
+	return p->mmap_pages > pages ? p->mmap_pages : pages;
+}
+
 void options__help(const struct profiler *p, FILE *fp)
 {
 	int n = own_count(p);
@@ -113,8 +128,10 @@ void options__help(const struct profiler *p, FILE *fp)
 			snprintf(left, sizeof(left), "    --%s%s%s", c->lname,
 				 c->argname ? " " : "", c->argname ? c->argname : "");
 		if (c->key == 'm') {
-			fprintf(fp, "  %-30s %s (default %u)\n", left, c->help,
-				p->mmap_pages ? p->mmap_pages : 128);
+			int n = cpulist__possible();
+
+			fprintf(fp, "  %-30s %s (default here %u)\n", left, c->help,
+				default_pages(p, n > 0 ? n : 1));
 			continue;
 		}
 		fprintf(fp, "  %-30s %s\n", left,
@@ -359,7 +376,7 @@ static int finish(const struct profiler *p, struct env *env)
 	env->cpu_wide = p->cpu_wide;
 	env->want_switch = p->context_switch != NULL;
 	if (!env->mmap_pages)
-		env->mmap_pages = p->mmap_pages;
+		env->mmap_pages = default_pages(p, env->nr_cpus);
 	if (env->events) {
 		struct ev_spec_err err;
 

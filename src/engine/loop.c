@@ -242,12 +242,32 @@ static int drain(struct session *s, struct buf *b)
 	return 0;
 }
 
+/*
+ * Processing a large batch (symbol loading, stack resolution) can take long
+ * enough for the kernel to fill a buffer meanwhile: move what has piled up
+ * into the queue now and then, so that memory, not the ring, takes bursts.
+ */
+static void pull_full(struct session *s)
+{
+	for (int i = 0; i < s->nr_bufs; i++) {
+		struct ring *r = &s->bufs[i].ring;
+		u64 used = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) -
+			   r->meta->data_tail;
+
+		if (used > r->size / 4 && drain(s, &s->bufs[i]))
+			return;
+	}
+}
+
 static void flush_order(struct session *s, u64 horizon)
 {
 	const struct perf_event_header *h;
+	unsigned n = 0;
 	int cpu;
 
 	while ((h = order__pop(s->oq, horizon, &cpu, NULL))) {
+		if (++n % 512 == 0)
+			pull_full(s);
 		if (s->stop && s->env->max_samples && s->nr_samples >= s->env->max_samples)
 			continue; /* drop the rest after -N */
 		session__dispatch(s, h, cpu);

@@ -124,6 +124,12 @@ static struct ksyms *kernel_syms(struct stack_ctx *ctx)
 	return ctx->ks;
 }
 
+void stack_ctx__preload(struct stack_ctx *ctx)
+{
+	if (ctx && !(ctx->flags & STACK_USER_ONLY))
+		kernel_syms(ctx);
+}
+
 static void kernel_frame(struct stack_ctx *ctx, u64 addr, bool first, struct frame *f)
 {
 	const struct sym *s = ksyms__find(kernel_syms(ctx), first ? addr : addr - 1, &f->dso);

@@ -41,6 +41,12 @@ struct stack_ctx;
 struct stack_ctx *stack_ctx__new(unsigned flags);
 void stack_ctx__delete(struct stack_ctx *ctx);
 
+/*
+ * Load what every stack needs (kallsyms, ~50 ms) now, before the events are
+ * enabled, rather than on the first sample while the ring buffers fill.
+ */
+void stack_ctx__preload(struct stack_ctx *ctx);
+
 /* Process events, so maps follow the process. */
 void stack_ctx__mmap2(struct stack_ctx *ctx, const struct rec_mmap2 *m);
 void stack_ctx__comm(struct stack_ctx *ctx, const struct rec_comm *c);
