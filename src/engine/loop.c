@@ -251,8 +251,8 @@ static void pull_full(struct session *s)
 {
 	for (int i = 0; i < s->nr_bufs; i++) {
 		struct ring *r = &s->bufs[i].ring;
-		u64 used = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) -
-			   r->meta->data_tail;
+		u64 used =
+			__atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) - r->meta->data_tail;
 
 		if (used > r->size / 4 && drain(s, &s->bufs[i]))
 			return;
