@@ -198,6 +198,37 @@ static int expand_targets(struct session *s)
 	return 0;
 }
 
+/*
+ * System-wide: remember every existing thread's comm now, so that events of
+ * a task that exits before its events are printed still carry its name
+ * (COMM records only cover tasks that exec or rename themselves later).
+ */
+static void snapshot_comms(struct session *s)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *p;
+
+	if (!proc)
+		return;
+	while ((p = readdir(proc))) {
+		char path[300];
+		struct dirent *t;
+		DIR *task;
+
+		if (p->d_name[0] < '0' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((t = readdir(task)))
+			if (t->d_name[0] >= '0' && t->d_name[0] <= '9')
+				comm_map__get(s->comms, (u32)atoi(t->d_name));
+		closedir(task);
+	}
+	closedir(proc);
+}
+
 static int set_filter(struct session *s, struct evsel *ev, int fd)
 {
 	char reason[256];
@@ -334,6 +365,8 @@ int session__open(struct session *s)
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
+	if (!s->per_thread)
+		snapshot_comms(s);
 	return 0;
 }
 
