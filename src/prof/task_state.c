@@ -47,7 +47,7 @@ static const char *const state_names[NR_STATES] = { "R", "S", "D", "T", "t", "X"
 
 /* The "+" flag: switched out by preemption while runnable. */
 #define PREV_STATE_PREEMPT 0x100
-#define MAX_FRAMES 128
+#define MAX_FRAMES 1024 /* as many as stack__frames gives: a cut stack loses its root */
 
 /* What was captured at switch-out, kept until switch-in decides it is needed. */
 struct saved_stack {
@@ -98,6 +98,7 @@ struct task_state {
 	struct ts_stat states[NR_STATES];
 	struct ts_perins *perins_rows;
 	struct flame *flame;
+	u64 flame_rem_ns; /* sub-us remainder of off-CPU flame weights */
 	struct frame *frames;
 	u64 dropped_lost; /* pending intervals dropped because records were lost */
 	u64 nr_intervals;
@@ -353,7 +354,8 @@ static void task_state_fork(struct session *s, void *priv, const struct rec_task
 static int stack_save(struct saved_stack *ss, const struct sample *smp)
 {
 	size_t n_ips = smp->nr_ips * sizeof(u64), n_regs = smp->nr_regs * sizeof(u64);
-	size_t n_stack = smp->stack_dyn_size ? smp->stack_dyn_size : smp->stack_size;
+	/* only the part the kernel copied: the rest is stale ring-buffer bytes */
+	size_t n_stack = smp->stack ? smp->stack_dyn_size : 0;
 	size_t need = n_ips + n_regs + n_stack;
 	char *p;
 
@@ -476,7 +478,11 @@ static void switch_in(struct session *s, struct task_state *ts, struct ts_thread
 	if (ts->flame && th->stack.valid) {
 		int n = stack__frames(session__stack(s), &th->stack.smp, ts->frames, MAX_FRAMES);
 
-		flame__add(ts->flame, th->comm, ts->frames, n, state_names[th->state], dur / 1000);
+		/* us weights; the remainder carries over so the sum stays exact */
+		u64 us = (dur + ts->flame_rem_ns) / 1000;
+
+		ts->flame_rem_ns = (dur + ts->flame_rem_ns) % 1000;
+		flame__add(ts->flame, th->comm, ts->frames, n, state_names[th->state], us);
 	}
 done:
 	th->out_time = 0;
@@ -667,6 +673,16 @@ static void task_state_exit(struct session *s, void *priv, const struct rec_task
 	HASH_FIND(hh, ts->threads, &t->tid, sizeof(t->tid), th);
 	if (th)
 		thread_free(ts, th);
+	if (t->pid == t->tid) {
+		struct ts_proc *p;
+
+		/* a workload process is gone: its pid may be reused by anyone */
+		HASH_FIND(hh, ts->procs, &t->pid, sizeof(t->pid), p);
+		if (p) {
+			HASH_DEL(ts->procs, p);
+			free(p);
+		}
+	}
 }
 
 static void stat_rows(FILE *out, const char *key, const struct ts_stat *st)
