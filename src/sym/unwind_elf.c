@@ -42,7 +42,8 @@ int uw_elf_bias(int fd, const struct unwind_map *m, u64 *bias)
 			continue;
 		/* The mapping starts at a page-aligned file offset inside the
      * segment; the segment's vaddr-offset relation gives the bias. */
-		if (m->pgoff + 4096 > ph.p_offset && m->pgoff < ph.p_offset + ph.p_filesz) {
+		if ((ph.p_offset < 4096 || m->pgoff > ph.p_offset - 4096) &&
+		    (m->pgoff < ph.p_offset || m->pgoff - ph.p_offset < ph.p_filesz)) {
 			*bias = m->start + ph.p_offset - m->pgoff - ph.p_vaddr;
 			ret = 0;
 			break;
@@ -77,7 +78,9 @@ bool uw_elf_read_word(Dwfl *dwfl, u64 addr, Dwarf_Word *result)
 			continue;
 		if (v < ph.p_vaddr || ph.p_filesz < 8 || v - ph.p_vaddr > ph.p_filesz - 8)
 			continue;
-		if (ph.p_offset + (v - ph.p_vaddr) + 8 > size)
+		/* p_offset comes from the file: only subtract, a sum can wrap */
+		if (ph.p_offset > size || size - ph.p_offset < 8 ||
+		    v - ph.p_vaddr > size - ph.p_offset - 8)
 			return false;
 		memcpy(result, raw + ph.p_offset + (v - ph.p_vaddr), 8);
 		return true;
@@ -180,7 +183,8 @@ int uw_vdso_fd(void)
 	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
 	ph = (const void *)(img + eh->e_phoff);
 	for (i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > size)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset < (1u << 20) &&
+		    ph[i].p_filesz < (1u << 20) && ph[i].p_offset + ph[i].p_filesz > size)
 			size = ph[i].p_offset + ph[i].p_filesz;
 	if (size > (1u << 20))
 		return -EFBIG;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "sym/unwind.h"
+#include "sym/unwind_elf.h"
 #include "ut.h"
 
 #define STACK_COPY 16384
@@ -416,6 +418,75 @@ static void test_speed(struct unwinder *u)
 	CHECK(warm < 1000, "warm unwind %.1f us", warm);
 }
 
+/*
+ * A PT_LOAD whose p_offset is near 2^64: offset + 8 wraps to a small number,
+ * which must not pass as "inside the file".  The good segment is the control.
+ */
+static void test_hostile_phdr(void)
+{
+	char path[] = "/tmp/test_unwind_phdr.XXXXXX";
+	struct {
+		Elf64_Ehdr eh;
+		Elf64_Phdr ph[2];
+		u64 data[2];
+	} img = { 0 };
+	Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
+			      .find_debuginfo = dwfl_standard_find_debuginfo };
+	Dwarf_Addr bias = 0;
+	Dwarf_Word w = 0;
+	Dwfl_Module *mod;
+	Dwfl *dwfl;
+	int fd;
+
+	memcpy(img.eh.e_ident, ELFMAG, SELFMAG);
+	img.eh.e_ident[EI_CLASS] = ELFCLASS64;
+	img.eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	img.eh.e_ident[EI_VERSION] = EV_CURRENT;
+	img.eh.e_type = ET_DYN;
+	img.eh.e_machine = EM_X86_64;
+	img.eh.e_version = EV_CURRENT;
+	img.eh.e_phoff = offsetof(typeof(img), ph);
+	img.eh.e_ehsize = sizeof(img.eh);
+	img.eh.e_phentsize = sizeof(img.ph[0]);
+	img.eh.e_phnum = 2;
+	img.ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD,
+				  .p_offset = 0xfffffffffffffff8ull,
+				  .p_vaddr = 0x1000,
+				  .p_filesz = 16,
+				  .p_memsz = 16,
+				  .p_align = 8 };
+	img.ph[1] = (Elf64_Phdr){ .p_type = PT_LOAD,
+				  .p_offset = offsetof(typeof(img), data),
+				  .p_vaddr = 0x2000,
+				  .p_filesz = 16,
+				  .p_memsz = 16,
+				  .p_align = 8 };
+	img.data[0] = 0x1122334455667788ull;
+	img.data[1] = 0x99aabbccddeeff00ull;
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, &img, sizeof(img)) != (ssize_t)sizeof(img)) {
+		CHECK(0, "write %s", path);
+		return;
+	}
+	dwfl = dwfl_begin(&cb);
+	dwfl_report_begin(dwfl);
+	mod = dwfl_report_elf(dwfl, "hostile", path, fd, 0x10000, false);
+	CHECK(mod != NULL, "report hostile ELF: %s", dwfl_errmsg(-1));
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (mod && dwfl_module_getelf(mod, &bias)) {
+		CHECK(!uw_elf_read_word(dwfl, bias + 0x1000, &w),
+		      "wrapping p_offset refused (got %#llx)", (unsigned long long)w);
+		CHECK(!uw_elf_read_word(dwfl, bias + 0x1008, &w),
+		      "wrapping p_offset refused at +8");
+		CHECK(uw_elf_read_word(dwfl, bias + 0x2008, &w) && w == 0x99aabbccddeeff00ull,
+		      "good segment reads %#llx", (unsigned long long)w);
+		CHECK(!uw_elf_read_word(dwfl, bias + 0x200c, &w), "read past the segment refused");
+	}
+	dwfl_end(dwfl);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	struct unwinder *u;
@@ -424,6 +495,7 @@ int main(void)
 	load_maps((u64)(uintptr_t)&here);
 	test_fn1(1);
 	test_sort();
+	test_hostile_phdr();
 	CHECK(unwinder__regs_mask() & (1ull << PERF_REG_X86_IP), "mask");
 	u = unwinder__new();
 	CHECK(u != NULL, "unwinder__new: %s", strerror(errno));
