@@ -146,6 +146,22 @@ static void read_loads(Elf *elf, struct elfsyms *es)
 	}
 }
 
+/*
+ * The end of the allocated section @shndx if it holds @addr, else 0: the
+ * bound of a symbol without a size.
+ */
+static u64 section_end(Elf *elf, size_t shndx, u64 addr)
+{
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return 0;
+	if (addr < sh.sh_addr || addr - sh.sh_addr >= sh.sh_size)
+		return 0;
+	return sh.sh_addr + sh.sh_size; /* no wrap: addr - sh_addr < sh_size */
+}
+
 static int add_symbols(Elf *elf, struct symtab *st, bool *has_symtab)
 {
 	Elf_Scn *scn = NULL;
@@ -173,6 +189,7 @@ static int add_symbols(Elf *elf, struct symtab *st, bool *has_symtab)
 		for (i = 1; i < n; i++) {
 			const char *name;
 			GElf_Sym s;
+			u64 limit;
 			unsigned prio;
 			int type, bind, err;
 
@@ -187,7 +204,15 @@ static int add_symbols(Elf *elf, struct symtab *st, bool *has_symtab)
 			if (!name || !*name)
 				continue;
 			prio = bind == STB_GLOBAL ? 3 : bind == STB_WEAK ? 2 : 1;
-			err = symtab__add(st, s.st_value, s.st_size, name, strlen(name), prio, 0);
+			limit = s.st_size || s.st_shndx >= SHN_LORESERVE
+					? 0
+					: section_end(elf, s.st_shndx, s.st_value);
+			if (limit)
+				err = symtab__add_upto(st, s.st_value, limit, name, strlen(name),
+						       prio, 0);
+			else
+				err = symtab__add(st, s.st_value, s.st_size, name, strlen(name),
+						  prio, 0);
 			if (err)
 				return err;
 		}

@@ -2,6 +2,7 @@
 /* Sorted symbol arrays with a chunked string arena. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #define SYM_MANGLED (1u << 0) /* name may need demangling */
 #define SYM_CHECKED (1u << 1) /* demangling was tried */
+#define SYM_UPTO (1u << 2)    /* end is only an upper bound until finish */
 #define SYM_PRIO_SHIFT 16     /* prio lives in the high bits while building */
 #define ARENA_CHUNK (64 * 1024)
 
@@ -105,6 +107,18 @@ int symtab__add(struct symtab *st, u64 start, u64 size, const char *name, size_t
 	return 0;
 }
 
+int symtab__add_upto(struct symtab *st, u64 start, u64 limit, const char *name, size_t len,
+		     unsigned prio, u32 aux)
+{
+	int err = symtab__add(st, start, 0, name, len, prio, aux);
+
+	if (!err && limit > start) {
+		st->syms[st->nr - 1].end = limit;
+		st->syms[st->nr - 1].flags |= SYM_UPTO;
+	}
+	return err;
+}
+
 static unsigned underscores(const char *s)
 {
 	unsigned n = 0;
@@ -144,10 +158,21 @@ void symtab__finish(struct symtab *st, u64 last_size)
 		return;
 	qsort(st->syms, st->nr, sizeof(*st->syms), sym_cmp);
 	for (i = 1, j = 0; i < st->nr; i++) {
-		if (st->syms[i].start == st->syms[j].start) {
-			/* keep the largest size of the aliases */
-			if (st->syms[i].end > st->syms[j].end)
-				st->syms[j].end = st->syms[i].end;
+		struct sym *a = &st->syms[j], *b = &st->syms[i];
+
+		if (b->start == a->start) {
+			/* keep the largest real size of the aliases, a bound only without one */
+			bool a_real = !(a->flags & SYM_UPTO) && a->end > a->start;
+			bool b_real = !(b->flags & SYM_UPTO) && b->end > b->start;
+
+			if (b_real && (!a_real || b->end > a->end)) {
+				a->end = b->end;
+				a->flags &= ~SYM_UPTO;
+			} else if (!a_real && (b->flags & SYM_UPTO) &&
+				   (!(a->flags & SYM_UPTO) || b->end > a->end)) {
+				a->end = b->end;
+				a->flags |= SYM_UPTO;
+			}
 			continue;
 		}
 		st->syms[++j] = st->syms[i];
@@ -157,6 +182,13 @@ void symtab__finish(struct symtab *st, u64 last_size)
 		struct sym *s = &st->syms[i];
 
 		s->flags &= (1u << SYM_PRIO_SHIFT) - 1;
+		if (s->flags & SYM_UPTO) {
+			/* never across a section end: PLT stubs are not _init */
+			if (i + 1 < st->nr && st->syms[i + 1].start < s->end)
+				s->end = st->syms[i + 1].start;
+			s->flags &= ~SYM_UPTO;
+			continue;
+		}
 		if (s->end > s->start)
 			continue;
 		if (i + 1 < st->nr)

@@ -33,6 +33,14 @@ void symtab__delete(struct symtab *st);
 int symtab__add(struct symtab *st, u64 start, u64 size, const char *name, size_t len, unsigned prio,
 		u32 aux);
 
+/*
+ * A symbol of unknown size (ELF st_size 0) that cannot reach past @limit
+ * (exclusive, e.g. the end of its section): it ends at the next symbol's
+ * start or at @limit, whichever comes first.  Returns 0 or -ENOMEM.
+ */
+int symtab__add_upto(struct symtab *st, u64 start, u64 limit, const char *name, size_t len,
+		     unsigned prio, u32 aux);
+
 /* Copy a string into the arena; NULL on -ENOMEM. */
 const char *symtab__strdup(struct symtab *st, const char *s, size_t len);
 

@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -588,6 +589,74 @@ static void test_short_name(void)
 	CHECK_STR(got, "ns::a_r");
 }
 
+/* Size-0 ELF symbols end at their section's end, not at the next symbol. */
+static void test_section_bounds(void)
+{
+	struct symtab *st = symtab__new();
+	const struct sym *s;
+	struct elfsyms *es = NULL;
+	u64 plt = 0, fini_end = 0;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int fd;
+
+	symtab__add_upto(st, 0x1000, 0x101b, "_init", 5, 3, 0);
+	symtab__add(st, 0x2000, 0x50, "main", 4, 3, 0);
+	symtab__add_upto(st, 0x2100, 0x2200, "a", 1, 3, 0);
+	symtab__add_upto(st, 0x2180, 0x2200, "b", 1, 3, 0);
+	symtab__add_upto(st, 0x3000, 0x300d, "_fini", 5, 3, 0);
+	symtab__finish(st, 0);
+	s = symtab__find(st, 0x101a);
+	CHECK(s && !strcmp(s->name, "_init"), "inside _init");
+	CHECK(symtab__find(st, 0x1030) == NULL, "past .init is not _init");
+	s = symtab__find(st, 0x217f);
+	CHECK(s && !strcmp(s->name, "a") && s->end == 0x2180, "a ends at b");
+	s = symtab__find(st, 0x21ff);
+	CHECK(s && !strcmp(s->name, "b") && s->end == 0x2200, "b ends at the section end");
+	CHECK(symtab__find(st, 0x2200) == NULL, "gap after the section");
+	s = symtab__find(st, 0x300c);
+	CHECK(s && !strcmp(s->name, "_fini"), "inside _fini");
+	CHECK(symtab__find(st, 0x300d) == NULL, "past .fini is nothing, not _fini");
+	CHECK(symtab__find(st, ~0ull) == NULL, "the last symbol does not reach ~0");
+	symtab__delete(st);
+
+	/* the same on this binary: its PLT stubs and the end of .fini */
+	fd = open(exe, O_RDONLY);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
+		CHECK(0, "libelf on %s", exe);
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".plt") && sh.sh_size > 16)
+			plt = sh.sh_addr + 16;
+		if (!strcmp(name, ".fini"))
+			fini_end = sh.sh_addr + sh.sh_size;
+	}
+	if (!elfsyms__open(exe, &es)) {
+		s = plt ? elfsyms__find(es, plt) : NULL;
+		CHECK(plt && (!s || strstr(s->name, "@plt")), "PLT stub at %#llx is %s",
+		      (unsigned long long)plt, s ? s->name : "??");
+		s = fini_end ? elfsyms__find(es, fini_end + 8) : NULL;
+		CHECK(fini_end && !s, "past .fini (%#llx) is %s", (unsigned long long)fini_end,
+		      s ? s->name : "??");
+		s = elfsyms__find(es, self_vaddr(es, (u64)(uintptr_t)&test_marker_fn));
+		CHECK(s && !strcmp(s->name, "test_marker_fn"), "control: test_marker_fn");
+		elfsyms__delete(es);
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -609,6 +678,7 @@ int main(void)
 	test_print();
 	test_symbols_main();
 	test_short_name();
+	test_section_bounds();
 	{
 		char cmd[PATH_MAX + 16];
 
