@@ -228,7 +228,10 @@ const struct sym *symtab__find(struct symtab *st, u64 addr)
 	if (!st || !st->nr)
 		return NULL;
 	s = &st->syms[st->last_hit];
-	if (addr >= s->start && addr < s->end)
+	/* only if no later symbol starts at or before addr: it would be the
+	 * inner one of nested symbols, which the search below prefers */
+	if (addr >= s->start && addr < s->end &&
+	    (st->last_hit + 1 == st->nr || st->syms[st->last_hit + 1].start > addr))
 		goto found;
 	hi = st->nr;
 	while (lo < hi) {

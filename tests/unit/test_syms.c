@@ -657,6 +657,24 @@ out:
 		close(fd);
 }
 
+/* The previous hit must not hide an inner symbol that starts later. */
+static void test_nested_last_hit(void)
+{
+	struct symtab *st = symtab__new();
+	const struct sym *s;
+
+	symtab__add(st, 0x1000, 0x100, "outer", 5, 3, 0);
+	symtab__add(st, 0x1040, 0x10, "inner", 5, 3, 0);
+	symtab__finish(st, 0);
+	s = symtab__find(st, 0x1008);
+	CHECK(s && !strcmp(s->name, "outer"), "outer first");
+	s = symtab__find(st, 0x1044);
+	CHECK(s && !strcmp(s->name, "inner"), "then inner: %s", s ? s->name : "NULL");
+	s = symtab__find(st, 0x1044);
+	CHECK(s && !strcmp(s->name, "inner"), "inner again (cached)");
+	symtab__delete(st);
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -679,6 +697,7 @@ int main(void)
 	test_symbols_main();
 	test_short_name();
 	test_section_bounds();
+	test_nested_last_hit();
 	{
 		char cmd[PATH_MAX + 16];
 
