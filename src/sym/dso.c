@@ -37,7 +37,11 @@ struct dso {
 	int bid_len;
 	struct elfsyms *es; /* borrowed from a symfile, or owned if no build-id */
 	bool owns_es;
-	bool tried;
+	bool tried; /* final: loaded, or failed for every process */
+	bool warned;
+	bool failed; /* failed for process failed_pid only, so far */
+	u32 failed_pid;
+	u32 open_pid; /* open_path is under /proc/open_pid/ (0: not) */
 };
 
 struct dso_cache {
@@ -224,6 +228,7 @@ static int open_file(struct dso *d, u32 pid, u64 start, u64 end, char *root, siz
 			snprintf(root, rlen, "/proc/%u/root", pid);
 		free(d->open_path);
 		d->open_path = strdup(buf);
+		d->open_pid = i == 1 ? 0 : pid;
 		return fd;
 	}
 	if (deleted)
@@ -231,7 +236,32 @@ static int open_file(struct dso *d, u32 pid, u64 start, u64 end, char *root, siz
 	return -1;
 }
 
-static struct elfsyms *load_file(struct dso_cache *dc, struct dso *d, u32 pid, u64 start, u64 end)
+static void warn_once(struct dso *d, const char *why)
+{
+	if (!d->warned)
+		sym__warn("no symbols for %s: %s", d->name, why);
+	d->warned = true;
+}
+
+/*
+ * Whether a failure to open the file of @d for @pid could go away with
+ * another process: /proc/PID/root and map_files die with the process, and
+ * a deleted file opens only through a live mapping.
+ */
+static bool pid_dependent(const struct dso *d, u32 pid)
+{
+	size_t len = strlen(d->name), sl = strlen(DELETED_SUFFIX);
+	char buf[32];
+
+	if (!pid || (len > sl && !strcmp(d->name + len - sl, DELETED_SUFFIX)))
+		return true;
+	snprintf(buf, sizeof(buf), "/proc/%u", pid);
+	return access(buf, F_OK) != 0;
+}
+
+/* *permanent: the failure does not depend on the process. */
+static struct elfsyms *load_file(struct dso_cache *dc, struct dso *d, u32 pid, u64 start, u64 end,
+				 bool *permanent)
 {
 	unsigned char bid[BUILD_ID_MAX];
 	char root[64];
@@ -240,9 +270,11 @@ static struct elfsyms *load_file(struct dso_cache *dc, struct dso *d, u32 pid, u
 	struct elfsyms *es;
 	int fd, n, err;
 
+	*permanent = true;
 	fd = open_file(d, pid, start, end, root, sizeof(root), &why);
 	if (fd < 0) {
-		sym__warn("no symbols for %s: %s", d->name, why);
+		*permanent = !pid_dependent(d, pid);
+		warn_once(d, why);
 		return NULL;
 	}
 	n = d->bid_len;
@@ -251,7 +283,7 @@ static struct elfsyms *load_file(struct dso_cache *dc, struct dso *d, u32 pid, u
 	else
 		n = elfsyms__read_build_id(fd, bid, sizeof(bid));
 	if (n == -ENOEXEC) {
-		sym__warn("no symbols for %s: not an ELF file", d->name);
+		warn_once(d, "not an ELF file");
 		goto fail;
 	}
 	if (n > 0) {
@@ -263,8 +295,8 @@ static struct elfsyms *load_file(struct dso_cache *dc, struct dso *d, u32 pid, u
 	}
 	err = elfsyms__open_fd(fd, d->name, root, &es);
 	if (err) {
-		sym__warn("no symbols for %s: %s", d->name,
-			  err == -ENOEXEC ? "not a valid ELF file" : strerror(-err));
+		warn_once(d, err == -ENOEXEC ? "not a valid ELF file" : strerror(-err));
+		*permanent = err == -ENOEXEC;
 		goto fail;
 	}
 	close(fd);
@@ -284,12 +316,37 @@ fail:
 
 struct elfsyms *dso__syms(struct dso_cache *dc, struct dso *d, u32 pid, u64 start, u64 end)
 {
+	bool permanent = true;
+
 	if (!d || d->tried)
 		return d ? d->es : NULL;
-	d->tried = true;
+	/* one try per process: not on every sample of the one that failed */
+	if (d->failed && d->failed_pid == pid)
+		return NULL;
 	if (d->kind == DSO_VDSO)
 		d->es = load_vdso(dc);
 	else if (d->kind == DSO_FILE)
-		d->es = load_file(dc, d, pid, start, end);
+		d->es = load_file(dc, d, pid, start, end, &permanent);
+	d->tried = d->es || permanent;
+	d->failed = !d->tried;
+	d->failed_pid = pid;
 	return d->es;
+}
+
+const char *dso__path_for(struct dso *d, u32 pid, u64 start, u64 end)
+{
+	char root[64];
+	const char *why;
+	int fd;
+
+	if (!d || !d->open_path)
+		return NULL;
+	if (!d->open_pid || !access(d->open_path, R_OK))
+		return d->open_path;
+	/* the process that opened it is gone: resolve through @pid */
+	fd = open_file(d, pid, start, end, root, sizeof(root), &why);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	return d->open_path;
 }

@@ -42,5 +42,10 @@ struct elfsyms *dso__syms(struct dso_cache *dc, struct dso *d, u32 pid, u64 star
 
 /* A path that opens the file (after dso__syms), NULL if none. */
 const char *dso__open_path(const struct dso *d);
+/*
+ * dso__open_path(), re-resolved through process @pid and its mapping
+ * [@start, @end) when it was a /proc/PID/ path of a process now gone.
+ */
+const char *dso__path_for(struct dso *d, u32 pid, u64 start, u64 end);
 
 #endif

@@ -160,7 +160,9 @@ static const struct unwind_map *find_map(void *arg, u64 addr)
 
 	if (!mp || !mp->dso)
 		return NULL;
-	path = !strcmp(dso__name(mp->dso), "[vdso]") ? "[vdso]" : dso__open_path(mp->dso);
+	path = !strcmp(dso__name(mp->dso), "[vdso]")
+		       ? "[vdso]"
+		       : dso__path_for(mp->dso, ctx->cur_pid, mp->start, mp->end);
 	if (!path)
 		return NULL;
 	ctx->um = (struct unwind_map){ mp->start, mp->end, mp->pgoff, path };

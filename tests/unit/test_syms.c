@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -675,6 +676,93 @@ static void test_nested_last_hit(void)
 	symtab__delete(st);
 }
 
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	void *buf = read_all(from, &len);
+	int err = buf ? write_file(to, buf, len) : -1;
+
+	free(buf);
+	return err;
+}
+
+/*
+ * A failure that depends on the process (its /proc/PID is gone) is not
+ * cached: the next process mapping the file gets symbols.  One that does
+ * not (the file is not ELF) is, with one warning.
+ */
+static void test_dso_retry(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	u32 dead = 4160000 + (getpid() % 1000), self = getpid();
+	char path[PATH_MAX], name[PATH_MAX + 32];
+	struct elfsyms *es;
+	struct dso *d;
+	struct stat st;
+	void *map;
+	long pg = sysconf(_SC_PAGESIZE);
+	u64 start;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/retry.so", tmpdir);
+	if (kill(dead, 0) == 0 || copy_file(exe, path) || stat(path, &st)) {
+		CHECK(0, "setup %s", path);
+		goto out;
+	}
+	fd = open(path, O_RDONLY);
+	map = mmap(NULL, pg, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	start = (u64)(uintptr_t)map;
+	/* a name that only the process's mapping opens (another mount namespace) */
+	snprintf(name, sizeof(name), "/nonexistent/ns%s", path);
+	d = dso_cache__get(dc, name, major(st.st_dev), minor(st.st_dev), st.st_ino, NULL, 0);
+	warnings = 0;
+	CHECK(dso__syms(dc, d, dead, start, start + pg) == NULL, "exited pid: no file");
+	CHECK(dso__syms(dc, d, dead, start, start + pg) == NULL, "same pid: not retried");
+	es = dso__syms(dc, d, self, start, start + pg);
+	CHECK(es && elfsyms__nr(es) > 10, "next pid mapping it loads the symbols");
+	CHECK_INT(warnings, 1);
+	CHECK(dso__open_path(d) && strstr(dso__open_path(d), "/map_files/"), "opened as %s",
+	      dso__open_path(d) ? dso__open_path(d) : "NULL");
+	/* opened through a process that then exits: re-resolved through another */
+	{
+		char name2[PATH_MAX + 32], want[64];
+		struct dso *d2;
+		pid_t child;
+
+		snprintf(name2, sizeof(name2), "/nonexistent/ns2%s", path);
+		d2 = dso_cache__get(dc, name2, major(st.st_dev), minor(st.st_dev), st.st_ino, NULL,
+				    0);
+		child = fork();
+		if (child == 0) {
+			pause();
+			_exit(0);
+		}
+		CHECK(dso__syms(dc, d2, child, start, start + pg) != NULL, "through the child");
+		snprintf(want, sizeof(want), "/proc/%d/map_files/", child);
+		CHECK(dso__open_path(d2) && strstr(dso__open_path(d2), want), "child's path");
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		snprintf(want, sizeof(want), "/proc/%u/map_files/", self);
+		CHECK(dso__path_for(d2, self, start, start + pg) &&
+			      strstr(dso__path_for(d2, self, start, start + pg), want),
+		      "re-resolved: %s", dso__open_path(d2) ? dso__open_path(d2) : "NULL");
+	}
+	/* not ELF: the same for every process, cached at once */
+	snprintf(path, sizeof(path), "%s/notelf.so", tmpdir);
+	write_file(path, "not an ELF file at all", 22);
+	stat(path, &st);
+	d = dso_cache__get(dc, path, major(st.st_dev), minor(st.st_dev), st.st_ino, NULL, 0);
+	warnings = 0;
+	CHECK(dso__syms(dc, d, dead, 0, 0) == NULL, "not ELF");
+	copy_file(exe, path); /* would load if it were retried */
+	CHECK(dso__syms(dc, d, self, 0, 0) == NULL, "not ELF is not retried");
+	CHECK_INT(warnings, 1);
+	munmap(map, pg);
+out:
+	dso_cache__delete(dc);
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -698,6 +786,7 @@ int main(void)
 	test_short_name();
 	test_section_bounds();
 	test_nested_last_hit();
+	test_dso_retry();
 	{
 		char cmd[PATH_MAX + 16];
 
