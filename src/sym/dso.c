@@ -181,6 +181,18 @@ static struct elfsyms *load_vdso(struct dso_cache *dc)
 	return dc->vdso;
 }
 
+/* Whether the file at @fd has the build-id the kernel gave for @d; a file
+ * that is not ELF passes, to be reported as such by the caller. */
+static bool same_build_id(const struct dso *d, int fd)
+{
+	unsigned char bid[BUILD_ID_MAX];
+	int n = elfsyms__read_build_id(fd, bid, sizeof(bid));
+
+	if (n == -ENOEXEC)
+		return true;
+	return n == d->bid_len && !memcmp(bid, d->bid, n);
+}
+
 /* Open the file of @d as the process saw it; *why tells what failed. */
 static int open_file(struct dso *d, u32 pid, u64 start, u64 end, char *root, size_t rlen,
 		     const char **why)
@@ -221,6 +233,12 @@ static int open_file(struct dso *d, u32 pid, u64 start, u64 end, char *root, siz
 		/* a file replaced after it was mapped has another inode */
 		if (d->ino && st.st_ino != d->ino) {
 			*why = "file was replaced since it was mapped";
+			close(fd);
+			continue;
+		}
+		/* with attr.build_id MMAP2 has no inode: the build-id tells */
+		if (d->bid_len && !same_build_id(d, fd)) {
+			*why = "file was replaced since it was mapped (build-id differs)";
 			close(fd);
 			continue;
 		}

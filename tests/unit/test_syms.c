@@ -763,6 +763,64 @@ out:
 	dso_cache__delete(dc);
 }
 
+/*
+ * With attr.build_id MMAP2 has a build-id and no inode: a file replaced at
+ * its path must not be loaded as the mapped one.
+ */
+static void test_dso_build_id(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	unsigned char bid[BUILD_ID_MAX], other[BUILD_ID_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX];
+	u32 self = getpid();
+	long pg = sysconf(_SC_PAGESIZE);
+	struct elfsyms *es;
+	struct dso *d;
+	void *map = MAP_FAILED;
+	u64 start;
+	int fd, n, on;
+
+	snprintf(path, sizeof(path), "%s/bid.so", tmpdir);
+	snprintf(tmp, sizeof(tmp), "%s/bid.new", tmpdir);
+	fd = copy_file(exe, path) ? -1 : open(path, O_RDONLY);
+	n = fd >= 0 ? elfsyms__read_build_id(fd, bid, sizeof(bid)) : -1;
+	if (fd >= 0) {
+		map = mmap(NULL, pg, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+	}
+	fd = copy_file("/bin/true", tmp) ? -1 : open(tmp, O_RDONLY);
+	on = fd >= 0 ? elfsyms__read_build_id(fd, other, sizeof(other)) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || on <= 0 || map == MAP_FAILED || (n == on && !memcmp(bid, other, n))) {
+		CHECK(0, "setup: build-ids %d %d", n, on);
+		goto out;
+	}
+	start = (u64)(uintptr_t)map;
+	/* replaced at its path: the mapping still has the right one */
+	rename(tmp, path);
+	d = dso_cache__get(dc, path, 0, 0, 0, bid, n);
+	es = dso__syms(dc, d, self, start, start + pg);
+	CHECK(es && elfsyms__find(es, self_vaddr(es, (u64)(uintptr_t)&test_marker_fn)),
+	      "replaced file: the mapped one is loaded");
+	CHECK(dso__open_path(d) && strstr(dso__open_path(d), "/map_files/"), "through %s",
+	      dso__open_path(d) ? dso__open_path(d) : "NULL");
+	/* replaced, and no mapping to fall back to: unknown, one warning */
+	d = dso_cache__get(dc, path, 0, 0, 0, bid + 1, n - 1);
+	warnings = 0;
+	CHECK(dso__syms(dc, d, 0, 0, 0) == NULL, "build-id mismatch: no symbols");
+	CHECK(dso__syms(dc, d, 0, 0, 0) == NULL, "again");
+	CHECK_INT(warnings, 1);
+	CHECK(strstr(last_warning, "build-id") != NULL, "warning: %s", last_warning);
+	/* the right build-id at the path: loaded */
+	d = dso_cache__get(dc, path, 0, 0, 0, other, on);
+	CHECK(dso__syms(dc, d, 0, 0, 0) != NULL, "matching build-id loads");
+out:
+	if (map != MAP_FAILED)
+		munmap(map, pg);
+	dso_cache__delete(dc);
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -787,6 +845,7 @@ int main(void)
 	test_section_bounds();
 	test_nested_last_hit();
 	test_dso_retry();
+	test_dso_build_id();
 	{
 		char cmd[PATH_MAX + 16];
 
