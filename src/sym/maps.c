@@ -22,7 +22,7 @@ struct proc {
 	struct symtab *jit;
 	const char *jit_name;
 	bool jit_tried;
-	long long jit_size; /* of the file when read */
+	long long jit_off;  /* read up to here (complete lines) */
 	time_t jit_checked; /* a JIT keeps appending: re-check at most once a second */
 };
 
@@ -32,7 +32,8 @@ struct maps {
 	struct proc *dead_head, *dead_tail;
 	u32 nr_dead;
 	struct proc *last;
-	/* JIT tables replaced or dropped: their names may still be in use */
+	/* JIT tables dropped (exec, exit, rewritten file): only their names,
+	 * which may still be in use, are kept */
 	struct symtab **retired;
 	u32 nr_retired, cap_retired;
 };
@@ -41,6 +42,7 @@ static void retire(struct maps *m, struct symtab *st)
 {
 	if (!st)
 		return;
+	symtab__drop_index(st);
 	if (m->nr_retired == m->cap_retired) {
 		u32 cap = m->cap_retired ? m->cap_retired * 2 : 16;
 		struct symtab **n = realloc(m->retired, cap * sizeof(*n));
@@ -317,7 +319,7 @@ void maps__exec(struct maps *m, u32 pid)
 	retire(m, p->jit);
 	p->jit = NULL;
 	p->jit_tried = false;
-	p->jit_size = 0;
+	p->jit_off = 0;
 }
 
 void maps__exit(struct maps *m, u32 pid)
@@ -396,11 +398,14 @@ static u32 ns_pid(u32 pid)
 	return ns;
 }
 
+/* Read what the JIT appended since the last time: the table grows in place. */
 static void load_jit(struct maps *m, struct proc *p)
 {
-	char path[96], line[4096];
-	struct symtab *st;
+	char path[96], *line = NULL;
+	size_t cap = 0;
 	struct stat sb;
+	bool added = false;
+	ssize_t len;
 	FILE *fp;
 	int i;
 
@@ -418,29 +423,43 @@ static void load_jit(struct maps *m, struct proc *p)
 	}
 	if (!fp)
 		return;
-	if (fstat(fileno(fp), &sb) || sb.st_size == p->jit_size)
+	if (fstat(fileno(fp), &sb) || sb.st_size == p->jit_off)
 		goto out;
-	st = symtab__new();
-	if (!st)
+	if (sb.st_size < p->jit_off) {
+		/* rewritten, not appended: start over */
+		retire(m, p->jit);
+		p->jit = NULL;
+		p->jit_off = 0;
+	}
+	if (!p->jit) {
+		p->jit = symtab__new();
+		if (!p->jit)
+			goto out;
+		snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
+		p->jit_name = symtab__strdup(p->jit, path, strlen(path));
+	}
+	if (fseeko(fp, p->jit_off, SEEK_SET))
 		goto out;
-	while (fgets(line, sizeof(line), fp)) {
+	while ((len = getline(&line, &cap, fp)) > 0) {
 		unsigned long long start, size;
 		int n = 0;
-		size_t len;
+		size_t nlen;
 
+		/* a line still being written is read next time */
+		if (line[len - 1] != '\n')
+			break;
+		p->jit_off += len;
 		if (sscanf(line, "%llx %llx %n", &start, &size, &n) < 2 || !n)
 			continue;
-		len = strcspn(line + n, "\n");
-		if (len && symtab__add(st, start, size, line + n, len, 1, 0))
+		nlen = strcspn(line + n, "\n");
+		if (nlen && symtab__add(p->jit, start, size, line + n, nlen, 1, 0))
 			break;
+		added = true;
 	}
-	symtab__finish(st, 0);
-	snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
-	p->jit_name = symtab__strdup(st, path, strlen(path));
-	retire(m, p->jit);
-	p->jit = st;
-	p->jit_size = sb.st_size;
+	if (added)
+		symtab__finish(p->jit, 0);
 out:
+	free(line);
 	fclose(fp);
 }
 

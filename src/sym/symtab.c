@@ -154,6 +154,7 @@ void symtab__finish(struct symtab *st, u64 last_size)
 {
 	size_t i, j;
 
+	st->last_hit = 0;
 	if (!st->nr)
 		return;
 	qsort(st->syms, st->nr, sizeof(*st->syms), sym_cmp);
@@ -204,6 +205,15 @@ void symtab__finish(struct symtab *st, u64 last_size)
 			st->cap = st->nr;
 		}
 	}
+}
+
+void symtab__drop_index(struct symtab *st)
+{
+	if (!st)
+		return;
+	free(st->syms);
+	st->syms = NULL;
+	st->nr = st->cap = st->last_hit = 0;
 }
 
 static void sym_demangle(struct symtab *st, struct sym *s)

@@ -46,10 +46,15 @@ const char *symtab__strdup(struct symtab *st, const char *s, size_t len);
 
 /*
  * Sort, drop duplicates and give zero-sized symbols an end: the next
- * symbol's start, or start + @last_size for the last one.  Call once,
- * after the last symtab__add.
+ * symbol's start, or start + @last_size for the last one.  Call after the
+ * last symtab__add; more symbols may be added and symtab__finish called
+ * again (a growing JIT map): then at an address already known the new
+ * symbol wins.  Names handed out stay valid.
  */
 void symtab__finish(struct symtab *st, u64 last_size);
+
+/* Free the symbol array but keep the names, which may still be in use. */
+void symtab__drop_index(struct symtab *st);
 
 /* The symbol containing @addr (demangled), or NULL. */
 const struct sym *symtab__find(struct symtab *st, u64 addr);

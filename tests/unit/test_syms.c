@@ -249,16 +249,35 @@ static void test_jit(void)
 	CHECK_STR(r.sym, "LazyCompile:*b script.js:3");
 	maps__resolve(m, pid, 0x7f0000001180, 0x7f0000001180, &r);
 	CHECK(r.sym == NULL, "past the last JIT symbol");
-	/* the JIT appends: a miss re-reads the grown file (at most once a second) */
+	/* the JIT appends: a miss reads what was added (at most once a second),
+	 * the table grows in place and a line being written waits */
 	{
-		const char *more = "7f0000002000 40 jitted_later\n";
+		const char *more = "7f0000002000 40 jitted_later\n7f0000003000 40 jitted_pa";
+		const char *first;
 		FILE *fp = fopen(path, "a");
 
+		maps__resolve(m, pid, 0x7f0000001010, 0x7f0000001010, &r);
+		first = r.sym;
 		fputs(more, fp);
-		fclose(fp);
+		fflush(fp);
 		usleep(1100 * 1000);
 		maps__resolve(m, pid, 0x7f0000002004, 0x7f0000002004, &r);
 		CHECK_STR(r.sym, "jitted_later");
+		maps__resolve(m, pid, 0x7f0000003004, 0x7f0000003004, &r);
+		CHECK(r.sym == NULL, "half-written line not read: %s", r.sym ? r.sym : "NULL");
+		fputs("rtial\n", fp);
+		fclose(fp);
+		usleep(1100 * 1000);
+		maps__resolve(m, pid, 0x7f0000003004, 0x7f0000003004, &r);
+		CHECK_STR(r.sym, "jitted_partial");
+		maps__resolve(m, pid, 0x7f0000001010, 0x7f0000001010, &r);
+		CHECK(r.sym == first, "old entries were not read again (same name pointer)");
+		/* rewritten shorter: read from the start, old names stay valid */
+		write_file(path, "7f0000004000 40 jitted_new\n", 27);
+		usleep(1100 * 1000);
+		maps__resolve(m, pid, 0x7f0000004004, 0x7f0000004004, &r);
+		CHECK_STR(r.sym, "jitted_new");
+		CHECK_STR(first, "jitted_fn_a");
 	}
 	unlink(path);
 	maps__delete(m);
