@@ -18,6 +18,7 @@ struct proc {
 	u32 nr, cap;
 	bool loaded; /* /proc read, copied from the parent, or given as text */
 	bool dead;
+	bool execd;		  /* its maps are those of an exec we saw */
 	struct proc *prev, *next; /* dead list, oldest first */
 	struct symtab *jit;
 	const char *jit_name;
@@ -32,6 +33,7 @@ struct maps {
 	struct proc *dead_head, *dead_tail;
 	u32 nr_dead;
 	struct proc *last;
+	bool tracking; /* MMAP2 records come: they, not /proc, follow an exec */
 	/* JIT tables dropped (exec, exit, rewritten file): only their names,
 	 * which may still be in use, are kept */
 	struct symtab **retired;
@@ -304,18 +306,27 @@ void maps__mmap(struct maps *m, u32 pid, u64 start, u64 len, u64 pgoff, const ch
 
 	if (!p || start + len < start)
 		return;
+	m->tracking = true;
+	/* an MMAP2 after the exec proves it: the new image is tracked */
+	if (p->execd)
+		p->loaded = true;
 	add_mapping(m, p, start, start + len, pgoff, path, maj, min, ino, bid, bid_len);
 }
 
 void maps__exec(struct maps *m, u32 pid)
 {
-	struct proc *p = proc_get(m, pid, false);
+	/* tracked, an unknown process needs no /proc either: exec replaces all */
+	struct proc *p = proc_get(m, pid, m->tracking);
 
 	if (!p)
 		return;
 	proc_clear(p);
-	/* the new image's mappings come as MMAP2, or from /proc on first use */
-	p->loaded = false;
+	/*
+	 * The new image's mappings come as MMAP2; /proc only without them: read
+	 * later, it could be that of a later exec and overwrite tracked maps.
+	 */
+	p->loaded = m->tracking;
+	p->execd = true;
 	retire(m, p->jit);
 	p->jit = NULL;
 	p->jit_tried = false;

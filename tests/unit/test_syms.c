@@ -840,6 +840,28 @@ out:
 	dso_cache__delete(dc);
 }
 
+/* After an exec seen with MMAP2 tracking, /proc (maybe of a later exec) is not read. */
+static void test_exec_tracking(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	struct maps *m = maps__new(dc);
+	u32 pid = getpid();
+	u64 addr = (u64)(uintptr_t)&test_marker_fn;
+	const struct map *mp;
+
+	mp = proc__find(maps__proc(m, pid), addr);
+	CHECK(mp && mp->dso, "pre-existing process: /proc read");
+	maps__exec(m, pid);
+	maps__mmap(m, pid, 0x10000, 0x1000, 0, "/new/image", 0, 0, 0, NULL, 0);
+	mp = proc__find(maps__proc(m, pid), 0x10010);
+	CHECK(mp && !strcmp(dso__name(mp->dso), "/new/image"), "MMAP2 of the new image");
+	mp = proc__find(maps__proc(m, pid), addr);
+	CHECK(mp == NULL, "the old image is not read back from /proc: %s",
+	      mp && mp->dso ? dso__name(mp->dso) : "-");
+	maps__delete(m);
+	dso_cache__delete(dc);
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -865,6 +887,7 @@ int main(void)
 	test_nested_last_hit();
 	test_dso_retry();
 	test_dso_build_id();
+	test_exec_tracking();
 	{
 		char cmd[PATH_MAX + 16];
 
