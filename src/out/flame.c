@@ -372,7 +372,9 @@ int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
 	if (!err)
 		err = ftrie__read_folded(&t, in, &lines, &bad);
 	fclose(in);
-	if (!err && lines && bad == lines)
+	if (!err && !lines)
+		err = -ENODATA; /* an empty graph would hide a failed collection */
+	else if (!err && bad == lines)
 		err = -EINVAL; /* not a folded file */
 	if (err)
 		goto out;

@@ -37,7 +37,10 @@ void flame__interval(struct flame *f, const char *timestamp);
 /* Write the output file(s). Returns 0 or -errno. */
 int flame__write(struct flame *f);
 
-/* Turn a .folded file into an SVG (the "flamegraph" subcommand). */
+/*
+ * Turn a .folded file into an SVG (the "flamegraph" subcommand).  Returns 0,
+ * -ENODATA for an empty file, -EINVAL if no line is a folded stack, -errno.
+ */
 int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
 			 const char *count_name);
 

@@ -114,7 +114,9 @@ static int flamegraph_run(const struct env *env, void *priv, int argc, char **ar
 		out = "/dev/stdout";
 	}
 	err = flame__folded_to_svg(in, out, fg->title, fg->count_name);
-	if (err == -EINVAL)
+	if (err == -ENODATA)
+		fprintf(stderr, "perf-prof flamegraph: no folded stacks in %s\n", arg);
+	else if (err == -EINVAL)
 		fprintf(stderr, "perf-prof flamegraph: %s: no \"frame;frame... WEIGHT\" lines\n",
 			arg);
 	else if (err)

@@ -59,6 +59,11 @@ $PP flamegraph "$T/junk.folded" 2>"$T/err"
 check_eq "not a folded file: exit 1" $? 1
 $PP flamegraph 2>/dev/null
 check_eq "no input: usage, exit 2" $? 2
+rm -f "$T/empty.svg"
+$PP flamegraph /dev/null -o "$T/empty.svg" 2>"$T/err"
+check_eq "empty input: exit 1" $? 1
+check "empty input: says so" grep -q "no folded stacks in /dev/null" "$T/err"
+check "empty input: no SVG" test ! -e "$T/empty.svg"
 
 # --- the script in the SVG: hover, zoom, reset, search (node stands in for a browser) ---
 if command -v node >/dev/null; then
