@@ -386,13 +386,23 @@ out:
 	return ret;
 }
 
+/* A full disk or a closed pipe must not pass for a complete listing. */
+static int stdout_ok(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "perf-prof list: cannot write the list: %s\n", strerror(errno));
+		return 1;
+	}
+	return ret;
+}
+
 static int list_run(const struct env *env, void *priv, int argc, char **argv)
 {
 	struct list_priv *lp = priv;
 	int verbose = env->verbose || (lp && lp->fields);
 
 	if (argc > 0)
-		return list_tracepoints(argc, argv, verbose, false);
+		return stdout_ok(list_tracepoints(argc, argv, verbose, false));
 
 	printf("Software events:\n");
 	print_aliases(sw_events, sizeof(sw_events) / sizeof(sw_events[0]), "Software event");
@@ -404,7 +414,7 @@ static int list_run(const struct env *env, void *priv, int argc, char **argv)
 	print_probes();
 	printf("\n");
 	fflush(stdout);
-	return list_tracepoints(0, NULL, false, true);
+	return stdout_ok(list_tracepoints(0, NULL, false, true));
 }
 
 static const struct popt list_opts[] = {

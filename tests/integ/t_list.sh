@@ -169,4 +169,15 @@ else
 	check_eq "non-root: one line" "$(wc -l <"$T/err")" 1
 fi
 
+# A full disk is an error, not a complete listing.
+if [ -w /dev/full ]; then
+	"$PP" list >/dev/full 2>"$T/err"
+	check_eq "list > /dev/full: exit 1" $? 1
+	check "list > /dev/full: says why" grep -q "No space left on device" "$T/err"
+	"$PP" list sched:sched_switch >/dev/full 2>"$T/err"
+	check_eq "list PATTERN > /dev/full: exit 1" $? 1
+else
+	skip "no writable /dev/full"
+fi
+
 done_tests
