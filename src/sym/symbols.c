@@ -126,6 +126,7 @@ int symbols__main(const char *binary, FILE *in, FILE *out)
 	FILE *mf;
 	u64 *addrs = NULL, a;
 	int err = 0, nmaps = 0;
+	bool bin_tried = false;
 
 	if (!binary || !in || !out)
 		return -EINVAL;
@@ -173,8 +174,17 @@ int symbols__main(const char *binary, FILE *in, FILE *out)
 			maps__resolve(m, 0, addrs[i], addrs[i], &r);
 		if (!r.sym && !r.dso) {
 			/* no mapping: a link-time address of BINARY */
-			if (!bin && elfsyms__open(binary, &bin))
-				bin = NULL;
+			if (!bin && !bin_tried) {
+				int e = elfsyms__open(binary, &bin);
+
+				/* pprof wants ?? lines, but a person wants to know why */
+				bin_tried = true;
+				if (e) {
+					bin = NULL;
+					sym__warn("no symbols for %s: %s", binary,
+						  e == -ENOEXEC ? "not an ELF file" : strerror(-e));
+				}
+			}
 			if (bin) {
 				const struct sym *s = elfsyms__find(bin, addrs[i]);
 

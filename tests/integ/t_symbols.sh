@@ -83,4 +83,9 @@ if [ -x "$W/stk_fp" ] && [ -f "$W/libstk.so" ]; then
 		check "stk_fp maps readable" false
 	fi
 fi
+# A binary that cannot be read: ?? for pprof, one warning for the person.
+printf '0x1000\n0x2000\n' | "$PP" --symbols /nonexistent/bin >"$T/out" 2>"$T/err"
+check_eq "missing binary: exit 0" $? 0
+check_eq "missing binary: ?? per address" "$(tr '\n' ' ' <"$T/out")" "?? ?? "
+check_eq "missing binary: one warning" "$(grep -c 'no symbols for /nonexistent/bin: No such file' "$T/err")" 1
 done_tests
