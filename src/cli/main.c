@@ -187,11 +187,20 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 out_deinit:
 	if (p->deinit)
 		p->deinit(s, priv);
-	fflush(out);
+	if ((fflush(out) || ferror(out)) && !ret && errno != EPIPE) {
+		fprintf(stderr, "perf-prof %s: writing %s failed: %s\n", p->name,
+			env->output ? env->output : "the output", strerror(errno ? errno : EIO));
+		ret = 1;
+	}
 	if (session__lost(s))
 		session__print_lost(s, stderr);
 	status = session__workload_status(s);
-	if (!ret && status >= 0) {
+	if (!ret && session__workload_stopped(s)) {
+		if (!env->quiet)
+			fprintf(stderr,
+				"perf-prof: stopped '%s' (pid %d) at the end of monitoring\n",
+				env->argv[0], session__workload_pid(s));
+	} else if (!ret && status >= 0) {
 		ret = exit_code_of(status);
 		if (!env->quiet)
 			fprintf(stderr, "perf-prof: '%s' exited with status %d%s\n", env->argv[0],

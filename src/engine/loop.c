@@ -4,6 +4,7 @@
  * SIGCHLD), a 100 ms drain tick and the -i interval timer.  Records go to
  * the profiler directly, or through the order queue with --order.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -156,8 +157,15 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 
 		if (rec__task(h, &t))
 			return;
-		if (h->type == PERF_RECORD_FORK && ops->fork)
-			ops->fork(s, ops->priv, &t);
+		if (h->type == PERF_RECORD_FORK) {
+			char comm[16];
+
+			/* a child that never execs keeps its parent's name */
+			snprintf(comm, sizeof(comm), "%s", comm_map__get(s->comms, t.ptid));
+			comm_map__set(s->comms, t.tid, comm);
+			if (ops->fork)
+				ops->fork(s, ops->priv, &t);
+		}
 		if (h->type == PERF_RECORD_EXIT && ops->exit)
 			ops->exit(s, ops->priv, &t);
 		return;
@@ -194,18 +202,24 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 	}
 }
 
-static u64 record_time(const struct perf_event_header *h)
+static u64 record_time(struct session *s, const struct perf_event_header *h)
 {
 	struct sample smp;
 
 	if (h->type == PERF_RECORD_SAMPLE) {
-		/* IDENTIFIER, TID, TIME lead every sample we ask for */
-		const u64 *w = (const u64 *)(h + 1);
+		struct evsel *ev;
+		u64 id;
 
-		return h->size >= sizeof(*h) + 24 ? w[2] : 0;
+		/* PERF_SAMPLE_IDENTIFIER comes first: the event decides the rest */
+		if (h->size < sizeof(*h) + sizeof(id))
+			return 0;
+		memcpy(&id, h + 1, sizeof(id));
+		ev = session__evsel_by_id(s, id);
+		if (!ev || sample__parse(h, ev->attr.sample_type, ev->attr.read_format,
+					 ev->attr.sample_regs_user, &smp))
+			return 0;
+		return smp.time;
 	}
-	if (h->type == PERF_RECORD_LOST_SAMPLES)
-		return 0;
 	return sample__parse_id(h, BASE_SAMPLE_TYPE, &smp) ? 0 : smp.time;
 }
 
@@ -225,7 +239,7 @@ static int drain(struct session *s, struct buf *b)
 			b->lost += s->lost_total - before;
 		}
 		if (s->oq) {
-			if (order__push(s->oq, record_time(h), h, cpu)) {
+			if (order__push(s->oq, record_time(s, h), h, cpu)) {
 				ring__end(&b->ring);
 				return -ENOMEM;
 			}
@@ -345,6 +359,22 @@ static int setup_loop(struct session *s)
 	return 0;
 }
 
+/*
+ * Per-task events report EPOLLHUP once their task is gone, and keep doing
+ * so.  The buffer may still be written by other threads' events (they share
+ * it through SET_OUTPUT): poll the next of them, until none is left.
+ */
+static void watch_next(struct session *s, struct buf *b, u64 tag)
+{
+	struct epoll_event e = { .events = EPOLLIN, .data.u64 = tag };
+
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->fds[b->fd_cur], NULL);
+	while (++b->fd_cur < b->fd_end)
+		if (!epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fds[b->fd_cur], &e))
+			return;
+	b->hup = true;
+}
+
 static void handle_signals(struct session *s)
 {
 	struct signalfd_siginfo si;
@@ -357,8 +387,34 @@ static void handle_signals(struct session *s)
 			}
 			continue;
 		}
+		/* the workload decides how it ends: pass the signal on, wait for it below */
+		if (s->has_wl && !s->wl.exited)
+			kill(s->wl.pid, (int)si.ssi_signo);
 		s->stop = true;
 		s->stop_reason = "interrupted";
+		s->interrupted = true;
+	}
+}
+
+/*
+ * A workload still running when the session stops (-N, output error, or a
+ * signal passed on to it): give it 2 s to exit, then kill it.  It is
+ * reaped either way, so no child outlives perf-prof.
+ */
+static void end_workload(struct session *s)
+{
+	if (!s->has_wl || workload__reap(&s->wl))
+		return;
+	if (!s->interrupted) {
+		workload__signal_tree(&s->wl, SIGTERM);
+		s->wl_stopped = true;
+	}
+	for (int i = 0; i < 200 && !workload__reap(&s->wl); i++)
+		usleep(10000);
+	if (!s->wl.exited) {
+		s->wl_stopped = true;
+		workload__signal_tree(&s->wl, SIGKILL);
+		workload__kill(&s->wl);
 	}
 }
 
@@ -386,6 +442,27 @@ static bool task_alive(int pid)
 	return !p || (p[1] == ' ' && p[2] != 'Z' && p[2] != 'X');
 }
 
+/* A process lives while any of its threads does (its main thread may have exited). */
+static bool process_alive(int pid)
+{
+	char path[64];
+	struct dirent *d;
+	bool alive = false;
+	DIR *dir;
+
+	if (task_alive(pid))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while (!alive && (d = readdir(dir)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
+			alive = task_alive(atoi(d->d_name));
+	closedir(dir);
+	return alive;
+}
+
 /* -p/-t targets: stop when every monitored process or thread is gone. */
 static void check_targets(struct session *s)
 {
@@ -395,7 +472,7 @@ static void check_targets(struct session *s)
 	if (s->has_wl || (!env->nr_pids && !env->nr_tids))
 		return;
 	for (int i = 0; i < env->nr_pids; i++)
-		alive += task_alive(env->pids[i]);
+		alive += process_alive(env->pids[i]);
 	for (int i = 0; i < env->nr_tids; i++)
 		alive += task_alive(env->tids[i]);
 	if (!alive) {
@@ -438,13 +515,8 @@ int session__run(struct session *s, const struct session_ops *ops)
 			} else if (tag == ~2ULL) {
 				interval = read(s->intfd, &exp, sizeof(exp)) > 0;
 			} else if (evs[i].events & (EPOLLHUP | EPOLLERR)) {
-				/* per-thread buffer of exited tasks: drain once more, then forget */
-				struct buf *b = &s->bufs[tag];
-
-				if (!b->hup) {
-					b->hup = true;
-					epoll_ctl(s->epfd, EPOLL_CTL_DEL, b->ring.fd, NULL);
-				}
+				/* the watched task exited: watch another event of this buffer */
+				watch_next(s, &s->bufs[tag], tag);
 				tick = true;
 			} else if (!s->oq) {
 				err = drain(s, &s->bufs[tag]);
@@ -463,10 +535,12 @@ int session__run(struct session *s, const struct session_ops *ops)
 		if (interval && ops->interval && !s->stop)
 			ops->interval(s, ops->priv);
 		if (ferror(s->out) || fflush(s->out)) {
+			s->out_errno = errno ? errno : EIO;
 			s->stop = true;
 			s->stop_reason = "output error";
 		}
 	}
+	end_workload(s);
 	/* Everything written before the stop is delivered, in order. */
 	for (int i = 0; i < s->nr_fds; i++)
 		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
@@ -475,9 +549,19 @@ int session__run(struct session *s, const struct session_ops *ops)
 		return session__set_err(s, err, "out of memory");
 	if (s->oq)
 		flush_order(s, ~0ULL);
-	if (s->has_wl && !s->wl.exited)
-		workload__reap(&s->wl);
-	if (s->env->verbose && s->oq)
-		fprintf(stderr, "perf-prof: order queue peak %zu records\n", order__max_len(s->oq));
+	if (s->env->verbose) {
+		fprintf(stderr, "perf-prof: stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
+		if (s->oq)
+			fprintf(stderr, "perf-prof: order queue peak %zu records\n",
+				order__max_len(s->oq));
+	}
+	if (s->out_errno && s->out_errno != EPIPE)
+		return session__set_err(s, -s->out_errno, "writing the output failed: %s",
+					strerror(s->out_errno));
 	return 0;
+}
+
+bool session__workload_stopped(struct session *s)
+{
+	return s->has_wl && s->wl_stopped;
 }

@@ -299,11 +299,14 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 				strerror(-err),
 				err == -EPERM ? " (raise kernel.perf_event_mlock_kb or use -m)"
 					      : "");
+		b->fd_first = b->fd_cur = s->nr_fds - 1;
+		b->fd_end = s->nr_fds;
 		s->nr_bufs++;
 		*leader_fd = fd;
 		/* wake up when half the buffer is full; a timer drains the rest */
 		return 0;
 	}
+	s->bufs[s->nr_bufs - 1].fd_end = s->nr_fds; /* this CPU's fds are contiguous */
 	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *leader_fd))
 		return session__set_err(s, -errno, "cannot redirect %s output: %s", ev->name,
 					strerror(errno));

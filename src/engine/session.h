@@ -154,6 +154,8 @@ void session__print_lost(struct session *s, FILE *fp);
 /* Workload exit status (wait(2) status) if a workload ran; -1 otherwise. */
 int session__workload_status(struct session *s);
 pid_t session__workload_pid(struct session *s);
+/* True when perf-prof ended the workload itself (-N reached, output failed). */
+bool session__workload_stopped(struct session *s);
 
 /*
  * The stack resolver (sym/stack.h) the CLI attached when callchains are

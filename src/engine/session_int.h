@@ -20,7 +20,10 @@ struct buf {
 	struct ring ring;
 	u64 lost;      /* records lost in this buffer */
 	u64 read_time; /* when data_head was last read (events' clock) */
-	bool hup;      /* per-thread buffer whose tasks are gone */
+	bool hup;      /* every task writing here is gone */
+	int fd_first;  /* s->fds[fd_first..fd_end) write here */
+	int fd_end;
+	int fd_cur; /* the one epoll watches */
 };
 
 struct id_map {
@@ -61,6 +64,9 @@ struct session {
 	struct order_queue *oq;
 	u64 order_margin;
 	bool stop;
+	bool interrupted; /* SIGINT/SIGTERM/SIGHUP (passed on to the workload) */
+	bool wl_stopped;  /* we ended the workload (-N, output error) */
+	int out_errno;	  /* writing the output failed */
 	const char *stop_reason;
 	u64 nr_samples;
 	const struct session_ops *ops;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -108,4 +110,74 @@ void workload__kill(struct workload *w)
 			;
 		w->exited = true;
 	}
+}
+
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* "pid (comm) S ppid ...": comm may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] && p[3] == ' ' ? (pid_t)atoi(p + 4) : -1;
+}
+
+void workload__signal_tree(struct workload *w, int sig)
+{
+	pid_t *pids = NULL, *ppids = NULL, *tree;
+	int n = 0, cap = 0, nt = 1;
+	struct dirent *d;
+	DIR *proc;
+
+	if (w->pid <= 0 || w->exited)
+		return;
+	proc = opendir("/proc");
+	while (proc && (d = readdir(proc))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		if (n == cap) {
+			void *a, *b;
+
+			cap = cap ? cap * 2 : 256;
+			a = realloc(pids, cap * sizeof(*pids));
+			if (a)
+				pids = a;
+			b = realloc(ppids, cap * sizeof(*ppids));
+			if (b)
+				ppids = b;
+			if (!a || !b)
+				break;
+		}
+		pids[n] = atoi(d->d_name);
+		ppids[n] = parent_of(pids[n]);
+		n++;
+	}
+	if (proc)
+		closedir(proc);
+	tree = malloc((n + 1) * sizeof(*tree));
+	if (tree) {
+		/* breadth-first over the parent links, from the workload down */
+		tree[0] = w->pid;
+		for (int i = 0; i < nt; i++)
+			for (int j = 0; j < n; j++)
+				if (ppids[j] == tree[i] && pids[j] != w->pid)
+					tree[nt++] = pids[j];
+		for (int i = 0; i < nt; i++)
+			kill(tree[i], sig);
+	} else {
+		kill(w->pid, sig);
+	}
+	free(tree);
+	free(pids);
+	free(ppids);
 }

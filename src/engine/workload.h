@@ -23,6 +23,8 @@ int workload__prepare(struct workload *w, char *const argv[]);
 int workload__start(struct workload *w);
 /* Reap if exited (non-blocking). Returns true once it has exited. */
 bool workload__reap(struct workload *w);
+/* Send @sig to the workload and every process that descends from it. */
+void workload__signal_tree(struct workload *w, int sig);
 /* Kill and reap a workload that never started or must stop. */
 void workload__kill(struct workload *w);
 

@@ -270,5 +270,34 @@ else
 	skip "tracefs not mounted: unshare -m not available"
 fi
 
+# -p of a process whose main thread has exited: followed until its last thread ends
+"$W/mt_exit" 20 300 &
+mpid=$!
+sleep 0.1
+run trace -e syscalls:sys_enter_getppid -p $mpid
+check_eq "-p, main thread gone: every event of the other thread" "$(events syscalls:sys_enter_getppid "$T/out")" 20
+wait $mpid 2>/dev/null
+
+# -N ends the workload and everything it started; perf-prof says so and exits 0
+run trace -e sched:sched_process_exec -N 1 -- sh -c 'sleep 30; echo done'
+check_eq "-N with a workload: exit status" "$rc" 0
+check "-N with a workload: says it stopped it" grep -q "stopped 'sh'" "$T/err"
+sleep 0.2
+check_eq "-N with a workload: no process of it left" "$(pgrep -fc 'sleep 30')" 0
+
+# SIGTERM to perf-prof goes to the workload, whose status perf-prof returns
+"$PP" trace -e sched:sched_switch -o /dev/null -- sleep 30 2>"$T/err" &
+tpid=$!
+sleep 0.5
+kill -TERM $tpid
+wait $tpid
+check_eq "SIGTERM: perf-prof exits with the workload's status" "$?" 143
+check "SIGTERM: the workload's end is reported" grep -q "status 143" "$T/err"
+
+# a full output device is an error, not a silent success
+run trace -e sched:sched_switch -N 50 -o /dev/full
+check_eq "-o /dev/full: exit status" "$rc" 1
+check "-o /dev/full: says why" grep -q "No space left on device" "$T/err"
+
 check_eq "no perf-prof or workload left at the end" "$(leftovers)" 0
 done_tests
