@@ -24,6 +24,7 @@ struct run {
 	const struct profiler *p;
 	void *priv;
 	struct stack_ctx *stack;
+	u64 lost_seen; /* losses already reported by an interval */
 };
 
 static void top_help(FILE *fp)
@@ -57,10 +58,17 @@ static void on_interval(struct session *s, void *arg)
 {
 	struct run *r = arg;
 
+	u64 lost = session__lost(s);
+
 	if (r->p->interval)
 		r->p->interval(s, r->priv);
-	if (session__lost(s))
-		session__print_lost(s, session__out(s));
+	/* each interval names its own losses; the totals come at the end on stderr */
+	if (lost > r->lost_seen)
+		fprintf(session__out(s),
+			"perf-prof: %llu events lost or throttled in this interval (-m PAGES for "
+			"more buffer)\n",
+			(unsigned long long)(lost - r->lost_seen));
+	r->lost_seen = lost;
 }
 
 static void on_exit_rec(struct session *s, void *arg, const struct rec_task *t)
@@ -130,7 +138,7 @@ static int exit_code_of(int status)
 static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 {
 	struct session_ops ops = { 0 };
-	struct run r = { p, priv, NULL };
+	struct run r = { p, priv, NULL, 0 };
 	struct session *s = NULL;
 	FILE *out = stdout;
 	int ret = 1, err, status;

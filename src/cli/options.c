@@ -149,7 +149,7 @@ void options__help(const struct profiler *p, FILE *fp)
 static int parse_ids(const char *arg, pid_t **out, int *nr, const char *what)
 {
 	char *copy = strdup(arg), *save = NULL, *tok;
-	int n = 0;
+	int n = *nr; /* a repeated option adds to the list */
 
 	if (!copy)
 		return -1;
@@ -257,6 +257,8 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		env->events = arg;
 		return 0;
 	case 'C':
+		free(env->cpus); /* the last -C wins */
+		env->cpus = NULL;
 		n = cpulist__parse(arg, cpulist__possible(), &env->cpus);
 		if (n <= 0) {
 			fprintf(stderr,

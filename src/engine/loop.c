@@ -317,19 +317,52 @@ static int arm_timer(int fd, unsigned ms)
 	return timerfd_settime(fd, 0, &it, NULL);
 }
 
-static int setup_loop(struct session *s)
+/*
+ * From open to the end of the run the stop signals are only read through
+ * the signalfd: a Ctrl-C while probes or ftrace instances are being set up
+ * cannot kill us half-way.  The old mask comes back afterwards, so a second
+ * Ctrl-C during the final report works as usual.
+ */
+void session__block_signals(struct session *s)
 {
-	struct epoll_event e = { 0 };
 	sigset_t set;
 
+	if (s->sig_blocked)
+		return;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
-	signal(SIGPIPE, SIG_IGN);
+	if (!sigprocmask(SIG_BLOCK, &set, &s->old_mask))
+		s->sig_blocked = true;
+	s->old_pipe = signal(SIGPIPE, SIG_IGN);
+}
+
+void session__restore_signals(struct session *s)
+{
+	if (!s->sig_blocked)
+		return;
+	if (s->sigfd >= 0) {
+		close(s->sigfd); /* signals read from it are handled; others stay pending */
+		s->sigfd = -1;
+	}
+	signal(SIGPIPE, s->old_pipe);
+	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+	s->sig_blocked = false;
+}
+
+static int setup_loop(struct session *s)
+{
+	struct epoll_event e = { 0 };
+	sigset_t set;
+
+	session__block_signals(s);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGHUP);
 	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->tickfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -555,6 +588,7 @@ int session__run(struct session *s, const struct session_ops *ops)
 			fprintf(stderr, "perf-prof: order queue peak %zu records\n",
 				order__max_len(s->oq));
 	}
+	session__restore_signals(s);
 	if (s->out_errno && s->out_errno != EPIPE)
 		return session__set_err(s, -s->out_errno, "writing the output failed: %s",
 					strerror(s->out_errno));

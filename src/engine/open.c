@@ -139,6 +139,11 @@ struct evsel *session__evsel_by_id(struct session *s, u64 id)
 }
 
 /* -p PID: every thread of each process; -t TID: those threads. */
+static int cmp_pid(const void *a, const void *b)
+{
+	return *(const pid_t *)a - *(const pid_t *)b;
+}
+
 static int expand_targets(struct session *s)
 {
 	const struct env *env = s->env;
@@ -195,6 +200,16 @@ static int expand_targets(struct session *s)
 	 */
 	for (int i = 0; i < s->nr_threads; i++)
 		comm_map__get(s->comms, (uint32_t)s->threads[i]);
+	/* -p X,X or -p X -t X: each thread once, or every event would come twice */
+	if (s->nr_threads > 1) {
+		int j = 1;
+
+		qsort(s->threads, s->nr_threads, sizeof(*s->threads), cmp_pid);
+		for (int i = 1; i < s->nr_threads; i++)
+			if (s->threads[i] != s->threads[j - 1])
+				s->threads[j++] = s->threads[i];
+		s->nr_threads = j;
+	}
 	return 0;
 }
 
@@ -320,6 +335,7 @@ int session__open(struct session *s)
 
 	if (!s->evsels)
 		return session__set_err(s, -EINVAL, "no events to open");
+	session__block_signals(s);
 	if (env->argv && env->argv[0]) {
 		err = workload__prepare(&s->wl, env->argv);
 		if (err)

@@ -22,7 +22,6 @@
 #include "engine/fastprint.h"
 #include "engine/session_int.h"
 
-#define DEFAULT_PAGES 128
 #define DEFAULT_DWARF_SIZE 8192
 
 int session__set_err(struct session *s, int err, const char *fmt, ...)
@@ -32,6 +31,7 @@ int session__set_err(struct session *s, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->err, sizeof(s->err), fmt, ap);
 	va_end(ap);
+	s->err_code = err;
 	return err;
 }
 
@@ -100,6 +100,7 @@ void session__delete(struct session *s)
 	session__close(s);
 	if (s->has_wl)
 		workload__kill(&s->wl);
+	session__restore_signals(s);
 	for (ev = s->evsels; ev; ev = next) {
 		next = ev->next;
 		fastprint__delete(ev->fastprint);
@@ -275,7 +276,7 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	int n, added = 0;
 
 	if (need_tp(s))
-		return -ENOENT;
+		return s->err_code;
 	if (spec->filter)
 		c.filter = spec->filter;
 	if (spec->stack)
@@ -288,7 +289,7 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 		c.name = spec->alias;
 		ev = session__add_tp(s, spec->sys, spec->name, &c);
 		if (!ev)
-			return -ENOENT;
+			return s->err_code;
 		ev->spec = spec;
 		return 1;
 	}
@@ -311,7 +312,7 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 		ev = session__add_tp(s, list[i], colon + 1, &c);
 		if (!ev) {
 			tp__free_list(list);
-			return -ENOENT;
+			return s->err_code;
 		}
 		ev->spec = spec;
 		added++;

@@ -3,6 +3,7 @@
 #ifndef PP_SESSION_INT_H
 #define PP_SESSION_INT_H
 
+#include <signal.h>
 #include <trace-seq.h>
 
 #include "engine/comm.h"
@@ -30,8 +31,6 @@ struct id_map {
 	u64 id;
 	struct evsel *ev;
 };
-
-struct evsel_priv_fields; /* cached libtraceevent field lookups */
 
 struct session {
 	const struct env *env;
@@ -76,7 +75,11 @@ struct session {
 	char cached_prefix[32];
 	struct trace_seq seq; /* event printing buffer */
 	bool seq_ready;
+	sigset_t old_mask; /* restored after the run */
+	void (*old_pipe)(int);
+	bool sig_blocked;
 	char err[512];
+	int err_code; /* -errno that went with err */
 };
 
 int session__set_err(struct session *s, int err, const char *fmt, ...)
@@ -84,6 +87,8 @@ int session__set_err(struct session *s, int err, const char *fmt, ...)
 struct evsel *session__evsel_by_id(struct session *s, u64 id);
 void session__close(struct session *s);
 int session__enable(struct session *s);
+void session__block_signals(struct session *s);
+void session__restore_signals(struct session *s);
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu);
 
 #endif

@@ -3,6 +3,7 @@
  * trace: print each event as one line, as the kernel formats it, with its
  * stack under -g, or fold the stacks into a flame graph.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,8 +37,13 @@ static int trace_init(struct session *s, void *priv)
 	}
 	if (env->flame_graph) {
 		t->flame = flame__new(env->flame_graph, "Event Flame Graph", "samples");
+		if (!t->flame) {
+			fprintf(stderr, "perf-prof trace: cannot write the flame graph '%s': %s\n",
+				env->flame_graph, strerror(errno));
+			return -1;
+		}
 		t->frames = calloc(MAX_FRAMES, sizeof(*t->frames));
-		if (!t->flame || !t->frames) {
+		if (!t->frames) {
 			fprintf(stderr, "perf-prof trace: out of memory\n");
 			return -1;
 		}

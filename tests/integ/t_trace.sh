@@ -278,6 +278,14 @@ run trace -e syscalls:sys_enter_getppid -p $mpid
 check_eq "-p, main thread gone: every event of the other thread" "$(events syscalls:sys_enter_getppid "$T/out")" 20
 wait $mpid 2>/dev/null
 
+# the same thread named twice (-p X,X; -p X -t X) is monitored once
+"$W/getppid_loop" 100 300 >/dev/null &
+dpid=$!
+sleep 0.1
+run trace -e syscalls:sys_enter_getppid -p $dpid,$dpid -t $dpid
+check_eq "-p X,X -t X: each event once" "$(events syscalls:sys_enter_getppid "$T/out")" 100
+wait $dpid 2>/dev/null
+
 # -N ends the workload and everything it started; perf-prof says so and exits 0
 run trace -e sched:sched_process_exec -N 1 -- sh -c 'sleep 30; echo done'
 check_eq "-N with a workload: exit status" "$rc" 0
