@@ -19,6 +19,7 @@
 
 #include <event-parse.h>
 
+#include "engine/procfs.h"
 #include "engine/session_int.h"
 
 #define TICK_MS 100
@@ -457,22 +458,12 @@ static void end_workload(struct session *s)
  */
 static bool task_alive(int pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	char state;
+	int err = procfs__stat(pid, &state, NULL);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno != ENOENT && errno != ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	/* "pid (comm) S ...": comm may hold spaces and parentheses */
-	p = strrchr(buf, ')');
-	return !p || (p[1] == ' ' && p[2] != 'Z' && p[2] != 'X');
+	if (err)
+		return err != -ENOENT && err != -ESRCH;
+	return state != 'Z' && state != 'X';
 }
 
 /* A process lives while any of its threads does (its main thread may have exited). */

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/procfs.h"
 #include "engine/workload.h"
 
 int workload__prepare(struct workload *w, char *const argv[])
@@ -114,22 +115,9 @@ void workload__kill(struct workload *w)
 
 static pid_t parent_of(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	pid_t ppid;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	/* "pid (comm) S ppid ...": comm may hold spaces and parentheses */
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] && p[3] == ' ' ? (pid_t)atoi(p + 4) : -1;
+	return procfs__stat(pid, NULL, &ppid) ? -1 : ppid;
 }
 
 void workload__signal_tree(struct workload *w, int sig)
