@@ -264,6 +264,29 @@ static int set_filter(struct session *s, struct evsel *ev, int fd)
 		ev->filter, ev->name, reason, ev->tp->system, ev->tp->name);
 }
 
+/*
+ * -p and -- targets follow the threads they create; a thread named only by
+ * -t does not (as with perf).  A -t thread of a -p process follows its
+ * process's rule.
+ */
+static bool inherits(struct session *s, pid_t tid)
+{
+	const struct env *env = s->env;
+	bool named_by_t = false;
+	char path[64];
+
+	for (int i = 0; i < env->nr_tids; i++)
+		named_by_t |= env->tids[i] == tid;
+	if (!named_by_t)
+		return true;
+	for (int i = 0; i < env->nr_pids; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", env->pids[i], tid);
+		if (!access(path, F_OK))
+			return true;
+	}
+	return false;
+}
+
 static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int *leader_fd,
 		    bool track)
 {
@@ -272,7 +295,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	u64 id;
 	int fd, err;
 
-	a.inherit = s->per_thread && env->nr_tids == 0;
+	a.inherit = s->per_thread && inherits(s, pid);
 	a.enable_on_exec = s->has_wl && s->per_thread;
 	if (track) {
 		/* One event per buffer carries the task records. */
