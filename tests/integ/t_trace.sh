@@ -278,6 +278,18 @@ run trace -e syscalls:sys_enter_getppid -p $mpid
 check_eq "-p, main thread gone: every event of the other thread" "$(events syscalls:sys_enter_getppid "$T/out")" 20
 wait $mpid 2>/dev/null
 
+# -p A -t B: A's threads created later are still followed
+sleep 3 &
+spid2=$!
+"$W/mt_exit" 20 300 &
+mpid=$!
+sleep 0.1
+run trace -e syscalls:sys_enter_getppid -p $mpid -t $spid2
+check_eq "-p A -t B: A's new thread followed" "$(events syscalls:sys_enter_getppid "$T/out")" 20
+wait $mpid 2>/dev/null
+kill $spid2 2>/dev/null
+wait $spid2 2>/dev/null
+
 # the same thread named twice (-p X,X; -p X -t X) is monitored once
 "$W/getppid_loop" 100 300 >/dev/null &
 dpid=$!
