@@ -14,6 +14,7 @@
 
 #define MAX_LOAD 16
 #define DEBUG_DIR "/usr/lib/debug"
+#define PLT_ENTRY 16 /* x86_64 PLT stub and PLT0 size */
 
 struct load_seg {
 	u64 off, vaddr, filesz, memsz;
@@ -220,6 +221,95 @@ static int add_symbols(Elf *elf, struct symtab *st, bool *has_symtab)
 	return 0;
 }
 
+/*
+ * A section by name, or NULL.  Names are checked through elf_strptr, which
+ * bounds them by the string table.
+ */
+static Elf_Scn *scn_by_name(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * Calls into shared objects go through PLT stubs, which have no symbols:
+ * name them "target@plt" from .rela.plt, whose n-th relocation is the n-th
+ * stub of .plt.sec (when the binary has one, with IBT) or else of .plt after
+ * its 16-byte header.  x86_64 only: the stub layout is per architecture.
+ */
+static int add_plt_symbols(Elf *elf, struct symtab *st)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rscn, *pscn, *dscn;
+	Elf_Data *rd, *dd;
+	u64 first, nr_rel, nr_stub, i;
+	size_t shstrndx, shnum;
+	GElf_Ehdr eh;
+	char buf[512];
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || elf_getshdrstrndx(elf, &shstrndx) ||
+	    elf_getshdrnum(elf, &shnum))
+		return 0;
+	rscn = scn_by_name(elf, shstrndx, ".rela.plt", &rsh);
+	if (!rscn || rsh.sh_type != SHT_RELA || !rsh.sh_link || rsh.sh_link >= shnum)
+		return 0;
+	first = PLT_ENTRY;
+	pscn = scn_by_name(elf, shstrndx, ".plt.sec", &psh);
+	if (pscn)
+		first = 0;
+	else
+		pscn = scn_by_name(elf, shstrndx, ".plt", &psh);
+	if (!pscn || psh.sh_type != SHT_PROGBITS || !(psh.sh_flags & SHF_EXECINSTR) ||
+	    psh.sh_size < first || psh.sh_addr > UINT64_MAX - psh.sh_size)
+		return 0;
+	dscn = elf_getscn(elf, rsh.sh_link);
+	if (!dscn || !gelf_getshdr(dscn, &dsh) || dsh.sh_type != SHT_DYNSYM || !dsh.sh_link ||
+	    dsh.sh_link >= shnum)
+		return 0;
+	rd = elf_getdata(rscn, NULL);
+	dd = elf_getdata(dscn, NULL);
+	if (!rd || !rd->d_buf || !dd || !dd->d_buf)
+		return 0;
+	nr_rel = rd->d_size / gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
+	nr_stub = (psh.sh_size - first) / PLT_ENTRY;
+	for (i = 0; i < nr_rel && i < nr_stub; i++) {
+		const char *name;
+		GElf_Rela r;
+		GElf_Sym s;
+		int len, err;
+
+		/* every relocation owns a stub, named or not (IRELATIVE) */
+		if (!gelf_getrela(rd, i, &r))
+			break;
+		if (GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
+		    !gelf_getsym(dd, GELF_R_SYM(r.r_info), &s))
+			continue;
+		name = elf_strptr(elf, dsh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		len = snprintf(buf, sizeof(buf), "%s@plt", name);
+		if (len < 0 || len >= (int)sizeof(buf))
+			continue;
+		/* prio 0: a real symbol at the same address wins */
+		err = symtab__add(st, psh.sh_addr + first + i * PLT_ENTRY, PLT_ENTRY, buf, len, 0,
+				  0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int read_elf(Elf *elf, struct elfsyms *es)
 {
 	int err = check_elf(elf);
@@ -229,7 +319,8 @@ static int read_elf(Elf *elf, struct elfsyms *es)
 	es->build_id_len = find_build_id(elf, es->build_id, sizeof(es->build_id));
 	es->debuglink = find_debuglink(elf);
 	read_loads(elf, es);
-	return add_symbols(elf, es->st, &es->has_symtab);
+	err = add_symbols(elf, es->st, &es->has_symtab);
+	return err ? err : add_plt_symbols(elf, es->st);
 }
 
 static struct elfsyms *es_new(void)

@@ -677,6 +677,77 @@ out:
 		close(fd);
 }
 
+/*
+ * Every stub objdump names "x@plt" in .plt or .plt.sec of @file resolves to
+ * the same name; returns how many were compared, or -1 without objdump.
+ */
+static int plt_vs_objdump(const char *file)
+{
+	char cmd[PATH_MAX + 64], line[1024], name[512];
+	struct elfsyms *es = NULL;
+	unsigned long long a;
+	int n = 0, bad = 0;
+	FILE *fp;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec %s 2>/dev/null", file);
+	fp = popen(cmd, "r");
+	if (!fp)
+		return -1;
+	CHECK_INT(elfsyms__open(file, &es), 0);
+	while (es && fgets(line, sizeof(line), fp)) {
+		const struct sym *s;
+
+		/* PLT0 shows as "first@plt-0x10": it is no stub */
+		if (sscanf(line, "%llx <%511[^>]>:", &a, name) != 2 || !strstr(name, "@plt") ||
+		    strchr(name, '-'))
+			continue;
+		n++;
+		s = elfsyms__find(es, a + 5);
+		if (!s || strcmp(s->name, name) || s->start != a || s->end != a + 16) {
+			if (!bad++)
+				CHECK(0, "%s: %#llx is %s, objdump says %s", file, a,
+				      s ? s->name : "??", name);
+		}
+	}
+	if (pclose(fp) && !n)
+		n = -1;
+	CHECK(!bad, "%s: %d of %d PLT stubs differ from objdump", file, bad, n);
+	printf("# %s: %d PLT stubs named as objdump names them\n", file, n - bad);
+	elfsyms__delete(es);
+	return n;
+}
+
+/* PLT stubs are named from .rela.plt, as objdump and perf name them. */
+static void test_plt(void)
+{
+	static const char prog[] =
+		"#include <stdio.h>\nint main(void) { puts(\"x\"); return 0; }\n";
+	char src[PATH_MAX], bin[PATH_MAX], cmd[3 * PATH_MAX + 128];
+	int n;
+
+	n = plt_vs_objdump(exe);
+	if (n < 0) {
+		printf("# objdump not available: PLT names not checked\n");
+		return;
+	}
+	CHECK(n > 10, "%d PLT stubs in %s", n, exe);
+	/* .plt.sec (IBT): stubs without the 16-byte header */
+	snprintf(src, sizeof(src), "%s/plt.c", tmpdir);
+	snprintf(bin, sizeof(bin), "%s/plt_ibt", tmpdir);
+	if (write_file(src, prog, strlen(prog)))
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "cc -fcf-protection=full -Wl,-z,ibtplt -o %s %s 2>/dev/null && "
+		 "objdump -h %s | grep -q ' .plt.sec '",
+		 bin, src, bin);
+	if (system(cmd)) {
+		printf("# no IBT toolchain: .plt.sec not checked\n");
+		return;
+	}
+	n = plt_vs_objdump(bin);
+	CHECK(n >= 1, "%d PLT stubs in the IBT binary", n);
+}
+
 /* The previous hit must not hide an inner symbol that starts later. */
 static void test_nested_last_hit(void)
 {
@@ -885,6 +956,7 @@ int main(void)
 	test_short_name();
 	test_section_bounds();
 	test_nested_last_hit();
+	test_plt();
 	test_dso_retry();
 	test_dso_build_id();
 	test_exec_tracking();
