@@ -12,6 +12,7 @@
 #include <uthash.h>
 
 #include "sym/dso.h"
+#include "sym/vdso.h"
 
 enum { DSO_FILE, DSO_VDSO, DSO_PSEUDO };
 
@@ -158,26 +159,14 @@ const char *dso__open_path(const struct dso *d)
 /* The same kernel gives every process the same vdso: read ours. */
 static struct elfsyms *load_vdso(struct dso_cache *dc)
 {
-	unsigned long base = getauxval(AT_SYSINFO_EHDR);
-	unsigned long long s, e;
-	char line[512];
-	FILE *fp;
+	const void *img;
+	size_t len;
 
 	if (dc->vdso_tried)
 		return dc->vdso;
 	dc->vdso_tried = true;
-	if (!base)
-		return NULL;
-	fp = fopen("/proc/self/maps", "re");
-	if (!fp)
-		return NULL;
-	while (fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "%llx-%llx", &s, &e) == 2 && s == base && strstr(line, "[vdso]")) {
-			elfsyms__from_mem((const void *)base, e - s, &dc->vdso);
-			break;
-		}
-	}
-	fclose(fp);
+	if (!vdso__image(&img, &len))
+		elfsyms__from_mem(img, len, &dc->vdso);
 	return dc->vdso;
 }
 

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sym/debugfile.h"
 #include "sym/elfsyms.h"
 
 #define MAX_LOAD 16
-#define DEBUG_DIR "/usr/lib/debug"
 #define PLT_ENTRY 16 /* x86_64 PLT stub and PLT0 size */
 
 struct load_seg {
@@ -334,70 +334,38 @@ static struct elfsyms *es_new(void)
 	return es;
 }
 
-/* Symbols of a debug file, if it is ELF and belongs to @es. */
-static bool try_debug_file(struct elfsyms *es, const char *path)
+/*
+ * Takes a debug file whose build-id already matches (debugfile__walk) if it
+ * has a .symtab: a file with only .dynsym adds nothing to the stripped one.
+ */
+static bool accept_debug(const char *path, void *arg)
 {
-	unsigned char bid[BUILD_ID_MAX];
+	struct elfsyms *es = arg;
 	bool has_symtab = false;
-	int fd, n;
+	int fd;
 	Elf *elf;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || check_elf(elf))
-		goto fail;
-	n = find_build_id(elf, bid, sizeof(bid));
-	if (es->build_id_len && n && (n != es->build_id_len || memcmp(bid, es->build_id, n)))
-		goto fail;
-	if (add_symbols(elf, es->st, &has_symtab) || !has_symtab)
-		goto fail;
-	es->debug_path = strdup(path);
+	if (!elf || check_elf(elf) || add_symbols(elf, es->st, &has_symtab) || !has_symtab ||
+	    !(es->debug_path = strdup(path))) {
+		elf_end(elf);
+		close(fd);
+		return false;
+	}
 	elf_end(elf);
 	close(fd);
 	return true;
-fail:
-	elf_end(elf);
-	close(fd);
-	return false;
-}
-
-static bool try_debug(struct elfsyms *es, const char *root, const char *path)
-{
-	char buf[PATH_MAX];
-
-	if (*root && snprintf(buf, sizeof(buf), "%s%s", root, path) < (int)sizeof(buf) &&
-	    try_debug_file(es, buf))
-		return true;
-	return try_debug_file(es, path);
 }
 
 static void find_debug(struct elfsyms *es, const char *path, const char *root)
 {
-	char buf[PATH_MAX], dir[PATH_MAX];
-	const char *slash;
-	int i, n;
+	char buf[PATH_MAX];
 
-	if (es->build_id_len) {
-		n = snprintf(buf, sizeof(buf), DEBUG_DIR "/.build-id/%02x/", es->build_id[0]);
-		for (i = 1; i < es->build_id_len && n < (int)sizeof(buf) - 8; i++)
-			n += snprintf(buf + n, sizeof(buf) - n, "%02x", es->build_id[i]);
-		snprintf(buf + n, sizeof(buf) - n, ".debug");
-		if (try_debug(es, root, buf))
-			return;
-	}
-	if (!es->debuglink || !path || !(slash = strrchr(path, '/')))
-		return;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (snprintf(buf, sizeof(buf), "%s/%s", dir, es->debuglink) < (int)sizeof(buf) &&
-	    strcmp(buf, path) && try_debug(es, root, buf))
-		return;
-	if (snprintf(buf, sizeof(buf), "%s/.debug/%s", dir, es->debuglink) < (int)sizeof(buf) &&
-	    try_debug(es, root, buf))
-		return;
-	if (snprintf(buf, sizeof(buf), DEBUG_DIR "%s/%s", dir, es->debuglink) < (int)sizeof(buf))
-		try_debug(es, root, buf);
+	debugfile__walk(path, root, es->build_id, es->build_id_len, es->debuglink, accept_debug, es,
+			buf, sizeof(buf));
 }
 
 int elfsyms__open_fd(int fd, const char *path, const char *root, struct elfsyms **out)

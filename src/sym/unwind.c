@@ -25,6 +25,7 @@
 
 #include "sym/unwind.h"
 #include "sym/unwind_elf.h"
+#include "sym/vdso.h"
 
 #ifndef __x86_64__
 /* Only the x86_64 register mapping exists so far: elsewhere, say so. */
@@ -315,7 +316,7 @@ static int open_map(struct unwinder *u, const struct unwind_map *m)
 		return fd;
 	}
 	if (u->vdso_fd < 0)
-		u->vdso_fd = uw_vdso_fd();
+		u->vdso_fd = vdso__fd();
 	if (u->vdso_fd < 0)
 		return -1;
 	fd = dup(u->vdso_fd);

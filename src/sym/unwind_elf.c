@@ -3,7 +3,6 @@
  * ELF helpers for the DWARF unwinder (see unwind_elf.h).
  */
 #include <elf.h>
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -11,10 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "sym/debugfile.h"
 #include "sym/unwind_elf.h"
 
 int uw_elf_bias(int fd, const struct unwind_map *m, u64 *bias)
@@ -88,115 +86,38 @@ bool uw_elf_read_word(Dwfl *dwfl, u64 addr, Dwarf_Word *result)
 	return false;
 }
 
-/* Open @path as the debug file if its build-id matches the module's. */
-static int open_debug(const char *path, const char *file_name, const unsigned char *id, int id_len,
-		      char **debuginfo_file_name)
-{
-	const void *did;
-	ssize_t dlen;
-	Elf *elf;
-	int fd;
-
-	if (file_name && strcmp(path, file_name) == 0)
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (id_len > 0) {
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		dlen = elf ? dwelf_elf_gnu_build_id(elf, &did) : -1;
-		/* A debug file from another build gives wrong CFI: refuse it. */
-		if (dlen > 0 && (dlen != id_len || memcmp(did, id, id_len))) {
-			elf_end(elf);
-			close(fd);
-			return -1;
-		}
-		elf_end(elf);
-	}
-	*debuginfo_file_name = strdup(path);
-	return fd;
-}
-
 int uw_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 		      const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 		      char **debuginfo_file_name)
 {
 	const unsigned char *id = NULL;
-	char path[PATH_MAX], dir[PATH_MAX];
-	const char *root = "", *rel, *slash;
+	const char *root = "", *rel, *p;
+	char path[PATH_MAX];
 	GElf_Addr id_vaddr;
-	int id_len, fd, i, len;
-	char *p;
+	int id_len, fd;
 
 	(void)userdata, (void)modname, (void)base, (void)debuglink_crc;
 	if (!file_name || file_name[0] != '/')
 		return -1;
 	/* Files of processes in other mount namespaces come as
-   * /proc/PID/root/...: look for their debug files there as well. */
+	 * /proc/PID/root/...: look for their debug files there as well. */
 	rel = file_name;
-	if (strncmp(file_name, "/proc/", 6) == 0 && (p = strstr(file_name + 6, "/root/"))) {
-		len = p + 5 - file_name;
-		if (len < (int)sizeof(dir)) {
-			root = strndupa(file_name, len);
-			rel = p + 5;
-		}
+	if (strncmp(file_name, "/proc/", 6) == 0 && (p = strstr(file_name + 6, "/root/")) &&
+	    p + 5 - file_name < PATH_MAX) {
+		root = strndupa(file_name, p + 5 - file_name);
+		rel = p + 5;
 	}
 	id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
-	if (id_len > 1) {
-		len = snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%02x/", root, id[0]);
-		for (i = 1; i < id_len && len < (int)sizeof(path) - 8; i++)
-			len += snprintf(path + len, sizeof(path) - len, "%02x", id[i]);
-		snprintf(path + len, sizeof(path) - len, ".debug");
-		fd = open_debug(path, file_name, id, id_len, debuginfo_file_name);
-		if (fd >= 0)
-			return fd;
-	}
-	if (!debuglink_file || strchr(debuglink_file, '/'))
+	if (debugfile__find(rel, root, id, id_len > 0 ? id_len : 0, debuglink_file, path,
+			    sizeof(path)))
 		return -1;
-	slash = strrchr(rel, '/');
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rel), rel);
-	const char *fmts[] = { "%s%s/%s", "%s%s/.debug/%s", "%s/usr/lib/debug%s/%s" };
-	for (i = 0; i < 3; i++) {
-		if (snprintf(path, sizeof(path), fmts[i], root, dir, debuglink_file) >=
-		    (int)sizeof(path))
-			continue;
-		fd = open_debug(path, file_name, id, id_len, debuginfo_file_name);
-		if (fd >= 0)
-			return fd;
-	}
-	return -1;
-}
-
-int uw_vdso_fd(void)
-{
-	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const void *)img;
-	const Elf64_Phdr *ph;
-	size_t size, off;
-	ssize_t w;
-	int fd, i;
-
-	if (!img)
-		return -ENOENT;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return -ENOEXEC;
-	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	ph = (const void *)(img + eh->e_phoff);
-	for (i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset < (1u << 20) &&
-		    ph[i].p_filesz < (1u << 20) && ph[i].p_offset + ph[i].p_filesz > size)
-			size = ph[i].p_offset + ph[i].p_filesz;
-	if (size > (1u << 20))
-		return -EFBIG;
-	fd = memfd_create("perf-prof-vdso", MFD_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	for (off = 0; off < size; off += w) {
-		w = write(fd, img + off, size - off);
-		if (w <= 0) {
-			close(fd);
-			return w < 0 ? -errno : -EIO;
-		}
+		return -1;
+	*debuginfo_file_name = strdup(path);
+	if (!*debuginfo_file_name) {
+		close(fd);
+		return -1;
 	}
 	return fd;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ELF helpers private to sym/unwind.c: load bias of a mapping, reads of
- * file-backed memory, separate debug files, and the vdso image.
+ * file-backed memory, and separate debug files.
  */
 #ifndef PP_UNWIND_ELF_H
 #define PP_UNWIND_ELF_H
@@ -25,9 +25,5 @@ bool uw_elf_read_word(Dwfl *dwfl, u64 addr, Dwarf_Word *result);
 int uw_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 		      const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 		      char **debuginfo_file_name);
-
-/* A file descriptor holding a copy of our own vdso, which is the same image
- * every 64-bit process of this kernel maps.  Returns fd or -errno. */
-int uw_vdso_fd(void);
 
 #endif

@@ -22,10 +22,12 @@
 #include <unistd.h>
 
 #include "sym/dso.h"
+#include "sym/debugfile.h"
 #include "sym/elfsyms.h"
 #include "sym/ksyms.h"
 #include "sym/maps.h"
 #include "sym/stack.h"
+#include "sym/vdso.h"
 #include "ut.h"
 
 static char tmpdir[] = "/tmp/test_syms.XXXXXX";
@@ -748,6 +750,73 @@ static void test_plt(void)
 	CHECK(n >= 1, "%d PLT stubs in the IBT binary", n);
 }
 
+/* The shared debug file search: places, root prefix, build-id rule. */
+static void test_debugfile(void)
+{
+	char cmd[8 * PATH_MAX], root[PATH_MAX], out[PATH_MAX], want[2 * PATH_MAX];
+	unsigned char bid[BUILD_ID_MAX], other[BUILD_ID_MAX];
+	int fd, n;
+
+	fd = open(exe, O_RDONLY);
+	n = fd >= 0 ? elfsyms__read_build_id(fd, bid, sizeof(bid)) : -1;
+	if (fd >= 0)
+		close(fd);
+	CHECK(n == 20, "build-id of %s: %d", exe, n);
+	if (n != 20)
+		return;
+	/* a root with the binary's debug file in its .debug/ directory */
+	snprintf(root, sizeof(root), "%s/root", tmpdir);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/opt/app/.debug && cp %s %s/opt/app/app && "
+		 "cp %s %s/opt/app/.debug/app.dbg",
+		 root, exe, root, exe, root);
+	CHECK_INT(system(cmd), 0);
+	snprintf(want, sizeof(want), "%s/opt/app/.debug/app.dbg", root);
+	CHECK_INT(debugfile__find("/opt/app/app", root, bid, n, "app.dbg", out, sizeof(out)), 0);
+	CHECK_STR(str(out), str(want));
+	/* without the root the name does not open */
+	CHECK_INT(debugfile__find("/opt/app/app", "", bid, n, "app.dbg", out, sizeof(out)),
+		  -ENOENT);
+	/* a debug file of another build is refused; unknown build-id takes it */
+	memcpy(other, bid, n);
+	other[0] ^= 0xff;
+	CHECK_INT(debugfile__find("/opt/app/app", root, other, n, "app.dbg", out, sizeof(out)),
+		  -ENOENT);
+	CHECK_INT(debugfile__find("/opt/app/app", root, NULL, 0, "app.dbg", out, sizeof(out)), 0);
+	/* the file is never its own debug file; nor is a name with a '/' a link */
+	CHECK_INT(debugfile__find("/opt/app/app", root, bid, n, "app", out, sizeof(out)), -ENOENT);
+	CHECK_INT(debugfile__find("/opt/app/app", root, bid, n, "../app/.debug/app.dbg", out,
+				  sizeof(out)),
+		  -ENOENT);
+	/* too small an output buffer finds nothing rather than a cut name */
+	CHECK_INT(debugfile__find("/opt/app/app", root, bid, n, "app.dbg", out, 8), -ENOENT);
+	/* a non-ELF candidate is skipped */
+	snprintf(cmd, sizeof(cmd), "echo junk > %s/opt/app/.debug/junk.dbg", root);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(debugfile__find("/opt/app/app", root, NULL, 0, "junk.dbg", out, sizeof(out)),
+		  -ENOENT);
+}
+
+/* Our vdso: an ELF image, and the memfd copy holds exactly it. */
+static void test_vdso(void)
+{
+	const void *img;
+	struct stat st;
+	size_t len;
+	int fd;
+
+	if (vdso__image(&img, &len)) {
+		printf("# no vdso: not checked\n");
+		return;
+	}
+	CHECK(len >= 4096 && !memcmp(img, "\177ELF", 4), "vdso of %zu bytes", len);
+	fd = vdso__fd();
+	CHECK(fd >= 0 && !fstat(fd, &st) && (size_t)st.st_size == len, "memfd copy of %zu bytes",
+	      len);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The previous hit must not hide an inner symbol that starts later. */
 static void test_nested_last_hit(void)
 {
@@ -957,6 +1026,8 @@ int main(void)
 	test_section_bounds();
 	test_nested_last_hit();
 	test_plt();
+	test_debugfile();
+	test_vdso();
 	test_dso_retry();
 	test_dso_build_id();
 	test_exec_tracking();
