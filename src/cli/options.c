@@ -373,8 +373,6 @@ static int finish(const struct profiler *p, struct env *env)
 			p->name);
 		return -1;
 	}
-	if (p->order)
-		env->order = true;
 	env->cpu_wide = p->cpu_wide;
 	env->want_switch = p->context_switch != NULL;
 	if (!env->mmap_pages)
@@ -410,6 +408,13 @@ static int finish(const struct profiler *p, struct env *env)
 			p->name);
 		return -1;
 	}
+	/*
+	 * Stacks resolve through the maps that MMAP2 records build: a sample
+	 * read from one CPU's buffer must not overtake the mmap of its library
+	 * recorded on another CPU, so stacks imply time order.
+	 */
+	if (p->order || env->cg != CG_NONE)
+		env->order = true;
 	return 0;
 }
 
