@@ -363,47 +363,40 @@ static void put_frame(struct svg *g, uint32_t node, double x, double w)
 	fputs("</text></g>\n", g->fp);
 }
 
-struct pos {
-	uint32_t node, next;
-	double x; /* left edge of the next child */
+struct layout {
+	struct svg *g;
+	double minw;
+	double *x; /* [depth]: left edge of that depth's next frame */
 };
+
+static int place_frame(void *arg, uint32_t c, uint32_t depth)
+{
+	struct layout *l = arg;
+	const struct fnode *n = &l->g->t->nodes[c];
+	double w = n->total * l->g->scale, x = l->x[depth - 1];
+
+	l->x[depth - 1] += w;
+	if (w < l->minw || n->depth > l->g->maxd)
+		return 0; /* too narrow to see: its children are narrower */
+	put_frame(l->g, c, x, w);
+	l->x[depth] = x;
+	return 1;
+}
 
 static int put_frames(struct svg *g)
 {
-	const struct ftrie *t = g->t;
-	double minw = MIN_FRAC * (SVG_W - 2 * PAD);
-	struct pos *st = malloc(sizeof(*st) * (g->maxd + 1));
-	uint32_t sp = 0;
+	struct layout l = { g, MIN_FRAC * (SVG_W - 2 * PAD), NULL };
+	int err;
 
-	if (!st)
+	/* frames are only descended into up to g->maxd */
+	l.x = malloc(sizeof(*l.x) * (g->maxd + 2));
+	if (!l.x)
 		return -ENOMEM;
 	put_frame(g, 0, PAD, SVG_W - 2 * PAD);
-	st[0] = (struct pos){ .node = 0, .next = 0, .x = PAD };
-	while (1) {
-		struct pos *top = &st[sp];
-		const struct fnode *n = &t->nodes[top->node];
-		uint32_t c;
-		double w;
-
-		if (top->next == n->nr_kids) {
-			if (sp == 0)
-				break;
-			sp--;
-			continue;
-		}
-		c = t->kids[n->first_child + top->next++];
-		w = t->nodes[c].total * g->scale;
-		if (w >= minw && t->nodes[c].depth <= g->maxd) {
-			put_frame(g, c, top->x, w);
-			st[sp + 1] = (struct pos){ .node = c, .next = 0, .x = top->x };
-			top->x += w;
-			sp++;
-		} else {
-			top->x += w;
-		}
-	}
-	free(st);
-	return 0;
+	l.x[0] = PAD;
+	err = ftrie__walk(g->t, place_frame, &l);
+	free(l.x);
+	return err;
 }
 
 int flame_svg__write(struct ftrie *t, FILE *fp, const char *title, const char *count_name)

@@ -309,72 +309,103 @@ int ftrie__sort(struct ftrie *t)
 	return 0;
 }
 
-struct dfs {
-	uint32_t node, next;
-	size_t len; /* path length with this node's name */
-};
-
-int ftrie__write_folded(struct ftrie *t, FILE *fp)
+static uint32_t max_depth(const struct ftrie *t)
 {
-	uint32_t maxd = 0, sp = 0;
-	struct dfs *st;
-	size_t cap = 4096;
-	char *path;
-	int err;
+	uint32_t maxd = 0;
 
-	err = ftrie__sort(t);
-	if (err)
-		return err;
 	for (uint32_t i = 0; i < t->nr_nodes; i++)
 		if (t->nodes[i].depth > maxd)
 			maxd = t->nodes[i].depth;
-	st = malloc(sizeof(*st) * (maxd + 1));
-	path = malloc(cap);
-	if (!st || !path) {
-		free(st);
-		free(path);
-		return -ENOMEM;
-	}
-	st[0] = (struct dfs){ .node = 0, .next = 0, .len = 0 };
-	while (1) {
-		struct dfs *top = &st[sp];
-		const struct fnode *n = &t->nodes[top->node];
-		const struct fname *nm;
-		uint32_t c;
-		size_t len;
+	return maxd;
+}
 
-		if (top->next == n->nr_kids) {
+int ftrie__walk(const struct ftrie *t, ftrie_visit_fn visit, void *arg)
+{
+	struct {
+		uint32_t node, next;
+	} *st = malloc(sizeof(*st) * (max_depth(t) + 1));
+	uint32_t sp = 0;
+	int ret = 0;
+
+	if (!st)
+		return -ENOMEM;
+	st[0].node = 0;
+	st[0].next = 0;
+	for (;;) {
+		const struct fnode *n = &t->nodes[st[sp].node];
+		uint32_t c;
+
+		if (st[sp].next == n->nr_kids) {
 			if (sp == 0)
 				break;
 			sp--;
 			continue;
 		}
-		c = t->kids[n->first_child + top->next++];
-		nm = &t->names[t->nodes[c].name];
-		len = top->len + (sp ? 1 : 0) + nm->len;
-		if (len + 1 > cap) {
-			char *np;
-
-			while (len + 1 > cap)
-				cap *= 2;
-			np = realloc(path, cap);
-			if (!np) {
-				err = -ENOMEM;
-				break;
-			}
-			path = np;
+		c = t->kids[n->first_child + st[sp].next++];
+		ret = visit(arg, c, sp + 1);
+		if (ret < 0)
+			break;
+		if (ret > 0) {
+			sp++;
+			st[sp].node = c;
+			st[sp].next = 0;
 		}
-		if (sp)
-			path[top->len] = ';';
-		memcpy(path + len - nm->len, nm->s, nm->len);
-		if (t->nodes[c].self) {
-			fwrite(path, 1, len, fp);
-			fprintf(fp, " %llu\n", (unsigned long long)t->nodes[c].self);
-		}
-		st[++sp] = (struct dfs){ .node = c, .next = 0, .len = len };
+		ret = 0;
 	}
 	free(st);
-	free(path);
+	return ret;
+}
+
+struct folded {
+	const struct ftrie *t;
+	FILE *fp;
+	char *path;
+	size_t cap;
+	size_t *len; /* [depth]: path length up to that depth's name */
+};
+
+static int put_line(void *arg, uint32_t c, uint32_t depth)
+{
+	struct folded *f = arg;
+	const struct fname *nm = &f->t->names[f->t->nodes[c].name];
+	size_t start = f->len[depth - 1], len = start + (depth > 1 ? 1 : 0) + nm->len;
+
+	if (len + 1 > f->cap) {
+		size_t cap = f->cap;
+		char *np;
+
+		while (len + 1 > cap)
+			cap *= 2;
+		np = realloc(f->path, cap);
+		if (!np)
+			return -ENOMEM;
+		f->path = np;
+		f->cap = cap;
+	}
+	if (depth > 1)
+		f->path[start] = ';';
+	memcpy(f->path + len - nm->len, nm->s, nm->len);
+	f->len[depth] = len;
+	if (f->t->nodes[c].self) {
+		fwrite(f->path, 1, len, f->fp);
+		fprintf(f->fp, " %llu\n", (unsigned long long)f->t->nodes[c].self);
+	}
+	return 1;
+}
+
+int ftrie__write_folded(struct ftrie *t, FILE *fp)
+{
+	struct folded f = { .t = t, .fp = fp, .cap = 4096 };
+	int err;
+
+	err = ftrie__sort(t);
+	if (err)
+		return err;
+	f.path = malloc(f.cap);
+	f.len = calloc(max_depth(t) + 1, sizeof(*f.len));
+	err = f.path && f.len ? ftrie__walk(t, put_line, &f) : -ENOMEM;
+	free(f.path);
+	free(f.len);
 	if (!err && ferror(fp))
 		err = -EIO;
 	return err;

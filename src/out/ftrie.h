@@ -70,6 +70,15 @@ static inline uint64_t ftrie__total(const struct ftrie *t)
 }
 
 /*
+ * Depth-first walk in name order (after ftrie__sort): @visit sees every
+ * node below the root with its depth (1 = a child of the root).  Its
+ * children are walked when it returns > 0, skipped on 0; < 0 ends the
+ * walk and is returned.  0 or -errno.
+ */
+typedef int (*ftrie_visit_fn)(void *arg, uint32_t node, uint32_t depth);
+int ftrie__walk(const struct ftrie *t, ftrie_visit_fn visit, void *arg);
+
+/*
  * One line per node with a weight, depth first in name order, so the
  * output is deterministic.  Calls ftrie__sort.  0 or -errno.
  */
