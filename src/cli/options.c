@@ -28,6 +28,11 @@ enum {
 	K_REVERSE,
 	K_USERSTACK,
 	K_KERNSTACK,
+	K_UCALLCHAIN,
+	K_NO_UCALLCHAIN,
+	K_KCALLCHAIN,
+	K_NO_KCALLCHAIN,
+	K_WATERMARK,
 	K_OWN = 2000,
 };
 
@@ -35,7 +40,7 @@ struct copt {
 	unsigned mask; /* 0 = always */
 	const char *lname;
 	int key;
-	const char *argname;
+	const char *argname; /* "[=...]": an optional argument (--opt=VALUE only) */
 	const char *help;
 };
 
@@ -49,6 +54,8 @@ static const struct copt common[] = {
 	{ OPT_INTERVAL, "interval", 'i', "MS",
 	  "print (and reset) statistics every MS milliseconds" },
 	{ OPT_MMAP, "mmap-pages", 'm', "PAGES", "ring buffer pages per CPU, a power of two" },
+	{ OPT_MMAP, "watermark", K_WATERMARK, "PCT",
+	  "wake up when PCT% of a ring is filled (0: at every event; default 50)" },
 	{ OPT_OUTPUT, "output", 'o', "FILE", "write the output to FILE" },
 	{ OPT_COUNT, "count", 'N', "COUNT", "stop after COUNT samples" },
 	{ OPT_ORDER, "order", K_ORDER, NULL, "deliver events in time order across CPUs" },
@@ -60,8 +67,18 @@ static const struct copt common[] = {
 	{ OPT_CALLCHAIN, "no-offset", K_NOOFF, NULL, "stacks: hide +0xOFF offsets" },
 	{ OPT_CALLCHAIN, "no-dso", K_NODSO, NULL, "stacks: hide (dso)" },
 	{ OPT_CALLCHAIN, "reverse-stack", K_REVERSE, NULL, "stacks: outermost caller first" },
-	{ OPT_CALLCHAIN, "user-stack", K_USERSTACK, NULL, "stacks: user frames only" },
-	{ OPT_CALLCHAIN, "kernel-stack", K_KERNSTACK, NULL, "stacks: kernel frames only" },
+	{ OPT_CALLCHAIN, "user-stack", K_USERSTACK, NULL,
+	  "stacks: user frames only (kernel frames are not captured)" },
+	{ OPT_CALLCHAIN, "kernel-stack", K_KERNSTACK, NULL,
+	  "stacks: kernel frames only (user frames are not captured)" },
+	{ OPT_CALLCHAIN, "user-callchain", K_UCALLCHAIN, "[=dwarf[,SIZE]]",
+	  "capture user frames (the default with -g); =dwarf unwinds them" },
+	{ OPT_CALLCHAIN, "no-user-callchain", K_NO_UCALLCHAIN, NULL,
+	  "capture no user frames (same as --kernel-stack)" },
+	{ OPT_CALLCHAIN, "kernel-callchain", K_KCALLCHAIN, NULL,
+	  "capture kernel frames (the default with -g)" },
+	{ OPT_CALLCHAIN, "no-kernel-callchain", K_NO_KCALLCHAIN, NULL,
+	  "capture no kernel frames (same as --user-stack)" },
 	{ OPT_FLAME, "flame-graph", K_FLAME, "NAME[.svg]",
 	  "write a flame graph: NAME.folded, or an SVG when NAME ends in .svg" },
 	{ 0, "verbose", 'v', NULL, "more messages (repeatable)" },
@@ -126,7 +143,8 @@ void options__help(const struct profiler *p, FILE *fp)
 				 c->argname ? " " : "", c->argname ? c->argname : "");
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", c->lname,
-				 c->argname ? " " : "", c->argname ? c->argname : "");
+				 c->argname && c->argname[0] != '[' ? " " : "",
+				 c->argname ? c->argname : "");
 		if (c->key == 'm') {
 			int n = cpulist__possible();
 
@@ -334,10 +352,37 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		env->stack_flags |= STACK_REVERSE;
 		return 0;
 	case K_USERSTACK:
+	case K_NO_KCALLCHAIN:
+		/* what is not shown is not captured either */
 		env->stack_flags |= STACK_USER_ONLY;
+		env->cg_no_kernel = true;
+		env->cg_halves_given |= key == K_NO_KCALLCHAIN;
 		return 0;
 	case K_KERNSTACK:
+	case K_NO_UCALLCHAIN:
 		env->stack_flags |= STACK_KERNEL_ONLY;
+		env->cg_no_user = true;
+		env->cg_halves_given |= key == K_NO_UCALLCHAIN;
+		return 0;
+	case K_UCALLCHAIN:
+		env->stack_flags &= ~STACK_KERNEL_ONLY;
+		env->cg_no_user = false;
+		env->cg_halves_given = true;
+		/* --user-callchain=dwarf[,SIZE] is --call-graph dwarf[,SIZE] */
+		return arg ? parse_callgraph(arg, env) : 0;
+	case K_KCALLCHAIN:
+		env->stack_flags &= ~STACK_USER_ONLY;
+		env->cg_no_kernel = false;
+		env->cg_halves_given = true;
+		return 0;
+	case K_WATERMARK:
+		if (units__parse_uint(arg, 0, 100, &v)) {
+			fprintf(stderr, "perf-prof: bad --watermark '%s' (a percentage, 0..100)\n",
+				arg);
+			return -1;
+		}
+		env->watermark = (unsigned)v;
+		env->watermark_set = true;
 		return 0;
 	case 'v':
 		env->verbose++;
@@ -369,7 +414,8 @@ static int finish(const struct profiler *p, struct env *env)
 	}
 	if ((env->stack_flags & STACK_USER_ONLY) && (env->stack_flags & STACK_KERNEL_ONLY)) {
 		fprintf(stderr,
-			"perf-prof %s: --user-stack and --kernel-stack exclude each other\n",
+			"perf-prof %s: no stack half left: --user-stack/--no-kernel-callchain and "
+			"--kernel-stack/--no-user-callchain exclude each other\n",
 			p->name);
 		return -1;
 	}
@@ -400,6 +446,13 @@ static int finish(const struct profiler *p, struct env *env)
 				env->cg_by_attr = true;
 			}
 		}
+	}
+	if (env->cg_halves_given && env->cg == CG_NONE) {
+		fprintf(stderr,
+			"perf-prof %s: --[no-]user-callchain and --[no-]kernel-callchain choose "
+			"what -g captures: add -g (or a 'stack' event attribute)\n",
+			p->name);
+		return -1;
 	}
 	if (env->flame_graph && env->cg == CG_NONE) {
 		fprintf(stderr,
@@ -438,7 +491,10 @@ int options__parse(const struct profiler *p, int argc, char **argv, struct env *
 	for (const struct copt *c = common; c->lname; c++) {
 		if (!accepts(p, c))
 			continue;
-		lo[n++] = (struct option){ c->lname, c->argname ? required_argument : no_argument,
+		lo[n++] = (struct option){ c->lname,
+					   !c->argname		   ? no_argument
+					   : c->argname[0] == '[' ? optional_argument
+								  : required_argument,
 					   NULL, c->key };
 		if (c->key < 256) {
 			size_t l = strlen(shorts);

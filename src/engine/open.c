@@ -351,6 +351,30 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	return 0;
 }
 
+/* -vv: what is asked of the kernel for each event, as perf -vv shows it. */
+static void dump_attr(const struct evsel *ev)
+{
+	static const char *const bits[] = {
+		"IP",	     "TID",	    "TIME",	"ADDR",	     "READ",	   "CALLCHAIN",
+		"ID",	     "CPU",	    "PERIOD",	"STREAM_ID", "RAW",	   "BRANCH_STACK",
+		"REGS_USER", "STACK_USER", "WEIGHT",	"DATA_SRC",  "IDENTIFIER", "TRANSACTION",
+	};
+	const struct perf_event_attr *a = &ev->attr;
+
+	fprintf(stderr, "perf-prof: event %s: type %u config %llu sample_type ", ev->name, a->type,
+		(unsigned long long)a->config);
+	for (unsigned i = 0, n = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (a->sample_type & (1ULL << i))
+			fprintf(stderr, "%s%s", n++ ? "|" : "", bits[i]);
+	fprintf(stderr,
+		" exclude_callchain_user %u exclude_callchain_kernel %u sample_max_stack %u "
+		"sample_regs_user 0x%llx sample_stack_user %u %s %u\n",
+		a->exclude_callchain_user, a->exclude_callchain_kernel, a->sample_max_stack,
+		(unsigned long long)a->sample_regs_user, a->sample_stack_user,
+		a->watermark ? "wakeup_watermark" : "wakeup_events",
+		a->watermark ? a->wakeup_watermark : a->wakeup_events);
+}
+
 int session__open(struct session *s)
 {
 	const struct env *env = s->env;
@@ -379,6 +403,9 @@ int session__open(struct session *s)
 	}
 	s->per_thread = s->nr_threads > 0;
 	nthreads = s->per_thread ? s->nr_threads : 1;
+	if (env->verbose >= 2)
+		for (struct evsel *ev = s->evsels; ev; ev = ev->next)
+			dump_attr(ev);
 	s->bufs = calloc(env->nr_cpus, sizeof(*s->bufs));
 	if (!s->bufs)
 		return session__set_err(s, -ENOMEM, "out of memory");

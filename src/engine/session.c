@@ -192,15 +192,33 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
-	a->watermark = 1;
+	if (env->watermark_set && env->watermark) {
+		/* wake up when PCT of the ring is filled: fewer wakeups, bigger batches */
+		a->watermark = 1;
+		a->wakeup_watermark = (u32)((u64)env->mmap_pages * (u64)sysconf(_SC_PAGESIZE) *
+					    (u64)env->watermark / 100);
+	} else if (env->watermark_set) {
+		a->wakeup_events = 1; /* every record wakes us: lowest latency */
+	} else {
+		a->watermark = 1; /* the kernel's default: half the ring */
+	}
 	if (c->callchain && env->cg != CG_NONE) {
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		a->exclude_callchain_user = c->exclude_callchain_user;
+		/*
+		 * Capture only the halves that will be shown: the kernel walks
+		 * and copies what is asked for, and the DWARF stack copy is the
+		 * most costly part of a sample.
+		 */
+		bool user = !c->exclude_callchain_user && !env->cg_no_user && !c->exclude_user;
+		bool dwarf = env->cg == CG_DWARF && user;
+
+		a->exclude_callchain_user = !user || dwarf;
+		a->exclude_callchain_kernel = env->cg_no_kernel;
+		if (!a->exclude_callchain_user || !a->exclude_callchain_kernel)
+			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (c->max_stack || env->max_stack)
 			a->sample_max_stack = c->max_stack ? c->max_stack : env->max_stack;
-		if (env->cg == CG_DWARF && !c->exclude_user) {
+		if (dwarf) {
 			/* the kernel part from the callchain, the user part by unwinding */
-			a->exclude_callchain_user = 1;
 			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 			a->sample_regs_user =
 				((1ULL << PERF_REG_X86_64_MAX) - 1) &

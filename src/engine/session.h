@@ -57,6 +57,11 @@ struct env {
 	const char *filter;	 /* --filter (profiler-defined meaning) */
 	bool cpu_wide;		 /* events per CPU even for -p/-t/-- targets */
 	bool want_switch;	 /* PERF_RECORD_SWITCH records (attr.context_switch) */
+	bool cg_no_user;	 /* capture no user frames (--no-user-callchain, --kernel-stack) */
+	bool cg_no_kernel;	 /* capture no kernel frames (--no-kernel-callchain, --user-stack) */
+	bool cg_halves_given;	 /* --[no-]user-callchain / --[no-]kernel-callchain */
+	bool watermark_set;	 /* --watermark given */
+	unsigned watermark;	 /* --watermark: PCT of the ring filled wakes us up */
 };
 
 /* What a profiler asks of the engine for one event. */

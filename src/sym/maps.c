@@ -515,6 +515,15 @@ void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolve
 	}
 }
 
+int maps__in_exec(struct maps *m, u32 pid, u64 addr)
+{
+	struct proc *p = maps__proc(m, pid);
+
+	if (!p || !p->nr)
+		return -1;
+	return proc__find(p, addr) ? 1 : 0;
+}
+
 const struct map *maps__find(struct maps *m, u32 pid, u64 addr)
 {
 	struct proc *p = maps__proc(m, pid);

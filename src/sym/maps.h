@@ -54,6 +54,12 @@ struct resolved {
  */
 void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolved *r);
 
+/*
+ * Whether @addr lies in an executable mapping of @pid: 1 yes, 0 no, -1 when
+ * nothing is known of the process's mappings (then nothing can be judged).
+ */
+int maps__in_exec(struct maps *m, u32 pid, u64 addr);
+
 /* The mapping of @addr in @pid with an openable path (for the unwinder). */
 const struct map *maps__find(struct maps *m, u32 pid, u64 addr);
 

@@ -217,6 +217,16 @@ int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame 
 		kern = cc == C_KERNEL || (cc == C_NONE && (s64)ip < 0);
 		if (kern ? !want_k : (!want_u || nu >= 0))
 			continue;
+		/*
+		 * The kernel walks user frame pointers blindly: through code
+		 * built without them (Debian's libc) the next "return address"
+		 * is whatever the register held.  An address in no executable
+		 * mapping cannot be one, and nothing after it can be trusted.
+		 */
+		if (!kern && !first && !maps__in_exec(ctx->maps, smp->pid, ip)) {
+			cc = C_SKIP;
+			continue;
+		}
 		if (kern)
 			kernel_frame(ctx, ip, first, &out[n++]);
 		else
