@@ -60,6 +60,17 @@ check-asan:
 		LDFLAGS="-fsanitize=address,undefined" unit
 	tests/run.sh build-asan unit
 
+# The integration tests against an ASan + UBSan build of the binary (leaks of
+# the libraries, not ours to fix, are listed in tests/lsan.supp).
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+check-asan-integ:
+	$(MAKE) BUILD=build-asan CC=clang \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" build-asan/perf-prof workloads
+	$(ASAN_ENV) tests/run.sh build-asan integ
+
 # libFuzzer targets (clang).  FUZZ_TIME seconds each.
 FUZZ_TIME ?= 60
 fuzz: $(LIB_SRCS)
@@ -83,5 +94,5 @@ format:
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz perf-prof
 
-.PHONY: all check check-asan unit workloads fuzz format clean
+.PHONY: all check check-asan check-asan-integ unit workloads fuzz format clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

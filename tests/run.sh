@@ -27,10 +27,34 @@ tally() { # suite output-file rc
 }
 
 out=$(mktemp); trap 'rm -f "$out"' EXIT
+
+# Every process a suite starts carries PP_TEST_TOKEN in its environment; one
+# still alive after the suite is a failure of that suite (and is killed).
+token=pp-test-$$-$RANDOM
+survivors() { # suite-token: pids of processes whose environment holds it
+	grep -lsaF -- "PP_TEST_TOKEN=$1" /proc/[0-9]*/environ 2>/dev/null |
+		cut -d/ -f3 | grep -vx "$$" || true
+}
+leftovers() { # suite-token suite output-file
+	local pids i
+	for i in $(seq 30); do # allow a moment for processes that are ending
+		pids=$(survivors "$1")
+		[ -z "$pids" ] && return 0
+		sleep 0.1
+	done
+	local list=""
+	for p in $pids; do
+		list+=" [$p: $(tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null)]"
+	done
+	echo "not ok - $2 left processes running:$list" >>"$3"
+	kill -KILL $pids 2>/dev/null
+	return 1
+}
 if [ "$what" = all ] || [ "$what" = unit ]; then
 	for t in "$build"/tests/test_*; do
 		[ -x "$t" ] || continue
-		"$t" >"$out" 2>&1; rc=$?
+		PP_TEST_TOKEN=$token.$(basename "$t") "$t" >"$out" 2>&1; rc=$?
+		leftovers "$token.$(basename "$t")" "$(basename "$t")" "$out" || rc=1
 		tally "$(basename "$t")" "$out" $rc
 	done
 fi
@@ -42,7 +66,10 @@ if [ "$what" = all ] || [ "$what" = integ ]; then
 		[ ${#scripts[@]} -eq 0 ] && scripts=("$top"/tests/integ/t_*.sh)
 		for s in "${scripts[@]}"; do
 			[ -f "$s" ] || s="$top/tests/integ/$s"
-			BUILD="$build" TOP="$top" timeout 300 bash "$s" >"$out" 2>&1; rc=$?
+			n=$(basename "$s" .sh)
+			PP_TEST_TOKEN=$token.$n BUILD="$build" TOP="$top" timeout 300 bash "$s" \
+				>"$out" 2>&1; rc=$?
+			leftovers "$token.$n" "$n" "$out" || rc=1
 			tally "$(basename "$s" .sh)" "$out" $rc
 		done
 	fi

@@ -67,8 +67,7 @@ if command -v perf >/dev/null; then
 		cmp -s <(shapes "$T/fast.sw") <(shapes "$T/slow.sw")
 
 	# other busy events, system-wide while the pipe benchmark runs
-	perf bench sched pipe -l 400000 >/dev/null 2>&1 &
-	bg=$!
+	spawn bg perf bench sched pipe -l 400000 >/dev/null 2>&1
 	ev='sched:sched_wakeup,sched:sched_waking,timer:hrtimer_cancel,timer:hrtimer_expire_exit'
 	for mode in fast slow; do
 		env=()
@@ -85,8 +84,7 @@ if command -v perf >/dev/null; then
 		check "$mode: hrtimer_cancel 'hrtimer=0x...'" \
 			all_match "$T/$mode.hr" timer:hrtimer_cancel '^hrtimer=0x[0-9a-f]+$'
 	done
-	kill "$bg" 2>/dev/null
-	wait "$bg" 2>/dev/null
+	reap "$bg"
 	# the runs see different events: compare the events both saw
 	common=$(comm -12 <(shapes "$T/fast.busy" | cut -d' ' -f1 | sort -u) \
 		<(shapes "$T/slow.busy" | cut -d' ' -f1 | sort -u) | paste -sd'|')

@@ -94,7 +94,8 @@ $PP flamegraph "$T/big.folded"
 rc=$?
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 check_eq "100k lines: exit 0" $rc 0
-check_range "100k lines converted fast (seconds)" "$secs" 0 3
+# speed is bench/flame-bench.sh's job: a timed assertion flips on a busy host
+echo "# 100k lines converted in $secs s"
 check "100k lines: well-formed XML" xmllint --noout --huge "$T/big.svg"
 total=$(sed -E ':a; s/([0-9])([0-9]{3})($|,)/\1,\2\3/; ta' "$T/big.sum") # 1,234,567
 check "100k lines: total $total" grep -qF "<title>all ($total samples, 100.00%)" "$T/big.svg"
