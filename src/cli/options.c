@@ -492,7 +492,7 @@ int options__parse(const struct profiler *p, int argc, char **argv, struct env *
 		if (!accepts(p, c))
 			continue;
 		lo[n++] = (struct option){ c->lname,
-					   !c->argname		   ? no_argument
+					   !c->argname		  ? no_argument
 					   : c->argname[0] == '[' ? optional_argument
 								  : required_argument,
 					   NULL, c->key };

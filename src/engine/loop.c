@@ -519,6 +519,9 @@ int session__run(struct session *s, const struct session_ops *ops)
 	err = session__enable(s);
 	if (err)
 		return err;
+	/* scripts (and the tests) wait for this line before starting a workload */
+	if (s->env->verbose)
+		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n", s->nr_fds);
 	while (!s->stop) {
 		bool tick = false, interval = false;
 		int n = epoll_wait(s->epfd, evs, 64, -1);

@@ -355,9 +355,9 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 static void dump_attr(const struct evsel *ev)
 {
 	static const char *const bits[] = {
-		"IP",	     "TID",	    "TIME",	"ADDR",	     "READ",	   "CALLCHAIN",
-		"ID",	     "CPU",	    "PERIOD",	"STREAM_ID", "RAW",	   "BRANCH_STACK",
-		"REGS_USER", "STACK_USER", "WEIGHT",	"DATA_SRC",  "IDENTIFIER", "TRANSACTION",
+		"IP",	     "TID",	   "TIME",   "ADDR",	  "READ",	"CALLCHAIN",
+		"ID",	     "CPU",	   "PERIOD", "STREAM_ID", "RAW",	"BRANCH_STACK",
+		"REGS_USER", "STACK_USER", "WEIGHT", "DATA_SRC",  "IDENTIFIER", "TRANSACTION",
 	};
 	const struct perf_event_attr *a = &ev->attr;
 

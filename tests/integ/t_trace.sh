@@ -104,14 +104,12 @@ check_eq "filter common_pid==$p2 -C 0-1 -N 200: 200 events" \
 check "filter common_pid: all from $p2" all_from "$T/out" getppid_loop "$p2"
 
 # --- --order: time order across both CPUs (each CPU busy switching)
-taskset -c 0 stress-ng --switch 1 -t 10 -q >/dev/null 2>&1 &
-s1=$!
-taskset -c 1 stress-ng --switch 1 -t 10 -q >/dev/null 2>&1 &
-s2=$!
+spawn s1 taskset -c 0 stress-ng --switch 1 -t 10 -q >/dev/null 2>&1
+spawn s2 taskset -c 1 stress-ng --switch 1 -t 10 -q >/dev/null 2>&1
 sleep 0.5
 run trace -e sched:sched_switch -C 0-1 --order -N 5000
-kill $s1 $s2 2>/dev/null
-wait $s1 $s2 2>/dev/null
+reap "$s1"
+reap "$s2"
 check_eq "--order: exit status" "$rc" 0
 check_eq "--order -N 5000: 5000 lines" "$(events sched:sched_switch "$T/out")" 5000
 n0=$(grep -c ' \[000\] sched:sched_switch' "$T/out")
@@ -270,33 +268,45 @@ else
 	skip "tracefs not mounted: unshare -m not available"
 fi
 
+# Attaching without a race, however slow the host: the workload waits on a
+# fifo ("ready PID" first); perf-prof -v says when its events are enabled.
+# gate_start CMD...: start CMD gated; its pid in $gpid
+gate_start() {
+	rm -f "$T/gate"
+	mkfifo "$T/gate"
+	"$@" <"$T/gate" >"$T/gate.out" &
+	gpid=$!
+	exec 8>"$T/gate"
+	for _ in $(seq 500); do grep -q ready "$T/gate.out" && break; sleep 0.02; done
+}
+# gate_run ARGS...: perf-prof ARGS -v; once it monitors, open the gate; wait for both
+gate_run() {
+	"$PP" "$@" -v >"$T/out" 2>"$T/err" &
+	ppid=$!
+	for _ in $(seq 1500); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.02; done
+	echo go >&8
+	exec 8>&-
+	wait $gpid
+	wait $ppid
+	rc=$?
+}
+
 # -p of a process whose main thread has exited: followed until its last thread ends
-"$W/mt_exit" 20 300 &
-mpid=$!
-sleep 0.1
-run trace -e syscalls:sys_enter_getppid -p $mpid
+gate_start "$W/mt_exit" 20 0 --wait
+gate_run trace -e syscalls:sys_enter_getppid -p $gpid
 check_eq "-p, main thread gone: every event of the other thread" "$(events syscalls:sys_enter_getppid "$T/out")" 20
-wait $mpid 2>/dev/null
 
 # -p A -t B: A's threads created later are still followed
-sleep 3 &
-spid2=$!
-"$W/mt_exit" 20 300 &
-mpid=$!
-sleep 0.1
-run trace -e syscalls:sys_enter_getppid -p $mpid -t $spid2
+spawn spid2 sleep 3
+gate_start "$W/mt_exit" 20 0 --wait
+gate_run trace -e syscalls:sys_enter_getppid -p $gpid -t $spid2
+reap "$spid2"
 check_eq "-p A -t B: A's new thread followed" "$(events syscalls:sys_enter_getppid "$T/out")" 20
-wait $mpid 2>/dev/null
-kill $spid2 2>/dev/null
-wait $spid2 2>/dev/null
 
 # the same thread named twice (-p X,X; -p X -t X) is monitored once
-"$W/getppid_loop" 100 300 >/dev/null &
-dpid=$!
-sleep 0.1
-run trace -e syscalls:sys_enter_getppid -p $dpid,$dpid -t $dpid
+gate_start "$W/getppid_loop" 100 0 --wait
+gate_run trace -e syscalls:sys_enter_getppid -p $gpid,$gpid -t $gpid
 check_eq "-p X,X -t X: each event once" "$(events syscalls:sys_enter_getppid "$T/out")" 100
-wait $dpid 2>/dev/null
 
 # -N ends the workload and everything it started; perf-prof says so and exits 0
 run trace -e sched:sched_process_exec -N 1 -- sh -c 'sleep 30; echo done'
