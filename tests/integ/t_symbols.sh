@@ -8,9 +8,12 @@
 command -v nm >/dev/null || { skip "nm not installed"; done_tests; exit; }
 
 # Up to 40 function symbols "ADDR NAME" of $1 (nm -S: only sized ones),
-# with the address in the middle of the function.
+# with the address in the middle of the function.  C names only: perf-prof
+# prints C++ names demangled in pprof's short form (t_pprof checks those),
+# nm mangled (an ASan build links the sanitizers' C++ runtime).
 pick() {
-	nm -S --defined-only "$1" | awk 'NF == 4 && $3 ~ /^[TtWw]$/ { print $1, $2, $4 }' |
+	nm -S --defined-only "$1" |
+		awk 'NF == 4 && $3 ~ /^[TtWw]$/ && $4 !~ /^_Z/ { print $1, $2, $4 }' |
 		sort -u -k1,1 >"$T/sized"
 	awk -v step=$(($(wc -l <"$T/sized") / 40 + 1)) 'NR % step == 0' "$T/sized" |
 		while read -r a s n; do
