@@ -165,3 +165,50 @@ BT
 else
 	echo "bpftrace   not installed"
 fi
+
+# --- Kernel stacks only, on a context-switch-bound workload ---------------------
+# perf bench sched pipe pinned to CPU 1 (two tasks, a switch per message), the
+# monitors on CPU 0: how much each way of keeping off-CPU kernel stacks slows it.
+# perf-prof's --kernel-stack captures no user frames (exclude_callchain_user);
+# bpftrace keeps kstack only.
+pipe_loops=${PIPE_LOOPS:-200000}
+pipe() { taskset -c 1 perf bench sched pipe -l "$pipe_loops" 2>/dev/null |
+	awk '/Total time/ { print $3 }'; }
+pipe_run() { # name command...: slowdown of the pipe benchmark under the command
+	local name=$1 w
+	shift
+	/usr/bin/time -f "%U %S" -o "$tmp/$name.cpu" taskset -c 0 "$@" >"$tmp/$name.out" \
+		2>"$tmp/$name.err" &
+	mon=$!
+	sleep 2
+	w=$(pipe)
+	stop_monitor
+	printf "%-26s %9ss %8sx %11ss\n" "$name" "$w" \
+		"$(awk -v a="$w" -v b="$pbase" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print 0 }')" \
+		"$(cpu_of "$name")"
+}
+echo
+printf "perf bench sched pipe -l %s on CPU 1, monitors on CPU 0\n\n" "$pipe_loops"
+printf "%-26s %10s %9s %12s\n" way workload slowdown "monitor CPU"
+pbase=$(pipe)
+printf "%-26s %9ss %9s %12s\n" base "$pbase" "1.00x" -
+pipe_run "perf-prof -g" "$pp" task-state -g
+pipe_run "perf-prof -g --kernel-stack" "$pp" task-state -g --kernel-stack
+if command -v bpftrace >/dev/null; then
+	cat >"$tmp/kstack.bt" <<'BT'
+tracepoint:sched:sched_switch
+{
+	if (args->prev_pid != 0) {
+		@start[args->prev_pid] = nsecs;
+		@ks[args->prev_pid] = kstack;
+	}
+	$s = @start[args->next_pid];
+	if ($s != 0) {
+		@off[args->next_comm, @ks[args->next_pid]] = sum((nsecs - $s) / 1000);
+		delete(@start[args->next_pid]);
+	}
+}
+END { clear(@start); clear(@ks); }
+BT
+	pipe_run "bpftrace kstack" bpftrace "$tmp/kstack.bt"
+fi
