@@ -24,7 +24,8 @@ struct run {
 	const struct profiler *p;
 	void *priv;
 	struct stack_ctx *stack;
-	u64 lost_seen; /* losses already reported by an interval */
+	u64 lost_seen;	 /* losses already reported by an interval */
+	u64 budget_seen; /* of those, drops over the order queue's budget */
 };
 
 static void top_help(FILE *fp)
@@ -58,7 +59,7 @@ static void on_interval(struct session *s, void *arg)
 {
 	struct run *r = arg;
 
-	u64 lost = session__lost(s);
+	u64 budget = session__lost_budget(s), lost = session__lost(s) - budget;
 
 	if (r->p->interval)
 		r->p->interval(s, r->priv);
@@ -68,7 +69,13 @@ static void on_interval(struct session *s, void *arg)
 			"perf-prof: %llu events lost or throttled in this interval (-m PAGES for "
 			"more buffer)\n",
 			(unsigned long long)(lost - r->lost_seen));
+	if (budget > r->budget_seen)
+		fprintf(session__out(s),
+			"perf-prof: %llu records dropped in this interval: the time-order queue "
+			"was full (--order-mem SIZE)\n",
+			(unsigned long long)(budget - r->budget_seen));
 	r->lost_seen = lost;
+	r->budget_seen = budget;
 }
 
 static void on_exit_rec(struct session *s, void *arg, const struct rec_task *t)
@@ -138,7 +145,7 @@ static int exit_code_of(int status)
 static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 {
 	struct session_ops ops = { 0 };
-	struct run r = { p, priv, NULL, 0 };
+	struct run r = { p, priv, NULL, 0, 0 };
 	struct session *s = NULL;
 	FILE *out = stdout;
 	int ret = 1, err, status;

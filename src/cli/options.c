@@ -18,6 +18,7 @@
 
 enum {
 	K_ORDER = 1000,
+	K_ORDERMEM,
 	K_CALLGRAPH,
 	K_MAXSTACK,
 	K_FLAME,
@@ -59,6 +60,9 @@ static const struct copt common[] = {
 	{ OPT_OUTPUT, "output", 'o', "FILE", "write the output to FILE" },
 	{ OPT_COUNT, "count", 'N', "COUNT", "stop after COUNT samples" },
 	{ OPT_ORDER, "order", K_ORDER, NULL, "deliver events in time order across CPUs" },
+	{ OPT_ORDER, "order-mem", K_ORDERMEM, "SIZE",
+	  "memory for records waiting to be ordered, e.g. 64M or 1G (default 32M); "
+	  "beyond, samples are dropped and counted" },
 	{ OPT_CALLCHAIN, "call-graph-fp", 'g', NULL, "capture stacks (frame pointers)" },
 	{ OPT_CALLCHAIN, "call-graph", K_CALLGRAPH, "fp|dwarf[,SIZE]",
 	  "stack capture mode; dwarf unwinds user stacks from a SIZE-byte copy (default 8192)" },
@@ -320,6 +324,18 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		return 0;
 	case K_ORDER:
 		env->order = true;
+		return 0;
+	case K_ORDERMEM:
+		/* a few records at least; a terabyte would be a typo */
+		if (units__parse_size(arg, &v) || v < 64 * 1024 || v > (1ULL << 40)) {
+			fprintf(stderr,
+				"perf-prof: bad --order-mem '%s' (a size from 64K to 1T, e.g. 64M "
+				"or "
+				"1G)\n",
+				arg);
+			return -1;
+		}
+		env->order_mem = v;
 		return 0;
 	case 'g':
 		env->cg = CG_FP;

@@ -61,9 +61,47 @@ void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
 	buf[26] = 0;
 }
 
+u64 session__lost_budget(struct session *s)
+{
+	u64 kept = 0, dropped = s->oq ? order__dropped(s->oq, &kept) : 0;
+
+	return dropped + kept;
+}
+
 u64 session__lost(struct session *s)
 {
-	return s->lost_total + s->throttled;
+	return s->lost_total + s->throttled + session__lost_budget(s);
+}
+
+/* "32M", "1.5G": for messages about the budget */
+static void fmt_size(u64 bytes, char *buf, size_t len)
+{
+	if (bytes >= (1ULL << 30) && !(bytes & ((1ULL << 30) - 1)))
+		snprintf(buf, len, "%lluG", (unsigned long long)(bytes >> 30));
+	else if (bytes >= (1ULL << 20))
+		snprintf(buf, len, "%.4gM", (double)bytes / (1 << 20));
+	else
+		snprintf(buf, len, "%.4gK", (double)bytes / 1024);
+}
+
+u64 session__order_budget(const struct env *env)
+{
+	return env->order_mem ? env->order_mem : ORDER_MEM_DEFAULT;
+}
+
+static void print_budget_lost(struct session *s, FILE *fp)
+{
+	u64 kept = 0, dropped = s->oq ? order__dropped(s->oq, &kept) : 0;
+	char size[32];
+
+	if (!dropped && !kept)
+		return;
+	fmt_size(session__order_budget(s->env), size, sizeof(size));
+	fprintf(fp,
+		"perf-prof: dropped %llu samples and %llu other records: processing fell behind "
+		"and the time-order queue was full (--order-mem %s); fewer events, a kernel "
+		"filter or a bigger --order-mem helps\n",
+		(unsigned long long)dropped, (unsigned long long)kept, size);
 }
 
 void session__print_lost(struct session *s, FILE *fp)
@@ -73,6 +111,13 @@ void session__print_lost(struct session *s, FILE *fp)
 			"perf-prof: the kernel throttled sampling %llu times "
 			"(kernel.perf_event_max_sample_rate)\n",
 			(unsigned long long)s->throttled);
+	print_budget_lost(s, fp);
+	if (s->abandoned_recs || s->abandoned_bytes)
+		fprintf(fp,
+			"perf-prof: interrupted while behind: %llu queued records and %llu KiB in "
+			"the ring buffers were not processed\n",
+			(unsigned long long)s->abandoned_recs,
+			(unsigned long long)(s->abandoned_bytes + 1023) / 1024);
 	if (!s->lost_total)
 		return;
 	fprintf(fp, "perf-prof: lost %llu events (", (unsigned long long)s->lost_total);
@@ -224,10 +269,46 @@ static u64 record_time(struct session *s, const struct perf_event_header *h)
 	return sample__parse_id(h, BASE_SAMPLE_TYPE, &smp) ? 0 : smp.time;
 }
 
+/*
+ * Records the time-order queue may refuse when it is full.  The others
+ * (COMM, FORK, EXIT, MMAP2, lost, throttle) are few, and names and
+ * symbols depend on them: they get a reserve beyond the budget.
+ */
+static int droppable(const struct perf_event_header *h)
+{
+	return h->type == PERF_RECORD_SAMPLE || h->type == PERF_RECORD_SWITCH ||
+	       h->type == PERF_RECORD_SWITCH_CPU_WIDE;
+}
+
+/*
+ * A run that is behind still answers SIGINT/SIGTERM: the processing loops
+ * call this every CHECK_EVERY records.  After an interrupt what is left is
+ * delivered for ABANDON_MS more at most (at once on a second signal), then
+ * the rest is given up so that the profiler prints its report and exits.
+ */
+#define CHECK_EVERY 256
+#define ABANDON_MS 200
+
+static void handle_signals(struct session *s);
+
+static bool give_up(struct session *s)
+{
+	if (s->sigfd >= 0)
+		handle_signals(s);
+	if (!s->interrupted)
+		return false;
+	if (!s->abandon_at) {
+		s->abandon_at = session__now(s) + ABANDON_MS * 1000000ULL;
+		s->interrupts_seen = s->nr_interrupts;
+	}
+	return s->nr_interrupts > s->interrupts_seen || session__now(s) >= s->abandon_at;
+}
+
 static int drain(struct session *s, struct buf *b)
 {
 	const struct perf_event_header *h;
 	int cpu = b->ring.cpu;
+	unsigned n = 0;
 
 	b->read_time = session__now(s);
 	if (!ring__begin(&b->ring))
@@ -240,7 +321,10 @@ static int drain(struct session *s, struct buf *b)
 			b->lost += s->lost_total - before;
 		}
 		if (s->oq) {
-			if (order__push(s->oq, record_time(s, h), h, cpu)) {
+			int err = order__push(s->oq, record_time(s, h), h, cpu, !droppable(h));
+
+			/* -ENOBUFS: refused by the budget, counted and marked in the queue */
+			if (err == -ENOMEM) {
 				ring__end(&b->ring);
 				return -ENOMEM;
 			}
@@ -252,6 +336,8 @@ static int drain(struct session *s, struct buf *b)
 			 */
 			session__dispatch(s, h, cpu);
 		}
+		if (++n % CHECK_EVERY == 0 && give_up(s))
+			break;
 	}
 	ring__end(&b->ring);
 	return 0;
@@ -260,7 +346,9 @@ static int drain(struct session *s, struct buf *b)
 /*
  * Processing a large batch (symbol loading, stack resolution) can take long
  * enough for the kernel to fill a buffer meanwhile: move what has piled up
- * into the queue now and then, so that memory, not the ring, takes bursts.
+ * into the queue now and then, so that memory, not the ring, takes bursts,
+ * as long as it fits in the budget.  Beyond, the ring buffers are the
+ * back-pressure: they fill and the kernel counts what it loses.
  */
 static void pull_full(struct session *s)
 {
@@ -269,7 +357,7 @@ static void pull_full(struct session *s)
 		u64 used =
 			__atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) - r->meta->data_tail;
 
-		if (used > r->size / 4 && drain(s, &s->bufs[i]))
+		if (used > r->size / 4 && order__room(s->oq, used) && drain(s, &s->bufs[i]))
 			return;
 	}
 }
@@ -281,8 +369,12 @@ static void flush_order(struct session *s, u64 horizon)
 	int cpu;
 
 	while ((h = order__pop(s->oq, horizon, &cpu, NULL))) {
-		if (++n % 512 == 0)
-			pull_full(s);
+		if (++n % CHECK_EVERY == 0) {
+			if (give_up(s))
+				break;
+			if (n % 512 == 0)
+				pull_full(s);
+		}
 		if (s->stop && s->env->max_samples && s->nr_samples >= s->env->max_samples)
 			continue; /* drop the rest after -N */
 		session__dispatch(s, h, cpu);
@@ -427,6 +519,7 @@ static void handle_signals(struct session *s)
 		s->stop = true;
 		s->stop_reason = "interrupted";
 		s->interrupted = true;
+		s->nr_interrupts++;
 	}
 }
 
@@ -505,6 +598,21 @@ static void check_targets(struct session *s)
 	}
 }
 
+/* What an interrupt left unprocessed, for the lost report. */
+static void count_abandoned(struct session *s)
+{
+	if (!s->abandon_at)
+		return;
+	if (s->oq)
+		s->abandoned_recs = order__len(s->oq);
+	for (int i = 0; i < s->nr_bufs; i++) {
+		struct ring *r = &s->bufs[i].ring;
+
+		s->abandoned_bytes +=
+			__atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) - r->meta->data_tail;
+	}
+}
+
 int session__run(struct session *s, const struct session_ops *ops)
 {
 	struct epoll_event evs[64];
@@ -513,6 +621,8 @@ int session__run(struct session *s, const struct session_ops *ops)
 	s->ops = ops;
 	if (s->env->order && !(s->oq = order__new()))
 		return session__set_err(s, -ENOMEM, "out of memory");
+	if (s->oq)
+		order__set_budget(s->oq, session__order_budget(s->env));
 	err = setup_loop(s);
 	if (err)
 		return session__set_err(s, err, "cannot set up the event loop: %s", strerror(-err));
@@ -576,11 +686,18 @@ int session__run(struct session *s, const struct session_ops *ops)
 		return session__set_err(s, err, "out of memory");
 	if (s->oq)
 		flush_order(s, ~0ULL);
+	count_abandoned(s);
 	if (s->env->verbose) {
 		fprintf(stderr, "perf-prof: stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
-		if (s->oq)
-			fprintf(stderr, "perf-prof: order queue peak %zu records\n",
-				order__max_len(s->oq));
+		if (s->oq) {
+			char size[32];
+
+			fmt_size(session__order_budget(s->env), size, sizeof(size));
+			fprintf(stderr,
+				"perf-prof: order queue peak %zu records, %.1f MiB (--order-mem "
+				"%s)\n",
+				order__max_len(s->oq), order__max_bytes(s->oq) / 1048576.0, size);
+		}
 	}
 	session__restore_signals(s);
 	if (s->out_errno && s->out_errno != EPIPE)

@@ -43,6 +43,7 @@ struct env {
 	const char *output;    /* -o */
 	u64 max_samples;       /* -N, 0 = unlimited */
 	bool order;	       /* --order (or the profiler's default) */
+	u64 order_mem;	       /* --order-mem: queued bytes at most, 0 = ORDER_MEM_DEFAULT */
 	int verbose;	       /* -v (repeatable) */
 	bool quiet;	       /* -q */
 	const char *events;    /* -e text */
@@ -151,8 +152,20 @@ int session__open(struct session *s);
 int session__run(struct session *s, const struct session_ops *ops);
 void session__stop(struct session *s);
 
-/* Records lost so far on all CPUs, plus throttle episodes (anything to report). */
+/*
+ * The time-order queue holds at most this many bytes of copied records
+ * (--order-mem); beyond, samples are dropped and counted.
+ */
+#define ORDER_MEM_DEFAULT (32ULL << 20)
+u64 session__order_budget(const struct env *env);
+
+/*
+ * Records lost so far on all CPUs, plus throttle episodes, plus records
+ * dropped over the order queue's budget (anything to report).
+ */
 u64 session__lost(struct session *s);
+/* Of those, the records the time-order queue dropped over its budget. */
+u64 session__lost_budget(struct session *s);
 /* Print "lost N events (CPU0: x, ...)" and throttling to @fp, if any. */
 void session__print_lost(struct session *s, FILE *fp);
 

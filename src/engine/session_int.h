@@ -63,9 +63,14 @@ struct session {
 	struct order_queue *oq;
 	u64 order_margin;
 	bool stop;
-	bool interrupted; /* SIGINT/SIGTERM/SIGHUP (passed on to the workload) */
-	bool wl_stopped;  /* we ended the workload (-N, output error) */
-	int out_errno;	  /* writing the output failed */
+	bool interrupted;	  /* SIGINT/SIGTERM/SIGHUP (passed on to the workload) */
+	unsigned nr_interrupts;	  /* stop signals received */
+	unsigned interrupts_seen; /* ... when the loops started to give up */
+	u64 abandon_at;		  /* after an interrupt, stop processing at this time */
+	u64 abandoned_recs;	  /* left in the order queue by the interrupt */
+	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
+	bool wl_stopped;	  /* we ended the workload (-N, output error) */
+	int out_errno;		  /* writing the output failed */
 	const char *stop_reason;
 	u64 nr_samples;
 	const struct session_ops *ops;

@@ -104,6 +104,54 @@ int units__parse_uint(const char *s, unsigned long long min, unsigned long long 
 	return 0;
 }
 
+int units__parse_size(const char *s, unsigned long long *bytes)
+{
+	unsigned long long n = 0, mul = 1;
+	bool overflow = false;
+
+	if (!s || !bytes || !is_digit(*s))
+		return -EINVAL;
+	for (; is_digit(*s); s++) {
+		if (__builtin_mul_overflow(n, 10ULL, &n) ||
+		    __builtin_add_overflow(n, (unsigned long long)(*s - '0'), &n))
+			overflow = true;
+	}
+	switch (*s) {
+	case 'k':
+	case 'K':
+		mul = 1ULL << 10;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1ULL << 20;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1ULL << 30;
+		break;
+	case 't':
+	case 'T':
+		mul = 1ULL << 40;
+		break;
+	}
+	if (mul > 1) {
+		s++;
+		/* "64M", "64MB", "64MiB" */
+		if (*s == 'i' && (s[1] == 'B' || s[1] == 'b'))
+			s += 2;
+		else if (*s == 'B' || *s == 'b')
+			s++;
+	} else if (*s == 'B' || *s == 'b') {
+		s++;
+	}
+	if (*s)
+		return -EINVAL;
+	if (overflow || __builtin_mul_overflow(n, mul, &n))
+		return -ERANGE;
+	*bytes = n;
+	return 0;
+}
+
 char *units__fmt_ns(unsigned long long ns, char *buf, size_t len)
 {
 	if (!buf || !len)

@@ -23,6 +23,13 @@ int units__parse_uint(const char *s, unsigned long long min, unsigned long long 
 		      unsigned long long *v);
 
 /*
+ * Parse a size in bytes: digits, then an optional binary unit K, M, G, T
+ * (any case, optionally followed by "B" or "iB"): "64M" "1G" "512KiB"
+ * "4096".  Returns 0, -EINVAL for malformed text, -ERANGE for overflow.
+ */
+int units__parse_size(const char *s, unsigned long long *bytes);
+
+/*
  * Format @ns for people: "512ns", "1.250us", "5.031ms", "2.000s" (three
  * decimals, truncated, seconds for anything >= 1s).  Returns @buf.
  */

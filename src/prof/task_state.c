@@ -62,6 +62,7 @@ struct ts_thread {
 	u32 pid;
 	u64 out_time; /* 0: not off-CPU as far as we know */
 	u64 wake_time;
+	u64 seen; /* last switch-out or switch-in: idle entries are evicted */
 	int state;
 	u32 out_cpu;
 	char comm[16];
@@ -105,7 +106,17 @@ struct task_state {
 	u64 unpaired;	      /* switch-outs never followed by a switch-in */
 	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
+	/* bounded per-thread state (-v prints the counts) */
+	u64 next_sweep;
+	u64 nr_threads, peak_threads, evicted;
 };
+
+/*
+ * A thread entry only matters while an interval is pending; between two it
+ * keeps its stack buffer for reuse.  Entries idle this long (event time)
+ * are freed: threads that exited unseen (EXIT lost) or sleep elsewhere.
+ */
+#define IDLE_EVICT_NS (10ULL * 1000000000ULL)
 
 static int state_index(u64 prev_state)
 {
@@ -396,6 +407,22 @@ static void thread_free(struct task_state *ts, struct ts_thread *th)
 	HASH_DEL(ts->threads, th);
 	free(th->stack.buf);
 	free(th);
+	ts->nr_threads--;
+}
+
+/* Free the entries without a pending interval not used for IDLE_EVICT_NS. */
+static void sweep_idle(struct task_state *ts, u64 now)
+{
+	struct ts_thread *th, *tmp;
+
+	ts->next_sweep = now + IDLE_EVICT_NS;
+	HASH_ITER(hh, ts->threads, th, tmp)
+	{
+		if (!th->out_time && th->seen + IDLE_EVICT_NS < now) {
+			thread_free(ts, th);
+			ts->evicted++;
+		}
+	}
 }
 
 static int stat_record(struct task_state *ts, struct ts_stat *st, u64 total, u64 sleep, u64 runq,
@@ -485,6 +512,7 @@ static void switch_in(struct session *s, struct task_state *ts, struct ts_thread
 		flame__add(ts->flame, th->comm, ts->frames, n, state_names[th->state], us);
 	}
 done:
+	th->seen = now;
 	th->out_time = 0;
 	th->wake_time = 0;
 	th->stack.valid = false;
@@ -544,6 +572,8 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 		}
 		th->tid = tid;
 		HASH_ADD(hh, ts->threads, tid, sizeof(th->tid), th);
+		if (++ts->nr_threads > ts->peak_threads)
+			ts->peak_threads = ts->nr_threads;
 	}
 	/*
 	 * Still pending: neither its sched_switch-in nor the switch record
@@ -561,6 +591,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 	}
 	th->pid = smp->pid;
 	th->out_time = smp->time;
+	th->seen = smp->time;
 	th->wake_time = 0;
 	th->state = state;
 	th->out_cpu = smp->cpu;
@@ -628,6 +659,8 @@ static void task_state_sample(struct session *s, void *priv, struct evsel *ev, s
 {
 	struct task_state *ts = priv;
 
+	if (smp->time >= ts->next_sweep)
+		sweep_idle(ts, smp->time);
 	if (ev == ts->wakeup) {
 		on_wakeup(ts, ev, smp);
 		return;
@@ -817,6 +850,11 @@ static void task_state_deinit(struct session *s, void *priv)
 		flame__delete(ts->flame);
 		ts->flame = NULL;
 	}
+	if (s && session__env(s)->verbose)
+		fprintf(stderr,
+			"task-state: %" PRIu64 " thread entries at the end (peak %" PRIu64
+			"), %" PRIu64 " evicted idle\n",
+			ts->nr_threads, ts->peak_threads, ts->evicted);
 	HASH_ITER(hh, ts->threads, th, tmp)
 	{
 		thread_free(ts, th);

@@ -4,6 +4,7 @@
  * each CPU's stream in time order as a ring buffer delivers it, popped
  * under a horizon as the session does.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static void test_basic(void)
 	CHECK(order__pop(q, UINT64_MAX, &tag, &t) == NULL, "empty queue pops nothing");
 	for (size_t i = 0; i < n; i++) {
 		mk(&r, in[i].cpu, in[i].t, i);
-		CHECK_INT(order__push(q, in[i].t, &r.h, in[i].cpu), 0);
+		CHECK_INT(order__push(q, in[i].t, &r.h, in[i].cpu, 0), 0);
 		memset(&r, 0xee, sizeof(r)); /* the queue must hold its own copy */
 	}
 	CHECK_INT(order__len(q), n);
@@ -119,7 +120,7 @@ static void test_delete_full(void)
 		return;
 	for (int i = 0; i < 5000; i++) {
 		mk(&r, i % 2, (uint64_t)(5000 - i), (uint64_t)i);
-		order__push(q, r.time, &r.h, 0);
+		order__push(q, r.time, &r.h, 0, 0);
 	}
 	CHECK(order__pop(q, UINT64_MAX, NULL, NULL) != NULL, "pop before delete");
 	CHECK_INT(order__len(q), 4999);
@@ -170,7 +171,7 @@ static void test_random(void)
 			cpu_time[c] += rnd() % 3; /* 0: same time as the previous */
 			mk(&r, c, cpu_time[c], seq++);
 			sum_in += r.time * 31 + r.seq;
-			if (order__push(q, r.time, &r.h, c)) {
+			if (order__push(q, r.time, &r.h, c, 0)) {
 				CHECK(0, "push failed");
 				goto out;
 			}
@@ -216,10 +217,192 @@ out:
 	order__delete(q);
 }
 
+static int is_gap(const struct perf_event_header *h, uint64_t *lost)
+{
+	uint64_t id;
+
+	if (h->type != PERF_RECORD_LOST || h->size != sizeof(*h) + 16)
+		return 0;
+	memcpy(&id, h + 1, 8);
+	memcpy(lost, (const char *)(h + 1) + 8, 8);
+	return id == ORDER_GAP_ID;
+}
+
+/* A record of @size bytes (a multiple of 8, >= 40) carrying @time and @seq. */
+static struct perf_event_header *sized(int type, uint16_t size, uint64_t time, uint64_t seq)
+{
+	static uint64_t buf[8192];
+	struct trec *r = (struct trec *)buf;
+
+	memset(buf, 0, size);
+	r->h.type = (uint32_t)type;
+	r->h.size = size;
+	r->time = time;
+	r->seq = seq;
+	return &r->h;
+}
+
+/*
+ * Budget: samples are refused once the queue holds the budget, kept
+ * records use a reserve of a quarter more, every refusal is counted and
+ * leaves one gap marker per run of refusals, at the time of the first.
+ */
+static void test_budget(void)
+{
+	const size_t rec = 1000, c = rec + ORDER_ENTRY_COST;
+	struct order_queue *q = order__new();
+	const struct perf_event_header *h;
+	uint64_t kept = 99, lost, t, nr_gaps = 0, gap_lost = 0, samples = 0, others = 0;
+	int tag;
+
+	if (!q)
+		return;
+	order__set_budget(q, 10 * c);
+	/* ten fit exactly */
+	for (int i = 0; i < 10; i++)
+		CHECK_INT(order__push(q, 100 + i, sized(PERF_RECORD_SAMPLE, rec, 100 + i, i), 0, 0),
+			  0);
+	CHECK_INT(order__bytes(q), 10 * c);
+	CHECK(!order__room(q, rec), "no room at the budget");
+	/* the next three are refused: one marker at 110 holding 3 */
+	for (int i = 0; i < 3; i++)
+		CHECK_INT(order__push(q, 110 + i, sized(PERF_RECORD_SAMPLE, rec, 110 + i, 10 + i),
+				      0, 0),
+			  -ENOBUFS);
+	CHECK_INT(order__dropped(q, &kept), 3);
+	CHECK_INT(kept, 0);
+	/* a kept record goes into the reserve (2.5 records here) and ends the run */
+	CHECK_INT(order__push(q, 113, sized(PERF_RECORD_FORK, rec, 113, 13), 0, 1), 0);
+	CHECK_INT(order__push(q, 114, sized(PERF_RECORD_SAMPLE, rec, 114, 14), 0, 0), -ENOBUFS);
+	CHECK_INT(order__push(q, 115, sized(PERF_RECORD_COMM, rec, 115, 15), 0, 1), 0);
+	/* the reserve is used up: kept records are refused too, and counted apart */
+	CHECK_INT(order__push(q, 116, sized(PERF_RECORD_MMAP2, rec, 116, 16), 0, 1), -ENOBUFS);
+	CHECK_INT(order__dropped(q, &kept), 4);
+	CHECK_INT(kept, 1);
+	/* another buffer's refusal gets its own marker, at its own time */
+	CHECK_INT(order__push(q, 105, sized(PERF_RECORD_SAMPLE, rec, 105, 17), 1, 0), -ENOBUFS);
+	CHECK(order__bytes(q) <= 10 * c + 10 * c / 4 + 4 * 64, "bytes %zu within budget + reserve",
+	      order__bytes(q));
+	CHECK(order__max_bytes(q) == order__bytes(q), "max_bytes");
+
+	t = 0;
+	while ((h = order__pop(q, UINT64_MAX, &tag, &t))) {
+		if (is_gap(h, &lost)) {
+			nr_gaps++;
+			gap_lost += lost;
+			/* where each run of refusals began */
+			CHECK((t == 110 && lost == 3 && tag == 0) || (t == 114 && lost == 1) ||
+				      (t == 116 && lost == 1) ||
+				      (t == 105 && lost == 1 && tag == 1),
+			      "gap at %llu holding %llu", (unsigned long long)t,
+			      (unsigned long long)lost);
+			continue;
+		}
+		samples += h->type == PERF_RECORD_SAMPLE;
+		others += h->type != PERF_RECORD_SAMPLE;
+	}
+	CHECK_INT(nr_gaps, 4);
+	CHECK_INT(gap_lost, 6);
+	CHECK_INT(samples, 10);
+	CHECK_INT(others, 2);
+	CHECK_INT(order__bytes(q), 0);
+	CHECK(order__room(q, rec), "room again when empty");
+	/* popping frees the budget: pushes succeed again */
+	CHECK_INT(order__push(q, 200, sized(PERF_RECORD_SAMPLE, rec, 200, 20), 0, 0), 0);
+	order__delete(q); /* with a record queued: ASan checks it is freed */
+
+	/* no budget: nothing is refused */
+	q = order__new();
+	if (!q)
+		return;
+	for (int i = 0; i < 1000; i++)
+		CHECK_INT(order__push(q, i, sized(PERF_RECORD_SAMPLE, 4096, i, i), 0, 0), 0);
+	CHECK_INT(order__dropped(q, NULL), 0);
+	order__delete(q);
+}
+
+/*
+ * A consumer slower than its producers: a budget of 64 records, bursts
+ * from 4 buffers, pops limited per round.  Whatever is refused is
+ * accounted by the markers; the rest comes out in time order; memory
+ * never passes budget + reserve + markers.
+ */
+static void test_budget_random(void)
+{
+	const uint16_t size = 64;
+	struct order_queue *q = order__new();
+	uint64_t cpu_time[NCPU] = { 0 }, pushed = 0, refused = 0, out = 0, gap_lost = 0;
+	uint64_t prev = 0, disorder = 0, lost, t;
+	size_t cap = 64 * (size + ORDER_ENTRY_COST), peak = 0;
+	const struct perf_event_header *h;
+
+	if (!q)
+		return;
+	order__set_budget(q, cap);
+	for (int round = 0; round < 2000; round++) {
+		uint64_t horizon = UINT64_MAX;
+
+		for (int c = 0; c < NCPU; c++) {
+			int burst = (int)(rnd() % 40);
+
+			for (int i = 0; i < burst; i++) {
+				int keep = rnd() % 8 == 0, err;
+
+				cpu_time[c] += 1 + rnd() % 3;
+				err = order__push(
+					q, cpu_time[c],
+					sized(keep ? PERF_RECORD_COMM : PERF_RECORD_SAMPLE, size,
+					      cpu_time[c], pushed),
+					c, keep);
+				pushed++;
+				refused += err == -ENOBUFS;
+				CHECK(err == 0 || err == -ENOBUFS, "push: %d", err);
+			}
+			if (cpu_time[c] < horizon)
+				horizon = cpu_time[c];
+		}
+		if (order__bytes(q) > peak)
+			peak = order__bytes(q);
+		/* the consumer keeps up with only half of it */
+		for (int i = 0; i < 40 && (h = order__pop(q, horizon, NULL, &t)); i++) {
+			disorder += t < prev;
+			prev = t;
+			if (is_gap(h, &lost))
+				gap_lost += lost;
+			else
+				out++;
+		}
+	}
+	while ((h = order__pop(q, UINT64_MAX, NULL, &t))) {
+		disorder += t < prev;
+		prev = t;
+		if (is_gap(h, &lost))
+			gap_lost += lost;
+		else
+			out++;
+	}
+	{
+		uint64_t kept, dropped = order__dropped(q, &kept);
+
+		CHECK(refused > 0, "the slow consumer made the budget refuse records");
+		CHECK_INT(dropped + kept, refused);
+		CHECK_INT(gap_lost, refused);
+		CHECK_INT(out + refused, pushed);
+	}
+	CHECK_INT(disorder, 0);
+	/* markers are 40 bytes + cost, at most one per queued record */
+	CHECK(peak <= cap + cap / 4 +
+			      (cap / (size + ORDER_ENTRY_COST) + 1) * (40 + ORDER_ENTRY_COST),
+	      "peak %zu bytes for a budget of %zu", peak, cap);
+	order__delete(q);
+}
+
 int main(void)
 {
 	test_basic();
 	test_delete_full();
 	test_random();
+	test_budget();
+	test_budget_random();
 	return ut_done("test_order");
 }

@@ -151,10 +151,53 @@ static void test_fmt(void)
 	CHECK(units__fmt_ns(1, NULL, 10) == NULL, "NULL buf");
 }
 
+static void size_ok(const char *s, unsigned long long want)
+{
+	unsigned long long v = 999;
+	int ret = units__parse_size(s, &v);
+
+	CHECK(ret == 0 && v == want, "size '%s': ret %d, %llu != %llu", s, ret, v, want);
+}
+
+static void size_bad(const char *s, int want)
+{
+	unsigned long long v = 999;
+	int ret = units__parse_size(s, &v);
+
+	CHECK(ret == want && v == 999, "size '%s': ret %d, want %d, v %llu", s, ret, want, v);
+}
+
+static void test_size(void)
+{
+	size_ok("4096", 4096);
+	size_ok("100B", 100);
+	size_ok("64K", 64ULL << 10);
+	size_ok("64k", 64ULL << 10);
+	size_ok("64M", 64ULL << 20);
+	size_ok("64MB", 64ULL << 20);
+	size_ok("64MiB", 64ULL << 20);
+	size_ok("1G", 1ULL << 30);
+	size_ok("2g", 2ULL << 30);
+	size_ok("1T", 1ULL << 40);
+	size_ok("0", 0);
+	size_bad("", -EINVAL);
+	size_bad("M", -EINVAL);
+	size_bad("-1M", -EINVAL);
+	size_bad("1.5M", -EINVAL);
+	size_bad("64 M", -EINVAL);
+	size_bad("64X", -EINVAL);
+	size_bad("64MX", -EINVAL);
+	size_bad("64iB", -EINVAL);
+	size_bad("20000000T", -ERANGE);
+	size_bad("99999999999999999999999", -ERANGE);
+	size_bad(NULL, -EINVAL);
+}
+
 int main(void)
 {
 	test_time();
 	test_uint();
+	test_size();
 	test_fmt();
 	return ut_done("units");
 }
