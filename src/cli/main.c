@@ -194,6 +194,8 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	ops.mmap2 = on_mmap2;
 	ops.context_switch = p->context_switch ? on_switch : NULL;
 	err = session__run(s, &ops);
+	if (env->verbose)
+		stack_ctx__print_stats(r.stack, stderr);
 	if (err) {
 		report(p, s);
 		goto out_deinit;

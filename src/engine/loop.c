@@ -212,8 +212,11 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			if (ops->fork)
 				ops->fork(s, ops->priv, &t);
 		}
-		if (h->type == PERF_RECORD_EXIT && ops->exit)
-			ops->exit(s, ops->priv, &t);
+		if (h->type == PERF_RECORD_EXIT) {
+			comm_map__exit(s->comms, t.tid, t.time);
+			if (ops->exit)
+				ops->exit(s, ops->priv, &t);
+		}
 		return;
 	}
 	case PERF_RECORD_MMAP2: {
@@ -697,6 +700,12 @@ int session__run(struct session *s, const struct session_ops *ops)
 				"perf-prof: order queue peak %zu records, %.1f MiB (--order-mem "
 				"%s)\n",
 				order__max_len(s->oq), order__max_bytes(s->oq) / 1048576.0, size);
+		}
+		{
+			size_t evicted, n = comm_map__count(s->comms, &evicted);
+
+			fprintf(stderr, "perf-prof: comm cache %zu threads, %zu exited evicted\n",
+				n, evicted);
 		}
 	}
 	session__restore_signals(s);

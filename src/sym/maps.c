@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,6 +33,10 @@ struct maps {
 	struct dso_cache *dc;
 	struct proc *dead_head, *dead_tail;
 	u32 nr_dead;
+	u32 nr_procs;	 /* live and dead */
+	u32 next_sweep;	 /* live processes that make us look for gone ones */
+	u64 nr_evicted;	 /* dead processes dropped (the oldest beyond MAPS_MAX_DEAD) */
+	u64 nr_vanished; /* processes found gone without an EXIT record */
 	struct proc *last;
 	bool tracking; /* MMAP2 records come: they, not /proc, follow an exec */
 	/* JIT tables dropped (exec, exit, rewritten file): only their names,
@@ -63,8 +68,10 @@ struct maps *maps__new(struct dso_cache *dc)
 {
 	struct maps *m = calloc(1, sizeof(*m));
 
-	if (m)
+	if (m) {
 		m->dc = dc;
+		m->next_sweep = MAPS_SWEEP_MIN;
+	}
 	return m;
 }
 
@@ -86,6 +93,7 @@ static void proc_free(struct maps *m, struct proc *p)
 	free(p->maps);
 	retire(m, p->jit);
 	free(p);
+	m->nr_procs--;
 }
 
 void maps__delete(struct maps *m)
@@ -242,16 +250,51 @@ static struct proc *proc_get(struct maps *m, u32 pid, bool create)
 			return NULL;
 		p->pid = pid;
 		HASH_ADD(hh, m->procs, pid, sizeof(pid), p);
+		m->nr_procs++;
 	}
 	if (p)
 		m->last = p;
 	return p;
 }
 
+/*
+ * A process whose EXIT record was lost would stay "live" for ever.  When
+ * the live ones pass a mark, those gone from /proc join the dead (kept
+ * for their stacks, the oldest dropped beyond MAPS_MAX_DEAD); the next
+ * mark is twice the live ones left, so the cost stays in proportion.
+ */
+static void sweep_gone(struct maps *m)
+{
+	struct proc *p, *t;
+	u32 live;
+
+	if (m->nr_procs - m->nr_dead < m->next_sweep)
+		return;
+	HASH_ITER(hh, m->procs, p, t)
+	{
+		if (p->dead || !p->pid || !(kill((pid_t)p->pid, 0) && errno == ESRCH))
+			continue;
+		m->nr_vanished++;
+		maps__exit(m, p->pid);
+	}
+	live = m->nr_procs - m->nr_dead;
+	m->next_sweep = live * 2 > MAPS_SWEEP_MIN ? live * 2 : MAPS_SWEEP_MIN;
+}
+
+void maps__stats(const struct maps *m, u32 *live, u32 *dead, u64 *evicted, u64 *vanished)
+{
+	*live = m->nr_procs - m->nr_dead;
+	*dead = m->nr_dead;
+	*evicted = m->nr_evicted;
+	*vanished = m->nr_vanished;
+}
+
 struct proc *maps__proc(struct maps *m, u32 pid)
 {
-	struct proc *p = proc_get(m, pid, true);
+	struct proc *p;
 
+	sweep_gone(m);
+	p = proc_get(m, pid, true);
 	if (!p)
 		return NULL;
 	if (p->dead) {
@@ -347,6 +390,7 @@ void maps__exit(struct maps *m, u32 pid)
 		dead_unlink(m, old);
 		m->nr_dead--;
 		proc_free(m, old);
+		m->nr_evicted++;
 	}
 }
 
@@ -355,6 +399,7 @@ void maps__fork(struct maps *m, u32 ppid, u32 pid)
 	struct proc *p, *c;
 	u32 i;
 
+	sweep_gone(m);
 	c = proc_get(m, pid, false);
 	if (c && c->dead) {
 		/* the pid was reused */

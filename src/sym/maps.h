@@ -13,6 +13,8 @@
 #include "sym/dso.h"
 
 #define MAPS_MAX_DEAD 1024
+/* Live processes (as far as records tell) before we look for gone ones. */
+#define MAPS_SWEEP_MIN 1024
 
 struct map {
 	u64 start, end, pgoff;
@@ -24,6 +26,12 @@ struct proc;
 
 struct maps *maps__new(struct dso_cache *dc);
 void maps__delete(struct maps *m);
+/*
+ * Processes held: @live, @dead (exited, kept for their stacks); dead ones
+ * dropped so far (@evicted) and live ones found gone without an EXIT
+ * record (@vanished).
+ */
+void maps__stats(const struct maps *m, u32 *live, u32 *dead, u64 *evicted, u64 *vanished);
 
 /* The process @pid, its maps read from /proc if not known yet.  NULL on -ENOMEM. */
 struct proc *maps__proc(struct maps *m, u32 pid);

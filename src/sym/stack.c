@@ -64,6 +64,20 @@ void stack__set_warn(void (*warn)(const char *msg))
 	sym__set_warn(warn);
 }
 
+void stack_ctx__print_stats(struct stack_ctx *ctx, FILE *fp)
+{
+	u64 evicted, vanished;
+	u32 live, dead;
+
+	if (!ctx)
+		return;
+	maps__stats(ctx->maps, &live, &dead, &evicted, &vanished);
+	fprintf(fp,
+		"perf-prof: process maps: %u live, %u exited kept, %llu exited evicted, %llu "
+		"found gone without an exit record\n",
+		live, dead, (unsigned long long)evicted, (unsigned long long)vanished);
+}
+
 static void forget(struct stack_ctx *ctx, u32 pid)
 {
 	if (ctx->uw)

@@ -53,6 +53,9 @@ void stack_ctx__comm(struct stack_ctx *ctx, const struct rec_comm *c);
 void stack_ctx__exit(struct stack_ctx *ctx, const struct rec_task *t);
 void stack_ctx__fork(struct stack_ctx *ctx, const struct rec_task *t);
 
+/* For -v: the processes whose maps are held, and how many were dropped. */
+void stack_ctx__print_stats(struct stack_ctx *ctx, FILE *fp);
+
 /*
  * Resolve the stack of @smp (callchain; plus DWARF unwinding of the user
  * part when it carries REGS_USER and STACK_USER) into at most @max frames,

@@ -65,10 +65,10 @@ check_range "VmHWM while running (KiB)" "${hwm:-999999}" 1 49152
 check "the table is printed" grep -q '^STATE ' "$T/b.out"
 
 # --- 2. SIGTERM while backlogged: exits promptly with its table ---
-# A large budget lets the backlog build up; a run that did not look at its
+# The backlog fills the queue (default budget); a run that did not look at its
 # signals while processing took minutes to end here.
 start_load
-"$PP" task-state -g --call-graph dwarf --order-mem 256M >"$T/s.out" 2>"$T/s.err" &
+"$PP" task-state -g >"$T/s.out" 2>"$T/s.err" &
 pp=$!
 sleep 5
 kill -TERM $pp
@@ -81,5 +81,18 @@ stop_load
 check_eq "a backlogged task-state ends within 5 s of SIGTERM" "$ok" 1
 check_eq "... with exit status 0" "$rc" 0
 check "... and prints its table" grep -q '^STATE ' "$T/s.out"
+
+# --- 3. many short-lived threads: the caches keep the recent ones only ---
+# 3000 threads over 12 s, each exits 1 ms after it starts; exited threads
+# leave the comm cache 5 s after their exit, task-state frees a thread's
+# entry at its exit.
+"$PP" task-state -g -v -- "$W/thread_churn" 3000 12 >"$T/c.out" 2>"$T/c.err"
+check_eq "churn workload made its threads" "$(grep -xE '[0-9]+' "$T/c.out")" 3000
+evicted=$(sed -n 's/^perf-prof: comm cache [0-9]* threads, \([0-9]*\) exited evicted$/\1/p' "$T/c.err")
+check_range "exited threads evicted from the comm cache" "${evicted:-0}" 500 1000000
+peak=$(sed -n 's/^task-state: [0-9]* thread entries at the end (peak \([0-9]*\)).*/\1/p' "$T/c.err")
+check_range "task-state thread entries at most (peak)" "${peak:-999999}" 0 200
+check "process maps held are reported" \
+	grep -Eq '^perf-prof: process maps: [0-9]+ live, [0-9]+ exited kept' "$T/c.err"
 
 done_tests
