@@ -9,21 +9,18 @@ command -v stress-ng >/dev/null || { skip "needs stress-ng"; done_tests; exit; }
 
 load_pgid=
 stop_load() {
-	[ -n "$load_pgid" ] && kill -KILL -- "-$load_pgid" 2>/dev/null
-	[ -n "$load_pgid" ] && wait "$load_pgid" 2>/dev/null
+	[ -n "$load_pgid" ] && reap "$load_pgid" KILL
 	load_pgid=
 }
-trap 'stop_load; rm -rf "$T"' EXIT
 # Busy host: stress-ng context switches and forks, plus a CPU hog per CPU,
 # all in one process group of their own.
 start_load() {
-	setsid bash -c '
+	spawn load_pgid bash -c '
 		stress-ng --switch 2 --fork 1 --timeout 0 >/dev/null 2>&1 &
 		for ((i = 0; i < $(nproc); i++)); do
 			nice -n -5 bash -c "while :; do :; done" &
 		done
-		wait' &
-	load_pgid=$!
+		wait'
 	sleep 1
 }
 hwm_kb() { awk '$1 == "VmHWM:" { print $2 }' "/proc/$1/status" 2>/dev/null; }
@@ -42,8 +39,7 @@ wait_exit() {
 # DWARF stacks copy 8 KiB per sample: a 64K budget holds a handful of them,
 # far fewer than the 10 ms ordering margin collects on this load.
 start_load
-"$PP" task-state -g --call-graph dwarf --order-mem 64K -v -i 1000 >"$T/b.out" 2>"$T/b.err" &
-pp=$!
+spawn pp "$PP" task-state -g --call-graph dwarf --order-mem 64K -v -i 1000 >"$T/b.out" 2>"$T/b.err"
 sleep 4
 hwm=$(hwm_kb $pp)
 kill -INT $pp
@@ -68,8 +64,7 @@ check "the table is printed" grep -q '^STATE ' "$T/b.out"
 # The backlog fills the queue (default budget); a run that did not look at its
 # signals while processing took minutes to end here.
 start_load
-"$PP" task-state -g >"$T/s.out" 2>"$T/s.err" &
-pp=$!
+spawn pp "$PP" task-state -g >"$T/s.out" 2>"$T/s.err"
 sleep 5
 kill -TERM $pp
 ok=0
