@@ -534,7 +534,6 @@ static void test_print(void)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ns = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / loops / n;
 	printf("# %.1f ns per cached frame\n", ns);
-	CHECK(ns < 1000, "%.1f ns per frame", ns);
 	stack_ctx__delete(ctx);
 
 	ctx = stack_ctx__new(STACK_NO_ADDR | STACK_NO_OFFSET | STACK_REVERSE | STACK_USER_ONLY |
