@@ -64,7 +64,10 @@ check "the table is printed" grep -q '^STATE ' "$T/b.out"
 # The backlog fills the queue (default budget); a run that did not look at its
 # signals while processing took minutes to end here.
 start_load
-spawn pp "$PP" task-state -g >"$T/s.out" 2>"$T/s.err"
+spawn pp "$PP" task-state -g -v >"$T/s.out" 2>"$T/s.err"
+# SIGTERM before the events are on would end it as any program (a busy host
+# or an ASan build can take seconds to get there): wait for -v's line first
+for _ in $(seq 600); do grep -q '^perf-prof: monitoring' "$T/s.err" && break; sleep 0.1; done
 sleep 5
 kill -TERM $pp
 ok=0
