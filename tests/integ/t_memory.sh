@@ -40,7 +40,14 @@ wait_exit() {
 # far fewer than the 10 ms ordering margin collects on this load.
 start_load
 spawn pp "$PP" task-state -g --call-graph dwarf --order-mem 64K -v -i 1000 >"$T/b.out" 2>"$T/b.err"
-sleep 4
+# An ASan build on a busy host takes seconds to load its symbols: wait for the
+# events to be on, then for an interval that had drops (or 60 s)
+for _ in $(seq 600); do grep -q '^perf-prof: monitoring' "$T/b.err" && break; sleep 0.1; done
+for _ in $(seq 600); do
+	grep -q '^perf-prof: [0-9]* records dropped in this interval' "$T/b.out" && break
+	sleep 0.1
+done
+sleep 1
 hwm=$(hwm_kb $pp)
 kill -INT $pp
 wait_exit $pp 100 || kill -KILL $pp
