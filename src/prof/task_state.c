@@ -23,6 +23,7 @@
 #include <string.h>
 #include <uthash.h>
 
+#include "analysis/pairs.h"
 #include "out/flame.h"
 #include "out/hdr.h"
 #include "out/stats_table.h"
@@ -57,17 +58,14 @@ struct saved_stack {
 	bool valid;
 };
 
+/* A thread off CPU: the payload of its pending interval (key: tid). */
 struct ts_thread {
 	u32 tid;
 	u32 pid;
-	u64 out_time; /* 0: not off-CPU as far as we know */
 	u64 wake_time;
-	u64 seen; /* last switch-out or switch-in: idle entries are evicted */
 	int state;
-	u32 out_cpu;
 	char comm[16];
-	struct saved_stack stack;
-	UT_hash_handle hh;
+	struct saved_stack stack; /* its buffer is reused from one interval to the next */
 };
 
 struct ts_stat {
@@ -93,22 +91,17 @@ struct task_state {
 	unsigned long long than;
 
 	struct evsel *sw_out, *sw_in, *wakeup;
-	unsigned state_mask; /* 1 << ST_* accepted */
-	struct ts_thread *threads;
+	unsigned state_mask;   /* 1 << ST_* accepted */
+	struct pairs *pending; /* tid -> ts_thread, switch-out to switch-in */
 	struct ts_proc *procs;
 	struct ts_stat states[NR_STATES];
 	struct ts_perins *perins_rows;
 	struct flame *flame;
 	u64 flame_rem_ns; /* sub-us remainder of off-CPU flame weights */
 	struct frame *frames;
-	u64 dropped_lost; /* pending intervals dropped because records were lost */
 	u64 nr_intervals;
-	u64 unpaired;	      /* switch-outs never followed by a switch-in */
 	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
-	/* bounded per-thread state (-v prints the counts) */
-	u64 next_sweep;
-	u64 nr_threads, peak_threads, evicted;
 };
 
 /*
@@ -117,6 +110,13 @@ struct task_state {
  * are freed: threads that exited unseen (EXIT lost) or sleep elsewhere.
  */
 #define IDLE_EVICT_NS (10ULL * 1000000000ULL)
+
+static void thread_free(void *payload)
+{
+	struct ts_thread *th = payload;
+
+	free(th->stack.buf);
+}
 
 static int state_index(u64 prev_state)
 {
@@ -286,6 +286,11 @@ static int task_state_init(struct session *s, void *priv)
 		ts->state_mask = (ts->only_S ? 1u << ST_S : 0) | (ts->only_D ? 1u << ST_D : 0);
 	else
 		ts->state_mask = ~0u;
+	ts->pending = pairs__new(&(struct pairs_conf){ .payload_size = sizeof(struct ts_thread),
+						       .idle_ns = IDLE_EVICT_NS,
+						       .payload_free = thread_free });
+	if (!ts->pending)
+		return -ENOMEM;
 	if (env->cg != CG_NONE) {
 		ts->frames = calloc(MAX_FRAMES, sizeof(*ts->frames));
 		if (!ts->frames)
@@ -402,29 +407,6 @@ static int stack_save(struct saved_stack *ss, const struct sample *smp)
 	return 0;
 }
 
-static void thread_free(struct task_state *ts, struct ts_thread *th)
-{
-	HASH_DEL(ts->threads, th);
-	free(th->stack.buf);
-	free(th);
-	ts->nr_threads--;
-}
-
-/* Free the entries without a pending interval not used for IDLE_EVICT_NS. */
-static void sweep_idle(struct task_state *ts, u64 now)
-{
-	struct ts_thread *th, *tmp;
-
-	ts->next_sweep = now + IDLE_EVICT_NS;
-	HASH_ITER(hh, ts->threads, th, tmp)
-	{
-		if (!th->out_time && th->seen + IDLE_EVICT_NS < now) {
-			thread_free(ts, th);
-			ts->evicted++;
-		}
-	}
-}
-
 static int stat_record(struct task_state *ts, struct ts_stat *st, u64 total, u64 sleep, u64 runq,
 		       bool woken)
 {
@@ -476,20 +458,23 @@ static void print_than(struct session *s, struct task_state *ts, struct ts_threa
 	(void)ts;
 }
 
-/* @th switches in at @now on @cpu: account the interval it was off CPU. */
-static void switch_in(struct session *s, struct task_state *ts, struct ts_thread *th, u64 now,
-		      u32 cpu)
+/* @tid switches in at @now on @cpu: account the interval it was off CPU. */
+static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now, u32 cpu)
 {
 	u64 dur, sleep = 0, runq = 0;
-	bool woken = th->wake_time && th->state != ST_R;
+	struct pair_span span;
+	struct ts_thread *th;
 	struct ts_stat *st;
+	bool woken;
 	int err;
 
-	if (now < th->out_time) /* cannot happen in time order; never go negative */
-		goto done;
-	dur = now - th->out_time;
+	if (!pairs__end(ts->pending, tid, now, &span))
+		return;
+	th = span.payload;
+	dur = span.delta;
+	woken = th->wake_time && th->state != ST_R;
 	if (woken) {
-		sleep = th->wake_time - th->out_time;
+		sleep = th->wake_time - span.start;
 		runq = now - th->wake_time;
 	}
 	err = stat_record(ts, &ts->states[th->state], dur, sleep, runq, woken);
@@ -511,9 +496,6 @@ static void switch_in(struct session *s, struct task_state *ts, struct ts_thread
 		ts->flame_rem_ns = (dur + ts->flame_rem_ns) % 1000;
 		flame__add(ts->flame, th->comm, ts->frames, n, state_names[th->state], us);
 	}
-done:
-	th->seen = now;
-	th->out_time = 0;
 	th->wake_time = 0;
 	th->stack.valid = false;
 }
@@ -539,6 +521,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 	struct ts_thread *th;
 	const char *comm;
 	char cbuf[16];
+	u64 start;
 	u32 tid;
 	int state, len;
 
@@ -549,52 +532,35 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 	if (!tid) /* the idle task */
 		return;
 	state = state_index(prev_state);
-	HASH_FIND(hh, ts->threads, &tid, sizeof(tid), th);
 	if (state == ST_X || state == ST_Z) {
 		/* Dead: it will not run again. */
-		if (th)
-			thread_free(ts, th);
+		pairs__forget(ts->pending, tid);
 		return;
 	}
 	comm = evsel__field_str(ev, smp, "prev_comm", &len);
 	copy_comm(cbuf, comm, len);
 	if (!(ts->state_mask & (1u << state)) || !wanted_task(s, ts, smp) ||
 	    (env->filter && !comm_matches(env->filter, cbuf))) {
-		if (th)
-			th->out_time = 0;
+		pairs__cancel(ts->pending, tid);
 		return;
-	}
-	if (!th) {
-		th = calloc(1, sizeof(*th));
-		if (!th) {
-			ts->failed_alloc = true;
-			return;
-		}
-		th->tid = tid;
-		HASH_ADD(hh, ts->threads, tid, sizeof(th->tid), th);
-		if (++ts->nr_threads > ts->peak_threads)
-			ts->peak_threads = ts->nr_threads;
 	}
 	/*
 	 * Still pending: neither its sched_switch-in nor the switch record
 	 * was delivered (lost), so the old interval has no end and is
-	 * dropped.
+	 * dropped (the store counts it).
 	 */
-	if (th->out_time) {
-		ts->unpaired++;
-		if (env->verbose >= 2)
-			fprintf(stderr,
-				"task-state: %s/%u switched out in %s at %" PRIu64 " on CPU %u, "
-				"again at %" PRIu64 " on CPU %u without a switch-in\n",
-				th->comm, tid, state_names[th->state], th->out_time, th->out_cpu,
-				smp->time, smp->cpu);
-	}
+	if (env->verbose >= 2 && (th = pairs__pending(ts->pending, tid, &start)))
+		fprintf(stderr,
+			"task-state: %s/%u switched out in %s at %" PRIu64 ", again at %" PRIu64
+			" on CPU %u without a switch-in\n",
+			th->comm, tid, state_names[th->state], start, smp->time, smp->cpu);
+	th = pairs__start(ts->pending, tid, smp->time, smp->cpu);
+	if (!th)
+		return;
+	th->tid = tid;
 	th->pid = smp->pid;
-	th->out_time = smp->time;
-	th->seen = smp->time;
 	th->wake_time = 0;
 	th->state = state;
-	th->out_cpu = smp->cpu;
 	memcpy(th->comm, cbuf, sizeof(cbuf));
 	th->stack.valid = false;
 	if (smp->nr_ips && (ts->than || ts->flame) && stack_save(&th->stack, smp))
@@ -604,30 +570,23 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 static void on_switch_in(struct session *s, struct task_state *ts, struct evsel *ev,
 			 struct sample *smp)
 {
-	struct ts_thread *th;
 	u64 next_pid;
-	u32 tid;
 
 	if (evsel__field_u64(ev, smp, "next_pid", &next_pid) || !next_pid)
 		return;
-	tid = next_pid;
-	HASH_FIND(hh, ts->threads, &tid, sizeof(tid), th);
-	if (th && th->out_time)
-		switch_in(s, ts, th, smp->time, smp->cpu);
+	switch_in(s, ts, next_pid, smp->time, smp->cpu);
 }
 
 static void on_wakeup(struct task_state *ts, struct evsel *ev, struct sample *smp)
 {
 	struct ts_thread *th;
-	u64 pid;
-	u32 tid;
+	u64 pid, start;
 
 	if (evsel__field_u64(ev, smp, "pid", &pid))
 		return;
-	tid = pid;
-	HASH_FIND(hh, ts->threads, &tid, sizeof(tid), th);
+	th = pairs__pending(ts->pending, pid, &start);
 	/* The first wakeup ends the sleep; later ones are spurious. */
-	if (th && th->out_time && !th->wake_time && smp->time >= th->out_time)
+	if (th && !th->wake_time && smp->time >= start)
 		th->wake_time = smp->time;
 }
 
@@ -643,24 +602,17 @@ static void on_wakeup(struct task_state *ts, struct evsel *ev, struct sample *sm
 static void task_state_switch(struct session *s, void *priv, const struct rec_switch *sw)
 {
 	struct task_state *ts = priv;
-	struct ts_thread *th;
-	u32 tid = sw->tid;
 
-	if (sw->out || !tid)
-		return;
-	HASH_FIND(hh, ts->threads, &tid, sizeof(tid), th);
-	if (!th || !th->out_time)
+	if (sw->out || !sw->tid || !pairs__pending(ts->pending, sw->tid, NULL))
 		return;
 	ts->closed_by_record++;
-	switch_in(s, ts, th, sw->time, sw->cpu);
+	switch_in(s, ts, sw->tid, sw->time, sw->cpu);
 }
 
 static void task_state_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct task_state *ts = priv;
 
-	if (smp->time >= ts->next_sweep)
-		sweep_idle(ts, smp->time);
 	if (ev == ts->wakeup) {
 		on_wakeup(ts, ev, smp);
 		return;
@@ -675,7 +627,6 @@ static void task_state_sample(struct session *s, void *priv, struct evsel *ev, s
 static void task_state_lost(struct session *s, void *priv, int cpu, u64 nr)
 {
 	struct task_state *ts = priv;
-	struct ts_thread *th, *tmp;
 
 	/*
 	 * A lost switch-in would let a pending interval run on until the
@@ -686,26 +637,15 @@ static void task_state_lost(struct session *s, void *priv, int cpu, u64 nr)
 	(void)s;
 	(void)cpu;
 	(void)nr;
-	HASH_ITER(hh, ts->threads, th, tmp)
-	{
-		if (th->out_time) {
-			ts->dropped_lost++;
-			th->out_time = 0;
-			th->wake_time = 0;
-			th->stack.valid = false;
-		}
-	}
+	pairs__lost(ts->pending);
 }
 
 static void task_state_exit(struct session *s, void *priv, const struct rec_task *t)
 {
 	struct task_state *ts = priv;
-	struct ts_thread *th;
 
 	(void)s;
-	HASH_FIND(hh, ts->threads, &t->tid, sizeof(t->tid), th);
-	if (th)
-		thread_free(ts, th);
+	pairs__forget(ts->pending, t->tid);
 	if (t->pid == t->tid) {
 		struct ts_proc *p;
 
@@ -780,15 +720,8 @@ static void print_stats(struct session *s, struct task_state *ts)
 			stat_rows(out, key, &row->st);
 		}
 	}
-	if (ts->dropped_lost)
-		fprintf(out,
-			"task-state: %" PRIu64 " pending intervals dropped after lost events\n",
-			ts->dropped_lost);
-	if (ts->unpaired)
-		fprintf(out,
-			"task-state: %" PRIu64 " intervals dropped: switch-in not seen "
-			"(neither sched_switch nor a context-switch record)\n",
-			ts->unpaired);
+	pairs__print_drops(ts->pending, out, "task-state", "intervals",
+			   "switch-in (neither sched_switch nor a context-switch record)");
 	if (ts->failed_alloc)
 		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
 	if (ts->closed_by_record && session__env(s)->verbose)
@@ -812,8 +745,8 @@ static void reset_stats(struct task_state *ts)
 		stat_free(&row->st);
 		free(row);
 	}
-	ts->dropped_lost = 0;
-	ts->unpaired = 0;
+	if (ts->pending)
+		pairs__reset_counts(ts->pending);
 	ts->closed_by_record = 0;
 }
 
@@ -836,7 +769,6 @@ static void task_state_interval(struct session *s, void *priv)
 static void task_state_deinit(struct session *s, void *priv)
 {
 	struct task_state *ts = priv;
-	struct ts_thread *th, *tmp;
 	struct ts_proc *p, *ptmp;
 	int err;
 
@@ -850,15 +782,10 @@ static void task_state_deinit(struct session *s, void *priv)
 		flame__delete(ts->flame);
 		ts->flame = NULL;
 	}
-	if (s && session__env(s)->verbose)
-		fprintf(stderr,
-			"task-state: %" PRIu64 " thread entries at the end (peak %" PRIu64
-			"), %" PRIu64 " evicted idle\n",
-			ts->nr_threads, ts->peak_threads, ts->evicted);
-	HASH_ITER(hh, ts->threads, th, tmp)
-	{
-		thread_free(ts, th);
-	}
+	if (s && session__env(s)->verbose && ts->pending)
+		pairs__print_usage(ts->pending, stderr, "task-state", "thread");
+	pairs__delete(ts->pending);
+	ts->pending = NULL;
 	HASH_ITER(hh, ts->procs, p, ptmp)
 	{
 		HASH_DEL(ts->procs, p);

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The keyed start -> end store: see pairs.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "analysis/pairs.h"
+
+struct pair_entry {
+	u64 key;
+	u64 start; /* valid while pending */
+	u64 seen;  /* event time of the last start or end: idle entries go */
+	u32 cpu;
+	bool pending;
+	UT_hash_handle hh;
+	/* the payload follows, aligned */
+	max_align_t payload[];
+};
+
+struct pairs {
+	struct pairs_conf conf;
+	struct pair_entry *keys;
+	struct pairs_counts c;
+	u64 next_sweep;
+};
+
+struct pairs *pairs__new(const struct pairs_conf *conf)
+{
+	struct pairs *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->conf = *conf;
+	return p;
+}
+
+static void entry_free(struct pairs *p, struct pair_entry *e)
+{
+	HASH_DEL(p->keys, e);
+	if (p->conf.payload_free)
+		p->conf.payload_free(e->payload);
+	free(e);
+	p->c.keys--;
+}
+
+void pairs__delete(struct pairs *p)
+{
+	struct pair_entry *e, *tmp;
+
+	if (!p)
+		return;
+	HASH_ITER(hh, p->keys, e, tmp)
+	{
+		entry_free(p, e);
+	}
+	free(p);
+}
+
+/* Free the entries with nothing pending that were not used for idle_ns. */
+static void sweep(struct pairs *p, u64 now)
+{
+	struct pair_entry *e, *tmp;
+
+	p->next_sweep = now + p->conf.idle_ns;
+	HASH_ITER(hh, p->keys, e, tmp)
+	{
+		if (!e->pending && e->seen + p->conf.idle_ns < now) {
+			entry_free(p, e);
+			p->c.evicted++;
+		}
+	}
+}
+
+static struct pair_entry *find(struct pairs *p, u64 key)
+{
+	struct pair_entry *e;
+
+	HASH_FIND(hh, p->keys, &key, sizeof(key), e);
+	return e;
+}
+
+void *pairs__start(struct pairs *p, u64 key, u64 time, u32 cpu)
+{
+	struct pair_entry *e;
+
+	if (p->conf.idle_ns && time >= p->next_sweep)
+		sweep(p, time);
+	e = find(p, key);
+	if (!e) {
+		if (p->conf.max_keys && p->c.keys >= p->conf.max_keys) {
+			p->c.full++;
+			return NULL;
+		}
+		e = calloc(1, sizeof(*e) + p->conf.payload_size);
+		if (!e) {
+			p->c.nomem++;
+			return NULL;
+		}
+		e->key = key;
+		HASH_ADD(hh, p->keys, key, sizeof(e->key), e);
+		if (++p->c.keys > p->c.peak_keys)
+			p->c.peak_keys = p->c.keys;
+	} else if (e->pending) {
+		p->c.replaced++;
+	}
+	e->pending = true;
+	e->start = time;
+	e->seen = time;
+	e->cpu = cpu;
+	p->c.started++;
+	return e->payload;
+}
+
+void *pairs__pending(struct pairs *p, u64 key, u64 *start)
+{
+	struct pair_entry *e = find(p, key);
+
+	if (!e || !e->pending)
+		return NULL;
+	if (start)
+		*start = e->start;
+	return e->payload;
+}
+
+bool pairs__end(struct pairs *p, u64 key, u64 time, struct pair_span *span)
+{
+	struct pair_entry *e = find(p, key);
+
+	if (!e || !e->pending)
+		return false;
+	e->pending = false;
+	e->seen = time;
+	if (time < e->start) {
+		p->c.backwards++;
+		return false;
+	}
+	p->c.ended++;
+	span->start = e->start;
+	span->delta = time - e->start;
+	span->start_cpu = e->cpu;
+	span->payload = e->payload;
+	return true;
+}
+
+void pairs__cancel(struct pairs *p, u64 key)
+{
+	struct pair_entry *e = find(p, key);
+
+	if (e)
+		e->pending = false;
+}
+
+void pairs__lost(struct pairs *p)
+{
+	struct pair_entry *e, *tmp;
+
+	HASH_ITER(hh, p->keys, e, tmp)
+	{
+		if (e->pending) {
+			e->pending = false;
+			p->c.lost++;
+		}
+	}
+}
+
+void pairs__forget(struct pairs *p, u64 key)
+{
+	struct pair_entry *e = find(p, key);
+
+	if (!e)
+		return;
+	if (e->pending)
+		p->c.exited++;
+	entry_free(p, e);
+}
+
+void pairs__for_each_pending(struct pairs *p,
+			     void (*fn)(u64 key, u64 start, void *payload, void *arg), void *arg)
+{
+	struct pair_entry *e, *tmp;
+
+	HASH_ITER(hh, p->keys, e, tmp)
+	{
+		if (e->pending)
+			fn(e->key, e->start, e->payload, arg);
+	}
+}
+
+const struct pairs_counts *pairs__counts(const struct pairs *p)
+{
+	return &p->c;
+}
+
+void pairs__reset_counts(struct pairs *p)
+{
+	u64 keys = p->c.keys, peak = p->c.peak_keys, evicted = p->c.evicted;
+
+	memset(&p->c, 0, sizeof(p->c));
+	p->c.keys = keys;
+	p->c.peak_keys = peak;
+	p->c.evicted = evicted;
+}
+
+void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const char *what,
+			const char *end)
+{
+	const struct pairs_counts *c = &p->c;
+
+	if (c->lost)
+		fprintf(fp, "%s: %" PRIu64 " pending %s dropped after lost events\n", who, c->lost,
+			what);
+	if (c->replaced)
+		fprintf(fp, "%s: %" PRIu64 " %s dropped: %s not seen\n", who, c->replaced, what,
+			end);
+	if (c->full)
+		fprintf(fp, "%s: %" PRIu64 " %s not counted: %zu pending at once is the limit\n",
+			who, c->full, what, p->conf.max_keys);
+	if (c->nomem)
+		fprintf(fp, "%s: %" PRIu64 " %s not counted: out of memory\n", who, c->nomem, what);
+	if (c->backwards)
+		fprintf(fp, "%s: %" PRIu64 " %s dropped: they ended before they started\n", who,
+			c->backwards, what);
+}
+
+void pairs__print_usage(const struct pairs *p, FILE *fp, const char *who, const char *key)
+{
+	fprintf(fp,
+		"%s: %" PRIu64 " %s entries at the end (peak %" PRIu64 "), %" PRIu64
+		" evicted idle\n",
+		who, p->c.keys, key, p->c.peak_keys, p->c.evicted);
+}
