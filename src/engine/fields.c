@@ -4,6 +4,8 @@
  * offsets, sizes and __data_loc / __rel_loc encodings come from the
  * kernel's format file, never from hard-coded layouts.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,47 +14,74 @@
 #include "engine/fastprint.h"
 #include "engine/session_int.h"
 
-static struct tep_format_field *field_of(struct evsel *ev, const char *name)
+int evsel__field(const struct evsel *ev, const char *name, struct field *f)
 {
-	if (!ev->tp)
-		return NULL;
-	/* tep_find_field is a short linear scan; fine for tracepoint sizes */
-	return tep_find_field(ev->tp, name);
+	struct tep_format_field *tf = ev->tp ? tep_find_any_field(ev->tp, name) : NULL;
+
+	memset(f, 0, sizeof(*f));
+	if (!tf || tf->offset < 0 || tf->size < 0 || tf->offset > 0xffff || tf->size > 0xffff)
+		return -ENOENT;
+	f->offset = tf->offset;
+	f->size = tf->size;
+	f->is_signed = tf->flags & TEP_FIELD_IS_SIGNED;
+	f->is_dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
+	f->is_relative = tf->flags & TEP_FIELD_IS_RELATIVE;
+	f->is_string = tf->flags & TEP_FIELD_IS_STRING;
+	f->valid = true;
+	return 0;
 }
 
-int evsel__field_u64(struct evsel *ev, struct sample *smp, const char *name, u64 *val)
+int field__u64(const struct field *f, const struct sample *smp, u64 *val)
 {
-	struct tep_format_field *f = field_of(ev, name);
-	unsigned long long v;
+	const char *p = smp->raw;
+	uint8_t v8;
+	uint16_t v16;
+	u32 v32;
+	u64 v;
 
-	if (!f || !smp->raw || (unsigned)f->offset + (unsigned)f->size > smp->raw_size)
+	if (!f->valid || f->is_dynamic || !p || (u32)f->offset + f->size > smp->raw_size)
 		return -1;
-	if (tep_read_number_field(f, smp->raw, &v))
+	p += f->offset;
+	/* live records are in the host's byte order */
+	switch (f->size) {
+	case 1:
+		memcpy(&v8, p, 1);
+		v = f->is_signed ? (u64)(int8_t)v8 : v8;
+		break;
+	case 2:
+		memcpy(&v16, p, 2);
+		v = f->is_signed ? (u64)(int16_t)v16 : v16;
+		break;
+	case 4:
+		memcpy(&v32, p, 4);
+		v = f->is_signed ? (u64)(int32_t)v32 : v32;
+		break;
+	case 8:
+		memcpy(&v, p, 8);
+		break;
+	default:
 		return -1;
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
-		int shift = 64 - 8 * f->size;
-
-		v = (unsigned long long)((long long)(v << shift) >> shift);
 	}
 	*val = v;
 	return 0;
 }
 
-const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *name, int *len)
+const char *field__str(const struct field *f, const struct sample *smp, int *len)
 {
-	struct tep_format_field *f = field_of(ev, name);
 	const char *data = smp->raw;
 	unsigned off, size;
 
-	if (!f || !data || (unsigned)f->offset + (unsigned)f->size > smp->raw_size)
+	if (!f->valid || !data || (unsigned)f->offset + f->size > smp->raw_size)
 		return NULL;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+	if (f->is_dynamic) {
 		unsigned loc;
 
+		if (f->size < 4)
+			return NULL;
 		memcpy(&loc, data + f->offset, 4);
 		off = loc & 0xffff;
 		size = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
+		if (f->is_relative)
 			off += f->offset + f->size;
 	} else {
 		off = f->offset;
@@ -66,6 +95,24 @@ const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *n
 		*len = nul ? (int)(nul - (data + off)) : (int)size;
 	}
 	return data + off;
+}
+
+int evsel__field_u64(struct evsel *ev, struct sample *smp, const char *name, u64 *val)
+{
+	struct field f;
+
+	if (evsel__field(ev, name, &f))
+		return -1;
+	return field__u64(&f, smp, val);
+}
+
+const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *name, int *len)
+{
+	struct field f;
+
+	if (evsel__field(ev, name, &f))
+		return NULL;
+	return field__str(&f, smp, len);
 }
 
 /* PERF_PROF_SLOWPRINT=1 prints through libtraceevent only (for comparisons). */

@@ -59,10 +59,10 @@ struct env {
 	bool cpu_wide;		 /* events per CPU even for -p/-t/-- targets */
 	bool want_switch;	 /* PERF_RECORD_SWITCH records (attr.context_switch) */
 	bool cg_no_user;	 /* capture no user frames (--no-user-callchain, --kernel-stack) */
-	bool cg_no_kernel;	 /* capture no kernel frames (--no-kernel-callchain, --user-stack) */
-	bool cg_halves_given;	 /* --[no-]user-callchain / --[no-]kernel-callchain */
-	bool watermark_set;	 /* --watermark given */
-	unsigned watermark;	 /* --watermark: PCT of the ring filled wakes us up */
+	bool cg_no_kernel;    /* capture no kernel frames (--no-kernel-callchain, --user-stack) */
+	bool cg_halves_given; /* --[no-]user-callchain / --[no-]kernel-callchain */
+	bool watermark_set;   /* --watermark given */
+	unsigned watermark;   /* --watermark: PCT of the ring filled wakes us up */
 };
 
 /* What a profiler asks of the engine for one event. */
@@ -192,9 +192,25 @@ void session__fmt_time(struct session *s, u64 time, char *buf, size_t len);
 /* Current time in the events' clock. */
 u64 session__now(struct session *s);
 
-/* Read a tracepoint field as a number (libtraceevent lookup, cached per event). */
+/*
+ * A tracepoint field looked up once, by name in the event's format (at init,
+ * right after session__add_tp), and read from each sample: no search per
+ * sample.  The expression language evaluates these handles.
+ */
+struct field {
+	unsigned short offset, size;
+	bool is_signed, is_dynamic, is_relative, is_string;
+	bool valid; /* false: the event has no such field */
+};
+/* Look @name up in @ev's format: 0, or -ENOENT (f->valid false) */
+int evsel__field(const struct evsel *ev, const char *name, struct field *f);
+/* The field as a number (sign-extended if signed); -1 if absent or cut short. */
+int field__u64(const struct field *f, const struct sample *smp, u64 *val);
+/* Pointer to a string/array field and its length up to a NUL (__data_loc, __rel_loc). */
+const char *field__str(const struct field *f, const struct sample *smp, int *len);
+
+/* One-off reads by name (a format lookup each call): prefer field handles per sample. */
 int evsel__field_u64(struct evsel *ev, struct sample *smp, const char *field, u64 *val);
-/* Pointer and length of a string/array field (handles __data_loc / __rel_loc). */
 const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *field, int *len);
 /* Print the tracepoint payload as the kernel's print format does. */
 void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, FILE *fp);

@@ -91,6 +91,7 @@ struct task_state {
 	unsigned long long than;
 
 	struct evsel *sw_out, *sw_in, *wakeup;
+	struct field prev_pid, prev_state, prev_comm, next_pid, wakeup_pid;
 	unsigned state_mask;   /* 1 << ST_* accepted */
 	struct pairs *pending; /* tid -> ts_thread, switch-out to switch-in */
 	struct ts_proc *procs;
@@ -257,6 +258,15 @@ static int add_events(struct session *s, struct task_state *ts)
 	}
 	/* the session holds the message; the CLI prints it */
 	err = ts->sw_out && ts->sw_in && ts->wakeup ? 0 : -EINVAL;
+	if (!err && (evsel__field(ts->sw_out, "prev_pid", &ts->prev_pid) ||
+		     evsel__field(ts->sw_out, "prev_state", &ts->prev_state) ||
+		     evsel__field(ts->sw_out, "prev_comm", &ts->prev_comm) ||
+		     evsel__field(ts->sw_in, "next_pid", &ts->next_pid) ||
+		     evsel__field(ts->wakeup, "pid", &ts->wakeup_pid))) {
+		fprintf(stderr, "task-state: sched_switch or sched_wakeup lacks a field it "
+				"needs (prev_pid, prev_state, prev_comm, next_pid, pid)\n");
+		err = -EINVAL;
+	}
 out:
 	if (err == -ENOMEM)
 		fprintf(stderr, "task-state: out of memory\n");
@@ -513,8 +523,7 @@ static void copy_comm(char *dst, const char *src, int len)
 	dst[strnlen(dst, len)] = 0;
 }
 
-static void on_switch_out(struct session *s, struct task_state *ts, struct evsel *ev,
-			  struct sample *smp)
+static void on_switch_out(struct session *s, struct task_state *ts, struct sample *smp)
 {
 	u64 prev_pid, prev_state;
 	const struct env *env = session__env(s);
@@ -525,8 +534,8 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 	u32 tid;
 	int state, len;
 
-	if (evsel__field_u64(ev, smp, "prev_pid", &prev_pid) ||
-	    evsel__field_u64(ev, smp, "prev_state", &prev_state))
+	if (field__u64(&ts->prev_pid, smp, &prev_pid) ||
+	    field__u64(&ts->prev_state, smp, &prev_state))
 		return;
 	tid = prev_pid;
 	if (!tid) /* the idle task */
@@ -537,7 +546,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 		pairs__forget(ts->pending, tid);
 		return;
 	}
-	comm = evsel__field_str(ev, smp, "prev_comm", &len);
+	comm = field__str(&ts->prev_comm, smp, &len);
 	copy_comm(cbuf, comm, len);
 	if (!(ts->state_mask & (1u << state)) || !wanted_task(s, ts, smp) ||
 	    (env->filter && !comm_matches(env->filter, cbuf))) {
@@ -567,22 +576,21 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct evsel
 		ts->failed_alloc = true;
 }
 
-static void on_switch_in(struct session *s, struct task_state *ts, struct evsel *ev,
-			 struct sample *smp)
+static void on_switch_in(struct session *s, struct task_state *ts, struct sample *smp)
 {
 	u64 next_pid;
 
-	if (evsel__field_u64(ev, smp, "next_pid", &next_pid) || !next_pid)
+	if (field__u64(&ts->next_pid, smp, &next_pid) || !next_pid)
 		return;
 	switch_in(s, ts, next_pid, smp->time, smp->cpu);
 }
 
-static void on_wakeup(struct task_state *ts, struct evsel *ev, struct sample *smp)
+static void on_wakeup(struct task_state *ts, struct sample *smp)
 {
 	struct ts_thread *th;
 	u64 pid, start;
 
-	if (evsel__field_u64(ev, smp, "pid", &pid))
+	if (field__u64(&ts->wakeup_pid, smp, &pid))
 		return;
 	th = pairs__pending(ts->pending, pid, &start);
 	/* The first wakeup ends the sleep; later ones are spurious. */
@@ -614,14 +622,14 @@ static void task_state_sample(struct session *s, void *priv, struct evsel *ev, s
 	struct task_state *ts = priv;
 
 	if (ev == ts->wakeup) {
-		on_wakeup(ts, ev, smp);
+		on_wakeup(ts, smp);
 		return;
 	}
 	/* One sched_switch both ends an interval (next) and starts one (prev). */
 	if (ev == ts->sw_in)
-		on_switch_in(s, ts, ev, smp);
+		on_switch_in(s, ts, smp);
 	if (ev == ts->sw_out)
-		on_switch_out(s, ts, ev, smp);
+		on_switch_out(s, ts, smp);
 }
 
 static void task_state_lost(struct session *s, void *priv, int cpu, u64 nr)
