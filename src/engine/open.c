@@ -19,6 +19,7 @@
 
 #include <event-parse.h>
 
+#include "engine/kfilter.h"
 #include "engine/session_int.h"
 
 static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
@@ -246,7 +247,7 @@ static void snapshot_comms(struct session *s)
 
 static int set_filter(struct session *s, struct evsel *ev, int fd)
 {
-	char reason[256];
+	char reason[256], **clauses;
 
 	if (!ev->filter)
 		return 0;
@@ -255,7 +256,25 @@ static int set_filter(struct session *s, struct evsel *ev, int fd)
 	if (errno != EINVAL || !ev->tp)
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
-	/* The ioctl gives no reason: the kernel's filter parser tells it through tracefs. */
+	/*
+	 * The ioctl gives no reason: the kernel's filter parser tells it
+	 * through tracefs.  Of a filter of several && clauses (a profiler's
+	 * own joined with the user's), name the first one it refuses alone.
+	 */
+	clauses = kfilter__clauses(ev->filter);
+	for (int i = 0; clauses && clauses[0] && clauses[1] && clauses[i]; i++) {
+		if (!tp__explain_filter(ev->tp->system, ev->tp->name, clauses[i], reason,
+					sizeof(reason))) {
+			session__set_err(s, -EINVAL,
+					 "filter clause '%s' on %s rejected by the kernel: %s "
+					 "(fields: perf-prof list -v %s:%s)",
+					 clauses[i], ev->name, reason, ev->tp->system,
+					 ev->tp->name);
+			kfilter__free_list(clauses);
+			return -EINVAL;
+		}
+	}
+	kfilter__free_list(clauses);
 	if (tp__explain_filter(ev->tp->system, ev->tp->name, ev->filter, reason, sizeof(reason)))
 		snprintf(reason, sizeof(reason), "invalid expression");
 	return session__set_err(

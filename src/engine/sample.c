@@ -5,6 +5,7 @@
  * size so that a malformed record yields -EINVAL, never an overread.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/sample.h"
@@ -313,4 +314,56 @@ int rec__switch(const struct perf_event_header *hdr, u64 sample_type, struct rec
 		memcpy(&sw->other_tid, p + 4, 4);
 	}
 	return 0;
+}
+
+int sample_copy__save(struct sample_copy *c, const struct sample *smp, bool raw)
+{
+	size_t n_ips = smp->nr_ips * sizeof(u64), n_regs = smp->nr_regs * sizeof(u64);
+	/* only the part the kernel copied: the rest is stale ring-buffer bytes */
+	size_t n_stack = smp->stack ? smp->stack_dyn_size : 0;
+	size_t n_raw = raw && smp->raw ? smp->raw_size : 0;
+	size_t need = n_ips + n_regs + n_stack + n_raw;
+	char *p;
+
+	if (need > c->cap) {
+		p = realloc(c->buf, need);
+		if (!p) {
+			c->valid = false;
+			return -ENOMEM;
+		}
+		c->buf = p;
+		c->cap = need;
+	}
+	c->smp = *smp;
+	c->smp.read_nr = 0;
+	c->smp.read_values = NULL;
+	p = c->buf;
+	if (n_ips)
+		memcpy(p, smp->ips, n_ips);
+	c->smp.ips = n_ips ? (const u64 *)p : NULL;
+	p += n_ips;
+	if (n_regs)
+		memcpy(p, smp->regs, n_regs);
+	c->smp.regs = n_regs ? (const u64 *)p : NULL;
+	p += n_regs;
+	if (n_stack)
+		memcpy(p, smp->stack, n_stack);
+	c->smp.stack = n_stack ? p : NULL;
+	c->smp.stack_size = n_stack;
+	c->smp.stack_dyn_size = n_stack;
+	p += n_stack;
+	if (n_raw)
+		memcpy(p, smp->raw, n_raw);
+	c->smp.raw = n_raw ? p : NULL;
+	c->smp.raw_size = n_raw;
+	c->valid = true;
+	return 0;
+}
+
+void sample_copy__free(struct sample_copy *c)
+{
+	free(c->buf);
+	c->buf = NULL;
+	c->cap = 0;
+	c->valid = false;
 }

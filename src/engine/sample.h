@@ -113,4 +113,22 @@ int rec__lost(const struct perf_event_header *hdr, struct rec_lost *l);
 /* @sample_type: of the event, for the sample_id trailer (pid, tid, time, cpu). */
 int rec__switch(const struct perf_event_header *hdr, u64 sample_type, struct rec_switch *sw);
 
+/*
+ * A sample kept beyond its ring-buffer slot (a stack taken at switch-out and
+ * printed at switch-in): the callchain, the user registers, the part of the
+ * user stack the kernel copied and, if asked, the raw data move into a
+ * buffer that is reused from one save to the next.  Counter values
+ * (read_values) are not kept.
+ */
+struct sample_copy {
+	struct sample smp; /* its pointers point into buf */
+	void *buf;
+	size_t cap;
+	bool valid;
+};
+
+/* Save @smp into @c (with the raw data if @raw): 0 or -ENOMEM (then !valid). */
+int sample_copy__save(struct sample_copy *c, const struct sample *smp, bool raw);
+void sample_copy__free(struct sample_copy *c);
+
 #endif

@@ -15,7 +15,6 @@
  * stand in for switch-ins whose sched_switch sample is not delivered.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 #include <uthash.h>
 
 #include "analysis/pairs.h"
+#include "engine/kfilter.h"
 #include "out/flame.h"
 #include "out/hdr.h"
 #include "out/stats_table.h"
@@ -50,14 +50,6 @@ static const char *const state_names[NR_STATES] = { "R", "S", "D", "T", "t", "X"
 #define PREV_STATE_PREEMPT 0x100
 #define MAX_FRAMES 1024 /* as many as stack__frames gives: a cut stack loses its root */
 
-/* What was captured at switch-out, kept until switch-in decides it is needed. */
-struct saved_stack {
-	struct sample smp; /* pointers redirected into buf */
-	void *buf;
-	size_t cap;
-	bool valid;
-};
-
 /* A thread off CPU: the payload of its pending interval (key: tid). */
 struct ts_thread {
 	u32 tid;
@@ -65,7 +57,7 @@ struct ts_thread {
 	u64 wake_time;
 	int state;
 	char comm[16];
-	struct saved_stack stack; /* its buffer is reused from one interval to the next */
+	struct sample_copy stack; /* taken at switch-out; its buffer is reused */
 };
 
 struct ts_stat {
@@ -116,7 +108,7 @@ static void thread_free(void *payload)
 {
 	struct ts_thread *th = payload;
 
-	free(th->stack.buf);
+	sample_copy__free(&th->stack);
 }
 
 static int state_index(u64 prev_state)
@@ -129,83 +121,11 @@ static int state_index(u64 prev_state)
 	return ST_R;
 }
 
-/* The kernel filter of a shared event also passes threads only on the other side. */
-static bool comm_matches(const char *globs, const char *comm)
-{
-	const char *p = globs, *e;
-	char pat[64];
-
-	while (*p) {
-		e = strchrnul(p, ',');
-		if ((size_t)(e - p) < sizeof(pat)) {
-			memcpy(pat, p, e - p);
-			pat[e - p] = 0;
-			if (!fnmatch(pat, comm, 0))
-				return true;
-		}
-		p = *e ? e + 1 : e;
-	}
-	return false;
-}
-
-/* Reject characters that would let a comm break out of the filter's quotes. */
-static int comm_globs_ok(const char *f)
-{
-	for (; *f; f++)
-		if (*f == '"' || *f == '\\' || *f == '(' || *f == ')' || *f == '&' || *f == '|')
-			return 0;
-	return 1;
-}
-
-/*
- * "(FIELD ~ "a*" || FIELD ~ "b")" for --filter a*,b (NULL filter: "").
- * The kernel's ~ operator matches a glob against the comm string.
- */
-static char *comm_clause(const char *globs, const char *field)
-{
-	char *out = NULL, *list, *tok, *save = NULL;
-	size_t len = 0;
-	FILE *fp;
-
-	if (!globs)
-		return strdup("");
-	list = strdup(globs);
-	fp = open_memstream(&out, &len);
-	if (!list || !fp) {
-		free(list);
-		if (fp)
-			fclose(fp);
-		free(out);
-		return NULL;
-	}
-	fputc('(', fp);
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		fprintf(fp, "%s%s ~ \"%s\"", ftell(fp) > 1 ? " || " : "", field, tok);
-	fputc(')', fp);
-	fclose(fp);
-	free(list);
-	return out;
-}
-
-/* "A && B" where either may be empty. */
-static char *join_and(const char *a, const char *b)
-{
-	char *out;
-
-	if (!*a)
-		return *b ? strdup(b) : NULL;
-	if (!*b)
-		return strdup(a);
-	if (asprintf(&out, "%s && %s", a, b) < 0)
-		return NULL;
-	return out;
-}
-
 static int add_events(struct session *s, struct task_state *ts)
 {
 	const struct env *env = session__env(s);
 	bool cg = env->cg != CG_NONE;
-	char *prev = NULL, *next = NULL, *wk = NULL, *f_out = NULL, *f_in = NULL;
+	char *prev = NULL, *next = NULL, *wk = NULL, *f_out = NULL;
 	const char *states = "";
 	int err = -ENOMEM;
 
@@ -216,9 +136,9 @@ static int add_events(struct session *s, struct task_state *ts)
 	else if (ts->only_D)
 		states = "prev_state == 2";
 
-	prev = comm_clause(env->filter, "prev_comm");
-	next = comm_clause(env->filter, "next_comm");
-	wk = comm_clause(env->filter, "comm");
+	prev = kfilter__comm_globs("prev_comm", env->filter);
+	next = kfilter__comm_globs("next_comm", env->filter);
+	wk = kfilter__comm_globs("comm", env->filter);
 	if (!prev || !next || !wk)
 		goto out;
 
@@ -232,23 +152,21 @@ static int add_events(struct session *s, struct task_state *ts)
 		struct evsel_conf out_c = { .callchain = cg, .name = "sched:sched_switch/out" };
 		struct evsel_conf in_c = { .name = "sched:sched_switch/in" };
 
-		f_out = join_and(states, prev);
-		f_in = *next ? strdup(next) : NULL;
-		if (!f_out || (*next && !f_in))
+		f_out = kfilter__and(states, prev);
+		if (!f_out)
 			goto out;
 		out_c.filter = f_out;
-		in_c.filter = f_in;
+		in_c.filter = *next ? next : NULL;
 		ts->sw_out = session__add_tp(s, "sched", "sched_switch", &out_c);
 		if (ts->sw_out)
 			ts->sw_in = session__add_tp(s, "sched", "sched_switch", &in_c);
 	} else {
 		struct evsel_conf c = { .callchain = cg };
 
-		if (*prev && asprintf(&f_out, "%s || %s", prev, next) < 0) {
-			f_out = NULL;
+		f_out = kfilter__or(prev, next);
+		if (!f_out)
 			goto out;
-		}
-		c.filter = f_out;
+		c.filter = *f_out ? f_out : NULL;
 		ts->sw_out = ts->sw_in = session__add_tp(s, "sched", "sched_switch", &c);
 	}
 	if (ts->sw_in) {
@@ -274,7 +192,6 @@ out:
 	free(next);
 	free(wk);
 	free(f_out);
-	free(f_in);
 	return err;
 }
 
@@ -287,7 +204,7 @@ static int task_state_init(struct session *s, void *priv)
 		fprintf(stderr, "task-state: --flame-graph needs -g (stacks at switch-out)\n");
 		return -EINVAL;
 	}
-	if (env->filter && (!*env->filter || !comm_globs_ok(env->filter))) {
+	if (env->filter && !kfilter__globs_ok(env->filter)) {
 		fprintf(stderr, "task-state: bad --filter '%s': expected COMM[,COMM...] globs\n",
 			env->filter);
 		return -EINVAL;
@@ -375,46 +292,6 @@ static void task_state_fork(struct session *s, void *priv, const struct rec_task
 	}
 	p->pid = t->pid;
 	HASH_ADD(hh, ts->procs, pid, sizeof(p->pid), p);
-}
-
-static int stack_save(struct saved_stack *ss, const struct sample *smp)
-{
-	size_t n_ips = smp->nr_ips * sizeof(u64), n_regs = smp->nr_regs * sizeof(u64);
-	/* only the part the kernel copied: the rest is stale ring-buffer bytes */
-	size_t n_stack = smp->stack ? smp->stack_dyn_size : 0;
-	size_t need = n_ips + n_regs + n_stack;
-	char *p;
-
-	if (!smp->stack)
-		n_stack = 0, need = n_ips + n_regs;
-	if (need > ss->cap) {
-		p = realloc(ss->buf, need);
-		if (!p) {
-			ss->valid = false;
-			return -ENOMEM;
-		}
-		ss->buf = p;
-		ss->cap = need;
-	}
-	ss->smp = *smp;
-	ss->smp.raw = NULL;
-	ss->smp.raw_size = 0;
-	p = ss->buf;
-	if (n_ips)
-		memcpy(p, smp->ips, n_ips);
-	ss->smp.ips = (const u64 *)p;
-	p += n_ips;
-	if (n_regs)
-		memcpy(p, smp->regs, n_regs);
-	ss->smp.regs = (const u64 *)p;
-	p += n_regs;
-	if (n_stack)
-		memcpy(p, smp->stack, n_stack);
-	ss->smp.stack = n_stack ? p : NULL;
-	ss->smp.stack_size = n_stack;
-	ss->smp.stack_dyn_size = n_stack;
-	ss->valid = true;
-	return 0;
 }
 
 static int stat_record(struct task_state *ts, struct ts_stat *st, u64 total, u64 sleep, u64 runq,
@@ -549,7 +426,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct sampl
 	comm = field__str(&ts->prev_comm, smp, &len);
 	copy_comm(cbuf, comm, len);
 	if (!(ts->state_mask & (1u << state)) || !wanted_task(s, ts, smp) ||
-	    (env->filter && !comm_matches(env->filter, cbuf))) {
+	    (env->filter && !kfilter__comm_match(env->filter, cbuf))) {
 		pairs__cancel(ts->pending, tid);
 		return;
 	}
@@ -572,7 +449,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct sampl
 	th->state = state;
 	memcpy(th->comm, cbuf, sizeof(cbuf));
 	th->stack.valid = false;
-	if (smp->nr_ips && (ts->than || ts->flame) && stack_save(&th->stack, smp))
+	if (smp->nr_ips && (ts->than || ts->flame) && sample_copy__save(&th->stack, smp, false))
 		ts->failed_alloc = true;
 }
 

@@ -35,12 +35,16 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b ? a / b : 0 }'; }
 
 # run_ts OUT "task-state args" workload args...: monitor the whole run of a workload
 run_ts() {
-	local out=$1 args=$2 p
+	local out=$1 args=$2 p i
 	shift 2
 	# shellcheck disable=SC2086
-	"$PP" task-state $args >"$out" 2>"$out.err" &
+	"$PP" task-state -v $args >"$out" 2>"$out.err" &
 	p=$!
-	sleep 1
+	# the workload starts once the events are on (-v says so), not after a guess
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^perf-prof: monitoring' "$out.err" && break
+		sleep 0.1
+	done
 	"$@" >"$out.wl"
 	sleep 0.3
 	kill -INT $p
@@ -94,7 +98,7 @@ retry run_ts $T/sleep "-v -S --filter $SL" $T/$SL 200 5
 check_eq "sleep: exit status" "$(cat $T/sleep.rc)" 0
 check_eq "sleep: S count is 200" "$(row $T/sleep S 2)" 200
 [ "$(row $T/sleep S 2)" = 200 ] || sed 's/^/# /' $T/sleep $T/sleep.err
-check_range "sleep: p50 (ms)" "$(awk -v v=$(ns $(row $T/sleep S 7)) 'BEGIN{print v/1e6}')" 5 6
+check_range "sleep: p50 (ms)" "$(awk -v v=$(ns $(row $T/sleep S 6)) 'BEGIN{print v/1e6}')" 5 6
 check_range "sleep: S total / workload's own sleep time" \
 	"$(ratio $(ns "$(row $T/sleep S 3)") $(wl $T/sleep.wl slept_ns))" 0.98 1.02
 # the split exists where the wakeup was seen (not for wakeups raised in CPU 1's idle,
@@ -124,11 +128,17 @@ check_range "dstate: D total / workload's wait" \
 	"$(ratio $(ns $(row $T/d D 3)) $(wl $T/d.wl d_ns))" 0.98 1.02
 # the child's 10 ms sleep is the floor; above it, whatever the workload saw itself
 # (a loaded machine adds the child's and the parent's run-queue waits)
-p50=$(ns $(row $T/d D 7))
+# (columns: STATE calls total min avg p50 p95 p99 max)
+p50=$(ns $(row $T/d D 6))
 check_range "dstate: D p50 (ms) >= the child's sleep" "$(awk -v v=$p50 'BEGIN{print v/1e6}')" 10 1000
 # each interval is inside the workload's own measurement of it: at most that (plus the
-# histogram's 0.8%), less the vfork/exit overhead and any preemption before it read the clock
-check_range "dstate: D p50 / workload's own median" "$(ratio $p50 $(wl $T/d.wl d_p50_ns))" 0.95 1.01
+# histogram's 0.8%), less the vfork/exit overhead and any preemption before it read the clock.
+# A 21st D (the workload's exec, a page-in) moves the p50 up one rank: the bound is then the
+# workload's next rank
+p50hi=$(wl $T/d.wl d_p50_ns)
+[ "$(row $T/d D 2)" = 21 ] && p50hi=$(wl $T/d.wl d_p50next_ns)
+check_range "dstate: D p50 / workload's own median" "$(ratio $p50 $(wl $T/d.wl d_p50_ns))" 0.95 \
+	"$(awk -v a="$p50hi" -v b="$(wl $T/d.wl d_p50_ns)" 'BEGIN { printf "%.4f", 1.01 * a / b }')"
 check_eq "dstate: no S rows with -D" "$(awk '$1=="S"' $T/d | wc -l)" 0
 
 # 3. --than 20ms prints exactly the 10 long sleeps, with the workload's functions
@@ -151,8 +161,10 @@ check "folded: file written" test -s $T/mixed.folded
 # (stacks ending in the S frame: a preemption adds an R stack and an R row)
 fsum=$(awk '/;S [0-9]+$/ { s += $NF } END { print s }' $T/mixed.folded)
 tot_us=$(awk -v v=$(ns $(row $T/than S 3)) 'BEGIN{printf "%.0f", v/1e3}')
-# each interval's weight is truncated to whole us: at most 1 us each
-check_range "folded: weight sum vs S total (us)" "$fsum" $((tot_us - 110)) "$tot_us"
+# each interval's weight is truncated to whole us (at most 1 us each); the
+# sub-us remainder carries over from one interval to the next across states,
+# so an R interval's remainder can add 1 us to the S sum
+check_range "folded: weight sum vs S total (us)" "$fsum" $((tot_us - 110)) $((tot_us + 1))
 check_range "folded: sleep_long weight / workload's long sleeps" \
 	"$(ratio "$(awk '/;sleep_long;/ { s += $NF } END { print s * 1e3 }' $T/mixed.folded)" \
 		$(wl $T/than.wl long_ns))" 0.98 1.01
@@ -175,7 +187,14 @@ if command -v perf >/dev/null; then
 	agree() {
 		taskset -c 1 perf record -q -C 0 -e sched:sched_switch -e sched:sched_wakeup \
 			-o $T/perf.data >/dev/null 2>$T/perf.err &
-		local pr=$!
+		local pr=$! i
+		# perf has no "ready" line: wait for its two events' descriptors, then a
+		# moment for it to enable them (its run must cover the workload's)
+		for ((i = 0; i < 300; i++)); do
+			[ "$(ls -l /proc/$pr/fd 2>/dev/null | grep -c 'perf_event')" -ge 2 ] && break
+			sleep 0.1
+		done
+		sleep 0.5
 		run_ts $T/agree "-C 0 -S --filter $SL" taskset -c 0 $T/$SL 100 5
 		kill -INT $pr
 		wait $pr

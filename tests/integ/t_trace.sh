@@ -191,6 +191,9 @@ bad "unknown attribute" 2 "unknown attribute 'bogus'" \
 	trace -e 'sched:sched_switch/prev_state==2/bogus=1/' -- true
 bad "filter on a missing field" 1 "rejected by the kernel: Field not found" \
 	trace -e 'sched:sched_switch/no_field==1/' -- true
+bad "the rejected clause of a filter is named" 1 \
+	"filter clause 'nosuch==3' on sched:sched_switch rejected by the kernel: Field not found" \
+	trace -e 'sched:sched_switch/prev_pid>0 && (prev_state==1 || prev_state==2) && nosuch==3/' -- true
 bad "malformed filter" 1 "filter 'prev_state===1' on sched:sched_switch rejected by the kernel" \
 	trace -e 'sched:sched_switch/prev_state===1/' -- true
 bad "-C 9999" 2 "bad CPU list '9999'" trace -e sched:sched_switch -C 9999 -N 1

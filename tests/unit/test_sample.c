@@ -754,6 +754,63 @@ static void test_lost(void)
 	}
 }
 
+/* A saved sample owns its data: the ring-buffer slot may be reused at once. */
+static void test_copy(void)
+{
+	u64 ips[3] = { 0xffffffff81000000ULL, 0x401000, 0x402000 };
+	u64 regs[3] = { 1, 2, 3 };
+	char stack[64], raw[12] = "rawdata";
+	struct sample smp = { .pid = 7,
+			      .tid = 8,
+			      .time = 99,
+			      .nr_ips = 3,
+			      .ips = ips,
+			      .nr_regs = 3,
+			      .regs = regs,
+			      .stack = stack,
+			      .stack_size = 64,
+			      .stack_dyn_size = 40,
+			      .raw = raw,
+			      .raw_size = sizeof(raw) };
+	struct sample_copy c = { 0 };
+	u64 big[100] = { 0 };
+	void *buf;
+
+	memset(stack, 0xab, sizeof(stack));
+	CHECK_INT(sample_copy__save(&c, &smp, false), 0);
+	CHECK(c.valid, "valid");
+	/* the ring buffer moves on */
+	ips[1] = 0;
+	regs[2] = 0;
+	memset(stack, 0, sizeof(stack));
+	CHECK(c.smp.ips != ips && c.smp.ips[1] == 0x401000, "ips copied");
+	CHECK(c.smp.regs[2] == 3, "regs copied");
+	CHECK(c.smp.stack && ((unsigned char *)c.smp.stack)[39] == 0xab, "stack copied");
+	/* only what the kernel filled is kept */
+	CHECK_INT(c.smp.stack_size, 40);
+	CHECK_INT(c.smp.stack_dyn_size, 40);
+	CHECK(c.smp.raw == NULL && c.smp.raw_size == 0, "raw not asked for");
+	CHECK_INT(c.smp.pid, 7);
+	CHECK_INT(c.smp.time, 99);
+	/* raw kept when asked; a smaller sample reuses the buffer */
+	smp.nr_regs = 0;
+	smp.stack = NULL;
+	CHECK_INT(sample_copy__save(&c, &smp, true), 0);
+	buf = c.buf;
+	CHECK(c.smp.raw && !strcmp(c.smp.raw, "rawdata") && c.smp.raw != raw, "raw copied");
+	CHECK(c.smp.regs == NULL && c.smp.stack == NULL, "no regs, no stack");
+	CHECK_INT(sample_copy__save(&c, &smp, false), 0);
+	CHECK(c.buf == buf, "buffer reused");
+	/* a longer chain grows it */
+	smp.ips = big;
+	smp.nr_ips = 100;
+	CHECK_INT(sample_copy__save(&c, &smp, false), 0);
+	CHECK_INT(c.smp.nr_ips, 100);
+	CHECK(c.cap >= 800, "grown to %zu", c.cap);
+	sample_copy__free(&c);
+	CHECK(!c.valid && !c.buf, "freed");
+}
+
 int main(void)
 {
 	test_tracepoint();
@@ -766,5 +823,6 @@ int main(void)
 	test_task();
 	test_mmap2();
 	test_lost();
+	test_copy();
 	return ut_done("test_sample");
 }

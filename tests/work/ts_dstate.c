@@ -52,6 +52,8 @@ int main(int argc, char **argv)
 	printf("ts_dstate: waits=%d ms=%d d_ns=%llu pid=%d\n", n, ms, total, (int)getpid());
 	/* the median as task-state's p50 takes it: the value of rank ceil(n/2) */
 	printf("ts_dstate: d_p50_ns=%llu d_max_ns=%llu\n", each[(n - 1) / 2], each[n - 1]);
+	/* the next rank: task-state's p50 if it saw one more (longer) D, e.g. at exec */
+	printf("ts_dstate: d_p50next_ns=%llu\n", each[n / 2 < n - 1 ? n / 2 : n - 1]);
 	free(each);
 	return 0;
 }

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel filter clauses: comm globs quoted and joined, values that could
+ * leave the quotes refused, && / || joins that drop empty sides, and the
+ * split into top-level clauses that names the one the kernel rejects.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "engine/kfilter.h"
+#include "ut.h"
+
+static void check_str(char *got, const char *want)
+{
+	CHECK_STR(got, want);
+	free(got);
+}
+
+int main(void)
+{
+	int pids[3] = { 1, 22, 333 };
+	char **l;
+
+	check_str(kfilter__comm_globs("prev_comm", "nginx*"), "(prev_comm ~ \"nginx*\")");
+	check_str(kfilter__comm_globs("comm", "a*,b,c?d"),
+		  "(comm ~ \"a*\" || comm ~ \"b\" || comm ~ \"c?d\")");
+	check_str(kfilter__comm_globs("comm", NULL), "");
+	errno = 0;
+	CHECK(!kfilter__comm_globs("comm", "a\"b") && errno == EINVAL, "quote refused");
+	CHECK(!kfilter__globs_ok("a) || (1"), "parenthesis");
+	CHECK(!kfilter__globs_ok("a\\"), "backslash");
+	CHECK(!kfilter__globs_ok("a&&b") && !kfilter__globs_ok("a|b"), "operators");
+	CHECK(!kfilter__globs_ok("") && !kfilter__globs_ok(",a") && !kfilter__globs_ok("a,,b") &&
+		      !kfilter__globs_ok("a,"),
+	      "empty globs");
+	CHECK(kfilter__globs_ok("kworker/[0-9]*:*,ts_?x"), "classes and ? pass");
+
+	CHECK(kfilter__comm_match("a*,bc", "abc"), "a*");
+	CHECK(kfilter__comm_match("a*,bc", "bc"), "bc");
+	CHECK(!kfilter__comm_match("a*,bc", "bcd"), "bcd");
+	CHECK(kfilter__comm_match("ts_rq_*", "ts_rq_a"), "ts_rq_*");
+
+	check_str(kfilter__ints("common_pid", pids, 3),
+		  "(common_pid == 1 || common_pid == 22 || common_pid == 333)");
+	check_str(kfilter__ints("common_pid", pids, 0), "");
+
+	check_str(kfilter__and("prev_state == 1", "(prev_comm ~ \"x\")"),
+		  "prev_state == 1 && (prev_comm ~ \"x\")");
+	check_str(kfilter__and("", "b"), "b");
+	check_str(kfilter__and("a", ""), "a");
+	check_str(kfilter__and("", ""), "");
+	check_str(kfilter__or("a && b", "c"), "(a && b) || (c)");
+	/* one side without a condition passes everything */
+	check_str(kfilter__or("", "c"), "");
+
+	l = kfilter__clauses("prev_state == 1 && (prev_comm ~ \"a&&b\" || x == 2) && nosuch==3");
+	CHECK(l && l[0] && l[1] && l[2] && !l[3], "three clauses");
+	if (l && l[0] && l[1] && l[2]) {
+		CHECK_STR(l[0], "prev_state == 1");
+		CHECK_STR(l[1], "(prev_comm ~ \"a&&b\" || x == 2)");
+		CHECK_STR(l[2], "nosuch==3");
+	}
+	kfilter__free_list(l);
+	l = kfilter__clauses("pid > 1");
+	CHECK(l && l[0] && !l[1], "one clause");
+	if (l && l[0])
+		CHECK_STR(l[0], "pid > 1");
+	kfilter__free_list(l);
+	return ut_done("test_kfilter");
+}
