@@ -21,6 +21,7 @@
 
 #include "engine/procfs.h"
 #include "engine/session_int.h"
+#include "engine/target.h"
 
 #define TICK_MS 100
 
@@ -136,6 +137,11 @@ int session__workload_status(struct session *s)
 	return s->has_wl && s->wl.exited ? s->wl.status : -1;
 }
 
+bool session__is_target(struct session *s, u32 pid, u32 tid)
+{
+	return target_set__has(s->targets, pid, tid);
+}
+
 pid_t session__workload_pid(struct session *s)
 {
 	return s->has_wl ? s->wl.pid : -1;
@@ -209,6 +215,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			/* a child that never execs keeps its parent's name */
 			snprintf(comm, sizeof(comm), "%s", comm_map__get(s->comms, t.ptid));
 			comm_map__set(s->comms, t.tid, comm);
+			target_set__fork(s->targets, &t);
 			if (ops->fork)
 				ops->fork(s, ops->priv, &t);
 		}
@@ -216,6 +223,8 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			comm_map__exit(s->comms, t.tid, t.time);
 			if (ops->exit)
 				ops->exit(s, ops->priv, &t);
+			/* after the hook: the exiting task was still a target there */
+			target_set__exit(s->targets, &t);
 		}
 		return;
 	}

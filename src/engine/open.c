@@ -21,6 +21,7 @@
 
 #include "engine/kfilter.h"
 #include "engine/session_int.h"
+#include "engine/target.h"
 
 static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
 {
@@ -408,6 +409,8 @@ int session__open(struct session *s)
 			return session__set_err(s, err, "cannot start '%s': %s", env->argv[0],
 						strerror(-err));
 		s->has_wl = true;
+		if (target_set__add_workload(s->targets, s->wl.pid))
+			return session__set_err(s, -ENOMEM, "out of memory");
 	}
 	err = expand_targets(s);
 	if (err)

@@ -21,6 +21,7 @@
 #include "engine/cpulist.h"
 #include "engine/fastprint.h"
 #include "engine/session_int.h"
+#include "engine/target.h"
 
 #define DEFAULT_DWARF_SIZE 8192
 
@@ -82,8 +83,9 @@ struct session *session__new(const struct env *env, FILE *out)
 	if (s->max_cpu <= 0)
 		s->max_cpu = 1024;
 	s->comms = comm_map__new();
+	s->targets = target_set__new(env->pids, env->nr_pids, env->tids, env->nr_tids);
 	s->lost_cpu = calloc(s->max_cpu, sizeof(u64));
-	if (!s->comms || !s->lost_cpu) {
+	if (!s->comms || !s->targets || !s->lost_cpu) {
 		session__delete(s);
 		errno = ENOMEM;
 		return NULL;
@@ -112,6 +114,7 @@ void session__delete(struct session *s)
 		trace_seq_destroy(&s->seq);
 	tp__delete(s->tp);
 	comm_map__delete(s->comms);
+	target_set__delete(s->targets);
 	order__delete(s->oq);
 	free(s->lost_cpu);
 	free(s->threads);

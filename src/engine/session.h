@@ -184,6 +184,14 @@ struct stack_ctx;
 struct stack_ctx *session__stack(struct session *s);
 void session__set_stack(struct session *s, struct stack_ctx *ctx);
 
+/*
+ * Whether the task is one -p, -t or "-- command" names (the workload's
+ * descendant processes too, followed through FORK records); true for all
+ * tasks when none is named.  For CPU-wide sessions that choose their
+ * targets in user space.
+ */
+bool session__is_target(struct session *s, u32 pid, u32 tid);
+
 /* Comm of @pid (from COMM records, else /proc, else "<...>"). Never NULL. */
 const char *session__comm(struct session *s, u32 pid);
 

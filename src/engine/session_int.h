@@ -37,6 +37,7 @@ struct session {
 	FILE *out;
 	struct tp_db *tp;
 	struct comm_map *comms;
+	struct target_set *targets; /* -p/-t/-- as seen by CPU-wide events */
 	struct stack_ctx *stack;
 
 	struct evsel *evsels, **tail;

@@ -86,7 +86,6 @@ struct task_state {
 	struct field prev_pid, prev_state, prev_comm, next_pid, wakeup_pid;
 	unsigned state_mask;   /* 1 << ST_* accepted */
 	struct pairs *pending; /* tid -> ts_thread, switch-out to switch-in */
-	struct ts_proc *procs;
 	struct ts_stat states[NR_STATES];
 	struct ts_perins *perins_rows;
 	struct flame *flame;
@@ -241,59 +240,6 @@ static int task_state_init(struct session *s, void *priv)
 	return add_events(s, ts);
 }
 
-/* A process of the workload ("-- command"), found through FORK records. */
-struct ts_proc {
-	u32 pid;
-	UT_hash_handle hh;
-};
-
-/*
- * -p/-t/-- command, checked on the switch-out side: only threads that
- * switched out in a wanted way are tracked, so switch-ins and wakeups of
- * others find nothing in the table.
- */
-static bool wanted_task(struct session *s, struct task_state *ts, const struct sample *smp)
-{
-	const struct env *env = session__env(s);
-	struct ts_proc *p;
-
-	if (!env->nr_pids && !env->nr_tids && !(env->argv && env->argv[0]))
-		return true;
-	for (int i = 0; i < env->nr_pids; i++)
-		if ((u32)env->pids[i] == smp->pid)
-			return true;
-	for (int i = 0; i < env->nr_tids; i++)
-		if ((u32)env->tids[i] == smp->tid)
-			return true;
-	if (env->argv && env->argv[0]) {
-		if (smp->pid == (u32)session__workload_pid(s))
-			return true;
-		HASH_FIND(hh, ts->procs, &smp->pid, sizeof(smp->pid), p);
-		return p != NULL;
-	}
-	return false;
-}
-
-static void task_state_fork(struct session *s, void *priv, const struct rec_task *t)
-{
-	struct task_state *ts = priv;
-	u32 wl = session__workload_pid(s);
-	struct ts_proc *p;
-
-	if (t->pid == t->ppid || !session__env(s)->argv)
-		return;
-	HASH_FIND(hh, ts->procs, &t->ppid, sizeof(t->ppid), p);
-	if (t->ppid != wl && !p)
-		return;
-	HASH_FIND(hh, ts->procs, &t->pid, sizeof(t->pid), p);
-	if (p || !(p = calloc(1, sizeof(*p)))) {
-		ts->failed_alloc |= !p;
-		return;
-	}
-	p->pid = t->pid;
-	HASH_ADD(hh, ts->procs, pid, sizeof(p->pid), p);
-}
-
 static int stat_record(struct task_state *ts, struct ts_stat *st, u64 total, u64 sleep, u64 runq,
 		       bool woken)
 {
@@ -425,7 +371,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct sampl
 	}
 	comm = field__str(&ts->prev_comm, smp, &len);
 	copy_comm(cbuf, comm, len);
-	if (!(ts->state_mask & (1u << state)) || !wanted_task(s, ts, smp) ||
+	if (!(ts->state_mask & (1u << state)) || !session__is_target(s, smp->pid, tid) ||
 	    (env->filter && !kfilter__comm_match(env->filter, cbuf))) {
 		pairs__cancel(ts->pending, tid);
 		return;
@@ -531,16 +477,6 @@ static void task_state_exit(struct session *s, void *priv, const struct rec_task
 
 	(void)s;
 	pairs__forget(ts->pending, t->tid);
-	if (t->pid == t->tid) {
-		struct ts_proc *p;
-
-		/* a workload process is gone: its pid may be reused by anyone */
-		HASH_FIND(hh, ts->procs, &t->pid, sizeof(t->pid), p);
-		if (p) {
-			HASH_DEL(ts->procs, p);
-			free(p);
-		}
-	}
 }
 
 static void stat_rows(FILE *out, const char *key, const struct ts_stat *st)
@@ -654,7 +590,6 @@ static void task_state_interval(struct session *s, void *priv)
 static void task_state_deinit(struct session *s, void *priv)
 {
 	struct task_state *ts = priv;
-	struct ts_proc *p, *ptmp;
 	int err;
 
 	if (s && (ts->sw_out || ts->nr_intervals))
@@ -671,11 +606,6 @@ static void task_state_deinit(struct session *s, void *priv)
 		pairs__print_usage(ts->pending, stderr, "task-state", "thread");
 	pairs__delete(ts->pending);
 	ts->pending = NULL;
-	HASH_ITER(hh, ts->procs, p, ptmp)
-	{
-		HASH_DEL(ts->procs, p);
-		free(p);
-	}
 	reset_stats(ts);
 	for (int i = 0; i < NR_STATES; i++)
 		stat_free(&ts->states[i]);
@@ -738,7 +668,6 @@ const struct profiler prof_task_state = {
 	.lost = task_state_lost,
 	.interval = task_state_interval,
 	.exit = task_state_exit,
-	.fork = task_state_fork,
 	.context_switch = task_state_switch,
 	.deinit = task_state_deinit,
 };
