@@ -25,7 +25,7 @@
 #include "analysis/pairs.h"
 #include "engine/kfilter.h"
 #include "out/flame.h"
-#include "out/hdr.h"
+#include "out/lat_table.h"
 #include "out/stats_table.h"
 #include "profiler.h"
 #include "sym/stack.h"
@@ -60,23 +60,6 @@ struct ts_thread {
 	struct sample_copy stack; /* taken at switch-out; its buffer is reused */
 };
 
-struct ts_stat {
-	struct hdr *total, *sleep, *runq;
-};
-
-struct ts_key {
-	u32 tid;
-	int state;
-};
-
-/* A --perins row. */
-struct ts_perins {
-	struct ts_key key;
-	char comm[16];
-	struct ts_stat st;
-	UT_hash_handle hh;
-};
-
 struct task_state {
 	/* options */
 	bool only_S, only_D, perins;
@@ -84,10 +67,9 @@ struct task_state {
 
 	struct evsel *sw_out, *sw_in, *wakeup;
 	struct field prev_pid, prev_state, prev_comm, next_pid, wakeup_pid;
-	unsigned state_mask;   /* 1 << ST_* accepted */
-	struct pairs *pending; /* tid -> ts_thread, switch-out to switch-in */
-	struct ts_stat states[NR_STATES];
-	struct ts_perins *perins_rows;
+	unsigned state_mask;	 /* 1 << ST_* accepted */
+	struct pairs *pending;	 /* tid -> ts_thread, switch-out to switch-in */
+	struct lat_table *table; /* by state, or by thread and state (--perins) */
 	struct flame *flame;
 	u64 flame_rem_ns; /* sub-us remainder of off-CPU flame weights */
 	struct frame *frames;
@@ -212,6 +194,14 @@ static int task_state_init(struct session *s, void *priv)
 		ts->state_mask = (ts->only_S ? 1u << ST_S : 0) | (ts->only_D ? 1u << ST_D : 0);
 	else
 		ts->state_mask = ~0u;
+	/* Threads come and go: --perins rows are dropped at each interval. */
+	ts->table = lat_table__new(ts->perins ? "STATE COMM                 TID" : "STATE    ",
+				   (const char *const[]){ "sleep", "runq", NULL }, ts->perins);
+	if (!ts->table)
+		return -ENOMEM;
+	for (int i = 0; i < NR_STATES && !ts->perins; i++)
+		if (!lat_table__row(ts->table, i, i, state_names[i]))
+			return -ENOMEM;
 	ts->pending = pairs__new(&(struct pairs_conf){ .payload_size = sizeof(struct ts_thread),
 						       .idle_ns = IDLE_EVICT_NS,
 						       .payload_free = thread_free });
@@ -240,42 +230,6 @@ static int task_state_init(struct session *s, void *priv)
 	return add_events(s, ts);
 }
 
-static int stat_record(struct task_state *ts, struct ts_stat *st, u64 total, u64 sleep, u64 runq,
-		       bool woken)
-{
-	if (!st->total && !(st->total = hdr__new()))
-		return -ENOMEM;
-	if (hdr__record(st->total, total))
-		return -ENOMEM;
-	if (!woken)
-		return 0;
-	if (!st->sleep && !(st->sleep = hdr__new()))
-		return -ENOMEM;
-	if (!st->runq && !(st->runq = hdr__new()))
-		return -ENOMEM;
-	(void)ts;
-	if (hdr__record(st->sleep, sleep) || hdr__record(st->runq, runq))
-		return -ENOMEM;
-	return 0;
-}
-
-static struct ts_stat *perins_stat(struct task_state *ts, const struct ts_thread *th)
-{
-	struct ts_key key = { .tid = th->tid, .state = th->state };
-	struct ts_perins *row;
-
-	HASH_FIND(hh, ts->perins_rows, &key, sizeof(key), row);
-	if (!row) {
-		row = calloc(1, sizeof(*row));
-		if (!row)
-			return NULL;
-		row->key = key;
-		HASH_ADD(hh, ts->perins_rows, key, sizeof(key), row);
-	}
-	memcpy(row->comm, th->comm, sizeof(row->comm));
-	return &row->st;
-}
-
 static void print_than(struct session *s, struct task_state *ts, struct ts_thread *th, u64 now,
 		       u32 cpu, u64 dur)
 {
@@ -297,9 +251,9 @@ static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now
 	u64 dur, sleep = 0, runq = 0;
 	struct pair_span span;
 	struct ts_thread *th;
-	struct ts_stat *st;
+	struct lat_row *row;
+	char label[LAT_LABEL];
 	bool woken;
-	int err;
 
 	if (!pairs__end(ts->pending, tid, now, &span))
 		return;
@@ -310,12 +264,14 @@ static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now
 		sleep = th->wake_time - span.start;
 		runq = now - th->wake_time;
 	}
-	err = stat_record(ts, &ts->states[th->state], dur, sleep, runq, woken);
-	if (!err && ts->perins) {
-		st = perins_stat(ts, th);
-		err = st ? stat_record(ts, st, dur, sleep, runq, woken) : -ENOMEM;
+	if (ts->perins) {
+		snprintf(label, sizeof(label), "%-5s %-16s %7u", state_names[th->state], th->comm,
+			 th->tid);
+		row = lat_table__row(ts->table, (u64)th->tid << 8 | th->state, th->state, label);
+	} else {
+		row = lat_table__row(ts->table, th->state, th->state, NULL);
 	}
-	if (err)
+	if (!row || lat_table__record(ts->table, row, dur, woken ? (u64[]){ sleep, runq } : NULL))
 		ts->failed_alloc = true;
 	ts->nr_intervals++;
 	if (ts->than && dur > ts->than)
@@ -479,68 +435,11 @@ static void task_state_exit(struct session *s, void *priv, const struct rec_task
 	pairs__forget(ts->pending, t->tid);
 }
 
-static void stat_rows(FILE *out, const char *key, const struct ts_stat *st)
-{
-	char buf[64];
-
-	if (!st->total || !hdr__count(st->total))
-		return;
-	stats_table__row(out, key, st->total);
-	if (st->sleep && hdr__count(st->sleep)) {
-		snprintf(buf, sizeof(buf), "%-*s", (int)strlen(key), "  sleep");
-		stats_table__row(out, buf, st->sleep);
-		snprintf(buf, sizeof(buf), "%-*s", (int)strlen(key), "  runq");
-		stats_table__row(out, buf, st->runq);
-	}
-}
-
-static void stat_reset(struct ts_stat *st)
-{
-	if (st->total)
-		hdr__reset(st->total);
-	if (st->sleep)
-		hdr__reset(st->sleep);
-	if (st->runq)
-		hdr__reset(st->runq);
-}
-
-static void stat_free(struct ts_stat *st)
-{
-	hdr__delete(st->total);
-	hdr__delete(st->sleep);
-	hdr__delete(st->runq);
-}
-
-static int perins_cmp(const struct ts_perins *a, const struct ts_perins *b)
-{
-	if (a->key.state != b->key.state)
-		return a->key.state - b->key.state;
-	return hdr__sum(b->st.total) > hdr__sum(a->st.total) ? 1 : -1;
-}
-
 static void print_stats(struct session *s, struct task_state *ts)
 {
 	FILE *out = session__out(s);
-	char key[64];
 
-	if (!ts->perins) {
-		stats_table__header(out, "STATE    ");
-		for (int i = 0; i < NR_STATES; i++) {
-			snprintf(key, sizeof(key), "%-9s", state_names[i]);
-			stat_rows(out, key, &ts->states[i]);
-		}
-	} else {
-		struct ts_perins *row, *tmp;
-
-		HASH_SORT(ts->perins_rows, perins_cmp);
-		stats_table__header(out, "STATE COMM                 TID");
-		HASH_ITER(hh, ts->perins_rows, row, tmp)
-		{
-			snprintf(key, sizeof(key), "%-5s %-16s %7u", state_names[row->key.state],
-				 row->comm, row->key.tid);
-			stat_rows(out, key, &row->st);
-		}
-	}
+	lat_table__print(ts->table, out);
 	pairs__print_drops(ts->pending, out, "task-state", "intervals",
 			   "switch-in (neither sched_switch nor a context-switch record)");
 	if (ts->failed_alloc)
@@ -555,17 +454,8 @@ static void print_stats(struct session *s, struct task_state *ts)
 
 static void reset_stats(struct task_state *ts)
 {
-	struct ts_perins *row, *tmp;
-
-	for (int i = 0; i < NR_STATES; i++)
-		stat_reset(&ts->states[i]);
-	/* Threads come and go: drop the rows rather than keep empty ones. */
-	HASH_ITER(hh, ts->perins_rows, row, tmp)
-	{
-		HASH_DEL(ts->perins_rows, row);
-		stat_free(&row->st);
-		free(row);
-	}
+	if (ts->table)
+		lat_table__reset(ts->table);
 	if (ts->pending)
 		pairs__reset_counts(ts->pending);
 	ts->closed_by_record = 0;
@@ -607,8 +497,8 @@ static void task_state_deinit(struct session *s, void *priv)
 	pairs__delete(ts->pending);
 	ts->pending = NULL;
 	reset_stats(ts);
-	for (int i = 0; i < NR_STATES; i++)
-		stat_free(&ts->states[i]);
+	lat_table__delete(ts->table);
+	ts->table = NULL;
 	free(ts->frames);
 }
 

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A latency table of keyed histograms with sub-rows: see lat_table.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "out/hdr.h"
+#include "out/lat_table.h"
+#include "out/stats_table.h"
+
+struct lat_row {
+	uint64_t key;
+	int group;
+	char label[LAT_LABEL];
+	struct hdr *total;
+	struct hdr *sub[LAT_MAX_SUB];
+	UT_hash_handle hh;
+};
+
+struct lat_table {
+	char *key_title;
+	const char *subs[LAT_MAX_SUB];
+	int nr_subs;
+	bool drop_rows;
+	struct lat_row *rows;
+	unsigned nr_rows;
+};
+
+struct lat_table *lat_table__new(const char *key_title, const char *const *subs, bool drop_rows)
+{
+	struct lat_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->key_title = strdup(key_title);
+	if (!t->key_title) {
+		free(t);
+		return NULL;
+	}
+	for (; subs && subs[t->nr_subs] && t->nr_subs < LAT_MAX_SUB; t->nr_subs++)
+		t->subs[t->nr_subs] = subs[t->nr_subs];
+	t->drop_rows = drop_rows;
+	return t;
+}
+
+static void row_free(struct lat_table *t, struct lat_row *r)
+{
+	HASH_DEL(t->rows, r);
+	hdr__delete(r->total);
+	for (int i = 0; i < t->nr_subs; i++)
+		hdr__delete(r->sub[i]);
+	free(r);
+	t->nr_rows--;
+}
+
+void lat_table__delete(struct lat_table *t)
+{
+	struct lat_row *r, *tmp;
+
+	if (!t)
+		return;
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		row_free(t, r);
+	}
+	free(t->key_title);
+	free(t);
+}
+
+void lat_row__label(struct lat_row *r, const char *label)
+{
+	snprintf(r->label, sizeof(r->label), "%s", label);
+}
+
+struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, const char *label)
+{
+	struct lat_row *r;
+
+	HASH_FIND(hh, t->rows, &key, sizeof(key), r);
+	if (!r) {
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			return NULL;
+		r->key = key;
+		r->group = group;
+		HASH_ADD(hh, t->rows, key, sizeof(r->key), r);
+		t->nr_rows++;
+	}
+	if (label)
+		lat_row__label(r, label);
+	return r;
+}
+
+static int record(struct hdr **h, uint64_t v)
+{
+	if (!*h && !(*h = hdr__new()))
+		return -ENOMEM;
+	return hdr__record(*h, v);
+}
+
+int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, const uint64_t *sub)
+{
+	if (record(&r->total, total))
+		return -ENOMEM;
+	for (int i = 0; sub && i < t->nr_subs; i++)
+		if (record(&r->sub[i], sub[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+static uint64_t row_sum(const struct lat_row *r)
+{
+	return r->total ? hdr__sum(r->total) : 0;
+}
+
+static int row_cmp(const struct lat_row *a, const struct lat_row *b)
+{
+	uint64_t x = row_sum(a), y = row_sum(b);
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	if (x != y)
+		return x > y ? -1 : 1;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+void lat_table__print(struct lat_table *t, FILE *fp)
+{
+	int width = (int)strlen(t->key_title);
+	char buf[LAT_LABEL + 16];
+	struct lat_row *r, *tmp;
+
+	HASH_SORT(t->rows, row_cmp);
+	stats_table__header(fp, t->key_title);
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		if (!r->total || !hdr__count(r->total))
+			continue;
+		snprintf(buf, sizeof(buf), "%-*s", width, r->label);
+		stats_table__row(fp, buf, r->total);
+		for (int i = 0; i < t->nr_subs; i++) {
+			if (!r->sub[i] || !hdr__count(r->sub[i]))
+				continue;
+			snprintf(buf, sizeof(buf), "  %-*s", width > 2 ? width - 2 : 0, t->subs[i]);
+			stats_table__row(fp, buf, r->sub[i]);
+		}
+	}
+}
+
+void lat_table__reset(struct lat_table *t)
+{
+	struct lat_row *r, *tmp;
+
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		if (t->drop_rows) {
+			row_free(t, r);
+			continue;
+		}
+		if (r->total)
+			hdr__reset(r->total);
+		for (int i = 0; i < t->nr_subs; i++)
+			if (r->sub[i])
+				hdr__reset(r->sub[i]);
+	}
+}
+
+unsigned lat_table__rows(const struct lat_table *t)
+{
+	return t->nr_rows;
+}

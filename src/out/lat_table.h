@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A latency table: rows under a key (a state, a thread and its state, an
+ * exit reason, an event pair), each a histogram of totals plus optional
+ * named sub-rows (task-state's "sleep" and "runq"), printed through
+ * stats_table and reset per interval (-i).
+ *
+ *   STATE          calls       total  ...
+ *   S                200      1.012s  ...
+ *     sleep          198      1.001s  ...
+ *     runq           198     11.021ms ...
+ *
+ * Rows print ordered by their group (a profiler's key order: the state),
+ * then by total time, largest first.  A row or sub-row with no values in
+ * the interval is not printed.  Memory: one row per key seen in the
+ * interval when rows are dropped at each reset (per-thread keys), else one
+ * per key for the run.
+ */
+#ifndef PP_LAT_TABLE_H
+#define PP_LAT_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define LAT_MAX_SUB 4
+#define LAT_LABEL 64
+
+struct lat_table;
+struct lat_row;
+
+/*
+ * @key_title: the key column's title, padded to the labels' width.
+ * @subs: NULL-terminated names of the sub-rows (at most LAT_MAX_SUB).
+ * @drop_rows: lat_table__reset frees the rows (keys that come and go).
+ */
+struct lat_table *lat_table__new(const char *key_title, const char *const *subs, bool drop_rows);
+void lat_table__delete(struct lat_table *t);
+
+/* The row of @key (made on first use); @label is set when it is made or non-NULL. */
+struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, const char *label);
+/* Record one total, and one value per sub-row (@sub: as many as subs, or NULL). */
+int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, const uint64_t *sub);
+/* Update the label (a thread renamed itself). */
+void lat_row__label(struct lat_row *r, const char *label);
+
+void lat_table__print(struct lat_table *t, FILE *fp);
+/* Empty the histograms (or free the rows, see drop_rows). */
+void lat_table__reset(struct lat_table *t);
+/* Rows held now. */
+unsigned lat_table__rows(const struct lat_table *t);
+
+#endif

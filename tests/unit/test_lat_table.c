@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The latency table: rows by group then total, sub-rows under their row,
+ * empty rows and sub-rows left out, per-interval reset that keeps fixed
+ * rows or drops per-thread ones, and labels that follow a rename.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/lat_table.h"
+#include "ut.h"
+
+#define MS 1000000ULL
+
+static char *print(struct lat_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	lat_table__print(t, fp);
+	fclose(fp);
+	return buf;
+}
+
+/* the key column (@width chars, trailing blanks cut) of each line after the header */
+static const char *keys_of(const char *text, int width, char *out, size_t len)
+{
+	const char *p = strchr(text, '\n');
+
+	out[0] = 0;
+	while (p && p[1]) {
+		char line[256];
+		int n = width;
+
+		snprintf(line, sizeof(line), "%.*s", width, p + 1);
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = 0;
+		strncat(out, line, len - strlen(out) - 1);
+		strncat(out, "|", len - strlen(out) - 1);
+		p = strchr(p + 1, '\n');
+	}
+	return out;
+}
+
+int main(void)
+{
+	const char *const subs[] = { "sleep", "runq", NULL };
+	struct lat_table *t = lat_table__new("STATE    ", subs, false);
+	struct lat_row *s, *d, *r;
+	char *text, keys[256];
+
+	s = lat_table__row(t, 1, 1, "S");
+	d = lat_table__row(t, 2, 2, "D");
+	r = lat_table__row(t, 0, 0, "R");
+	CHECK(s && d && r, "rows");
+	CHECK(lat_table__row(t, 1, 1, NULL) == s, "same key, same row");
+	lat_table__record(t, s, 5 * MS, (uint64_t[]){ 4 * MS, 1 * MS });
+	lat_table__record(t, s, 7 * MS, (uint64_t[]){ 6 * MS, 1 * MS });
+	lat_table__record(t, r, 100 * MS, NULL); /* no sub values: no sub-rows */
+	text = print(t);
+	/* group order R(0) S(1); D has nothing and is left out */
+	CHECK_STR(keys_of(text, 9, keys, sizeof(keys)), "R|S|  sleep|  runq|");
+	CHECK(!strncmp(text, "STATE          calls", 20), "header: %.30s", text);
+	CHECK(strstr(text, "\nS                  2    12.000ms") != NULL, "S row:\n%s", text);
+	CHECK(strstr(text, "\n  sleep            2    10.000ms") != NULL, "sleep row:\n%s", text);
+	free(text);
+
+	/* reset: fixed rows stay, empty */
+	lat_table__reset(t);
+	CHECK_INT(lat_table__rows(t), 3);
+	lat_table__record(t, d, 3 * MS, NULL);
+	text = print(t);
+	CHECK_STR(keys_of(text, 9, keys, sizeof(keys)), "D|");
+	free(text);
+	lat_table__delete(t);
+
+	/* per-thread rows: within a group, the largest total first; dropped at reset */
+	t = lat_table__new("STATE COMM      TID", subs, true);
+	r = lat_table__row(t, 101 << 8 | 1, 1, "S     a         101");
+	lat_table__record(t, r, 1 * MS, NULL);
+	r = lat_table__row(t, 102 << 8 | 1, 1, "S     b         102");
+	lat_table__record(t, r, 9 * MS, NULL);
+	r = lat_table__row(t, 101 << 8 | 0, 0, "R     a         101");
+	lat_table__record(t, r, 1, NULL);
+	/* thread 102 renames itself */
+	r = lat_table__row(t, 102 << 8 | 1, 1, "S     b2        102");
+	lat_table__record(t, r, 1 * MS, NULL);
+	text = print(t);
+	CHECK_STR(keys_of(text, 19, keys, sizeof(keys)),
+		  "R     a         101|S     b2        102|S     a         101|");
+	free(text);
+	lat_table__reset(t);
+	CHECK_INT(lat_table__rows(t), 0);
+	text = print(t);
+	CHECK(!strchr(text, '\n') || !strchr(text, '\n')[1], "only the header: %s", text);
+	free(text);
+	lat_table__delete(t);
+	return ut_done("test_lat_table");
+}
