@@ -204,7 +204,7 @@ void pairs__reset_counts(struct pairs *p)
 }
 
 void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const char *what,
-			const char *end)
+			const char *why)
 {
 	const struct pairs_counts *c = &p->c;
 
@@ -212,8 +212,7 @@ void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const 
 		fprintf(fp, "%s: %" PRIu64 " pending %s dropped after lost events\n", who, c->lost,
 			what);
 	if (c->replaced)
-		fprintf(fp, "%s: %" PRIu64 " %s dropped: %s not seen\n", who, c->replaced, what,
-			end);
+		fprintf(fp, "%s: %" PRIu64 " %s dropped: %s\n", who, c->replaced, what, why);
 	if (c->full)
 		fprintf(fp, "%s: %" PRIu64 " %s not counted: %zu pending at once is the limit\n",
 			who, c->full, what, p->conf.max_keys);

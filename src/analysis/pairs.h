@@ -82,10 +82,11 @@ void pairs__reset_counts(struct pairs *p);
 
 /*
  * Dropped intervals, one line each, "WHO: N pending WHAT dropped after lost
- * events" and so on; @end names the closing event ("switch-in").
+ * events" and so on; @why says why a start replaced by the next one had no
+ * end ("switch-in not seen").
  */
 void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const char *what,
-			const char *end);
+			const char *why);
 /* "WHO: N KEY entries at the end (peak N), N evicted idle" (for -v). */
 void pairs__print_usage(const struct pairs *p, FILE *fp, const char *who, const char *key);
 

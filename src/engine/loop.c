@@ -152,7 +152,7 @@ void session__stop(struct session *s)
 	s->stop = true;
 }
 
-static void count_lost(struct session *s, const struct perf_event_header *h, int cpu)
+void session__count_lost(struct session *s, const struct perf_event_header *h, int cpu)
 {
 	struct rec_lost l;
 	struct sample id;
@@ -329,7 +329,7 @@ static int drain(struct session *s, struct buf *b)
 		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
 			u64 before = s->lost_total;
 
-			count_lost(s, h, cpu);
+			session__count_lost(s, h, cpu);
 			b->lost += s->lost_total - before;
 		}
 		if (s->oq) {

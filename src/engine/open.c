@@ -98,7 +98,7 @@ static int add_fd(struct session *s, int fd)
 	return 0;
 }
 
-static int add_id(struct session *s, u64 id, struct evsel *ev)
+int session__add_id(struct session *s, u64 id, struct evsel *ev)
 {
 	if (s->nr_ids == s->cap_ids) {
 		int cap = s->cap_ids ? s->cap_ids * 2 : 64;
@@ -114,7 +114,7 @@ static int add_id(struct session *s, u64 id, struct evsel *ev)
 	return 0;
 }
 
-static int cmp_id(const void *a, const void *b)
+int session__cmp_id(const void *a, const void *b)
 {
 	const struct id_map *x = a, *y = b;
 
@@ -341,7 +341,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
 		return session__set_err(s, -errno, "cannot get the id of %s: %s", ev->name,
 					strerror(errno));
-	if (add_id(s, id, ev))
+	if (session__add_id(s, id, ev))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	err = set_filter(s, ev, fd);
 	if (err)
@@ -455,7 +455,7 @@ int session__open(struct session *s)
 	if (!opened)
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");
-	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
+	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
 	if (!s->per_thread)
 		snapshot_comms(s);
 	return 0;

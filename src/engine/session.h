@@ -192,6 +192,19 @@ void session__set_stack(struct session *s, struct stack_ctx *ctx);
  */
 bool session__is_target(struct session *s, u32 pid, u32 tid);
 
+/*
+ * Injected sessions, for tests without a kernel: after the profiler's init
+ * added its events (formats fixed with session__add_format first, if
+ * wanted), session__inject_begin gives each event the sample id
+ * session__inject_id(ev) and session__inject dispatches synthesized
+ * records (samples with PERF_SAMPLE_IDENTIFIER first, COMM, FORK, EXIT,
+ * LOST, SWITCH...) in the order given, as if read from CPU @cpu's buffer.
+ */
+int session__add_format(struct session *s, const char *sys, const char *format);
+int session__inject_begin(struct session *s, const struct session_ops *ops);
+u64 session__inject_id(const struct evsel *ev);
+void session__inject(struct session *s, const struct perf_event_header *rec, int cpu);
+
 /* Comm of @pid (from COMM records, else /proc, else "<...>"). Never NULL. */
 const char *session__comm(struct session *s, u32 pid);
 

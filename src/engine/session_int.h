@@ -91,10 +91,15 @@ struct session {
 int session__set_err(struct session *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 struct evsel *session__evsel_by_id(struct session *s, u64 id);
+/* The id map (open.c): add, then sort with session__cmp_id before lookups. */
+int session__add_id(struct session *s, u64 id, struct evsel *ev);
+int session__cmp_id(const void *a, const void *b);
 void session__close(struct session *s);
 int session__enable(struct session *s);
 void session__block_signals(struct session *s);
 void session__restore_signals(struct session *s);
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu);
+/* A LOST / LOST_SAMPLES record: add it to the totals and its CPU's count. */
+void session__count_lost(struct session *s, const struct perf_event_header *h, int cpu);
 
 #endif

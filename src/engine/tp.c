@@ -29,12 +29,17 @@ bool tp__readable(void)
 
 struct tp_db *tp__new(void)
 {
-	struct tp_db *db;
-
 	if (!tracefs_tracing_dir()) {
 		errno = ENOENT;
 		return NULL;
 	}
+	return tp__new_offline();
+}
+
+struct tp_db *tp__new_offline(void)
+{
+	struct tp_db *db;
+
 	db = calloc(1, sizeof(*db));
 	if (!db)
 		return NULL;

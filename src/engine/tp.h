@@ -24,6 +24,8 @@ void tp__delete(struct tp_db *db);
 struct tep_handle *tp__tep(struct tp_db *db);
 
 /* The format of sys:name, loaded once.  NULL with errno ENOENT if none. */
+/* A database for formats given as text only (injected sessions): no tracefs needed. */
+struct tp_db *tp__new_offline(void);
 struct tep_event *tp__event(struct tp_db *db, const char *sys, const char *name);
 
 /*

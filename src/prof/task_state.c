@@ -441,7 +441,7 @@ static void print_stats(struct session *s, struct task_state *ts)
 
 	lat_table__print(ts->table, out);
 	pairs__print_drops(ts->pending, out, "task-state", "intervals",
-			   "switch-in (neither sched_switch nor a context-switch record)");
+			   "switch-in not seen (neither sched_switch nor a context-switch record)");
 	if (ts->failed_alloc)
 		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
 	if (ts->closed_by_record && session__env(s)->verbose)

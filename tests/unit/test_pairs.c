@@ -194,7 +194,7 @@ static void test_report(void)
 	pairs__start(p, 1, 20, 0); /* replaced */
 	pairs__start(p, 2, 30, 0); /* full */
 	pairs__lost(p);
-	pairs__print_drops(p, fp, "lat", "intervals", "the end event");
+	pairs__print_drops(p, fp, "lat", "intervals", "the end event not seen");
 	pairs__print_usage(p, fp, "lat", "task");
 	fclose(fp);
 	CHECK_STR(buf, "lat: 1 pending intervals dropped after lost events\n"

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task-state's state machine on an injected session: synthesized
+ * sched_switch / sched_wakeup samples and COMM / EXIT / LOST / SWITCH
+ * records with known answers, no kernel involved.  Each interval below has
+ * a known length; those the tool must not count (a lost record in the
+ * middle, an exit, a second switch-out without a switch-in) are checked to
+ * be left out and reported.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "profiler.h"
+#include "synth.h"
+#include "ut.h"
+
+#define MS 1000000ULL
+
+static const char switch_fmt[] =
+	"name: sched_switch\nID: 372\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d\", REC->prev_comm, REC->prev_pid\n";
+static const char wakeup_fmt[] =
+	"name: sched_wakeup\nID: 374\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"comm=%s pid=%d\", REC->comm, REC->pid\n";
+
+enum { S_ = 1, D_ = 2 }; /* prev_state bits */
+
+struct run {
+	const struct profiler *p;
+	void *priv;
+	struct session *s;
+	struct env env;
+	struct evsel *sw, *wk;
+	char *out;
+	size_t out_len;
+	FILE *fp;
+	struct synth b;
+};
+
+static void on_sample(struct session *s, void *arg, struct evsel *ev, struct sample *smp)
+{
+	struct run *r = arg;
+
+	r->p->sample(s, r->priv, ev, smp);
+}
+
+static void on_lost(struct session *s, void *arg, int cpu, u64 nr)
+{
+	struct run *r = arg;
+
+	r->p->lost(s, r->priv, cpu, nr);
+}
+
+static void on_exit_rec(struct session *s, void *arg, const struct rec_task *t)
+{
+	struct run *r = arg;
+
+	r->p->exit(s, r->priv, t);
+}
+
+static void on_switch(struct session *s, void *arg, const struct rec_switch *sw)
+{
+	struct run *r = arg;
+
+	r->p->context_switch(s, r->priv, sw);
+}
+
+static struct session_ops ops = {
+	.sample = on_sample,
+	.lost = on_lost,
+	.exit = on_exit_rec,
+	.context_switch = on_switch,
+};
+
+/* task-state with these options, on an injected session */
+static int start(struct run *r, const char *args)
+{
+	char *argv[16], *copy = strdup(args), *save = NULL, **pos;
+	int argc = 0, nr_pos;
+
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < nr_profilers; i++)
+		if (profilers[i] && !strcmp(profilers[i]->name, "task-state"))
+			r->p = profilers[i];
+	if (!r->p || !copy)
+		return -1;
+	argv[argc++] = "task-state";
+	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	r->priv = calloc(1, r->p->priv_size);
+	if (options__parse(r->p, argc, argv, &r->env, r->priv, &pos, &nr_pos))
+		return -1;
+	r->fp = open_memstream(&r->out, &r->out_len);
+	r->s = session__new(&r->env, r->fp);
+	if (!r->s || session__add_format(r->s, "sched", switch_fmt) ||
+	    session__add_format(r->s, "sched", wakeup_fmt) || r->p->init(r->s, r->priv))
+		return -1;
+	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next) {
+		if (strstr(ev->name, "sched_switch"))
+			r->sw = ev; /* with -S/-D: the last of the two (switch-in) */
+		else
+			r->wk = ev;
+	}
+	ops.priv = r;
+	free(copy);
+	return session__inject_begin(r->s, &ops);
+}
+
+/* the output, after the profiler's final table */
+static const char *finish(struct run *r)
+{
+	r->p->deinit(r->s, r->priv);
+	fflush(r->fp);
+	return r->out;
+}
+
+static void cleanup(struct run *r)
+{
+	session__delete(r->s);
+	fclose(r->fp);
+	free(r->out);
+	free(r->priv);
+	options__free(&r->env);
+}
+
+/* a sched_switch on @cpu at @t: @prev leaves in @state, @next comes in (0: idle) */
+static void sw(struct run *r, u64 t, u32 cpu, u32 prev, u64 state, u32 next)
+{
+	unsigned char raw[64] = { 0 };
+	char comm[16];
+
+	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next) {
+		if (!strstr(ev->name, "sched_switch"))
+			continue;
+		memset(raw, 0, sizeof(raw));
+		synth__field_u64(ev, raw, "common_pid", prev);
+		snprintf(comm, sizeof(comm), "t%u", prev);
+		synth__field_str(ev, raw, "prev_comm", prev ? comm : "swapper/0");
+		synth__field_u64(ev, raw, "prev_pid", prev);
+		synth__field_u64(ev, raw, "prev_state", state);
+		snprintf(comm, sizeof(comm), "t%u", next);
+		synth__field_str(ev, raw, "next_comm", next ? comm : "swapper/0");
+		synth__field_u64(ev, raw, "next_pid", next);
+		/* each sched_switch event of the session sees the switch (filters aside) */
+		session__inject(r->s,
+				synth__sample(&r->b, ev,
+					      &(struct synth_sample){ .pid = prev,
+								      .tid = prev,
+								      .cpu = cpu,
+								      .time = t,
+								      .raw = raw,
+								      .raw_size = 64 }),
+				cpu);
+	}
+}
+
+static void wakeup(struct run *r, u64 t, u32 cpu, u32 waker, u32 tid)
+{
+	unsigned char raw[40] = { 0 };
+
+	synth__field_u64(r->wk, raw, "common_pid", waker);
+	synth__field_str(r->wk, raw, "comm", "woken");
+	synth__field_u64(r->wk, raw, "pid", tid);
+	session__inject(r->s,
+			synth__sample(&r->b, r->wk,
+				      &(struct synth_sample){ .pid = waker,
+							      .tid = waker,
+							      .cpu = cpu,
+							      .time = t,
+							      .raw = raw,
+							      .raw_size = 36 }),
+			cpu);
+}
+
+/* field @n (1-based, blank-separated) of the row starting with @key */
+static const char *col(const char *out, const char *key, int n, char *buf, size_t len)
+{
+	const char *p = out;
+	size_t kl = strlen(key);
+
+	buf[0] = 0;
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q = p;
+
+		if (strncmp(p, key, kl) || (p[kl] != ' ' && p[kl] != '\n'))
+			continue;
+		for (int i = 1; i <= n; i++) {
+			size_t w;
+
+			while (*q == ' ')
+				q++;
+			w = strcspn(q, " \n");
+			if (i == n) {
+				snprintf(buf, len, "%.*s", (int)w, q);
+				return buf;
+			}
+			q += w;
+		}
+	}
+	return buf;
+}
+
+/* The intervals of every kind, all states. */
+static void test_all_states(void)
+{
+	struct run r;
+	const char *out;
+	char b[64];
+
+	if (start(&r, "")) {
+		CHECK(0, "start task-state on an injected session");
+		return;
+	}
+	/* 1. S on CPU 0, woken at 4 ms, back on CPU 1 at 5 ms: sleep 3, runq 1 */
+	sw(&r, 1 * MS, 0, 100, S_, 0);
+	wakeup(&r, 4 * MS, 1, 1, 100);
+	sw(&r, 5 * MS, 1, 0, 0, 100);
+	/* 2. D for 20 ms, never woken by a traced wakeup */
+	sw(&r, 10 * MS, 0, 200, D_, 0);
+	sw(&r, 30 * MS, 0, 0, 0, 200);
+	/* 3. preempted (R): 1 ms on the run queue */
+	sw(&r, 40 * MS, 1, 300, 0, 301);
+	sw(&r, 41 * MS, 1, 301, S_, 300);
+	/* 4. a lost record in the middle: that interval is dropped */
+	sw(&r, 50 * MS, 0, 400, S_, 0);
+	session__inject(r.s, synth__lost(&r.b, 10, 55 * MS, 0), 0);
+	sw(&r, 60 * MS, 0, 0, 0, 400);
+	/* 5. an exit: the pending interval goes, a reused tid starts clean */
+	sw(&r, 70 * MS, 0, 500, S_, 0);
+	session__inject(r.s, synth__task(&r.b, PERF_RECORD_EXIT, 500, 1, 500, 1, 75 * MS, 0), 0);
+	sw(&r, 80 * MS, 0, 0, 0, 500);
+	/* 6. the switch-in seen only as the kernel's context-switch record: 5 ms */
+	sw(&r, 90 * MS, 0, 600, S_, 0);
+	session__inject(r.s, synth__switch(&r.b, false, 600, 600, 0, 0, 95 * MS, 1), 1);
+	/* 7. out twice without a switch-in: the first is dropped, the second is 1 ms */
+	sw(&r, 100 * MS, 0, 700, S_, 0);
+	sw(&r, 110 * MS, 1, 700, S_, 0);
+	sw(&r, 111 * MS, 0, 0, 0, 700);
+	out = finish(&r);
+
+	/* S: 1 (4 ms) + 6 (5 ms) + 7 (1 ms); 301's S from case 3 never ends */
+	CHECK_STR(col(out, "S", 2, b, sizeof(b)), "3");
+	CHECK_STR(col(out, "S", 3, b, sizeof(b)), "10.000ms");
+	CHECK_STR(col(out, "  sleep", 2, b, sizeof(b)), "1");
+	CHECK_STR(col(out, "  sleep", 3, b, sizeof(b)), "3.000ms");
+	CHECK_STR(col(out, "  runq", 3, b, sizeof(b)), "1.000ms");
+	CHECK_STR(col(out, "D", 2, b, sizeof(b)), "1");
+	CHECK_STR(col(out, "D", 3, b, sizeof(b)), "20.000ms");
+	CHECK_STR(col(out, "R", 2, b, sizeof(b)), "1");
+	CHECK_STR(col(out, "R", 3, b, sizeof(b)), "1.000ms");
+	/* pending at the lost record: 400, and 301 (out at 41 ms, never back) */
+	CHECK(strstr(out, "task-state: 2 pending intervals dropped after lost events\n") != NULL,
+	      "lost reported:\n%s", out);
+	CHECK(strstr(out, "task-state: 1 intervals dropped: switch-in not seen") != NULL,
+	      "unpaired reported:\n%s", out);
+	cleanup(&r);
+}
+
+/* -D: only D intervals; --perins: one row per thread */
+static void test_options(void)
+{
+	struct run r;
+	const char *out;
+	char b[64];
+
+	if (start(&r, "-D --perins")) {
+		CHECK(0, "start task-state -D --perins");
+		return;
+	}
+	sw(&r, 1 * MS, 0, 100, S_, 0);
+	sw(&r, 2 * MS, 0, 0, 0, 100);
+	sw(&r, 3 * MS, 0, 200, D_, 0);
+	sw(&r, 7 * MS, 1, 0, 0, 200);
+	sw(&r, 8 * MS, 0, 201, D_, 0);
+	sw(&r, 9 * MS, 1, 0, 0, 201);
+	sw(&r, 10 * MS, 0, 200, D_, 0);
+	sw(&r, 12 * MS, 1, 0, 0, 200);
+	out = finish(&r);
+	CHECK(strncmp(out, "STATE COMM                 TID", 30) == 0, "perins header:\n%s", out);
+	/* largest total first */
+	CHECK_STR(col(out, "D     t200", 3, b, sizeof(b)), "200");
+	CHECK_STR(col(out, "D     t200", 4, b, sizeof(b)), "2");
+	CHECK_STR(col(out, "D     t200", 5, b, sizeof(b)), "6.000ms");
+	CHECK_STR(col(out, "D     t201", 5, b, sizeof(b)), "1.000ms");
+	CHECK(strstr(out, "D     t200") < strstr(out, "D     t201"), "order:\n%s", out);
+	CHECK(!strstr(out, "\nS "), "no S row with -D:\n%s", out);
+	cleanup(&r);
+}
+
+int main(void)
+{
+	test_all_states();
+	test_options();
+	return ut_done("test_task_state_sm");
+}
