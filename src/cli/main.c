@@ -124,13 +124,33 @@ static void on_switch(struct session *s, void *arg, const struct rec_switch *sw)
 	r->p->context_switch(s, r->priv, sw);
 }
 
-/* One line for a failure: the session's message, unless the profiler already said why. */
-static void report(const struct profiler *p, struct session *s)
+/*
+ * One line for a failure: the session's message, unless the profiler
+ * already said why.  Returns the exit status: 2 for a usage error.
+ */
+static int report(const struct profiler *p, struct session *s)
 {
 	const char *msg = session__strerror(s);
 
 	if (msg)
 		fprintf(stderr, "perf-prof %s: %s\n", p->name, msg);
+	return session__err_is_usage(s) ? 2 : 1;
+}
+
+/* "skipped 2 events the kernel refuses: a, b" (the first few names). */
+static void report_skipped(const struct profiler *p, struct session *s)
+{
+	char *const *names;
+	int n = session__skipped(s, &names);
+
+	if (!n || session__env(s)->quiet)
+		return;
+	fprintf(stderr, "perf-prof %s: skipped %d event%s the kernel refuses: ", p->name, n,
+		n > 1 ? "s" : "");
+	for (int i = 0; i < n && i < 8; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+	fprintf(stderr, "%s%s\n", n > 8 ? "..." : "",
+		geteuid() ? " (not root: run as root, or lower kernel.perf_event_paranoid)" : "");
 }
 
 static int exit_code_of(int status)
@@ -176,14 +196,15 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	}
 	err = p->init(s, priv);
 	if (err) {
-		report(p, s);
+		ret = report(p, s);
 		goto out_deinit;
 	}
 	err = session__open(s);
 	if (err) {
-		report(p, s);
+		ret = report(p, s);
 		goto out_deinit;
 	}
+	report_skipped(p, s);
 	ops.priv = &r;
 	ops.sample = on_sample;
 	ops.lost = on_lost;
@@ -197,7 +218,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	if (env->verbose)
 		stack_ctx__print_stats(r.stack, stderr);
 	if (err) {
-		report(p, s);
+		ret = report(p, s);
 		goto out_deinit;
 	}
 	ret = 0;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,18 @@ static const struct copt common[] = {
 	{ 0 },
 };
 
+/* A usage error: "perf-prof PROFILER: " and the message (which ends in '\n'). */
+static void __attribute__((format(printf, 2, 3)))
+perr(const struct profiler *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perf-prof %s: ", p->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 static bool accepts(const struct profiler *p, const struct copt *c)
 {
 	return !c->mask || (p->opts & c->mask);
@@ -168,7 +181,8 @@ void options__help(const struct profiler *p, FILE *fp)
 		fprintf(fp, "\nExamples:\n  %s\n", p->examples);
 }
 
-static int parse_ids(const char *arg, pid_t **out, int *nr, const char *what)
+static int parse_ids(const struct profiler *p, const char *arg, pid_t **out, int *nr,
+		     const char *what)
 {
 	char *copy = strdup(arg), *save = NULL, *tok;
 	int n = *nr; /* a repeated option adds to the list */
@@ -177,34 +191,34 @@ static int parse_ids(const char *arg, pid_t **out, int *nr, const char *what)
 		return -1;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned long long v;
-		pid_t *p;
+		pid_t *ids;
 
 		if (units__parse_uint(tok, 1, 4194304, &v)) {
-			fprintf(stderr,
-				"perf-prof: bad %s '%s' in '%s' (expected numbers like "
-				"1234,5678)\n",
-				what, tok, arg);
+			perr(p,
+			     "bad %s '%s' in '%s' (expected numbers like "
+			     "1234,5678)\n",
+			     what, tok, arg);
 			free(copy);
 			return -1;
 		}
-		p = realloc(*out, (n + 1) * sizeof(*p));
-		if (!p) {
+		ids = realloc(*out, (n + 1) * sizeof(*ids));
+		if (!ids) {
 			free(copy);
 			return -1;
 		}
-		*out = p;
-		p[n++] = (pid_t)v;
+		*out = ids;
+		ids[n++] = (pid_t)v;
 	}
 	free(copy);
 	if (!n) {
-		fprintf(stderr, "perf-prof: empty %s list\n", what);
+		perr(p, "empty %s list\n", what);
 		return -1;
 	}
 	*nr = n;
 	return 0;
 }
 
-static int parse_callgraph(const char *arg, struct env *env)
+static int parse_callgraph(const struct profiler *p, const char *arg, struct env *env)
 {
 	unsigned long long v;
 
@@ -216,17 +230,17 @@ static int parse_callgraph(const char *arg, struct env *env)
 		env->cg = CG_DWARF;
 		if (arg[5] == ',') {
 			if (units__parse_uint(arg + 6, 8, 65528, &v) || v % 8) {
-				fprintf(stderr,
-					"perf-prof: bad dwarf stack size '%s' (a multiple of 8, "
-					"8..65528)\n",
-					arg + 6);
+				perr(p,
+				     "bad dwarf stack size '%s' (a multiple of 8, "
+				     "8..65528)\n",
+				     arg + 6);
 				return -1;
 			}
 			env->dwarf_size = (unsigned)v;
 		}
 		return 0;
 	}
-	fprintf(stderr, "perf-prof: bad --call-graph '%s' (expected fp or dwarf[,SIZE])\n", arg);
+	perr(p, "bad --call-graph '%s' (expected fp or dwarf[,SIZE])\n", arg);
 	return -1;
 }
 
@@ -283,31 +297,29 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		env->cpus = NULL;
 		n = cpulist__parse(arg, cpulist__possible(), &env->cpus);
 		if (n <= 0) {
-			fprintf(stderr,
-				"perf-prof: bad CPU list '%s' (e.g. 0-3,5; this host has CPUs "
-				"0-%d)\n",
-				arg, cpulist__possible() - 1);
+			perr(p,
+			     "bad CPU list '%s' (e.g. 0-3,5; this host has CPUs "
+			     "0-%d)\n",
+			     arg, cpulist__possible() - 1);
 			return -1;
 		}
 		env->nr_cpus = n;
 		env->cpus_given = true;
 		return 0;
 	case 'p':
-		return parse_ids(arg, &env->pids, &env->nr_pids, "pid");
+		return parse_ids(p, arg, &env->pids, &env->nr_pids, "pid");
 	case 't':
-		return parse_ids(arg, &env->tids, &env->nr_tids, "tid");
+		return parse_ids(p, arg, &env->tids, &env->nr_tids, "tid");
 	case 'i':
 		if (units__parse_uint(arg, 1, 86400000, &v)) {
-			fprintf(stderr,
-				"perf-prof: bad interval '%s' (milliseconds, 1..86400000)\n", arg);
+			perr(p, "bad interval '%s' (milliseconds, 1..86400000)\n", arg);
 			return -1;
 		}
 		env->interval_ms = (unsigned)v;
 		return 0;
 	case 'm':
 		if (units__parse_uint(arg, 1, 1u << 20, &v) || (v & (v - 1))) {
-			fprintf(stderr, "perf-prof: bad -m '%s' (a power of two, e.g. 64 or 256)\n",
-				arg);
+			perr(p, "bad -m '%s' (a power of two, e.g. 64 or 256)\n", arg);
 			return -1;
 		}
 		env->mmap_pages = (unsigned)v;
@@ -317,7 +329,7 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		return 0;
 	case 'N':
 		if (units__parse_uint(arg, 1, ~0ULL, &v)) {
-			fprintf(stderr, "perf-prof: bad count '%s' (a positive number)\n", arg);
+			perr(p, "bad count '%s' (a positive number)\n", arg);
 			return -1;
 		}
 		env->max_samples = v;
@@ -328,11 +340,11 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 	case K_ORDERMEM:
 		/* a few records at least; a terabyte would be a typo */
 		if (units__parse_size(arg, &v) || v < 64 * 1024 || v > (1ULL << 40)) {
-			fprintf(stderr,
-				"perf-prof: bad --order-mem '%s' (a size from 64K to 1T, e.g. 64M "
-				"or "
-				"1G)\n",
-				arg);
+			perr(p,
+			     "bad --order-mem '%s' (a size from 64K to 1T, e.g. 64M "
+			     "or "
+			     "1G)\n",
+			     arg);
 			return -1;
 		}
 		env->order_mem = v;
@@ -341,10 +353,10 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		env->cg = CG_FP;
 		return 0;
 	case K_CALLGRAPH:
-		return parse_callgraph(arg, env);
+		return parse_callgraph(p, arg, env);
 	case K_MAXSTACK:
 		if (units__parse_uint(arg, 1, 1024, &v)) {
-			fprintf(stderr, "perf-prof: bad --max-stack '%s' (1..1024)\n", arg);
+			perr(p, "bad --max-stack '%s' (1..1024)\n", arg);
 			return -1;
 		}
 		env->max_stack = (int)v;
@@ -385,7 +397,7 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		env->cg_no_user = false;
 		env->cg_halves_given = true;
 		/* --user-callchain=dwarf[,SIZE] is --call-graph dwarf[,SIZE] */
-		return arg ? parse_callgraph(arg, env) : 0;
+		return arg ? parse_callgraph(p, arg, env) : 0;
 	case K_KCALLCHAIN:
 		env->stack_flags &= ~STACK_USER_ONLY;
 		env->cg_no_kernel = false;
@@ -393,8 +405,7 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 		return 0;
 	case K_WATERMARK:
 		if (units__parse_uint(arg, 0, 100, &v)) {
-			fprintf(stderr, "perf-prof: bad --watermark '%s' (a percentage, 0..100)\n",
-				arg);
+			perr(p, "bad --watermark '%s' (a percentage, 0..100)\n", arg);
 			return -1;
 		}
 		env->watermark = (unsigned)v;
@@ -417,8 +428,7 @@ static int finish(const struct profiler *p, struct env *env)
 		int n = cpulist__online(&env->cpus);
 
 		if (n <= 0) {
-			fprintf(stderr, "perf-prof: cannot read the online CPUs: %s\n",
-				strerror(-n));
+			perr(p, "cannot read the online CPUs: %s\n", strerror(-n));
 			return -1;
 		}
 		env->nr_cpus = n;
@@ -443,9 +453,8 @@ static int finish(const struct profiler *p, struct env *env)
 		struct ev_spec_err err;
 
 		if (evspec__parse(env->events, &env->specs, &env->nr_specs, &err)) {
-			fprintf(stderr,
-				"perf-prof: bad event spec at offset %d: %s\n  %s\n  %*s^\n",
-				err.pos, err.msg, env->events, err.pos > 0 ? err.pos : 0, "");
+			perr(p, "bad event spec at offset %d: %s\n  %s\n  %*s^\n", err.pos, err.msg,
+			     env->events, err.pos > 0 ? err.pos : 0, "");
 			return -1;
 		}
 		for (int i = 0; i < env->nr_specs; i++) {

@@ -46,9 +46,10 @@ static int is_alnum(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* Globs as fnmatch(3) and "perf-prof list" take them: * ? [a-z] [!x] [^x]. */
 static int is_event_char(char c)
 {
-	return is_alnum(c) || strchr("_*?[]-.", c) != NULL;
+	return c && (is_alnum(c) || strchr("_*?[]!^-.", c) != NULL);
 }
 
 static int is_key_char(char c)
@@ -166,7 +167,8 @@ static bool has_key(const struct ev_spec *spec, const char *s, size_t b, size_t 
 
 	if ((len == 5 && !memcmp(s + b, "stack", 5) && spec->stack) ||
 	    (len == 9 && !memcmp(s + b, "max-stack", 9) && spec->max_stack) ||
-	    (len == 5 && !memcmp(s + b, "alias", 5) && spec->alias))
+	    (len == 5 && !memcmp(s + b, "alias", 5) && spec->alias) ||
+	    (len == 4 && !memcmp(s + b, "cpus", 4) && spec->cpus))
 		return true;
 	for (int i = 0; i < spec->nr_attrs; i++)
 		if (strlen(spec->attrs[i].key) == len && !memcmp(spec->attrs[i].key, s + b, len))
@@ -226,6 +228,18 @@ static int parse_attr(struct parser *p, struct ev_spec *spec, size_t b, size_t e
 		return spec->alias ? 0 : -ENOMEM;
 	}
 
+	if (ke - kb == 4 && !memcmp(s + kb, "cpus", 4)) {
+		/* checked against this host's CPUs when the event is added */
+		if (!has_value)
+			return fail(p, ke, "cpus needs a value: cpus=LIST (e.g. cpus=0-3,5)");
+		for (size_t i = vb; i < ve; i++)
+			if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '-' || s[i] == ','))
+				return fail(p, i, "invalid character %s in cpus=LIST",
+					    show(s[i], buf));
+		spec->cpus = dup_range(s, vb, ve);
+		return spec->cpus ? 0 : -ENOMEM;
+	}
+
 	a = realloc(spec->attrs, (spec->nr_attrs + 1) * sizeof(*a));
 	if (!a)
 		return -ENOMEM;
@@ -241,6 +255,23 @@ static int parse_attr(struct parser *p, struct ev_spec *spec, size_t b, size_t e
 	}
 	spec->nr_attrs++;
 	return 0;
+}
+
+/*
+ * Is s[b..e) an attribute rather than a filter?  "stack", or "key=value"
+ * with a single '=': a filter compares with "==".
+ */
+static bool looks_like_attr(const char *s, size_t b, size_t e)
+{
+	size_t i = b;
+
+	while (i < e && is_key_char(s[i]))
+		i++;
+	if (i == b)
+		return false;
+	if (i == e) /* the one bare attribute */
+		return e - b == 5 && !memcmp(s + b, "stack", 5);
+	return s[i] == '=' && i + 1 < e && s[i + 1] != '=' && s[i + 1] != '~';
 }
 
 /* One EVENT in s[b..e), already trimmed and non-empty. */
@@ -275,12 +306,15 @@ static int parse_event(struct parser *p, struct ev_spec *spec, size_t b, size_t 
 	ret = scan(p, name_end + 1, e, "/", &fe);
 	if (ret)
 		return ret;
-	if (fe == e)
-		return fail(p, name_end, "unterminated filter: missing closing '/'");
 	fb = name_end + 1;
 	i = fe + 1;
 	trim(s, &fb, &fe);
-	if (fb < fe) {
+	if (looks_like_attr(s, fb, fe)) {
+		/* sys:name/cpus=0/: no filter, attributes right away */
+		i = fb;
+	} else if (fe == e) {
+		return fail(p, name_end, "unterminated filter: missing closing '/'");
+	} else if (fb < fe) {
 		spec->filter = dup_range(s, fb, fe);
 		if (!spec->filter)
 			return -ENOMEM;
@@ -309,6 +343,7 @@ static void spec_clear(struct ev_spec *spec)
 	free(spec->name);
 	free(spec->filter);
 	free(spec->alias);
+	free(spec->cpus);
 	free(spec->text);
 	for (int i = 0; i < spec->nr_attrs; i++) {
 		free(spec->attrs[i].key);
@@ -337,6 +372,32 @@ static int check_alias_unique(struct parser *p, struct ev_spec *specs, int n)
 	return 0;
 }
 
+/*
+ * Is the ',' at @comma inside a "cpus=0,2" attribute value of the event
+ * starting at @b?  Only there does a ',' not end the event: the last '/'
+ * before it opens an attribute that starts with "cpus=" (not a filter: a
+ * filter has no single '=').
+ */
+static bool in_cpus_value(const char *s, size_t b, size_t comma)
+{
+	size_t slash = comma, nslash = 0;
+
+	if (s[comma] != ',')
+		return false;
+	for (size_t i = b; i < comma; i++)
+		if (s[i] == '/') {
+			slash = i;
+			nslash++;
+		}
+	if (!nslash)
+		return false;
+	slash++;
+	while (slash < comma && is_space(s[slash]))
+		slash++;
+	return !strncmp(s + slash, "cpus", 4) && s[slash + 4] == '=' && s[slash + 5] != '=' &&
+	       s[comma + 1] >= '0' && s[comma + 1] <= '9';
+}
+
 int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_spec_err *err)
 {
 	struct ev_spec_err dummy;
@@ -361,6 +422,8 @@ int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_sp
 		size_t b = i, e;
 
 		ret = scan(&p, i, len, ",", &e);
+		while (!ret && in_cpus_value(str, b, e))
+			ret = scan(&p, e + 1, len, ",", &e);
 		if (ret)
 			goto out;
 		i = e;

@@ -6,6 +6,7 @@
  *   EVENT := sys:name[/filter/[ATTR/...]]
  *   ATTR  := key | key=value
  *
+ * sys and name are globs (* ? [a-z] [!x]). *
  * Quotes ('..' or "..") and parentheses protect '/' and ',' inside a filter
  * and inside attribute values.  "//" is an empty filter (no filter).  The
  * parser is pure: it allocates, never prints, never exits, and reports the
@@ -29,6 +30,7 @@ struct ev_spec {
 	char *alias;	       /* alias=NAME, or NULL */
 	bool stack;	       /* "stack" attribute: capture the callchain */
 	int max_stack;	       /* max-stack=N, 0 when not given */
+	char *cpus;	       /* cpus=LIST: open only on these CPUs (NULL: all) */
 	struct ev_attr *attrs; /* every other attribute, in order */
 	int nr_attrs;
 	char *text; /* the EVENT text as the user wrote it */
@@ -42,7 +44,7 @@ struct ev_spec_err {
 /*
  * Parse @str into a newly allocated array of @nr specs.
  * Returns 0, or -EINVAL with @err filled, or -ENOMEM.
- * Known attributes (stack, max-stack=N, alias=NAME) are validated here;
+ * Known attributes (stack, max-stack=N, alias=NAME, cpus=LIST) are checked here;
  * every other attribute is kept in attrs[] for the caller to validate
  * (see evspec__check_attrs).
  */

@@ -20,6 +20,7 @@
 #include <event-parse.h>
 
 #include "engine/kfilter.h"
+#include "engine/fastprint.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
 
@@ -46,6 +47,9 @@ static int open_error(struct session *s, struct evsel *ev, int err, pid_t pid, i
 	switch (err) {
 	case EACCES:
 	case EPERM:
+		if (!geteuid()) /* root is refused for other reasons than privilege */
+			return session__set_err(s, -err, "the kernel refuses to open %s: %s",
+						ev->name, strerror(err));
 		return session__set_err(s, -err,
 					"permission denied opening %s: run as root, or lower "
 					"kernel.perf_event_paranoid (now %d)",
@@ -257,6 +261,10 @@ static int set_filter(struct session *s, struct evsel *ev, int fd)
 	if (errno != EINVAL || !ev->tp)
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
+	if (ev->from_glob && !ev->nr_open) {
+		ev->refused_filter = true;
+		return -EINVAL; /* skipped, or explained by refusal_error() */
+	}
 	/*
 	 * The ioctl gives no reason: the kernel's filter parser tells it
 	 * through tracefs.  Of a filter of several && clauses (a profiler's
@@ -266,11 +274,11 @@ static int set_filter(struct session *s, struct evsel *ev, int fd)
 	for (int i = 0; clauses && clauses[0] && clauses[1] && clauses[i]; i++) {
 		if (!tp__explain_filter(ev->tp->system, ev->tp->name, clauses[i], reason,
 					sizeof(reason))) {
-			session__set_err(s, -EINVAL,
-					 "filter clause '%s' on %s rejected by the kernel: %s "
-					 "(fields: perf-prof list -v %s:%s)",
-					 clauses[i], ev->name, reason, ev->tp->system,
-					 ev->tp->name);
+			session__usage_err(s,
+					   "filter clause '%s' on %s rejected by the kernel: %s "
+					   "(fields: perf-prof list -v %s:%s)",
+					   clauses[i], ev->name, reason, ev->tp->system,
+					   ev->tp->name);
 			kfilter__free_list(clauses);
 			return -EINVAL;
 		}
@@ -278,9 +286,8 @@ static int set_filter(struct session *s, struct evsel *ev, int fd)
 	kfilter__free_list(clauses);
 	if (tp__explain_filter(ev->tp->system, ev->tp->name, ev->filter, reason, sizeof(reason)))
 		snprintf(reason, sizeof(reason), "invalid expression");
-	return session__set_err(
-		s, -EINVAL,
-		"filter '%s' on %s rejected by the kernel: %s (fields: perf-prof list -v %s:%s)",
+	return session__usage_err(
+		s, "filter '%s' on %s rejected by the kernel: %s (fields: perf-prof list -v %s:%s)",
 		ev->filter, ev->name, reason, ev->tp->system, ev->tp->name);
 }
 
@@ -344,8 +351,12 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	if (session__add_id(s, id, ev))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	err = set_filter(s, ev, fd);
-	if (err)
+	if (err) {
+		/* not opened after all: an event skipped must leave no fd behind */
+		s->nr_ids--;
+		close(s->fds[--s->nr_fds]);
 		return err;
+	}
 	if (*leader_fd < 0) {
 		struct buf *b = &s->bufs[s->nr_bufs];
 		unsigned pages = env->mmap_pages ? env->mmap_pages : 128;
@@ -395,6 +406,89 @@ static void dump_attr(const struct evsel *ev)
 		a->watermark ? a->wakeup_watermark : a->wakeup_events);
 }
 
+static bool on_cpu(const struct evsel *ev, int cpu)
+{
+	if (!ev->cpus)
+		return true;
+	for (int i = 0; i < ev->nr_cpus; i++)
+		if (ev->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+/*
+ * A glob matches events that cannot be opened here (irq_vectors:irq_work_exit
+ * is refused even to root, ftrace:function to perf): those are skipped at
+ * their first open, not fatal.  An event named without a glob is.
+ */
+static bool refusable(struct session *s, const struct evsel *ev, int err)
+{
+	if (!ev->from_glob || ev->nr_open)
+		return false;
+	if (ev->refused_filter)
+		return true;
+	return !s->err[0] && (err == EACCES || err == EPERM || err == ENOENT || err == EOPNOTSUPP ||
+			      err == EINVAL);
+}
+
+/* Why @ev was refused, as if it had been named alone. */
+static int refusal_error(struct session *s, struct evsel *ev)
+{
+	char reason[256];
+	bool thread = s->per_thread;
+
+	if (!ev->refused_filter)
+		return open_error(s, ev, ev->refused_err, thread ? ev->refused_at : -1,
+				  thread ? -1 : ev->refused_at);
+	if (tp__explain_filter(ev->tp->system, ev->tp->name, ev->filter, reason, sizeof(reason)))
+		snprintf(reason, sizeof(reason), "invalid expression");
+	return session__usage_err(s,
+				  "filter '%s' on %s rejected by the kernel: %s (fields: perf-prof "
+				  "list -v %s:%s)",
+				  ev->filter, ev->name, reason, ev->tp->system, ev->tp->name);
+}
+
+/*
+ * Unlink the refused events, keeping their names for the CLI's summary;
+ * a glob whose every match was refused is an error.
+ */
+static int drop_refused(struct session *s)
+{
+	struct evsel **pp = &s->evsels, *ev;
+
+	for (ev = s->evsels; ev; ev = ev->next) {
+		bool kept = false;
+
+		if (!ev->refused)
+			continue;
+		for (struct evsel *o = s->evsels; o && !kept; o = o->next)
+			kept = o->spec == ev->spec && !o->refused;
+		if (!kept)
+			return refusal_error(s, ev);
+	}
+	while ((ev = *pp)) {
+		char **names;
+
+		if (!ev->refused) {
+			pp = &ev->next;
+			continue;
+		}
+		names = realloc(s->skipped, (s->nr_skipped + 1) * sizeof(*names));
+		if (!names)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		s->skipped = names;
+		s->skipped[s->nr_skipped++] = ev->name;
+		*pp = ev->next;
+		s->nr_evsels--;
+		fastprint__delete(ev->fastprint);
+		free(ev->cpus);
+		free(ev->filter);
+		free(ev);
+	}
+	s->tail = pp;
+	return 0;
+}
+
 int session__open(struct session *s)
 {
 	const struct env *env = s->env;
@@ -439,19 +533,31 @@ int session__open(struct session *s)
 			bool first_of_thread = true;
 
 			for (struct evsel *ev = s->evsels; ev; ev = ev->next) {
+				if (ev->refused || !on_cpu(ev, cpu))
+					continue;
 				err = open_one(s, ev, pid, cpu, &leader, first_of_thread);
 				if (err == -ESRCH && s->per_thread)
 					break; /* the thread exited meanwhile */
+				if (err < 0 && refusable(s, ev, -err)) {
+					ev->refused = true;
+					ev->refused_err = -err;
+					ev->refused_at = s->per_thread ? pid : cpu;
+					continue;
+				}
 				if (err < 0) {
 					if (!s->err[0])
 						open_error(s, ev, -err, pid, cpu);
 					return err;
 				}
+				ev->nr_open++;
 				first_of_thread = false;
 				opened++;
 			}
 		}
 	}
+	err = drop_refused(s);
+	if (err)
+		return err;
 	if (!opened)
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");

@@ -41,6 +41,29 @@ const char *session__strerror(struct session *s)
 	return s->err[0] ? s->err : NULL;
 }
 
+int session__usage_err(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	s->err_code = -EINVAL;
+	s->err_usage = true;
+	return -EINVAL;
+}
+
+bool session__err_is_usage(struct session *s)
+{
+	return s->err[0] && s->err_usage;
+}
+
+int session__skipped(struct session *s, char *const **names)
+{
+	*names = s->skipped;
+	return s->nr_skipped;
+}
+
 static long long mono_to_wall_offset(void)
 {
 	struct timespec r1, m, r2;
@@ -106,12 +129,16 @@ void session__delete(struct session *s)
 	for (ev = s->evsels; ev; ev = next) {
 		next = ev->next;
 		fastprint__delete(ev->fastprint);
+		free(ev->cpus);
 		free(ev->filter);
 		free(ev->name);
 		free(ev);
 	}
 	if (s->seq_ready)
 		trace_seq_destroy(&s->seq);
+	for (int i = 0; i < s->nr_skipped; i++)
+		free(s->skipped[i]);
+	free(s->skipped);
 	tp__delete(s->tp);
 	comm_map__delete(s->comms);
 	target_set__delete(s->targets);
@@ -189,6 +216,7 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	a->freq = c->freq;
 	a->sample_type = BASE_SAMPLE_TYPE | c->extra_sample_type;
 	a->read_format = c->read_format;
+	ev->comm_field = -1;
 	a->exclude_user = c->exclude_user;
 	a->exclude_kernel = c->exclude_kernel;
 	a->disabled = 1;
@@ -290,11 +318,98 @@ struct evsel *session__add_tp(struct session *s, const char *sys, const char *na
 	return ev;
 }
 
+/* cpus=LIST: the CPUs of this event, checked against the host's and -C's. */
+static int spec_cpus(struct session *s, const struct ev_spec *spec, int **cpus)
+{
+	const struct env *env = s->env;
+	int possible = cpulist__possible(), n, kept = 0;
+
+	*cpus = NULL;
+	if (!spec->cpus)
+		return 0;
+	n = cpulist__parse(spec->cpus, possible > 0 ? possible : 1, cpus);
+	if (n == -ENOMEM)
+		return session__set_err(s, n, "out of memory");
+	if (n <= 0)
+		return session__usage_err(s,
+					  "bad cpus=%s in '%s' (a CPU list such as 0-3,5; this "
+					  "host has CPUs 0-%d)",
+					  spec->cpus, spec->text, possible - 1);
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < env->nr_cpus; c++)
+			kept += (*cpus)[i] == env->cpus[c];
+	if (!kept) {
+		free(*cpus);
+		*cpus = NULL;
+		return session__usage_err(s,
+					  "cpus=%s in '%s': none of these CPUs is monitored "
+					  "(see -C)",
+					  spec->cpus, spec->text);
+	}
+	return n;
+}
+
+/* The same event asked for again (X,X or a glob and a name): open it once. */
+static struct evsel *find_same(struct session *s, const struct evsel *ev)
+{
+	for (struct evsel *o = s->evsels; o && o != ev; o = o->next) {
+		if (o->attr.type != ev->attr.type || o->attr.config != ev->attr.config ||
+		    o->attr.sample_type != ev->attr.sample_type ||
+		    o->attr.sample_max_stack != ev->attr.sample_max_stack ||
+		    o->attr.exclude_callchain_user != ev->attr.exclude_callchain_user ||
+		    o->attr.exclude_callchain_kernel != ev->attr.exclude_callchain_kernel ||
+		    strcmp(o->name, ev->name) || o->nr_cpus != ev->nr_cpus)
+			continue;
+		if ((o->filter || ev->filter) &&
+		    (!o->filter || !ev->filter || strcmp(o->filter, ev->filter)))
+			continue;
+		if (o->nr_cpus && memcmp(o->cpus, ev->cpus, ev->nr_cpus * sizeof(*ev->cpus)))
+			continue;
+		return o;
+	}
+	return NULL;
+}
+
+/* Drop the last evsel added (a duplicate). */
+static void drop_last(struct session *s, struct evsel *ev)
+{
+	struct evsel **pp = &s->evsels;
+
+	while (*pp != ev)
+		pp = &(*pp)->next;
+	*pp = NULL;
+	s->tail = pp;
+	s->nr_evsels--;
+	free(ev->cpus);
+	free(ev->filter);
+	free(ev->name);
+	free(ev);
+}
+
+static int add_one(struct session *s, struct ev_spec *spec, const char *sys, const char *name,
+		   const struct evsel_conf *c, bool glob)
+{
+	struct evsel *ev = session__add_tp(s, sys, name, c);
+	int n;
+
+	if (!ev)
+		return s->err_code;
+	ev->spec = spec;
+	ev->from_glob = glob;
+	n = spec_cpus(s, spec, &ev->cpus);
+	if (n < 0)
+		return n;
+	ev->nr_cpus = n;
+	if (find_same(s, ev))
+		drop_last(s, ev);
+	return 0;
+}
+
 int session__add_spec(struct session *s, struct ev_spec *spec, const struct evsel_conf *conf)
 {
 	struct evsel_conf c = *conf;
 	char **list = NULL;
-	int n, added = 0;
+	int n, err;
 
 	if (need_tp(s))
 		return s->err_code;
@@ -305,14 +420,11 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	if (spec->max_stack)
 		c.max_stack = spec->max_stack;
 	if (!strpbrk(spec->sys, "*?[") && !strpbrk(spec->name, "*?[")) {
-		struct evsel *ev;
-
 		c.name = spec->alias;
-		ev = session__add_tp(s, spec->sys, spec->name, &c);
-		if (!ev)
-			return s->err_code;
-		ev->spec = spec;
-		return 1;
+		err = add_one(s, spec, spec->sys, spec->name, &c, false);
+		if (err == -ENOENT)
+			s->err_usage = true; /* an unknown event: the command line is wrong */
+		return err ? err : 1;
 	}
 	n = tp__expand(spec->sys, spec->name, &list);
 	if (n == -EACCES)
@@ -321,23 +433,20 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	if (n < 0)
 		return session__set_err(s, n, "cannot list tracepoints: %s", strerror(-n));
 	if (n == 0)
-		return session__set_err(
-			s, -ENOENT, "no tracepoint matches '%s:%s' (see: perf-prof list '%s:*')",
-			spec->sys, spec->name, spec->sys);
+		return session__usage_err(
+			s, "no tracepoint matches '%s:%s' (see: perf-prof list '%s:*')", spec->sys,
+			spec->name, spec->sys);
 	for (int i = 0; i < n; i++) {
 		char *colon = strchr(list[i], ':');
-		struct evsel *ev;
 
 		*colon = 0;
 		c.name = NULL;
-		ev = session__add_tp(s, list[i], colon + 1, &c);
-		if (!ev) {
+		err = add_one(s, spec, list[i], colon + 1, &c, true);
+		if (err) {
 			tp__free_list(list);
-			return s->err_code;
+			return err;
 		}
-		ev->spec = spec;
-		added++;
 	}
 	tp__free_list(list);
-	return added;
+	return n;
 }

@@ -92,6 +92,15 @@ struct evsel {
 	u64 nr_samples;
 	struct fastprint *fastprint; /* compiled printer, built on first print (engine-owned) */
 	bool fastprint_tried;
+	int *cpus; /* cpus=LIST: open only on these CPUs; NULL: every monitored one */
+	int nr_cpus;
+	bool from_glob; /* matched by a glob: skipped, not fatal, if the kernel refuses it */
+	bool refused;	/* ... and it did */
+	bool refused_filter; /* ... its filter */
+	int refused_err;     /* errno of the refusal */
+	int refused_at;	     /* CPU (or thread) of it */
+	int nr_open;	/* perf events opened for it */
+	int comm_field; /* -1: none; else the offset of its own comm field (tid -1 samples) */
 };
 
 struct session_ops {
@@ -120,6 +129,19 @@ void session__delete(struct session *s);
  * NULL when the failure was not the session's (a profiler's own check).
  */
 const char *session__strerror(struct session *s);
+/*
+ * A usage error: the command line asks for something that cannot be on
+ * any run (an unknown event, a filter the kernel rejects).  Sets the
+ * message like session__strerror's and returns -EINVAL; the CLI exits 2.
+ */
+int session__usage_err(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool session__err_is_usage(struct session *s);
+/*
+ * Events a glob matched that the kernel refused to open, skipped by
+ * session__open ("sys:name" each).  Returns their count.
+ */
+int session__skipped(struct session *s, char *const **names);
 
 const struct env *session__env(struct session *s);
 FILE *session__out(struct session *s);
@@ -127,8 +149,10 @@ struct tep_handle *session__tep(struct session *s);
 
 /*
  * Add tracepoint events for @spec (globs expanded) with @conf as the base.
- * spec->filter overrides conf->filter; spec->stack sets callchain.
- * Returns the number of events added (> 0) or -errno with the message set.
+ * spec->filter overrides conf->filter; spec->stack sets callchain;
+ * spec->cpus limits the CPUs.  An event identical to one added before
+ * (same tracepoint, filter, name, stack and CPUs) is not added twice.
+ * Returns the number of events matched (> 0) or -errno with the message set.
  */
 int session__add_spec(struct session *s, struct ev_spec *spec, const struct evsel_conf *conf);
 /* Add the tracepoint "sys:name". Returns the evsel or NULL with the message set. */

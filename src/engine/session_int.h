@@ -85,7 +85,10 @@ struct session {
 	void (*old_pipe)(int);
 	bool sig_blocked;
 	char err[512];
-	int err_code; /* -errno that went with err */
+	int err_code;	/* -errno that went with err */
+	bool err_usage; /* err is a usage error */
+	char **skipped; /* glob matches the kernel refused */
+	int nr_skipped;
 };
 
 int session__set_err(struct session *s, int err, const char *fmt, ...)

@@ -168,7 +168,7 @@ static int add_events(struct session *s, struct task_state *ts)
 	}
 out:
 	if (err == -ENOMEM)
-		fprintf(stderr, "task-state: out of memory\n");
+		fprintf(stderr, "perf-prof task-state: out of memory\n");
 	free(prev);
 	free(next);
 	free(wk);
@@ -181,15 +181,14 @@ static int task_state_init(struct session *s, void *priv)
 	struct task_state *ts = priv;
 	const struct env *env = session__env(s);
 
-	if (env->flame_graph && env->cg == CG_NONE) {
-		fprintf(stderr, "task-state: --flame-graph needs -g (stacks at switch-out)\n");
-		return -EINVAL;
-	}
-	if (env->filter && !kfilter__globs_ok(env->filter)) {
-		fprintf(stderr, "task-state: bad --filter '%s': expected COMM[,COMM...] globs\n",
+	if (env->flame_graph && env->cg == CG_NONE)
+		return session__usage_err(s, "--flame-graph needs -g (stacks at switch-out)");
+	if (env->filter && !kfilter__globs_ok(env->filter))
+		return session__usage_err(
+			s,
+			"bad --filter '%s': expected COMM[,COMM...] globs such as "
+			"'nginx*,php-fpm' (see: perf-prof task-state -h)",
 			env->filter);
-		return -EINVAL;
-	}
 	if (ts->only_S || ts->only_D)
 		ts->state_mask = (ts->only_S ? 1u << ST_S : 0) | (ts->only_D ? 1u << ST_D : 0);
 	else
@@ -215,7 +214,7 @@ static int task_state_init(struct session *s, void *priv)
 	if (env->flame_graph) {
 		ts->flame = flame__new(env->flame_graph, "Off-CPU Time Flame Graph", "us");
 		if (!ts->flame) {
-			fprintf(stderr, "task-state: cannot create flame graph %s: %s\n",
+			fprintf(stderr, "perf-prof task-state: cannot create flame graph %s: %s\n",
 				env->flame_graph, strerror(errno));
 			return -errno;
 		}
@@ -487,7 +486,7 @@ static void task_state_deinit(struct session *s, void *priv)
 	if (ts->flame) {
 		err = flame__write(ts->flame);
 		if (err)
-			fprintf(stderr, "task-state: writing the flame graph: %s\n",
+			fprintf(stderr, "perf-prof task-state: writing the flame graph: %s\n",
 				strerror(-err));
 		flame__delete(ts->flame);
 		ts->flame = NULL;

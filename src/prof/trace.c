@@ -23,11 +23,8 @@ static int trace_init(struct session *s, void *priv)
 	const struct env *env = session__env(s);
 	struct trace *t = priv;
 
-	if (!env->nr_specs) {
-		fprintf(stderr,
-			"perf-prof trace: no events: give -e sys:name (see: perf-prof list)\n");
-		return -1;
-	}
+	if (!env->nr_specs)
+		return session__usage_err(s, "no events: give -e sys:name (see: perf-prof list)");
 	for (int i = 0; i < env->nr_specs; i++) {
 		struct evsel_conf c = { 0 };
 

@@ -181,20 +181,20 @@ bad() {
 	check "$d: no ftrace instance left" test ! -e "$TRACING/instances/perf-prof-$ppid"
 	check_eq "$d: no process left" "$(leftovers)" 0
 }
-bad "unknown event" 1 "see: perf-prof list 'sched:*'" trace -e sched:no_such_event -- true
-bad "unknown subsystem" 1 "unknown tracepoint 'nosys:foo'" trace -e nosys:foo -- true
-bad "unmatched glob" 1 "no tracepoint matches" trace -e 'sched:zz_nothing*' -- true
+bad "unknown event" 2 "see: perf-prof list 'sched:*'" trace -e sched:no_such_event -- true
+bad "unknown subsystem" 2 "unknown tracepoint 'nosys:foo'" trace -e nosys:foo -- true
+bad "unmatched glob" 2 "no tracepoint matches" trace -e 'sched:zz_nothing*' -- true
 bad "unterminated filter" 2 "at offset 18: unterminated filter" \
 	trace -e 'sched:sched_switch/prev_state==2' -- true
 bad "empty event in list" 2 "at offset 27: empty event" trace -e 'sched:sched_switch//stack/,' -- true
 bad "unknown attribute" 2 "unknown attribute 'bogus'" \
 	trace -e 'sched:sched_switch/prev_state==2/bogus=1/' -- true
-bad "filter on a missing field" 1 "rejected by the kernel: Field not found" \
+bad "filter on a missing field" 2 "rejected by the kernel: Field not found" \
 	trace -e 'sched:sched_switch/no_field==1/' -- true
-bad "the rejected clause of a filter is named" 1 \
+bad "the rejected clause of a filter is named" 2 \
 	"filter clause 'nosuch==3' on sched:sched_switch rejected by the kernel: Field not found" \
 	trace -e 'sched:sched_switch/prev_pid>0 && (prev_state==1 || prev_state==2) && nosuch==3/' -- true
-bad "malformed filter" 1 "filter 'prev_state===1' on sched:sched_switch rejected by the kernel" \
+bad "malformed filter" 2 "filter 'prev_state===1' on sched:sched_switch rejected by the kernel" \
 	trace -e 'sched:sched_switch/prev_state===1/' -- true
 bad "-C 9999" 2 "bad CPU list '9999'" trace -e sched:sched_switch -C 9999 -N 1
 bad "-C 1-0" 2 "bad CPU list '1-0'" trace -e sched:sched_switch -C 1-0 -N 1
@@ -209,7 +209,7 @@ bad "command not found" 1 "cannot run 'no_such_command_xyz': No such file or dir
 bad "-m 3" 2 "bad -m '3' (a power of two" trace -e sched:sched_switch -m 3 -N 1
 bad "--flame-graph without -g" 2 "--flame-graph needs stacks: add -g" \
 	trace -e sched:sched_switch --flame-graph "$T/x" -N 1
-bad "no -e" 1 "no events: give -e" trace -N 1
+bad "no -e" 2 "no events: give -e" trace -N 1
 
 # a -p target that exits mid-run: perf-prof ends by itself, cleanly
 sleep 0.3 &

@@ -151,6 +151,49 @@ static void test_globs_and_chars(void)
 		return;
 	CHECK_STR(specs[0].sys, "*");
 	CHECK_STR(specs[0].name, "*");
+	/* the classes "perf-prof list" takes: [!x] and [^x] */
+	if (parse("sched:sched_wak?[!_]*/prio<10/"))
+		return;
+	CHECK_STR(specs[0].name, "sched_wak?[!_]*");
+	CHECK_STR(specs[0].filter, "prio<10");
+	if (parse("s[^x]:a[!b-c]"))
+		return;
+	CHECK_STR(specs[0].sys, "s[^x]");
+	CHECK_STR(specs[0].name, "a[!b-c]");
+}
+
+static void test_cpus(void)
+{
+	if (parse("a:b//cpus=0/"))
+		return;
+	CHECK_STR(specs[0].cpus, "0");
+	CHECK_INT(specs[0].nr_attrs, 0);
+	/* a ',' inside cpus=LIST does not end the event */
+	if (parse("a:b/x==1/cpus=0,2-3/stack/,c:d//cpus=1,e:f"))
+		return;
+	CHECK_INT(nr, 3);
+	CHECK_STR(specs[0].cpus, "0,2-3");
+	CHECK(specs[0].stack, "stack after cpus");
+	CHECK_STR(specs[1].cpus, "1");
+	CHECK_STR(specs[2].sys, "e");
+	CHECK(specs[2].cpus == NULL, "no cpus on e:f");
+	/* attributes right after the name: no filter has a single '=' */
+	if (parse("sched:sched_switch/cpus=0,1/,a:b/stack/alias=x,c:d/cpus=1"))
+		return;
+	CHECK_INT(nr, 3);
+	CHECK(specs[0].filter == NULL, "cpus=0 is no filter");
+	CHECK_STR(specs[0].cpus, "0,1");
+	CHECK(specs[1].filter == NULL && specs[1].stack, "stack is no filter");
+	CHECK_STR(specs[1].alias, "x");
+	CHECK_STR(specs[2].cpus, "1");
+	if (parse("a:b/cpus==1/,c:d/x=~\"a\"/"))
+		return;
+	CHECK_STR(specs[0].filter, "cpus==1");
+	CHECK_STR(specs[1].filter, "x=~\"a\"");
+	bad("a:b//cpus/", 9, "cpus needs a value");
+	bad("a:b//cpus=0/cpus=1/", 12, "duplicate attribute 'cpus'");
+	bad("a:b//cpus=x/", 10, "invalid character 'x' in cpus");
+	bad("a:b//cpus=0,/", 12, "missing ':'");
 }
 
 static void test_attrs(void)
@@ -362,6 +405,7 @@ int main(void)
 	test_empty_filter_and_trailing_slash();
 	test_globs_and_chars();
 	test_attrs();
+	test_cpus();
 	test_whitespace_and_list();
 	test_errors();
 	test_api_edges();
