@@ -6,6 +6,11 @@
  * table is full or every COMM_GRACE_NS of exits.  So the table holds the
  * live tasks plus those that exited recently (or whose exit was lost),
  * never more than pid_max.
+ *
+ * Each entry keeps the last few names of its task with the event time from
+ * which each holds, so that a sample gets the name its thread had at the
+ * sample's time even when the COMM record of a later rename (read from
+ * another CPU's buffer) was applied before the sample was processed.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -19,12 +24,19 @@
 
 #define COMM_LEN 16
 #define COMM_GRACE_NS (5ULL * 1000000000ULL)
+#define COMM_VERSIONS 4 /* fork name, exec name, a thread's own, one rename more */
+
+struct version {
+	uint64_t since; /* event time from which the name holds (0: always) */
+	char comm[COMM_LEN];
+};
 
 struct slot {
 	uint32_t pid;
 	uint8_t used;
-	char comm[COMM_LEN];
+	uint8_t n;	 /* versions held, oldest first */
 	uint64_t exited; /* event time of its EXIT, 0 while alive */
+	struct version v[COMM_VERSIONS];
 };
 
 struct comm_map {
@@ -126,6 +138,38 @@ size_t comm_map__count(const struct comm_map *m, size_t *evicted)
 
 void comm_map__set(struct comm_map *m, uint32_t pid, const char *comm)
 {
+	comm_map__set_at(m, pid, comm, 0);
+}
+
+static void put_version(struct slot *s, const char *comm, uint64_t time)
+{
+	int i = s->n;
+
+	/* the versions stay sorted by time; the same time is the same rename */
+	while (i > 0 && s->v[i - 1].since > time)
+		i--;
+	if (i > 0 && s->v[i - 1].since == time) {
+		i--;
+	} else {
+		if (i > 0 && !strncmp(s->v[i - 1].comm, comm, COMM_LEN - 1))
+			return; /* no change of name */
+		if (s->n == COMM_VERSIONS) {
+			if (i == 0)
+				return; /* older than every version kept */
+			memmove(&s->v[0], &s->v[1], (COMM_VERSIONS - 1) * sizeof(s->v[0]));
+			s->n--;
+			i--;
+		}
+		memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(s->v[0]));
+		s->n++;
+	}
+	s->v[i].since = time;
+	strncpy(s->v[i].comm, comm, COMM_LEN - 1);
+	s->v[i].comm[COMM_LEN - 1] = 0;
+}
+
+void comm_map__set_at(struct comm_map *m, uint32_t pid, const char *comm, uint64_t time)
+{
 	struct slot *s;
 
 	if (m->used * 2 >= m->mask && rehash(m, true))
@@ -134,13 +178,30 @@ void comm_map__set(struct comm_map *m, uint32_t pid, const char *comm)
 	if (!s->used) {
 		s->used = 1;
 		s->pid = pid;
+		s->n = 0;
 		m->used++;
 	}
-	if (s->exited) /* a new task with this pid */
-		m->exited--;
-	s->exited = 0;
-	strncpy(s->comm, comm, COMM_LEN - 1);
-	s->comm[COMM_LEN - 1] = 0;
+	/* time 0, or after its EXIT: a new task with this pid, its history restarts */
+	if (!time || (s->exited && time > s->exited)) {
+		if (s->exited)
+			m->exited--;
+		s->exited = 0;
+		s->n = 0;
+	}
+	put_version(s, comm, time);
+}
+
+const char *comm_map__get_at(struct comm_map *m, uint32_t pid, uint64_t time)
+{
+	struct slot *s = find(m, pid);
+	int i;
+
+	if (!s->used || !s->n)
+		return comm_map__get(m, pid);
+	/* the last rename at or before @time; before the first, the first name */
+	for (i = s->n - 1; i > 0 && s->v[i].since > time; i--)
+		;
+	return s->v[i].comm;
 }
 
 const char *comm_map__get(struct comm_map *m, uint32_t pid)
@@ -150,8 +211,8 @@ const char *comm_map__get(struct comm_map *m, uint32_t pid)
 	ssize_t n;
 	int fd;
 
-	if (s->used)
-		return s->comm;
+	if (s->used && s->n)
+		return s->v[s->n - 1].comm;
 	if (pid == 0)
 		return "<idle>";
 	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
@@ -165,5 +226,6 @@ const char *comm_map__get(struct comm_map *m, uint32_t pid)
 	buf[n] = 0;
 	buf[strcspn(buf, "\n")] = 0;
 	comm_map__set(m, pid, buf);
-	return find(m, pid)->comm;
+	s = find(m, pid);
+	return s->used && s->n ? s->v[s->n - 1].comm : "<...>";
 }

@@ -166,6 +166,97 @@ void session__count_lost(struct session *s, const struct perf_event_header *h, i
 		s->lost_cpu[cpu] += l.lost;
 }
 
+/*
+ * The names a COMM or FORK record gives, at the record's time: a child
+ * that never execs keeps the name its parent had when it forked.  Applying
+ * a record twice changes nothing (see prescan_names).
+ */
+static void apply_names(struct session *s, const struct perf_event_header *h)
+{
+	struct sample id;
+	u64 time = sample__parse_id(h, BASE_SAMPLE_TYPE, &id) ? 0 : id.time;
+
+	if (h->type == PERF_RECORD_COMM) {
+		struct rec_comm c;
+
+		if (!rec__comm(h, &c))
+			comm_map__set_at(s->comms, c.tid, c.comm, time ? time : 1);
+	} else if (h->type == PERF_RECORD_FORK) {
+		struct rec_task t;
+		char comm[16];
+
+		if (rec__task(h, &t))
+			return;
+		snprintf(comm, sizeof(comm), "%s", comm_map__get_at(s->comms, t.ptid, t.time));
+		comm_map__set_at(s->comms, t.tid, comm, t.time ? t.time : 1);
+	}
+}
+
+/*
+ * Without --order each buffer is processed on its own: a sample read from
+ * one CPU's buffer may come before the COMM record, in another CPU's, of
+ * the rename its thread did just before (set the name on CPU 1, run on
+ * CPU 0).  Before a buffer is processed, the COMM and FORK records of the
+ * others, as far as they are written, update the (time-kept) names; each
+ * record is looked at once here, and its processing later changes nothing.
+ */
+static void prescan_names(struct session *s, struct buf *self)
+{
+	for (int i = 0; i < s->nr_bufs; i++) {
+		struct buf *b = &s->bufs[i];
+		const struct perf_event_header *h;
+
+		if (b == self)
+			continue;
+		if (!ring__begin(&b->ring))
+			continue;
+		if (b->scanned > b->ring.pos && b->scanned <= b->ring.head)
+			b->ring.pos = b->scanned;
+		while ((h = ring__next(&b->ring)))
+			if (h->type == PERF_RECORD_COMM || h->type == PERF_RECORD_FORK)
+				apply_names(s, h);
+		b->scanned = b->ring.pos;
+		/* no ring__end: the records stay for this buffer's own drain */
+	}
+}
+
+/*
+ * A sample of a task past its exit carries tid -1: the tracepoint's own
+ * common_pid says which task it was, and its name is the event's comm
+ * field of that task (prev_comm for prev_pid, comm for pid), if any.
+ */
+static void exiting_task(struct session *s, struct evsel *ev, struct sample *smp)
+{
+	struct field pid_f, f;
+	u64 pid, v;
+	const char *comm;
+	int len;
+
+	if (evsel__field(ev, "common_pid", &pid_f) || field__u64(&pid_f, smp, &pid))
+		return;
+	smp->tid = (u32)pid;
+	for (struct tep_format_field *tf = ev->tp->format.fields; tf; tf = tf->next) {
+		const char *name = tf->name;
+		size_t n = strlen(name);
+		char pid_name[64];
+
+		if (n < 4 || strcmp(name + n - 4, "comm") || n - 4 + 4 >= sizeof(pid_name))
+			continue;
+		snprintf(pid_name, sizeof(pid_name), "%.*spid", (int)(n - 4), name);
+		if (evsel__field(ev, pid_name, &f) || field__u64(&f, smp, &v) || v != pid ||
+		    evsel__field(ev, name, &f) || !(comm = field__str(&f, smp, &len)) || len <= 0)
+			continue;
+		{
+			char buf[16];
+
+			snprintf(buf, sizeof(buf), "%.*s", len, comm);
+			comm_map__set_at(s->comms, smp->tid, buf, smp->time ? smp->time : 1);
+			comm_map__exit(s->comms, smp->tid, smp->time);
+		}
+		return;
+	}
+}
+
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu)
 {
 	const struct session_ops *ops = s->ops;
@@ -183,6 +274,8 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 		if (!ev || sample__parse(h, ev->attr.sample_type, ev->attr.read_format,
 					 ev->attr.sample_regs_user, &smp))
 			return;
+		if (smp.tid == (u32)-1 && ev->tp)
+			exiting_task(s, ev, &smp);
 		ev->nr_samples++;
 		s->nr_samples++;
 		if (ops->sample)
@@ -198,7 +291,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 
 		if (rec__comm(h, &c))
 			return;
-		comm_map__set(s->comms, c.tid, c.comm);
+		apply_names(s, h);
 		if (ops->comm)
 			ops->comm(s, ops->priv, &c);
 		return;
@@ -210,11 +303,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 		if (rec__task(h, &t))
 			return;
 		if (h->type == PERF_RECORD_FORK) {
-			char comm[16];
-
-			/* a child that never execs keeps its parent's name */
-			snprintf(comm, sizeof(comm), "%s", comm_map__get(s->comms, t.ptid));
-			comm_map__set(s->comms, t.tid, comm);
+			apply_names(s, h);
 			target_set__fork(s->targets, &t);
 			if (ops->fork)
 				ops->fork(s, ops->priv, &t);
@@ -325,6 +414,8 @@ static int drain(struct session *s, struct buf *b)
 	b->read_time = session__now(s);
 	if (!ring__begin(&b->ring))
 		return 0;
+	if (!s->oq && s->nr_bufs > 1)
+		prescan_names(s, b);
 	while ((h = ring__next(&b->ring))) {
 		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
 			u64 before = s->lost_total;

@@ -178,6 +178,11 @@ const char *session__comm(struct session *s, u32 pid)
 	return comm_map__get(s->comms, pid);
 }
 
+const char *session__comm_at(struct session *s, u32 pid, u64 time)
+{
+	return comm_map__get_at(s->comms, pid, time);
+}
+
 static int need_tp(struct session *s)
 {
 	if (s->tp)
@@ -216,7 +221,6 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	a->freq = c->freq;
 	a->sample_type = BASE_SAMPLE_TYPE | c->extra_sample_type;
 	a->read_format = c->read_format;
-	ev->comm_field = -1;
 	a->exclude_user = c->exclude_user;
 	a->exclude_kernel = c->exclude_kernel;
 	a->disabled = 1;

@@ -100,7 +100,6 @@ struct evsel {
 	int refused_err;     /* errno of the refusal */
 	int refused_at;	     /* CPU (or thread) of it */
 	int nr_open;	/* perf events opened for it */
-	int comm_field; /* -1: none; else the offset of its own comm field (tid -1 samples) */
 };
 
 struct session_ops {
@@ -231,6 +230,8 @@ void session__inject(struct session *s, const struct perf_event_header *rec, int
 
 /* Comm of @pid (from COMM records, else /proc, else "<...>"). Never NULL. */
 const char *session__comm(struct session *s, u32 pid);
+/* The comm @pid had at @time (a sample's): what a sample should print. */
+const char *session__comm_at(struct session *s, u32 pid, u64 time);
 
 /* Convert a sample timestamp to wall-clock text "YYYY-MM-DD HH:MM:SS.uuuuuu". */
 void session__fmt_time(struct session *s, u64 time, char *buf, size_t len);

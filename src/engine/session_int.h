@@ -24,7 +24,8 @@ struct buf {
 	bool hup;      /* every task writing here is gone */
 	int fd_first;  /* s->fds[fd_first..fd_end) write here */
 	int fd_end;
-	int fd_cur; /* the one epoll watches */
+	int fd_cur;  /* the one epoll watches */
+	u64 scanned; /* COMM/FORK records looked at up to here (prescan_names) */
 };
 
 struct id_map {

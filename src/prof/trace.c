@@ -99,11 +99,13 @@ static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct
 		int n = smp->nr_ips || smp->stack ? stack__frames(stack, smp, t->frames, MAX_FRAMES)
 						  : 0;
 
-		flame__add(t->flame, session__comm(s, smp->tid), t->frames, n, NULL, 1);
+		flame__add(t->flame, session__comm_at(s, smp->tid, smp->time), t->frames, n, NULL,
+			   1);
 		return;
 	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	print_head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, ev->name);
+	print_head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
+		   ev->name);
 	evsel__print_raw(s, ev, smp, out);
 	fputc_unlocked('\n', out);
 	if (stack && (smp->nr_ips || smp->stack))

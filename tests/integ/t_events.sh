@@ -90,6 +90,49 @@ else
 	skip "this kernel opens irq_vectors:irq_work_exit: no refused event to test with"
 fi
 
+# --- every thread under its own name, at the time of its event
+TN=$W/thread_names
+# names FILE: "lines bad distinct" of the getppid lines of thread_names' workers
+names() {
+	awk '/ syscalls:sys_enter_getppid: / && $3 != "sh" { n++; if ($3 !~ /^tn-[0-9][0-9][0-9]$/) bad++; seen[$3]++ }
+		END { printf "%d %d %d\n", n, bad, length(seen) }' "$1"
+}
+# sysw ARGS... -- CMD...: perf-prof ARGS -v system-wide; CMD once it monitors; then SIGINT
+sysw() {
+	local args=() pp
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	"$PP" "${args[@]}" -v >"$T/out" 2>"$T/err" &
+	pp=$!
+	for _ in $(seq 1500); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.02; done
+	"$@" >/dev/null
+	kill -INT $pp
+	wait $pp
+	rc=$?
+}
+if [ "$NCPU" -ge 2 ]; then
+	# named on CPU 1, getppid() on CPU 0: COMM record and sample in two buffers
+	for mode in "" --migrate; do
+		run trace -e syscalls:sys_enter_getppid -- "$TN" 100 $mode
+		check_eq "-- cmd, 100 threads$mode: each line its thread's own name" \
+			"$(names "$T/out")" "100 0 100"
+		sysw trace -e syscalls:sys_enter_getppid -- "$TN" 100 $mode
+		check_eq "system-wide, 100 threads$mode: each line its thread's own name" \
+			"$(names "$T/out")" "100 0 100"
+		check_eq "system-wide, 100 threads$mode: no <...>" "$(grep -c '<\.\.\.>' "$T/out")" 0
+	done
+else
+	skip "thread names across buffers: needs 2 CPUs"
+fi
+# a thread's last switch-out comes after its exit: the sample's tid is -1
+sysw trace -e 'sched:sched_switch/prev_comm~"tn-*" && prev_state==16/' -- "$TN" 100
+check_eq "exiting threads: 100 switch-outs in state X" "$(grep -c 'prev_state=X' "$T/out")" 100
+check_eq "exiting threads: no tid 4294967295" "$(grep -c ' 4294967295 ' "$T/out")" 0
+check_eq "exiting threads: comm and tid are prev_comm and prev_pid" \
+	"$(awk '/prev_state=X/ { c = $0; sub(/.*prev_comm=/, "", c); sub(/ .*/, "", c);
+		p = $0; sub(/.*prev_pid=/, "", p); sub(/ .*/, "", p);
+		if ($3 == c && $4 == p) ok++ } END { print ok + 0 }' "$T/out")" 100
+
 # --- usage errors: exit 2, one line "perf-prof PROFILER: ..." with a hint
 usage() { # DESC PROFILER PHRASE ARGS...
 	local d=$1 prof=$2 phrase=$3

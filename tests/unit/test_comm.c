@@ -60,8 +60,53 @@ static void test_churn(void)
 	comm_map__delete(m);
 }
 
+/* Records from several buffers come out of time order: names are kept by time. */
+static void test_versions(void)
+{
+	struct comm_map *m = comm_map__new();
+
+	if (!m)
+		return;
+	/* the rename (t=20) is applied before the fork (t=10) that named it after its parent */
+	comm_map__set_at(m, 7, "worker", 20);
+	comm_map__set_at(m, 7, "parent", 10);
+	CHECK_STR(comm_map__get_at(m, 7, 15), "parent");
+	CHECK_STR(comm_map__get_at(m, 7, 20), "worker");
+	CHECK_STR(comm_map__get_at(m, 7, 25), "worker");
+	CHECK_STR(comm_map__get_at(m, 7, 5), "parent"); /* before the first: the first */
+	CHECK_STR(comm_map__get(m, 7), "worker");
+	/* the same record applied twice changes nothing */
+	comm_map__set_at(m, 7, "worker", 20);
+	comm_map__set_at(m, 7, "parent", 10);
+	CHECK_STR(comm_map__get_at(m, 7, 15), "parent");
+	CHECK_STR(comm_map__get_at(m, 7, 21), "worker");
+	/* more renames than kept: the oldest go */
+	for (int i = 0; i < 10; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "r%d", i);
+		comm_map__set_at(m, 7, name, 100 + i);
+	}
+	CHECK_STR(comm_map__get_at(m, 7, 109), "r9");
+	CHECK_STR(comm_map__get_at(m, 7, 107), "r7");
+	/* after its exit, a new task with the pid starts afresh */
+	comm_map__exit(m, 7, 200);
+	comm_map__set_at(m, 7, "newtask", 300);
+	CHECK_STR(comm_map__get_at(m, 7, 150), "newtask");
+	CHECK_STR(comm_map__get(m, 7), "newtask");
+	/* a late COMM of the old task (before its exit) does not revive it */
+	comm_map__exit(m, 8, 0);
+	comm_map__set(m, 9, "snap");
+	comm_map__exit(m, 9, 500);
+	comm_map__set_at(m, 9, "late", 400);
+	CHECK_STR(comm_map__get_at(m, 9, 450), "late");
+	CHECK_STR(comm_map__get_at(m, 9, 300), "snap");
+	comm_map__delete(m);
+}
+
 int main(void)
 {
 	test_churn();
+	test_versions();
 	return ut_done("test_comm");
 }
