@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/options.h"
+#include "cli/output.h"
 #include "profiler.h"
 #include "sym/stack.h"
 
@@ -167,11 +168,13 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	struct session_ops ops = { 0 };
 	struct run r = { p, priv, NULL, 0, 0 };
 	struct session *s = NULL;
+	struct output *o = NULL;
 	FILE *out = stdout;
 	int ret = 1, err, status;
 
 	if (env->output) {
-		out = fopen(env->output, "we");
+		out = output__open(env->output, &o);
+		env->out_errno = output__errno(o);
 		if (!out) {
 			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name,
 				env->output, strerror(errno));
@@ -226,8 +229,10 @@ out_deinit:
 	if (p->deinit)
 		p->deinit(s, priv);
 	if ((fflush(out) || ferror(out)) && !ret && errno != EPIPE) {
+		int e = o && *output__errno(o) ? *output__errno(o) : errno ? errno : EIO;
+
 		fprintf(stderr, "perf-prof %s: writing %s failed: %s\n", p->name,
-			env->output ? env->output : "the output", strerror(errno ? errno : EIO));
+			env->output ? env->output : "the output", strerror(e));
 		ret = 1;
 	}
 	if (session__lost(s))
@@ -247,10 +252,14 @@ out_deinit:
 out:
 	session__delete(s);
 	stack_ctx__delete(r.stack);
-	if (out != stdout && fclose(out) && !ret) {
-		fprintf(stderr, "perf-prof %s: writing '%s' failed: %s\n", p->name, env->output,
-			strerror(errno));
-		ret = 1;
+	if (out != stdout) {
+		env->out_errno = NULL;
+		err = output__close(out, o);
+		if (err && !ret) {
+			fprintf(stderr, "perf-prof %s: writing '%s' failed: %s\n", p->name,
+				env->output, strerror(err));
+			ret = 1;
+		}
 	}
 	return ret;
 }
@@ -273,10 +282,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--symbols") || !strncmp(argv[1], "--symbols=", 10)) {
 		const char *bin = argv[1][9] == '=' ? argv[1] + 10 : argc > 2 ? argv[2] : NULL;
+		const char *why;
 
 		if (!bin) {
 			fprintf(stderr, "perf-prof: --symbols needs a binary path\n");
 			return 2;
+		}
+		if (symbols__check(bin, &why)) {
+			fprintf(stderr, "perf-prof --symbols: %s: %s\n", bin, why);
+			return 1;
 		}
 		return symbols__main(bin, stdin, stdout) ? 1 : 0;
 	}

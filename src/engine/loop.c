@@ -775,7 +775,10 @@ int session__run(struct session *s, const struct session_ops *ops)
 		if (interval && ops->interval && !s->stop)
 			ops->interval(s, ops->priv);
 		if (ferror(s->out) || fflush(s->out)) {
-			s->out_errno = errno ? errno : EIO;
+			/* errno is long gone when the write failed inside a callback */
+			const int *e = s->env->out_errno;
+
+			s->out_errno = e && *e ? *e : errno ? errno : EIO;
 			s->stop = true;
 			s->stop_reason = "output error";
 		}

@@ -41,6 +41,7 @@ struct env {
 	unsigned interval_ms;  /* -i */
 	unsigned mmap_pages;   /* -m, 0 = default */
 	const char *output;    /* -o */
+	const int *out_errno;  /* where the -o stream keeps the errno of a failed write */
 	u64 max_samples;       /* -N, 0 = unlimited */
 	bool order;	       /* --order (or the profiler's default) */
 	u64 order_mem;	       /* --order-mem: queued bytes at most, 0 = ORDER_MEM_DEFAULT */

@@ -18,6 +18,7 @@
  * never splits a frame or a line.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,21 +357,30 @@ int flame__write(struct flame *f)
 }
 
 int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
-			 const char *count_name)
+			 const char *count_name, unsigned long *err_line)
 {
 	struct ftrie t;
 	unsigned long lines, bad;
+	struct stat st;
 	FILE *in, *out;
 	int err;
 
+	if (err_line)
+		*err_line = 0;
 	if (!folded || !svg)
 		return -EINVAL;
 	in = fopen(folded, "r");
 	if (!in)
 		return -errno;
+	if (!fstat(fileno(in), &st) && S_ISDIR(st.st_mode)) {
+		fclose(in);
+		return -EISDIR;
+	}
 	err = ftrie__init(&t);
 	if (!err)
 		err = ftrie__read_folded(&t, in, &lines, &bad);
+	if (err == -EOVERFLOW && err_line)
+		*err_line = t.err_line;
 	fclose(in);
 	if (!err && !lines)
 		err = -ENODATA; /* an empty graph would hide a failed collection */

@@ -39,9 +39,11 @@ int flame__write(struct flame *f);
 
 /*
  * Turn a .folded file into an SVG (the "flamegraph" subcommand).  Returns 0,
- * -ENODATA for an empty file, -EINVAL if no line is a folded stack, -errno.
+ * -ENODATA for an empty file, -EINVAL if no line is a folded stack,
+ * -EISDIR for a directory, -EOVERFLOW with *@err_line when the weights do
+ * not fit in 64 bits, -errno.
  */
 int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
-			 const char *count_name);
+			 const char *count_name, unsigned long *err_line);
 
 #endif

@@ -411,23 +411,26 @@ int ftrie__write_folded(struct ftrie *t, FILE *fp)
 	return err;
 }
 
-/* "123", "12.5" (rounded); false if @s is not a weight. */
-static bool parse_weight(const char *s, uint64_t *w)
+/* "123", "12.5" (rounded): 1; 0 if @s is not a weight; -1 if it is beyond 64 bits. */
+static int parse_weight(const char *s, uint64_t *w)
 {
 	char *end;
+	int range;
 
 	if (*s < '0' || *s > '9')
-		return false;
+		return 0;
 	errno = 0;
 	*w = strtoull(s, &end, 10);
+	range = errno == ERANGE;
 	if (*end == '.') {
 		double d = strtod(s, &end);
 
-		if (d >= 1.8e19)
-			return false;
-		*w = (uint64_t)llround(d);
+		range = d >= 18446744073709549568.0; /* the last double below 2^64 */
+		*w = range ? 0 : (uint64_t)llround(d);
 	}
-	return *end == '\0' && errno == 0;
+	if (*end != '\0')
+		return 0;
+	return range ? -1 : 1;
 }
 
 /*
@@ -505,17 +508,21 @@ static int add_stack(struct ftrie *t, struct prev_line *pl, const char *s, size_
 int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned long *bad)
 {
 	struct prev_line pl = { 0 };
+	unsigned long lineno = 0;
+	uint64_t total = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int err = 0;
+	int err = 0, ok;
 
 	*lines = *bad = 0;
-	while ((len = getline(&line, &cap, fp)) >= 0) {
+	t->err_line = 0;
+	while ((errno = 0, len = getline(&line, &cap, fp)) >= 0) {
 		char *sep, *p;
 		uint32_t node;
 		uint64_t w;
 
+		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
 				   line[len - 1] == ' ' || line[len - 1] == '\t'))
 			line[--len] = '\0';
@@ -526,10 +533,18 @@ int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned
 		p = memrchr(line, '\t', len);
 		if (p && (!sep || p > sep))
 			sep = p;
-		if (!sep || !parse_weight(sep + 1, &w)) {
+		ok = sep ? parse_weight(sep + 1, &w) : 0;
+		/* every frame's total is at most the sum of all weights: it must fit */
+		if (ok < 0 || (ok > 0 && total + w < total)) {
+			t->err_line = lineno;
+			err = -EOVERFLOW;
+			break;
+		}
+		if (!ok) {
 			(*bad)++;
 			continue;
 		}
+		total += w;
 		while (sep > line && (sep[-1] == ' ' || sep[-1] == '\t'))
 			sep--;
 		if (sep == line) {
@@ -541,10 +556,10 @@ int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned
 			break;
 		t->nodes[node].self += w;
 	}
+	if (!err && ferror(fp))
+		err = errno ? -errno : -EIO; /* getline's: EISDIR for a directory */
 	free(line);
 	free(pl.s);
 	free(pl.nodes);
-	if (!err && ferror(fp))
-		err = -EIO;
 	return err;
 }

@@ -40,6 +40,8 @@ struct ftrie {
 	} * edges;
 	uint32_t emask, nr_edges;
 
+	unsigned long err_line; /* ftrie__read_folded's -EOVERFLOW: on this line */
+
 	struct fname *names;
 	uint32_t nr_names, cap_names;
 	uint32_t *ntab; /* name ids + 1, 0 = empty slot */
@@ -86,7 +88,8 @@ int ftrie__write_folded(struct ftrie *t, FILE *fp);
 
 /*
  * Add the lines of a folded file ("a;b;c WEIGHT").  Lines without a
- * weight are counted in *@bad and skipped.  0 or -errno.
+ * weight are counted in *@bad and skipped.  0 or -errno; -EOVERFLOW (with
+ * t->err_line) when a weight, or the sum of the weights, exceeds 64 bits.
  */
 int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned long *bad);
 

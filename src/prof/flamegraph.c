@@ -92,6 +92,7 @@ static int flamegraph_run(const struct env *env, void *priv, int argc, char **ar
 	struct flamegraph *fg = priv;
 	const char *in, *out = env->output, *arg;
 	char *def = NULL;
+	unsigned long line = 0;
 	int err;
 
 	if (late_options(fg, &out, argc, argv, &arg)) {
@@ -113,8 +114,15 @@ static int flamegraph_run(const struct env *env, void *priv, int argc, char **ar
 	} else if (strcmp(out, "-") == 0) {
 		out = "/dev/stdout";
 	}
-	err = flame__folded_to_svg(in, out, fg->title, fg->count_name);
-	if (err == -ENODATA)
+	err = flame__folded_to_svg(in, out, fg->title, fg->count_name, &line);
+	if (err == -EOVERFLOW)
+		fprintf(stderr,
+			"perf-prof flamegraph: %s:%lu: weight overflows 64 bits (alone or added "
+			"to the lines before)\n",
+			arg, line);
+	else if (err == -EISDIR)
+		fprintf(stderr, "perf-prof flamegraph: %s: %s\n", arg, strerror(EISDIR));
+	else if (err == -ENODATA)
 		fprintf(stderr, "perf-prof flamegraph: no folded stacks in %s\n", arg);
 	else if (err == -EINVAL)
 		fprintf(stderr, "perf-prof flamegraph: %s: no \"frame;frame... WEIGHT\" lines\n",

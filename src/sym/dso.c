@@ -40,6 +40,7 @@ struct dso {
 	bool owns_es;
 	bool tried; /* final: loaded, or failed for every process */
 	bool warned;
+	bool quiet;  /* no warning when it has no symbols */
 	bool failed; /* failed for process failed_pid only, so far */
 	u32 failed_pid;
 	u32 open_pid; /* open_path is under /proc/open_pid/ (0: not) */
@@ -84,6 +85,24 @@ void dso_cache__delete(struct dso_cache *dc)
 	free(dc);
 }
 
+/*
+ * Memory that is no file: "[heap]", "[stack]", "[anon:x]" in /proc/PID/maps,
+ * "//anon" in MMAP2 records, and shared anonymous memory, which the kernel
+ * names after a file that is gone ("/dev/zero (deleted)", SysV shm, huge pages).
+ */
+static bool is_anon_name(const char *path)
+{
+	static const char *const shared[] = { "/dev/zero (deleted)", "/SYSV", "/anon_hugepage",
+					      NULL };
+
+	if (path[0] != '/' || path[1] == '/')
+		return true;
+	for (int i = 0; shared[i]; i++)
+		if (!strncmp(path, shared[i], strlen(shared[i])))
+			return true;
+	return false;
+}
+
 struct dso *dso_cache__get(struct dso_cache *dc, const char *path, u32 maj, u32 min, u64 ino,
 			   const unsigned char *bid, int bid_len)
 {
@@ -122,8 +141,10 @@ struct dso *dso_cache__get(struct dso_cache *dc, const char *path, u32 maj, u32 
 	}
 	if (!strcmp(path, "[vdso]"))
 		d->kind = DSO_VDSO;
-	else if (path[0] != '/')
+	else if (is_anon_name(path))
 		d->kind = DSO_PSEUDO;
+	/* may hold an ELF file (a binary run from a memfd), often JIT code: no warning */
+	d->quiet = !strncmp(path, "/memfd:", 7) || !strncmp(path, "/dev/", 5);
 	HASH_ADD_KEYPTR(hh, dc->dsos, d->key, strlen(d->key), d);
 	return d;
 }
@@ -245,7 +266,7 @@ static int open_file(struct dso *d, u32 pid, u64 start, u64 end, char *root, siz
 
 static void warn_once(struct dso *d, const char *why)
 {
-	if (!d->warned)
+	if (!d->warned && !d->quiet)
 		sym__warn("no symbols for %s: %s", d->name, why);
 	d->warned = true;
 }

@@ -82,6 +82,12 @@ void stack__set_warn(void (*warn)(const char *msg));
  * Returns 0 or -errno.
  */
 int symbols__main(const char *binary, FILE *in, FILE *out);
+/*
+ * Can @binary be read as an ELF file?  0, or -errno with @why saying what
+ * is wrong ("No such file or directory", "Is a directory", "not a regular
+ * file", "empty file", "not an ELF file").
+ */
+int symbols__check(const char *binary, const char **why);
 /* pprof's short form of a demangled name into @out (truncated to @size). */
 void symbols__short_name(const char *full, char *out, size_t size);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sym/maps.h"
 #include "sym/stack.h"
@@ -114,6 +115,36 @@ static bool parse_addr(const char *line, u64 *addr)
 		return true;
 	}
 	return false;
+}
+
+int symbols__check(const char *binary, const char **why)
+{
+	struct elfsyms *es = NULL;
+	struct stat st;
+	int err;
+
+	if (stat(binary, &st)) {
+		err = -errno;
+		*why = strerror(errno);
+		return err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		*why = strerror(EISDIR);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = "not a regular file";
+		return -EINVAL;
+	}
+	if (!st.st_size) {
+		*why = "empty file";
+		return -ENOEXEC;
+	}
+	err = elfsyms__open(binary, &es);
+	elfsyms__delete(es);
+	if (err)
+		*why = err == -ENOEXEC ? "not an ELF file" : strerror(-err);
+	return err;
 }
 
 int symbols__main(const char *binary, FILE *in, FILE *out)

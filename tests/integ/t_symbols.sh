@@ -86,9 +86,9 @@ if [ -x "$W/stk_fp" ] && [ -f "$W/libstk.so" ]; then
 		check "stk_fp maps readable" false
 	fi
 fi
-# A binary that cannot be read: ?? for pprof, one warning for the person.
+# A binary that cannot be read: an error of one line (t_errors.sh has the other kinds).
 printf '0x1000\n0x2000\n' | "$PP" --symbols /nonexistent/bin >"$T/out" 2>"$T/err"
-check_eq "missing binary: exit 0" $? 0
-check_eq "missing binary: ?? per address" "$(tr '\n' ' ' <"$T/out")" "?? ?? "
-check_eq "missing binary: one warning" "$(grep -c 'no symbols for /nonexistent/bin: No such file' "$T/err")" 1
+check_eq "missing binary: exit 1" $? 1
+check_eq "missing binary: nothing on stdout" "$(wc -c <"$T/out")" 0
+check_eq "missing binary: one line" "$(grep -c '^perf-prof --symbols: /nonexistent/bin: No such file or directory$' "$T/err")" 1
 done_tests

@@ -248,7 +248,7 @@ static void test_svg(void)
 		    "garbage line\n");
 	fclose(fp);
 	snprintf(svg, sizeof(svg), "%s", path_of("out.svg"));
-	CHECK_INT(flame__folded_to_svg(in, svg, "My <Title>", "bytes"), 0);
+	CHECK_INT(flame__folded_to_svg(in, svg, "My <Title>", "bytes", NULL), 0);
 	out = slurp(svg);
 	CHECK(out != NULL, "svg written");
 	if (!out)
@@ -267,14 +267,40 @@ static void test_svg(void)
 	fp = fopen(in, "w");
 	fprintf(fp, "hello\nworld\n");
 	fclose(fp);
-	CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL), -EINVAL);
-	CHECK_INT(flame__folded_to_svg(path_of("missing"), svg, NULL, NULL), -ENOENT);
+	CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, NULL), -EINVAL);
+	CHECK_INT(flame__folded_to_svg(path_of("missing"), svg, NULL, NULL, NULL), -ENOENT);
 	/* Empty input: an error, not an empty graph, and no output file. */
 	fp = fopen(in, "w");
 	fclose(fp);
 	unlink(svg);
-	CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL), -ENODATA);
+	CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, NULL), -ENODATA);
 	CHECK(access(svg, F_OK) != 0, "no SVG written for empty input");
+	/* A directory says so (getline's EISDIR, not EIO). */
+	CHECK_INT(flame__folded_to_svg("/", svg, NULL, NULL, NULL), -EISDIR);
+	/* Weights beyond 64 bits, alone or summed, are refused with their line. */
+	{
+		static const char *const over[] = {
+			"a;b 1\n\na;c 18446744073709551616\n",		 /* 2^64: line 3 */
+			"a 18446744073709551615\nb 0\nc 1\n",		 /* the sum: line 3 */
+			"a 1\nb 20000000000000000000.5\n",		 /* a decimal: line 2 */
+			"a 99999999999999999999999999999999999999999\n", /* line 1 */
+		};
+		static const unsigned long at[] = { 3, 3, 2, 1 };
+		unsigned long line;
+
+		for (int i = 0; i < 4; i++) {
+			fp = fopen(in, "w");
+			fputs(over[i], fp);
+			fclose(fp);
+			line = 0;
+			CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &line), -EOVERFLOW);
+			CHECK(line == at[i], "overflow %d: line %lu, want %lu", i, line, at[i]);
+		}
+		fp = fopen(in, "w");
+		fputs("a 18446744073709551614\nb 1\n", fp); /* 2^64 - 1 in all: fits */
+		fclose(fp);
+		CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &line), 0);
+	}
 }
 
 /* Reading folded text: consecutive lines share frames (the reader reuses them), duplicates merge. */
