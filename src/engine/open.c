@@ -404,6 +404,8 @@ static void dump_attr(const struct evsel *ev)
 		(unsigned long long)a->sample_regs_user, a->sample_stack_user,
 		a->watermark ? "wakeup_watermark" : "wakeup_events",
 		a->watermark ? a->wakeup_watermark : a->wakeup_events);
+	if (ev->filter)
+		fprintf(stderr, "perf-prof: event %s: filter '%s'\n", ev->name, ev->filter);
 }
 
 static bool on_cpu(const struct evsel *ev, int cpu)

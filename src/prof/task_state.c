@@ -62,7 +62,8 @@ struct ts_thread {
 
 struct task_state {
 	/* options */
-	bool only_S, only_D, perins;
+	unsigned char want_S, want_D; /* STATE_* (-S/-D, --no-(un)interruptible) */
+	bool perins;
 	unsigned long long than;
 
 	struct evsel *sw_out, *sw_in, *wakeup;
@@ -102,20 +103,86 @@ static int state_index(u64 prev_state)
 	return ST_R;
 }
 
+/*
+ * The original's state options: -S and -D choose the states shown (both:
+ * either); --no-interruptible and --no-uninterruptible take a state out of
+ * them (of all states when neither -S nor -D is given).  For each state
+ * the last of its options wins.
+ */
+enum { STATE_ANY, STATE_ONLY, STATE_NOT };
+
+static unsigned state_mask(const struct task_state *ts)
+{
+	unsigned mask = ~0u;
+
+	if (ts->want_S == STATE_ONLY || ts->want_D == STATE_ONLY)
+		return (ts->want_S == STATE_ONLY ? 1u << ST_S : 0) |
+		       (ts->want_D == STATE_ONLY ? 1u << ST_D : 0);
+	if (ts->want_S == STATE_NOT)
+		mask &= ~(1u << ST_S);
+	if (ts->want_D == STATE_NOT)
+		mask &= ~(1u << ST_D);
+	return mask;
+}
+
+/* The same choice as a kernel filter on sched_switch's prev_state ("" for all). */
+static const char *state_filter(const struct task_state *ts)
+{
+	bool S = ts->want_S == STATE_ONLY, D = ts->want_D == STATE_ONLY;
+
+	if (S || D)
+		return S && D ? "(prev_state == 1 || prev_state == 2)"
+		       : S    ? "prev_state == 1"
+			      : "prev_state == 2";
+	S = ts->want_S == STATE_NOT;
+	D = ts->want_D == STATE_NOT;
+	if (S && D)
+		return "(prev_state != 1 && prev_state != 2)";
+	return S ? "prev_state != 1" : D ? "prev_state != 2" : "";
+}
+
+static int opt_state(void *priv, int which, int want)
+{
+	struct task_state *ts = priv;
+
+	if (which == ST_S)
+		ts->want_S = (unsigned char)want;
+	else
+		ts->want_D = (unsigned char)want;
+	return 0;
+}
+
+static int opt_S(void *priv, const char *arg, char *err, size_t len)
+{
+	(void)arg, (void)err, (void)len;
+	return opt_state(priv, ST_S, STATE_ONLY);
+}
+
+static int opt_D(void *priv, const char *arg, char *err, size_t len)
+{
+	(void)arg, (void)err, (void)len;
+	return opt_state(priv, ST_D, STATE_ONLY);
+}
+
+static int opt_no_S(void *priv, const char *arg, char *err, size_t len)
+{
+	(void)arg, (void)err, (void)len;
+	return opt_state(priv, ST_S, STATE_NOT);
+}
+
+static int opt_no_D(void *priv, const char *arg, char *err, size_t len)
+{
+	(void)arg, (void)err, (void)len;
+	return opt_state(priv, ST_D, STATE_NOT);
+}
+
 static int add_events(struct session *s, struct task_state *ts)
 {
 	const struct env *env = session__env(s);
 	bool cg = env->cg != CG_NONE;
 	char *prev = NULL, *next = NULL, *wk = NULL, *f_out = NULL;
-	const char *states = "";
+	const char *states = state_filter(ts);
 	int err = -ENOMEM;
-
-	if (ts->only_S && ts->only_D)
-		states = "(prev_state == 1 || prev_state == 2)";
-	else if (ts->only_S)
-		states = "prev_state == 1";
-	else if (ts->only_D)
-		states = "prev_state == 2";
 
 	prev = kfilter__comm_globs("prev_comm", env->filter);
 	next = kfilter__comm_globs("next_comm", env->filter);
@@ -162,7 +229,7 @@ static int add_events(struct session *s, struct task_state *ts)
 		     evsel__field(ts->sw_out, "prev_comm", &ts->prev_comm) ||
 		     evsel__field(ts->sw_in, "next_pid", &ts->next_pid) ||
 		     evsel__field(ts->wakeup, "pid", &ts->wakeup_pid))) {
-		fprintf(stderr, "task-state: sched_switch or sched_wakeup lacks a field it "
+		fprintf(stderr, "perf-prof task-state: sched_switch or sched_wakeup lacks a field it "
 				"needs (prev_pid, prev_state, prev_comm, next_pid, pid)\n");
 		err = -EINVAL;
 	}
@@ -189,10 +256,7 @@ static int task_state_init(struct session *s, void *priv)
 			"bad --filter '%s': expected COMM[,COMM...] globs such as "
 			"'nginx*,php-fpm' (see: perf-prof task-state -h)",
 			env->filter);
-	if (ts->only_S || ts->only_D)
-		ts->state_mask = (ts->only_S ? 1u << ST_S : 0) | (ts->only_D ? 1u << ST_D : 0);
-	else
-		ts->state_mask = ~0u;
+	ts->state_mask = state_mask(ts);
 	/* Threads come and go: --perins rows are dropped at each interval. */
 	ts->table = lat_table__new(ts->perins ? "STATE COMM                 TID" : "STATE    ",
 				   (const char *const[]){ "sleep", "runq", NULL }, ts->perins);
@@ -504,14 +568,22 @@ static void task_state_deinit(struct session *s, void *priv)
 static const struct popt task_state_opts[] = {
 	{ .lname = "interruptible",
 	  .sname = 'S',
-	  .help = "only TASK_INTERRUPTIBLE (S) sleeps",
-	  .type = POPT_FLAG,
-	  .off = offsetof(struct task_state, only_S) },
+	  .help = "TASK_INTERRUPTIBLE (S) sleeps (with -D: S and D; -SD)",
+	  .type = POPT_CB,
+	  .cb = opt_S },
 	{ .lname = "uninterruptible",
 	  .sname = 'D',
-	  .help = "only TASK_UNINTERRUPTIBLE (D) sleeps",
-	  .type = POPT_FLAG,
-	  .off = offsetof(struct task_state, only_D) },
+	  .help = "TASK_UNINTERRUPTIBLE (D) sleeps",
+	  .type = POPT_CB,
+	  .cb = opt_D },
+	{ .lname = "no-interruptible",
+	  .help = "leave out S sleeps (of all states, or of -D)",
+	  .type = POPT_CB,
+	  .cb = opt_no_S },
+	{ .lname = "no-uninterruptible",
+	  .help = "leave out D sleeps",
+	  .type = POPT_CB,
+	  .cb = opt_no_D },
 	{ .lname = "than",
 	  .argname = "TIME",
 	  .help = "print intervals longer than TIME (ns/us/ms/s; a bare number is ms)",
@@ -528,7 +600,8 @@ static const struct popt task_state_opts[] = {
 const struct profiler prof_task_state = {
 	.name = "task-state",
 	.desc = "off-CPU analysis: time in S/D/R/... states, run-queue delay, stacks, flame graphs",
-	.synopsis = "perf-prof task-state [-S] [-D] [--than TIME] [--filter COMM[,COMM...]] "
+	.synopsis = "perf-prof task-state [-S] [-D] [--no-interruptible] [--no-uninterruptible] "
+		    "[--than TIME] [--filter COMM[,COMM...]] "
 		    "[--perins] [-g [--flame-graph NAME]] [-C CPUS [-- command]] [-i MS]",
 	.examples = "perf-prof task-state -D --than 100ms -g                   # who is in D > "
 		    "100 ms, and "
