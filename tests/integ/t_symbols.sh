@@ -69,7 +69,8 @@ fi
 if [ -x "$W/stk_fp" ] && [ -f "$W/libstk.so" ]; then
 	"$W/stk_fp" 1000000000 &
 	pid=$!
-	sleep 0.3
+	# its maps once the dynamic loader has mapped the library
+	for _ in $(seq 300); do grep -q libstk.so "/proc/$pid/maps" 2>/dev/null && break; sleep 0.02; done
 	cp "/proc/$pid/maps" "$T/maps"
 	base_exe=$(awk -v f="$(readlink -f "$W/stk_fp")" '$6 == f && $3 == "00000000" { split($1, r, "-"); print r[1]; exit }' "$T/maps")
 	base_lib=$(awk -v f="$(readlink -f "$W/libstk.so")" '$6 == f && $3 == "00000000" { split($1, r, "-"); print r[1]; exit }' "$T/maps")

@@ -340,9 +340,9 @@ for _ in $(seq 50); do [ "$(ours_sleeping)" = 0 ] && break; sleep 0.1; done
 check_eq "-N with a workload: no process of it left" "$(ours_sleeping)" 0
 
 # SIGTERM to perf-prof goes to the workload, whose status perf-prof returns
-"$PP" trace -e sched:sched_switch -o /dev/null -- sleep 30 2>"$T/err" &
+"$PP" trace -e sched:sched_switch -o /dev/null -v -- sleep 30 2>"$T/err" &
 tpid=$!
-sleep 0.5
+for _ in $(seq 600); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.1; done
 kill -TERM $tpid
 wait $tpid
 check_eq "SIGTERM: perf-prof exits with the workload's status" "$?" 143
