@@ -9,7 +9,7 @@
 
 #include "engine/cpulist.h"
 #include "engine/evspec.h"
-#include "out/units.h"
+#include "util/units.h"
 
 /* Touch every field so ASan sees any dangling or unterminated string. */
 static size_t walk(const struct ev_spec *specs, int nr)

@@ -14,7 +14,7 @@
 
 #include "cli/options.h"
 #include "engine/cpulist.h"
-#include "out/units.h"
+#include "util/units.h"
 #include "sym/stack.h"
 
 enum {

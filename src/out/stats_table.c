@@ -4,7 +4,7 @@
 
 #include "out/hdr.h"
 #include "out/stats_table.h"
-#include "out/units.h"
+#include "util/units.h"
 
 /* One formatter for the whole tool, so tables and --than lines read the same. */
 char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len)

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 
-#include "out/units.h"
+#include "util/units.h"
 #include "ut.h"
 
 static void time_ok(const char *s, const char *unit, unsigned long long want)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out/units.h"
+#include "util/units.h"
 
 struct unit {
 	const char *name;
