@@ -5,7 +5,7 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "out/hdr.h"
+#include "out/hist.h"
 #include "out/lat_table.h"
 #include "out/stats_table.h"
 
@@ -13,8 +13,8 @@ struct lat_row {
 	uint64_t key;
 	int group;
 	char label[LAT_LABEL];
-	struct hdr *total;
-	struct hdr *sub[LAT_MAX_SUB];
+	struct hist *total;
+	struct hist *sub[LAT_MAX_SUB];
 	UT_hash_handle hh;
 };
 
@@ -47,9 +47,9 @@ struct lat_table *lat_table__new(const char *key_title, const char *const *subs,
 static void row_free(struct lat_table *t, struct lat_row *r)
 {
 	HASH_DEL(t->rows, r);
-	hdr__delete(r->total);
+	hist__delete(r->total);
 	for (int i = 0; i < t->nr_subs; i++)
-		hdr__delete(r->sub[i]);
+		hist__delete(r->sub[i]);
 	free(r);
 	t->nr_rows--;
 }
@@ -92,11 +92,11 @@ struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, con
 	return r;
 }
 
-static int record(struct hdr **h, uint64_t v)
+static int record(struct hist **h, uint64_t v)
 {
-	if (!*h && !(*h = hdr__new()))
+	if (!*h && !(*h = hist__new()))
 		return -ENOMEM;
-	return hdr__record(*h, v);
+	return hist__record(*h, v);
 }
 
 int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, const uint64_t *sub)
@@ -111,7 +111,7 @@ int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, co
 
 static uint64_t row_sum(const struct lat_row *r)
 {
-	return r->total ? hdr__sum(r->total) : 0;
+	return r->total ? hist__sum(r->total) : 0;
 }
 
 static int row_cmp(const struct lat_row *a, const struct lat_row *b)
@@ -135,12 +135,12 @@ void lat_table__print(struct lat_table *t, FILE *fp)
 	stats_table__header(fp, t->key_title);
 	HASH_ITER(hh, t->rows, r, tmp)
 	{
-		if (!r->total || !hdr__count(r->total))
+		if (!r->total || !hist__count(r->total))
 			continue;
 		snprintf(buf, sizeof(buf), "%-*s", width, r->label);
 		stats_table__row(fp, buf, r->total);
 		for (int i = 0; i < t->nr_subs; i++) {
-			if (!r->sub[i] || !hdr__count(r->sub[i]))
+			if (!r->sub[i] || !hist__count(r->sub[i]))
 				continue;
 			snprintf(buf, sizeof(buf), "  %-*s", width > 2 ? width - 2 : 0, t->subs[i]);
 			stats_table__row(fp, buf, r->sub[i]);
@@ -159,10 +159,10 @@ void lat_table__reset(struct lat_table *t)
 			continue;
 		}
 		if (r->total)
-			hdr__reset(r->total);
+			hist__reset(r->total);
 		for (int i = 0; i < t->nr_subs; i++)
 			if (r->sub[i])
-				hdr__reset(r->sub[i]);
+				hist__reset(r->sub[i]);
 	}
 }
 

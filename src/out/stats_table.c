@@ -2,7 +2,7 @@
 /* Latency statistics rows: see stats_table.h. */
 #include <inttypes.h>
 
-#include "out/hdr.h"
+#include "out/hist.h"
 #include "out/stats_table.h"
 #include "util/units.h"
 
@@ -22,20 +22,20 @@ void stats_table__header(FILE *fp, const char *key_title)
 	fputc('\n', fp);
 }
 
-void stats_table__row(FILE *fp, const char *key, const struct hdr *h)
+void stats_table__row(FILE *fp, const char *key, const struct hist *h)
 {
 	uint64_t v[] = {
-		hdr__sum(h),
-		hdr__min(h),
-		(uint64_t)(hdr__mean(h) + 0.5),
-		hdr__quantile(h, 0.50),
-		hdr__quantile(h, 0.95),
-		hdr__quantile(h, 0.99),
-		hdr__max(h),
+		hist__sum(h),
+		hist__min(h),
+		(uint64_t)(hist__mean(h) + 0.5),
+		hist__quantile(h, 0.50),
+		hist__quantile(h, 0.95),
+		hist__quantile(h, 0.99),
+		hist__max(h),
 	};
 	char buf[32];
 
-	fprintf(fp, "%s %10" PRIu64, key, hdr__count(h));
+	fprintf(fp, "%s %10" PRIu64, key, hist__count(h));
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		fprintf(fp, " %*s", STATS_COL_WIDTH, stats_table__fmt_ns(v[i], buf, sizeof(buf)));
 	fputc('\n', fp);

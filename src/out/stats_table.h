@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct hdr;
+struct hist;
 
 /* Width of one value column. */
 #define STATS_COL_WIDTH 11
@@ -25,7 +25,7 @@ struct hdr;
 /* @key_title: the key columns' titles, already padded by the caller to the keys' width. */
 void stats_table__header(FILE *fp, const char *key_title);
 /* One row: @key (padded like the title), then the statistics of @h. */
-void stats_table__row(FILE *fp, const char *key, const struct hdr *h);
+void stats_table__row(FILE *fp, const char *key, const struct hist *h);
 
 /* "812ns", "12.345us", "5.062ms", "1.234s".  Returns @buf. */
 char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len);

@@ -2,7 +2,7 @@
 /* The statistics table: unit formatting and column alignment. */
 #include <stdlib.h>
 
-#include "out/hdr.h"
+#include "out/hist.h"
 #include "out/stats_table.h"
 #include "ut.h"
 
@@ -10,7 +10,7 @@ int main(void)
 {
 	char buf[32], *out = NULL, *nl;
 	size_t len = 0;
-	struct hdr *h = hdr__new();
+	struct hist *h = hist__new();
 	FILE *fp;
 
 	CHECK_STR(stats_table__fmt_ns(0, buf, sizeof(buf)), "0ns");
@@ -21,7 +21,7 @@ int main(void)
 	CHECK_STR(stats_table__fmt_ns(7200000000000ull, buf, sizeof(buf)), "7200.000s");
 
 	for (int i = 1; i <= 100; i++)
-		hdr__record(h, i * 1000000ull);
+		hist__record(h, i * 1000000ull);
 	fp = open_memstream(&out, &len);
 	stats_table__header(fp, "STATE");
 	stats_table__row(fp, "S    ", h);
@@ -33,6 +33,6 @@ int main(void)
 	      out);
 	CHECK(strstr(out, "100.000ms\n") != NULL, "max last:\n%s", out);
 	free(out);
-	hdr__delete(h);
+	hist__delete(h);
 	return ut_done("test_stats_table");
 }

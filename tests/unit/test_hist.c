@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "out/hdr.h"
+#include "out/hist.h"
 #include "ut.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -41,7 +41,7 @@ static const double qs[] = { 0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99,
 /* Record @v[0..n), then check every statistic against the exact answer. */
 static void check_dist(const char *name, uint64_t *v, size_t n)
 {
-	struct hdr *h = hdr__new();
+	struct hist *h = hist__new();
 	uint64_t sum = 0;
 	int bad = 0;
 
@@ -49,20 +49,20 @@ static void check_dist(const char *name, uint64_t *v, size_t n)
 	if (!h)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		bad += hdr__record(h, v[i]) != 0;
+		bad += hist__record(h, v[i]) != 0;
 		sum += v[i];
 	}
 	CHECK(bad == 0, "%s: record failed", name);
 	qsort(v, n, sizeof(*v), cmp_u64);
-	CHECK_INT(hdr__count(h), n);
-	CHECK(hdr__min(h) == v[0], "%s: min %llu != %llu", name, (unsigned long long)hdr__min(h),
+	CHECK_INT(hist__count(h), n);
+	CHECK(hist__min(h) == v[0], "%s: min %llu != %llu", name, (unsigned long long)hist__min(h),
 	      (unsigned long long)v[0]);
-	CHECK(hdr__max(h) == v[n - 1], "%s: max", name);
-	CHECK(hdr__sum(h) == sum, "%s: sum", name);
-	CHECK(fabs(hdr__mean(h) - (double)sum / n) <= 1e-9 * ((double)sum / n) + 1e-9, "%s: mean",
+	CHECK(hist__max(h) == v[n - 1], "%s: max", name);
+	CHECK(hist__sum(h) == sum, "%s: sum", name);
+	CHECK(fabs(hist__mean(h) - (double)sum / n) <= 1e-9 * ((double)sum / n) + 1e-9, "%s: mean",
 	      name);
 	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
-		uint64_t want = exact_quantile(v, n, qs[i]), got = hdr__quantile(h, qs[i]);
+		uint64_t want = exact_quantile(v, n, qs[i]), got = hist__quantile(h, qs[i]);
 		uint64_t err = got > want ? got - want : want - got;
 
 		if (err > (want >> HDR_SUB_BITS)) {
@@ -72,9 +72,9 @@ static void check_dist(const char *name, uint64_t *v, size_t n)
 		}
 	}
 	CHECK(bad == 0, "%s: %d quantiles outside 2^-%d", name, bad, HDR_SUB_BITS);
-	CHECK(hdr__quantile(h, 0) == v[0], "%s: q0 is min", name);
-	CHECK(hdr__quantile(h, 1) == v[n - 1], "%s: q1 is max", name);
-	hdr__delete(h);
+	CHECK(hist__quantile(h, 0) == v[0], "%s: q0 is min", name);
+	CHECK(hist__quantile(h, 1) == v[n - 1], "%s: q1 is max", name);
+	hist__delete(h);
 }
 
 static void test_distributions(void)
@@ -106,59 +106,59 @@ static void test_distributions(void)
 
 static void test_small_exact_and_edges(void)
 {
-	struct hdr *h = hdr__new();
+	struct hist *h = hist__new();
 
 	for (uint64_t i = 0; i < HDR_SUB; i++)
-		CHECK(hdr__bucket_lo(i) == i && hdr__bucket_hi(i) == i, "exact %llu",
+		CHECK(hist__bucket_lo(i) == i && hist__bucket_hi(i) == i, "exact %llu",
 		      (unsigned long long)i);
-	CHECK(hdr__bucket_hi(UINT64_MAX) == UINT64_MAX, "top bucket");
-	CHECK(hdr__bucket_lo(1ull << 63) == 1ull << 63, "2^63");
+	CHECK(hist__bucket_hi(UINT64_MAX) == UINT64_MAX, "top bucket");
+	CHECK(hist__bucket_lo(1ull << 63) == 1ull << 63, "2^63");
 	/* Buckets are never wider than lo / 2^SUB_BITS. */
 	for (int e = HDR_SUB_BITS; e < 64; e++) {
 		uint64_t v = (1ull << e) + 12345 % (1ull << e);
 
-		CHECK(hdr__bucket_hi(v) - hdr__bucket_lo(v) + 1 <= hdr__bucket_lo(v) >>
+		CHECK(hist__bucket_hi(v) - hist__bucket_lo(v) + 1 <= hist__bucket_lo(v) >>
 			      HDR_SUB_BITS,
 		      "width at 2^%d", e);
-		CHECK(hdr__bucket_lo(v) <= v && v <= hdr__bucket_hi(v), "contains at 2^%d", e);
+		CHECK(hist__bucket_lo(v) <= v && v <= hist__bucket_hi(v), "contains at 2^%d", e);
 	}
-	CHECK(hdr__count(h) == 0 && hdr__quantile(h, 0.5) == 0 && hdr__mean(h) == 0, "empty");
-	hdr__record(h, UINT64_MAX);
-	hdr__record(h, UINT64_MAX);
-	CHECK(hdr__sum(h) == UINT64_MAX, "sum saturates");
-	CHECK(hdr__quantile(h, 0.5) == UINT64_MAX, "top quantile");
-	hdr__reset(h);
-	CHECK(hdr__count(h) == 0 && hdr__max(h) == 0, "reset");
-	hdr__record_n(h, 1000, 5);
-	CHECK(hdr__count(h) == 5 && hdr__sum(h) == 5000, "record_n");
-	hdr__delete(h);
-	hdr__delete(NULL);
+	CHECK(hist__count(h) == 0 && hist__quantile(h, 0.5) == 0 && hist__mean(h) == 0, "empty");
+	hist__record(h, UINT64_MAX);
+	hist__record(h, UINT64_MAX);
+	CHECK(hist__sum(h) == UINT64_MAX, "sum saturates");
+	CHECK(hist__quantile(h, 0.5) == UINT64_MAX, "top quantile");
+	hist__reset(h);
+	CHECK(hist__count(h) == 0 && hist__max(h) == 0, "reset");
+	hist__record_n(h, 1000, 5);
+	CHECK(hist__count(h) == 5 && hist__sum(h) == 5000, "record_n");
+	hist__delete(h);
+	hist__delete(NULL);
 }
 
 static void test_merge(void)
 {
-	struct hdr *a = hdr__new(), *b = hdr__new(), *all = hdr__new();
+	struct hist *a = hist__new(), *b = hist__new(), *all = hist__new();
 	uint64_t v;
 
 	for (int i = 0; i < 10000; i++) {
 		v = xorshift() % 50000000;
-		hdr__record(i & 1 ? a : b, v);
-		hdr__record(all, v);
+		hist__record(i & 1 ? a : b, v);
+		hist__record(all, v);
 	}
-	hdr__record(b, 7); /* a new small block in b only */
-	hdr__record(all, 7);
-	CHECK_INT(hdr__merge(a, b), 0);
-	CHECK(hdr__count(a) == hdr__count(all), "merge count");
-	CHECK(hdr__sum(a) == hdr__sum(all), "merge sum");
-	CHECK(hdr__min(a) == 7 && hdr__max(a) == hdr__max(all), "merge min/max");
+	hist__record(b, 7); /* a new small block in b only */
+	hist__record(all, 7);
+	CHECK_INT(hist__merge(a, b), 0);
+	CHECK(hist__count(a) == hist__count(all), "merge count");
+	CHECK(hist__sum(a) == hist__sum(all), "merge sum");
+	CHECK(hist__min(a) == 7 && hist__max(a) == hist__max(all), "merge min/max");
 	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-		CHECK(hdr__quantile(a, qs[i]) == hdr__quantile(all, qs[i]), "merge q=%g", qs[i]);
-	hdr__reset(b);
-	CHECK_INT(hdr__merge(a, b), 0);
-	CHECK(hdr__count(a) == hdr__count(all), "merge empty");
-	hdr__delete(a);
-	hdr__delete(b);
-	hdr__delete(all);
+		CHECK(hist__quantile(a, qs[i]) == hist__quantile(all, qs[i]), "merge q=%g", qs[i]);
+	hist__reset(b);
+	CHECK_INT(hist__merge(a, b), 0);
+	CHECK(hist__count(a) == hist__count(all), "merge empty");
+	hist__delete(a);
+	hist__delete(b);
+	hist__delete(all);
 }
 
 int main(void)
@@ -166,5 +166,5 @@ int main(void)
 	test_distributions();
 	test_small_exact_and_edges();
 	test_merge();
-	return ut_done("test_hdr");
+	return ut_done("test_hist");
 }

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Log-linear histogram: see hdr.h for the error bound and memory model. */
+/* Log-linear histogram: see hist.h for the error bound and memory model. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/hdr.h"
+#include "out/hist.h"
 
 /* Block 0 holds 0..HDR_SUB-1 exactly; block b >= 1 holds [2^(b+SUB_BITS-1), 2^(b+SUB_BITS)). */
 #define NBLK (64 - HDR_SUB_BITS + 1)
 
-struct hdr {
+struct hist {
 	uint64_t count, min, max, sum;
 	uint64_t blk_count[NBLK]; /* lets quantile() skip whole blocks */
 	uint64_t *blk[NBLK];	  /* HDR_SUB counters each, allocated on first use */
 };
 
-static inline void hdr_index(uint64_t v, unsigned *b, unsigned *s)
+static inline void hist_index(uint64_t v, unsigned *b, unsigned *s)
 {
 	unsigned e;
 
@@ -39,28 +39,28 @@ static inline uint64_t bucket_width(unsigned b)
 	return b ? 1ull << (b - 1) : 1;
 }
 
-uint64_t hdr__bucket_lo(uint64_t v)
+uint64_t hist__bucket_lo(uint64_t v)
 {
 	unsigned b, s;
 
-	hdr_index(v, &b, &s);
+	hist_index(v, &b, &s);
 	return bucket_lo(b, s);
 }
 
-uint64_t hdr__bucket_hi(uint64_t v)
+uint64_t hist__bucket_hi(uint64_t v)
 {
 	unsigned b, s;
 
-	hdr_index(v, &b, &s);
+	hist_index(v, &b, &s);
 	return bucket_lo(b, s) + (bucket_width(b) - 1);
 }
 
-struct hdr *hdr__new(void)
+struct hist *hist__new(void)
 {
-	return calloc(1, sizeof(struct hdr));
+	return calloc(1, sizeof(struct hist));
 }
 
-void hdr__delete(struct hdr *h)
+void hist__delete(struct hist *h)
 {
 	if (!h)
 		return;
@@ -69,7 +69,7 @@ void hdr__delete(struct hdr *h)
 	free(h);
 }
 
-static void add_stats(struct hdr *h, uint64_t min, uint64_t max, uint64_t sum, uint64_t n)
+static void add_stats(struct hist *h, uint64_t min, uint64_t max, uint64_t sum, uint64_t n)
 {
 	if (!h->count || min < h->min)
 		h->min = min;
@@ -79,14 +79,14 @@ static void add_stats(struct hdr *h, uint64_t min, uint64_t max, uint64_t sum, u
 	h->count += n;
 }
 
-int hdr__record_n(struct hdr *h, uint64_t v, uint64_t n)
+int hist__record_n(struct hist *h, uint64_t v, uint64_t n)
 {
 	unsigned b, s;
 	uint64_t sum;
 
 	if (!n)
 		return 0;
-	hdr_index(v, &b, &s);
+	hist_index(v, &b, &s);
 	if (!h->blk[b]) {
 		h->blk[b] = calloc(HDR_SUB, sizeof(uint64_t));
 		if (!h->blk[b])
@@ -99,12 +99,12 @@ int hdr__record_n(struct hdr *h, uint64_t v, uint64_t n)
 	return 0;
 }
 
-int hdr__record(struct hdr *h, uint64_t v)
+int hist__record(struct hist *h, uint64_t v)
 {
-	return hdr__record_n(h, v, 1);
+	return hist__record_n(h, v, 1);
 }
 
-int hdr__merge(struct hdr *dst, const struct hdr *src)
+int hist__merge(struct hist *dst, const struct hist *src)
 {
 	if (!src->count)
 		return 0;
@@ -127,7 +127,7 @@ int hdr__merge(struct hdr *dst, const struct hdr *src)
 	return 0;
 }
 
-void hdr__reset(struct hdr *h)
+void hist__reset(struct hist *h)
 {
 	for (int b = 0; b < NBLK; b++) {
 		if (h->blk_count[b])
@@ -137,32 +137,32 @@ void hdr__reset(struct hdr *h)
 	h->count = h->min = h->max = h->sum = 0;
 }
 
-uint64_t hdr__count(const struct hdr *h)
+uint64_t hist__count(const struct hist *h)
 {
 	return h->count;
 }
 
-uint64_t hdr__min(const struct hdr *h)
+uint64_t hist__min(const struct hist *h)
 {
 	return h->min;
 }
 
-uint64_t hdr__max(const struct hdr *h)
+uint64_t hist__max(const struct hist *h)
 {
 	return h->max;
 }
 
-uint64_t hdr__sum(const struct hdr *h)
+uint64_t hist__sum(const struct hist *h)
 {
 	return h->sum;
 }
 
-double hdr__mean(const struct hdr *h)
+double hist__mean(const struct hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
 }
 
-uint64_t hdr__quantile(const struct hdr *h, double q)
+uint64_t hist__quantile(const struct hist *h, double q)
 {
 	uint64_t rank, seen = 0, v;
 	double r;

@@ -8,45 +8,45 @@
  * (one block of HDR_SUB counters per power of two that occurs, at most
  * 58 blocks), never on how many values were recorded.
  */
-#ifndef PP_HDR_H
-#define PP_HDR_H
+#ifndef PP_HIST_H
+#define PP_HIST_H
 
 #include <stdint.h>
 
 #define HDR_SUB_BITS 7
 #define HDR_SUB (1u << HDR_SUB_BITS)
 
-struct hdr;
+struct hist;
 
 /* Returns NULL on allocation failure. */
-struct hdr *hdr__new(void);
-void hdr__delete(struct hdr *h);
+struct hist *hist__new(void);
+void hist__delete(struct hist *h);
 
 /* Record @v (@n times).  Returns 0 or -ENOMEM (then nothing is recorded). */
-int hdr__record(struct hdr *h, uint64_t v);
-int hdr__record_n(struct hdr *h, uint64_t v, uint64_t n);
+int hist__record(struct hist *h, uint64_t v);
+int hist__record_n(struct hist *h, uint64_t v, uint64_t n);
 
 /* Add everything recorded in @src to @dst.  Returns 0 or -ENOMEM. */
-int hdr__merge(struct hdr *dst, const struct hdr *src);
+int hist__merge(struct hist *dst, const struct hist *src);
 
 /* Forget all values (keeps the memory for the next interval). */
-void hdr__reset(struct hdr *h);
+void hist__reset(struct hist *h);
 
-uint64_t hdr__count(const struct hdr *h);
-uint64_t hdr__min(const struct hdr *h); /* 0 when empty */
-uint64_t hdr__max(const struct hdr *h);
-uint64_t hdr__sum(const struct hdr *h); /* exact; saturates at UINT64_MAX */
-double hdr__mean(const struct hdr *h);	/* 0 when empty */
+uint64_t hist__count(const struct hist *h);
+uint64_t hist__min(const struct hist *h); /* 0 when empty */
+uint64_t hist__max(const struct hist *h);
+uint64_t hist__sum(const struct hist *h); /* exact; saturates at UINT64_MAX */
+double hist__mean(const struct hist *h);  /* 0 when empty */
 
 /*
  * The value at quantile @q (0..1): the ceil(q * count)-th smallest value,
  * within the relative error bound; q <= 0 gives min, q >= 1 gives max.
  * 0 when empty.
  */
-uint64_t hdr__quantile(const struct hdr *h, double q);
+uint64_t hist__quantile(const struct hist *h, double q);
 
 /* Bucket geometry, exposed for tests: lowest and highest value sharing @v's bucket. */
-uint64_t hdr__bucket_lo(uint64_t v);
-uint64_t hdr__bucket_hi(uint64_t v);
+uint64_t hist__bucket_lo(uint64_t v);
+uint64_t hist__bucket_hi(uint64_t v);
 
 #endif
