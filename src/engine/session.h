@@ -95,12 +95,12 @@ struct evsel {
 	bool fastprint_tried;
 	int *cpus; /* cpus=LIST: open only on these CPUs; NULL: every monitored one */
 	int nr_cpus;
-	bool from_glob; /* matched by a glob: skipped, not fatal, if the kernel refuses it */
-	bool refused;	/* ... and it did */
+	bool from_glob;	     /* matched by a glob: skipped, not fatal, if the kernel refuses it */
+	bool refused;	     /* ... and it did */
 	bool refused_filter; /* ... its filter */
 	int refused_err;     /* errno of the refusal */
 	int refused_at;	     /* CPU (or thread) of it */
-	int nr_open;	/* perf events opened for it */
+	int nr_open;	     /* perf events opened for it */
 };
 
 struct session_ops {
@@ -129,6 +129,14 @@ void session__delete(struct session *s);
  * NULL when the failure was not the session's (a profiler's own check).
  */
 const char *session__strerror(struct session *s);
+/*
+ * A run-time error (a missing kernel feature, out of memory, a file that
+ * cannot be written): one line, no newline, that the CLI prints as
+ * "perf-prof PROFILER: MSG" before it exits 1.  Returns @err (-errno).
+ * Profilers report their errors this way too, never on stderr themselves.
+ */
+int session__set_err(struct session *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /*
  * A usage error: the command line asks for something that cannot be on
  * any run (an unknown event, a filter the kernel rejects).  Sets the

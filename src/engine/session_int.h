@@ -92,8 +92,6 @@ struct session {
 	int nr_skipped;
 };
 
-int session__set_err(struct session *s, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 struct evsel *session__evsel_by_id(struct session *s, u64 id);
 /* The id map (open.c): add, then sort with session__cmp_id before lookups. */
 int session__add_id(struct session *s, u64 id, struct evsel *ev);

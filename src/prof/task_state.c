@@ -229,13 +229,13 @@ static int add_events(struct session *s, struct task_state *ts)
 		     evsel__field(ts->sw_out, "prev_comm", &ts->prev_comm) ||
 		     evsel__field(ts->sw_in, "next_pid", &ts->next_pid) ||
 		     evsel__field(ts->wakeup, "pid", &ts->wakeup_pid))) {
-		fprintf(stderr, "perf-prof task-state: sched_switch or sched_wakeup lacks a field it "
-				"needs (prev_pid, prev_state, prev_comm, next_pid, pid)\n");
-		err = -EINVAL;
+		err = session__set_err(s, -EINVAL,
+				       "sched_switch or sched_wakeup lacks a field it needs "
+				       "(prev_pid, prev_state, prev_comm, next_pid, pid)");
 	}
 out:
 	if (err == -ENOMEM)
-		fprintf(stderr, "perf-prof task-state: out of memory\n");
+		session__set_err(s, err, "out of memory");
 	free(prev);
 	free(next);
 	free(wk);
@@ -261,19 +261,19 @@ static int task_state_init(struct session *s, void *priv)
 	ts->table = lat_table__new(ts->perins ? "STATE COMM                 TID" : "STATE    ",
 				   (const char *const[]){ "sleep", "runq", NULL }, ts->perins);
 	if (!ts->table)
-		return -ENOMEM;
+		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int i = 0; i < NR_STATES && !ts->perins; i++)
 		if (!lat_table__row(ts->table, i, i, state_names[i]))
-			return -ENOMEM;
+			return session__set_err(s, -ENOMEM, "out of memory");
 	ts->pending = pairs__new(&(struct pairs_conf){ .payload_size = sizeof(struct ts_thread),
 						       .idle_ns = IDLE_EVICT_NS,
 						       .payload_free = thread_free });
 	if (!ts->pending)
-		return -ENOMEM;
+		return session__set_err(s, -ENOMEM, "out of memory");
 	if (env->cg != CG_NONE) {
 		ts->frames = calloc(MAX_FRAMES, sizeof(*ts->frames));
 		if (!ts->frames)
-			return -ENOMEM;
+			return session__set_err(s, -ENOMEM, "out of memory");
 	}
 	if (env->flame_graph) {
 		ts->flame = flame__new(env->flame_graph, "Off-CPU Time Flame Graph", "us");
