@@ -544,7 +544,7 @@ int options__parse(const struct profiler *p, int argc, char **argv, struct env *
 				strcat(shorts, ":");
 		}
 	}
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc also forgets a half-read "-SD" of an earlier parse */
 	opterr = 0;
 	for (;;) {
 		int idx = -1, key = getopt_long(dashdash, argv, shorts, lo, &idx);

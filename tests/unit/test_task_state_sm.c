@@ -308,9 +308,61 @@ static void test_options(void)
 	cleanup(&r);
 }
 
+/*
+ * The original's state options on the same records (one S, one D, one R
+ * interval): each choice keeps exactly its rows, the last option for a
+ * state winning.
+ */
+static void test_state_options(void)
+{
+	static const struct {
+		const char *args;
+		bool S, D, R;
+	} cases[] = {
+		{ "", true, true, true },
+		{ "-SD", true, true, false },
+		{ "-S", true, false, false },
+		{ "--no-interruptible", false, true, true },
+		{ "--no-uninterruptible", true, false, true },
+		{ "--no-interruptible --no-uninterruptible", false, false, true },
+		{ "-S --no-interruptible", false, true, true },
+		{ "--no-interruptible -S", true, false, false },
+		{ "-SD --no-uninterruptible", true, false, false },
+	};
+	char b[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r;
+		const char *out;
+
+		if (start(&r, cases[i].args)) {
+			CHECK(0, "start task-state %s", cases[i].args);
+			continue;
+		}
+		sw(&r, 1 * MS, 0, 100, S_, 0);
+		sw(&r, 2 * MS, 0, 0, 0, 100);
+		sw(&r, 3 * MS, 0, 200, D_, 0);
+		sw(&r, 5 * MS, 0, 0, 0, 200);
+		sw(&r, 6 * MS, 0, 300, 0, 0); /* preempted while runnable: R */
+		sw(&r, 9 * MS, 0, 0, 0, 300);
+		out = finish(&r);
+		CHECK(!strcmp(col(out, "S", 2, b, sizeof(b)), cases[i].S ? "1" : ""),
+		      "'%s': S row %s:\n%s", cases[i].args, cases[i].S ? "wanted" : "unwanted",
+		      out);
+		CHECK(!strcmp(col(out, "D", 2, b, sizeof(b)), cases[i].D ? "1" : ""),
+		      "'%s': D row %s:\n%s", cases[i].args, cases[i].D ? "wanted" : "unwanted",
+		      out);
+		CHECK(!strcmp(col(out, "R", 2, b, sizeof(b)), cases[i].R ? "1" : ""),
+		      "'%s': R row %s:\n%s", cases[i].args, cases[i].R ? "wanted" : "unwanted",
+		      out);
+		cleanup(&r);
+	}
+}
+
 int main(void)
 {
 	test_all_states();
 	test_options();
+	test_state_options();
 	return ut_done("test_task_state_sm");
 }
