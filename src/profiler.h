@@ -75,12 +75,18 @@ struct profiler {
 	void (*sample)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 	void (*lost)(struct session *s, void *priv, int cpu, u64 nr);
 	void (*interval)(struct session *s, void *priv);
+	/* SIGUSR1: print what the next interval would, without resetting. */
+	void (*snapshot)(struct session *s, void *priv);
 	void (*exit)(struct session *s, void *priv, const struct rec_task *t);
 	void (*fork)(struct session *s, void *priv, const struct rec_task *t);
 	void (*comm)(struct session *s, void *priv, const struct rec_comm *c);
 	/* The kernel's context-switch records; setting it turns them on. */
 	void (*context_switch)(struct session *s, void *priv, const struct rec_switch *sw);
-	/* Final output and release of priv's contents (priv itself is freed by the CLI). */
+	/*
+	 * Final output and release of priv's contents (priv itself is freed by
+	 * the CLI).  There is output only if session__started(s): a run that
+	 * failed before must not print a report or replace any file.
+	 */
 	void (*deinit)(struct session *s, void *priv);
 };
 

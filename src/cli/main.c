@@ -8,14 +8,20 @@
  * status with -- COMMAND), 1 runtime failure, 2 usage error.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/options.h"
 #include "cli/output.h"
+#include "engine/fdcloser.h"
+#include "out/outfile.h"
 #include "profiler.h"
 #include "sym/stack.h"
 
@@ -27,6 +33,8 @@ struct run {
 	struct stack_ctx *stack;
 	u64 lost_seen;	 /* losses already reported by an interval */
 	u64 budget_seen; /* of those, drops over the order queue's budget */
+	double cpu_usr, cpu_sys, wall; /* at the last usage line (s) */
+	struct output *o;	       /* -o FILE */
 };
 
 static void top_help(FILE *fp)
@@ -56,15 +64,11 @@ static void on_lost(struct session *s, void *arg, int cpu, u64 nr)
 		r->p->lost(s, r->priv, cpu, nr);
 }
 
-static void on_interval(struct session *s, void *arg)
+/* Each interval names its own losses; the totals come at the end on stderr. */
+static void print_interval_lost(struct session *s, struct run *r)
 {
-	struct run *r = arg;
-
 	u64 budget = session__lost_budget(s), lost = session__lost(s) - budget;
 
-	if (r->p->interval)
-		r->p->interval(s, r->priv);
-	/* each interval names its own losses; the totals come at the end on stderr */
 	if (lost > r->lost_seen)
 		fprintf(session__out(s),
 			"perf-prof: %llu events lost or throttled in this interval (-m PAGES for "
@@ -75,8 +79,97 @@ static void on_interval(struct session *s, void *arg)
 			"perf-prof: %llu records dropped in this interval: the time-order queue "
 			"was full (--order-mem SIZE)\n",
 			(unsigned long long)(budget - r->budget_seen));
-	r->lost_seen = lost;
+}
+
+static void on_interval(struct session *s, void *arg)
+{
+	struct run *r = arg;
+	u64 budget = session__lost_budget(s);
+
+	if (r->p->interval)
+		r->p->interval(s, r->priv);
+	print_interval_lost(s, r);
+	r->lost_seen = session__lost(s) - budget;
 	r->budget_seen = budget;
+}
+
+/* SIGUSR1: the statistics so far; a profiler without any gives its event counts. */
+static void on_snapshot(struct session *s, void *arg)
+{
+	struct run *r = arg;
+	FILE *out = session__out(s);
+
+	if (r->p->snapshot) {
+		r->p->snapshot(s, r->priv);
+	} else {
+		u64 total = 0;
+
+		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+			total += ev->nr_samples;
+		fprintf(stderr, "perf-prof: %llu events so far", (unsigned long long)total);
+		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+			if (ev->nr_samples)
+				fprintf(stderr, "%s %s %llu", total ? ":" : ",", ev->name,
+					(unsigned long long)ev->nr_samples);
+		fputc('\n', stderr);
+		out = stderr;
+	}
+	print_interval_lost(s, r);
+	fflush(out);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* SIGUSR2 and --usage-self: perf-prof's own cost since the last such line. */
+static void on_usage(struct session *s, void *arg)
+{
+	double usr, sys, wall = now_s(), span;
+	struct run *r = arg;
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	usr = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	span = wall - r->wall;
+	if (span <= 0)
+		span = 1e-9;
+	fprintf(stderr,
+		"perf-prof: usage: %.1f%% usr %.1f%% sys (of one CPU, last %.2f s), max RSS %.1f "
+		"MiB, %llu records read, %llu lost\n",
+		100 * (usr - r->cpu_usr) / span, 100 * (sys - r->cpu_sys) / span, span,
+		ru.ru_maxrss / 1024.0, (unsigned long long)session__records_read(s),
+		(unsigned long long)session__lost(s));
+	r->cpu_usr = usr;
+	r->cpu_sys = sys;
+	r->wall = wall;
+}
+
+/*
+ * SIGHUP with -o: log rotation.  The file is reopened (created if it was
+ * moved away) and appended to, under the same stream.
+ */
+static void on_reopen(struct session *s, void *arg)
+{
+	const struct env *env = session__env(s);
+	struct run *r = arg;
+	int err;
+
+	fflush(session__out(s));
+	err = output__reopen(r->o, env->output);
+	if (err)
+		fprintf(stderr,
+			"perf-prof %s: SIGHUP: cannot reopen '%s': %s (still writing to the old "
+			"file)\n",
+			r->p->name, env->output, strerror(-err));
+	else if (env->verbose)
+		fprintf(stderr, "perf-prof: SIGHUP: reopened '%s'\n", env->output);
 }
 
 static void on_exit_rec(struct session *s, void *arg, const struct rec_task *t)
@@ -163,24 +256,48 @@ static int exit_code_of(int status)
 	return 1;
 }
 
+/*
+ * 0, or why writing the output failed.  A closed pipe (EPIPE) is the
+ * reader's choice, not a failure of ours.
+ */
+static int out_error(struct session *s, FILE *out, struct output *o)
+{
+	struct pollfd pfd = { .fd = fileno(out), .events = POLLOUT };
+	int e;
+
+	errno = 0;
+	if (!fflush(out) && !ferror(out))
+		return 0;
+	e = o && *output__errno(o) ? *output__errno(o) : errno ? errno : session__out_errno(s);
+	if (e == EPIPE)
+		return 0;
+	/* the write failed long ago: a pipe without a reader polls POLLERR */
+	if (!e && poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR))
+		return 0;
+	return e ? e : EIO;
+}
+
 static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 {
 	struct session_ops ops = { 0 };
-	struct run r = { p, priv, NULL, 0, 0 };
+	struct run r = { .p = p, .priv = priv, .wall = now_s() };
 	struct session *s = NULL;
 	struct output *o = NULL;
 	FILE *out = stdout;
 	int ret = 1, err, status;
 
+	/*
+	 * A reader that goes away (| head) ends the run through EPIPE, never
+	 * kills it: the flame graph and the other outputs are still written.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	if (env->output) {
-		out = output__open(env->output, &o);
-		env->out_errno = output__errno(o);
-		if (!out) {
+		err = outfile__check(env->output);
+		if (err) {
 			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name,
-				env->output, strerror(errno));
+				env->output, strerror(-err));
 			return 1;
 		}
-		setvbuf(out, NULL, _IOFBF, 1 << 20);
 	}
 	s = session__new(env, out);
 	if (!s) {
@@ -208,6 +325,19 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 		goto out_deinit;
 	}
 	report_skipped(p, s);
+	if (env->output) {
+		out = output__open(env->output, &o);
+		if (!out) {
+			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name,
+				env->output, strerror(errno));
+			out = stdout;
+			goto out_deinit;
+		}
+		env->out_errno = output__errno(o);
+		setvbuf(out, NULL, _IOFBF, 1 << 20);
+		session__set_out(s, out);
+		r.o = o;
+	}
 	ops.priv = &r;
 	ops.sample = on_sample;
 	ops.lost = on_lost;
@@ -217,6 +347,9 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	ops.comm = on_comm;
 	ops.mmap2 = on_mmap2;
 	ops.context_switch = p->context_switch ? on_switch : NULL;
+	ops.snapshot = on_snapshot;
+	ops.usage = on_usage;
+	ops.reopen = on_reopen;
 	err = session__run(s, &ops);
 	if (env->verbose)
 		stack_ctx__print_stats(r.stack, stderr);
@@ -228,11 +361,9 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 out_deinit:
 	if (p->deinit)
 		p->deinit(s, priv);
-	if ((fflush(out) || ferror(out)) && !ret && errno != EPIPE) {
-		int e = o && *output__errno(o) ? *output__errno(o) : errno ? errno : EIO;
-
+	if (!ret && (err = out_error(s, out, o))) {
 		fprintf(stderr, "perf-prof %s: writing %s failed: %s\n", p->name,
-			env->output ? env->output : "the output", strerror(e));
+			env->output ? env->output : "the output", strerror(err));
 		ret = 1;
 	}
 	if (session__lost(s))
@@ -245,7 +376,8 @@ out_deinit:
 				env->argv[0], session__workload_pid(s));
 	} else if (!ret && status >= 0) {
 		ret = exit_code_of(status);
-		if (!env->quiet)
+		/* quiet on success: scripts take anything on stderr for a failure */
+		if (!env->quiet && (ret || env->verbose))
 			fprintf(stderr, "perf-prof: '%s' exited with status %d%s\n", env->argv[0],
 				ret, WIFSIGNALED(status) ? " (killed by a signal)" : "");
 	}
@@ -272,6 +404,8 @@ int main(int argc, char **argv)
 	int nr_pos, ret;
 	void *priv;
 
+	if (argc == 2 && !strcmp(argv[1], FDCLOSER_ARG))
+		return fdcloser__main();
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		top_help(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

@@ -35,6 +35,7 @@ enum {
 	K_KCALLCHAIN,
 	K_NO_KCALLCHAIN,
 	K_WATERMARK,
+	K_USAGE,
 	K_OWN = 2000,
 };
 
@@ -55,6 +56,9 @@ static const struct copt common[] = {
 	{ OPT_FILTER, "filter", K_FILTER, "FILTER", NULL },
 	{ OPT_INTERVAL, "interval", 'i', "MS",
 	  "print (and reset) statistics every MS milliseconds" },
+	{ OPT_INTERVAL, "usage-self", K_USAGE, "MS",
+	  "print perf-prof's own CPU use, max RSS, records read and lost every MS ms "
+	  "(also on SIGUSR2)" },
 	{ OPT_MMAP, "mmap-pages", 'm', "PAGES", "ring buffer pages per CPU, a power of two" },
 	{ OPT_MMAP, "watermark", K_WATERMARK, "PCT",
 	  "wake up when PCT% of a ring is filled (0: at every event; default 50)" },
@@ -316,6 +320,15 @@ static int parse_common(const struct profiler *p, int key, const char *arg, stru
 			return -1;
 		}
 		env->interval_ms = (unsigned)v;
+		return 0;
+	case K_USAGE:
+		if (units__parse_uint(arg, 1, 86400000, &v)) {
+			fprintf(stderr,
+				"perf-prof: bad --usage-self '%s' (milliseconds, 1..86400000)\n",
+				arg);
+			return -1;
+		}
+		env->usage_ms = (unsigned)v;
 		return 0;
 	case 'm':
 		if (units__parse_uint(arg, 1, 1u << 20, &v) || (v & (v - 1))) {

@@ -86,3 +86,18 @@ int output__close(FILE *fp, struct output *o)
 	free(o);
 	return err;
 }
+
+int output__reopen(struct output *o, const char *path)
+{
+	int fd;
+
+	if (!o)
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -errno;
+	if (close(o->fd) && !o->err)
+		o->err = errno;
+	o->fd = fd;
+	return 0;
+}

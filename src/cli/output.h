@@ -16,6 +16,12 @@ struct output;
 FILE *output__open(const char *path, struct output **o);
 /* Where the errno of the first failed write is kept (0 while none failed). */
 const int *output__errno(const struct output *o);
+/*
+ * Write to @path from now on, appended, created if missing (SIGHUP: log
+ * rotation).  Flush the stream first.  Returns 0 or -errno (then the old
+ * file is still written).
+ */
+int output__reopen(struct output *o, const char *path);
 /* Close the stream (fclose) and free @o.  Returns 0 or an errno of a failure. */
 int output__close(FILE *fp, struct output *o);
 

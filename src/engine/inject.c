@@ -37,6 +37,7 @@ int session__inject_begin(struct session *s, const struct session_ops *ops)
 			return session__set_err(s, -ENOMEM, "out of memory");
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
 	s->ops = ops;
+	s->started = true; /* records come: there is a run to report on */
 	return 0;
 }
 

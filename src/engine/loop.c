@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The event loop: epoll over the ring buffers, a signalfd (SIGINT, SIGTERM,
- * SIGCHLD), a 100 ms drain tick and the -i interval timer.  Records go to
+ * SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD), a 100 ms drain tick, the -i
+ * interval timer and the --usage-self timer.  Records go to
  * the profiler directly, or through the order queue with --order.
  */
 #include <dirent.h>
@@ -417,6 +418,7 @@ static int drain(struct session *s, struct buf *b)
 	if (!s->oq && s->nr_bufs > 1)
 		prescan_names(s, b);
 	while ((h = ring__next(&b->ring))) {
+		s->nr_read++;
 		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
 			u64 before = s->lost_total;
 
@@ -514,35 +516,87 @@ static int arm_timer(int fd, unsigned ms)
 }
 
 /*
- * From open to the end of the run the stop signals are only read through
- * the signalfd: a Ctrl-C while probes or ftrace instances are being set up
- * cannot kill us half-way.  The old mask comes back afterwards, so a second
- * Ctrl-C during the final report works as usual.
+ * The signals the loop reads through its signalfd.  SIGHUP is not among
+ * them if it was ignored at start (nohup): a blocked signal is queued even
+ * when ignored, so an ignored SIGHUP must stay unblocked to stay ignored.
+ */
+static void loop_sigset(struct session *s, sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGQUIT);
+	if (!s->hup_ignored)
+		sigaddset(set, SIGHUP);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+	sigaddset(set, SIGCHLD);
+}
+
+static void set_handler(int sig, void (*h)(int))
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = h;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+static bool ignored(int sig)
+{
+	struct sigaction sa;
+
+	return !sigaction(sig, NULL, &sa) && sa.sa_handler == SIG_IGN;
+}
+
+/*
+ * From open to the end of the run these signals are only read through the
+ * signalfd: a Ctrl-C while probes or ftrace instances are being set up
+ * cannot kill us half-way, and SIGUSR1/SIGUSR2/SIGQUIT never kill.  A
+ * background job of a shell script starts with SIGINT and SIGQUIT ignored;
+ * blocked, they reach the signalfd all the same, and they are set back to
+ * their default so that one more after the run ends perf-prof as it would
+ * end perf.
  */
 void session__block_signals(struct session *s)
 {
+	static const int taken[] = { SIGINT, SIGTERM, SIGQUIT };
 	sigset_t set;
 
 	if (s->sig_blocked)
 		return;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGHUP);
-	if (!sigprocmask(SIG_BLOCK, &set, &s->old_mask))
-		s->sig_blocked = true;
+	s->hup_ignored = ignored(SIGHUP);
+	loop_sigset(s, &set);
+	if (sigprocmask(SIG_BLOCK, &set, &s->old_mask))
+		return;
+	s->sig_blocked = true;
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		if (ignored(taken[i]))
+			set_handler(taken[i], SIG_DFL); /* blocked: only the signalfd sees it */
 	s->old_pipe = signal(SIGPIPE, SIG_IGN);
 }
 
+/*
+ * After the run: what is pending is handled (a stop signal counts as one
+ * more interrupt, the others have nothing left to act on), then the old
+ * mask comes back, so a Ctrl-C during the final report ends perf-prof as
+ * usual.  SIGUSR1/SIGUSR2, and SIGHUP with an output file (log rotation),
+ * are ignored from then on rather than fatal.
+ */
 void session__restore_signals(struct session *s)
 {
 	if (!s->sig_blocked)
 		return;
 	if (s->sigfd >= 0) {
-		close(s->sigfd); /* signals read from it are handled; others stay pending */
+		handle_signals(s);
+		close(s->sigfd);
 		s->sigfd = -1;
 	}
+	set_handler(SIGUSR1, SIG_IGN);
+	set_handler(SIGUSR2, SIG_IGN);
+	if (s->env->output && !s->hup_ignored)
+		set_handler(SIGHUP, SIG_IGN);
+	s->want_snapshot = s->want_usage = s->want_reopen = false;
 	signal(SIGPIPE, s->old_pipe);
 	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
 	s->sig_blocked = false;
@@ -554,11 +608,7 @@ static int setup_loop(struct session *s)
 	sigset_t set;
 
 	session__block_signals(s);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGHUP);
+	loop_sigset(s, &set);
 	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->tickfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -577,6 +627,14 @@ static int setup_loop(struct session *s)
 			return -errno;
 		e.data.u64 = ~2ULL;
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->intfd, &e))
+			return -errno;
+	}
+	if (s->env->usage_ms) {
+		s->usefd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (s->usefd < 0 || arm_timer(s->usefd, s->env->usage_ms))
+			return -errno;
+		e.data.u64 = ~3ULL;
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->usefd, &e))
 			return -errno;
 	}
 	for (int i = 0; i < s->nr_bufs; i++) {
@@ -609,12 +667,27 @@ static void handle_signals(struct session *s)
 	struct signalfd_siginfo si;
 
 	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo == SIGCHLD) {
+		switch (si.ssi_signo) {
+		case SIGCHLD:
 			if (s->has_wl && workload__reap(&s->wl)) {
 				s->stop = true;
 				s->stop_reason = "workload exited";
 			}
 			continue;
+		case SIGUSR1:
+			s->want_snapshot = true;
+			continue;
+		case SIGUSR2:
+			s->want_usage = true;
+			continue;
+		case SIGHUP:
+			if (s->env->output) {
+				s->want_reopen = true;
+				continue;
+			}
+			break;
+		default:
+			break;
 		}
 		/* the workload decides how it ends: pass the signal on, wait for it below */
 		if (s->has_wl && !s->wl.exited)
@@ -736,7 +809,7 @@ int session__run(struct session *s, const struct session_ops *ops)
 	if (s->env->verbose)
 		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n", s->nr_fds);
 	while (!s->stop) {
-		bool tick = false, interval = false;
+		bool tick = false, interval = false, usage = false;
 		int n = epoll_wait(s->epfd, evs, 64, -1);
 
 		if (n < 0) {
@@ -754,6 +827,8 @@ int session__run(struct session *s, const struct session_ops *ops)
 				tick = read(s->tickfd, &exp, sizeof(exp)) > 0;
 			} else if (tag == ~2ULL) {
 				interval = read(s->intfd, &exp, sizeof(exp)) > 0;
+			} else if (tag == ~3ULL) {
+				usage = read(s->usefd, &exp, sizeof(exp)) > 0;
 			} else if (evs[i].events & (EPOLLHUP | EPOLLERR)) {
 				/* the watched task exited: watch another event of this buffer */
 				watch_next(s, &s->bufs[tag], tag);
@@ -766,7 +841,7 @@ int session__run(struct session *s, const struct session_ops *ops)
 				tick = true; /* ordering needs every buffer read */
 			}
 		}
-		if (tick || interval) {
+		if (tick || interval || s->want_snapshot) {
 			check_targets(s);
 			err = drain_all(s, false);
 			if (err)
@@ -774,6 +849,13 @@ int session__run(struct session *s, const struct session_ops *ops)
 		}
 		if (interval && ops->interval && !s->stop)
 			ops->interval(s, ops->priv);
+		if (s->want_snapshot && ops->snapshot && !s->stop)
+			ops->snapshot(s, ops->priv);
+		if ((usage || s->want_usage) && ops->usage)
+			ops->usage(s, ops->priv);
+		if (s->want_reopen && ops->reopen)
+			ops->reopen(s, ops->priv);
+		s->want_snapshot = s->want_usage = s->want_reopen = false;
 		if (ferror(s->out) || fflush(s->out)) {
 			/* errno is long gone when the write failed inside a callback */
 			const int *e = s->env->out_errno;

@@ -96,7 +96,7 @@ struct session *session__new(const struct env *env, FILE *out)
 	s->env = env;
 	s->out = out;
 	s->tail = &s->evsels;
-	s->epfd = s->sigfd = s->tickfd = s->intfd = -1;
+	s->epfd = s->sigfd = s->tickfd = s->intfd = s->usefd = -1;
 	s->wl.pid = -1;
 	s->wl.go_fd = s->wl.err_fd = -1;
 	s->cached_sec = -1;
@@ -156,6 +156,26 @@ const struct env *session__env(struct session *s)
 FILE *session__out(struct session *s)
 {
 	return s->out;
+}
+
+void session__set_out(struct session *s, FILE *out)
+{
+	s->out = out;
+}
+
+int session__out_errno(struct session *s)
+{
+	return s ? s->out_errno : 0;
+}
+
+bool session__started(struct session *s)
+{
+	return s && s->started;
+}
+
+u64 session__records_read(struct session *s)
+{
+	return s->nr_read;
 }
 
 struct stack_ctx *session__stack(struct session *s)

@@ -39,6 +39,7 @@ struct env {
 	int nr_tids;
 	char **argv;	       /* -- command args (NULL-terminated) */
 	unsigned interval_ms;  /* -i */
+	unsigned usage_ms;     /* --usage-self: perf-prof's own cost every MS */
 	unsigned mmap_pages;   /* -m, 0 = default */
 	const char *output;    /* -o */
 	const int *out_errno;  /* where the -o stream keeps the errno of a failed write */
@@ -118,6 +119,12 @@ struct session_ops {
 	void (*mmap2)(struct session *s, void *priv, const struct rec_mmap2 *m);
 	/* Context-switch records (only when env->want_switch). */
 	void (*context_switch)(struct session *s, void *priv, const struct rec_switch *sw);
+	/* SIGUSR1: what the next interval would print, without resetting. */
+	void (*snapshot)(struct session *s, void *priv);
+	/* SIGUSR2, and every env->usage_ms: perf-prof's own cost. */
+	void (*usage)(struct session *s, void *priv);
+	/* SIGHUP with an output file (env->output): reopen it (log rotation). */
+	void (*reopen)(struct session *s, void *priv);
 };
 
 /* Create a session for @env.  Output goes to @out.  Returns NULL with errno set. */
@@ -153,6 +160,14 @@ int session__skipped(struct session *s, char *const **names);
 
 const struct env *session__env(struct session *s);
 FILE *session__out(struct session *s);
+/* Send the output to @out from now on (the CLI opens -o once the events are open). */
+void session__set_out(struct session *s, FILE *out);
+/* errno of a failed write to the output during the run (EPIPE: the reader left), or 0. */
+int session__out_errno(struct session *s);
+/* True once the events were enabled: there is a run to report on. */
+bool session__started(struct session *s);
+/* Records read from the ring buffers so far. */
+u64 session__records_read(struct session *s);
 struct tep_handle *session__tep(struct session *s);
 
 /*
@@ -178,8 +193,11 @@ struct evsel *session__evsels(struct session *s);
 int session__open(struct session *s);
 
 /*
- * Run the event loop until SIGINT/SIGTERM, the workload exits, -N is
- * reached or session__stop().  Returns 0 or -errno.
+ * Run the event loop until SIGINT/SIGTERM/SIGQUIT (or SIGHUP without an
+ * output file, unless SIGHUP was ignored at start), the workload exits, -N
+ * is reached or session__stop().  SIGUSR1, SIGUSR2 and SIGHUP with an
+ * output file call the snapshot, usage and reopen hooks.  Returns 0 or
+ * -errno.
  */
 int session__run(struct session *s, const struct session_ops *ops);
 void session__stop(struct session *s);

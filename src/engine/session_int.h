@@ -61,11 +61,16 @@ struct session {
 	u64 lost_total;
 	u64 throttled; /* PERF_RECORD_THROTTLE seen */
 
-	int epfd, sigfd, tickfd, intfd;
+	int epfd, sigfd, tickfd, intfd, usefd;
 	struct order_queue *oq;
 	u64 order_margin;
 	bool stop;
-	bool interrupted;	  /* SIGINT/SIGTERM/SIGHUP (passed on to the workload) */
+	bool started;		  /* the events were enabled */
+	bool want_snapshot;	  /* SIGUSR1 seen */
+	bool want_usage;	  /* SIGUSR2 seen */
+	bool want_reopen;	  /* SIGHUP seen, with an output file */
+	u64 nr_read;		  /* records read from the ring buffers */
+	bool interrupted;	  /* SIGINT/SIGTERM/SIGQUIT/SIGHUP (passed on to the workload) */
 	unsigned nr_interrupts;	  /* stop signals received */
 	unsigned interrupts_seen; /* ... when the loops started to give up */
 	u64 abandon_at;		  /* after an interrupt, stop processing at this time */
@@ -85,6 +90,7 @@ struct session {
 	sigset_t old_mask; /* restored after the run */
 	void (*old_pipe)(int);
 	bool sig_blocked;
+	bool hup_ignored; /* SIGHUP was ignored at start (nohup): it stays so */
 	char err[512];
 	int err_code;	/* -errno that went with err */
 	bool err_usage; /* err is a usage error */

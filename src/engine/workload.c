@@ -6,16 +6,41 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "engine/procfs.h"
 #include "engine/workload.h"
 
+/*
+ * The command starts as if run by the shell that ran us: no signal blocked
+ * or ignored (we block and ignore some for ourselves), except SIGHUP when
+ * we were started with it ignored (nohup covers the whole command line).
+ */
+static void default_signals(void)
+{
+	/* the kernel's struct sigaction: glibc refuses to touch the signals it reserves */
+	struct {
+		void (*handler)(int);
+		unsigned long flags;
+		void (*restorer)(void);
+		unsigned long mask;
+	} dfl = { SIG_DFL, 0, NULL, 0 };
+	sigset_t none;
+
+	for (int sig = 1; sig <= 64; sig++)
+		if (sig != SIGHUP && sig != SIGKILL && sig != SIGSTOP)
+			syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof(dfl.mask));
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 int workload__prepare(struct workload *w, char *const argv[])
 {
+	pid_t parent = getpid();
 	int go[2], err[2];
-	sigset_t none;
 	char c;
 
 	memset(w, 0, sizeof(*w));
@@ -43,9 +68,14 @@ int workload__prepare(struct workload *w, char *const argv[])
 
 		close(go[1]);
 		close(err[0]);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
+		/*
+		 * perf-prof killed (even by SIGKILL) takes the command with it.
+		 * If it died before this line, we were already given to another
+		 * parent: do not run.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		default_signals();
 		/* EOF (parent died or gave up) means: do not run */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);

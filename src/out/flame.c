@@ -25,6 +25,7 @@
 
 #include "out/flame.h"
 #include "out/ftrie.h"
+#include "out/outfile.h"
 
 /*
  * Frame name ids by (sym, dso, kernel) pointers: a profiler passes the same
@@ -51,7 +52,7 @@ struct flame {
 	uint32_t ts_node; /* its node in t, 0 until used */
 	uint32_t sep;	  /* name id of "-", valid if have_sep */
 	bool have_sep;
-	bool started; /* the output file exists: folded output is appended */
+	bool started; /* the output file was written: folded output is appended */
 	int err;      /* first error, reported by flame__write */
 	char *buf;    /* scratch for names that need rewriting */
 	size_t cap;
@@ -68,7 +69,7 @@ static bool ends_with(const char *s, const char *suffix)
 struct flame *flame__new(const char *name, const char *title, const char *count_name)
 {
 	struct flame *f;
-	FILE *fp;
+	int err;
 
 	if (!name || !*name) {
 		errno = EINVAL;
@@ -90,16 +91,16 @@ struct flame *flame__new(const char *name, const char *title, const char *count_
 		errno = ENOMEM;
 		return NULL;
 	}
-	/* Fail now rather than after hours of profiling if the file cannot be written. */
-	fp = fopen(f->path, "w");
-	if (!fp || fclose(fp)) {
-		int err = errno;
-
+	/*
+	 * Fail now rather than after hours of profiling if the file cannot be
+	 * written, but leave an old one as it is until the new one is complete.
+	 */
+	err = outfile__check(f->path);
+	if (err) {
 		flame__delete(f);
-		errno = err;
+		errno = -err;
 		return NULL;
 	}
-	f->started = true;
 	return f;
 }
 
@@ -302,20 +303,27 @@ void flame__add(struct flame *f, const char *comm, const struct frame *frames, i
 	f->t.nodes[node].self += weight;
 }
 
-/* Append what the trie holds to the folded file and empty the trie. */
+/*
+ * Append what the trie holds to the folded file and empty the trie.  The
+ * first write replaces an old file through a temporary one; later ones
+ * (-i) append to what it wrote.
+ */
 static int flush_folded(struct flame *f)
 {
-	FILE *fp = fopen(f->path, f->started ? "a" : "w");
+	char *tmp = NULL;
+	FILE *fp = f->started ? fopen(f->path, "ae") : outfile__create(f->path, &tmp);
 	int err;
 
 	if (!fp)
 		return -errno;
-	f->started = true;
 	err = ftrie__write_folded(&f->t, fp);
-	if (fclose(fp) && !err)
+	if (tmp)
+		err = outfile__commit(fp, tmp, f->path, err);
+	else if (fclose(fp) && !err)
 		err = -errno;
 	if (err)
 		return err;
+	f->started = true;
 	ftrie__exit(&f->t);
 	f->ts_node = 0;
 	f->have_sep = false;
@@ -338,6 +346,7 @@ void flame__interval(struct flame *f, const char *timestamp)
 
 int flame__write(struct flame *f)
 {
+	char *tmp;
 	FILE *fp;
 	int err;
 
@@ -347,13 +356,11 @@ int flame__write(struct flame *f)
 		return f->err;
 	if (!f->svg)
 		return f->err = flush_folded(f);
-	fp = fopen(f->path, "w");
+	fp = outfile__create(f->path, &tmp);
 	if (!fp)
 		return -errno;
 	err = flame_svg__write(&f->t, fp, f->title, f->count_name);
-	if (fclose(fp) && !err)
-		err = -errno;
-	return err;
+	return outfile__commit(fp, tmp, f->path, err);
 }
 
 int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
@@ -363,6 +370,7 @@ int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
 	unsigned long lines, bad;
 	struct stat st;
 	FILE *in, *out;
+	char *tmp;
 	int err;
 
 	if (err_line)
@@ -388,15 +396,14 @@ int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
 		err = -EINVAL; /* not a folded file */
 	if (err)
 		goto out;
-	out = fopen(svg, "w");
+	out = outfile__create(svg, &tmp);
 	if (!out) {
 		err = -errno;
 		goto out;
 	}
 	err = flame_svg__write(&t, out, title && *title ? title : "Flame Graph",
 			       count_name && *count_name ? count_name : "samples");
-	if (fclose(out) && !err)
-		err = -errno;
+	err = outfile__commit(out, tmp, svg, err);
 out:
 	ftrie__exit(&t);
 	return err;

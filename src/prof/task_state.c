@@ -540,22 +540,32 @@ static void task_state_interval(struct session *s, void *priv)
 	}
 }
 
+static void task_state_snapshot(struct session *s, void *priv)
+{
+	char buf[64];
+
+	session__fmt_time(s, session__now(s), buf, sizeof(buf));
+	fprintf(session__out(s), "%s\n", buf);
+	print_stats(s, priv);
+}
+
 static void task_state_deinit(struct session *s, void *priv)
 {
 	struct task_state *ts = priv;
+	bool ran = session__started(s);
 	int err;
 
-	if (s && (ts->sw_out || ts->nr_intervals))
+	if (ran)
 		print_stats(s, ts);
-	if (ts->flame) {
+	if (ts->flame && ran) {
 		err = flame__write(ts->flame);
 		if (err)
 			fprintf(stderr, "perf-prof task-state: writing the flame graph: %s\n",
 				strerror(-err));
-		flame__delete(ts->flame);
-		ts->flame = NULL;
 	}
-	if (s && session__env(s)->verbose && ts->pending)
+	flame__delete(ts->flame);
+	ts->flame = NULL;
+	if (ran && session__env(s)->verbose && ts->pending)
 		pairs__print_usage(ts->pending, stderr, "task-state", "thread");
 	pairs__delete(ts->pending);
 	ts->pending = NULL;
@@ -629,6 +639,7 @@ const struct profiler prof_task_state = {
 	.sample = task_state_sample,
 	.lost = task_state_lost,
 	.interval = task_state_interval,
+	.snapshot = task_state_snapshot,
 	.exit = task_state_exit,
 	.context_switch = task_state_switch,
 	.deinit = task_state_deinit,

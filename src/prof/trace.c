@@ -128,9 +128,13 @@ static void trace_deinit(struct session *s, void *priv)
 {
 	struct trace *t = priv;
 
-	(void)s;
-	if (t->flame && flame__write(t->flame))
-		fprintf(stderr, "perf-prof trace: cannot write the flame graph\n");
+	if (t->flame && session__started(s)) {
+		int err = flame__write(t->flame);
+
+		if (err)
+			fprintf(stderr, "perf-prof trace: cannot write the flame graph: %s\n",
+				strerror(-err));
+	}
 	flame__delete(t->flame);
 	free(t->frames);
 }

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "out/outfile.h"
+
+int outfile__check(const char *path)
+{
+	struct stat st;
+	char *copy;
+	int err = 0;
+
+	if (!path || !*path)
+		return -EINVAL;
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		return access(path, W_OK) ? -errno : 0;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	if (access(dirname(copy), W_OK | X_OK))
+		err = -errno;
+	free(copy);
+	return err;
+}
+
+FILE *outfile__create(const char *path, char **tmp)
+{
+	int fd = -1;
+	FILE *fp;
+
+	*tmp = NULL;
+	for (int i = 0; fd < 0 && i < 100; i++) {
+		free(*tmp);
+		if (asprintf(tmp, "%s.tmp%d.%d", path, (int)getpid(), i) < 0) {
+			*tmp = NULL;
+			errno = ENOMEM;
+			return NULL;
+		}
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
+		int e = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(*tmp);
+		}
+		free(*tmp);
+		*tmp = NULL;
+		errno = e;
+		return NULL;
+	}
+	return fp;
+}
+
+int outfile__commit(FILE *fp, char *tmp, const char *path, int err)
+{
+	if (fflush(fp) && !err)
+		err = -errno;
+	if (ferror(fp) && !err)
+		err = -EIO;
+	if (fclose(fp) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}

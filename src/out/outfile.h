@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * End-of-run output files are written to a temporary name beside the
+ * target and renamed over it once complete: a failed or killed run leaves
+ * the old file (or none), never a truncated one.
+ */
+#ifndef PP_OUTFILE_H
+#define PP_OUTFILE_H
+
+#include <stdio.h>
+
+/* Could @path be written (created or replaced)?  0 or -errno; touches nothing. */
+int outfile__check(const char *path);
+
+/* Create a new file beside @path for writing; *@tmp gets its name.  NULL with errno. */
+FILE *outfile__create(const char *path, char **tmp);
+
+/*
+ * Close @fp; if @err is 0 and everything reached the file, rename @tmp to
+ * @path, otherwise remove @tmp.  Frees @tmp.  Returns @err, or -errno.
+ */
+int outfile__commit(FILE *fp, char *tmp, const char *path, int err);
+
+#endif
