@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,6 +506,27 @@ static int drain_all(struct session *s, bool final)
 	return 0;
 }
 
+/*
+ * 0, or why writing the output failed.  A write that failed inside an
+ * earlier printf left only the error flag (errno has changed since): the
+ * -o stream remembers it (@known); on stdout the flush writes what is still
+ * buffered again and tells why, and with nothing left to write, a pipe
+ * whose reader is gone polls POLLERR.
+ */
+static int output_errno(FILE *out, const int *known)
+{
+	struct pollfd pfd = { .fd = fileno(out), .events = POLLOUT };
+
+	errno = 0;
+	if (!fflush(out) && !ferror(out))
+		return 0;
+	if (known && *known)
+		return *known; /* -o FILE's stream keeps it */
+	if (errno)
+		return errno;
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR) ? EPIPE : EIO;
+}
+
 static int arm_timer(int fd, unsigned ms)
 {
 	struct itimerspec it = { 0 };
@@ -856,11 +878,7 @@ int session__run(struct session *s, const struct session_ops *ops)
 		if (s->want_reopen && ops->reopen)
 			ops->reopen(s, ops->priv);
 		s->want_snapshot = s->want_usage = s->want_reopen = false;
-		if (ferror(s->out) || fflush(s->out)) {
-			/* errno is long gone when the write failed inside a callback */
-			const int *e = s->env->out_errno;
-
-			s->out_errno = e && *e ? *e : errno ? errno : EIO;
+		if ((s->out_errno = output_errno(s->out, s->env->out_errno))) {
 			s->stop = true;
 			s->stop_reason = "output error";
 		}
