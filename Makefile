@@ -6,7 +6,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 WERROR ?= -Werror
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -fno-omit-frame-pointer -D_GNU_SOURCE \
-	  -Isrc $(PKG_CFLAGS)
+	  -Isrc -I$(BUILD)/gen $(PKG_CFLAGS)
 override LDLIBS += $(PKG_LIBS) -liberty -lm
 BUILD ?= build
 
@@ -33,6 +33,16 @@ $(PP_BIN): $(LIB_OBJS) $(MAIN_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# syscall_name() of expressions: x86_64 names from the kernel headers, made at
+# build time ('[NR] = "name",' lines, by number; empty without the header).
+SYSCALL_HDR ?= $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm/unistd_64.h \
+		/usr/include/asm/unistd_64.h))
+%/gen/expr_syscalls.h: $(SYSCALL_HDR)
+	@mkdir -p $(dir $@)
+	{ [ -z "$(SYSCALL_HDR)" ] || sed -n 's/^#define __NR_\([a-z0-9_]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\)$$/[\2] = "\1",/p' \
+		$(SYSCALL_HDR) | sort -t[ -k2 -n; } > $@.tmp && mv $@.tmp $@
+$(BUILD)/src/expr/funcs.o: $(BUILD)/gen/expr_syscalls.h
 
 $(BUILD)/libpp.a: $(LIB_OBJS)
 	rm -f $@; ar rcs $@ $^
@@ -73,11 +83,11 @@ check-asan-integ:
 
 # libFuzzer targets (clang).  FUZZ_TIME seconds each.
 FUZZ_TIME ?= 60
-fuzz: $(LIB_SRCS)
+fuzz: $(LIB_SRCS) build-fuzz/gen/expr_syscalls.h
 	@mkdir -p build-fuzz
 	for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
-		clang -std=gnu11 -O1 -g -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) \
+		clang -std=gnu11 -O1 -g -D_GNU_SOURCE -Isrc -Ibuild-fuzz/gen $(PKG_CFLAGS) \
 			-fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f $(LIB_SRCS) \
 			$(LDLIBS) || exit 1; \
 	done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The direction of arrows: a source file may include headers of its own layer
 # and of the layers below it, never of a layer above.  Layers, top first:
-#   cli -> profilers -> reports, analysis -> symbols -> engine -> utilities
+#   cli -> profilers -> reports, analysis, expressions -> symbols -> engine -> utilities
 # The table maps each directory (or top-level file) of src/ to its rank; a
 # directory that is not in the table is an error, so a new module gets a
 # place in the order when it is created.
@@ -13,7 +13,7 @@ rank_of() { # path relative to src/ -> rank, or empty
 	case $1 in
 	cli/*) echo 6 ;;
 	prof/* | profiler.h | profilers.c) echo 5 ;;
-	out/* | analysis/*) echo 4 ;;
+	out/* | analysis/* | expr/*) echo 4 ;;
 	sym/*) echo 3 ;;
 	engine/*) echo 2 ;;
 	util/*) echo 1 ;;

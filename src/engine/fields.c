@@ -27,6 +27,9 @@ int evsel__field(const struct evsel *ev, const char *name, struct field *f)
 	f->is_dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
 	f->is_relative = tf->flags & TEP_FIELD_IS_RELATIVE;
 	f->is_string = tf->flags & TEP_FIELD_IS_STRING;
+	f->is_array = (tf->flags & TEP_FIELD_IS_ARRAY) || f->is_dynamic;
+	f->elem_size = tf->elementsize <= 0xffff ? tf->elementsize : 0;
+	f->nr_elems = tf->arraylen <= 0xffff ? tf->arraylen : 0;
 	f->valid = true;
 	return 0;
 }

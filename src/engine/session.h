@@ -273,7 +273,10 @@ u64 session__now(struct session *s);
 struct field {
 	unsigned short offset, size;
 	bool is_signed, is_dynamic, is_relative, is_string;
-	bool valid; /* false: the event has no such field */
+	bool valid;		  /* false: the event has no such field */
+	bool is_array;		  /* a fixed array (char x[16]) or a __data_loc one */
+	unsigned short elem_size; /* an array's element size (the field's size otherwise) */
+	unsigned short nr_elems;  /* a fixed array's length, 0 otherwise */
 };
 /* Look @name up in @ev's format: 0, or -ENOENT (f->valid false) */
 int evsel__field(const struct evsel *ev, const char *name, struct field *f);

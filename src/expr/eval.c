@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Evaluation of a compiled expression: one walk of the typed tree per
+ * sample.  Field reads go through the engine's handles; whatever cannot be
+ * read (outside the record, past an array's end) and divisions by zero
+ * give 0 and are counted.
+ */
+#include <arpa/inet.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "expr/expr_int.h"
+#include "sym/ksyms.h"
+
+static u64 bad_read(struct expr *e)
+{
+	e->faults.bad_reads++;
+	return 0;
+}
+
+/*
+ * The bytes of an array field in this record: fixed arrays where the
+ * format says, __data_loc/__rel_loc ones where their 32-bit location
+ * (offset | length << 16) points.  NULL when outside the record.
+ */
+static const unsigned char *array_span(const struct field *f, const struct sample *smp,
+				       unsigned *size)
+{
+	const unsigned char *raw = smp->raw;
+	unsigned off, len;
+	u32 loc;
+
+	if (!raw || (unsigned)f->offset + f->size > smp->raw_size)
+		return NULL;
+	if (!f->is_dynamic) {
+		*size = f->size;
+		return raw + f->offset;
+	}
+	if (f->size < 4)
+		return NULL;
+	memcpy(&loc, raw + f->offset, 4);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (f->is_relative)
+		off += f->offset + f->size;
+	if (off > smp->raw_size || len > smp->raw_size - off)
+		return NULL;
+	*size = len;
+	return raw + off;
+}
+
+static u64 read_elem(struct expr *e, const struct node *n, const struct sample *smp, u64 idx)
+{
+	const struct field *f = &n->f;
+	const unsigned char *p;
+	unsigned size;
+	struct field ef;
+	struct sample one;
+	u64 v;
+
+	p = array_span(f, smp, &size);
+	if (!p || idx >= size / f->elem_size)
+		return bad_read(e);
+	/* the element as a field of its own, read by the engine's handle */
+	memset(&ef, 0, sizeof(ef));
+	ef.offset = 0;
+	ef.size = f->elem_size;
+	ef.is_signed = f->is_signed;
+	ef.valid = true;
+	one.raw = p + idx * f->elem_size;
+	one.raw_size = f->elem_size;
+	if (field__u64(&ef, &one, &v))
+		return bad_read(e);
+	return v;
+}
+
+static u64 cast(const struct node *n, u64 v)
+{
+	switch (n->cast_size) {
+	case 0:
+		return v != 0;
+	case 1:
+		return n->cast_signed ? (u64)(s64)(int8_t)v : (uint8_t)v;
+	case 2:
+		return n->cast_signed ? (u64)(s64)(int16_t)v : (uint16_t)v;
+	case 4:
+		return n->cast_signed ? (u64)(s64)(int32_t)v : (uint32_t)v;
+	default:
+		return v;
+	}
+}
+
+/* C's strncmp on counted strings: the end of a string reads as NUL. */
+static int counted_strncmp(const char *a, int la, const char *b, int lb, u64 n)
+{
+	for (u64 i = 0; i < n; i++) {
+		unsigned char ca = (s64)i < la ? a[i] : 0, cb = (s64)i < lb ? b[i] : 0;
+
+		if (ca != cb)
+			return ca < cb ? -1 : 1;
+		if (!ca)
+			return 0;
+	}
+	return 0;
+}
+
+u64 eval__int(struct expr *e, struct node *n, const struct expr_ctx *c)
+{
+	u64 a, b, v;
+	const char *sa, *sb;
+	int la, lb;
+	bool uns;
+
+	switch (n->op) {
+	case OP_INT:
+		return n->val;
+	case OP_FIELD:
+		if (field__u64(&n->f, c->smp, &v))
+			return bad_read(e);
+		return v;
+	case OP_ELEM:
+		return read_elem(e, n, c->smp, eval__int(e, n->a, c));
+	case OP_CPU:
+		return c->smp->cpu;
+	case OP_PID:
+		return c->smp->pid;
+	case OP_TID:
+		return c->smp->tid;
+	case OP_TIME:
+		return c->smp->time;
+	case OP_PERIOD:
+		return c->smp->period;
+	case OP_NEG:
+		return -eval__int(e, n->a, c);
+	case OP_NOT:
+		return !eval__int(e, n->a, c);
+	case OP_BNOT:
+		return ~eval__int(e, n->a, c);
+	case OP_CAST:
+		return cast(n, eval__int(e, n->a, c));
+	case OP_LAND:
+		return eval__int(e, n->a, c) && eval__int(e, n->b, c);
+	case OP_LOR:
+		return eval__int(e, n->a, c) || eval__int(e, n->b, c);
+	case OP_COND:
+		return eval__int(e, n->a, c) ? eval__int(e, n->b, c) : eval__int(e, n->c, c);
+	case OP_SEQ:
+	case OP_SNE:
+		sa = eval__str(e, n->a, c, &la);
+		sb = eval__str(e, n->b, c, &lb);
+		v = la == lb && !memcmp(sa, sb, la);
+		return n->op == OP_SEQ ? v : !v;
+	case OP_GLOB:
+		sa = eval__str(e, n->a, c, &la);
+		sb = eval__str(e, n->b, c, &lb);
+		return expr__glob(sb, lb, sa, la);
+	case OP_NTOHS:
+		return ntohs((uint16_t)eval__int(e, n->a, c));
+	case OP_NTOHL:
+		return ntohl((uint32_t)eval__int(e, n->a, c));
+	case OP_STRNCMP:
+		sa = eval__str(e, n->a, c, &la);
+		sb = eval__str(e, n->b, c, &lb);
+		v = eval__int(e, n->c, c);
+		if (!n->c->uns && (s64)v < 0)
+			v = 0;
+		return (u64)(s64)counted_strncmp(sa, la, sb, lb, v);
+	default:
+		break;
+	}
+	/* binary operators on two numbers */
+	a = eval__int(e, n->a, c);
+	b = eval__int(e, n->b, c);
+	uns = n->a->uns || n->b->uns;
+	switch (n->op) {
+	case OP_MUL:
+		return a * b;
+	case OP_DIV:
+	case OP_MOD:
+		if (!b) {
+			e->faults.div_zero++;
+			return 0;
+		}
+		if (uns)
+			return n->op == OP_DIV ? a / b : a % b;
+		if ((s64)b == -1) /* INT64_MIN / -1 wraps as the other operators do */
+			return n->op == OP_DIV ? -a : 0;
+		return n->op == OP_DIV ? (u64)((s64)a / (s64)b) : (u64)((s64)a % (s64)b);
+	case OP_ADD:
+		return a + b;
+	case OP_SUB:
+		return a - b;
+	case OP_SHL:
+		return b >= 64 ? 0 : a << b;
+	case OP_SHR:
+		if (n->a->uns)
+			return b >= 64 ? 0 : a >> b;
+		if (b >= 64)
+			return (s64)a < 0 ? ~0ULL : 0;
+		return (u64)((s64)a >> b);
+	case OP_LT:
+		return uns ? a < b : (s64)a < (s64)b;
+	case OP_LE:
+		return uns ? a <= b : (s64)a <= (s64)b;
+	case OP_GT:
+		return uns ? a > b : (s64)a > (s64)b;
+	case OP_GE:
+		return uns ? a >= b : (s64)a >= (s64)b;
+	case OP_EQ:
+		return a == b;
+	case OP_NE:
+		return a != b;
+	case OP_BAND:
+		return a & b;
+	case OP_BXOR:
+		return a ^ b;
+	case OP_BOR:
+		return a | b;
+	default:
+		return 0;
+	}
+}
+
+const char *eval__str(struct expr *e, struct node *n, const struct expr_ctx *c, int *len)
+{
+	const struct sym *sym;
+	const char *s;
+	u64 v;
+
+	switch (n->op) {
+	case OP_STR:
+		*len = n->len;
+		return n->str;
+	case OP_SFIELD:
+		s = field__str(&n->f, c->smp, len);
+		if (s)
+			return s;
+		bad_read(e);
+		break;
+	case OP_COND:
+		return eval__int(e, n->a, c) ? eval__str(e, n->b, c, len)
+					     : eval__str(e, n->c, c, len);
+	case OP_KSYM:
+		v = eval__int(e, n->a, c);
+		sym = c->ksyms ? ksyms__find(c->ksyms, v, NULL) : NULL;
+		s = sym ? sym->name : "[unknown]";
+		*len = (int)strlen(s);
+		return s;
+	case OP_SYSCALL:
+		v = eval__int(e, n->a, c);
+		s = expr__syscall_name(v);
+		if (!s) {
+			/* not a syscall of this table: its number as text */
+			snprintf(n->buf, sizeof(n->buf), "%lld", (long long)v);
+			s = n->buf;
+		}
+		*len = (int)strlen(s);
+		return s;
+	case OP_COMM:
+		v = eval__int(e, n->a, c);
+		s = c->session ? session__comm_at(c->session, (u32)v, c->smp->time) : "<...>";
+		*len = (int)strlen(s);
+		return s;
+	default:
+		break;
+	}
+	*len = 0;
+	return "";
+}
+
+int expr__eval(struct expr *e, const struct expr_ctx *ctx, struct expr_value *out)
+{
+	static const struct sample none;
+	struct expr_ctx c = *ctx;
+	u64 before = e->faults.bad_reads + e->faults.div_zero;
+
+	if (!c.smp)
+		c.smp = &none;
+	memset(out, 0, sizeof(*out));
+	if (e->root->is_str) {
+		out->kind = EXPR_STR;
+		out->str = eval__str(e, e->root, &c, &out->len);
+	} else {
+		out->kind = EXPR_INT;
+		out->u = eval__int(e, e->root, &c);
+		out->is_signed = !e->root->uns;
+	}
+	return (int)(e->faults.bad_reads + e->faults.div_zero - before);
+}
+
+bool expr__match(struct expr *e, const struct expr_ctx *ctx)
+{
+	struct expr_value v;
+
+	expr__eval(e, ctx, &v);
+	return v.kind == EXPR_STR ? v.len > 0 : v.u != 0;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Expressions over an event's fields: the small, pure language of key=,
+ * top-add=, num=, ptr=, size= and user-space filters (README "Expressions").
+ *
+ * An expression is compiled once per event against its tracepoint format:
+ * names are resolved to field handles, types are checked (an unknown field,
+ * a string used as a number, a bad cast or a syntax error is refused with
+ * the column), constants are folded.  Evaluation walks the compiled tree
+ * with no parsing, no allocation, no loops over input and no side effect
+ * but two fault counters: a read outside the record (or past an array's
+ * end) and a division by zero give 0 and are counted, never a crash.
+ *
+ * Arithmetic is done in 64 bits.  A value is signed unless it is an
+ * unsigned 64-bit field, a cast to an unsigned 64-bit type or a literal
+ * above INT64_MAX (or with a U suffix); an operation with an unsigned
+ * operand is unsigned, as C's rules for (unsigned) long long give.
+ * Narrower fields and casts keep their value (an s8 of 0xff is -1, a u32
+ * of 0xffffffff is 4294967295).
+ */
+#ifndef PP_EXPR_H
+#define PP_EXPR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/sample.h"
+
+struct evsel;
+struct session;
+struct ksyms;
+struct expr;
+
+/* What an evaluation reads besides the record. */
+struct expr_ctx {
+	const struct sample *smp; /* raw/raw_size, cpu, pid, tid, time, period */
+	struct session *session;  /* comm_get(); NULL: comm_get() gives "<...>" */
+	struct ksyms *ksyms;	  /* ksymbol(); NULL: ksymbol() gives "[unknown]" */
+};
+
+enum expr_kind { EXPR_INT, EXPR_STR };
+
+/*
+ * A result.  Strings point into the record, the compiled expression, the
+ * symbol table or the comm cache: valid until the next evaluation of the
+ * same expression and no longer than the sample.  Not NUL-terminated.
+ */
+struct expr_value {
+	enum expr_kind kind;
+	bool is_signed; /* EXPR_INT: print u as s64 */
+	u64 u;
+	const char *str; /* EXPR_STR */
+	int len;
+};
+
+/* A compile error: the message (no newline) and the byte column of the culprit. */
+struct expr_error {
+	int col;
+	char msg[160];
+};
+
+/* Flags of expr__compile_ex. */
+#define EXPR_FILTER 0x1 /* a filter: kernel filter syntax too (bare words), a number result */
+
+/*
+ * Compile @text against @ev's format (@ev or its ->tp may be NULL: then only
+ * the sample's _cpu, _pid, _tid, _time, _period, literals and functions).
+ * Returns the expression, or NULL with @err filled (errno EINVAL, or ENOMEM
+ * with col -1).  @ev is not kept: only field handles are.
+ */
+struct expr *expr__compile_ex(const char *text, const struct evsel *ev, unsigned flags,
+			      struct expr_error *err);
+/*
+ * The same, the error written to @buf as one line of message then the
+ * expression and a caret under the column:
+ *   "expr: unknown field 'prio2'\n  pid<prio2\n      ^"
+ */
+struct expr *expr__compile(const char *text, const struct evsel *ev, char *buf, size_t len);
+/* Format @err about @text as expr__compile does; returns @buf. */
+char *expr__strerror(const char *text, const struct expr_error *err, char *buf, size_t len);
+void expr__free(struct expr *e);
+
+/* Whether the result is a string (otherwise an integer). */
+bool expr__is_string(const struct expr *e);
+/* The expression's text as given. */
+const char *expr__text(const struct expr *e);
+
+/* What evaluation needs in struct expr_ctx, to load it only when used. */
+#define EXPR_USES_KSYMS 0x1 /* ksymbol() */
+#define EXPR_USES_COMM 0x2  /* comm_get() */
+unsigned expr__uses(const struct expr *e);
+
+/*
+ * Evaluate for one sample.  Returns 0, or the number of faults of this
+ * evaluation (reads outside the record, division by zero; each gives 0).
+ */
+int expr__eval(struct expr *e, const struct expr_ctx *ctx, struct expr_value *out);
+
+/*
+ * A user-space filter: the kernel's filter syntax (field OP value, && || !,
+ * parentheses, ~ globs, unquoted words as strings: comm == bash) and the
+ * whole language (pid<prio, _cpu==1, functions).  The result must be a
+ * number.  expr__match: whether a sample passes (non-zero).
+ */
+struct expr *expr__compile_filter(const char *text, const struct evsel *ev, char *buf, size_t len);
+bool expr__match(struct expr *e, const struct expr_ctx *ctx);
+
+/* Faults counted over every evaluation, for a report at exit. */
+struct expr_faults {
+	u64 bad_reads; /* outside the record, or past an array's end: read as 0 */
+	u64 div_zero;  /* division or modulo by zero: gave 0 */
+};
+void expr__faults(const struct expr *e, struct expr_faults *f);
+
+/* Glob match (* ? [a-z] [!x] [^x], \ escapes) of @s against @pat, both with lengths. */
+bool expr__glob(const char *pat, int plen, const char *s, int slen);
+/* The x86_64 name of syscall @nr ("read"), or NULL. */
+const char *expr__syscall_name(u64 nr);
+
+#endif
