@@ -269,30 +269,44 @@ const char *eval__str(struct expr *e, struct node *n, const struct expr_ctx *c, 
 	return "";
 }
 
+static const struct sample no_sample;
+
 int expr__eval(struct expr *e, const struct expr_ctx *ctx, struct expr_value *out)
 {
-	static const struct sample none;
-	struct expr_ctx c = *ctx;
 	u64 before = e->faults.bad_reads + e->faults.div_zero;
+	struct expr_ctx c;
 
-	if (!c.smp)
-		c.smp = &none;
-	memset(out, 0, sizeof(*out));
+	if (!ctx->smp) {
+		c = *ctx;
+		c.smp = &no_sample;
+		ctx = &c;
+	}
 	if (e->root->is_str) {
 		out->kind = EXPR_STR;
-		out->str = eval__str(e, e->root, &c, &out->len);
+		out->is_signed = false;
+		out->u = 0;
+		out->str = eval__str(e, e->root, ctx, &out->len);
 	} else {
 		out->kind = EXPR_INT;
-		out->u = eval__int(e, e->root, &c);
+		out->u = eval__int(e, e->root, ctx);
 		out->is_signed = !e->root->uns;
+		out->str = NULL;
+		out->len = 0;
 	}
 	return (int)(e->faults.bad_reads + e->faults.div_zero - before);
 }
 
 bool expr__match(struct expr *e, const struct expr_ctx *ctx)
 {
-	struct expr_value v;
+	struct expr_ctx c;
+	int len;
 
-	expr__eval(e, ctx, &v);
-	return v.kind == EXPR_STR ? v.len > 0 : v.u != 0;
+	if (!ctx->smp) {
+		c = *ctx;
+		c.smp = &no_sample;
+		ctx = &c;
+	}
+	if (e->root->is_str)
+		return eval__str(e, e->root, ctx, &len) && len > 0;
+	return eval__int(e, e->root, ctx) != 0;
 }
