@@ -24,7 +24,7 @@
 
 #include "analysis/pairs.h"
 #include "engine/kfilter.h"
-#include "out/flame.h"
+#include "out/stack_flame.h"
 #include "out/lat_table.h"
 #include "out/stats_table.h"
 #include "profiler.h"
@@ -48,7 +48,6 @@ static const char *const state_names[NR_STATES] = { "R", "S", "D", "T", "t", "X"
 
 /* The "+" flag: switched out by preemption while runnable. */
 #define PREV_STATE_PREEMPT 0x100
-#define MAX_FRAMES 1024 /* as many as stack__frames gives: a cut stack loses its root */
 
 /* A thread off CPU: the payload of its pending interval (key: tid). */
 struct ts_thread {
@@ -68,12 +67,10 @@ struct task_state {
 
 	struct evsel *sw_out, *sw_in, *wakeup;
 	struct field prev_pid, prev_state, prev_comm, next_pid, wakeup_pid;
-	unsigned state_mask;	 /* 1 << ST_* accepted */
-	struct pairs *pending;	 /* tid -> ts_thread, switch-out to switch-in */
-	struct lat_table *table; /* by state, or by thread and state (--perins) */
-	struct flame *flame;
-	u64 flame_rem_ns; /* sub-us remainder of off-CPU flame weights */
-	struct frame *frames;
+	unsigned state_mask;	   /* 1 << ST_* accepted */
+	struct pairs *pending;	   /* tid -> ts_thread, switch-out to switch-in */
+	struct lat_table *table;   /* by state, or by thread and state (--perins) */
+	struct stack_flame *flame; /* off-CPU time by stack, in us */
 	u64 nr_intervals;
 	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
@@ -247,6 +244,7 @@ static int task_state_init(struct session *s, void *priv)
 {
 	struct task_state *ts = priv;
 	const struct env *env = session__env(s);
+	int err;
 
 	if (env->flame_graph && env->cg == CG_NONE)
 		return session__usage_err(s, "--flame-graph needs -g (stacks at switch-out)");
@@ -270,26 +268,9 @@ static int task_state_init(struct session *s, void *priv)
 						       .payload_free = thread_free });
 	if (!ts->pending)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	if (env->cg != CG_NONE) {
-		ts->frames = calloc(MAX_FRAMES, sizeof(*ts->frames));
-		if (!ts->frames)
-			return session__set_err(s, -ENOMEM, "out of memory");
-	}
-	if (env->flame_graph) {
-		ts->flame = flame__new(env->flame_graph, "Off-CPU Time Flame Graph", "us");
-		if (!ts->flame) {
-			fprintf(stderr, "perf-prof task-state: cannot create flame graph %s: %s\n",
-				env->flame_graph, strerror(errno));
-			return -errno;
-		}
-		if (env->interval_ms) {
-			char buf[64];
-
-			session__fmt_time(s, session__now(s), buf, sizeof(buf));
-			buf[19] = 0; /* seconds resolution for the root frame */
-			flame__interval(ts->flame, buf);
-		}
-	}
+	err = stack_flame__open(s, "Off-CPU Time Flame Graph", "us", true, &ts->flame);
+	if (err)
+		return err;
 	return add_events(s, ts);
 }
 
@@ -339,15 +320,9 @@ static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now
 	ts->nr_intervals++;
 	if (ts->than && dur > ts->than)
 		print_than(s, ts, th, now, cpu, dur);
-	if (ts->flame && th->stack.valid) {
-		int n = stack__frames(session__stack(s), &th->stack.smp, ts->frames, MAX_FRAMES);
-
-		/* us weights; the remainder carries over so the sum stays exact */
-		u64 us = (dur + ts->flame_rem_ns) / 1000;
-
-		ts->flame_rem_ns = (dur + ts->flame_rem_ns) % 1000;
-		flame__add(ts->flame, th->comm, ts->frames, n, state_names[th->state], us);
-	}
+	if (ts->flame && th->stack.valid)
+		stack_flame__add_ns(ts->flame, s, &th->stack.smp, th->comm, state_names[th->state],
+				    dur);
 	th->wake_time = 0;
 	th->stack.valid = false;
 }
@@ -534,10 +509,7 @@ static void task_state_interval(struct session *s, void *priv)
 	fprintf(out, "%s\n", buf);
 	print_stats(s, ts);
 	reset_stats(ts);
-	if (ts->flame) {
-		buf[19] = 0;
-		flame__interval(ts->flame, buf);
-	}
+	stack_flame__interval(ts->flame, s);
 }
 
 static void task_state_snapshot(struct session *s, void *priv)
@@ -553,17 +525,10 @@ static void task_state_deinit(struct session *s, void *priv)
 {
 	struct task_state *ts = priv;
 	bool ran = session__started(s);
-	int err;
 
 	if (ran)
 		print_stats(s, ts);
-	if (ts->flame && ran) {
-		err = flame__write(ts->flame);
-		if (err)
-			fprintf(stderr, "perf-prof task-state: writing the flame graph: %s\n",
-				strerror(-err));
-	}
-	flame__delete(ts->flame);
+	stack_flame__close(ts->flame, s, "task-state");
 	ts->flame = NULL;
 	if (ran && session__env(s)->verbose && ts->pending)
 		pairs__print_usage(ts->pending, stderr, "task-state", "thread");
@@ -572,7 +537,6 @@ static void task_state_deinit(struct session *s, void *priv)
 	reset_stats(ts);
 	lat_table__delete(ts->table);
 	ts->table = NULL;
-	free(ts->frames);
 }
 
 static const struct popt task_state_opts[] = {

@@ -7,15 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/flame.h"
+#include "out/stack_flame.h"
 #include "profiler.h"
 #include "sym/stack.h"
 
-#define MAX_FRAMES 256
-
 struct trace {
-	struct flame *flame;
-	struct frame *frames;
+	struct stack_flame *flame;
 };
 
 static int trace_init(struct session *s, void *priv)
@@ -32,20 +29,7 @@ static int trace_init(struct session *s, void *priv)
 		if (session__add_spec(s, &env->specs[i], &c) < 0)
 			return -1;
 	}
-	if (env->flame_graph) {
-		t->flame = flame__new(env->flame_graph, "Event Flame Graph", "samples");
-		if (!t->flame) {
-			fprintf(stderr, "perf-prof trace: cannot write the flame graph '%s': %s\n",
-				env->flame_graph, strerror(errno));
-			return -1;
-		}
-		t->frames = calloc(MAX_FRAMES, sizeof(*t->frames));
-		if (!t->frames) {
-			fprintf(stderr, "perf-prof trace: out of memory\n");
-			return -1;
-		}
-	}
-	return 0;
+	return stack_flame__open(s, "Event Flame Graph", "samples", false, &t->flame);
 }
 
 /* "TIME COMM TID [CPU] EVENT: " as printf("%s %16s %7u [%03u] %s: ") would, cheaper. */
@@ -96,16 +80,12 @@ static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct
 	char ts[40];
 
 	if (t->flame) {
-		int n = smp->nr_ips || smp->stack ? stack__frames(stack, smp, t->frames, MAX_FRAMES)
-						  : 0;
-
-		flame__add(t->flame, session__comm_at(s, smp->tid, smp->time), t->frames, n, NULL,
-			   1);
+		stack_flame__add(t->flame, s, smp, session__comm_at(s, smp->tid, smp->time), NULL,
+				 1);
 		return;
 	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	print_head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		   ev->name);
+	print_head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu, ev->name);
 	evsel__print_raw(s, ev, smp, out);
 	fputc_unlocked('\n', out);
 	if (stack && (smp->nr_ips || smp->stack))
@@ -115,28 +95,15 @@ static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct
 static void trace_interval(struct session *s, void *priv)
 {
 	struct trace *t = priv;
-	char ts[40];
 
-	if (!t->flame)
-		return;
-	session__fmt_time(s, session__now(s), ts, sizeof(ts));
-	ts[19] = 0; /* whole seconds: "YYYY-MM-DD HH:MM:SS" */
-	flame__interval(t->flame, ts);
+	stack_flame__interval(t->flame, s);
 }
 
 static void trace_deinit(struct session *s, void *priv)
 {
 	struct trace *t = priv;
 
-	if (t->flame && session__started(s)) {
-		int err = flame__write(t->flame);
-
-		if (err)
-			fprintf(stderr, "perf-prof trace: cannot write the flame graph: %s\n",
-				strerror(-err));
-	}
-	flame__delete(t->flame);
-	free(t->frames);
+	stack_flame__close(t->flame, s, "trace");
 }
 
 const struct profiler prof_trace = {
