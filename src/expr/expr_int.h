@@ -59,7 +59,10 @@ struct lexer {
 
 /* The next token; false with lx->err set on a lexical error. */
 bool lex__next(struct lexer *lx, struct token *t);
-/* A kernel-filter bare word from the current position (up to blank, ')', '&', '|'). */
+/*
+ * A kernel-filter string from the current position: a bare word (up to a
+ * blank, ')', '&' or '|') or one in single quotes.
+ */
 bool lex__bareword(struct lexer *lx, struct token *t);
 void lex__error(struct lexer *lx, int col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

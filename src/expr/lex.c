@@ -289,15 +289,27 @@ bool lex__bareword(struct lexer *lx, struct token *t)
 	while (isspace((unsigned char)s[lx->pos]))
 		lx->pos++;
 	start = lx->pos;
-	while (s[lx->pos] && !isspace((unsigned char)s[lx->pos]) && s[lx->pos] != ')' &&
-	       s[lx->pos] != '&' && s[lx->pos] != '|')
-		lx->pos++;
 	memset(t, 0, sizeof(*t));
 	t->pos = start;
-	t->end = lx->pos;
 	t->type = T_STR;
-	t->len = lx->pos - start;
-	t->str = strndup(s + start, t->len);
+	if (s[start] == '\'') { /* the kernel's single quotes: no escapes */
+		const char *q = strchr(s + start + 1, '\'');
+
+		if (!q) {
+			lex__error(lx, start, "unterminated string");
+			return false;
+		}
+		lx->pos = (int)(q - s) + 1;
+		t->len = lx->pos - start - 2;
+		t->str = strndup(s + start + 1, t->len);
+	} else {
+		while (s[lx->pos] && !isspace((unsigned char)s[lx->pos]) && s[lx->pos] != ')' &&
+		       s[lx->pos] != '&' && s[lx->pos] != '|')
+			lx->pos++;
+		t->len = lx->pos - start;
+		t->str = strndup(s + start, t->len);
+	}
+	t->end = lx->pos;
 	if (!t->str) {
 		lex__error(lx, -1, "out of memory");
 		return false;

@@ -5,6 +5,7 @@
  * operator checks its operands), constant folding, and errors that carry
  * the column of the culprit.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -289,6 +290,36 @@ static struct node *binary(struct parser *p, enum op op, int opcol, struct node 
 	return n;
 }
 
+/*
+ * In a filter, after a string and ==, != or ~: whether the right side is a
+ * bare word (the kernel's unquoted string) rather than an operand of the
+ * language (a string, a parenthesis, a field, a function, a _variable).
+ */
+static bool bare_word_next(const struct parser *p)
+{
+	const char *s = p->lx.text + p->lx.pos;
+	struct field f;
+	char name[128];
+	int n = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s || *s == '"' || *s == '(')
+		return false;
+	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	if (s[0] == '_') /* _cpu, _pid...: the language's */
+		return false;
+	if (!n || n >= (int)sizeof(name) || isdigit((unsigned char)s[0]))
+		return true;
+	snprintf(name, sizeof(name), "%.*s", n, s);
+	while (isspace((unsigned char)s[n]))
+		n++;
+	if (s[n] == '(')
+		return false;
+	return !(p->ev && !evsel__field(p->ev, name, &f));
+}
+
 static struct node *parse_binary(struct parser *p, int minprec)
 {
 	struct node *a, *b;
@@ -305,29 +336,14 @@ static struct node *parse_binary(struct parser *p, int minprec)
 		if (!prec || prec < minprec)
 			break;
 		opcol = p->tok.pos;
-		if (!next(p))
-			return NULL;
 		/* the kernel's filter syntax: comm == bash, comm ~ ksoft* */
 		if ((p->flags & EXPR_FILTER) && a->is_str &&
-		    (op == OP_EQ || op == OP_NE || op == OP_GLOB) && p->tok.type != T_STR &&
-		    p->tok.type != T_LPAREN && p->tok.type != T_EOF) {
-			struct field f;
-			struct token t;
-			bool bare = true;
-
-			if (p->tok.type == T_IDENT) {
-				char name[128];
-
-				snprintf(name, sizeof(name), "%.*s", p->tok.len,
-					 p->lx.text + p->tok.pos);
-				bare = !(p->ev && !evsel__field(p->ev, name, &f)) &&
-				       name[0] != '_' && peek(p, &t) != T_LPAREN;
-			}
-			if (bare) {
-				p->lx.pos = p->tok.pos;
-				if (!lex__bareword(&p->lx, &p->tok))
-					return NULL;
-			}
+		    (op == OP_EQ || op == OP_NE || op == OP_GLOB) && bare_word_next(p)) {
+			free(p->tok.str);
+			if (!lex__bareword(&p->lx, &p->tok))
+				return NULL;
+		} else if (!next(p)) {
+			return NULL;
 		}
 		b = parse_binary(p, prec + 1);
 		if (!b)

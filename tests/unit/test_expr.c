@@ -573,6 +573,11 @@ static void test_filters(void)
 	CHECK(filt(S, "next_comm == swapper/1"), "bare word with /");
 	CHECK(filt(S, "(next_comm == swapper/1)"), "bare word before ')'");
 	CHECK(filt(S, "prev_comm == bash&&prev_pid==1234"), "bare word before &&");
+	CHECK(filt(S, "prev_comm == 'bash' && next_comm != 'a b'"), "single quotes");
+	CHECK(filt(S, "prev_comm != 1abc"), "a bare word that starts like a number");
+	CHECK(filt(S, "prev_comm ~ *sh"), "a bare glob that starts with *");
+	CHECK(filt(S, "prev_comm ~ b[a-z]sh || prev_comm ~ [!x]ash"), "bare classes");
+	CHECK(filt(S, "prev_comm != _cpu_name || 1") == false, "_names stay the language's");
 	CHECK(filt(S, "prev_comm != next_comm"), "field against field");
 	CHECK(filt(S, "prev_state & 2"), "&");
 	CHECK(!filt(S, "prev_state & 1"), "& miss");
