@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "out/ftrie.h"
+#include "report/ftrie.h"
 
 static FILE *devnull;
 

@@ -13,7 +13,7 @@ rank_of() { # path relative to src/ -> rank, or empty
 	case $1 in
 	cli/*) echo 6 ;;
 	prof/* | profiler.h | profilers.c) echo 5 ;;
-	out/* | analysis/* | expr/*) echo 4 ;;
+	report/* | analysis/* | expr/*) echo 4 ;;
 	sym/*) echo 3 ;;
 	engine/*) echo 2 ;;
 	util/*) echo 1 ;;

@@ -21,7 +21,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "engine/fdcloser.h"
-#include "out/outfile.h"
+#include "report/outfile.h"
 #include "profiler.h"
 #include "sym/stack.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "profiler.h"
-#include "out/flame.h"
+#include "report/flame.h"
 
 struct flamegraph {
 	const char *title;

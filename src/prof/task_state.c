@@ -24,9 +24,9 @@
 
 #include "analysis/pairs.h"
 #include "engine/kfilter.h"
-#include "out/stack_flame.h"
-#include "out/lat_table.h"
-#include "out/stats_table.h"
+#include "report/stack_flame.h"
+#include "report/lat_table.h"
+#include "report/stats_table.h"
 #include "profiler.h"
 #include "sym/stack.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/stack_flame.h"
+#include "report/stack_flame.h"
 #include "profiler.h"
 #include "sym/stack.h"
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "ut.h"
-#include "out/flame.h"
-#include "out/ftrie.h"
+#include "report/flame.h"
+#include "report/ftrie.h"
 
 static char dir[] = "/tmp/test_flame.XXXXXX";
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "out/hist.h"
+#include "report/hist.h"
 #include "ut.h"
 
 static uint64_t rng = 88172645463325252ull;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/lat_table.h"
+#include "report/lat_table.h"
 #include "ut.h"
 
 #define MS 1000000ULL

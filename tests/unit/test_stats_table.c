@@ -2,8 +2,8 @@
 /* The statistics table: unit formatting and column alignment. */
 #include <stdlib.h>
 
-#include "out/hist.h"
-#include "out/stats_table.h"
+#include "report/hist.h"
+#include "report/stats_table.h"
 #include "ut.h"
 
 int main(void)

@@ -2,8 +2,8 @@
 /* Latency statistics rows: see stats_table.h. */
 #include <inttypes.h>
 
-#include "out/hist.h"
-#include "out/stats_table.h"
+#include "report/hist.h"
+#include "report/stats_table.h"
 #include "util/units.h"
 
 /* One formatter for the whole tool, so tables and --than lines read the same. */

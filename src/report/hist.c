@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/hist.h"
+#include "report/hist.h"
 
 /* Block 0 holds 0..HDR_SUB-1 exactly; block b >= 1 holds [2^(b+SUB_BITS-1), 2^(b+SUB_BITS)). */
 #define NBLK (64 - HDR_SUB_BITS + 1)

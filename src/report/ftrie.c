@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/ftrie.h"
+#include "report/ftrie.h"
 
 #define ARENA_BLOCK (64 * 1024)
 

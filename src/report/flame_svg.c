@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/ftrie.h"
+#include "report/ftrie.h"
 
 #define SVG_W 1200
 #define PAD 10

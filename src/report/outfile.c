@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/outfile.h"
+#include "report/outfile.h"
 
 int outfile__check(const char *path)
 {

@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/flame.h"
-#include "out/ftrie.h"
-#include "out/outfile.h"
+#include "report/flame.h"
+#include "report/ftrie.h"
+#include "report/outfile.h"
 
 /*
  * Frame name ids by (sym, dso, kernel) pointers: a profiler passes the same

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/flame.h"
-#include "out/stack_flame.h"
+#include "report/flame.h"
+#include "report/stack_flame.h"
 #include "sym/stack.h"
 
 #define MAX_FRAMES 1024 /* as many as stack__frames gives: a cut stack loses its root */

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "out/hist.h"
-#include "out/lat_table.h"
-#include "out/stats_table.h"
+#include "report/hist.h"
+#include "report/lat_table.h"
+#include "report/stats_table.h"
 
 struct lat_row {
 	uint64_t key;
