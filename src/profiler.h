@@ -10,6 +10,7 @@
 #ifndef PP_PROFILER_H
 #define PP_PROFILER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/session.h"
@@ -50,6 +51,22 @@ struct popt {
 	const char *unit; /* POPT_TIME: unit of a bare number ("ms") */
 	int (*cb)(void *priv, const char *arg, char *err, size_t errlen);
 };
+
+/*
+ * Bindings checked at compile time: the member must have the type the
+ * option writes (a flag a bool, a string a const char *, a number or a
+ * time an unsigned long long), or the table does not compile.  Use these,
+ * never a bare .off.
+ */
+#define POPT_OFF_(T, m, type)                                                              \
+	__builtin_choose_expr(__builtin_types_compatible_p(__typeof__(((T *)0)->m), type), \
+			      offsetof(T, m), (void)0)
+#define POPT_BIND_FLAG(T, m) .type = POPT_FLAG, .off = POPT_OFF_(T, m, bool)
+#define POPT_BIND_STR(T, m) .type = POPT_STR, .off = POPT_OFF_(T, m, const char *)
+#define POPT_BIND_UINT(T, m) .type = POPT_UINT, .off = POPT_OFF_(T, m, unsigned long long)
+#define POPT_BIND_TIME_MS(T, m) POPT_BIND_TIME(T, m, "ms")
+#define POPT_BIND_TIME(T, m, u) \
+	.type = POPT_TIME, .off = POPT_OFF_(T, m, unsigned long long), .unit = (u)
 
 struct profiler {
 	const char *name;

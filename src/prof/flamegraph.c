@@ -20,13 +20,11 @@ static const struct popt flamegraph_opts[] = {
 	{ .lname = "title",
 	  .argname = "TITLE",
 	  .help = "title of the graph (default \"Flame Graph\")",
-	  .type = POPT_STR,
-	  .off = offsetof(struct flamegraph, title) },
+	  POPT_BIND_STR(struct flamegraph, title) },
 	{ .lname = "count-name",
 	  .argname = "NAME",
 	  .help = "unit of the weights: samples, ms, us, bytes (default samples)",
-	  .type = POPT_STR,
-	  .off = offsetof(struct flamegraph, count_name) },
+	  POPT_BIND_STR(struct flamegraph, count_name) },
 	{ 0 },
 };
 

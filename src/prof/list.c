@@ -420,8 +420,7 @@ static int list_run(const struct env *env, void *priv, int argc, char **argv)
 static const struct popt list_opts[] = {
 	{ .lname = "fields",
 	  .help = "with a pattern: print each tracepoint's id, fields and print format (as -v)",
-	  .type = POPT_FLAG,
-	  .off = offsetof(struct list_priv, fields) },
+	  POPT_BIND_FLAG(struct list_priv, fields) },
 	{ 0 },
 };
 

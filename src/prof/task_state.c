@@ -561,13 +561,10 @@ static const struct popt task_state_opts[] = {
 	{ .lname = "than",
 	  .argname = "TIME",
 	  .help = "print intervals longer than TIME (ns/us/ms/s; a bare number is ms)",
-	  .type = POPT_TIME,
-	  .off = offsetof(struct task_state, than),
-	  .unit = "ms" },
+	  POPT_BIND_TIME(struct task_state, than, "ms") },
 	{ .lname = "perins",
 	  .help = "statistics per thread",
-	  .type = POPT_FLAG,
-	  .off = offsetof(struct task_state, perins) },
+	  POPT_BIND_FLAG(struct task_state, perins) },
 	{ 0 },
 };
 

@@ -24,4 +24,15 @@ mkdir "$T/src/newdir" && touch "$T/src/newdir/x.c"
 check_eq "a directory in no layer fails" "$?" 1
 check "... and says where to add it" grep -q 'src/newdir/x.c is in no layer' "$T/dir.out"
 
+# Option bindings are type-checked: a flag bound to a non-bool member does not compile
+bind() { # TYPE MACRO: compile a table binding a member of TYPE with MACRO
+	printf '#include "profiler.h"\nstruct p { %s m; };\nstatic const struct popt o[] = { { .lname = "x", %s(struct p, m) }, { 0 } };\nconst struct popt *f(void) { return o; }\n' "$1" "$2" >"$T/bind.c"
+	${CC:-cc} -std=gnu11 -fsyntax-only -D_GNU_SOURCE -I"$TOP/src" $(pkg-config --cflags libtracefs libtraceevent 2>/dev/null) "$T/bind.c" 2>"$T/bind.err"
+}
+check "a bool bound as a flag compiles" bind bool POPT_BIND_FLAG
+check "an int bound as a flag does not" eval '! bind int POPT_BIND_FLAG'
+check "a bool bound as a string does not" eval '! bind bool POPT_BIND_STR'
+check "an unsigned long long bound as a time compiles" bind "unsigned long long" "POPT_BIND_TIME_MS"
+check "an unsigned bound as a number does not" eval '! bind unsigned POPT_BIND_UINT'
+
 done_tests
