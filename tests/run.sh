@@ -35,11 +35,18 @@ survivors() { # suite-token: pids of processes whose environment holds it
 	grep -lsaF -- "PP_TEST_TOKEN=$1" /proc/[0-9]*/environ 2>/dev/null |
 		cut -d/ -f3 | grep -vx "$$" || true
 }
+# perf-prof's helper that closes its perf events after it exited (each
+# tracepoint's last close waits for an RCU grace period: seconds on a busy
+# host) ends by itself: waited for, not counted.
+closing() { grep -qF -- --close-perf-fds "/proc/$1/cmdline" 2>/dev/null; }
 leftovers() { # suite-token suite output-file
-	local pids i
-	for i in $(seq 30); do # allow a moment for processes that are ending
+	local pids i p others
+	for i in $(seq 1230); do # a moment for processes that are ending, 2 min for closers
 		pids=$(survivors "$1")
 		[ -z "$pids" ] && return 0
+		others=0
+		for p in $pids; do closing "$p" || others=1; done
+		[ "$others" = 1 ] && [ "$i" -ge 30 ] && break
 		sleep 0.1
 	done
 	local list=""

@@ -285,6 +285,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	struct output *o = NULL;
 	FILE *out = stdout;
 	int ret = 1, err, status;
+	u64 sig;
 
 	/*
 	 * A reader that goes away (| head) ends the run through EPIPE, never
@@ -382,8 +383,12 @@ out_deinit:
 				ret, WIFSIGNALED(status) ? " (killed by a signal)" : "");
 	}
 out:
+	sig = session__signal_time(s);
 	session__delete(s);
 	stack_ctx__delete(r.stack);
+	if (sig && env->verbose)
+		fprintf(stderr, "perf-prof: done %.0f ms after the stop signal\n",
+			(session__now(NULL) - sig) / 1e6);
 	if (out != stdout) {
 		env->out_errno = NULL;
 		err = output__close(out, o);

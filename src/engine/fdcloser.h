@@ -13,8 +13,12 @@
 #include <sys/types.h>
 
 #define FDCLOSER_ARG "--close-perf-fds"
-/* Below this many descriptors closing them ourselves costs well under a second. */
-#define FDCLOSER_MIN_FDS 32
+/*
+ * From this many descriptors on.  On a busy host one grace period takes
+ * seconds (the two of task-state's tracepoints: 0.15 s idle, 5 s under
+ * stress-ng and CPU hogs), so even one is worth a helper (~1 ms to start).
+ */
+#define FDCLOSER_MIN_FDS 1
 
 /*
  * Hand @fds to a helper in a session of its own, with its standard streams

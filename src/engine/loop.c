@@ -385,25 +385,23 @@ static int droppable(const struct perf_event_header *h)
 
 /*
  * A run that is behind still answers SIGINT/SIGTERM: the processing loops
- * call this every CHECK_EVERY records.  After an interrupt what is left is
- * delivered for ABANDON_MS more at most (at once on a second signal), then
- * the rest is given up so that the profiler prints its report and exits.
+ * read the signals every CHECK_EVERY records.  After an interrupt what is
+ * left is delivered for ABANDON_NS more at most (at once on a second
+ * signal), then the rest is given up so that the profiler prints its
+ * report and exits; the deadline is then looked at after every record (a
+ * record with a DWARF stack of a process not seen before takes
+ * milliseconds).
  */
 #define CHECK_EVERY 256
-#define ABANDON_MS 200
 
 static void handle_signals(struct session *s);
 
-static bool give_up(struct session *s)
+static bool give_up(struct session *s, unsigned n)
 {
-	if (s->sigfd >= 0)
+	if (n % CHECK_EVERY == 0 && s->sigfd >= 0)
 		handle_signals(s);
 	if (!s->interrupted)
 		return false;
-	if (!s->abandon_at) {
-		s->abandon_at = session__now(s) + ABANDON_MS * 1000000ULL;
-		s->interrupts_seen = s->nr_interrupts;
-	}
 	return s->nr_interrupts > s->interrupts_seen || session__now(s) >= s->abandon_at;
 }
 
@@ -442,7 +440,7 @@ static int drain(struct session *s, struct buf *b)
 			 */
 			session__dispatch(s, h, cpu);
 		}
-		if (++n % CHECK_EVERY == 0 && give_up(s))
+		if (give_up(s, ++n))
 			break;
 	}
 	ring__end(&b->ring);
@@ -475,12 +473,10 @@ static void flush_order(struct session *s, u64 horizon)
 	int cpu;
 
 	while ((h = order__pop(s->oq, horizon, &cpu, NULL))) {
-		if (++n % CHECK_EVERY == 0) {
-			if (give_up(s))
-				break;
-			if (n % 512 == 0)
-				pull_full(s);
-		}
+		if (give_up(s, ++n))
+			break;
+		if (n % 512 == 0)
+			pull_full(s);
 		if (s->stop && s->env->max_samples && s->nr_samples >= s->env->max_samples)
 			continue; /* drop the rest after -N */
 		session__dispatch(s, h, cpu);
@@ -717,7 +713,10 @@ static void handle_signals(struct session *s)
 		s->stop = true;
 		s->stop_reason = "interrupted";
 		s->interrupted = true;
-		s->nr_interrupts++;
+		if (!s->nr_interrupts++) {
+			s->abandon_at = session__now(s) + ABANDON_NS;
+			s->interrupts_seen = s->nr_interrupts;
+		}
 	}
 }
 

@@ -173,6 +173,11 @@ bool session__started(struct session *s)
 	return s && s->started;
 }
 
+u64 session__signal_time(struct session *s)
+{
+	return s && s->abandon_at ? s->abandon_at - ABANDON_NS : 0;
+}
+
 u64 session__records_read(struct session *s)
 {
 	return s->nr_read;
