@@ -31,8 +31,8 @@ struct run {
 	const struct profiler *p;
 	void *priv;
 	struct stack_ctx *stack;
-	u64 lost_seen;	 /* losses already reported by an interval */
-	u64 budget_seen; /* of those, drops over the order queue's budget */
+	u64 lost_seen;		       /* losses already reported by an interval */
+	u64 budget_seen;	       /* of those, drops over the order queue's budget */
 	double cpu_usr, cpu_sys, wall; /* at the last usage line (s) */
 	struct output *o;	       /* -o FILE */
 };

@@ -16,6 +16,7 @@ extern char **environ;
 
 pid_t fdcloser__spawn(const int *fds, int n)
 {
+	short flags = POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
 	char *argv[] = { "perf-prof", FDCLOSER_ARG, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
@@ -37,8 +38,7 @@ pid_t fdcloser__spawn(const int *fds, int n)
 	err = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	err = err ?: posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	err = err ?: posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	err = err ?: posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK |
-							   POSIX_SPAWN_SETSIGDEF);
+	err = err ?: posix_spawnattr_setflags(&at, flags);
 	err = err ?: posix_spawnattr_setsigmask(&at, &none);
 	err = err ?: posix_spawnattr_setsigdefault(&at, &all);
 	err = err ?: posix_spawn(&pid, "/proc/self/exe", &fa, &at, argv, environ);

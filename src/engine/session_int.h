@@ -33,6 +33,9 @@ struct id_map {
 	struct evsel *ev;
 };
 
+/* After the first stop signal, what is left is processed this long at most. */
+#define ABANDON_NS (200 * 1000000ULL)
+
 struct session {
 	const struct env *env;
 	FILE *out;
@@ -74,7 +77,6 @@ struct session {
 	unsigned nr_interrupts;	  /* stop signals received */
 	unsigned interrupts_seen; /* ... when the loops started to give up */
 	u64 abandon_at;		  /* after an interrupt, stop processing at this time */
-#define ABANDON_NS (200 * 1000000ULL) /* ... ABANDON_NS after the first signal */
 	u64 abandoned_recs;	  /* left in the order queue by the interrupt */
 	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
 	bool wl_stopped;	  /* we ended the workload (-N, output error) */
