@@ -136,6 +136,7 @@ static void fold(struct parser *p, struct node *n)
 	n->op = OP_INT;
 	n->val = v;
 	n->a = n->b = n->c = NULL;
+	n->depth = 1;
 }
 
 /* Tree depth, checked as nodes are built: evaluation recurses once per level. */
