@@ -12,7 +12,7 @@ src=${1:-$(cd "$(dirname "$0")/.." && pwd)/src}
 rank_of() { # path relative to src/ -> rank, or empty
 	case $1 in
 	cli/*) echo 6 ;;
-	prof/* | profiler.h | profilers.c) echo 5 ;;
+	prof/* | cmd/* | profiler.h | profilers.c) echo 5 ;;
 	report/* | analysis/* | expr/*) echo 4 ;;
 	sym/*) echo 3 ;;
 	engine/*) echo 2 ;;

@@ -84,9 +84,6 @@ struct profiler {
 				 * selects its targets itself (it must see other tasks
 				 * switching them in or waking them) */
 
-	/* A profiler without events: does everything here. Returns exit status. */
-	int (*run)(const struct env *env, void *priv, int argc, char **argv);
-
 	/* Add events to @s.  Return 0 or -errno (message via session or stderr). */
 	int (*init)(struct session *s, void *priv);
 	void (*sample)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
@@ -109,5 +106,27 @@ struct profiler {
 
 extern const struct profiler *const profilers[];
 extern const int nr_profilers;
+
+/*
+ * A command opens no events (list, flamegraph; heatmap, expr, check come):
+ * one struct command in src/cmd/, listed in src/cmd/commands.c.  It takes
+ * the common options of @opts (-o makes sense; -v, -q and -h always) and
+ * its own; positional arguments may come anywhere on the line
+ * ("perf-prof flamegraph in.folded -o out.svg").  run() does everything and
+ * returns the exit status.
+ */
+struct command {
+	const char *name;
+	const char *desc;
+	const char *synopsis;
+	const char *examples;
+	unsigned opts;		/* OPT_* */
+	const struct popt *own; /* terminated by { 0 } */
+	size_t priv_size;
+	int (*run)(const struct env *env, void *priv, int argc, char **argv);
+};
+
+extern const struct command *const commands[];
+extern const int nr_commands;
 
 #endif

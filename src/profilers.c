@@ -2,12 +2,10 @@
 /* The profiler table: one line per profiler. */
 #include "profiler.h"
 
-extern const struct profiler prof_list, prof_trace, prof_task_state, prof_flamegraph;
+extern const struct profiler prof_trace, prof_task_state;
 
 const struct profiler *const profilers[] = {
-	&prof_list,
 	&prof_trace,
 	&prof_task_state,
-	&prof_flamegraph,
 };
 const int nr_profilers = sizeof(profilers) / sizeof(profilers[0]);

@@ -40,13 +40,38 @@ struct run {
 static void top_help(FILE *fp)
 {
 	fprintf(fp, "Usage: perf-prof PROFILER [options] [-- command args]\n"
-		    "       perf-prof PROFILER -h\n"
+		    "       perf-prof COMMAND [options] [args]\n"
+		    "       perf-prof PROFILER|COMMAND -h\n"
 		    "       perf-prof --symbols /path/to/binary < addresses\n\n"
 		    "Live monitoring on perf_event_open(2): events are filtered in the kernel and\n"
 		    "processed as they arrive; nothing is written to disk.\n\nProfilers:\n");
 	for (int i = 0; i < nr_profilers; i++)
 		if (profilers[i])
 			fprintf(fp, "  %-12s %s\n", profilers[i]->name, profilers[i]->desc);
+	fprintf(fp, "\nCommands (no events):\n");
+	for (int i = 0; i < nr_commands; i++)
+		fprintf(fp, "  %-12s %s\n", commands[i]->name, commands[i]->desc);
+}
+
+/* A command: parse its options (positional arguments anywhere) and run it. */
+static int run_command(const struct command *c, int argc, char **argv)
+{
+	struct env env = { 0 };
+	char **pos;
+	int nr_pos, ret;
+	void *priv = calloc(1, c->priv_size ? c->priv_size : 1);
+
+	if (!priv)
+		return 1;
+	ret = options__parse_command(c, argc, argv, &env, priv, &pos, &nr_pos);
+	if (!ret)
+		ret = c->run(&env, priv, nr_pos, pos);
+	else
+		ret = ret > 0 ? 0 : 2;
+	fflush(stdout);
+	free(priv);
+	options__free(&env);
+	return ret;
 }
 
 static void on_sample(struct session *s, void *arg, struct evsel *ev, struct sample *smp)
@@ -433,6 +458,9 @@ int main(int argc, char **argv)
 		}
 		return symbols__main(bin, stdin, stdout) ? 1 : 0;
 	}
+	for (int i = 0; i < nr_commands; i++)
+		if (!strcmp(commands[i]->name, argv[1]))
+			return run_command(commands[i], argc - 1, argv + 1);
 	for (int i = 0; i < nr_profilers; i++)
 		if (profilers[i] && !strcmp(profilers[i]->name, argv[1]))
 			p = profilers[i];
@@ -449,10 +477,7 @@ int main(int argc, char **argv)
 		options__free(&env);
 		return ret > 0 ? 0 : 2;
 	}
-	if (p->run)
-		ret = p->run(&env, priv, nr_pos, pos);
-	else
-		ret = run_profiler(p, &env, priv);
+	ret = run_profiler(p, &env, priv);
 	fflush(stdout);
 	free(priv);
 	options__free(&env);

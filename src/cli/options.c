@@ -509,13 +509,20 @@ static int finish(const struct profiler *p, struct env *env)
 	return 0;
 }
 
-int options__parse(const struct profiler *p, int argc, char **argv, struct env *env, void *priv,
-		   char ***pos, int *nr_pos)
+/*
+ * @command: positional arguments are taken anywhere (getopt permutes them
+ * to the end); a profiler takes none, and stops at "--" for its workload.
+ */
+static int parse(const struct profiler *p, bool command, int argc, char **argv, struct env *env,
+		 void *priv, char ***pos, int *nr_pos)
 {
 	int nown = own_count(p), n = 0, dashdash = argc;
 	struct option *lo = calloc(nown + 32, sizeof(*lo));
 	char shorts[128] = "+";
 	int ret = -1;
+
+	if (command)
+		shorts[0] = 0;
 
 	*pos = NULL;
 	*nr_pos = 0;
@@ -596,7 +603,7 @@ int options__parse(const struct profiler *p, int argc, char **argv, struct env *
 	next:;
 	}
 	if (optind < dashdash) {
-		if (!p->run) {
+		if (!command) {
 			fprintf(stderr, "perf-prof %s: unexpected argument '%s'%s\n", p->name,
 				argv[optind],
 				p->opts & OPT_WORKLOAD ? " (put a command after --)" : "");
@@ -622,6 +629,32 @@ int options__parse(const struct profiler *p, int argc, char **argv, struct env *
 out:
 	free(lo);
 	return ret;
+}
+
+int options__parse(const struct profiler *p, int argc, char **argv, struct env *env, void *priv,
+		   char ***pos, int *nr_pos)
+{
+	return parse(p, false, argc, argv, env, priv, pos, nr_pos);
+}
+
+/* A command parses as a profiler without events would. */
+static struct profiler as_profiler(const struct command *c)
+{
+	return (struct profiler){ .name = c->name,
+				  .desc = c->desc,
+				  .synopsis = c->synopsis,
+				  .examples = c->examples,
+				  .opts = c->opts,
+				  .own = c->own,
+				  .priv_size = c->priv_size };
+}
+
+int options__parse_command(const struct command *c, int argc, char **argv, struct env *env,
+			   void *priv, char ***pos, int *nr_pos)
+{
+	struct profiler p = as_profiler(c);
+
+	return parse(&p, true, argc, argv, env, priv, pos, nr_pos);
 }
 
 void options__free(struct env *env)

@@ -14,6 +14,9 @@
 int options__parse(const struct profiler *p, int argc, char **argv, struct env *env, void *priv,
 		   char ***pos, int *nr_pos);
 void options__help(const struct profiler *p, FILE *fp);
+/* The same for a command: positional arguments anywhere, in *@pos. */
+int options__parse_command(const struct command *c, int argc, char **argv, struct env *env,
+			   void *priv, char ***pos, int *nr_pos);
 void options__free(struct env *env);
 
 #endif

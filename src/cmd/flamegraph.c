@@ -41,50 +41,6 @@ static char *default_output(const char *in)
 	return out;
 }
 
-/*
- * The CLI stops at the first positional argument, but the usage line puts
- * -o after the input: take the options that follow it here.
- */
-static int late_options(struct flamegraph *fg, const char **out, int argc, char **argv,
-			const char **in)
-{
-	*in = NULL;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], **dst = NULL, *val = NULL;
-		static const struct {
-			const char *opt;
-			size_t off;
-		} opts[] = {
-			{ "-o", 0 }, { "--output", 0 }, { "--title", 1 }, { "--count-name", 2 }
-		};
-
-		for (size_t j = 0; j < sizeof(opts) / sizeof(opts[0]) && !dst; j++) {
-			size_t n = strlen(opts[j].opt);
-
-			if (strncmp(a, opts[j].opt, n) || (a[n] && a[n] != '='))
-				continue;
-			dst = opts[j].off == 0	 ? out
-			      : opts[j].off == 1 ? &fg->title
-						 : &fg->count_name;
-			if (a[n] == '=')
-				val = a + n + 1;
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else
-				return -1;
-		}
-		if (dst)
-			*dst = val;
-		else if (!strcmp(a, "-v") || !strcmp(a, "-q"))
-			continue; /* the CLI's, harmless here */
-		else if (*in || (a[0] == '-' && a[1]))
-			return -1;
-		else
-			*in = a;
-	}
-	return *in ? 0 : -1;
-}
-
 static int flamegraph_run(const struct env *env, void *priv, int argc, char **argv)
 {
 	struct flamegraph *fg = priv;
@@ -93,11 +49,14 @@ static int flamegraph_run(const struct env *env, void *priv, int argc, char **ar
 	unsigned long line = 0;
 	int err;
 
-	if (late_options(fg, &out, argc, argv, &arg)) {
-		fprintf(stderr, "usage: perf-prof flamegraph [--title T] [--count-name N] "
-				"IN.folded [-o OUT.svg]\n");
+	if (argc != 1) {
+		fprintf(stderr,
+			"perf-prof flamegraph: %s (usage: perf-prof flamegraph [--title T] "
+			"[--count-name N] IN.folded [-o OUT.svg])\n",
+			argc ? "one input file, not several" : "no input file");
 		return 2;
 	}
+	arg = argv[0];
 	in = strcmp(arg, "-") == 0 ? "/dev/stdin" : arg;
 	if (!out) {
 		if (in != arg) {
@@ -133,7 +92,7 @@ static int flamegraph_run(const struct env *env, void *priv, int argc, char **ar
 	return err ? 1 : 0;
 }
 
-const struct profiler prof_flamegraph = {
+const struct command cmd_flamegraph = {
 	.name = "flamegraph",
 	.desc = "turn folded stacks into an interactive SVG flame graph",
 	.synopsis = "perf-prof flamegraph [--title T] [--count-name N] IN.folded [-o OUT.svg]",

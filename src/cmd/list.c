@@ -424,7 +424,7 @@ static const struct popt list_opts[] = {
 	{ 0 },
 };
 
-const struct profiler prof_list = {
+const struct command cmd_list = {
 	.name = "list",
 	.desc = "list software, hardware and PMU events, dynamic probe support and tracepoints",
 	.synopsis = "perf-prof list [-v|--fields] [PATTERN...]",

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The command table: one line per command (a tool that opens no events). */
+#include "profiler.h"
+
+extern const struct command cmd_list, cmd_flamegraph;
+
+const struct command *const commands[] = {
+	&cmd_list,
+	&cmd_flamegraph,
+};
+const int nr_commands = sizeof(commands) / sizeof(commands[0]);
