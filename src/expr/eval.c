@@ -260,8 +260,14 @@ const char *eval__str(struct expr *e, struct node *n, const struct expr_ctx *c, 
 	case OP_COMM:
 		v = eval__int(e, n->a, c);
 		s = c->session ? session__comm_at(c->session, (u32)v, c->smp->time) : "<...>";
-		*len = (int)strlen(s);
-		return s;
+		/*
+		 * A copy: the map's string moves or is freed when another
+		 * comm_get of the same evaluation adds a pid and rehashes.
+		 */
+		*len = snprintf(n->buf, sizeof(n->buf), "%s", s);
+		if (*len >= (int)sizeof(n->buf))
+			*len = (int)sizeof(n->buf) - 1;
+		return n->buf;
 	default:
 		break;
 	}

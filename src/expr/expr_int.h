@@ -131,7 +131,7 @@ struct node {
 	int len;
 	struct node *a, *b, *c;
 	struct node *next_alloc; /* every node of an expression, for freeing */
-	char buf[24];		 /* a function's result text (syscall_name of an unknown nr) */
+	char buf[24]; /* a function's result text (syscall_name of an unknown nr, comm_get) */
 };
 
 struct expr {

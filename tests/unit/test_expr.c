@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/comm.h"
 #include "engine/session.h"
+#include "engine/session_int.h"
 #include "expr/expr.h"
 #include "expr_formats.h"
 #include "sym/ksyms.h"
@@ -494,6 +496,61 @@ static void test_functions(void)
 	}
 }
 
+static void read_comm(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	buf[0] = '\0';
+	fp = fopen(path, "r");
+	if (fp) {
+		if (fgets(buf, size, fp))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(fp);
+	}
+}
+
+/*
+ * Two comm_get of pids the map does not know in one evaluation: the second
+ * reads /proc and inserts, and with the map just below its load limit the
+ * insert rehashes, freeing the slots the first name was read from.
+ */
+static void test_comm_get_twice(void)
+{
+	int M = EV_KMALLOC;
+	static unsigned char mraw[56];
+	struct sample ms = { .raw = mraw, .raw_size = sizeof(mraw), .pid = (u32)getpid() };
+	const char *texts[] = { "comm_get(common_pid) == comm_get(common_pid + %d)",
+				"strncmp(comm_get(common_pid), comm_get(common_pid + %d), 16)" };
+	char self[32], parent[32], text[128];
+	int d = (int)getppid() - (int)getpid();
+	struct env env = { 0 };
+
+	read_comm(getpid(), self, sizeof(self));
+	read_comm(getppid(), parent, sizeof(parent));
+	PUT(mraw, 4, int32_t, getpid());
+	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+		struct session *sess = session__new(&env, stdout);
+		int c = strcmp(self, parent);
+
+		if (!sess)
+			continue;
+		/* 511 pids no task has: the next insert makes 512, the one after rehashes */
+		for (u32 i = 0; i < 511; i++)
+			comm_map__set(sess->comms, 0x40000000u + i, "fake");
+		ctx.session = sess;
+		ctx.smp = &ms;
+		snprintf(text, sizeof(text), texts[t], d);
+		if (t == 0)
+			CHECK_I(M, text, !c);
+		else
+			CHECK_I(M, text, c < 0 ? -1 : c > 0);
+		ctx.session = NULL;
+		session__delete(sess);
+	}
+}
+
 static void test_faults(void)
 {
 	int S = EV_SCHED_SWITCH, X = EV_SCHED_PROCESS_EXEC;
@@ -623,6 +680,7 @@ int main(void)
 	test_strings();
 	test_arrays();
 	test_functions();
+	test_comm_get_twice();
 	test_faults();
 	test_filters();
 	tep_free(tep);
