@@ -492,11 +492,19 @@ static struct node *parse_cast(struct parser *p)
 {
 	struct node *n = new_node(p, OP_CAST, p->tok.pos), *a;
 
-	if (!n || !parse_type(p, n))
+	if (!n)
+		return NULL;
+	/* counted like the unary operators: a folded cast is one level deep */
+	if (++p->depth > MAX_DEPTH) {
+		perr(p, n->col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		return NULL;
+	}
+	if (!parse_type(p, n))
 		return NULL;
 	a = parse_unary(p);
 	if (!a)
 		return NULL;
+	p->depth--;
 	if (a->is_str) {
 		perr(p, n->col, "bad cast: a string cannot be cast to a number");
 		return NULL;

@@ -115,7 +115,7 @@ int main(void)
 	struct tep_handle *tep = tep_alloc();
 	struct evsel evs[NR_EV_FORMATS];
 	struct expr_error err;
-	char buf[512], deep[600];
+	char buf[512], deep[1024];
 	struct expr *e;
 
 	CHECK(tep && expr_formats__load(tep, evs) == 0, "formats");
@@ -162,6 +162,29 @@ int main(void)
 	strcat(deep, "1");
 	e = expr__compile_ex(deep, &evs[EV_SCHED_WAKEUP], 0, &err);
 	CHECK(e != NULL, "100 levels: %s", err.msg);
+	expr__free(e);
+
+	/* casts nest like the unary operators, folded or not */
+	deep[0] = '\0';
+	for (int i = 0; i < 200; i++)
+		strcat(deep, "(u8)");
+	strcat(deep, "1");
+	CHECK(!expr__compile_ex(deep, &evs[EV_SCHED_WAKEUP], 0, &err) &&
+		      strstr(err.msg, "nested too deeply"),
+	      "200 casts: %s", err.msg);
+	deep[0] = '\0';
+	for (int i = 0; i < 100; i++)
+		strcat(deep, "(u8)");
+	strcat(deep, "pid");
+	e = expr__compile_ex(deep, &evs[EV_SCHED_WAKEUP], 0, &err);
+	CHECK(e != NULL, "100 casts: %s", err.msg);
+	expr__free(e);
+	deep[0] = '\0';
+	for (int i = 0; i < 100; i++)
+		strcat(deep, "(u8)");
+	strcat(deep, "1");
+	e = expr__compile_ex(deep, &evs[EV_SCHED_WAKEUP], 0, &err);
+	CHECK(e != NULL, "100 folded casts: %s", err.msg);
 	expr__free(e);
 
 	/* no event: only the sample's values, literals and functions */
