@@ -425,8 +425,12 @@ static int parse_weight(const char *s, uint64_t *w)
 	if (*end == '.') {
 		double d = strtod(s, &end);
 
-		range = d >= 18446744073709549568.0; /* the last double below 2^64 */
-		*w = range ? 0 : (uint64_t)llround(d);
+		/*
+		 * round() is exact and, below 2^64, stays below it: the conversion
+		 * is defined (llround is not beyond 2^63).
+		 */
+		range = !(d < 18446744073709551616.0); /* 2^64 */
+		*w = range ? 0 : (uint64_t)round(d);
 	}
 	if (*end != '\0')
 		return 0;

@@ -337,6 +337,35 @@ static void test_read_folded(void)
 	ftrie__exit(&t);
 }
 
+/* Decimal weights at and beyond 2^63 round to the nearest integer (as their double). */
+static void test_read_folded_big(void)
+{
+	static const char *const in[] = { "a 10000000000000000000.5\n",
+					  "b 18446744073709549568.5\n" };
+	static const char *const want[] = { "a 10000000000000000000\n",
+					    "b 18446744073709549568\n" };
+
+	for (int i = 0; i < 2; i++) {
+		unsigned long lines, bad;
+		struct ftrie t;
+		char *out = NULL;
+		size_t len = 0;
+		FILE *fp = fmemopen((void *)in[i], strlen(in[i]), "r");
+		FILE *o = open_memstream(&out, &len);
+
+		CHECK_INT(ftrie__init(&t), 0);
+		CHECK_INT(ftrie__read_folded(&t, fp, &lines, &bad), 0);
+		CHECK_INT(lines, 1);
+		CHECK_INT(bad, 0);
+		CHECK_INT(ftrie__write_folded(&t, o), 0);
+		fclose(o);
+		CHECK_STR(out, want[i]);
+		free(out);
+		fclose(fp);
+		ftrie__exit(&t);
+	}
+}
+
 /* Frames under 0.1% of the width are left out of the SVG (not of the folded file). */
 static void test_svg_min_width(void)
 {
@@ -423,6 +452,7 @@ int main(void)
 	test_weights();
 	test_svg();
 	test_read_folded();
+	test_read_folded_big();
 	test_svg_min_width();
 	test_speed();
 	if (!ut_fail) {
