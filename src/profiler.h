@@ -84,18 +84,14 @@ struct profiler {
 				 * selects its targets itself (it must see other tasks
 				 * switching them in or waking them) */
 
-	/* Add events to @s.  Return 0 or -errno (message via session or stderr). */
+	/* Add events to @s.  Return 0 or -errno (message via session__set_err). */
 	int (*init)(struct session *s, void *priv);
-	void (*sample)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
-	void (*lost)(struct session *s, void *priv, int cpu, u64 nr);
-	void (*interval)(struct session *s, void *priv);
-	/* SIGUSR1: print what the next interval would, without resetting. */
-	void (*snapshot)(struct session *s, void *priv);
-	void (*exit)(struct session *s, void *priv, const struct rec_task *t);
-	void (*fork)(struct session *s, void *priv, const struct rec_task *t);
-	void (*comm)(struct session *s, void *priv, const struct rec_comm *c);
-	/* The kernel's context-switch records; setting it turns them on. */
-	void (*context_switch)(struct session *s, void *priv, const struct rec_switch *sw);
+	/*
+	 * The session's hooks, called with priv (engine/session.h: sample,
+	 * lost, interval, snapshot, exit, fork, comm, mmap2, context_switch:
+	 * setting it turns the kernel's context-switch records on).
+	 */
+	struct session_ops ops;
 	/*
 	 * Final output and release of priv's contents (priv itself is freed by
 	 * the CLI).  There is output only if session__started(s): a run that

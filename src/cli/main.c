@@ -74,21 +74,6 @@ static int run_command(const struct command *c, int argc, char **argv)
 	return ret;
 }
 
-static void on_sample(struct session *s, void *arg, struct evsel *ev, struct sample *smp)
-{
-	struct run *r = arg;
-
-	r->p->sample(s, r->priv, ev, smp);
-}
-
-static void on_lost(struct session *s, void *arg, int cpu, u64 nr)
-{
-	struct run *r = arg;
-
-	if (r->p->lost)
-		r->p->lost(s, r->priv, cpu, nr);
-}
-
 /* Each interval names its own losses; the totals come at the end on stderr. */
 static void print_interval_lost(struct session *s, struct run *r)
 {
@@ -106,13 +91,12 @@ static void print_interval_lost(struct session *s, struct run *r)
 			(unsigned long long)(budget - r->budget_seen));
 }
 
+/* After the profiler's interval output (its hooks run first). */
 static void on_interval(struct session *s, void *arg)
 {
 	struct run *r = arg;
 	u64 budget = session__lost_budget(s);
 
-	if (r->p->interval)
-		r->p->interval(s, r->priv);
 	print_interval_lost(s, r);
 	r->lost_seen = session__lost(s) - budget;
 	r->budget_seen = budget;
@@ -124,9 +108,8 @@ static void on_snapshot(struct session *s, void *arg)
 	struct run *r = arg;
 	FILE *out = session__out(s);
 
-	if (r->p->snapshot) {
-		r->p->snapshot(s, r->priv);
-	} else {
+	/* a profiler's own snapshot ran before this hook */
+	if (!r->p->ops.snapshot) {
 		u64 total = 0;
 
 		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
@@ -197,52 +180,6 @@ static void on_reopen(struct session *s, void *arg)
 		fprintf(stderr, "perf-prof: SIGHUP: reopened '%s'\n", env->output);
 }
 
-static void on_exit_rec(struct session *s, void *arg, const struct rec_task *t)
-{
-	struct run *r = arg;
-
-	if (r->p->exit)
-		r->p->exit(s, r->priv, t);
-	if (r->stack)
-		stack_ctx__exit(r->stack, t);
-}
-
-static void on_fork(struct session *s, void *arg, const struct rec_task *t)
-{
-	struct run *r = arg;
-
-	if (r->stack)
-		stack_ctx__fork(r->stack, t);
-	if (r->p->fork)
-		r->p->fork(s, r->priv, t);
-}
-
-static void on_comm(struct session *s, void *arg, const struct rec_comm *c)
-{
-	struct run *r = arg;
-
-	if (r->stack)
-		stack_ctx__comm(r->stack, c);
-	if (r->p->comm)
-		r->p->comm(s, r->priv, c);
-}
-
-static void on_mmap2(struct session *s, void *arg, const struct rec_mmap2 *m)
-{
-	struct run *r = arg;
-
-	(void)s;
-	if (r->stack)
-		stack_ctx__mmap2(r->stack, m);
-}
-
-static void on_switch(struct session *s, void *arg, const struct rec_switch *sw)
-{
-	struct run *r = arg;
-
-	r->p->context_switch(s, r->priv, sw);
-}
-
 /*
  * One line for a failure: the session's message, unless the profiler
  * already said why.  Returns the exit status: 2 for a usage error.
@@ -304,7 +241,13 @@ static int out_error(struct session *s, FILE *out, struct output *o)
 
 static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 {
-	struct session_ops ops = { 0 };
+	/* the CLI's hooks: per-interval losses, SIGUSR1/SIGUSR2, SIGHUP */
+	static const struct session_ops cli_ops = {
+		.interval = on_interval,
+		.snapshot = on_snapshot,
+		.usage = on_usage,
+		.reopen = on_reopen,
+	};
 	struct run r = { .p = p, .priv = priv, .wall = now_s() };
 	struct session *s = NULL;
 	struct output *o = NULL;
@@ -340,6 +283,12 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 		session__set_stack(s, r.stack);
 		stack_ctx__preload(r.stack);
 	}
+	/* maps and names first, then the profiler, then the CLI (exit: reverse) */
+	if ((r.stack && session__add_ops(s, &stack_ctx__ops, r.stack)) ||
+	    session__add_ops(s, &p->ops, priv) || session__add_ops(s, &cli_ops, &r)) {
+		ret = report(p, s);
+		goto out_deinit;
+	}
 	err = p->init(s, priv);
 	if (err) {
 		ret = report(p, s);
@@ -364,19 +313,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 		session__set_out(s, out);
 		r.o = o;
 	}
-	ops.priv = &r;
-	ops.sample = on_sample;
-	ops.lost = on_lost;
-	ops.interval = on_interval;
-	ops.exit = on_exit_rec;
-	ops.fork = on_fork;
-	ops.comm = on_comm;
-	ops.mmap2 = on_mmap2;
-	ops.context_switch = p->context_switch ? on_switch : NULL;
-	ops.snapshot = on_snapshot;
-	ops.usage = on_usage;
-	ops.reopen = on_reopen;
-	err = session__run(s, &ops);
+	err = session__run(s);
 	if (env->verbose)
 		stack_ctx__print_stats(r.stack, stderr);
 	if (err) {

@@ -459,7 +459,6 @@ static int finish(const struct profiler *p, struct env *env)
 		return -1;
 	}
 	env->cpu_wide = p->cpu_wide;
-	env->want_switch = p->context_switch != NULL;
 	if (!env->mmap_pages)
 		env->mmap_pages = default_pages(p, env->nr_cpus);
 	if (env->events) {

@@ -28,7 +28,7 @@ u64 session__inject_id(const struct evsel *ev)
 	return (u64)ev->idx + 1;
 }
 
-int session__inject_begin(struct session *s, const struct session_ops *ops)
+int session__inject_begin(struct session *s)
 {
 	struct evsel *ev;
 
@@ -36,7 +36,6 @@ int session__inject_begin(struct session *s, const struct session_ops *ops)
 		if (session__add_id(s, session__inject_id(ev), ev))
 			return session__set_err(s, -ENOMEM, "out of memory");
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
-	s->ops = ops;
 	s->started = true; /* records come: there is a run to report on */
 	return 0;
 }

@@ -261,7 +261,6 @@ static void exiting_task(struct session *s, struct evsel *ev, struct sample *smp
 
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu)
 {
-	const struct session_ops *ops = s->ops;
 	struct sample smp;
 
 	switch (h->type) {
@@ -280,8 +279,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			exiting_task(s, ev, &smp);
 		ev->nr_samples++;
 		s->nr_samples++;
-		if (ops->sample)
-			ops->sample(s, ops->priv, ev, &smp);
+		SESSION_CALL(s, sample, ev, &smp);
 		if (s->env->max_samples && s->nr_samples >= s->env->max_samples) {
 			s->stop = true;
 			s->stop_reason = "sample limit (-N) reached";
@@ -294,8 +292,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 		if (rec__comm(h, &c))
 			return;
 		apply_names(s, h);
-		if (ops->comm)
-			ops->comm(s, ops->priv, &c);
+		SESSION_CALL(s, comm, &c);
 		return;
 	}
 	case PERF_RECORD_FORK:
@@ -307,13 +304,14 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 		if (h->type == PERF_RECORD_FORK) {
 			apply_names(s, h);
 			target_set__fork(s->targets, &t);
-			if (ops->fork)
-				ops->fork(s, ops->priv, &t);
+			SESSION_CALL(s, fork, &t);
 		}
 		if (h->type == PERF_RECORD_EXIT) {
 			comm_map__exit(s->comms, t.tid, t.time);
-			if (ops->exit)
-				ops->exit(s, ops->priv, &t);
+			/* in reverse: the profiler before the maps go */
+			for (int i = s->nr_hooks - 1; i >= 0; i--)
+				if (s->hooks[i].ops->exit)
+					s->hooks[i].ops->exit(s, s->hooks[i].priv, &t);
 			/* after the hook: the exiting task was still a target there */
 			target_set__exit(s->targets, &t);
 		}
@@ -322,24 +320,24 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 	case PERF_RECORD_MMAP2: {
 		struct rec_mmap2 m;
 
-		if (!rec__mmap2(h, &m) && ops->mmap2)
-			ops->mmap2(s, ops->priv, &m);
+		if (!rec__mmap2(h, &m))
+			SESSION_CALL(s, mmap2, &m);
 		return;
 	}
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES: {
 		struct rec_lost l;
 
-		if (!rec__lost(h, &l) && ops->lost)
-			ops->lost(s, ops->priv, cpu, l.lost);
+		if (!rec__lost(h, &l))
+			SESSION_CALL(s, lost, cpu, l.lost);
 		return;
 	}
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE: {
 		struct rec_switch sw;
 
-		if (ops->context_switch && !rec__switch(h, BASE_SAMPLE_TYPE, &sw))
-			ops->context_switch(s, ops->priv, &sw);
+		if (s->want_switch && !rec__switch(h, BASE_SAMPLE_TYPE, &sw))
+			SESSION_CALL(s, context_switch, &sw);
 		return;
 	}
 	case PERF_RECORD_THROTTLE:
@@ -810,12 +808,21 @@ static void count_abandoned(struct session *s)
 	}
 }
 
-int session__run(struct session *s, const struct session_ops *ops)
+int session__add_ops(struct session *s, const struct session_ops *ops, void *priv)
+{
+	if (s->nr_hooks == SESSION_MAX_OPS)
+		return session__set_err(s, -ENOSPC, "too many hook sets");
+	s->hooks[s->nr_hooks].ops = ops;
+	s->hooks[s->nr_hooks++].priv = priv;
+	s->want_switch |= ops->context_switch != NULL;
+	return 0;
+}
+
+int session__run(struct session *s)
 {
 	struct epoll_event evs[64];
 	int err;
 
-	s->ops = ops;
 	if (s->env->order && !(s->oq = order__new()))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	if (s->oq)
@@ -868,14 +875,14 @@ int session__run(struct session *s, const struct session_ops *ops)
 			if (err)
 				return session__set_err(s, err, "out of memory");
 		}
-		if (interval && ops->interval && !s->stop)
-			ops->interval(s, ops->priv);
-		if (s->want_snapshot && ops->snapshot && !s->stop)
-			ops->snapshot(s, ops->priv);
-		if ((usage || s->want_usage) && ops->usage)
-			ops->usage(s, ops->priv);
-		if (s->want_reopen && ops->reopen)
-			ops->reopen(s, ops->priv);
+		if (interval && !s->stop)
+			SESSION_CALL(s, interval);
+		if (s->want_snapshot && !s->stop)
+			SESSION_CALL(s, snapshot);
+		if (usage || s->want_usage)
+			SESSION_CALL(s, usage);
+		if (s->want_reopen)
+			SESSION_CALL(s, reopen);
 		s->want_snapshot = s->want_usage = s->want_reopen = false;
 		if ((s->out_errno = output_errno(s->out, s->env->out_errno))) {
 			s->stop = true;

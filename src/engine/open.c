@@ -329,7 +329,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		/* One event per buffer carries the task records. */
 		a.comm = a.task = 1;
 		a.comm_exec = 1;
-		a.context_switch = env->want_switch;
+		a.context_switch = s->want_switch;
 		if (env->cg != CG_NONE) {
 			a.mmap = a.mmap2 = 1;
 			a.build_id = 1;

@@ -59,7 +59,6 @@ struct env {
 	unsigned stack_flags;	 /* STACK_* print options (sym/stack.h) */
 	const char *filter;	 /* --filter (profiler-defined meaning) */
 	bool cpu_wide;		 /* events per CPU even for -p/-t/-- targets */
-	bool want_switch;	 /* PERF_RECORD_SWITCH records (attr.context_switch) */
 	bool cg_no_user;	 /* capture no user frames (--no-user-callchain, --kernel-stack) */
 	bool cg_no_kernel;    /* capture no kernel frames (--no-kernel-callchain, --user-stack) */
 	bool cg_halves_given; /* --[no-]user-callchain / --[no-]kernel-callchain */
@@ -104,8 +103,14 @@ struct evsel {
 	int nr_open;	     /* perf events opened for it */
 };
 
+/*
+ * Hooks on what a session reads.  Several sets can be registered
+ * (session__add_ops): the symbol layer's (maps, names), the profiler's, the
+ * CLI's; each hook runs for every set that has it, in registration order,
+ * except exit, which runs in reverse (a profiler still sees the maps of a
+ * task at its exit).  @priv is the pointer given with the set.
+ */
 struct session_ops {
-	void *priv;
 	/* A sample of @ev.  @s is valid only during the call. */
 	void (*sample)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 	/* Records lost on @cpu (cpu -1 when per-thread). Already counted by the engine. */
@@ -117,7 +122,7 @@ struct session_ops {
 	void (*fork)(struct session *s, void *priv, const struct rec_task *t);
 	void (*comm)(struct session *s, void *priv, const struct rec_comm *c);
 	void (*mmap2)(struct session *s, void *priv, const struct rec_mmap2 *m);
-	/* Context-switch records (only when env->want_switch). */
+	/* Context-switch records: setting it (in any set) turns them on. */
 	void (*context_switch)(struct session *s, void *priv, const struct rec_switch *sw);
 	/* SIGUSR1: what the next interval would print, without resetting. */
 	void (*snapshot)(struct session *s, void *priv);
@@ -201,7 +206,9 @@ int session__open(struct session *s);
  * output file call the snapshot, usage and reopen hooks.  Returns 0 or
  * -errno.
  */
-int session__run(struct session *s, const struct session_ops *ops);
+/* Register a hook set, before session__open.  0 or -ENOSPC (more than 4 sets). */
+int session__add_ops(struct session *s, const struct session_ops *ops, void *priv);
+int session__run(struct session *s);
 void session__stop(struct session *s);
 
 /*
@@ -253,7 +260,7 @@ bool session__is_target(struct session *s, u32 pid, u32 tid);
  * LOST, SWITCH...) in the order given, as if read from CPU @cpu's buffer.
  */
 int session__add_format(struct session *s, const char *sys, const char *format);
-int session__inject_begin(struct session *s, const struct session_ops *ops);
+int session__inject_begin(struct session *s);
 u64 session__inject_id(const struct evsel *ev);
 void session__inject(struct session *s, const struct perf_event_header *rec, int cpu);
 

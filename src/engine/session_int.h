@@ -17,6 +17,16 @@
 #define BASE_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
+#define SESSION_MAX_OPS 4
+
+/* Call HOOK(s, priv, ...) of every registered set that has it, in order. */
+#define SESSION_CALL(s, hook, ...)                                                               \
+	do {                                                                                     \
+		for (int h_ = 0; h_ < (s)->nr_hooks; h_++)                                       \
+			if ((s)->hooks[h_].ops->hook)                                            \
+				(s)->hooks[h_].ops->hook(s, (s)->hooks[h_].priv, ##__VA_ARGS__); \
+	} while (0)
+
 struct buf {
 	struct ring ring;
 	u64 lost;      /* records lost in this buffer */
@@ -83,7 +93,12 @@ struct session {
 	int out_errno;		  /* writing the output failed */
 	const char *stop_reason;
 	u64 nr_samples;
-	const struct session_ops *ops;
+	struct {
+		const struct session_ops *ops;
+		void *priv;
+	} hooks[SESSION_MAX_OPS];
+	int nr_hooks;
+	bool want_switch; /* a hook set takes context-switch records */
 
 	long long wall_offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	long long cached_sec;

@@ -597,11 +597,11 @@ const struct profiler prof_task_state = {
 	.cpu_wide = 1,
 	.mmap_pages = 512, /* at least: every context switch of the host */
 	.init = task_state_init,
-	.sample = task_state_sample,
-	.lost = task_state_lost,
-	.interval = task_state_interval,
-	.snapshot = task_state_snapshot,
-	.exit = task_state_exit,
-	.context_switch = task_state_switch,
+	.ops = { .sample = task_state_sample,
+		 .lost = task_state_lost,
+		 .interval = task_state_interval,
+		 .snapshot = task_state_snapshot,
+		 .exit = task_state_exit,
+		 .context_switch = task_state_switch },
 	.deinit = task_state_deinit,
 };

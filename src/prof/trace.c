@@ -119,7 +119,6 @@ const struct profiler prof_trace = {
 		OPT_ORDER | OPT_CALLCHAIN | OPT_FLAME,
 	.priv_size = sizeof(struct trace),
 	.init = trace_init,
-	.sample = trace_sample,
-	.interval = trace_interval,
+	.ops = { .sample = trace_sample, .interval = trace_interval },
 	.deinit = trace_deinit,
 };

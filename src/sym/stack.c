@@ -278,3 +278,34 @@ void stack__print(struct stack_ctx *ctx, const struct sample *smp, FILE *fp, con
 		fputc('\n', fp);
 	}
 }
+
+static void on_mmap2(struct session *s, void *priv, const struct rec_mmap2 *m)
+{
+	(void)s;
+	stack_ctx__mmap2(priv, m);
+}
+
+static void on_comm(struct session *s, void *priv, const struct rec_comm *c)
+{
+	(void)s;
+	stack_ctx__comm(priv, c);
+}
+
+static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
+{
+	(void)s;
+	stack_ctx__exit(priv, t);
+}
+
+static void on_fork(struct session *s, void *priv, const struct rec_task *t)
+{
+	(void)s;
+	stack_ctx__fork(priv, t);
+}
+
+const struct session_ops stack_ctx__ops = {
+	.mmap2 = on_mmap2,
+	.comm = on_comm,
+	.exit = on_exit_rec,
+	.fork = on_fork,
+};

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "engine/sample.h"
+#include "engine/session.h"
 
 /* Print options (env->stack_flags). */
 enum {
@@ -52,6 +53,8 @@ void stack_ctx__mmap2(struct stack_ctx *ctx, const struct rec_mmap2 *m);
 void stack_ctx__comm(struct stack_ctx *ctx, const struct rec_comm *c);
 void stack_ctx__exit(struct stack_ctx *ctx, const struct rec_task *t);
 void stack_ctx__fork(struct stack_ctx *ctx, const struct rec_task *t);
+/* The same as a session's hook set (priv: the stack_ctx): session__add_ops(s, &..., ctx). */
+extern const struct session_ops stack_ctx__ops;
 
 /* For -v: the processes whose maps are held, and how many were dropped. */
 void stack_ctx__print_stats(struct stack_ctx *ctx, FILE *fp);

@@ -57,41 +57,6 @@ struct run {
 	struct synth b;
 };
 
-static void on_sample(struct session *s, void *arg, struct evsel *ev, struct sample *smp)
-{
-	struct run *r = arg;
-
-	r->p->sample(s, r->priv, ev, smp);
-}
-
-static void on_lost(struct session *s, void *arg, int cpu, u64 nr)
-{
-	struct run *r = arg;
-
-	r->p->lost(s, r->priv, cpu, nr);
-}
-
-static void on_exit_rec(struct session *s, void *arg, const struct rec_task *t)
-{
-	struct run *r = arg;
-
-	r->p->exit(s, r->priv, t);
-}
-
-static void on_switch(struct session *s, void *arg, const struct rec_switch *sw)
-{
-	struct run *r = arg;
-
-	r->p->context_switch(s, r->priv, sw);
-}
-
-static struct session_ops ops = {
-	.sample = on_sample,
-	.lost = on_lost,
-	.exit = on_exit_rec,
-	.context_switch = on_switch,
-};
-
 /* task-state with these options, on an injected session */
 static int start(struct run *r, const char *args)
 {
@@ -113,7 +78,8 @@ static int start(struct run *r, const char *args)
 		return -1;
 	r->fp = open_memstream(&r->out, &r->out_len);
 	r->s = session__new(&r->env, r->fp);
-	if (!r->s || session__add_format(r->s, "sched", switch_fmt) ||
+	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv) ||
+	    session__add_format(r->s, "sched", switch_fmt) ||
 	    session__add_format(r->s, "sched", wakeup_fmt) || r->p->init(r->s, r->priv))
 		return -1;
 	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next) {
@@ -122,9 +88,8 @@ static int start(struct run *r, const char *args)
 		else
 			r->wk = ev;
 	}
-	ops.priv = r;
 	free(copy);
-	return session__inject_begin(r->s, &ops);
+	return session__inject_begin(r->s);
 }
 
 /* the output, after the profiler's final table */
