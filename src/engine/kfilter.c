@@ -8,17 +8,33 @@
 
 #include "engine/kfilter.h"
 
+/*
+ * The longest glob: comm_match's buffer.  The kernel matches longer ones;
+ * they are refused rather than matched differently.
+ */
+#define GLOB_MAX 63
+
 bool kfilter__globs_ok(const char *globs)
 {
-	const char *p = globs;
+	const char *p = globs, *start = globs;
 
 	if (!globs || !*globs)
 		return false;
 	for (; *p; p++) {
 		if (strchr("\"\\()&|", *p))
 			return false;
+		/*
+		 * fnmatch negates a set with [^ as with [!; the kernel's glob
+		 * only knows [! (^ is a member of the set).
+		 */
+		if (p[0] == '[' && p[1] == '^')
+			return false;
 		/* an empty glob: ",a", "a,,b", "a," */
 		if (*p == ',' && (p == globs || p[1] == ',' || !p[1]))
+			return false;
+		if (*p == ',')
+			start = p + 1;
+		else if (p - start >= GLOB_MAX)
 			return false;
 	}
 	return true;
@@ -27,16 +43,17 @@ bool kfilter__globs_ok(const char *globs)
 bool kfilter__comm_match(const char *globs, const char *comm)
 {
 	const char *p = globs, *e;
-	char pat[64];
+	char pat[GLOB_MAX + 1];
 
+	/* globs the kernel filter cannot have match nothing, as the filter is refused */
+	if (!kfilter__globs_ok(globs))
+		return false;
 	while (*p) {
 		e = strchrnul(p, ',');
-		if ((size_t)(e - p) < sizeof(pat)) {
-			memcpy(pat, p, e - p);
-			pat[e - p] = 0;
-			if (!fnmatch(pat, comm, 0))
-				return true;
-		}
+		memcpy(pat, p, e - p);
+		pat[e - p] = 0;
+		if (!fnmatch(pat, comm, 0))
+			return true;
 		p = *e ? e + 1 : e;
 	}
 	return false;
@@ -136,18 +153,16 @@ char **kfilter__clauses(const char *filter)
 	char **list = calloc(strlen(filter) / 2 + 2, sizeof(*list));
 	const char *p = filter, *start = filter;
 	int depth = 0, n = 0;
-	bool quoted = false;
+	char quote = 0; /* the kernel's strings: in '' or "", without escapes */
 
 	if (!list)
 		return NULL;
 	for (; *p; p++) {
-		if (quoted) {
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == '"')
-				quoted = false;
-		} else if (*p == '"') {
-			quoted = true;
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
 		} else if (*p == '(') {
 			depth++;
 		} else if (*p == ')') {

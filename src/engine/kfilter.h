@@ -16,12 +16,17 @@
 /*
  * "(FIELD ~ \"a*\" || FIELD ~ \"b\")" for the comma-separated globs "a*,b";
  * "" for NULL globs.  A glob with a quote, a backslash, a parenthesis, & or |
- * is refused (EINVAL): it could leave the quotes; so is an empty one.
+ * is refused (EINVAL): it could leave the quotes; so is an empty one, one of
+ * more than 63 characters and one with [^ (fnmatch would negate the set, the
+ * kernel does not): kfilter__comm_match could not match as the kernel does.
  */
 char *kfilter__comm_globs(const char *field, const char *globs);
 /* Whether kfilter__comm_globs accepts @globs (non-empty, nothing to escape). */
 bool kfilter__globs_ok(const char *globs);
-/* Whether @comm matches one of the comma-separated @globs (as the kernel's ~ does). */
+/*
+ * Whether @comm matches one of the comma-separated @globs (as the kernel's ~
+ * does); false for globs kfilter__globs_ok refuses.
+ */
 bool kfilter__comm_match(const char *globs, const char *comm);
 /* "(FIELD == 1 || FIELD == 2)" for @n values; "" for none. */
 char *kfilter__ints(const char *field, const int *vals, int n);
@@ -29,9 +34,9 @@ char *kfilter__ints(const char *field, const int *vals, int n);
 char *kfilter__and(const char *a, const char *b);
 char *kfilter__or(const char *a, const char *b);
 /*
- * The top-level && clauses of @filter (outside quotes and parentheses), as
- * a NULL-terminated array of malloc'd strings (free with kfilter__free_list);
- * NULL if out of memory.  One clause: the whole filter.
+ * The top-level && clauses of @filter (outside '' or "" quotes and
+ * parentheses), as a NULL-terminated array of malloc'd strings (free with
+ * kfilter__free_list); NULL if out of memory.  One clause: the whole filter.
  */
 char **kfilter__clauses(const char *filter);
 void kfilter__free_list(char **list);
