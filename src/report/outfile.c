@@ -33,12 +33,41 @@ int outfile__check(const char *path)
 	return err;
 }
 
+/*
+ * Written in place, not through a rename: what a rename would destroy (a
+ * device such as /dev/null, a symlink such as /dev/stdout, a FIFO, a file
+ * with other hard links), or a file whose directory takes no new files.
+ */
+static FILE *in_place(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	struct stat st;
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	fp = fdopen(fd, "w");
+	if (!fp)
+		close(fd);
+	return fp;
+}
+
 FILE *outfile__create(const char *path, char **tmp)
 {
+	struct stat st;
 	int fd = -1;
 	FILE *fp;
 
 	*tmp = NULL;
+	if (!lstat(path, &st) && (!S_ISREG(st.st_mode) || st.st_nlink > 1))
+		return in_place(path);
 	for (int i = 0; fd < 0 && i < 100; i++) {
 		free(*tmp);
 		if (asprintf(tmp, "%s.tmp%d.%d", path, (int)getpid(), i) < 0) {
@@ -59,6 +88,9 @@ FILE *outfile__create(const char *path, char **tmp)
 		}
 		free(*tmp);
 		*tmp = NULL;
+		/* a directory we may not add to, but a file we may write */
+		if ((e == EACCES || e == EROFS || e == EPERM) && !access(path, W_OK))
+			return in_place(path);
 		errno = e;
 		return NULL;
 	}
@@ -73,6 +105,8 @@ int outfile__commit(FILE *fp, char *tmp, const char *path, int err)
 		err = -EIO;
 	if (fclose(fp) && !err)
 		err = -errno;
+	if (!tmp) /* written in place */
+		return err;
 	if (!err && rename(tmp, path))
 		err = -errno;
 	if (err)

@@ -51,6 +51,18 @@ $PP flamegraph --title 'Small & simple' --count-name bytes - -o "$T/stdin.svg" <
 check "stdin input, same output" cmp -s "$T/small.svg" "$T/stdin.svg"
 
 # --- bad input ---
+# outputs a rename would destroy are written in place: a device, a symlink
+$PP flamegraph "$T/small.folded" -o /dev/null
+check_eq "-o /dev/null: exit 0" $? 0
+check "-o /dev/null: still the null device" test -c /dev/null
+$PP flamegraph "$T/small.folded" -o - >"$T/stdout.svg"
+check_eq "-o -: exit 0" $? 0
+check "-o -: the SVG on stdout" grep -q '</svg>' "$T/stdout.svg"
+check "-o -: /dev/stdout still a symlink" test -L /dev/stdout
+ln -s "$T/target.svg" "$T/link.svg"
+$PP flamegraph "$T/small.folded" -o "$T/link.svg"
+check "-o SYMLINK: the link is kept" test -L "$T/link.svg"
+check "-o SYMLINK: its target gets the SVG" grep -q '</svg>' "$T/target.svg"
 $PP flamegraph "$T/missing.folded" 2>"$T/err"
 check_eq "missing input: exit 1" $? 1
 check "missing input: says why" grep -q "No such file" "$T/err"
