@@ -365,12 +365,24 @@ out:
 
 int main(int argc, char **argv)
 {
+	sigset_t early;
 	const struct profiler *p = NULL;
 	struct env env = { 0 };
 	char **pos;
 	int nr_pos, ret;
 	void *priv;
 
+	/*
+	 * SIGUSR1/SIGUSR2/SIGQUIT of a monitoring script may come while the
+	 * symbols load and the events open: held until the event loop reads
+	 * them (the session blocks its own set later; a workload gets a clean
+	 * mask).
+	 */
+	sigemptyset(&early);
+	sigaddset(&early, SIGUSR1);
+	sigaddset(&early, SIGUSR2);
+	sigaddset(&early, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &early, NULL);
 	if (argc == 2 && !strcmp(argv[1], FDCLOSER_ARG))
 		return fdcloser__main();
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

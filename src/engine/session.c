@@ -33,6 +33,7 @@ int session__set_err(struct session *s, int err, const char *fmt, ...)
 	vsnprintf(s->err, sizeof(s->err), fmt, ap);
 	va_end(ap);
 	s->err_code = err;
+	s->err_usage = false; /* a run-time error, whatever came before */
 	return err;
 }
 
@@ -429,8 +430,13 @@ static int add_one(struct session *s, struct ev_spec *spec, const char *sys, con
 	if (n < 0)
 		return n;
 	ev->nr_cpus = n;
-	if (find_same(s, ev))
+	struct evsel *same = find_same(s, ev);
+
+	if (same) {
+		/* named once without a glob: a refusal stays an error */
+		same->from_glob &= ev->from_glob;
 		drop_last(s, ev);
+	}
 	return 0;
 }
 

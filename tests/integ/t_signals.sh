@@ -241,4 +241,24 @@ else
 	skip "backlog: needs stress-ng"
 fi
 
+# SIGUSR1/SIGUSR2 while it starts (symbols loading, events opening): held
+# until the loop reads them, never a death
+"$PP" task-state -g -- sleep 1 >"$T/early.out" 2>"$T/early.err" &
+ep=$!
+# once perf-prof has blocked them (first thing in main), while it loads its
+# symbols and opens its events: they wait for the loop, which acts on them
+blocked() { # SigBlk has SIGQUIT (bit 2), SIGUSR1 (9), SIGUSR2 (11)
+	local m
+	m=$(awk '$1 == "SigBlk:" { print $2 }' "/proc/$ep/status" 2>/dev/null)
+	[ -n "$m" ] && (((0x$m & 0xa04) == 0xa04))
+}
+for _ in $(seq 500); do blocked && break; sleep 0.02; done
+kill -USR1 $ep 2>/dev/null
+kill -USR2 $ep 2>/dev/null
+wait $ep
+check_eq "SIGUSR1/SIGUSR2 at start-up: exit status 0" "$?" 0
+check "SIGUSR1/SIGUSR2 at start-up: the table is printed" grep -q '^STATE ' "$T/early.out"
+check "SIGUSR2 at start-up: its cost line comes once the loop runs" \
+	grep -q '^perf-prof: usage' "$T/early.err"
+
 done_tests
