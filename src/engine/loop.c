@@ -303,7 +303,9 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			return;
 		if (h->type == PERF_RECORD_FORK) {
 			apply_names(s, h);
-			target_set__fork(s->targets, &t);
+			if (target_set__fork(s->targets, &t) && !s->targets_nomem++)
+				fprintf(stderr, "perf-prof: out of memory: a process the workload "
+						"started is not followed\n");
 			SESSION_CALL(s, fork, &t);
 		}
 		if (h->type == PERF_RECORD_EXIT) {

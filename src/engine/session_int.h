@@ -98,7 +98,8 @@ struct session {
 		void *priv;
 	} hooks[SESSION_MAX_OPS];
 	int nr_hooks;
-	bool want_switch; /* a hook set takes context-switch records */
+	bool want_switch;	/* a hook set takes context-switch records */
+	unsigned targets_nomem; /* workload processes not followed (out of memory) */
 
 	long long wall_offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	long long cached_sec;

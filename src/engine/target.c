@@ -9,6 +9,7 @@
 
 struct followed {
 	u32 pid;
+	u32 threads; /* live, as FORK/EXIT records tell: the process goes with its last */
 	UT_hash_handle hh;
 };
 
@@ -83,6 +84,7 @@ static int follow(struct target_set *t, u32 pid)
 	if (!f)
 		return -ENOMEM;
 	f->pid = pid;
+	f->threads = 1;
 	HASH_ADD(hh, t->procs, pid, sizeof(f->pid), f);
 	t->nr_procs++;
 	return 0;
@@ -94,20 +96,35 @@ int target_set__add_workload(struct target_set *t, u32 pid)
 	return follow(t, pid);
 }
 
-void target_set__fork(struct target_set *t, const struct rec_task *r)
+int target_set__fork(struct target_set *t, const struct rec_task *r)
 {
-	/* a new thread shares its process's pid: nothing to add */
-	if (!t->procs || r->pid == r->ppid || !find(t, r->ppid))
-		return;
-	follow(t, r->pid);
+	struct followed *f;
+
+	if (!t->procs)
+		return 0;
+	/* a new thread of a followed process: one more to outlive */
+	if (r->pid == r->ppid) {
+		f = find(t, r->pid);
+		if (f)
+			f->threads++;
+		return 0;
+	}
+	if (!find(t, r->ppid))
+		return 0;
+	return follow(t, r->pid);
 }
 
 void target_set__exit(struct target_set *t, const struct rec_task *r)
 {
 	struct followed *f;
 
-	if (r->pid != r->tid || !(f = find(t, r->pid)))
+	if (!(f = find(t, r->pid)))
 		return;
+	/* its main thread may end before the others (pthread_exit in main) */
+	if (f->threads > 1) {
+		f->threads--;
+		return;
+	}
 	HASH_DEL(t->procs, f);
 	free(f);
 	t->nr_procs--;

@@ -24,9 +24,9 @@ struct target_set *target_set__new(const int *pids, int nr_pids, const int *tids
 void target_set__delete(struct target_set *t);
 /* The workload process: it and its descendants are targets. */
 int target_set__add_workload(struct target_set *t, u32 pid);
-/* A FORK record: a new process of a followed one joins. */
-void target_set__fork(struct target_set *t, const struct rec_task *r);
-/* An EXIT record: a followed process leaves. */
+/* A FORK record: a new process of a followed one joins.  0 or -ENOMEM. */
+int target_set__fork(struct target_set *t, const struct rec_task *r);
+/* An EXIT record: a followed process leaves with its last thread. */
 void target_set__exit(struct target_set *t, const struct rec_task *r);
 bool target_set__has(const struct target_set *t, u32 pid, u32 tid);
 /* No -p, -t or workload: every task is a target. */

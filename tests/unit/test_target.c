@@ -46,11 +46,14 @@ int main(void)
 	target_set__fork(t, &r);
 	CHECK(!target_set__has(t, 800, 800), "unrelated fork");
 	CHECK_INT(target_set__followed(t), 3);
-	/* a thread's exit leaves its process; the process's exit takes it out */
-	r = (struct rec_task){ .pid = 600, .ppid = 500, .tid = 601, .ptid = 600 };
-	target_set__exit(t, &r);
-	CHECK(target_set__has(t, 600, 600), "thread exit");
+	/* 600 gets a thread; its main thread exits first: still followed */
+	r = (struct rec_task){ .pid = 600, .ppid = 600, .tid = 601, .ptid = 600 };
+	target_set__fork(t, &r);
 	r = (struct rec_task){ .pid = 600, .ppid = 500, .tid = 600, .ptid = 501 };
+	target_set__exit(t, &r);
+	CHECK(target_set__has(t, 600, 601), "main thread gone, the other runs on");
+	/* the last thread's exit takes the process out */
+	r = (struct rec_task){ .pid = 600, .ppid = 500, .tid = 601, .ptid = 600 };
 	target_set__exit(t, &r);
 	CHECK(!target_set__has(t, 600, 600), "process exit: its pid may be reused");
 	CHECK_INT(target_set__followed(t), 2);
