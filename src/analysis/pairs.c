@@ -211,6 +211,9 @@ void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const 
 	if (c->lost)
 		fprintf(fp, "%s: %" PRIu64 " pending %s dropped after lost events\n", who, c->lost,
 			what);
+	if (c->exited)
+		fprintf(fp, "%s: %" PRIu64 " pending %s dropped at their task's exit\n", who,
+			c->exited, what);
 	if (c->replaced)
 		fprintf(fp, "%s: %" PRIu64 " %s dropped: %s\n", who, c->replaced, what, why);
 	if (c->full)

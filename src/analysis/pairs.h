@@ -45,7 +45,11 @@ struct pairs_counts {
 	u64 keys, peak_keys, evicted;
 };
 
-/* What pairs__end gives back: valid until the next call on the same key. */
+/*
+ * What pairs__end gives back: the payload stays valid until the next
+ * pairs__start, pairs__forget or pairs__delete (a start's idle sweep may
+ * free other keys).
+ */
 struct pair_span {
 	u64 start, delta;
 	u32 start_cpu;

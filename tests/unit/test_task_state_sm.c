@@ -237,6 +237,8 @@ static void test_all_states(void)
 	/* pending at the lost record: 400, and 301 (out at 41 ms, never back) */
 	CHECK(strstr(out, "task-state: 2 pending intervals dropped after lost events\n") != NULL,
 	      "lost reported:\n%s", out);
+	CHECK(strstr(out, "task-state: 1 pending intervals dropped at their task's exit\n") != NULL,
+	      "exit reported:\n%s", out);
 	CHECK(strstr(out, "task-state: 1 intervals dropped: switch-in not seen") != NULL,
 	      "unpaired reported:\n%s", out);
 	cleanup(&r);
