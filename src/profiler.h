@@ -1,11 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Layers, top first; a file includes its own layer and lower ones only
+ * (scripts/check-layers.sh, run by make check):
+ *   cli -> profilers, commands (prof/, cmd/) -> reports, pairing,
+ *   expressions (report/, analysis/, expr/) -> symbols (sym/) -> engine
+ *   (engine/) -> utilities (util/).
+ *
  * A profiler is one struct profiler in one file under src/prof/, listed
- * once in src/profilers.c.  The CLI parses the common options the
- * profiler accepts (mask of OPT_*) plus its own (own[]), allocates
- * priv_size bytes of private state, then calls init -> session open ->
- * session run (with the sample/lost/interval hooks) -> deinit.
- * A profiler that opens no events (list) sets run instead.
+ * once in src/profilers.c: its events, its state machine, its key.  The
+ * CLI parses the common options it accepts (OPT_* mask) and its own
+ * (own[], bound with POPT_BIND_*), allocates priv_size bytes, then runs
+ * init (add events with session__add_tp/spec, look fields up once with
+ * evsel__field, report errors with session__set_err/session__usage_err)
+ * -> open -> the hooks of ops -> deinit (output only if session__started).
+ * Anything a second profiler would need goes into a shared module first:
+ * pairs (start -> end by key), lat_table (keyed latency rows),
+ * stack_flame (--flame-graph), kfilter (kernel filters), sample_copy,
+ * session__is_target.  Test its state machine on an injected session
+ * (session__inject, tests/unit/synth.h).
+ *
+ * A tool that opens no events is a struct command in src/cmd/.
  */
 #ifndef PP_PROFILER_H
 #define PP_PROFILER_H
