@@ -253,7 +253,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	struct output *o = NULL;
 	FILE *out = stdout;
 	int ret = 1, err, status;
-	u64 sig;
+	u64 sig, sig_cpu;
 
 	/*
 	 * A reader that goes away (| head) ends the run through EPIPE, never
@@ -345,12 +345,18 @@ out_deinit:
 				ret, WIFSIGNALED(status) ? " (killed by a signal)" : "");
 	}
 out:
-	sig = session__signal_time(s);
+	sig = session__signal_time(s, &sig_cpu);
 	session__delete(s);
 	stack_ctx__delete(r.stack);
-	if (sig && env->verbose)
-		fprintf(stderr, "perf-prof: done %.0f ms after the stop signal\n",
-			(session__now(NULL) - sig) / 1e6);
+	if (sig && env->verbose) {
+		struct timespec cpu = { 0 };
+
+		/* CPU time tells work from waiting for a CPU on a busy host */
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+		fprintf(stderr, "perf-prof: done %.0f ms after the stop signal (%.0f ms of CPU)\n",
+			(session__now(NULL) - sig) / 1e6,
+			((double)cpu.tv_sec * 1e9 + cpu.tv_nsec - (double)sig_cpu) / 1e6);
+	}
 	if (out != stdout) {
 		env->out_errno = NULL;
 		err = output__close(out, o);

@@ -714,8 +714,12 @@ static void handle_signals(struct session *s)
 		s->stop_reason = "interrupted";
 		s->interrupted = true;
 		if (!s->nr_interrupts++) {
+			struct timespec cpu;
+
 			s->abandon_at = session__now(s) + ABANDON_NS;
 			s->interrupts_seen = s->nr_interrupts;
+			if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu))
+				s->signal_cpu = (u64)cpu.tv_sec * 1000000000ULL + cpu.tv_nsec;
 		}
 	}
 }

@@ -174,8 +174,9 @@ bool session__started(struct session *s)
 	return s && s->started;
 }
 
-u64 session__signal_time(struct session *s)
+u64 session__signal_time(struct session *s, u64 *cpu_ns)
 {
+	*cpu_ns = s ? s->signal_cpu : 0;
 	return s && s->abandon_at ? s->abandon_at - ABANDON_NS : 0;
 }
 

@@ -171,8 +171,11 @@ void session__set_out(struct session *s, FILE *out);
 int session__out_errno(struct session *s);
 /* True once the events were enabled: there is a run to report on. */
 bool session__started(struct session *s);
-/* When the first stop signal was read (session__now's clock), 0 if none. */
-u64 session__signal_time(struct session *s);
+/*
+ * When the first stop signal was read (session__now's clock), 0 if none;
+ * *@cpu_ns gets the process's CPU time (CLOCK_PROCESS_CPUTIME_ID) then.
+ */
+u64 session__signal_time(struct session *s, u64 *cpu_ns);
 /* Records read from the ring buffers so far. */
 u64 session__records_read(struct session *s);
 struct tep_handle *session__tep(struct session *s);

@@ -87,6 +87,7 @@ struct session {
 	unsigned nr_interrupts;	  /* stop signals received */
 	unsigned interrupts_seen; /* ... when the loops started to give up */
 	u64 abandon_at;		  /* after an interrupt, stop processing at this time */
+	u64 signal_cpu;		  /* our CPU time (ns) at the first stop signal */
 	u64 abandoned_recs;	  /* left in the order queue by the interrupt */
 	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
 	bool wl_stopped;	  /* we ended the workload (-N, output error) */

@@ -234,7 +234,7 @@ if command -v stress-ng >/dev/null; then
 	check "backlog: the events are closed in the background" \
 		grep -qE '^perf-prof: closing [0-9]+ events in the background' "$T/b.err"
 	check "backlog: -v says how long the stop took" \
-		grep -qE '^perf-prof: done [0-9]+ ms after the stop signal$' "$T/b.err"
+		grep -qE '^perf-prof: done [0-9]+ ms after the stop signal \([0-9]+ ms of CPU\)$' "$T/b.err"
 	echo "# backlog: $(grep -E 'done [0-9]+ ms after|interrupted while behind' "$T/b.err" | tr '\n' ' ')"
 	echo "# backlog: exit $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }') s after SIGTERM (seen from the test)"
 else
