@@ -2,10 +2,11 @@
 /* The profiler table: one line per profiler. */
 #include "profiler.h"
 
-extern const struct profiler prof_trace, prof_task_state;
+extern const struct profiler prof_trace, prof_task_state, prof_num_dist;
 
 const struct profiler *const profilers[] = {
 	&prof_trace,
 	&prof_task_state,
+	&prof_num_dist,
 };
 const int nr_profilers = sizeof(profilers) / sizeof(profilers[0]);

@@ -257,7 +257,8 @@ static int task_state_init(struct session *s, void *priv)
 	ts->state_mask = state_mask(ts);
 	/* Threads come and go: --perins rows are dropped at each interval. */
 	ts->table = lat_table__new(ts->perins ? "STATE COMM                 TID" : "STATE    ",
-				   (const char *const[]){ "sleep", "runq", NULL }, ts->perins);
+				   (const char *const[]){ "sleep", "runq", NULL },
+				   ts->perins ? LAT_DROP_ROWS : 0);
 	if (!ts->table)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int i = 0; i < NR_STATES && !ts->perins; i++)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/evline.h"
 #include "report/stack_flame.h"
 #include "profiler.h"
 #include "sym/stack.h"
@@ -32,46 +33,6 @@ static int trace_init(struct session *s, void *priv)
 	return stack_flame__open(s, "Event Flame Graph", "samples", false, &t->flame);
 }
 
-/* "TIME COMM TID [CPU] EVENT: " as printf("%s %16s %7u [%03u] %s: ") would, cheaper. */
-static void print_head(FILE *out, const char *ts, const char *comm, u32 tid, u32 cpu,
-		       const char *name)
-{
-	char buf[128], num[12];
-	size_t n = 0, l = strlen(comm);
-	int k = 0;
-
-	memcpy(buf, ts, 26);
-	n = 26;
-	buf[n++] = ' ';
-	if (l > 16)
-		l = 16;
-	memset(buf + n, ' ', 16 - l);
-	memcpy(buf + n + 16 - l, comm, l);
-	n += 16;
-	buf[n++] = ' ';
-	do
-		num[k++] = (char)('0' + tid % 10);
-	while (tid /= 10);
-	for (int pad = 7 - k; pad > 0; pad--)
-		buf[n++] = ' ';
-	while (k)
-		buf[n++] = num[--k];
-	buf[n++] = ' ';
-	buf[n++] = '[';
-	do
-		num[k++] = (char)('0' + cpu % 10);
-	while (cpu /= 10);
-	for (int pad = 3 - k; pad > 0; pad--)
-		buf[n++] = '0';
-	while (k)
-		buf[n++] = num[--k];
-	buf[n++] = ']';
-	buf[n++] = ' ';
-	fwrite_unlocked(buf, 1, n, out);
-	fputs_unlocked(name, out);
-	fputs_unlocked(": ", out);
-}
-
 static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct stack_ctx *stack = session__stack(s);
@@ -85,7 +46,8 @@ static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct
 		return;
 	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	print_head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu, ev->name);
+	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
+		     ev->name);
 	evsel__print_raw(s, ev, smp, out);
 	fputc_unlocked('\n', out);
 	if (stack && (smp->nr_ips || smp->stack))

@@ -23,11 +23,12 @@ struct lat_table {
 	const char *subs[LAT_MAX_SUB];
 	int nr_subs;
 	bool drop_rows;
+	unsigned row_flags; /* STATS_* */
 	struct lat_row *rows;
 	unsigned nr_rows;
 };
 
-struct lat_table *lat_table__new(const char *key_title, const char *const *subs, bool drop_rows)
+struct lat_table *lat_table__new(const char *key_title, const char *const *subs, unsigned flags)
 {
 	struct lat_table *t = calloc(1, sizeof(*t));
 
@@ -40,7 +41,8 @@ struct lat_table *lat_table__new(const char *key_title, const char *const *subs,
 	}
 	for (; subs && subs[t->nr_subs] && t->nr_subs < LAT_MAX_SUB; t->nr_subs++)
 		t->subs[t->nr_subs] = subs[t->nr_subs];
-	t->drop_rows = drop_rows;
+	t->drop_rows = flags & LAT_DROP_ROWS;
+	t->row_flags = flags & LAT_PLAIN ? STATS_PLAIN : 0;
 	return t;
 }
 
@@ -138,12 +140,12 @@ void lat_table__print(struct lat_table *t, FILE *fp)
 		if (!r->total || !hist__count(r->total))
 			continue;
 		snprintf(buf, sizeof(buf), "%-*s", width, r->label);
-		stats_table__row(fp, buf, r->total);
+		stats_table__row_ex(fp, buf, r->total, t->row_flags);
 		for (int i = 0; i < t->nr_subs; i++) {
 			if (!r->sub[i] || !hist__count(r->sub[i]))
 				continue;
 			snprintf(buf, sizeof(buf), "  %-*s", width > 2 ? width - 2 : 0, t->subs[i]);
-			stats_table__row(fp, buf, r->sub[i]);
+			stats_table__row_ex(fp, buf, r->sub[i], t->row_flags);
 		}
 	}
 }

@@ -32,9 +32,13 @@ struct lat_row;
 /*
  * @key_title: the key column's title, padded to the labels' width.
  * @subs: NULL-terminated names of the sub-rows (at most LAT_MAX_SUB).
- * @drop_rows: lat_table__reset frees the rows (keys that come and go).
+ * @flags: LAT_DROP_ROWS: lat_table__reset frees the rows (keys that come
+ * and go); LAT_PLAIN: the values are plain numbers (bytes, counts), not
+ * times in ns, and print as such.  (A bool true is LAT_DROP_ROWS.)
  */
-struct lat_table *lat_table__new(const char *key_title, const char *const *subs, bool drop_rows);
+#define LAT_DROP_ROWS 0x1
+#define LAT_PLAIN 0x2
+struct lat_table *lat_table__new(const char *key_title, const char *const *subs, unsigned flags);
 void lat_table__delete(struct lat_table *t);
 
 /* The row of @key (made on first use); @label is set when it is made or non-NULL. */

@@ -22,12 +22,13 @@ void stats_table__header(FILE *fp, const char *key_title)
 	fputc('\n', fp);
 }
 
-void stats_table__row(FILE *fp, const char *key, const struct hist *h)
+void stats_table__row_ex(FILE *fp, const char *key, const struct hist *h, unsigned flags)
 {
+	double mean = hist__mean(h);
 	uint64_t v[] = {
 		hist__sum(h),
 		hist__min(h),
-		(uint64_t)(hist__mean(h) + 0.5),
+		(uint64_t)(mean + 0.5),
 		hist__quantile(h, 0.50),
 		hist__quantile(h, 0.95),
 		hist__quantile(h, 0.99),
@@ -36,7 +37,19 @@ void stats_table__row(FILE *fp, const char *key, const struct hist *h)
 	char buf[32];
 
 	fprintf(fp, "%s %10" PRIu64, key, hist__count(h));
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		fprintf(fp, " %*s", STATS_COL_WIDTH, stats_table__fmt_ns(v[i], buf, sizeof(buf)));
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		if (!(flags & STATS_PLAIN))
+			stats_table__fmt_ns(v[i], buf, sizeof(buf));
+		else if (i == 2) /* avg */
+			snprintf(buf, sizeof(buf), "%.2f", mean);
+		else
+			snprintf(buf, sizeof(buf), "%" PRIu64, v[i]);
+		fprintf(fp, " %*s", STATS_COL_WIDTH, buf);
+	}
 	fputc('\n', fp);
+}
+
+void stats_table__row(FILE *fp, const char *key, const struct hist *h)
+{
+	stats_table__row_ex(fp, key, h, 0);
 }

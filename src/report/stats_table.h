@@ -9,6 +9,9 @@
  * Every time value carries its own unit (ns, us, ms, s) with 3 decimals,
  * right-aligned in a fixed width, so columns stay aligned and each value
  * stays readable whatever its magnitude.
+ *
+ * Numbers that are not times (num-dist: bytes, counts, sizes) print plain
+ * with STATS_PLAIN: integers as they are, the average with two decimals.
  */
 #ifndef PP_STATS_TABLE_H
 #define PP_STATS_TABLE_H
@@ -26,6 +29,10 @@ struct hist;
 void stats_table__header(FILE *fp, const char *key_title);
 /* One row: @key (padded like the title), then the statistics of @h. */
 void stats_table__row(FILE *fp, const char *key, const struct hist *h);
+
+/* Flags of stats_table__row_ex. */
+#define STATS_PLAIN 0x1 /* plain numbers, not times */
+void stats_table__row_ex(FILE *fp, const char *key, const struct hist *h, unsigned flags);
 
 /* "812ns", "12.345us", "5.062ms", "1.234s".  Returns @buf. */
 char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len);

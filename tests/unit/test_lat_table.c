@@ -46,7 +46,7 @@ static const char *keys_of(const char *text, int width, char *out, size_t len)
 int main(void)
 {
 	const char *const subs[] = { "sleep", "runq", NULL };
-	struct lat_table *t = lat_table__new("STATE    ", subs, false);
+	struct lat_table *t = lat_table__new("STATE    ", subs, 0);
 	struct lat_row *s, *d, *r;
 	char *text, keys[256];
 
@@ -76,7 +76,7 @@ int main(void)
 	lat_table__delete(t);
 
 	/* per-thread rows: within a group, the largest total first; dropped at reset */
-	t = lat_table__new("STATE COMM      TID", subs, true);
+	t = lat_table__new("STATE COMM      TID", subs, LAT_DROP_ROWS);
 	r = lat_table__row(t, 101 << 8 | 1, 1, "S     a         101");
 	lat_table__record(t, r, 1 * MS, NULL);
 	r = lat_table__row(t, 102 << 8 | 1, 1, "S     b         102");

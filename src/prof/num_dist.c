@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * num-dist: the distribution of a number carried by events.
+ *
+ *   perf-prof num-dist -e 'syscalls:sys_enter_write/fd==1/num=count/'
+ *
+ * Each event's num=EXPR is compiled once against its format (README
+ * "Expressions") and evaluated per sample.  Per event (and per CPU, or per
+ * thread when -p/-t/-- choose tasks, with --perins): calls, total, min,
+ * avg, p50, p95, p99, max, from the shared latency table in plain-number
+ * mode (quantiles within the histogram's 0.8%); --hist adds a log2
+ * histogram per event; --than N prints each event whose number exceeds N
+ * as trace does, followed by " num=VALUE", with its stack under -g.
+ * Negative numbers cannot go into the histograms: they are counted and
+ * reported at exit.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/evspec.h"
+#include "expr/expr.h"
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/lat_table.h"
+#include "report/log2_hist.h"
+#include "sym/ksyms.h"
+#include "sym/stack.h"
+
+/* Per event (evsel->priv). */
+struct nd_event {
+	struct num_dist *nd; /* owner: evsel->priv is ours only when this matches */
+	struct expr *num;
+	int idx;	       /* group of its rows: events print in -e order */
+	struct lat_row *row;   /* without --perins: its one row */
+	struct log2_hist log2; /* --hist, per interval */
+	u64 negative;	       /* values below 0, not counted (whole run) */
+};
+
+struct num_dist {
+	/* options */
+	bool perins, hist;
+	unsigned long long than;
+
+	bool per_thread; /* --perins rows are threads (-p/-t/--), else CPUs */
+	int name_width;
+	struct lat_table *table;
+	struct ksyms *ksyms; /* only when an expression calls ksymbol() */
+	bool failed_alloc;
+};
+
+static struct nd_event *nd_of(struct num_dist *nd, struct evsel *ev)
+{
+	struct nd_event *e = ev->priv;
+
+	return e && e->nd == nd ? e : NULL;
+}
+
+/* Compile num= for the events @spec matched (those without one yet). */
+static int compile_spec(struct session *s, struct num_dist *nd, struct ev_spec *spec,
+			const char *text, int *idx)
+{
+	char buf[512];
+
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct nd_event *e;
+
+		if (ev->spec != spec || ev->priv)
+			continue;
+		e = calloc(1, sizeof(*e));
+		if (!e)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		e->nd = nd;
+		e->idx = (*idx)++;
+		ev->priv = e;
+		e->num = expr__compile(text, ev, buf, sizeof(buf));
+		if (!e->num) {
+			if (errno == ENOMEM)
+				return session__set_err(s, -ENOMEM, "out of memory");
+			return session__usage_err(s, "bad num= on %s: %s", ev->name, buf);
+		}
+		if (expr__is_string(e->num))
+			return session__usage_err(
+				s,
+				"num=%s on %s is a string: num-dist needs a "
+				"number (a field such as count, or an expression)",
+				text, ev->name);
+		if ((expr__uses(e->num) & EXPR_USES_KSYMS) && !nd->ksyms &&
+		    ksyms__load(NULL, &nd->ksyms))
+			nd->ksyms = NULL; /* ksymbol() then gives "[unknown]" */
+	}
+	return 0;
+}
+
+static int make_table(struct session *s, struct num_dist *nd)
+{
+	const struct env *env = session__env(s);
+	char title[LAT_LABEL];
+
+	nd->name_width = 5; /* "EVENT" */
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		int l = (int)strlen(ev->name);
+
+		if (nd_of(nd, ev) && l > nd->name_width)
+			nd->name_width = l < LAT_LABEL - 30 ? l : LAT_LABEL - 30;
+	}
+	nd->per_thread = env->nr_pids || env->nr_tids || env->argv;
+	if (!nd->perins)
+		snprintf(title, sizeof(title), "%-*s", nd->name_width, "EVENT");
+	else if (nd->per_thread)
+		snprintf(title, sizeof(title), "%-*s %-16s %7s", nd->name_width, "EVENT", "COMM",
+			 "TID");
+	else
+		snprintf(title, sizeof(title), "%-*s %3s", nd->name_width, "EVENT", "CPU");
+	/* Threads come and go: --perins rows are dropped at each interval. */
+	nd->table = lat_table__new(title, NULL, LAT_PLAIN | (nd->perins ? LAT_DROP_ROWS : 0));
+	if (!nd->table)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	for (struct evsel *ev = session__evsels(s); ev && !nd->perins; ev = ev->next) {
+		struct nd_event *e = nd_of(nd, ev);
+
+		if (e && !(e->row = lat_table__row(nd->table, e->idx, e->idx, ev->name)))
+			return session__set_err(s, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int num_dist_init(struct session *s, void *priv)
+{
+	const struct env *env = session__env(s);
+	struct num_dist *nd = priv;
+	int idx = 0, err;
+
+	if (!env->nr_specs)
+		return session__usage_err(s, "no events: give -e 'sys:name/filter/num=EXPR/' "
+					     "(see: perf-prof num-dist -h)");
+	for (int i = 0; i < env->nr_specs; i++) {
+		struct ev_spec *spec = &env->specs[i];
+		const char *text = evspec__attr(spec, "num");
+		struct evsel_conf c = { 0 };
+
+		if (!text || !*text)
+			return session__usage_err(s,
+						  "'%s' has no num=EXPR: say which number to "
+						  "distribute, e.g. -e '%s:%s//num=count/'",
+						  spec->text, spec->sys, spec->name);
+		c.callchain = env->cg != CG_NONE && !env->cg_by_attr;
+		if (session__add_spec(s, spec, &c) < 0)
+			return -1;
+		err = compile_spec(s, nd, spec, text, &idx);
+		if (err)
+			return err;
+	}
+	return make_table(s, nd);
+}
+
+static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
+		       const struct expr_value *v)
+{
+	struct stack_ctx *stack = session__stack(s);
+	FILE *out = session__out(s);
+	char ts[40];
+
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
+		     ev->name);
+	evsel__print_raw(s, ev, smp, out);
+	if (v->is_signed)
+		fprintf(out, " num=%" PRId64 "\n", (int64_t)v->u);
+	else
+		fprintf(out, " num=%" PRIu64 "\n", v->u);
+	if (stack && (smp->nr_ips || smp->stack))
+		stack__print(stack, smp, out, "    ");
+}
+
+static struct lat_row *inst_row(struct session *s, struct num_dist *nd, struct nd_event *e,
+				struct evsel *ev, struct sample *smp)
+{
+	char label[LAT_LABEL];
+	u32 inst = nd->per_thread ? smp->tid : smp->cpu;
+
+	if (!nd->perins)
+		return e->row;
+	if (nd->per_thread)
+		snprintf(label, sizeof(label), "%-*s %-16s %7u", nd->name_width, ev->name,
+			 session__comm_at(s, smp->tid, smp->time), smp->tid);
+	else
+		snprintf(label, sizeof(label), "%-*s %3u", nd->name_width, ev->name, smp->cpu);
+	return lat_table__row(nd->table, (u64)e->idx << 32 | inst, e->idx, label);
+}
+
+static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct num_dist *nd = priv;
+	struct nd_event *e = nd_of(nd, ev);
+	struct expr_ctx ctx = { .smp = smp, .session = s, .ksyms = nd->ksyms };
+	struct expr_value v;
+	struct lat_row *row;
+
+	if (!e)
+		return;
+	expr__eval(e->num, &ctx, &v); /* faults read as 0, counted by the expression */
+	if (v.is_signed && (int64_t)v.u < 0) {
+		e->negative++;
+		return;
+	}
+	row = inst_row(s, nd, e, ev, smp);
+	if (!row || lat_table__record(nd->table, row, v.u, NULL))
+		nd->failed_alloc = true;
+	if (nd->hist)
+		log2_hist__add(&e->log2, v.u);
+	if (nd->than && v.u > nd->than)
+		print_than(s, ev, smp, &v);
+}
+
+static void print_stats(struct session *s, struct num_dist *nd)
+{
+	FILE *out = session__out(s);
+
+	lat_table__print(nd->table, out);
+	for (struct evsel *ev = session__evsels(s); ev && nd->hist; ev = ev->next) {
+		struct nd_event *e = nd_of(nd, ev);
+
+		if (!e || !log2_hist__count(&e->log2))
+			continue;
+		fprintf(out, "\n%s num=%s\n", ev->name, expr__text(e->num));
+		log2_hist__print(&e->log2, "value", out);
+	}
+	if (nd->failed_alloc)
+		fprintf(out, "num-dist: out of memory, some values were not counted\n");
+	fflush(out);
+}
+
+static void reset_stats(struct session *s, struct num_dist *nd)
+{
+	lat_table__reset(nd->table);
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct nd_event *e = nd_of(nd, ev);
+
+		if (e)
+			log2_hist__reset(&e->log2);
+	}
+}
+
+static void print_time(struct session *s)
+{
+	char buf[64];
+
+	session__fmt_time(s, session__now(s), buf, sizeof(buf));
+	fprintf(session__out(s), "%s\n", buf);
+}
+
+static void num_dist_interval(struct session *s, void *priv)
+{
+	print_time(s);
+	print_stats(s, priv);
+	reset_stats(s, priv);
+}
+
+static void num_dist_snapshot(struct session *s, void *priv)
+{
+	print_time(s);
+	print_stats(s, priv);
+}
+
+/* What the numbers leave out: negatives, faults of the expressions. */
+static void print_left_out(struct session *s, struct num_dist *nd)
+{
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct nd_event *e = nd_of(nd, ev);
+		struct expr_faults f;
+
+		if (!e || !e->num)
+			continue;
+		if (e->negative)
+			fprintf(stderr,
+				"num-dist: %" PRIu64 " negative values of num=%s on %s not "
+				"counted\n",
+				e->negative, expr__text(e->num), ev->name);
+		expr__faults(e->num, &f);
+		if (f.bad_reads || f.div_zero)
+			fprintf(stderr,
+				"num-dist: num=%s on %s: %" PRIu64 " reads outside the event, "
+				"%" PRIu64 " divisions by zero (each read as 0)\n",
+				expr__text(e->num), ev->name, f.bad_reads, f.div_zero);
+	}
+}
+
+static void num_dist_deinit(struct session *s, void *priv)
+{
+	struct num_dist *nd = priv;
+
+	if (session__started(s) && nd->table) {
+		print_stats(s, nd);
+		print_left_out(s, nd);
+	}
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct nd_event *e = nd_of(nd, ev);
+
+		if (!e)
+			continue;
+		expr__free(e->num);
+		free(e);
+		ev->priv = NULL;
+	}
+	lat_table__delete(nd->table);
+	nd->table = NULL;
+	ksyms__delete(nd->ksyms);
+	nd->ksyms = NULL;
+}
+
+static const struct popt num_dist_opts[] = {
+	{ .lname = "perins",
+	  .help = "statistics per CPU (per thread with -p, -t or -- command)",
+	  POPT_BIND_FLAG(struct num_dist, perins) },
+	{ .lname = "hist",
+	  .help = "a log2 histogram of each event's numbers",
+	  POPT_BIND_FLAG(struct num_dist, hist) },
+	{ .lname = "than",
+	  .argname = "N",
+	  .help = "print each event whose number exceeds N (with its stack under -g)",
+	  POPT_BIND_UINT(struct num_dist, than) },
+	{ 0 },
+};
+
+static const char *const num_dist_attrs[] = { "num", NULL };
+
+const struct profiler prof_num_dist = {
+	.name = "num-dist",
+	.desc = "distribution of a number carried by events (num=EXPR): percentiles, histogram",
+	.synopsis = "perf-prof num-dist -e 'sys:name/filter/num=EXPR/'[,...] [--perins] [--hist] "
+		    "[--than N [-g]] [-C CPUS|-p PID|-t TID|-- CMD] [-i MS]",
+	.examples =
+		"perf-prof num-dist -e 'syscalls:sys_enter_write//num=count/' --hist\n"
+		"  perf-prof num-dist -e 'syscalls:sys_enter_read/fd==0/num=count/' -p 1234 "
+		"--perins\n"
+		"  perf-prof num-dist -e 'kmem:kmalloc//num=bytes_alloc/alias=kmalloc/' -i 1000\n"
+		"  perf-prof num-dist -e 'sched:sched_switch//num=prev_prio/' --than 120 -g\n"
+		"Columns: calls, total, min, avg, p50, p95, p99, max of the numbers, per event\n"
+		"(per CPU or thread with --perins); quantiles are within 0.8%.",
+	.opts = OPT_TARGET | OPT_EVENT | OPT_INTERVAL | OPT_MMAP | OPT_OUTPUT | OPT_COUNT |
+		OPT_CALLCHAIN,
+	.own = num_dist_opts,
+	.ev_attrs = num_dist_attrs,
+	.priv_size = sizeof(struct num_dist),
+	.init = num_dist_init,
+	.ops = { .sample = num_dist_sample,
+		 .interval = num_dist_interval,
+		 .snapshot = num_dist_snapshot },
+	.deinit = num_dist_deinit,
+};

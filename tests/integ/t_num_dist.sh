@@ -1,0 +1,98 @@
+#!/bin/bash
+# num-dist against tests/work/write_n.c, which calls write(fd, buf, n) for
+# n = 1..100 on /dev/null: the distribution of count is known exactly
+# (calls 100, total 5050, min 1, max 100, p50 50, log2 slots 1,2,4,...,37),
+# --than 90 prints the 10 writes of 91..100, and bad num= expressions are
+# usage errors.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$W/write_n" ] || { skip "workload write_n not built (make workloads)"; done_tests; exit; }
+[ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
+[ -d /sys/kernel/tracing/events/syscalls/sys_enter_write ] ||
+	{ skip "no syscalls:sys_enter_write tracepoint"; done_tests; exit; }
+
+# field N of the table row whose first column is KEY
+row() { awk -v k="$2" -v n="$3" '$1 == k { print $n; exit }' "$1"; }
+
+# run_nd OUT ARGS...: the workload waits on a fifo with its fd open and its pid
+# known; num-dist (ARGS, where PID and FD stand for its pid and fd) filters on both, and
+# the writes start once it says it is monitoring.  Leaves OUT (stdout),
+# OUT.err, OUT.rc.
+run_nd() {
+	local out=$1 w p i pid fd a args=()
+	shift
+	mkfifo "$out.fifo"
+	spawn w "$W/write_n" "$out.fifo" >"$out.wl"
+	for ((i = 0; i < 100; i++)); do
+		grep -q '^pid=' "$out.wl" && break
+		sleep 0.1
+	done
+	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
+	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
+	for a in "$@"; do a=${a//PID/$pid}; args+=("${a//FD/$fd}"); done
+	"$PP" num-dist -v "${args[@]}" >"$out" 2>"$out.err" &
+	p=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^perf-prof: monitoring: [0-9]* events enabled' "$out.err" && break
+		kill -0 $p 2>/dev/null || break
+		sleep 0.1
+	done
+	echo go >"$out.fifo"
+	wait "$w"
+	kill -INT $p 2>/dev/null
+	wait $p
+	echo $? >"$out.rc"
+	reap "$w"
+	echo "$w" >>"$T/pids"
+}
+
+EV='syscalls:sys_enter_write/fd==FD && common_pid==PID/num=count/'
+E=syscalls:sys_enter_write
+
+# the statistics and the histogram
+run_nd "$T/a" -e "$EV" --hist
+check_eq "exit status" "$(cat "$T/a.rc")" 0
+check "workload ran to its end" grep -q '^done 100' "$T/a.wl"
+check_eq "calls" "$(row "$T/a" $E 2)" 100
+check_eq "total" "$(row "$T/a" $E 3)" 5050
+check_eq "min" "$(row "$T/a" $E 4)" 1
+check_eq "avg" "$(row "$T/a" $E 5)" 50.50
+# the histogram's stated error: 2^-7 of the value
+check_range "p50 within 0.8% of 50" "$(row "$T/a" $E 6)" 49.6 50.4
+check_range "p95 within 0.8% of 95" "$(row "$T/a" $E 7)" 94.2 95.8
+check_range "p99 within 0.8% of 99" "$(row "$T/a" $E 8)" 98.2 99.8
+check_eq "max" "$(row "$T/a" $E 9)" 100
+check_eq "histogram lines sum to 100" \
+	"$(awk '$2 == "->" && $4 == ":" { n += $5 } END { print n }' "$T/a")" 100
+check_eq "histogram slots 1,2,4,...,32,37" \
+	"$(awk '$2 == "->" { printf "%s-%s:%s ", $1, $3, $5 }' "$T/a")" \
+	"0-1:1 2-3:2 4-7:4 8-15:8 16-31:16 32-63:32 64-127:37 "
+
+# --than: the events above N, as trace prints them, with num=
+run_nd "$T/b" -e "$EV" --than 90
+check_eq "--than exit status" "$(cat "$T/b.rc")" 0
+check_eq "--than 90 prints 10 lines" "$(grep -c " $E: .* num=[0-9]*$" "$T/b")" 10
+check_eq "--than lines carry 91..100" \
+	"$(grep -o ' num=[0-9]*$' "$T/b" | cut -d= -f2 | tr '\n' ' ')" \
+	"91 92 93 94 95 96 97 98 99 100 "
+check "--than lines name the workload" grep -q " write_n *[0-9]* \[[0-9]*\] $E: " "$T/b"
+check_eq "--than keeps the table" "$(row "$T/b" $E 2)" 100
+
+# alias= names the row; --perins splits by thread (by CPU without -p/-t/--)
+run_nd "$T/c" -e "${EV%/}/alias=wr/" --perins -p PID
+check_eq "alias and --perins: calls of the thread" \
+	"$(awk '$1 == "wr" && $2 == "write_n" { print $4 }' "$T/c")" 100
+
+# usage errors: status 2 and the message
+"$PP" num-dist -e "$E//num=cnt+1/" >"$T/e1" 2>&1
+check_eq "bad num= exits 2" $? 2
+check "bad num= names the field" grep -q "unknown field 'cnt'" "$T/e1"
+check "bad num= shows a caret under it" grep -qx '  \^' "$T/e1"
+"$PP" num-dist -e "$E/fd==1/" >"$T/e2" 2>&1
+check_eq "missing num= exits 2" $? 2
+check "missing num= says so" grep -q "has no num=EXPR" "$T/e2"
+"$PP" num-dist -e "$E//num=count/key=fd/" >"$T/e3" 2>&1
+check_eq "an attribute num-dist does not take exits 2" $? 2
+gone() { local p; for p in $(cat "$T/pids"); do ! kill -0 "$p" 2>/dev/null || return 1; done; }
+check "no workload left behind" gone
+done_tests
