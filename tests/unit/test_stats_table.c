@@ -33,6 +33,23 @@ int main(void)
 	      out);
 	CHECK(strstr(out, "100.000ms\n") != NULL, "max last:\n%s", out);
 	free(out);
+
+	/* plain numbers (num-dist): no units, the average with two decimals */
+	hist__reset(h);
+	for (int i = 1; i <= 100; i++)
+		hist__record(h, i);
+	fp = open_memstream(&out, &len);
+	stats_table__header(fp, "EVENT");
+	stats_table__row_ex(fp, "write", h, STATS_PLAIN);
+	fclose(fp);
+	nl = strchr(out, '\n');
+	CHECK(nl && strlen(nl + 1) == (size_t)(nl - out) + 1,
+	      "plain rows as wide as the header:\n%s", out);
+	CHECK(strstr(out,
+		     "write        100        5050           1       50.50          50          95"
+		     "          99         100\n") != NULL,
+	      "plain row values:\n%s", out);
+	free(out);
 	hist__delete(h);
 	return ut_done("test_stats_table");
 }
