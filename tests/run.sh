@@ -73,8 +73,9 @@ if [ "$what" = all ] || [ "$what" = integ ]; then
 		[ ${#scripts[@]} -eq 0 ] && scripts=("$top"/tests/integ/t_*.sh)
 		for s in "${scripts[@]}"; do
 			[ -f "$s" ] || s="$top/tests/integ/$s"
+			# a hang ends here; an ASan build on a busy host needs minutes for t_memory
 			n=$(basename "$s" .sh)
-			PP_TEST_TOKEN=$token.$n BUILD="$build" TOP="$top" timeout 300 bash "$s" \
+			PP_TEST_TOKEN=$token.$n BUILD="$build" TOP="$top" timeout 600 bash "$s" \
 				>"$out" 2>&1; rc=$?
 			leftovers "$token.$n" "$n" "$out" || rc=1
 			tally "$(basename "$s" .sh)" "$out" $rc
