@@ -146,7 +146,9 @@ check_eq "| head -1: exit 0 (no SIGPIPE death)" "$rc" 0
 check "| head -1: the first line came" grep -qE '^[0-9]{4}-' "$T/p.out"
 check "| head -1: the flame graph is complete" grep -q '</svg>' "$T/pipe.svg"
 check "| head -1: with frames" grep -q '_\[k\]' "$T/pipe.svg"
-check_eq "| head -1: no error on stderr" "$(grep -vc '^perf-prof: lost ' "$T/p.err")" 0
+# (loss and drop reports are not errors: a slow build on a busy host has them)
+check_eq "| head -1: no error on stderr" \
+	"$(grep -vcE '^perf-prof: (lost|dropped|the kernel throttled|interrupted while behind) ' "$T/p.err")" 0
 
 # --- the workload: killed with perf-prof, default signals ---
 spawn pp "$PP" trace -v -e syscalls:sys_enter_getppid -- sleep 1000 >/dev/null 2>"$T/k.err"
