@@ -366,16 +366,20 @@ static int spec_cpus(struct session *s, const struct ev_spec *spec, int **cpus)
 					  "bad cpus=%s in '%s' (a CPU list such as 0-3,5; this "
 					  "host has CPUs 0-%d)",
 					  spec->cpus, spec->text, possible - 1);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		kept = 0;
 		for (int c = 0; c < env->nr_cpus; c++)
 			kept += (*cpus)[i] == env->cpus[c];
-	if (!kept) {
-		free(*cpus);
-		*cpus = NULL;
-		return session__usage_err(s,
-					  "cpus=%s in '%s': none of these CPUs is monitored "
-					  "(see -C)",
-					  spec->cpus, spec->text);
+		if (!kept) { /* as the README says: not quietly left out */
+			int cpu = (*cpus)[i];
+
+			free(*cpus);
+			*cpus = NULL;
+			return session__usage_err(s,
+						  "cpus=%s in '%s': CPU %d is not monitored "
+						  "(see -C)",
+						  spec->cpus, spec->text, cpu);
+		}
 	}
 	return n;
 }

@@ -52,7 +52,11 @@ if [ "$NCPU" -ge 2 ]; then
 	check_eq "cpus=0,1 after a filter: all 200" "$(wl_lines)" 200
 	run trace -C 0 -e 'sched:sched_switch/cpus=1/' -N 1
 	check_eq "cpus outside -C: usage error" "$rc" 2
-	check "cpus outside -C: says so" grep -qF "cpus=1 in 'sched:sched_switch/cpus=1/': none of these CPUs is monitored" "$T/err"
+	check "cpus outside -C: says so" grep -qF "cpus=1 in 'sched:sched_switch/cpus=1/': CPU 1 is not monitored" "$T/err"
+	# one CPU of the list outside -C is refused too, not quietly left out
+	run trace -C 1 -e 'sched:sched_switch/cpus=0-1/' -N 1
+	check_eq "cpus partly outside -C: usage error" "$rc" 2
+	check "cpus partly outside -C: names the CPU" grep -qF "CPU 0 is not monitored" "$T/err"
 else
 	skip "cpus=LIST: needs 2 CPUs"
 fi
