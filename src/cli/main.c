@@ -29,6 +29,8 @@
 
 struct run {
 	const struct profiler *p;
+	const struct output_opts *output; /* -o */
+	const struct log_opts *log;
 	void *priv;
 	struct stack_ctx *stack;
 	u64 lost_seen;		       /* losses already reported by an interval */
@@ -56,21 +58,21 @@ static void top_help(FILE *fp)
 /* A command: parse its options (positional arguments anywhere) and run it. */
 static int run_command(const struct command *c, int argc, char **argv)
 {
-	struct env env = { 0 };
+	struct opt_set set;
 	char **pos;
 	int nr_pos, ret;
 	void *priv = calloc(1, c->priv_size ? c->priv_size : 1);
 
 	if (!priv)
 		return 1;
-	ret = options__parse_command(c, argc, argv, &env, priv, &pos, &nr_pos);
+	ret = options__parse_command(c, argc, argv, &set, priv, &pos, &nr_pos);
 	if (!ret)
-		ret = c->run(&env, priv, nr_pos, pos);
+		ret = c->run(&set, priv, nr_pos, pos);
 	else
 		ret = ret > 0 ? 0 : 2;
 	fflush(stdout);
 	free(priv);
-	options__free(&env);
+	options__free(&set);
 	return ret;
 }
 
@@ -165,19 +167,18 @@ static void on_usage(struct session *s, void *arg)
  */
 static void on_reopen(struct session *s, void *arg)
 {
-	const struct env *env = session__env(s);
 	struct run *r = arg;
 	int err;
 
 	fflush(session__out(s));
-	err = output__reopen(r->o, env->output);
+	err = output__reopen(r->o, r->output->path);
 	if (err)
 		fprintf(stderr,
 			"perf-prof %s: SIGHUP: cannot reopen '%s': %s (still writing to the old "
 			"file)\n",
-			r->p->name, env->output, strerror(-err));
-	else if (env->verbose)
-		fprintf(stderr, "perf-prof: SIGHUP: reopened '%s'\n", env->output);
+			r->p->name, r->output->path, strerror(-err));
+	else if (r->log->verbose)
+		fprintf(stderr, "perf-prof: SIGHUP: reopened '%s'\n", r->output->path);
 }
 
 /*
@@ -199,7 +200,7 @@ static void report_skipped(const struct profiler *p, struct session *s)
 	char *const *names;
 	int n = session__skipped(s, &names);
 
-	if (!n || session__env(s)->quiet)
+	if (!n || session__quiet(s))
 		return;
 	fprintf(stderr, "perf-prof %s: skipped %d event%s the kernel refuses: ", p->name, n,
 		n > 1 ? "s" : "");
@@ -239,8 +240,14 @@ static int out_error(struct session *s, FILE *out, struct output *o)
 	return e ? e : EIO;
 }
 
-static int run_profiler(const struct profiler *p, struct env *env, void *priv)
+static int run_profiler(const struct profiler *p, const struct opt_set *set, void *priv)
 {
+	static const struct output_opts no_output;
+	const struct output_opts *output = opt_set__get(set, &output_group);
+	const struct log_opts *log = opt_set__get(set, &log_group);
+	const struct target_opts *target = opt_set__get(set, &target_group);
+	const struct stack_opts *stack = opt_set__get(set, &stack_group);
+	struct engine_conf conf;
 	/* the CLI's hooks: per-interval losses, SIGUSR1/SIGUSR2, SIGHUP */
 	static const struct session_ops cli_ops = {
 		.interval = on_interval,
@@ -248,7 +255,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 		.usage = on_usage,
 		.reopen = on_reopen,
 	};
-	struct run r = { .p = p, .priv = priv, .wall = now_s() };
+	struct run r = { .p = p, .priv = priv, .wall = now_s(), .log = log };
 	struct session *s = NULL;
 	struct output *o = NULL;
 	FILE *out = stdout;
@@ -260,21 +267,26 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 	 * kills it: the flame graph and the other outputs are still written.
 	 */
 	signal(SIGPIPE, SIG_IGN);
-	if (env->output) {
-		err = outfile__check(env->output);
+	options__engine_conf(set, &conf);
+	if (!output)
+		output = &no_output;
+	r.output = output;
+	if (output->path) {
+		err = outfile__check(output->path);
 		if (err) {
 			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name,
-				env->output, strerror(-err));
+				output->path, strerror(-err));
 			return 1;
 		}
 	}
-	s = session__new(env, out);
+	s = session__new(&conf, out);
 	if (!s) {
 		fprintf(stderr, "perf-prof: %s\n", strerror(errno));
 		goto out;
 	}
-	if (env->cg != CG_NONE) {
-		r.stack = stack_ctx__new(env->stack_flags);
+	session__set_name(s, p->name);
+	if (stack && stack->capture.cg != CG_NONE) {
+		r.stack = stack_ctx__new(stack->print);
 		if (!r.stack) {
 			fprintf(stderr, "perf-prof %s: cannot set up symbol resolution: %s\n",
 				p->name, strerror(errno));
@@ -289,7 +301,7 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 		ret = report(p, s);
 		goto out_deinit;
 	}
-	err = p->init(s, priv);
+	err = p->init(s, priv, set);
 	if (err) {
 		ret = report(p, s);
 		goto out_deinit;
@@ -300,21 +312,20 @@ static int run_profiler(const struct profiler *p, struct env *env, void *priv)
 		goto out_deinit;
 	}
 	report_skipped(p, s);
-	if (env->output) {
-		out = output__open(env->output, &o);
+	if (output->path) {
+		out = output__open(output->path, &o);
 		if (!out) {
 			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name,
-				env->output, strerror(errno));
+				output->path, strerror(errno));
 			out = stdout;
 			goto out_deinit;
 		}
-		env->out_errno = output__errno(o);
 		setvbuf(out, NULL, _IOFBF, 1 << 20);
-		session__set_out(s, out);
+		session__set_out(s, out, output__errno(o));
 		r.o = o;
 	}
 	err = session__run(s);
-	if (env->verbose)
+	if (log->verbose)
 		stack_ctx__print_stats(r.stack, stderr);
 	if (err) {
 		ret = report(p, s);
@@ -326,29 +337,30 @@ out_deinit:
 		p->deinit(s, priv);
 	if (!ret && (err = out_error(s, out, o))) {
 		fprintf(stderr, "perf-prof %s: writing %s failed: %s\n", p->name,
-			env->output ? env->output : "the output", strerror(err));
+			output->path ? output->path : "the output", strerror(err));
 		ret = 1;
 	}
 	if (session__lost(s))
 		session__print_lost(s, stderr);
 	status = session__workload_status(s);
 	if (!ret && session__workload_stopped(s)) {
-		if (!env->quiet)
+		if (!log->quiet)
 			fprintf(stderr,
 				"perf-prof: stopped '%s' (pid %d) at the end of monitoring\n",
-				env->argv[0], session__workload_pid(s));
+				target->argv[0], session__workload_pid(s));
 	} else if (!ret && status >= 0) {
 		ret = exit_code_of(status);
 		/* quiet on success: scripts take anything on stderr for a failure */
-		if (!env->quiet && (ret || env->verbose))
-			fprintf(stderr, "perf-prof: '%s' exited with status %d%s\n", env->argv[0],
-				ret, WIFSIGNALED(status) ? " (killed by a signal)" : "");
+		if (!log->quiet && (ret || log->verbose))
+			fprintf(stderr, "perf-prof: '%s' exited with status %d%s\n",
+				target->argv[0], ret,
+				WIFSIGNALED(status) ? " (killed by a signal)" : "");
 	}
 out:
 	sig = session__signal_time(s, &sig_cpu);
 	session__delete(s);
 	stack_ctx__delete(r.stack);
-	if (sig && env->verbose) {
+	if (sig && log->verbose) {
 		struct timespec cpu = { 0 };
 
 		/* CPU time tells work from waiting for a CPU on a busy host */
@@ -358,11 +370,10 @@ out:
 			((double)cpu.tv_sec * 1e9 + cpu.tv_nsec - (double)sig_cpu) / 1e6);
 	}
 	if (out != stdout) {
-		env->out_errno = NULL;
 		err = output__close(out, o);
 		if (err && !ret) {
 			fprintf(stderr, "perf-prof %s: writing '%s' failed: %s\n", p->name,
-				env->output, strerror(err));
+				output->path, strerror(err));
 			ret = 1;
 		}
 	}
@@ -373,9 +384,8 @@ int main(int argc, char **argv)
 {
 	sigset_t early;
 	const struct profiler *p = NULL;
-	struct env env = { 0 };
-	char **pos;
-	int nr_pos, ret;
+	struct opt_set set;
+	int ret;
 	void *priv;
 
 	/*
@@ -426,15 +436,15 @@ int main(int argc, char **argv)
 	priv = calloc(1, p->priv_size ? p->priv_size : 1);
 	if (!priv)
 		return 1;
-	ret = options__parse(p, argc - 1, argv + 1, &env, priv, &pos, &nr_pos);
+	ret = options__parse(p, argc - 1, argv + 1, &set, priv);
 	if (ret) {
 		free(priv);
-		options__free(&env);
+		options__free(&set);
 		return ret > 0 ? 0 : 2;
 	}
-	ret = run_profiler(p, &env, priv);
+	ret = run_profiler(p, &set, priv);
 	fflush(stdout);
 	free(priv);
-	options__free(&env);
+	options__free(&set);
 	return ret;
 }

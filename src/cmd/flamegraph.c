@@ -10,6 +10,7 @@
 
 #include "profiler.h"
 #include "report/flame.h"
+#include "report/outfile.h"
 
 struct flamegraph {
 	const char *title;
@@ -41,10 +42,12 @@ static char *default_output(const char *in)
 	return out;
 }
 
-static int flamegraph_run(const struct env *env, void *priv, int argc, char **argv)
+static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char **argv)
 {
+	const struct output_opts *o = opt_set__get(opts, &output_group);
+	const struct log_opts *log = opt_set__get(opts, &log_group);
 	struct flamegraph *fg = priv;
-	const char *in, *out = env->output, *arg;
+	const char *in, *out = o->path, *arg;
 	char *def = NULL;
 	unsigned long line = 0;
 	int err;
@@ -86,7 +89,7 @@ static int flamegraph_run(const struct env *env, void *priv, int argc, char **ar
 			arg);
 	else if (err)
 		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, out, strerror(-err));
-	else if (env->verbose)
+	else if (log->verbose)
 		fprintf(stderr, "wrote %s\n", out);
 	free(def);
 	return err ? 1 : 0;
@@ -101,7 +104,7 @@ const struct command cmd_flamegraph = {
 		"  perf-prof flamegraph --title 'Off-CPU' --count-name ms off.folded -o off.svg\n"
 		"  perf script | stackcollapse-perf.pl > perf.folded; perf-prof flamegraph "
 		"perf.folded",
-	.opts = OPT_OUTPUT,
+	.groups = (const struct opt_group *const[]){ &output_group, NULL },
 	.own = flamegraph_opts,
 	.priv_size = sizeof(struct flamegraph),
 	.run = flamegraph_run,

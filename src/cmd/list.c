@@ -396,10 +396,11 @@ static int stdout_ok(int ret)
 	return ret;
 }
 
-static int list_run(const struct env *env, void *priv, int argc, char **argv)
+static int list_run(const struct opt_set *opts, void *priv, int argc, char **argv)
 {
+	const struct log_opts *log = opt_set__get(opts, &log_group);
 	struct list_priv *lp = priv;
-	int verbose = env->verbose || (lp && lp->fields);
+	int verbose = log->verbose || (lp && lp->fields);
 
 	if (argc > 0)
 		return stdout_ok(list_tracepoints(argc, argv, verbose, false));

@@ -100,24 +100,6 @@ const char *field__str(const struct field *f, const struct sample *smp, int *len
 	return data + off;
 }
 
-int evsel__field_u64(struct evsel *ev, struct sample *smp, const char *name, u64 *val)
-{
-	struct field f;
-
-	if (evsel__field(ev, name, &f))
-		return -1;
-	return field__u64(&f, smp, val);
-}
-
-const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *name, int *len)
-{
-	struct field f;
-
-	if (evsel__field(ev, name, &f))
-		return NULL;
-	return field__str(&f, smp, len);
-}
-
 /* PERF_PROF_SLOWPRINT=1 prints through libtraceevent only (for comparisons). */
 static bool slowprint(void)
 {

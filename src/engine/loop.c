@@ -87,9 +87,9 @@ static void fmt_size(u64 bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.4gK", (double)bytes / 1024);
 }
 
-u64 session__order_budget(const struct env *env)
+u64 session__order_budget(struct session *s)
 {
-	return env->order_mem ? env->order_mem : ORDER_MEM_DEFAULT;
+	return s->conf.ring->order_mem ? s->conf.ring->order_mem : ORDER_MEM_DEFAULT;
 }
 
 static void print_budget_lost(struct session *s, FILE *fp)
@@ -99,7 +99,7 @@ static void print_budget_lost(struct session *s, FILE *fp)
 
 	if (!dropped && !kept)
 		return;
-	fmt_size(session__order_budget(s->env), size, sizeof(size));
+	fmt_size(session__order_budget(s), size, sizeof(size));
 	fprintf(fp,
 		"perf-prof: dropped %llu samples and %llu other records: processing fell behind "
 		"and the time-order queue was full (--order-mem %s); fewer events, a kernel "
@@ -268,7 +268,8 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 		struct evsel *ev;
 		u64 id;
 
-		if (s->stop && s->env->max_samples && s->nr_samples >= s->env->max_samples)
+		if (s->stop && s->conf.run->max_samples &&
+		    s->nr_samples >= s->conf.run->max_samples)
 			return;
 		memcpy(&id, h + 1, sizeof(id)); /* PERF_SAMPLE_IDENTIFIER comes first */
 		ev = session__evsel_by_id(s, id);
@@ -280,7 +281,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 		ev->nr_samples++;
 		s->nr_samples++;
 		SESSION_CALL(s, sample, ev, &smp);
-		if (s->env->max_samples && s->nr_samples >= s->env->max_samples) {
+		if (s->conf.run->max_samples && s->nr_samples >= s->conf.run->max_samples) {
 			s->stop = true;
 			s->stop_reason = "sample limit (-N) reached";
 		}
@@ -477,7 +478,8 @@ static void flush_order(struct session *s, u64 horizon)
 			break;
 		if (n % 512 == 0)
 			pull_full(s);
-		if (s->stop && s->env->max_samples && s->nr_samples >= s->env->max_samples)
+		if (s->stop && s->conf.run->max_samples &&
+		    s->nr_samples >= s->conf.run->max_samples)
 			continue; /* drop the rest after -N */
 		session__dispatch(s, h, cpu);
 	}
@@ -612,7 +614,7 @@ void session__restore_signals(struct session *s)
 	}
 	set_handler(SIGUSR1, SIG_IGN);
 	set_handler(SIGUSR2, SIG_IGN);
-	if (s->env->output && !s->hup_ignored)
+	if (s->conf.output_file && !s->hup_ignored)
 		set_handler(SIGHUP, SIG_IGN);
 	s->want_snapshot = s->want_usage = s->want_reopen = false;
 	signal(SIGPIPE, s->old_pipe);
@@ -639,17 +641,17 @@ static int setup_loop(struct session *s)
 	e.data.u64 = ~1ULL;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->tickfd, &e))
 		return -errno;
-	if (s->env->interval_ms) {
+	if (s->conf.run->interval_ms) {
 		s->intfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-		if (s->intfd < 0 || arm_timer(s->intfd, s->env->interval_ms))
+		if (s->intfd < 0 || arm_timer(s->intfd, s->conf.run->interval_ms))
 			return -errno;
 		e.data.u64 = ~2ULL;
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->intfd, &e))
 			return -errno;
 	}
-	if (s->env->usage_ms) {
+	if (s->conf.run->usage_ms) {
 		s->usefd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-		if (s->usefd < 0 || arm_timer(s->usefd, s->env->usage_ms))
+		if (s->usefd < 0 || arm_timer(s->usefd, s->conf.run->usage_ms))
 			return -errno;
 		e.data.u64 = ~3ULL;
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->usefd, &e))
@@ -699,7 +701,7 @@ static void handle_signals(struct session *s)
 			s->want_usage = true;
 			continue;
 		case SIGHUP:
-			if (s->env->output) {
+			if (s->conf.output_file) {
 				s->want_reopen = true;
 				continue;
 			}
@@ -784,15 +786,15 @@ static bool process_alive(int pid)
 /* -p/-t targets: stop when every monitored process or thread is gone. */
 static void check_targets(struct session *s)
 {
-	const struct env *env = s->env;
+	const struct target_opts *t = s->conf.target;
 	int alive = 0;
 
-	if (s->has_wl || (!env->nr_pids && !env->nr_tids))
+	if (s->has_wl || (!t->nr_pids && !t->nr_tids))
 		return;
-	for (int i = 0; i < env->nr_pids; i++)
-		alive += process_alive(env->pids[i]);
-	for (int i = 0; i < env->nr_tids; i++)
-		alive += task_alive(env->tids[i]);
+	for (int i = 0; i < t->nr_pids; i++)
+		alive += process_alive(t->pids[i]);
+	for (int i = 0; i < t->nr_tids; i++)
+		alive += task_alive(t->tids[i]);
 	if (!alive) {
 		s->stop = true;
 		s->stop_reason = "monitored processes exited";
@@ -829,10 +831,10 @@ int session__run(struct session *s)
 	struct epoll_event evs[64];
 	int err;
 
-	if (s->env->order && !(s->oq = order__new()))
+	if (s->order && !(s->oq = order__new()))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	if (s->oq)
-		order__set_budget(s->oq, session__order_budget(s->env));
+		order__set_budget(s->oq, session__order_budget(s));
 	err = setup_loop(s);
 	if (err)
 		return session__set_err(s, err, "cannot set up the event loop: %s", strerror(-err));
@@ -840,7 +842,7 @@ int session__run(struct session *s)
 	if (err)
 		return err;
 	/* scripts (and the tests) wait for this line before starting a workload */
-	if (s->env->verbose)
+	if (s->conf.log->verbose)
 		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n", s->nr_fds);
 	while (!s->stop) {
 		bool tick = false, interval = false, usage = false;
@@ -890,7 +892,7 @@ int session__run(struct session *s)
 		if (s->want_reopen)
 			SESSION_CALL(s, reopen);
 		s->want_snapshot = s->want_usage = s->want_reopen = false;
-		if ((s->out_errno = output_errno(s->out, s->env->out_errno))) {
+		if ((s->out_errno = output_errno(s->out, s->out_errno_at))) {
 			s->stop = true;
 			s->stop_reason = "output error";
 		}
@@ -905,12 +907,12 @@ int session__run(struct session *s)
 	if (s->oq)
 		flush_order(s, ~0ULL);
 	count_abandoned(s);
-	if (s->env->verbose) {
+	if (s->conf.log->verbose) {
 		fprintf(stderr, "perf-prof: stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
 		if (s->oq) {
 			char size[32];
 
-			fmt_size(session__order_budget(s->env), size, sizeof(size));
+			fmt_size(session__order_budget(s), size, sizeof(size));
 			fprintf(stderr,
 				"perf-prof: order queue peak %zu records, %.1f MiB (--order-mem "
 				"%s)\n",

@@ -153,19 +153,18 @@ static int cmp_pid(const void *a, const void *b)
 
 static int expand_targets(struct session *s)
 {
-	const struct env *env = s->env;
+	const struct target_opts *tg = s->conf.target;
 	int cap = 0;
 
-	for (int i = 0; i < env->nr_pids; i++) {
+	for (int i = 0; i < tg->nr_pids; i++) {
 		char path[64];
 		struct dirent *d;
 		DIR *dir;
 
-		snprintf(path, sizeof(path), "/proc/%d/task", env->pids[i]);
+		snprintf(path, sizeof(path), "/proc/%d/task", tg->pids[i]);
 		dir = opendir(path);
 		if (!dir)
-			return session__set_err(s, -ESRCH, "no such process: %d (-p)",
-						env->pids[i]);
+			return session__set_err(s, -ESRCH, "no such process: %d (-p)", tg->pids[i]);
 		while ((d = readdir(dir))) {
 			if (d->d_name[0] < '0' || d->d_name[0] > '9')
 				continue;
@@ -184,12 +183,12 @@ static int expand_targets(struct session *s)
 		}
 		closedir(dir);
 	}
-	for (int i = 0; i < env->nr_tids; i++) {
+	for (int i = 0; i < tg->nr_tids; i++) {
 		char path[64];
 
-		snprintf(path, sizeof(path), "/proc/%d", env->tids[i]);
+		snprintf(path, sizeof(path), "/proc/%d", tg->tids[i]);
 		if (access(path, F_OK))
-			return session__set_err(s, -ESRCH, "no such thread: %d (-t)", env->tids[i]);
+			return session__set_err(s, -ESRCH, "no such thread: %d (-t)", tg->tids[i]);
 		if (s->nr_threads == cap) {
 			pid_t *t;
 
@@ -199,7 +198,7 @@ static int expand_targets(struct session *s)
 				return session__set_err(s, -ENOMEM, "out of memory");
 			s->threads = t;
 		}
-		s->threads[s->nr_threads++] = env->tids[i];
+		s->threads[s->nr_threads++] = tg->tids[i];
 	}
 	/*
 	 * Their comms now, while they exist: they exec'd before us (no COMM
@@ -299,16 +298,16 @@ static int set_filter(struct session *s, struct evsel *ev, int fd)
  */
 static bool inherits(struct session *s, pid_t tid)
 {
-	const struct env *env = s->env;
+	const struct target_opts *tg = s->conf.target;
 	bool named_by_t = false;
 	char path[64];
 
-	for (int i = 0; i < env->nr_tids; i++)
-		named_by_t |= env->tids[i] == tid;
+	for (int i = 0; i < tg->nr_tids; i++)
+		named_by_t |= tg->tids[i] == tid;
 	if (!named_by_t)
 		return true;
-	for (int i = 0; i < env->nr_pids; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d", env->pids[i], tid);
+	for (int i = 0; i < tg->nr_pids; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", tg->pids[i], tid);
 		if (!access(path, F_OK))
 			return true;
 	}
@@ -319,7 +318,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		    bool track)
 {
 	struct perf_event_attr a = ev->attr;
-	const struct env *env = s->env;
+	const struct capture_opts *cap = s->conf.capture;
 	u64 id;
 	int fd, err;
 
@@ -330,7 +329,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		a.comm = a.task = 1;
 		a.comm_exec = 1;
 		a.context_switch = s->want_switch;
-		if (env->cg != CG_NONE) {
+		if (cap->cg != CG_NONE) {
 			a.mmap = a.mmap2 = 1;
 			a.build_id = 1;
 		}
@@ -360,7 +359,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	}
 	if (*leader_fd < 0) {
 		struct buf *b = &s->bufs[s->nr_bufs];
-		unsigned pages = env->mmap_pages ? env->mmap_pages : 128;
+		unsigned pages = session__pages(s);
 
 		err = ring__mmap(&b->ring, fd, cpu, pages);
 		if (err)
@@ -494,16 +493,16 @@ static int drop_refused(struct session *s)
 
 int session__open(struct session *s)
 {
-	const struct env *env = s->env;
+	const struct target_opts *tg = s->conf.target;
 	int err, nthreads, opened = 0;
 
 	if (!s->evsels)
 		return session__set_err(s, -EINVAL, "no events to open");
 	session__block_signals(s);
-	if (env->argv && env->argv[0]) {
-		err = workload__prepare(&s->wl, env->argv);
+	if (tg->argv && tg->argv[0]) {
+		err = workload__prepare(&s->wl, tg->argv);
 		if (err)
-			return session__set_err(s, err, "cannot start '%s': %s", env->argv[0],
+			return session__set_err(s, err, "cannot start '%s': %s", tg->argv[0],
 						strerror(-err));
 		s->has_wl = true;
 		if (target_set__add_workload(s->targets, s->wl.pid))
@@ -512,9 +511,9 @@ int session__open(struct session *s)
 	err = expand_targets(s);
 	if (err)
 		return err;
-	if (env->cpu_wide) {
+	if (s->cpu_wide) {
 		s->nr_threads = 0; /* validated above; the profiler selects them */
-	} else if (s->has_wl && !env->cpus_given && !s->nr_threads) {
+	} else if (s->has_wl && !tg->cpus_given && !s->nr_threads) {
 		s->threads = malloc(sizeof(pid_t));
 		if (!s->threads)
 			return session__set_err(s, -ENOMEM, "out of memory");
@@ -522,14 +521,16 @@ int session__open(struct session *s)
 	}
 	s->per_thread = s->nr_threads > 0;
 	nthreads = s->per_thread ? s->nr_threads : 1;
-	if (env->verbose >= 2)
-		for (struct evsel *ev = s->evsels; ev; ev = ev->next)
+	for (struct evsel *ev = s->evsels; ev; ev = ev->next) {
+		session__set_wakeup(s, &ev->attr); /* the ring size is known now */
+		if (s->conf.log->verbose >= 2)
 			dump_attr(ev);
-	s->bufs = calloc(env->nr_cpus, sizeof(*s->bufs));
+	}
+	s->bufs = calloc(tg->nr_cpus, sizeof(*s->bufs));
 	if (!s->bufs)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	for (int c = 0; c < env->nr_cpus; c++) {
-		int cpu = env->cpus[c], leader = -1;
+	for (int c = 0; c < tg->nr_cpus; c++) {
+		int cpu = tg->cpus[c], leader = -1;
 
 		for (int t = 0; t < nthreads; t++) {
 			pid_t pid = s->per_thread ? s->threads[t] : -1;
@@ -580,8 +581,8 @@ int session__enable(struct session *s)
 		int err = workload__start(&s->wl);
 
 		if (err)
-			return session__set_err(s, err, "cannot run '%s': %s", s->env->argv[0],
-						strerror(-err));
+			return session__set_err(s, err, "cannot run '%s': %s",
+						s->conf.target->argv[0], strerror(-err));
 	}
 	s->started = true;
 	return 0;
@@ -600,9 +601,8 @@ void session__close(struct session *s)
 	 */
 	if (s->nr_fds >= FDCLOSER_MIN_FDS) {
 		closer = fdcloser__spawn(s->fds, s->nr_fds);
-		if (closer > 0 && s->env->verbose)
-			fprintf(stderr,
-				"perf-prof: closing %d events in the background (pid %d)\n",
+		if (closer > 0 && s->conf.log->verbose)
+			fprintf(stderr, "perf-prof: closing %d events in the background (pid %d)\n",
 				s->nr_fds, (int)closer);
 	}
 	for (int i = 0; i < s->nr_bufs; i++)

@@ -88,13 +88,42 @@ static long long mono_to_wall_offset(void)
 	return best;
 }
 
-struct session *session__new(const struct env *env, FILE *out)
+struct session *session__new(const struct engine_conf *conf, FILE *out)
 {
 	struct session *s = calloc(1, sizeof(*s));
+	const struct target_opts *t;
 
 	if (!s)
 		return NULL;
-	s->env = env;
+	s->conf = *conf;
+	/* a group the profiler does not take: its defaults */
+	if (!s->conf.target) {
+		int n = cpulist__online(&s->def_target.cpus);
+
+		if (n <= 0) {
+			free(s);
+			errno = n < 0 ? -n : EINVAL;
+			return NULL;
+		}
+		s->def_target.nr_cpus = n;
+		s->conf.target = &s->def_target;
+	}
+	if (!s->conf.ring)
+		s->conf.ring = &s->def_ring;
+	if (!s->conf.run)
+		s->conf.run = &s->def_run;
+	if (!s->conf.events)
+		s->conf.events = &s->def_events;
+	if (!s->conf.capture)
+		s->conf.capture = &s->def_capture;
+	if (!s->conf.log)
+		s->conf.log = &s->def_log;
+	/*
+	 * Stacks resolve through the maps that MMAP2 records build: a sample
+	 * read from one CPU's buffer must not overtake the mmap of its library
+	 * recorded on another CPU, so stacks imply time order.
+	 */
+	s->order = s->conf.ring->order || s->conf.capture->cg != CG_NONE;
 	s->out = out;
 	s->tail = &s->evsels;
 	s->epfd = s->sigfd = s->tickfd = s->intfd = s->usefd = -1;
@@ -107,7 +136,8 @@ struct session *session__new(const struct env *env, FILE *out)
 	if (s->max_cpu <= 0)
 		s->max_cpu = 1024;
 	s->comms = comm_map__new();
-	s->targets = target_set__new(env->pids, env->nr_pids, env->tids, env->nr_tids);
+	t = s->conf.target;
+	s->targets = target_set__new(t->pids, t->nr_pids, t->tids, t->nr_tids);
 	s->lost_cpu = calloc(s->max_cpu, sizeof(u64));
 	if (!s->comms || !s->targets || !s->lost_cpu) {
 		session__delete(s);
@@ -146,12 +176,69 @@ void session__delete(struct session *s)
 	order__delete(s->oq);
 	free(s->lost_cpu);
 	free(s->threads);
+	free(s->def_target.cpus);
 	free(s);
 }
 
-const struct env *session__env(struct session *s)
+void session__set_name(struct session *s, const char *name)
 {
-	return s->env;
+	s->name = name;
+}
+
+void session__warn(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->conf.log->quiet)
+		return;
+	fprintf(stderr, "perf-prof%s%s: ", s->name ? " " : "", s->name ? s->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const struct engine_conf *session__conf(struct session *s)
+{
+	return &s->conf;
+}
+
+int session__verbose(struct session *s)
+{
+	return s->conf.log->verbose;
+}
+
+bool session__quiet(struct session *s)
+{
+	return s->conf.log->quiet;
+}
+
+bool session__stacks_for_all(struct session *s)
+{
+	return s->conf.capture->cg != CG_NONE && !s->conf.capture->by_attr;
+}
+
+void session__want_order(struct session *s)
+{
+	s->order = true;
+}
+
+void session__want_cpu_wide(struct session *s)
+{
+	s->cpu_wide = true;
+}
+
+void session__want_pages(struct session *s, unsigned pages)
+{
+	if (pages > s->want_pages)
+		s->want_pages = pages;
+}
+
+unsigned session__pages(struct session *s)
+{
+	if (s->conf.ring->mmap_pages)
+		return s->conf.ring->mmap_pages;
+	return ring__default_pages(s->conf.target->nr_cpus, s->want_pages);
 }
 
 FILE *session__out(struct session *s)
@@ -159,9 +246,10 @@ FILE *session__out(struct session *s)
 	return s->out;
 }
 
-void session__set_out(struct session *s, FILE *out)
+void session__set_out(struct session *s, FILE *out, const int *out_errno)
 {
 	s->out = out;
+	s->out_errno_at = out_errno;
 }
 
 int session__out_errno(struct session *s)
@@ -231,7 +319,7 @@ struct tep_handle *session__tep(struct session *s)
 
 static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, const char *name)
 {
-	const struct env *env = s->env;
+	const struct capture_opts *cap = s->conf.capture;
 	struct evsel *ev = calloc(1, sizeof(*ev));
 	struct perf_event_attr *a;
 
@@ -254,31 +342,22 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
-	if (env->watermark_set && env->watermark) {
-		/* wake up when PCT of the ring is filled: fewer wakeups, bigger batches */
-		a->watermark = 1;
-		a->wakeup_watermark = (u32)((u64)env->mmap_pages * (u64)sysconf(_SC_PAGESIZE) *
-					    (u64)env->watermark / 100);
-	} else if (env->watermark_set) {
-		a->wakeup_events = 1; /* every record wakes us: lowest latency */
-	} else {
-		a->watermark = 1; /* the kernel's default: half the ring */
-	}
-	if (c->callchain && env->cg != CG_NONE) {
+	/* wakeups: set at open (session__set_wakeup), when the ring size is known */
+	if (c->callchain && cap->cg != CG_NONE) {
 		/*
 		 * Capture only the halves that will be shown: the kernel walks
 		 * and copies what is asked for, and the DWARF stack copy is the
 		 * most costly part of a sample.
 		 */
-		bool user = !c->exclude_callchain_user && !env->cg_no_user && !c->exclude_user;
-		bool dwarf = env->cg == CG_DWARF && user;
+		bool user = !c->exclude_callchain_user && !cap->no_user && !c->exclude_user;
+		bool dwarf = cap->cg == CG_DWARF && user;
 
 		a->exclude_callchain_user = !user || dwarf;
-		a->exclude_callchain_kernel = env->cg_no_kernel;
+		a->exclude_callchain_kernel = cap->no_kernel;
 		if (!a->exclude_callchain_user || !a->exclude_callchain_kernel)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-		if (c->max_stack || env->max_stack)
-			a->sample_max_stack = c->max_stack ? c->max_stack : env->max_stack;
+		if (c->max_stack || cap->max_stack)
+			a->sample_max_stack = c->max_stack ? c->max_stack : cap->max_stack;
 		if (dwarf) {
 			/* the kernel part from the callchain, the user part by unwinding */
 			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
@@ -287,7 +366,7 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 				~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |
 				  (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS));
 			a->sample_stack_user =
-				env->dwarf_size ? env->dwarf_size : DEFAULT_DWARF_SIZE;
+				cap->dwarf_size ? cap->dwarf_size : DEFAULT_DWARF_SIZE;
 		}
 	}
 	ev->idx = s->nr_evsels++;
@@ -352,7 +431,7 @@ struct evsel *session__add_tp(struct session *s, const char *sys, const char *na
 /* cpus=LIST: the CPUs of this event, checked against the host's and -C's. */
 static int spec_cpus(struct session *s, const struct ev_spec *spec, int **cpus)
 {
-	const struct env *env = s->env;
+	const struct target_opts *t = s->conf.target;
 	int possible = cpulist__possible(), n, kept = 0;
 
 	*cpus = NULL;
@@ -368,8 +447,8 @@ static int spec_cpus(struct session *s, const struct ev_spec *spec, int **cpus)
 					  spec->cpus, spec->text, possible - 1);
 	for (int i = 0; i < n; i++) {
 		kept = 0;
-		for (int c = 0; c < env->nr_cpus; c++)
-			kept += (*cpus)[i] == env->cpus[c];
+		for (int c = 0; c < t->nr_cpus; c++)
+			kept += (*cpus)[i] == t->cpus[c];
 		if (!kept) { /* as the README says: not quietly left out */
 			int cpu = (*cpus)[i];
 
@@ -489,4 +568,22 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	}
 	tp__free_list(list);
 	return n;
+}
+
+void session__set_wakeup(struct session *s, struct perf_event_attr *a)
+{
+	const struct ring_opts *r = s->conf.ring;
+
+	a->watermark = 0;
+	a->wakeup_events = 0;
+	if (r->watermark_set && r->watermark) {
+		/* wake up when PCT of the ring is filled: fewer wakeups, bigger batches */
+		a->watermark = 1;
+		a->wakeup_watermark = (u32)((u64)session__pages(s) * (u64)sysconf(_SC_PAGESIZE) *
+					    (u64)r->watermark / 100);
+	} else if (r->watermark_set) {
+		a->wakeup_events = 1; /* every record wakes us: lowest latency */
+	} else {
+		a->watermark = 1; /* the kernel's default: half the ring */
+	}
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "engine/conf.h"
 #include "engine/evspec.h"
 #include "engine/sample.h"
 
@@ -22,57 +23,13 @@ struct session;
 struct evsel;
 struct fastprint;
 
-enum call_graph_mode {
-	CG_NONE = 0,
-	CG_FP,	  /* frame pointers: PERF_SAMPLE_CALLCHAIN */
-	CG_DWARF, /* CALLCHAIN (kernel part) + REGS_USER + STACK_USER */
-};
-
-/* The common options, filled by the CLI.  Profilers read it, never write it. */
-struct env {
-	int *cpus; /* -C, or all online CPUs */
-	int nr_cpus;
-	bool cpus_given;
-	pid_t *pids; /* -p: processes (all their threads) */
-	int nr_pids;
-	pid_t *tids; /* -t: threads */
-	int nr_tids;
-	char **argv;	       /* -- command args (NULL-terminated) */
-	unsigned interval_ms;  /* -i */
-	unsigned usage_ms;     /* --usage-self: perf-prof's own cost every MS */
-	unsigned mmap_pages;   /* -m, 0 = default */
-	const char *output;    /* -o */
-	const int *out_errno;  /* where the -o stream keeps the errno of a failed write */
-	u64 max_samples;       /* -N, 0 = unlimited */
-	bool order;	       /* --order (or the profiler's default) */
-	u64 order_mem;	       /* --order-mem: queued bytes at most, 0 = ORDER_MEM_DEFAULT */
-	int verbose;	       /* -v (repeatable) */
-	bool quiet;	       /* -q */
-	const char *events;    /* -e text */
-	struct ev_spec *specs; /* -e parsed */
-	int nr_specs;
-	enum call_graph_mode cg; /* -g / --call-graph fp|dwarf[,SIZE] */
-	bool cg_by_attr;	 /* only events with the "stack" attribute want stacks */
-	unsigned dwarf_size;	 /* user stack bytes copied for DWARF */
-	int max_stack;		 /* --max-stack, 0 = kernel default */
-	const char *flame_graph; /* --flame-graph NAME[.svg] */
-	unsigned stack_flags;	 /* STACK_* print options (sym/stack.h) */
-	const char *filter;	 /* --filter (profiler-defined meaning) */
-	bool cpu_wide;		 /* events per CPU even for -p/-t/-- targets */
-	bool cg_no_user;	 /* capture no user frames (--no-user-callchain, --kernel-stack) */
-	bool cg_no_kernel;    /* capture no kernel frames (--no-kernel-callchain, --user-stack) */
-	bool cg_halves_given; /* --[no-]user-callchain / --[no-]kernel-callchain */
-	bool watermark_set;   /* --watermark given */
-	unsigned watermark;   /* --watermark: PCT of the ring filled wakes us up */
-};
-
 /* What a profiler asks of the engine for one event. */
 struct evsel_conf {
 	u32 type; /* PERF_TYPE_* (tracepoints: use session__add_tp) */
 	u64 config;
 	u64 sample_period; /* 0 -> 1 */
 	bool freq;	   /* sample_period is a frequency */
-	bool callchain;	   /* capture a stack (env->cg decides fp/dwarf) */
+	bool callchain;	   /* capture a stack (the capture options decide fp/dwarf) */
 	int max_stack;
 	bool exclude_user, exclude_kernel, exclude_callchain_user;
 	u64 extra_sample_type; /* e.g. PERF_SAMPLE_ADDR, PERF_SAMPLE_READ */
@@ -115,7 +72,7 @@ struct session_ops {
 	void (*sample)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 	/* Records lost on @cpu (cpu -1 when per-thread). Already counted by the engine. */
 	void (*lost)(struct session *s, void *priv, int cpu, u64 nr);
-	/* Every env->interval_ms. */
+	/* Every -i interval (run_opts.interval_ms). */
 	void (*interval)(struct session *s, void *priv);
 	/* Thread lifecycle, for profilers that track per-thread state. */
 	void (*exit)(struct session *s, void *priv, const struct rec_task *t);
@@ -126,14 +83,17 @@ struct session_ops {
 	void (*context_switch)(struct session *s, void *priv, const struct rec_switch *sw);
 	/* SIGUSR1: what the next interval would print, without resetting. */
 	void (*snapshot)(struct session *s, void *priv);
-	/* SIGUSR2, and every env->usage_ms: perf-prof's own cost. */
+	/* SIGUSR2, and every --usage-self interval: perf-prof's own cost. */
 	void (*usage)(struct session *s, void *priv);
-	/* SIGHUP with an output file (env->output): reopen it (log rotation). */
+	/* SIGHUP with an output file (engine_conf.output_file): reopen it (log rotation). */
 	void (*reopen)(struct session *s, void *priv);
 };
 
-/* Create a session for @env.  Output goes to @out.  Returns NULL with errno set. */
-struct session *session__new(const struct env *env, FILE *out);
+/*
+ * Create a session for @conf (copied; the structs it points to must live as
+ * long as the session).  Output goes to @out.  Returns NULL with errno set.
+ */
+struct session *session__new(const struct engine_conf *conf, FILE *out);
 void session__delete(struct session *s);
 
 /*
@@ -156,6 +116,13 @@ int session__set_err(struct session *s, int err, const char *fmt, ...)
  */
 int session__usage_err(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * A warning that is not an error (values not counted, a fault of an
+ * expression): "perf-prof NAME: MSG" on stderr, unless -q.  The one way a
+ * profiler writes to stderr; NAME is what session__set_name gave.
+ */
+void session__warn(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void session__set_name(struct session *s, const char *name);
 bool session__err_is_usage(struct session *s);
 /*
  * Events a glob matched that the kernel refused to open, skipped by
@@ -163,10 +130,29 @@ bool session__err_is_usage(struct session *s);
  */
 int session__skipped(struct session *s, char *const **names);
 
-const struct env *session__env(struct session *s);
+/* The configuration, every group present (defaults for those not given). */
+const struct engine_conf *session__conf(struct session *s);
+/* -v level, and -q. */
+int session__verbose(struct session *s);
+bool session__quiet(struct session *s);
+/* -g (or --call-graph) asked for stacks on every event, not only on "stack" ones. */
+bool session__stacks_for_all(struct session *s);
+/*
+ * What a profiler needs of the engine, asked from its init: events in time
+ * order across CPUs; events opened per CPU even for -p/-t/-- (the profiler
+ * chooses its targets with session__is_target: it must see other tasks
+ * switching them in or waking them); at least @pages ring pages per CPU
+ * when -m is not given.
+ */
+void session__want_order(struct session *s);
+void session__want_cpu_wide(struct session *s);
+void session__want_pages(struct session *s, unsigned pages);
 FILE *session__out(struct session *s);
-/* Send the output to @out from now on (the CLI opens -o once the events are open). */
-void session__set_out(struct session *s, FILE *out);
+/*
+ * Send the output to @out from now on (the CLI opens -o once the events
+ * are open); *@out_errno (may be NULL) holds the errno of a failed write.
+ */
+void session__set_out(struct session *s, FILE *out, const int *out_errno);
 /* errno of a failed write to the output during the run (EPIPE: the reader left), or 0. */
 int session__out_errno(struct session *s);
 /* True once the events were enabled: there is a run to report on. */
@@ -219,7 +205,7 @@ void session__stop(struct session *s);
  * (--order-mem); beyond, samples are dropped and counted.
  */
 #define ORDER_MEM_DEFAULT (32ULL << 20)
-u64 session__order_budget(const struct env *env);
+u64 session__order_budget(struct session *s);
 
 /*
  * Records lost so far on all CPUs, plus throttle episodes, plus records
@@ -297,9 +283,6 @@ int field__u64(const struct field *f, const struct sample *smp, u64 *val);
 /* Pointer to a string/array field and its length up to a NUL (__data_loc, __rel_loc). */
 const char *field__str(const struct field *f, const struct sample *smp, int *len);
 
-/* One-off reads by name (a format lookup each call): prefer field handles per sample. */
-int evsel__field_u64(struct evsel *ev, struct sample *smp, const char *field, u64 *val);
-const char *evsel__field_str(struct evsel *ev, struct sample *smp, const char *field, int *len);
 /* Print the tracepoint payload as the kernel's print format does. */
 void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, FILE *fp);
 

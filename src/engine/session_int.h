@@ -47,7 +47,18 @@ struct id_map {
 #define ABANDON_NS (200 * 1000000ULL)
 
 struct session {
-	const struct env *env;
+	struct engine_conf conf; /* every group present: the defaults below when not given */
+	struct target_opts def_target;
+	struct ring_opts def_ring;
+	struct run_opts def_run;
+	struct event_opts def_events;
+	struct capture_opts def_capture;
+	struct log_opts def_log;
+	bool order;		 /* time order: --order, stacks, or the profiler asked */
+	bool cpu_wide;		 /* the profiler asked for per-CPU events with -p/-t/-- */
+	unsigned want_pages;	 /* the profiler's minimum ring size without -m */
+	const int *out_errno_at; /* where the -o stream keeps a failed write's errno */
+	const char *name;	 /* the profiler's, for session__warn */
 	FILE *out;
 	struct tp_db *tp;
 	struct comm_map *comms;
@@ -123,6 +134,10 @@ struct evsel *session__evsel_by_id(struct session *s, u64 id);
 int session__add_id(struct session *s, u64 id, struct evsel *ev);
 int session__cmp_id(const void *a, const void *b);
 void session__close(struct session *s);
+/* Ring pages per CPU (or thread): -m, else the default with the profiler's wish. */
+unsigned session__pages(struct session *s);
+/* The wakeup settings (--watermark) of an event's attr. */
+void session__set_wakeup(struct session *s, struct perf_event_attr *a);
 int session__enable(struct session *s);
 void session__block_signals(struct session *s);
 void session__restore_signals(struct session *s);

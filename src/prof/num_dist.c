@@ -24,6 +24,7 @@
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/evline.h"
+#include "report/outfile.h"
 #include "report/lat_table.h"
 #include "report/log2_hist.h"
 #include "sym/ksyms.h"
@@ -96,7 +97,7 @@ static int compile_spec(struct session *s, struct num_dist *nd, struct ev_spec *
 
 static int make_table(struct session *s, struct num_dist *nd)
 {
-	const struct env *env = session__env(s);
+	const struct target_opts *t = session__conf(s)->target;
 	char title[LAT_LABEL];
 
 	nd->name_width = 5; /* "EVENT" */
@@ -106,7 +107,7 @@ static int make_table(struct session *s, struct num_dist *nd)
 		if (nd_of(nd, ev) && l > nd->name_width)
 			nd->name_width = l < LAT_LABEL - 30 ? l : LAT_LABEL - 30;
 	}
-	nd->per_thread = env->nr_pids || env->nr_tids || env->argv;
+	nd->per_thread = t->nr_pids || t->nr_tids || t->argv;
 	if (!nd->perins)
 		snprintf(title, sizeof(title), "%-*s", nd->name_width, "EVENT");
 	else if (nd->per_thread)
@@ -127,17 +128,17 @@ static int make_table(struct session *s, struct num_dist *nd)
 	return 0;
 }
 
-static int num_dist_init(struct session *s, void *priv)
+static int num_dist_init(struct session *s, void *priv, const struct opt_set *opts)
 {
-	const struct env *env = session__env(s);
+	const struct event_opts *ev = session__conf(s)->events;
 	struct num_dist *nd = priv;
 	int idx = 0, err;
 
-	if (!env->nr_specs)
+	if (!ev->nr_specs)
 		return session__usage_err(s, "no events: give -e 'sys:name/filter/num=EXPR/' "
 					     "(see: perf-prof num-dist -h)");
-	for (int i = 0; i < env->nr_specs; i++) {
-		struct ev_spec *spec = &env->specs[i];
+	for (int i = 0; i < ev->nr_specs; i++) {
+		struct ev_spec *spec = &ev->specs[i];
 		const char *text = evspec__attr(spec, "num");
 		struct evsel_conf c = { 0 };
 
@@ -146,13 +147,14 @@ static int num_dist_init(struct session *s, void *priv)
 						  "'%s' has no num=EXPR: say which number to "
 						  "distribute, e.g. -e '%s:%s//num=count/'",
 						  spec->text, spec->sys, spec->name);
-		c.callchain = env->cg != CG_NONE && !env->cg_by_attr;
+		c.callchain = session__stacks_for_all(s);
 		if (session__add_spec(s, spec, &c) < 0)
 			return -1;
 		err = compile_spec(s, nd, spec, text, &idx);
 		if (err)
 			return err;
 	}
+	(void)opts;
 	return make_table(s, nd);
 }
 
@@ -275,16 +277,14 @@ static void print_left_out(struct session *s, struct num_dist *nd)
 		if (!e || !e->num)
 			continue;
 		if (e->negative)
-			fprintf(stderr,
-				"num-dist: %" PRIu64 " negative values of num=%s on %s not "
-				"counted\n",
-				e->negative, expr__text(e->num), ev->name);
+			session__warn(s, "%" PRIu64 " negative values of num=%s on %s not counted",
+				      e->negative, expr__text(e->num), ev->name);
 		expr__faults(e->num, &f);
 		if (f.bad_reads || f.div_zero)
-			fprintf(stderr,
-				"num-dist: num=%s on %s: %" PRIu64 " reads outside the event, "
-				"%" PRIu64 " divisions by zero (each read as 0)\n",
-				expr__text(e->num), ev->name, f.bad_reads, f.div_zero);
+			session__warn(s,
+				      "num=%s on %s: %" PRIu64 " reads outside the event, %" PRIu64
+				      " divisions by zero (each read as 0)",
+				      expr__text(e->num), ev->name, f.bad_reads, f.div_zero);
 	}
 }
 
@@ -340,8 +340,9 @@ const struct profiler prof_num_dist = {
 		"  perf-prof num-dist -e 'sched:sched_switch//num=prev_prio/' --than 120 -g\n"
 		"Columns: calls, total, min, avg, p50, p95, p99, max of the numbers, per event\n"
 		"(per CPU or thread with --perins); quantiles are within 0.8%.",
-	.opts = OPT_TARGET | OPT_EVENT | OPT_INTERVAL | OPT_MMAP | OPT_OUTPUT | OPT_COUNT |
-		OPT_CALLCHAIN,
+	.groups =
+		(const struct opt_group *const[]){ &event_group, &target_group, &run_group,
+						   &ring_group, &output_group, &stack_group, NULL },
 	.own = num_dist_opts,
 	.ev_attrs = num_dist_attrs,
 	.priv_size = sizeof(struct num_dist),

@@ -7,9 +7,10 @@
  * splits it into sleep (out -> wakeup) and run-queue wait (wakeup -> in).
  * Only intervals whose both ends were seen are counted: threads asleep at
  * start, exited threads and intervals spanning lost records never invent
- * a duration.  Events must arrive in time order across CPUs (.order = 1),
- * since a thread may switch out on one CPU and in on another.
- * Events are opened per CPU even for -p/-t/-- (.cpu_wide): the switch-in
+ * a duration.  Events must arrive in time order across CPUs
+ * (session__want_order), since a thread may switch out on one CPU and in on
+ * another.  Events are opened per CPU even for -p/-t/--
+ * (session__want_cpu_wide): the switch-in
  * and the wakeup of a target come from other tasks' contexts, so targets
  * are chosen here, at switch-out.  The kernel's context-switch records
  * stand in for switch-ins whose sched_switch sample is not delivered.
@@ -24,6 +25,7 @@
 
 #include "analysis/pairs.h"
 #include "engine/kfilter.h"
+#include "report/outfile.h"
 #include "report/stack_flame.h"
 #include "report/lat_table.h"
 #include "report/stats_table.h"
@@ -71,6 +73,7 @@ struct task_state {
 	struct pairs *pending;	   /* tid -> ts_thread, switch-out to switch-in */
 	struct lat_table *table;   /* by state, or by thread and state (--perins) */
 	struct stack_flame *flame; /* off-CPU time by stack, in us */
+	const char *filter;	   /* --filter COMM[,COMM...] globs */
 	u64 nr_intervals;
 	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
@@ -175,15 +178,14 @@ static int opt_no_D(void *priv, const char *arg, char *err, size_t len)
 
 static int add_events(struct session *s, struct task_state *ts)
 {
-	const struct env *env = session__env(s);
-	bool cg = env->cg != CG_NONE;
+	bool cg = session__conf(s)->capture->cg != CG_NONE;
 	char *prev = NULL, *next = NULL, *wk = NULL, *f_out = NULL;
 	const char *states = state_filter(ts);
 	int err = -ENOMEM;
 
-	prev = kfilter__comm_globs("prev_comm", env->filter);
-	next = kfilter__comm_globs("next_comm", env->filter);
-	wk = kfilter__comm_globs("comm", env->filter);
+	prev = kfilter__comm_globs("prev_comm", ts->filter);
+	next = kfilter__comm_globs("next_comm", ts->filter);
+	wk = kfilter__comm_globs("comm", ts->filter);
 	if (!prev || !next || !wk)
 		goto out;
 
@@ -240,20 +242,21 @@ out:
 	return err;
 }
 
-static int task_state_init(struct session *s, void *priv)
+static int task_state_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct task_state *ts = priv;
-	const struct env *env = session__env(s);
 	int err;
 
-	if (env->flame_graph && env->cg == CG_NONE)
-		return session__usage_err(s, "--flame-graph needs -g (stacks at switch-out)");
-	if (env->filter && !kfilter__globs_ok(env->filter))
+	/* every context switch of the host, in time order, per CPU even for -p */
+	session__want_order(s);
+	session__want_cpu_wide(s);
+	session__want_pages(s, 512);
+	if (ts->filter && !kfilter__globs_ok(ts->filter))
 		return session__usage_err(
 			s,
 			"bad --filter '%s': expected COMM[,COMM...] globs such as "
 			"'nginx*,php-fpm' (see: perf-prof task-state -h)",
-			env->filter);
+			ts->filter);
 	ts->state_mask = state_mask(ts);
 	/* Threads come and go: --perins rows are dropped at each interval. */
 	ts->table = lat_table__new(ts->perins ? "STATE COMM                 TID" : "STATE    ",
@@ -269,7 +272,8 @@ static int task_state_init(struct session *s, void *priv)
 						       .payload_free = thread_free });
 	if (!ts->pending)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	err = stack_flame__open(s, "Off-CPU Time Flame Graph", "us", true, &ts->flame);
+	err = stack_flame__open(s, opt_set__get(opts, &flame_group), "Off-CPU Time Flame Graph",
+				"us", true, &ts->flame);
 	if (err)
 		return err;
 	return add_events(s, ts);
@@ -344,7 +348,6 @@ static void copy_comm(char *dst, const char *src, int len)
 static void on_switch_out(struct session *s, struct task_state *ts, struct sample *smp)
 {
 	u64 prev_pid, prev_state;
-	const struct env *env = session__env(s);
 	struct ts_thread *th;
 	const char *comm;
 	char cbuf[16];
@@ -367,7 +370,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct sampl
 	comm = field__str(&ts->prev_comm, smp, &len);
 	copy_comm(cbuf, comm, len);
 	if (!(ts->state_mask & (1u << state)) || !session__is_target(s, smp->pid, tid) ||
-	    (env->filter && !kfilter__comm_match(env->filter, cbuf))) {
+	    (ts->filter && !kfilter__comm_match(ts->filter, cbuf))) {
 		pairs__cancel(ts->pending, tid);
 		return;
 	}
@@ -376,11 +379,11 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct sampl
 	 * was delivered (lost), so the old interval has no end and is
 	 * dropped (the store counts it).
 	 */
-	if (env->verbose >= 2 && (th = pairs__pending(ts->pending, tid, &start)))
-		fprintf(stderr,
-			"task-state: %s/%u switched out in %s at %" PRIu64 ", again at %" PRIu64
-			" on CPU %u without a switch-in\n",
-			th->comm, tid, state_names[th->state], start, smp->time, smp->cpu);
+	if (session__verbose(s) >= 2 && (th = pairs__pending(ts->pending, tid, &start)))
+		session__warn(s,
+			      "%s/%u switched out in %s at %" PRIu64 ", again at %" PRIu64
+			      " on CPU %u without a switch-in",
+			      th->comm, tid, state_names[th->state], start, smp->time, smp->cpu);
 	th = pairs__start(ts->pending, tid, smp->time, smp->cpu);
 	if (!th)
 		return;
@@ -483,7 +486,7 @@ static void print_stats(struct session *s, struct task_state *ts)
 			   "switch-in not seen (neither sched_switch nor a context-switch record)");
 	if (ts->failed_alloc)
 		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
-	if (ts->closed_by_record && session__env(s)->verbose)
+	if (ts->closed_by_record && session__verbose(s))
 		fprintf(out,
 			"task-state: %" PRIu64 " switch-ins taken from context-switch records "
 			"(their sched_switch was not delivered)\n",
@@ -531,7 +534,7 @@ static void task_state_deinit(struct session *s, void *priv)
 		print_stats(s, ts);
 	stack_flame__close(ts->flame, s, "task-state");
 	ts->flame = NULL;
-	if (ran && session__env(s)->verbose && ts->pending)
+	if (ran && session__verbose(s) && ts->pending)
 		pairs__print_usage(ts->pending, stderr, "task-state", "thread");
 	pairs__delete(ts->pending);
 	ts->pending = NULL;
@@ -566,6 +569,10 @@ static const struct popt task_state_opts[] = {
 	{ .lname = "perins",
 	  .help = "statistics per thread",
 	  POPT_BIND_FLAG(struct task_state, perins) },
+	{ .lname = "filter",
+	  .argname = "COMM,...",
+	  .help = "only threads whose comm matches one of these globs (nginx*,php-fpm)",
+	  POPT_BIND_STR(struct task_state, filter) },
 	{ 0 },
 };
 
@@ -590,13 +597,11 @@ const struct profiler prof_task_state = {
 		    "Statistics: one row per state (per thread with --perins): switch-out to "
 		    "switch-in;\n"
 		    "'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).",
-	.opts = OPT_TARGET | OPT_INTERVAL | OPT_MMAP | OPT_OUTPUT | OPT_COUNT | OPT_ORDER |
-		OPT_CALLCHAIN | OPT_FLAME | OPT_FILTER,
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
+						     &output_group, &stack_group, &flame_group,
+						     NULL },
 	.own = task_state_opts,
 	.priv_size = sizeof(struct task_state),
-	.order = 1,
-	.cpu_wide = 1,
-	.mmap_pages = 512, /* at least: every context switch of the host */
 	.init = task_state_init,
 	.ops = { .sample = task_state_sample,
 		 .lost = task_state_lost,

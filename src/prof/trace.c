@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/evline.h"
+#include "report/outfile.h"
 #include "report/stack_flame.h"
 #include "profiler.h"
 #include "sym/stack.h"
@@ -16,21 +17,22 @@ struct trace {
 	struct stack_flame *flame;
 };
 
-static int trace_init(struct session *s, void *priv)
+static int trace_init(struct session *s, void *priv, const struct opt_set *opts)
 {
-	const struct env *env = session__env(s);
+	const struct event_opts *ev = session__conf(s)->events;
 	struct trace *t = priv;
 
-	if (!env->nr_specs)
+	if (!ev->nr_specs)
 		return session__usage_err(s, "no events: give -e sys:name (see: perf-prof list)");
-	for (int i = 0; i < env->nr_specs; i++) {
+	for (int i = 0; i < ev->nr_specs; i++) {
 		struct evsel_conf c = { 0 };
 
-		c.callchain = env->cg != CG_NONE && !env->cg_by_attr;
-		if (session__add_spec(s, &env->specs[i], &c) < 0)
+		c.callchain = session__stacks_for_all(s);
+		if (session__add_spec(s, &ev->specs[i], &c) < 0)
 			return -1;
 	}
-	return stack_flame__open(s, "Event Flame Graph", "samples", false, &t->flame);
+	return stack_flame__open(s, opt_set__get(opts, &flame_group), "Event Flame Graph",
+				 "samples", false, &t->flame);
 }
 
 static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -77,8 +79,9 @@ const struct profiler prof_trace = {
 		    "  perf-prof trace -e 'sched:sched_switch/prev_state==2/stack/' -N 10\n"
 		    "  perf-prof trace -e syscalls:sys_enter_getppid -g -- ./a.out\n"
 		    "  perf-prof trace -e skb:kfree_skb -g --flame-graph drops.svg -i 60000",
-	.opts = OPT_TARGET | OPT_EVENT | OPT_INTERVAL | OPT_MMAP | OPT_OUTPUT | OPT_COUNT |
-		OPT_ORDER | OPT_CALLCHAIN | OPT_FLAME,
+	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &run_group,
+						     &ring_group, &output_group, &stack_group,
+						     &flame_group, NULL },
 	.priv_size = sizeof(struct trace),
 	.init = trace_init,
 	.ops = { .sample = trace_sample, .interval = trace_interval },

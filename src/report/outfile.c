@@ -114,3 +114,15 @@ int outfile__commit(FILE *fp, char *tmp, const char *path, int err)
 	free(tmp);
 	return err;
 }
+
+static const struct popt output_opts[] = {
+	{ "output", 'o', "FILE", "write the output to FILE",
+	  POPT_BIND_STR(struct output_opts, path) },
+	{ 0 },
+};
+
+const struct opt_group output_group = {
+	.name = "output",
+	.opts = output_opts,
+	.size = sizeof(struct output_opts),
+};

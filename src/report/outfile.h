@@ -12,6 +12,14 @@
 
 #include <stdio.h>
 
+#include "util/opt.h"
+
+/* The output group: -o FILE. */
+struct output_opts {
+	const char *path;
+};
+extern const struct opt_group output_group;
+
 /* Could @path be written (created or replaced)?  0 or -errno; touches nothing. */
 int outfile__check(const char *path);
 

@@ -27,31 +27,30 @@ static void root_frame(struct stack_flame *f, struct session *s)
 	flame__interval(f->flame, buf);
 }
 
-int stack_flame__open(struct session *s, const char *title, const char *unit, bool stamp_first,
-		      struct stack_flame **out)
+int stack_flame__open(struct session *s, const struct flame_opts *o, const char *title,
+		      const char *unit, bool stamp_first, struct stack_flame **out)
 {
-	const struct env *env = session__env(s);
 	struct stack_flame *f;
 
 	*out = NULL;
-	if (!env->flame_graph)
+	if (!o || !o->name)
 		return 0;
 	f = calloc(1, sizeof(*f));
 	if (!f || !(f->frames = calloc(MAX_FRAMES, sizeof(*f->frames)))) {
 		free(f);
 		return session__set_err(s, -ENOMEM, "out of memory");
 	}
-	f->name = env->flame_graph;
-	f->flame = flame__new(env->flame_graph, title, unit);
+	f->name = o->name;
+	f->flame = flame__new(o->name, title, unit);
 	if (!f->flame) {
 		int err = -errno;
 
 		free(f->frames);
 		free(f);
-		return session__set_err(s, err, "cannot make the flame graph '%s': %s",
-					env->flame_graph, strerror(-err));
+		return session__set_err(s, err, "cannot make the flame graph '%s': %s", o->name,
+					strerror(-err));
 	}
-	if (env->interval_ms && stamp_first)
+	if (session__conf(s)->run->interval_ms && stamp_first)
 		root_frame(f, s);
 	*out = f;
 	return 0;
@@ -99,3 +98,29 @@ int stack_flame__close(struct stack_flame *f, struct session *s, const char *who
 	free(f);
 	return err;
 }
+
+static int flame_check(void *data, const struct opt_set *set, char *err, size_t errlen)
+{
+	const struct stack_opts *st = opt_set__get(set, &stack_group);
+	const struct flame_opts *o = data;
+
+	if (o->name && (!st || st->capture.cg == CG_NONE)) {
+		snprintf(err, errlen, "--flame-graph needs stacks: add -g (or --call-graph dwarf)");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct popt flame_opts[] = {
+	{ "flame-graph", 0, "NAME[.svg]",
+	  "write a flame graph: NAME.folded, or an SVG when NAME ends in .svg",
+	  POPT_BIND_STR(struct flame_opts, name) },
+	{ 0 },
+};
+
+const struct opt_group flame_group = {
+	.name = "flame",
+	.opts = flame_opts,
+	.size = sizeof(struct flame_opts),
+	.check = flame_check,
+};

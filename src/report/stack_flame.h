@@ -14,17 +14,24 @@
 #include <stdint.h>
 
 #include "engine/session.h"
+#include "util/opt.h"
 
 struct stack_flame;
 
+/* The flame group: --flame-graph NAME[.svg] (listed after the stack group). */
+struct flame_opts {
+	const char *name;
+};
+extern const struct opt_group flame_group;
+
 /*
- * With --flame-graph: *@out gets a flame graph titled @title whose weights
+ * With --flame-graph (@o from the profiler's options, may be NULL): *@out gets a flame graph titled @title whose weights
  * count @unit ("samples", "us").  Without: *@out = NULL.  With -i and
  * @stamp_first, the first interval's stacks get a time root too (else only
  * the later ones).  Returns 0 or -errno with the session's error set.
  */
-int stack_flame__open(struct session *s, const char *title, const char *unit, bool stamp_first,
-		      struct stack_flame **out);
+int stack_flame__open(struct session *s, const struct flame_opts *o, const char *title,
+		      const char *unit, bool stamp_first, struct stack_flame **out);
 /* The stack of @smp under @comm, @leaf (NULL: none) last, weight @weight. */
 void stack_flame__add(struct stack_flame *f, struct session *s, const struct sample *smp,
 		      const char *comm, const char *leaf, uint64_t weight);

@@ -16,9 +16,10 @@
 #include <stdio.h>
 
 #include "engine/sample.h"
+#include "engine/conf.h"
 #include "engine/session.h"
 
-/* Print options (env->stack_flags). */
+/* Print options (stack_opts.print). */
 enum {
 	STACK_NO_ADDR = 1u << 0,     /* hide the address column */
 	STACK_NO_OFFSET = 1u << 1,   /* "sym" instead of "sym+0x1a" */
@@ -27,6 +28,20 @@ enum {
 	STACK_KERNEL_ONLY = 1u << 4, /* drop user frames */
 	STACK_NO_DSO = 1u << 5,	     /* hide "(dso)" */
 };
+
+/*
+ * The stack group: -g, --call-graph, --max-stack, --[no-]user-callchain,
+ * --[no-]kernel-callchain (the engine's capture) and the print options
+ * (--no-addr, --no-offset, --no-dso, --reverse-stack, --user-stack,
+ * --kernel-stack: what is not shown is not captured either).  Its check
+ * turns on frame pointers when an event of the event group (listed before
+ * it) has the "stack" attribute.
+ */
+struct stack_opts {
+	struct capture_opts capture;
+	unsigned print; /* STACK_* */
+};
+extern const struct opt_group stack_group;
 
 struct frame {
 	u64 addr;

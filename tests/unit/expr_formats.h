@@ -2,7 +2,7 @@
 /*
  * Tracepoint formats of this host (Debian 12, kernel 6.18), as
  * /sys/kernel/tracing/events/SYS/NAME/format gives them, for the expression
- * tests and the fuzz target; long print formats are shortened (the fields
+ * tests, the fuzz target and the injected-session tests of profilers; long print formats are shortened (the fields
  * are what matters).  expr_formats__load parses them all.
  */
 #ifndef PP_EXPR_FORMATS_H

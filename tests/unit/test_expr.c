@@ -416,7 +416,7 @@ static void test_functions(void)
 	struct sample ms = { .raw = mraw, .raw_size = sizeof(mraw), .pid = (u32)getpid() };
 	char path[] = "/tmp/test_expr_kallsyms_XXXXXX";
 	struct ksyms *ksyms = NULL;
-	struct env env = { 0 };
+	struct engine_conf env = { 0 };
 	struct session *sess;
 	struct expr *e;
 	char err[256];
@@ -525,7 +525,7 @@ static void test_comm_get_twice(void)
 				"strncmp(comm_get(common_pid), comm_get(common_pid + %d), 16)" };
 	char self[32], parent[32], text[128];
 	int d = (int)getppid() - (int)getpid();
-	struct env env = { 0 };
+	struct engine_conf env = { 0 };
 
 	read_comm(getpid(), self, sizeof(self));
 	read_comm(getppid(), parent, sizeof(parent));

@@ -11,37 +11,12 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "expr_formats.h"
 #include "profiler.h"
 #include "synth.h"
 #include "ut.h"
 
 #define MS 1000000ULL
-
-static const char switch_fmt[] =
-	"name: sched_switch\nID: 372\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"prev_comm=%s prev_pid=%d\", REC->prev_comm, REC->prev_pid\n";
-static const char wakeup_fmt[] =
-	"name: sched_wakeup\nID: 374\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"comm=%s pid=%d\", REC->comm, REC->pid\n";
 
 enum { S_ = 1, D_ = 2 }; /* prev_state bits */
 
@@ -49,7 +24,8 @@ struct run {
 	const struct profiler *p;
 	void *priv;
 	struct session *s;
-	struct env env;
+	struct opt_set opts;
+	struct engine_conf conf;
 	struct evsel *sw, *wk;
 	char *out;
 	size_t out_len;
@@ -60,8 +36,8 @@ struct run {
 /* task-state with these options, on an injected session */
 static int start(struct run *r, const char *args)
 {
-	char *argv[16], *copy = strdup(args), *save = NULL, **pos;
-	int argc = 0, nr_pos;
+	char *argv[16], *copy = strdup(args), *save = NULL;
+	int argc = 0;
 
 	memset(r, 0, sizeof(*r));
 	for (int i = 0; i < nr_profilers; i++)
@@ -74,13 +50,15 @@ static int start(struct run *r, const char *args)
 		argv[argc++] = t;
 	argv[argc] = NULL;
 	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->env, r->priv, &pos, &nr_pos))
+	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
 		return -1;
+	options__engine_conf(&r->opts, &r->conf);
 	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->env, r->fp);
+	r->s = session__new(&r->conf, r->fp);
 	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv) ||
-	    session__add_format(r->s, "sched", switch_fmt) ||
-	    session__add_format(r->s, "sched", wakeup_fmt) || r->p->init(r->s, r->priv))
+	    session__add_format(r->s, "sched", fmt_sched_switch) ||
+	    session__add_format(r->s, "sched", fmt_sched_wakeup) ||
+	    r->p->init(r->s, r->priv, &r->opts))
 		return -1;
 	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next) {
 		if (strstr(ev->name, "sched_switch"))
@@ -106,7 +84,7 @@ static void cleanup(struct run *r)
 	fclose(r->fp);
 	free(r->out);
 	free(r->priv);
-	options__free(&r->env);
+	options__free(&r->opts);
 }
 
 /* a sched_switch on @cpu at @t: @prev leaves in @state, @next comes in (0: idle) */

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The engine's option groups: targets, ring buffers, the run, the events. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/conf.h"
+#include "engine/cpulist.h"
+#include "util/units.h"
+
+static int parse_ids(const char *arg, pid_t **out, int *nr, const char *what, char *err,
+		     size_t errlen)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	int n = *nr; /* a repeated option adds to the list */
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long v;
+		pid_t *ids;
+
+		if (units__parse_uint(tok, 1, 4194304, &v)) {
+			snprintf(err, errlen,
+				 "bad %s '%s' in '%s' (expected numbers like 1234,5678)", what, tok,
+				 arg);
+			free(copy);
+			return -1;
+		}
+		ids = realloc(*out, (n + 1) * sizeof(*ids));
+		if (!ids) {
+			free(copy);
+			return -1;
+		}
+		*out = ids;
+		ids[n++] = (pid_t)v;
+	}
+	free(copy);
+	if (!n) {
+		snprintf(err, errlen, "empty %s list", what);
+		return -1;
+	}
+	*nr = n;
+	return 0;
+}
+
+static int opt_cpus(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct target_opts *t = data;
+	int n;
+
+	free(t->cpus); /* the last -C wins */
+	t->cpus = NULL;
+	n = cpulist__parse(arg, cpulist__possible(), &t->cpus);
+	if (n <= 0) {
+		snprintf(err, errlen, "bad CPU list '%s' (e.g. 0-3,5; this host has CPUs 0-%d)",
+			 arg, cpulist__possible() - 1);
+		return -1;
+	}
+	t->nr_cpus = n;
+	t->cpus_given = true;
+	return 0;
+}
+
+static int opt_pids(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct target_opts *t = data;
+
+	return parse_ids(arg, &t->pids, &t->nr_pids, "pid", err, errlen);
+}
+
+static int opt_tids(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct target_opts *t = data;
+
+	return parse_ids(arg, &t->tids, &t->nr_tids, "tid", err, errlen);
+}
+
+static int target_check(void *data, const struct opt_set *set, char *err, size_t errlen)
+{
+	struct target_opts *t = data;
+
+	(void)set;
+	if (!t->nr_cpus) {
+		int n = cpulist__online(&t->cpus);
+
+		if (n <= 0) {
+			snprintf(err, errlen, "cannot read the online CPUs: %s", strerror(-n));
+			return -1;
+		}
+		t->nr_cpus = n;
+	}
+	if ((t->nr_pids || t->nr_tids) && t->argv) {
+		snprintf(err, errlen, "use either -p/-t or -- COMMAND, not both");
+		return -1;
+	}
+	return 0;
+}
+
+static void target_free(void *data)
+{
+	struct target_opts *t = data;
+
+	free(t->cpus);
+	free(t->pids);
+	free(t->tids);
+}
+
+static const struct popt target_opts[] = {
+	{ "cpu", 'C', "CPUS", "monitor these CPUs, e.g. 0-3,5 (default: all online)", POPT_CB,
+	  .cb = opt_cpus },
+	{ "pid", 'p', "PID,...", "monitor these processes (all threads, and new ones)", POPT_CB,
+	  .cb = opt_pids },
+	{ "tid", 't', "TID,...", "monitor these threads", POPT_CB, .cb = opt_tids },
+	{ 0 },
+};
+
+const struct opt_group target_group = {
+	.name = "target",
+	.opts = target_opts,
+	.size = sizeof(struct target_opts),
+	.check = target_check,
+	.free = target_free,
+};
+
+static int opt_pages(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct ring_opts *r = data;
+	unsigned long long v;
+
+	if (units__parse_uint(arg, 1, 1u << 20, &v) || (v & (v - 1))) {
+		snprintf(err, errlen, "bad -m '%s' (a power of two, e.g. 64 or 256)", arg);
+		return -1;
+	}
+	r->mmap_pages = (unsigned)v;
+	return 0;
+}
+
+static int opt_watermark(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct ring_opts *r = data;
+	unsigned long long v;
+
+	if (units__parse_uint(arg, 0, 100, &v)) {
+		snprintf(err, errlen, "bad --watermark '%s' (a percentage, 0..100)", arg);
+		return -1;
+	}
+	r->watermark = (unsigned)v;
+	r->watermark_set = true;
+	return 0;
+}
+
+static int opt_order_mem(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct ring_opts *r = data;
+	unsigned long long v;
+
+	/* a few records at least; a terabyte would be a typo */
+	if (units__parse_size(arg, &v) || v < 64 * 1024 || v > (1ULL << 40)) {
+		snprintf(err, errlen,
+			 "bad --order-mem '%s' (a size from 64K to 1T, e.g. 64M or 1G)", arg);
+		return -1;
+	}
+	r->order_mem = v;
+	return 0;
+}
+
+unsigned ring__default_pages(int nr_cpus, unsigned want)
+{
+	unsigned long budget = (64UL << 20) / (unsigned long)sysconf(_SC_PAGESIZE);
+	unsigned pages = 2048;
+
+	if (nr_cpus < 1)
+		nr_cpus = 1;
+	while (pages > 128 && (unsigned long)pages * (unsigned long)nr_cpus > budget)
+		pages /= 2;
+	return want > pages ? want : pages;
+}
+
+static const struct popt ring_opts[] = {
+	{ "mmap-pages", 'm', "PAGES",
+	  "ring buffer pages per CPU, a power of two (default: 64 MiB over all CPUs, "
+	  "128..2048 pages each)",
+	  POPT_CB, .cb = opt_pages },
+	{ "watermark", 0, "PCT",
+	  "wake up when PCT% of a ring is filled (0: at every event; "
+	  "default 50)",
+	  POPT_CB, .cb = opt_watermark },
+	{ "order", 0, NULL, "deliver events in time order across CPUs",
+	  POPT_BIND_FLAG(struct ring_opts, order) },
+	{ "order-mem", 0, "SIZE",
+	  "memory for records waiting to be ordered, e.g. 64M or 1G (default 32M); beyond, "
+	  "samples are dropped and counted",
+	  POPT_CB, .cb = opt_order_mem },
+	{ 0 },
+};
+
+const struct opt_group ring_group = {
+	.name = "ring",
+	.opts = ring_opts,
+	.size = sizeof(struct ring_opts),
+};
+
+static int opt_interval(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts *r = data;
+	unsigned long long v;
+
+	if (units__parse_uint(arg, 1, 86400000, &v)) {
+		snprintf(err, errlen, "bad interval '%s' (milliseconds, 1..86400000)", arg);
+		return -1;
+	}
+	r->interval_ms = (unsigned)v;
+	return 0;
+}
+
+static int opt_usage(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts *r = data;
+	unsigned long long v;
+
+	if (units__parse_uint(arg, 1, 86400000, &v)) {
+		snprintf(err, errlen, "bad --usage-self '%s' (milliseconds, 1..86400000)", arg);
+		return -1;
+	}
+	r->usage_ms = (unsigned)v;
+	return 0;
+}
+
+static int opt_count(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts *r = data;
+	unsigned long long v;
+
+	if (units__parse_uint(arg, 1, ~0ULL, &v)) {
+		snprintf(err, errlen, "bad count '%s' (a positive number)", arg);
+		return -1;
+	}
+	r->max_samples = v;
+	return 0;
+}
+
+static const struct popt run_opts[] = {
+	{ "interval", 'i', "MS", "print (and reset) statistics every MS milliseconds", POPT_CB,
+	  .cb = opt_interval },
+	{ "usage-self", 0, "MS",
+	  "print perf-prof's own CPU use, max RSS, records read and lost every MS ms (also on "
+	  "SIGUSR2)",
+	  POPT_CB, .cb = opt_usage },
+	{ "count", 'N', "COUNT", "stop after COUNT samples", POPT_CB, .cb = opt_count },
+	{ 0 },
+};
+
+const struct opt_group run_group = {
+	.name = "run",
+	.opts = run_opts,
+	.size = sizeof(struct run_opts),
+};
+
+static int event_check(void *data, const struct opt_set *set, char *err, size_t errlen)
+{
+	struct event_opts *e = data;
+	struct ev_spec_err perr;
+
+	(void)set;
+	if (!e->text)
+		return 0;
+	if (evspec__parse(e->text, &e->specs, &e->nr_specs, &perr)) {
+		snprintf(err, errlen, "bad event spec at offset %d: %s\n  %s\n  %*s^", perr.pos,
+			 perr.msg, e->text, perr.pos > 0 ? perr.pos : 0, "");
+		return -1;
+	}
+	return 0;
+}
+
+static void event_free(void *data)
+{
+	struct event_opts *e = data;
+
+	evspec__free(e->specs, e->nr_specs);
+}
+
+static const struct popt event_opts[] = {
+	{ "event", 'e', "EVENT,...",
+	  "events: sys:name[/filter/][stack/max-stack=N/alias=NAME/...] (globs allowed)",
+	  POPT_BIND_STR(struct event_opts, text) },
+	{ 0 },
+};
+
+const struct opt_group event_group = {
+	.name = "event",
+	.opts = event_opts,
+	.size = sizeof(struct event_opts),
+	.check = event_check,
+	.free = event_free,
+};

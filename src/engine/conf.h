@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine's configuration, in the option groups the engine owns: what
+ * to monitor (-C/-p/-t/--), the ring buffers and time order (-m,
+ * --watermark, --order, --order-mem), the run (-i, --usage-self, -N) and
+ * the events (-e).  Stack capture (-g, --call-graph ...) is a struct of
+ * the engine too, parsed in the stack group (sym/stack.h) that also holds
+ * the print options.  The CLI gives the session a struct engine_conf of the
+ * groups the profiler accepts; a missing group means its defaults.
+ */
+#ifndef PP_CONF_H
+#define PP_CONF_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "engine/evspec.h"
+#include "engine/sample.h"
+#include "util/opt.h"
+
+enum call_graph_mode {
+	CG_NONE = 0,
+	CG_FP,	  /* frame pointers: PERF_SAMPLE_CALLCHAIN */
+	CG_DWARF, /* CALLCHAIN (kernel part) + REGS_USER + STACK_USER */
+};
+
+struct target_opts {
+	int *cpus; /* -C, or all online CPUs (the check fills them in) */
+	int nr_cpus;
+	bool cpus_given;
+	pid_t *pids; /* -p: processes (all their threads) */
+	int nr_pids;
+	pid_t *tids; /* -t: threads */
+	int nr_tids;
+	char **argv; /* -- command args (NULL-terminated), set by the CLI */
+};
+
+struct ring_opts {
+	unsigned mmap_pages; /* -m, 0 = default (ring__default_pages) */
+	unsigned watermark;  /* --watermark: PCT of the ring filled wakes us up */
+	bool watermark_set;
+	bool order;    /* --order */
+	u64 order_mem; /* --order-mem: queued bytes at most, 0 = ORDER_MEM_DEFAULT */
+};
+
+struct run_opts {
+	unsigned interval_ms; /* -i */
+	unsigned usage_ms;    /* --usage-self: perf-prof's own cost every MS */
+	u64 max_samples;      /* -N, 0 = unlimited */
+};
+
+struct event_opts {
+	const char *text; /* -e */
+	struct ev_spec *specs;
+	int nr_specs;
+};
+
+struct capture_opts {
+	enum call_graph_mode cg; /* -g / --call-graph fp|dwarf[,SIZE] */
+	bool by_attr;		 /* only events with the "stack" attribute want stacks */
+	unsigned dwarf_size;	 /* user stack bytes copied for DWARF, 0 = default */
+	int max_stack;		 /* --max-stack, 0 = kernel default */
+	bool no_user;		 /* capture no user frames */
+	bool no_kernel;		 /* capture no kernel frames */
+	bool halves_given;	 /* --[no-]user-callchain / --[no-]kernel-callchain */
+};
+
+/* What a session is created with: any pointer may be NULL (defaults). */
+struct engine_conf {
+	const struct target_opts *target;
+	const struct ring_opts *ring;
+	const struct run_opts *run;
+	const struct event_opts *events;
+	const struct capture_opts *capture;
+	const struct log_opts *log;
+	bool output_file; /* the output is a file: SIGHUP calls the reopen hook */
+};
+
+extern const struct opt_group target_group; /* -C -p -t (and "-- command") */
+extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem */
+extern const struct opt_group run_group;    /* -i --usage-self -N */
+extern const struct opt_group event_group;  /* -e (parsed into specs by its check) */
+
+/*
+ * Default ring size: a 64 MiB budget split over @nr_cpus, 128..2048 pages
+ * each, at least @want.
+ */
+unsigned ring__default_pages(int nr_cpus, unsigned want);
+
+#endif

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option groups: storing a parsed value, help lines, the -v/-q group. */
+#include <stdio.h>
+#include <string.h>
+
+#include "util/opt.h"
+#include "util/units.h"
+
+void *opt_set__get(const struct opt_set *set, const struct opt_group *g)
+{
+	for (int i = 0; set && i < set->n; i++)
+		if (set->e[i].g == g)
+			return set->e[i].data;
+	return NULL;
+}
+
+int popt__set(const struct popt *o, void *data, const char *arg, char *err, size_t errlen)
+{
+	char *field = (char *)data + o->off;
+	unsigned long long v;
+
+	switch (o->type) {
+	case POPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case POPT_STR:
+		*(const char **)field = arg;
+		return 0;
+	case POPT_COUNT:
+		(*(int *)field)++;
+		return 0;
+	case POPT_UINT:
+		if (units__parse_uint(arg, 0, ~0ULL, &v))
+			break;
+		*(unsigned long long *)field = v;
+		return 0;
+	case POPT_TIME:
+		if (units__parse_time(arg, o->unit ? o->unit : "ms", &v)) {
+			snprintf(err, errlen,
+				 "bad time '%s' for --%s (e.g. 100ms, 20us, 1.5s, 500ns)", arg,
+				 o->lname);
+			return -1;
+		}
+		*(unsigned long long *)field = v;
+		return 0;
+	case POPT_CB:
+		err[0] = 0;
+		if (!o->cb(data, arg, err, errlen))
+			return 0;
+		if (!err[0])
+			snprintf(err, errlen, "bad value '%s' for --%s", arg ? arg : "", o->lname);
+		return -1;
+	}
+	snprintf(err, errlen, "bad value '%s' for --%s", arg ? arg : "", o->lname);
+	return -1;
+}
+
+void popt__left(const struct popt *o, char *buf, size_t len)
+{
+	const char *a = o->argname;
+	const char *sep = a && a[0] != '[' ? " " : "";
+
+	if (o->sname)
+		snprintf(buf, len, "-%c, --%s%s%s", o->sname, o->lname, sep, a ? a : "");
+	else
+		snprintf(buf, len, "    --%s%s%s", o->lname, sep, a ? a : "");
+}
+
+static const struct popt log_opts[] = {
+	{ "verbose", 'v', NULL, "more messages (repeatable)",
+	  POPT_BIND_COUNT(struct log_opts, verbose) },
+	{ "quiet", 'q', NULL, "only errors on stderr", POPT_BIND_FLAG(struct log_opts, quiet) },
+	{ 0 },
+};
+
+const struct opt_group log_group = {
+	.name = "log",
+	.opts = log_opts,
+	.size = sizeof(struct log_opts),
+};

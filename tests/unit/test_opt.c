@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Option groups: a profiler gets exactly the groups it lists, each group's
+ * options land in its own struct, checks run in the listed order (the stack
+ * group sees the events, the flame group sees the stack group), "--" goes
+ * to the target group, and the engine's configuration holds only the
+ * engine's groups.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "ut.h"
+
+struct own {
+	bool flag;
+	int level;
+	unsigned long long than;
+};
+
+static const struct popt own_opts[] = {
+	{ .lname = "flag", .sname = 'F', POPT_BIND_FLAG(struct own, flag) },
+	{ .lname = "level", .sname = 'L', POPT_BIND_COUNT(struct own, level) },
+	{ .lname = "than", .argname = "TIME", POPT_BIND_TIME(struct own, than, "ms") },
+	{ 0 },
+};
+
+static int init_none(struct session *s, void *priv, const struct opt_set *opts)
+{
+	(void)s, (void)priv, (void)opts;
+	return 0;
+}
+
+static const struct profiler prof = {
+	.name = "fake",
+	.desc = "a fake profiler",
+	.groups = (const struct opt_group *const[]){ &event_group, &target_group,
+						     &stack_group, &flame_group, NULL },
+	.own = own_opts,
+	.priv_size = sizeof(struct own),
+	.init = init_none,
+};
+
+/* Parse the words of @line; 0, 1 (help) or -1.  @set must be freed. */
+static int parse(const char *line, struct opt_set *set, struct own *own)
+{
+	static char buf[512];
+	char *argv[32], *save = NULL;
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	argv[argc++] = "fake";
+	for (char *t = strtok_r(buf, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	memset(own, 0, sizeof(*own));
+	return options__parse(&prof, argc, argv, set, own);
+}
+
+int main(void)
+{
+	const struct stack_opts *st;
+	const struct target_opts *t;
+	const struct log_opts *log;
+	struct engine_conf conf;
+	struct opt_set set;
+	struct own own;
+	int ret;
+
+	/* own options and the always-present log group */
+	ret = parse("-F -LL --than 20us -vv -q", &set, &own);
+	CHECK_INT(ret, 0);
+	CHECK(own.flag, "--flag");
+	CHECK_INT(own.level, 2);
+	CHECK_INT(own.than, 20000);
+	log = opt_set__get(&set, &log_group);
+	CHECK(log && log->verbose == 2 && log->quiet, "log group");
+	/* the target check filled in the online CPUs; no ring group was listed */
+	t = opt_set__get(&set, &target_group);
+	CHECK(t && t->nr_cpus > 0 && t->cpus && !t->cpus_given, "default CPUs");
+	CHECK(!opt_set__get(&set, &ring_group), "ring group not listed");
+	options__engine_conf(&set, &conf);
+	CHECK(conf.target == t && !conf.ring && !conf.run && conf.log == log, "engine conf");
+	CHECK(conf.capture && conf.capture->cg == CG_NONE && !conf.output_file, "capture");
+	options__free(&set);
+
+	/* a group the profiler does not list: its options are unknown */
+	CHECK_INT(parse("-m 64", &set, &own), -1);
+	options__free(&set);
+	CHECK_INT(parse("-o out.txt", &set, &own), -1);
+	options__free(&set);
+
+	/* the stack group turns stacks on for a "stack" event; the flame group then accepts */
+	ret = parse("-e sched:sched_switch/stack/ --flame-graph x.svg", &set, &own);
+	CHECK_INT(ret, 0);
+	st = opt_set__get(&set, &stack_group);
+	CHECK(st && st->capture.cg == CG_FP && st->capture.by_attr, "stack attribute");
+	CHECK_STR(((const struct flame_opts *)opt_set__get(&set, &flame_group))->name, "x.svg");
+	options__free(&set);
+	/* ... and refuses a flame graph without stacks */
+	CHECK_INT(parse("-e sched:sched_switch --flame-graph x.svg", &set, &own), -1);
+	options__free(&set);
+
+	/* stack options: capture and print halves together */
+	ret = parse("--call-graph dwarf,4096 --kernel-stack --no-dso", &set, &own);
+	CHECK_INT(ret, 0);
+	st = opt_set__get(&set, &stack_group);
+	CHECK(st->capture.cg == CG_DWARF && st->capture.dwarf_size == 4096, "dwarf");
+	CHECK(st->capture.no_user && (st->print & STACK_KERNEL_ONLY) && (st->print & STACK_NO_DSO),
+	      "kernel half");
+	options__free(&set);
+	CHECK_INT(parse("-g --user-stack --kernel-stack", &set, &own), -1);
+	options__free(&set);
+
+	/* "--" is the target group's workload; -p with it is refused */
+	ret = parse("-C 0 -- /bin/true x", &set, &own);
+	CHECK_INT(ret, 0);
+	t = opt_set__get(&set, &target_group);
+	CHECK(t->argv && !strcmp(t->argv[0], "/bin/true") && !strcmp(t->argv[1], "x"), "argv");
+	CHECK(t->cpus_given && t->nr_cpus == 1 && t->cpus[0] == 0, "-C 0");
+	options__free(&set);
+	CHECK_INT(parse("-p 1 -- /bin/true", &set, &own), -1);
+	options__free(&set);
+	CHECK_INT(parse("-p 1,x", &set, &own), -1);
+	options__free(&set);
+
+	/* an unknown -e attribute of this profiler is refused */
+	CHECK_INT(parse("-e sched:sched_switch//num=prev_pid/", &set, &own), -1);
+	options__free(&set);
+	return ut_done("test_opt");
+}
