@@ -21,6 +21,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "engine/fdcloser.h"
+#include "expr/expr.h"
 #include "report/outfile.h"
 #include "profiler.h"
 #include "sym/stack.h"
@@ -285,6 +286,7 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 		goto out;
 	}
 	session__set_name(s, p->name);
+	session__set_user_filters(s, &expr_user_filters);
 	if (stack && stack->capture.cg != CG_NONE) {
 		r.stack = stack_ctx__new(stack->print);
 		if (!r.stack) {

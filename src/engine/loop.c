@@ -278,6 +278,10 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			return;
 		if (smp.tid == (u32)-1 && ev->tp)
 			exiting_task(s, ev, &smp);
+		if (ev->ufilter && !s->uf_ops->match(ev->ufilter, s, &smp)) {
+			ev->nr_ufiltered++;
+			return;
+		}
 		ev->nr_samples++;
 		s->nr_samples++;
 		SESSION_CALL(s, sample, ev, &smp);

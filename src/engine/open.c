@@ -254,13 +254,22 @@ static int set_filter(struct session *s, struct evsel *ev, int fd)
 {
 	char reason[256], **clauses;
 
-	if (!ev->filter)
+	if (!ev->filter || ev->ufilter)
 		return 0;
 	if (!ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
 		return 0;
 	if (errno != EINVAL || !ev->tp)
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
+	/* what the kernel refuses, user space may evaluate (every sample, exactly) */
+	if (s->uf_ops && !ev->nr_open) {
+		ev->ufilter = s->uf_ops->compile(s, ev, ev->filter, reason, sizeof(reason));
+		if (ev->ufilter) {
+			session__warn(s, "filter '%s' on %s runs in user space", ev->filter,
+				      ev->name);
+			return 0;
+		}
+	}
 	if (ev->from_glob && !ev->nr_open) {
 		ev->refused_filter = true;
 		return -EINVAL; /* skipped, or explained by refusal_error() */

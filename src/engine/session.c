@@ -159,6 +159,8 @@ void session__delete(struct session *s)
 	session__restore_signals(s);
 	for (ev = s->evsels; ev; ev = next) {
 		next = ev->next;
+		if (ev->ufilter)
+			s->uf_ops->done(ev->ufilter, s, ev);
 		fastprint__delete(ev->fastprint);
 		free(ev->cpus);
 		free(ev->filter);
@@ -178,6 +180,11 @@ void session__delete(struct session *s)
 	free(s->threads);
 	free(s->def_target.cpus);
 	free(s);
+}
+
+void session__set_user_filters(struct session *s, const struct user_filter_ops *ops)
+{
+	s->uf_ops = ops;
 }
 
 void session__set_name(struct session *s, const char *name)

@@ -48,6 +48,8 @@ struct evsel {
 	char *filter; /* tracepoint filter text, NULL for none */
 	void *priv;   /* the profiler's per-event data */
 	u64 nr_samples;
+	void *ufilter;	   /* the filter, run in user space (the kernel refused it) */
+	u64 nr_ufiltered;  /* samples it left out */
 	struct fastprint *fastprint; /* compiled printer, built on first print (engine-owned) */
 	bool fastprint_tried;
 	int *cpus; /* cpus=LIST: open only on these CPUs; NULL: every monitored one */
@@ -195,6 +197,24 @@ int session__open(struct session *s);
  * output file call the snapshot, usage and reopen hooks.  Returns 0 or
  * -errno.
  */
+/*
+ * Filters the kernel refuses but user space can evaluate (a field compared
+ * with a field, _cpu, a function call): when PERF_EVENT_IOC_SET_FILTER
+ * fails with EINVAL and compile() accepts the filter, the event opens
+ * without a kernel filter, "filter 'F' on EV runs in user space" is said
+ * once, and each sample must pass match() before any hook sees it (or -N
+ * counts it).  done() reports what the filter met (faults) and frees it.
+ * Without these ops (or when compile() refuses too), the kernel's reason
+ * is the error, as for any refused filter.
+ */
+struct user_filter_ops {
+	void *(*compile)(struct session *s, struct evsel *ev, const char *text, char *err,
+			 size_t errlen);
+	bool (*match)(void *f, struct session *s, const struct sample *smp);
+	void (*done)(void *f, struct session *s, struct evsel *ev);
+};
+void session__set_user_filters(struct session *s, const struct user_filter_ops *ops);
+
 /* Register a hook set, before session__open.  0 or -ENOSPC (more than 4 sets). */
 int session__add_ops(struct session *s, const struct session_ops *ops, void *priv);
 int session__run(struct session *s);

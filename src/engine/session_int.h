@@ -59,6 +59,7 @@ struct session {
 	unsigned want_pages;	 /* the profiler's minimum ring size without -m */
 	const int *out_errno_at; /* where the -o stream keeps a failed write's errno */
 	const char *name;	 /* the profiler's, for session__warn */
+	const struct user_filter_ops *uf_ops; /* refused filters run in user space */
 	FILE *out;
 	struct tp_db *tp;
 	struct comm_map *comms;

@@ -30,6 +30,7 @@ struct evsel;
 struct session;
 struct ksyms;
 struct expr;
+struct user_filter_ops;
 
 /* What an evaluation reads besides the record. */
 struct expr_ctx {
@@ -104,6 +105,9 @@ int expr__eval(struct expr *e, const struct expr_ctx *ctx, struct expr_value *ou
  */
 struct expr *expr__compile_filter(const char *text, const struct evsel *ev, char *buf, size_t len);
 bool expr__match(struct expr *e, const struct expr_ctx *ctx);
+
+/* The engine's user-space filters (session__set_user_filters), in this language. */
+extern const struct user_filter_ops expr_user_filters;
 
 /* Faults counted over every evaluation, for a report at exit. */
 struct expr_faults {

@@ -2,8 +2,9 @@
 # num-dist against tests/work/write_n.c, which calls write(fd, buf, n) for
 # n = 1..100 on /dev/null: the distribution of count is known exactly
 # (calls 100, total 5050, min 1, max 100, p50 50, log2 slots 1,2,4,...,37),
-# --than 90 prints the 10 writes of 91..100, and bad num= expressions are
-# usage errors.
+# --than 90 prints the 10 writes of 91..100, a filter the kernel refuses
+# (count>fd) runs in user space with exact counts, and bad num= expressions
+# are usage errors.
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$W/write_n" ] || { skip "workload write_n not built (make workloads)"; done_tests; exit; }
@@ -82,6 +83,17 @@ check_eq "--than keeps the table" "$(row "$T/b" $E 2)" 100
 run_nd "$T/c" -e "${EV%/}/alias=wr/" --perins -p PID
 check_eq "alias and --perins: calls of the thread" \
 	"$(awk '$1 == "wr" && $2 == "write_n" { print $4 }' "$T/c")" 100
+
+# a filter the kernel refuses (a field compared with a field) runs in user space,
+# exactly: of the writes of 1..100 bytes, those with count > fd
+run_nd "$T/u" -e "${EV%%/num=*}"' && count>fd/num=count/'
+fd=$(grep -o 'fd=[0-9]*' "$T/u.wl" | cut -d= -f2)
+check_eq "user-space filter: exit status" "$(cat "$T/u.rc")" 0
+check "user-space filter: said once" \
+	test "$(grep -c "filter '.*count>fd' on $E runs in user space" "$T/u.err")" -eq 1
+check_eq "user-space filter: calls 100 - fd" "$(row "$T/u" $E 2)" $((100 - fd))
+check_eq "user-space filter: total" "$(row "$T/u" $E 3)" $((5050 - fd * (fd + 1) / 2))
+check_eq "user-space filter: min fd + 1" "$(row "$T/u" $E 4)" $((fd + 1))
 
 # usage errors: status 2 and the message
 "$PP" num-dist -e "$E//num=cnt+1/" >"$T/e1" 2>&1
