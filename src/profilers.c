@@ -2,11 +2,12 @@
 /* The profiler table: one line per profiler. */
 #include "profiler.h"
 
-extern const struct profiler prof_trace, prof_task_state, prof_num_dist;
+extern const struct profiler prof_trace, prof_task_state, prof_num_dist, prof_top;
 
 const struct profiler *const profilers[] = {
 	&prof_trace,
 	&prof_task_state,
 	&prof_num_dist,
+	&prof_top,
 };
 const int nr_profilers = sizeof(profilers) / sizeof(profilers[0]);

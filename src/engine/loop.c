@@ -645,9 +645,9 @@ static int setup_loop(struct session *s)
 	e.data.u64 = ~1ULL;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->tickfd, &e))
 		return -errno;
-	if (s->conf.run->interval_ms) {
+	if (session__interval_ms(s)) {
 		s->intfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-		if (s->intfd < 0 || arm_timer(s->intfd, s->conf.run->interval_ms))
+		if (s->intfd < 0 || arm_timer(s->intfd, session__interval_ms(s)))
 			return -errno;
 		e.data.u64 = ~2ULL;
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->intfd, &e))

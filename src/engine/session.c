@@ -235,6 +235,16 @@ void session__want_cpu_wide(struct session *s)
 	s->cpu_wide = true;
 }
 
+void session__want_interval(struct session *s, unsigned ms)
+{
+	s->want_interval = ms;
+}
+
+unsigned session__interval_ms(struct session *s)
+{
+	return s->conf.run->interval_ms ? s->conf.run->interval_ms : s->want_interval;
+}
+
 void session__want_pages(struct session *s, unsigned pages)
 {
 	if (pages > s->want_pages)

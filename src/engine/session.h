@@ -149,6 +149,10 @@ bool session__stacks_for_all(struct session *s);
 void session__want_order(struct session *s);
 void session__want_cpu_wide(struct session *s);
 void session__want_pages(struct session *s, unsigned pages);
+/* The interval hook every @ms when -i is not given (top: 1000). */
+void session__want_interval(struct session *s, unsigned ms);
+/* -i, or the profiler's default; 0: no interval. */
+unsigned session__interval_ms(struct session *s);
 FILE *session__out(struct session *s);
 /*
  * Send the output to @out from now on (the CLI opens -o once the events

@@ -57,6 +57,7 @@ struct session {
 	bool order;		 /* time order: --order, stacks, or the profiler asked */
 	bool cpu_wide;		 /* the profiler asked for per-CPU events with -p/-t/-- */
 	unsigned want_pages;	 /* the profiler's minimum ring size without -m */
+	unsigned want_interval;	 /* the profiler's -i when none is given */
 	const int *out_errno_at; /* where the -o stream keeps a failed write's errno */
 	const char *name;	 /* the profiler's, for session__warn */
 	const struct user_filter_ops *uf_ops; /* refused filters run in user space */

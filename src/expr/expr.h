@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "engine/sample.h"
+#include "util/opt.h"
 
 struct evsel;
 struct session;
@@ -105,6 +106,12 @@ int expr__eval(struct expr *e, const struct expr_ctx *ctx, struct expr_value *ou
  */
 struct expr *expr__compile_filter(const char *text, const struct evsel *ev, char *buf, size_t len);
 bool expr__match(struct expr *e, const struct expr_ctx *ctx);
+
+/* The key group: -k EXPR, the default key= of every event. */
+struct key_opts {
+	const char *expr;
+};
+extern const struct opt_group key_group;
 
 /* The engine's user-space filters (session__set_user_filters), in this language. */
 extern const struct user_filter_ops expr_user_filters;

@@ -50,7 +50,7 @@ int stack_flame__open(struct session *s, const struct flame_opts *o, const char 
 		return session__set_err(s, err, "cannot make the flame graph '%s': %s", o->name,
 					strerror(-err));
 	}
-	if (session__conf(s)->run->interval_ms && stamp_first)
+	if (session__interval_ms(s) && stamp_first)
 		root_frame(f, s);
 	*out = f;
 	return 0;

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The key -> columns table of top (report/top_table.h). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <uthash.h>
+
+#include "report/top_table.h"
+
+struct top_row {
+	UT_hash_handle hh;
+	unsigned char key[1 + TOP_KEY_MAX]; /* 'n' + 8 bytes, or 's' + the string */
+	int keylen;
+	char label[TOP_KEY_MAX + 1];
+	char comm[17];
+	uint64_t v[];
+};
+
+struct top_table {
+	char *key_title;
+	bool comm;
+	struct top_col *cols;
+	bool *neg; /* a column saw a negative value: print signed */
+	int ncols;
+	struct top_row *rows;
+	unsigned nr_rows;
+	uint64_t not_kept;
+};
+
+struct top_table *top_table__new(const char *key_title, bool comm, const struct top_col *cols,
+				 int ncols)
+{
+	struct top_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->key_title = strdup(key_title);
+	t->cols = calloc(ncols ? ncols : 1, sizeof(*t->cols));
+	t->neg = calloc(ncols ? ncols : 1, sizeof(*t->neg));
+	if (!t->key_title || !t->cols || !t->neg) {
+		top_table__delete(t);
+		return NULL;
+	}
+	memcpy(t->cols, cols, ncols * sizeof(*cols));
+	t->ncols = ncols;
+	t->comm = comm;
+	return t;
+}
+
+void top_table__reset(struct top_table *t)
+{
+	struct top_row *r, *tmp;
+
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		HASH_DEL(t->rows, r);
+		free(r);
+	}
+	t->nr_rows = 0;
+	t->not_kept = 0;
+}
+
+void top_table__delete(struct top_table *t)
+{
+	if (!t)
+		return;
+	top_table__reset(t);
+	free(t->key_title);
+	free(t->cols);
+	free(t->neg);
+	free(t);
+}
+
+struct top_row *top_table__row(struct top_table *t, uint64_t num, const char *str, int len,
+			       bool *created)
+{
+	unsigned char key[1 + TOP_KEY_MAX];
+	struct top_row *r;
+	int keylen;
+
+	if (str) {
+		if (len > TOP_KEY_MAX)
+			len = TOP_KEY_MAX;
+		key[0] = 's';
+		memcpy(key + 1, str, len);
+		keylen = 1 + len;
+	} else {
+		key[0] = 'n';
+		memcpy(key + 1, &num, sizeof(num));
+		keylen = 1 + sizeof(num);
+	}
+	*created = false;
+	HASH_FIND(hh, t->rows, key, keylen, r);
+	if (r)
+		return r;
+	if (t->nr_rows >= TOP_MAX_ROWS ||
+	    !(r = calloc(1, sizeof(*r) + t->ncols * sizeof(r->v[0])))) {
+		t->not_kept++;
+		return NULL;
+	}
+	memcpy(r->key, key, keylen);
+	r->keylen = keylen;
+	HASH_ADD(hh, t->rows, key, keylen, r);
+	t->nr_rows++;
+	*created = true;
+	return r;
+}
+
+static void copy_text(char *dst, size_t size, const char *src, int len)
+{
+	if (len < 0)
+		len = 0;
+	if ((size_t)len >= size)
+		len = (int)size - 1;
+	memcpy(dst, src, len);
+	dst[len] = 0;
+	dst[strnlen(dst, len)] = 0; /* up to a NUL inside */
+}
+
+void top_row__set_label(struct top_row *r, const char *label, int len)
+{
+	copy_text(r->label, sizeof(r->label), label, len);
+}
+
+void top_row__set_comm(struct top_row *r, const char *comm, int len)
+{
+	copy_text(r->comm, sizeof(r->comm), comm, len);
+}
+
+void top_row__add(struct top_table *t, struct top_row *r, int col, uint64_t v, bool neg)
+{
+	r->v[col] += v;
+	if (neg)
+		t->neg[col] = true;
+}
+
+unsigned top_table__nr_rows(const struct top_table *t)
+{
+	return t->nr_rows;
+}
+
+static const struct top_table *sort_table; /* qsort has no context argument */
+
+static int cmp_col(const struct top_row *a, const struct top_row *b, int c, bool neg)
+{
+	if (neg) {
+		int64_t x = (int64_t)a->v[c], y = (int64_t)b->v[c];
+
+		return x < y ? 1 : x > y ? -1 : 0;
+	}
+	return a->v[c] < b->v[c] ? 1 : a->v[c] > b->v[c] ? -1 : 0;
+}
+
+/* By the "by" columns in order, then the others, largest first; then the label. */
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct top_row *a = *(struct top_row *const *)pa, *b = *(struct top_row *const *)pb;
+	const struct top_table *t = sort_table;
+	int d;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = 0; c < t->ncols; c++)
+			if (t->cols[c].by == !pass && (d = cmp_col(a, b, c, t->neg[c])))
+				return d;
+	return strcmp(a->label, b->label);
+}
+
+static int digits(uint64_t v, bool neg)
+{
+	char buf[32];
+
+	return neg ? snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v)
+		   : snprintf(buf, sizeof(buf), "%" PRIu64, v);
+}
+
+void top_table__print(struct top_table *t, FILE *out, int max_rows)
+{
+	struct top_row **rows = NULL, *r, *tmp;
+	int kw = (int)strlen(t->key_title), *w, n = 0;
+
+	w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
+	if (t->nr_rows)
+		rows = malloc(t->nr_rows * sizeof(*rows));
+	if (!w || (t->nr_rows && !rows)) {
+		fprintf(out, "top: out of memory\n");
+		free(w);
+		free(rows);
+		return;
+	}
+	for (int c = 0; c < t->ncols; c++)
+		w[c] = (int)strlen(t->cols[c].title);
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		int l = (int)strlen(r->label);
+
+		rows[n++] = r;
+		if (l > kw)
+			kw = l;
+		for (int c = 0; c < t->ncols; c++)
+			if (digits(r->v[c], t->neg[c]) > w[c])
+				w[c] = digits(r->v[c], t->neg[c]);
+	}
+	sort_table = t;
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+	fprintf(out, "%-*s", kw, t->key_title);
+	if (t->comm)
+		fprintf(out, " %-16s", "COMM");
+	for (int c = 0; c < t->ncols; c++)
+		fprintf(out, " %*s", w[c], t->cols[c].title);
+	fputc('\n', out);
+	for (int i = 0; i < n && (!max_rows || i < max_rows); i++) {
+		fprintf(out, "%-*s", kw, rows[i]->label);
+		if (t->comm)
+			fprintf(out, " %-16s", rows[i]->comm[0] ? rows[i]->comm : "-");
+		for (int c = 0; c < t->ncols; c++) {
+			if (t->neg[c])
+				fprintf(out, " %*" PRId64, w[c], (int64_t)rows[i]->v[c]);
+			else
+				fprintf(out, " %*" PRIu64, w[c], rows[i]->v[c]);
+		}
+		fputc('\n', out);
+	}
+	if (max_rows && n > max_rows)
+		fprintf(out, "... %d more\n", n - max_rows);
+	if (t->not_kept)
+		fprintf(out, "top: %" PRIu64 " samples of new keys not kept (%u keys at most)\n",
+			t->not_kept, TOP_MAX_ROWS);
+	free(rows);
+	free(w);
+}
+
+int top_screen__begin(FILE *out)
+{
+	struct winsize ws;
+
+	if (!isatty(fileno(out)) || ioctl(fileno(out), TIOCGWINSZ, &ws) || !ws.ws_row)
+		return 0;
+	fputs("\033[H\033[2J", out);
+	return ws.ws_row;
+}
