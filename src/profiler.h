@@ -43,6 +43,11 @@ struct profiler {
 	const struct popt *own;	     /* terminated by { 0 } */
 	const char *const *ev_attrs; /* extra -e attributes accepted (NULL-terminated) */
 	size_t priv_size;
+	/*
+	 * Positional arguments ("perf-prof expr -e EV 'EXPR'"), anywhere before
+	 * "--": NULL takes none.  0, or -1 with one line in @err (usage).
+	 */
+	int (*args)(void *priv, int argc, char **argv, char *err, size_t errlen);
 
 	/*
 	 * Ask the engine for what the profiler needs, add events to @s.

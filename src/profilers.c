@@ -2,12 +2,9 @@
 /* The profiler table: one line per profiler. */
 #include "profiler.h"
 
-extern const struct profiler prof_trace, prof_task_state, prof_num_dist, prof_top;
+extern const struct profiler prof_trace, prof_task_state, prof_num_dist, prof_top, prof_expr;
 
 const struct profiler *const profilers[] = {
-	&prof_trace,
-	&prof_task_state,
-	&prof_num_dist,
-	&prof_top,
+	&prof_trace, &prof_task_state, &prof_num_dist, &prof_top, &prof_expr,
 };
 const int nr_profilers = sizeof(profilers) / sizeof(profilers[0]);

@@ -25,6 +25,7 @@ struct parsee {
 	const struct opt_group *const *groups;
 	const struct popt *own;
 	const char *const *ev_attrs;
+	int (*args)(void *priv, int argc, char **argv, char *err, size_t errlen);
 };
 
 static int nr_of(const struct popt *o)
@@ -84,15 +85,24 @@ static void help(const struct parsee *p, FILE *fp)
 
 static struct parsee of_profiler(const struct profiler *p)
 {
-	return (struct parsee){ p->name,   p->desc, p->synopsis, p->examples,
-				p->groups, p->own,  p->ev_attrs };
+	return (struct parsee){ .name = p->name,
+				.desc = p->desc,
+				.synopsis = p->synopsis,
+				.examples = p->examples,
+				.groups = p->groups,
+				.own = p->own,
+				.ev_attrs = p->ev_attrs,
+				.args = p->args };
 }
 
 static struct parsee of_command(const struct command *c)
 {
-	return (struct parsee){
-		c->name, c->desc, c->synopsis, c->examples, c->groups, c->own, NULL
-	};
+	return (struct parsee){ .name = c->name,
+				.desc = c->desc,
+				.synopsis = c->synopsis,
+				.examples = c->examples,
+				.groups = c->groups,
+				.own = c->own };
 }
 
 void options__help(const struct profiler *p, FILE *fp)
@@ -151,7 +161,7 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 	struct option *lo;
 	int ret = -1;
 
-	if (command)
+	if (command || p->args) /* positional arguments anywhere: getopt permutes them */
 		memmove(shorts, shorts + 1, strlen(shorts));
 	*pos = NULL;
 	*nr_pos = 0;
@@ -239,7 +249,14 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			goto out;
 		}
 	}
-	if (optind < dashdash) {
+	if (p->args) {
+		err[0] = 0;
+		if (p->args(priv, dashdash - optind, argv + optind, err, sizeof(err))) {
+			fprintf(stderr, "perf-prof %s: %s\n", p->name,
+				err[0] ? err : "bad arguments");
+			goto out;
+		}
+	} else if (optind < dashdash) {
 		if (!command) {
 			fprintf(stderr, "perf-prof %s: unexpected argument '%s'%s\n", p->name,
 				argv[optind],
