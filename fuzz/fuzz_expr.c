@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for expressions: user text compiled against real
- * formats of this host, then evaluated on arbitrary record bytes.  Input:
- * one byte choosing the format (low bits) and the filter syntax (bit 7),
+ * formats of this host, or against a random format, then evaluated on
+ * arbitrary record bytes.  Input: one byte choosing the format (bits 0-5;
+ * RANDOM_FMT: the next bytes describe one) and the filter syntax (bit 7),
  * the expression up to a NUL, then the record, copied to a buffer of
  * exactly its size so that ASan sees any read past it.  A compile error
  * must point inside the text; strings handed out must be readable.
+ *
+ * A random format: a byte N (1..6 fields), then 3 bytes per field: its
+ * kind (integers of 1/2/4/8 bytes, signed or not, char[LEN], __data_loc
+ * char[], __rel_loc char[], u16/u32/u64 arrays of LEN), its offset and
+ * LEN.  Offsets and sizes are whatever the bytes say: fields may overlap,
+ * lie past any record, or be empty.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,7 +21,52 @@
 #include "../tests/unit/expr_formats.h"
 #include "expr/expr.h"
 
+#define RANDOM_FMT 0x3f
+
 static struct tep_handle *tep;
+
+/* Build a format from @d (N, then kind/offset/len per field); bytes used, or 0. */
+static size_t random_format(const uint8_t *d, size_t size, char *fmt, size_t len)
+{
+	static const char *const names[] = { "a", "b", "c", "d", "e", "f" };
+	size_t used = 1, n;
+	int o;
+
+	if (size < 1)
+		return 0;
+	n = d[0] % 6 + 1;
+	if (size < 1 + 3 * n)
+		return 0;
+	o = snprintf(fmt, len,
+		     "name: rnd\nID: 9999\nformat:\n"
+		     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n");
+	for (size_t i = 0; i < n; i++, used += 3) {
+		unsigned kind = d[used] % 14, off = d[used + 1], l = d[used + 2] % 40;
+		static const char *const ints[] = { "u8",  "s8",  "u16", "s16",
+						    "u32", "s32", "u64", "s64" };
+		static const unsigned isz[] = { 1, 1, 2, 2, 4, 4, 8, 8 };
+
+		if (kind < 8)
+			o += snprintf(fmt + o, len - o,
+				      "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%u;\n",
+				      ints[kind], names[i], off, isz[kind], kind & 1);
+		else if (kind == 8)
+			o += snprintf(fmt + o, len - o,
+				      "\tfield:char %s[%u];\toffset:%u;\tsize:%u;\tsigned:0;\n",
+				      names[i], l, off, l);
+		else if (kind == 9 || kind == 10)
+			o += snprintf(fmt + o, len - o,
+				      "\tfield:%s char[] %s;\toffset:%u;\tsize:4;\tsigned:0;\n",
+				      kind == 9 ? "__data_loc" : "__rel_loc", names[i], off);
+		else
+			o += snprintf(fmt + o, len - o,
+				      "\tfield:u%u %s[%u];\toffset:%u;\tsize:%u;\tsigned:0;\n",
+				      8u << (kind - 10), names[i], l, off, l * (1u << (kind - 10)));
+	}
+	snprintf(fmt + o, len - o, "\nprint fmt: \"x\"\n");
+	return used;
+}
 static struct evsel evs[NR_EV_FORMATS];
 static volatile unsigned sink;
 
@@ -28,6 +80,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned char *raw = NULL;
 	char *text, msg[256];
 	size_t tlen, rlen;
+	struct tep_handle *rtep = NULL;
+	struct evsel rev = { 0 };
+	unsigned flags;
 	struct expr *e;
 	int ev;
 
@@ -38,19 +93,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size < 1)
 		return 0;
-	ev = data[0] & 0x7f;
-	nul = memchr(data + 1, 0, size - 1);
-	tlen = nul ? (size_t)(nul - data - 1) : size - 1;
+	flags = data[0] & 0x80 ? EXPR_FILTER : 0;
+	ev = data[0] & 0x3f;
+	data++, size--;
+	if (ev == RANDOM_FMT) {
+		char fmt[2048];
+		size_t used = random_format(data, size, fmt, sizeof(fmt));
+
+		if (!used)
+			return 0;
+		data += used, size -= used;
+		rtep = tep_alloc();
+		if (!rtep)
+			return 0;
+		tep_set_file_bigendian(rtep, TEP_LITTLE_ENDIAN);
+		tep_set_local_bigendian(rtep, TEP_LITTLE_ENDIAN);
+		if (tep_parse_event(rtep, fmt, strlen(fmt), "fuzz") != TEP_ERRNO__SUCCESS ||
+		    !(rev.tp = tep_find_event_by_name(rtep, "fuzz", "rnd"))) {
+			tep_free(rtep);
+			return 0;
+		}
+	}
+	nul = memchr(data, 0, size);
+	tlen = nul ? (size_t)(nul - data) : size;
 	text = malloc(tlen + 1);
-	if (!text)
+	if (!text) {
+		if (rtep)
+			tep_free(rtep);
 		return 0;
-	memcpy(text, data + 1, tlen);
+	}
+	memcpy(text, data, tlen);
 	text[tlen] = '\0';
-	rlen = nul ? size - 2 - tlen : 0;
+	rlen = nul ? size - 1 - tlen : 0;
 	if (rlen) {
 		raw = malloc(rlen);
 		if (!raw) {
 			free(text);
+			if (rtep)
+				tep_free(rtep);
 			return 0;
 		}
 		memcpy(raw, nul + 1, rlen);
@@ -58,8 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	smp.raw = raw;
 	smp.raw_size = (u32)rlen;
 
-	e = expr__compile_ex(text, ev < NR_EV_FORMATS ? &evs[ev] : NULL,
-			     data[0] & 0x80 ? EXPR_FILTER : 0, &err);
+	e = expr__compile_ex(text, rtep ? &rev : ev < NR_EV_FORMATS ? &evs[ev] : NULL, flags, &err);
 	if (!e) {
 		if (err.col < -1 || err.col > (int)tlen || !memchr(err.msg, '\0', sizeof(err.msg)))
 			abort();
@@ -81,5 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(raw);
 	free(text);
+	if (rtep)
+		tep_free(rtep); /* after the expression: it keeps no pointer into the format */
 	return 0;
 }
