@@ -116,7 +116,9 @@ static int make_table(struct session *s, struct num_dist *nd)
 	else
 		snprintf(title, sizeof(title), "%-*s %3s", nd->name_width, "EVENT", "CPU");
 	/* Threads come and go: --perins rows are dropped at each interval. */
-	nd->table = lat_table__new(title, NULL, LAT_PLAIN | (nd->perins ? LAT_DROP_ROWS : 0));
+	nd->table = lat_table__new(title, NULL,
+				   LAT_PLAIN | (nd->perins ? LAT_DROP_ROWS : 0) |
+					   (nd->perins && nd->hist ? LAT_LOG2 : 0));
 	if (!nd->table)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (struct evsel *ev = session__evsels(s); ev && !nd->perins; ev = ev->next) {
@@ -211,7 +213,7 @@ static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, str
 	row = inst_row(s, nd, e, ev, smp);
 	if (!row || lat_table__record(nd->table, row, v.u, NULL))
 		nd->failed_alloc = true;
-	if (nd->hist)
+	if (nd->hist && !nd->perins)
 		log2_hist__add(&e->log2, v.u);
 	if (nd->than && v.u > nd->than)
 		print_than(s, ev, smp, &v);
@@ -222,7 +224,9 @@ static void print_stats(struct session *s, struct num_dist *nd)
 	FILE *out = session__out(s);
 
 	lat_table__print(nd->table, out);
-	for (struct evsel *ev = session__evsels(s); ev && nd->hist; ev = ev->next) {
+	if (nd->perins && nd->hist) /* one per CPU or thread */
+		lat_table__print_log2(nd->table, out, NULL, "value");
+	for (struct evsel *ev = session__evsels(s); ev && nd->hist && !nd->perins; ev = ev->next) {
 		struct nd_event *e = nd_of(nd, ev);
 
 		if (!e || !log2_hist__count(&e->log2))

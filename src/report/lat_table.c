@@ -7,6 +7,7 @@
 
 #include "report/hist.h"
 #include "report/lat_table.h"
+#include "report/log2_hist.h"
 #include "report/stats_table.h"
 
 struct lat_row {
@@ -15,6 +16,7 @@ struct lat_row {
 	char label[LAT_LABEL];
 	struct hist *total;
 	struct hist *sub[LAT_MAX_SUB];
+	struct log2_hist *log2; /* LAT_LOG2 */
 	UT_hash_handle hh;
 };
 
@@ -23,6 +25,7 @@ struct lat_table {
 	const char *subs[LAT_MAX_SUB];
 	int nr_subs;
 	bool drop_rows;
+	bool log2;	    /* LAT_LOG2 */
 	unsigned row_flags; /* STATS_* */
 	struct lat_row *rows;
 	unsigned nr_rows;
@@ -42,6 +45,7 @@ struct lat_table *lat_table__new(const char *key_title, const char *const *subs,
 	for (; subs && subs[t->nr_subs] && t->nr_subs < LAT_MAX_SUB; t->nr_subs++)
 		t->subs[t->nr_subs] = subs[t->nr_subs];
 	t->drop_rows = flags & LAT_DROP_ROWS;
+	t->log2 = flags & LAT_LOG2;
 	t->row_flags = flags & LAT_PLAIN ? STATS_PLAIN : 0;
 	return t;
 }
@@ -52,6 +56,7 @@ static void row_free(struct lat_table *t, struct lat_row *r)
 	hist__delete(r->total);
 	for (int i = 0; i < t->nr_subs; i++)
 		hist__delete(r->sub[i]);
+	free(r->log2);
 	free(r);
 	t->nr_rows--;
 }
@@ -105,6 +110,11 @@ int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, co
 {
 	if (record(&r->total, total))
 		return -ENOMEM;
+	if (t->log2) {
+		if (!r->log2 && !(r->log2 = calloc(1, sizeof(*r->log2))))
+			return -ENOMEM;
+		log2_hist__add(r->log2, total);
+	}
 	for (int i = 0; sub && i < t->nr_subs; i++)
 		if (record(&r->sub[i], sub[i]))
 			return -ENOMEM;
@@ -165,6 +175,38 @@ void lat_table__reset(struct lat_table *t)
 		for (int i = 0; i < t->nr_subs; i++)
 			if (r->sub[i])
 				hist__reset(r->sub[i]);
+		if (r->log2)
+			log2_hist__reset(r->log2);
+	}
+}
+
+/* @src without the padding of its columns (one space between words) into @dst. */
+static void collapse(char *dst, size_t len, const char *src)
+{
+	size_t j = 0;
+
+	for (; *src && j + 1 < len; src++)
+		if (*src != ' ' || (j && dst[j - 1] != ' '))
+			dst[j++] = *src;
+	while (j > 0 && dst[j - 1] == ' ')
+		j--;
+	dst[j] = 0;
+}
+
+void lat_table__print_log2(struct lat_table *t, FILE *fp, const char *what, const char *title)
+{
+	char label[LAT_LABEL], key[LAT_LABEL];
+	struct lat_row *r, *tmp;
+
+	collapse(key, sizeof(key), t->key_title);
+	HASH_SORT(t->rows, row_cmp);
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		if (!r->log2 || !log2_hist__count(r->log2))
+			continue;
+		collapse(label, sizeof(label), r->label);
+		fprintf(fp, "\n%s (%s)%s%s\n", label, key, what ? " " : "", what ? what : "");
+		log2_hist__print(r->log2, title, fp);
 	}
 }
 

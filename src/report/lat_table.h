@@ -34,10 +34,12 @@ struct lat_row;
  * @subs: NULL-terminated names of the sub-rows (at most LAT_MAX_SUB).
  * @flags: LAT_DROP_ROWS: lat_table__reset frees the rows (keys that come
  * and go); LAT_PLAIN: the values are plain numbers (bytes, counts), not
- * times in ns, and print as such.  (A bool true is LAT_DROP_ROWS.)
+ * times in ns, and print as such; LAT_LOG2: rows keep a log2 histogram
+ * too (lat_table__print_log2).  (A bool true is LAT_DROP_ROWS.)
  */
 #define LAT_DROP_ROWS 0x1
 #define LAT_PLAIN 0x2
+#define LAT_LOG2 0x4 /* each row also keeps a log2 histogram of its totals */
 struct lat_table *lat_table__new(const char *key_title, const char *const *subs, unsigned flags);
 void lat_table__delete(struct lat_table *t);
 
@@ -49,6 +51,12 @@ int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, co
 void lat_row__label(struct lat_row *r, const char *label);
 
 void lat_table__print(struct lat_table *t, FILE *fp);
+/*
+ * LAT_LOG2: each row's log2 histogram, in the table's order, under its
+ * label, the key column's title in parentheses and @what (NULL: none):
+ * "syscalls:sys_enter_write 1 (EVENT CPU)"; the value column titled @title.
+ */
+void lat_table__print_log2(struct lat_table *t, FILE *fp, const char *what, const char *title);
 /* Empty the histograms (or free the rows, see drop_rows). */
 void lat_table__reset(struct lat_table *t);
 /* Rows held now. */

@@ -84,6 +84,17 @@ run_nd "$T/c" -e "${EV%/}/alias=wr/" --perins -p PID
 check_eq "alias and --perins: calls of the thread" \
 	"$(awk '$1 == "wr" && $2 == "write_n" { print $4 }' "$T/c")" 100
 
+# --perins --hist: a log2 histogram per thread, under its name
+run_nd "$T/h" -e "$EV" --perins --hist -p PID
+pid=$(grep -o 'pid=[0-9]*' "$T/h.wl" | cut -d= -f2)
+check "--perins --hist: a histogram titled by the thread" \
+	grep -qx "$E write_n $pid (EVENT COMM TID)" "$T/h"
+check_eq "--perins --hist: its lines sum to 100" \
+	"$(awk '$2 == "->" && $4 == ":" { n += $5 } END { print n }' "$T/h")" 100
+check_eq "--perins --hist: slots 1,2,4,...,32,37" \
+	"$(awk '$2 == "->" { printf "%s-%s:%s ", $1, $3, $5 }' "$T/h")" \
+	"0-1:1 2-3:2 4-7:4 8-15:8 16-31:16 32-63:32 64-127:37 "
+
 # a filter the kernel refuses (a field compared with a field) runs in user space,
 # exactly: of the writes of 1..100 bytes, those with count > fd
 run_nd "$T/u" -e "${EV%%/num=*}"' && count>fd/num=count/'

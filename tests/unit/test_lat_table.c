@@ -96,5 +96,38 @@ int main(void)
 	CHECK(!strchr(text, '\n') || !strchr(text, '\n')[1], "only the header: %s", text);
 	free(text);
 	lat_table__delete(t);
+	/* LAT_LOG2: a log2 histogram per row, in the table's order, titled by label and key */
+	{
+		struct lat_table *h = lat_table__new("EVENT    CPU", NULL,
+						     LAT_PLAIN | LAT_DROP_ROWS | LAT_LOG2);
+		struct lat_row *a = lat_table__row(h, 1, 0, "ev         1");
+		struct lat_row *b = lat_table__row(h, 2, 0, "ev         2");
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp;
+
+		for (int v = 1; v <= 3; v++)
+			lat_table__record(h, a, v, NULL); /* 1, 2, 3: slots 0-1 and 2-3 */
+		lat_table__record(h, b, 1000, NULL);  /* the larger total: printed first */
+		fp = open_memstream(&buf, &len);
+		lat_table__print_log2(h, fp, "num=x", "value");
+		fclose(fp);
+		CHECK(buf && strstr(buf, "\nev 2 (EVENT CPU) num=x\n") &&
+			      strstr(buf, "\nev 1 (EVENT CPU) num=x\n") &&
+			      strstr(buf, "ev 2") < strstr(buf, "ev 1"),
+		      "titles and order: %s", buf ? buf : "");
+		CHECK(buf && strstr(buf, "    0 -> 1     : 1 ") && strstr(buf, "    2 -> 3     : 2 ") &&
+			      strstr(buf, "  512 -> 1023  : 1 "),
+		      "slots: %s", buf ? buf : "");
+		free(buf);
+		lat_table__reset(h);
+		buf = NULL;
+		fp = open_memstream(&buf, &len);
+		lat_table__print_log2(h, fp, NULL, "value");
+		fclose(fp);
+		CHECK(buf && !*buf, "nothing after a reset: '%s'", buf ? buf : "");
+		free(buf);
+		lat_table__delete(h);
+	}
 	return ut_done("test_lat_table");
 }
