@@ -235,8 +235,11 @@ int top_screen__begin(FILE *out)
 {
 	struct winsize ws;
 
-	if (!isatty(fileno(out)) || ioctl(fileno(out), TIOCGWINSZ, &ws) || !ws.ws_row)
+	if (!isatty(fileno(out)))
 		return 0;
 	fputs("\033[H\033[2J", out);
+	/* a terminal that does not say its size (a bare pty): no limit */
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) || !ws.ws_row)
+		return TOP_MAX_ROWS;
 	return ws.ws_row;
 }

@@ -55,8 +55,8 @@ void top_table__reset(struct top_table *t);
 
 /*
  * A screen for the table: when @out is a terminal, clear it and put the
- * cursor home, and return the rows it has (following resizes); otherwise
- * return 0 and write nothing.
+ * cursor home, and return the rows it has (following resizes; a very
+ * large number when it does not say); otherwise return 0 and write nothing.
  */
 int top_screen__begin(FILE *out);
 

@@ -115,6 +115,20 @@ check_eq "top-by=count sums the bytes" "$(val "$T/e" "$fd" 2)" 5050
 check_eq "top-add=count>50 counts the big writes" "$(val "$T/e" "$fd" 3)" 50
 check "columns are titled by their expressions" grep -q "^fd  *count  *count>50\$" "$T/e"
 
+# on a terminal: each table clears the screen and fits its height (8 rows: the
+# header, the titles, 5 rows and "... N more"); many keys from _time
+if command -v script >/dev/null; then
+	timeout 60 script -qfec "stty rows 8 cols 100; '$PP' top -e 'raw_syscalls:sys_enter//key=_time%100000/' -i 200 -N 2000" \
+		/dev/null >"$T/tty" 2>&1
+	check "terminal: the screen is cleared for each table" \
+		test "$(grep -a -o $'\033\[H\033\[2J' "$T/tty" | wc -l)" -ge 2
+	check "terminal: a table longer than the screen is cut" grep -a -q '^\.\.\. [0-9]* more' "$T/tty"
+	check_eq "terminal: no frame is taller than the screen" \
+		"$(awk 'BEGIN { RS = "\033\\[H\033\\[2J" } NR > 1 { n = split($0, l, "\n"); if (n - 1 > 8) bad++ } END { print bad + 0 }' "$T/tty")" 0
+else
+	skip "no script(1): the terminal view is not tested"
+fi
+
 # usage errors: status 2 and one line naming the problem
 usage() { # description expected-text ARGS...
 	local d=$1 want=$2 rc
