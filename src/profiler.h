@@ -38,7 +38,7 @@ struct profiler {
 	const char *desc;     /* one line for "perf-prof -h" */
 	const char *synopsis; /* "perf-prof trace -e EVENT[,...] [-g] [...]" */
 	const char *examples; /* lines of examples, '\n'-separated */
-	/* option groups accepted (NULL-terminated), checked in this order */
+	/* option groups accepted (NULL-terminated), in the order -h lists them */
 	const struct opt_group *const *groups;
 	const struct popt *own;	     /* terminated by { 0 } */
 	const char *const *ev_attrs; /* extra -e attributes accepted (NULL-terminated) */

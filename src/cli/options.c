@@ -42,8 +42,14 @@ static int groups_of(const struct parsee *p, const struct opt_group **g)
 {
 	int n = 0;
 
-	for (int i = 0; p->groups && p->groups[i] && n < OPT_MAX_GROUPS - 1; i++)
+	for (int i = 0; p->groups && p->groups[i]; i++) {
+		if (n == OPT_MAX_GROUPS - 1) { /* a table's mistake, not the user's */
+			fprintf(stderr, "perf-prof %s: more than %d option groups\n", p->name,
+				OPT_MAX_GROUPS - 1);
+			abort();
+		}
 		g[n++] = p->groups[i];
+	}
 	g[n++] = &log_group;
 	return n;
 }
@@ -131,6 +137,16 @@ static int has_arg(const struct popt *o)
 				      : required_argument;
 }
 
+/*
+ * The order the checks run in, whatever order a profiler lists its groups:
+ * the stack group reads the events' "stack" attributes, the flame group
+ * reads the stack group.
+ */
+static int check_phase(const struct opt_group *g)
+{
+	return g == &stack_group ? 1 : g == &flame_group ? 2 : 0;
+}
+
 /* The events' attributes: those every profiler takes, and its own. */
 static int check_attrs(const struct parsee *p, const struct opt_set *set)
 {
@@ -138,12 +154,19 @@ static int check_attrs(const struct parsee *p, const struct opt_set *set)
 	const struct event_opts *ev = opt_set__get(set, &event_group);
 	struct ev_spec_err err;
 
-	for (int i = 0; ev && i < ev->nr_specs; i++)
+	for (int i = 0; ev && i < ev->nr_specs; i++) {
+		if ((ev->specs[i].stack || ev->specs[i].max_stack) && !has_group(p, &stack_group)) {
+			fprintf(stderr,
+				"perf-prof %s: takes no stacks: 'stack' or 'max-stack' in '%s'\n",
+				p->name, ev->specs[i].text);
+			return -1;
+		}
 		if (evspec__check_attrs(&ev->specs[i], p->ev_attrs ? p->ev_attrs : none, &err)) {
 			fprintf(stderr, "perf-prof %s: %s in '%s'\n", p->name, err.msg,
 				ev->specs[i].text);
 			return -1;
 		}
+	}
 	return 0;
 }
 
@@ -280,14 +303,16 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		}
 		target->argv = argv + dashdash + 1;
 	}
-	for (int k = 0; k < set->n; k++) {
-		err[0] = 0;
-		if (g[k]->check && g[k]->check(set->e[k].data, set, err, sizeof(err))) {
+	for (int phase = 0; phase < 3; phase++)
+		for (int k = 0; k < set->n; k++) {
+			err[0] = 0;
+			if (check_phase(g[k]) != phase || !g[k]->check ||
+			    !g[k]->check(set->e[k].data, set, err, sizeof(err)))
+				continue;
 			fprintf(stderr, "perf-prof %s: %s\n", p->name,
 				err[0] ? err : "bad options");
 			goto out;
 		}
-	}
 	ret = check_attrs(p, set);
 out:
 	free(lo);

@@ -157,6 +157,24 @@ char **kfilter__clauses(const char *filter)
 
 	if (!list)
 		return NULL;
+	/* "a || b && c" is a || (b && c): with a top-level ||, one clause */
+	for (; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')') {
+			depth--;
+		} else if (!depth && p[0] == '|' && p[1] == '|') {
+			if (!(list[0] = trimmed(filter, strlen(filter))))
+				goto fail;
+			return list;
+		}
+	}
+	p = filter, depth = 0, quote = 0;
 	for (; *p; p++) {
 		if (quote) {
 			if (*p == quote)

@@ -36,7 +36,8 @@ char *kfilter__or(const char *a, const char *b);
 /*
  * The top-level && clauses of @filter (outside '' or "" quotes and
  * parentheses), as a NULL-terminated array of malloc'd strings (free with
- * kfilter__free_list); NULL if out of memory.  One clause: the whole filter.
+ * kfilter__free_list); NULL if out of memory.  One clause: the whole filter
+ * (also when it has a top-level ||: "a || b && c" is not "(a || b) && c").
  */
 char **kfilter__clauses(const char *filter);
 void kfilter__free_list(char **list);

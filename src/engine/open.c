@@ -250,26 +250,104 @@ static void snapshot_comms(struct session *s)
 	closedir(proc);
 }
 
-static int set_filter(struct session *s, struct evsel *ev, int fd)
+/* Whether an earlier event of @ev's -e item already runs its filter in user space. */
+static bool user_filter_said(struct session *s, const struct evsel *ev)
+{
+	for (struct evsel *o = s->evsels; o && o != ev; o = o->next)
+		if (o->ufilter && o->spec && o->spec == ev->spec)
+			return true;
+	return false;
+}
+
+/*
+ * Whether the kernel takes @clause as @ev's filter: tried on an event of
+ * its own (a perf event's filter can be set only once), opened disabled
+ * for the same task and CPU, then closed.
+ */
+static bool kernel_takes(const struct evsel *ev, pid_t pid, int cpu, const char *clause)
+{
+	struct perf_event_attr a = ev->attr;
+	bool ok;
+	int fd;
+
+	a.disabled = 1;
+	a.inherit = 0;
+	a.enable_on_exec = 0;
+	fd = perf_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = !ioctl(fd, PERF_EVENT_IOC_SET_FILTER, clause);
+	close(fd);
+	return ok;
+}
+
+/*
+ * The kernel refused @ev's filter on @fd: keep in the kernel the top-level
+ * && clauses it takes (they still cut the events read), evaluate the others
+ * in user space if the user-filter ops compile them.  0 when that worked
+ * (the kernel part set on @fd and kept in ev->filter for the other fds),
+ * else -1 with nothing changed.
+ */
+static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, int cpu)
+{
+	char **clauses = kfilter__clauses(ev->filter), *kern = strdup(""), *user = strdup(""), *t;
+	char err[256];
+	int ret = -1;
+
+	if (!clauses || !kern || !user)
+		goto out;
+	for (int i = 0; clauses[i]; i++) {
+		bool ok = clauses[1] && kernel_takes(ev, pid, cpu, clauses[i]);
+		char **side = ok ? &kern : &user;
+
+		t = kfilter__and(*side, clauses[i]);
+		if (!t)
+			goto out;
+		free(*side);
+		*side = t;
+	}
+	ev->ufilter = s->uf_ops->compile(s, ev, user, err, sizeof(err));
+	if (!ev->ufilter)
+		goto out;
+	if (*kern && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, kern)) {
+		s->uf_ops->done(ev->ufilter, s, ev);
+		ev->ufilter = NULL;
+		goto out;
+	}
+	/* said once per -e item (a glob may match many events) */
+	if (!user_filter_said(s, ev)) {
+		if (*kern)
+			session__warn(
+				s, "filter '%s' on %s runs in user space (the kernel keeps '%s')",
+				user, ev->name, kern);
+		else
+			session__warn(s, "filter '%s' on %s runs in user space", user, ev->name);
+	}
+	free(ev->filter);
+	ev->filter = *kern ? kern : NULL;
+	kern = NULL;
+	ret = 0;
+out:
+	kfilter__free_list(clauses);
+	free(kern);
+	free(user);
+	return ret;
+}
+
+static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, int cpu)
 {
 	char reason[256], **clauses;
 
-	if (!ev->filter || ev->ufilter)
+	if (!ev->filter)
 		return 0;
 	if (!ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
 		return 0;
 	if (errno != EINVAL || !ev->tp)
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
-	/* what the kernel refuses, user space may evaluate (every sample, exactly) */
-	if (s->uf_ops && !ev->nr_open) {
-		ev->ufilter = s->uf_ops->compile(s, ev, ev->filter, reason, sizeof(reason));
-		if (ev->ufilter) {
-			session__warn(s, "filter '%s' on %s runs in user space", ev->filter,
-				      ev->name);
-			return 0;
-		}
-	}
+	/* what the kernel refuses, user space may evaluate (exactly) */
+	if (s->uf_ops && !ev->nr_open && !user_filter(s, ev, fd, pid, cpu))
+		return 0;
 	if (ev->from_glob && !ev->nr_open) {
 		ev->refused_filter = true;
 		return -EINVAL; /* skipped, or explained by refusal_error() */
@@ -359,7 +437,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 					strerror(errno));
 	if (session__add_id(s, id, ev))
 		return session__set_err(s, -ENOMEM, "out of memory");
-	err = set_filter(s, ev, fd);
+	err = set_filter(s, ev, fd, pid, cpu);
 	if (err) {
 		/* not opened after all: an event skipped must leave no fd behind */
 		s->nr_ids--;

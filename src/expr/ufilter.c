@@ -47,6 +47,9 @@ static void uf_done(void *priv, struct session *s, struct evsel *ev)
 	struct ufilter *f = priv;
 	struct expr_faults faults;
 
+	if (session__verbose(s) && ev->nr_ufiltered)
+		session__warn(s, "filter '%s' on %s left out %" PRIu64 " samples in user space",
+			      expr__text(f->e), ev->name, ev->nr_ufiltered);
 	expr__faults(f->e, &faults);
 	if (faults.bad_reads || faults.div_zero)
 		session__warn(s,

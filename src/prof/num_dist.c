@@ -134,7 +134,7 @@ static int num_dist_init(struct session *s, void *priv, const struct opt_set *op
 {
 	const struct event_opts *ev = session__conf(s)->events;
 	struct num_dist *nd = priv;
-	int idx = 0, err;
+	int idx = 0, err, n;
 
 	if (!ev->nr_specs)
 		return session__usage_err(s, "no events: give -e 'sys:name/filter/num=EXPR/' "
@@ -152,9 +152,15 @@ static int num_dist_init(struct session *s, void *priv, const struct opt_set *op
 		c.callchain = session__stacks_for_all(s);
 		if (session__add_spec(s, spec, &c) < 0)
 			return -1;
+		n = idx;
 		err = compile_spec(s, nd, spec, text, &idx);
 		if (err)
 			return err;
+		if (idx == n) /* the engine opened it once, for an earlier item */
+			return session__usage_err(s,
+						  "'%s' is an event of an earlier -e item: give it "
+						  "alias=NAME to count it apart, or merge the two",
+						  spec->text);
 	}
 	(void)opts;
 	return make_table(s, nd);

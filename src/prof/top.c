@@ -26,7 +26,7 @@
 struct top_spec {
 	char name[96]; /* "sys:name" of a count column */
 	int col0;      /* its first column */
-	int nvals; /* top-by/top-add attributes; 0: one count column */
+	int nvals;     /* top-by/top-add attributes; 0: one count column */
 };
 
 /* Per event (evsel->priv). */
@@ -113,7 +113,8 @@ static int add_columns(struct session *s, struct top *t, const struct ev_spec *s
 	ts->nvals = nvals;
 	if (!nvals) {
 		snprintf(ts->name, sizeof(ts->name), "%s:%s", spec->sys, spec->name);
-		t->cols[t->ncols++] = (struct top_col){ .title = spec->alias ? spec->alias : ts->name };
+		t->cols[t->ncols++] =
+			(struct top_col){ .title = spec->alias ? spec->alias : ts->name };
 		return 0;
 	}
 	for (int a = 0; a < spec->nr_attrs; a++) {
@@ -155,7 +156,7 @@ static int compile_event(struct session *s, struct top *t, struct evsel *ev, str
 		return -EINVAL;
 	if (!e->key && !t->only_comm)
 		t->thread_keys = true;
-	if (e->comm || (!e->key && !t->only_comm))
+	if (!t->only_comm && (e->comm || !e->key)) /* --only-comm: the key is the comm */
 		t->comm_col = true;
 	for (int a = 0; a < spec->nr_attrs; a++)
 		if (is_value_attr(&spec->attrs[a]) &&
@@ -212,13 +213,20 @@ static int top_init(struct session *s, void *priv, const struct opt_set *opts)
 	for (int i = 0; i < eo->nr_specs; i++) {
 		struct evsel_conf c = { 0 };
 
+		int n = 0;
+
 		if (add_columns(s, t, &eo->specs[i], i) ||
 		    session__add_spec(s, &eo->specs[i], &c) < 0)
 			return -EINVAL;
 		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
 			if (ev->spec == &eo->specs[i] && !ev->priv &&
-			    compile_event(s, t, ev, &t->specs[i]))
+			    (n++, compile_event(s, t, ev, &t->specs[i])))
 				return -EINVAL;
+		if (!n) /* the engine opened it once, for an earlier item */
+			return session__usage_err(s,
+						  "'%s' is an event of an earlier -e item: give it "
+						  "alias=NAME to count it apart, or merge the two",
+						  eo->specs[i].text);
 	}
 	t->table = top_table__new(key_title(s, t), t->comm_col, t->cols, t->ncols);
 	if (!t->table)

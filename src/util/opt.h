@@ -60,10 +60,10 @@ struct opt_group {
 	const struct popt *opts; /* terminated by { 0 } */
 	size_t size;		 /* of the struct the options are bound to */
 	/*
-	 * After parsing: validate and complete the struct (defaults).  Groups
-	 * are checked in the order a profiler lists them; a check may read a
-	 * group listed before it through opt_set__get.  0, or -1 with one
-	 * line (no newline) in @err.
+	 * After parsing: validate and complete the struct (defaults).  A check
+	 * may read another group through opt_set__get: the events before the
+	 * stack group, the stack group before the flame group (the CLI runs
+	 * them in that order).  0, or -1 with one line (no newline) in @err.
 	 */
 	int (*check)(void *data, const struct opt_set *set, char *err, size_t errlen);
 	void (*free)(void *data); /* what the options allocated, not data itself */

@@ -31,7 +31,8 @@ run_expr() {
 	wait_for "$out.wl" '^pid=' "$w"
 	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
 	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
-	"$PP" expr -v -e "$E/common_pid==$pid && fd==$fd/" "$2" >"$out" 2>"$out.err" &
+	# --order: the lines in write order even if write_n moves to another CPU
+	"$PP" expr -v --order -e "$E/common_pid==$pid && fd==$fd/" "$2" >"$out" 2>"$out.err" &
 	p=$!
 	wait_for "$out.err" '^perf-prof: monitoring:' $p
 	echo go >&$wfd

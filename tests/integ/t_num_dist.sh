@@ -102,6 +102,9 @@ fd=$(grep -o 'fd=[0-9]*' "$T/u.wl" | cut -d= -f2)
 check_eq "user-space filter: exit status" "$(cat "$T/u.rc")" 0
 check "user-space filter: said once" \
 	test "$(grep -c "filter '.*count>fd' on $E runs in user space" "$T/u.err")" -eq 1
+wpid=$(grep -o 'pid=[0-9]*' "$T/u.wl" | cut -d= -f2)
+check "user-space filter: the kernel keeps the clauses it takes" \
+	grep -q "(the kernel keeps 'fd==$fd && common_pid==$wpid')" "$T/u.err"
 check_eq "user-space filter: calls 100 - fd" "$(row "$T/u" $E 2)" $((100 - fd))
 check_eq "user-space filter: total" "$(row "$T/u" $E 3)" $((5050 - fd * (fd + 1) / 2))
 check_eq "user-space filter: min fd + 1" "$(row "$T/u" $E 4)" $((fd + 1))

@@ -45,6 +45,7 @@ run_three() {
 		filter+="${filter:+ || }common_pid==$p"
 	done
 	echo "${pids[*]}" >"$T/pids3"
+	echo "${pids[*]}" >>"$T/allpids"
 	for a in "$@"; do args+=("${a//FILTER/$filter}"); done
 	"$PP" top -v -i 600000 "${args[@]}" >"$out" 2>"$out.err" &
 	p=$!
@@ -118,7 +119,8 @@ check "columns are titled by their expressions" grep -q "^fd  *count  *count>50\
 # on a terminal: each table clears the screen and fits its height (8 rows: the
 # header, the titles, 5 rows and "... N more"); many keys from _time
 if command -v script >/dev/null; then
-	timeout 60 script -qfec "stty rows 8 cols 100; '$PP' top -e 'raw_syscalls:sys_enter//key=_time%100000/' -i 200 -N 2000" \
+	# 2 s of 200 ms tables (perf-prof's own syscalls alone give several keys each)
+	timeout 60 script -qfec "stty rows 8 cols 100; timeout -s INT 2 '$PP' top -e 'raw_syscalls:sys_enter//key=_time%100000/' -i 200" \
 		/dev/null >"$T/tty" 2>&1
 	check "terminal: the screen is cleared for each table" \
 		test "$(grep -a -o $'\033\[H\033\[2J' "$T/tty" | wc -l)" -ge 2
@@ -145,6 +147,9 @@ usage "bad key=" "unknown field 'nosuch'" -e "$G//key=nosuch/" -N 1
 usage "an attribute top does not take" "unknown attribute 'num'" -e "$G//num=1/" -N 1
 usage "--only-comm with a key" "--only-comm aggregates by comm" -e "$G//key=1/" --only-comm
 usage "no events" "no events" -N 1
+usage "two items of one event" "is an event of an earlier -e item" \
+	-e "$G//key=common_pid/,$G//key=common_pid/top-add=1/" -N 1
+usage "a stack attribute" "takes no stacks" -e "$G//stack/" -N 1
 gone() { local p; for p in "$@"; do ! kill -0 "$p" 2>/dev/null || return 1; done; }
-check "no workload left behind" gone $(cat "$T/pids3") "$w"
+check "no workload left behind" gone $(cat "$T/allpids") "$w"
 done_tests

@@ -97,6 +97,15 @@ int main(void)
 		CHECK_STR(l[6], "g == 2");
 	}
 	kfilter__free_list(l);
+	/* a top-level || keeps the filter whole: a || b && c is a || (b && c) */
+	l = kfilter__clauses("a == 1 || b == 2 && c == 3");
+	CHECK(l && l[0] && !l[1], "top-level ||: one clause");
+	if (l && l[0])
+		CHECK_STR(l[0], "a == 1 || b == 2 && c == 3");
+	kfilter__free_list(l);
+	l = kfilter__clauses("(a == 1 || b == 2) && c ~ '||'");
+	CHECK(l && l[0] && l[1] && !l[2], "|| in parentheses or quotes: still split");
+	kfilter__free_list(l);
 	l = kfilter__clauses("pid > 1");
 	CHECK(l && l[0] && !l[1], "one clause");
 	if (l && l[0])

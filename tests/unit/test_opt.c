@@ -41,8 +41,19 @@ static const struct profiler prof = {
 	.init = init_none,
 };
 
+/* The same groups listed the other way round: the checks still see what they read. */
+static const struct profiler prof_rev = {
+	.name = "fake-rev",
+	.desc = "groups in reverse",
+	.groups = (const struct opt_group *const[]){ &flame_group, &stack_group, &target_group,
+						     &event_group, NULL },
+	.own = own_opts,
+	.priv_size = sizeof(struct own),
+	.init = init_none,
+};
+
 /* Parse the words of @line; 0, 1 (help) or -1.  @set must be freed. */
-static int parse(const char *line, struct opt_set *set, struct own *own)
+static int parse_p(const struct profiler *p, const char *line, struct opt_set *set, struct own *own)
 {
 	static char buf[512];
 	char *argv[32], *save = NULL;
@@ -54,7 +65,12 @@ static int parse(const char *line, struct opt_set *set, struct own *own)
 		argv[argc++] = t;
 	argv[argc] = NULL;
 	memset(own, 0, sizeof(*own));
-	return options__parse(&prof, argc, argv, set, own);
+	return options__parse(p, argc, argv, set, own);
+}
+
+static int parse(const char *line, struct opt_set *set, struct own *own)
+{
+	return parse_p(&prof, line, set, own);
 }
 
 int main(void)
@@ -122,6 +138,12 @@ int main(void)
 	CHECK_INT(parse("-p 1 -- /bin/true", &set, &own), -1);
 	options__free(&set);
 	CHECK_INT(parse("-p 1,x", &set, &own), -1);
+	options__free(&set);
+
+	/* checks run events -> stack -> flame whatever the listed order */
+	CHECK_INT(parse_p(&prof_rev, "-e sched:sched_switch/stack/ --flame-graph x", &set, &own), 0);
+	st = opt_set__get(&set, &stack_group);
+	CHECK(st && st->capture.cg == CG_FP, "stack attribute seen before the stack check");
 	options__free(&set);
 
 	/* an unknown -e attribute of this profiler is refused */
