@@ -10,12 +10,15 @@ TRACING=/sys/kernel/tracing
 
 # Processes still running our binary or our workload.
 leftovers() {
-	local p e n=0
+	local p e c n=0
 	for p in /proc/[0-9]*; do
 		e=$(readlink "$p/exe" 2>/dev/null) || continue
 		# perf-prof's closer finishes the kernel's slow closes after it exited
-		# (run.sh waits for it): not a leftover of the run
-		grep -qF -- --close-perf-fds "$p/cmdline" 2>/dev/null && continue
+		# (run.sh waits for it): not a leftover of the run.  A process gone
+		# (or a zombie) by the time its cmdline is read is not one either.
+		c=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+		[ -n "$c" ] || continue
+		case $c in *--close-perf-fds*) continue ;; esac
 		case $e in "$PP" | "$W/getppid_loop") n=$((n + 1)) ;; esac
 	done
 	echo $n
