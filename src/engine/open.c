@@ -296,6 +296,12 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 
 	if (!clauses || !kern || !user)
 		goto out;
+	/* not even user space can: no probing (a glob's events without the fields) */
+	ev->ufilter = s->uf_ops->compile(s, ev, ev->filter, err, sizeof(err));
+	if (!ev->ufilter)
+		goto out;
+	s->uf_ops->done(ev->ufilter, s, ev);
+	ev->ufilter = NULL;
 	for (int i = 0; clauses[i]; i++) {
 		bool ok = clauses[1] && kernel_takes(ev, pid, cpu, clauses[i]);
 		char **side = ok ? &kern : &user;
@@ -314,18 +320,27 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 		ev->ufilter = NULL;
 		goto out;
 	}
-	/* said once per -e item (a glob may match many events) */
+	/* said once per -e item, by its name (a glob may match many events) */
 	if (!user_filter_said(s, ev)) {
+		char name[256];
+
+		if (ev->spec && ev->from_glob)
+			snprintf(name, sizeof(name), "%s:%s", ev->spec->sys, ev->spec->name);
+		else
+			snprintf(name, sizeof(name), "%s", ev->name);
 		if (*kern)
 			session__warn(
 				s, "filter '%s' on %s runs in user space (the kernel keeps '%s')",
-				user, ev->name, kern);
+				user, name, kern);
 		else
-			session__warn(s, "filter '%s' on %s runs in user space", user, ev->name);
+			session__warn(s, "filter '%s' on %s runs in user space", user, name);
 	}
 	free(ev->filter);
-	ev->filter = *kern ? kern : NULL;
-	kern = NULL;
+	ev->filter = NULL;
+	if (*kern) { /* the other fds take it directly */
+		ev->filter = kern;
+		kern = NULL;
+	}
 	ret = 0;
 out:
 	kfilter__free_list(clauses);

@@ -12,7 +12,7 @@
 struct top_row {
 	UT_hash_handle hh;
 	unsigned char key[1 + TOP_KEY_MAX]; /* 'n' + 8 bytes, or 's' + the string */
-	int keylen;
+	unsigned keylen;
 	char label[TOP_KEY_MAX + 1];
 	char comm[17];
 	uint64_t v[];
@@ -78,14 +78,16 @@ struct top_row *top_table__row(struct top_table *t, uint64_t num, const char *st
 {
 	unsigned char key[1 + TOP_KEY_MAX];
 	struct top_row *r;
-	int keylen;
+	unsigned keylen;
 
 	if (str) {
+		if (len < 0)
+			len = 0;
 		if (len > TOP_KEY_MAX)
 			len = TOP_KEY_MAX;
 		key[0] = 's';
 		memcpy(key + 1, str, len);
-		keylen = 1 + len;
+		keylen = 1 + (unsigned)len;
 	} else {
 		key[0] = 'n';
 		memcpy(key + 1, &num, sizeof(num));
