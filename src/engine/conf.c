@@ -258,18 +258,57 @@ const struct opt_group run_group = {
 	.size = sizeof(struct run_opts),
 };
 
+static int opt_event(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct event_opts *e = data;
+
+	if (e->nr_texts == EV_MAX_POS) {
+		snprintf(err, errlen, "-e given more than %d times", EV_MAX_POS);
+		return -1;
+	}
+	e->texts[e->nr_texts++] = arg;
+	return 0;
+}
+
+/* Each -e parsed, its specs appended with their position; aliases unique across all. */
 static int event_check(void *data, const struct opt_set *set, char *err, size_t errlen)
 {
 	struct event_opts *e = data;
-	struct ev_spec_err perr;
 
 	(void)set;
-	if (!e->text)
-		return 0;
-	if (evspec__parse(e->text, &e->specs, &e->nr_specs, &perr)) {
-		snprintf(err, errlen, "bad event spec at offset %d: %s\n  %s\n  %*s^", perr.pos,
-			 perr.msg, e->text, perr.pos > 0 ? perr.pos : 0, "");
-		return -1;
+	for (int t = 0; t < e->nr_texts; t++) {
+		struct ev_spec *specs = NULL, *all;
+		struct ev_spec_err perr;
+		int n = 0;
+
+		if (evspec__parse(e->texts[t], &specs, &n, &perr)) {
+			snprintf(err, errlen, "bad event spec at offset %d: %s\n  %s\n  %*s^",
+				 perr.pos, perr.msg, e->texts[t], perr.pos > 0 ? perr.pos : 0, "");
+			return -1;
+		}
+		all = realloc(e->specs, (e->nr_specs + n) * sizeof(*all));
+		if (!all) {
+			evspec__free(specs, n);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		e->specs = all;
+		for (int i = 0; i < n; i++) {
+			for (int j = 0; specs[i].alias && j < e->nr_specs; j++)
+				if (all[j].alias && !strcmp(all[j].alias, specs[i].alias)) {
+					snprintf(err, errlen,
+						 "alias '%s' names two events ('%s' and '%s')",
+						 specs[i].alias, all[j].text, specs[i].text);
+					/* the rest moves in too, for event_free */
+					for (int k = i; k < n; k++)
+						all[e->nr_specs++] = specs[k];
+					free(specs);
+					return -1;
+				}
+			specs[i].pos = t;
+			all[e->nr_specs++] = specs[i];
+		}
+		free(specs); /* the structs moved into e->specs */
 	}
 	return 0;
 }
@@ -283,8 +322,9 @@ static void event_free(void *data)
 
 static const struct popt event_opts[] = {
 	{ "event", 'e', "EVENT,...",
-	  "events: sys:name[/filter/][stack/max-stack=N/alias=NAME/...] (globs allowed)",
-	  POPT_BIND_STR(struct event_opts, text) },
+	  "events: sys:name[/filter/][stack/max-stack=N/alias=NAME/...] (globs allowed; "
+	  "repeatable)",
+	  POPT_CB, .cb = opt_event },
 	{ 0 },
 };
 

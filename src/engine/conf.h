@@ -49,9 +49,17 @@ struct run_opts {
 	u64 max_samples;      /* -N, 0 = unlimited */
 };
 
+#define EV_MAX_POS 16 /* -e given this many times at most */
+
+/*
+ * -e, repeatable: each -e is a position (the points of a latency profiler:
+ * "-e A -e B"); its events' ev_spec.pos is its index.  Profilers without
+ * positions take them all alike.
+ */
 struct event_opts {
-	const char *text; /* -e */
-	struct ev_spec *specs;
+	const char *texts[EV_MAX_POS];
+	int nr_texts;
+	struct ev_spec *specs; /* of every -e, in order */
 	int nr_specs;
 };
 

@@ -34,6 +34,7 @@ struct ev_spec {
 	struct ev_attr *attrs; /* every other attribute, in order */
 	int nr_attrs;
 	char *text; /* the EVENT text as the user wrote it */
+	int pos;    /* which -e it came from (0..), set by the event group */
 };
 
 struct ev_spec_err {

@@ -146,6 +146,19 @@ int main(void)
 	CHECK(st && st->capture.cg == CG_FP, "stack attribute seen before the stack check");
 	options__free(&set);
 
+	/* -e repeats: each is a position; aliases are unique across them */
+	CHECK_INT(parse("-e sched:sched_wakeup,sched:sched_waking -e sched:sched_switch", &set, &own), 0);
+	{
+		const struct event_opts *ev = opt_set__get(&set, &event_group);
+
+		CHECK(ev && ev->nr_texts == 2 && ev->nr_specs == 3, "two -e, three events");
+		CHECK(ev && ev->specs[0].pos == 0 && ev->specs[1].pos == 0 && ev->specs[2].pos == 1,
+		      "positions");
+	}
+	options__free(&set);
+	CHECK_INT(parse("-e sched:a//alias=x/ -e sched:b//alias=x/", &set, &own), -1);
+	options__free(&set);
+
 	/* an unknown -e attribute of this profiler is refused */
 	CHECK_INT(parse("-e sched:sched_switch//num=prev_pid/", &set, &own), -1);
 	options__free(&set);
