@@ -2,9 +2,11 @@
 /* The profiler table: one line per profiler. */
 #include "profiler.h"
 
-extern const struct profiler prof_trace, prof_task_state, prof_num_dist, prof_top, prof_expr;
+extern const struct profiler prof_trace, prof_task_state, prof_num_dist, prof_top, prof_expr,
+	prof_multi_trace, prof_mpdelay, prof_syscalls;
 
 const struct profiler *const profilers[] = {
-	&prof_trace, &prof_task_state, &prof_num_dist, &prof_top, &prof_expr,
+	&prof_trace, &prof_task_state,	&prof_num_dist, &prof_top,
+	&prof_expr,  &prof_multi_trace, &prof_mpdelay,	&prof_syscalls,
 };
 const int nr_profilers = sizeof(profilers) / sizeof(profilers[0]);

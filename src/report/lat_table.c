@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A latency table of keyed histograms with sub-rows: see lat_table.h. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -11,12 +12,14 @@
 #include "report/stats_table.h"
 
 struct lat_row {
-	uint64_t key;
+	uint64_t key[2];
 	int group;
 	char label[LAT_LABEL];
 	struct hist *total;
 	struct hist *sub[LAT_MAX_SUB];
 	struct log2_hist *log2; /* LAT_LOG2 */
+	uint64_t over;		/* totals above the table's than */
+	uint64_t marked;	/* lat_row__mark */
 	UT_hash_handle hh;
 };
 
@@ -27,6 +30,8 @@ struct lat_table {
 	bool drop_rows;
 	bool log2;	    /* LAT_LOG2 */
 	unsigned row_flags; /* STATS_* */
+	uint64_t than;	    /* lat_table__set_than */
+	char *mark;	    /* lat_table__set_mark */
 	struct lat_row *rows;
 	unsigned nr_rows;
 };
@@ -72,7 +77,24 @@ void lat_table__delete(struct lat_table *t)
 		row_free(t, r);
 	}
 	free(t->key_title);
+	free(t->mark);
 	free(t);
+}
+
+void lat_table__set_than(struct lat_table *t, uint64_t ns)
+{
+	t->than = ns;
+}
+
+void lat_table__set_mark(struct lat_table *t, const char *title)
+{
+	free(t->mark);
+	t->mark = title ? strdup(title) : NULL;
+}
+
+void lat_row__mark(struct lat_row *r)
+{
+	r->marked++;
 }
 
 void lat_row__label(struct lat_row *r, const char *label)
@@ -80,16 +102,18 @@ void lat_row__label(struct lat_row *r, const char *label)
 	snprintf(r->label, sizeof(r->label), "%s", label);
 }
 
-struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, const char *label)
+struct lat_row *lat_table__row2(struct lat_table *t, uint64_t key, uint64_t key2, int group,
+				const char *label)
 {
+	uint64_t k[2] = { key, key2 };
 	struct lat_row *r;
 
-	HASH_FIND(hh, t->rows, &key, sizeof(key), r);
+	HASH_FIND(hh, t->rows, k, sizeof(k), r);
 	if (!r) {
 		r = calloc(1, sizeof(*r));
 		if (!r)
 			return NULL;
-		r->key = key;
+		memcpy(r->key, k, sizeof(k));
 		r->group = group;
 		HASH_ADD(hh, t->rows, key, sizeof(r->key), r);
 		t->nr_rows++;
@@ -97,6 +121,11 @@ struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, con
 	if (label)
 		lat_row__label(r, label);
 	return r;
+}
+
+struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, const char *label)
+{
+	return lat_table__row2(t, key, 0, group, label);
 }
 
 static int record(struct hist **h, uint64_t v)
@@ -110,6 +139,8 @@ int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, co
 {
 	if (record(&r->total, total))
 		return -ENOMEM;
+	if (t->than && total > t->than)
+		r->over++;
 	if (t->log2) {
 		if (!r->log2 && !(r->log2 = calloc(1, sizeof(*r->log2))))
 			return -ENOMEM;
@@ -134,7 +165,20 @@ static int row_cmp(const struct lat_row *a, const struct lat_row *b)
 		return a->group < b->group ? -1 : 1;
 	if (x != y)
 		return x > y ? -1 : 1;
-	return a->key < b->key ? -1 : a->key > b->key;
+	if (a->key[0] != b->key[0])
+		return a->key[0] < b->key[0] ? -1 : 1;
+	return a->key[1] < b->key[1] ? -1 : a->key[1] > b->key[1];
+}
+
+#define LAT_COUNT_WIDTH 16
+
+/* "N (x.x%)" of @calls. */
+static void print_count(FILE *fp, uint64_t n, uint64_t calls)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64 " (%.1f%%)", n, calls ? 100.0 * n / calls : 0.0);
+	fprintf(fp, " %*s", LAT_COUNT_WIDTH, buf);
 }
 
 void lat_table__print(struct lat_table *t, FILE *fp)
@@ -144,13 +188,27 @@ void lat_table__print(struct lat_table *t, FILE *fp)
 	struct lat_row *r, *tmp;
 
 	HASH_SORT(t->rows, row_cmp);
-	stats_table__header(fp, t->key_title);
+	stats_table__header_open(fp, t->key_title);
+	if (t->than) {
+		char tb[32];
+
+		snprintf(buf, sizeof(buf), ">%s", stats_table__fmt_ns(t->than, tb, sizeof(tb)));
+		fprintf(fp, " %*s", LAT_COUNT_WIDTH, buf);
+	}
+	if (t->mark)
+		fprintf(fp, " %*s", LAT_COUNT_WIDTH, t->mark);
+	fputc('\n', fp);
 	HASH_ITER(hh, t->rows, r, tmp)
 	{
 		if (!r->total || !hist__count(r->total))
 			continue;
 		snprintf(buf, sizeof(buf), "%-*s", width, r->label);
-		stats_table__row_ex(fp, buf, r->total, t->row_flags);
+		stats_table__row_ex(fp, buf, r->total, t->row_flags | STATS_NO_EOL);
+		if (t->than)
+			print_count(fp, r->over, hist__count(r->total));
+		if (t->mark)
+			print_count(fp, r->marked, hist__count(r->total));
+		fputc('\n', fp);
 		for (int i = 0; i < t->nr_subs; i++) {
 			if (!r->sub[i] || !hist__count(r->sub[i]))
 				continue;
@@ -177,6 +235,7 @@ void lat_table__reset(struct lat_table *t)
 				hist__reset(r->sub[i]);
 		if (r->log2)
 			log2_hist__reset(r->log2);
+		r->over = r->marked = 0;
 	}
 }
 

@@ -24,7 +24,7 @@
 #include <stdio.h>
 
 #define LAT_MAX_SUB 4
-#define LAT_LABEL 64
+#define LAT_LABEL 96
 
 struct lat_table;
 struct lat_row;
@@ -45,8 +45,19 @@ void lat_table__delete(struct lat_table *t);
 
 /* The row of @key (made on first use); @label is set when it is made or non-NULL. */
 struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, const char *label);
+/* The same under a two-word key (a syscall and a thread, a pair of points and a key). */
+struct lat_row *lat_table__row2(struct lat_table *t, uint64_t key, uint64_t key2, int group,
+				const char *label);
 /* Record one total, and one value per sub-row (@sub: as many as subs, or NULL). */
 int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, const uint64_t *sub);
+/*
+ * Count columns after max, "N (x.x%)" of the row's calls: with a threshold
+ * (--than), the totals above @ns, titled ">10ms"; with a mark (@title
+ * "errors"), the records lat_row__mark counted.  0 / NULL: no column.
+ */
+void lat_table__set_than(struct lat_table *t, uint64_t ns);
+void lat_table__set_mark(struct lat_table *t, const char *title);
+void lat_row__mark(struct lat_row *r);
 /* Update the label (a thread renamed itself). */
 void lat_row__label(struct lat_row *r, const char *label);
 

@@ -12,13 +12,18 @@ char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len)
 	return units__fmt_ns(ns, buf, len);
 }
 
-void stats_table__header(FILE *fp, const char *key_title)
+void stats_table__header_open(FILE *fp, const char *key_title)
 {
 	static const char *const cols[] = { "total", "min", "avg", "p50", "p95", "p99", "max" };
 
 	fprintf(fp, "%s %10s", key_title, "calls");
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		fprintf(fp, " %*s", STATS_COL_WIDTH, cols[i]);
+}
+
+void stats_table__header(FILE *fp, const char *key_title)
+{
+	stats_table__header_open(fp, key_title);
 	fputc('\n', fp);
 }
 
@@ -46,7 +51,8 @@ void stats_table__row_ex(FILE *fp, const char *key, const struct hist *h, unsign
 			snprintf(buf, sizeof(buf), "%" PRIu64, v[i]);
 		fprintf(fp, " %*s", STATS_COL_WIDTH, buf);
 	}
-	fputc('\n', fp);
+	if (!(flags & STATS_NO_EOL))
+		fputc('\n', fp);
 }
 
 void stats_table__row(FILE *fp, const char *key, const struct hist *h)

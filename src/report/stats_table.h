@@ -27,11 +27,14 @@ struct hist;
 
 /* @key_title: the key columns' titles, already padded by the caller to the keys' width. */
 void stats_table__header(FILE *fp, const char *key_title);
+/* The same without the newline (@extra columns follow). */
+void stats_table__header_open(FILE *fp, const char *key_title);
 /* One row: @key (padded like the title), then the statistics of @h. */
 void stats_table__row(FILE *fp, const char *key, const struct hist *h);
 
 /* Flags of stats_table__row_ex. */
-#define STATS_PLAIN 0x1 /* plain numbers, not times */
+#define STATS_PLAIN 0x1	 /* plain numbers, not times */
+#define STATS_NO_EOL 0x2 /* no newline: the caller adds columns of its own */
 void stats_table__row_ex(FILE *fp, const char *key, const struct hist *h, unsigned flags);
 
 /* "812ns", "12.345us", "5.062ms", "1.234s".  Returns @buf. */

@@ -62,3 +62,44 @@ check_range() {
 # A test that cannot run here says why; it is not counted as passed.
 skip() { echo "skip - $*"; }
 done_tests() { echo "$_suite: $_pass passed, $_fail failed"; [ "$_fail" -eq 0 ]; }
+
+# ns "2.087ms": a time as the tables print it, in ns
+ns() { awk -v v="$1" 'BEGIN { u = v; sub(/^[0-9.]+/, "", u); n = v + 0;
+	m = u == "ns" ? 1 : u == "us" ? 1e3 : u == "ms" ? 1e6 : u == "s" ? 1e9 : -1;
+	printf "%.0f\n", n * m }'; }
+
+# attach OUT 'PROFILER ARGS' WORKLOAD ARGS...: the workload (which takes -f
+# FIFO first, or FIFO as its first argument with WORKLOAD=xcpu_req) prints its
+# pid and waits; the profiler (PID and FD in ARGS replaced) starts, and the
+# workload goes once it is monitoring.  Leaves OUT, OUT.err, OUT.rc, OUT.wl.
+attach() {
+	local out=$1 pargs=$2 wl=$3 w p i pid fd a args=()
+	shift 3
+	mkfifo "$out.fifo"
+	if [ "$wl" = xcpu_req ]; then
+		spawn w "$W/$wl" "$out.fifo" "$@" >"$out.wl"
+	else
+		spawn w "$W/$wl" -f "$out.fifo" "$@" >"$out.wl"
+	fi
+	for ((i = 0; i < 100; i++)); do
+		grep -q '^pid=' "$out.wl" && break
+		sleep 0.1
+	done
+	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
+	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
+	for a in $pargs; do a=${a//PID/$pid}; args+=("${a//FD/$fd}"); done
+	"$PP" "${args[@]}" -v >"$out" 2>"$out.err" &
+	p=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^perf-prof: monitoring: [0-9]* events enabled' "$out.err" && break
+		kill -0 $p 2>/dev/null || break
+		sleep 0.1
+	done
+	echo go >"$out.fifo"
+	wait "$w"
+	sleep 0.2
+	kill -INT $p 2>/dev/null
+	wait $p
+	echo $? >"$out.rc"
+	reap "$w"
+}

@@ -23,10 +23,6 @@ sfx=$(($$ % 100000))
 for w in ts_sleep ts_mixed ts_dstate; do ln -s "$W/$w" "$T/${w}_$sfx"; done
 SL=ts_sleep_$sfx MX=ts_mixed_$sfx DS=ts_dstate_$sfx
 
-# "5.062ms" -> nanoseconds
-ns() { awk -v v="$1" 'BEGIN { u = v; sub(/^[0-9.]+/, "", u); n = v + 0;
-	m = u == "ns" ? 1 : u == "us" ? 1e3 : u == "ms" ? 1e6 : u == "s" ? 1e9 : -1;
-	printf "%.0f\n", n * m }'; }
 # field N of the table row whose first column is KEY
 row() { awk -v k="$2" -v n="$3" '$1 == k { print $n; exit }' "$1"; }
 # value=NUMBER from the workload's own line

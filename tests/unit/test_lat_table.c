@@ -98,8 +98,8 @@ int main(void)
 	lat_table__delete(t);
 	/* LAT_LOG2: a log2 histogram per row, in the table's order, titled by label and key */
 	{
-		struct lat_table *h = lat_table__new("EVENT    CPU", NULL,
-						     LAT_PLAIN | LAT_DROP_ROWS | LAT_LOG2);
+		struct lat_table *h =
+			lat_table__new("EVENT    CPU", NULL, LAT_PLAIN | LAT_DROP_ROWS | LAT_LOG2);
 		struct lat_row *a = lat_table__row(h, 1, 0, "ev         1");
 		struct lat_row *b = lat_table__row(h, 2, 0, "ev         2");
 		char *buf = NULL;
@@ -108,7 +108,7 @@ int main(void)
 
 		for (int v = 1; v <= 3; v++)
 			lat_table__record(h, a, v, NULL); /* 1, 2, 3: slots 0-1 and 2-3 */
-		lat_table__record(h, b, 1000, NULL);  /* the larger total: printed first */
+		lat_table__record(h, b, 1000, NULL);	  /* the larger total: printed first */
 		fp = open_memstream(&buf, &len);
 		lat_table__print_log2(h, fp, "num=x", "value");
 		fclose(fp);
@@ -116,7 +116,8 @@ int main(void)
 			      strstr(buf, "\nev 1 (EVENT CPU) num=x\n") &&
 			      strstr(buf, "ev 2") < strstr(buf, "ev 1"),
 		      "titles and order: %s", buf ? buf : "");
-		CHECK(buf && strstr(buf, "    0 -> 1     : 1 ") && strstr(buf, "    2 -> 3     : 2 ") &&
+		CHECK(buf && strstr(buf, "    0 -> 1     : 1 ") &&
+			      strstr(buf, "    2 -> 3     : 2 ") &&
 			      strstr(buf, "  512 -> 1023  : 1 "),
 		      "slots: %s", buf ? buf : "");
 		free(buf);
@@ -128,6 +129,35 @@ int main(void)
 		CHECK(buf && !*buf, "nothing after a reset: '%s'", buf ? buf : "");
 		free(buf);
 		lat_table__delete(h);
+	}
+	/* two-word keys, the --than column and a mark column */
+	{
+		struct lat_table *c = lat_table__new("CALL ", NULL, LAT_DROP_ROWS);
+		struct lat_row *a = lat_table__row2(c, 7, 100, 0, "a 100");
+		struct lat_row *b = lat_table__row2(c, 7, 200, 0, "a 200");
+
+		CHECK(a && b && a != b, "second word of the key tells rows apart");
+		CHECK(lat_table__row2(c, 7, 100, 0, NULL) == a, "same two words, same row");
+		lat_table__set_than(c, 5 * MS);
+		lat_table__set_mark(c, "errors");
+		for (int i = 1; i <= 10; i++) {
+			lat_table__record(c, a, i * MS, NULL);
+			if (i % 5 == 0)
+				lat_row__mark(a);
+		}
+		lat_table__record(c, b, 1 * MS, NULL);
+		text = print(c);
+		CHECK(text && strstr(text, ">5.000ms") && strstr(text, "errors\n"),
+		      "count columns titled: %s", text ? text : "");
+		/* 6..10 are above 5ms (5 is not), 2 marked */
+		CHECK(text && strstr(text, "5 (50.0%)        2 (20.0%)\n"), "a's counts: %s",
+		      text ? text : "");
+		CHECK(text && strstr(text, "0 (0.0%)         0 (0.0%)\n"), "b's counts: %s",
+		      text ? text : "");
+		free(text);
+		lat_table__reset(c);
+		CHECK(lat_table__rows(c) == 0, "rows dropped at reset");
+		lat_table__delete(c);
 	}
 	return ut_done("test_lat_table");
 }

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The latency engine under multi-trace, mpdelay, syscalls, rundelay,
+ * kvm-exit and blktrace: points A, B, C... on a path, pairs of points
+ * measured per key, and the output they share.
+ *
+ * A profiler decides which event is which point and what its key is (a
+ * thread, a CPU, a request's sector, any key=EXPR), then calls
+ * mtrace__start at a point (the pair from there to the next is open under
+ * the key; a newer start replaces it) and mtrace__end at a later point
+ * (the pair under the same key closes).  mtrace records the latency in a
+ * table (one row per pair of points, or per row the profiler's row hook
+ * chooses: a syscall, an exit reason), per key too with --perins; prints
+ * both events of a pair slower than --than; keeps a log2 histogram with
+ * --hist.  Pending pairs live in analysis/pairs stores (one per start
+ * point): lost records drop them, a key's task exit forgets or closes
+ * them, memory is bounded by the open pairs (at most MTRACE_MAX_KEYS per
+ * point, refusals counted and reported).
+ *
+ * The generic dispatcher of multi-trace and mpdelay (every event a point,
+ * key=/role= attributes, -k) is mtrace_ev.c.
+ */
+#ifndef PP_MTRACE_H
+#define PP_MTRACE_H
+
+#include <stdbool.h>
+
+#include "engine/evspec.h"
+#include "engine/session.h"
+#include "report/lat_table.h"
+#include "util/opt.h"
+
+#define MTRACE_MAX_POINTS EV_MAX_POS
+#define MTRACE_MAX_KEYS (1u << 20)
+#define MTRACE_NAME 64
+#define MTRACE_DATA 2 /* words a profiler may keep with a start */
+
+/* The options every latency profiler takes (lat_group). */
+struct lat_opts {
+	unsigned long long than; /* ns; 0: none */
+	bool perins, hist;
+};
+/* --than's bare number: ms; lat_group_us: us (the seed's mpdelay and kvm-exit). */
+extern const struct opt_group lat_group, lat_group_us;
+
+/* A closed pair, as the hooks see it. */
+struct mtrace_pair {
+	int from, to; /* points */
+	u64 key;      /* the pair's key */
+	u64 start, delta;
+	const u64 *data; /* the words mtrace__start's caller kept (MTRACE_DATA) */
+	/* the events at both ends; start_smp NULL unless kept (--than), end_* NULL at exit */
+	struct evsel *start_ev, *end_ev;
+	const struct sample *start_smp, *end_smp;
+};
+
+/* Where a closed pair goes in the table (the row hook fills it). */
+struct mtrace_row {
+	u64 key;	       /* the row's key (one row per value) */
+	int group;	       /* rows print by group, then by total */
+	char label[LAT_LABEL]; /* its label (made once per row) */
+	bool mark;	       /* count it in the mark column (errors) */
+	bool skip;	       /* not recorded at all */
+};
+
+struct mtrace_conf {
+	const char *who; /* "syscalls": messages */
+	int nr_points;	 /* 2..MTRACE_MAX_POINTS */
+	bool cycle;	 /* the last point pairs with the first */
+	const struct lat_opts *lat;
+	/* the --perins key column: "TID", "CPU", "KEY"; keys print in hex when "KEY" */
+	const char *key_title;
+	const char *row_title;	/* the row column's title: NULL "START => END" */
+	int row_width;		/* its width; 0: the widest default label */
+	const char *mark_title; /* a count column ("errors"), NULL none */
+	bool keep_start;	/* keep the start sample even without --than */
+	/* the row of a closed pair; NULL: one row per pair of points */
+	void (*row)(void *arg, const struct mtrace_pair *p, struct mtrace_row *row);
+	void *arg;
+};
+
+struct mtrace;
+
+/* NULL with the session's error set.  Point names come with mtrace__name. */
+struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf);
+void mtrace__delete(struct mtrace *mt);
+
+/* Name point @k: @full ("sys:name") and @brief (without the system) when labels are long. */
+void mtrace__name(struct mtrace *mt, int k, const char *full, const char *brief);
+const char *mtrace__point_name(const struct mtrace *mt, int k);
+/* Whether point @k opens a pair (not the last, unless cycle). */
+bool mtrace__opens(const struct mtrace *mt, int k);
+
+/*
+ * Open the pair from point @k under @key with the event @ev/@smp: the words
+ * the caller may keep (zeroed), or NULL when refused (counted).
+ */
+u64 *mtrace__start(struct mtrace *mt, struct session *s, int k, u64 key, struct evsel *ev,
+		   const struct sample *smp);
+/* The words of the pending pair from @k under @key (NULL if none); *start its time. */
+u64 *mtrace__pending(struct mtrace *mt, int k, u64 key, u64 *start);
+/*
+ * Close the pair from point @from under @key at point @to with @ev/@smp
+ * (@ev NULL: at @time, with no event: the task exited).  True when one was
+ * pending (then it was recorded).
+ */
+bool mtrace__end(struct mtrace *mt, struct session *s, int from, int to, u64 key, struct evsel *ev,
+		 const struct sample *smp, u64 time);
+/* Drop the pending pair from @k under @key, uncounted (not wanted after all). */
+void mtrace__cancel(struct mtrace *mt, int k, u64 key);
+
+/* Records were lost: every pending pair is dropped (counted). */
+void mtrace__lost(struct mtrace *mt);
+/* @key's task exited: its pending pairs are dropped (counted). */
+void mtrace__forget(struct mtrace *mt, u64 key);
+
+/* The table, the histograms, the drops; mtrace__reset for the next interval. */
+void mtrace__print(struct mtrace *mt, struct session *s);
+void mtrace__reset(struct mtrace *mt);
+/* The session hooks' common forms: time line, print (and reset). */
+void mtrace__interval(struct mtrace *mt, struct session *s);
+void mtrace__snapshot(struct mtrace *mt, struct session *s);
+
+/* Print one event as trace prints it (its stack under it, if it has one). */
+void mtrace__print_event(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out);
+
+#endif

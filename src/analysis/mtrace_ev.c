@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Events as points, keys and roles from -e attributes: see mtrace_ev.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mtrace_ev.h"
+#include "expr/expr.h"
+#include "sym/ksyms.h"
+
+#define ROLE_OPEN 0x1
+#define ROLE_CLOSE 0x2
+
+enum key_mode { KEY_EXPR, KEY_THREAD, KEY_CPU };
+
+/* Per event (evsel->priv). */
+struct mt_event {
+	struct mtrace_ev *owner;
+	int point;
+	struct expr *key;  /* KEY_EXPR */
+	struct expr *role; /* NULL: open and close */
+};
+
+struct mtrace_ev {
+	struct mtrace *mt;
+	enum key_mode key_mode;
+	int nr_points;
+	struct ksyms *ksyms;
+};
+
+static struct expr *compile(struct session *s, struct mtrace_ev *m, struct evsel *ev,
+			    const char *what, const char *text)
+{
+	char buf[512];
+	struct expr *e = expr__compile(text, ev, buf, sizeof(buf));
+
+	if (!e) {
+		if (errno == ENOMEM)
+			session__set_err(s, -ENOMEM, "out of memory");
+		else
+			session__usage_err(s, "bad %s= on %s: %s", what, ev->name, buf);
+		return NULL;
+	}
+	if (expr__is_string(e)) {
+		session__usage_err(s, "%s=%s on %s is a string: give a number", what, text,
+				   ev->name);
+		expr__free(e);
+		return NULL;
+	}
+	if ((expr__uses(e) & EXPR_USES_KSYMS) && !m->ksyms && ksyms__load(NULL, &m->ksyms))
+		m->ksyms = NULL;
+	return e;
+}
+
+static int point_of(const struct mtrace_ev_conf *c, const struct ev_spec *sp, int i)
+{
+	return c->by_index ? i : sp->pos;
+}
+
+/* A point's name: its events ("sys:name" or the alias) joined by ','; @brief without systems. */
+static void name_points(struct mtrace_ev *m, const struct mtrace_ev_conf *c,
+			const struct event_opts *eo)
+{
+	for (int k = 0; k < m->nr_points; k++) {
+		char full[MTRACE_NAME] = "", brief[MTRACE_NAME] = "";
+		size_t fo = 0, bo = 0;
+
+		for (int i = 0; i < eo->nr_specs; i++) {
+			const struct ev_spec *sp = &eo->specs[i];
+
+			if (point_of(c, sp, i) != k)
+				continue;
+			if (fo < sizeof(full))
+				fo += snprintf(full + fo, sizeof(full) - fo, "%s%s%s%s",
+					       fo ? "," : "", sp->alias ? sp->alias : sp->sys,
+					       sp->alias ? "" : ":", sp->alias ? "" : sp->name);
+			if (bo < sizeof(brief))
+				bo += snprintf(brief + bo, sizeof(brief) - bo, "%s%s",
+					       bo ? "," : "", sp->alias ? sp->alias : sp->name);
+		}
+		mtrace__name(m->mt, k, full, brief);
+	}
+}
+
+struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf *c)
+{
+	const struct event_opts *eo = session__conf(s)->events;
+	const struct target_opts *t = session__conf(s)->target;
+	struct mtrace_ev *m;
+	bool keyed = false;
+
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		session__set_err(s, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	m->nr_points = c->by_index ? eo->nr_specs : eo->nr_texts;
+	if (m->nr_points < 2) {
+		session__usage_err(s, c->by_index
+					      ? "give at least two points: -e 'START,END[,...]'"
+					      : "give at least two points: -e START -e END (one -e "
+						"per point, alternatives within one -e)");
+		goto fail;
+	}
+	if (m->nr_points > MTRACE_MAX_POINTS) {
+		session__usage_err(s, "%d points: at most %d", m->nr_points, MTRACE_MAX_POINTS);
+		goto fail;
+	}
+	for (int i = 0; i < eo->nr_specs; i++)
+		keyed |= evspec__attr(&eo->specs[i], "key") != NULL;
+	m->key_mode = keyed || c->key_text		    ? KEY_EXPR
+		      : t->nr_pids || t->nr_tids || t->argv ? KEY_THREAD
+							    : KEY_CPU;
+	/* keys other than the CPU cross CPUs: pairs need time order */
+	if (m->key_mode != KEY_CPU)
+		session__want_order(s);
+	m->mt = mtrace__new(s, &(struct mtrace_conf){
+				       .who = c->who,
+				       .nr_points = m->nr_points,
+				       .cycle = c->cycle,
+				       .lat = c->lat,
+				       .key_title = m->key_mode == KEY_CPU	? "CPU"
+						    : m->key_mode == KEY_THREAD ? "TID"
+										: "KEY",
+			       });
+	if (!m->mt)
+		goto fail;
+	name_points(m, c, eo);
+	for (int i = 0; i < eo->nr_specs; i++) {
+		struct evsel_conf ec = { .callchain = session__stacks_for_all(s) };
+		struct ev_spec *sp = &eo->specs[i];
+		const char *key = evspec__attr(sp, "key"), *role = evspec__attr(sp, "role");
+		int n = 0;
+
+		if (session__add_spec(s, sp, &ec) < 0)
+			goto fail;
+		if (!key)
+			key = c->key_text;
+		if (m->key_mode == KEY_EXPR && !key) {
+			session__usage_err(s,
+					   "'%s' has no key=: give every event a key=EXPR, or -k "
+					   "EXPR for those without",
+					   sp->text);
+			goto fail;
+		}
+		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+			struct mt_event *e;
+
+			if (ev->spec != sp || ev->priv)
+				continue;
+			n++;
+			if (!(e = calloc(1, sizeof(*e)))) {
+				session__set_err(s, -ENOMEM, "out of memory");
+				goto fail;
+			}
+			e->owner = m;
+			e->point = point_of(c, sp, i);
+			ev->priv = e;
+			if (m->key_mode == KEY_EXPR && !(e->key = compile(s, m, ev, "key", key)))
+				goto fail;
+			if (role && !(e->role = compile(s, m, ev, "role", role)))
+				goto fail;
+		}
+		if (!n) {
+			session__usage_err(s,
+					   "'%s' is an event of an earlier -e item: give it "
+					   "alias=NAME to tell them apart",
+					   sp->text);
+			goto fail;
+		}
+	}
+	return m;
+fail:
+	mtrace_ev__delete(m, s);
+	return NULL;
+}
+
+void mtrace_ev__delete(struct mtrace_ev *m, struct session *s)
+{
+	if (!m)
+		return;
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct mt_event *e = ev->priv;
+
+		if (!e || e->owner != m)
+			continue;
+		expr__free(e->key);
+		expr__free(e->role);
+		free(e);
+		ev->priv = NULL;
+	}
+	mtrace__delete(m->mt);
+	ksyms__delete(m->ksyms);
+	free(m);
+}
+
+struct mtrace *mtrace_ev__mtrace(struct mtrace_ev *m)
+{
+	return m->mt;
+}
+
+static u64 eval(struct session *s, struct mtrace_ev *m, struct expr *e, struct sample *smp)
+{
+	struct expr_ctx ctx = { .smp = smp, .session = s, .ksyms = m->ksyms };
+	struct expr_value v;
+
+	expr__eval(e, &ctx, &v); /* faults read as 0, counted */
+	return v.u;
+}
+
+void mtrace_ev__sample(struct mtrace_ev *m, struct session *s, struct evsel *ev, struct sample *smp)
+{
+	struct mt_event *e = ev->priv;
+	unsigned role = ROLE_OPEN | ROLE_CLOSE;
+	int k, n = m->nr_points;
+	u64 key;
+
+	if (!e || e->owner != m)
+		return;
+	key = m->key_mode == KEY_CPU	  ? smp->cpu
+	      : m->key_mode == KEY_THREAD ? smp->tid
+					  : eval(s, m, e->key, smp);
+	if (e->role)
+		role = (unsigned)eval(s, m, e->role, smp) & (ROLE_OPEN | ROLE_CLOSE);
+	k = e->point;
+	/* close the pair that ends here: from the previous point (the last one with --cycle) */
+	if ((role & ROLE_CLOSE) && mtrace__opens(m->mt, (k + n - 1) % n))
+		mtrace__end(m->mt, s, (k + n - 1) % n, k, key, ev, smp, 0);
+	if ((role & ROLE_OPEN) && mtrace__opens(m->mt, k))
+		mtrace__start(m->mt, s, k, key, ev, smp);
+}
+
+void mtrace_ev__exit(struct mtrace_ev *m, u32 tid)
+{
+	if (m->key_mode == KEY_THREAD)
+		mtrace__forget(m->mt, tid);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The generic front of the latency engine (multi-trace, mpdelay): every
+ * -e event is a point, keyed by its key=EXPR, else -k EXPR, else the
+ * thread under -p/-t/--, else the CPU; role=EXPR (bit 0 may open a pair,
+ * bit 1 may close one) narrows what an event does.  An event at point k
+ * closes the pair from k-1 (the last point with --cycle), then opens the
+ * pair from k.  Keys other than the CPU cross CPUs: the session is asked
+ * for time order.
+ */
+#ifndef PP_MTRACE_EV_H
+#define PP_MTRACE_EV_H
+
+#include "analysis/mtrace.h"
+
+struct mtrace_ev_conf {
+	const char *who; /* "multi-trace" */
+	bool by_index;	 /* mpdelay: every -e event is its own point, in order */
+	bool cycle;
+	const struct lat_opts *lat;
+	const char *key_text; /* -k EXPR, NULL none */
+};
+
+struct mtrace_ev;
+
+/* Add the -e events to @s; NULL with the session's error set. */
+struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf *conf);
+void mtrace_ev__delete(struct mtrace_ev *m, struct session *s);
+struct mtrace *mtrace_ev__mtrace(struct mtrace_ev *m);
+
+void mtrace_ev__sample(struct mtrace_ev *m, struct session *s, struct evsel *ev,
+		       struct sample *smp);
+/* A task exited: keyed by thread, its pairs are dropped. */
+void mtrace_ev__exit(struct mtrace_ev *m, u32 tid);
+
+#endif

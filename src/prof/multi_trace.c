@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * multi-trace: latency between points.  Each -e is a point (its events are
+ * alternatives for it); an event at point k opens the pair k -> k+1 under
+ * its key, an event at point k+1 with the same key closes it (--cycle: the
+ * last point pairs with the first too).  Everything else is the shared
+ * latency engine (analysis/mtrace_ev.h, analysis/mtrace.h).
+ */
+#include <errno.h>
+
+#include "analysis/mtrace_ev.h"
+#include "expr/expr.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+struct multi_trace {
+	bool cycle;
+	struct mtrace_ev *m;
+};
+
+static int mt_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct key_opts *ko = opt_set__get(opts, &key_group);
+	struct multi_trace *mt = priv;
+
+	mt->m = mtrace_ev__new(s, &(struct mtrace_ev_conf){
+					  .who = "multi-trace",
+					  .cycle = mt->cycle,
+					  .lat = opt_set__get(opts, &lat_group),
+					  .key_text = ko ? ko->expr : NULL,
+				  });
+	return mt->m ? 0 : -EINVAL;
+}
+
+static void mt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	mtrace_ev__sample(((struct multi_trace *)priv)->m, s, ev, smp);
+}
+
+static void mt_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)cpu, (void)nr;
+	mtrace__lost(mtrace_ev__mtrace(((struct multi_trace *)priv)->m));
+}
+
+static void mt_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	(void)s;
+	mtrace_ev__exit(((struct multi_trace *)priv)->m, t->tid);
+}
+
+static void mt_interval(struct session *s, void *priv)
+{
+	mtrace__interval(mtrace_ev__mtrace(((struct multi_trace *)priv)->m), s);
+}
+
+static void mt_snapshot(struct session *s, void *priv)
+{
+	mtrace__snapshot(mtrace_ev__mtrace(((struct multi_trace *)priv)->m), s);
+}
+
+static void mt_deinit(struct session *s, void *priv)
+{
+	struct multi_trace *mt = priv;
+
+	if (!mt->m)
+		return;
+	if (session__started(s))
+		mtrace__print(mtrace_ev__mtrace(mt->m), s);
+	mtrace_ev__delete(mt->m, s);
+	mt->m = NULL;
+}
+
+static const struct popt mt_opts[] = {
+	{ .lname = "cycle",
+	  .help = "the last point pairs with the first too",
+	  POPT_BIND_FLAG(struct multi_trace, cycle) },
+	{ 0 },
+};
+
+static const char *const mt_attrs[] = { "key", "role", NULL };
+
+const struct profiler prof_multi_trace = {
+	.name = "multi-trace",
+	.desc = "latency between events: from each -e point to the next, per key",
+	.synopsis = "perf-prof multi-trace -e START[,START...] -e END[,END...] [-e ...] [-k EXPR] "
+		    "[--than TIME [-g]] [--perins] [--hist] [--cycle] [-i MS] [-C CPUS|-p PID|-t "
+		    "TID|-- CMD]",
+	.examples =
+		"perf-prof multi-trace -e syscalls:sys_enter_clock_nanosleep -e "
+		"syscalls:sys_exit_clock_nanosleep -p 1234\n"
+		"  perf-prof multi-trace -e 'sched:sched_wakeup//key=pid/' -e "
+		"'sched:sched_switch//key=next_pid/' --than 10ms\n"
+		"  perf-prof multi-trace -e irq:irq_handler_entry -e irq:irq_handler_exit --hist\n"
+		"Key: key=EXPR, else -k EXPR, else the thread (with -p/-t/--), else the CPU.\n"
+		"role=EXPR: bit 0 lets an event open a pair, bit 1 close one (default both).",
+	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
+						     &target_group, &run_group, &ring_group,
+						     &output_group, &stack_group, NULL },
+	.own = mt_opts,
+	.ev_attrs = mt_attrs,
+	.priv_size = sizeof(struct multi_trace),
+	.init = mt_init,
+	.ops = { .sample = mt_sample,
+		 .lost = mt_lost,
+		 .exit = mt_exit,
+		 .interval = mt_interval,
+		 .snapshot = mt_snapshot },
+	.deinit = mt_deinit,
+};

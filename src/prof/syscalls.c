@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscalls: system call latency, perf trace -s style.  raw_syscalls's
+ * sys_enter opens a pair under the thread, sys_exit closes it; one row per
+ * syscall (per thread too with --perins) with the shared latency columns
+ * and the errors (negative returns).  A thread that exits inside exit or
+ * exit_group closes its pair at its exit; any other pair a task leaves
+ * open is dropped and counted.  The latency engine is analysis/mtrace.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/mtrace.h"
+#include "expr/expr.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+#define MAX_NR 1024 /* syscall numbers looked up by name */
+
+struct syscalls {
+	const char *names; /* --syscall NAME[,NAME...] */
+	struct mtrace *mt;
+	struct evsel *enter, *exit;
+	struct field enter_id, exit_id, ret;
+};
+
+static const char *syscall_label(u64 nr, char *buf, size_t len)
+{
+	const char *name = expr__syscall_name(nr);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "syscall_%llu", (unsigned long long)nr);
+	return buf;
+}
+
+static void sc_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
+{
+	struct syscalls *sc = arg;
+	u64 ret = 0;
+
+	row->key = p->data[0];
+	row->group = 0;
+	char buf[32];
+
+	snprintf(row->label, sizeof(row->label), "%s",
+		 syscall_label(p->data[0], buf, sizeof(buf)));
+	if (p->end_smp && !field__u64(&sc->ret, p->end_smp, &ret))
+		row->mark = (long long)ret < 0 && (long long)ret >= -4095;
+}
+
+/* "id == 1 || id == 2" of --syscall's names; NULL with the error set. */
+static char *id_filter(struct session *s, const char *names)
+{
+	char *list = strdup(names), *save = NULL, *f = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&f, &len);
+
+	if (!list || !m) {
+		free(list);
+		if (m)
+			fclose(m);
+		free(f);
+		session__set_err(s, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		char *end;
+		unsigned long nr = strtoul(n, &end, 10);
+		const char *name;
+
+		if (*end || end == n) {
+			for (nr = 0; nr < MAX_NR; nr++)
+				if ((name = expr__syscall_name(nr)) && !strcmp(name, n))
+					break;
+		}
+		if (nr >= MAX_NR) {
+			fclose(m);
+			free(f);
+			session__usage_err(s, "--syscall: '%s' is not a syscall of this machine",
+					   n);
+			free(list);
+			return NULL;
+		}
+		fprintf(m, "%sid == %lu", ftell(m) ? " || " : "", nr);
+	}
+	free(list);
+	if (fclose(m) || !len) {
+		free(f);
+		session__usage_err(s, "--syscall: give NAME[,NAME...]");
+		return NULL;
+	}
+	return f;
+}
+
+static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct target_opts *t = session__conf(s)->target;
+	struct syscalls *sc = priv;
+	struct evsel_conf c = { .callchain = session__stacks_for_all(s) };
+	char *ids = NULL, *filter = NULL;
+	int err = -EINVAL;
+
+	if (sc->names && !(ids = id_filter(s, sc->names)))
+		return -EINVAL;
+	if (!t->nr_pids && !t->nr_tids && !t->argv) {
+		/* system-wide: not perf-prof's own reads and polls */
+		if (asprintf(&filter, "%s%s%scommon_pid != %d", ids ? "(" : "", ids ? ids : "",
+			     ids ? ") && " : "", (int)getpid()) < 0) {
+			filter = NULL;
+			err = session__set_err(s, -ENOMEM, "out of memory");
+			goto out;
+		}
+		c.filter = filter;
+	} else {
+		c.filter = ids;
+	}
+	/* a thread's syscall may end on another CPU */
+	session__want_order(s);
+	sc->mt = mtrace__new(s, &(struct mtrace_conf){
+					.who = "syscalls",
+					.nr_points = 2,
+					.lat = opt_set__get(opts, &lat_group),
+					.key_title = "TID",
+					.row_title = "SYSCALL",
+					.row_width = 20,
+					.mark_title = "errors",
+					.row = sc_row,
+					.arg = sc,
+				});
+	if (!sc->mt)
+		goto out;
+	mtrace__name(sc->mt, 0, "raw_syscalls:sys_enter", "sys_enter");
+	mtrace__name(sc->mt, 1, "raw_syscalls:sys_exit", "sys_exit");
+	sc->enter = session__add_tp(s, "raw_syscalls", "sys_enter", &c);
+	sc->exit = sc->enter ? session__add_tp(s, "raw_syscalls", "sys_exit", &c) : NULL;
+	if (!sc->enter || !sc->exit)
+		goto out;
+	if (evsel__field(sc->enter, "id", &sc->enter_id) ||
+	    evsel__field(sc->exit, "id", &sc->exit_id) || evsel__field(sc->exit, "ret", &sc->ret)) {
+		err = session__set_err(s, -EINVAL, "raw_syscalls lacks a field it needs (id, ret)");
+		goto out;
+	}
+	err = 0;
+out:
+	free(ids);
+	free(filter);
+	return err;
+}
+
+static void sc_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct syscalls *sc = priv;
+	u64 id, *data, *pending;
+
+	if (ev == sc->enter) {
+		if (field__u64(&sc->enter_id, smp, &id))
+			return;
+		if ((data = mtrace__start(sc->mt, s, 0, smp->tid, ev, smp)))
+			data[0] = id;
+	} else if (ev == sc->exit) {
+		/* an exit of another syscall than the pending one: its enter was not seen */
+		if (!field__u64(&sc->exit_id, smp, &id) &&
+		    (pending = mtrace__pending(sc->mt, 0, smp->tid, NULL)) && pending[0] != id) {
+			mtrace__cancel(sc->mt, 0, smp->tid);
+			return;
+		}
+		mtrace__end(sc->mt, s, 0, 1, smp->tid, ev, smp, 0);
+	}
+}
+
+static void sc_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct syscalls *sc = priv;
+	u64 *pending = mtrace__pending(sc->mt, 0, t->tid, NULL);
+	const char *name = pending ? expr__syscall_name(pending[0]) : NULL;
+
+	/* exit and exit_group never return: the task's exit ends them */
+	if (name && (!strcmp(name, "exit") || !strcmp(name, "exit_group")))
+		mtrace__end(sc->mt, s, 0, 1, t->tid, NULL, NULL, t->time);
+	else
+		mtrace__forget(sc->mt, t->tid);
+}
+
+static void sc_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)cpu, (void)nr;
+	mtrace__lost(((struct syscalls *)priv)->mt);
+}
+
+static void sc_interval(struct session *s, void *priv)
+{
+	mtrace__interval(((struct syscalls *)priv)->mt, s);
+}
+
+static void sc_snapshot(struct session *s, void *priv)
+{
+	mtrace__snapshot(((struct syscalls *)priv)->mt, s);
+}
+
+static void sc_deinit(struct session *s, void *priv)
+{
+	struct syscalls *sc = priv;
+
+	if (sc->mt && session__started(s))
+		mtrace__print(sc->mt, s);
+	mtrace__delete(sc->mt);
+	sc->mt = NULL;
+}
+
+static const struct popt sc_opts[] = {
+	{ .lname = "syscall",
+	  .argname = "NAME[,NAME...]",
+	  .help = "only these syscalls (names or numbers), filtered in the kernel",
+	  POPT_BIND_STR(struct syscalls, names) },
+	{ 0 },
+};
+
+const struct profiler prof_syscalls = {
+	.name = "syscalls",
+	.desc = "system call latency per syscall (per thread with --perins), with errors",
+	.synopsis = "perf-prof syscalls [--syscall NAME,...] [--than TIME [-g]] [--perins] "
+		    "[--hist] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",
+	.examples = "perf-prof syscalls -p 1234 -i 1000\n"
+		    "  perf-prof syscalls --syscall read,write --than 10ms -g\n"
+		    "  perf-prof syscalls --perins -- ./workload",
+	.groups =
+		(const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
+						   &ring_group, &output_group, &stack_group, NULL },
+	.own = sc_opts,
+	.priv_size = sizeof(struct syscalls),
+	.init = sc_init,
+	.ops = { .sample = sc_sample,
+		 .lost = sc_lost,
+		 .exit = sc_exit,
+		 .interval = sc_interval,
+		 .snapshot = sc_snapshot },
+	.deinit = sc_deinit,
+};
