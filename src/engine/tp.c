@@ -195,3 +195,53 @@ out:
 	tracefs_instance_free(inst);
 	return ret;
 }
+
+/* Depth-first over a print argument tree: the @nth symbol table met, in order. */
+static const struct tep_print_arg *nth_symbols(const struct tep_print_arg *a, int *nth)
+{
+	for (; a; a = a->next) {
+		const struct tep_print_arg *r = NULL;
+
+		switch (a->type) {
+		case TEP_PRINT_SYMBOL:
+			if ((*nth)-- == 0)
+				return a;
+			r = nth_symbols(a->symbol.field, nth);
+			break;
+		case TEP_PRINT_OP:
+			r = nth_symbols(a->op.left, nth);
+			if (!r)
+				r = nth_symbols(a->op.right, nth);
+			break;
+		case TEP_PRINT_TYPE:
+			r = nth_symbols(a->typecast.item, nth);
+			break;
+		case TEP_PRINT_FUNC:
+			r = nth_symbols(a->func.args, nth);
+			break;
+		default:
+			break;
+		}
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+int tp__print_symbols(const struct tep_event *ev, int nth,
+		      void (*fn)(void *arg, unsigned long long value, const char *name), void *arg)
+{
+	const struct tep_print_arg *a = ev ? nth_symbols(ev->print_fmt.args, &nth) : NULL;
+	int n = 0;
+
+	for (const struct tep_print_flag_sym *f = a ? a->symbol.symbols : NULL; f; f = f->next) {
+		char *end;
+		unsigned long long v = strtoull(f->value, &end, 0);
+
+		if (*end || !f->str)
+			continue;
+		fn(arg, v, f->str);
+		n++;
+	}
+	return n;
+}

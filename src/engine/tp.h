@@ -45,4 +45,13 @@ void tp__free_list(char **list);
 int tp__explain_filter(const char *sys, const char *name, const char *filter, char *buf,
 		       size_t len);
 
+/*
+ * The @nth (0..) __print_symbolic() table of @ev's print format, in the
+ * order the format names them (kvm_exit: VMX's exit reasons, then SVM's):
+ * @fn is called with each value and its name.  Returns the number of
+ * symbols, 0 when the format has no such table.
+ */
+int tp__print_symbols(const struct tep_event *ev, int nth,
+		      void (*fn)(void *arg, unsigned long long value, const char *name), void *arg);
+
 #endif

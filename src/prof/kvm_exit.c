@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kvm-exit: how long the host takes to handle each VM exit, from
+ * kvm:kvm_exit to the vCPU thread's next kvm:kvm_entry, one row per exit
+ * reason (VMX and SVM names, read from the tracepoint's own format), per
+ * vCPU thread too with --perins, with the share of exits taken in guest
+ * kernel mode.  The latency engine is analysis/mtrace.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mtrace.h"
+#include "engine/tp.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+#define ISA_VMX 1 /* kvm_exit's isa field */
+#define ISA_SVM 2
+#define MAX_REASONS 512
+
+struct reason {
+	u32 isa, code;
+	char name[28];
+};
+
+struct kvm_exit {
+	struct mtrace *mt;
+	struct evsel *exit, *entry;
+	struct field reason, isa, rip;
+	struct reason reasons[MAX_REASONS];
+	int nr_reasons;
+	int cur_isa; /* while the names are read */
+};
+
+static void add_reason(void *arg, unsigned long long value, const char *name)
+{
+	struct kvm_exit *ke = arg;
+	struct reason *r;
+
+	if (ke->nr_reasons >= MAX_REASONS)
+		return;
+	r = &ke->reasons[ke->nr_reasons++];
+	r->isa = (u32)ke->cur_isa;
+	r->code = (u32)value;
+	snprintf(r->name, sizeof(r->name), "%s", name);
+}
+
+static const char *reason_name(const struct kvm_exit *ke, u32 isa, u32 code)
+{
+	for (int i = 0; i < ke->nr_reasons; i++)
+		if (ke->reasons[i].isa == isa && ke->reasons[i].code == code)
+			return ke->reasons[i].name;
+	return NULL;
+}
+
+static void ke_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
+{
+	struct kvm_exit *ke = arg;
+	u32 isa = (u32)(p->data[0] >> 32), code = (u32)p->data[0];
+	const char *name = reason_name(ke, isa, code);
+
+	row->key = p->data[0];
+	row->group = 0;
+	if (name)
+		snprintf(row->label, sizeof(row->label), "%s", name);
+	else
+		snprintf(row->label, sizeof(row->label), "%s_%#x",
+			 isa == ISA_SVM	  ? "SVM"
+			 : isa == ISA_VMX ? "VMX"
+					  : "REASON",
+			 code);
+	row->mark = p->data[1];
+}
+
+static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	struct evsel_conf c = { .callchain = session__stacks_for_all(s) };
+	struct kvm_exit *ke = priv;
+
+	/* a vCPU that halts re-enters on whichever CPU wakes it */
+	session__want_order(s);
+	ke->mt = mtrace__new(s, &(struct mtrace_conf){
+					.who = "kvm-exit",
+					.nr_points = 2,
+					.lat = opt_set__get(opts, &lat_group_us),
+					.key_title = "TID",
+					.row_title = "EXIT REASON",
+					.row_width = 20,
+					.mark_title = "guest-kernel",
+					.row = ke_row,
+					.arg = ke,
+				});
+	if (!ke->mt)
+		return -EINVAL;
+	mtrace__name(ke->mt, 0, "kvm:kvm_exit", "kvm_exit");
+	mtrace__name(ke->mt, 1, "kvm:kvm_entry", "kvm_entry");
+	ke->exit = session__add_tp(s, "kvm", "kvm_exit", &c);
+	ke->entry = ke->exit ? session__add_tp(s, "kvm", "kvm_entry", &c) : NULL;
+	if (!ke->exit || !ke->entry)
+		return -EINVAL;
+	if (evsel__field(ke->exit, "exit_reason", &ke->reason) ||
+	    evsel__field(ke->exit, "guest_rip", &ke->rip))
+		return session__set_err(
+			s, -EINVAL, "kvm:kvm_exit lacks a field it needs (exit_reason, guest_rip)");
+	/* older kernels have no isa field (valid false): VMX then */
+	evsel__field(ke->exit, "isa", &ke->isa);
+	/* the names the kernel prints: its format's first table is VMX's, the second SVM's */
+	ke->cur_isa = ISA_VMX;
+	tp__print_symbols(ke->exit->tp, 0, add_reason, ke);
+	ke->cur_isa = ISA_SVM;
+	tp__print_symbols(ke->exit->tp, 1, add_reason, ke);
+	return 0;
+}
+
+static void ke_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct kvm_exit *ke = priv;
+	u64 reason, isa = ISA_VMX, rip = 0, *data;
+
+	if (ev == ke->exit) {
+		if (field__u64(&ke->reason, smp, &reason))
+			return;
+		if (ke->isa.valid)
+			field__u64(&ke->isa, smp, &isa);
+		field__u64(&ke->rip, smp, &rip);
+		if (isa == ISA_VMX)
+			reason &= 0xffff; /* the basic exit reason, without its flags */
+		if ((data = mtrace__start(ke->mt, s, 0, smp->tid, ev, smp))) {
+			data[0] = isa << 32 | (u32)reason;
+			/* a 64-bit guest's kernel runs in the upper canonical half */
+			data[1] = rip >> 63;
+		}
+	} else if (ev == ke->entry) {
+		mtrace__end(ke->mt, s, 0, 1, smp->tid, ev, smp, 0);
+	}
+}
+
+static void ke_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	(void)s;
+	mtrace__forget(((struct kvm_exit *)priv)->mt, t->tid);
+}
+
+static void ke_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)cpu, (void)nr;
+	mtrace__lost(((struct kvm_exit *)priv)->mt);
+}
+
+static void ke_interval(struct session *s, void *priv)
+{
+	mtrace__interval(((struct kvm_exit *)priv)->mt, s);
+}
+
+static void ke_snapshot(struct session *s, void *priv)
+{
+	mtrace__snapshot(((struct kvm_exit *)priv)->mt, s);
+}
+
+static void ke_deinit(struct session *s, void *priv)
+{
+	struct kvm_exit *ke = priv;
+
+	if (ke->mt && session__started(s))
+		mtrace__print(ke->mt, s);
+	mtrace__delete(ke->mt);
+	ke->mt = NULL;
+}
+
+const struct profiler prof_kvm_exit = {
+	.name = "kvm-exit",
+	.desc = "VM exit handling latency per exit reason (and vCPU thread), kvm_exit -> kvm_entry",
+	.synopsis = "perf-prof kvm-exit [--than TIME [-g]] [--perins] [--hist] [-i MS] [-C CPUS|-p "
+		    "PID|-t TID]",
+	.examples = "perf-prof kvm-exit -C 5-20 -i 1000 --than 1000   # exits over 1000us printed\n"
+		    "  perf-prof kvm-exit -p $(pidof qemu-system-x86_64) --perins --hist\n"
+		    "--than: a bare number is us, as the original's.",
+	.groups =
+		(const struct opt_group *const[]){ &lat_group_us, &target_group, &run_group,
+						   &ring_group, &output_group, &stack_group, NULL },
+	.priv_size = sizeof(struct kvm_exit),
+	.init = ke_init,
+	.ops = { .sample = ke_sample,
+		 .lost = ke_lost,
+		 .exit = ke_exit,
+		 .interval = ke_interval,
+		 .snapshot = ke_snapshot },
+	.deinit = ke_deinit,
+};
