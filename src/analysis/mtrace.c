@@ -246,7 +246,7 @@ static void print_slow(struct mtrace *mt, struct session *s, const struct mtrace
 
 	fmt_key(mt, p->key, kbuf, sizeof(kbuf));
 	fprintf(out, "%s: %s key %s%s\n", label, stats_table__fmt_ns(p->delta, dbuf, sizeof(dbuf)),
-		kbuf, p->end_ev ? "" : " (ended at its exit)");
+		kbuf, p->end_ev ? "" : " (ended by a record: an exit or a switch-in)");
 	if (p->start_smp)
 		mtrace__print_event(s, p->start_ev, p->start_smp, out);
 	if (p->end_ev)

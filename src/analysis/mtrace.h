@@ -101,7 +101,7 @@ u64 *mtrace__start(struct mtrace *mt, struct session *s, int k, u64 key, struct 
 u64 *mtrace__pending(struct mtrace *mt, int k, u64 key, u64 *start);
 /*
  * Close the pair from point @from under @key at point @to with @ev/@smp
- * (@ev NULL: at @time, with no event: the task exited).  True when one was
+ * (@ev NULL: at @time, with no event: the task exited, a switch record).  True when one was
  * pending (then it was recorded).
  */
 bool mtrace__end(struct mtrace *mt, struct session *s, int from, int to, u64 key, struct evsel *ev,

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rundelay: scheduling delay, from the moment a thread may run to the
+ * moment it runs.  Three starts, each ended by the thread's switch-in
+ * (sched_switch's next_pid, or the kernel's switch-in record when that
+ * sample is not delivered):
+ *   wakeup      the first sched_wakeup after it was seen switching out
+ *               asleep (S, D: a wakeup of a thread whose sleep began before
+ *               the monitor, or a second one, is not a start)
+ *   wakeup_new  sched_wakeup_new: a new thread
+ *   preempted   a switch-out in state R (its whole wait is run-queue delay)
+ * These are task-state's runq split and its R row on the same run.
+ * --filter COMM,... (globs) filters in the kernel; -p/-t/-- choose the
+ * threads among every CPU's switches.  The latency engine is
+ * analysis/mtrace.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mtrace.h"
+#include "analysis/pairs.h"
+#include "engine/kfilter.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+enum { P_WAKEUP, P_WAKEUP_NEW, P_PREEMPT, P_SWITCH_IN, NR_P };
+
+#define PREV_STATE_PREEMPT 0x100 /* "R+": switched out by preemption */
+#define PREV_STATE_DEAD 0x30	 /* EXIT_DEAD | EXIT_ZOMBIE */
+
+struct rundelay {
+	const char *filter; /* --filter COMM globs */
+	struct mtrace *mt;
+	struct pairs *asleep; /* threads seen switching out asleep, not woken yet */
+	struct evsel *sw, *wk, *wk_new;
+	struct field prev_pid, prev_state, prev_comm, next_pid, wk_pid, wk_new_pid;
+	u64 closed_by_record;
+};
+
+static void rd_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
+{
+	static const char *const labels[] = { "wakeup => switch-in", "wakeup_new => switch-in",
+					      "preempted => switch-in" };
+
+	(void)arg;
+	row->key = (u64)p->from;
+	row->group = p->from;
+	snprintf(row->label, sizeof(row->label), "%s", labels[p->from]);
+}
+
+static int add_events(struct session *s, struct rundelay *rd)
+{
+	char *prev = kfilter__comm_globs("prev_comm", rd->filter);
+	char *next = kfilter__comm_globs("next_comm", rd->filter);
+	char *wk = kfilter__comm_globs("comm", rd->filter);
+	char *sw = prev && next ? kfilter__or(prev, next) : NULL;
+	int err = -ENOMEM;
+
+	if (!prev || !next || !wk || !sw) {
+		if (errno == EINVAL)
+			err = session__usage_err(s,
+						 "--filter '%s': give COMM globs without quotes, "
+						 "parentheses, & or |",
+						 rd->filter);
+		else
+			session__set_err(s, err, "out of memory");
+		goto out;
+	}
+	err = -EINVAL;
+	rd->sw = session__add_tp(s, "sched", "sched_switch",
+				 &(struct evsel_conf){ .filter = *sw ? sw : NULL });
+	rd->wk = rd->sw ? session__add_tp(s, "sched", "sched_wakeup",
+					  &(struct evsel_conf){ .filter = *wk ? wk : NULL })
+			: NULL;
+	rd->wk_new = rd->wk ? session__add_tp(s, "sched", "sched_wakeup_new",
+					      &(struct evsel_conf){ .filter = *wk ? wk : NULL })
+			    : NULL;
+	if (!rd->wk_new)
+		goto out;
+	if (evsel__field(rd->sw, "prev_pid", &rd->prev_pid) ||
+	    evsel__field(rd->sw, "prev_state", &rd->prev_state) ||
+	    evsel__field(rd->sw, "prev_comm", &rd->prev_comm) ||
+	    evsel__field(rd->sw, "next_pid", &rd->next_pid) ||
+	    evsel__field(rd->wk, "pid", &rd->wk_pid) ||
+	    evsel__field(rd->wk_new, "pid", &rd->wk_new_pid)) {
+		err = session__set_err(s, -EINVAL,
+				       "sched_switch or sched_wakeup lacks a field it needs "
+				       "(prev_pid, prev_state, prev_comm, next_pid, pid)");
+		goto out;
+	}
+	err = 0;
+out:
+	free(prev);
+	free(next);
+	free(wk);
+	free(sw);
+	return err;
+}
+
+static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	struct rundelay *rd = priv;
+
+	if (rd->filter && !kfilter__globs_ok(rd->filter))
+		return session__usage_err(s,
+					  "--filter '%s': give COMM globs without quotes, "
+					  "parentheses, & or | ([^...] is not a kernel glob)",
+					  rd->filter);
+	/* a thread's switch-in and wakeup come from other tasks, on any CPU */
+	session__want_order(s);
+	session__want_cpu_wide(s);
+	session__want_pages(s, 512);
+	rd->mt = mtrace__new(s, &(struct mtrace_conf){
+					.who = "rundelay",
+					.nr_points = NR_P,
+					.lat = opt_set__get(opts, &lat_group),
+					.key_title = "TID",
+					.row_title = "START => END",
+					.row_width = 24,
+					.row = rd_row,
+				});
+	if (!rd->mt)
+		return -EINVAL;
+	mtrace__name(rd->mt, P_WAKEUP, "sched:sched_wakeup", "sched_wakeup");
+	mtrace__name(rd->mt, P_WAKEUP_NEW, "sched:sched_wakeup_new", "sched_wakeup_new");
+	mtrace__name(rd->mt, P_PREEMPT, "sched:sched_switch", "sched_switch");
+	mtrace__name(rd->mt, P_SWITCH_IN, "sched:sched_switch", "sched_switch");
+	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MTRACE_MAX_KEYS });
+	if (!rd->asleep)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	return add_events(s, rd);
+}
+
+/* @tid runs from @time on: whatever it waited for ends. */
+static void switch_in(struct session *s, struct rundelay *rd, u32 tid, struct evsel *ev,
+		      const struct sample *smp, u64 time)
+{
+	pairs__cancel(rd->asleep, tid);
+	for (int k = P_WAKEUP; k < P_SWITCH_IN; k++)
+		if (mtrace__end(rd->mt, s, k, P_SWITCH_IN, tid, ev, smp, time))
+			break;
+}
+
+static bool comm_ok(struct rundelay *rd, const struct sample *smp)
+{
+	const char *comm;
+	char buf[16];
+	int len;
+
+	if (!rd->filter)
+		return true;
+	comm = field__str(&rd->prev_comm, smp, &len);
+	if (!comm || len <= 0)
+		return false;
+	snprintf(buf, sizeof(buf), "%.*s", len, comm);
+	return kfilter__comm_match(rd->filter, buf);
+}
+
+static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, struct sample *smp)
+{
+	u64 prev, state, next;
+
+	if (!field__u64(&rd->next_pid, smp, &next) && next)
+		switch_in(s, rd, (u32)next, ev, smp, 0);
+	if (field__u64(&rd->prev_pid, smp, &prev) || !prev ||
+	    field__u64(&rd->prev_state, smp, &state))
+		return;
+	if (state & PREV_STATE_DEAD) {
+		pairs__forget(rd->asleep, prev);
+		mtrace__forget(rd->mt, prev);
+		return;
+	}
+	if (!session__is_target(s, smp->pid, (u32)prev) || !comm_ok(rd, smp))
+		return;
+	if (!state || (state & PREV_STATE_PREEMPT))
+		mtrace__start(rd->mt, s, P_PREEMPT, prev, ev, smp);
+	else
+		pairs__start(rd->asleep, prev, smp->time, smp->cpu);
+}
+
+static void rd_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct rundelay *rd = priv;
+	u64 pid, start;
+
+	if (ev == rd->sw) {
+		on_switch(s, rd, ev, smp);
+	} else if (ev == rd->wk) {
+		/* the first wakeup since it was seen falling asleep */
+		if (field__u64(&rd->wk_pid, smp, &pid) ||
+		    !pairs__pending(rd->asleep, pid, &start) || smp->time < start)
+			return;
+		pairs__cancel(rd->asleep, pid);
+		mtrace__start(rd->mt, s, P_WAKEUP, pid, ev, smp);
+	} else if (ev == rd->wk_new) {
+		if (field__u64(&rd->wk_new_pid, smp, &pid))
+			return;
+		/* a new process is its own target; a new thread is its creator's */
+		if (session__is_target(s, (u32)pid, (u32)pid) ||
+		    session__is_target(s, smp->pid, (u32)pid))
+			mtrace__start(rd->mt, s, P_WAKEUP_NEW, pid, ev, smp);
+	}
+}
+
+/*
+ * The switch-in record closes what the sched_switch sample would have: on
+ * some VMs samples raised in an idle CPU's context are never delivered.
+ * When the sample came, it was first, and nothing is pending any more.
+ */
+static void rd_switch(struct session *s, void *priv, const struct rec_switch *sw)
+{
+	struct rundelay *rd = priv;
+
+	if (sw->out || !sw->tid)
+		return;
+	for (int k = P_WAKEUP; k < P_SWITCH_IN; k++)
+		if (mtrace__pending(rd->mt, k, sw->tid, NULL)) {
+			rd->closed_by_record++;
+			break;
+		}
+	switch_in(s, rd, sw->tid, NULL, NULL, sw->time);
+}
+
+static void rd_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct rundelay *rd = priv;
+
+	(void)s;
+	pairs__forget(rd->asleep, t->tid);
+	mtrace__forget(rd->mt, t->tid);
+}
+
+static void rd_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	struct rundelay *rd = priv;
+
+	(void)s, (void)cpu, (void)nr;
+	pairs__lost(rd->asleep);
+	mtrace__lost(rd->mt);
+}
+
+static void rd_interval(struct session *s, void *priv)
+{
+	mtrace__interval(((struct rundelay *)priv)->mt, s);
+}
+
+static void rd_snapshot(struct session *s, void *priv)
+{
+	mtrace__snapshot(((struct rundelay *)priv)->mt, s);
+}
+
+static void rd_deinit(struct session *s, void *priv)
+{
+	struct rundelay *rd = priv;
+
+	if (rd->mt && session__started(s)) {
+		mtrace__print(rd->mt, s);
+		if (session__verbose(s) && rd->closed_by_record)
+			fprintf(session__out(s),
+				"rundelay: %llu switch-ins seen only as switch records\n",
+				(unsigned long long)rd->closed_by_record);
+	}
+	mtrace__delete(rd->mt);
+	rd->mt = NULL;
+	pairs__delete(rd->asleep);
+	rd->asleep = NULL;
+}
+
+static const struct popt rd_opts[] = {
+	{ .lname = "filter",
+	  .argname = "COMM[,COMM...]",
+	  .help = "only threads whose comm matches one of these globs (in the kernel)",
+	  POPT_BIND_STR(struct rundelay, filter) },
+	{ 0 },
+};
+
+const struct profiler prof_rundelay = {
+	.name = "rundelay",
+	.desc = "scheduling delay: from wakeup or preemption to switch-in, per thread",
+	.synopsis = "perf-prof rundelay [--filter COMM,...] [--than TIME [-g]] [--perins] "
+		    "[--hist] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",
+	.examples = "perf-prof rundelay --than 10ms -i 1000\n"
+		    "  perf-prof rundelay --filter 'java,qemu*' --perins --hist\n"
+		    "  perf-prof rundelay -p 1234",
+	.groups = (const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
+						     &ring_group, &output_group, NULL },
+	.own = rd_opts,
+	.priv_size = sizeof(struct rundelay),
+	.init = rd_init,
+	.ops = { .sample = rd_sample,
+		 .lost = rd_lost,
+		 .exit = rd_exit,
+		 .context_switch = rd_switch,
+		 .interval = rd_interval,
+		 .snapshot = rd_snapshot },
+	.deinit = rd_deinit,
+};
