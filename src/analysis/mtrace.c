@@ -9,8 +9,8 @@
 #include "analysis/mtrace.h"
 #include "analysis/pairs.h"
 #include "report/evline.h"
+#include "report/heatmap.h"
 #include "report/stats_table.h"
-#include "sym/stack.h"
 
 /* A pending start (the pairs payload). */
 struct mt_start {
@@ -28,9 +28,45 @@ struct mtrace {
 	char labels[MTRACE_MAX_POINTS][LAT_LABEL - 16]; /* "A => B" from each point */
 	int label_width;
 	struct pairs *store[MTRACE_MAX_POINTS]; /* store[k]: pairs from point k */
-	struct lat_table *table;		/* made at the first pair */
+	struct lat_table *table;		/* made by mtrace__ready */
+	struct detail *detail;			/* --detail */
+	struct heatmap *heat[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS]; /* --heatmap, [from][to] */
+	char *heat_name[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS];	    /* NAME-A-B */
+	int heat_err;
 	bool failed_alloc;
 };
+
+static int opt_detail(void *data, const char *arg, char *err, size_t len)
+{
+	struct lat_opts *o = data;
+
+	o->detail = true;
+	return detail__parse(arg, &o->dopts, err, len);
+}
+
+#define LAT_COMMON_OPTS                                                                         \
+	{ .lname = "perins",                                                                    \
+	  .help = "a row per key too (thread, CPU or key=)",                                    \
+	  POPT_BIND_FLAG(struct lat_opts, perins) },                                            \
+		{ .lname = "hist",                                                              \
+		  .help = "a log2 histogram of each row's latencies",                           \
+		  POPT_BIND_FLAG(struct lat_opts, hist) },                                      \
+		{ .lname = "detail",                                                            \
+		  .argname = "[=OPTS]",                                                         \
+		  .help = "with --than: every event between the two ends of a slow pair, "      \
+			  "as a timeline; OPTS: -TIME,+TIME (also before the start, after "     \
+			  "the end; a bare number is us), samecpu, samepid, sametid, samekey, " \
+			  "hide<TIME",                                                          \
+		  .type = POPT_CB,                                                              \
+		  .cb = opt_detail },                                                           \
+		{ .lname = "heatmap",                                                           \
+		  .argname = "NAME",                                                            \
+		  .help = "write NAME-A-B.lat (time latency per pair) and draw NAME-A-B.svg "   \
+			  "per pair of points",                                                 \
+		  POPT_BIND_STR(struct lat_opts, heatmap) },                                    \
+	{                                                                                       \
+		0                                                                               \
+	}
 
 static const struct popt lat_popts[] = {
 	{ .lname = "than",
@@ -38,13 +74,7 @@ static const struct popt lat_popts[] = {
 	  .help = "print both events of each pair slower than TIME and count them (ns/us/ms/s; "
 		  "a bare number is ms)",
 	  POPT_BIND_TIME(struct lat_opts, than, "ms") },
-	{ .lname = "perins",
-	  .help = "a row per key too (thread, CPU or key=)",
-	  POPT_BIND_FLAG(struct lat_opts, perins) },
-	{ .lname = "hist",
-	  .help = "a log2 histogram of each row's latencies",
-	  POPT_BIND_FLAG(struct lat_opts, hist) },
-	{ 0 },
+	LAT_COMMON_OPTS,
 };
 
 static const struct popt lat_popts_us[] = {
@@ -53,26 +83,49 @@ static const struct popt lat_popts_us[] = {
 	  .help = "print both events of each pair slower than TIME and count them (ns/us/ms/s; "
 		  "a bare number is us, as the original's)",
 	  POPT_BIND_TIME(struct lat_opts, than, "us") },
-	{ .lname = "perins",
-	  .help = "a row per key too (thread or CPU)",
-	  POPT_BIND_FLAG(struct lat_opts, perins) },
-	{ .lname = "hist",
-	  .help = "a log2 histogram of each row's latencies",
-	  POPT_BIND_FLAG(struct lat_opts, hist) },
-	{ 0 },
+	LAT_COMMON_OPTS,
 };
+
+static int lat_check(void *data, const struct opt_set *set, char *err, size_t len)
+{
+	struct lat_opts *o = data;
+
+	(void)set;
+	if (o->detail && !o->than) {
+		snprintf(err, len,
+			 "--detail needs --than TIME: it shows what happened during the "
+			 "pairs slower than TIME");
+		return -1;
+	}
+	if (o->heatmap && !*o->heatmap) {
+		snprintf(err, len, "--heatmap: give a NAME (files NAME-A-B.lat and .svg)");
+		return -1;
+	}
+	return 0;
+}
 
 const struct opt_group lat_group = {
 	.name = "latency",
 	.opts = lat_popts,
 	.size = sizeof(struct lat_opts),
+	.check = lat_check,
 };
 
 const struct opt_group lat_group_us = {
 	.name = "latency",
 	.opts = lat_popts_us,
 	.size = sizeof(struct lat_opts),
+	.check = lat_check,
 };
+
+static void min_start(u64 key, u64 start, void *payload, void *arg)
+{
+	u64 *min = arg;
+
+	(void)key, (void)payload;
+	if (start < *min)
+		*min = start;
+}
 
 static void start_free(void *payload)
 {
@@ -98,12 +151,18 @@ struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
 				   MTRACE_MAX_POINTS);
 		return NULL;
 	}
+	if (mt->lat.detail && !(mt->detail = detail__new(&mt->lat.dopts))) {
+		free(mt);
+		session__set_err(s, -ENOMEM, "out of memory");
+		return NULL;
+	}
 	for (int k = 0; k < conf->nr_points; k++) {
 		if (!mtrace__opens(mt, k))
 			continue;
 		mt->store[k] =
 			pairs__new(&(struct pairs_conf){ .payload_size = sizeof(struct mt_start),
 							 .max_keys = MTRACE_MAX_KEYS,
+							 .idle_ns = MTRACE_IDLE_NS,
 							 .payload_free = start_free });
 		if (!mt->store[k]) {
 			mtrace__delete(mt);
@@ -120,7 +179,14 @@ void mtrace__delete(struct mtrace *mt)
 		return;
 	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
 		pairs__delete(mt->store[k]);
+	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+		for (int j = 0; j < MTRACE_MAX_POINTS; j++) {
+			if (mt->heat[k][j])
+				heatmap__close(mt->heat[k][j], NULL, NULL);
+			free(mt->heat_name[k][j]);
+		}
 	lat_table__delete(mt->table);
+	detail__delete(mt->detail);
 	free(mt);
 }
 
@@ -182,6 +248,66 @@ static struct lat_table *table(struct mtrace *mt)
 	return mt->table;
 }
 
+static unsigned ends_of(const struct mtrace *mt, int k)
+{
+	return mt->conf.ends[k] ? mt->conf.ends[k] : 1u << ((k + 1) % mt->conf.nr_points);
+}
+
+int mtrace__ready(struct mtrace *mt, struct session *s)
+{
+	if (!table(mt))
+		return session__set_err(s, -ENOMEM, "out of memory");
+	for (int k = 0; mt->lat.heatmap && k < mt->conf.nr_points; k++) {
+		for (int j = 0; mtrace__opens(mt, k) && j < mt->conf.nr_points; j++) {
+			char *lat;
+
+			if (!(ends_of(mt, k) & (1u << j)))
+				continue;
+			if (asprintf(&mt->heat_name[k][j], "%s-%s-%s", mt->lat.heatmap,
+				     mt->briefs[k], mt->briefs[j]) < 0) {
+				mt->heat_name[k][j] = NULL;
+				return session__set_err(s, -ENOMEM, "out of memory");
+			}
+			if (asprintf(&lat, "%s.lat", mt->heat_name[k][j]) < 0)
+				return session__set_err(s, -ENOMEM, "out of memory");
+			mt->heat[k][j] = heatmap__open(lat);
+			if (!mt->heat[k][j]) {
+				int err = -errno;
+
+				session__set_err(s, err, "cannot write the heat map '%s': %s", lat,
+						 strerror(-err));
+				free(lat);
+				return err;
+			}
+			free(lat);
+		}
+	}
+	return 0;
+}
+
+void mtrace__see(struct mtrace *mt, struct session *s, struct evsel *ev, const struct sample *smp,
+		 u64 key, bool has_key)
+{
+	struct detail *d = mt->detail;
+
+	if (!d)
+		return;
+	if (detail__add(d, ev, smp, key, has_key))
+		mt->failed_alloc = true;
+	detail__flush(d, s, false);
+	if (detail__trim_due(d)) {
+		u64 horizon = detail__oldest_needed(d);
+
+		for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+			if (mt->store[k])
+				pairs__for_each_pending(mt->store[k], min_start, &horizon);
+		if (horizon != UINT64_MAX)
+			horizon =
+				horizon > mt->lat.dopts.before ? horizon - mt->lat.dopts.before : 0;
+		detail__trim(d, horizon);
+	}
+}
+
 u64 *mtrace__start(struct mtrace *mt, struct session *s, int k, u64 key, struct evsel *ev,
 		   const struct sample *smp)
 {
@@ -216,16 +342,7 @@ void mtrace__cancel(struct mtrace *mt, int k, u64 key)
 
 void mtrace__print_event(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out)
 {
-	struct stack_ctx *stack = session__stack(s);
-	char ts[40];
-
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     ev->name);
-	evsel__print_raw(s, ev, (struct sample *)smp, out);
-	fputc('\n', out);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__print(stack, smp, out, "    ");
+	evline__print(s, ev, smp, out, NULL);
 }
 
 static void fmt_key(const struct mtrace *mt, u64 key, char *buf, size_t len)
@@ -242,11 +359,35 @@ static void print_slow(struct mtrace *mt, struct session *s, const struct mtrace
 		       const char *label)
 {
 	FILE *out = session__out(s);
-	char dbuf[32], kbuf[32];
+	char dbuf[32], kbuf[32], header[LAT_LABEL + 128];
 
 	fmt_key(mt, p->key, kbuf, sizeof(kbuf));
-	fprintf(out, "%s: %s key %s%s\n", label, stats_table__fmt_ns(p->delta, dbuf, sizeof(dbuf)),
-		kbuf, p->end_ev ? "" : " (ended by a record: an exit or a switch-in)");
+	snprintf(header, sizeof(header), "%s: %s key %s%s", label,
+		 stats_table__fmt_ns(p->delta, dbuf, sizeof(dbuf)), kbuf,
+		 p->end_ev ? "" : " (ended by a record: an exit or a switch-in)");
+	if (mt->detail) {
+		struct detail_pair dp = {
+			.start = p->start,
+			.end = p->start + p->delta,
+			.key = p->key,
+			.has_end_event = p->end_smp != NULL,
+		};
+
+		if (p->start_smp) {
+			dp.cpu[0] = p->start_smp->cpu;
+			dp.pid[0] = p->start_smp->pid;
+			dp.tid[0] = p->start_smp->tid;
+		}
+		if (p->end_smp) {
+			dp.cpu[1] = p->end_smp->cpu;
+			dp.pid[1] = p->end_smp->pid;
+			dp.tid[1] = p->end_smp->tid;
+		}
+		if (detail__pair(mt->detail, s, &dp, header))
+			mt->failed_alloc = true;
+		return;
+	}
+	fprintf(out, "%s\n", header);
 	if (p->start_smp)
 		mtrace__print_event(s, p->start_ev, p->start_smp, out);
 	if (p->end_ev)
@@ -276,6 +417,10 @@ static void record(struct mtrace *mt, struct session *s, const struct mtrace_pai
 	}
 	if (!r || lat_table__record(t, r, p->delta, NULL))
 		mt->failed_alloc = true;
+	if (mt->heat[p->from][p->to] && !mt->heat_err &&
+	    (mt->heat_err = heatmap__add(mt->heat[p->from][p->to], p->start, p->delta)))
+		session__warn(s, "writing the heat map %s.lat: %s", mt->heat_name[p->from][p->to],
+			      strerror(-mt->heat_err));
 	else if (row.mark)
 		lat_row__mark(r);
 	if (mt->lat.than && p->delta > mt->lat.than)
@@ -327,6 +472,8 @@ void mtrace__print(struct mtrace *mt, struct session *s)
 	FILE *out = session__out(s);
 	struct lat_table *t = table(mt);
 
+	if (mt->detail)
+		detail__flush(mt->detail, s, true);
 	if (t) {
 		lat_table__print(t, out);
 		if (mt->lat.hist)
@@ -336,6 +483,8 @@ void mtrace__print(struct mtrace *mt, struct session *s)
 		if (mt->store[k])
 			pairs__print_drops(mt->store[k], out, mt->conf.who, "pairs",
 					   "the start came again before an end");
+	if (mt->detail)
+		detail__print_drops(mt->detail, out, mt->conf.who);
 	if (mt->failed_alloc)
 		fprintf(out, "%s: out of memory, some pairs were not counted\n", mt->conf.who);
 	if (session__verbose(s))
@@ -374,4 +523,27 @@ void mtrace__snapshot(struct mtrace *mt, struct session *s)
 {
 	print_time(s);
 	mtrace__print(mt, s);
+}
+
+void mtrace__finish(struct mtrace *mt, struct session *s)
+{
+	mtrace__print(mt, s);
+	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+		for (int j = 0; j < MTRACE_MAX_POINTS; j++) {
+			char *svg, title[2 * MTRACE_NAME + 32];
+			int err;
+
+			if (!mt->heat[k][j])
+				continue;
+			snprintf(title, sizeof(title), "%s: %s => %s latency", mt->conf.who,
+				 mt->names[k], mt->names[j]);
+			if (asprintf(&svg, "%s.svg", mt->heat_name[k][j]) < 0)
+				svg = NULL;
+			err = heatmap__close(mt->heat[k][j], svg, title);
+			mt->heat[k][j] = NULL;
+			if (err && err != -ENODATA)
+				session__warn(s, "writing the heat map %s: %s",
+					      svg ? svg : mt->heat_name[k][j], strerror(-err));
+			free(svg);
+		}
 }

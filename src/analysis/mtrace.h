@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 
+#include "analysis/detail.h"
 #include "engine/evspec.h"
 #include "engine/session.h"
 #include "report/lat_table.h"
@@ -32,6 +33,8 @@
 
 #define MTRACE_MAX_POINTS EV_MAX_POS
 #define MTRACE_MAX_KEYS (1u << 20)
+/* keys with nothing open for this long (event time) are freed: sectors, pointers come and go */
+#define MTRACE_IDLE_NS 1000000000ULL
 #define MTRACE_NAME 64
 #define MTRACE_DATA 2 /* words a profiler may keep with a start */
 
@@ -39,6 +42,9 @@
 struct lat_opts {
 	unsigned long long than; /* ns; 0: none */
 	bool perins, hist;
+	bool detail;		  /* --detail[=OPTS] (needs --than) */
+	struct detail_opts dopts; /* its OPTS */
+	const char *heatmap;	  /* --heatmap NAME: NAME-A-B.lat and .svg per pair of points */
 };
 /* --than's bare number: ms; lat_group_us: us (the seed's mpdelay and kvm-exit). */
 extern const struct opt_group lat_group, lat_group_us;
@@ -73,7 +79,9 @@ struct mtrace_conf {
 	const char *row_title;	/* the row column's title: NULL "START => END" */
 	int row_width;		/* its width; 0: the widest default label */
 	const char *mark_title; /* a count column ("errors"), NULL none */
-	bool keep_start;	/* keep the start sample even without --than */
+	/* ends[k]: bit j set when a pair from point k may end at point j; 0: the next point */
+	unsigned ends[MTRACE_MAX_POINTS];
+	bool keep_start; /* keep the start sample even without --than */
 	/* the row of a closed pair; NULL: one row per pair of points */
 	void (*row)(void *arg, const struct mtrace_pair *p, struct mtrace_row *row);
 	void *arg;
@@ -87,6 +95,19 @@ void mtrace__delete(struct mtrace *mt);
 
 /* Name point @k: @full ("sys:name") and @brief (without the system) when labels are long. */
 void mtrace__name(struct mtrace *mt, int k, const char *full, const char *brief);
+/*
+ * Once the points are named, at the end of init: the table, and the
+ * --heatmap files (their errors are the run's).  0 or -errno with the
+ * session's error set.
+ */
+int mtrace__ready(struct mtrace *mt, struct session *s);
+/*
+ * Every event the profiler sees, once, before it starts or ends anything
+ * with it (--detail's window; nothing without --detail): @key its key
+ * when @has_key.
+ */
+void mtrace__see(struct mtrace *mt, struct session *s, struct evsel *ev, const struct sample *smp,
+		 u64 key, bool has_key);
 const char *mtrace__point_name(const struct mtrace *mt, int k);
 /* Whether point @k opens a pair (not the last, unless cycle). */
 bool mtrace__opens(const struct mtrace *mt, int k);
@@ -116,6 +137,8 @@ void mtrace__forget(struct mtrace *mt, u64 key);
 
 /* The table, the histograms, the drops; mtrace__reset for the next interval. */
 void mtrace__print(struct mtrace *mt, struct session *s);
+/* At the end of a run that started: print, then draw the --heatmap SVGs. */
+void mtrace__finish(struct mtrace *mt, struct session *s);
 void mtrace__reset(struct mtrace *mt);
 /* The session hooks' common forms: time line, print (and reset). */
 void mtrace__interval(struct mtrace *mt, struct session *s);

@@ -17,7 +17,7 @@ enum key_mode { KEY_EXPR, KEY_THREAD, KEY_CPU };
 /* Per event (evsel->priv). */
 struct mt_event {
 	struct mtrace_ev *owner;
-	int point;
+	int point;	   /* -1: untraced (only in --detail timelines) */
 	struct expr *key;  /* KEY_EXPR */
 	struct expr *role; /* NULL: open and close */
 };
@@ -26,6 +26,7 @@ struct mtrace_ev {
 	struct mtrace *mt;
 	enum key_mode key_mode;
 	int nr_points;
+	int point_of_pos[EV_MAX_POS]; /* -e position -> point, -1 for untraced ones */
 	struct ksyms *ksyms;
 };
 
@@ -53,9 +54,47 @@ static struct expr *compile(struct session *s, struct mtrace_ev *m, struct evsel
 	return e;
 }
 
-static int point_of(const struct mtrace_ev_conf *c, const struct ev_spec *sp, int i)
+static bool untraced(const struct ev_spec *sp)
 {
-	return c->by_index ? i : sp->pos;
+	return evspec__attr(sp, "untraced") != NULL;
+}
+
+/*
+ * Points: -e positions (multi-trace) or events in order (mpdelay), those
+ * that only have untraced events left out.
+ */
+static int number_points(struct mtrace_ev *m, const struct mtrace_ev_conf *c,
+			 const struct event_opts *eo)
+{
+	bool traced[EV_MAX_POS] = { false };
+	int n = 0;
+
+	if (c->by_index) {
+		for (int i = 0; i < eo->nr_specs; i++)
+			n += !untraced(&eo->specs[i]);
+		return n;
+	}
+	for (int i = 0; i < eo->nr_specs; i++)
+		if (!untraced(&eo->specs[i]))
+			traced[eo->specs[i].pos] = true;
+	for (int k = 0; k < eo->nr_texts; k++)
+		m->point_of_pos[k] = traced[k] ? n++ : -1;
+	return n;
+}
+
+/* The point of spec @i, -1 when untraced. */
+static int point_of(const struct mtrace_ev *m, const struct mtrace_ev_conf *c,
+		    const struct event_opts *eo, int i)
+{
+	int n = 0;
+
+	if (untraced(&eo->specs[i]))
+		return -1;
+	if (!c->by_index)
+		return m->point_of_pos[eo->specs[i].pos];
+	for (int j = 0; j < i; j++)
+		n += !untraced(&eo->specs[j]);
+	return n;
 }
 
 /* A point's name: its events ("sys:name" or the alias) joined by ','; @brief without systems. */
@@ -69,7 +108,7 @@ static void name_points(struct mtrace_ev *m, const struct mtrace_ev_conf *c,
 		for (int i = 0; i < eo->nr_specs; i++) {
 			const struct ev_spec *sp = &eo->specs[i];
 
-			if (point_of(c, sp, i) != k)
+			if (point_of(m, c, eo, i) != k)
 				continue;
 			if (fo < sizeof(full))
 				fo += snprintf(full + fo, sizeof(full) - fo, "%s%s%s%s",
@@ -95,7 +134,7 @@ struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf 
 		session__set_err(s, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	m->nr_points = c->by_index ? eo->nr_specs : eo->nr_texts;
+	m->nr_points = number_points(m, c, eo);
 	if (m->nr_points < 2) {
 		session__usage_err(s, c->by_index
 					      ? "give at least two points: -e 'START,END[,...]'"
@@ -137,7 +176,7 @@ struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf 
 			goto fail;
 		if (!key)
 			key = c->key_text;
-		if (m->key_mode == KEY_EXPR && !key) {
+		if (m->key_mode == KEY_EXPR && !key && !untraced(sp)) {
 			session__usage_err(s,
 					   "'%s' has no key=: give every event a key=EXPR, or -k "
 					   "EXPR for those without",
@@ -155,10 +194,16 @@ struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf 
 				goto fail;
 			}
 			e->owner = m;
-			e->point = point_of(c, sp, i);
+			e->point = point_of(m, c, eo, i);
 			ev->priv = e;
-			if (m->key_mode == KEY_EXPR && !(e->key = compile(s, m, ev, "key", key)))
+			if (m->key_mode == KEY_EXPR && key &&
+			    !(e->key = compile(s, m, ev, "key", key)))
 				goto fail;
+			if (role && e->point < 0) {
+				session__usage_err(
+					s, "'%s': an untraced event takes no role=", sp->text);
+				goto fail;
+			}
 			if (role && !(e->role = compile(s, m, ev, "role", role)))
 				goto fail;
 		}
@@ -170,6 +215,8 @@ struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf 
 			goto fail;
 		}
 	}
+	if (mtrace__ready(m->mt, s))
+		goto fail;
 	return m;
 fail:
 	mtrace_ev__delete(m, s);
@@ -220,7 +267,11 @@ void mtrace_ev__sample(struct mtrace_ev *m, struct session *s, struct evsel *ev,
 		return;
 	key = m->key_mode == KEY_CPU	  ? smp->cpu
 	      : m->key_mode == KEY_THREAD ? smp->tid
-					  : eval(s, m, e->key, smp);
+	      : e->key			  ? eval(s, m, e->key, smp)
+					  : 0;
+	mtrace__see(m->mt, s, ev, smp, key, m->key_mode != KEY_EXPR || e->key);
+	if (e->point < 0)
+		return;
 	if (e->role)
 		role = (unsigned)eval(s, m, e->role, smp) & (ROLE_OPEN | ROLE_CLOSE);
 	k = e->point;

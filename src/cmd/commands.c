@@ -3,9 +3,11 @@
 #include "profiler.h"
 
 extern const struct command cmd_list, cmd_flamegraph;
+extern const struct command cmd_heatmap;
 
 const struct command *const commands[] = {
 	&cmd_list,
 	&cmd_flamegraph,
+	&cmd_heatmap,
 };
 const int nr_commands = sizeof(commands) / sizeof(commands[0]);

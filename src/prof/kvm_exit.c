@@ -112,7 +112,7 @@ static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 	tp__print_symbols(ke->exit->tp, 0, add_reason, ke);
 	ke->cur_isa = ISA_SVM;
 	tp__print_symbols(ke->exit->tp, 1, add_reason, ke);
-	return 0;
+	return mtrace__ready(ke->mt, s);
 }
 
 static void ke_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -120,6 +120,7 @@ static void ke_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct kvm_exit *ke = priv;
 	u64 reason, isa = ISA_VMX, rip = 0, *data;
 
+	mtrace__see(ke->mt, s, ev, smp, smp->tid, true);
 	if (ev == ke->exit) {
 		if (field__u64(&ke->reason, smp, &reason))
 			return;
@@ -165,7 +166,7 @@ static void ke_deinit(struct session *s, void *priv)
 	struct kvm_exit *ke = priv;
 
 	if (ke->mt && session__started(s))
-		mtrace__print(ke->mt, s);
+		mtrace__finish(ke->mt, s);
 	mtrace__delete(ke->mt);
 	ke->mt = NULL;
 }

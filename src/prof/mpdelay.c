@@ -63,10 +63,12 @@ static void mp_deinit(struct session *s, void *priv)
 	if (!mp->m)
 		return;
 	if (session__started(s))
-		mtrace__print(mtrace_ev__mtrace(mp->m), s);
+		mtrace__finish(mtrace_ev__mtrace(mp->m), s);
 	mtrace_ev__delete(mp->m, s);
 	mp->m = NULL;
 }
+
+static const char *const mp_attrs[] = { "untraced", NULL };
 
 const struct profiler prof_mpdelay = {
 	.name = "mpdelay",
@@ -83,6 +85,7 @@ const struct profiler prof_mpdelay = {
 	.groups = (const struct opt_group *const[]){ &event_group, &lat_group_us, &target_group,
 						     &run_group, &ring_group, &output_group,
 						     &stack_group, NULL },
+	.ev_attrs = mp_attrs,
 	.priv_size = sizeof(struct mpdelay),
 	.init = mp_init,
 	.ops = { .sample = mp_sample,

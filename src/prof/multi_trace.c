@@ -67,7 +67,7 @@ static void mt_deinit(struct session *s, void *priv)
 	if (!mt->m)
 		return;
 	if (session__started(s))
-		mtrace__print(mtrace_ev__mtrace(mt->m), s);
+		mtrace__finish(mtrace_ev__mtrace(mt->m), s);
 	mtrace_ev__delete(mt->m, s);
 	mt->m = NULL;
 }
@@ -79,7 +79,7 @@ static const struct popt mt_opts[] = {
 	{ 0 },
 };
 
-static const char *const mt_attrs[] = { "key", "role", NULL };
+static const char *const mt_attrs[] = { "key", "role", "untraced", NULL };
 
 const struct profiler prof_multi_trace = {
 	.name = "multi-trace",

@@ -113,15 +113,17 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 	session__want_order(s);
 	session__want_cpu_wide(s);
 	session__want_pages(s, 512);
-	rd->mt = mtrace__new(s, &(struct mtrace_conf){
-					.who = "rundelay",
-					.nr_points = NR_P,
-					.lat = opt_set__get(opts, &lat_group),
-					.key_title = "TID",
-					.row_title = "START => END",
-					.row_width = 24,
-					.row = rd_row,
-				});
+	rd->mt = mtrace__new(
+		s, &(struct mtrace_conf){
+			   .who = "rundelay",
+			   .nr_points = NR_P,
+			   .lat = opt_set__get(opts, &lat_group),
+			   .key_title = "TID",
+			   .row_title = "START => END",
+			   .row_width = 24,
+			   .row = rd_row,
+			   .ends = { 1u << P_SWITCH_IN, 1u << P_SWITCH_IN, 1u << P_SWITCH_IN },
+		   });
 	if (!rd->mt)
 		return -EINVAL;
 	mtrace__name(rd->mt, P_WAKEUP, "sched:sched_wakeup", "sched_wakeup");
@@ -131,7 +133,7 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MTRACE_MAX_KEYS });
 	if (!rd->asleep)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	return add_events(s, rd);
+	return add_events(s, rd) ?: mtrace__ready(rd->mt, s);
 }
 
 /* @tid runs from @time on: whatever it waited for ends. */
@@ -186,6 +188,7 @@ static void rd_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct rundelay *rd = priv;
 	u64 pid, start;
 
+	mtrace__see(rd->mt, s, ev, smp, smp->tid, false);
 	if (ev == rd->sw) {
 		on_switch(s, rd, ev, smp);
 	} else if (ev == rd->wk) {
@@ -257,7 +260,7 @@ static void rd_deinit(struct session *s, void *priv)
 	struct rundelay *rd = priv;
 
 	if (rd->mt && session__started(s)) {
-		mtrace__print(rd->mt, s);
+		mtrace__finish(rd->mt, s);
 		if (session__verbose(s) && rd->closed_by_record)
 			fprintf(session__out(s),
 				"rundelay: %llu switch-ins seen only as switch records\n",

@@ -47,8 +47,7 @@ static void sc_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *ro
 	row->group = 0;
 	char buf[32];
 
-	snprintf(row->label, sizeof(row->label), "%s",
-		 syscall_label(p->data[0], buf, sizeof(buf)));
+	snprintf(row->label, sizeof(row->label), "%s", syscall_label(p->data[0], buf, sizeof(buf)));
 	if (p->end_smp && !field__u64(&sc->ret, p->end_smp, &ret))
 		row->mark = (long long)ret < 0 && (long long)ret >= -4095;
 }
@@ -145,7 +144,7 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 		err = session__set_err(s, -EINVAL, "raw_syscalls lacks a field it needs (id, ret)");
 		goto out;
 	}
-	err = 0;
+	err = mtrace__ready(sc->mt, s);
 out:
 	free(ids);
 	free(filter);
@@ -157,6 +156,7 @@ static void sc_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct syscalls *sc = priv;
 	u64 id, *data, *pending;
 
+	mtrace__see(sc->mt, s, ev, smp, smp->tid, true);
 	if (ev == sc->enter) {
 		if (field__u64(&sc->enter_id, smp, &id))
 			return;
@@ -207,7 +207,7 @@ static void sc_deinit(struct session *s, void *priv)
 	struct syscalls *sc = priv;
 
 	if (sc->mt && session__started(s))
-		mtrace__print(sc->mt, s);
+		mtrace__finish(sc->mt, s);
 	mtrace__delete(sc->mt);
 	sc->mt = NULL;
 }

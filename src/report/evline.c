@@ -2,7 +2,9 @@
 /* The head of an event line: see evline.h. */
 #include <string.h>
 
+#include "engine/session.h"
 #include "report/evline.h"
+#include "sym/stack.h"
 
 void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
 		  const char *name)
@@ -41,4 +43,21 @@ void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uin
 	fwrite_unlocked(buf, 1, n, out);
 	fputs_unlocked(name, out);
 	fputs_unlocked(": ", out);
+}
+
+void evline__print(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out,
+		   const char *prefix)
+{
+	struct stack_ctx *stack = session__stack(s);
+	char ts[40];
+
+	if (prefix)
+		fputs_unlocked(prefix, out);
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
+		     ev->name);
+	evsel__print_raw(s, ev, (struct sample *)smp, out);
+	fputc('\n', out);
+	if (stack && (smp->nr_ips || smp->stack))
+		stack__print(stack, smp, out, "    ");
 }

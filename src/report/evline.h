@@ -17,4 +17,15 @@
 void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
 		  const char *name);
 
+struct session;
+struct evsel;
+struct sample;
+/*
+ * One whole event as trace prints it: @prefix (NULL: none), the head, the
+ * payload in the kernel's format, and its stack under it (indented) if it
+ * has one and stacks are resolved.
+ */
+void evline__print(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out,
+		   const char *prefix);
+
 #endif

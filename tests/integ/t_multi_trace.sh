@@ -52,6 +52,25 @@ check_eq "--than: slow latencies are 10ms" \
 check_eq "--than column title" "$(awk '/^START => END / { print $NF }' "$T/b")" ">5.000ms"
 check_eq "--than column counts 5 of 200" "$(awk -v k=$EN '$1 == k && $3 !~ /:$/ { print $(NF-1), $NF; exit }' "$T/b")" "5 (2.5%)"
 
+# --detail: the events between both ends of each slow pair, as a timeline
+attach "$T/dt" "multi-trace -e $EN -e $EX -e sched:sched_switch//untraced/ -p PID --than 5ms --detail=samecpu" \
+	lat_sleep 100 2 0 4 10
+check_eq "--detail exit status" "$(cat "$T/dt.rc")" 0
+check_eq "--detail: 4 timelines" "$(grep -c "^$EN => $EX: " "$T/dt")" 4
+check_eq "--detail: each starts with its start event" "$(grep -c "^S +  *0ns .* $EN: " "$T/dt")" 4
+check_eq "--detail: each ends with its end event" "$(grep -c "^E +  *10\.[0-9]*ms .* $EX: " "$T/dt")" 4
+check "--detail: the untraced switch-out in between" grep -q "^  +  *[0-9.]*[mun]*s .* sched:sched_switch: prev_comm=lat_sleep .*prev_state=S" "$T/dt"
+check_eq "--detail: untraced events are no points" "$(row "$T/dt" $EN 4)" 100
+check_eq "--detail: no sched_switch row" "$(grep -c '^sched:sched_switch =>' "$T/dt")" 0
+
+# --heatmap: one .lat line per pair, an SVG that parses
+attach "$T/hm" "multi-trace -e $EN -e $EX -p PID --heatmap $T/hm" lat_sleep 100 2
+LAT="$T/hm-sys_enter_clock_nanosleep-sys_exit_clock_nanosleep"
+check_eq "--heatmap exit status" "$(cat "$T/hm.rc")" 0
+check_eq "--heatmap: a .lat line per pair" "$(wc -l <"$LAT.lat")" 100
+check_eq "--heatmap: lines are 'time latency'" "$(awk 'NF == 2 && $2 >= 2000000 && $2 < 100000000' "$LAT.lat" | wc -l)" 100
+check "--heatmap: the SVG is well-formed XML" xmllint --noout "$LAT.svg"
+
 # --perins: one row per thread, keyed by the workload's tid
 attach "$T/c" "multi-trace -e $EN -e $EX -p PID --perins" lat_sleep 50 2
 pid=$(grep -o 'pid=[0-9]*' "$T/c.wl" | cut -d= -f2)
@@ -113,6 +132,15 @@ check_eq "mpdelay one point: status 2" $? 2
 check_eq "mpdelay -k: status 2" $? 2
 "$PP" multi-trace -e $EN -e $EX --than 5xs -- true >/dev/null 2>"$T/u6"
 check_eq "bad --than: status 2" $? 2
+"$PP" multi-trace -e $EN -e $EX --detail -- true >/dev/null 2>"$T/u7"
+check_eq "--detail without --than: status 2" $? 2
+check "--detail without --than: says so" grep -q -- '--detail needs --than' "$T/u7"
+"$PP" multi-trace -e $EN -e $EX --than 1ms --detail=sametime -- true >/dev/null 2>"$T/u8"
+check_eq "bad --detail option: status 2" $? 2
+check "bad --detail option: names it" grep -q "'sametime'" "$T/u8"
+"$PP" multi-trace -e $EN -e $EX --heatmap /nonexistent-dir/x -- true >/dev/null 2>"$T/u9"
+check_eq "--heatmap in a missing directory: status 1" $? 1
+check "--heatmap error: names the file" grep -q "/nonexistent-dir/x-sys_enter" "$T/u9"
 check_eq "nothing left behind" "$(ls /sys/kernel/tracing/instances 2>/dev/null | grep -c perf-prof)" 0
 
 done_tests

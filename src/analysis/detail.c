@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The --detail window of events and the timelines of slow pairs: see detail.h. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/detail.h"
+#include "report/evline.h"
+#include "report/stats_table.h"
+#include "util/units.h"
+
+#define TRIM_EVERY 4096
+
+struct det_ev {
+	struct evsel *ev;
+	struct sample_copy copy; /* the buffer stays with the slot, reused */
+	u64 key;
+	bool has_key;
+};
+
+struct waiting {
+	struct detail_pair p;
+	char *header;
+	struct waiting *next;
+};
+
+struct detail {
+	struct detail_opts o;
+	struct det_ev *ring; /* ring[(head + i) % cap], i < n: oldest first */
+	size_t cap, head, n;
+	size_t bytes; /* of the slots' buffers */
+	u64 newest;
+	u64 dropped;	  /* events pushed out early (window full) */
+	u64 dropped_time; /* the newest of those */
+	unsigned since_trim;
+	struct waiting *wait, **wait_tail;
+};
+
+static int parse_time(const char *s, u64 *ns)
+{
+	unsigned long long v;
+
+	if (units__parse_time(s, "us", &v))
+		return -1;
+	*ns = v;
+	return 0;
+}
+
+int detail__parse(const char *text, struct detail_opts *o, char *err, size_t len)
+{
+	char *copy, *save = NULL;
+	int ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!text || !*text)
+		return 0;
+	copy = strdup(text);
+	if (!copy) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "samecpu")) {
+			o->samecpu = true;
+		} else if (!strcmp(t, "samepid")) {
+			o->samepid = true;
+		} else if (!strcmp(t, "sametid")) {
+			o->sametid = true;
+		} else if (!strcmp(t, "samekey")) {
+			o->samekey = true;
+		} else if ((*t == '-' || *t == '+') &&
+			   !parse_time(t + 1, *t == '-' ? &o->before : &o->after)) {
+			;
+		} else if (!strncmp(t, "hide<", 5) && !parse_time(t + 5, &o->hide)) {
+			;
+		} else {
+			snprintf(err, len,
+				 "--detail: '%s' is not -TIME, +TIME, samecpu, samepid, sametid, "
+				 "samekey or hide<TIME",
+				 t);
+			ret = -1;
+			break;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+struct detail *detail__new(const struct detail_opts *o)
+{
+	struct detail *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->o = *o;
+	d->wait_tail = &d->wait;
+	return d;
+}
+
+void detail__delete(struct detail *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->cap; i++)
+		sample_copy__free(&d->ring[i].copy);
+	free(d->ring);
+	while (d->wait) {
+		struct waiting *w = d->wait;
+
+		d->wait = w->next;
+		free(w->header);
+		free(w);
+	}
+	free(d);
+}
+
+static struct det_ev *at(const struct detail *d, size_t i)
+{
+	return &d->ring[(d->head + i) % d->cap];
+}
+
+/* Double the ring, oldest first at 0.  -ENOMEM leaves it as it was. */
+static int grow(struct detail *d)
+{
+	size_t cap = d->cap ? d->cap * 2 : 1024;
+	struct det_ev *r = calloc(cap, sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->cap; i++)
+		r[i] = *at(d, i); /* the free slots' buffers move too */
+	free(d->ring);
+	d->ring = r;
+	d->head = 0;
+	d->cap = cap;
+	return 0;
+}
+
+int detail__add(struct detail *d, struct evsel *ev, const struct sample *smp, u64 key, bool has_key)
+{
+	struct det_ev *e;
+	size_t before;
+
+	if (d->n == d->cap && (d->bytes >= DETAIL_MAX_BYTES || grow(d))) {
+		if (!d->n)
+			return -ENOMEM;
+		/* full: the oldest event goes early */
+		d->dropped++;
+		d->dropped_time = at(d, 0)->copy.smp.time;
+		d->head = (d->head + 1) % d->cap;
+		d->n--;
+	}
+	e = at(d, d->n);
+	before = e->copy.cap;
+	if (sample_copy__save(&e->copy, smp, true))
+		return -ENOMEM;
+	d->bytes += e->copy.cap - before;
+	e->ev = ev;
+	e->key = key;
+	e->has_key = has_key;
+	d->n++;
+	d->since_trim++;
+	if (smp->time > d->newest)
+		d->newest = smp->time;
+	return 0;
+}
+
+static bool wanted(const struct detail *d, const struct detail_pair *p, const struct det_ev *e)
+{
+	const struct sample *smp = &e->copy.smp;
+	int ends = p->has_end_event ? 2 : 1;
+	bool cpu = false, pid = false, tid = false;
+
+	for (int i = 0; i < ends; i++) {
+		cpu |= smp->cpu == p->cpu[i];
+		pid |= smp->pid == p->pid[i];
+		tid |= smp->tid == p->tid[i];
+	}
+	return (!d->o.samecpu || cpu) && (!d->o.samepid || pid) && (!d->o.sametid || tid) &&
+	       (!d->o.samekey || (e->has_key && e->key == p->key));
+}
+
+static void print_one(struct session *s, const struct detail_pair *p, const struct det_ev *e,
+		      char mark, FILE *out)
+{
+	const struct sample *smp = &e->copy.smp;
+	char off[32], prefix[48];
+
+	units__fmt_ns(smp->time >= p->start ? smp->time - p->start : p->start - smp->time, off,
+		      sizeof(off));
+	snprintf(prefix, sizeof(prefix), "%c %c%11s  ", mark, smp->time >= p->start ? '+' : '-',
+		 off);
+	evline__print(s, e->ev, smp, out, prefix);
+}
+
+/* A run of @n hidden events, the last @last: "... N more" then the last. */
+static void end_run(struct session *s, const struct detail_pair *p, const struct det_ev *last,
+		    u64 n, FILE *out)
+{
+	if (n > 1)
+		fprintf(out, "  %12s  ... %llu events closer than hide< each\n", "",
+			(unsigned long long)(n - 1));
+	if (n)
+		print_one(s, p, last, ' ', out);
+}
+
+static void print_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
+			   const char *header)
+{
+	u64 from = p->start > d->o.before ? p->start - d->o.before : 0;
+	u64 to = p->end + d->o.after, hidden = 0, prev_time = 0;
+	const struct det_ev *last_hidden = NULL;
+	FILE *out = session__out(s);
+	bool first = true;
+
+	fprintf(out, "%s\n", header);
+	if (d->dropped && d->dropped_time >= from)
+		fprintf(out, "  (events before %+.6fs from the start left the full window)\n",
+			((double)d->dropped_time - (double)p->start) / 1e9);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct det_ev *e = at(d, i);
+		const struct sample *smp = &e->copy.smp;
+		bool is_start = smp->time == p->start && smp->tid == p->tid[0];
+		bool is_end = p->has_end_event && smp->time == p->end && smp->tid == p->tid[1];
+		char mark = is_start ? 'S' : is_end ? 'E' : ' ';
+
+		if (smp->time < from)
+			continue;
+		if (smp->time > to)
+			break;
+		if (!is_start && !is_end && !wanted(d, p, e))
+			continue;
+		/* hide<N: an event close to the one before joins its run */
+		if (d->o.hide && !first && mark == ' ' && smp->time - prev_time < d->o.hide) {
+			hidden++;
+			last_hidden = e;
+			prev_time = smp->time;
+			continue;
+		}
+		end_run(s, p, last_hidden, hidden, out);
+		hidden = 0;
+		print_one(s, p, e, mark, out);
+		prev_time = smp->time;
+		first = false;
+	}
+	end_run(s, p, last_hidden, hidden, out);
+}
+
+int detail__pair(struct detail *d, struct session *s, const struct detail_pair *p,
+		 const char *header)
+{
+	struct waiting *w;
+
+	if (!d->o.after || d->newest >= p->end + d->o.after) {
+		print_timeline(d, s, p, header);
+		return 0;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->header = strdup(header))) {
+		free(w);
+		print_timeline(d, s, p, header); /* without what came after */
+		return -ENOMEM;
+	}
+	w->p = *p;
+	*d->wait_tail = w;
+	d->wait_tail = &w->next;
+	return 0;
+}
+
+void detail__flush(struct detail *d, struct session *s, bool all)
+{
+	/* waiting pairs are in order of their ends: the first not covered stops it */
+	while (d->wait && (all || d->newest >= d->wait->p.end + d->o.after)) {
+		struct waiting *w = d->wait;
+
+		print_timeline(d, s, &w->p, w->header);
+		d->wait = w->next;
+		if (!d->wait)
+			d->wait_tail = &d->wait;
+		free(w->header);
+		free(w);
+	}
+}
+
+u64 detail__oldest_needed(const struct detail *d)
+{
+	u64 oldest = UINT64_MAX;
+
+	for (const struct waiting *w = d->wait; w; w = w->next)
+		if (w->p.start < oldest)
+			oldest = w->p.start;
+	if (oldest != UINT64_MAX)
+		oldest = oldest > d->o.before ? oldest - d->o.before : 0;
+	return oldest;
+}
+
+void detail__trim(struct detail *d, u64 horizon)
+{
+	while (d->n && at(d, 0)->copy.smp.time < horizon) {
+		d->head = (d->head + 1) % d->cap;
+		d->n--;
+	}
+	d->since_trim = 0;
+}
+
+bool detail__trim_due(const struct detail *d)
+{
+	return d->since_trim >= TRIM_EVERY;
+}
+
+void detail__print_drops(const struct detail *d, FILE *fp, const char *who)
+{
+	if (d->dropped)
+		fprintf(fp,
+			"%s: %llu events left the --detail window early (over %u MiB of open "
+			"pairs' events)\n",
+			who, (unsigned long long)d->dropped, DETAIL_MAX_BYTES >> 20);
+}

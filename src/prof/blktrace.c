@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blktrace -d /dev/X: a block request through the block layer, keyed by
+ * its sector, the tracepoints filtered in the kernel by the device:
+ *   getrq => insert     waiting in the I/O scheduler's queue to be inserted
+ *   insert => issue     in the scheduler until the driver takes it
+ *   getrq => issue      issued directly (no scheduler: blk-mq skips insert)
+ *   issue => complete   in the driver and the device
+ * The latency engine is analysis/mtrace.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "analysis/mtrace.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+enum { P_GETRQ, P_INSERT, P_ISSUE, P_COMPLETE, NR_P };
+
+static const char *const tp_names[NR_P] = { "block_getrq", "block_rq_insert", "block_rq_issue",
+					    "block_rq_complete" };
+static const char *const briefs[NR_P] = { "getrq", "insert", "issue", "complete" };
+
+struct blktrace {
+	const char *device; /* -d */
+	struct mtrace *mt;
+	struct evsel *ev[NR_P];
+	struct field sector[NR_P];
+};
+
+static void bt_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
+{
+	(void)arg;
+	/* in the order a request goes */
+	row->key = (u64)(p->from * NR_P + p->to);
+	row->group = p->from == P_GETRQ && p->to == P_ISSUE ? 1 : p->from * 2;
+	snprintf(row->label, sizeof(row->label), "%s => %s", briefs[p->from], briefs[p->to]);
+}
+
+static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct target_opts *t = session__conf(s)->target;
+	struct blktrace *bt = priv;
+	struct stat st;
+	char filter[64];
+
+	if (t->nr_pids || t->nr_tids || t->argv)
+		return session__usage_err(s, "blktrace follows requests, not tasks: -p, -t and -- "
+					     "do not apply (-C limits the CPUs)");
+	if (!bt->device)
+		return session__usage_err(s, "give the device: -d /dev/NAME (a block device)");
+	if (stat(bt->device, &st))
+		return session__usage_err(s, "-d %s: %s", bt->device, strerror(errno));
+	if (!S_ISBLK(st.st_mode))
+		return session__usage_err(s, "-d %s is not a block device", bt->device);
+	/* the kernel's dev_t in the tracepoints: major << 20 | minor */
+	snprintf(filter, sizeof(filter), "dev == %llu",
+		 (unsigned long long)major(st.st_rdev) << 20 | minor(st.st_rdev));
+	/* a request is issued and completed on any CPU */
+	session__want_order(s);
+	bt->mt = mtrace__new(s, &(struct mtrace_conf){
+					.who = "blktrace",
+					.nr_points = NR_P,
+					.lat = opt_set__get(opts, &lat_group),
+					.key_title = "SECTOR",
+					.row_title = "STAGE",
+					.row_width = 20,
+					.row = bt_row,
+					.ends = { 1u << P_INSERT | 1u << P_ISSUE, 1u << P_ISSUE,
+						  1u << P_COMPLETE },
+				});
+	if (!bt->mt)
+		return -EINVAL;
+	for (int k = 0; k < NR_P; k++) {
+		char full[64];
+
+		snprintf(full, sizeof(full), "block:%s", tp_names[k]);
+		mtrace__name(bt->mt, k, full, briefs[k]);
+		bt->ev[k] = session__add_tp(
+			s, "block", tp_names[k],
+			&(struct evsel_conf){ .filter = filter,
+					      .callchain = session__stacks_for_all(s) });
+		if (!bt->ev[k])
+			return -EINVAL;
+		if (evsel__field(bt->ev[k], "sector", &bt->sector[k]))
+			return session__set_err(s, -EINVAL, "block:%s has no sector field",
+						tp_names[k]);
+	}
+	return mtrace__ready(bt->mt, s);
+}
+
+static void bt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct blktrace *bt = priv;
+	int k = 0;
+	u64 sector;
+
+	while (k < NR_P && bt->ev[k] != ev)
+		k++;
+	if (k == NR_P || field__u64(&bt->sector[k], smp, &sector))
+		return;
+	mtrace__see(bt->mt, s, ev, smp, sector, true);
+	switch (k) {
+	case P_GETRQ:
+		mtrace__start(bt->mt, s, P_GETRQ, sector, ev, smp);
+		break;
+	case P_INSERT:
+		mtrace__end(bt->mt, s, P_GETRQ, P_INSERT, sector, ev, smp, 0);
+		mtrace__start(bt->mt, s, P_INSERT, sector, ev, smp);
+		break;
+	case P_ISSUE:
+		/* from the scheduler, or straight from getrq (no insert: direct issue) */
+		if (!mtrace__end(bt->mt, s, P_INSERT, P_ISSUE, sector, ev, smp, 0))
+			mtrace__end(bt->mt, s, P_GETRQ, P_ISSUE, sector, ev, smp, 0);
+		mtrace__start(bt->mt, s, P_ISSUE, sector, ev, smp);
+		break;
+	case P_COMPLETE:
+		mtrace__end(bt->mt, s, P_ISSUE, P_COMPLETE, sector, ev, smp, 0);
+		break;
+	}
+}
+
+static void bt_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)cpu, (void)nr;
+	mtrace__lost(((struct blktrace *)priv)->mt);
+}
+
+static void bt_interval(struct session *s, void *priv)
+{
+	mtrace__interval(((struct blktrace *)priv)->mt, s);
+}
+
+static void bt_snapshot(struct session *s, void *priv)
+{
+	mtrace__snapshot(((struct blktrace *)priv)->mt, s);
+}
+
+static void bt_deinit(struct session *s, void *priv)
+{
+	struct blktrace *bt = priv;
+
+	if (bt->mt && session__started(s))
+		mtrace__finish(bt->mt, s);
+	mtrace__delete(bt->mt);
+	bt->mt = NULL;
+}
+
+static const struct popt bt_opts[] = {
+	{ .lname = "device",
+	  .sname = 'd',
+	  .argname = "/dev/NAME",
+	  .help = "the block device (filtered in the kernel)",
+	  POPT_BIND_STR(struct blktrace, device) },
+	{ 0 },
+};
+
+const struct profiler prof_blktrace = {
+	.name = "blktrace",
+	.desc = "block request latency per stage: getrq, insert, issue, complete",
+	.synopsis = "perf-prof blktrace -d /dev/NAME [--than TIME [-g]] [--perins] [--hist] [-i "
+		    "MS] [-C CPUS]",
+	.examples = "perf-prof blktrace -d /dev/sda -i 1000\n"
+		    "  perf-prof blktrace -d /dev/nvme0n1 --than 10ms --hist",
+	.groups =
+		(const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
+						   &ring_group, &output_group, &stack_group, NULL },
+	.own = bt_opts,
+	.priv_size = sizeof(struct blktrace),
+	.init = bt_init,
+	.ops = { .sample = bt_sample,
+		 .lost = bt_lost,
+		 .interval = bt_interval,
+		 .snapshot = bt_snapshot },
+	.deinit = bt_deinit,
+};
