@@ -525,9 +525,23 @@ void mtrace__snapshot(struct mtrace *mt, struct session *s)
 	mtrace__print(mt, s);
 }
 
+static void count_open(u64 key, u64 start, void *payload, void *arg)
+{
+	(void)key, (void)start, (void)payload;
+	(*(u64 *)arg)++;
+}
+
 void mtrace__finish(struct mtrace *mt, struct session *s)
 {
+	u64 open = 0;
+
 	mtrace__print(mt, s);
+	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+		if (mt->store[k])
+			pairs__for_each_pending(mt->store[k], count_open, &open);
+	if (open)
+		fprintf(session__out(s), "%s: %llu pairs still open at the end (no end seen)\n",
+			mt->conf.who, (unsigned long long)open);
 	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
 		for (int j = 0; j < MTRACE_MAX_POINTS; j++) {
 			char *svg, title[2 * MTRACE_NAME + 32];

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Nested calls per key and their call tree: see calltree.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "analysis/calltree.h"
+#include "report/hist.h"
+#include "report/stats_table.h"
+
+struct node {
+	int func;
+	struct node *parent, *child, *next; /* children: a list */
+	struct hist *lat;
+};
+
+struct frame {
+	int func;
+	uint64_t start;
+	struct node *node;
+	void *data;
+};
+
+struct kstack {
+	uint64_t key;
+	int depth;
+	struct frame f[CALLTREE_DEPTH];
+	UT_hash_handle hh;
+};
+
+struct calltree {
+	const char *names[CALLTREE_MAX_FUNCS];
+	int nr_funcs, name_width;
+	struct node root;
+	struct kstack *stacks;
+	struct kstack *spare; /* one freed stack, reused */
+	void (*free_data)(void *data);
+	/* drops, for the run */
+	uint64_t too_deep, unwound, orphan_exits, lost, exited, nomem;
+	bool failed_alloc;
+};
+
+struct calltree *calltree__new(const char *const *names, void (*free_data)(void *data))
+{
+	struct calltree *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->free_data = free_data;
+	for (; names[t->nr_funcs] && t->nr_funcs < CALLTREE_MAX_FUNCS; t->nr_funcs++) {
+		int l = (int)strlen(names[t->nr_funcs]);
+
+		t->names[t->nr_funcs] = names[t->nr_funcs];
+		if (l > t->name_width)
+			t->name_width = l;
+	}
+	t->root.func = -1;
+	return t;
+}
+
+static void node_free(struct node *n)
+{
+	while (n->child) {
+		struct node *c = n->child;
+
+		n->child = c->next;
+		node_free(c);
+		free(c);
+	}
+	hist__delete(n->lat);
+}
+
+void calltree__delete(struct calltree *t)
+{
+	if (!t)
+		return;
+	calltree__lost(t); /* frees the stacks and their data */
+	free(t->spare);
+	node_free(&t->root);
+	free(t);
+}
+
+static struct node *child_of(struct calltree *t, struct node *parent, int func)
+{
+	struct node *c;
+
+	for (c = parent->child; c; c = c->next)
+		if (c->func == func)
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		t->failed_alloc = true;
+		return NULL;
+	}
+	c->func = func;
+	c->parent = parent;
+	c->next = parent->child;
+	parent->child = c;
+	return c;
+}
+
+static void drop_stack(struct calltree *t, struct kstack *k)
+{
+	HASH_DEL(t->stacks, k);
+	if (!t->spare)
+		t->spare = k;
+	else
+		free(k);
+}
+
+void **calltree__entry(struct calltree *t, uint64_t key, int func, uint64_t time)
+{
+	struct kstack *k;
+	struct frame *f;
+	struct node *n;
+
+	HASH_FIND(hh, t->stacks, &key, sizeof(key), k);
+	if (!k) {
+		k = t->spare ? t->spare : malloc(sizeof(*k));
+		t->spare = NULL;
+		if (!k) {
+			t->nomem++;
+			return NULL;
+		}
+		k->key = key;
+		k->depth = 0;
+		HASH_ADD(hh, t->stacks, key, sizeof(k->key), k);
+	}
+	if (k->depth == CALLTREE_DEPTH) {
+		t->too_deep++;
+		return NULL;
+	}
+	n = child_of(t, k->depth ? k->f[k->depth - 1].node : &t->root, func);
+	if (!n) {
+		t->nomem++;
+		if (!k->depth)
+			drop_stack(t, k);
+		return NULL;
+	}
+	f = &k->f[k->depth++];
+	f->func = func;
+	f->start = time;
+	f->node = n;
+	f->data = NULL;
+	return &f->data;
+}
+
+bool calltree__exit(struct calltree *t, uint64_t key, int func, uint64_t time,
+		    struct calltree_ret *ret)
+{
+	struct kstack *k;
+	struct frame *f;
+	int d;
+
+	HASH_FIND(hh, t->stacks, &key, sizeof(key), k);
+	for (d = k ? k->depth - 1 : -1; d >= 0 && k->f[d].func != func; d--)
+		;
+	if (d < 0 || time < k->f[d].start) {
+		t->orphan_exits++;
+		return false;
+	}
+	/* the calls above it never returned (their exits were not seen) */
+	t->unwound += (uint64_t)(k->depth - 1 - d);
+	for (int i = d + 1; i < k->depth; i++)
+		if (t->free_data && k->f[i].data)
+			t->free_data(k->f[i].data);
+	f = &k->f[d];
+	*ret = (struct calltree_ret){
+		.func = func,
+		.depth = d,
+		.start = f->start,
+		.delta = time - f->start,
+		.data = f->data,
+	};
+	if ((f->node->lat || (f->node->lat = hist__new())) &&
+	    !hist__record(f->node->lat, ret->delta))
+		;
+	else
+		t->failed_alloc = true;
+	k->depth = d;
+	if (!k->depth)
+		drop_stack(t, k);
+	return true;
+}
+
+static void drop_all(struct calltree *t, struct kstack *k, uint64_t *count)
+{
+	for (int d = 0; d < k->depth; d++)
+		if (t->free_data && k->f[d].data)
+			t->free_data(k->f[d].data);
+	*count += (uint64_t)k->depth;
+	drop_stack(t, k);
+}
+
+void calltree__lost(struct calltree *t)
+{
+	struct kstack *k, *tmp;
+
+	HASH_ITER(hh, t->stacks, k, tmp)
+	{
+		drop_all(t, k, &t->lost);
+	}
+}
+
+void calltree__forget(struct calltree *t, uint64_t key)
+{
+	struct kstack *k;
+
+	HASH_FIND(hh, t->stacks, &key, sizeof(key), k);
+	if (k)
+		drop_all(t, k, &t->exited);
+}
+
+static uint64_t node_total(const struct node *n)
+{
+	return n->lat ? hist__sum(n->lat) : 0;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct node *x = *(const struct node *const *)a, *y = *(const struct node *const *)b;
+	uint64_t tx = node_total(x), ty = node_total(y);
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return x->func - y->func;
+}
+
+static void print_node(struct calltree *t, const struct node *n, int depth, FILE *fp)
+{
+	char label[CALLTREE_DEPTH * 2 + 64];
+	const struct node **kids;
+	int nr = 0, width = t->name_width + 2 * 8;
+
+	if (n->func >= 0 && n->lat && hist__count(n->lat)) {
+		snprintf(label, sizeof(label), "%*s%-*s", 2 * depth, "",
+			 width > 2 * depth ? width - 2 * depth : 0, t->names[n->func]);
+		stats_table__row(fp, label, n->lat);
+	}
+	for (const struct node *c = n->child; c; c = c->next)
+		nr++;
+	if (!nr)
+		return;
+	kids = malloc((size_t)nr * sizeof(*kids));
+	if (!kids) {
+		t->failed_alloc = true;
+		return;
+	}
+	nr = 0;
+	for (const struct node *c = n->child; c; c = c->next)
+		kids[nr++] = c;
+	/* children by total, largest first */
+	qsort(kids, (size_t)nr, sizeof(*kids), by_total);
+	for (int i = 0; i < nr; i++)
+		print_node(t, kids[i], n->func >= 0 ? depth + 1 : depth, fp);
+	free(kids);
+}
+
+void calltree__print(struct calltree *t, FILE *fp)
+{
+	char title[CALLTREE_DEPTH * 2 + 64];
+
+	snprintf(title, sizeof(title), "%-*s", t->name_width + 2 * 8, "CALL");
+	stats_table__header(fp, title);
+	print_node(t, &t->root, 0, fp);
+}
+
+static void node_reset(struct node *n)
+{
+	if (n->lat)
+		hist__reset(n->lat);
+	for (struct node *c = n->child; c; c = c->next)
+		node_reset(c);
+}
+
+void calltree__reset(struct calltree *t)
+{
+	node_reset(&t->root);
+}
+
+void calltree__print_drops(struct calltree *t, FILE *fp, const char *who)
+{
+	if (t->unwound)
+		fprintf(fp, "%s: %" PRIu64 " calls dropped: an outer call returned first\n", who,
+			t->unwound);
+	if (t->orphan_exits)
+		fprintf(fp, "%s: %" PRIu64 " returns without their entry (not seen, or filtered)\n",
+			who, t->orphan_exits);
+	if (t->lost)
+		fprintf(fp, "%s: %" PRIu64 " open calls dropped after lost events\n", who, t->lost);
+	if (t->exited)
+		fprintf(fp, "%s: %" PRIu64 " open calls dropped: their task exited\n", who,
+			t->exited);
+	if (t->too_deep)
+		fprintf(fp, "%s: %" PRIu64 " calls nested deeper than %d not counted\n", who,
+			t->too_deep, CALLTREE_DEPTH);
+	if (t->nomem || t->failed_alloc)
+		fprintf(fp, "%s: out of memory, %" PRIu64 " calls not counted\n", who, t->nomem);
+}

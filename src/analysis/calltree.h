@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Nested calls per key, aggregated into a call tree: an entry pushes a call
+ * on its key's stack, the exit of a function pops it (and the calls above
+ * it, which never returned: counted), and the call's latency goes to the
+ * tree node of its path (A > B > C).  The tree prints as a latency table,
+ * children under their parent, indented, largest total first:
+ *
+ *   CALL                          calls       total  ...
+ *   local_timer                     812     5.100ms  ...
+ *     hrtimer_expire                200   300.000us  ...
+ *
+ * Memory: one node per distinct path (depth at most CALLTREE_DEPTH), one
+ * stack per key with calls open (freed when it empties).
+ */
+#ifndef PP_CALLTREE_H
+#define PP_CALLTREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CALLTREE_DEPTH 32
+#define CALLTREE_MAX_FUNCS 16
+
+struct calltree;
+
+/* What a return hands back. */
+struct calltree_ret {
+	int func, depth; /* depth 0: outermost */
+	uint64_t start, delta;
+	void *data; /* what calltree__entry's caller stored with the call: the caller's now */
+};
+
+/*
+ * @names: the functions' names (NULL-terminated, at most CALLTREE_MAX_FUNCS).
+ * @free_data: frees what callers store with calls that are dropped (NULL: nothing).
+ */
+struct calltree *calltree__new(const char *const *names, void (*free_data)(void *data));
+void calltree__delete(struct calltree *t);
+
+/*
+ * @func is entered under @key at @time: a slot for the caller's data with
+ * the call (NULL: not kept, the stack is CALLTREE_DEPTH deep; counted).
+ */
+void **calltree__entry(struct calltree *t, uint64_t key, int func, uint64_t time);
+/*
+ * @func returns under @key at @time: true with *@ret filled when it was
+ * open (the calls above it are dropped, counted); false when not (an exit
+ * whose entry was not seen).  ret->data stays valid until the next call.
+ */
+bool calltree__exit(struct calltree *t, uint64_t key, int func, uint64_t time,
+		    struct calltree_ret *ret);
+/* Records were lost: every open call is dropped (counted). */
+void calltree__lost(struct calltree *t);
+/* The key is gone (its task exited): its open calls are dropped. */
+void calltree__forget(struct calltree *t, uint64_t key);
+
+/* The tree as a table; reset empties the latencies (the tree stays). */
+void calltree__print(struct calltree *t, FILE *fp);
+void calltree__reset(struct calltree *t);
+/* "WHO: N calls dropped: ..." lines, if any. */
+void calltree__print_drops(struct calltree *t, FILE *fp, const char *who);
+
+#endif

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The call tree of nested calls: nesting per key, paths as nodes, an outer
+ * return that drops the calls above it, returns without entries, keys
+ * forgotten and lost records, and the printed tree (children under their
+ * parent, largest total first).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/calltree.h"
+#include "ut.h"
+
+static int freed;
+
+static void count_free(void *data)
+{
+	freed++;
+	free(data);
+}
+
+static char *print(struct calltree *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	calltree__print(t, fp);
+	calltree__print_drops(t, fp, "t");
+	fclose(fp);
+	return buf;
+}
+
+int main(void)
+{
+	const char *const names[] = { "A", "B", "C", NULL };
+	struct calltree *t = calltree__new(names, count_free);
+	struct calltree_ret r;
+	void **d;
+	char *out;
+
+	CHECK(t != NULL, "new");
+	/* key 1: A(0..100) { B(10..30), B(40..50) { C(41..45) } } */
+	calltree__entry(t, 1, 0, 0);
+	calltree__entry(t, 1, 1, 10);
+	/* key 2 interleaves: B(15..16), not nested in key 1's A */
+	calltree__entry(t, 2, 1, 15);
+	CHECK(calltree__exit(t, 2, 1, 16, &r) && r.depth == 0 && r.delta == 1,
+	      "key 2's B at depth 0");
+	CHECK(calltree__exit(t, 1, 1, 30, &r) && r.depth == 1 && r.delta == 20, "B in A");
+	calltree__entry(t, 1, 1, 40);
+	calltree__entry(t, 1, 2, 41);
+	CHECK(calltree__exit(t, 1, 2, 45, &r) && r.depth == 2 && r.func == 2 && r.delta == 4,
+	      "C in B in A");
+	CHECK(calltree__exit(t, 1, 1, 50, &r) && r.delta == 10, "second B");
+	CHECK(calltree__exit(t, 1, 0, 100, &r) && r.depth == 0 && r.delta == 100, "A");
+	CHECK(!calltree__exit(t, 1, 0, 110, &r), "a return without its entry");
+	/* an outer return drops the inner call that never returned (and its data) */
+	calltree__entry(t, 3, 0, 200);
+	d = calltree__entry(t, 3, 1, 210);
+	*d = malloc(8);
+	CHECK(calltree__exit(t, 3, 0, 300, &r) && r.delta == 100, "A returns over B");
+	CHECK(freed == 1, "the dropped call's data is freed");
+	/* forget and lost */
+	d = calltree__entry(t, 4, 0, 400);
+	*d = malloc(8);
+	calltree__forget(t, 4);
+	CHECK(freed == 2 && !calltree__exit(t, 4, 0, 410, &r), "forgotten key");
+	calltree__entry(t, 5, 0, 500);
+	calltree__lost(t);
+	CHECK(!calltree__exit(t, 5, 0, 510, &r), "open calls gone after a loss");
+	out = print(t);
+	CHECK(out && strstr(out, "\nA   ") && strstr(out, "\n  B   ") &&
+		      strstr(out, "\n    C   ") && strstr(out, "\nB   "),
+	      "tree: %s", out ? out : "");
+	/* A: 2 calls (100 + 100); under A, B: 2 calls; top-level B (key 2): 1 call */
+	CHECK(out && strstr(out, "\nA                          2 ") &&
+		      strstr(out, "\n  B                        2 ") &&
+		      strstr(out, "\nB                          1 "),
+	      "counts: %s", out ? out : "");
+	CHECK(out && strstr(out, "A") < strstr(out, "\nB   "),
+	      "A (200ns) before top-level B (1ns)");
+	CHECK(out && strstr(out, "t: 1 calls dropped: an outer call returned first") &&
+		      strstr(out, "t: 3 returns without their entry") &&
+		      strstr(out, "t: 1 open calls dropped after lost events") &&
+		      strstr(out, "t: 1 open calls dropped: their task exited"),
+	      "drops: %s", out ? out : "");
+	free(out);
+	calltree__reset(t);
+	out = print(t);
+	CHECK(out && !strstr(out, "\nA "), "reset empties the rows: %s", out ? out : "");
+	free(out);
+	calltree__delete(t);
+	return ut_done("test_calltree");
+}
