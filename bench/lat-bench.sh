@@ -29,7 +29,7 @@ ls=$build/work/lat_sleep
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
 command -v bpftrace >/dev/null && command -v perf >/dev/null || { echo "needs bpftrace and perf"; exit 1; }
 tmp=$(mktemp -d /tmp/lat-bench.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+trap 'kill $(cat "$tmp/spin.pid" 2>/dev/null) 2>/dev/null; rm -rf "$tmp"' EXIT
 NR_GETPPID=$(awk '$2 == "__NR_getppid" { print $3 }' /usr/include/x86_64-linux-gnu/asm/unistd_64.h)
 NR_NANOSLEEP=$(awk '$2 == "__NR_clock_nanosleep" { print $3 }' /usr/include/x86_64-linux-gnu/asm/unistd_64.h)
 
@@ -54,6 +54,7 @@ wl_sched() {
 	t1=$(now)
 	taskset -c 1 sh -c 'while :; do :; done' &
 	spin=$!
+	echo $spin >"$tmp/spin.pid"
 	chrt -i 0 taskset -c 1 "$ls" 200 2 >"$tmp/ls.out" &
 	echo $! >"$tmp/ls.pid"
 	wait $!
@@ -110,15 +111,12 @@ rd_numbers() {
 	local p
 	p=$(cat "$tmp/ls.pid")
 	case $1 in
-	perf-prof) # --perins: "KIND => switch-in TID calls total ...", all kinds (as runqlat counts them)
-		awk -v p="$p" 'function ns(v, u) { u = v; sub(/^[0-9.]+/, "", u)
-				return v * (u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "us" ? 1e3 : 1) }
-			$3 == "switch-in" && $4 == p { n += $5; t += ns($6) }
-			END { printf "%d %.3fms\n", n, n ? t / n / 1e6 : 0 }' "$tmp/$1.out" ;;
+	perf-prof) # --perins: "wakeup => switch-in TID calls total min avg"
+		awk -v p="$p" '/^wakeup => switch-in/ && $4 == p { printf "%s %s\n", $5, $8 }' "$tmp/$1.out" ;;
 	perf-sched) # "lat_sleep:PID | runtime | switches | avg: X ms | ..."
 		awk -F'|' -v p="$p" '$1 ~ ":" p " *$" { n = $3 + 0; split($4, a, " "); printf "%d %.3fms\n", n, a[2] }' \
 			"$tmp/$1.lat" ;;
-	bpftrace) # @n[pid]: count, @t[pid]: sum
+	bpftrace) # @n[pid]: count, @t[pid]: sum of the wakeups' delays
 		awk -v p="$p" '$1 == "@n[" p "]:" { n = $2 } $1 == "@t[" p "]:" { t = $2 }
 			END { printf "%d %.3fms\n", n, n ? t / n / 1e6 : 0 }' "$tmp/$1.out" ;;
 	esac
@@ -127,12 +125,15 @@ rd_numbers() {
 BT_SC='tracepoint:raw_syscalls:sys_enter { @s[tid] = nsecs; @i[tid] = args->id; }
 tracepoint:raw_syscalls:sys_exit /@s[tid]/ { @n[tid, @i[tid]] = count(); @t[tid, @i[tid]] = sum(nsecs - @s[tid]); delete(@s[tid]); delete(@i[tid]); }
 END { clear(@s); clear(@i); }'
-BT_RQ='tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new { @q[args->pid] = nsecs; }
+# runqlat's events; the wakeups (@w) kept apart from preemptions and new tasks (@o)
+BT_RQ='tracepoint:sched:sched_wakeup { @w[args->pid] = nsecs; }
+tracepoint:sched:sched_wakeup_new { @o[args->pid] = nsecs; }
 tracepoint:sched:sched_switch {
-	if ((args->prev_state & 0xff) == 0) { @q[args->prev_pid] = nsecs; }
-	if (@q[args->next_pid]) { @n[args->next_pid] = count(); @t[args->next_pid] = sum(nsecs - @q[args->next_pid]); delete(@q[args->next_pid]); }
+	if ((args->prev_state & 0xff) == 0) { @o[args->prev_pid] = nsecs; }
+	if (@w[args->next_pid]) { @n[args->next_pid] = count(); @t[args->next_pid] = sum(nsecs - @w[args->next_pid]); delete(@w[args->next_pid]); }
+	delete(@o[args->next_pid]);
 }
-END { clear(@q); }'
+END { clear(@w); clear(@o); }'
 
 echo "lat-bench: N=$n, workloads on CPU 1, tools system-wide on CPU 0, $rounds rounds"
 for ((r = 1; r <= rounds; r++)); do

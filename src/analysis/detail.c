@@ -134,6 +134,7 @@ static int grow(struct detail *d)
 	free(d->ring);
 	d->ring = r;
 	d->head = 0;
+	d->bytes += (cap - d->cap) * sizeof(*r); /* the ring counts too */
 	d->cap = cap;
 	return 0;
 }

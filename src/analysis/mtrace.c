@@ -2,6 +2,7 @@
 /* The latency engine of the pairing profilers: see mtrace.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,13 @@
 #include "analysis/pairs.h"
 #include "report/evline.h"
 #include "report/heatmap.h"
+#include "report/outfile.h"
 #include "report/stats_table.h"
 
 /* A pending start (the pairs payload). */
 struct mt_start {
 	struct evsel *ev;
-	struct sample_copy copy; /* kept with --than: the start event, to print */
+	struct sample_copy *copy; /* kept with --than/--detail: the start event, to print */
 	u64 data[MTRACE_DATA];
 };
 
@@ -32,7 +34,7 @@ struct mtrace {
 	struct detail *detail;			/* --detail */
 	struct heatmap *heat[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS]; /* --heatmap, [from][to] */
 	char *heat_name[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS];	    /* NAME-A-B */
-	int heat_err;
+	int heat_err[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS];
 	bool failed_alloc;
 };
 
@@ -129,7 +131,12 @@ static void min_start(u64 key, u64 start, void *payload, void *arg)
 
 static void start_free(void *payload)
 {
-	sample_copy__free(&((struct mt_start *)payload)->copy);
+	struct mt_start *st = payload;
+
+	if (st->copy) {
+		sample_copy__free(st->copy);
+		free(st->copy);
+	}
 }
 
 struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
@@ -151,6 +158,9 @@ struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
 				   MTRACE_MAX_POINTS);
 		return NULL;
 	}
+	/* the window is a timeline: events in time order across CPUs */
+	if (mt->lat.detail)
+		session__want_order(s);
 	if (mt->lat.detail && !(mt->detail = detail__new(&mt->lat.dopts))) {
 		free(mt);
 		session__set_err(s, -ENOMEM, "out of memory");
@@ -206,6 +216,12 @@ bool mtrace__opens(const struct mtrace *mt, int k)
 	return k < mt->conf.nr_points - 1 || mt->conf.cycle;
 }
 
+/* hex keys (pointers) take 18 columns */
+static int key_width(const struct mtrace *mt)
+{
+	return !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY") ? 18 : 12;
+}
+
 /* The labels "A => B" (with the systems when they fit) and the table, once names are known. */
 static struct lat_table *table(struct mtrace *mt)
 {
@@ -228,14 +244,14 @@ static struct lat_table *table(struct mtrace *mt)
 			mt->label_width = l;
 	}
 	width = mt->conf.row_width ? mt->conf.row_width : mt->label_width;
-	if (width > LAT_LABEL - 16)
-		width = LAT_LABEL - 16;
+	if (width > LAT_LABEL - 20)
+		width = LAT_LABEL - 20;
 	mt->label_width = width;
 	snprintf(title, sizeof(title), "%-*s", width,
 		 mt->conf.row_title ? mt->conf.row_title : "START => END");
 	if (mt->lat.perins)
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), " %12s",
-			 mt->conf.key_title ? mt->conf.key_title : "KEY");
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), " %*s",
+			 key_width(mt), mt->conf.key_title ? mt->conf.key_title : "KEY");
 	mt->table = lat_table__new(
 		title, NULL, (mt->lat.perins ? LAT_DROP_ROWS : 0) | (mt->lat.hist ? LAT_LOG2 : 0));
 	if (!mt->table) {
@@ -255,6 +271,8 @@ static unsigned ends_of(const struct mtrace *mt, int k)
 
 int mtrace__ready(struct mtrace *mt, struct session *s)
 {
+	int err;
+
 	if (!table(mt))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int k = 0; mt->lat.heatmap && k < mt->conf.nr_points; k++) {
@@ -270,10 +288,9 @@ int mtrace__ready(struct mtrace *mt, struct session *s)
 			}
 			if (asprintf(&lat, "%s.lat", mt->heat_name[k][j]) < 0)
 				return session__set_err(s, -ENOMEM, "out of memory");
-			mt->heat[k][j] = heatmap__open(lat);
-			if (!mt->heat[k][j]) {
-				int err = -errno;
-
+			/* made at the first pair: a run that never starts touches nothing */
+			err = outfile__check(lat);
+			if (err) {
 				session__set_err(s, err, "cannot write the heat map '%s': %s", lat,
 						 strerror(-err));
 				free(lat);
@@ -321,8 +338,10 @@ u64 *mtrace__start(struct mtrace *mt, struct session *s, int k, u64 key, struct 
 		return NULL;
 	st->ev = ev;
 	memset(st->data, 0, sizeof(st->data));
-	st->copy.valid = false;
-	if (mt->keep && sample_copy__save(&st->copy, smp, true))
+	if (st->copy)
+		st->copy->valid = false;
+	if (mt->keep && ((!st->copy && !(st->copy = calloc(1, sizeof(*st->copy)))) ||
+			 sample_copy__save(st->copy, smp, true)))
 		mt->failed_alloc = true;
 	return st->data;
 }
@@ -394,6 +413,29 @@ static void print_slow(struct mtrace *mt, struct session *s, const struct mtrace
 		mtrace__print_event(s, p->end_ev, p->end_smp, out);
 }
 
+/* One line in the pair's .lat, opened at its first pair; an error stops that file, said once. */
+static void heat_add(struct mtrace *mt, struct session *s, const struct mtrace_pair *p)
+{
+	int *err = &mt->heat_err[p->from][p->to];
+	const char *name = mt->heat_name[p->from][p->to];
+	struct heatmap **h = &mt->heat[p->from][p->to];
+
+	if (*err || !name)
+		return;
+	if (!*h) {
+		char lat[PATH_MAX];
+
+		snprintf(lat, sizeof(lat), "%s.lat", name);
+		if (!(*h = heatmap__open(lat)))
+			*err = -errno;
+	}
+	if (*h && !*err)
+		*err = heatmap__add(*h, p->start, p->delta);
+	if (*err)
+		session__warn(s, "writing the heat map %s.lat: %s (no more pairs written to it)",
+			      name, strerror(-*err));
+}
+
 static void record(struct mtrace *mt, struct session *s, const struct mtrace_pair *p)
 {
 	struct mtrace_row row = { .key = (u64)p->from, .group = p->from };
@@ -410,19 +452,18 @@ static void record(struct mtrace *mt, struct session *s, const struct mtrace_pai
 		return;
 	if (mt->lat.perins) {
 		fmt_key(mt, p->key, kbuf, sizeof(kbuf));
-		snprintf(label, sizeof(label), "%-*s %12s", mt->label_width, row.label, kbuf);
+		snprintf(label, sizeof(label), "%-*s %*s", mt->label_width, row.label,
+			 key_width(mt), kbuf);
 		r = lat_table__row2(t, row.key, p->key, row.group, label);
 	} else {
 		r = lat_table__row2(t, row.key, 0, row.group, row.label);
 	}
 	if (!r || lat_table__record(t, r, p->delta, NULL))
 		mt->failed_alloc = true;
-	if (mt->heat[p->from][p->to] && !mt->heat_err &&
-	    (mt->heat_err = heatmap__add(mt->heat[p->from][p->to], p->start, p->delta)))
-		session__warn(s, "writing the heat map %s.lat: %s", mt->heat_name[p->from][p->to],
-			      strerror(-mt->heat_err));
 	else if (row.mark)
 		lat_row__mark(r);
+	if (mt->lat.heatmap)
+		heat_add(mt, s, p);
 	if (mt->lat.than && p->delta > mt->lat.than)
 		print_slow(mt, s, p, row.label);
 }
@@ -445,7 +486,7 @@ bool mtrace__end(struct mtrace *mt, struct session *s, int from, int to, u64 key
 		.delta = span.delta,
 		.data = st->data,
 		.start_ev = st->ev,
-		.start_smp = st->copy.valid ? &st->copy.smp : NULL,
+		.start_smp = st->copy && st->copy->valid ? &st->copy->smp : NULL,
 		.end_ev = ev,
 		.end_smp = ev ? smp : NULL,
 	};
@@ -472,8 +513,6 @@ void mtrace__print(struct mtrace *mt, struct session *s)
 	FILE *out = session__out(s);
 	struct lat_table *t = table(mt);
 
-	if (mt->detail)
-		detail__flush(mt->detail, s, true);
 	if (t) {
 		lat_table__print(t, out);
 		if (mt->lat.hist)
@@ -490,7 +529,7 @@ void mtrace__print(struct mtrace *mt, struct session *s)
 	if (session__verbose(s))
 		for (int k = 0; k < MTRACE_MAX_POINTS; k++)
 			if (mt->store[k])
-				pairs__print_usage(mt->store[k], out, mt->conf.who, "key");
+				pairs__print_usage(mt->store[k], out, mt->conf.who, mt->names[k]);
 	fflush(out);
 }
 
@@ -535,6 +574,8 @@ void mtrace__finish(struct mtrace *mt, struct session *s)
 {
 	u64 open = 0;
 
+	if (mt->detail)
+		detail__flush(mt->detail, s, true);
 	mtrace__print(mt, s);
 	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
 		if (mt->store[k])
@@ -547,8 +588,13 @@ void mtrace__finish(struct mtrace *mt, struct session *s)
 			char *svg, title[2 * MTRACE_NAME + 32];
 			int err;
 
-			if (!mt->heat[k][j])
+			if (!mt->heat[k][j]) {
+				if (mt->heat_name[k][j] && !mt->heat_err[k][j])
+					session__warn(s, "no %s => %s pairs: no heat map %s",
+						      mt->names[k], mt->names[j],
+						      mt->heat_name[k][j]);
 				continue;
+			}
 			snprintf(title, sizeof(title), "%s: %s => %s latency", mt->conf.who,
 				 mt->names[k], mt->names[j]);
 			if (asprintf(&svg, "%s.svg", mt->heat_name[k][j]) < 0)

@@ -9,6 +9,8 @@
  * The latency engine is analysis/mtrace.h.
  */
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +44,29 @@ static void bt_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *ro
 	snprintf(row->label, sizeof(row->label), "%s => %s", briefs[p->from], briefs[p->to]);
 }
 
+/* Whether @dev is a partition; @disk gets its disk's name then (sysfs: the parent directory). */
+static bool is_partition(dev_t dev, char *disk, size_t len)
+{
+	char path[128], real[PATH_MAX], *slash;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", major(dev), minor(dev));
+	if (access(path, F_OK))
+		return false;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!realpath(path, real) || !(slash = strrchr(real, '/')))
+		return false;
+	*slash = 0;
+	slash = strrchr(real, '/');
+	snprintf(disk, len, "%.63s", slash ? slash + 1 : real);
+	return true;
+}
+
 static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct target_opts *t = session__conf(s)->target;
 	struct blktrace *bt = priv;
 	struct stat st;
-	char filter[64];
+	char filter[64], disk[64];
 
 	if (t->nr_pids || t->nr_tids || t->argv)
 		return session__usage_err(s, "blktrace follows requests, not tasks: -p, -t and -- "
@@ -58,6 +77,11 @@ static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
 		return session__usage_err(s, "-d %s: %s", bt->device, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
 		return session__usage_err(s, "-d %s is not a block device", bt->device);
+	if (is_partition(st.st_rdev, disk, sizeof(disk)))
+		return session__usage_err(s,
+					  "-d %s is a partition: the block tracepoints name the "
+					  "whole disk, give -d /dev/%s",
+					  bt->device, disk);
 	/* the kernel's dev_t in the tracepoints: major << 20 | minor */
 	snprintf(filter, sizeof(filter), "dev == %llu",
 		 (unsigned long long)major(st.st_rdev) << 20 | minor(st.st_rdev));

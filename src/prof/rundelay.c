@@ -188,7 +188,8 @@ static void rd_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct rundelay *rd = priv;
 	u64 pid, start;
 
-	mtrace__see(rd->mt, s, ev, smp, smp->tid, false);
+	/* samekey: the events the thread raised itself */
+	mtrace__see(rd->mt, s, ev, smp, smp->tid, true);
 	if (ev == rd->sw) {
 		on_switch(s, rd, ev, smp);
 	} else if (ev == rd->wk) {

@@ -126,7 +126,7 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 					.lat = opt_set__get(opts, &lat_group),
 					.key_title = "TID",
 					.row_title = "SYSCALL",
-					.row_width = 20,
+					.row_width = 24,
 					.mark_title = "errors",
 					.row = sc_row,
 					.arg = sc,

@@ -24,7 +24,7 @@
 #include <stdio.h>
 
 #define LAT_MAX_SUB 4
-#define LAT_LABEL 96
+#define LAT_LABEL 128
 
 struct lat_table;
 struct lat_row;

@@ -63,6 +63,20 @@ check "--detail: the untraced switch-out in between" grep -q "^  +  *[0-9.]*[mun
 check_eq "--detail: untraced events are no points" "$(row "$T/dt" $EN 4)" 100
 check_eq "--detail: no sched_switch row" "$(grep -c '^sched:sched_switch =>' "$T/dt")" 0
 
+# --detail=-1ms: the window reaches back before the start (the previous sleep's exit)
+attach "$T/dn" "syscalls -p PID --syscall clock_nanosleep --than 5ms --detail=-1ms" lat_sleep 50 2 0 3 10
+check_eq "--detail=-1ms exit status" "$(cat "$T/dn.rc")" 0
+check_eq "--detail=-1ms: 3 timelines" "$(grep -c '^clock_nanosleep: ' "$T/dn")" 3
+check_range "--detail=-1ms: events before each start (all but the first sleep's)" \
+	"$(grep -c '^  -  *[0-9.]*[mun]*s .* raw_syscalls:sys_exit: NR [0-9]* = 0' "$T/dn")" 2 3
+
+# --detail keyed by CPU: the window is in time order across CPUs (asked by itself)
+"$PP" multi-trace -e 'syscalls:sys_enter_clock_nanosleep//key=common_pid/' \
+	-e 'syscalls:sys_exit_clock_nanosleep//key=common_pid/' --than 5ms --detail \
+	-- "$W/lat_sleep" 20 2 0 2 10 >"$T/dc" 2>&1
+check_eq "--detail with key=: 2 timelines, each with its S and E" \
+	"$(grep -c "^S +  *0ns .* $EN: " "$T/dc") $(grep -c "^E +  *1[0-9]\.[0-9]*ms .* $EX: " "$T/dc")" "2 2"
+
 # --heatmap: one .lat line per pair, an SVG that parses
 attach "$T/hm" "multi-trace -e $EN -e $EX -p PID --heatmap $T/hm" lat_sleep 100 2
 LAT="$T/hm-sys_enter_clock_nanosleep-sys_exit_clock_nanosleep"
@@ -108,9 +122,9 @@ if [ -d /sys/kernel/tracing/events/timer/hrtimer_start ] && [ "$(nproc)" -ge 2 ]
 	reap "$spin"
 	check_eq "hrtimer mpdelay exit status" "$(cat "$T/f.rc")" 0
 	check_eq "two rows" "$(grep -c '^timer:hrtimer_' "$T/f")" 2
-	check_range "start => expire_entry: the 200 sleeps" "$(row "$T/f" timer:hrtimer_start 4)" 200 260
+	check_range "start => expire_entry: the 200 sleeps" "$(row "$T/f" timer:hrtimer_start 4)" 200 400
 	check_range "start => expire_entry p50 is the 2ms sleep" "$(ns "$(row "$T/f" timer:hrtimer_start 8)")" 1990000 2300000
-	check_range "expire_entry => expire_exit: as many" "$(row "$T/f" timer:hrtimer_expire_entry 4)" 200 260
+	check_range "expire_entry => expire_exit: as many" "$(row "$T/f" timer:hrtimer_expire_entry 4)" 200 400
 	check_range "expire_entry => expire_exit p50 under 100us" "$(ns "$(row "$T/f" timer:hrtimer_expire_entry 8)")" 1 100000
 else
 	skip "hrtimer mpdelay: no timer tracepoints, one CPU or no kallsyms addresses"
@@ -141,6 +155,8 @@ check "bad --detail option: names it" grep -q "'sametime'" "$T/u8"
 "$PP" multi-trace -e $EN -e $EX --heatmap /nonexistent-dir/x -- true >/dev/null 2>"$T/u9"
 check_eq "--heatmap in a missing directory: status 1" $? 1
 check "--heatmap error: names the file" grep -q "/nonexistent-dir/x-sys_enter" "$T/u9"
+"$PP" multi-trace -e "$EN/nosuchfield==1/" -e $EX --heatmap "$T/failed" -- true >/dev/null 2>&1
+check_eq "a run that fails first leaves no .lat" "$(ls "$T" | grep -c '^failed')" 0
 check_eq "nothing left behind" "$(ls /sys/kernel/tracing/instances 2>/dev/null | grep -c perf-prof)" 0
 
 done_tests
