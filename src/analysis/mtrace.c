@@ -313,15 +313,15 @@ void mtrace__see(struct mtrace *mt, struct session *s, struct evsel *ev, const s
 		mt->failed_alloc = true;
 	detail__flush(d, s, false);
 	if (detail__trim_due(d)) {
-		u64 horizon = detail__oldest_needed(d);
+		u64 horizon = smp->time, before = mt->lat.dopts.before, need;
 
+		/* the oldest open start, or now (this event may start a pair) */
 		for (int k = 0; k < MTRACE_MAX_POINTS; k++)
 			if (mt->store[k])
 				pairs__for_each_pending(mt->store[k], min_start, &horizon);
-		if (horizon != UINT64_MAX)
-			horizon =
-				horizon > mt->lat.dopts.before ? horizon - mt->lat.dopts.before : 0;
-		detail__trim(d, horizon);
+		horizon = horizon > before ? horizon - before : 0;
+		need = detail__oldest_needed(d); /* waiting timelines, their own -N included */
+		detail__trim(d, need < horizon ? need : horizon);
 	}
 }
 

@@ -29,12 +29,12 @@ check "exit_group closed at the exit" grep -q '^exit_group  *1 ' "$T/a"
 check "nothing dropped" bash -c "! grep -q dropped '$T/a'"
 
 # --syscall: only that one, --than: the 3 slow ones, --perins: the thread
-attach "$T/b" "syscalls -p PID --syscall clock_nanosleep --than 5ms --perins" lat_sleep 50 2 10 3 10
+attach "$T/b" "syscalls -p PID --syscall clock_nanosleep --than 15ms --perins" lat_sleep 50 2 10 3 30
 pid=$(grep -o 'pid=[0-9]*' "$T/b.wl" | cut -d= -f2)
 check_eq "--syscall exit status" "$(cat "$T/b.rc")" 0
 check_eq "--syscall: one row" "$(awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' "$T/b" | wc -l)" 1
 check_eq "--perins: the thread's row" "$(row "$T/b" clock_nanosleep 2) $(row "$T/b" clock_nanosleep 3)" "$pid 50"
-check_eq "--than 5ms: 3 slow calls" "$(grep -c '^clock_nanosleep: [0-9.]*ms key ' "$T/b")" 3
+check_eq "--than 15ms: 3 slow calls" "$(grep -c '^clock_nanosleep: [0-9.]*ms key ' "$T/b")" 3
 check_eq "--than: both events each" "$(grep -c " raw_syscalls:sys_e[a-z]*: " "$T/b")" 6
 
 # bad input
