@@ -6,7 +6,7 @@ pkgs=(
 	make gcc g++ pkg-config binutils clang libclang-rt-14-dev
 	libtraceevent-dev libtracefs-dev libelf-dev libdw-dev uthash-dev libiberty-dev
 	libc6-dbg libxml2-utils util-linux procps libgoogle-perftools4
-	linux-perf bpftrace stress-ng
+	linux-perf bpftrace stress-ng systemtap-sdt-dev bpfcc-tools
 )
 missing=()
 for p in "${pkgs[@]}"; do

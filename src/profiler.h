@@ -42,6 +42,7 @@ struct profiler {
 	const struct opt_group *const *groups;
 	const struct popt *own;	     /* terminated by { 0 } */
 	const char *const *ev_attrs; /* extra -e attributes accepted (NULL-terminated) */
+	bool stacks;		     /* stacks without -g (frame pointers): a leak needs its site */
 	size_t priv_size;
 	/*
 	 * Positional arguments ("perf-prof expr -e EV 'EXPR'"), anywhere before

@@ -24,6 +24,7 @@
 #include "expr/expr.h"
 #include "report/outfile.h"
 #include "profiler.h"
+#include "sym/probe_res.h"
 #include "sym/stack.h"
 
 #define VERSION "0.1"
@@ -287,6 +288,7 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 	}
 	session__set_name(s, p->name);
 	session__set_user_filters(s, &expr_user_filters);
+	session__set_probe_resolver(s, probe_res__resolve);
 	if (stack && stack->capture.cg != CG_NONE) {
 		r.stack = stack_ctx__new(stack->print);
 		if (!r.stack) {

@@ -26,6 +26,7 @@ struct parsee {
 	const struct popt *own;
 	const char *const *ev_attrs;
 	int (*args)(void *priv, int argc, char **argv, char *err, size_t errlen);
+	bool stacks; /* stacks by default (frame pointers) without -g */
 };
 
 static int nr_of(const struct popt *o)
@@ -98,7 +99,8 @@ static struct parsee of_profiler(const struct profiler *p)
 				.groups = p->groups,
 				.own = p->own,
 				.ev_attrs = p->ev_attrs,
-				.args = p->args };
+				.args = p->args,
+				.stacks = p->stacks };
 }
 
 static struct parsee of_command(const struct command *c)
@@ -302,6 +304,12 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			goto out;
 		}
 		target->argv = argv + dashdash + 1;
+	}
+	if (p->stacks) {
+		struct stack_opts *st = opt_set__get(set, &stack_group);
+
+		if (st && st->capture.cg == CG_NONE)
+			st->capture.cg = CG_FP;
 	}
 	for (int phase = 0; phase < 3; phase++)
 		for (int k = 0; k < set->n; k++) {

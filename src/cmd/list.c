@@ -14,6 +14,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "cmd/list_probe.h"
 #include "engine/features.h"
 #include "engine/tp.h"
 #include "profiler.h"
@@ -402,6 +403,21 @@ static int list_run(const struct opt_set *opts, void *priv, int argc, char **arg
 	struct list_priv *lp = priv;
 	int verbose = log->verbose || (lp && lp->fields);
 
+	if (argc > 0 && list_probe__is_probe(argv[0])) {
+		int ret = 0;
+
+		for (int i = 0; i < argc; i++) {
+			int r = list_probe__is_probe(argv[i]) ? list_probe(argv[i]) : 2;
+
+			if (!list_probe__is_probe(argv[i]))
+				fprintf(stderr,
+					"perf-prof list: '%s': probes and tracepoint "
+					"patterns are listed apart\n",
+					argv[i]);
+			ret = r > ret ? r : ret;
+		}
+		return stdout_ok(ret);
+	}
 	if (argc > 0)
 		return stdout_ok(list_tracepoints(argc, argv, verbose, false));
 
@@ -434,7 +450,10 @@ const struct command cmd_list = {
 		"perf-prof list 'sched:*'                # the tracepoints of one system\n"
 		"perf-prof list sched                    # same: a bare word matches a system\n"
 		"perf-prof list 'sched_wake*'            # ... or event names in any system\n"
-		"perf-prof list -v sched:sched_switch    # its fields, offsets and print format",
+		"perf-prof list -v sched:sched_switch    # its fields, offsets and print format\n"
+		"perf-prof list 'uprobe:malloc@\"libc.so.6\"'  # where a probe goes, its "
+		"arguments\n"
+		"perf-prof list 'usdt:*:*@\"/usr/bin/python3\"' # the USDT probes of a file",
 	.own = list_opts,
 	.priv_size = sizeof(struct list_priv),
 	.run = list_run,

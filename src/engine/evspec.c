@@ -274,6 +274,121 @@ static bool looks_like_attr(const char *s, size_t b, size_t e)
 	return s[i] == '=' && i + 1 < e && s[i + 1] != '=' && s[i + 1] != '~';
 }
 
+static const char *const probe_names[] = {
+	[EV_TP] = "",		[EV_KPROBE] = "kprobe",	      [EV_KRETPROBE] = "kretprobe",
+	[EV_UPROBE] = "uprobe", [EV_URETPROBE] = "uretprobe", [EV_USDT] = "usdt",
+};
+
+const char *ev_probe__name(enum ev_probe k)
+{
+	return (unsigned)k < sizeof(probe_names) / sizeof(probe_names[0]) ? probe_names[k] : "";
+}
+
+static enum ev_probe probe_kind(const char *s, size_t b, size_t e)
+{
+	for (unsigned k = EV_KPROBE; k <= EV_USDT; k++)
+		if (strlen(probe_names[k]) == e - b && !memcmp(s + b, probe_names[k], e - b))
+			return (enum ev_probe)k;
+	return EV_TP;
+}
+
+/* Symbol names: C's, the linkers' local suffixes (.isra.0, .cold) and 0x addresses. */
+static bool is_sym_char(char c)
+{
+	return is_alnum(c) || c == '_' || c == '.' || c == '$';
+}
+
+static int parse_offset(struct parser *p, size_t b, size_t e, unsigned long long *v)
+{
+	char buf[24], *end;
+
+	if (b == e || e - b >= sizeof(buf) || p->s[b] == '-' || p->s[b] == '+')
+		return fail(p, b, "expected a byte offset after '+' (e.g. +4 or +0x10)");
+	memcpy(buf, p->s + b, e - b);
+	buf[e - b] = 0;
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	if (errno || *end)
+		return fail(p, b, "expected a byte offset after '+' (e.g. +4 or +0x10)");
+	return 0;
+}
+
+/*
+ * The probe point of a kprobe:/uprobe:/usdt: event from s[b..e) (just
+ * after "sys:"): FUNC[+OFF][@FILE] or PROVIDER:NAME[@FILE].  *@end gets
+ * the first byte after it (a '/' or @e).
+ */
+static int parse_probe_point(struct parser *p, struct ev_spec *spec, size_t b, size_t e,
+			     size_t *end)
+{
+	const char *s = p->s, *what = spec->probe == EV_USDT ? "provider" : "function";
+	size_t i = b, nb, off_b = 0;
+	char buf[8];
+
+	while (i < e && is_sym_char(s[i]))
+		i++;
+	if (i == b)
+		return fail(p, b, i < e ? "invalid character %s in %s name" : "empty %s name%s",
+			    i < e ? show(s[i], buf) : what, i < e ? what : "");
+	if (spec->probe == EV_USDT) {
+		if (i == e || s[i] != ':')
+			return fail(p, i,
+				    "missing ':' between USDT provider and name "
+				    "(usdt:PROVIDER:NAME@FILE)");
+		spec->provider = dup_range(s, b, i);
+		nb = ++i;
+		while (i < e && (is_sym_char(s[i]) || s[i] == '*' || s[i] == '?'))
+			i++;
+		if (i == nb)
+			return fail(p, i, "empty USDT probe name");
+		spec->name = dup_range(s, nb, i);
+	} else {
+		spec->name = dup_range(s, b, i);
+	}
+	if (!spec->name || (spec->probe == EV_USDT && !spec->provider))
+		return -ENOMEM;
+	if (i < e && s[i] == '+') {
+		if (spec->probe != EV_KPROBE && spec->probe != EV_UPROBE)
+			return fail(p, i, "%s takes no +OFFSET", ev_probe__name(spec->probe));
+		off_b = ++i;
+		while (i < e && is_alnum(s[i]))
+			i++;
+		int ret = parse_offset(p, off_b, i, &spec->offset);
+
+		if (ret)
+			return ret;
+	}
+	if (i < e && s[i] == '@') {
+		size_t fb = ++i, fe;
+
+		if (spec->probe == EV_KPROBE || spec->probe == EV_KRETPROBE)
+			return fail(p, i - 1, "a kernel probe takes no @FILE");
+		if (i < e && (s[i] == '"' || s[i] == '\'')) {
+			char q = s[i];
+
+			fb = ++i;
+			while (i < e && s[i] != q)
+				i++;
+			if (i == e)
+				return fail(p, fb - 1, "unterminated quote in @FILE");
+			fe = i++;
+		} else {
+			while (i < e && s[i] != '/' && !is_space(s[i]))
+				i++;
+			fe = i;
+		}
+		if (fb == fe)
+			return fail(p, fb, "empty file name after '@'");
+		spec->file = dup_range(s, fb, fe);
+		if (!spec->file)
+			return -ENOMEM;
+	}
+	if (i < e && s[i] != '/')
+		return fail(p, i, "invalid character %s after the probe point", show(s[i], buf));
+	*end = i;
+	return 0;
+}
+
 /* One EVENT in s[b..e), already trimmed and non-empty. */
 static int parse_event(struct parser *p, struct ev_spec *spec, size_t b, size_t e)
 {
@@ -292,14 +407,24 @@ static int parse_event(struct parser *p, struct ev_spec *spec, size_t b, size_t 
 	if (colon == name_end)
 		return fail(p, b, "missing ':' between system and name");
 	ret = check_ident(p, b, colon, "system");
-	if (!ret)
-		ret = check_ident(p, colon + 1, name_end, "event");
 	if (ret)
 		return ret;
 	spec->sys = dup_range(s, b, colon);
-	spec->name = dup_range(s, colon + 1, name_end);
-	if (!spec->sys || !spec->name)
+	if (!spec->sys)
 		return -ENOMEM;
+	spec->probe = probe_kind(s, b, colon);
+	if (spec->probe != EV_TP) {
+		ret = parse_probe_point(p, spec, colon + 1, e, &name_end);
+		if (ret)
+			return ret;
+	} else {
+		ret = check_ident(p, colon + 1, name_end, "event");
+		if (ret)
+			return ret;
+		spec->name = dup_range(s, colon + 1, name_end);
+		if (!spec->name)
+			return -ENOMEM;
+	}
 	if (name_end == e)
 		return 0;
 
@@ -337,7 +462,7 @@ static int parse_event(struct parser *p, struct ev_spec *spec, size_t b, size_t 
 	return 0;
 }
 
-static void spec_clear(struct ev_spec *spec)
+void evspec__clear(struct ev_spec *spec)
 {
 	free(spec->sys);
 	free(spec->name);
@@ -345,6 +470,8 @@ static void spec_clear(struct ev_spec *spec)
 	free(spec->alias);
 	free(spec->cpus);
 	free(spec->text);
+	free(spec->provider);
+	free(spec->file);
 	for (int i = 0; i < spec->nr_attrs; i++) {
 		free(spec->attrs[i].key);
 		free(spec->attrs[i].value);
@@ -357,7 +484,7 @@ void evspec__free(struct ev_spec *specs, int nr)
 	if (!specs)
 		return;
 	for (int i = 0; i < nr; i++)
-		spec_clear(&specs[i]);
+		evspec__clear(&specs[i]);
 	free(specs);
 }
 
@@ -471,12 +598,60 @@ const char *evspec__attr(const struct ev_spec *spec, const char *key)
 	return NULL;
 }
 
+static const char *const fetch_types[] = {
+	"u8", "u16", "u32", "u64", "s8",     "s16",	"s32",	  "s64",
+	"x8", "x16", "x32", "x64", "string", "ustring", "symbol", NULL,
+};
+
+bool evspec__is_fetch_type(const char *type)
+{
+	for (int i = 0; type && fetch_types[i]; i++)
+		if (!strcmp(type, fetch_types[i]))
+			return true;
+	return false;
+}
+
+bool evspec__is_fetch_attr(const char *key)
+{
+	return !strcmp(key, "retval") ||
+	       (!strncmp(key, "arg", 3) && key[3] >= '1' && key[3] <= '6' && !key[4]);
+}
+
+/* argN=TYPE / retval=TYPE of a probe: where they apply and which types. */
+static int check_fetch(const struct ev_spec *spec, const struct ev_attr *a, struct ev_spec_err *err)
+{
+	const char *why = NULL;
+
+	if (spec->probe == EV_USDT)
+		why = "a USDT probe's arguments are typed by its note: use arg1.. as they are";
+	else if (!strcmp(a->key, "retval") && !ev_probe__is_return(spec->probe))
+		why = "retval is the value of a return probe (kretprobe:, uretprobe:)";
+	else if (strcmp(a->key, "retval") && ev_probe__is_return(spec->probe))
+		why = "a return probe has no arguments: retval=TYPE";
+	else if (!a->value || !evspec__is_fetch_type(a->value))
+		why = "the type is one of u8..u64, s8..s64, x8..x64, string, ustring, symbol";
+	if (!why)
+		return 0;
+	if (err) {
+		err->pos = -1;
+		snprintf(err->msg, sizeof(err->msg), "%s=%s: %s", a->key, a->value ? a->value : "",
+			 why);
+	}
+	return -EINVAL;
+}
+
 int evspec__check_attrs(const struct ev_spec *spec, const char *const *allowed,
 			struct ev_spec_err *err)
 {
 	for (int i = 0; spec && i < spec->nr_attrs; i++) {
 		const char *key = spec->attrs[i].key;
 		bool ok = false;
+
+		if (spec->probe != EV_TP && evspec__is_fetch_attr(key)) {
+			if (check_fetch(spec, &spec->attrs[i], err))
+				return -EINVAL;
+			continue;
+		}
 
 		for (int j = 0; allowed && allowed[j]; j++)
 			if (!strcmp(allowed[j], key))

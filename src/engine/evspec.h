@@ -3,10 +3,20 @@
  * Event specification parser: the text after -e.
  *
  *   LIST  := EVENT[,EVENT...]
- *   EVENT := sys:name[/filter/[ATTR/...]]
+ *   EVENT := POINT[/filter/[ATTR/...]]
+ *   POINT := sys:name
+ *          | kprobe:FUNC[+OFF] | kretprobe:FUNC
+ *          | uprobe:FUNC[+OFF][@FILE] | uretprobe:FUNC[@FILE]
+ *          | usdt:PROVIDER:NAME[@FILE]
+ *   FILE  := "path" | 'path' | word      (a word: no '/', ',' or space)
  *   ATTR  := key | key=value
  *
- * sys and name are globs (* ? [a-z] [!x]). *
+ * sys and name are globs (* ? [a-z] [!x]), except for the dynamic probes,
+ * whose sys is one of kprobe, kretprobe, uprobe, uretprobe, usdt: FUNC is a
+ * symbol (or 0xADDR for uprobes, a virtual address in FILE), OFF a byte
+ * offset, and their arguments take typed fetches as attributes
+ * (argN=TYPE, retval=TYPE; TYPE one of u8..u64, s8..s64, x8..x64, string,
+ * ustring, symbol), which evspec__check_attrs always allows.
  * Quotes ('..' or "..") and parentheses protect '/' and ',' inside a filter
  * and inside attribute values.  "//" is an empty filter (no filter).  The
  * parser is pure: it allocates, never prints, never exits, and reports the
@@ -23,6 +33,33 @@ struct ev_attr {
 	char *value; /* NULL for a bare key such as "stack" */
 };
 
+enum ev_probe {
+	EV_TP, /* a tracepoint (or any tracefs event: sys:name) */
+	EV_KPROBE,
+	EV_KRETPROBE,
+	EV_UPROBE,
+	EV_URETPROBE,
+	EV_USDT,
+};
+
+/* kretprobe: and uretprobe: */
+static inline bool ev_probe__is_return(enum ev_probe p)
+{
+	return p == EV_KRETPROBE || p == EV_URETPROBE;
+}
+
+static inline bool ev_probe__is_user(enum ev_probe p)
+{
+	return p == EV_UPROBE || p == EV_URETPROBE || p == EV_USDT;
+}
+
+/* "uprobe" for EV_UPROBE...; "" for EV_TP. */
+const char *ev_probe__name(enum ev_probe p);
+
+/* A typed fetch attribute of a probe: "arg1".."arg6", "retval" with a valid type. */
+bool evspec__is_fetch_attr(const char *key);
+bool evspec__is_fetch_type(const char *type);
+
 struct ev_spec {
 	char *sys;	       /* "sched" (may contain glob characters) */
 	char *name;	       /* "sched_switch" (may contain glob characters) */
@@ -33,8 +70,12 @@ struct ev_spec {
 	char *cpus;	       /* cpus=LIST: open only on these CPUs (NULL: all) */
 	struct ev_attr *attrs; /* every other attribute, in order */
 	int nr_attrs;
-	char *text; /* the EVENT text as the user wrote it */
-	int pos;    /* which -e it came from (0..), set by the event group */
+	enum ev_probe probe;	   /* a dynamic probe (sys names it), or EV_TP */
+	char *provider;		   /* usdt: the provider (name is the probe's name) */
+	unsigned long long offset; /* +OFF of kprobe:/uprobe: */
+	char *file;		   /* @FILE without its quotes, or NULL */
+	char *text;		   /* the EVENT text as the user wrote it */
+	int pos;		   /* which -e it came from (0..), set by the event group */
 };
 
 struct ev_spec_err {
@@ -51,6 +92,8 @@ struct ev_spec_err {
  */
 int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_spec_err *err);
 
+/* Free what one spec holds (not the spec itself). */
+void evspec__clear(struct ev_spec *spec);
 /* Free an array returned by evspec__parse (NULL is fine). */
 void evspec__free(struct ev_spec *specs, int nr);
 

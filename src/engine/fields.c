@@ -12,6 +12,7 @@
 #include <event-parse.h>
 
 #include "engine/fastprint.h"
+#include "engine/probe.h"
 #include "engine/session_int.h"
 
 int evsel__field(const struct evsel *ev, const char *name, struct field *f)
@@ -19,6 +20,8 @@ int evsel__field(const struct evsel *ev, const char *name, struct field *f)
 	struct tep_format_field *tf = ev->tp ? tep_find_any_field(ev->tp, name) : NULL;
 
 	memset(f, 0, sizeof(*f));
+	if (!tf && ev->probe)
+		return probe__field(ev, name, f, NULL);
 	if (!tf || tf->offset < 0 || tf->size < 0 || tf->offset > 0xffff || tf->size > 0xffff)
 		return -ENOENT;
 	f->offset = tf->offset;
@@ -34,17 +37,38 @@ int evsel__field(const struct evsel *ev, const char *name, struct field *f)
 	return 0;
 }
 
+/* A register of the sample: the mask says which were saved, in bit order. */
+static int reg_value(const struct field *f, const struct sample *smp, u64 *v)
+{
+	u64 mask = f->reg_intr ? smp->intr_mask : smp->regs_mask;
+	const u64 *regs = f->reg_intr ? smp->intr_regs : smp->regs;
+
+	if (f->reg >= 64 || !regs || !(mask & (1ULL << f->reg)))
+		return -1;
+	*v = regs[__builtin_popcountll(mask & ((1ULL << f->reg) - 1))];
+	return 0;
+}
+
 int field__u64(const struct field *f, const struct sample *smp, u64 *val)
 {
 	const char *p = smp->raw;
 	uint8_t v8;
 	uint16_t v16;
 	u32 v32;
-	u64 v;
+	u64 v, rv;
 
+	if (f->valid && (f->in_regs || f->is_const)) {
+		if (f->is_const)
+			rv = (u64)f->value;
+		else if (reg_value(f, smp, &rv))
+			return -1;
+		p = (const char *)&rv; /* the low bytes: this host is little-endian */
+		goto sized;
+	}
 	if (!f->valid || f->is_dynamic || !p || (u32)f->offset + f->size > smp->raw_size)
 		return -1;
 	p += f->offset;
+sized:
 	/* live records are in the host's byte order */
 	switch (f->size) {
 	case 1:
@@ -113,6 +137,10 @@ void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, F
 	struct trace_seq *seq = &s->seq;
 	struct tep_record rec = { 0 };
 
+	if (!ev->tp && ev->probe) {
+		probe__print(ev, smp, fp);
+		return;
+	}
 	if (!ev->tp || !s->tp)
 		return;
 	if (!ev->fastprint_tried) {

@@ -273,8 +273,9 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			return;
 		memcpy(&id, h + 1, sizeof(id)); /* PERF_SAMPLE_IDENTIFIER comes first */
 		ev = session__evsel_by_id(s, id);
-		if (!ev || sample__parse(h, ev->attr.sample_type, ev->attr.read_format,
-					 ev->attr.sample_regs_user, &smp))
+		if (!ev ||
+		    sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
+				       ev->attr.sample_regs_user, ev->attr.sample_regs_intr, &smp))
 			return;
 		if (smp.tid == (u32)-1 && ev->tp)
 			exiting_task(s, ev, &smp);
@@ -369,8 +370,9 @@ static u64 record_time(struct session *s, const struct perf_event_header *h)
 			return 0;
 		memcpy(&id, h + 1, sizeof(id));
 		ev = session__evsel_by_id(s, id);
-		if (!ev || sample__parse(h, ev->attr.sample_type, ev->attr.read_format,
-					 ev->attr.sample_regs_user, &smp))
+		if (!ev ||
+		    sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
+				       ev->attr.sample_regs_user, ev->attr.sample_regs_intr, &smp))
 			return 0;
 		return smp.time;
 	}

@@ -88,17 +88,23 @@ static int open_error(struct session *s, struct evsel *ev, int err, pid_t pid, i
 	}
 }
 
-static int add_fd(struct session *s, int fd)
+static int add_fd(struct session *s, int fd, struct evsel *ev)
 {
 	if (s->nr_fds == s->cap_fds) {
 		int cap = s->cap_fds ? s->cap_fds * 2 : 64;
 		int *f = realloc(s->fds, cap * sizeof(*f));
+		struct evsel **e;
 
 		if (!f)
 			return -ENOMEM;
 		s->fds = f;
+		e = realloc(s->fd_ev, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		s->fd_ev = e;
 		s->cap_fds = cap;
 	}
+	s->fd_ev[s->nr_fds] = ev;
 	s->fds[s->nr_fds++] = fd;
 	return 0;
 }
@@ -298,8 +304,10 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 		goto out;
 	/* not even user space can: no probing (a glob's events without the fields) */
 	ev->ufilter = s->uf_ops->compile(s, ev, ev->filter, err, sizeof(err));
-	if (!ev->ufilter)
+	if (!ev->ufilter) {
+		snprintf(s->probe_filter_err, sizeof(s->probe_filter_err), "%s", err);
 		goto out;
+	}
 	s->uf_ops->done(ev->ufilter, s, ev);
 	ev->ufilter = NULL;
 	for (int i = 0; clauses[i]; i++) {
@@ -320,8 +328,11 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 		ev->ufilter = NULL;
 		goto out;
 	}
-	/* said once per -e item, by its name (a glob may match many events) */
-	if (!user_filter_said(s, ev)) {
+	/*
+	 * said once per -e item, by its name (a glob may match many events);
+	 * a PMU probe's arguments are never in the kernel's reach: nothing to say
+	 */
+	if (!user_filter_said(s, ev) && ev->tp) {
 		char name[256];
 
 		if (ev->spec && ev->from_glob)
@@ -357,12 +368,16 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 		return 0;
 	if (!ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
 		return 0;
-	if (errno != EINVAL || !ev->tp)
+	if (errno != EINVAL || (!ev->tp && !ev->probe))
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
 	/* what the kernel refuses, user space may evaluate (exactly) */
 	if (s->uf_ops && !ev->nr_open && !user_filter(s, ev, fd, pid, cpu))
 		return 0;
+	if (!ev->tp) /* a probe's arguments, which only user space sees: compile() said why */
+		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
+					  s->probe_filter_err[0] ? s->probe_filter_err
+								 : "invalid expression");
 	if (ev->from_glob && !ev->nr_open) {
 		ev->refused_filter = true;
 		return -EINVAL; /* skipped, or explained by refusal_error() */
@@ -443,7 +458,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	}
 	if (fd < 0)
 		return -errno;
-	if (add_fd(s, fd)) {
+	if (add_fd(s, fd, ev)) {
 		close(fd);
 		return -ENOMEM;
 	}
@@ -701,6 +716,18 @@ void session__close(struct session *s)
 	 * period in the kernel (12-40 ms here): with hundreds of them a
 	 * helper process closes them, and ours go fast.
 	 */
+	/*
+	 * Our own tracefs events are removed once their perf events are
+	 * gone: those close here (the helper would outlive the removal).
+	 */
+	for (int i = 0, j = 0; s->nr_dyn && i < s->nr_fds; i++) {
+		if (s->fd_ev[i] && s->fd_ev[i]->probe && s->fd_ev[i]->tp)
+			close(s->fds[i]);
+		else
+			s->fds[j++] = s->fds[i];
+		if (i == s->nr_fds - 1)
+			s->nr_fds = j;
+	}
 	if (s->nr_fds >= FDCLOSER_MIN_FDS) {
 		closer = fdcloser__spawn(s->fds, s->nr_fds);
 		if (closer > 0 && s->conf.log->verbose)
@@ -712,6 +739,8 @@ void session__close(struct session *s)
 	for (int i = 0; i < s->nr_fds; i++)
 		close(s->fds[i]);
 	free(s->fds);
+	free(s->fd_ev);
+	s->fd_ev = NULL;
 	free(s->bufs);
 	free(s->ids);
 	s->fds = NULL;

@@ -60,6 +60,12 @@ static unsigned read_format_size(u64 read_format)
 int sample__parse(const struct perf_event_header *hdr, u64 st, u64 read_format, u64 regs_user_mask,
 		  struct sample *s)
 {
+	return sample__parse_intr(hdr, st, read_format, regs_user_mask, 0, s);
+}
+
+int sample__parse_intr(const struct perf_event_header *hdr, u64 st, u64 read_format,
+		       u64 regs_user_mask, u64 regs_intr_mask, struct sample *s)
+{
 	struct cursor c = { (const unsigned char *)(hdr + 1),
 			    (const unsigned char *)hdr + hdr->size };
 	u32 res;
@@ -163,6 +169,17 @@ int sample__parse(const struct perf_event_header *hdr, u64 st, u64 read_format, 
 		return -EINVAL;
 	if ((st & PERF_SAMPLE_TRANSACTION) && take_u64(&c, &v))
 		return -EINVAL;
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		if (take_u64(&c, &s->intr_abi))
+			return -EINVAL;
+		if (s->intr_abi) {
+			s->intr_mask = regs_intr_mask;
+			s->nr_intr = __builtin_popcountll(regs_intr_mask);
+			if (take(&c, (size_t)s->nr_intr * 8, &p))
+				return -EINVAL;
+			s->intr_regs = p;
+		}
+	}
 	return 0;
 }
 
@@ -319,10 +336,11 @@ int rec__switch(const struct perf_event_header *hdr, u64 sample_type, struct rec
 int sample_copy__save(struct sample_copy *c, const struct sample *smp, bool raw)
 {
 	size_t n_ips = smp->nr_ips * sizeof(u64), n_regs = smp->nr_regs * sizeof(u64);
+	size_t n_intr = smp->intr_regs ? smp->nr_intr * sizeof(u64) : 0;
 	/* only the part the kernel copied: the rest is stale ring-buffer bytes */
 	size_t n_stack = smp->stack ? smp->stack_dyn_size : 0;
 	size_t n_raw = raw && smp->raw ? smp->raw_size : 0;
-	size_t need = n_ips + n_regs + n_stack + n_raw;
+	size_t need = n_ips + n_regs + n_intr + n_stack + n_raw;
 	char *p;
 
 	if (need > c->cap) {
@@ -346,6 +364,10 @@ int sample_copy__save(struct sample_copy *c, const struct sample *smp, bool raw)
 		memcpy(p, smp->regs, n_regs);
 	c->smp.regs = n_regs ? (const u64 *)p : NULL;
 	p += n_regs;
+	if (n_intr)
+		memcpy(p, smp->intr_regs, n_intr);
+	c->smp.intr_regs = n_intr ? (const u64 *)p : NULL;
+	p += n_intr;
 	if (n_stack)
 		memcpy(p, smp->stack, n_stack);
 	c->smp.stack = n_stack ? p : NULL;

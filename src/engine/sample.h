@@ -41,6 +41,11 @@ struct sample {
 	u64 regs_mask;
 	u32 nr_regs;
 	const u64 *regs;
+	/* PERF_SAMPLE_REGS_INTR (the kernel context a kprobe interrupted) */
+	u64 intr_abi;
+	u64 intr_mask;
+	u32 nr_intr;
+	const u64 *intr_regs;
 	/* PERF_SAMPLE_STACK_USER */
 	u64 stack_size;
 	const void *stack;
@@ -97,6 +102,9 @@ struct rec_lost {
  */
 int sample__parse(const struct perf_event_header *hdr, u64 sample_type, u64 read_format,
 		  u64 regs_user_mask, struct sample *s);
+/* The same, for an event that also samples PERF_SAMPLE_REGS_INTR with @regs_intr_mask. */
+int sample__parse_intr(const struct perf_event_header *hdr, u64 sample_type, u64 read_format,
+		       u64 regs_user_mask, u64 regs_intr_mask, struct sample *s);
 
 /*
  * Decode the sample_id trailer of a non-sample record (sample_id_all).

@@ -157,8 +157,10 @@ void session__delete(struct session *s)
 	if (s->has_wl)
 		workload__kill(&s->wl);
 	session__restore_signals(s);
+	probe__remove_all(s);
 	for (ev = s->evsels; ev; ev = next) {
 		next = ev->next;
+		probe__free(ev);
 		if (ev->ufilter)
 			s->uf_ops->done(ev->ufilter, s, ev);
 		fastprint__delete(ev->fastprint);
@@ -485,6 +487,7 @@ static struct evsel *find_same(struct session *s, const struct evsel *ev)
 {
 	for (struct evsel *o = s->evsels; o && o != ev; o = o->next) {
 		if (o->attr.type != ev->attr.type || o->attr.config != ev->attr.config ||
+		    o->attr.config1 != ev->attr.config1 || o->attr.config2 != ev->attr.config2 ||
 		    o->attr.sample_type != ev->attr.sample_type ||
 		    o->attr.sample_max_stack != ev->attr.sample_max_stack ||
 		    o->attr.exclude_callchain_user != ev->attr.exclude_callchain_user ||
@@ -549,6 +552,12 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 
 	if (need_tp(s))
 		return s->err_code;
+	if (spec->probe != EV_TP) {
+		n = probe__add_spec(s, spec, conf);
+		if (n == -ENOENT || n == -EINVAL)
+			s->err_usage = true;
+		return n;
+	}
 	if (spec->filter)
 		c.filter = spec->filter;
 	if (spec->stack)

@@ -48,8 +48,8 @@ struct evsel {
 	char *filter; /* tracepoint filter text, NULL for none */
 	void *priv;   /* the profiler's per-event data */
 	u64 nr_samples;
-	void *ufilter;	   /* the filter, run in user space (the kernel refused it) */
-	u64 nr_ufiltered;  /* samples it left out */
+	void *ufilter;		     /* the filter, run in user space (the kernel refused it) */
+	u64 nr_ufiltered;	     /* samples it left out */
 	struct fastprint *fastprint; /* compiled printer, built on first print (engine-owned) */
 	bool fastprint_tried;
 	int *cpus; /* cpus=LIST: open only on these CPUs; NULL: every monitored one */
@@ -60,6 +60,7 @@ struct evsel {
 	int refused_err;     /* errno of the refusal */
 	int refused_at;	     /* CPU (or thread) of it */
 	int nr_open;	     /* perf events opened for it */
+	struct probe *probe; /* a dynamic probe (engine/probe.h), or NULL */
 };
 
 /*
@@ -299,8 +300,17 @@ struct field {
 	bool is_array;		  /* a fixed array (char x[16]) or a __data_loc one */
 	unsigned short elem_size; /* an array's element size (the field's size otherwise) */
 	unsigned short nr_elems;  /* a fixed array's length, 0 otherwise */
+	/* a probe's argument (engine/probe.h): not in the record */
+	bool in_regs;	   /* the low @size bytes of register @reg of the sample */
+	bool reg_intr;	   /* ... of the kernel's interrupted context, else the user's */
+	unsigned char reg; /* PERF_REG_X86_* */
+	bool is_const;	   /* a constant operand: @value */
+	long long value;
 };
-/* Look @name up in @ev's format: 0, or -ENOENT (f->valid false) */
+/*
+ * Look @name up in @ev's format, then among a probe's arguments (arg1..,
+ * retval): 0, or -ENOENT (f->valid false)
+ */
 int evsel__field(const struct evsel *ev, const char *name, struct field *f);
 /* The field as a number (sign-extended if signed); -1 if absent or cut short. */
 int field__u64(const struct field *f, const struct sample *smp, u64 *val);

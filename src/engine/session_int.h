@@ -8,6 +8,7 @@
 
 #include "engine/comm.h"
 #include "engine/order.h"
+#include "engine/probe.h"
 #include "engine/ring.h"
 #include "engine/session.h"
 #include "engine/tp.h"
@@ -129,6 +130,16 @@ struct session {
 	bool err_usage; /* err is a usage error */
 	char **skipped; /* glob matches the kernel refused */
 	int nr_skipped;
+	/* dynamic probes (probe.c) */
+	int (*probe_resolve)(struct session *s, const struct ev_spec *spec,
+			     struct probe_site **sites, int *nr);
+	char **dyn_names; /* "FILE\n-:GROUP/EVENT": how each tracefs event of ours goes */
+	int nr_dyn;
+	bool dyn_tried;	      /* stale groups removed */
+	bool probe_sigs_held; /* stop signals held while tracefs events of ours exist */
+	sigset_t probe_old_mask;
+	struct evsel **fd_ev;	    /* the event of each fds[] entry */
+	char probe_filter_err[256]; /* why user space could not take a probe's filter */
 };
 
 struct evsel *session__evsel_by_id(struct session *s, u64 id);

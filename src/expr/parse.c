@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/probe.h"
 #include "expr/expr_int.h"
 
 /* Deeper trees are refused: evaluation recurses once per level. */
@@ -711,7 +712,17 @@ static struct node *parse_ident(struct parser *p)
 			if (n)
 				return next(p) ? n : NULL;
 		}
-		perr(p, col, "unknown field '%s'", name);
+		const char *why = NULL;
+
+		if (p->ev && p->ev->probe) {
+			struct field pf;
+
+			probe__field(p->ev, name, &pf, &why);
+		}
+		if (why)
+			perr(p, col, "no '%s' here: %s", name, why);
+		else
+			perr(p, col, "unknown field '%s'", name);
 		return NULL;
 	}
 	if (!next(p))

@@ -66,6 +66,12 @@ void stack_flame__add(struct stack_flame *f, struct session *s, const struct sam
 	flame__add(f->flame, comm, f->frames, n, leaf, weight);
 }
 
+void stack_flame__add_frames(struct stack_flame *f, const struct frame *frames, int nr,
+			     const char *comm, const char *leaf, uint64_t weight)
+{
+	flame__add(f->flame, comm, frames, nr, leaf, weight);
+}
+
 void stack_flame__add_ns(struct stack_flame *f, struct session *s, const struct sample *smp,
 			 const char *comm, const char *leaf, uint64_t ns)
 {

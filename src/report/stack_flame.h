@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "engine/session.h"
+#include "sym/stack.h"
 #include "util/opt.h"
 
 struct stack_flame;
@@ -36,6 +37,9 @@ int stack_flame__open(struct session *s, const struct flame_opts *o, const char 
 void stack_flame__add(struct stack_flame *f, struct session *s, const struct sample *smp,
 		      const char *comm, const char *leaf, uint64_t weight);
 /* The same with a weight of @ns nanoseconds, counted in microseconds. */
+/* A stack kept from earlier (analysis/stackdb), with its weight. */
+void stack_flame__add_frames(struct stack_flame *f, const struct frame *frames, int nr,
+			     const char *comm, const char *leaf, uint64_t weight);
 void stack_flame__add_ns(struct stack_flame *f, struct session *s, const struct sample *smp,
 			 const char *comm, const char *leaf, uint64_t ns);
 /* -i: the next stacks go under a root frame with the time of now. */

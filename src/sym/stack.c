@@ -254,21 +254,27 @@ int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame 
 
 void stack__print(struct stack_ctx *ctx, const struct sample *smp, FILE *fp, const char *indent)
 {
-	int n, i;
-
 	if (!ctx || !fp)
 		return;
-	n = stack__frames(ctx, smp, ctx->buf, MAX_FRAMES);
+	stack__print_frames(ctx, ctx->buf, stack__frames(ctx, smp, ctx->buf, MAX_FRAMES), fp,
+			    indent);
+}
+
+void stack__print_frames(struct stack_ctx *ctx, const struct frame *frames, int n, FILE *fp,
+			 const char *indent)
+{
+	if (!ctx || !fp)
+		return;
 	if (!indent)
 		indent = "";
-	for (i = 0; i < n; i++) {
-		const struct frame *f = &ctx->buf[ctx->flags & STACK_REVERSE ? n - 1 - i : i];
+	for (int i = 0; i < n; i++) {
+		const struct frame *f = &frames[ctx->flags & STACK_REVERSE ? n - 1 - i : i];
 
 		fputs(indent, fp);
 		if (!(ctx->flags & STACK_NO_ADDR))
 			fprintf(fp, "%016llx ", (unsigned long long)f->addr);
 		fputs(f->sym, fp);
-		if (!(ctx->flags & STACK_NO_OFFSET) && f->sym != unknown)
+		if (!(ctx->flags & STACK_NO_OFFSET) && f->sym != unknown && strcmp(f->sym, unknown))
 			fprintf(fp, "+0x%llx", (unsigned long long)f->off);
 		if (!(ctx->flags & STACK_NO_DSO)) {
 			fputs(" (", fp);

@@ -85,6 +85,9 @@ int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame 
 
 /* Print the stack, one frame a line: "<indent>ADDR sym+0xOFF (dso)". */
 void stack__print(struct stack_ctx *ctx, const struct sample *smp, FILE *fp, const char *indent);
+/* The same for frames kept from an earlier sample (stack__frames' output, copied). */
+void stack__print_frames(struct stack_ctx *ctx, const struct frame *frames, int n, FILE *fp,
+			 const char *indent);
 
 /*
  * Where the symbol layer's warnings go (at most one per file, and one for

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmemleak: allocations not freed, grouped by the stack that made them.
+ * An alloc event (ptr=, size=) keeps its allocation until a free event
+ * names the same pointer; what is left is reported largest first, at exit
+ * and every -i.  A free of memory allocated before the start is ignored
+ * (counted).  Kernel presets (kmalloc, page, percpu), any events with
+ * --alloc/--free, or --user: the target's own allocators through uprobes
+ * (analysis/umalloc).  Events are in time order (an allocation on one CPU
+ * and its free on another); lost events make the report say what is
+ * uncertain.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/memtrack.h"
+#include "analysis/stackdb.h"
+#include "analysis/umalloc.h"
+#include "expr/expr.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "report/stack_flame.h"
+#include "sym/stack.h"
+#include "util/units.h"
+
+struct kml_ev {
+	bool alloc;
+	struct expr *ptr, *size;
+};
+
+struct kmemleak {
+	const char *alloc, *free, *preset;
+	bool user, mmap, by_comm;
+	unsigned long long than;
+	struct ev_spec *specs;
+	int nr_specs;
+	struct kml_ev *evs; /* [evsel idx] */
+	int nr_evs;
+	struct memtrack *mt;
+	struct stackdb *db;
+	struct umalloc *um;
+	struct stack_flame *flame;
+	u64 lost;
+	u64 bad_reads; /* ptr/size expressions that could not be read */
+	bool nomem;
+};
+
+static const struct {
+	const char *name, *alloc, *free;
+} presets[] = {
+	{ "kmalloc", "kmem:kmalloc,kmem:kmem_cache_alloc", "kmem:kfree,kmem:kmem_cache_free" },
+	{ "page", "kmem:mm_page_alloc//ptr=pfn/size=4096<<order/",
+	  "kmem:mm_page_free//ptr=pfn/,kmem:mm_page_free_batched//ptr=pfn/" },
+	{ "percpu", "percpu:percpu_alloc_percpu", "percpu:percpu_free_percpu" },
+};
+
+static u64 now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (u64)t.tv_sec * 1000000000ULL + (u64)t.tv_nsec;
+}
+
+static void record_alloc(struct kmemleak *k, struct session *s, const struct sample *smp, u64 ptr,
+			 u64 size)
+{
+	u32 stack = 0;
+
+	if (ptr && stackdb__add(k->db, session__stack(s), smp, &stack))
+		k->nomem = true;
+	if (memtrack__alloc(k->mt, ptr, size, smp->time, stack,
+			    k->by_comm ? session__comm(s, smp->tid) : NULL))
+		k->nomem = true;
+}
+
+static void u_alloc(void *arg, struct session *s, const struct sample *smp, u64 ptr, u64 size)
+{
+	record_alloc(arg, s, smp, ptr, size);
+}
+
+static void u_free(void *arg, struct session *s, const struct sample *smp, u64 ptr)
+{
+	struct kmemleak *k = arg;
+
+	(void)s, (void)smp;
+	memtrack__free(k->mt, ptr);
+}
+
+static const struct umalloc_ops u_ops = { .alloc = u_alloc, .free = u_free };
+
+static const char *const size_fields[] = { "bytes_alloc", "bytes_req", "size", NULL };
+
+/* ptr= and size= of one event, or the defaults its fields give. */
+static int compile_ev(struct session *s, struct kmemleak *k, struct evsel *ev, bool alloc)
+{
+	const char *ptr = evspec__attr(ev->spec, "ptr"), *size = evspec__attr(ev->spec, "size");
+	struct kml_ev *ke;
+	struct field f;
+	char err[512];
+
+	if (ev->idx >= k->nr_evs) {
+		struct kml_ev *n = realloc(k->evs, (ev->idx + 1) * sizeof(*n));
+
+		if (!n)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		memset(n + k->nr_evs, 0, (ev->idx + 1 - k->nr_evs) * sizeof(*n));
+		k->evs = n;
+		k->nr_evs = ev->idx + 1;
+	}
+	ke = &k->evs[ev->idx];
+	ke->alloc = alloc;
+	if (!ptr && evsel__field(ev, "ptr", &f))
+		return session__usage_err(s,
+					  "%s has no field 'ptr': say which value is the address "
+					  "with ptr=EXPR (fields: perf-prof list -v %s)",
+					  ev->name, ev->name);
+	ke->ptr = expr__compile(ptr ? ptr : "ptr", ev, err, sizeof(err));
+	if (!ke->ptr)
+		return session__usage_err(s, "%s: ptr=%s: %s", ev->name, ptr, err);
+	if (!alloc)
+		return 0;
+	for (int i = 0; !size && size_fields[i]; i++)
+		if (!evsel__field(ev, size_fields[i], &f))
+			size = size_fields[i];
+	if (!size)
+		return 0; /* objects counted, bytes 0 */
+	ke->size = expr__compile(size, ev, err, sizeof(err));
+	if (!ke->size)
+		return session__usage_err(s, "%s: size=%s: %s", ev->name, size, err);
+	return 0;
+}
+
+static int add_list(struct session *s, struct kmemleak *k, const char *what, const char *list,
+		    bool alloc)
+{
+	static const char *const attrs[] = { "ptr", "size", NULL };
+	struct ev_spec *specs = NULL;
+	struct ev_spec_err perr;
+	int nr = 0, err;
+
+	if (evspec__parse(list, &specs, &nr, &perr))
+		return session__usage_err(s, "--%s '%s': %s", what, list, perr.msg);
+	for (int i = 0; i < nr; i++) {
+		if (evspec__check_attrs(&specs[i], attrs, &perr)) {
+			err = session__usage_err(s, "--%s: %s in '%s'", what, perr.msg,
+						 specs[i].text);
+			evspec__free(specs, nr);
+			return err;
+		}
+	}
+	/* the events point at their specs: kept until the end */
+	struct ev_spec *all = realloc(k->specs, (k->nr_specs + nr) * sizeof(*all));
+
+	if (!all) {
+		evspec__free(specs, nr);
+		return session__set_err(s, -ENOMEM, "out of memory");
+	}
+	k->specs = all;
+	memcpy(all + k->nr_specs, specs, nr * sizeof(*specs));
+	free(specs);
+	for (int i = 0; i < nr; i++) {
+		struct ev_spec *sp = &k->specs[k->nr_specs++];
+		struct evsel *last = NULL;
+
+		for (struct evsel *e = session__evsels(s); e; e = e->next)
+			last = e;
+		err = session__add_spec(s, sp, &(struct evsel_conf){ .callchain = alloc });
+		if (err < 0)
+			return err;
+		for (struct evsel *e = last ? last->next : session__evsels(s); e; e = e->next) {
+			err = compile_ev(s, k, e, alloc);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int kml_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	struct kmemleak *k = priv;
+	int err;
+
+	session__want_order(s);
+	session__want_pages(s, 512);
+	k->mt = memtrack__new(0);
+	k->db = stackdb__new();
+	if (!k->mt || !k->db)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	if (k->preset) {
+		size_t i;
+
+		if (k->alloc || k->free || k->user)
+			return session__usage_err(s,
+						  "--preset replaces --alloc, --free and --user");
+		for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+			if (!strcmp(k->preset, presets[i].name))
+				break;
+		if (i == sizeof(presets) / sizeof(presets[0])) {
+			if (!strcmp(k->preset, "user"))
+				k->user = true;
+			else
+				return session__usage_err(
+					s, "unknown --preset '%s' (kmalloc, page, percpu or user)",
+					k->preset);
+		} else {
+			k->alloc = presets[i].alloc;
+			k->free = presets[i].free;
+		}
+	}
+	if (k->user) {
+		if (k->alloc || k->free)
+			return session__usage_err(s, "--user probes the allocators itself: no "
+						     "--alloc/--free with it");
+		err = umalloc__add(s, k->mmap, &u_ops, k, &k->um);
+	} else if (!k->alloc || !k->free) {
+		return session__usage_err(s, "kmemleak needs --alloc EVENT and --free EVENT, "
+					     "--preset kmalloc|page|percpu, or --user");
+	} else {
+		err = add_list(s, k, "alloc", k->alloc, true);
+		if (!err)
+			err = add_list(s, k, "free", k->free, false);
+	}
+	if (err)
+		return err;
+	return stack_flame__open(s, opt_set__get(opts, &flame_group), "Leaked Memory", "bytes",
+				 false, &k->flame);
+}
+
+static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct kmemleak *k = priv;
+	struct expr_ctx ctx = { .smp = smp, .session = s };
+	struct expr_value v;
+	struct kml_ev *ke;
+	u64 ptr, size = 0;
+
+	if (umalloc__sample(k->um, s, ev, smp) || ev->idx >= k->nr_evs)
+		return;
+	ke = &k->evs[ev->idx];
+	if (!ke->ptr)
+		return;
+	if (expr__eval(ke->ptr, &ctx, &v)) {
+		k->bad_reads++;
+		return;
+	}
+	ptr = v.u;
+	if (!ke->alloc) {
+		memtrack__free(k->mt, ptr);
+		return;
+	}
+	if (ke->size && !expr__eval(ke->size, &ctx, &v))
+		size = v.u;
+	record_alloc(k, s, smp, ptr, size);
+}
+
+static void kml_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	struct kmemleak *k = priv;
+
+	(void)s, (void)cpu;
+	k->lost += nr;
+	if (k->um)
+		umalloc__lost(k->um);
+}
+
+static void kml_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	(void)s;
+	umalloc__exit(((struct kmemleak *)priv)->um, t->tid);
+}
+
+static void group_line(FILE *out, const struct memtrack_group *g, u64 now, bool by_comm)
+{
+	char age[32];
+
+	units__fmt_ns(now > g->oldest ? now - g->oldest : 0, age, sizeof(age));
+	fprintf(out, "%12llu %9llu %9s", (unsigned long long)g->bytes,
+		(unsigned long long)g->objects, age);
+	if (by_comm)
+		fprintf(out, "  %s", g->comm ? g->comm : "?");
+	fputc('\n', out);
+}
+
+static void report(struct session *s, struct kmemleak *k, bool final)
+{
+	FILE *out = session__out(s);
+	struct stack_ctx *ctx = session__stack(s);
+	struct memtrack_group *g = NULL;
+	struct memtrack_stats st;
+	u64 now = now_ns(), bytes = 0, objects = 0;
+	char tbuf[64], than[32];
+	int n = memtrack__groups(k->mt, now, k->than, k->by_comm, &g);
+
+	if (n < 0) {
+		session__warn(s, "out of memory making the report");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		bytes += g[i].bytes;
+		objects += g[i].objects;
+	}
+	session__fmt_time(s, now, tbuf, sizeof(tbuf));
+	fprintf(out, "%s kmemleak: %llu bytes in %llu objects outstanding from %d stacks%s%s%s\n",
+		tbuf, (unsigned long long)bytes, (unsigned long long)objects, n,
+		k->than ? " (older than " : "",
+		k->than ? units__fmt_ns(k->than, than, sizeof(than)) : "", k->than ? ")" : "");
+	if (n)
+		fprintf(out, "%12s %9s %9s%s\n", "BYTES", "OBJECTS", "OLDEST",
+			k->by_comm ? "  COMM" : "");
+	for (int i = 0; i < n; i++) {
+		const struct frame *fr;
+		int nf;
+
+		group_line(out, &g[i], now, k->by_comm);
+		fr = stackdb__frames(k->db, g[i].stack, &nf);
+		if (ctx && nf)
+			stack__print_frames(ctx, fr, nf, out, "        ");
+		else
+			fprintf(out, "        [no stack]\n");
+		if (final && k->flame)
+			stack_flame__add_frames(k->flame, fr, nf,
+						g[i].comm ? g[i].comm : "kmemleak", NULL,
+						g[i].bytes);
+	}
+	free(g);
+	memtrack__stats(k->mt, &st);
+	fprintf(out,
+		"allocations %llu, frees %llu, frees ignored %llu (allocated before the start), "
+		"failed allocations %llu",
+		(unsigned long long)st.allocs, (unsigned long long)st.frees,
+		(unsigned long long)st.ignored_frees, (unsigned long long)st.failed);
+	if (k->um) {
+		struct umalloc_stats us;
+
+		umalloc__stats(k->um, &us);
+		fprintf(out, ", nested calls %llu (%d probes in %d files)",
+			(unsigned long long)us.nested, us.probes, us.files);
+		if (us.unmatched)
+			fprintf(out, ", returns without their call %llu",
+				(unsigned long long)us.unmatched);
+	}
+	fputc('\n', out);
+	if (st.replaced)
+		fprintf(out,
+			"note: %llu addresses were allocated again before their free was seen\n",
+			(unsigned long long)st.replaced);
+	if (st.untracked)
+		fprintf(out, "note: %llu allocations over the table's limit were not tracked\n",
+			(unsigned long long)st.untracked);
+	if (k->bad_reads)
+		fprintf(out, "note: %llu events whose ptr could not be read were left out\n",
+			(unsigned long long)k->bad_reads);
+	if (k->lost || session__lost(s))
+		fprintf(out,
+			"warning: %llu events lost: the list may hold allocations whose free was "
+			"lost and miss allocations that were lost\n",
+			(unsigned long long)(k->lost ? k->lost : session__lost(s)));
+	if (k->nomem)
+		fprintf(out, "warning: out of memory: some allocations were not recorded\n");
+	fflush(out);
+}
+
+static void kml_interval(struct session *s, void *priv)
+{
+	report(s, priv, false);
+}
+
+static void kml_deinit(struct session *s, void *priv)
+{
+	struct kmemleak *k = priv;
+
+	if (session__started(s) && k->mt)
+		report(s, k, true);
+	stack_flame__close(k->flame, s, "kmemleak");
+	umalloc__delete(k->um);
+	for (int i = 0; i < k->nr_evs; i++) {
+		expr__free(k->evs[i].ptr);
+		expr__free(k->evs[i].size);
+	}
+	free(k->evs);
+	for (int i = 0; i < k->nr_specs; i++)
+		evspec__clear(&k->specs[i]);
+	free(k->specs);
+	memtrack__delete(k->mt);
+	stackdb__delete(k->db);
+}
+
+static const struct popt kml_opts[] = {
+	{ .lname = "alloc",
+	  .argname = "EVENT[,...]",
+	  .help = "allocation events (ptr=EXPR, size=EXPR; default fields ptr and "
+		  "bytes_alloc/bytes_req/size)",
+	  POPT_BIND_STR(struct kmemleak, alloc) },
+	{ .lname = "free",
+	  .argname = "EVENT[,...]",
+	  .help = "free events (ptr=EXPR; default the field ptr)",
+	  POPT_BIND_STR(struct kmemleak, free) },
+	{ .lname = "preset",
+	  .argname = "NAME",
+	  .help = "kmalloc (kmalloc/kmem_cache), page, percpu, or user (same as --user)",
+	  POPT_BIND_STR(struct kmemleak, preset) },
+	{ .lname = "user",
+	  .help = "the target's malloc/calloc/realloc/free/new/delete... through uprobes "
+		  "(-p PID or -- COMMAND)",
+	  POPT_BIND_FLAG(struct kmemleak, user) },
+	{ .lname = "mmap",
+	  .help = "with --user: mmap/munmap too",
+	  POPT_BIND_FLAG(struct kmemleak, mmap) },
+	{ .lname = "than",
+	  .argname = "AGE",
+	  .help = "only allocations older than AGE (ns/us/ms/s; a bare number is ms)",
+	  POPT_BIND_TIME(struct kmemleak, than, "ms") },
+	{ .lname = "comm",
+	  .help = "split each stack by the allocating task's comm",
+	  POPT_BIND_FLAG(struct kmemleak, by_comm) },
+	{ 0 },
+};
+
+const struct profiler prof_kmemleak = {
+	.name = "kmemleak",
+	.desc = "memory leaks: allocations not freed, by allocation stack (kernel or user space)",
+	.synopsis = "perf-prof kmemleak {--alloc EVENT --free EVENT | --preset NAME | --user} "
+		    "[--than AGE] [--comm] [-g|--call-graph dwarf] [--flame-graph NAME] [-i MS] "
+		    "[-p PID|-t TID|-C CPUS|-- command]",
+	.examples =
+		"perf-prof kmemleak --user -p 1234 -i 10000        # a process's leaks, every 10 "
+		"s\n"
+		"  perf-prof kmemleak --user --call-graph dwarf -- ./app  # stacks through libc\n"
+		"  perf-prof kmemleak --preset kmalloc --than 5s      # kernel objects older than "
+		"5 s\n"
+		"  perf-prof kmemleak --preset percpu --flame-graph pcpu.svg\n"
+		"  perf-prof kmemleak --alloc 'kprobes:alloc//ptr=retval/' --free kprobes:free\n"
+		"The allocation stack is always captured (frame pointers without -g).  At exit\n"
+		"and every -i: what is still allocated, grouped by stack, largest first.",
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
+						     &output_group, &stack_group, &flame_group,
+						     NULL },
+	.own = kml_opts,
+	.stacks = true,
+	.priv_size = sizeof(struct kmemleak),
+	.init = kml_init,
+	.ops = { .sample = kml_sample,
+		 .lost = kml_lost,
+		 .interval = kml_interval,
+		 .snapshot = kml_interval,
+		 .exit = kml_exit },
+	.deinit = kml_deinit,
+};
