@@ -156,6 +156,7 @@ void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, F
 		/* -1: a record it cannot print exactly; libtraceevent does it below */
 		if (n >= 0) {
 			fwrite_unlocked(buf, 1, n, fp);
+			probe__print_regs(ev, smp, fp);
 			return;
 		}
 	}
@@ -172,4 +173,5 @@ void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, F
 	tep_print_event(tp__tep(s->tp), seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(seq);
 	fwrite(seq->buffer, 1, seq->len, fp);
+	probe__print_regs(ev, smp, fp);
 }

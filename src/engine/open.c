@@ -378,6 +378,9 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
 					  s->probe_filter_err[0] ? s->probe_filter_err
 								 : "invalid expression");
+	if (ev->probe && s->probe_filter_err[0]) /* a probe argument that does not exist */
+		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
+					  s->probe_filter_err);
 	if (ev->from_glob && !ev->nr_open) {
 		ev->refused_filter = true;
 		return -EINVAL; /* skipped, or explained by refusal_error() */

@@ -11,8 +11,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <event-parse.h>
 #include <tracefs.h>
 
 #include "engine/features.h"
@@ -174,6 +176,17 @@ void probe__remove_all(struct session *s)
 	s->dyn_names = NULL;
 	s->nr_dyn = 0;
 	if (s->probe_sigs_held) {
+		sigset_t stop;
+		struct timespec zero = { 0, 0 };
+
+		/* a stop asked for during the teardown is what the teardown does */
+		sigemptyset(&stop);
+		sigaddset(&stop, SIGINT);
+		sigaddset(&stop, SIGTERM);
+		sigaddset(&stop, SIGHUP);
+		sigaddset(&stop, SIGQUIT);
+		while (sigtimedwait(&stop, NULL, &zero) > 0)
+			;
 		sigprocmask(SIG_SETMASK, &s->probe_old_mask, NULL);
 		s->probe_sigs_held = false;
 	}
@@ -306,8 +319,19 @@ static int make_dyn(struct session *s, const struct ev_spec *spec, struct probe 
 	return add_dyn_name(s, file, group, event);
 }
 
-static bool needs_dyn(const struct ev_spec *spec, const struct probe_site *site)
+static bool needs_dyn(struct session *s, const struct ev_spec *spec, const struct probe_site *site)
 {
+	const struct target_opts *t = s->conf.target;
+
+	/*
+	 * A uprobe PMU event cannot be inherited: the kernel reads its file
+	 * path from the memory of the task that creates the thread, where
+	 * perf-prof's pointer means nothing, and the new thread goes unseen.
+	 * Events that must follow new threads (-p, -- command) are tracefs
+	 * events, which inherit like any tracepoint.
+	 */
+	if (ev_probe__is_user(spec->probe) && !s->cpu_wide && (t->nr_pids || t->argv))
+		return true;
 	for (int i = 0; i < spec->nr_attrs; i++)
 		if (evspec__is_fetch_attr(spec->attrs[i].key))
 			return true;
@@ -381,7 +405,7 @@ static int add_site(struct session *s, struct ev_spec *spec, const struct probe_
 		c.callchain = true;
 	if (spec->max_stack)
 		c.max_stack = spec->max_stack;
-	if (needs_dyn(spec, site)) {
+	if (needs_dyn(s, spec, site)) {
 		err = make_dyn(s, spec, pr, group, event, sizeof(group));
 		if (err) {
 			probe_free(pr);
@@ -524,32 +548,26 @@ int probe__field(const struct evsel *ev, const char *name, struct field *f, cons
 	return 0;
 }
 
-void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp)
+/* The arguments from the registers (those the format has are printed by it). */
+void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *fp)
 {
 	const struct probe *pr = ev->probe;
-	u64 a[2] = { 0, 0 };
 	struct field f;
 	char name[16];
+	u64 v;
 
 	if (!pr)
 		return;
-	/* after the 8-byte common header: the probed address (and a return's caller) */
-	for (int i = 0; i < 2; i++)
-		if (smp->raw && smp->raw_size >= (u32)(16 + 8 * i))
-			memcpy(&a[i], (const char *)smp->raw + 8 + 8 * i, 8);
 	if (ev_probe__is_return(pr->kind)) {
-		fprintf(fp, "(0x%llx <- 0x%llx)", (unsigned long long)a[0],
-			(unsigned long long)a[1]);
-		if (!probe__field(ev, "retval", &f, NULL) && !field__u64(&f, smp, &a[0]))
-			fprintf(fp, " retval=0x%llx", (unsigned long long)a[0]);
+		if ((!ev->tp || !tep_find_any_field(ev->tp, "retval")) &&
+		    !probe__field(ev, "retval", &f, NULL) && !field__u64(&f, smp, &v))
+			fprintf(fp, " retval=0x%llx", (unsigned long long)v);
 		return;
 	}
-	fprintf(fp, "(0x%llx)", (unsigned long long)a[0]);
 	for (int i = 1; i <= (pr->kind == EV_USDT ? pr->site.nr_args : 6); i++) {
-		u64 v;
-
 		snprintf(name, sizeof(name), "arg%d", i);
-		if (probe__field(ev, name, &f, NULL) || field__u64(&f, smp, &v))
+		if ((ev->tp && tep_find_any_field(ev->tp, name)) ||
+		    probe__field(ev, name, &f, NULL) || field__u64(&f, smp, &v))
 			continue;
 		if (pr->kind != EV_USDT)
 			fprintf(fp, " %s=0x%llx", name, (unsigned long long)v);
@@ -558,4 +576,23 @@ void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp)
 		else
 			fprintf(fp, " %s=%llu", name, (unsigned long long)v);
 	}
+}
+
+void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp)
+{
+	const struct probe *pr = ev->probe;
+	u64 a[2] = { 0, 0 };
+
+	if (!pr)
+		return;
+	/* after the 8-byte common header: the probed address (and a return's caller) */
+	for (int i = 0; i < 2; i++)
+		if (smp->raw && smp->raw_size >= (u32)(16 + 8 * i))
+			memcpy(&a[i], (const char *)smp->raw + 8 + 8 * i, 8);
+	if (ev_probe__is_return(pr->kind))
+		fprintf(fp, "(0x%llx <- 0x%llx)", (unsigned long long)a[0],
+			(unsigned long long)a[1]);
+	else
+		fprintf(fp, "(0x%llx)", (unsigned long long)a[0]);
+	probe__print_regs(ev, smp, fp);
 }

@@ -97,7 +97,10 @@ int probe__field(const struct evsel *ev, const char *name, struct field *f, cons
 /* Print a PMU probe event's payload: "(0xADDR) arg1=0x.. ..." or "(0xFN <- 0xRET) retval=..". */
 void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp);
 
-/* What -v of "perf-prof list" shows of an event, and for teardown. */
+/* After a tracefs probe's own print: the arguments its format lacks, from the registers. */
+void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *fp);
+
+/* Teardown of an event's probe. */
 void probe__free(struct evsel *ev);
 /* Remove the tracefs events of this session (after its perf events are closed). */
 void probe__remove_all(struct session *s);

@@ -221,6 +221,8 @@ static int kml_init(struct session *s, void *priv, const struct opt_set *opts)
 		return session__usage_err(s, "kmemleak needs --alloc EVENT and --free EVENT, "
 					     "--preset kmalloc|page|percpu, or --user");
 	} else {
+		/* a free may run anywhere (RCU callbacks, other tasks): per CPU, targets by pid */
+		session__want_cpu_wide(s);
 		err = add_list(s, k, "alloc", k->alloc, true);
 		if (!err)
 			err = add_list(s, k, "free", k->free, false);
@@ -249,6 +251,8 @@ static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct s
 		return;
 	}
 	ptr = v.u;
+	if (ke->alloc && !session__is_target(s, smp->pid, smp->tid))
+		return;
 	if (!ke->alloc) {
 		memtrack__free(k->mt, ptr);
 		return;

@@ -20,14 +20,18 @@
 
 #define LD_CACHE "/etc/ld.so.cache"
 #define CACHE_MAGIC "glibc-ld.so.cache1.1"
-#define CACHE_HDR 48 /* magic, nlibs, len_strings, flags, extension, unused */
-#define CACHE_ENT 24 /* flags, key, value, osversion, hwcap */
+#define CACHE_HDR 48	    /* magic, nlibs, len_strings, flags, extension, unused */
+#define CACHE_ENT 24	    /* flags, key, value, osversion, hwcap */
 #define CACHE_X86_64 0x0303 /* FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 */
 #define CACHE_MAX (64 << 20)
 #define MAX_FILES 65536 /* more than that in a closure or maps is a loop or a hostile file */
 
 static const char *const default_dirs[] = {
-	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib",
+	"/lib/x86_64-linux-gnu",
+	"/usr/lib/x86_64-linux-gnu",
+	"/lib64",
+	"/usr/lib64",
+	"/lib",
 	"/usr/lib",
 };
 
@@ -108,8 +112,7 @@ static const char *cache_str(const unsigned char *b, size_t len, u32 off)
 	return (const char *)b + off;
 }
 
-int libpath__cache_lookup(const void *buf, size_t len, const char *name, char *out,
-			  size_t outlen)
+int libpath__cache_lookup(const void *buf, size_t len, const char *name, char *out, size_t outlen)
 {
 	const unsigned char *b = buf;
 	const char *found = NULL;
@@ -207,7 +210,8 @@ static int search_dir(const char *dir, size_t dlen, const char *name, bool exact
 		if (name_rank(de->d_name, name) != 1 ||
 		    (*best && (n > bn || (n == bn && strcmp(de->d_name, best) > 0))))
 			continue;
-		if ((size_t)snprintf(cand, sizeof(cand), "%s/%s", path, de->d_name) >= sizeof(cand) ||
+		if ((size_t)snprintf(cand, sizeof(cand), "%s/%s", path, de->d_name) >=
+			    sizeof(cand) ||
 		    !elf_x86_64(cand))
 			continue;
 		memcpy(best, de->d_name, n + 1);

@@ -19,8 +19,8 @@
 #include "sym/probe_elf.h"
 
 #define NT_STAPSDT 3
-#define STAPSDT_DESC 24 /* pc, base, semaphore: three 8-byte addresses */
-#define MAX_NEEDED 4096 /* more DT_NEEDED than that is a hostile file */
+#define STAPSDT_DESC 24	 /* pc, base, semaphore: three 8-byte addresses */
+#define MAX_NEEDED 4096	 /* more DT_NEEDED than that is a hostile file */
 #define NAME_MAX_LEN 256 /* longer names are not compared by edit distance */
 
 struct load_seg {
@@ -32,8 +32,8 @@ struct probe_elf {
 	Elf *elf;
 	struct load_seg *load;
 	int nr_load;
-	size_t symtab, dynsym; /* section indexes, 0: none */
-	char **needed;	       /* NULL-terminated */
+	size_t symtab, dynsym, versym; /* section indexes, 0: none */
+	char **needed;		       /* NULL-terminated */
 	int nr_needed;
 	char *runpath;
 };
@@ -215,6 +215,8 @@ static int read_sections(struct probe_elf *pe)
 			pe->symtab = elf_ndxscn(scn);
 		else if (sh.sh_type == SHT_DYNSYM && !pe->dynsym)
 			pe->dynsym = elf_ndxscn(scn);
+		else if (sh.sh_type == SHT_GNU_versym && !pe->versym)
+			pe->versym = elf_ndxscn(scn);
 		else if (sh.sh_type == SHT_DYNAMIC && !dynamic) {
 			struct strtab st = { pe->elf, sh.sh_link, NULL };
 			Elf_Data *d = elf_getdata(scn, NULL);
@@ -312,27 +314,39 @@ const char *probe_elf__runpath(const struct probe_elf *pe)
 
 /* ---- Symbols ---- */
 
-/* Calls @fn on each named symbol of section @idx until it returns non-zero. */
+/*
+ * Calls @fn on each named symbol of section @idx until it returns
+ * non-zero.  @hidden: .dynsym names carry no "@VERSION"; .gnu.version
+ * marks the versions that are not the default one (memcpy@GLIBC_2.2.5
+ * beside memcpy@@GLIBC_2.14), which is what a program binds to.
+ */
 static int syms__walk(struct probe_elf *pe, size_t idx,
-		      int (*fn)(void *arg, const char *name, const GElf_Sym *sym), void *arg)
+		      int (*fn)(void *arg, const char *name, const GElf_Sym *sym, bool hidden),
+		      void *arg)
 {
-	Elf_Scn *scn = idx ? elf_getscn(pe->elf, idx) : NULL;
+	Elf_Scn *scn = idx ? elf_getscn(pe->elf, idx) : NULL, *vscn = NULL;
 	size_t i, n, ent = gelf_fsize(pe->elf, ELF_T_SYM, 1, EV_CURRENT);
-	Elf_Data *d;
-	GElf_Shdr sh;
+	Elf_Data *d, *vd = NULL;
+	GElf_Shdr sh, vsh;
 	GElf_Sym sym;
 	int ret;
 
 	if (!scn || !gelf_getshdr(scn, &sh) || !(d = elf_getdata(scn, NULL)) || !ent)
 		return 0;
+	if (idx == pe->dynsym && pe->versym && (vscn = elf_getscn(pe->elf, pe->versym)) &&
+	    gelf_getshdr(vscn, &vsh) && vsh.sh_link == idx)
+		vd = elf_getdata(vscn, NULL);
 	n = d->d_size / ent;
 	for (i = 1; i < n; i++) {
+		GElf_Versym ver = 0;
 		const char *name;
 
 		if (!gelf_getsym(d, (int)i, &sym))
 			break;
+		if (vd && !gelf_getversym(vd, (int)i, &ver))
+			ver = 0;
 		name = elf_strptr(pe->elf, sh.sh_link, sym.st_name);
-		if (name && *name && (ret = fn(arg, name, &sym)))
+		if (name && *name && (ret = fn(arg, name, &sym, ver & 0x8000)))
 			return ret;
 	}
 	return 0;
@@ -361,7 +375,7 @@ struct sym_find {
 };
 
 /* Global before weak before local; then the plain name, the default version, another one. */
-static int sym_rank(const char *name, const char *want, const GElf_Sym *sym)
+static int sym_rank(const char *name, const char *want, const GElf_Sym *sym, bool hidden)
 {
 	size_t n = strlen(want);
 	int ver, bind;
@@ -369,7 +383,7 @@ static int sym_rank(const char *name, const char *want, const GElf_Sym *sym)
 	if (strncmp(name, want, n))
 		return 0;
 	if (!name[n])
-		ver = 3;
+		ver = hidden ? 1 : 3;
 	else if (name[n] == '@')
 		ver = name[n + 1] == '@' ? 2 : 1;
 	else
@@ -388,15 +402,15 @@ static int sym_rank(const char *name, const char *want, const GElf_Sym *sym)
 	return bind * 4 + ver;
 }
 
-static int find_cb(void *arg, const char *name, const GElf_Sym *sym)
+static int find_cb(void *arg, const char *name, const GElf_Sym *sym, bool hidden)
 {
 	struct sym_find *f = arg;
 	int type = GELF_ST_TYPE(sym->st_info), rank;
 
-	if (f->funcs ? !is_func(sym) :
-		       sym->st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+	if (f->funcs ? !is_func(sym)
+		     : sym->st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
 		return 0;
-	rank = sym_rank(name, f->name, sym);
+	rank = sym_rank(name, f->name, sym, hidden);
 	if (rank > f->best) {
 		f->best = rank;
 		f->sym = *sym;
@@ -478,12 +492,13 @@ static int edit_distance(const char *a, size_t la, const char *b, size_t lb)
 	return row[la & 1][lb] > 2 ? 3 : row[la & 1][lb];
 }
 
-static int similar_cb(void *arg, const char *name, const GElf_Sym *sym)
+static int similar_cb(void *arg, const char *name, const GElf_Sym *sym, bool hidden)
 {
 	struct similar *s = arg;
 	size_t len = base_len(name);
 	int score;
 
+	(void)hidden; /* a name is a hint whichever its version */
 	if (!is_func(sym) || !len)
 		return 0;
 	score = edit_distance(name, len, s->name, s->nlen);
@@ -720,7 +735,8 @@ int probe_elf__usdt(struct probe_elf *pe, const char *provider, const char *name
 	*nr = 0;
 	l.has_base = stapsdt_base(pe, &l.base);
 	while ((scn = elf_nextscn(pe->elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		if (d->d_size < 8 || !d->d_buf)
 			continue;

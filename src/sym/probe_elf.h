@@ -69,22 +69,22 @@ enum usdt_arg_kind {
 
 struct usdt_arg {
 	enum usdt_arg_kind kind;
-	unsigned char size; /* 1, 2, 4 or 8 bytes */
-	bool is_signed;	    /* a negative size in the note */
-	signed char reg;    /* PERF_REG_X86_* of the register (REG) or the base (MEM); -1: none */
-	signed char index;  /* MEM: PERF_REG_X86_* of the index register, -1: none */
+	unsigned char size;  /* 1, 2, 4 or 8 bytes */
+	bool is_signed;	     /* a negative size in the note */
+	signed char reg;     /* PERF_REG_X86_* of the register (REG) or the base (MEM); -1: none */
+	signed char index;   /* MEM: PERF_REG_X86_* of the index register, -1: none */
 	unsigned char scale; /* MEM with an index: 1, 2, 4 or 8 */
-	bool rip_rel;	     /* MEM relative to %rip: value is the symbol's address + displacement */
-	s64 value;	     /* IMM: the constant; MEM: the displacement */
+	bool rip_rel; /* MEM relative to %rip: value is the symbol's address + displacement */
+	s64 value;    /* IMM: the constant; MEM: the displacement */
 };
 
 #define USDT_MAX_ARGS 12
 
 struct usdt_note {
 	char *provider, *name;
-	u64 vaddr;	/* the probe's address, adjusted by .stapsdt.base as the note asks */
-	u64 offset;	/* its file offset */
-	u64 sema_vaddr; /* the semaphore (unsigned short), 0 if none */
+	u64 vaddr;	 /* the probe's address, adjusted by .stapsdt.base as the note asks */
+	u64 offset;	 /* its file offset */
+	u64 sema_vaddr;	 /* the semaphore (unsigned short), 0 if none */
 	u64 sema_offset; /* its file offset: what the uprobe PMU's ref_ctr_offset takes */
 	int nr_args;
 	struct usdt_arg args[USDT_MAX_ARGS];
@@ -143,8 +143,7 @@ int libpath__find(const char *name, pid_t pid, char *out, size_t len);
  * exact soname beats "libc" -> "libc.so.6", an entry without hwcap beats
  * one with.  0, -ENOENT, -EINVAL (not such a cache), -ENAMETOOLONG.
  */
-int libpath__cache_lookup(const void *buf, size_t len, const char *name, char *out,
-			  size_t outlen);
+int libpath__cache_lookup(const void *buf, size_t len, const char *name, char *out, size_t outlen);
 
 /*
  * The ELF files process @pid maps with execute permission (its executable
