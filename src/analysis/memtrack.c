@@ -195,10 +195,12 @@ int memtrack__alloc(struct memtrack *mt, u64 ptr, u64 size, u64 time, u32 stack,
 	return 0;
 }
 
-bool memtrack__free(struct memtrack *mt, u64 ptr)
+bool memtrack__free(struct memtrack *mt, u64 ptr, u64 *size)
 {
 	struct slot *o = ptr ? find(mt, ptr) : NULL;
 
+	if (size)
+		*size = o ? o->size : 0;
 	if (!ptr)
 		return false; /* free(NULL): nothing */
 	if (!o) {

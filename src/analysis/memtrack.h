@@ -32,8 +32,11 @@ void memtrack__delete(struct memtrack *mt); /* NULL is fine */
 
 /* @comm: the allocating task's name (interned here). 0 or -ENOMEM. */
 int memtrack__alloc(struct memtrack *mt, u64 ptr, u64 size, u64 time, u32 stack, const char *comm);
-/* Whether @ptr was tracked (then forgotten); an untracked one counts as ignored. */
-bool memtrack__free(struct memtrack *mt, u64 ptr);
+/*
+ * Whether @ptr was tracked (then forgotten; *@size, if given, gets its
+ * size, else 0); an untracked one counts as ignored.
+ */
+bool memtrack__free(struct memtrack *mt, u64 ptr, u64 *size);
 void memtrack__failed(struct memtrack *mt);
 /* Forget everything (after a loss, when the caller wants a clean start). */
 void memtrack__stats(const struct memtrack *mt, struct memtrack_stats *st);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/memreport.h"
 #include "analysis/memtrack.h"
 #include "analysis/stackdb.h"
 #include "analysis/umalloc.h"
@@ -57,14 +58,6 @@ static const struct {
 	{ "percpu", "percpu:percpu_alloc_percpu", "percpu:percpu_free_percpu" },
 };
 
-static u64 now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (u64)t.tv_sec * 1000000000ULL + (u64)t.tv_nsec;
-}
-
 static void record_alloc(struct kmemleak *k, struct session *s, const struct sample *smp, u64 ptr,
 			 u64 size)
 {
@@ -87,20 +80,15 @@ static void u_free(void *arg, struct session *s, const struct sample *smp, u64 p
 	struct kmemleak *k = arg;
 
 	(void)s, (void)smp;
-	memtrack__free(k->mt, ptr);
+	memtrack__free(k->mt, ptr, NULL);
 }
 
 static const struct umalloc_ops u_ops = { .alloc = u_alloc, .free = u_free };
 
-static const char *const size_fields[] = { "bytes_alloc", "bytes_req", "size", NULL };
-
 /* ptr= and size= of one event, or the defaults its fields give. */
 static int compile_ev(struct session *s, struct kmemleak *k, struct evsel *ev, bool alloc)
 {
-	const char *ptr = evspec__attr(ev->spec, "ptr"), *size = evspec__attr(ev->spec, "size");
 	struct kml_ev *ke;
-	struct field f;
-	char err[512];
 
 	if (ev->idx >= k->nr_evs) {
 		struct kml_ev *n = realloc(k->evs, (ev->idx + 1) * sizeof(*n));
@@ -113,25 +101,7 @@ static int compile_ev(struct session *s, struct kmemleak *k, struct evsel *ev, b
 	}
 	ke = &k->evs[ev->idx];
 	ke->alloc = alloc;
-	if (!ptr && evsel__field(ev, "ptr", &f))
-		return session__usage_err(s,
-					  "%s has no field 'ptr': say which value is the address "
-					  "with ptr=EXPR (fields: perf-prof list -v %s)",
-					  ev->name, ev->name);
-	ke->ptr = expr__compile(ptr ? ptr : "ptr", ev, err, sizeof(err));
-	if (!ke->ptr)
-		return session__usage_err(s, "%s: ptr=%s: %s", ev->name, ptr, err);
-	if (!alloc)
-		return 0;
-	for (int i = 0; !size && size_fields[i]; i++)
-		if (!evsel__field(ev, size_fields[i], &f))
-			size = size_fields[i];
-	if (!size)
-		return 0; /* objects counted, bytes 0 */
-	ke->size = expr__compile(size, ev, err, sizeof(err));
-	if (!ke->size)
-		return session__usage_err(s, "%s: size=%s: %s", ev->name, size, err);
-	return 0;
+	return memreport__exprs(s, ev, alloc, &ke->ptr, &ke->size);
 }
 
 static int add_list(struct session *s, struct kmemleak *k, const char *what, const char *list,
@@ -254,7 +224,7 @@ static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	if (ke->alloc && !session__is_target(s, smp->pid, smp->tid))
 		return;
 	if (!ke->alloc) {
-		memtrack__free(k->mt, ptr);
+		memtrack__free(k->mt, ptr, NULL);
 		return;
 	}
 	if (ke->size && !expr__eval(ke->size, &ctx, &v))
@@ -278,60 +248,16 @@ static void kml_exit(struct session *s, void *priv, const struct rec_task *t)
 	umalloc__exit(((struct kmemleak *)priv)->um, t->tid);
 }
 
-static void group_line(FILE *out, const struct memtrack_group *g, u64 now, bool by_comm)
-{
-	char age[32];
-
-	units__fmt_ns(now > g->oldest ? now - g->oldest : 0, age, sizeof(age));
-	fprintf(out, "%12llu %9llu %9s", (unsigned long long)g->bytes,
-		(unsigned long long)g->objects, age);
-	if (by_comm)
-		fprintf(out, "  %s", g->comm ? g->comm : "?");
-	fputc('\n', out);
-}
-
 static void report(struct session *s, struct kmemleak *k, bool final)
 {
 	FILE *out = session__out(s);
-	struct stack_ctx *ctx = session__stack(s);
-	struct memtrack_group *g = NULL;
 	struct memtrack_stats st;
-	u64 now = now_ns(), bytes = 0, objects = 0;
-	char tbuf[64], than[32];
-	int n = memtrack__groups(k->mt, now, k->than, k->by_comm, &g);
 
-	if (n < 0) {
+	if (memreport__outstanding(s, k->mt, k->db, k->than, k->by_comm, final ? k->flame : NULL,
+				   "kmemleak", 0) < 0) {
 		session__warn(s, "out of memory making the report");
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		bytes += g[i].bytes;
-		objects += g[i].objects;
-	}
-	session__fmt_time(s, now, tbuf, sizeof(tbuf));
-	fprintf(out, "%s kmemleak: %llu bytes in %llu objects outstanding from %d stacks%s%s%s\n",
-		tbuf, (unsigned long long)bytes, (unsigned long long)objects, n,
-		k->than ? " (older than " : "",
-		k->than ? units__fmt_ns(k->than, than, sizeof(than)) : "", k->than ? ")" : "");
-	if (n)
-		fprintf(out, "%12s %9s %9s%s\n", "BYTES", "OBJECTS", "OLDEST",
-			k->by_comm ? "  COMM" : "");
-	for (int i = 0; i < n; i++) {
-		const struct frame *fr;
-		int nf;
-
-		group_line(out, &g[i], now, k->by_comm);
-		fr = stackdb__frames(k->db, g[i].stack, &nf);
-		if (ctx && nf)
-			stack__print_frames(ctx, fr, nf, out, "        ");
-		else
-			fprintf(out, "        [no stack]\n");
-		if (final && k->flame)
-			stack_flame__add_frames(k->flame, fr, nf,
-						g[i].comm ? g[i].comm : "kmemleak", NULL,
-						g[i].bytes);
-	}
-	free(g);
 	memtrack__stats(k->mt, &st);
 	fprintf(out,
 		"allocations %llu, frees %llu, frees ignored %llu (allocated before the start), "

@@ -57,20 +57,25 @@ check "--than 3600s: no rows" grep -q 'outstanding from 0 stacks (older than 360
 check_eq "flame graph: leak_a's bytes" "$(grep 'leak_a' "$T/fg.folded" | awk '{ s += $NF } END { print s }')" 40960
 
 # kernel: 100 eventfds kept open while perf-prof stops, then closed ones
-kern() { # OUT CLOSE
-	mkfifo "$1.fifo"
-	spawn w "$W/eventfds" -f "$1.fifo" 100 3000 "$2" >"$1.wl"
-	for i in $(seq 50); do grep -q '^pid=' "$1.wl" && break; sleep 0.1; done
-	local pid=$(grep -o 'pid=[0-9]*' "$1.wl" | cut -d= -f2)
-	"$PP" kmemleak --preset kmalloc -p "$pid" -v >"$1" 2>"$1.err" &
+kern() { # OUT CLOSE [PROFILER ARGS...]
+	local out=$1 close=$2
+	shift 2
+	[ $# -gt 0 ] || set -- kmemleak --preset kmalloc
+	mkfifo "$out.fifo"
+	spawn w "$W/eventfds" -f "$out.fifo" 100 3000 "$close" >"$out.wl"
+	for i in $(seq 50); do grep -q '^pid=' "$out.wl" && break; sleep 0.1; done
+	local pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
+	set -- "$1" "$out" "$@"
+	shift 2
+	"$PP" "$@" -p "$pid" -v >"$out" 2>"$out.err" &
 	local p=$!
-	for i in $(seq 100); do grep -q 'monitoring' "$1.err" && break; sleep 0.1; done
-	echo go >"$1.fifo"
-	for i in $(seq 50); do grep -q '^created' "$1.wl" && break; sleep 0.1; done
+	for i in $(seq 100); do grep -q 'monitoring' "$out.err" && break; sleep 0.1; done
+	echo go >"$out.fifo"
+	for i in $(seq 50); do grep -q '^created' "$out.wl" && break; sleep 0.1; done
 	sleep 0.5
 	kill -INT $p
 	wait $p
-	echo $? >"$1.rc"
+	echo $? >"$out.rc"
 	reap "$w"
 }
 # objects of the rows allocated by do_eventfd itself (its context: the frame after the allocator)
@@ -82,6 +87,22 @@ check_eq "kernel, kept open: the 100 eventfd contexts, allocated in do_eventfd" 
 check "... their stacks hold the syscall" grep -q '__x64_sys_eventfd2' "$T/k1"
 kern "$T/k2" 1
 check_eq "kernel, closed: none of them" "$(efd "$T/k2")" 0
+
+# kmemprof: the same 100 eventfds, allocated then freed, by stack
+# the "BYTES OBJECTS" of the row of table TITLE whose second frame is FUNC
+prof_row() { awk -v t="$2" -v fn="$3" '/^[A-Z]+ +BYTES/ { tab = $1; next }
+	/^ +[0-9]+ +[0-9.]+% +[0-9]+$/ { b = $1; o = $3; f = 0; next }
+	/^[a-z]/ { tab = "" } NF && tab == t { f++; if (f == 2 && $2 ~ "^" fn "\\+") { B += b; O += o } }
+	END { print B + 0, O + 0 }' "$1"; }
+kern "$T/m1" 1 kmemprof -e kmem:kmalloc -e kmem:kfree -k ptr
+check_eq "kmemprof: exit status" "$(cat "$T/m1.rc")" 0
+check_eq "kmemprof: allocated by do_eventfd: 100 x 64 bytes" "$(prof_row "$T/m1" ALLOCATED do_eventfd)" "6400 100"
+check_eq "kmemprof: freed by eventfd_release: the same 100 x 64 bytes" "$(prof_row "$T/m1" FREED eventfd_release)" "6400 100"
+check_eq "kmemprof, closed: none of them not freed" "$(efd "$T/m1")" 0
+kern "$T/m2" 0 kmemprof -e kmem:kmalloc -e kmem:kfree -k ptr
+check_eq "kmemprof, kept open: 100 not freed from do_eventfd" "$(efd "$T/m2")" 100
+"$PP" kmemprof -e kmem:kmalloc -- true >/dev/null 2>"$T/b5"
+check_eq "kmemprof with one -e: status 2" $? 2
 
 # bad input
 "$PP" kmemleak --alloc kmem:kmalloc -- true >/dev/null 2>"$T/b1"

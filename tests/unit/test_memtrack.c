@@ -26,13 +26,14 @@ static void test_random(void)
 		int i = rand_r(&seed) % N;
 
 		if (ref_size[i]) {
-			ok &= memtrack__free(mt, addr_of(i));
+			ok &= memtrack__free(mt, addr_of(i), NULL);
 			bytes -= ref_size[i];
 			ref_size[i] = 0;
 			live--;
 			frees++;
 		} else if (rand_r(&seed) % 8 == 0) {
-			ok &= !memtrack__free(mt, addr_of(i)); /* allocated before the start */
+			ok &= !memtrack__free(mt, addr_of(i),
+					      NULL); /* allocated before the start */
 			ignored++;
 		} else {
 			ref_size[i] = 1 + rand_r(&seed) % 5000;
@@ -51,7 +52,7 @@ static void test_random(void)
 	CHECK_INT(st.ignored_frees, ignored);
 	for (int i = 0; i < N; i++)
 		if (ref_size[i])
-			ok &= memtrack__free(mt, addr_of(i));
+			ok &= memtrack__free(mt, addr_of(i), NULL);
 	CHECK(ok, "every live one found at the end");
 	CHECK_INT(memtrack__live(mt), 0);
 	CHECK_INT(memtrack__live_bytes(mt), 0);
@@ -72,7 +73,9 @@ static void test_groups(void)
 	memtrack__alloc(mt, 0x200000, 777, 1000, 3, "a");
 	memtrack__alloc(mt, 0, 1 << 30, 5, 4, "a"); /* failed: NULL */
 	memtrack__alloc(mt, 0x300000, 10, 5, 4, "a");
-	memtrack__free(mt, 0x300000);
+	u64 sz = 0;
+
+	CHECK(memtrack__free(mt, 0x300000, &sz) && sz == 10, "a free gives the size back");
 	n = memtrack__groups(mt, 2000, 0, false, &g);
 	CHECK_INT(n, 3);
 	if (n == 3) {

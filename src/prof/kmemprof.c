@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmemprof: where memory is allocated and freed.  The first -e allocates
+ * (key= or -k: the address, size=: the bytes), the second frees (the same
+ * key); per interval, the bytes and objects allocated and freed by stack,
+ * the top stacks with their share; at exit, what was allocated and not
+ * freed.  A free's bytes are those of the allocation it frees (memory
+ * allocated before the start: counted apart).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "analysis/memreport.h"
+#include "analysis/memtrack.h"
+#include "analysis/stackdb.h"
+#include "expr/expr.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+struct kmp_stat {
+	UT_hash_handle hh;
+	u32 stack;
+	u64 bytes, objects;
+};
+
+struct kmp_side {
+	struct kmp_stat *by_stack;
+	u64 bytes, objects;
+};
+
+struct kmp_ev {
+	bool used, alloc;
+	struct expr *ptr, *size;
+};
+
+struct kmemprof {
+	unsigned long long top;
+	struct kmp_ev *evs; /* [evsel idx] */
+	int nr_evs;
+	struct memtrack *mt;
+	struct stackdb *db;
+	struct kmp_side alloc, free;
+	u64 older_frees; /* frees of memory allocated before the start (this interval) */
+	u64 bad_reads;
+	bool nomem;
+};
+
+static const char *const kmp_attrs[] = { "key", "ptr", "size", NULL };
+
+/* key= (or ptr=) of the event, else -k, else its field ptr. */
+static int compile_ev(struct session *s, struct kmemprof *k, struct evsel *ev, const char *key)
+{
+	const char *text = evspec__attr(ev->spec, "key");
+	bool alloc = ev->spec->pos == 0;
+	struct kmp_ev *ke;
+	char err[512];
+
+	if (ev->idx >= k->nr_evs) {
+		struct kmp_ev *n = realloc(k->evs, (ev->idx + 1) * sizeof(*n));
+
+		if (!n)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		memset(n + k->nr_evs, 0, (ev->idx + 1 - k->nr_evs) * sizeof(*n));
+		k->evs = n;
+		k->nr_evs = ev->idx + 1;
+	}
+	ke = &k->evs[ev->idx];
+	ke->used = true;
+	ke->alloc = alloc;
+	if (!text && !evspec__attr(ev->spec, "ptr"))
+		text = key;
+	if (!text)
+		return memreport__exprs(s, ev, alloc, &ke->ptr, alloc ? &ke->size : NULL);
+	ke->ptr = expr__compile(text, ev, err, sizeof(err));
+	if (!ke->ptr)
+		return session__usage_err(s, "%s: key %s: %s", ev->name, text, err);
+	return alloc ? memreport__size(s, ev, &ke->size) : 0;
+}
+
+static int kmp_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct event_opts *eo = opt_set__get(opts, &event_group);
+	const struct key_opts *ko = opt_set__get(opts, &key_group);
+	struct kmemprof *k = priv;
+	int err;
+
+	if (!eo || eo->nr_texts != 2)
+		return session__usage_err(s, "kmemprof takes two -e: the allocation events, then "
+					     "the free events");
+	if (!k->top)
+		k->top = 10;
+	session__want_order(s);
+	session__want_cpu_wide(s);
+	session__want_pages(s, 512);
+	k->mt = memtrack__new(0);
+	k->db = stackdb__new();
+	if (!k->mt || !k->db)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	for (int i = 0; i < eo->nr_specs; i++) {
+		struct evsel *last = NULL;
+
+		for (struct evsel *e = session__evsels(s); e; e = e->next)
+			last = e;
+		err = session__add_spec(s, &eo->specs[i],
+					&(struct evsel_conf){ .callchain = true });
+		if (err < 0)
+			return err;
+		for (struct evsel *e = last ? last->next : session__evsels(s); e; e = e->next) {
+			err = compile_ev(s, k, e, ko ? ko->expr : NULL);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static void count(struct kmemprof *k, struct kmp_side *side, u32 stack, u64 bytes)
+{
+	struct kmp_stat *st;
+
+	side->bytes += bytes;
+	side->objects++;
+	HASH_FIND(hh, side->by_stack, &stack, sizeof(stack), st);
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st) {
+			k->nomem = true;
+			return;
+		}
+		st->stack = stack;
+		HASH_ADD(hh, side->by_stack, stack, sizeof(stack), st);
+	}
+	st->bytes += bytes;
+	st->objects++;
+}
+
+static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct kmemprof *k = priv;
+	struct expr_ctx ctx = { .smp = smp, .session = s };
+	struct expr_value v;
+	struct kmp_ev *ke;
+	u64 ptr, size = 0;
+	u32 stack = 0;
+
+	if (ev->idx >= k->nr_evs || !(ke = &k->evs[ev->idx])->used)
+		return;
+	if (expr__eval(ke->ptr, &ctx, &v)) {
+		k->bad_reads++;
+		return;
+	}
+	ptr = v.u;
+	if (!ke->alloc) {
+		if (!ptr)
+			return;
+		if (!memtrack__free(k->mt, ptr, &size)) {
+			k->older_frees++;
+			return;
+		}
+	} else {
+		if (!session__is_target(s, smp->pid, smp->tid))
+			return;
+		if (ke->size && !expr__eval(ke->size, &ctx, &v))
+			size = v.u;
+	}
+	if (stackdb__add(k->db, session__stack(s), smp, &stack))
+		k->nomem = true;
+	if (ke->alloc) {
+		if (memtrack__alloc(k->mt, ptr, size, smp->time, stack, NULL))
+			k->nomem = true;
+		if (!ptr)
+			return;
+	}
+	count(k, ke->alloc ? &k->alloc : &k->free, stack, size);
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	const struct kmp_stat *x = *(struct kmp_stat *const *)a, *y = *(struct kmp_stat *const *)b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	return x->objects < y->objects ? 1 : x->objects > y->objects ? -1 : 0;
+}
+
+static void side_clear(struct kmp_side *side)
+{
+	struct kmp_stat *st, *tmp;
+
+	HASH_ITER(hh, side->by_stack, st, tmp)
+	{
+		HASH_DEL(side->by_stack, st);
+		free(st);
+	}
+	side->bytes = side->objects = 0;
+}
+
+/* The top stacks of one side with their share, then the side is reset. */
+static void print_side(struct session *s, struct kmemprof *k, struct kmp_side *side,
+		       const char *title)
+{
+	FILE *out = session__out(s);
+	unsigned n = HASH_COUNT(side->by_stack), i = 0;
+	struct kmp_stat **all = calloc(n ? n : 1, sizeof(*all)), *st, *tmp;
+
+	if (!all) {
+		k->nomem = true;
+		return;
+	}
+	HASH_ITER(hh, side->by_stack, st, tmp)
+	all[i++] = st;
+	qsort(all, n, sizeof(*all), by_bytes);
+	if (n)
+		fprintf(out, "%-9s %12s %7s %9s\n", title, "BYTES", "SHARE", "OBJECTS");
+	for (i = 0; i < n && i < k->top; i++) {
+		fprintf(out, "%9s %12llu %6.1f%% %9llu\n", "", (unsigned long long)all[i]->bytes,
+			side->bytes ? 100.0 * (double)all[i]->bytes / (double)side->bytes : 0.0,
+			(unsigned long long)all[i]->objects);
+		memreport__stack(s, k->db, all[i]->stack, out);
+	}
+	if (n > k->top)
+		fprintf(out, "... %llu more stacks\n", n - k->top);
+	free(all);
+	side_clear(side);
+}
+
+static void report(struct session *s, struct kmemprof *k)
+{
+	FILE *out = session__out(s);
+	char tbuf[64];
+
+	session__fmt_time(s, memreport__now(), tbuf, sizeof(tbuf));
+	fprintf(out,
+		"%s kmemprof: allocated %llu bytes in %llu objects, freed %llu bytes in %llu "
+		"objects, %llu frees of memory allocated before the start\n",
+		tbuf, (unsigned long long)k->alloc.bytes, (unsigned long long)k->alloc.objects,
+		(unsigned long long)k->free.bytes, (unsigned long long)k->free.objects,
+		(unsigned long long)k->older_frees);
+	print_side(s, k, &k->alloc, "ALLOCATED");
+	print_side(s, k, &k->free, "FREED");
+	k->older_frees = 0;
+	fflush(out);
+}
+
+static void kmp_interval(struct session *s, void *priv)
+{
+	report(s, priv);
+}
+
+static void kmp_deinit(struct session *s, void *priv)
+{
+	struct kmemprof *k = priv;
+
+	if (session__started(s) && k->mt) {
+		if (k->alloc.objects || k->free.objects || !session__interval_ms(s))
+			report(s, k);
+		if (memreport__outstanding(s, k->mt, k->db, 0, false, NULL, "not freed",
+					   (int)k->top) < 0)
+			k->nomem = true;
+		if (k->bad_reads)
+			fprintf(session__out(s), "note: %llu events whose key could not be read\n",
+				(unsigned long long)k->bad_reads);
+		if (session__lost(s))
+			fprintf(session__out(s),
+				"warning: events were lost: frees may be missing (more not freed) "
+				"and allocations too\n");
+		if (k->nomem)
+			fprintf(session__out(s), "warning: out of memory: the counts are short\n");
+	}
+	side_clear(&k->alloc);
+	side_clear(&k->free);
+	for (int i = 0; i < k->nr_evs; i++) {
+		expr__free(k->evs[i].ptr);
+		expr__free(k->evs[i].size);
+	}
+	free(k->evs);
+	memtrack__delete(k->mt);
+	stackdb__delete(k->db);
+}
+
+static const struct popt kmp_opts[] = {
+	{ .lname = "top",
+	  .argname = "N",
+	  .help = "stacks shown per table (default 10)",
+	  POPT_BIND_UINT(struct kmemprof, top) },
+	{ 0 },
+};
+
+const struct profiler prof_kmemprof = {
+	.name = "kmemprof",
+	.desc = "allocation and free profile by stack, per interval; what is not freed at exit",
+	.synopsis = "perf-prof kmemprof -e ALLOC[,...] -e FREE[,...] [-k EXPR] [--top N] [-i MS] "
+		    "[-g|--call-graph dwarf] [-C CPUS|-p PID|-- command]",
+	.examples = "perf-prof kmemprof -e kmem:kmalloc -e kmem:kfree -k ptr -i 1000\n"
+		    "  perf-prof kmemprof -e 'kmem:mm_page_alloc//key=pfn/size=4096<<order/' "
+		    "-e 'kmem:mm_page_free//key=pfn/'\n"
+		    "The first -e allocates, the second frees; key= (or -k) is the address, "
+		    "size= the bytes\n"
+		    "(default: the fields ptr and bytes_alloc/bytes_req/size).",
+	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &target_group,
+						     &run_group, &ring_group, &output_group,
+						     &stack_group, NULL },
+	.own = kmp_opts,
+	.ev_attrs = kmp_attrs,
+	.stacks = true,
+	.priv_size = sizeof(struct kmemprof),
+	.init = kmp_init,
+	.ops = { .sample = kmp_sample, .interval = kmp_interval, .snapshot = kmp_interval },
+	.deinit = kmp_deinit,
+};
