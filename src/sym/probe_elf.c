@@ -143,11 +143,12 @@ static int add_needed(struct probe_elf *pe, const char *name)
 
 static int read_dyn_entries(struct probe_elf *pe, Elf_Data *d, const struct strtab *st)
 {
+	size_t i, n, ent = gelf_fsize(pe->elf, ELF_T_DYN, 1, EV_CURRENT);
 	const char *rpath = NULL, *runpath = NULL, *s;
-	size_t i, n = d->d_size / gelf_fsize(pe->elf, ELF_T_DYN, 1, EV_CURRENT);
 	GElf_Dyn dyn;
 	int err;
 
+	n = ent ? d->d_size / ent : 0;
 	for (i = 0; i < n && gelf_getdyn(d, (int)i, &dyn) && dyn.d_tag != DT_NULL; i++) {
 		s = NULL;
 		if (dyn.d_tag == DT_NEEDED || dyn.d_tag == DT_RUNPATH || dyn.d_tag == DT_RPATH)
@@ -173,7 +174,7 @@ static int read_dynamic_phdr(struct probe_elf *pe)
 {
 	u64 strtab = 0, strsz = 0, stroff;
 	struct strtab st = { pe->elf, 0, NULL };
-	size_t phnum, i, n;
+	size_t phnum, i, n, ent = gelf_fsize(pe->elf, ELF_T_DYN, 1, EV_CURRENT);
 	Elf_Data *d = NULL;
 	GElf_Phdr ph;
 	GElf_Dyn dyn;
@@ -186,9 +187,9 @@ static int read_dynamic_phdr(struct probe_elf *pe)
 			break;
 		}
 	}
-	if (!d)
+	if (!d || !ent)
 		return 0;
-	n = d->d_size / gelf_fsize(pe->elf, ELF_T_DYN, 1, EV_CURRENT);
+	n = d->d_size / ent;
 	for (i = 0; i < n && gelf_getdyn(d, (int)i, &dyn) && dyn.d_tag != DT_NULL; i++) {
 		if (dyn.d_tag == DT_STRTAB)
 			strtab = dyn.d_un.d_ptr;
@@ -253,7 +254,8 @@ int probe_elf__open(const char *path, struct probe_elf **out)
 	pe = calloc(1, sizeof(*pe));
 	if (!pe)
 		return -ENOMEM;
-	pe->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang the open (it is refused below) */
+	pe->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (pe->fd < 0) {
 		err = -errno;
 		goto fail;
@@ -266,7 +268,7 @@ int probe_elf__open(const char *path, struct probe_elf **out)
 		err = -EISDIR;
 		goto fail;
 	}
-	/* a FIFO or device would block or be endless: only regular files are ELF files */
+	/* a FIFO or a device is no ELF file, whatever it reads as */
 	err = -ENOEXEC;
 	if (!S_ISREG(st.st_mode))
 		goto fail;

@@ -736,6 +736,9 @@ static void test_refused(void)
 	CHECK(pe == NULL, "*out cleared");
 	CHECK_INT(probe_elf__open(tmpdir, &pe), -EISDIR);
 	CHECK_INT(probe_elf__open("/dev/null", &pe), -ENOEXEC);
+	snprintf(path, sizeof(path), "%s/fifo", tmpdir);
+	if (!mkfifo(path, 0600)) /* no writer: an open that waits for one would hang */
+		CHECK_INT(probe_elf__open(path, &pe), -ENOEXEC);
 	snprintf(path, sizeof(path), "%s/text", tmpdir);
 	write_file(path, "#!/bin/sh\necho this is not an ELF file\n", 39);
 	CHECK_INT(probe_elf__open(path, &pe), -ENOEXEC);
