@@ -55,7 +55,7 @@ int memreport__exprs(struct session *s, struct evsel *ev, bool alloc, struct exp
 					  ev->name, ev->name);
 	*ptr = expr__compile(p ? p : "ptr", ev, err, sizeof(err));
 	if (!*ptr)
-		return session__usage_err(s, "%s: ptr=%s: %s", ev->name, p, err);
+		return session__usage_err(s, "%s: ptr=%s: %s", ev->name, p ? p : "ptr", err);
 	return alloc && size ? memreport__size(s, ev, size) : 0;
 }
 

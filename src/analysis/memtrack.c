@@ -12,7 +12,7 @@
 
 #include "analysis/memtrack.h"
 
-#define DEFAULT_CAP (1ULL << 24)
+#define DEFAULT_CAP (1ULL << 22)
 
 struct slot {
 	u64 ptr; /* 0: empty */

@@ -2,9 +2,11 @@
 /*
  * Outstanding allocations by address (kmemleak, kmemprof): an allocation
  * is kept until its free; what is left is reported grouped by allocation
- * stack (and comm), largest first.  One compact open-addressing table:
- * 32 bytes per live allocation, and a cap beyond which allocations are
- * counted as untracked rather than grow memory without bound.
+ * stack (and comm), largest first.  One compact open-addressing table of
+ * 32-byte slots, at most 70% full (46 to 91 bytes per live allocation),
+ * and a cap (4M live allocations by default, a table of 256 MiB at most)
+ * beyond which allocations are counted as untracked rather than grow
+ * memory without bound.
  */
 #ifndef PP_MEMTRACK_H
 #define PP_MEMTRACK_H
@@ -26,7 +28,7 @@ struct memtrack_stats {
 	u64 untracked;	   /* over the cap */
 };
 
-/* @cap: live allocations kept at most (0: 1 << 24). */
+/* @cap: live allocations kept at most (0: 1 << 22). */
 struct memtrack *memtrack__new(u64 cap);
 void memtrack__delete(struct memtrack *mt); /* NULL is fine */
 

@@ -84,6 +84,7 @@ struct uev {
 struct call {
 	int fn;
 	u64 a1, size;
+	u64 sp; /* at the entry: the return address's slot */
 };
 
 struct uthread {
@@ -98,7 +99,7 @@ struct umalloc {
 	const struct umalloc_ops *ops;
 	void *arg;
 	struct uev *evs;
-	int nr_evs;
+	int nr_evs, cap_evs;
 	struct ev_spec *specs; /* the probes' specs: the events point at them */
 	int nr_specs;
 	struct uthread *threads;
@@ -122,7 +123,7 @@ static int target_files(struct session *s, char ***files)
 	if (!t->argv || !t->argv[0])
 		return session__usage_err(
 			s, "--user probes a process's allocators: give -p PID or -- COMMAND");
-	ret = libpath__find(t->argv[0], 0, path, sizeof(path));
+	ret = libpath__command(t->argv[0], path, sizeof(path));
 	if (ret)
 		return session__usage_err(s, "cannot find the command '%s'", t->argv[0]);
 	return libpath__closure(path, files);
@@ -153,11 +154,8 @@ static int add_probe(struct session *s, struct umalloc *u, const char *file, int
 	if (err < 0)
 		return err;
 	for (struct evsel *e = tail ? tail->next : session__evsels(s); e; e = e->next) {
-		struct uev *ue = &u->evs[u->nr_evs++];
-
-		ue->ev = e;
-		ue->fn = fn;
-		ue->ret = ret;
+		if (umalloc__watch(u, e, fns[fn].name, ret))
+			return session__set_err(s, -ENOMEM, "out of memory");
 		if (ret && fns[fn].kind == K_MEMPTR) {
 			/* *memptr is read from the caller's stack, copied with the sample */
 			e->attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
@@ -170,18 +168,52 @@ static int add_probe(struct session *s, struct umalloc *u, const char *file, int
 	return 0;
 }
 
+struct umalloc *umalloc__new(const struct umalloc_ops *ops, void *arg)
+{
+	struct umalloc *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->ops = ops;
+	u->arg = arg;
+	return u;
+}
+
+int umalloc__watch(struct umalloc *u, struct evsel *ev, const char *fn, bool ret)
+{
+	struct uev *ue;
+	int f;
+
+	for (f = 0; f < NR_FNS && strcmp(fns[f].name, fn); f++)
+		;
+	if (f == NR_FNS)
+		return -ENOENT;
+	if (u->nr_evs == u->cap_evs) {
+		int cap = u->cap_evs ? u->cap_evs * 2 : 64;
+
+		ue = realloc(u->evs, cap * sizeof(*ue));
+		if (!ue)
+			return -ENOMEM;
+		u->evs = ue;
+		u->cap_evs = cap;
+	}
+	ue = &u->evs[u->nr_evs++];
+	ue->ev = ev;
+	ue->fn = f;
+	ue->ret = ret;
+	return 0;
+}
+
 int umalloc__add(struct session *s, bool mmap, const struct umalloc_ops *ops, void *arg,
 		 struct umalloc **out)
 {
-	struct umalloc *u = calloc(1, sizeof(*u));
+	struct umalloc *u = umalloc__new(ops, arg);
 	char **files = NULL;
 	int n, err = 0;
 
 	*out = NULL;
 	if (!u)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	u->ops = ops;
-	u->arg = arg;
 	n = target_files(s, &files);
 	if (n < 0) {
 		free(u);
@@ -191,10 +223,9 @@ int umalloc__add(struct session *s, bool mmap, const struct umalloc_ops *ops, vo
 			return n;
 		return session__set_err(s, n, "cannot read the target's files: %s", strerror(-n));
 	}
-	/* at most every function twice per file */
-	u->evs = calloc((size_t)(n ? n : 1) * NR_FNS * 2 * 4, sizeof(*u->evs));
+	/* at most every function twice per file: the events point into it, never moved */
 	u->specs = calloc((size_t)(n ? n : 1) * NR_FNS * 2, sizeof(*u->specs));
-	if (!u->evs || !u->specs)
+	if (!u->specs)
 		err = session__set_err(s, -ENOMEM, "out of memory");
 	for (int i = 0; !err && i < n; i++) {
 		struct probe_elf *pe;
@@ -255,6 +286,35 @@ static struct uthread *thread(struct umalloc *u, u32 tid)
 	return t;
 }
 
+static u64 sp_of(const struct sample *smp)
+{
+	struct field f = { .in_regs = true, .valid = true, .size = 8, .reg = PERF_REG_X86_SP };
+	u64 sp = 0;
+
+	field__u64(&f, smp, &sp);
+	return sp;
+}
+
+/*
+ * Calls the stack has left without a return (an exception or longjmp
+ * through an allocator): their slots are below @sp (the stack grows
+ * down), or at it for a new call of the same function from the same
+ * frame.  A call to another function at the same slot is a tail call
+ * (operator new[] jumps to operator new): both return there, inner first.
+ */
+static void unwind_to(struct umalloc *u, struct uthread *t, u64 sp, int fn, bool entry)
+{
+	while (t->depth > 0 && t->depth <= NEST_MAX && sp) {
+		const struct call *c = &t->calls[t->depth - 1];
+
+		if (!c->sp ||
+		    (entry ? c->sp > sp || (c->sp == sp && c->fn != fn) : c->sp + 8 >= sp))
+			return;
+		t->depth--;
+		u->st.unwound++;
+	}
+}
+
 static u64 reg_arg(const struct evsel *ev, const struct sample *smp, int n)
 {
 	char name[8];
@@ -297,14 +357,18 @@ static void entry(struct umalloc *u, struct session *s, const struct uev *ue,
 
 	if (!t)
 		return;
+	unwind_to(u, t, sp_of(smp), ue->fn, true);
+	/* a delete's own free() (or inner delete) comes right after it, with its pointer */
+	if (t->deleting && (fn->kind == K_FREE || fn->kind == K_DELETE) && t->deleting == a1) {
+		if (fn->kind == K_FREE) /* the end of the chain */
+			t->deleting = 0;
+		u->st.nested++;
+		return;
+	}
+	t->deleting = 0;
 	switch (fn->kind) {
 	case K_FREE:
 		if (t->depth) { /* inside realloc or another allocator */
-			u->st.nested++;
-			return;
-		}
-		if (t->deleting && t->deleting == a1) { /* the free() of a delete */
-			t->deleting = 0;
 			u->st.nested++;
 			return;
 		}
@@ -329,6 +393,7 @@ static void entry(struct umalloc *u, struct session *s, const struct uev *ue,
 
 		c->fn = ue->fn;
 		c->a1 = a1;
+		c->sp = sp_of(smp);
 		c->size = fn->size ? reg_arg(ue->ev, smp, fn->size) : 0;
 		if (fn->size2)
 			c->size *= reg_arg(ue->ev, smp, fn->size2);
@@ -350,6 +415,8 @@ static void ret(struct umalloc *u, struct session *s, const struct uev *ue,
 
 	if (!t)
 		return;
+	t->deleting = 0;
+	unwind_to(u, t, sp_of(smp), ue->fn, false);
 	if (!t->depth || (t->depth <= NEST_MAX && t->calls[t->depth - 1].fn != ue->fn)) {
 		u->st.unmatched++;
 		t->depth = 0;
@@ -362,11 +429,22 @@ static void ret(struct umalloc *u, struct session *s, const struct uev *ue,
 		field__u64(&f, smp, &ptr);
 	/* the stack copy was for *memptr only, unless it is a DWARF unwind's */
 	if (!(smp->sample_type & PERF_SAMPLE_STACK_USER) ||
-	    ue->ev->attr.sample_stack_user == MEMPTR_STACK)
+	    ue->ev->attr.sample_stack_user == MEMPTR_STACK) {
 		copy.sample_type &= ~(u64)PERF_SAMPLE_STACK_USER;
+		copy.stack = NULL;
+		copy.stack_size = copy.stack_dyn_size = 0;
+	}
 	switch (fn->kind) {
 	case K_MEMPTR:
-		ptr = ptr == 0 ? memptr_value(u, ue->ev, smp, c->a1) : 0;
+		if (ptr != 0) { /* an error number: it failed */
+			ptr = 0;
+			break;
+		}
+		ptr = memptr_value(u, ue->ev, smp, c->a1);
+		if (!ptr) { /* succeeded, but the result could not be read */
+			u->st.unreadable++;
+			return;
+		}
 		break;
 	case K_MMAP:
 		if (ptr == (u64)-1)

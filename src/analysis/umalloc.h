@@ -30,6 +30,8 @@ struct umalloc_stats {
 	u64 nested;	/* calls inside an outer allocator call, not counted again */
 	u64 unmatched;	/* a return without its entry (after lost events) */
 	u64 late_reads; /* posix_memalign results read from the process, not the sample */
+	u64 unreadable; /* posix_memalign results that could not be read: not counted */
+	u64 unwound;	/* calls left by an exception or longjmp (no return seen) */
 	int files;	/* files probed */
 	int probes;	/* events added */
 };
@@ -40,6 +42,13 @@ struct umalloc_stats {
  */
 int umalloc__add(struct session *s, bool mmap, const struct umalloc_ops *ops, void *arg,
 		 struct umalloc **out);
+/*
+ * The pairing alone (umalloc__add uses them; tests too): an empty set, and
+ * @ev as the entry (or, @ret, the return) probe of allocator function @fn
+ * ("malloc", "_Znwm", ...).  0, -ENOENT (not one of them) or -ENOMEM.
+ */
+struct umalloc *umalloc__new(const struct umalloc_ops *ops, void *arg);
+int umalloc__watch(struct umalloc *u, struct evsel *ev, const char *fn, bool ret);
 /* Whether @ev is one of its events (then the sample was taken). */
 bool umalloc__sample(struct umalloc *u, struct session *s, struct evsel *ev,
 		     const struct sample *smp);

@@ -42,7 +42,7 @@ static void print_arg(int i, const struct probe_arg *a)
 		break;
 	case PROBE_ARG_MEM:
 		if (a->file_rel)
-			printf("memory at file offset 0x%llx", (unsigned long long)a->value);
+			printf("memory at @+0x%llx (file-relative)", (unsigned long long)a->value);
 		else
 			printf("memory at %+lld(%%%s)", (long long)a->value, r ? r : "?");
 		printf(a->index >= 0 ? " with an index (not fetchable)\n"

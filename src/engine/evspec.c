@@ -325,7 +325,9 @@ static int parse_probe_point(struct parser *p, struct ev_spec *spec, size_t b, s
 	size_t i = b, nb, off_b = 0;
 	char buf[8];
 
-	while (i < e && is_sym_char(s[i]))
+	/* a USDT provider may be a glob, for "perf-prof list 'usdt:*:*@FILE'" */
+	while (i < e &&
+	       (is_sym_char(s[i]) || (spec->probe == EV_USDT && (s[i] == '*' || s[i] == '?'))))
 		i++;
 	if (i == b)
 		return fail(p, b, i < e ? "invalid character %s in %s name" : "empty %s name%s",

@@ -300,6 +300,7 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 	char err[256];
 	int ret = -1;
 
+	s->probe_filter_err[0] = 0;
 	if (!clauses || !kern || !user)
 		goto out;
 	/* not even user space can: no probing (a glob's events without the fields) */

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,10 +165,16 @@ void probe__remove_all(struct session *s)
 
 		*nl = 0;
 		/* EBUSY while a closing perf event still holds it: a moment later */
-		for (int try = 0; try < 50; try++) {
-			if (tracefs_instance_file_append(NULL, s->dyn_names[i], nl + 1) >= 0 ||
-			    errno != EBUSY)
+		for (int try = 0;; try++) {
+			if (tracefs_instance_file_append(NULL, s->dyn_names[i], nl + 1) >= 0)
 				break;
+			if (errno != EBUSY || try == 250) {
+				session__warn(s,
+					      "cannot remove the probe %s from tracefs: %s (the "
+					      "next run removes it)",
+					      nl + 3, strerror(errno));
+				break;
+			}
 			usleep(20000);
 		}
 		free(s->dyn_names[i]);
@@ -253,7 +260,7 @@ static int make_dyn(struct session *s, const struct ev_spec *spec, struct probe 
 	static unsigned seq;
 	bool user = ev_probe__is_user(pr->kind), ret = ev_probe__is_return(pr->kind);
 	const char *file = user ? "uprobe_events" : "kprobe_events";
-	char line[1024], args[768] = "", base[40];
+	char line[PATH_MAX + 1024], args[768] = "", base[40];
 	size_t n = 0;
 	int err;
 
@@ -288,12 +295,20 @@ static int make_dyn(struct session *s, const struct ev_spec *spec, struct probe 
 		if (pr->site.ref_ctr_offset)
 			snprintf(rc, sizeof(rc), "(0x%llx)",
 				 (unsigned long long)pr->site.ref_ctr_offset);
-		snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx%s%s", ret ? 'r' : 'p', group,
-			 event, pr->site.path, (unsigned long long)pr->site.offset, rc, args);
+		n = (size_t)snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx%s%s", ret ? 'r' : 'p',
+				     group, event, pr->site.path,
+				     (unsigned long long)pr->site.offset, rc, args);
 	} else {
-		snprintf(line, sizeof(line), "%c:%s/%s %s+%llu%s", ret ? 'r' : 'p', group, event,
-			 pr->site.symbol, (unsigned long long)pr->site.offset, args);
+		n = (size_t)snprintf(line, sizeof(line), "%c:%s/%s %s+%llu%s", ret ? 'r' : 'p',
+				     group, event, pr->site.symbol,
+				     (unsigned long long)pr->site.offset, args);
 	}
+	if (n >= sizeof(line) || strpbrk(pr->site.path ? pr->site.path : "", " \t\n"))
+		return session__set_err(
+			s, -ENAMETOOLONG,
+			"%s: cannot define the probe for tracefs (a path too long or "
+			"with blanks: %s)",
+			spec->text, pr->site.path ? pr->site.path : pr->site.symbol);
 	if (!s->nr_dyn && !s->dyn_tried) {
 		s->dyn_tried = true;
 		probe__remove_stale();
@@ -316,7 +331,13 @@ static int make_dyn(struct session *s, const struct ev_spec *spec, struct probe 
 		free(why);
 		return err ? err : -EINVAL;
 	}
-	return add_dyn_name(s, file, group, event);
+	err = add_dyn_name(s, file, group, event);
+	if (err) { /* it exists, but would not be removed: remove it now */
+		snprintf(line, sizeof(line), "-:%s/%s", group, event);
+		tracefs_instance_file_append(NULL, file, line);
+		return session__set_err(s, err, "out of memory");
+	}
+	return 0;
 }
 
 static bool needs_dyn(struct session *s, const struct ev_spec *spec, const struct probe_site *site)
@@ -344,7 +365,8 @@ static bool needs_dyn(struct session *s, const struct ev_spec *spec, const struc
 /* The registers a probe's arguments live in. */
 static u64 regs_mask(const struct probe *pr)
 {
-	u64 m = 1ULL << PERF_REG_X86_IP;
+	/* the stack pointer: where a call stands (umalloc's nesting, posix_memalign's result) */
+	u64 m = 1ULL << PERF_REG_X86_IP | 1ULL << PERF_REG_X86_SP;
 
 	if (pr->kind == EV_USDT) {
 		for (int i = 0; i < pr->site.nr_args; i++)
@@ -368,6 +390,23 @@ static void probe_free(struct probe *pr)
 	free(pr);
 }
 
+struct probe *probe__new(enum ev_probe kind, const struct probe_site *site)
+{
+	struct probe *pr = calloc(1, sizeof(*pr));
+
+	if (!pr)
+		return NULL;
+	pr->kind = kind;
+	pr->site = *site;
+	pr->site.path = site->path ? strdup(site->path) : NULL;
+	pr->site.symbol = strdup(site->symbol ? site->symbol : "");
+	if ((site->path && !pr->site.path) || !pr->site.symbol) {
+		probe_free(pr);
+		return NULL;
+	}
+	return pr;
+}
+
 void probe__free(struct evsel *ev)
 {
 	probe_free(ev->probe);
@@ -378,7 +417,7 @@ static int add_site(struct session *s, struct ev_spec *spec, const struct probe_
 		    const struct evsel_conf *conf)
 {
 	bool kernel = !ev_probe__is_user(spec->probe), ret = ev_probe__is_return(spec->probe);
-	struct probe *pr = calloc(1, sizeof(*pr));
+	struct probe *pr = probe__new(spec->probe, site);
 	struct evsel_conf c = *conf;
 	char name[256], group[64], event[64];
 	const char *pmu = kernel ? "kprobe" : "uprobe";
@@ -387,14 +426,6 @@ static int add_site(struct session *s, struct ev_spec *spec, const struct probe_
 
 	if (!pr)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	pr->kind = spec->probe;
-	pr->site = *site;
-	pr->site.path = site->path ? strdup(site->path) : NULL;
-	pr->site.symbol = strdup(site->symbol);
-	if ((site->path && !pr->site.path) || !pr->site.symbol) {
-		probe_free(pr);
-		return session__set_err(s, -ENOMEM, "out of memory");
-	}
 	if (spec->probe == EV_USDT)
 		snprintf(name, sizeof(name), "usdt:%s:%s", spec->provider, spec->name);
 	else

@@ -100,6 +100,8 @@ void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp);
 /* After a tracefs probe's own print: the arguments its format lacks, from the registers. */
 void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *fp);
 
+/* The probe of an event (a copy of @site): what add_spec gives an evsel, and tests. */
+struct probe *probe__new(enum ev_probe kind, const struct probe_site *site);
 /* Teardown of an event's probe. */
 void probe__free(struct evsel *ev);
 /* Remove the tracefs events of this session (after its perf events are closed). */

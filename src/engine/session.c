@@ -552,12 +552,8 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 
 	if (need_tp(s))
 		return s->err_code;
-	if (spec->probe != EV_TP) {
-		n = probe__add_spec(s, spec, conf);
-		if (n == -ENOENT || n == -EINVAL)
-			s->err_usage = true;
-		return n;
-	}
+	if (spec->probe != EV_TP) /* usage errors are said so where they are found */
+		return probe__add_spec(s, spec, conf);
 	if (spec->filter)
 		c.filter = spec->filter;
 	if (spec->stack)

@@ -36,8 +36,8 @@ struct kmemleak {
 	const char *alloc, *free, *preset;
 	bool user, mmap, by_comm;
 	unsigned long long than;
-	struct ev_spec *specs;
-	int nr_specs;
+	struct ev_spec *specs[2]; /* --alloc's, --free's: the events point into them */
+	int nr_specs[2];
 	struct kml_ev *evs; /* [evsel idx] */
 	int nr_evs;
 	struct memtrack *mt;
@@ -122,18 +122,11 @@ static int add_list(struct session *s, struct kmemleak *k, const char *what, con
 			return err;
 		}
 	}
-	/* the events point at their specs: kept until the end */
-	struct ev_spec *all = realloc(k->specs, (k->nr_specs + nr) * sizeof(*all));
-
-	if (!all) {
-		evspec__free(specs, nr);
-		return session__set_err(s, -ENOMEM, "out of memory");
-	}
-	k->specs = all;
-	memcpy(all + k->nr_specs, specs, nr * sizeof(*specs));
-	free(specs);
+	/* the events point at their specs: kept, never moved, until the end */
+	k->specs[!alloc] = specs;
+	k->nr_specs[!alloc] = nr;
 	for (int i = 0; i < nr; i++) {
-		struct ev_spec *sp = &k->specs[k->nr_specs++];
+		struct ev_spec *sp = &specs[i];
 		struct evsel *last = NULL;
 
 		for (struct evsel *e = session__evsels(s); e; e = e->next)
@@ -273,6 +266,15 @@ static void report(struct session *s, struct kmemleak *k, bool final)
 		if (us.unmatched)
 			fprintf(out, ", returns without their call %llu",
 				(unsigned long long)us.unmatched);
+		if (us.unwound)
+			fprintf(out, ", calls left without a return (exception, longjmp) %llu",
+				(unsigned long long)us.unwound);
+		if (us.late_reads || us.unreadable)
+			fprintf(out,
+				", posix_memalign results read after the fact %llu, unreadable "
+				"(not counted) %llu",
+				(unsigned long long)us.late_reads,
+				(unsigned long long)us.unreadable);
 	}
 	fputc('\n', out);
 	if (st.replaced)
@@ -313,9 +315,8 @@ static void kml_deinit(struct session *s, void *priv)
 		expr__free(k->evs[i].size);
 	}
 	free(k->evs);
-	for (int i = 0; i < k->nr_specs; i++)
-		evspec__clear(&k->specs[i]);
-	free(k->specs);
+	for (int i = 0; i < 2; i++)
+		evspec__free(k->specs[i], k->nr_specs[i]);
 	memtrack__delete(k->mt);
 	stackdb__delete(k->db);
 }

@@ -317,6 +317,20 @@ int libpath__find(const char *name, pid_t pid, char *out, size_t len)
 	return search_libs(name, false, out, len);
 }
 
+int libpath__command(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	int err;
+
+	if (!name || !*name)
+		return -ENOENT;
+	if (strchr(name, '/'))
+		return libpath__find(name, 0, out, len);
+	/* as execvp(3) finds it: PATH only */
+	err = search_list(path ? path : "/usr/local/bin:/usr/bin:/bin", name, true, out, len);
+	return err;
+}
+
 /* ---- A growing list of files, each once (by device and inode) ---- */
 
 struct file_id {
@@ -528,6 +542,50 @@ static int closure_step(struct file_list *l, int i, const char *exe_real)
 	return n < 0 ? n : err;
 }
 
+/* One preload list (LD_PRELOAD's, or /etc/ld.so.preload's): names split by blanks or ':'. */
+static int add_preload_list(struct file_list *l, char *list)
+{
+	char *save = NULL, found[PATH_MAX];
+	struct stat st;
+	int err = 0;
+
+	for (char *n = strtok_r(list, " \t\n:", &save); n && !err;
+	     n = strtok_r(NULL, " \t\n:", &save)) {
+		if (libpath__find(n, 0, found, sizeof(found)) || stat(found, &st))
+			continue; /* the dynamic linker ignores it too, with a warning */
+		err = file_list__add(l, found, st.st_dev, st.st_ino);
+	}
+	return err;
+}
+
+/* What the dynamic linker loads before DT_NEEDED: LD_PRELOAD, then /etc/ld.so.preload. */
+static int add_preloads(struct file_list *l)
+{
+	const char *env = getenv("LD_PRELOAD");
+	char buf[4096];
+	size_t n = 0;
+	FILE *f;
+	int err = 0;
+
+	if (env && *env) {
+		char *copy = strdup(env);
+
+		if (!copy)
+			return -ENOMEM;
+		err = add_preload_list(l, copy);
+		free(copy);
+	}
+	f = fopen("/etc/ld.so.preload", "re");
+	if (!err && f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[n] = 0;
+		err = add_preload_list(l, buf);
+	}
+	if (f)
+		fclose(f);
+	return err;
+}
+
 int libpath__closure(const char *exe, char ***paths)
 {
 	struct file_list l = { 0 };
@@ -546,6 +604,8 @@ int libpath__closure(const char *exe, char ***paths)
 	if (stat(exe, &st))
 		return -errno;
 	err = file_list__add(&l, exe, st.st_dev, st.st_ino);
+	if (!err)
+		err = add_preloads(&l);
 	for (int i = 0; !err && i < l.nr; i++)
 		err = closure_step(&l, i, real);
 	if (err) {

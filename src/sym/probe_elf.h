@@ -145,6 +145,9 @@ int libpath__find(const char *name, pid_t pid, char *out, size_t len);
  */
 int libpath__cache_lookup(const void *buf, size_t len, const char *name, char *out, size_t outlen);
 
+/* A command as execvp(3) finds it (PATH; a name with '/' as is): 0 or -ENOENT. */
+int libpath__command(const char *name, char *out, size_t len);
+
 /*
  * The ELF files process @pid maps with execute permission (its executable
  * and libraries, not [vdso]), each once, as "/proc/PID/root/PATH".  Returns
@@ -154,7 +157,8 @@ int libpath__cache_lookup(const void *buf, size_t len, const char *name, char *o
 int libpath__mapped(pid_t pid, char ***paths);
 
 /*
- * @exe and the libraries it needs (DT_NEEDED, transitively, each resolved
+ * @exe, the preloaded libraries (LD_PRELOAD, /etc/ld.so.preload) and the
+ * libraries they need (DT_NEEDED, transitively, each resolved
  * as the dynamic linker would: the needing file's DT_RUNPATH/DT_RPATH with
  * $ORIGIN, then as libpath__find with pid 0), each once, @exe first.
  * A needed library that cannot be found is left out.  Count or -errno.

@@ -27,7 +27,11 @@ int probe_res__file(const struct ev_spec *spec, pid_t pid, char *const *argv, ch
 			snprintf(self, sizeof(self), "/proc/%d/exe", (int)pid);
 			file = self;
 		} else if (argv && argv[0]) {
-			file = argv[0];
+			ret = libpath__command(argv[0], path, len);
+			if (ret)
+				snprintf(err, errlen, "'%s': cannot find the command '%s' in PATH",
+					 spec->text, argv[0]);
+			return ret;
 		} else {
 			snprintf(err, errlen,
 				 "'%s' names no file: add @\"FILE\" (a path or a library such "
@@ -49,7 +53,14 @@ int probe_res__file(const struct ev_spec *spec, pid_t pid, char *const *argv, ch
 	return ret;
 }
 
-static void conv_arg(struct probe_arg *d, const struct usdt_arg *a)
+/*
+ * @bias: the note's vaddr - file offset.  A %rip-relative operand's
+ * address becomes what uprobe_events' "@+X" takes: the kernel reads at
+ * (probe address - probe file offset + X), so X = vaddr - bias (a plain
+ * file offset only where the segment's vaddr equals its offset, as in a
+ * PIE's first one; not in a non-PIE executable).
+ */
+static void conv_arg(struct probe_arg *d, const struct usdt_arg *a, u64 bias)
 {
 	memset(d, 0, sizeof(*d));
 	d->kind = a->kind == USDT_ARG_IMM   ? PROBE_ARG_IMM
@@ -60,7 +71,7 @@ static void conv_arg(struct probe_arg *d, const struct usdt_arg *a)
 	d->reg = a->reg;
 	d->index = a->index;
 	d->scale = a->scale;
-	d->value = a->value;
+	d->value = a->rip_rel ? (s64)((u64)a->value - bias) : a->value;
 	d->file_rel = a->rip_rel;
 }
 
@@ -105,7 +116,7 @@ static int usdt_sites(struct probe_elf *pe, const struct ev_spec *spec, const ch
 		st->ref_ctr_offset = notes[i].sema_offset;
 		st->nr_args = notes[i].nr_args;
 		for (int a = 0; a < notes[i].nr_args && a < PROBE_MAX_ARGS; a++)
-			conv_arg(&st->args[a], &notes[i].args[a]);
+			conv_arg(&st->args[a], &notes[i].args[a], notes[i].vaddr - notes[i].offset);
 	}
 	usdt_notes__free(notes, n);
 	*sites = out;

@@ -87,6 +87,8 @@ check_eq "kernel, kept open: the 100 eventfd contexts, allocated in do_eventfd" 
 check "... their stacks hold the syscall" grep -q '__x64_sys_eventfd2' "$T/k1"
 kern "$T/k2" 1
 check_eq "kernel, closed: none of them" "$(efd "$T/k2")" 0
+check_range "kernel, closed: ... because their frees were seen" \
+	"$(grep -o 'frees [0-9]*' "$T/k2" | head -1 | cut -d' ' -f2)" 100 1000000
 
 # kmemprof: the same 100 eventfds, allocated then freed, by stack
 # the "BYTES OBJECTS" of the row of table TITLE whose second frame is FUNC

@@ -13,8 +13,27 @@ X=$W/probe_calls
 [ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
 [ -d /sys/bus/event_source/devices/uprobe ] || { skip "no uprobe PMU"; done_tests; exit; }
 TRACEFS=/sys/kernel/tracing
-ours() { ls -d "$TRACEFS"/events/perf_prof_* 2>/dev/null | wc -l; }
-stale_before=$(ours)
+# Groups of perf-prof processes alive before the suite (another run on this
+# host) are not ours; groups of dead ones are what any run removes first.
+foreign=" "
+for g in "$TRACEFS"/events/perf_prof_*; do
+	[ -e "$g" ] || continue
+	pid=${g##*_}
+	[ -d "/proc/$pid" ] && foreign+="$pid "
+done
+ours() {
+	local g n=0
+	for g in "$TRACEFS"/events/perf_prof_*; do
+		[ -e "$g" ] || continue
+		case $foreign in *" ${g##*_} "*) continue ;; esac
+		n=$((n + 1))
+	done
+	echo $n
+}
+# what dead runs left before the suite goes first (as any probe-making run does)
+"$PP" trace -e "uprobe:pp_greet@\"$X\"//arg1=string/" -- "$X" 1 >/dev/null 2>&1
+stale_before=0
+check_eq "no group but live ones' before the tests" "$(ours)" 0
 
 # uprobe: 1000 calls, arg1 = i (each once), arg2 = 1000 + i
 "$PP" trace -e "uprobe:pp_add@\"$X\"" -- "$X" 1000 >"$T/u" 2>"$T/u.err"
@@ -35,6 +54,25 @@ check_eq "uretprobe: 1000 lines" "$(grep -c ' uretprobe:pp_add: ' "$T/r")" 1000
 check_eq "uretprobe: retval = 1000 + 2i for every i" "$(grep -o 'retval=0x[0-9a-f]*' "$T/r" |
 	awk "$HEX"'{ v = hex(substr($0, 8)); if ((v - 1000) % 2 == 0 && v >= 1000 && v <= 2998) print v }' | sort -u | wc -l)" 1000
 
+# system-wide: the probes go through the uprobe PMU (nothing in tracefs)
+pmu_run() { # OUT SPEC
+	"$PP" trace -e "$2" -N 1000 -v >"$1" 2>"$1.err" &
+	local p=$! i
+	for i in $(seq 100); do grep -q 'monitoring' "$1.err" && break; sleep 0.1; done
+	check_eq "PMU $2: no tracefs group" "$(ours)" 0
+	"$X" 1000 >/dev/null
+	for i in $(seq 100); do kill -0 $p 2>/dev/null || break; sleep 0.1; done
+	kill -INT $p 2>/dev/null
+	wait $p
+}
+pmu_run "$T/pu" "uprobe:pp_add@\"$X\""
+check_eq "PMU uprobe, system-wide: 1000 lines" "$(grep -c ' uprobe:pp_add: (0x' "$T/pu")" 1000
+check_eq "PMU uprobe: arg1 = 0..999 with arg2 = 1000 + arg1" "$(awk "$HEX"' / uprobe:pp_add: / { for (i = 1; i <= NF; i++) { if ($i ~ /^arg1=/) a = hex(substr($i, 6));
+	if ($i ~ /^arg2=/) b = hex(substr($i, 6)) } if (b == a + 1000) print a }' "$T/pu" | sort -un | wc -l)" 1000
+pmu_run "$T/pr" "uretprobe:pp_add@\"$X\""
+check_eq "PMU uretprobe: retval = 1000 + 2i for every i" "$(grep -o 'retval=0x[0-9a-f]*' "$T/pr" |
+	awk "$HEX"'{ v = hex(substr($0, 8)); if ((v - 1000) % 2 == 0 && v >= 1000 && v <= 2998) print v }' | sort -u | wc -l)" 1000
+
 # a filter on an argument (user space: the registers are in the sample)
 "$PP" trace -e "uprobe:pp_add@\"$X\"/arg1<10 && arg2>=1005/" -- "$X" 1000 >"$T/f" 2>"$T/f.err"
 check_eq "filter arg1<10 && arg2>=1005: 5 lines" "$(grep -c ' uprobe:pp_add: ' "$T/f")" 5
@@ -47,7 +85,7 @@ check_eq "arg1=string: the tracefs event is gone after the run" "$(ours)" "$stal
 "$PP" trace -e "uprobe:pp_greet@\"$X\"/arg1==\"hello-1\"/arg1=string/" -- "$X" 999 >"$T/s2" 2>&1
 check_eq "a kernel filter on the fetched string: 333 lines" "$(grep -c 'arg1="hello-1"' "$T/s2")" 333
 
-# USDT in registers (PMU, registers read from the sample), and in memory (-O0: tracefs)
+# USDT in registers (read from the sample), and in memory (-O0: fetched by the kernel)
 "$PP" trace -e "usdt:ppwork:tick@\"$X\"" -- "$X" 500 >"$T/t" 2>"$T/t.err"
 check_eq "usdt (registers): 500 lines" "$(grep -c ' usdt:ppwork:tick: ' "$T/t")" 500
 check_eq "usdt (registers): arg1 = i, arg2 = 2i" "$(awk '/usdt:ppwork:tick:/ { split($(NF-1), a, "="); split($NF, b, "=");
@@ -75,7 +113,7 @@ check_eq "-p without @FILE: 200 returns" "$(grep -c ' uretprobe:pp_add: ' "$T/p"
 check_eq "list libc malloc: status" $? 0
 check "list: the file is libc's" grep -Eq '^  file +/.*/libc\.so\.6$' "$T/l1"
 check "list: the arguments are the ABI registers" grep -q 'arg1 .*register %di' "$T/l1"
-"$PP" list "usdt:ppwork:*@\"${X}_O0\"" >"$T/l2" 2>&1
+"$PP" list "usdt:*:*@\"${X}_O0\"" >"$T/l2" 2>&1
 check "list usdt: both probes" bash -c "grep -q '^usdt:ppwork:tick' '$T/l2' && grep -q '^usdt:ppwork:sematick' '$T/l2'"
 check "list usdt: the semaphore" grep -q 'semaphore at file offset' "$T/l2"
 check "list usdt: a memory operand" grep -q 'memory at -[0-9]*(%bp)' "$T/l2"

@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * leaks [-f FIFO] [-s SEC]: kmemleak's ground truth.  Leaks, from known call
+ * leaks [-f FIFO] [-s SEC] [-n N]: kmemleak's ground truth.  Leaks, from known call
  * chains (main -> leak_X): 10 x 4096 bytes from leak_a (malloc), 5 x 100
  * from leak_b (calloc), one block grown by realloc to 777 bytes from
- * leak_c, one C++ new of 1234 bytes from leak_d.  Besides: 100,000
+ * leak_c, one C++ new of 1234 bytes from leak_d.  Besides: N (100,000)
  * malloc/free pairs, a huge malloc that fails, a posix_memalign and an
  * aligned_alloc that are freed, a new/delete pair, and 1,000 blocks
  * allocated by one thread and freed by another.  Nothing else is leaked.
  * -f: prints "pid=PID" and waits for a line on FIFO (a monitor attaches);
  * -s: sleeps SEC seconds before exiting (the leaks stay live meanwhile).
- * Prints "done" at the end.
+ * Prints "elapsed_ns=NS" (the work, timed) and "done" at the end.
  */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -47,9 +48,11 @@ NOINLINE void leak_d(void)
 	keep[16] = new char[1234];
 }
 
+static long nchurn = 100000;
+
 NOINLINE void churn(void)
 {
-	for (int i = 0; i < 100000; i++) {
+	for (long i = 0; i < nchurn; i++) {
 		void *p = malloc(64 + i % 512);
 
 		sink = p;
@@ -113,9 +116,11 @@ int main(int argc, char **argv)
 	int opt, sec = 0;
 	pthread_t t1, t2;
 
-	while ((opt = getopt(argc, argv, "f:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:s:n:")) != -1) {
 		if (opt == 'f')
 			fifo = optarg;
+		else if (opt == 'n')
+			nchurn = atol(optarg);
 		else if (opt == 's')
 			sec = atoi(optarg);
 		else
@@ -132,6 +137,9 @@ int main(int argc, char **argv)
 			return 1;
 		fclose(f);
 	}
+	struct timespec ts0, ts1;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	for (int i = 0; i < 10; i++)
 		leak_a(i);
 	for (int i = 0; i < 5; i++)
@@ -144,7 +152,9 @@ int main(int argc, char **argv)
 	pthread_create(&t2, NULL, consumer, NULL);
 	pthread_join(t1, NULL);
 	pthread_join(t2, NULL);
-	printf("done\n");
+	clock_gettime(CLOCK_MONOTONIC, &ts1);
+	printf("elapsed_ns=%lld\ndone\n",
+	       (ts1.tv_sec - ts0.tv_sec) * 1000000000LL + (ts1.tv_nsec - ts0.tv_nsec));
 	fflush(stdout);
 	if (sec)
 		sleep(sec);
