@@ -197,16 +197,21 @@ int memtrack__alloc(struct memtrack *mt, u64 ptr, u64 size, u64 time, u32 stack,
 
 bool memtrack__free(struct memtrack *mt, u64 ptr, u64 *size)
 {
+	bool tracked = memtrack__free_quiet(mt, ptr, size);
+
+	if (ptr && !tracked)
+		mt->st.ignored_frees++;
+	return tracked;
+}
+
+bool memtrack__free_quiet(struct memtrack *mt, u64 ptr, u64 *size)
+{
 	struct slot *o = ptr ? find(mt, ptr) : NULL;
 
 	if (size)
 		*size = o ? o->size : 0;
-	if (!ptr)
-		return false; /* free(NULL): nothing */
-	if (!o) {
-		mt->st.ignored_frees++;
-		return false;
-	}
+	if (!o)
+		return false; /* free(NULL), or not ours */
 	mt->st.frees++;
 	erase(mt, (u64)(o - mt->t));
 	return true;

@@ -39,6 +39,8 @@ int memtrack__alloc(struct memtrack *mt, u64 ptr, u64 size, u64 time, u32 stack,
  * size, else 0); an untracked one counts as ignored.
  */
 bool memtrack__free(struct memtrack *mt, u64 ptr, u64 *size);
+/* The same, an untracked @ptr not counted (a free by a task that is not a target). */
+bool memtrack__free_quiet(struct memtrack *mt, u64 ptr, u64 *size);
 void memtrack__failed(struct memtrack *mt);
 /* Forget everything (after a loss, when the caller wants a clean start). */
 void memtrack__stats(const struct memtrack *mt, struct memtrack_stats *st);

@@ -203,6 +203,7 @@ static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	struct expr_value v;
 	struct kml_ev *ke;
 	u64 ptr, size = 0;
+	bool target;
 
 	if (umalloc__sample(k->um, s, ev, smp) || ev->idx >= k->nr_evs)
 		return;
@@ -214,12 +215,17 @@ static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct s
 		return;
 	}
 	ptr = v.u;
-	if (ke->alloc && !session__is_target(s, smp->pid, smp->tid))
-		return;
+	target = session__is_target(s, smp->pid, smp->tid);
 	if (!ke->alloc) {
-		memtrack__free(k->mt, ptr, NULL);
+		/* anyone may free the targets' memory; only their own untracked frees count */
+		if (target)
+			memtrack__free(k->mt, ptr, NULL);
+		else
+			memtrack__free_quiet(k->mt, ptr, NULL);
 		return;
 	}
+	if (!target)
+		return;
 	if (ke->size && !expr__eval(ke->size, &ctx, &v))
 		size = v.u;
 	record_alloc(k, s, smp, ptr, size);

@@ -158,8 +158,9 @@ static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	if (!ke->alloc) {
 		if (!ptr)
 			return;
-		if (!memtrack__free(k->mt, ptr, &size)) {
-			k->older_frees++;
+		if (!memtrack__free_quiet(k->mt, ptr, &size)) {
+			/* only the targets' own: anyone else's memory is not of interest */
+			k->older_frees += session__is_target(s, smp->pid, smp->tid);
 			return;
 		}
 	} else {
