@@ -77,6 +77,13 @@ check_eq "PMU uretprobe: retval = 1000 + 2i for every i" "$(grep -o 'retval=0x[0
 "$PP" trace -e "uprobe:pp_add@\"$X\"/arg1<10 && arg2>=1005/" -- "$X" 1000 >"$T/f" 2>"$T/f.err"
 check_eq "filter arg1<10 && arg2>=1005: 5 lines" "$(grep -c ' uprobe:pp_add: ' "$T/f")" 5
 
+# probes in the other profilers: a function's latency (entry => return per thread), an
+# expression over its arguments
+"$PP" multi-trace -e "uprobe:pp_add@\"$X\"" -e "uretprobe:pp_add@\"$X\"" -- "$X" 1000 >"$T/mt" 2>&1
+check_eq "multi-trace uprobe => uretprobe: 1000 calls" "$(awk '$1 == "uprobe:pp_add" && $2 == "=>" { print $4 }' "$T/mt")" 1000
+"$PP" num-dist -e "uprobe:pp_add@\"$X\"//num=arg2-arg1/" -- "$X" 1000 >"$T/nd" 2>&1
+check_eq "num-dist num=arg2-arg1: 1000 calls, each 1000" "$(awk '$1 == "uprobe:pp_add" { print $2, $4, $NF }' "$T/nd")" "1000 1000 1000"
+
 # a typed fetch: the string arg1 points to, through a tracefs event of ours
 "$PP" trace -e "uprobe:pp_greet@\"$X\"//arg1=string/" -- "$X" 999 >"$T/s" 2>"$T/s.err"
 check_eq "arg1=string: exit status" $? 0
