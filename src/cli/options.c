@@ -308,8 +308,10 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 	if (p->stacks) {
 		struct stack_opts *st = opt_set__get(set, &stack_group);
 
-		if (st && st->capture.cg == CG_NONE)
+		if (st && st->capture.cg == CG_NONE) {
 			st->capture.cg = CG_FP;
+			st->capture.defaulted = true;
+		}
 	}
 	for (int phase = 0; phase < 3; phase++)
 		for (int k = 0; k < set->n; k++) {

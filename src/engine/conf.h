@@ -71,6 +71,7 @@ struct capture_opts {
 	bool no_user;		 /* capture no user frames */
 	bool no_kernel;		 /* capture no kernel frames */
 	bool halves_given;	 /* --[no-]user-callchain / --[no-]kernel-callchain */
+	bool defaulted;		 /* stacks without -g: the profiler takes them by default */
 };
 
 /* What a session is created with: any pointer may be NULL (defaults). */

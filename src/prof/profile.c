@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile: where the CPU goes, by sampling.  cycles where the host has a
+ * PMU, else the cpu-clock software event (said once).  Per interval and at
+ * exit, the top functions (the sample's first frame) or, with -g, the top
+ * stacks, with their share; --flame-graph folds every stack.  --than PCT
+ * prints a thread's samples, with their stacks, only in the seconds where
+ * it was at least PCT busy (samples in that second / the frequency): the
+ * occasional burst of %sys, not the steady background.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "analysis/stackdb.h"
+#include "engine/features.h"
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/outfile.h"
+#include "report/stack_flame.h"
+#include "sym/stack.h"
+
+#define NS_PER_SEC 1000000000ULL
+
+struct pf_count {
+	UT_hash_handle hh;
+	u32 key; /* stack id, or function id */
+	u64 n;
+};
+
+/* A function: its name and object, interned. */
+struct pf_func {
+	UT_hash_handle hh;
+	u32 id;
+	char *name; /* "sym (dso)" */
+};
+
+/* A thread's samples of the current second, for --than. */
+struct pf_thread {
+	UT_hash_handle hh;
+	u32 tid;
+	u64 second;
+	u32 n, cap;
+	struct sample_copy *smp;
+};
+
+struct profile {
+	unsigned long long freq, than, top;
+	bool excl_user, excl_kernel, excl_guest;
+	bool by_stack; /* -g given: the table shows stacks */
+	struct evsel *ev;
+	struct stackdb *db;
+	struct stack_flame *flame;
+	struct pf_count *counts;
+	struct pf_func *funcs, **func_by_id;
+	u32 nr_funcs;
+	u64 total, lost_nomem;
+	struct pf_thread *threads;
+};
+
+static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	struct profile *p = priv;
+	struct evsel_conf c = { 0 };
+	const char *cpu = features__cpu_pmu();
+
+	if (!p->freq)
+		p->freq = 99;
+	if (p->freq > 100000)
+		return session__usage_err(s, "-F %llu: at most 100000 Hz", p->freq);
+	if (p->than > 100)
+		return session__usage_err(s, "--than %llu: a percentage of one CPU, 1..100",
+					  p->than);
+	if (!p->top)
+		p->top = 10;
+	if (p->excl_user && p->excl_kernel)
+		return session__usage_err(s, "--exclude-user and --exclude-kernel leave nothing");
+	p->by_stack = st && !st->capture.defaulted;
+	p->db = stackdb__new();
+	if (!p->db)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	c.type = cpu ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+	c.config = cpu ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
+	c.sample_period = p->freq;
+	c.freq = true;
+	c.callchain = true;
+	c.exclude_user = p->excl_user;
+	c.exclude_kernel = p->excl_kernel;
+	c.extra_sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
+	c.name = cpu ? "cycles" : "cpu-clock";
+	p->ev = session__add_event(s, &c);
+	if (!p->ev)
+		return -ENOMEM;
+	p->ev->attr.exclude_guest = p->excl_guest;
+	if (!cpu)
+		session__warn(
+			s, "no hardware PMU here: sampling the cpu-clock software event at %llu Hz",
+			p->freq);
+	return stack_flame__open(s, opt_set__get(opts, &flame_group), "CPU Flame Graph", "samples",
+				 true, &p->flame);
+}
+
+static u32 func_id(struct profile *p, const struct frame *f)
+{
+	char name[512];
+	struct pf_func *fn;
+	size_t len;
+
+	snprintf(name, sizeof(name), "%s (%s)", f->sym, f->dso ? f->dso : "[unknown]");
+	len = strlen(name);
+	HASH_FIND(hh, p->funcs, name, len, fn);
+	if (fn)
+		return fn->id;
+	fn = calloc(1, sizeof(*fn));
+	struct pf_func **b = realloc(p->func_by_id, (p->nr_funcs + 1) * sizeof(*b));
+
+	if (!fn || !b || !(fn->name = strdup(name))) {
+		if (b)
+			p->func_by_id = b;
+		free(fn);
+		return 0;
+	}
+	p->func_by_id = b;
+	fn->id = ++p->nr_funcs;
+	b[fn->id - 1] = fn;
+	HASH_ADD_KEYPTR(hh, p->funcs, fn->name, len, fn);
+	return fn->id;
+}
+
+static void count(struct profile *p, u32 key)
+{
+	struct pf_count *c;
+
+	HASH_FIND(hh, p->counts, &key, sizeof(key), c);
+	if (!c) {
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			p->lost_nomem++;
+			return;
+		}
+		c->key = key;
+		HASH_ADD(hh, p->counts, key, sizeof(key), c);
+	}
+	c->n++;
+}
+
+static void print_sample(struct session *s, struct profile *p, const struct sample *smp)
+{
+	FILE *out = session__out(s);
+	char ts[64];
+
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, p->ev->name);
+	fprintf(out, "ip 0x%llx\n", (unsigned long long)smp->ip);
+	stack__print(session__stack(s), smp, out, "    ");
+}
+
+/* The thread's buffered second: printed if it was busy enough, then dropped. */
+static void flush_thread(struct session *s, struct profile *p, struct pf_thread *t)
+{
+	if (t->n && (u64)t->n * 100 >= p->than * p->freq)
+		for (u32 i = 0; i < t->n; i++)
+			if (t->smp[i].valid)
+				print_sample(s, p, &t->smp[i].smp);
+	t->n = 0;
+}
+
+static void than_sample(struct session *s, struct profile *p, const struct sample *smp)
+{
+	u64 second = smp->time / NS_PER_SEC;
+	struct pf_thread *t;
+
+	HASH_FIND(hh, p->threads, &smp->tid, sizeof(smp->tid), t);
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t) {
+			p->lost_nomem++;
+			return;
+		}
+		t->tid = smp->tid;
+		t->second = second;
+		HASH_ADD(hh, p->threads, tid, sizeof(t->tid), t);
+	}
+	if (second != t->second) {
+		flush_thread(s, p, t);
+		t->second = second;
+	}
+	if (t->n == t->cap) {
+		u32 cap = t->cap ? t->cap * 2 : 64;
+		struct sample_copy *n = realloc(t->smp, cap * sizeof(*n));
+
+		if (!n) {
+			p->lost_nomem++;
+			return;
+		}
+		memset(n + t->cap, 0, (cap - t->cap) * sizeof(*n));
+		t->smp = n;
+		t->cap = cap;
+	}
+	if (sample_copy__save(&t->smp[t->n], smp, false))
+		p->lost_nomem++;
+	else
+		t->n++;
+}
+
+static void pf_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct profile *p = priv;
+	struct stack_ctx *ctx = session__stack(s);
+	u32 id = 0;
+
+	(void)ev;
+	p->total++;
+	if (p->by_stack) {
+		if (stackdb__add(p->db, ctx, smp, &id))
+			p->lost_nomem++;
+	} else if (ctx) {
+		struct frame f;
+
+		if (stack__frames(ctx, smp, &f, 1) == 1)
+			id = func_id(p, &f);
+	}
+	count(p, id);
+	if (p->flame)
+		stack_flame__add(p->flame, s, smp, session__comm(s, smp->tid), NULL, 1);
+	if (p->than)
+		than_sample(s, p, smp);
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct pf_count *x = *(struct pf_count *const *)a, *y = *(struct pf_count *const *)b;
+
+	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->key > y->key) - (x->key < y->key);
+}
+
+static void report(struct session *s, struct profile *p)
+{
+	FILE *out = session__out(s);
+	struct stack_ctx *ctx = session__stack(s);
+	unsigned n = HASH_COUNT(p->counts), i = 0;
+	struct pf_count **all = calloc(n ? n : 1, sizeof(*all)), *c, *tmp;
+	char ts[64];
+
+	if (!all) {
+		session__warn(s, "out of memory making the report");
+		return;
+	}
+	HASH_ITER(hh, p->counts, c, tmp)
+	all[i++] = c;
+	qsort(all, n, sizeof(*all), by_count);
+	session__fmt_time(s, session__now(s), ts, sizeof(ts));
+	fprintf(out, "%s profile: %llu samples of %s at %llu Hz, %u %s\n", ts,
+		(unsigned long long)p->total, p->ev->name, p->freq, n,
+		p->by_stack ? "stacks" : "functions");
+	if (n)
+		fprintf(out, "%9s %7s  %s\n", "SAMPLES", "SHARE",
+			p->by_stack ? "STACK" : "FUNCTION");
+	for (i = 0; i < n && i < p->top; i++) {
+		double share = p->total ? 100.0 * (double)all[i]->n / (double)p->total : 0;
+
+		if (p->by_stack) {
+			int nf;
+			const struct frame *fr = stackdb__frames(p->db, all[i]->key, &nf);
+
+			fprintf(out, "%9llu %6.2f%%\n", (unsigned long long)all[i]->n, share);
+			if (nf && ctx)
+				stack__print_frames(ctx, fr, nf, out, "        ");
+			else
+				fprintf(out, "        [no stack]\n");
+		} else {
+			fprintf(out, "%9llu %6.2f%%  %s\n", (unsigned long long)all[i]->n, share,
+				all[i]->key && all[i]->key <= p->nr_funcs
+					? p->func_by_id[all[i]->key - 1]->name
+					: "[unknown]");
+		}
+	}
+	if (n > p->top)
+		fprintf(out, "... %llu more\n", n - p->top);
+	if (p->lost_nomem)
+		fprintf(out, "warning: out of memory: %llu samples not counted\n",
+			(unsigned long long)p->lost_nomem);
+	session__print_lost(s, out);
+	fflush(out);
+	HASH_ITER(hh, p->counts, c, tmp)
+	{
+		HASH_DEL(p->counts, c);
+		free(c);
+	}
+	p->total = 0;
+	free(all);
+}
+
+static void pf_interval(struct session *s, void *priv)
+{
+	struct profile *p = priv;
+
+	report(s, p);
+	stack_flame__interval(p->flame, s);
+}
+
+static void pf_deinit(struct session *s, void *priv)
+{
+	struct profile *p = priv;
+	struct pf_thread *t, *tt;
+	struct pf_func *f, *tf;
+
+	HASH_ITER(hh, p->threads, t, tt)
+	{
+		if (session__started(s))
+			flush_thread(s, p, t);
+		for (u32 i = 0; i < t->cap; i++)
+			sample_copy__free(&t->smp[i]);
+		free(t->smp);
+		HASH_DEL(p->threads, t);
+		free(t);
+	}
+	if (session__started(s) && p->ev && (p->total || !session__interval_ms(s)))
+		report(s, p);
+	stack_flame__close(p->flame, s, "profile");
+	{
+		struct pf_count *c, *tc;
+
+		HASH_ITER(hh, p->counts, c, tc)
+		{
+			HASH_DEL(p->counts, c);
+			free(c);
+		}
+	}
+	HASH_ITER(hh, p->funcs, f, tf)
+	{
+		HASH_DEL(p->funcs, f);
+		free(f->name);
+		free(f);
+	}
+	free(p->func_by_id);
+	stackdb__delete(p->db);
+}
+
+static const struct popt pf_opts[] = {
+	{ .lname = "freq",
+	  .sname = 'F',
+	  .argname = "HZ",
+	  .help = "samples per second per CPU (default 99)",
+	  POPT_BIND_UINT(struct profile, freq) },
+	{ .lname = "than",
+	  .argname = "PCT",
+	  .help = "print a thread's samples in the seconds it was at least PCT% busy",
+	  POPT_BIND_UINT(struct profile, than) },
+	{ .lname = "top",
+	  .argname = "N",
+	  .help = "rows of the table (default 10)",
+	  POPT_BIND_UINT(struct profile, top) },
+	{ .lname = "exclude-user",
+	  .help = "kernel mode only",
+	  POPT_BIND_FLAG(struct profile, excl_user) },
+	{ .lname = "exclude-kernel",
+	  .help = "user mode only",
+	  POPT_BIND_FLAG(struct profile, excl_kernel) },
+	{ .lname = "exclude-guest",
+	  .help = "not while a guest runs (where the PMU can tell)",
+	  POPT_BIND_FLAG(struct profile, excl_guest) },
+	{ 0 },
+};
+
+const struct profiler prof_profile = {
+	.name = "profile",
+	.desc = "where the CPU goes: sampled functions or stacks, flame graphs, busy-second bursts",
+	.synopsis = "perf-prof profile [-F HZ] [-g|--call-graph dwarf] [--flame-graph NAME[.svg]] "
+		    "[--than PCT] [--top N] [--exclude-user|--exclude-kernel] [--exclude-guest] "
+		    "[-i MS] [-C CPUS|-p PID|-t TID|-- command]",
+	.examples =
+		"perf-prof profile -F 999 -i 1000                 # top functions each second\n"
+		"  perf-prof profile -F 999 -g --flame-graph cpu.svg -p 1234\n"
+		"  perf-prof profile --exclude-user --than 50 -g    # bursts of %sys, with stacks\n"
+		"cycles where the host has a PMU, else cpu-clock (said once).",
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
+						     &output_group, &stack_group, &flame_group,
+						     NULL },
+	.own = pf_opts,
+	.stacks = true,
+	.priv_size = sizeof(struct profile),
+	.init = pf_init,
+	.ops = { .sample = pf_sample, .interval = pf_interval, .snapshot = pf_interval },
+	.deinit = pf_deinit,
+};

@@ -1,0 +1,55 @@
+#!/bin/bash
+# profile against tests/work/spin: its main thread ("spinner") burns CPU 3/4
+# of the time in spin_a and 1/4 in spin_b, a second thread ("sleeper") naps.
+# The folded stacks give spin_a/spin_b 75%/25% within 3 points; the table
+# names the hot function; --than 50 prints the spinner's samples and none of
+# the sleeper's; without a PMU, cpu-clock is used and said once.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$W/spin" ] || { skip "workload spin not built (make workloads)"; done_tests; exit; }
+[ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
+
+"$PP" profile -F 999 --flame-graph "$T/f.folded" -- "$W/spin" 3 >"$T/f" 2>"$T/f.err"
+check_eq "exit status" $? 0
+check "the workload ran" grep -q '^done$' "$T/f"
+share() { awk -v f=";$2;" '{ n = $NF; if (index($0, f)) s += n; if (index($0, ";spin_a;") || index($0, ";spin_b;")) t += n }
+	END { printf "%.1f\n", t ? 100 * s / t : 0 }' "$1"; }
+check_range "folded: spin_a's share of spin_a + spin_b" "$(share "$T/f.folded" spin_a)" 72 78
+check_range "folded: spin_b's share" "$(share "$T/f.folded" spin_b)" 22 28
+check "folded: main -> spin_a -> spin_for, names exact" grep -q '^spinner;__libc_start_call_main;main;spin_a;spin_for' "$T/f.folded"
+if [ -d /sys/bus/event_source/devices/cpu ] && [ -e /sys/bus/event_source/devices/cpu/events/cpu-cycles ]; then
+	check "a PMU: cycles" grep -q 'samples of cycles' "$T/f"
+else
+	check_eq "no PMU: said once, on stderr" "$(grep -c 'no hardware PMU here: sampling the cpu-clock software event at 999 Hz' "$T/f.err")" 1
+	check "no PMU: cpu-clock samples" grep -q 'samples of cpu-clock at 999 Hz' "$T/f"
+fi
+
+# the table: the hot function first, most of the samples
+"$PP" profile -F 499 -- "$W/spin" 2 >"$T/t" 2>&1
+check_eq "table: the top function is spin_for" "$(awk '/^ +SAMPLES/ { getline; print $3; exit }' "$T/t")" spin_for
+check_range "table: its share" "$(awk '/^ +SAMPLES/ { getline; sub(/%/, "", $2); print $2; exit }' "$T/t")" 50 100
+
+# -g: stacks in the table
+"$PP" profile -F 499 -g --top 3 -- "$W/spin" 2 >"$T/g" 2>&1
+check "-g: a stack through spin_a" grep -q ' spin_a+0x' "$T/g"
+check "-g: and one through spin_b" grep -q ' spin_b+0x' "$T/g"
+
+# --than 50: the spinner's busy seconds, nothing of the sleeper
+"$PP" profile --than 50 -- "$W/spin" 3 >"$T/b" 2>&1
+check_range "--than 50: the spinner's samples (99 Hz, 2-3 whole seconds)" "$(grep -c ' spinner .* cpu-clock: \| spinner .* cycles: ' "$T/b")" 150 300
+check_eq "--than 50: none of the sleeper's" "$(grep -c ' sleeper ' "$T/b")" 0
+check "--than: each with its stack" grep -q '^    [0-9a-f]* spin_for+0x' "$T/b"
+
+# an SVG
+"$PP" profile -F 499 --flame-graph "$T/f.svg" -- "$W/spin" 1 >/dev/null 2>&1
+check "an SVG flame graph" xmllint --noout "$T/f.svg"
+
+# bad input
+"$PP" profile --than 150 -- true >/dev/null 2>"$T/e1"
+check_eq "--than 150: status 2" $? 2
+check "--than 150: says the range" grep -q '1..100' "$T/e1"
+"$PP" profile -F 200000 -- true >/dev/null 2>"$T/e2"
+check_eq "-F 200000: status 2" $? 2
+"$PP" profile --exclude-user --exclude-kernel -- true >/dev/null 2>"$T/e3"
+check_eq "nothing left to sample: status 2" $? 2
+done_tests
