@@ -11,4 +11,7 @@
  */
 int procfs__stat(pid_t pid, char *state, pid_t *ppid);
 
+/* The process (thread group) of thread @tid, from /proc/TID/status: > 0, or -errno. */
+pid_t procfs__tgid(pid_t tid);
+
 #endif

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * page-faults: each page fault, with the faulting address, the ip that
+ * faulted and (-g) its stack: the page-faults software event sampled at
+ * every fault.  --exclude-user / --exclude-kernel keep the faults taken in
+ * one mode; -N stops after so many.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+struct page_faults {
+	bool excl_user, excl_kernel;
+	struct evsel *ev;
+};
+
+static int pgf_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	struct page_faults *p = priv;
+	struct evsel_conf c = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS,
+		.sample_period = 1,
+		.callchain = st && st->capture.cg != CG_NONE,
+		.exclude_user = p->excl_user,
+		.exclude_kernel = p->excl_kernel,
+		.extra_sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR,
+		.name = "page-faults",
+	};
+
+	if (p->excl_user && p->excl_kernel)
+		return session__usage_err(s, "--exclude-user and --exclude-kernel leave nothing");
+	p->ev = session__add_event(s, &c);
+	return p->ev ? 0 : -ENOMEM;
+}
+
+static void pgf_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	FILE *out = session__out(s);
+	char ts[64];
+
+	(void)priv;
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, ev->name);
+	fprintf(out, "addr 0x%llx ip 0x%llx\n", (unsigned long long)smp->addr,
+		(unsigned long long)smp->ip);
+	if (smp->nr_ips)
+		stack__print(session__stack(s), smp, out, "    ");
+}
+
+static void pgf_deinit(struct session *s, void *priv)
+{
+	(void)priv;
+	if (session__started(s))
+		session__print_lost(s, session__out(s));
+}
+
+static const struct popt pgf_opts[] = {
+	{ .lname = "exclude-user",
+	  .help = "faults taken in kernel mode only",
+	  POPT_BIND_FLAG(struct page_faults, excl_user) },
+	{ .lname = "exclude-kernel",
+	  .help = "faults taken in user mode only",
+	  POPT_BIND_FLAG(struct page_faults, excl_kernel) },
+	{ 0 },
+};
+
+const struct profiler prof_page_faults = {
+	.name = "page-faults",
+	.desc = "each page fault: address, ip and stack",
+	.synopsis = "perf-prof page-faults [-g] [--exclude-user|--exclude-kernel] [-N COUNT] "
+		    "[-C CPUS|-p PID|-t TID|-- command]",
+	.examples = "perf-prof page-faults -p 1234 -g -N 100   # 100 faults of 1234, with stacks\n"
+		    "  perf-prof page-faults --exclude-user -C 0 # faults taken in the kernel on "
+		    "CPU 0",
+	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
+						     &output_group, &stack_group, NULL },
+	.own = pgf_opts,
+	.priv_size = sizeof(struct page_faults),
+	.init = pgf_init,
+	.ops = { .sample = pgf_sample },
+	.deinit = pgf_deinit,
+};

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * signal: every signal sent, as it is sent (signal:signal_generate): the
+ * sender (the task that raised it), the target, the signal's name and what
+ * became of it (delivered, ignored, already pending, ...).  -p/-t/-- keep
+ * the signals sent to those processes (whoever sends them); --filter keeps
+ * those whose target or sender comm matches.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/kfilter.h"
+#include "engine/procfs.h"
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+struct sigwatch {
+	const char *filter;
+	struct evsel *ev;
+	struct field sig, comm, pid, group, result;
+	u64 shown;
+};
+
+static const char *const results[] = { "delivered", "ignored", "already pending", "overflow (lost)",
+				       "lost info" };
+
+/* "SIGUSR1", "SIGRTMIN+3", or "signal 99". */
+static const char *sig_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, len, sig == SIGRTMIN ? "SIGRTMIN" : "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+static int sw_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	struct sigwatch *w = priv;
+	struct evsel_conf c = { .callchain = st && st->capture.cg != CG_NONE };
+
+	/*
+	 * A signal to a target may come from any task, on any CPU; in time
+	 * order, a target is still known when a signal to it is read (its
+	 * exit, on another CPU, comes after).
+	 */
+	session__want_cpu_wide(s);
+	session__want_order(s);
+	/*
+	 * Matched here, not in the kernel: its filters read "comm" as the
+	 * sender's (the current task's) even where the event has a field of
+	 * that name, the target's; and signals are few.
+	 */
+	if (w->filter && !kfilter__globs_ok(w->filter))
+		return session__usage_err(
+			s,
+			"bad --filter '%s': expected COMM[,COMM...] globs such as "
+			"'nginx*,php-fpm'",
+			w->filter);
+	w->ev = session__add_tp(s, "signal", "signal_generate", &c);
+	if (!w->ev)
+		return -ENOENT;
+	if (evsel__field(w->ev, "sig", &w->sig) || evsel__field(w->ev, "comm", &w->comm) ||
+	    evsel__field(w->ev, "pid", &w->pid) || evsel__field(w->ev, "group", &w->group) ||
+	    evsel__field(w->ev, "result", &w->result))
+		return session__set_err(s, -EINVAL,
+					"signal:signal_generate lacks a field it needs "
+					"(sig, comm, pid, group, result)");
+	return 0;
+}
+
+static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct sigwatch *w = priv;
+	FILE *out = session__out(s);
+	u64 sig = 0, pid = 0, group = 0, result = 0;
+	char ts[64], name[32];
+	const char *comm;
+	int len = 0;
+	pid_t tgid;
+
+	(void)ev;
+	field__u64(&w->sig, smp, &sig);
+	field__u64(&w->pid, smp, &pid);
+	field__u64(&w->group, smp, &group);
+	field__u64(&w->result, smp, &result);
+	/* the target's process, for -p: its thread group */
+	tgid = procfs__tgid((pid_t)pid);
+	if (!session__is_target(s, tgid > 0 ? (u32)tgid : (u32)pid, (u32)pid))
+		return;
+	comm = field__str(&w->comm, smp, &len);
+	if (w->filter) {
+		char target[32];
+
+		snprintf(target, sizeof(target), "%.*s", comm ? len : 0, comm ? comm : "");
+		if (!kfilter__comm_match(w->filter, target) &&
+		    !kfilter__comm_match(w->filter, session__comm(s, smp->tid)))
+			return;
+	}
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu,
+		     sig_name((int)sig, name, sizeof(name)));
+	fprintf(out, "to %.*s %llu%s: %s\n", comm ? len : 1, comm ? comm : "?",
+		(unsigned long long)pid, group ? " (process)" : "",
+		result < sizeof(results) / sizeof(results[0]) ? results[result] : "?");
+	if (smp->nr_ips)
+		stack__print(session__stack(s), smp, out, "    ");
+	w->shown++;
+}
+
+static void sw_deinit(struct session *s, void *priv)
+{
+	if (session__started(s))
+		session__print_lost(s, session__out(s));
+	(void)priv;
+}
+
+static const struct popt sw_opts[] = {
+	{ .lname = "filter",
+	  .argname = "COMM,...",
+	  .help = "only signals whose target or sender comm matches one of these globs",
+	  POPT_BIND_STR(struct sigwatch, filter) },
+	{ 0 },
+};
+
+const struct profiler prof_signal = {
+	.name = "signal",
+	.desc = "every signal sent: sender, target, signal and what became of it",
+	.synopsis = "perf-prof signal [--filter COMM[,COMM...]] [-g] [-C CPUS|-p PID|-t TID|-- "
+		    "command]",
+	.examples =
+		"perf-prof signal                           # every signal on the host\n"
+		"  perf-prof signal -p 1234 -g               # who signals 1234, and from where\n"
+		"  perf-prof signal --filter 'nginx*'        # signals to or from nginx\n"
+		"A line: the sender (comm, tid, CPU), the signal, 'to' the target comm and "
+		"tid,\n"
+		"(process) for a process-directed signal, and delivered / ignored / already "
+		"pending / ....",
+	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
+						     &output_group, &stack_group, NULL },
+	.own = sw_opts,
+	.priv_size = sizeof(struct sigwatch),
+	.init = sw_init,
+	.ops = { .sample = sw_sample },
+	.deinit = sw_deinit,
+};
