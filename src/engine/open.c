@@ -435,16 +435,42 @@ static bool inherits(struct session *s, pid_t tid)
 	return false;
 }
 
+static int add_counter(struct evsel *ev, int fd, int cpu, pid_t pid)
+{
+	if (ev->nr_cnt == ev->cap_cnt) {
+		int cap = ev->cap_cnt ? ev->cap_cnt * 2 : 8;
+		struct counter_fd *c = realloc(ev->cnt, cap * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		ev->cnt = c;
+		ev->cap_cnt = cap;
+	}
+	ev->cnt[ev->nr_cnt++] = (struct counter_fd){ .fd = fd, .cpu = cpu, .tid = pid };
+	return 0;
+}
+
 static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int *leader_fd,
 		    bool track)
 {
 	struct perf_event_attr a = ev->attr;
 	const struct capture_opts *cap = s->conf.capture;
+	int group = -1;
 	u64 id;
 	int fd, err;
 
+	if (ev->leader) {
+		group = ev->leader->cur_fd;
+		if (group < 0)
+			return -ENODEV; /* its leader is not open here */
+	}
+	ev->cur_fd = -1;
+	if (ev->counting)
+		track = false;
 	a.inherit = s->per_thread && inherits(s, pid);
 	a.enable_on_exec = s->has_wl && s->per_thread;
+	if (ev->leader)
+		a.disabled = 0; /* it follows its leader */
 	if (track) {
 		/* One event per buffer carries the task records. */
 		a.comm = a.task = 1;
@@ -455,10 +481,10 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 			a.build_id = 1;
 		}
 	}
-	fd = perf_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = perf_open(&a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && errno == EINVAL && a.build_id) {
 		a.build_id = 0; /* kernels before 5.12 */
-		fd = perf_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = perf_open(&a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 	}
 	if (fd < 0)
 		return -errno;
@@ -466,6 +492,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		close(fd);
 		return -ENOMEM;
 	}
+	ev->cur_fd = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
 		return session__set_err(s, -errno, "cannot get the id of %s: %s", ev->name,
 					strerror(errno));
@@ -476,7 +503,16 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		/* not opened after all: an event skipped must leave no fd behind */
 		s->nr_ids--;
 		close(s->fds[--s->nr_fds]);
+		ev->cur_fd = -1;
 		return err;
+	}
+	if (ev->counting || (ev->leader && !ev->attr.sample_period)) {
+		/* no records: it needs no ring (nor a place in one) */
+		if (ev->counting && add_counter(ev, fd, cpu, pid))
+			return session__set_err(s, -ENOMEM, "out of memory");
+		if (*leader_fd >= 0)
+			s->bufs[s->nr_bufs - 1].fd_end = s->nr_fds;
+		return 0;
 	}
 	if (*leader_fd < 0) {
 		struct buf *b = &s->bufs[s->nr_bufs];
@@ -612,6 +648,38 @@ static int drop_refused(struct session *s)
 	return 0;
 }
 
+/* A counter in the group of a sampling event: opened where its leader is. */
+static bool sampled_group(const struct evsel *ev)
+{
+	return ev->leader && !ev->leader->counting;
+}
+
+/* Per thread, a counter opens once (with the first CPU), unless its leader samples. */
+static bool thread_counter_here(const struct evsel *ev, int cpu_idx)
+{
+	return sampled_group(ev) || cpu_idx == 0;
+}
+
+/*
+ * Counters alone, on threads: a dummy event follows the threads (their
+ * exit ends a -p run, their comm and forks are known) in a small ring.
+ */
+static int add_tracker(struct session *s)
+{
+	struct evsel_conf c = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.name = "dummy",
+	};
+
+	if (!s->per_thread)
+		return 0;
+	for (struct evsel *ev = s->evsels; ev; ev = ev->next)
+		if (!ev->counting)
+			return 0;
+	return session__add_event(s, &c) ? 0 : -ENOMEM;
+}
+
 int session__open(struct session *s)
 {
 	const struct target_opts *tg = s->conf.target;
@@ -642,6 +710,9 @@ int session__open(struct session *s)
 	}
 	s->per_thread = s->nr_threads > 0;
 	nthreads = s->per_thread ? s->nr_threads : 1;
+	err = add_tracker(s);
+	if (err)
+		return err;
 	for (struct evsel *ev = s->evsels; ev; ev = ev->next) {
 		session__set_wakeup(s, &ev->attr); /* the ring size is known now */
 		if (s->conf.log->verbose >= 2)
@@ -657,10 +728,28 @@ int session__open(struct session *s)
 			pid_t pid = s->per_thread ? s->threads[t] : -1;
 			bool first_of_thread = true;
 
-			for (struct evsel *ev = s->evsels; ev; ev = ev->next) {
-				if (ev->refused || !on_cpu(ev, cpu))
+			for (struct evsel *ev = s->evsels; ev; ev = ev->next)
+				ev->cur_fd = -1;
+			/* events with records first: the first of a CPU owns its ring */
+			for (struct evsel *ev = s->evsels, *pass = NULL; ev || !pass;
+			     ev = ev ? ev->next : NULL) {
+				if (!ev) { /* the second pass: the counters */
+					pass = s->evsels;
+					ev = s->evsels;
+				}
+				if (ev->refused || !on_cpu(ev, cpu) || ev->counting != !!pass)
 					continue;
-				err = open_one(s, ev, pid, cpu, &leader, first_of_thread);
+				/*
+				 * A thread's counter counts wherever it runs: one
+				 * per thread (cpu -1), not one per CPU whose times
+				 * would look multiplexed.
+				 */
+				if (pass && s->per_thread && !thread_counter_here(ev, c))
+					continue;
+				err = open_one(s, ev, pid,
+					       pass && s->per_thread && !sampled_group(ev) ? -1
+											   : cpu,
+					       &leader, first_of_thread);
 				if (err == -ESRCH && s->per_thread)
 					break; /* the thread exited meanwhile */
 				if (err < 0 && refusable(s, ev, -err)) {

@@ -165,6 +165,7 @@ void session__delete(struct session *s)
 			s->uf_ops->done(ev->ufilter, s, ev);
 		fastprint__delete(ev->fastprint);
 		free(ev->cpus);
+		free(ev->cnt);
 		free(ev->filter);
 		free(ev->name);
 		free(ev);
@@ -357,6 +358,11 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	a->read_format = c->read_format;
 	a->exclude_user = c->exclude_user;
 	a->exclude_kernel = c->exclude_kernel;
+	a->exclude_hv = c->exclude_hv;
+	a->exclude_guest = c->exclude_guest;
+	a->exclude_host = c->exclude_host;
+	a->config1 = c->config1;
+	a->config2 = c->config2;
 	a->disabled = 1;
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
@@ -388,6 +394,18 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 				cap->dwarf_size ? cap->dwarf_size : DEFAULT_DWARF_SIZE;
 		}
 	}
+	if (c->counting) {
+		a->sample_period = 0;
+		a->freq = 0;
+		a->sample_type = 0;
+		a->sample_id_all = 0;
+		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a->exclude_callchain_user = a->exclude_callchain_kernel = 0;
+		a->sample_max_stack = 0;
+		ev->counting = true;
+	}
+	ev->leader = c->leader;
+	ev->cur_fd = -1;
 	ev->idx = s->nr_evsels++;
 	*s->tail = ev;
 	s->tail = &ev->next;
@@ -436,7 +454,8 @@ struct evsel *session__add_tp(struct session *s, const char *sys, const char *na
 	}
 	c.type = PERF_TYPE_TRACEPOINT;
 	c.config = tp->id;
-	c.extra_sample_type |= PERF_SAMPLE_RAW;
+	if (!c.counting)
+		c.extra_sample_type |= PERF_SAMPLE_RAW;
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
 	ev = evsel_new(s, &c, conf->name ? conf->name : full);
 	if (!ev)

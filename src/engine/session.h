@@ -36,6 +36,34 @@ struct evsel_conf {
 	u64 read_format;
 	const char *filter; /* tracepoint filter, NULL for none */
 	const char *name;   /* display name (alias); NULL = sys:name */
+	u64 config1, config2;
+	bool exclude_hv, exclude_guest, exclude_host;
+	/*
+	 * Counting mode: no samples and no ring buffer; the values are read
+	 * with session__read_counter (time enabled and running included, for
+	 * multiplexing).  A session of counters only, on threads, gets a dummy
+	 * event of its own that follows the threads' lifecycle.
+	 */
+	bool counting;
+	/*
+	 * Open in the group of @leader (added before, on the same CPUs and
+	 * threads): scheduled on the PMU together, read together.  A sampling
+	 * leader with PERF_SAMPLE_READ and read_format PERF_FORMAT_GROUP |
+	 * PERF_FORMAT_ID carries its counting members' values in each sample.
+	 */
+	struct evsel *leader;
+};
+
+/* Where one counter of a counting event is open. */
+struct counter_fd {
+	int fd;
+	int cpu;   /* the CPU it counts on (-1: any, a thread followed everywhere) */
+	pid_t tid; /* -1: every task on cpu */
+};
+
+/* A counter's read: value, and the time it was enabled and running (ns). */
+struct counter_val {
+	u64 val, ena, run;
 };
 
 struct evsel {
@@ -54,13 +82,18 @@ struct evsel {
 	bool fastprint_tried;
 	int *cpus; /* cpus=LIST: open only on these CPUs; NULL: every monitored one */
 	int nr_cpus;
-	bool from_glob;	     /* matched by a glob: skipped, not fatal, if the kernel refuses it */
-	bool refused;	     /* ... and it did */
-	bool refused_filter; /* ... its filter */
-	int refused_err;     /* errno of the refusal */
-	int refused_at;	     /* CPU (or thread) of it */
-	int nr_open;	     /* perf events opened for it */
-	struct probe *probe; /* a dynamic probe (engine/probe.h), or NULL */
+	bool from_glob;	      /* matched by a glob: skipped, not fatal, if the kernel refuses it */
+	bool refused;	      /* ... and it did */
+	bool refused_filter;  /* ... its filter */
+	int refused_err;      /* errno of the refusal */
+	int refused_at;	      /* CPU (or thread) of it */
+	int nr_open;	      /* perf events opened for it */
+	struct probe *probe;  /* a dynamic probe (engine/probe.h), or NULL */
+	bool counting;	      /* evsel_conf.counting */
+	struct evsel *leader; /* evsel_conf.leader */
+	int cur_fd;	      /* open: its fd on the CPU/thread being opened */
+	struct counter_fd *cnt; /* counting: where it is open (cpu, then thread order) */
+	int nr_cnt, cap_cnt;
 };
 
 /*
@@ -188,6 +221,12 @@ struct evsel *session__add_tp(struct session *s, const char *sys, const char *na
 struct evsel *session__add_event(struct session *s, const struct evsel_conf *conf);
 
 struct evsel *session__evsels(struct session *s);
+
+/*
+ * Read counter @i (0..ev->nr_cnt-1) of the counting event @ev, or the sum
+ * of all of them (@i < 0).  0, or -errno (a counter never read: zeros).
+ */
+int session__read_counter(struct session *s, struct evsel *ev, int i, struct counter_val *v);
 
 /*
  * Open, filter, mmap and enable all events; start the workload if any.

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A set of counters (counting mode: stat, percpu-stat, hwstat): events
+ * from engine/evname (software, hardware, PMU aliases with .scale/.unit,
+ * tracepoints, {groups}), opened by the session without ring buffers, read
+ * at each interval and at the end.  Values are kept per instance (a CPU, or
+ * a thread with -p/-t/--: its counters on every CPU added up) so a report
+ * can show the total, each instance, or a matrix (percpu-stat).
+ *
+ * Interval values are differences of cumulative reads, each scaled by its
+ * own enabled/running times (a counter multiplexed in one interval and not
+ * in the next is estimated right in both), as perf stat -I does.
+ */
+#ifndef PP_COUNTERS_H
+#define PP_COUNTERS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine/counter.h"
+#include "engine/evname.h"
+#include "engine/session.h"
+
+struct ctr {
+	struct evsel *ev;
+	double scale;  /* evname's scale (1 unless the PMU says), times 1e-6 for msec */
+	char unit[16]; /* "", "msec", "MiB" */
+	char name[128];
+	struct counter_val *now, *last, *first; /* per instance */
+	struct counter_val sum_now, sum_last, sum_first;
+};
+
+struct ctr_set {
+	struct session *s;
+	struct ctr *c;
+	int nr;
+	bool per_thread; /* instances are threads (else CPUs) */
+	int nr_inst;
+	int *inst;	  /* the CPU or tid of each instance */
+	int **inst_of_fd; /* [counter][fd index] -> instance */
+	u64 t_first, t_last, t_now;
+};
+
+/*
+ * Add the parsed events @evs to @s as counters (tracepoints through tracefs,
+ * groups with their leader).  0, or -errno with the session's error set.
+ */
+int ctr_set__add(struct ctr_set *cs, struct session *s, const struct evname *evs, int nr);
+
+/*
+ * Read every counter now (the first read, after the session is open, also
+ * learns the instances; counters count from 0 when enabled).
+ */
+void ctr_set__read(struct ctr_set *cs);
+
+/*
+ * Counter @k's value, scaled, for instance @i (-1: all): since the last
+ * ctr_set__advance (@since_start false) or since the start.  *share: the
+ * running share (1 = counted all the time); NULL when not wanted.
+ */
+double ctr_set__value(const struct ctr_set *cs, int k, int i, bool since_start, double *share);
+
+/* The interval is printed: what was read becomes the base of the next. */
+void ctr_set__advance(struct ctr_set *cs);
+
+/*
+ * perf stat's layout: one line per counter (per instance and counter with
+ * @perins), value with thousands separators, unit, name, and the running
+ * share in parentheses when it was multiplexed; "<not counted>" when it
+ * never ran.  @since_start: the whole run (the final report).
+ */
+void ctr_set__print(const struct ctr_set *cs, FILE *fp, bool perins, bool since_start);
+
+/*
+ * A derived line under the counters, as perf stat's "#" column: counter
+ * @kn / counter @kd (per instance with @perins), e.g. IPC = instructions /
+ * cycles: "           1.25  IPC (instructions / cycles)"; "-" where the
+ * divisor is 0 or was not counted.
+ */
+void ctr_set__print_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, const char *label,
+			  bool perins, bool since_start);
+
+/* "1,234,567" (or "1,234.56" for fractional values).  Returns @buf. */
+const char *ctr__fmt(double v, bool fraction, char *buf, size_t len);
+
+void ctr_set__free(struct ctr_set *cs);
+
+#endif

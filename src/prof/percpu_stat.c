@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * percpu-stat: what each CPU did, counted, never sampled: context switches,
+ * migrations, minor and major faults, hard and soft interrupts, timer
+ * interrupts, hrtimers, workqueue items, KVM exits, network packets in and
+ * out, page allocations and direct reclaims, and (--syscalls) system calls;
+ * one row per CPU and the total, per interval and for the whole run.
+ * Software events and tracepoints in counting mode: no ring buffer, no
+ * record per event, whatever the rate.  A tracepoint this kernel lacks is
+ * left out (said with -v).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/counters.h"
+#include "engine/tp.h"
+#include "profiler.h"
+#include "report/outfile.h"
+
+struct pcs_col {
+	const char *title;
+	const char *event; /* evname spelling */
+	bool syscalls;	   /* only with --syscalls */
+};
+
+static const struct pcs_col pcs_cols[] = {
+	{ .title = "cs", .event = "context-switches" },
+	{ .title = "migr", .event = "cpu-migrations" },
+	{ .title = "minflt", .event = "minor-faults" },
+	{ .title = "majflt", .event = "major-faults" },
+	{ .title = "irq", .event = "irq:irq_handler_entry" },
+	{ .title = "timer", .event = "irq_vectors:local_timer_entry" },
+	{ .title = "softirq", .event = "irq:softirq_entry" },
+	{ .title = "hrtimer", .event = "timer:hrtimer_expire_entry" },
+	{ .title = "workq", .event = "workqueue:workqueue_execute_start" },
+	{ .title = "kvmexit", .event = "kvm:kvm_exit" },
+	{ .title = "netrx", .event = "net:netif_receive_skb" },
+	{ .title = "nettx", .event = "net:net_dev_xmit" },
+	{ .title = "pgalloc", .event = "kmem:mm_page_alloc" },
+	{ .title = "reclaim", .event = "vmscan:mm_vmscan_direct_reclaim_begin" },
+	{ .title = "syscalls", .event = "raw_syscalls:sys_enter", .syscalls = true },
+};
+
+#define PCS_NR (sizeof(pcs_cols) / sizeof(pcs_cols[0]))
+
+struct percpu_stat {
+	bool syscalls, perins;
+	struct evname *evs;
+	int nr_evs;
+	const char *titles[PCS_NR];
+	struct ctr_set cs;
+};
+
+/* Is this tracepoint on this kernel? (a software event always is) */
+static bool have(const char *event)
+{
+	const char *colon = strchr(event, ':');
+	char sys[64], **list;
+	int n;
+
+	if (!colon || (size_t)(colon - event) >= sizeof(sys))
+		return true;
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - event), event);
+	n = tp__expand(sys, colon + 1, &list);
+	if (n > 0)
+		tp__free_list(list);
+	return n > 0;
+}
+
+static int pcs_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	struct percpu_stat *p = priv;
+	const struct target_opts *t = opt_set__get(opts, &target_group);
+	char err[256];
+
+	if (t && (t->nr_pids || t->nr_tids))
+		return session__usage_err(s, "percpu-stat counts whole CPUs: use -C CPUS (or stat "
+					     "-p for a process's counts)");
+	session__want_cpu_wide(s);
+	for (size_t i = 0; i < PCS_NR; i++) {
+		if (pcs_cols[i].syscalls && !p->syscalls)
+			continue;
+		if (!have(pcs_cols[i].event)) {
+			if (session__verbose(s))
+				fprintf(stderr, "percpu-stat: no %s on this kernel: no %s column\n",
+					pcs_cols[i].event, pcs_cols[i].title);
+			continue;
+		}
+		if (evname__parse_list(pcs_cols[i].event, &p->evs, &p->nr_evs, err, sizeof(err)))
+			return session__set_err(s, -EINVAL, "%s: %s", pcs_cols[i].event, err);
+		p->titles[p->nr_evs - 1] = pcs_cols[i].title;
+	}
+	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+}
+
+static void print_row(struct percpu_stat *p, FILE *out, const char *who, int inst, bool since_start)
+{
+	fprintf(out, "%-5s", who);
+	for (int k = 0; k < p->cs.nr; k++) {
+		int w = (int)strlen(p->titles[k]);
+		double v = ctr_set__value(&p->cs, k, inst, since_start, NULL);
+
+		fprintf(out, " %*.0f", w < 9 ? 9 : w, v);
+	}
+	fputc('\n', out);
+}
+
+static void report(struct session *s, struct percpu_stat *p, bool since_start)
+{
+	FILE *out = session__out(s);
+	char ts[64], who[16];
+
+	ctr_set__read(&p->cs);
+	session__fmt_time(s, session__now(s), ts, sizeof(ts));
+	fprintf(out, "%s percpu-stat: %s %.3f s\n", ts, since_start ? "total" : "interval",
+		(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
+	fprintf(out, "%-5s", "CPU");
+	for (int k = 0; k < p->cs.nr; k++) {
+		int w = (int)strlen(p->titles[k]);
+
+		fprintf(out, " %*s", w < 9 ? 9 : w, p->titles[k]);
+	}
+	fputc('\n', out);
+	for (int i = 0; i < p->cs.nr_inst; i++) {
+		snprintf(who, sizeof(who), "%d", p->cs.inst[i]);
+		print_row(p, out, who, i, since_start);
+	}
+	print_row(p, out, "all", -1, since_start);
+	fflush(out);
+}
+
+static void pcs_interval(struct session *s, void *priv)
+{
+	struct percpu_stat *p = priv;
+
+	report(s, p, false);
+	ctr_set__advance(&p->cs);
+}
+
+static void pcs_snapshot(struct session *s, void *priv)
+{
+	report(s, priv, true);
+}
+
+static void pcs_deinit(struct session *s, void *priv)
+{
+	struct percpu_stat *p = priv;
+
+	if (session__started(s))
+		report(s, p, true);
+	ctr_set__free(&p->cs);
+	evname__free(p->evs, p->nr_evs);
+}
+
+static const struct popt pcs_opts[] = {
+	{ .lname = "syscalls",
+	  .help = "count system calls too (raw_syscalls:sys_enter)",
+	  POPT_BIND_FLAG(struct percpu_stat, syscalls) },
+	{ .lname = "perins",
+	  .help = "a row per CPU (always: the original's spelling is accepted)",
+	  POPT_BIND_FLAG(struct percpu_stat, perins) },
+	{ 0 },
+};
+
+const struct profiler prof_percpu_stat = {
+	.name = "percpu-stat",
+	.desc = "per-CPU counts of switches, faults, interrupts, timers, work, packets, pages",
+	.synopsis = "perf-prof percpu-stat [-i MS] [--syscalls] [-C CPUS] [-- command]",
+	.examples = "perf-prof percpu-stat -i 1000                # every second, every CPU\n"
+		    "  perf-prof percpu-stat -C 2-3 --syscalls -i 500",
+	.groups =
+		(const struct opt_group *const[]){ &target_group, &run_group, &output_group, NULL },
+	.own = pcs_opts,
+	.priv_size = sizeof(struct percpu_stat),
+	.init = pcs_init,
+	.ops = { .interval = pcs_interval, .snapshot = pcs_snapshot },
+	.deinit = pcs_deinit,
+};

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * split-lock: locked instructions whose operand crosses a cache line lock
+ * the whole memory bus, stalling every CPU.  The CPU's PMU counts them
+ * (Intel: SQ_MISC.SPLIT_LOCK, event 0xf4 umask 0x10; AMD Zen:
+ * LS_LOCKS.BUS_LOCK, event 0x25 umask 0x01): per CPU per interval, and with
+ * -T N a sample every N split locks, printed with the task and ip that took
+ * it.  A host without a hardware PMU cannot count them: one line says so.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/counters.h"
+#include "engine/features.h"
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/outfile.h"
+
+struct split_lock {
+	unsigned long long trigger;
+	bool perins;
+	struct evname *evs;
+	int nr_evs;
+	struct ctr_set cs;
+	struct evsel *sampler;
+	u64 samples;
+};
+
+/* The PMU event counting split locks on a CPU of @vendor (cpuinfo's vendor_id), or NULL. */
+const char *split_lock__event(const char *vendor)
+{
+	if (!strcmp(vendor, "GenuineIntel"))
+		return "cpu/event=0xf4,umask=0x10,name=split-lock/";
+	if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"))
+		return "cpu/event=0x25,umask=0x01,name=split-lock/";
+	return NULL;
+}
+
+static void cpu_vendor(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(buf, len, "unknown");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "vendor_id : %63s", buf) == 1)
+			break;
+	if (f)
+		fclose(f);
+}
+
+static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	struct split_lock *p = priv;
+	char vendor[64], err[256];
+	const char *ev;
+
+	(void)opts;
+	if (!features__cpu_pmu())
+		return session__set_err(s, -ENODEV,
+					"needs a hardware PMU, and this host has none (no "
+					"/sys/bus/event_source/devices/cpu: a VM without a virtual "
+					"PMU?): split locks cannot be counted here");
+	cpu_vendor(vendor, sizeof(vendor));
+	ev = split_lock__event(vendor);
+	if (!ev)
+		return session__set_err(s, -ENODEV,
+					"no known split-lock event for CPU vendor '%s' "
+					"(Intel and AMD only)",
+					vendor);
+	session__want_cpu_wide(s);
+	if (evname__parse_list(ev, &p->evs, &p->nr_evs, err, sizeof(err)))
+		return session__set_err(s, -EINVAL, "%s", err);
+	if (p->trigger) {
+		struct evsel_conf c = {
+			.type = p->evs[0].attr.type,
+			.config = p->evs[0].attr.config,
+			.sample_period = p->trigger,
+			.extra_sample_type = PERF_SAMPLE_IP,
+			.name = "split-lock",
+		};
+
+		p->sampler = session__add_event(s, &c);
+		if (!p->sampler)
+			return -ENOMEM;
+	}
+	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+}
+
+static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct split_lock *p = priv;
+	FILE *out = session__out(s);
+	char ts[64];
+
+	p->samples++;
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, ev->name);
+	fprintf(out, "%llu split locks, ip 0x%llx\n", p->trigger, (unsigned long long)smp->ip);
+}
+
+static void report(struct session *s, struct split_lock *p, bool since_start)
+{
+	FILE *out = session__out(s);
+	char ts[64];
+
+	ctr_set__read(&p->cs);
+	session__fmt_time(s, session__now(s), ts, sizeof(ts));
+	fprintf(out, "%s split-lock: %s %.3f s\n", ts, since_start ? "total" : "interval",
+		(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
+	ctr_set__print(&p->cs, out, p->perins, since_start);
+	fflush(out);
+}
+
+static void sl_interval(struct session *s, void *priv)
+{
+	struct split_lock *p = priv;
+
+	report(s, p, false);
+	ctr_set__advance(&p->cs);
+}
+
+static void sl_snapshot(struct session *s, void *priv)
+{
+	report(s, priv, true);
+}
+
+static void sl_deinit(struct session *s, void *priv)
+{
+	struct split_lock *p = priv;
+
+	if (session__started(s)) {
+		report(s, p, true);
+		session__print_lost(s, session__out(s));
+	}
+	ctr_set__free(&p->cs);
+	evname__free(p->evs, p->nr_evs);
+}
+
+static const struct popt sl_opts[] = {
+	{ .lname = "trigger",
+	  .sname = 'T',
+	  .argname = "N",
+	  .help = "a sample (task, ip) every N split locks on a CPU",
+	  POPT_BIND_UINT(struct split_lock, trigger) },
+	{ .lname = "perins", .help = "a row per CPU", POPT_BIND_FLAG(struct split_lock, perins) },
+	{ 0 },
+};
+
+const struct profiler prof_split_lock = {
+	.name = "split-lock",
+	.desc = "split locks (bus locks) per CPU, and who takes them (needs a hardware PMU)",
+	.synopsis = "perf-prof split-lock [-T N] [-i MS] [--perins] [-C CPUS]",
+	.examples = "perf-prof split-lock -i 1000 --perins\n"
+		    "  perf-prof split-lock -T 1000 -C 0-7     # who takes them, every 1000",
+	.groups =
+		(const struct opt_group *const[]){ &target_group, &run_group, &output_group, NULL },
+	.own = sl_opts,
+	.priv_size = sizeof(struct split_lock),
+	.init = sl_init,
+	.ops = { .sample = sl_sample, .interval = sl_interval, .snapshot = sl_snapshot },
+	.deinit = sl_deinit,
+};

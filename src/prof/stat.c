@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stat: counting mode, as perf stat (seed 002).  The events count in the
+ * kernel and are read, never sampled: no ring buffer, no record per event.
+ * -i prints each interval's counts, and the end the whole run's.  Counters
+ * the PMU cannot all hold at once are multiplexed by the kernel: the value
+ * is then estimated from the time it ran (value * enabled / running) and the
+ * running share is shown, as perf stat does.  {a,b} is a group: counted
+ * together, so their ratio holds even when multiplexed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/counters.h"
+#include "engine/features.h"
+#include "profiler.h"
+#include "report/outfile.h"
+
+#define STAT_MAX_E 64
+
+struct stat_prof {
+	const char *texts[STAT_MAX_E];
+	int nr_texts;
+	bool perins;
+	struct evname *evs;
+	int nr_evs;
+	struct ctr_set cs;
+};
+
+static int stat_opt_e(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct stat_prof *p = data;
+
+	if (p->nr_texts == STAT_MAX_E) {
+		snprintf(err, errlen, "too many -e (at most %d; put several events in one)",
+			 STAT_MAX_E);
+		return -1;
+	}
+	p->texts[p->nr_texts++] = arg;
+	return 0;
+}
+
+static int stat_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	struct stat_prof *p = priv;
+	char err[256];
+
+	(void)opts;
+	if (!p->nr_texts)
+		p->texts[p->nr_texts++] =
+			features__cpu_pmu()
+				? "task-clock,context-switches,cpu-migrations,page-faults,cycles,"
+				  "instructions"
+				: "task-clock,context-switches,cpu-migrations,page-faults";
+	for (int i = 0; i < p->nr_texts; i++)
+		if (evname__parse_list(p->texts[i], &p->evs, &p->nr_evs, err, sizeof(err)))
+			return session__usage_err(s, "-e %s: %s", p->texts[i], err);
+	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+}
+
+static void stat_interval(struct session *s, void *priv)
+{
+	struct stat_prof *p = priv;
+	FILE *out = session__out(s);
+	char ts[64];
+
+	ctr_set__read(&p->cs);
+	session__fmt_time(s, session__now(s), ts, sizeof(ts));
+	fprintf(out, "%s stat: %.3f s\n", ts, (double)(p->cs.t_now - p->cs.t_last) / 1e9);
+	ctr_set__print(&p->cs, out, p->perins, false);
+	fflush(out);
+	ctr_set__advance(&p->cs);
+}
+
+static void stat_snapshot(struct session *s, void *priv)
+{
+	struct stat_prof *p = priv;
+	FILE *out = session__out(s);
+
+	ctr_set__read(&p->cs);
+	fprintf(out, "stat: so far (%.3f s)\n", (double)(p->cs.t_now - p->cs.t_first) / 1e9);
+	ctr_set__print(&p->cs, out, p->perins, true);
+	fflush(out);
+}
+
+static void stat_deinit(struct session *s, void *priv)
+{
+	struct stat_prof *p = priv;
+	FILE *out = session__out(s);
+
+	if (session__started(s)) {
+		ctr_set__read(&p->cs);
+		fprintf(out, "stat: total (%.3f s)\n", (double)(p->cs.t_now - p->cs.t_first) / 1e9);
+		ctr_set__print(&p->cs, out, p->perins, true);
+		fflush(out);
+	}
+	ctr_set__free(&p->cs);
+	evname__free(p->evs, p->nr_evs);
+}
+
+static const struct popt stat_opts[] = {
+	{ .lname = "event",
+	  .sname = 'e',
+	  .argname = "EVENT,...",
+	  .help = "events to count: cpu-clock, cs, cycles:u, PMU/TERMS/, PMU/ALIAS/, SYS:NAME, "
+		  "{A,B} groups (perf-prof list)",
+	  .type = POPT_CB,
+	  .cb = stat_opt_e },
+	{ .lname = "perins",
+	  .help = "per instance: each CPU (or each thread with -p/-t/--)",
+	  POPT_BIND_FLAG(struct stat_prof, perins) },
+	{ 0 },
+};
+
+const struct profiler prof_stat = {
+	.name = "stat",
+	.desc = "count events (no sampling), per interval and in total, as perf stat",
+	.synopsis = "perf-prof stat [-e EVENT,...] [-i MS] [--perins] [-C CPUS|-p PID|-t TID|-- "
+		    "command]",
+	.examples =
+		"perf-prof stat -e page-faults,context-switches -- ./touch 300\n"
+		"  perf-prof stat -e cpu-clock,cs,sched:sched_wakeup -C 0-3 -i 1000 --perins\n"
+		"  perf-prof stat -e '{cycles,instructions}' -p 4242   # a group: read together",
+	.groups =
+		(const struct opt_group *const[]){ &target_group, &run_group, &output_group, NULL },
+	.own = stat_opts,
+	.priv_size = sizeof(struct stat_prof),
+	.init = stat_init,
+	.ops = { .interval = stat_interval, .snapshot = stat_snapshot },
+	.deinit = stat_deinit,
+};
