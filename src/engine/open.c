@@ -641,6 +641,7 @@ static int drop_refused(struct session *s)
 		s->nr_evsels--;
 		fastprint__delete(ev->fastprint);
 		free(ev->cpus);
+		free(ev->cnt);
 		free(ev->filter);
 		free(ev);
 	}
