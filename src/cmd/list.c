@@ -15,6 +15,7 @@
 #include <tracefs.h>
 
 #include "cmd/list_probe.h"
+#include "engine/evname.h"
 #include "engine/features.h"
 #include "engine/tp.h"
 #include "profiler.h"
@@ -23,48 +24,13 @@ struct list_priv {
 	bool fields; /* --fields: same as -v */
 };
 
-struct alias {
-	const char *name;
-	const char *alt; /* the short form perf also accepts, or NULL */
-};
-
-/* The generic PERF_TYPE_SOFTWARE events, in PERF_COUNT_SW_* order. */
-static const struct alias sw_events[] = {
-	{ "cpu-clock", NULL },
-	{ "task-clock", NULL },
-	{ "page-faults", "faults" },
-	{ "context-switches", "cs" },
-	{ "cpu-migrations", "migrations" },
-	{ "minor-faults", NULL },
-	{ "major-faults", NULL },
-	{ "alignment-faults", NULL },
-	{ "emulation-faults", NULL },
-	{ "dummy", NULL },
-	{ "bpf-output", NULL },
-	{ "cgroup-switches", NULL },
-};
-
-/* The generic PERF_TYPE_HARDWARE events, in PERF_COUNT_HW_* order. */
-static const struct alias hw_events[] = {
-	{ "cpu-cycles", "cycles" },
-	{ "instructions", NULL },
-	{ "cache-references", NULL },
-	{ "cache-misses", NULL },
-	{ "branch-instructions", "branches" },
-	{ "branch-misses", NULL },
-	{ "bus-cycles", NULL },
-	{ "stalled-cycles-frontend", "idle-cycles-frontend" },
-	{ "stalled-cycles-backend", "idle-cycles-backend" },
-	{ "ref-cycles", NULL },
-};
-
 #define NAME_WIDTH 48
 
-static void print_aliases(const struct alias *a, size_t n, const char *kind)
+static void print_aliases(const struct evname_alias *a, int n, const char *kind)
 {
 	char buf[128];
 
-	for (size_t i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++) {
 		if (a[i].alt)
 			snprintf(buf, sizeof(buf), "%s OR %s", a[i].name, a[i].alt);
 		else
@@ -124,7 +90,7 @@ static void print_hardware(void)
 		printf("  none: %s\n", features__why_not(FEAT_CPU_PMU, why, sizeof(why)));
 		return;
 	}
-	print_aliases(hw_events, sizeof(hw_events) / sizeof(hw_events[0]), "Hardware event");
+	print_aliases(evname__hw, evname__nr_hw, "Hardware event");
 	print_pmu_events(cpu, 0);
 }
 
@@ -422,7 +388,7 @@ static int list_run(const struct opt_set *opts, void *priv, int argc, char **arg
 		return stdout_ok(list_tracepoints(argc, argv, verbose, false));
 
 	printf("Software events:\n");
-	print_aliases(sw_events, sizeof(sw_events) / sizeof(sw_events[0]), "Software event");
+	print_aliases(evname__sw, evname__nr_sw, "Software event");
 	printf("\n");
 	print_hardware();
 	printf("\n");
