@@ -448,6 +448,19 @@ int probe_elf__func(struct probe_elf *pe, const char *name, struct probe_func *f
 	return 0;
 }
 
+int probe_elf__symbol(struct probe_elf *pe, const char *name, struct probe_sym *ps)
+{
+	GElf_Sym sym;
+
+	if (!name || !*name || sym_find(pe, name, false, &sym))
+		return -ENOENT;
+	ps->vaddr = sym.st_value;
+	ps->size = sym.st_size;
+	ps->func = is_func(&sym);
+	ps->tls = GELF_ST_TYPE(sym.st_info) == STT_TLS;
+	return 0;
+}
+
 /* ---- "Did you mean" ---- */
 
 struct cand {

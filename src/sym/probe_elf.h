@@ -39,6 +39,19 @@ struct probe_func {
  */
 int probe_elf__func(struct probe_elf *pe, const char *name, struct probe_func *f);
 
+struct probe_sym {
+	u64 vaddr; /* st_value: a link-time address */
+	u64 size;  /* st_size, 0 when unknown */
+	bool func; /* STT_FUNC or STT_GNU_IFUNC */
+	bool tls;  /* STT_TLS: vaddr is an offset in each thread's block, not an address */
+};
+
+/*
+ * Any defined symbol named @name, data or code (not a section or file
+ * symbol), searched as probe_elf__func searches functions.  0, or -ENOENT.
+ */
+int probe_elf__symbol(struct probe_elf *pe, const char *name, struct probe_sym *ps);
+
 /*
  * Up to @max names of defined functions that look like @name (same name
  * with another prefix or suffix, or an edit distance of at most 2),

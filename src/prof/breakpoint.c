@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * breakpoint: who touches this address.  Hardware breakpoints (the CPU's
+ * debug registers, PERF_TYPE_BREAKPOINT), one per ADDR[/LEN][:rwx]: each
+ * hit prints the task, the ip that touched the address (for a write or a
+ * read, the instruction after the access: the debug exception is a trap)
+ * and, with -g, its stack.  ADDR is a hex address, a kernel symbol, or,
+ * with -p or a command, a variable or function of the program or of its
+ * libraries.  A command's own symbols are placed before it runs: it then
+ * runs without address randomization, and its exec checks the guess.
+ */
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+
+#include "engine/features.h"
+#include "engine/procfs.h"
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+#include "sym/symaddr.h"
+
+#define BP_MAX 16
+#define BP_TEXT 128
+
+struct bp {
+	char text[BP_TEXT]; /* as given: the event's name */
+	char sym[BP_TEXT];  /* the symbol, "" for a number */
+	u64 off;	    /* SYM+OFF */
+	u64 addr;	    /* resolved */
+	unsigned len, type; /* 0: the default */
+	struct symaddr sa;  /* what the symbol resolved to */
+	u64 hits;
+};
+
+struct breakpoint {
+	struct bp bp[BP_MAX];
+	int nr;
+	bool show_stack;
+	bool persona_set; /* address randomization turned off for the command */
+	int old_persona;  /* ... and the personality to restore */
+	bool checked;	  /* the command's exec was checked against the guesses */
+	u64 hits;
+};
+
+#define SYM_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$@"
+
+static const char syntax[] = "ADDR[/LEN][:rwx], ADDR a hex address, SYMBOL or SYMBOL+OFF";
+
+static int parse_num(const char *s, size_t n, u64 *v)
+{
+	char buf[32], *end;
+
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return errno || *end || buf[0] == '-' ? -1 : 0;
+}
+
+/* "0x..." or a bare hex word as long as an address ("ffffffff81000000"). */
+static bool is_hex_addr(const char *s, size_t n, u64 *v)
+{
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return !parse_num(s, n, v);
+	if (n < 8 || n > 16 || strspn(s, "0123456789abcdefABCDEF") < n)
+		return false;
+	*v = 0;
+	for (size_t i = 0; i < n; i++)
+		*v = *v << 4 | (u64)(s[i] <= '9' ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+	return true;
+}
+
+static int parse_type(const char *t, unsigned *type, char *err, size_t errlen, const char *text)
+{
+	unsigned v = 0;
+
+	for (const char *c = t; *c; c++) {
+		unsigned bit = *c == 'r'   ? HW_BREAKPOINT_R
+			       : *c == 'w' ? HW_BREAKPOINT_W
+			       : *c == 'x' ? HW_BREAKPOINT_X
+					   : 0;
+
+		if (!bit || (v & bit)) {
+			snprintf(err, errlen, "bad type '%s' in '%s': r, w, rw or x", t, text);
+			return -1;
+		}
+		v |= bit;
+	}
+	if (!v) {
+		snprintf(err, errlen, "no type after ':' in '%s': r, w, rw or x", text);
+		return -1;
+	}
+	if ((v & HW_BREAKPOINT_X) && v != HW_BREAKPOINT_X) {
+		snprintf(err, errlen, "bad type '%s' in '%s': x goes alone (r, w, rw or x)", t,
+			 text);
+		return -1;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	if (v == HW_BREAKPOINT_R) {
+		snprintf(err, errlen,
+			 "'%s': x86 debug registers cannot watch reads alone: use :rw (reads and "
+			 "writes)",
+			 text);
+		return -1;
+	}
+#endif
+	*type = v;
+	return 0;
+}
+
+/* ADDR[/LEN][:TYPE], ADDR = 0xHEX | SYMBOL[+OFF]: the syntax only. */
+static int bp_parse(const char *text, struct bp *b, char *err, size_t errlen)
+{
+	size_t n = strlen(text), an;
+	const char *colon, *slash, *plus;
+	u64 v;
+
+	memset(b, 0, sizeof(*b));
+	if (n >= BP_TEXT) {
+		snprintf(err, errlen, "'%.40s...': too long for %s", text, syntax);
+		return -1;
+	}
+	memcpy(b->text, text, n + 1);
+	colon = strrchr(text, ':');
+	if (colon) {
+		if (parse_type(colon + 1, &b->type, err, errlen, text))
+			return -1;
+		n = colon - text;
+	}
+	slash = memrchr(text, '/', n);
+	if (slash) {
+		if (parse_num(slash + 1, n - (slash + 1 - text), &v) ||
+		    (v != 1 && v != 2 && v != 4 && v != 8)) {
+			snprintf(err, errlen, "bad length '%.*s' in '%s': 1, 2, 4 or 8 bytes",
+				 (int)(n - (slash + 1 - text)), slash + 1, text);
+			return -1;
+		}
+		b->len = (unsigned)v;
+		n = slash - text;
+	}
+	if (b->type == HW_BREAKPOINT_X && b->len && b->len != sizeof(long)) {
+		snprintf(err, errlen,
+			 "'%s': an execute breakpoint covers one instruction: no /LEN (or /%zu)",
+			 text, sizeof(long));
+		return -1;
+	}
+	if (!n) {
+		snprintf(err, errlen, "no address in '%s': %s", text, syntax);
+		return -1;
+	}
+	if (is_hex_addr(text, n, &b->addr))
+		return 0;
+	plus = memchr(text, '+', n);
+	an = plus ? (size_t)(plus - text) : n;
+	if (plus && parse_num(plus + 1, n - an - 1, &b->off)) {
+		snprintf(err, errlen, "bad offset '%.*s' in '%s': SYMBOL+OFF, OFF a number",
+			 (int)(n - an - 1), plus + 1, text);
+		return -1;
+	}
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		snprintf(err, errlen, "bad address '%.*s' in '%s': not a hex number", (int)n, text,
+			 text);
+		return -1;
+	}
+	if (text[0] >= '0' && text[0] <= '9') {
+		snprintf(err, errlen, "bad address '%.*s' in '%s': a hex address starts with 0x",
+			 (int)n, text, text);
+		return -1;
+	}
+	if (!an || strspn(text, SYM_CHARS) < an) {
+		snprintf(err, errlen, "bad address '%.*s' in '%s': %s", (int)n, text, text, syntax);
+		return -1;
+	}
+	memcpy(b->sym, text, an);
+	b->sym[an] = '\0';
+	return 0;
+}
+
+/* Debug registers per CPU: the PMU's caps where it says, 4 on x86, else not known (0). */
+static int bp_slots(void)
+{
+	char buf[32];
+
+	if (!features__pmu_read("breakpoint", "caps/slots", buf, sizeof(buf)) && atoi(buf) > 0)
+		return atoi(buf);
+#if defined(__x86_64__) || defined(__i386__)
+	return 4;
+#else
+	return 0;
+#endif
+}
+
+static int bp_args(void *priv, int argc, char **argv, char *err, size_t errlen)
+{
+	struct breakpoint *p = priv;
+	int slots = bp_slots();
+
+	if (!argc) {
+		snprintf(err, errlen,
+			 "no breakpoint: give %s (e.g. perf-prof breakpoint -p 1234 "
+			 "counter:w)",
+			 syntax);
+		return -1;
+	}
+	if (slots && argc > slots) {
+		snprintf(err, errlen,
+			 "%d breakpoints: this CPU has %d debug registers, so at most %d", argc,
+			 slots, slots);
+		return -1;
+	}
+	if (argc > BP_MAX) {
+		snprintf(err, errlen, "%d breakpoints: at most %d", argc, BP_MAX);
+		return -1;
+	}
+	for (int i = 0; i < argc; i++)
+		if (bp_parse(argv[i], &p->bp[i], err, errlen))
+			return -1;
+	p->nr = argc;
+	return 0;
+}
+
+static int resolve(struct session *s, struct breakpoint *p, struct bp *b)
+{
+	char msg[1024];
+	int err = symaddr__for_target(session__conf(s)->target, b->sym, &b->sa, msg, sizeof(msg));
+
+	if (err == -EINVAL)
+		return session__usage_err(s, "'%s': %s", b->text, msg);
+	if (err)
+		return session__set_err(s, err, "'%s': %s", b->text, msg);
+	b->addr = b->sa.addr + b->off;
+	if (b->sa.predicted && !p->persona_set) {
+		int cur = personality(0xffffffff);
+
+		/* inherited by the command's fork, then by its exec */
+		if (cur < 0 || personality((unsigned long)cur | ADDR_NO_RANDOMIZE) < 0)
+			return session__set_err(s, -errno,
+						"cannot turn address randomization off for the "
+						"command: %s",
+						strerror(errno));
+		p->old_persona = cur;
+		p->persona_set = true;
+	}
+	return 0;
+}
+
+/* The largest of 8, 4, 2, 1 bytes the address is aligned to, within the symbol. */
+static unsigned default_len(const struct bp *b)
+{
+	u64 size = b->sym[0] && b->sa.size > b->off ? b->sa.size - b->off : 0;
+
+	if (b->type == HW_BREAKPOINT_X)
+		return sizeof(long);
+	for (unsigned len = 8; len > 1; len /= 2)
+		if (!(b->addr & (len - 1)) && (size ? len <= size : len <= 4))
+			return len;
+	return 1;
+}
+
+static const char *type_name(unsigned type)
+{
+	return type == HW_BREAKPOINT_X	  ? "x"
+	       : type == HW_BREAKPOINT_RW ? "rw"
+	       : type == HW_BREAKPOINT_W  ? "w"
+					  : "r";
+}
+
+static int bp_add(struct session *s, struct breakpoint *p, struct bp *b)
+{
+	struct evsel_conf c = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.sample_period = 1,
+		.callchain = p->show_stack,
+		.extra_sample_type = PERF_SAMPLE_IP,
+		.name = b->text,
+	};
+	struct evsel *ev;
+	char what[BP_TEXT + 300] = "", part[64] = "";
+
+	if (b->sym[0]) {
+		int err = resolve(s, p, b);
+
+		if (err)
+			return err;
+		if (b->off)
+			snprintf(what, sizeof(what), "%s+0x%llx (%s)", b->sym,
+				 (unsigned long long)b->off, b->sa.file);
+		else
+			snprintf(what, sizeof(what), "%s (%s)", b->sym, b->sa.file);
+	}
+	if (!b->type)
+		b->type = b->sym[0] && b->sa.func ? HW_BREAKPOINT_X : HW_BREAKPOINT_RW;
+	if (!b->len)
+		b->len = default_len(b);
+	/* an execute breakpoint's length is a formality: any instruction address goes */
+	if (b->type != HW_BREAKPOINT_X && (b->addr & (b->len - 1)))
+		return session__usage_err(s,
+					  "'%s': 0x%llx is not aligned to %u bytes: a breakpoint "
+					  "watches 1, 2, 4 or 8 aligned bytes (try /1)",
+					  b->text, (unsigned long long)b->addr, b->len);
+	/* the kernel takes them only where a kprobe could go, so never without kprobes */
+	if (b->type == HW_BREAKPOINT_X && (s64)b->addr < 0 && !features__kprobes())
+		return session__set_err(s, -EOPNOTSUPP,
+					"'%s': this kernel has no kprobes (CONFIG_KPROBES), and "
+					"refuses execute breakpoints on its code without them",
+					b->text);
+	if (b->sa.size > b->len + b->off && b->type != HW_BREAKPOINT_X)
+		snprintf(part, sizeof(part), " (%u of its %llu bytes)", b->len,
+			 (unsigned long long)(b->sa.size - b->off));
+	if (session__verbose(s))
+		session__warn(s, "breakpoint on %s%s0x%llx%s len %u %s%s", what,
+			      what[0] ? " at " : "", (unsigned long long)b->addr,
+			      b->sa.predicted ? " (before it runs)" : "", b->len,
+			      type_name(b->type), part);
+	ev = session__add_event(s, &c);
+	if (!ev)
+		return -ENOMEM;
+	ev->attr.bp_type = b->type;
+	ev->attr.bp_addr = b->addr;
+	ev->attr.bp_len = b->len;
+	ev->priv = b;
+	return 0;
+}
+
+/*
+ * Read the maps of -p/-t targets now, through a first lookup: a process
+ * that exits before its samples are read still has its ips named (a
+ * command's maps come from its MMAP2 records).
+ */
+static void read_maps(struct session *s, u64 addr)
+{
+	const struct target_opts *tg = session__conf(s)->target;
+	struct stack_ctx *ctx = session__stack(s);
+
+	for (int i = 0; ctx && i < tg->nr_pids + tg->nr_tids; i++) {
+		pid_t pid = i < tg->nr_pids ? tg->pids[i] : procfs__tgid(tg->tids[i - tg->nr_pids]);
+		struct sample smp = { .pid = (u32)pid, .tid = (u32)pid, .nr_ips = 1, .ips = &addr };
+		struct frame f;
+
+		if (pid > 0)
+			stack__frames(ctx, &smp, &f, 1);
+	}
+}
+
+static int bp_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	struct breakpoint *p = priv;
+	int err;
+
+	p->show_stack = st && !st->capture.defaulted && st->capture.cg != CG_NONE;
+	if (!p->nr) /* an injected session without args */
+		return session__usage_err(s, "no breakpoint: give %s", syntax);
+	if (!features__has_pmu("breakpoint"))
+		return session__set_err(s, -EOPNOTSUPP,
+					"no breakpoint PMU in this kernel "
+					"(/sys/bus/event_source/devices/breakpoint: "
+					"CONFIG_HAVE_HW_BREAKPOINT)");
+	for (int i = 0; i < p->nr; i++) {
+		err = bp_add(s, p, &p->bp[i]);
+		if (err)
+			return err;
+	}
+	read_maps(s, p->bp[0].addr);
+	if (p->persona_set)
+		session__warn(s,
+			      "'%s' runs without address randomization: its symbols' "
+			      "addresses are known before it starts",
+			      session__conf(s)->target->argv[0]);
+	return 0;
+}
+
+/* The command's exec: are its symbols where they were placed? */
+static void bp_comm(struct session *s, void *priv, const struct rec_comm *c)
+{
+	struct breakpoint *p = priv;
+
+	if (p->checked || !c->exec || (pid_t)c->pid != session__workload_pid(s))
+		return;
+	p->checked = true;
+	for (int i = 0; i < p->nr; i++) {
+		struct bp *b = &p->bp[i];
+		struct symaddr sa;
+
+		if (b->sa.predicted && !symaddr__process(c->pid, b->sym, &sa) &&
+		    sa.addr + b->off != b->addr)
+			session__warn(s,
+				      "'%s': %s is at 0x%llx in the running '%s', not at 0x%llx: "
+				      "this breakpoint watches the wrong address (use -p PID)",
+				      b->text, b->sym, (unsigned long long)(sa.addr + b->off),
+				      c->comm, (unsigned long long)b->addr);
+	}
+}
+
+static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct breakpoint *p = priv;
+	struct bp *b = ev->priv;
+	struct stack_ctx *ctx = session__stack(s);
+	FILE *out = session__out(s);
+	char ts[64];
+
+	if (!b)
+		return;
+	b->hits++;
+	p->hits++;
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
+		     ev->name);
+	fprintf(out, "addr 0x%llx", (unsigned long long)b->addr);
+	if (b->sym[0])
+		fprintf(out, b->off ? " (%s+0x%llx)" : " (%s)", b->sym, (unsigned long long)b->off);
+	fprintf(out, " ip 0x%llx", (unsigned long long)smp->ip);
+	if (ctx) {
+		/* the ip alone, as the first frame of a stack */
+		struct sample one = *smp;
+		struct frame f;
+		u64 ip = smp->ip;
+
+		one.ips = &ip;
+		one.nr_ips = 1;
+		one.sample_type &= ~(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+		if (stack__frames(ctx, &one, &f, 1) == 1 && strcmp(f.sym, "[unknown]")) {
+			fprintf(out, " %s+0x%llx", f.sym, (unsigned long long)f.off);
+			if (f.dso)
+				fprintf(out, " (%s)", f.dso);
+		}
+	}
+	fputc('\n', out);
+	if (p->show_stack && (smp->nr_ips || smp->stack))
+		stack__print(ctx, smp, out, "    ");
+}
+
+/* /proc/cpuinfo's "hypervisor" flag: the kernel runs in a virtual machine. */
+static bool in_vm(void)
+{
+	char line[4096];
+	bool vm = false;
+	FILE *fp = fopen("/proc/cpuinfo", "re");
+
+	while (fp && !vm && fgets(line, sizeof(line), fp))
+		vm = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
+	if (fp)
+		fclose(fp);
+	return vm;
+}
+
+static void bp_deinit(struct session *s, void *priv)
+{
+	struct breakpoint *p = priv;
+	FILE *out = session__out(s);
+
+	if (p->persona_set)
+		personality((unsigned long)p->old_persona);
+	p->persona_set = false;
+	if (!session__started(s))
+		return;
+	for (int i = 0; i < p->nr; i++)
+		fprintf(out, "%s: %llu hit%s at 0x%llx\n", p->bp[i].text,
+			(unsigned long long)p->bp[i].hits, p->bp[i].hits == 1 ? "" : "s",
+			(unsigned long long)p->bp[i].addr);
+	session__print_lost(s, out);
+	if (p->hits)
+		return;
+	if (in_vm())
+		session__warn(s, "no hit: nothing touched the watched addresses, or hardware "
+				 "breakpoints may not fire on this host (a virtual machine: not "
+				 "every hypervisor passes the debug registers through)");
+	else
+		session__warn(s, "no hit: nothing touched the watched addresses");
+}
+
+const struct profiler prof_breakpoint = {
+	.name = "breakpoint",
+	.desc = "hardware breakpoints: who reads, writes or runs an address, with ip and stack",
+	.synopsis = "perf-prof breakpoint ADDR[/LEN][:rwx] ... [-g] [-N COUNT] "
+		    "[-C CPUS|-p PID|-t TID|-- command]",
+	.examples =
+		"perf-prof breakpoint -p 1234 counter:w -g   # who writes 'counter' of 1234\n"
+		"  perf-prof breakpoint 0xffffffff83a4c010/8:rw  # a kernel address, all CPUs\n"
+		"  perf-prof breakpoint state:w handle_req:x -- ./server\n"
+		"ADDR: 0xHEX, a kernel symbol, or with -p/-- a symbol of the program or its\n"
+		"libraries (SYMBOL+OFF for a member).  LEN 1, 2, 4 or 8 (default: the symbol's\n"
+		"size, else 4); TYPE r, w, rw or x (default: x for a function, else rw).",
+	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
+						     &output_group, &stack_group, NULL },
+	.stacks = true,
+	.priv_size = sizeof(struct breakpoint),
+	.args = bp_args,
+	.init = bp_init,
+	.ops = { .sample = bp_sample, .comm = bp_comm },
+	.deinit = bp_deinit,
+};

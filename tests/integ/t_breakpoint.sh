@@ -1,0 +1,96 @@
+#!/bin/bash
+# breakpoint against tests/work/bpvar: it prints the addresses of bp_var and
+# bp_func, calls bp_func N times, then writes bp_var exactly 100 times (in
+# bp_bump).  First: does a hardware breakpoint fire here at all (an execute
+# breakpoint on bp_func, attached with -p)?  Where it does: exact hit counts
+# by name, with -p and with -- command, ips in the right functions, stacks.
+# Everywhere: the names resolve to the addresses the workload prints (-p:
+# read from the process; --: placed before it runs, without ASLR), bad
+# input is refused with its reason and status 2, runs end cleanly.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$W/bpvar" ] || { skip "workload bpvar not built (make workloads)"; done_tests; exit; }
+[ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
+[ -d /sys/bus/event_source/devices/breakpoint ] || { skip "no breakpoint PMU"; done_tests; exit; }
+
+addr_of() { grep -o "$2=0x[0-9a-f]*" "$1" | head -1 | cut -d= -f2; }
+said_at() { grep -o "breakpoint on $2 ([^)]*) at 0x[0-9a-f]*" "$1" | head -1 | grep -o '0x[0-9a-f]*$'; }
+# head lines of hits on BREAKPOINT whose ip is in FUNCTION
+hits_in() { grep -c " $2: addr 0x[0-9a-f]* ([a-z_]*) ip 0x[0-9a-f]* $3+0x" "$1"; }
+
+# -p: the names resolve in the running process (ASLR on)
+attach "$T/p" "breakpoint -p PID bp_var:w bp_func" bpvar 20
+check_eq "-p: exit status" "$(cat "$T/p.rc")" 0
+check "-p: the workload ran" grep -q '^done bp_var=100$' "$T/p.wl"
+check_eq "-p: bp_var resolves to the address it prints" "$(said_at "$T/p.err" bp_var)" "$(addr_of "$T/p.wl" bp_var)"
+check_eq "-p: bp_func too" "$(said_at "$T/p.err" bp_func)" "$(addr_of "$T/p.wl" bp_func)"
+check "-p: an int: 4 bytes, w" grep -q "breakpoint on bp_var (.*/bpvar) at 0x[0-9a-f]* len 4 w$" "$T/p.err"
+check "-p: a function: x" grep -q "breakpoint on bp_func (.*/bpvar) at 0x[0-9a-f]* len 8 x$" "$T/p.err"
+
+# -- command: placed before it runs, without address randomization
+"$PP" breakpoint -v bp_var:w bp_func -- "$W/bpvar" 20 >"$T/c" 2>"$T/c.err"
+check_eq "--: exit status" $? 0
+check "--: the workload ran" grep -q '^done bp_var=100$' "$T/c"
+check_eq "--: bp_var placed where the program has it" "$(said_at "$T/c.err" bp_var)" "$(addr_of "$T/c" bp_var)"
+check_eq "--: bp_func too" "$(said_at "$T/c.err" bp_func)" "$(addr_of "$T/c" bp_func)"
+check "--: says the command runs without ASLR" grep -q "runs without address randomization" "$T/c.err"
+check_eq "--: the exec check found nothing wrong" "$(grep -c 'watches the wrong address' "$T/c.err")" 0
+
+fired=$(hits_in "$T/p" bp_func bp_func)
+if [ "$fired" -eq 0 ]; then
+	skip "hit counts: hardware breakpoints do not fire on this host (an execute breakpoint on bp_func, called 20 times, saw no hit)"
+	check "-p: no hit is said, with what it may mean" grep -q 'perf-prof breakpoint: no hit: nothing touched the watched addresses' "$T/p.err"
+	check "-p: the counts at the end" grep -q '^bp_var:w: 0 hits at 0x' "$T/p"
+else
+	check_eq "-p: bp_func called 20 times: 20 hits at its first instruction" "$fired" 20
+	check_eq "-p: bp_var written 100 times: 100 hits in bp_bump" "$(hits_in "$T/p" bp_var:w bp_bump)" 100
+	check_eq "-p: no other hit" "$(grep -c ' bp_var:w: addr' "$T/p")" 100
+	check "-p: the counts at the end" grep -q '^bp_var:w: 100 hits at 0x' "$T/p"
+	check_eq "-p: nothing said of no hits" "$(grep -c 'no hit' "$T/p.err")" 0
+	check_eq "--: 20 hits on bp_func" "$(hits_in "$T/c" bp_func bp_func)" 20
+	check_eq "--: 100 writes by bp_bump" "$(hits_in "$T/c" bp_var:w bp_bump)" 100
+	# enabled at exec: the kernel's zeroing of the .bss page at exec may write it too
+	check_eq "--: any other write is the kernel's" "$(grep ' bp_var:w: addr' "$T/c" | grep -v ' bp_bump+0x' | grep -vc ' ip 0xffff')" 0
+	attach "$T/g" "breakpoint -g -N 3 -p PID bp_var:w" bpvar 1
+	check_eq "-g -N 3: 3 hits" "$(grep -c ' bp_var:w: addr' "$T/g")" 3
+	check_eq "-g: each with its stack: bp_bump, called by main" \
+		"$(grep -A2 ' bp_var:w: addr' "$T/g" | grep -A1 '^    [0-9a-f]* bp_bump+0x' | grep -c '^    [0-9a-f]* main+0x')" 3
+fi
+check_eq "nothing left running" "$(pgrep -fc "^$W/bpvar" || true)" 0
+
+# a kernel address, all CPUs: starts and stops cleanly
+k=$(awk '$2 ~ /^[DdBb]$/ && $1 !~ /^0+$/ { print $3; exit }' /proc/kallsyms)
+if [ -n "$k" ]; then
+	"$PP" breakpoint -v "$k:w" >"$T/k" 2>"$T/k.err" &
+	p=$!
+	for i in $(seq 100); do grep -q monitoring "$T/k.err" && break; kill -0 $p 2>/dev/null || break; sleep 0.1; done
+	sleep 0.3
+	kill -INT $p 2>/dev/null
+	wait $p
+	check_eq "kernel symbol $k, all CPUs: exit status" $? 0
+	check "kernel symbol: resolved from kallsyms" grep -q "breakpoint on $k (\[kernel.kallsyms\]) at 0x$(grep " $k\$" /proc/kallsyms | head -1 | cut -d' ' -f1 | sed 's/^0*//') len [1248] w" "$T/k.err"
+	check "kernel symbol: the count at the end" grep -q "^$k:w: [0-9]* hits\? at 0x" "$T/k"
+else
+	skip "no kernel data symbol in /proc/kallsyms"
+fi
+
+# bad input: the reason, status 2, nothing started
+bad() {
+	local what=$1 msg=$2
+	shift 2
+	"$PP" breakpoint "$@" >"$T/b.out" 2>"$T/b.err"
+	check_eq "$what: status 2" $? 2
+	check "$what: says '$msg'" grep -qF "$msg" "$T/b.err"
+	check_eq "$what: nothing printed" "$(wc -c <"$T/b.out")" 0
+}
+bad "a bad address" "bad address '0xfoo' in '0xfoo:w': not a hex number" 0xfoo:w -- "$W/bpvar"
+bad "a bad length" "bad length '3' in 'bp_var/3:w': 1, 2, 4 or 8 bytes" bp_var/3:w -- "$W/bpvar"
+bad "a bad type" "bad type 'q' in 'bp_var:q': r, w, rw or x" bp_var:q -- "$W/bpvar"
+bad "an unknown symbol" "'nonesuch:w': unknown symbol: neither in '$W/bpvar' nor in /proc/kallsyms" nonesuch:w -- "$W/bpvar"
+bad "a library's symbol before it runs" "malloc is in " malloc:w -- "$W/bpvar"
+bad "misaligned" "is not aligned to 4 bytes" bp_var+2/4:w -- "$W/bpvar"
+bad "5 breakpoints" "5 breakpoints: this CPU has 4 debug registers, so at most 4" 0x1000 0x2000 0x3000 0x4000 0x5000
+bad "no breakpoint" "no breakpoint: give ADDR[/LEN][:rwx]" -- "$W/bpvar"
+bad "a symbol without a target" "needs -p PID or -- COMMAND" bp_var:w
+check_eq "bad input: the workload never ran" "$(pgrep -fc "^$W/bpvar" || true)" 0
+done_tests

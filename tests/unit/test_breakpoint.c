@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * breakpoint on an injected session: the ADDR[/LEN][:rwx] syntax (good
+ * and bad, with the messages), the attributes each breakpoint gets, the
+ * symbols of this very process resolved to the addresses they have here
+ * (-p self) and to those a command will have (-- self, placed before it
+ * runs), thread-local and unknown symbols refused, kernel symbols read
+ * from a kallsyms file, and hits on synthesized samples printed with the
+ * breakpoint's symbol, the ip's function and, with -g, the stack; the
+ * end-of-run counts and the "no hit" line.  (Hosts whose hardware
+ * breakpoints never fire test this logic here only.)
+ */
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <unistd.h>
+
+#include "cli/options.h"
+#include "profiler.h"
+#include "sym/stack.h"
+#include "sym/symaddr.h"
+#include "synth.h"
+#include "ut.h"
+
+/* ASan pads globals: their symbols' sizes grow */
+#if defined(__SANITIZE_ADDRESS__)
+#define UT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UT_ASAN 1
+#endif
+#endif
+
+/* what the breakpoints watch: symbols of this binary */
+int bp_ut_var;
+long bp_ut_long;
+long bp_ut_arr[4];
+__thread int bp_ut_tls;
+
+__attribute__((noinline)) int bp_ut_func(int x)
+{
+	bp_ut_var += x;
+	return bp_ut_var;
+}
+
+static const struct profiler *prof(void)
+{
+	for (int i = 0; i < nr_profilers; i++)
+		if (!strcmp(profilers[i]->name, "breakpoint"))
+			return profilers[i];
+	return NULL;
+}
+
+/* The args hook alone: 0, or -1 with the message in @err. */
+static int parse(const char *args, char *err, size_t len)
+{
+	const struct profiler *p = prof();
+	char *copy = strdup(args), *argv[32], *save = NULL;
+	void *priv = calloc(1, p->priv_size);
+	int argc = 0, ret;
+
+	for (char *t = strtok_r(copy, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	err[0] = '\0';
+	ret = p->args(priv, argc, argv, err, len);
+	free(priv);
+	free(copy);
+	return ret;
+}
+
+struct run {
+	const struct profiler *p;
+	void *priv;
+	struct session *s;
+	struct opt_set opts;
+	struct engine_conf conf;
+	struct stack_ctx *ctx;
+	char *out;
+	size_t out_len;
+	FILE *fp;
+	struct synth b;
+	int init_err;
+	char *copy; /* the argument strings (a command's argv points into it) */
+};
+
+/* Options and arguments as on the command line ("PID" becomes our pid); init's result kept. */
+static int start(struct run *r, const char *args)
+{
+	char *argv[32], *copy, *save = NULL, pid[16];
+	int argc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->p = prof();
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	copy = r->copy = strdup(args);
+	argv[argc++] = "breakpoint";
+	for (char *t = strtok_r(copy, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = !strcmp(t, "PID") ? pid : t;
+	argv[argc] = NULL;
+	r->priv = calloc(1, r->p->priv_size);
+	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
+		return -1;
+	options__engine_conf(&r->opts, &r->conf);
+	r->fp = open_memstream(&r->out, &r->out_len);
+	r->s = session__new(&r->conf, r->fp);
+	r->ctx = stack_ctx__new(0);
+	if (!r->s || !r->ctx || session__add_ops(r->s, &r->p->ops, r->priv))
+		return -1;
+	session__set_stack(r->s, r->ctx);
+	session__set_name(r->s, "breakpoint");
+	r->init_err = r->p->init(r->s, r->priv, &r->opts);
+	return r->init_err ? 0 : session__inject_begin(r->s);
+}
+
+/* deinit, with what it writes on stderr caught into @err */
+static const char *finish(struct run *r, char *err, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(2);
+	size_t n = 0;
+
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	r->p->deinit(r->s, r->priv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(err, 1, len - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+	fflush(r->fp);
+	return r->out;
+}
+
+static void cleanup(struct run *r)
+{
+	session__delete(r->s);
+	stack_ctx__delete(r->ctx);
+	fclose(r->fp);
+	free(r->out);
+	free(r->priv);
+	free(r->copy);
+	options__free(&r->opts);
+}
+
+static struct evsel *nth(struct run *r, int n)
+{
+	struct evsel *ev = session__evsels(r->s);
+
+	while (ev && n--)
+		ev = ev->next;
+	return ev;
+}
+
+static void hit(struct run *r, struct evsel *ev, u64 t, u64 ip, const u64 *ips, u64 nr)
+{
+	struct synth_sample w = { .pid = (u32)getpid(),
+				  .tid = (u32)getpid(),
+				  .cpu = 1,
+				  .time = t,
+				  .ip = ip,
+				  .ips = ips,
+				  .nr_ips = nr };
+
+	session__inject(r->s, synth__sample(&r->b, ev, &w), 1);
+}
+
+static void test_syntax(void)
+{
+	char err[512];
+
+	CHECK(!parse("0x1000/8:w", err, sizeof(err)), "%s", err);
+	CHECK(!parse("counter counter+8/2:rw ffffffff81000000:x 0x10:wr", err, sizeof(err)), "%s",
+	      err);
+	CHECK(parse("", err, sizeof(err)) && strstr(err, "no breakpoint: give ADDR[/LEN][:rwx]"),
+	      "%s", err);
+	CHECK(parse("0x1000/3:w", err, sizeof(err)) &&
+		      strstr(err, "bad length '3' in '0x1000/3:w': 1, 2, 4 or 8 bytes"),
+	      "%s", err);
+	CHECK(parse("0x1000/:w", err, sizeof(err)) && strstr(err, "bad length ''"), "%s", err);
+	CHECK(parse("x/16", err, sizeof(err)) && strstr(err, "bad length '16'"), "%s", err);
+	CHECK(parse("var:q", err, sizeof(err)) && strstr(err, "bad type 'q' in 'var:q'"), "%s",
+	      err);
+	CHECK(parse("var:ww", err, sizeof(err)) && strstr(err, "bad type 'ww'"), "%s", err);
+	CHECK(parse("var:", err, sizeof(err)) && strstr(err, "no type after ':'"), "%s", err);
+	CHECK(parse("var:wx", err, sizeof(err)) && strstr(err, "x goes alone"), "%s", err);
+	CHECK(parse("var:r", err, sizeof(err)) && strstr(err, "cannot watch reads alone: use :rw"),
+	      "%s", err);
+	CHECK(parse("f/4:x", err, sizeof(err)) && strstr(err, "an execute breakpoint covers one"),
+	      "%s", err);
+	CHECK(!parse("f/8:x", err, sizeof(err)), "%s", err);
+	CHECK(parse("/4:w", err, sizeof(err)) && strstr(err, "no address in '/4:w'"), "%s", err);
+	CHECK(parse("12ab", err, sizeof(err)) && strstr(err, "a hex address starts with 0x"), "%s",
+	      err);
+	CHECK(parse("0xzz", err, sizeof(err)) && strstr(err, "bad address '0xzz'"), "%s", err);
+	CHECK(parse("a-b", err, sizeof(err)) && strstr(err, "bad address 'a-b'"), "%s", err);
+	CHECK(parse("var+q", err, sizeof(err)) && strstr(err, "bad offset 'q' in 'var+q'"), "%s",
+	      err);
+	CHECK(parse("a b c d e", err, sizeof(err)) &&
+		      strstr(err, "5 breakpoints: this CPU has 4 debug registers, so at most 4"),
+	      "%s", err);
+}
+
+/* bp_addr, bp_len, bp_type of the @n-th event */
+static bool attrs(struct run *r, int n, u64 addr, u64 len, u32 type)
+{
+	struct evsel *ev = nth(r, n);
+
+	if (!ev)
+		return false;
+	if (ev->attr.type != PERF_TYPE_BREAKPOINT || ev->attr.bp_addr != addr ||
+	    ev->attr.bp_len != len || ev->attr.bp_type != type) {
+		printf("# event %d: type %u addr 0x%llx len %llu bp_type %u\n", n, ev->attr.type,
+		       (unsigned long long)ev->attr.bp_addr, (unsigned long long)ev->attr.bp_len,
+		       ev->attr.bp_type);
+		return false;
+	}
+	return true;
+}
+
+static void test_resolve(void)
+{
+	struct run r;
+	char err[2048];
+
+	/* numbers: the default length is 4, or less where the address is not aligned */
+	CHECK(!start(&r, "0x1000 0x1002:w 0x1008/8:w 0x2001/1:rw") && !r.init_err, "%s",
+	      session__strerror(r.s) ?: "");
+	CHECK(attrs(&r, 0, 0x1000, 4, HW_BREAKPOINT_RW), "0x1000: 4 bytes, rw");
+	CHECK(attrs(&r, 1, 0x1002, 2, HW_BREAKPOINT_W), "0x1002: 2 bytes");
+	CHECK(attrs(&r, 2, 0x1008, 8, HW_BREAKPOINT_W), "0x1008/8");
+	CHECK(attrs(&r, 3, 0x2001, 1, HW_BREAKPOINT_RW), "0x2001/1");
+	CHECK_STR(nth(&r, 2)->name, "0x1008/8:w");
+	finish(&r, err, sizeof(err));
+	cleanup(&r);
+
+	CHECK(!start(&r, "0x1002/4:w") && r.init_err && session__err_is_usage(r.s) &&
+		      strstr(session__strerror(r.s),
+			     "'0x1002/4:w': 0x1002 is not aligned to 4 bytes"),
+	      "%s", session__strerror(r.s) ?: "");
+	finish(&r, err, sizeof(err));
+	cleanup(&r);
+
+	/* symbols of this process, at their addresses here; the default type and length */
+	CHECK(!start(&r, "-p PID bp_ut_var bp_ut_func bp_ut_arr+8:w bp_ut_long:w") && !r.init_err,
+	      "%s", session__strerror(r.s) ?: "");
+#ifndef UT_ASAN
+	CHECK(attrs(&r, 0, (u64)&bp_ut_var, 4, HW_BREAKPOINT_RW), "an int: 4 bytes, rw");
+#endif
+	CHECK(attrs(&r, 1, (u64)bp_ut_func, sizeof(long), HW_BREAKPOINT_X), "a function: execute");
+	CHECK(attrs(&r, 2, (u64)&bp_ut_arr[1], 8, HW_BREAKPOINT_W), "SYMBOL+OFF of an array");
+	CHECK(attrs(&r, 3, (u64)&bp_ut_long, 8, HW_BREAKPOINT_W), "a long: 8 bytes");
+	finish(&r, err, sizeof(err));
+	cleanup(&r);
+
+	CHECK(!start(&r, "-p PID bp_ut_tls:w") && r.init_err && session__err_is_usage(r.s) &&
+		      strstr(session__strerror(r.s), "bp_ut_tls is thread-local"),
+	      "%s", session__strerror(r.s) ?: "");
+	finish(&r, err, sizeof(err));
+	cleanup(&r);
+
+	CHECK(!start(&r, "-p PID bp_ut_nonesuch:w") && r.init_err && session__err_is_usage(r.s) &&
+		      strstr(session__strerror(r.s),
+			     "'bp_ut_nonesuch:w': unknown symbol: neither in the files the "
+			     "target maps nor in /proc/kallsyms"),
+	      "%s", session__strerror(r.s) ?: "");
+	finish(&r, err, sizeof(err));
+	cleanup(&r);
+
+	CHECK(!start(&r, "bp_ut_var:w") && r.init_err && session__err_is_usage(r.s) &&
+		      strstr(session__strerror(r.s), "needs -p PID or -- COMMAND"),
+	      "no target: a program's symbol is refused: %s", session__strerror(r.s) ?: "");
+	finish(&r, err, sizeof(err));
+	cleanup(&r);
+}
+
+/* The lowest mapping of our executable: where its file offset 0 is. */
+static u64 self_base(void)
+{
+	char exe[4096], line[4600];
+	unsigned long long start = 0, lo = ~0ULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *fp = fopen("/proc/self/maps", "r");
+
+	exe[n > 0 ? n : 0] = '\0';
+	while (fp && fgets(line, sizeof(line), fp)) {
+		char *path = strchr(line, '/');
+
+		if (path && !strncmp(path, exe, strlen(exe)) && path[strlen(exe)] == '\n' &&
+		    sscanf(line, "%llx-", &start) == 1 && start < lo)
+			lo = start;
+	}
+	if (fp)
+		fclose(fp);
+	return lo;
+}
+
+static void test_program(void)
+{
+	int before = personality(0xffffffff);
+	char exe[4096], args[4200], err[2048];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct symaddr sa;
+	struct run r;
+
+	exe[n > 0 ? n : 0] = '\0';
+	CHECK(!symaddr__program(exe, "bp_ut_var", &sa) && sa.predicted && !sa.kernel &&
+		      sa.size >= sizeof(bp_ut_var),
+	      "placed before it runs");
+	/* the same distance from the load address as here, from the fixed base or none */
+	if (sa.addr != (u64)&bp_ut_var)
+		CHECK(sa.addr - 0x555555554000ULL == (u64)&bp_ut_var - self_base(),
+		      "0x%llx: at the fixed base of position-independent programs",
+		      (unsigned long long)sa.addr);
+	CHECK(symaddr__program(exe, "bp_ut_tls", &sa) == -EMEDIUMTYPE, "thread-local");
+	CHECK(symaddr__program(exe, "bp_ut_nonesuch", &sa) == -ENOENT, "no such symbol");
+
+	snprintf(args, sizeof(args), "-q bp_ut_var/4:w -- %s", exe);
+	CHECK(!start(&r, args) && !r.init_err, "-- self: %s", session__strerror(r.s) ?: "");
+	CHECK(!symaddr__program(exe, "bp_ut_var", &sa) && attrs(&r, 0, sa.addr, 4, HW_BREAKPOINT_W),
+	      "-- self: the address it will have");
+	CHECK(personality(0xffffffff) & ADDR_NO_RANDOMIZE, "the command runs without ASLR");
+	finish(&r, err, sizeof(err));
+	CHECK_INT(personality(0xffffffff), before);
+	cleanup(&r);
+
+	/* a function of libc that ASan does not intercept (define in the executable) */
+	snprintf(args, sizeof(args), "gnu_get_libc_version -- %s", exe);
+	CHECK(!start(&r, args) && r.init_err && session__err_is_usage(r.s) &&
+		      strstr(session__strerror(r.s), "gnu_get_libc_version is in ") &&
+		      strstr(session__strerror(r.s), "libc.so.6, whose address is known only once"),
+	      "a library's symbol: %s", session__strerror(r.s) ?: "");
+	finish(&r, err, sizeof(err));
+	cleanup(&r);
+	CHECK_INT(personality(0xffffffff), before);
+}
+
+static void test_kernel(void)
+{
+	char path[] = "/tmp/test_breakpoint.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fdopen(fd, "w");
+	struct symaddr sa;
+
+	fputs("ffffffff81000000 T _stext\n"
+	      "ffffffffc0001000 d dup_name\t[ext4]\n"
+	      "ffffffff82001000 D dup_name\n"
+	      "ffffffffc0002000 t mod_only\t[xfs]\n"
+	      "ffffffff82002000 b jiffies_like\n",
+	      fp);
+	fclose(fp);
+	CHECK(!symaddr__kernel(path, "jiffies_like", &sa) && sa.addr == 0xffffffff82002000ULL &&
+		      sa.kernel && !sa.func && !strcmp(sa.file, "[kernel.kallsyms]"),
+	      "a data symbol");
+	CHECK(!symaddr__kernel(path, "_stext", &sa) && sa.func, "a text symbol");
+	CHECK(!symaddr__kernel(path, "dup_name", &sa) && sa.addr == 0xffffffff82001000ULL,
+	      "the core kernel's before a module's");
+	CHECK(!symaddr__kernel(path, "mod_only", &sa) && sa.addr == 0xffffffffc0002000ULL &&
+		      !strcmp(sa.file, "[module]"),
+	      "a module's");
+	CHECK(symaddr__kernel(path, "dup", &sa) == -ENOENT, "whole names only");
+	fp = fopen(path, "w");
+	fputs("0000000000000000 T _stext\n0000000000000000 D jiffies_like\n", fp);
+	fclose(fp);
+	CHECK(symaddr__kernel(path, "jiffies_like", &sa) == -EPERM, "hidden addresses");
+	unlink(path);
+}
+
+static void test_hits(void)
+{
+	struct run r;
+	char err[2048], want[512];
+	const char *out;
+	u64 ip = (u64)bp_ut_func + 1, t = 1000000000ULL;
+	u64 chain[] = { PERF_CONTEXT_USER, ip, (u64)test_hits + 8 };
+
+	CHECK(!start(&r, "-p PID bp_ut_var:w 0x7000:rw") && !r.init_err, "%s",
+	      session__strerror(r.s) ?: "");
+	hit(&r, nth(&r, 0), t, ip, NULL, 0);
+	hit(&r, nth(&r, 0), t + 1000, ip, NULL, 0);
+	hit(&r, nth(&r, 1), t + 2000, 0x7ff0, NULL, 0);
+	out = finish(&r, err, sizeof(err));
+	snprintf(want, sizeof(want),
+		 "[001] bp_ut_var:w: addr 0x%llx (bp_ut_var) ip 0x%llx bp_ut_func+0x1 (",
+		 (unsigned long long)(u64)&bp_ut_var, (unsigned long long)ip);
+	CHECK(strstr(out, want) && strstr(strstr(out, want), "test_breakpoint)\n"),
+	      "the breakpoint's symbol, the ip's function and file: %s", out);
+	CHECK(strstr(out, "[001] 0x7000:rw: addr 0x7000 ip 0x7ff0\n"),
+	      "a number, an ip of nothing: %s", out);
+	snprintf(want, sizeof(want), "bp_ut_var:w: 2 hits at 0x%llx\n",
+		 (unsigned long long)(u64)&bp_ut_var);
+	CHECK(strstr(out, want), "counted: %s", out);
+	CHECK(strstr(out, "0x7000:rw: 1 hit at 0x7000\n"), "counted: %s", out);
+	CHECK(!strstr(out, "\n    "), "no stack without -g: %s", out);
+	CHECK(!strstr(err, "no hit"), "hits: %s", err);
+	cleanup(&r);
+
+	/* -g: the stack under each hit */
+	CHECK(!start(&r, "-g -p PID bp_ut_var:w") && !r.init_err, "%s",
+	      session__strerror(r.s) ?: "");
+	CHECK(nth(&r, 0)->attr.sample_type & PERF_SAMPLE_CALLCHAIN, "-g: callchains");
+	hit(&r, nth(&r, 0), t, ip, chain, 3);
+	out = finish(&r, err, sizeof(err));
+	CHECK(strstr(out, " bp_ut_func+0x1 (") && strstr(out, "\n    ") &&
+		      strstr(out, " test_hits+0x8 ("),
+	      "-g: the stack: %s", out);
+	cleanup(&r);
+
+	/* no hit at all: said, as what it may mean */
+	CHECK(!start(&r, "-p PID bp_ut_var:w") && !r.init_err, "%s", session__strerror(r.s) ?: "");
+	out = finish(&r, err, sizeof(err));
+	CHECK(strstr(out, "bp_ut_var:w: 0 hits at "), "%s", out);
+	CHECK(strstr(err, "perf-prof breakpoint: no hit: nothing touched the watched addresses"),
+	      "%s", err);
+	cleanup(&r);
+}
+
+int main(void)
+{
+	if (!prof()) {
+		CHECK(0, "no profiler 'breakpoint' in src/profilers.c");
+		return ut_done("test_breakpoint");
+	}
+	test_syntax();
+	test_resolve();
+	test_program();
+	test_kernel();
+	test_hits();
+	return ut_done("test_breakpoint");
+}
