@@ -131,6 +131,10 @@ u64 eval__int(struct expr *e, struct node *n, const struct expr_ctx *c)
 		return c->smp->time;
 	case OP_PERIOD:
 		return c->smp->period;
+	case OP_VAR:
+		if (!c->vars || n->val >= (u64)c->nr_vars)
+			return bad_read(e);
+		return c->vars[n->val];
 	case OP_NEG:
 		return -eval__int(e, n->a, c);
 	case OP_NOT:

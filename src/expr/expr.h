@@ -38,6 +38,8 @@ struct expr_ctx {
 	const struct sample *smp; /* raw/raw_size, cpu, pid, tid, time, period */
 	struct session *session;  /* comm_get(); NULL: comm_get() gives "<...>" */
 	struct ksyms *ksyms;	  /* ksymbol(); NULL: ksymbol() gives "[unknown]" */
+	const u64 *vars;	  /* the values of the names bound by expr__compile_vars */
+	int nr_vars;		  /* a name past them reads as 0, counted as a bad read */
 };
 
 enum expr_kind { EXPR_INT, EXPR_STR };
@@ -72,6 +74,16 @@ struct expr_error {
  */
 struct expr *expr__compile_ex(const char *text, const struct evsel *ev, unsigned flags,
 			      struct expr_error *err);
+/*
+ * An expression over plain named numbers (hrtimer: the counts of its
+ * events in a period): @names[i] reads ctx->vars[i], a signed 64-bit
+ * value, at evaluation; the sample's _cpu, _pid... and the functions work
+ * as ever, a bound name hides a sample variable of the same name.  No
+ * event format: any other name is refused, the error listing the names.
+ * Returns the expression or NULL with @buf filled as expr__compile does.
+ */
+struct expr *expr__compile_vars(const char *text, const char *const *names, int nr_names, char *buf,
+				size_t len);
 /*
  * The same, the error written to @buf as one line of message then the
  * expression and a caret under the column:

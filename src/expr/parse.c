@@ -24,7 +24,9 @@ struct parser {
 	const struct evsel *ev;
 	struct expr *e;
 	unsigned flags;
-	int depth; /* recursion of the parser itself */
+	int depth;		 /* recursion of the parser itself */
+	const char *const *vars; /* bound names (expr__compile_vars), or NULL */
+	int nr_vars;
 };
 
 static void perr(struct parser *p, int col, const char *fmt, ...)
@@ -674,6 +676,25 @@ static struct node *parse_index(struct parser *p, const struct field *f, const c
 	return check_depth(p, n) ? n : NULL;
 }
 
+/* "unknown name 'x' (names: a, b, c)", as many names as the message holds */
+static void unknown_var(struct parser *p, const char *name, int col)
+{
+	char list[120];
+	size_t o = 0;
+
+	list[0] = 0;
+	for (int i = 0; i < p->nr_vars && o < sizeof(list); i++) {
+		int n = snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "", p->vars[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(list) - o) {
+			snprintf(list + o, sizeof(list) - o, "%s...", i ? ", " : "");
+			break;
+		}
+		o += (size_t)n;
+	}
+	perr(p, col, "unknown name '%s' (names: %s)", name, p->nr_vars ? list : "none");
+}
+
 static struct node *parse_ident(struct parser *p)
 {
 	int col = p->tok.pos;
@@ -696,6 +717,16 @@ static struct node *parse_ident(struct parser *p)
 		}
 		return parse_call(p, fn, col);
 	}
+	for (int i = 0; p->vars && i < p->nr_vars; i++) {
+		if (strcmp(name, p->vars[i]))
+			continue;
+		n = new_node(p, OP_VAR, col);
+		if (!n || !next(p))
+			return NULL;
+		n->val = (u64)i;
+		n->depth = 1;
+		return n;
+	}
 	for (size_t i = 0; i < sizeof(sample_vars) / sizeof(sample_vars[0]); i++) {
 		if (strcmp(name, sample_vars[i].name))
 			continue;
@@ -705,6 +736,10 @@ static struct node *parse_ident(struct parser *p)
 		n->uns = sample_vars[i].uns;
 		n->depth = 1;
 		return n;
+	}
+	if (p->vars) {
+		unknown_var(p, name, col);
+		return NULL;
 	}
 	if (!p->ev || evsel__field(p->ev, name, &f)) {
 		if (p->flags & EXPR_FILTER) {
@@ -795,10 +830,10 @@ static struct node *parse_postfix(struct parser *p)
 	}
 }
 
-struct expr *expr__compile_ex(const char *text, const struct evsel *ev, unsigned flags,
-			      struct expr_error *err)
+static struct expr *compile(const char *text, const struct evsel *ev, unsigned flags,
+			    const char *const *vars, int nr_vars, struct expr_error *err)
 {
-	struct parser p = { .ev = ev, .flags = flags };
+	struct parser p = { .ev = ev, .flags = flags, .vars = vars, .nr_vars = nr_vars };
 	struct node *root = NULL;
 	char buf[48];
 
@@ -836,6 +871,24 @@ struct expr *expr__compile_ex(const char *text, const struct evsel *ev, unsigned
 	}
 	p.e->root = root;
 	return p.e;
+}
+
+struct expr *expr__compile_ex(const char *text, const struct evsel *ev, unsigned flags,
+			      struct expr_error *err)
+{
+	return compile(text, ev, flags, NULL, 0, err);
+}
+
+struct expr *expr__compile_vars(const char *text, const char *const *names, int nr_names, char *buf,
+				size_t len)
+{
+	static const char *const none[1];
+	struct expr_error err;
+	struct expr *e = compile(text, NULL, 0, names ? names : none, names ? nr_names : 0, &err);
+
+	if (!e && buf)
+		expr__strerror(text, &err, buf, len);
+	return e;
 }
 
 char *expr__strerror(const char *text, const struct expr_error *err, char *buf, size_t len)

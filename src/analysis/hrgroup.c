@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A high-resolution timer group and its per-period counts: see hrgroup.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "analysis/hrgroup.h"
+#include "engine/evname.h"
+#include "engine/tp.h"
+#include "expr/expr.h"
+#include "util/units.h"
+
+/* The previous sample of a CPU or thread: what the next one is measured from. */
+struct hrg_inst {
+	UT_hash_handle hh;
+	int key;
+	u64 idx;   /* floor(leader clock / period) at the previous sample */
+	u64 val[]; /* each member's cumulative value then */
+};
+
+/* An expression's name for @text: letters, digits and '_' kept, the rest '_'. */
+static void var_name(char *out, size_t len, const char *text)
+{
+	size_t o = 0;
+
+	if (isdigit((unsigned char)*text) && o + 1 < len)
+		out[o++] = '_';
+	for (; *text && o + 1 < len; text++)
+		out[o++] = isalnum((unsigned char)*text) ? *text : '_';
+	out[o] = 0;
+}
+
+static struct hrg_member *new_member(struct hrgroup *g)
+{
+	struct hrg_member *m = realloc(g->m, (g->nr + 1) * sizeof(*m));
+
+	if (!m)
+		return NULL;
+	g->m = m;
+	memset(&m[g->nr], 0, sizeof(*m));
+	m[g->nr].scale = 1.0;
+	return &m[g->nr++];
+}
+
+/*
+ * The length of the list item at @p: up to a ',' outside quotes,
+ * parentheses, braces and a PMU's /TERMS/.  *@tp: a tracepoint in trace's
+ * spelling (sys:name/filter/attrs/ or a glob), for the -e spec parser.
+ */
+static size_t item_len(const char *p, bool *tp)
+{
+	int brace = 0, paren = 0;
+	bool slash = false, colon = false;
+	char q = 0;
+	size_t i;
+
+	*tp = false;
+	for (i = 0; p[i] && !strchr(",/{}", p[i]); i++) {
+		if (p[i] == ':')
+			colon = true;
+		else if (strchr("*?[", p[i]))
+			*tp = true;
+	}
+	if (p[i] == '/' && colon)
+		*tp = true;
+	for (i = 0; p[i]; i++) {
+		char c = p[i];
+
+		if (q) {
+			if (c == '\\' && p[i + 1])
+				i++;
+			else if (c == q)
+				q = 0;
+			continue;
+		}
+		if (c == '"' || c == '\'')
+			q = c;
+		else if (c == '(')
+			paren++;
+		else if (c == ')' && paren)
+			paren--;
+		else if (c == '{')
+			brace++;
+		else if (c == '}' && brace)
+			brace--;
+		else if (c == '/' && !*tp)
+			slash = !slash;
+		else if (c == ',' && !paren && !brace && !slash)
+			break;
+	}
+	return i;
+}
+
+/* A tracepoint in trace's spelling: its filter and alias= kept, nothing else. */
+static int add_spec(struct hrgroup *g, struct session *s, const char *text)
+{
+	struct ev_spec *specs = NULL, *sp, **grown;
+	struct ev_spec_err perr;
+	struct evsel *last = NULL;
+	int nr = 0, n;
+
+	if (evspec__parse(text, &specs, &nr, &perr))
+		return session__usage_err(s, "-e %s: %s", text, perr.msg);
+	if (nr != 1 || specs[0].probe != EV_TP || specs[0].stack || specs[0].cpus ||
+	    specs[0].max_stack || specs[0].nr_attrs) {
+		const char *why = nr != 1		    ? "one event here"
+				  : specs[0].probe != EV_TP ? "tracepoints only (no probes)"
+				  : specs[0].cpus	    ? "no cpus=: the group is on every CPU"
+				  : specs[0].nr_attrs	    ? "only alias= and a filter"
+							    : "no stacks on a counter";
+
+		evspec__free(specs, nr);
+		return session__usage_err(s, "-e %s: %s", text, why);
+	}
+	/* the events keep a pointer to their spec: one allocation each, never moved */
+	grown = realloc(g->specs, (g->nr_specs + 1) * sizeof(*grown));
+	if (!grown) {
+		evspec__free(specs, nr);
+		return session__set_err(s, -ENOMEM, "out of memory");
+	}
+	g->specs = grown;
+	sp = specs;
+	g->specs[g->nr_specs++] = sp;
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+		last = ev;
+	n = session__add_spec(s, sp, &(struct evsel_conf){ .counting = true, .leader = g->leader });
+	if (n < 0)
+		return n;
+	for (struct evsel *ev = last ? last->next : session__evsels(s); ev; ev = ev->next) {
+		struct hrg_member *m = new_member(g);
+
+		if (!m)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		m->ev = ev;
+		snprintf(m->name, sizeof(m->name), "%s", ev->name);
+		var_name(m->var, sizeof(m->var),
+			 sp->alias ? sp->alias
+			 : ev->tp  ? strchr(ev->name, ':') + 1
+				   : ev->name);
+	}
+	return 0;
+}
+
+/* Whether tracefs has it (an error reading tracefs is the session's to say). */
+static bool tp_exists(const char *sys, const char *name)
+{
+	char **list;
+	int n = tp__expand(sys, name, &list);
+
+	if (n > 0)
+		tp__free_list(list);
+	return n != 0;
+}
+
+/* Events as stat names them. */
+static int add_evnames(struct hrgroup *g, struct session *s, const char *text)
+{
+	struct evname *evs = NULL;
+	char err[256];
+	int nr = 0, ret = 0;
+
+	if (evname__parse_list(text, &evs, &nr, err, sizeof(err))) {
+		evname__free(evs, nr);
+		return session__usage_err(s, "-e %s: %s", text, err);
+	}
+	for (int i = 0; i < nr && !ret; i++) {
+		const struct evname *e = &evs[i];
+		struct evsel_conf c = {
+			.type = e->attr.type,
+			.config = e->attr.config,
+			.config1 = e->attr.config1,
+			.config2 = e->attr.config2,
+			.exclude_user = e->attr.exclude_user,
+			.exclude_kernel = e->attr.exclude_kernel,
+			.exclude_hv = e->attr.exclude_hv,
+			.exclude_guest = e->attr.exclude_guest,
+			.exclude_host = e->attr.exclude_host,
+			.counting = true,
+			.leader = g->leader, /* {a,b}: all are in the timer's group anyway */
+			.name = e->name,
+		};
+		struct hrg_member *m = new_member(g);
+
+		if (!m) {
+			ret = session__set_err(s, -ENOMEM, "out of memory");
+			break;
+		}
+		m->ev = e->sys ? session__add_tp(s, e->sys, e->tp, &c) : session__add_event(s, &c);
+		if (!m->ev) {
+			g->nr--;
+			ret = e->sys && !tp_exists(e->sys, e->tp)
+				      ? session__usage_err(s,
+							   "unknown tracepoint '%s:%s' (see: "
+							   "perf-prof list '%s:*')",
+							   e->sys, e->tp, e->sys)
+				      : -EINVAL;
+			break;
+		}
+		snprintf(m->name, sizeof(m->name), "%s", e->name);
+		var_name(m->var, sizeof(m->var), e->sys ? e->tp : e->name);
+		m->scale = e->scale > 0 ? e->scale : 1.0;
+		snprintf(m->unit, sizeof(m->unit), "%s", e->unit);
+	}
+	evname__free(evs, nr);
+	return ret;
+}
+
+int hrgroup__period(struct session *s, u64 period, u64 freq, u64 *out)
+{
+	char buf[32];
+
+	if (period && freq)
+		return session__usage_err(s, "--period and -F: give one of them");
+	if (!period && !freq)
+		return session__usage_err(s, "no --period: how often the timer reads the counters "
+					     "(e.g. --period 10ms, or -F 100)");
+	if (freq > 1000000000ULL / HRG_MIN_PERIOD)
+		return session__usage_err(s,
+					  "-F %llu: at most %llu Hz (the timer fires every "
+					  "10us at most)",
+					  (unsigned long long)freq, 1000000000ULL / HRG_MIN_PERIOD);
+	if (freq)
+		period = 1000000000ULL / freq;
+	if (period < HRG_MIN_PERIOD || period > HRG_MAX_PERIOD)
+		return session__usage_err(s, "--period %s: between 10us and 60s",
+					  units__fmt_ns(period, buf, sizeof(buf)));
+	*out = period;
+	return 0;
+}
+
+int hrgroup__add(struct hrgroup *g, struct session *s, u64 period, const char *const *texts,
+		 int nr_texts)
+{
+	const struct target_opts *tg = session__conf(s)->target;
+	struct evsel_conf c = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = period,
+		.callchain = true, /* when -g asks */
+		.extra_sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_READ,
+		.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID,
+		.name = "cpu-clock",
+	};
+	char *copy;
+	int ret = 0;
+
+	g->s = s;
+	g->period = period;
+	g->per_thread = tg && (tg->nr_pids || tg->nr_tids || tg->argv);
+	g->leader = session__add_event(s, &c);
+	if (!g->leader)
+		return -ENOMEM;
+	for (int t = 0; t < nr_texts && !ret; t++) {
+		const char *p = texts[t];
+
+		if (!*p)
+			return session__usage_err(
+				s, "-e '': name events, e.g. -e cs,sched:sched_switch");
+		while (*p && !ret) {
+			bool tp;
+			size_t n = item_len(p, &tp);
+
+			copy = strndup(p, n);
+			if (!copy)
+				return session__set_err(s, -ENOMEM, "out of memory");
+			if (!n)
+				ret = session__usage_err(s, "-e %s: an empty event (an extra ',')",
+							 texts[t]);
+			else
+				ret = tp ? add_spec(g, s, copy) : add_evnames(g, s, copy);
+			free(copy);
+			p += n;
+			if (*p == ',' && !*++p)
+				ret = ret ? ret
+					  : session__usage_err(s,
+							       "-e %s: an empty event at the end",
+							       texts[t]);
+		}
+	}
+	if (ret)
+		return ret;
+	g->count = calloc(g->nr + 1, sizeof(*g->count));
+	g->slot = calloc(g->nr + 1, sizeof(*g->slot));
+	g->retired = calloc(g->nr + 1, sizeof(*g->retired));
+	if (!g->count || !g->slot || !g->retired)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Each member's place in the read: the leader is 0, members refused at open are not there. */
+static u64 slots(struct hrgroup *g)
+{
+	u64 n = 1;
+
+	for (int i = 0; i < g->nr; i++) {
+		g->slot[i] = g->m[i].ev->refused ? -1 : (int)n++;
+		/* the engine's fallback for a filter the kernel refused sees no counts */
+		if (g->m[i].ev->ufilter && g->s)
+			session__warn(g->s,
+				      "%s: the kernel refused its filter and a counter cannot be "
+				      "filtered in user space: its counts are unfiltered",
+				      g->m[i].name);
+	}
+	g->slots_known = true;
+	return n;
+}
+
+static struct hrg_inst *inst_of(struct hrgroup *g, int key)
+{
+	struct hrg_inst *in;
+
+	HASH_FIND_INT(g->insts, &key, in);
+	if (in)
+		return in;
+	in = calloc(1, sizeof(*in) + g->nr * sizeof(u64));
+	if (!in)
+		return NULL;
+	in->key = key; /* counters start at 0 when enabled (or inherited) */
+	HASH_ADD_INT(g->insts, key, in);
+	return in;
+}
+
+int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct sample *smp,
+		    struct hrg_period *out)
+{
+	u64 nr_read, clock, idx;
+	struct hrg_inst *in;
+	const u64 *r;
+
+	if (ev != g->leader)
+		return -ENOENT;
+	if (!g->slots_known)
+		g->nr_read = slots(g);
+	nr_read = g->nr_read;
+	r = smp->read_values;
+	if (!(smp->sample_type & PERF_SAMPLE_READ) || !r || smp->read_nr != nr_read ||
+	    ((smp->sample_type & PERF_SAMPLE_IDENTIFIER) && r[1] != smp->id)) {
+		g->nr_bad++;
+		return -EINVAL;
+	}
+	in = inst_of(g, g->per_thread ? (int)smp->tid : (int)smp->cpu);
+	if (!in) {
+		g->nr_bad++;
+		return -ENOMEM;
+	}
+	clock = r[0];
+	idx = clock / g->period;
+	out->periods = idx > in->idx ? idx - in->idx : 1;
+	in->idx = idx > in->idx ? idx : in->idx + 1;
+	for (int i = 0; i < g->nr; i++) {
+		u64 v = g->slot[i] >= 0 ? r[2 * g->slot[i]] : 0;
+
+		g->count[i] = v > in->val[i] ? v - in->val[i] : 0;
+		in->val[i] = v;
+	}
+	g->nr_samples++;
+	if (out->periods > 1)
+		g->nr_gaps++;
+	out->key = in->key;
+	out->time = smp->time;
+	out->count = g->count;
+	return 0;
+}
+
+void hrgroup__forget(struct hrgroup *g, int key)
+{
+	struct hrg_inst *in;
+
+	HASH_FIND_INT(g->insts, &key, in);
+	if (!in)
+		return;
+	for (int i = 0; i < g->nr; i++)
+		g->retired[i] += in->val[i];
+	HASH_DEL(g->insts, in);
+	free(in);
+}
+
+int hrgroup__tail(struct hrgroup *g, u64 *tail)
+{
+	int ret = 0;
+
+	if (!g->slots_known)
+		g->nr_read = slots(g);
+	for (int i = 0; i < g->nr; i++) {
+		struct counter_val v;
+		struct hrg_inst *in, *tmp;
+		u64 seen = g->retired[i];
+
+		tail[i] = 0;
+		if (g->slot[i] < 0 || !g->m[i].ev->nr_cnt)
+			continue;
+		if (session__read_counter(g->s, g->m[i].ev, -1, &v))
+			ret = -EIO;
+		HASH_ITER(hh, g->insts, in, tmp)
+		seen += in->val[i];
+		tail[i] = v.val > seen ? v.val - seen : 0;
+	}
+	return ret;
+}
+
+struct expr *hrgroup__compile(struct hrgroup *g, const char *text, char *err, size_t errlen)
+{
+	const char **names = calloc(g->nr + 1, sizeof(*names));
+	struct expr *e;
+
+	if (!names) {
+		snprintf(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (int i = 0; i < g->nr; i++) {
+		for (int j = 0; j < i; j++)
+			if (!strcmp(g->m[i].var, g->m[j].var)) {
+				snprintf(err, errlen,
+					 "%s and %s are both '%s' in expressions: give one an "
+					 "alias (sys:name//alias=NAME/)",
+					 g->m[j].name, g->m[i].name, g->m[i].var);
+				free(names);
+				errno = EINVAL;
+				return NULL;
+			}
+		names[i] = g->m[i].var;
+	}
+	names[g->nr] = "_periods";
+	e = expr__compile_vars(text, names, g->nr + 1, err, errlen);
+	free(names);
+	if (e && expr__is_string(e)) {
+		snprintf(err, errlen, "'%s' is a string: a condition is a number (e.g. cs > 10)",
+			 text);
+		expr__free(e);
+		errno = EINVAL;
+		return NULL;
+	}
+	return e;
+}
+
+bool hrgroup__match(struct hrgroup *g, struct expr *e, const struct hrg_period *p,
+		    const struct sample *smp)
+{
+	u64 vars[64], *v = g->nr < 64 ? vars : malloc((g->nr + 1) * sizeof(*v));
+	struct expr_ctx ctx = { .smp = smp, .session = g->s, .nr_vars = g->nr + 1 };
+	bool ret;
+
+	if (!v)
+		return false;
+	memcpy(v, p->count, g->nr * sizeof(*v));
+	v[g->nr] = p->periods;
+	ctx.vars = v;
+	ret = expr__match(e, &ctx);
+	if (v != vars)
+		free(v);
+	return ret;
+}
+
+void hrgroup__free(struct hrgroup *g)
+{
+	struct hrg_inst *in, *tmp;
+
+	HASH_ITER(hh, g->insts, in, tmp)
+	{
+		HASH_DEL(g->insts, in);
+		free(in);
+	}
+	/* the session's events point at the specs: no longer */
+	for (int i = 0; i < g->nr; i++)
+		if (g->m[i].ev && g->m[i].ev->spec)
+			g->m[i].ev->spec = NULL;
+	for (int i = 0; i < g->nr_specs; i++)
+		evspec__free(g->specs[i], 1);
+	free(g->specs);
+	free(g->m);
+	free(g->count);
+	free(g->slot);
+	free(g->retired);
+	memset(g, 0, sizeof(*g));
+}
+
+void hrg_stat__add(struct hrg_stat *st, u64 count, u64 periods, u64 time, int key)
+{
+	if (!periods)
+		return;
+	st->samples++;
+	st->periods += periods;
+	st->total += count;
+	if ((periods == 1 || !count) && (!st->has_min || count < st->min)) {
+		st->min = count;
+		st->has_min = true;
+	}
+	if (!st->max_periods || count > st->max ||
+	    (count == st->max && periods < st->max_periods)) {
+		st->max = count;
+		st->max_periods = periods;
+		st->max_time = time;
+		st->max_key = key;
+	}
+}
+
+void hrg_stat__merge(struct hrg_stat *into, const struct hrg_stat *from)
+{
+	if (!from->samples)
+		return;
+	into->samples += from->samples;
+	into->periods += from->periods;
+	into->total += from->total;
+	if (from->has_min && (!into->has_min || from->min < into->min)) {
+		into->min = from->min;
+		into->has_min = true;
+	}
+	if (!into->max_periods || from->max > into->max ||
+	    (from->max == into->max && from->max_periods < into->max_periods)) {
+		into->max = from->max;
+		into->max_periods = from->max_periods;
+		into->max_time = from->max_time;
+		into->max_key = from->max_key;
+	}
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A high-resolution timer group (hrcount, hrtimer): per CPU (or per thread
+ * with -p/-t/--), a cpu-clock event sampling every PERIOD ns leads a group
+ * of counting members (events named as for stat, or tracepoints with a
+ * filter and an alias).  Each leader sample carries the cumulative values
+ * of the whole group (PERF_SAMPLE_READ, PERF_FORMAT_GROUP | ID, the leader
+ * first, then the members in the order they were added); the difference
+ * with the previous sample of the same CPU (or thread) is what each member
+ * counted in that period.
+ *
+ * Gaps: the timer only delivers a sample where the CPU runs something (on
+ * this VM an idle CPU gets none; a thread's clock only runs while it is on
+ * a CPU).  The leader's own value is its clock (ns): the number of periods
+ * a sample closes is floor(clock / PERIOD) minus that of the previous
+ * sample, so after a gap one sample covers k periods.  Its counts are then
+ * the total of those k periods: they are reported as such (k periods, the
+ * total), never spread or guessed.  hrg_stat (below) keeps the sums exact
+ * and marks a maximum that came from a gap: an upper bound of the one-
+ * period maximum inside it.
+ */
+#ifndef PP_HRGROUP_H
+#define PP_HRGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/evspec.h"
+#include "engine/session.h"
+
+struct expr;
+
+/* The kernel's hrtimer events fire at most every 10us. */
+#define HRG_MIN_PERIOD 10000ULL
+#define HRG_MAX_PERIOD 60000000000ULL
+
+struct hrg_member {
+	struct evsel *ev;
+	char name[128]; /* as shown: the alias, or the event as written */
+	char var[64];	/* its name in expressions */
+	double scale;	/* cpu-clock/task-clock: ns shown as msec */
+	char unit[16];
+};
+
+struct hrg_inst;
+
+struct hrgroup {
+	struct session *s;
+	u64 period; /* ns */
+	bool per_thread;
+	struct evsel *leader;
+	struct hrg_member *m;
+	int nr;
+	struct ev_spec **specs; /* tracepoint items with a filter or alias (ev->spec) */
+	int nr_specs;
+	struct hrg_inst *insts; /* by CPU or thread */
+	u64 *count;		/* the counts of the last period (nr) */
+	int *slot;		/* each member's place in the group read (-1: not open) */
+	bool slots_known;
+	u64 nr_read;  /* values in a read: the leader and the members open */
+	u64 *retired; /* per member: the last values of threads that ended */
+	u64 nr_samples, nr_gaps, nr_bad;
+};
+
+/* What one leader sample tells. */
+struct hrg_period {
+	int key;	  /* the CPU, or the thread (per_thread) */
+	u64 time;	  /* the sample's: when the last of the periods ended */
+	u64 periods;	  /* the periods the counts cover: 1, or k after a gap */
+	const u64 *count; /* per member (g->nr): its count in those periods */
+};
+
+/*
+ * The period from --period @period (ns) or -F @freq (one of them, 0 for
+ * the other): *@out, 0; or a usage error set on @s.
+ */
+int hrgroup__period(struct session *s, u64 period, u64 freq, u64 *out);
+
+/*
+ * Add the leader (cpu-clock every @period ns, with a stack when -g asks)
+ * and the members of the -e lists @texts to @s.  A list: events as stat
+ * takes them (cpu-clock, cs, sys:name, PMU/TERMS/, {groups} flattened)
+ * and tracepoints with a filter or an alias as trace takes them
+ * (sys:name/FILTER/alias=NAME/, globs too).  0, or -errno with the
+ * session's error set (a usage error for a bad list).
+ */
+int hrgroup__add(struct hrgroup *g, struct session *s, u64 period, const char *const *texts,
+		 int nr_texts);
+
+/*
+ * A sample of @ev: when it is the leader's, the counts of the periods it
+ * closes into *@out (valid until the next call) and 0; -ENOENT for another
+ * event's, -EINVAL for a read not laid out as the group (counted in
+ * nr_bad).
+ */
+int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct sample *smp,
+		    struct hrg_period *out);
+
+/* A thread ended (per_thread): forget its previous values. */
+void hrgroup__forget(struct hrgroup *g, int key);
+
+/*
+ * At the end: what each member counted after the last sample of each CPU
+ * (or thread): a CPU idle to the end, a thread's last partial period.  No
+ * period holds these counts; the members' counters, read now, minus what
+ * the samples saw, give them.  @tail: g->nr values.  0, or -EIO when a
+ * counter could not be read (its tail is then what the others gave).
+ */
+int hrgroup__tail(struct hrgroup *g, u64 *tail);
+
+/*
+ * An expression over the counts of a period: each member by its var name
+ * (the alias; a tracepoint's name without its system; another event's
+ * name with what is not a letter, digit or '_' made '_': context_switches),
+ * and _periods, the periods covered.  NULL with one line in @err (and the
+ * expression with a caret under the culprit) on error.
+ */
+struct expr *hrgroup__compile(struct hrgroup *g, const char *text, char *err, size_t errlen);
+/* Whether @e is true for @p (the leader's sample @smp gives _cpu, _tid...). */
+bool hrgroup__match(struct hrgroup *g, struct expr *e, const struct hrg_period *p,
+		    const struct sample *smp);
+
+void hrgroup__free(struct hrgroup *g);
+
+/*
+ * Per-period statistics of one member (hrcount): every sample adds its
+ * count over its periods.  The average (total / periods) is exact; the
+ * minimum is over samples of one period (and gaps that counted nothing:
+ * then every period in them was 0); the maximum is the largest count of a
+ * sample, with when and where, and max_periods > 1 when it came from a
+ * gap (a bound: one of its periods counted at most that much).  A one-
+ * period sample wins a tie.
+ */
+struct hrg_stat {
+	u64 samples, periods, total;
+	u64 min, max;
+	bool has_min;
+	u64 max_periods; /* 0: no sample yet */
+	u64 max_time;
+	int max_key;
+};
+
+void hrg_stat__add(struct hrg_stat *st, u64 count, u64 periods, u64 time, int key);
+void hrg_stat__merge(struct hrg_stat *into, const struct hrg_stat *from);
+
+#endif

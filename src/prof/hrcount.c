@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hrcount: the counters of stat, led by a high-resolution timer group
+ * (analysis/hrgroup) and read every --period: per interval and at exit,
+ * for each event, the number of periods and the minimum, average and
+ * maximum count per period, with when (and where) the maximum was.  A
+ * workload that does all its events in one burst per second shows a
+ * maximum far above its average: the microburst a per-second count hides.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "analysis/counters.h"
+#include "analysis/hrgroup.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "util/units.h"
+
+#define HC_MAX_E 16
+
+/* A CPU's (or thread's) statistics: st[k] this interval, st[nr + k] the run. */
+struct hc_inst {
+	UT_hash_handle hh;
+	int key;
+	struct hrg_stat st[];
+};
+
+struct hrcount {
+	const char *texts[HC_MAX_E];
+	int nr_texts;
+	unsigned long long period, freq;
+	bool perins;
+	struct hrgroup g;
+	struct hc_inst *insts;
+	struct hrg_stat *all; /* every instance together: [k] interval, [nr + k] run */
+	u64 t_first, t_last;
+};
+
+static int hc_opt_e(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct hrcount *p = data;
+
+	if (p->nr_texts == HC_MAX_E) {
+		snprintf(err, errlen, "too many -e (at most %d; put several events in one)",
+			 HC_MAX_E);
+		return -1;
+	}
+	p->texts[p->nr_texts++] = arg;
+	return 0;
+}
+
+static int hc_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	static const char *const dflt = "context-switches,cpu-migrations,page-faults";
+	struct hrcount *p = priv;
+	u64 period;
+	int err;
+
+	(void)opts;
+	err = hrgroup__period(s, p->period, p->freq, &period);
+	if (err)
+		return err;
+	p->period = period;
+	if (!p->nr_texts)
+		p->texts[p->nr_texts++] = dflt;
+	session__want_interval(s, 1000);
+	err = hrgroup__add(&p->g, s, p->period, p->texts, p->nr_texts);
+	if (err)
+		return err;
+	p->all = calloc(2 * (p->g.nr ? p->g.nr : 1), sizeof(*p->all));
+	if (!p->all)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	p->t_first = p->t_last = session__now(s);
+	return 0;
+}
+
+static void hc_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct hrcount *p = priv;
+	struct hrg_period per;
+	struct hc_inst *in;
+	int nr = p->g.nr;
+
+	(void)s;
+	if (hrgroup__sample(&p->g, ev, smp, &per))
+		return;
+	HASH_FIND_INT(p->insts, &per.key, in);
+	if (!in && p->perins) {
+		in = calloc(1, sizeof(*in) + 2 * nr * sizeof(in->st[0]));
+		if (!in)
+			return;
+		in->key = per.key;
+		HASH_ADD_INT(p->insts, key, in);
+	}
+	for (int k = 0; k < nr; k++) {
+		hrg_stat__add(&p->all[k], per.count[k], per.periods, per.time, per.key);
+		if (in)
+			hrg_stat__add(&in->st[k], per.count[k], per.periods, per.time, per.key);
+	}
+}
+
+static void hc_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct hrcount *p = priv;
+
+	(void)s;
+	if (p->g.per_thread)
+		hrgroup__forget(&p->g, (int)t->tid);
+}
+
+static void who(struct session *s, struct hrcount *p, int key, char *buf, size_t len)
+{
+	if (p->g.per_thread)
+		snprintf(buf, len, "%s:%d", session__comm(s, (u32)key), key);
+	else
+		snprintf(buf, len, "CPU%d", key);
+}
+
+static void row(struct session *s, struct hrcount *p, FILE *out, int k, const struct hrg_stat *st,
+		const char *inst, int width)
+{
+	const struct hrg_member *m = &p->g.m[k];
+	bool frac = m->unit[0] != 0;
+	char mn[40], avg[40], mx[40], tot[40], ts[64], w[64];
+
+	if (inst)
+		fprintf(out, "%-16s ", inst);
+	if (!st->samples) {
+		fprintf(out, "%-*s %9s\n", width, m->name, "-");
+		return;
+	}
+	ctr__fmt((double)st->total * m->scale, frac, tot, sizeof(tot));
+	ctr__fmt(st->has_min ? (double)st->min * m->scale : 0, frac, mn, sizeof(mn));
+	ctr__fmt((double)st->total * m->scale / (double)st->periods, true, avg, sizeof(avg));
+	ctr__fmt((double)st->max * m->scale, frac, mx, sizeof(mx));
+	session__fmt_time(s, st->max_time, ts, sizeof(ts));
+	who(s, p, st->max_key, w, sizeof(w));
+	fprintf(out, "%-*s %9llu %14s %10s %12s %10s  %s %s", width, m->name,
+		(unsigned long long)st->periods, tot, st->has_min ? mn : "-", avg, mx,
+		strlen(ts) > 11 ? ts + 11 : ts, w);
+	if (st->max_periods > 1)
+		fprintf(out, " (over %llu periods)", (unsigned long long)st->max_periods);
+	if (m->unit[0])
+		fprintf(out, " [%s]", m->unit);
+	fputc('\n', out);
+}
+
+static int by_key(const struct hc_inst *a, const struct hc_inst *b)
+{
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+/* @run: the whole run's statistics, else this interval's. */
+static void report(struct session *s, struct hrcount *p, const char *title, bool run, u64 ns)
+{
+	FILE *out = session__out(s);
+	int nr = p->g.nr, base = run ? nr : 0, width = 5;
+	u64 periods = 0, samples = 0;
+	unsigned ninst = 0;
+	char ts[64], per[32], name[64];
+	struct hc_inst *in, *tmp;
+
+	for (int k = 0; k < nr; k++)
+		if ((int)strlen(p->g.m[k].name) > width)
+			width = (int)strlen(p->g.m[k].name);
+	if (nr) {
+		periods = p->all[base].periods;
+		samples = p->all[base].samples;
+	}
+	HASH_SORT(p->insts, by_key);
+	HASH_ITER(hh, p->insts, in, tmp)
+	ninst += nr && in->st[base].samples;
+	session__fmt_time(s, session__now(s), ts, sizeof(ts));
+	fprintf(out, "%s hrcount: %s%.3f s, period %s: %llu periods in %llu samples", ts, title,
+		(double)ns / 1e9, units__fmt_ns(p->period, per, sizeof(per)),
+		(unsigned long long)periods, (unsigned long long)samples);
+	if (p->perins)
+		fprintf(out, " on %u %s", ninst,
+			p->g.per_thread ? (ninst == 1 ? "thread" : "threads")
+					: (ninst == 1 ? "CPU" : "CPUs"));
+	fputc('\n', out);
+	if (p->perins)
+		fprintf(out, "%-16s ", p->g.per_thread ? "THREAD" : "CPU");
+	fprintf(out, "%-*s %9s %14s %10s %12s %10s  %s\n", width, "EVENT", "PERIODS", "TOTAL",
+		"MIN", "AVG", "MAX", "MAX AT");
+	for (int k = 0; k < nr; k++) {
+		if (!p->perins) {
+			row(s, p, out, k, &p->all[base + k], NULL, width);
+			continue;
+		}
+		HASH_ITER(hh, p->insts, in, tmp)
+		{
+			if (!in->st[base + k].samples)
+				continue;
+			who(s, p, in->key, name, sizeof(name));
+			row(s, p, out, k, &in->st[base + k], name, width);
+		}
+	}
+	fflush(out);
+}
+
+/* The interval ends: its statistics join the run's. */
+static void advance(struct hrcount *p)
+{
+	int nr = p->g.nr;
+	struct hc_inst *in, *tmp;
+
+	for (int k = 0; k < nr; k++) {
+		hrg_stat__merge(&p->all[nr + k], &p->all[k]);
+		memset(&p->all[k], 0, sizeof(p->all[k]));
+	}
+	HASH_ITER(hh, p->insts, in, tmp)
+	for (int k = 0; k < nr; k++) {
+		hrg_stat__merge(&in->st[nr + k], &in->st[k]);
+		memset(&in->st[k], 0, sizeof(in->st[k]));
+	}
+}
+
+static void hc_interval(struct session *s, void *priv)
+{
+	struct hrcount *p = priv;
+	u64 now = session__now(s);
+
+	report(s, p, "", false, now - p->t_last);
+	advance(p);
+	p->t_last = now;
+}
+
+static void hc_snapshot(struct session *s, void *priv)
+{
+	struct hrcount *p = priv;
+
+	/* this interval so far, nothing reset */
+	report(s, p, "so far ", false, session__now(s) - p->t_last);
+}
+
+/* What the counters hold beyond the last sample of each CPU (or thread). */
+static void print_tail(struct session *s, struct hrcount *p, FILE *out)
+{
+	u64 *tail = calloc(p->g.nr + 1, sizeof(*tail));
+	bool any = false;
+	char num[40];
+
+	if (!tail || hrgroup__tail(&p->g, tail))
+		session__warn(s, "the counters could not all be read at the end");
+	for (int k = 0; tail && k < p->g.nr; k++) {
+		if (!tail[k])
+			continue;
+		fprintf(out, "%s%s %s",
+			any ? "; "
+			    : "after the last period of each "
+			      "CPU or thread (in no period): ",
+			p->g.m[k].name,
+			ctr__fmt((double)tail[k] * p->g.m[k].scale, p->g.m[k].unit[0] != 0, num,
+				 sizeof(num)));
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+	free(tail);
+}
+
+static void hc_deinit(struct session *s, void *priv)
+{
+	struct hrcount *p = priv;
+	struct hc_inst *in, *tmp;
+
+	if (session__started(s) && p->all) {
+		FILE *out = session__out(s);
+
+		advance(p);
+		report(s, p, "total ", true, session__now(s) - p->t_first);
+		print_tail(s, p, out);
+		if (p->g.nr_bad)
+			fprintf(out, "warning: %llu samples not read as the group\n",
+				(unsigned long long)p->g.nr_bad);
+		session__print_lost(s, out);
+		fflush(out);
+	}
+	HASH_ITER(hh, p->insts, in, tmp)
+	{
+		HASH_DEL(p->insts, in);
+		free(in);
+	}
+	free(p->all);
+	hrgroup__free(&p->g);
+}
+
+static const struct popt hc_opts[] = {
+	{ .lname = "event",
+	  .sname = 'e',
+	  .argname = "EVENT,...",
+	  .help = "events to count, as for stat (cs, sys:name, PMU/TERMS/), or "
+		  "sys:name/FILTER/alias=NAME/; default context-switches,cpu-migrations,"
+		  "page-faults",
+	  .type = POPT_CB,
+	  .cb = hc_opt_e },
+	{ .lname = "period",
+	  .argname = "TIME",
+	  .help = "read the counters every TIME (10us..60s; 10ms, 500us; a bare number is ms)",
+	  POPT_BIND_TIME(struct hrcount, period, "ms") },
+	{ .lname = "freq",
+	  .sname = 'F',
+	  .argname = "HZ",
+	  .help = "or HZ times a second",
+	  POPT_BIND_UINT(struct hrcount, freq) },
+	{ .lname = "perins",
+	  .help = "per instance: each CPU (or each thread with -p/-t/--)",
+	  POPT_BIND_FLAG(struct hrcount, perins) },
+	{ 0 },
+};
+
+const struct profiler prof_hrcount = {
+	.name = "hrcount",
+	.desc = "counters read every --period by a high-resolution timer: min/avg/max per period "
+		"(microbursts)",
+	.synopsis = "perf-prof hrcount [-e EVENT,...] --period TIME|-F HZ [-i MS] [--perins] [-C "
+		    "CPUS|-p PID|-t TID|-- command]",
+	.examples = "perf-prof hrcount -e syscalls:sys_enter_getppid,cs -C 1 --period 10ms\n"
+		    "  perf-prof hrcount -e 'sched:sched_wakeup,irq:irq_handler_entry' --period "
+		    "1ms --perins\n"
+		    "  perf-prof hrcount -e 'sched:sched_switch/prev_state==0/alias=preempt/' -F "
+		    "1000 -p 4242",
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
+						     &output_group, NULL },
+	.own = hc_opts,
+	.priv_size = sizeof(struct hrcount),
+	.init = hc_init,
+	.ops = { .sample = hc_sample,
+		 .interval = hc_interval,
+		 .snapshot = hc_snapshot,
+		 .exit = hc_exit },
+	.deinit = hc_deinit,
+};

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hrtimer: every period of a high-resolution timer (analysis/hrgroup),
+ * the counts of the events in that period; when the expression over them
+ * is true ('sched_switch > 10'), one line with the time, the CPU, the task
+ * the timer interrupted and the counts, and (-g) the stack of that task
+ * where the period ended: the microburst caught in the act.  Without an
+ * expression every period prints.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/hrgroup.h"
+#include "expr/expr.h"
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/outfile.h"
+#include "sym/stack.h"
+
+#define HT_MAX_E 16
+
+struct hrtimer_prof {
+	const char *texts[HT_MAX_E];
+	int nr_texts;
+	unsigned long long period, freq;
+	const char *text; /* the expression, or NULL */
+	struct hrgroup g;
+	struct expr *e;
+	u64 samples, periods, matched;
+};
+
+static int ht_opt_e(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct hrtimer_prof *p = data;
+
+	if (p->nr_texts == HT_MAX_E) {
+		snprintf(err, errlen, "too many -e (at most %d; put several events in one)",
+			 HT_MAX_E);
+		return -1;
+	}
+	p->texts[p->nr_texts++] = arg;
+	return 0;
+}
+
+static int ht_args(void *priv, int argc, char **argv, char *err, size_t errlen)
+{
+	struct hrtimer_prof *p = priv;
+
+	if (argc > 1) {
+		snprintf(err, errlen, "one expression, quoted as one argument (e.g. 'cs > 10')");
+		return -1;
+	}
+	p->text = argc ? argv[0] : NULL;
+	return 0;
+}
+
+static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	struct hrtimer_prof *p = priv;
+	char buf[512];
+	u64 period;
+	int err;
+
+	(void)opts;
+	err = hrgroup__period(s, p->period, p->freq, &period);
+	if (err)
+		return err;
+	p->period = period;
+	err = hrgroup__add(&p->g, s, p->period, p->texts, p->nr_texts);
+	if (err)
+		return err;
+	if (p->text) {
+		p->e = hrgroup__compile(&p->g, p->text, buf, sizeof(buf));
+		if (!p->e)
+			return errno == ENOMEM ? session__set_err(s, -ENOMEM, "out of memory")
+					       : session__usage_err(s, "%s", buf);
+	}
+	return 0;
+}
+
+static void ht_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct hrtimer_prof *p = priv;
+	FILE *out = session__out(s);
+	struct hrg_period per;
+	char ts[64];
+
+	if (hrgroup__sample(&p->g, ev, smp, &per))
+		return;
+	p->samples++;
+	p->periods += per.periods;
+	if (p->e && !hrgroup__match(&p->g, p->e, &per, smp))
+		return;
+	p->matched++;
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
+		     "hrtimer");
+	for (int i = 0; i < p->g.nr; i++)
+		fprintf(out, "%s%s=%" PRIu64, i ? " " : "", p->g.m[i].var, per.count[i]);
+	if (per.periods > 1)
+		fprintf(out, "%s(over %" PRIu64 " periods)", p->g.nr ? " " : "", per.periods);
+	else if (!p->g.nr)
+		fprintf(out, "ip 0x%" PRIx64, smp->ip);
+	fputc('\n', out);
+	if (smp->nr_ips)
+		stack__print(session__stack(s), smp, out, "    ");
+}
+
+static void ht_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct hrtimer_prof *p = priv;
+
+	(void)s;
+	if (p->g.per_thread)
+		hrgroup__forget(&p->g, (int)t->tid);
+}
+
+static void ht_deinit(struct session *s, void *priv)
+{
+	struct hrtimer_prof *p = priv;
+
+	if (session__started(s) && p->g.leader) {
+		FILE *out = session__out(s);
+		struct expr_faults f;
+
+		fprintf(out,
+			"hrtimer: %" PRIu64 " samples closed %" PRIu64 " periods, %" PRIu64
+			" printed",
+			p->samples, p->periods, p->matched);
+		if (p->text)
+			fprintf(out, " ('%s' was true)", p->text);
+		fputc('\n', out);
+		if (p->g.nr_bad)
+			fprintf(out, "warning: %" PRIu64 " samples not read as the group\n",
+				p->g.nr_bad);
+		session__print_lost(s, out);
+		fflush(out);
+		if (p->e) {
+			expr__faults(p->e, &f);
+			if (f.div_zero)
+				session__warn(s, "%s: %" PRIu64 " divisions by zero (each gave 0)",
+					      p->text, f.div_zero);
+		}
+	}
+	expr__free(p->e);
+	p->e = NULL;
+	hrgroup__free(&p->g);
+}
+
+static const struct popt ht_opts[] = {
+	{ .lname = "event",
+	  .sname = 'e',
+	  .argname = "EVENT,...",
+	  .help = "events counted each period, as for stat (cs, sys:name, PMU/TERMS/), or "
+		  "sys:name/FILTER/alias=NAME/",
+	  .type = POPT_CB,
+	  .cb = ht_opt_e },
+	{ .lname = "period",
+	  .argname = "TIME",
+	  .help = "the timer's period (10us..60s; 10ms, 500us; a bare number is ms)",
+	  POPT_BIND_TIME(struct hrtimer_prof, period, "ms") },
+	{ .lname = "freq",
+	  .sname = 'F',
+	  .argname = "HZ",
+	  .help = "or HZ periods a second",
+	  POPT_BIND_UINT(struct hrtimer_prof, freq) },
+	{ 0 },
+};
+
+const struct profiler prof_hrtimer = {
+	.name = "hrtimer",
+	.desc = "counts of events per high-resolution timer period; print (with -g, the stack) "
+		"when an expression over them is true",
+	.synopsis = "perf-prof hrtimer [-e EVENT,...] --period TIME|-F HZ [-g] ['EXPR'] [-C "
+		    "CPUS|-p PID|-t TID|-- command]",
+	.examples =
+		"perf-prof hrtimer -e syscalls:sys_enter_getppid -C 1 --period 10ms "
+		"'sys_enter_getppid > 100'\n"
+		"  perf-prof hrtimer -e cs,sched:sched_wakeup -F 1000 -g 'context_switches > 20 "
+		"&& sched_wakeup > 10'\n"
+		"  perf-prof hrtimer -e 'sched:sched_switch//alias=sw/' --period 50ms -C 0 'sw == "
+		"0'   # a CPU that never switched\n"
+		"Names in EXPR: an event's alias=, a tracepoint's name without its system, another "
+		"event's\n"
+		"name with '-' and ':' made '_' (context_switches); _periods: the periods covered.",
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
+						     &output_group, &stack_group, NULL },
+	.own = ht_opts,
+	.priv_size = sizeof(struct hrtimer_prof),
+	.args = ht_args,
+	.init = ht_init,
+	.ops = { .sample = ht_sample, .exit = ht_exit },
+	.deinit = ht_deinit,
+};

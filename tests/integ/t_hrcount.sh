@@ -1,0 +1,89 @@
+#!/bin/bash
+# hrcount and hrtimer against tests/work/burst: pinned to CPU 1, 6 bursts of
+# 200 getppid() calls 500 ms apart, spinning on the vDSO clock in between (no
+# system call), so CPU 1 never idles and the 10 ms timer closes every period
+# on it.  getppid's tracepoint, filtered on burst's pid in the kernel, counts
+# exactly its calls, whatever else runs on CPU 1.  Ground truth: a period
+# holding a burst counts 200, the others 0; the total is 1200.
+# Slack: a burst that a period boundary cuts in two (it lasts well under 1 ms
+# of a 10 ms period) gives two smaller counts: hrcount's max needs one whole
+# burst of 6; hrtimer 'gp>100' may miss a burst cut into two halves of 100:
+# 5 or 6 lines, never more.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$W/burst" ] || { skip "workload burst not built (make workloads)"; done_tests; exit; }
+[ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
+[ "$(nproc)" -ge 2 ] || { skip "needs CPU 1"; done_tests; exit; }
+[ -d /sys/kernel/tracing/events/syscalls/sys_enter_getppid ] ||
+	{ skip "no syscalls:sys_enter_getppid tracepoint"; done_tests; exit; }
+
+EV='syscalls:sys_enter_getppid/common_pid==PID/alias=gp/'
+# the total table's row of EVENT: PERIODS TOTAL MIN AVG MAX and the rest (CPU, flags)
+row() { awk -v e="$2" '/ hrcount: total / { t = 1 } t && $1 == e { gsub(",", ""); $1 = ""; print; exit }' "$1"; }
+# what the counters held after the last period (0 if nothing)
+tail_of() { grep -o "(in no period): .*" "$1" | tr ';' '\n' | awk -v e="$2" '{ sub(/^.*: /, ""); gsub(",", "") } $1 == e { print $2; f = 1 } END { if (!f) print 0 }'; }
+
+# --- hrcount -C 1: min/avg/max per period ---
+attach "$T/c" "hrcount -C 1 --period 10ms -e $EV,cs -i 1000" burst -c 1 6 200 500
+check_eq "hrcount: exit status" "$(cat "$T/c.rc")" 0
+check_eq "hrcount: the workload ran its 6 bursts" "$(grep -c '^burst ' "$T/c.wl")" 6
+set -- $(row "$T/c" gp)
+periods=${1:-0} total=${2:-0} min=${3:-x} avg=${4:-0} max=${5:-0}
+check_eq "hrcount: gp total, exact (with what came after the last period)" $((total + $(tail_of "$T/c" gp))) 1200
+check_eq "hrcount: gp max per period: one whole burst" "$max" 200
+check_eq "hrcount: gp min per period" "$min" 0
+check_range "hrcount: gp avg per period, far below the max" "$avg" 0.5 10
+check_range "hrcount: periods (3.25 s of bursts at 10 ms, and the run around them)" "$periods" 300 2000
+check "hrcount: the max was on CPU1" bash -c "[ \"\$(echo '$*' | awk '{ print \$7 }')\" = CPU1 ]"
+check "hrcount: no max from a gap on a busy CPU" bash -c "! echo '$*' | grep -q 'over'"
+check_range "hrcount: intervals whose max is a burst" "$(awk '/ hrcount: [0-9.]* s,/ { i = 1; next } / hrcount: total/ { i = 0 } i && $1 == "gp" && $6 == 200 { n++ } END { print n + 0 }' "$T/c")" 3 7
+check "hrcount: cs counted beside it" grep -q '^cs  ' "$T/c"
+
+# --- hrtimer: a line per burst, with the stack where its period ended ---
+attach "$T/t" "hrtimer -C 1 --period 10ms -e $EV -g gp>100" burst -c 1 6 200 500
+check_eq "hrtimer: exit status" "$(cat "$T/t.rc")" 0
+lines=$(grep -c ' hrtimer: gp=' "$T/t")
+check_range "hrtimer 'gp>100': about one line per burst" "$lines" 5 6
+check_eq "hrtimer: each line a burst's count (101..200) on CPU1" \
+	"$(grep ' hrtimer: gp=' "$T/t" | awk '{ split($7, a, "="); if (a[2] > 100 && a[2] <= 200 && $5 == "[001]") n++ } END { print n + 0 }')" "$lines"
+check_eq "hrtimer: each with its stack" \
+	"$(awk '/ hrtimer: gp=/ { l = 1; next } l && /^    [0-9a-f]+ / { n++ } { l = 0 } END { print n + 0 }' "$T/t")" "$lines"
+check "hrtimer: the summary counts the lines" grep -q "^hrtimer: [0-9]* samples closed [0-9]* periods, $lines printed ('gp>100' was true)" "$T/t"
+
+# --- per thread (-- command): the workload's own calls, exact, its CPU time in periods ---
+"$PP" hrcount --period 10ms -e syscalls:sys_enter_getppid --perins -- "$W/burst" -c 1 4 200 300 >"$T/w" 2>"$T/w.err"
+check_eq "-- command: exit status" $? 0
+set -- $(awk '/ hrcount: total / { t = 1 } t && $2 == "syscalls:sys_enter_getppid" { gsub(",", ""); print; exit }' "$T/w")
+check "-- command: a row for the workload's thread" bash -c "[[ '${1:-}' == burst:* ]]"
+check_eq "-- command: total exact" $((${4:-0} + $(tail_of "$T/w" syscalls:sys_enter_getppid))) 800
+check_eq "-- command: max one burst" "${7:-0}" 200
+
+# --- an idle CPU between bursts (-s): gaps; the total stays exact, a max over a gap says so ---
+attach "$T/g" "hrcount -C 1 --period 10ms -e $EV" burst -s -c 1 6 200 500
+set -- $(row "$T/g" gp)
+check_eq "-s: gp total, exact" $((${2:-0} + $(tail_of "$T/g" gp))) 1200
+check_range "-s: gp max at least a burst" "${5:-0}" 200 1200
+if [ "${5:-0}" -gt 200 ]; then
+	check "-s: a max of several bursts came from a gap, and says so" bash -c "echo '$*' | grep -q '(over [0-9]* periods)'"
+fi
+
+# --- bad input ---
+"$PP" hrcount -e cs -C 1 >/dev/null 2>"$T/e1"
+check_eq "no --period: status 2" $? 2
+check "no --period: said" grep -q 'no --period' "$T/e1"
+"$PP" hrtimer -e cs --period 10ms 'nosuch > 10' -C 1 >/dev/null 2>"$T/e2"
+check_eq "an expression naming an unknown event: status 2" $? 2
+check "... the names it knows are listed" grep -q "unknown name 'nosuch' (names: cs, _periods)" "$T/e2"
+"$PP" hrcount -e bogus --period 10ms -C 1 >/dev/null 2>"$T/e3"
+check_eq "bad -e: status 2" $? 2
+check "bad -e: said" grep -q "unknown event 'bogus'" "$T/e3"
+"$PP" hrcount -e nosuch:event --period 10ms -C 1 >/dev/null 2>"$T/e4"
+check_eq "unknown tracepoint: status 2" $? 2
+"$PP" hrtimer -F 1000 --period 10ms -C 1 >/dev/null 2>"$T/e5"
+check_eq "--period and -F: status 2" $? 2
+"$PP" hrcount --period 5us -C 1 >/dev/null 2>"$T/e6"
+check_eq "--period 5us: status 2" $? 2
+check "--period 5us: the range" grep -q 'between 10us and 60s' "$T/e6"
+"$PP" hrtimer -e 'sched:sched_switch//cpus=0/' --period 10ms -C 1 >/dev/null 2>"$T/e7"
+check_eq "cpus= on a member: status 2" $? 2
+done_tests

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The high-resolution timer group on synthesized group reads: the leader
+ * (cpu-clock, its clock in ns first in each read) and its members' cumulative
+ * values, per CPU or per thread.  Per-period counts are differences with
+ * the previous sample of the same CPU; a sample after a gap closes k =
+ * floor(clock / period) - that of the previous periods and its counts are
+ * their total; a read not laid out as the group is refused and counted;
+ * what the counters hold after the last sample is the tail.  Then
+ * hrcount's table (min/avg/max per period, the maximum's time and CPU, a
+ * gap's maximum flagged) and hrtimer's trigger (an expression over the
+ * counts by name, _periods) on injected sessions.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/hrgroup.h"
+#include "cli/options.h"
+#include "expr/expr.h"
+#include "profiler.h"
+#include "synth.h"
+#include "ut.h"
+
+#define MS 1000000ULL
+#define T0 5000000000ULL
+
+static const char fmt_burst[] =
+	"name: burst\n"
+	"ID: 4242\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
+	"\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"n=%d\", REC->n\n";
+
+struct run {
+	const struct profiler *p;
+	void *priv;
+	struct session *s;
+	struct opt_set opts;
+	struct engine_conf conf;
+	char *out;
+	size_t out_len;
+	FILE *fp;
+	struct synth b;
+	char *args; /* argv's strings: the profiler keeps pointers into them */
+	bool inited, finished;
+};
+
+static int start(struct run *r, const char *prof, const char *args)
+{
+	char *argv[24], *copy = strdup(args), *save = NULL;
+	int argc = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < nr_profilers; i++)
+		if (!strcmp(profilers[i]->name, prof))
+			r->p = profilers[i];
+	r->args = copy;
+	if (!r->p || !copy)
+		return -1;
+	argv[argc++] = (char *)prof;
+	/* '|' separates arguments that hold spaces (an expression) */
+	for (char *t = strtok_r(copy, "|", &save); t && argc < 23; t = strtok_r(NULL, "|", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	r->priv = calloc(1, r->p->priv_size);
+	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
+		return -1;
+	options__engine_conf(&r->opts, &r->conf);
+	r->fp = open_memstream(&r->out, &r->out_len);
+	r->s = session__new(&r->conf, r->fp);
+	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv) ||
+	    session__add_format(r->s, "hrt", fmt_burst))
+		return -1;
+	r->inited = true; /* the CLI runs deinit after a failed init too */
+	if (r->p->init(r->s, r->priv, &r->opts))
+		return -1;
+	return session__inject_begin(r->s);
+}
+
+static const char *finish(struct run *r)
+{
+	r->p->deinit(r->s, r->priv);
+	r->finished = true;
+	fflush(r->fp);
+	return r->out ? r->out : "";
+}
+
+static void cleanup(struct run *r)
+{
+	if (r->inited && !r->finished)
+		r->p->deinit(r->s, r->priv);
+	session__delete(r->s);
+	if (r->fp)
+		fclose(r->fp);
+	free(r->out);
+	free(r->priv);
+	free(r->args);
+	options__free(&r->opts);
+}
+
+static struct evsel *leader_of(struct session *s)
+{
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+		if (!ev->counting)
+			return ev;
+	return NULL;
+}
+
+/*
+ * A leader sample on @cpu (thread @tid) at @time: the group read holds the
+ * leader's clock @clock then @nr member values; @nr_read overrides the
+ * count written (a read not laid out as the group).
+ */
+static const struct perf_event_header *group_sample(struct synth *b, struct session *s, u32 cpu,
+						    u32 tid, u64 time, u64 clock, const u64 *vals,
+						    int nr, int nr_read)
+{
+	const struct evsel *ld = leader_of(s);
+	u64 st = ld->attr.sample_type, id = session__inject_id(ld);
+	static const u64 ips[] = { PERF_CONTEXT_KERNEL, 0xffffffff81001000ULL };
+
+	b->len = sizeof(struct perf_event_header);
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		synth__u64(b, id);
+	if (st & PERF_SAMPLE_IP)
+		synth__u64(b, 0xffffffff81001000ULL);
+	if (st & PERF_SAMPLE_TID)
+		synth__u32x2(b, 100, tid);
+	if (st & PERF_SAMPLE_TIME)
+		synth__u64(b, time);
+	if (st & PERF_SAMPLE_CPU)
+		synth__u32x2(b, cpu, 0);
+	if (st & PERF_SAMPLE_READ) {
+		synth__u64(b, nr_read >= 0 ? (u64)nr_read : (u64)nr + 1);
+		synth__u64(b, clock);
+		synth__u64(b, id);
+		for (int i = 0; i < nr; i++) {
+			synth__u64(b, vals[i]);
+			synth__u64(b, id + 1 + i);
+		}
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		synth__u64(b, 2);
+		synth__put(b, ips, sizeof(ips));
+	}
+	return synth__finish(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+}
+
+/* Inject a sample of CPU @cpu (thread 1000 + cpu): two members' cumulative values. */
+static void put2(struct run *r, u32 cpu, u64 time, u64 clock, u64 a, u64 b)
+{
+	u64 v[2] = { a, b };
+
+	session__inject(r->s, group_sample(&r->b, r->s, cpu, 1000 + cpu, time, clock, v, 2, -1),
+			(int)cpu);
+}
+
+/* Two members, thread @tid. */
+static void put1_2(struct run *r, u32 cpu, u32 tid, u64 time, u64 clock, u64 a, u64 b)
+{
+	u64 v[2] = { a, b };
+
+	session__inject(r->s, group_sample(&r->b, r->s, cpu, tid, time, clock, v, 2, -1), (int)cpu);
+}
+
+/* One member, thread @tid. */
+static void put1(struct run *r, u32 cpu, u32 tid, u64 time, u64 clock, u64 a)
+{
+	session__inject(r->s, group_sample(&r->b, r->s, cpu, tid, time, clock, &a, 1, -1),
+			(int)cpu);
+}
+
+/* The line of @out that has @a (and @b), or NULL. */
+static const char *line_with(const char *out, const char *a, const char *b, char *buf, size_t len)
+{
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *e = strchr(p, '\n');
+		int n = e ? (int)(e - p) : (int)strlen(p);
+
+		snprintf(buf, len, "%.*s", n, p);
+		if (strstr(buf, a) && (!b || strstr(buf, b)))
+			return buf;
+	}
+	return NULL;
+}
+
+static int count_lines(const char *out, const char *a)
+{
+	int n = 0;
+
+	for (const char *p = out; (p = strstr(p, a)); p += strlen(a))
+		n++;
+	return n;
+}
+
+/* The hrgroup module alone, on a group added to an injected session. */
+static void test_group(void)
+{
+	struct hrgroup g = { 0 };
+	struct engine_conf conf = { 0 };
+	struct session *s = session__new(&conf, stderr);
+	const char *texts[] = { "cs,hrt:burst", "hrt:burst//alias=b2/" };
+	struct synth b;
+	struct hrg_period p;
+	u64 v[3];
+	int ret;
+
+	CHECK(s && !session__add_format(s, "hrt", fmt_burst), "session");
+	ret = hrgroup__add(&g, s, 10 * MS, texts, 2);
+	CHECK(ret == 0, "add: %s", session__strerror(s) ?: "");
+	if (ret)
+		return;
+	CHECK_INT(g.nr, 3);
+	CHECK_STR(g.m[0].name, "cs");
+	CHECK_STR(g.m[0].var, "cs");
+	CHECK_STR(g.m[1].name, "hrt:burst");
+	CHECK_STR(g.m[1].var, "burst");
+	CHECK_STR(g.m[2].name, "b2");
+	CHECK_STR(g.m[2].var, "b2");
+	CHECK(!g.per_thread, "per CPU without -p/-t/--");
+	CHECK(g.leader && g.leader->attr.sample_period == 10 * MS &&
+		      (g.leader->attr.sample_type & PERF_SAMPLE_READ) &&
+		      g.leader->attr.read_format == (PERF_FORMAT_GROUP | PERF_FORMAT_ID),
+	      "leader: cpu-clock every 10ms, reading the group");
+	for (int i = 0; i < g.nr; i++)
+		CHECK(g.m[i].ev->counting && g.m[i].ev->leader == g.leader,
+		      "member %d counts in the group", i);
+	CHECK(session__inject_begin(s) == 0, "inject");
+
+	/* CPU0: two periods of 10ms, then nothing for 3 (an idle CPU), then 4 closed at once */
+	v[0] = 5, v[1] = 7, v[2] = 0;
+	{
+		struct sample smp;
+		const struct perf_event_header *h;
+
+#define SAMPLE(cpu, t, clk, a, b_, c)                                                              \
+	do {                                                                                       \
+		u64 vv[3] = { a, b_, c };                                                          \
+		h = group_sample(&b, s, cpu, 1000 + cpu, t, clk, vv, 3, -1);                       \
+		sample__parse(h, g.leader->attr.sample_type, g.leader->attr.read_format, 0, &smp); \
+	} while (0)
+
+		SAMPLE(0, T0 + 10 * MS, 10 * MS + 3000, 5, 7, 0);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0, "a first sample");
+		CHECK(p.key == 0 && p.periods == 1 && p.time == T0 + 10 * MS, "CPU0, 1 period");
+		CHECK(p.count[0] == 5 && p.count[1] == 7 && p.count[2] == 0,
+		      "counted from 0 at enable: %llu %llu", (unsigned long long)p.count[0],
+		      (unsigned long long)p.count[1]);
+		SAMPLE(0, T0 + 20 * MS, 20 * MS + 2500, 6, 207, 3);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0 && p.periods == 1 &&
+			      p.count[0] == 1 && p.count[1] == 200 && p.count[2] == 3,
+		      "period 2: the differences");
+		/* CPU1 in between: its own base */
+		SAMPLE(1, T0 + 21 * MS, 10 * MS + 100, 50, 1, 1);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0 && p.key == 1 &&
+			      p.periods == 1 && p.count[0] == 50 && p.count[1] == 1,
+		      "CPU1 apart from CPU0");
+		/* CPU0 after a gap: clock 60.3ms, 4 periods closed at once */
+		SAMPLE(0, T0 + 60 * MS, 60 * MS + 300000, 10, 407, 3);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0, "after the gap");
+		CHECK(p.periods == 4, "4 periods: %llu", (unsigned long long)p.periods);
+		CHECK(p.count[0] == 4 && p.count[1] == 200 && p.count[2] == 0,
+		      "their total, not spread");
+		CHECK_INT(g.nr_gaps, 1);
+		/* a late timer (the clock a little past) and an early one still close one period each */
+		SAMPLE(0, T0 + 71 * MS, 71 * MS, 10, 408, 3);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0 && p.periods == 1, "late: 1");
+		SAMPLE(0, T0 + 79 * MS, 79 * MS + 999999, 10, 409, 3);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0 && p.periods == 1,
+		      "within the same period index: still 1 (never 0)");
+		SAMPLE(0, T0 + 90 * MS, 90 * MS + 10, 10, 410, 3);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0 && p.periods == 1,
+		      "and the next: 1 (%llu)", (unsigned long long)p.periods);
+		/* a read of another layout: refused, counted, the state kept */
+		h = group_sample(&b, s, 0, 1000, T0 + 100 * MS, 100 * MS, v, 2, -1);
+		sample__parse(h, g.leader->attr.sample_type, g.leader->attr.read_format, 0, &smp);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == -EINVAL && g.nr_bad == 1,
+		      "2 members where the group has 3: refused");
+		CHECK(hrgroup__sample(&g, g.m[0].ev, &smp, &p) == -ENOENT, "not the leader's");
+		SAMPLE(0, T0 + 100 * MS, 100 * MS + 10, 12, 410, 3);
+		CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0 && p.count[0] == 2 &&
+			      p.periods == 1,
+		      "the next good read continues from the last good one");
+#undef SAMPLE
+	}
+
+	/* the expression over the counts */
+	{
+		char err[512];
+		struct expr *e = hrgroup__compile(&g, "burst >= 200 && cs < 10", err, sizeof(err));
+		u64 c1[3] = { 3, 200, 0 }, c2[3] = { 11, 200, 0 }, c3[3] = { 0, 199, 0 };
+		struct hrg_period q = { .periods = 1, .count = c1 };
+		struct sample smp = { .cpu = 1 };
+
+		CHECK(e != NULL, "compile: %s", err);
+		CHECK(e && hrgroup__match(&g, e, &q, &smp), "200 bursts, 3 cs: true");
+		q.count = c2;
+		CHECK(e && !hrgroup__match(&g, e, &q, &smp), "11 cs: false");
+		q.count = c3;
+		CHECK(e && !hrgroup__match(&g, e, &q, &smp), "199: false");
+		expr__free(e);
+		e = hrgroup__compile(&g, "burst / _periods > 50 && _cpu == 1", err, sizeof(err));
+		q.count = c1;
+		q.periods = 4;
+		CHECK(e && !hrgroup__match(&g, e, &q, &smp), "_periods: 200 over 4 is 50");
+		q.periods = 3;
+		CHECK(e && hrgroup__match(&g, e, &q, &smp), "over 3: 66");
+		expr__free(e);
+		e = hrgroup__compile(&g, "b2 + nope > 1", err, sizeof(err));
+		CHECK(!e && strstr(err, "unknown name 'nope'") && strstr(err, "cs, burst, b2"),
+		      "unknown name: %s", err);
+		e = hrgroup__compile(&g, "comm_get(_tid)", err, sizeof(err));
+		CHECK(!e && strstr(err, "a condition is a number"), "a string: %s", err);
+	}
+
+	/* the tail: the counters hold more than the last samples saw */
+	{
+		u64 tail[3];
+		int pfd[3][2];
+
+		for (int i = 0; i < 3; i++) {
+			/* each member one counter (a pipe holding its read) */
+			u64 w[3] = { i == 1 ? 460 : 70, 1, 1 };
+
+			if (pipe(pfd[i]) || write(pfd[i][1], w, sizeof(w)) != sizeof(w))
+				abort();
+			g.m[i].ev->cnt = calloc(1, sizeof(*g.m[i].ev->cnt));
+			g.m[i].ev->cnt[0] =
+				(struct counter_fd){ .fd = pfd[i][0], .cpu = 0, .tid = -1 };
+			g.m[i].ev->nr_cnt = 1;
+		}
+		CHECK(hrgroup__tail(&g, tail) == 0, "tail read");
+		/* seen: CPU0 12/410/3 + CPU1 50/1/1 */
+		CHECK(tail[0] == 8 && tail[1] == 49 && tail[2] == 66, "tail %llu %llu %llu",
+		      (unsigned long long)tail[0], (unsigned long long)tail[1],
+		      (unsigned long long)tail[2]);
+		/* an ended thread's last values still count as seen */
+		for (int i = 0; i < 3; i++) {
+			u64 w[3] = { i == 1 ? 460 : 70, 1, 1 };
+
+			if (write(pfd[i][1], w, sizeof(w)) != sizeof(w))
+				abort();
+		}
+		hrgroup__forget(&g, 1);
+		CHECK(g.retired[0] == 50 && g.retired[1] == 1, "retired");
+		CHECK(hrgroup__tail(&g, tail) == 0 && tail[0] == 8 && tail[1] == 49,
+		      "the same tail after CPU1 was forgotten");
+		for (int i = 0; i < 3; i++) {
+			close(pfd[i][0]);
+			close(pfd[i][1]);
+		}
+	}
+	hrgroup__free(&g);
+	session__delete(s);
+}
+
+static void test_stat(void)
+{
+	struct hrg_stat a = { 0 }, b = { 0 }, m = { 0 };
+
+	hrg_stat__add(&a, 5, 1, 100, 0);
+	hrg_stat__add(&a, 0, 1, 200, 0);
+	hrg_stat__add(&a, 30, 3, 300, 0); /* a gap: 30 over 3 periods */
+	hrg_stat__add(&a, 20, 1, 400, 0);
+	CHECK(a.samples == 4 && a.periods == 6 && a.total == 55, "sums");
+	CHECK(a.has_min && a.min == 0, "min 0");
+	CHECK(a.max == 30 && a.max_periods == 3 && a.max_time == 300, "max from the gap, flagged");
+	hrg_stat__add(&a, 30, 1, 500, 0);
+	CHECK(a.max == 30 && a.max_periods == 1 && a.max_time == 500, "a tie: the exact one wins");
+	hrg_stat__add(&b, 9, 5, 10, 1);
+	CHECK(!b.has_min && b.max == 9 && b.max_periods == 5, "a gap alone gives no min");
+	hrg_stat__add(&b, 0, 7, 20, 1);
+	CHECK(b.has_min && b.min == 0, "a gap that counted nothing: every period was 0");
+	hrg_stat__add(&b, 40, 1, 30, 1);
+	hrg_stat__add(&b, 1, 0, 40, 1); /* no period: ignored */
+	CHECK(b.samples == 3 && b.total == 49, "0 periods ignored");
+	hrg_stat__merge(&m, &a);
+	hrg_stat__merge(&m, &b);
+	CHECK(m.samples == 8 && m.periods == 20 && m.total == 134 && m.min == 0, "merged sums");
+	CHECK(m.max == 40 && m.max_key == 1 && m.max_time == 30, "merged max: CPU1's");
+}
+
+/* hrcount on an injected session: the table per interval and in total. */
+static void test_hrcount(void)
+{
+	struct run r;
+	const char *out;
+	char buf[512];
+	u64 t = T0;
+
+	CHECK(start(&r, "hrcount", "-e|cs,hrt:burst|--period|10ms|-i|1000") == 0, "start: %s",
+	      r.s ? session__strerror(r.s) ?: "" : "");
+	/* CPU1: 100 periods, a burst of 200 in period 50; CPU0: idle but for one sample after 100 */
+	for (u64 i = 1; i <= 100; i++) {
+		u64 bursts = i >= 50 ? 200 : 0;
+
+		put2(&r, 1, t + i * 10 * MS, i * 10 * MS + 5000, i, bursts + i / 10);
+	}
+	put2(&r, 0, t + 1000 * MS, 1000 * MS + 7000, 3, 0);
+	r.p->ops.interval(r.s, r.priv);
+	fflush(r.fp);
+	out = r.out;
+	CHECK(out && strstr(out, "hrcount: ") &&
+		      strstr(out, "period 10.000ms: 200 periods in 101 samples"),
+	      "interval head: %s", out ? out : "");
+	CHECK(line_with(out, "hrt:burst", NULL, buf, sizeof(buf)) != NULL, "a burst row");
+	{
+		char name[64], tot[32], mn[32], avg[32], mx[32], at[32], cpu[16];
+		unsigned long long per;
+
+		/* burst: 200 + 10 (i/10 from 0 to 10) over 200 periods: max 201 at period 50, CPU1 */
+		CHECK(sscanf(buf, "%63s %llu %31s %31s %31s %31s %31s %15s", name, &per, tot, mn,
+			     avg, mx, at, cpu) == 8,
+		      "row: %s", buf);
+		CHECK(per == 200, "periods %llu", per);
+		CHECK(!strcmp(tot, "210"), "tot: %s", tot);
+		CHECK(!strcmp(mn, "0"), "mn: %s", mn);
+		CHECK(!strcmp(avg, "1.05"), "avg: %s", avg);
+		CHECK(!strcmp(mx, "201"), "mx: %s", mx);
+		CHECK(!strcmp(cpu, "CPU1"), "cpu: %s", cpu);
+	}
+	CHECK(line_with(out, "cs ", NULL, buf, sizeof(buf)) && strstr(buf, "(over 100 periods)"),
+	      "cs: max 3 from CPU0's gap of 100 periods, flagged: %s", buf);
+	CHECK(strstr(buf, " CPU0 "), "at CPU0: %s", buf);
+	/* a second interval: one period; the total has both */
+	put2(&r, 1, t + 1010 * MS, 1010 * MS + 5000, 101, 220);
+	out = finish(&r);
+	CHECK(strstr(out, "hrcount: total ") && strstr(out, "201 periods in 102 samples"),
+	      "total: %s", out);
+	CHECK(line_with(strstr(out, "hrcount: total "), "hrt:burst", NULL, buf, sizeof(buf)) &&
+		      strstr(buf, " 220 ") && strstr(buf, " 201 "),
+	      "total row: 220 in all, max 201: %s", buf);
+	cleanup(&r);
+
+	/* --perins: a row per CPU */
+	CHECK(start(&r, "hrcount", "-e|hrt:burst|-F|100|--perins") == 0, "start --perins");
+	put1(&r, 0, 1, T0 + 10 * MS, 10 * MS, 4);
+	put1(&r, 1, 2, T0 + 10 * MS, 10 * MS, 9);
+	put1(&r, 1, 2, T0 + 20 * MS, 20 * MS, 10);
+	{
+		u64 v[1] = { 0 };
+
+		/* a leader sample carrying another layout */
+		session__inject(r.s, group_sample(&r.b, r.s, 1, 1, T0 + 30 * MS, 30 * MS, v, 0, -1),
+				1);
+	}
+	out = finish(&r);
+	CHECK(line_with(out, "CPU0 ", "hrt:burst", buf, sizeof(buf)) && strstr(buf, " 4 "),
+	      "CPU0 row: %s", out);
+	CHECK(line_with(out, "CPU1 ", "hrt:burst", buf, sizeof(buf)) && strstr(buf, " 9 "),
+	      "CPU1 row: max 9: %s", buf);
+	CHECK(strstr(out, "warning: 1 samples not read as the group"), "the bad read said");
+	cleanup(&r);
+}
+
+/* hrtimer's trigger: a line for each period where the expression holds. */
+static void test_hrtimer(void)
+{
+	struct run r;
+	const char *out;
+	char buf[512];
+
+	CHECK(start(&r, "hrtimer",
+		    "-e|cs,hrt:burst//alias=b/|--period|10ms|-g|b > 100 && cs < 5") == 0,
+	      "start: %s", r.s ? session__strerror(r.s) ?: "" : "");
+	CHECK(leader_of(r.s) && (leader_of(r.s)->attr.sample_type & PERF_SAMPLE_CALLCHAIN),
+	      "-g: stacks");
+	for (u64 i = 1; i <= 50; i++) {
+		/* bursts of 150 in periods 10, 20, 30; 101 cs in period 20 */
+		u64 b = 150 * (i / 10 < 3 ? i / 10 : 3), cs = i + (i >= 20 ? 100 : 0);
+
+		put2(&r, 1, T0 + i * 10 * MS, i * 10 * MS, cs, b);
+	}
+	put2(&r, 0, T0 + 500 * MS, 500 * MS, 1, 150); /* CPU0: over 50 periods */
+	out = finish(&r);
+	CHECK_INT(count_lines(out, " hrtimer: "), 3);
+	CHECK(line_with(out, "[001] hrtimer: cs=1 b=150", NULL, buf, sizeof(buf)), "period 10: %s",
+	      out);
+	CHECK_INT(count_lines(out, "[001] hrtimer: cs=1 b=150\n"), 2);
+	CHECK(!strstr(out, "b=150 cs=101") && !strstr(out, "cs=101 b=150"),
+	      "period 20: 101 cs: no");
+	CHECK(line_with(out, "[000] hrtimer: cs=1 b=150 (over 50 periods)", NULL, buf, sizeof(buf)),
+	      "CPU0's gap: flagged: %s", out);
+	CHECK(strstr(out, "hrtimer: 51 samples closed 100 periods, 3 printed ('b > 100 && cs < 5' "
+			  "was true)"),
+	      "summary: %s", out);
+	cleanup(&r);
+
+	/* bad input */
+	CHECK(start(&r, "hrtimer", "-e|cs|--period|10ms|cs > nosuch") != 0 && r.s &&
+		      session__err_is_usage(r.s) &&
+		      strstr(session__strerror(r.s), "unknown name 'nosuch' (names: cs, _periods)"),
+	      "unknown name: %s", r.s ? session__strerror(r.s) ?: "" : "");
+	cleanup(&r);
+	CHECK(start(&r, "hrtimer", "-e|cs,cs|--period|10ms|cs > 1") != 0 && r.s &&
+		      session__err_is_usage(r.s) && strstr(session__strerror(r.s), "alias"),
+	      "two 'cs': %s", r.s ? session__strerror(r.s) ?: "" : "");
+	cleanup(&r);
+	CHECK(start(&r, "hrtimer", "-e|cs") != 0 && r.s && session__err_is_usage(r.s) &&
+		      strstr(session__strerror(r.s), "no --period"),
+	      "no period");
+	cleanup(&r);
+	CHECK(start(&r, "hrcount", "-e|cs|-F|200000") != 0 && r.s && session__err_is_usage(r.s),
+	      "-F too high");
+	cleanup(&r);
+	CHECK(start(&r, "hrcount", "-e|hrt:burst//cpus=0/|--period|1ms") != 0 && r.s &&
+		      session__err_is_usage(r.s) && strstr(session__strerror(r.s), "cpus="),
+	      "cpus= refused: %s", r.s ? session__strerror(r.s) ?: "" : "");
+	cleanup(&r);
+}
+
+/* Per thread (-p): keyed by thread, wherever it runs; an ended thread is forgotten. */
+static void test_threads(void)
+{
+	struct run r;
+	const char *out;
+
+	CHECK(start(&r, "hrtimer", "-e|cs,hrt:burst|--period|10ms|-p|1") == 0, "start -p: %s",
+	      r.s ? session__strerror(r.s) ?: "" : "");
+	put1_2(&r, 0, 77, T0, 10 * MS, 1, 2);
+	/* the same thread on another CPU: continues from its values */
+	put1_2(&r, 1, 77, T0 + 10 * MS, 20 * MS, 3, 4);
+	put1_2(&r, 1, 78, T0 + 11 * MS, 10 * MS, 5, 5);
+	session__inject(r.s, synth__task(&r.b, PERF_RECORD_EXIT, 100, 1, 78, 1, T0 + 12 * MS, 1),
+			1);
+	/* a new thread 78: from 0 */
+	put1_2(&r, 0, 78, T0 + 30 * MS, 10 * MS, 1, 1);
+	out = finish(&r);
+	CHECK_INT(count_lines(out, " hrtimer: cs="), 4);
+	CHECK(strstr(out, "[001] hrtimer: cs=2 burst=2\n"), "77 on CPU1: %s", out);
+	CHECK(strstr(out, "[001] hrtimer: cs=5 burst=5\n"), "78 from 0");
+	CHECK(strstr(out, "[000] hrtimer: cs=1 burst=1\n"), "78 again, from 0");
+	cleanup(&r);
+}
+
+int main(void)
+{
+	test_group();
+	test_stat();
+	test_hrcount();
+	test_hrtimer();
+	test_threads();
+	return ut_done("test_hrgroup");
+}
