@@ -373,7 +373,7 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
 	/* what the kernel refuses, user space may evaluate (exactly) */
-	if (s->uf_ops && !ev->nr_open && !user_filter(s, ev, fd, pid, cpu))
+	if (!ev->counting && s->uf_ops && !ev->nr_open && !user_filter(s, ev, fd, pid, cpu))
 		return 0;
 	if (!ev->tp) /* a probe's arguments, which only user space sees: compile() said why */
 		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
