@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpu-util: per-CPU utilization per interval, by mode (user, kernel,
+ * guest), two ways side by side: the cpu-clock software event sampled
+ * every 1 ms on each CPU (a sample's mode from its ip; guest when the
+ * interrupted host context is elsewhere, analysis/cpustat.h) and the
+ * kernel's own accounting (/proc/stat).  Busy = the samples of the kept
+ * modes * 1 ms / the interval: samples are counted against time, not
+ * against each other, since some hosts deliver none while a CPU idles.
+ * Where a PMU exists the original counted cycles per mode; cycles are not
+ * time (they stop in idle, change with the frequency), the clock is.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cpustat.h"
+#include "engine/features.h"
+#include "profiler.h"
+#include "report/outfile.h"
+
+#define CU_PERIOD_NS 1000000ULL /* one sample per ms per CPU */
+#define NS_PER_MS 1e6
+
+enum { NOW, RUN }; /* this interval, the whole run */
+
+struct cpu_util {
+	bool excl_user, excl_kernel, excl_guest, guest_only;
+	bool show[NR_CPU_MODES]; /* the modes counted as busy */
+	struct evsel *ev;
+	bool intr; /* the interrupted context's ip comes with each sample */
+	const int *cpus;
+	int nr_cpus, nr_ids;		/* monitored CPUs; ids 0..nr_ids-1 */
+	u64 (*n[2])[NR_CPU_MODES];	/* [NOW/RUN][cpu id][mode]: samples */
+	struct cpustat_times *stat[2];	/* /proc/stat at the interval's start, at the run's */
+	struct cpustat_times *stat_now; /* ... and now */
+	bool have_stat;
+	u64 start, edge, last;
+	unsigned nr_reports;
+};
+
+static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct target_opts *tg = session__conf(s)->target;
+	struct cpu_util *cu = priv;
+	struct evsel_conf c = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = CU_PERIOD_NS,
+		.extra_sample_type = PERF_SAMPLE_IP,
+		.name = "cpu-clock",
+	};
+	int err;
+
+	(void)opts;
+	if (tg->nr_pids || tg->nr_tids)
+		return session__usage_err(s, "-p/-t: cpu-util measures CPUs; choose them with -C "
+					     "(a command after -- runs for the measurement)");
+	if (cu->guest_only && cu->excl_guest)
+		return session__usage_err(s, "-G (guest only) and --exclude-guest leave nothing");
+	if (cu->excl_user && cu->excl_kernel && cu->excl_guest)
+		return session__usage_err(s, "--exclude-user, --exclude-kernel and --exclude-guest "
+					     "leave nothing");
+	cu->show[CPU_USER] = !cu->excl_user && !cu->guest_only;
+	cu->show[CPU_KERNEL] = !cu->excl_kernel && !cu->guest_only;
+	cu->show[CPU_GUEST] = !cu->excl_guest;
+	cu->cpus = tg->cpus;
+	cu->nr_cpus = tg->nr_cpus;
+	for (int i = 0; i < tg->nr_cpus; i++)
+		if (tg->cpus[i] + 1 > cu->nr_ids)
+			cu->nr_ids = tg->cpus[i] + 1;
+	/* every task of the CPUs: a command after -- only sets how long */
+	session__want_cpu_wide(s);
+	session__want_interval(s, 1000);
+	for (int k = NOW; k <= RUN; k++) {
+		cu->n[k] = calloc(cu->nr_ids, sizeof(*cu->n[k]));
+		cu->stat[k] = calloc(cu->nr_ids, sizeof(*cu->stat[k]));
+		if (!cu->n[k] || !cu->stat[k])
+			return session__set_err(s, -ENOMEM, "out of memory");
+	}
+	cu->stat_now = calloc(cu->nr_ids, sizeof(*cu->stat_now));
+	if (!cu->stat_now)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	c.extra_sample_type |= cpu_mode__intr_mask() ? PERF_SAMPLE_REGS_INTR : 0;
+	cu->ev = session__add_event(s, &c);
+	if (!cu->ev)
+		return -ENOMEM;
+	cu->ev->attr.sample_regs_intr = cpu_mode__intr_mask();
+	cu->intr = cpu_mode__intr_mask() != 0;
+	err = cpustat__read(cu->stat[RUN], cu->nr_ids);
+	cu->have_stat = err > 0;
+	if (cu->have_stat)
+		memcpy(cu->stat[NOW], cu->stat[RUN], cu->nr_ids * sizeof(*cu->stat[NOW]));
+	else
+		session__warn(s, "cannot read /proc/stat (%s): samples only", strerror(-err));
+	session__warn(s, "%sutilization from cpu-clock samples every 1 ms%s",
+		      features__cpu_pmu() ? "" : "no hardware PMU: ",
+		      cu->have_stat ? " and /proc/stat" : "");
+	cu->start = cu->edge = session__now(s);
+	return 0;
+}
+
+static void cu_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct cpu_util *cu = priv;
+	const u64 *intr = cu->intr && smp->nr_intr ? &smp->intr_regs[0] : NULL;
+	enum cpu_mode m = cpu_mode__of(smp->tid, smp->ip, intr);
+
+	(void)s, (void)ev;
+	if (smp->cpu >= (u32)cu->nr_ids)
+		return; /* not a CPU it opened */
+	cu->n[NOW][smp->cpu][m]++;
+	cu->n[RUN][smp->cpu][m]++;
+	if (smp->time > cu->last)
+		cu->last = smp->time;
+}
+
+static const char *const titles[NR_CPU_MODES] = { "IDLE%", "USER%", "SYS%", "GUEST%" };
+
+static void header(struct cpu_util *cu, FILE *out)
+{
+	int w = 0;
+
+	for (int m = CPU_USER; m < NR_CPU_MODES; m++)
+		w += cu->show[m] ? 7 : 0;
+	fprintf(out, "%-4s %-*s", "", w + 7, "cpu-clock");
+	if (cu->have_stat)
+		fprintf(out, "   /proc/stat");
+	fprintf(out, "\n%-4s", "CPU");
+	for (int m = CPU_USER; m < NR_CPU_MODES; m++)
+		if (cu->show[m])
+			fprintf(out, " %6s", titles[m]);
+	fprintf(out, " %6s", "BUSY%");
+	if (cu->have_stat) {
+		fprintf(out, "  ");
+		for (int m = CPU_USER; m < NR_CPU_MODES; m++)
+			if (cu->show[m])
+				fprintf(out, " %6s", titles[m]);
+		fprintf(out, " %6s %6s", "STEAL%", "BUSY%");
+	}
+	fprintf(out, "\n");
+}
+
+static void add_times(struct cpustat_times *sum, const struct cpustat_times *t)
+{
+	if (!t->valid)
+		return;
+	sum->user += t->user;
+	sum->nice += t->nice;
+	sum->system += t->system;
+	sum->idle += t->idle;
+	sum->iowait += t->iowait;
+	sum->irq += t->irq;
+	sum->softirq += t->softirq;
+	sum->steal += t->steal;
+	sum->guest += t->guest;
+	sum->guest_nice += t->guest_nice;
+	sum->valid = true;
+}
+
+/* One row: @n samples per mode over @ncpus CPUs of @len ns; @a -> @b from /proc/stat. */
+static void row(struct cpu_util *cu, FILE *out, const char *name, const u64 *n, int ncpus, u64 len,
+		const struct cpustat_times *a, const struct cpustat_times *b)
+{
+	double whole = (double)len * ncpus, busy = 0;
+
+	fprintf(out, "%-4s", name);
+	for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
+		double p = whole > 0 ? 100.0 * (double)(n[m] * CU_PERIOD_NS) / whole : 0;
+
+		if (!cu->show[m])
+			continue;
+		fprintf(out, " %6.1f", p);
+		busy += p;
+	}
+	fprintf(out, " %6.1f", busy);
+	if (cu->have_stat) {
+		struct cpustat_share sh;
+		double v[NR_CPU_MODES];
+
+		cpustat__share(a, b, &sh);
+		v[CPU_USER] = sh.user;
+		v[CPU_KERNEL] = sh.sys;
+		v[CPU_GUEST] = sh.guest;
+		busy = 0;
+		fprintf(out, "  ");
+		/* no tick between the reads (a short run): nothing to tell */
+		for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
+			if (!cu->show[m])
+				continue;
+			if (sh.ticks)
+				fprintf(out, " %6.1f", v[m]);
+			else
+				fprintf(out, " %6s", "-");
+			busy += v[m];
+		}
+		if (sh.ticks)
+			fprintf(out, " %6.1f %6.1f", sh.steal, busy);
+		else
+			fprintf(out, " %6s %6s", "-", "-");
+	}
+	fprintf(out, "\n");
+}
+
+static u64 now_of(struct session *s, struct cpu_util *cu)
+{
+	u64 now = session__now(s);
+
+	/* never before a sample already counted (injected sessions have their own clock) */
+	return now > cu->last ? now : cu->last;
+}
+
+static void report(struct session *s, struct cpu_util *cu, u64 now, int k)
+{
+	FILE *out = session__out(s);
+	u64 from = k == NOW ? cu->edge : cu->start, len = now > from ? now - from : 0;
+	u64 all[NR_CPU_MODES] = { 0 };
+	struct cpustat_times sa = { 0 }, sb = { 0 };
+	char ts[64], name[16];
+
+	if (cu->have_stat && cpustat__read(cu->stat_now, cu->nr_ids) <= 0)
+		memcpy(cu->stat_now, cu->stat[k], cu->nr_ids * sizeof(*cu->stat_now));
+	session__fmt_time(s, now, ts, sizeof(ts));
+	fprintf(out, "%s cpu-util: %s%.2f ms on %d CPU%s\n", ts, k == RUN ? "the whole run, " : "",
+		len / NS_PER_MS, cu->nr_cpus, cu->nr_cpus == 1 ? "" : "s");
+	header(cu, out);
+	for (int i = 0; i < cu->nr_cpus; i++) {
+		int c = cu->cpus[i];
+
+		snprintf(name, sizeof(name), "%d", c);
+		row(cu, out, name, cu->n[k][c], 1, len, &cu->stat[k][c], &cu->stat_now[c]);
+		for (int m = 0; m < NR_CPU_MODES; m++)
+			all[m] += cu->n[k][c][m];
+		add_times(&sa, &cu->stat[k][c]);
+		add_times(&sb, &cu->stat_now[c]);
+	}
+	if (cu->nr_cpus > 1)
+		row(cu, out, "all", all, cu->nr_cpus, len, &sa, &sb);
+	session__print_lost(s, out);
+	fflush(out);
+}
+
+static void cu_interval(struct session *s, void *priv)
+{
+	struct cpu_util *cu = priv;
+	u64 now = now_of(s, cu), ms = session__interval_ms(s) * 1000000ULL;
+
+	/*
+	 * The interval timer was set just before the events were enabled:
+	 * the run began one interval before its first tick, later than init.
+	 */
+	if (!cu->nr_reports++ && now > ms && now - ms > cu->start)
+		cu->start = cu->edge = now - ms;
+	report(s, cu, now, NOW);
+	memset(cu->n[NOW], 0, cu->nr_ids * sizeof(*cu->n[NOW]));
+	memcpy(cu->stat[NOW], cu->stat_now, cu->nr_ids * sizeof(*cu->stat[NOW]));
+	cu->edge = now;
+}
+
+static void cu_snapshot(struct session *s, void *priv)
+{
+	struct cpu_util *cu = priv;
+
+	report(s, cu, now_of(s, cu), NOW);
+}
+
+static void cu_deinit(struct session *s, void *priv)
+{
+	struct cpu_util *cu = priv;
+
+	if (session__started(s) && cu->ev)
+		report(s, cu, now_of(s, cu), RUN);
+	for (int k = NOW; k <= RUN; k++) {
+		free(cu->n[k]);
+		free(cu->stat[k]);
+		cu->n[k] = NULL;
+		cu->stat[k] = NULL;
+	}
+	free(cu->stat_now);
+	cu->stat_now = NULL;
+}
+
+static const struct popt cu_opts[] = {
+	{ .lname = "exclude-user",
+	  .help = "user time is not busy (not shown)",
+	  POPT_BIND_FLAG(struct cpu_util, excl_user) },
+	{ .lname = "exclude-kernel",
+	  .help = "kernel time is not busy (not shown)",
+	  POPT_BIND_FLAG(struct cpu_util, excl_kernel) },
+	{ .lname = "exclude-guest",
+	  .help = "guest time is not busy (not shown)",
+	  POPT_BIND_FLAG(struct cpu_util, excl_guest) },
+	{ .lname = "guest",
+	  .sname = 'G',
+	  .help = "guest time only",
+	  POPT_BIND_FLAG(struct cpu_util, guest_only) },
+	{ 0 },
+};
+
+const struct profiler prof_cpu_util = {
+	.name = "cpu-util",
+	.desc = "per-CPU utilization per interval: user, kernel, guest (samples and /proc/stat)",
+	.synopsis = "perf-prof cpu-util [-i MS] [-C CPUS] [--exclude-user|--exclude-kernel|"
+		    "--exclude-guest] [-G] [-- command]",
+	.examples = "perf-prof cpu-util -i 1000        # every CPU, each second\n"
+		    "  perf-prof cpu-util -C 0-3 -G      # the guest share of CPUs 0-3\n"
+		    "  perf-prof cpu-util -C 1 -- ./job  # CPU 1 while ./job runs\n"
+		    "cpu-clock sampled every 1 ms per CPU (a sample's mode from its ip) beside "
+		    "the\nkernel's accounting (/proc/stat); said once on stderr.",
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
+						     &output_group, NULL },
+	.own = cu_opts,
+	.priv_size = sizeof(struct cpu_util),
+	.init = cu_init,
+	.ops = { .sample = cu_sample, .interval = cu_interval, .snapshot = cu_snapshot },
+	.deinit = cu_deinit,
+};

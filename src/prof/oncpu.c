@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * oncpu: who ran on each CPU, and for how long.  Per interval and for the
+ * whole run: per CPU, the busy time (not the idle task), then each thread
+ * with its time there, largest first; with -p/-t/-- per target thread, its
+ * time on CPU and on which CPUs.  The time is measured between switches
+ * (sched:sched_switch on every CPU, the kernel's context-switch records
+ * where its samples are not delivered, a 100 Hz cpu-clock for CPUs that
+ * never switch), a slice running at an interval's edge is cut there
+ * (analysis/runslice.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "analysis/runslice.h"
+#include "engine/procfs.h"
+#include "profiler.h"
+#include "report/outfile.h"
+
+#define OC_MAX_ENTRIES (1u << 18) /* (CPU, thread) pairs kept; beyond: "[other]" */
+#define OC_OTHER ((u32)-1)	  /* the tid of a CPU's "[other]" row */
+#define OC_HINT_NS 10000000ULL /* the cpu-clock's period: who runs on a CPU that never switches */
+#define NS_PER_MS 1e6
+
+enum { NOW, RUN }; /* ns[]: this interval, the whole run */
+
+/* A thread's time on one CPU. */
+struct oc_entry {
+	UT_hash_handle hh;
+	u64 key; /* cpu << 32 | tid */
+	u32 cpu, tid;
+	u64 ns[2];
+	char comm[16]; /* the name when first seen (the comm map may forget an exited thread) */
+};
+
+/* -p/-t/--: a thread, whether it is a target, and its sums for a report. */
+struct oc_thread {
+	UT_hash_handle hh;
+	u32 tid, pid;
+	bool target, exited;
+	u64 sum;
+	char comm[16];
+};
+
+struct oncpu {
+	unsigned long long top;
+	struct session *s;
+	struct evsel *sw, *clk;
+	struct field prev_pid, next_pid;
+	struct runslice *rs;
+	struct oc_entry *entries;
+	u32 nr_entries;
+	struct oc_thread *threads;
+	bool per_thread;
+	const int *cpus; /* the monitored ones */
+	int nr_cpus;
+	u64 start, edge; /* the first record's time (enabled by then), the last edge */
+	u64 last;	 /* the latest record's time */
+	u64 init;	 /* when the events were asked for (no record came yet) */
+	unsigned nr_reports;
+	u64 not_kept;
+};
+
+static u64 key_of(u32 cpu, u32 tid)
+{
+	return (u64)cpu << 32 | tid;
+}
+
+static struct oc_entry *find_entry(struct oncpu *oc, u32 cpu, u32 tid)
+{
+	u64 key = key_of(cpu, tid);
+	struct oc_entry *e;
+
+	HASH_FIND(hh, oc->entries, &key, sizeof(key), e);
+	return e;
+}
+
+static struct oc_entry *get_entry(struct oncpu *oc, u32 cpu, u32 tid)
+{
+	struct oc_entry *e = find_entry(oc, cpu, tid);
+
+	if (e)
+		return e;
+	if (oc->nr_entries >= OC_MAX_ENTRIES) {
+		/* threads are counted by CPU only: the table is full */
+		if (oc->per_thread || tid == OC_OTHER)
+			return NULL;
+		return get_entry(oc, cpu, OC_OTHER);
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->key = key_of(cpu, tid);
+	e->cpu = cpu;
+	e->tid = tid;
+	snprintf(e->comm, sizeof(e->comm), "%s",
+		 tid == OC_OTHER ? "[other]" : session__comm(oc->s, tid));
+	HASH_ADD(hh, oc->entries, key, sizeof(e->key), e);
+	oc->nr_entries++;
+	return e;
+}
+
+static void del_entry(struct oncpu *oc, struct oc_entry *e)
+{
+	HASH_DEL(oc->entries, e);
+	free(e);
+	oc->nr_entries--;
+}
+
+static struct oc_thread *get_thread(struct oncpu *oc, u32 tid, u32 pid)
+{
+	struct oc_thread *t;
+
+	HASH_FIND(hh, oc->threads, &tid, sizeof(tid), t);
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return NULL;
+		t->tid = tid;
+		t->pid = RUNSLICE_NO_PID;
+		HASH_ADD(hh, oc->threads, tid, sizeof(t->tid), t);
+	}
+	if (pid != RUNSLICE_NO_PID && t->pid == RUNSLICE_NO_PID)
+		t->pid = pid;
+	/* a workload's new process is a target from its FORK record on */
+	if (!t->target && t->pid != RUNSLICE_NO_PID)
+		t->target = session__is_target(oc->s, t->pid, tid);
+	if (t->target && !t->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", session__comm(oc->s, tid));
+	return t;
+}
+
+static void credit(void *arg, u32 cpu, u32 pid, u32 tid, u64 ns)
+{
+	struct oncpu *oc = arg;
+	struct oc_entry *e = get_entry(oc, cpu, tid);
+
+	if (!e || (oc->per_thread && !get_thread(oc, tid, pid))) {
+		oc->not_kept += ns;
+		return;
+	}
+	e->ns[NOW] += ns;
+	e->ns[RUN] += ns;
+}
+
+/* -p: the threads there are now (a thread that never runs shows 0). */
+static void seed_process(struct oncpu *oc, pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
+			get_thread(oc, (u32)atoi(d->d_name), (u32)pid);
+	closedir(dir);
+}
+
+static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct target_opts *tg = session__conf(s)->target;
+	struct oncpu *oc = priv;
+	int max_cpu = 0;
+
+	(void)opts;
+	oc->s = s;
+	if (!oc->top)
+		oc->top = 10;
+	oc->cpus = tg->cpus;
+	oc->nr_cpus = tg->nr_cpus;
+	for (int i = 0; i < tg->nr_cpus; i++)
+		if (tg->cpus[i] > max_cpu)
+			max_cpu = tg->cpus[i];
+	oc->init = session__now(s);
+	oc->per_thread = tg->nr_pids || tg->nr_tids || (tg->argv && tg->argv[0]);
+	/* a thread's switches come from every CPU, and from other tasks' contexts */
+	session__want_cpu_wide(s);
+	session__want_interval(s, 1000);
+	oc->rs = runslice__new(max_cpu + 1, credit, oc);
+	if (!oc->rs)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	oc->sw = session__add_tp(s, "sched", "sched_switch", &(struct evsel_conf){ 0 });
+	if (!oc->sw)
+		return -ENOENT;
+	if (evsel__field(oc->sw, "prev_pid", &oc->prev_pid) ||
+	    evsel__field(oc->sw, "next_pid", &oc->next_pid))
+		return session__set_err(
+			s, -EINVAL,
+			"sched:sched_switch lacks a field it needs (prev_pid, next_pid)");
+	oc->clk = session__add_event(s, &(struct evsel_conf){ .type = PERF_TYPE_SOFTWARE,
+							      .config = PERF_COUNT_SW_CPU_CLOCK,
+							      .sample_period = OC_HINT_NS,
+							      .name = "cpu-clock" });
+	if (!oc->clk)
+		return -ENOMEM;
+	for (int i = 0; i < tg->nr_pids; i++)
+		seed_process(oc, tg->pids[i]);
+	for (int i = 0; i < tg->nr_tids; i++) {
+		pid_t pid = procfs__tgid(tg->tids[i]);
+		struct oc_thread *t =
+			get_thread(oc, (u32)tg->tids[i], pid > 0 ? (u32)pid : RUNSLICE_NO_PID);
+
+		if (t)
+			t->target = true;
+	}
+	return 0;
+}
+
+/*
+ * The run starts with the first record: the events are enabled then, and
+ * the task a CPU's first record shows has run since (not since the events
+ * were asked for: opening them takes a while).
+ */
+static void seen_time(struct oncpu *oc, u64 time)
+{
+	if (!oc->start) {
+		oc->start = oc->edge = time;
+		runslice__start(oc->rs, time);
+	}
+	if (time > oc->last)
+		oc->last = time;
+}
+
+static void oc_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct oncpu *oc = priv;
+	u64 prev, next;
+
+	(void)s;
+	seen_time(oc, smp->time);
+	if (ev == oc->clk) {
+		runslice__running(oc->rs, smp->cpu, smp->time, smp->pid, smp->tid);
+		return;
+	}
+	if (field__u64(&oc->prev_pid, smp, &prev) || field__u64(&oc->next_pid, smp, &next))
+		return;
+	/* the sample is taken in the context of the task leaving: its pid is prev's process */
+	runslice__switch(oc->rs, smp->cpu, smp->time,
+			 (u32)prev == smp->tid ? smp->pid : RUNSLICE_NO_PID, (u32)prev, (u32)next);
+}
+
+static void oc_switch(struct session *s, void *priv, const struct rec_switch *sw)
+{
+	struct oncpu *oc = priv;
+
+	(void)s;
+	seen_time(oc, sw->time);
+	runslice__record(oc->rs, sw);
+}
+
+static void oc_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)nr;
+	runslice__lost(((struct oncpu *)priv)->rs, cpu);
+}
+
+static void oc_fork(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct oncpu *oc = priv;
+
+	if (oc->per_thread && session__is_target(s, t->pid, t->tid))
+		get_thread(oc, t->tid, t->pid);
+}
+
+static void oc_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct oncpu *oc = priv;
+	struct oc_thread *th;
+
+	(void)s;
+	if (!oc->per_thread)
+		return;
+	/* still a target here: the engine forgets it after this hook */
+	th = get_thread(oc, t->tid, t->pid);
+	if (th)
+		th->exited = true;
+}
+
+static const char *name_of(struct oncpu *oc, u32 tid, const char *kept)
+{
+	const char *c = session__comm(oc->s, tid);
+
+	return strcmp(c, "<...>") ? c : kept;
+}
+
+/* By CPU, then largest first (in column *@arg). */
+static int by_cpu_ns(const void *a, const void *b, void *arg)
+{
+	const struct oc_entry *x = *(struct oc_entry *const *)a, *y = *(struct oc_entry *const *)b;
+	int sort_k = *(int *)arg;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->ns[sort_k] != y->ns[sort_k])
+		return x->ns[sort_k] < y->ns[sort_k] ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static double pct(u64 ns, u64 len)
+{
+	return len ? 100.0 * (double)ns / (double)len : 0;
+}
+
+/* The first of @all[0..n) on @cpu (they are sorted by CPU), or n. */
+static unsigned first_of(struct oc_entry **all, unsigned n, u32 cpu)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (all[mid]->cpu < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
+{
+	unsigned n = 0;
+	struct oc_entry **all = calloc(oc->nr_entries ? oc->nr_entries : 1, sizeof(*all)), *e, *tmp;
+	char who[64];
+
+	if (!all) {
+		fprintf(out, "oncpu: out of memory making the report\n");
+		return;
+	}
+	HASH_ITER(hh, oc->entries, e, tmp)
+	if (e->ns[k])
+		all[n++] = e;
+	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
+	fprintf(out, "%-4s %10s %7s  %-28s %10s\n", "CPU", "BUSY_MS", "BUSY%", "COMM:TID", "MS");
+	for (int c = 0; c < oc->nr_cpus; c++) {
+		u32 cpu = (u32)oc->cpus[c];
+		unsigned i0 = first_of(all, n, cpu), m = 0;
+		u64 busy = 0, rest = 0;
+
+		while (i0 + m < n && all[i0 + m]->cpu == cpu)
+			busy += all[i0 + m++]->ns[k];
+		fprintf(out, "%-4u %10.2f %6.1f%%  ", cpu, busy / NS_PER_MS, pct(busy, len));
+		if (!m)
+			fprintf(out, "-\n");
+		for (unsigned i = 0; i < m; i++) {
+			e = all[i0 + i];
+			if (i >= oc->top) {
+				rest += e->ns[k];
+				continue;
+			}
+			if (e->tid == OC_OTHER)
+				snprintf(who, sizeof(who), "[other]");
+			else
+				snprintf(who, sizeof(who), "%s:%u", name_of(oc, e->tid, e->comm),
+					 e->tid);
+			fprintf(out, "%s%-28s %10.2f\n", i ? "                         " : "", who,
+				e->ns[k] / NS_PER_MS);
+		}
+		if (m > oc->top)
+			fprintf(out, "%25s... %u more, %.2f ms\n", "", m - (unsigned)oc->top,
+				rest / NS_PER_MS);
+	}
+	free(all);
+}
+
+/* A thread's time on every monitored CPU. */
+static u64 thread_ns(struct oncpu *oc, u32 tid, int k)
+{
+	u64 sum = 0;
+
+	for (int c = 0; c < oc->nr_cpus; c++) {
+		struct oc_entry *e = find_entry(oc, (u32)oc->cpus[c], tid);
+
+		sum += e ? e->ns[k] : 0;
+	}
+	return sum;
+}
+
+static int thread_by_sum(const void *a, const void *b)
+{
+	const struct oc_thread *x = *(struct oc_thread *const *)a,
+			       *y = *(struct oc_thread *const *)b;
+
+	if (x->sum != y->sum)
+		return x->sum < y->sum ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Threads that turned out not to be targets go, with their entries. */
+static void drop_others(struct oncpu *oc)
+{
+	struct oc_thread *t, *tt;
+
+	HASH_ITER(hh, oc->threads, t, tt)
+	{
+		if (!t->target && t->pid == RUNSLICE_NO_PID) {
+			pid_t pid = procfs__tgid((pid_t)t->tid);
+
+			if (pid > 0)
+				t->pid = (u32)pid;
+			t->target = pid > 0 && session__is_target(oc->s, t->pid, t->tid);
+		}
+		if (t->target)
+			continue;
+		for (int c = 0; c < oc->nr_cpus; c++) {
+			struct oc_entry *e = find_entry(oc, (u32)oc->cpus[c], t->tid);
+
+			if (e)
+				del_entry(oc, e);
+		}
+		HASH_DEL(oc->threads, t);
+		free(t);
+	}
+}
+
+static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
+{
+	unsigned n = HASH_COUNT(oc->threads), m = 0;
+	struct oc_thread **all = calloc(n ? n : 1, sizeof(*all)), *t, *tt;
+	char who[64];
+
+	if (!all) {
+		fprintf(out, "oncpu: out of memory making the report\n");
+		return;
+	}
+	HASH_ITER(hh, oc->threads, t, tt)
+	{
+		t->sum = thread_ns(oc, t->tid, k);
+		all[m++] = t;
+	}
+	qsort(all, m, sizeof(*all), thread_by_sum);
+	fprintf(out, "%-28s %10s %7s  %s\n", "COMM:TID", "MS", "%CPU", "CPU:MS");
+	for (unsigned i = 0; i < m; i++) {
+		bool any = false;
+
+		t = all[i];
+		snprintf(who, sizeof(who), "%s:%u", name_of(oc, t->tid, t->comm), t->tid);
+		fprintf(out, "%-28s %10.2f %6.1f%% ", who, t->sum / NS_PER_MS, pct(t->sum, len));
+		for (int c = 0; c < oc->nr_cpus; c++) {
+			struct oc_entry *e = find_entry(oc, (u32)oc->cpus[c], t->tid);
+
+			if (e && e->ns[k]) {
+				fprintf(out, " %d:%.2f", oc->cpus[c], e->ns[k] / NS_PER_MS);
+				any = true;
+			}
+		}
+		fprintf(out, "%s\n", any ? "" : " -");
+	}
+	if (!m)
+		fprintf(out, "(no target thread)\n");
+	free(all);
+}
+
+/* The report of [oc->edge or the start, @now]: @k NOW (an interval) or RUN (the whole run). */
+static void report(struct session *s, struct oncpu *oc, u64 now, int k)
+{
+	FILE *out = session__out(s);
+	u64 from = !oc->start ? oc->init : k == NOW ? oc->edge : oc->start;
+	u64 len = now > from ? now - from : 0;
+	char ts[64];
+
+	runslice__edge(oc->rs, now);
+	if (oc->per_thread)
+		drop_others(oc);
+	session__fmt_time(s, now, ts, sizeof(ts));
+	fprintf(out, "%s oncpu: %s%.2f ms on %d CPU%s\n", ts, k == RUN ? "the whole run, " : "",
+		len / NS_PER_MS, oc->nr_cpus, oc->nr_cpus == 1 ? "" : "s");
+	if (oc->per_thread)
+		print_threads(oc, out, k, len);
+	else
+		print_cpus(oc, out, k, len);
+	if (oc->not_kept)
+		fprintf(out, "oncpu: %.2f ms not kept (out of memory or over %u threads)\n",
+			oc->not_kept / NS_PER_MS, OC_MAX_ENTRIES);
+	session__print_lost(s, out);
+	fflush(out);
+}
+
+/* A new interval: its sums from 0; exited threads that never ran go. */
+static void reset(struct oncpu *oc, u64 now)
+{
+	struct oc_entry *e, *tmp;
+	struct oc_thread *t, *tt;
+
+	HASH_ITER(hh, oc->entries, e, tmp)
+	e->ns[NOW] = 0;
+	HASH_ITER(hh, oc->threads, t, tt)
+	if (t->exited && !thread_ns(oc, t->tid, RUN)) {
+		HASH_DEL(oc->threads, t);
+		free(t);
+	}
+	oc->edge = now;
+}
+
+/* The edge: now, never before a record already counted (injected sessions have their own clock). */
+static u64 now_of(struct session *s, struct oncpu *oc)
+{
+	u64 now = session__now(s);
+
+	return now > oc->last ? now : oc->last;
+}
+
+static void oc_interval(struct session *s, void *priv)
+{
+	struct oncpu *oc = priv;
+	u64 now = now_of(s, oc);
+
+	report(s, oc, now, NOW);
+	reset(oc, now);
+	seen_time(oc, now); /* the start, if no record came before */
+	oc->nr_reports++;
+}
+
+static void oc_snapshot(struct session *s, void *priv)
+{
+	report(s, priv, now_of(s, priv), NOW);
+}
+
+static void oc_deinit(struct session *s, void *priv)
+{
+	struct oncpu *oc = priv;
+	struct oc_entry *e, *tmp;
+	struct oc_thread *t, *tt;
+
+	if (session__started(s) && oc->rs) {
+		struct runslice_stats st;
+
+		report(s, oc, now_of(s, oc), RUN);
+		runslice__stats(oc->rs, &st);
+		if (session__verbose(s))
+			fprintf(session__out(s),
+				"oncpu: %llu switches seen only as context-switch records, %llu "
+				"tasks only from samples, %llu mismatches\n",
+				(unsigned long long)st.by_record, (unsigned long long)st.by_sample,
+				(unsigned long long)st.mismatches);
+	}
+	HASH_ITER(hh, oc->entries, e, tmp)
+	del_entry(oc, e);
+	HASH_ITER(hh, oc->threads, t, tt)
+	{
+		HASH_DEL(oc->threads, t);
+		free(t);
+	}
+	runslice__delete(oc->rs);
+	oc->rs = NULL;
+}
+
+static const struct popt oc_opts[] = {
+	{ .lname = "top",
+	  .argname = "N",
+	  .help = "threads shown per CPU (default 10)",
+	  POPT_BIND_UINT(struct oncpu, top) },
+	{ 0 },
+};
+
+const struct profiler prof_oncpu = {
+	.name = "oncpu",
+	.desc = "who ran on each CPU and for how long; per thread with -p/-t/--",
+	.synopsis = "perf-prof oncpu [-i MS] [--top N] [-C CPUS|-p PID|-t TID|-- command]",
+	.examples = "perf-prof oncpu -i 1000            # per CPU: busy time, then comm:tid ms\n"
+		    "  perf-prof oncpu -C 2,3 --top 3     # the 3 busiest threads of CPUs 2 and 3\n"
+		    "  perf-prof oncpu -p 1234            # per thread of 1234: ms on CPU, on "
+		    "which CPUs\n"
+		    "Each interval (default 1000 ms) and the whole run at exit; a slice "
+		    "running at\nan interval's edge is cut there; the idle task is not busy.",
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
+						     &output_group, NULL },
+	.own = oc_opts,
+	.priv_size = sizeof(struct oncpu),
+	.init = oc_init,
+	.ops = { .sample = oc_sample,
+		 .lost = oc_lost,
+		 .interval = oc_interval,
+		 .snapshot = oc_snapshot,
+		 .fork = oc_fork,
+		 .exit = oc_exit,
+		 .context_switch = oc_switch },
+	.deinit = oc_deinit,
+};

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU time by mode: /proc/stat lines parsed and turned into shares (guest
+ * time taken out of user), a sample's mode from its ip and the interrupted
+ * context's (a guest: the two differ), and cpu-util on an injected session:
+ * cpu-clock samples of known modes over one interval give exact
+ * percentages per CPU and for "all", with --exclude-* and -G choosing the
+ * columns; bad combinations are usage errors.  (No guest runs in hardware
+ * on this machine's KVM: this is where guest time is tested.)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cpustat.h"
+#include "cli/options.h"
+#include "profiler.h"
+#include "synth.h"
+#include "ut.h"
+
+#define MS 1000000ULL
+#define KIP 0xffffffff81001234ULL /* a kernel address */
+#define UIP 0x401000ULL		  /* a user one */
+
+static void test_parse(void)
+{
+	static const char text[] = "cpu  300 0 120 5000 10 0 5 0 0 0\n"
+				   "cpu0 100 20 50 800 10 5 5 10 60 10\n"
+				   "cpu1 200 0 70 4200 0 0 0 0 0 0\n"
+				   "cpu3 1 2 3 4\n"
+				   "intr 12345 0 0\n"
+				   "ctxt 999\n";
+	static const char later[] = "cpu0 200 30 90 900 10 10 10 20 150 10\n"
+				    "cpu1 200 0 70 4200 0 0 0 0 0 0\n";
+	struct cpustat_times a[4], b[4];
+	struct cpustat_share sh;
+
+	CHECK_INT(cpustat__parse(text, a, 4), 3);
+	CHECK(a[0].valid && a[1].valid && !a[2].valid && a[3].valid, "cpu0, 1, 3 read");
+	CHECK_INT(a[0].user, 100);
+	CHECK_INT(a[0].guest, 60);
+	CHECK_INT(a[0].guest_nice, 10);
+	CHECK_INT(a[1].idle, 4200);
+	CHECK_INT(a[3].idle, 4);
+	CHECK_INT(a[3].steal, 0); /* a short line: the rest are 0 */
+	CHECK_INT(cpustat__parse("intr 1\n", a, 4), -22);
+	CHECK_INT(cpustat__parse(text, a, 4), 3);
+	CHECK_INT(cpustat__parse(later, b, 4), 2);
+	/*
+	 * cpu0: user +100, nice +10, system +40, idle +100, irq +5, softirq
+	 * +5, steal +10, guest +90: 270 ticks; user 110 - 90 = 20
+	 */
+	cpustat__share(&a[0], &b[0], &sh);
+	CHECK_INT(sh.ticks, 270);
+	CHECK(sh.user > 7.40 && sh.user < 7.41, "user 20/270: %.3f", sh.user);
+	CHECK(sh.sys > 18.51 && sh.sys < 18.52, "sys 50/270: %.3f", sh.sys);
+	CHECK(sh.guest > 33.33 && sh.guest < 33.34, "guest 90/270: %.3f", sh.guest);
+	CHECK(sh.steal > 3.70 && sh.steal < 3.71, "steal 10/270: %.3f", sh.steal);
+	CHECK(sh.idle > 37.03 && sh.idle < 37.04, "idle 100/270: %.3f", sh.idle);
+	cpustat__share(&a[1], &b[1], &sh);
+	CHECK_INT(sh.ticks, 0);
+	cpustat__share(&a[2], &b[2], &sh); /* no such CPU */
+	CHECK_INT(sh.ticks, 0);
+	{
+		struct cpustat_times now[64];
+
+		CHECK(cpustat__read(now, 64) > 0 && now[0].valid, "this machine's /proc/stat");
+	}
+}
+
+static void test_mode(void)
+{
+	u64 kip = KIP, uip = UIP, host = 0xffffffff81aabbccULL;
+
+	CHECK_INT(cpu_mode__of(0, KIP, NULL), CPU_IDLE);
+	CHECK_INT(cpu_mode__of(7, KIP, NULL), CPU_KERNEL);
+	CHECK_INT(cpu_mode__of(7, UIP, NULL), CPU_USER);
+	CHECK_INT(cpu_mode__of(7, KIP, &kip), CPU_KERNEL);
+	CHECK_INT(cpu_mode__of(7, UIP, &uip), CPU_USER);
+	/* in a guest the sample's ip is the guest's, the interrupted one the host's */
+	CHECK_INT(cpu_mode__of(7, 0x1000, &host), CPU_GUEST);
+	CHECK_INT(cpu_mode__of(7, KIP, &host), CPU_GUEST);
+	CHECK_INT(cpu_mode__of(7, 0xffffffffff600400ULL, NULL), CPU_USER); /* vsyscall */
+	CHECK_STR(cpu_mode__name(CPU_GUEST), "guest");
+	CHECK(cpu_mode__intr_mask() != 0, "the interrupted ip is asked for on x86");
+}
+
+struct run {
+	const struct profiler *p;
+	void *priv;
+	struct session *s;
+	struct opt_set opts;
+	struct engine_conf conf;
+	struct evsel *ev;
+	char *out;
+	size_t out_len;
+	FILE *fp;
+	struct synth b;
+	u64 t0;
+	int init_err;
+	char *args; /* argv points into it */
+};
+
+static int start(struct run *r, const char *args)
+{
+	char *argv[16], *copy, *save = NULL;
+	int argc = 0;
+
+	memset(r, 0, sizeof(*r));
+	copy = r->args = strdup(args);
+	for (int i = 0; i < nr_profilers; i++)
+		if (!strcmp(profilers[i]->name, "cpu-util"))
+			r->p = profilers[i];
+	if (!r->p || !copy)
+		return -1;
+	argv[argc++] = "cpu-util";
+	argv[argc++] = "-q"; /* no "what it uses" line in the test's output */
+	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	r->priv = calloc(1, r->p->priv_size);
+	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
+		return -1;
+	options__engine_conf(&r->opts, &r->conf);
+	r->fp = open_memstream(&r->out, &r->out_len);
+	r->s = session__new(&r->conf, r->fp);
+	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv))
+		return -1;
+	r->init_err = r->p->init(r->s, r->priv, &r->opts);
+	if (r->init_err)
+		return 0;
+	r->ev = session__evsels(r->s);
+	r->t0 = session__now(r->s) + 1000 * MS;
+	return r->ev ? session__inject_begin(r->s) : -1;
+}
+
+static void cleanup(struct run *r)
+{
+	if (!r->init_err)
+		r->p->deinit(r->s, r->priv);
+	session__delete(r->s);
+	fclose(r->fp);
+	free(r->out);
+	free(r->priv);
+	options__free(&r->opts);
+	free(r->args);
+}
+
+/* A cpu-clock sample at t0 + @ms: @ip, with the interrupted context's ip @iip. */
+static void smp(struct run *r, u64 ms, u32 cpu, u32 tid, u64 ip, u64 iip)
+{
+	const struct perf_event_header *h = synth__sample(
+		&r->b, r->ev,
+		&(struct synth_sample){
+			.pid = tid, .tid = tid, .cpu = cpu, .time = r->t0 + ms * MS, .ip = ip });
+
+	(void)h;
+	/* PERF_SAMPLE_REGS_INTR comes last: the ABI, then the one register asked for */
+	synth__u64(&r->b, PERF_SAMPLE_REGS_ABI_64);
+	synth__u64(&r->b, iip);
+	session__inject(r->s, synth__finish(&r->b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL),
+			cpu);
+}
+
+/*
+ * One interval, 1000 ms: CPU 0 600 ms user, 300 kernel, 100 guest; CPU 1 50
+ * ms user and 100 samples of the idle task (hosts that deliver them).
+ */
+static const char *one_second(struct run *r)
+{
+	for (u64 k = 1; k <= 1000; k++)
+		smp(r, k, 0, 100,
+		    k <= 600   ? UIP
+		    : k <= 900 ? KIP
+			       : 0x1000,
+		    k <= 600   ? UIP
+		    : k <= 900 ? KIP
+			       : 0xffffffff81aabbccULL);
+	for (u64 k = 1; k <= 150; k++)
+		smp(r, k, 1, k <= 50 ? 200 : 0, k <= 50 ? UIP : KIP, k <= 50 ? UIP : KIP);
+	r->p->ops.interval(r->s, r->priv);
+	fflush(r->fp);
+	return r->out ? r->out : "";
+}
+
+static bool has_prefix_line(const char *text, const char *head)
+{
+	for (const char *p = strstr(text, head); p; p = strstr(p + 1, head))
+		if (p == text || p[-1] == '\n')
+			return true;
+	return false;
+}
+
+static void test_samples(void)
+{
+	struct run r;
+	const char *out;
+
+	if (start(&r, "-C 0,1") || r.init_err) {
+		CHECK(0, "start cpu-util on an injected session");
+		return;
+	}
+	out = one_second(&r);
+	CHECK(strstr(out, "cpu-util: 1000.00 ms on 2 CPUs\n") != NULL, "1000 ms: %s", out);
+	CHECK(has_prefix_line(out,
+			      "CPU   USER%   SYS% GUEST%  BUSY%    USER%   SYS% GUEST% STEAL%"),
+	      "the columns: %s", out);
+	CHECK(has_prefix_line(out, "0      60.0   30.0   10.0  100.0   "), "CPU 0: %s", out);
+	CHECK(has_prefix_line(out, "1       5.0    0.0    0.0    5.0   "), "CPU 1: %s", out);
+	CHECK(has_prefix_line(out, "all    32.5   15.0    5.0   52.5   "), "all: %s", out);
+	cleanup(&r);
+
+	if (start(&r, "-C 0,1 --exclude-guest") || r.init_err) {
+		CHECK(0, "start cpu-util --exclude-guest");
+		return;
+	}
+	out = one_second(&r);
+	CHECK(has_prefix_line(out, "CPU   USER%   SYS%  BUSY%    USER%   SYS% STEAL%  BUSY%"),
+	      "--exclude-guest: no GUEST column: %s", out);
+	CHECK(has_prefix_line(out, "0      60.0   30.0   90.0   "), "--exclude-guest: %s", out);
+	cleanup(&r);
+
+	if (start(&r, "-C 0 -G --exclude-user") || r.init_err) {
+		CHECK(0, "start cpu-util -G");
+		return;
+	}
+	out = one_second(&r);
+	CHECK(has_prefix_line(out, "0      10.0   10.0   "), "-G: the guest only: %s", out);
+	CHECK(!has_prefix_line(out, "all"), "one CPU: no 'all' row: %s", out);
+	cleanup(&r);
+
+	if (start(&r, "-C 0,1 --exclude-kernel") || r.init_err) {
+		CHECK(0, "start cpu-util --exclude-kernel");
+		return;
+	}
+	out = one_second(&r);
+	CHECK(has_prefix_line(out, "0      60.0   10.0   70.0   "), "--exclude-kernel: %s", out);
+	cleanup(&r);
+}
+
+static void test_usage(void)
+{
+	static const char *const bad[] = { "-G --exclude-guest",
+					   "--exclude-user --exclude-kernel --exclude-guest",
+					   "-p 1" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct run r;
+
+		if (start(&r, bad[i])) {
+			CHECK(0, "parse '%s'", bad[i]);
+			continue;
+		}
+		CHECK(r.init_err && session__err_is_usage(r.s), "'%s': a usage error (%s)", bad[i],
+		      session__strerror(r.s) ? session__strerror(r.s) : "none");
+		cleanup(&r);
+	}
+}
+
+int main(void)
+{
+	test_parse();
+	test_mode();
+	test_samples();
+	test_usage();
+	return ut_done("test_cpu_util");
+}
