@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irq-off: periods a CPU held interrupts off, from gaps in a
+ * high-resolution timer's samples.  The cpu-clock software event samples
+ * each CPU every PERIOD from a hrtimer interrupt; a sample more than
+ * PERIOD + TIME after the previous one on its CPU means the interrupt was
+ * held off for at least TIME (at least gap - PERIOD: the timer was due
+ * PERIOD after the previous sample).  The sample that ends the gap is
+ * taken where interrupts came back on: its task and its stack are printed.
+ *
+ * Idle CPUs stop their timers (NOHZ) or, on some VMs, never deliver the
+ * samples raised while idle: a gap that began in the idle task or during
+ * which the CPU switched to or from it (the kernel's context-switch
+ * records) is an idle gap, counted, never reported (analysis/gapwatch).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/gapwatch.h"
+#include "engine/cpulist.h"
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/outfile.h"
+#include "sym/ksyms.h"
+#include "sym/stack.h"
+#include "util/units.h"
+
+#define NS_PER_SEC 1000000000ULL
+#define MIN_PERIOD 10000ULL /* 10us: 100 kHz */
+
+enum { IO_OFF, IO_STALL }; /* a gap that ended in the kernel, in user mode */
+
+struct io_cpu {
+	u64 n[2], longest[2], at[2]; /* of each kind: how many, the longest, when */
+	u64 idle;
+};
+
+struct irq_off {
+	unsigned long long freq, period, than;
+	bool precise;
+	struct evsel *ev;
+	struct gapwatch *gw;
+	struct ksyms *ks; /* names the ip without -g */
+	u64 limit;	  /* than + period: the shortest gap reported */
+	u64 samples;
+	struct io_cpu *cpus; /* by CPU number */
+	int nr_cpus;
+	bool *watched; /* by CPU number: monitored (-C) */
+};
+
+static int io_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	const struct target_opts *tg = opt_set__get(opts, &target_group);
+	struct irq_off *p = priv;
+	bool stacks = st && st->capture.cg != CG_NONE;
+	struct evsel_conf c = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.callchain = stacks,
+		/* interrupts come back on in the kernel: its stack says where */
+		.exclude_callchain_user = !(st && st->capture.halves_given),
+		.extra_sample_type = PERF_SAMPLE_IP,
+		.name = "irq-off",
+	};
+	char a[32], b[32], h[32];
+
+	if (tg && (tg->nr_pids || tg->nr_tids))
+		return session__usage_err(s, "irq-off watches CPUs, not tasks: use -C CPUS "
+					     "(or '-- command' for how long to watch)");
+	if (p->freq && p->period)
+		return session__usage_err(s, "-F and --period both set the timer: give one");
+	if (p->freq) {
+		if (p->freq > NS_PER_SEC / MIN_PERIOD)
+			return session__usage_err(s, "-F %llu: at most %llu Hz", p->freq,
+						  NS_PER_SEC / MIN_PERIOD);
+		p->period = NS_PER_SEC / p->freq;
+	}
+	if (!p->period)
+		p->period = 1000000; /* 1ms */
+	if (p->period < MIN_PERIOD || p->period > NS_PER_SEC)
+		return session__usage_err(s, "--period %s: from 10us to 1s",
+					  units__fmt_ns(p->period, a, sizeof(a)));
+	if (!p->than)
+		p->than = 20000000; /* 20ms, as the original's -L */
+	if (p->than < 2 * p->period)
+		return session__usage_err(
+			s,
+			"--than %s with a timer every %s: the timer must be due at least twice "
+			"within it (--period %s or less)",
+			units__fmt_ns(p->than, a, sizeof(a)),
+			units__fmt_ns(p->period, b, sizeof(b)),
+			units__fmt_ns(p->than / 2, h, sizeof(h)));
+	p->limit = p->than + p->period;
+	session__want_cpu_wide(s);
+	p->gw = gapwatch__new(1, 0);
+	p->nr_cpus = cpulist__possible() > 0 ? cpulist__possible() : GW_MAX_CPUS;
+	p->cpus = calloc(p->nr_cpus, sizeof(*p->cpus));
+	p->watched = calloc(p->nr_cpus, sizeof(*p->watched));
+	if (!p->gw || !p->cpus || !p->watched)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	for (int i = 0; tg && i < tg->nr_cpus; i++)
+		if (tg->cpus[i] >= 0 && tg->cpus[i] < p->nr_cpus)
+			p->watched[tg->cpus[i]] = true;
+	if (!stacks && ksyms__load(NULL, &p->ks))
+		p->ks = NULL; /* hidden addresses: the ip stays a number */
+	c.sample_period = p->period;
+	p->ev = session__add_event(s, &c);
+	if (!p->ev)
+		return -ENOMEM;
+	/*
+	 * No sample in the idle task: its gaps are not reported anyway, and
+	 * a NOHZ idle CPU has no tick to reset the throttling count, so the
+	 * kernel would throttle (stop) the timer after 1/HZ worth of them.
+	 */
+	p->ev->attr.exclude_idle = 1;
+	return 0;
+}
+
+/* A gap: counted on its CPU, the longest kept. */
+static void count(struct io_cpu *c, int kind, u64 off, u64 time)
+{
+	c->n[kind]++;
+	if (off > c->longest[kind]) {
+		c->longest[kind] = off;
+		c->at[kind] = time;
+	}
+}
+
+static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct irq_off *p = priv;
+	FILE *out = session__out(s);
+	struct gw_tick_info t;
+	char ts[64], off[32], gap[32];
+	const struct sym *sym;
+	int kind;
+
+	(void)ev;
+	p->samples++;
+	if (gapwatch__tick(p->gw, 0, (int)smp->cpu, smp->time, smp->pid, p->limit, &t) != GW_GAP)
+		return;
+	/*
+	 * Interrupts are never off in user mode: the timer, due all along,
+	 * found the CPU there as soon as it ran again, so it did not run (a
+	 * VM's vCPU its host did not run, an SMI, a long NMI): a stall.
+	 */
+	kind = (s64)smp->ip >= 0 ? IO_STALL : IO_OFF;
+	if (smp->cpu < (u32)p->nr_cpus)
+		count(&p->cpus[smp->cpu], kind, t.gap - p->period, smp->time);
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
+		     kind == IO_STALL ? "stall" : "irq-off");
+	fprintf(out, "%s (no timer sample for %s)",
+		units__fmt_ns(t.gap - p->period, off, sizeof(off)),
+		units__fmt_ns(t.gap, gap, sizeof(gap)));
+	if (smp->nr_ips) {
+		fputc('\n', out);
+		stack__print(session__stack(s), smp, out, "    ");
+		return;
+	}
+	fprintf(out, " ip %016llx", (unsigned long long)smp->ip);
+	sym = ksyms__find(p->ks, smp->ip, NULL);
+	if (sym)
+		fprintf(out, " %s+0x%llx", sym->name, (unsigned long long)(smp->ip - sym->start));
+	fputc('\n', out);
+}
+
+/* PERF_RECORD_SWITCH_CPU_WIDE: the idle task (pid 0) in or out. */
+static void io_switch(struct session *s, void *priv, const struct rec_switch *sw)
+{
+	struct irq_off *p = priv;
+
+	(void)s;
+	if (sw->pid == 0 || sw->other_pid == 0)
+		/* out to idle or idle in: idle; idle out or in from idle: busy */
+		gapwatch__idle(p->gw, (int)sw->cpu, sw->time, (sw->pid == 0) != sw->out);
+}
+
+static void io_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	struct irq_off *p = priv;
+
+	(void)s;
+	(void)nr;
+	gapwatch__forget(p->gw, cpu);
+}
+
+static void io_deinit(struct session *s, void *priv)
+{
+	struct irq_off *p = priv;
+	FILE *out = session__out(s);
+	struct io_cpu all = { 0 };
+	char a[32], b[32], ts[64];
+
+	if (session__started(s) && p->gw) {
+		fprintf(out,
+			"irq-off: interrupts held off %s or more (cpu-clock every %s), %llu "
+			"samples\n",
+			units__fmt_ns(p->than, a, sizeof(a)),
+			units__fmt_ns(p->period, b, sizeof(b)), (unsigned long long)p->samples);
+		fprintf(out, "%4s %10s %8s %10s  %-26s %7s %10s %9s\n", "CPU", "SAMPLES", "IRQ-OFF",
+			"LONGEST", "AT", "STALLS", "LONGEST", "IDLE-GAPS");
+		for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+			struct gw_stats st = gapwatch__stats(p->gw, 0, cpu);
+			const struct io_cpu *c = &p->cpus[cpu];
+
+			if (!st.ticks && !p->watched[cpu])
+				continue;
+			if (c->n[IO_OFF])
+				session__fmt_time(s, c->at[IO_OFF], ts, sizeof(ts));
+			fprintf(out, "%4d %10llu %8llu %10s  %-26s %7llu %10s %9llu\n", cpu,
+				(unsigned long long)st.ticks, (unsigned long long)c->n[IO_OFF],
+				c->n[IO_OFF] ? units__fmt_ns(c->longest[IO_OFF], a, sizeof(a))
+					     : "-",
+				c->n[IO_OFF] ? ts : "-", (unsigned long long)c->n[IO_STALL],
+				c->n[IO_STALL] ? units__fmt_ns(c->longest[IO_STALL], b, sizeof(b))
+					       : "-",
+				(unsigned long long)st.idle_gaps);
+			for (int k = 0; k < 2; k++) {
+				all.n[k] += c->n[k];
+				if (c->longest[k] > all.longest[k])
+					all.longest[k] = c->longest[k];
+			}
+			all.idle += st.idle_gaps;
+		}
+		fprintf(out,
+			"total: %llu irq-off periods of %s or more, the longest %s; %llu stalls "
+			"(in user mode: the CPU did not run); %llu gaps of idle CPUs not counted\n",
+			(unsigned long long)all.n[IO_OFF], units__fmt_ns(p->than, a, sizeof(a)),
+			all.n[IO_OFF] ? units__fmt_ns(all.longest[IO_OFF], b, sizeof(b)) : "-",
+			(unsigned long long)all.n[IO_STALL], (unsigned long long)all.idle);
+		session__print_lost(s, out);
+	}
+	gapwatch__delete(p->gw);
+	ksyms__delete(p->ks);
+	free(p->cpus);
+	free(p->watched);
+}
+
+static const struct popt io_opts[] = {
+	{ .lname = "than",
+	  .argname = "TIME",
+	  .help = "report interrupts held off this long or longer (default 20ms; a bare number "
+		  "is in us)",
+	  POPT_BIND_TIME(struct irq_off, than, "us") },
+	{ .lname = "latency",
+	  .sname = 'L',
+	  .argname = "LAT",
+	  .help = "the same as --than (the original's spelling)",
+	  POPT_BIND_TIME(struct irq_off, than, "us") },
+	{ .lname = "freq",
+	  .sname = 'F',
+	  .argname = "HZ",
+	  .help = "timer samples per second per CPU (default 1000)",
+	  POPT_BIND_UINT(struct irq_off, freq) },
+	{ .lname = "period",
+	  .argname = "T",
+	  .help = "time between timer samples (default 1ms; a bare number is in us)",
+	  POPT_BIND_TIME(struct irq_off, period, "us") },
+	{ .lname = "precise",
+	  .help = "accepted for the original's command line: a software timer has no skid",
+	  POPT_BIND_FLAG(struct irq_off, precise) },
+	{ 0 },
+};
+
+const struct profiler prof_irq_off = {
+	.name = "irq-off",
+	.desc = "interrupts held off longer than TIME: gaps in a timer's samples, with the stack",
+	.synopsis = "perf-prof irq-off [--than TIME|-L US] [-F HZ|--period T] [-g] [-C CPUS] "
+		    "[-- command]",
+	.examples = "perf-prof irq-off -g                     # held off 20ms or more, any CPU\n"
+		    "  perf-prof irq-off --than 5ms -F 4000 -C 1 -g\n"
+		    "A line: where the gap ended (task, CPU), how long interrupts were held off at "
+		    "least,\nthe time without a timer sample, and the stack (-g) or the ip.  Gaps "
+		    "of idle CPUs are not reported.",
+	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
+						     &output_group, &stack_group, NULL },
+	.own = io_opts,
+	.priv_size = sizeof(struct irq_off),
+	.init = io_init,
+	.ops = { .sample = io_sample, .context_switch = io_switch, .lost = io_lost },
+	.deinit = io_deinit,
+};

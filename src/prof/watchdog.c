@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * watchdog: the kernel's lockup detector, seen from outside, to print what
+ * a CPU does before the kernel would declare a lockup and panic.
+ *
+ * On each CPU the detector's hrtimer (watchdog_timer_fn) fires every
+ * 2/5 of watchdog_thresh: a CPU where it has not fired for watchdog_thresh
+ * seconds has held interrupts off that long (a hard lockup, caught by the
+ * NMI watchdog).  Each firing queues the soft-lockup work, which the CPU's
+ * stopper kthread (migration/N; watchdog/N on kernels before the stop-work
+ * detector) runs: a CPU where that thread has not run for twice
+ * watchdog_thresh has not scheduled that long (a soft lockup).
+ *
+ * watchdog follows both per CPU (timer:hrtimer_expire_entry filtered on
+ * the function's address from /proc/kallsyms, sched:sched_switch filtered
+ * on the kthreads' names), samples each CPU periodically (cycles, an NMI,
+ * where there is a PMU; cpu-clock otherwise) keeping its last samples, and
+ * when a CPU reaches --warn PCT of a threshold, prints the CPU, how long,
+ * and the samples taken on it meanwhile, with their stacks (-g).  It asks
+ * after every sample of a CPU and, for CPUs that send nothing (interrupts
+ * off: no timer sample either), every -i interval.  An idle CPU is neither
+ * (the context-switch records say when a CPU idles: analysis/gapwatch).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/gapwatch.h"
+#include "engine/cpulist.h"
+#include "engine/features.h"
+#include "profiler.h"
+#include "report/evline.h"
+#include "report/outfile.h"
+#include "sym/ksyms.h"
+#include "sym/stack.h"
+#include "sym/symaddr.h"
+#include "util/units.h"
+
+#define NS_PER_SEC 1000000000ULL
+#define KEEP 32 /* samples kept per CPU */
+
+enum { CLK_HARD, CLK_SOFT, CLK_SAMPLES, NR_CLK };
+
+struct watchdog {
+	unsigned long long freq, warn;
+	struct evsel *hr, *sw, *smp;
+	struct field fn, prev_comm, next_comm;
+	u64 fn_addr;
+	const char *kthread; /* "migration" or "watchdog" */
+	u64 limit[2];	     /* the kernel's: hard, soft */
+	u64 warn_at[2];	     /* --warn PCT of them */
+	bool soft_off;	     /* kernel.soft_watchdog = 0 */
+	bool *watched;	     /* by CPU: in kernel.watchdog_cpumask and -C */
+	int nr_watched;	     /* its size */
+	struct gapwatch *gw;
+	struct ksyms *ks;
+};
+
+/* A number from a /proc/sys file: 0, or -errno. */
+static int read_sysctl(const char *name, unsigned long long *v)
+{
+	char path[128], buf[64];
+	FILE *fp;
+	int ok;
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -errno;
+	ok = fgets(buf, sizeof(buf), fp) && sscanf(buf, "%llu", v) == 1;
+	fclose(fp);
+	return ok ? 0 : -EINVAL;
+}
+
+/* Which CPUs the kernel's watchdog runs on, among those monitored. */
+static int watched_cpus(struct session *s, struct watchdog *w, const struct target_opts *tg)
+{
+	int *mask = NULL, nr_mask, max = cpulist__possible();
+	char skipped[256] = "";
+	size_t len = 0;
+
+	if (max <= 0)
+		max = GW_MAX_CPUS;
+	w->watched = calloc(max, sizeof(*w->watched));
+	if (!w->watched)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	w->nr_watched = max;
+	nr_mask = cpulist__read_file("/proc/sys/kernel/watchdog_cpumask", max, &mask);
+	for (int i = 0; tg && i < tg->nr_cpus; i++) {
+		int cpu = tg->cpus[i];
+		bool in = nr_mask <= 0; /* no mask: every CPU */
+
+		for (int j = 0; j < nr_mask && !in; j++)
+			in = mask[j] == cpu;
+		if (cpu >= 0 && cpu < max)
+			w->watched[cpu] = in;
+		if (!in && len < sizeof(skipped) - 8)
+			len += snprintf(skipped + len, sizeof(skipped) - len, "%s%d",
+					len ? "," : "", cpu);
+	}
+	free(mask);
+	if (len)
+		session__warn(s,
+			      "CPU %s: not in kernel.watchdog_cpumask, no lockup to predict there",
+			      skipped);
+	return 0;
+}
+
+static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	const struct target_opts *tg = opt_set__get(opts, &target_group);
+	struct watchdog *w = priv;
+	const char *pmu = features__cpu_pmu();
+	unsigned long long on = 1, thresh = 0, soft = 1, nmi = 0;
+	struct evsel_conf c = { 0 };
+	struct symaddr sa = { 0 };
+	char filter[160];
+	int err;
+
+	if (tg && (tg->nr_pids || tg->nr_tids))
+		return session__usage_err(s, "watchdog watches CPUs, not tasks: use -C CPUS");
+	if (!w->freq)
+		w->freq = 10;
+	if (w->freq > 10000)
+		return session__usage_err(s, "-F %llu: at most 10000 Hz", w->freq);
+	if (!w->warn)
+		w->warn = 50;
+	if (w->warn < 50 || w->warn > 99)
+		return session__usage_err(
+			s,
+			"--warn %llu: a percentage of the kernel's thresholds from 50 to 99 (its "
+			"hrtimer fires every 40%% of watchdog_thresh)",
+			w->warn);
+	err = read_sysctl("watchdog_thresh", &thresh);
+	if (err)
+		return session__set_err(s, err,
+					"this kernel has no lockup detector "
+					"(/proc/sys/kernel/watchdog_thresh: %s)",
+					strerror(-err));
+	read_sysctl("watchdog", &on);
+	if (!on || !thresh)
+		return session__set_err(
+			s, -ENOENT,
+			"the kernel's lockup detector is off (kernel.watchdog = %llu, "
+			"kernel.watchdog_thresh = %llu): no lockup would be declared; "
+			"sysctl kernel.watchdog=1 turns it on",
+			on, thresh);
+	read_sysctl("soft_watchdog", &soft);
+	read_sysctl("nmi_watchdog", &nmi);
+	w->soft_off = !soft;
+	w->limit[CLK_HARD] = thresh * NS_PER_SEC;
+	w->limit[CLK_SOFT] = 2 * thresh * NS_PER_SEC;
+	for (int k = 0; k < 2; k++)
+		w->warn_at[k] = w->limit[k] / 100 * w->warn;
+
+	err = symaddr__kernel(NULL, "watchdog_timer_fn", &sa);
+	w->fn_addr = sa.addr;
+	if (err)
+		return session__set_err(
+			s, err, "cannot find the watchdog's hrtimer function in /proc/kallsyms: %s",
+			err == -EPERM	 ? "the kernel hides its addresses (run as root)"
+			: err == -ENOENT ? "no watchdog_timer_fn in this kernel"
+					 : strerror(-err));
+	/* softlockup_fn: the stop work of kernels since 5.x; before, watchdog/N kthreads */
+	w->kthread = symaddr__kernel(NULL, "softlockup_fn", &sa) ? "watchdog" : "migration";
+	if (!st || st->capture.cg == CG_NONE)
+		ksyms__load(NULL, &w->ks); /* names the ip without -g */
+	err = watched_cpus(s, w, tg);
+	if (err)
+		return err;
+	w->gw = gapwatch__new(NR_CLK, KEEP);
+	if (!w->gw)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	session__want_cpu_wide(s);
+	session__want_interval(s, 1000);
+
+	snprintf(filter, sizeof(filter), "function == 0x%llx", (unsigned long long)w->fn_addr);
+	c.filter = filter;
+	w->hr = session__add_tp(s, "timer", "hrtimer_expire_entry", &c);
+	if (!w->hr)
+		return -ENOENT;
+	snprintf(filter, sizeof(filter), "prev_comm ~ \"%s/*\" || next_comm ~ \"%s/*\"", w->kthread,
+		 w->kthread);
+	w->sw = session__add_tp(s, "sched", "sched_switch", &c);
+	if (!w->sw)
+		return -ENOENT;
+	if (evsel__field(w->hr, "function", &w->fn) ||
+	    evsel__field(w->sw, "prev_comm", &w->prev_comm) ||
+	    evsel__field(w->sw, "next_comm", &w->next_comm))
+		return session__set_err(s, -EINVAL,
+					"timer:hrtimer_expire_entry or sched:sched_switch lacks a "
+					"field it needs (function, prev_comm, next_comm)");
+
+	memset(&c, 0, sizeof(c));
+	c.type = pmu ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+	c.config = pmu ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
+	c.sample_period = w->freq;
+	c.freq = true;
+	c.callchain = st && st->capture.cg != CG_NONE;
+	c.exclude_callchain_user = !(st && st->capture.halves_given);
+	c.extra_sample_type = PERF_SAMPLE_IP;
+	c.name = pmu ? "cycles" : "cpu-clock";
+	w->smp = session__add_event(s, &c);
+	if (!w->smp)
+		return -ENOMEM;
+	/* an idle CPU is in no lockup; and a NOHZ idle CPU, without its tick, throttles the clock */
+	w->smp->attr.exclude_idle = !pmu;
+	if (pmu)
+		session__warn(s, "sampling cycles (an NMI) at %llu Hz", w->freq);
+	else
+		session__warn(s,
+			      "no hardware PMU here: sampling the cpu-clock software event at %llu "
+			      "Hz (a timer interrupt: no samples while a CPU holds interrupts off)",
+			      w->freq);
+	if (!nmi)
+		session__warn(s, "the NMI watchdog is off (kernel.nmi_watchdog = 0): the kernel "
+				 "would not declare hard lockups; predicted all the same");
+	if (w->soft_off)
+		session__warn(s, "the soft lockup detector is off (kernel.soft_watchdog = 0): "
+				 "hard lockups only");
+	return 0;
+}
+
+static const char *clk_what(const struct watchdog *w, int k, int cpu, char *buf, size_t len)
+{
+	if (k == CLK_HARD)
+		return "watchdog hrtimer";
+	snprintf(buf, len, "%s/%d", w->kthread, cpu);
+	return buf;
+}
+
+struct print_arg {
+	struct session *s;
+	struct watchdog *w;
+};
+
+static void print_kept(void *arg, const struct sample *smp)
+{
+	struct print_arg *a = arg;
+	FILE *out = session__out(a->s);
+	const struct sym *sym;
+	char ts[64];
+
+	session__fmt_time(a->s, smp->time, ts, sizeof(ts));
+	fputs("  ", out);
+	evline__head(out, ts, session__comm_at(a->s, smp->tid, smp->time), smp->tid, smp->cpu,
+		     a->w->smp->name);
+	fprintf(out, "ip %016llx", (unsigned long long)smp->ip);
+	sym = ksyms__find(a->w->ks, smp->ip, NULL);
+	if (sym)
+		fprintf(out, " %s+0x%llx", sym->name, (unsigned long long)(smp->ip - sym->start));
+	fputc('\n', out);
+	if (smp->nr_ips)
+		stack__print(session__stack(a->s), smp, out, "      ");
+}
+
+/* Is a threshold near on @cpu at @now?  Say so once per episode, with the samples meanwhile. */
+static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
+{
+	FILE *out = session__out(s);
+	struct print_arg a = { s, w };
+
+	if (cpu < 0 || cpu >= w->nr_watched || !w->watched[cpu])
+		return;
+	for (int k = CLK_HARD; k <= CLK_SOFT; k++) {
+		char ts[64], age_s[32], lim[32], name[32];
+		u64 age, since;
+
+		if (k == CLK_SOFT && w->soft_off)
+			continue;
+		if (!gapwatch__overdue(w->gw, k, cpu, now, w->warn_at[k], &age, &since))
+			continue;
+		session__fmt_time(s, now, ts, sizeof(ts));
+		fprintf(out, "%s watchdog: CPU %d: %s %s for %s, a %s lockup at %s\n", ts, cpu,
+			k == CLK_HARD ? "no" : "no run of", clk_what(w, k, cpu, name, sizeof(name)),
+			units__fmt_ns(age, age_s, sizeof(age_s)), k == CLK_HARD ? "hard" : "soft",
+			units__fmt_ns(w->limit[k], lim, sizeof(lim)));
+		if (!gapwatch__kept(w->gw, cpu, since, print_kept, &a))
+			fprintf(out, "  no %s sample on CPU %d since then%s\n", w->smp->name, cpu,
+				k == CLK_HARD && !strcmp(w->smp->name, "cpu-clock")
+					? " (a timer: held off with the interrupts)"
+					: "");
+		fflush(out); /* before the kernel panics */
+	}
+}
+
+static void tick(struct session *s, struct watchdog *w, int k, const struct sample *smp)
+{
+	struct gw_tick_info t;
+	char ts[64], gap[32], name[32];
+
+	gapwatch__tick(w->gw, k, (int)smp->cpu, smp->time, smp->pid, w->warn_at[k], &t);
+	if (!t.overdue)
+		return;
+	session__fmt_time(s, smp->time, ts, sizeof(ts));
+	fprintf(session__out(s), "%s watchdog: CPU %u: %s again after %s\n", ts, smp->cpu,
+		clk_what(w, k, (int)smp->cpu, name, sizeof(name)),
+		units__fmt_ns(t.gap, gap, sizeof(gap)));
+}
+
+/* Is this switch the CPU's own stopper (or watchdog) kthread going in or out? */
+static bool own_kthread(struct watchdog *w, const struct sample *smp)
+{
+	char name[32];
+	int len, n = snprintf(name, sizeof(name), "%s/%u", w->kthread, smp->cpu);
+	const struct field *f[2] = { &w->prev_comm, &w->next_comm };
+
+	for (int i = 0; i < 2; i++) {
+		const char *comm = field__str(f[i], smp, &len);
+
+		if (comm && len == n && !memcmp(comm, name, n))
+			return true;
+	}
+	return false;
+}
+
+static void wd_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct watchdog *w = priv;
+	u64 fn;
+
+	if (ev == w->hr) {
+		if (!field__u64(&w->fn, smp, &fn) && fn == w->fn_addr)
+			tick(s, w, CLK_HARD, smp);
+	} else if (ev == w->sw) {
+		if (own_kthread(w, smp))
+			tick(s, w, CLK_SOFT, smp);
+	} else {
+		gapwatch__tick(w->gw, CLK_SAMPLES, (int)smp->cpu, smp->time, smp->pid, 0, NULL);
+		gapwatch__keep(w->gw, smp);
+	}
+	check(s, w, (int)smp->cpu, smp->time);
+}
+
+static void wd_switch(struct session *s, void *priv, const struct rec_switch *sw)
+{
+	struct watchdog *w = priv;
+
+	(void)s;
+	if (sw->pid == 0 || sw->other_pid == 0)
+		gapwatch__idle(w->gw, (int)sw->cpu, sw->time, (sw->pid == 0) != sw->out);
+}
+
+/* CPUs that send nothing (interrupts off) are asked here. */
+static void wd_interval(struct session *s, void *priv)
+{
+	struct watchdog *w = priv;
+	u64 now = session__now(s);
+
+	for (int cpu = 0; cpu < w->nr_watched; cpu++)
+		check(s, w, cpu, now);
+}
+
+static void wd_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	struct watchdog *w = priv;
+
+	(void)s;
+	(void)nr;
+	gapwatch__forget(w->gw, cpu);
+}
+
+static void wd_deinit(struct session *s, void *priv)
+{
+	struct watchdog *w = priv;
+	FILE *out = session__out(s);
+	char a[32], b[32], name[32];
+
+	if (session__started(s) && w->gw) {
+		fprintf(out,
+			"watchdog: hard lockup after %s without the watchdog hrtimer, soft lockup "
+			"after %s without %s/N; warned at %llu%%\n",
+			units__fmt_ns(w->limit[CLK_HARD], a, sizeof(a)),
+			units__fmt_ns(w->limit[CLK_SOFT], b, sizeof(b)), w->kthread, w->warn);
+		fprintf(out, "%4s %8s %10s %7s  %-14s %6s %10s %7s %8s\n", "CPU", "HRTIMER",
+			"LONGEST", "WARNED", "KTHREAD", "RUNS", "LONGEST", "WARNED", "SAMPLES");
+		for (int cpu = 0; cpu < w->nr_watched; cpu++) {
+			struct gw_stats h = gapwatch__stats(w->gw, CLK_HARD, cpu);
+			struct gw_stats k = gapwatch__stats(w->gw, CLK_SOFT, cpu);
+
+			if (!w->watched[cpu])
+				continue;
+			fprintf(out, "%4d %8llu %10s %7llu  %-14s %6llu %10s %7llu %8llu\n", cpu,
+				(unsigned long long)h.ticks, units__fmt_ns(h.worst, a, sizeof(a)),
+				(unsigned long long)h.episodes,
+				clk_what(w, CLK_SOFT, cpu, name, sizeof(name)),
+				(unsigned long long)k.ticks, units__fmt_ns(k.worst, b, sizeof(b)),
+				(unsigned long long)k.episodes,
+				(unsigned long long)gapwatch__stats(w->gw, CLK_SAMPLES, cpu).ticks);
+		}
+		session__print_lost(s, out);
+	}
+	gapwatch__delete(w->gw);
+	ksyms__delete(w->ks);
+	free(w->watched);
+}
+
+static const struct popt wd_opts[] = {
+	{ .lname = "freq",
+	  .sname = 'F',
+	  .argname = "HZ",
+	  .help = "samples per second per CPU kept for the stacks (default 10)",
+	  POPT_BIND_UINT(struct watchdog, freq) },
+	{ .lname = "warn",
+	  .argname = "PCT",
+	  .help = "warn at this percentage of a lockup threshold (50..99, default 50)",
+	  POPT_BIND_UINT(struct watchdog, warn) },
+	{ 0 },
+};
+
+const struct profiler prof_watchdog = {
+	.name = "watchdog",
+	.desc = "hard and soft lockups coming: the CPU and its stacks before the kernel panics",
+	.synopsis = "perf-prof watchdog [-F HZ] [-g] [--warn PCT] [-C CPUS] "
+		    "[-i MS] [-- command]",
+	.examples = "perf-prof watchdog -F 1 -g        # the original's example\n"
+		    "  perf-prof watchdog -g --warn 80 -C 2-3\n"
+		    "Hard: watchdog_thresh without the watchdog hrtimer; soft: twice that without "
+		    "the\nCPU's stopper kthread (migration/N).  Warned once per episode, with the "
+		    "samples\ntaken on that CPU meanwhile (the last 32).",
+	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
+						     &output_group, &stack_group, NULL },
+	.own = wd_opts,
+	.priv_size = sizeof(struct watchdog),
+	.init = wd_init,
+	.ops = { .sample = wd_sample,
+		 .context_switch = wd_switch,
+		 .interval = wd_interval,
+		 .lost = wd_lost },
+	.deinit = wd_deinit,
+};
