@@ -21,6 +21,17 @@
 	X(prof_profile)		\
 	X(prof_signal)		\
 	X(prof_page_faults)	\
+	X(prof_stat)		\
+	X(prof_percpu_stat)	\
+	X(prof_hwstat)		\
+	X(prof_split_lock)	\
+	X(prof_irq_off)		\
+	X(prof_watchdog)	\
+	X(prof_breakpoint)	\
+	X(prof_oncpu)		\
+	X(prof_cpu_util)	\
+	X(prof_hrcount)		\
+	X(prof_hrtimer)		\
 	/* end */
 /* clang-format on */
 
