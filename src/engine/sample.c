@@ -356,6 +356,15 @@ int sample_copy__save(struct sample_copy *c, const struct sample *smp, bool raw)
 	c->smp.read_nr = 0;
 	c->smp.read_values = NULL;
 	p = c->buf;
+	if (!p) { /* nothing to copy: no buffer, and no offsets from NULL */
+		c->smp.ips = NULL;
+		c->smp.regs = c->smp.intr_regs = NULL;
+		c->smp.stack = c->smp.raw = NULL;
+		c->smp.stack_size = c->smp.stack_dyn_size = 0;
+		c->smp.raw_size = 0;
+		c->valid = true;
+		return 0;
+	}
 	if (n_ips)
 		memcpy(p, smp->ips, n_ips);
 	c->smp.ips = n_ips ? (const u64 *)p : NULL;

@@ -204,14 +204,15 @@ static int dwarf_user(struct stack_ctx *ctx, const struct sample *smp)
 
 int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame *out, int max)
 {
-	bool want_k = !(ctx->flags & STACK_USER_ONLY), want_u = !(ctx->flags & STACK_KERNEL_ONLY);
 	enum { C_NONE, C_KERNEL, C_USER, C_SKIP } cc = C_NONE;
 	int n = 0, nu = -1, i;
-	bool first = true;
+	bool first = true, want_k, want_u;
 	u64 k;
 
 	if (!ctx || !smp || max <= 0)
 		return 0;
+	want_k = !(ctx->flags & STACK_USER_ONLY);
+	want_u = !(ctx->flags & STACK_KERNEL_ONLY);
 	if (want_u)
 		nu = dwarf_user(ctx, smp);
 	for (k = 0; smp->ips && k < smp->nr_ips && n < max; k++) {
