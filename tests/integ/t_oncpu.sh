@@ -52,7 +52,12 @@ t=$(tid sleeper "$T/a") r=$(row "$(tid sleeper "$T/a")" "$T/a")
 check "the sleeper: a row (targets that do not run show 0)" test -n "$r"
 check_range "the sleeper: ~0 ms" "$(echo "$r" | awk '{ print $2 }')" 0 1
 r=$(row "$(tid napper "$T/a")" "$T/a")
-check "the napper: near its own clock" near "$(echo "$r" | awk '{ print $2 }')" "$(own napper "$T/a")"
+# The napper switches ~300 times: each switch's cost in the kernel around
+# sched_switch (perf's own sample among it, ~5-10 us here) is on its clock
+# but outside its slices: 10 us per nap more slack.
+napms=$(echo "$r" | awk '{ print $2 }') napown=$(own napper "$T/a")
+check "the napper: $napms ms near its own clock's $napown ms (2% + 2 ms + 10 us per nap)" \
+	awk -v a="${napms:-0}" -v b="${napown:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= b * 0.02 + 2 + 3) }'
 check_eq "comm:tid names from the threads' own names, in every table" \
 	"$(grep -c '^spin[01]:[0-9]* ' "$T/a")" "$(grep -c ' oncpu: ' "$T/a" | awk '{ print $1 * 2 }')"
 # the intervals: their sum no more than the run, the rest in the tail
