@@ -13,11 +13,18 @@
 #include "expr/expr.h"
 #include "util/units.h"
 
-/* The previous sample of a CPU or thread: what the next one is measured from. */
+/*
+ * The previous sample of one group instance: what the next one is measured
+ * from.  Per CPU, one group per CPU; per thread, one group per thread and
+ * CPU (the engine opens a sampling group on each CPU for each thread): each
+ * has its own clock (the thread's time on that CPU) and counts.
+ */
 struct hrg_inst {
 	UT_hash_handle hh;
-	int key;
-	u64 idx;   /* floor(leader clock / period) at the previous sample */
+	u64 id;	   /* the CPU, or the thread << 32 | the CPU */
+	int key;   /* what is reported: the CPU, or the thread */
+	u64 clock; /* the leader's clock at the previous sample */
+	u64 idx;   /* floor(clock / period) then */
 	u64 val[]; /* each member's cumulative value then */
 };
 
@@ -249,10 +256,17 @@ int hrgroup__add(struct hrgroup *g, struct session *s, u64 period, const char *c
 
 	g->s = s;
 	g->period = period;
-	g->per_thread = tg && (tg->nr_pids || tg->nr_tids || tg->argv);
+	/* as the engine decides: -C with a command counts the CPUs, every task on them */
+	g->per_thread = tg && (tg->nr_pids || tg->nr_tids || (tg->argv && !tg->cpus_given));
 	g->leader = session__add_event(s, &c);
 	if (!g->leader)
 		return -ENOMEM;
+	/*
+	 * A thread's groups on several CPUs write to several rings: its exit
+	 * (which forgets it) must come after the last of their samples.
+	 */
+	if (g->per_thread)
+		session__want_order(s);
 	for (int t = 0; t < nr_texts && !ret; t++) {
 		const char *p = texts[t];
 
@@ -290,36 +304,50 @@ int hrgroup__add(struct hrgroup *g, struct session *s, u64 period, const char *c
 	return 0;
 }
 
-/* Each member's place in the read: the leader is 0, members refused at open are not there. */
-static u64 slots(struct hrgroup *g)
+void hrgroup__resolve(struct hrgroup *g)
 {
 	u64 n = 1;
 
+	if (g->slots_known)
+		return;
+	/*
+	 * A member the kernel refused (a glob's match) was unlinked and freed
+	 * at open: it is not in the session's list any more, and not in the
+	 * group's reads.  Only pointers found in the list are followed.
+	 */
 	for (int i = 0; i < g->nr; i++) {
-		g->slot[i] = g->m[i].ev->refused ? -1 : (int)n++;
-		/* the engine's fallback for a filter the kernel refused sees no counts */
-		if (g->m[i].ev->ufilter && g->s)
-			session__warn(g->s,
-				      "%s: the kernel refused its filter and a counter cannot be "
-				      "filtered in user space: its counts are unfiltered",
-				      g->m[i].name);
+		struct hrg_member *m = &g->m[i];
+		bool live = !g->s;
+
+		for (struct evsel *ev = g->s ? session__evsels(g->s) : NULL; ev && !live;
+		     ev = ev->next)
+			live = ev == m->ev;
+		if (!live) {
+			m->ev = NULL;
+			m->skipped = true;
+		}
+		/* the kernel puts the members in the read in the order they joined the group */
+		g->slot[i] = live ? (int)n++ : -1;
 	}
+	g->nr_read = n;
 	g->slots_known = true;
-	return n;
 }
 
-static struct hrg_inst *inst_of(struct hrgroup *g, int key)
+static struct hrg_inst *inst_of(struct hrgroup *g, const struct sample *smp)
 {
+	int key = g->per_thread ? (int)smp->tid : (int)smp->cpu;
+	u64 id = g->per_thread ? (u64)smp->tid << 32 | smp->cpu : (u64)smp->cpu;
 	struct hrg_inst *in;
 
-	HASH_FIND_INT(g->insts, &key, in);
+	HASH_FIND(hh, g->insts, &id, sizeof(id), in);
 	if (in)
 		return in;
 	in = calloc(1, sizeof(*in) + g->nr * sizeof(u64));
 	if (!in)
 		return NULL;
+	in->id = id;
 	in->key = key; /* counters start at 0 when enabled (or inherited) */
-	HASH_ADD_INT(g->insts, key, in);
+	HASH_ADD(hh, g->insts, id, sizeof(in->id), in);
 	return in;
 }
 
@@ -332,8 +360,7 @@ int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct samp
 
 	if (ev != g->leader)
 		return -ENOENT;
-	if (!g->slots_known)
-		g->nr_read = slots(g);
+	hrgroup__resolve(g);
 	nr_read = g->nr_read;
 	r = smp->read_values;
 	if (!(smp->sample_type & PERF_SAMPLE_READ) || !r || smp->read_nr != nr_read ||
@@ -341,12 +368,20 @@ int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct samp
 		g->nr_bad++;
 		return -EINVAL;
 	}
-	in = inst_of(g, g->per_thread ? (int)smp->tid : (int)smp->cpu);
+	in = inst_of(g, smp);
 	if (!in) {
 		g->nr_bad++;
 		return -ENOMEM;
 	}
 	clock = r[0];
+	if (clock < in->clock) {
+		/* a clock never goes back: another group (a thread id reused), from 0 */
+		for (int i = 0; i < g->nr; i++)
+			g->retired[i] += in->val[i]; /* what the old one counted, for the tail */
+		in->idx = 0;
+		memset(in->val, 0, g->nr * sizeof(u64));
+	}
+	in->clock = clock;
 	idx = clock / g->period;
 	out->periods = idx > in->idx ? idx - in->idx : 1;
 	in->idx = idx > in->idx ? idx : in->idx + 1;
@@ -365,25 +400,47 @@ int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct samp
 	return 0;
 }
 
-void hrgroup__forget(struct hrgroup *g, int key)
+static void retire(struct hrgroup *g, struct hrg_inst *in)
 {
-	struct hrg_inst *in;
-
-	HASH_FIND_INT(g->insts, &key, in);
-	if (!in)
-		return;
 	for (int i = 0; i < g->nr; i++)
 		g->retired[i] += in->val[i];
 	HASH_DEL(g->insts, in);
 	free(in);
 }
 
+void hrgroup__forget(struct hrgroup *g, int key)
+{
+	const struct target_opts *tg = g->s ? session__conf(g->s)->target : NULL;
+	struct hrg_inst *in, *tmp;
+	u64 id;
+
+	if (!g->per_thread) {
+		id = (u32)key;
+		HASH_FIND(hh, g->insts, &id, sizeof(id), in);
+		if (in)
+			retire(g, in);
+		return;
+	}
+	/* a thread's groups on every CPU */
+	if (tg && tg->nr_cpus) {
+		for (int c = 0; c < tg->nr_cpus; c++) {
+			id = (u64)(u32)key << 32 | (u32)tg->cpus[c];
+			HASH_FIND(hh, g->insts, &id, sizeof(id), in);
+			if (in)
+				retire(g, in);
+		}
+		return;
+	}
+	HASH_ITER(hh, g->insts, in, tmp)
+	if (in->key == key)
+		retire(g, in);
+}
+
 int hrgroup__tail(struct hrgroup *g, u64 *tail)
 {
 	int ret = 0;
 
-	if (!g->slots_known)
-		g->nr_read = slots(g);
+	hrgroup__resolve(g);
 	for (int i = 0; i < g->nr; i++) {
 		struct counter_val v;
 		struct hrg_inst *in, *tmp;
@@ -412,6 +469,15 @@ struct expr *hrgroup__compile(struct hrgroup *g, const char *text, char *err, si
 		return NULL;
 	}
 	for (int i = 0; i < g->nr; i++) {
+		if (!strcmp(g->m[i].var, "_periods")) {
+			snprintf(err, errlen,
+				 "%s is '_periods' in expressions, the number of periods: give it "
+				 "another alias",
+				 g->m[i].name);
+			free(names);
+			errno = EINVAL;
+			return NULL;
+		}
 		for (int j = 0; j < i; j++)
 			if (!strcmp(g->m[i].var, g->m[j].var)) {
 				snprintf(err, errlen,
@@ -464,7 +530,9 @@ void hrgroup__free(struct hrgroup *g)
 		HASH_DEL(g->insts, in);
 		free(in);
 	}
-	/* the session's events point at the specs: no longer */
+	/* the session's events point at the specs: no longer (refused ones are gone) */
+	if (g->slot)
+		hrgroup__resolve(g);
 	for (int i = 0; i < g->nr; i++)
 		if (g->m[i].ev && g->m[i].ev->spec)
 			g->m[i].ev->spec = NULL;

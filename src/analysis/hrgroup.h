@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A high-resolution timer group (hrcount, hrtimer): per CPU (or per thread
- * with -p/-t/--), a cpu-clock event sampling every PERIOD ns leads a group
- * of counting members (events named as for stat, or tracepoints with a
- * filter and an alias).  Each leader sample carries the cumulative values
- * of the whole group (PERF_SAMPLE_READ, PERF_FORMAT_GROUP | ID, the leader
- * first, then the members in the order they were added); the difference
- * with the previous sample of the same CPU (or thread) is what each member
- * counted in that period.
+ * with -p/-t/-- and no -C), a cpu-clock event sampling every PERIOD ns
+ * leads a group of counting members (events named as for stat, or
+ * tracepoints with a filter and an alias).  Each leader sample carries the
+ * cumulative values of the whole group (PERF_SAMPLE_READ, PERF_FORMAT_GROUP
+ * | ID, the leader first, then the members the kernel opened in the order
+ * they were added); the difference with the previous sample of the same
+ * group is what each member counted in that period.  Per thread the engine
+ * opens a group for each thread on each CPU (inherited by new threads: the
+ * values are the thread's own): the differences are taken per thread and
+ * CPU, and reported per thread.
  *
  * Gaps: the timer only delivers a sample where the CPU runs something (on
  * this VM an idle CPU gets none; a thread's clock only runs while it is on
@@ -40,6 +43,7 @@ struct hrg_member {
 	char var[64];	/* its name in expressions */
 	double scale;	/* cpu-clock/task-clock: ns shown as msec */
 	char unit[16];
+	bool skipped; /* a glob's match the kernel refused: never counted (ev NULL) */
 };
 
 struct hrg_inst;
@@ -57,7 +61,7 @@ struct hrgroup {
 	u64 *count;		/* the counts of the last period (nr) */
 	int *slot;		/* each member's place in the group read (-1: not open) */
 	bool slots_known;
-	u64 nr_read;  /* values in a read: the leader and the members open */
+	u64 nr_read;  /* values in a read: the leader and the members open (resolved) */
 	u64 *retired; /* per member: the last values of threads that ended */
 	u64 nr_samples, nr_gaps, nr_bad;
 };
@@ -96,8 +100,19 @@ int hrgroup__add(struct hrgroup *g, struct session *s, u64 period, const char *c
 int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct sample *smp,
 		    struct hrg_period *out);
 
-/* A thread ended (per_thread): forget its previous values. */
+/*
+ * A thread ended (per_thread): forget its previous values on every CPU.
+ * Its samples come before its exit: per thread, the group asks the
+ * session for time order.
+ */
 void hrgroup__forget(struct hrgroup *g, int key);
+
+/*
+ * After session__open: the members the kernel refused (a glob's matches,
+ * freed by the engine) are marked skipped, their ev NULL, their count 0.
+ * Idempotent; the sample, tail and free calls do it themselves.
+ */
+void hrgroup__resolve(struct hrgroup *g);
 
 /*
  * At the end: what each member counted after the last sample of each CPU

@@ -21,11 +21,18 @@
 #include "util/units.h"
 
 #define HC_MAX_E 16
+/*
+ * --perins per thread: rows of threads that ended are kept for the total,
+ * up to this many; beyond, at an interval's end, they are folded into one
+ * "(exited)" row, so that hours of thread churn hold no more than this.
+ */
+#define HC_MAX_EXITED 1024
 
 /* A CPU's (or thread's) statistics: st[k] this interval, st[nr + k] the run. */
 struct hc_inst {
 	UT_hash_handle hh;
 	int key;
+	bool exited;
 	struct hrg_stat st[];
 };
 
@@ -36,6 +43,9 @@ struct hrcount {
 	bool perins;
 	struct hrgroup g;
 	struct hc_inst *insts;
+	unsigned nr_exited;   /* threads of insts that ended */
+	u64 nr_folded;	      /* threads in gone */
+	struct hc_inst *gone; /* the run of the threads folded away (--perins) */
 	struct hrg_stat *all; /* every instance together: [k] interval, [nr + k] run */
 	u64 t_first, t_last;
 };
@@ -106,10 +116,18 @@ static void hc_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 static void hc_exit(struct session *s, void *priv, const struct rec_task *t)
 {
 	struct hrcount *p = priv;
+	struct hc_inst *in;
+	int key = (int)t->tid;
 
 	(void)s;
-	if (p->g.per_thread)
-		hrgroup__forget(&p->g, (int)t->tid);
+	if (!p->g.per_thread)
+		return;
+	hrgroup__forget(&p->g, key);
+	HASH_FIND_INT(p->insts, &key, in);
+	if (in && !in->exited) {
+		in->exited = true;
+		p->nr_exited++;
+	}
 }
 
 static void who(struct session *s, struct hrcount *p, int key, char *buf, size_t len)
@@ -164,8 +182,9 @@ static void report(struct session *s, struct hrcount *p, const char *title, bool
 	char ts[64], per[32], name[64];
 	struct hc_inst *in, *tmp;
 
+	hrgroup__resolve(&p->g); /* no row for an event the kernel refused */
 	for (int k = 0; k < nr; k++)
-		if ((int)strlen(p->g.m[k].name) > width)
+		if (!p->g.m[k].skipped && (int)strlen(p->g.m[k].name) > width)
 			width = (int)strlen(p->g.m[k].name);
 	if (nr) {
 		periods = p->all[base].periods;
@@ -182,12 +201,17 @@ static void report(struct session *s, struct hrcount *p, const char *title, bool
 		fprintf(out, " on %u %s", ninst,
 			p->g.per_thread ? (ninst == 1 ? "thread" : "threads")
 					: (ninst == 1 ? "CPU" : "CPUs"));
+	if (p->perins && run && p->nr_folded)
+		fprintf(out, " and %llu more that ended, in one row (exited)",
+			(unsigned long long)p->nr_folded);
 	fputc('\n', out);
 	if (p->perins)
 		fprintf(out, "%-16s ", p->g.per_thread ? "THREAD" : "CPU");
 	fprintf(out, "%-*s %9s %14s %10s %12s %10s  %s\n", width, "EVENT", "PERIODS", "TOTAL",
 		"MIN", "AVG", "MAX", "MAX AT");
 	for (int k = 0; k < nr; k++) {
+		if (p->g.m[k].skipped)
+			continue;
 		if (!p->perins) {
 			row(s, p, out, k, &p->all[base + k], NULL, width);
 			continue;
@@ -199,24 +223,44 @@ static void report(struct session *s, struct hrcount *p, const char *title, bool
 			who(s, p, in->key, name, sizeof(name));
 			row(s, p, out, k, &in->st[base + k], name, width);
 		}
+		if (p->gone && p->gone->st[base + k].samples)
+			row(s, p, out, k, &p->gone->st[base + k], "(exited)", width);
 	}
 	fflush(out);
 }
 
-/* The interval ends: its statistics join the run's. */
+/*
+ * The interval ends: its statistics join the run's.  Past HC_MAX_EXITED
+ * threads that ended, their runs are folded into the "(exited)" row.
+ */
 static void advance(struct hrcount *p)
 {
 	int nr = p->g.nr;
+	bool fold = p->nr_exited > HC_MAX_EXITED;
 	struct hc_inst *in, *tmp;
 
 	for (int k = 0; k < nr; k++) {
 		hrg_stat__merge(&p->all[nr + k], &p->all[k]);
 		memset(&p->all[k], 0, sizeof(p->all[k]));
 	}
+	if (fold && !p->gone) {
+		p->gone = calloc(1, sizeof(*p->gone) + 2 * nr * sizeof(p->gone->st[0]));
+		fold = p->gone != NULL;
+	}
 	HASH_ITER(hh, p->insts, in, tmp)
-	for (int k = 0; k < nr; k++) {
-		hrg_stat__merge(&in->st[nr + k], &in->st[k]);
-		memset(&in->st[k], 0, sizeof(in->st[k]));
+	{
+		for (int k = 0; k < nr; k++) {
+			hrg_stat__merge(&in->st[nr + k], &in->st[k]);
+			memset(&in->st[k], 0, sizeof(in->st[k]));
+			if (fold && in->exited)
+				hrg_stat__merge(&p->gone->st[nr + k], &in->st[nr + k]);
+		}
+		if (fold && in->exited) {
+			HASH_DEL(p->insts, in);
+			free(in);
+			p->nr_exited--;
+			p->nr_folded++;
+		}
 	}
 }
 
@@ -286,6 +330,7 @@ static void hc_deinit(struct session *s, void *priv)
 		HASH_DEL(p->insts, in);
 		free(in);
 	}
+	free(p->gone);
 	free(p->all);
 	hrgroup__free(&p->g);
 }

@@ -98,11 +98,13 @@ static void ht_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
 		     "hrtimer");
-	for (int i = 0; i < p->g.nr; i++)
-		fprintf(out, "%s%s=%" PRIu64, i ? " " : "", p->g.m[i].var, per.count[i]);
+	for (int i = 0, n = 0; i < p->g.nr; i++)
+		if (!p->g.m[i].skipped)
+			fprintf(out, "%s%s=%" PRIu64, n++ ? " " : "", p->g.m[i].var, per.count[i]);
 	if (per.periods > 1)
-		fprintf(out, "%s(over %" PRIu64 " periods)", p->g.nr ? " " : "", per.periods);
-	else if (!p->g.nr)
+		fprintf(out, "%s(over %" PRIu64 " periods)", p->g.nr_read > 1 ? " " : "",
+			per.periods);
+	else if (p->g.nr_read <= 1)
 		fprintf(out, "ip 0x%" PRIx64, smp->ip);
 	fputc('\n', out);
 	if (smp->nr_ips)

@@ -7,8 +7,14 @@
 # holding a burst counts 200, the others 0; the total is 1200.
 # Slack: a burst that a period boundary cuts in two (it lasts well under 1 ms
 # of a 10 ms period) gives two smaller counts: hrcount's max needs one whole
-# burst of 6; hrtimer 'gp>100' may miss a burst cut into two halves of 100:
-# 5 or 6 lines, never more.
+# burst of 6; hrtimer 'gp>100' misses a burst only when it is cut into two
+# halves of exactly 100: 5 or 6 lines, never more; 'gp>0' prints every period
+# with a call: its counts add up to exactly 1200, whatever the cuts.
+# Per thread (--), burst -m moves between CPU 0 and 1: the engine opens a
+# group per CPU for the thread; its periods must be its clock on each CPU in
+# whole periods, 10 ms of cpu-clock each, and that clock the CPU time burst
+# reports (cpu_ns=) within 10% + 5 ms (perf's clocks and the scheduler's
+# differ a little on a loaded VM), whatever else loads the machine.
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$W/burst" ] || { skip "workload burst not built (make workloads)"; done_tests; exit; }
@@ -20,6 +26,12 @@
 EV='syscalls:sys_enter_getppid/common_pid==PID/alias=gp/'
 # the total table's row of EVENT: PERIODS TOTAL MIN AVG MAX and the rest (CPU, flags)
 row() { awk -v e="$2" '/ hrcount: total / { t = 1 } t && $1 == e { gsub(",", ""); $1 = ""; print; exit }' "$1"; }
+# apart FILE KEY: the shortest time (ms) between two bursts as the workload saw it (at_ns: the
+# wall clock, cpu_ns: its own CPU time).  Under 20 ms (two periods), a task that hogged the CPU
+# (another suite's real-time spinner) brought two bursts together: one period may hold both,
+# and the checks that assume one burst a period are skipped, saying so.
+apart() { awk -v k="$2" '/^burst [0-9]+ / { for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == k) v = a[2] }
+	if (n++) { d = (v - p) / 1e6; if (m == "" || d < m) m = d } p = v } END { printf "%d\n", m == "" ? 0 : m }' "$1"; }
 # what the counters held after the last period (0 if nothing)
 tail_of() { grep -o "(in no period): .*" "$1" | tr ';' '\n' | awk -v e="$2" '{ sub(/^.*: /, ""); gsub(",", "") } $1 == e { print $2; f = 1 } END { if (!f) print 0 }'; }
 
@@ -30,25 +42,50 @@ check_eq "hrcount: the workload ran its 6 bursts" "$(grep -c '^burst ' "$T/c.wl"
 set -- $(row "$T/c" gp)
 periods=${1:-0} total=${2:-0} min=${3:-x} avg=${4:-0} max=${5:-0}
 check_eq "hrcount: gp total, exact (with what came after the last period)" $((total + $(tail_of "$T/c" gp))) 1200
-check_eq "hrcount: gp max per period: one whole burst" "$max" 200
+gap=$(apart "$T/c.wl" at_ns)
+if [ "$gap" -ge 20 ]; then
+	check_eq "hrcount: gp max per period: one whole burst" "$max" 200
+else
+	skip "hrcount max: two bursts ${gap} ms apart (CPU 1 was hogged)"
+fi
 check_eq "hrcount: gp min per period" "$min" 0
 check_range "hrcount: gp avg per period, far below the max" "$avg" 0.5 10
 check_range "hrcount: periods (3.25 s of bursts at 10 ms, and the run around them)" "$periods" 300 2000
 check "hrcount: the max was on CPU1" bash -c "[ \"\$(echo '$*' | awk '{ print \$7 }')\" = CPU1 ]"
 check "hrcount: no max from a gap on a busy CPU" bash -c "! echo '$*' | grep -q 'over'"
-check_range "hrcount: intervals whose max is a burst" "$(awk '/ hrcount: [0-9.]* s,/ { i = 1; next } / hrcount: total/ { i = 0 } i && $1 == "gp" && $6 == 200 { n++ } END { print n + 0 }' "$T/c")" 3 7
+[ "$gap" -ge 20 ] &&
+	check_range "hrcount: intervals whose max is a burst" "$(awk '/ hrcount: [0-9.]* s,/ { i = 1; next } / hrcount: total/ { i = 0 } i && $1 == "gp" && $6 == 200 { n++ } END { print n + 0 }' "$T/c")" 3 7
 check "hrcount: cs counted beside it" grep -q '^cs  ' "$T/c"
 
 # --- hrtimer: a line per burst, with the stack where its period ended ---
 attach "$T/t" "hrtimer -C 1 --period 10ms -e $EV -g gp>100" burst -c 1 6 200 500
 check_eq "hrtimer: exit status" "$(cat "$T/t.rc")" 0
 lines=$(grep -c ' hrtimer: gp=' "$T/t")
-check_range "hrtimer 'gp>100': about one line per burst" "$lines" 5 6
-check_eq "hrtimer: each line a burst's count (101..200) on CPU1" \
-	"$(grep ' hrtimer: gp=' "$T/t" | awk '{ split($7, a, "="); if (a[2] > 100 && a[2] <= 200 && $5 == "[001]") n++ } END { print n + 0 }')" "$lines"
+gap=$(apart "$T/t.wl" at_ns)
+if [ "$gap" -ge 20 ]; then
+	check_range "hrtimer 'gp>100': about one line per burst" "$lines" 5 6
+	check_eq "hrtimer: each line a burst's count (101..200) on CPU1" \
+		"$(grep ' hrtimer: gp=' "$T/t" | awk '{ split($7, a, "="); if (a[2] > 100 && a[2] <= 200 && $5 == "[001]") n++ } END { print n + 0 }')" "$lines"
+else
+	skip "hrtimer 'gp>100' lines: two bursts ${gap} ms apart (CPU 1 was hogged)"
+fi
 check_eq "hrtimer: each with its stack" \
 	"$(awk '/ hrtimer: gp=/ { l = 1; next } l && /^    [0-9a-f]+ / { n++ } { l = 0 } END { print n + 0 }' "$T/t")" "$lines"
 check "hrtimer: the summary counts the lines" grep -q "^hrtimer: [0-9]* samples closed [0-9]* periods, $lines printed ('gp>100' was true)" "$T/t"
+
+# --- hrtimer 'gp>0': no period with a call missed, none without one printed ---
+attach "$T/t0" "hrtimer -C 1 --period 10ms -e $EV gp>0" burst -c 1 6 200 500
+check_eq "hrtimer 'gp>0': exit status" "$(cat "$T/t0.rc")" 0
+check_eq "hrtimer 'gp>0': the printed counts add up to the 1200 calls" \
+	"$(grep ' hrtimer: gp=' "$T/t0" | awk '{ split($7, a, "="); s += a[2] } END { print s + 0 }')" 1200
+if [ "$(apart "$T/t0.wl" at_ns)" -ge 20 ]; then
+	check_range "hrtimer 'gp>0': a line per burst, two where a period boundary cut it" \
+		"$(grep -c ' hrtimer: gp=' "$T/t0")" 6 12
+else
+	check_range "hrtimer 'gp>0': at most two lines a burst (bursts came together)" \
+		"$(grep -c ' hrtimer: gp=' "$T/t0")" 1 12
+fi
+check_eq "hrtimer 'gp>0': no line with gp=0" "$(grep -c ' hrtimer: gp=0' "$T/t0")" 0
 
 # --- per thread (-- command): the workload's own calls, exact, its CPU time in periods ---
 "$PP" hrcount --period 10ms -e syscalls:sys_enter_getppid --perins -- "$W/burst" -c 1 4 200 300 >"$T/w" 2>"$T/w.err"
@@ -56,7 +93,55 @@ check_eq "-- command: exit status" $? 0
 set -- $(awk '/ hrcount: total / { t = 1 } t && $2 == "syscalls:sys_enter_getppid" { gsub(",", ""); print; exit }' "$T/w")
 check "-- command: a row for the workload's thread" bash -c "[[ '${1:-}' == burst:* ]]"
 check_eq "-- command: total exact" $((${4:-0} + $(tail_of "$T/w" syscalls:sys_enter_getppid))) 800
-check_eq "-- command: max one burst" "${7:-0}" 200
+gap=$(apart "$T/w" cpu_ns)
+if [ "$gap" -ge 20 ]; then
+	check_eq "-- command: max one burst" "${7:-0}" 200
+else
+	skip "-- command max: two bursts ${gap} ms of its CPU time apart (CPU 1 was hogged)"
+fi
+
+# --- per thread, a thread that migrates (-m): a group per CPU, each with its own clock ---
+"$PP" hrcount --period 10ms -e syscalls:sys_enter_getppid,cpu-clock --perins -- "$W/burst" -m 4 200 300 >"$T/m" 2>"$T/m.err"
+check_eq "-- migrating command: exit status" $? 0
+cpu_ns=$(grep '^done ' "$T/m" | grep -o 'cpu_ns=[0-9]*' | cut -d= -f2)
+check "-- migrating command: it ran to the end" grep -q '^done 4 200 cpu_ns=' "$T/m"
+set -- $(awk '/ hrcount: total / { t = 1 } t && $2 == "syscalls:sys_enter_getppid" { gsub(",", ""); print; exit }' "$T/m")
+check_eq "-- migrating: getppid total exact" $((${4:-0} + $(tail_of "$T/m" syscalls:sys_enter_getppid))) 800
+periods=${3:-0}
+set -- $(awk '/ hrcount: total / { t = 1 } t && $2 == "cpu-clock" { gsub(",", ""); print; exit }' "$T/m")
+clock=$(awk -v t="${4:-0}" -v r="$(tail_of "$T/m" cpu-clock)" 'BEGIN { printf "%.2f", t + r }')
+# its clock on each CPU in whole periods: one partial period on each of its 2 CPUs is left out
+check_range "-- migrating: periods = its clock (${clock} ms) / 10 ms, less the partial ones" \
+	"$(awk -v c="$clock" -v p="$periods" 'BEGIN { printf "%.2f", c / 10 - p }')" 0 2
+check_range "-- migrating: cpu-clock per period (ms)" "${6:-0}" 9.9 10.5
+check_range "-- migrating: cpu-clock max per period (ms): one period" "${7:-0}" 9.9 19.9
+# perf's clocks and the scheduler's CPU time of a thread differ on a loaded VM (IRQ and
+# steal time, context switches: perf stat's task-clock was 1-4% below it here): 10% + 5 ms
+check_range "-- migrating: its clock against its CPU time (${cpu_ns:-0} ns), in %" \
+	"$(awk -v c="$clock" -v n="${cpu_ns:-1}" 'BEGIN { printf "%.2f", (c * 1e6 - n) * 100 / n }')" \
+	"$(awk -v n="${cpu_ns:-1}" 'BEGIN { printf "%.2f", -10 - 5e6 * 100 / n }')" \
+	"$(awk -v n="${cpu_ns:-1}" 'BEGIN { printf "%.2f", 10 + 5e6 * 100 / n }')"
+
+# --- -C with a command: the CPU's counts (every task on it), by CPU, not by thread ---
+"$PP" hrcount --period 10ms -e cpu-clock --perins -C 1 -- "$W/burst" -c 1 2 10 200 >"$T/cc" 2>"$T/cc.err"
+check_eq "-C 1 -- command: exit status" $? 0
+check_eq "-C 1 -- command: one row, CPU1" \
+	"$(awk '/ hrcount: total / { t = 1; next } t && $2 == "cpu-clock" { print $1 }' "$T/cc" | tr '\n' ' ')" "CPU1 "
+set -- $(awk '/ hrcount: total / { print $5; t = 1; next } t && $2 == "cpu-clock" { gsub(",", ""); print $4; exit }' "$T/cc")
+check "-C 1 -- command: cpu-clock (${2:-?} ms) within the run (${1:-?} s)" \
+	awk -v d="${1:-0}" -v c="${2:-0}" -v r="$(tail_of "$T/cc" cpu-clock)" 'BEGIN { exit !(c > 0 && c + r <= d * 1000 + 1) }'
+
+# --- a glob's match the kernel refuses (no prev_pid field): skipped, the others decoded ---
+"$PP" hrcount --period 10ms -C 1 -e 'sched:sched_s*/prev_pid>=0/' -- "$W/burst" -c 1 2 10 200 >"$T/rf" 2>"$T/rf.err"
+check_eq "refused member: exit status" $? 0
+if grep -q 'skipped [0-9]* events the kernel refuses' "$T/rf.err"; then
+	check "refused member: sched_switch counted" awk '/ hrcount: total /{ t = 1 } t && $1 == "sched:sched_switch" && $2 > 0 { f = 1 } END { exit !f }' "$T/rf"
+	check_eq "refused member: no row for a refused event" \
+		"$(grep -Ec '^sched:sched_(sk|st|swap)' "$T/rf")" 0
+	check "refused member: every read laid out as the group" bash -c "! grep -q 'not read as the group' '$T/rf'"
+else
+	skip "no sched:sched_s* event refused its filter here"
+fi
 
 # --- an idle CPU between bursts (-s): gaps; the total stays exact, a max over a gap says so ---
 attach "$T/g" "hrcount -C 1 --period 10ms -e $EV" burst -s -c 1 6 200 500

@@ -18,6 +18,7 @@
 
 #include "analysis/hrgroup.h"
 #include "cli/options.h"
+#include "engine/session_int.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "synth.h"
@@ -518,7 +519,12 @@ static void test_hrtimer(void)
 	cleanup(&r);
 }
 
-/* Per thread (-p): keyed by thread, wherever it runs; an ended thread is forgotten. */
+/*
+ * Per thread (-p): the engine opens a group for each thread on each CPU:
+ * each has its own clock and counts from 0, the differences are per thread
+ * and CPU, reported by thread; an ended thread is forgotten on every CPU;
+ * a clock that goes back is a new group (a thread id reused).
+ */
 static void test_threads(void)
 {
 	struct run r;
@@ -527,19 +533,180 @@ static void test_threads(void)
 	CHECK(start(&r, "hrtimer", "-e|cs,hrt:burst|--period|10ms|-p|1") == 0, "start -p: %s",
 	      r.s ? session__strerror(r.s) ?: "" : "");
 	put1_2(&r, 0, 77, T0, 10 * MS, 1, 2);
-	/* the same thread on another CPU: continues from its values */
-	put1_2(&r, 1, 77, T0 + 10 * MS, 20 * MS, 3, 4);
+	/* the same thread on CPU1: its group there, from 0, 2 periods of its time on CPU1 */
+	put1_2(&r, 1, 77, T0 + 10 * MS, 20 * MS + 5, 3, 4);
+	/* back on CPU0: from its CPU0 values */
+	put1_2(&r, 0, 77, T0 + 20 * MS, 20 * MS + 7, 5, 6);
 	put1_2(&r, 1, 78, T0 + 11 * MS, 10 * MS, 5, 5);
 	session__inject(r.s, synth__task(&r.b, PERF_RECORD_EXIT, 100, 1, 78, 1, T0 + 12 * MS, 1),
 			1);
 	/* a new thread 78: from 0 */
 	put1_2(&r, 0, 78, T0 + 30 * MS, 10 * MS, 1, 1);
+	/* 77's id reused without an exit seen: its clock on CPU1 went back, from 0 */
+	put1_2(&r, 1, 77, T0 + 40 * MS, 10 * MS + 9, 2, 2);
 	out = finish(&r);
-	CHECK_INT(count_lines(out, " hrtimer: cs="), 4);
-	CHECK(strstr(out, "[001] hrtimer: cs=2 burst=2\n"), "77 on CPU1: %s", out);
+	CHECK_INT(count_lines(out, " hrtimer: cs="), 6);
+	CHECK(strstr(out, "[000] hrtimer: cs=1 burst=2\n"), "77 on CPU0: %s", out);
+	CHECK(strstr(out, "[001] hrtimer: cs=3 burst=4 (over 2 periods)\n"),
+	      "77 on CPU1: its own group: %s", out);
+	CHECK(strstr(out, "[000] hrtimer: cs=4 burst=4\n"), "77 back on CPU0");
 	CHECK(strstr(out, "[001] hrtimer: cs=5 burst=5\n"), "78 from 0");
 	CHECK(strstr(out, "[000] hrtimer: cs=1 burst=1\n"), "78 again, from 0");
+	CHECK(strstr(out, "[001] hrtimer: cs=2 burst=2\n"), "77 reused, from 0");
+	CHECK(strstr(out, "hrtimer: 6 samples closed 7 periods, 6 printed"), "summary: %s", out);
 	cleanup(&r);
+
+	/* hrcount --perins -p: rows by thread, periods summed over its CPUs */
+	CHECK(start(&r, "hrcount", "-e|hrt:burst|--period|10ms|--perins|-p|1") == 0, "start -p");
+	put1(&r, 0, 77, T0, 10 * MS, 100);
+	put1(&r, 1, 77, T0 + 5 * MS, 10 * MS, 7);
+	put1(&r, 0, 77, T0 + 10 * MS, 20 * MS, 100);
+	out = finish(&r);
+	{
+		char buf[512];
+
+		CHECK(line_with(strstr(out, "hrcount: total"), ":77 ", "hrt:burst", buf,
+				sizeof(buf)) &&
+			      strstr(buf, " 3 ") && strstr(buf, " 107 ") && strstr(buf, " 100 "),
+		      "77: 3 periods, 107 in all, max 100: %s", out);
+	}
+	cleanup(&r);
+
+	/* -C with a command counts the CPUs (every task on them), not the command's threads */
+	CHECK(start(&r, "hrcount", "-e|hrt:burst|--period|10ms|--perins|-C|1|--|true") == 0,
+	      "start -C 1 -- true: %s", r.s ? session__strerror(r.s) ?: "" : "");
+	put1(&r, 1, 77, T0, 10 * MS, 3);
+	put1(&r, 1, 78, T0 + 10 * MS, 20 * MS, 5);
+	out = finish(&r);
+	{
+		char buf[512];
+
+		CHECK(line_with(strstr(out, "hrcount: total"), "CPU1 ", "hrt:burst", buf,
+				sizeof(buf)) &&
+			      strstr(buf, " 2 ") && strstr(buf, " 5 ") && strstr(buf, " 3 "),
+		      "one CPU1 row: 2 periods, 5 in all, max 3: %s", out);
+		CHECK(!strstr(out, ":77 ") && !strstr(out, ":78 "), "no thread rows: %s", out);
+	}
+	cleanup(&r);
+	CHECK(start(&r, "hrcount", "-e|hrt:burst|--period|10ms|--perins|--|true") == 0,
+	      "start -- true");
+	put1(&r, 1, 77, T0, 10 * MS, 3);
+	out = finish(&r);
+	CHECK(strstr(out, ":77 "), "a command alone: per thread: %s", out);
+	cleanup(&r);
+}
+
+/*
+ * Hours of thread churn (--perins -p): past 1024 threads that ended, their
+ * rows are folded into one "(exited)" row at an interval's end; the totals
+ * stay whole.
+ */
+static void test_churn(void)
+{
+	struct run r;
+	const char *out;
+	char buf[512];
+
+	CHECK(start(&r, "hrcount", "-e|hrt:burst|--period|10ms|--perins|-p|1") == 0, "start");
+	for (u32 tid = 2000; tid < 3100; tid++) {
+		put1(&r, 0, tid, T0 + tid, 10 * MS, tid == 2500 ? 9 : 1);
+		session__inject(
+			r.s, synth__task(&r.b, PERF_RECORD_EXIT, tid, tid, tid, tid, T0 + tid, 0),
+			0);
+	}
+	put1(&r, 1, 5000, T0 + 5000, 10 * MS, 3);
+	r.p->ops.interval(r.s, r.priv);
+	put1(&r, 1, 5000, T0 + 6000, 20 * MS, 4);
+	out = finish(&r);
+	out = strstr(out, "hrcount: total");
+	CHECK(out && strstr(out, "1102 periods in 1102 samples on 1 thread and 1100 more that "
+				 "ended, in one row (exited)"),
+	      "total head: %s", out ? out : "");
+	CHECK(out && line_with(out, "(exited) ", "hrt:burst", buf, sizeof(buf)) &&
+		      strstr(buf, " 1100 ") && strstr(buf, " 1,108 ") && strstr(buf, " 9 ") &&
+		      strstr(buf, ":2500"),
+	      "(exited): 1100 periods, 1108 in all, max 9 by 2500: %s", buf);
+	CHECK(out && line_with(out, ":5000 ", "hrt:burst", buf, sizeof(buf)) &&
+		      strstr(buf, " 2 ") && strstr(buf, " 4 "),
+	      "the live thread: %s", buf);
+	CHECK(out && count_lines(out, ":2999 ") == 0, "no row of a folded thread");
+	cleanup(&r);
+}
+
+/*
+ * A glob's match the kernel refused: the engine unlinks and frees it at
+ * open.  It is not in the group's reads; the others keep their places;
+ * nothing follows the freed event (ASan builds would say).
+ */
+static void test_refused(void)
+{
+	struct hrgroup g = { 0 };
+	struct engine_conf conf = { 0 };
+	struct session *s = session__new(&conf, stderr);
+	const char *texts[] = { "cs,hrt:burst//alias=b1/,hrt:burst//alias=b2/" };
+	struct evsel **pp, *gone;
+	struct synth b;
+	struct sample smp;
+	struct hrg_period p;
+	u64 two[2] = { 4, 9 }, three[3] = { 4, 0, 9 };
+	const struct perf_event_header *h;
+	int ret;
+
+	CHECK(s && !session__add_format(s, "hrt", fmt_burst), "session");
+	ret = hrgroup__add(&g, s, 10 * MS, texts, 1);
+	CHECK(ret == 0 && g.nr == 3, "add: %s", session__strerror(s) ?: "");
+	if (ret || g.nr != 3)
+		return;
+	/* as drop_refused does: unlink b1 and free it */
+	gone = g.m[1].ev;
+	for (pp = &s->evsels; *pp != gone; pp = &(*pp)->next)
+		;
+	*pp = gone->next;
+	if (s->tail == &gone->next)
+		s->tail = pp;
+	s->nr_evsels--;
+	free(gone->cpus);
+	free(gone->filter);
+	free(gone->name);
+	free(gone);
+	CHECK(session__inject_begin(s) == 0, "inject");
+	h = group_sample(&b, s, 0, 1, T0, 10 * MS, two, 2, -1);
+	sample__parse(h, g.leader->attr.sample_type, g.leader->attr.read_format, 0, &smp);
+	CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == 0, "a read of the leader and 2 members");
+	CHECK(g.m[1].skipped && !g.m[1].ev && !g.m[0].skipped && !g.m[2].skipped, "b1 skipped");
+	CHECK(g.nr_read == 3 && g.slot[0] == 1 && g.slot[1] == -1 && g.slot[2] == 2, "slots");
+	CHECK(p.count[0] == 4 && p.count[1] == 0 && p.count[2] == 9, "cs 4, b1 0, b2 9");
+	h = group_sample(&b, s, 0, 1, T0 + 10 * MS, 20 * MS, three, 3, -1);
+	sample__parse(h, g.leader->attr.sample_type, g.leader->attr.read_format, 0, &smp);
+	CHECK(hrgroup__sample(&g, g.leader, &smp, &p) == -EINVAL && g.nr_bad == 1,
+	      "3 members where 2 are open: refused");
+	{
+		char err[512];
+		struct expr *e = hrgroup__compile(&g, "b1 == 0 && b2 == 9", err, sizeof(err));
+		u64 c[3] = { 4, 0, 9 };
+		struct hrg_period q = { .periods = 1, .count = c };
+
+		CHECK(e && hrgroup__match(&g, e, &q, &smp), "a skipped name reads 0: %s", err);
+		expr__free(e);
+	}
+	hrgroup__free(&g);
+	session__delete(s);
+
+	/* an alias that would hide _periods */
+	{
+		const char *t2[] = { "hrt:burst//alias=_periods/" };
+		char err[512];
+
+		s = session__new(&conf, stderr);
+		CHECK(s && !session__add_format(s, "hrt", fmt_burst) &&
+			      hrgroup__add(&g, s, 10 * MS, t2, 1) == 0,
+		      "add _periods");
+		CHECK(!hrgroup__compile(&g, "_periods > 1", err, sizeof(err)) &&
+			      strstr(err, "'_periods'"),
+		      "_periods as an alias: %s", err);
+		hrgroup__free(&g);
+		session__delete(s);
+	}
 }
 
 int main(void)
@@ -549,5 +716,7 @@ int main(void)
 	test_hrcount();
 	test_hrtimer();
 	test_threads();
+	test_refused();
+	test_churn();
 	return ut_done("test_hrgroup");
 }
