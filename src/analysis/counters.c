@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "analysis/counters.h"
+#include "engine/cpulist.h"
 #include "engine/tp.h"
 
 static u64 now_ns(void)
@@ -25,6 +26,43 @@ static bool tp_exists(const char *sys, const char *name)
 	if (n > 0)
 		tp__free_list(list);
 	return n != 0; /* an error reading tracefs is said by the session */
+}
+
+/*
+ * An uncore PMU (one with a cpumask: memory controllers, power...) counts
+ * for a whole package or die, whichever CPU reads it: the event opens only
+ * on the monitored CPUs of its cpumask, one per package, or the sum over
+ * CPUs would count each package once per CPU.  The engine refuses it on
+ * threads (it cannot follow one).
+ */
+static int restrict_cpus(struct session *s, struct evsel *ev, const struct evname *e)
+{
+	const struct target_opts *t = session__conf(s)->target;
+	int possible = cpulist__possible(), *mask = NULL, n, kept = 0;
+
+	if (!e->cpumask[0])
+		return 0;
+	n = cpulist__parse(e->cpumask, possible > 0 ? possible : 1, &mask);
+	if (n <= 0)
+		return session__set_err(s, -EINVAL, "%s: cannot read its PMU's cpumask '%s'",
+					e->name, e->cpumask);
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < t->nr_cpus; c++)
+			if (mask[i] == t->cpus[c]) {
+				mask[kept++] = mask[i];
+				break;
+			}
+	if (!kept) {
+		free(mask);
+		return session__usage_err(s,
+					  "%s counts on CPU %s only (its PMU's cpumask): none of "
+					  "them is monitored (-C)",
+					  e->name, e->cpumask);
+	}
+	free(ev->cpus);
+	ev->cpus = mask;
+	ev->nr_cpus = kept;
+	return 0;
 }
 
 int ctr_set__add(struct ctr_set *cs, struct session *s, const struct evname *evs, int nr)
@@ -66,6 +104,8 @@ int ctr_set__add(struct ctr_set *cs, struct session *s, const struct evname *evs
 			       : session__add_event(s, &conf);
 		if (!k->ev)
 			return -EINVAL;
+		if (restrict_cpus(s, k->ev, e))
+			return -EINVAL;
 		k->scale = e->scale > 0 ? e->scale : 1.0;
 		snprintf(k->unit, sizeof(k->unit), "%s", e->unit);
 		snprintf(k->name, sizeof(k->name), "%s", e->name);
@@ -74,60 +114,78 @@ int ctr_set__add(struct ctr_set *cs, struct session *s, const struct evname *evs
 	return 0;
 }
 
-static int inst_index(struct ctr_set *cs, int key)
-{
-	int *n;
-
-	for (int i = 0; i < cs->nr_inst; i++)
-		if (cs->inst[i] == key)
-			return i;
-	n = realloc(cs->inst, (cs->nr_inst + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	cs->inst = n;
-	cs->inst[cs->nr_inst] = key;
-	return cs->nr_inst++;
-}
-
 static int cmp_int(const void *a, const void *b)
 {
-	return *(const int *)a - *(const int *)b;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
 }
 
+static int inst_key(const struct ctr_set *cs, const struct counter_fd *f)
+{
+	return cs->per_thread ? f->tid : f->cpu;
+}
+
+/*
+ * The instances (the CPUs, or the threads), sorted, and each counter fd's
+ * among them: sorted once, found by bisection (thousands of threads with -p).
+ */
 static int setup(struct ctr_set *cs)
 {
+	size_t total = 0;
+	int n = 0;
+	u64 t0 = session__enabled_time(cs->s);
+
 	cs->per_thread = false;
 	for (int k = 0; k < cs->nr; k++)
-		for (int j = 0; j < cs->c[k].ev->nr_cnt; j++)
-			cs->per_thread |= cs->c[k].ev->cnt[j].tid >= 0;
-	for (int k = 0; k < cs->nr; k++)
 		for (int j = 0; j < cs->c[k].ev->nr_cnt; j++) {
-			const struct counter_fd *f = &cs->c[k].ev->cnt[j];
-
-			if (inst_index(cs, cs->per_thread ? f->tid : f->cpu) < 0)
-				return -ENOMEM;
+			cs->per_thread |= cs->c[k].ev->cnt[j].tid >= 0;
+			total++;
 		}
-	qsort(cs->inst, cs->nr_inst, sizeof(*cs->inst), cmp_int);
-	cs->inst_of_fd = calloc(cs->nr ? cs->nr : 1, sizeof(*cs->inst_of_fd));
-	if (!cs->inst_of_fd)
-		return -ENOMEM;
+	cs->inst = malloc((total ? total : 1) * sizeof(*cs->inst));
+	cs->inst_of_fd = calloc(cs->nr > 0 ? (size_t)cs->nr : 1, sizeof(*cs->inst_of_fd));
+	if (!cs->inst || !cs->inst_of_fd) {
+		free(cs->inst);
+		free(cs->inst_of_fd);
+		cs->inst = NULL;
+		cs->inst_of_fd = NULL;
+		return -ENOMEM; /* tried again at the next read */
+	}
+	for (int k = 0; k < cs->nr; k++)
+		for (int j = 0; j < cs->c[k].ev->nr_cnt; j++)
+			cs->inst[n++] = inst_key(cs, &cs->c[k].ev->cnt[j]);
+	qsort(cs->inst, n, sizeof(*cs->inst), cmp_int);
+	for (int i = 0; i < n; i++)
+		if (!cs->nr_inst || cs->inst[i] != cs->inst[cs->nr_inst - 1])
+			cs->inst[cs->nr_inst++] = cs->inst[i];
 	for (int k = 0; k < cs->nr; k++) {
 		struct ctr *c = &cs->c[k];
-		int n = cs->nr_inst ? cs->nr_inst : 1;
+		size_t ni = cs->nr_inst > 0 ? (size_t)cs->nr_inst : 1;
+		int *of = calloc(c->ev->nr_cnt > 0 ? (size_t)c->ev->nr_cnt : 1, sizeof(int));
 
-		cs->inst_of_fd[k] = calloc(c->ev->nr_cnt ? c->ev->nr_cnt : 1, sizeof(int));
-		c->now = calloc(n, sizeof(*c->now));
-		c->last = calloc(n, sizeof(*c->last));
-		c->first = calloc(n, sizeof(*c->first));
-		if (!cs->inst_of_fd[k] || !c->now || !c->last || !c->first)
-			return -ENOMEM;
-		for (int j = 0; j < c->ev->nr_cnt; j++) {
-			const struct counter_fd *f = &c->ev->cnt[j];
-
-			cs->inst_of_fd[k][j] = inst_index(cs, cs->per_thread ? f->tid : f->cpu);
+		c->now = calloc(ni, sizeof(*c->now));
+		c->last = calloc(ni, sizeof(*c->last));
+		c->first = calloc(ni, sizeof(*c->first));
+		if (!of || !c->now || !c->last || !c->first) {
+			free(of);
+			free(c->now);
+			free(c->last);
+			free(c->first);
+			c->now = c->last = c->first = NULL; /* this counter stays unread */
+			continue;
 		}
+		for (int j = 0; j < c->ev->nr_cnt; j++) {
+			int key = inst_key(cs, &c->ev->cnt[j]);
+			int *hit = bsearch(&key, cs->inst, cs->nr_inst, sizeof(int), cmp_int);
+
+			of[j] = (int)(hit - cs->inst); /* every key is there */
+		}
+		cs->inst_of_fd[k] = of;
 	}
-	return 0; /* counters start at 0 when enabled: first and last are 0 */
+	/* counters count from 0 when enabled: first and last are 0, then */
+	if (t0)
+		cs->t_first = cs->t_last = t0;
+	return 0;
 }
 
 void ctr_set__read(struct ctr_set *cs)
@@ -223,12 +281,97 @@ static void inst_name(const struct ctr_set *cs, int i, char *who, size_t len)
 		snprintf(who, len, "CPU%d", cs->inst[i]);
 }
 
+static bool is_ctr(const struct ctr *c, u32 type, u64 config)
+{
+	return c->ev->attr.type == type && c->ev->attr.config == config;
+}
+
+static bool is_clock(const struct ctr *c)
+{
+	return is_ctr(c, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
+	       is_ctr(c, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* The first counter of @type/@config in the set, or -1. */
+static int find_ctr(const struct ctr_set *cs, u32 type, u64 config)
+{
+	for (int k = 0; k < cs->nr; k++)
+		if (is_ctr(&cs->c[k], type, config))
+			return k;
+	return -1;
+}
+
+/* A counter's value in its own units (ns for the clocks), or -1 when it was not counted. */
+static double raw_value(const struct ctr_set *cs, int k, int i, bool since_start)
+{
+	double share, v;
+
+	if (k < 0)
+		return -1;
+	v = ctr_set__value(cs, k, i, since_start, &share);
+	return share > 0.0 ? v / cs->c[k].scale : -1;
+}
+
+/*
+ * perf stat's comment after a count ("#" column) into @buf, "" for none:
+ * the CPUs a clock kept busy over the elapsed time, cycles per clock time
+ * (GHz), instructions per cycle, branch misses of all branches, and other
+ * events per second of task-clock (else cpu-clock) time.
+ */
+static void metric(const struct ctr_set *cs, int k, int i, bool since_start, double v, char *buf,
+		   size_t len)
+{
+	const struct ctr *c = &cs->c[k];
+	u64 from = since_start ? cs->t_first : cs->t_last;
+	int clock = find_ctr(cs, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	double raw = v / c->scale, d;
+
+	buf[0] = '\0';
+	if (clock < 0)
+		clock = find_ctr(cs, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	if (is_clock(c)) {
+		if (cs->t_now > from)
+			snprintf(buf, len, "#  %8.3f CPUs utilized",
+				 raw / (double)(cs->t_now - from));
+		return;
+	}
+	if (is_ctr(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS)) {
+		d = raw_value(cs, find_ctr(cs, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), i,
+			      since_start);
+		if (d > 0)
+			snprintf(buf, len, "#  %8.2f insn per cycle", raw / d);
+		if (d >= 0)
+			return;
+	}
+	if (is_ctr(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES)) {
+		d = raw_value(cs,
+			      find_ctr(cs, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
+			      i, since_start);
+		if (d > 0)
+			snprintf(buf, len, "#  %7.2f%% of all branches", raw * 100.0 / d);
+		if (d >= 0)
+			return;
+	}
+	d = raw_value(cs, clock, i, since_start); /* ns */
+	if (d <= 0 || c->unit[0])
+		return;
+	if (is_ctr(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES)) {
+		snprintf(buf, len, "#  %8.3f GHz", raw / d);
+	} else {
+		double r = raw * 1e9 / d;
+		const char *p = r >= 1e9 ? "G" : r >= 1e6 ? "M" : r >= 1e3 ? "K" : "";
+
+		r /= *p == 'G' ? 1e9 : *p == 'M' ? 1e6 : *p == 'K' ? 1e3 : 1;
+		snprintf(buf, len, "#  %8.3f %s/sec", r, p);
+	}
+}
+
 static void print_line(const struct ctr_set *cs, FILE *fp, int k, int i, bool since_start,
 		       const char *who)
 {
 	const struct ctr *c = &cs->c[k];
 	double share, v = ctr_set__value(cs, k, i, since_start, &share);
-	char num[64];
+	char num[64], m[64];
 
 	if (who)
 		fprintf(fp, "%-16s ", who);
@@ -236,8 +379,12 @@ static void print_line(const struct ctr_set *cs, FILE *fp, int k, int i, bool si
 		fprintf(fp, "%20s %-5s %s\n", "<not counted>", c->unit, c->name);
 		return;
 	}
-	fprintf(fp, "%20s %-5s %s", ctr__fmt(v, c->unit[0] != 0, num, sizeof(num)), c->unit,
-		c->name);
+	metric(cs, k, i, since_start, v, m, sizeof(m));
+	fprintf(fp, "%20s %-5s ", ctr__fmt(v, c->unit[0] != 0, num, sizeof(num)), c->unit);
+	if (m[0])
+		fprintf(fp, "%-26s %s", c->name, m);
+	else
+		fputs(c->name, fp);
 	if (share < 0.9999)
 		fprintf(fp, "  (%.2f%%)", share * 100.0);
 	fputc('\n', fp);

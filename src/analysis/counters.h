@@ -38,6 +38,7 @@ struct ctr_set {
 	int nr_inst;
 	int *inst;	  /* the CPU or tid of each instance */
 	int **inst_of_fd; /* [counter][fd index] -> instance */
+	/* when the counters were enabled (session__enabled_time), last advanced, read */
 	u64 t_first, t_last, t_now;
 };
 
@@ -48,8 +49,9 @@ struct ctr_set {
 int ctr_set__add(struct ctr_set *cs, struct session *s, const struct evname *evs, int nr);
 
 /*
- * Read every counter now (the first read, after the session is open, also
- * learns the instances; counters count from 0 when enabled).
+ * Read every counter now (the first read, after the session started, also
+ * learns the instances; counters count from 0 when enabled, and the first
+ * interval's time starts then).
  */
 void ctr_set__read(struct ctr_set *cs);
 
@@ -65,9 +67,13 @@ void ctr_set__advance(struct ctr_set *cs);
 
 /*
  * perf stat's layout: one line per counter (per instance and counter with
- * @perins), value with thousands separators, unit, name, and the running
- * share in parentheses when it was multiplexed; "<not counted>" when it
- * never ran.  @since_start: the whole run (the final report).
+ * @perins), value with thousands separators, unit, name, perf's "#"
+ * comment where it has one (a clock's "CPUs utilized" over the elapsed
+ * time; with task-clock or cpu-clock counted too: events per second of that
+ * clock, cycles in GHz; "insn per cycle" with cycles, "% of all branches"
+ * for branch-misses with branches), and the running share in parentheses
+ * when it was multiplexed; "<not counted>" when it never ran.
+ * @since_start: the whole run (the final report).
  */
 void ctr_set__print(const struct ctr_set *cs, FILE *fp, bool perins, bool since_start);
 

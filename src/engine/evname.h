@@ -54,17 +54,20 @@
 struct evname {
 	/* size, type, config, config1, config2, exclude_user/kernel/hv/guest/host; nothing else */
 	struct perf_event_attr attr;
-	double scale;	/* 1.0, or the sysfs alias's NAME.scale (e.g. 6.103515625e-5) */
-	char unit[16];	/* "", the alias's NAME.unit ("MiB"); "msec" for cpu-clock/task-clock
+	double scale;	    /* 1.0, or the sysfs alias's NAME.scale (e.g. 6.103515625e-5) */
+	char unit[16];	    /* "", the alias's NAME.unit ("MiB"); "msec" for cpu-clock/task-clock
 			 * (scale 1e-6: their counts are nanoseconds) */
-	char name[128]; /* display name as the user wrote the event, modifiers included
+	char name[128];	    /* display name as the user wrote the event, modifiers included
 			 * ("cycles:u", "uncore_imc_0/cas_count_read/", "sched:sched_switch");
 			 * a group's modifiers are appended; name= replaces it; truncated */
-	char *sys, *tp; /* a tracepoint "sys:name": both set (malloc'd), attr.type =
+	char *sys, *tp;	    /* a tracepoint "sys:name": both set (malloc'd), attr.type =
 			 * PERF_TYPE_TRACEPOINT, attr.config 0 (the caller resolves the id
 			 * through tracefs); NULL otherwise */
-	int leader;	/* index in the list of its group's leader ({a,b}: both have the
+	int leader;	    /* index in the list of its group's leader ({a,b}: both have the
 			 * index of a); -1 outside a group */
+	char cpumask[1024]; /* a PMU's sysfs cpumask ("0,18"): an uncore PMU counts a whole
+			    * package (or die), read on one CPU of each, as perf stat does;
+			    * "" for PMUs without one (the CPU's own, software, msr) */
 };
 
 /*

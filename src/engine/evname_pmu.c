@@ -328,6 +328,8 @@ int evname__parse_pmu(struct evname_ctx *c, char *t, struct evname *ev)
 		return evname__fail(c, -EINVAL, "cannot read the type of PMU '%s': %s", t,
 				    strerror(-type));
 	ev->attr.type = type;
+	if (features__pmu_read(t, "cpumask", ev->cpumask, sizeof(ev->cpumask)))
+		ev->cpumask[0] = '\0';
 	if (!slash[1])
 		return evname__fail(
 			c, -EINVAL,

@@ -80,6 +80,14 @@ static int open_error(struct session *s, struct evsel *ev, int err, pid_t pid, i
 						"%s: the kernel rejected the DWARF stack settings "
 						"(try a smaller --call-graph dwarf,SIZE)",
 						ev->name);
+		if (ev->leader && ev->leader != ev)
+			return session__set_err(
+				s, -err,
+				"cannot open %s in the group of %s on %s %d: %s (the "
+				"PMU cannot count them together: too many events in "
+				"one {group}? split it)",
+				ev->name, ev->leader->name, cpu >= 0 ? "CPU" : "thread",
+				cpu >= 0 ? cpu : pid, strerror(err));
 		/* fall through */
 	default:
 		return session__set_err(s, -err, "cannot open %s on %s %d: %s", ev->name,
@@ -461,8 +469,12 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 
 	if (ev->leader) {
 		group = ev->leader->cur_fd;
-		if (group < 0)
-			return -ENODEV; /* its leader is not open here */
+		if (group < 0) /* (its leader's thread exited, or was refused) */
+			return session__set_err(s, -ENODEV,
+						"cannot open %s: its group's leader %s is not open "
+						"on %s %d",
+						ev->name, ev->leader->name,
+						cpu >= 0 ? "CPU" : "thread", cpu >= 0 ? cpu : pid);
 	}
 	ev->cur_fd = -1;
 	if (ev->counting)
@@ -714,6 +726,14 @@ int session__open(struct session *s)
 	err = add_tracker(s);
 	if (err)
 		return err;
+	for (struct evsel *ev = s->evsels; ev; ev = ev->next)
+		if (ev->counting && ev->cpus && s->per_thread && !sampled_group(ev))
+			return session__usage_err(
+				s,
+				"%s counts on CPU%s %d%s only (its PMU's cpumask), not per thread: "
+				"count it with -C CPUS (with a command too), not -p/-t",
+				ev->name, ev->nr_cpus > 1 ? "s" : "", ev->cpus[0],
+				ev->nr_cpus > 1 ? ",..." : "");
 	for (struct evsel *ev = s->evsels; ev; ev = ev->next) {
 		session__set_wakeup(s, &ev->attr); /* the ring size is known now */
 		if (s->conf.log->verbose >= 2)
@@ -728,6 +748,7 @@ int session__open(struct session *s)
 		for (int t = 0; t < nthreads; t++) {
 			pid_t pid = s->per_thread ? s->threads[t] : -1;
 			bool first_of_thread = true;
+			int at; /* the CPU an event opens on: -1 for a thread's counter */
 
 			for (struct evsel *ev = s->evsels; ev; ev = ev->next)
 				ev->cur_fd = -1;
@@ -747,10 +768,8 @@ int session__open(struct session *s)
 				 */
 				if (pass && s->per_thread && !thread_counter_here(ev, c))
 					continue;
-				err = open_one(s, ev, pid,
-					       pass && s->per_thread && !sampled_group(ev) ? -1
-											   : cpu,
-					       &leader, first_of_thread);
+				at = pass && s->per_thread && !sampled_group(ev) ? -1 : cpu;
+				err = open_one(s, ev, pid, at, &leader, first_of_thread);
 				if (err == -ESRCH && s->per_thread)
 					break; /* the thread exited meanwhile */
 				if (err < 0 && refusable(s, ev, -err)) {
@@ -761,7 +780,7 @@ int session__open(struct session *s)
 				}
 				if (err < 0) {
 					if (!s->err[0])
-						open_error(s, ev, -err, pid, cpu);
+						open_error(s, ev, -err, pid, at);
 					return err;
 				}
 				ev->nr_open++;
@@ -785,6 +804,7 @@ int session__open(struct session *s)
 /* Enable everything; then let the workload exec (its events enable on exec). */
 int session__enable(struct session *s)
 {
+	s->enabled_at = session__now(s);
 	for (int i = 0; i < s->nr_fds; i++)
 		if (!(s->has_wl && s->per_thread))
 			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);

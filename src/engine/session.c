@@ -282,6 +282,11 @@ bool session__started(struct session *s)
 	return s && s->started;
 }
 
+u64 session__enabled_time(struct session *s)
+{
+	return s && s->started ? s->enabled_at : 0;
+}
+
 u64 session__signal_time(struct session *s, u64 *cpu_ns)
 {
 	*cpu_ns = s ? s->signal_cpu : 0;

@@ -198,6 +198,11 @@ int session__out_errno(struct session *s);
 /* True once the events were enabled: there is a run to report on. */
 bool session__started(struct session *s);
 /*
+ * When the events were enabled (session__now's clock: CLOCK_MONOTONIC), the
+ * start of what counters count; 0 before (and in injected sessions).
+ */
+u64 session__enabled_time(struct session *s);
+/*
  * When the first stop signal was read (session__now's clock), 0 if none;
  * *@cpu_ns gets the process's CPU time (CLOCK_PROCESS_CPUTIME_ID) then.
  */

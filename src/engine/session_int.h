@@ -93,6 +93,7 @@ struct session {
 	u64 order_margin;
 	bool stop;
 	bool started;		  /* the events were enabled */
+	u64 enabled_at;		  /* ... then (session__now's clock) */
 	bool want_snapshot;	  /* SIGUSR1 seen */
 	bool want_usage;	  /* SIGUSR2 seen */
 	bool want_reopen;	  /* SIGHUP seen, with an output file */

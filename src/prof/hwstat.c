@@ -39,14 +39,14 @@ static int hw_init(struct session *s, void *priv, const struct opt_set *opts)
 	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
 }
 
-static void report(struct session *s, struct hwstat *p, bool since_start)
+/* What was read last: since the last interval, or (@since_start) since the start. */
+static void report(struct session *s, struct hwstat *p, const char *what, bool since_start)
 {
 	FILE *out = session__out(s);
 	char ts[64];
 
-	ctr_set__read(&p->cs);
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
-	fprintf(out, "%s hwstat: %s %.3f s\n", ts, since_start ? "total" : "interval",
+	fprintf(out, "%s hwstat: %s %.3f s\n", ts, what,
 		(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
 	ctr_set__print(&p->cs, out, p->perins, since_start);
 	ctr_set__print_ratio(&p->cs, out, 1, 0, "IPC", p->perins, since_start);
@@ -57,21 +57,32 @@ static void hw_interval(struct session *s, void *priv)
 {
 	struct hwstat *p = priv;
 
-	report(s, p, false);
+	ctr_set__read(&p->cs);
+	report(s, p, "interval", false);
 	ctr_set__advance(&p->cs);
 }
 
 static void hw_snapshot(struct session *s, void *priv)
 {
-	report(s, priv, true);
+	struct hwstat *p = priv;
+
+	ctr_set__read(&p->cs);
+	report(s, p, "so far", true);
 }
 
 static void hw_deinit(struct session *s, void *priv)
 {
 	struct hwstat *p = priv;
 
-	if (session__started(s))
-		report(s, p, true);
+	if (session__started(s)) {
+		ctr_set__read(&p->cs);
+		/* the last, partial interval: the intervals add up to the total */
+		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last) {
+			report(s, p, "interval", false);
+			ctr_set__advance(&p->cs);
+		}
+		report(s, p, "total", true);
+	}
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);
 }

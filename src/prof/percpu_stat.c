@@ -107,14 +107,14 @@ static void print_row(struct percpu_stat *p, FILE *out, const char *who, int ins
 	fputc('\n', out);
 }
 
-static void report(struct session *s, struct percpu_stat *p, bool since_start)
+/* What was read last: since the last interval, or (@since_start) since the start. */
+static void report(struct session *s, struct percpu_stat *p, const char *what, bool since_start)
 {
 	FILE *out = session__out(s);
 	char ts[64], who[16];
 
-	ctr_set__read(&p->cs);
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
-	fprintf(out, "%s percpu-stat: %s %.3f s\n", ts, since_start ? "total" : "interval",
+	fprintf(out, "%s percpu-stat: %s %.3f s\n", ts, what,
 		(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
 	fprintf(out, "%-5s", "CPU");
 	for (int k = 0; k < p->cs.nr; k++) {
@@ -135,21 +135,32 @@ static void pcs_interval(struct session *s, void *priv)
 {
 	struct percpu_stat *p = priv;
 
-	report(s, p, false);
+	ctr_set__read(&p->cs);
+	report(s, p, "interval", false);
 	ctr_set__advance(&p->cs);
 }
 
 static void pcs_snapshot(struct session *s, void *priv)
 {
-	report(s, priv, true);
+	struct percpu_stat *p = priv;
+
+	ctr_set__read(&p->cs);
+	report(s, p, "so far", true);
 }
 
 static void pcs_deinit(struct session *s, void *priv)
 {
 	struct percpu_stat *p = priv;
 
-	if (session__started(s))
-		report(s, p, true);
+	if (session__started(s)) {
+		ctr_set__read(&p->cs);
+		/* the last, partial interval: the intervals add up to the total */
+		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last) {
+			report(s, p, "interval", false);
+			ctr_set__advance(&p->cs);
+		}
+		report(s, p, "total", true);
+	}
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);
 }

@@ -100,14 +100,14 @@ static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	fprintf(out, "%llu split locks, ip 0x%llx\n", p->trigger, (unsigned long long)smp->ip);
 }
 
-static void report(struct session *s, struct split_lock *p, bool since_start)
+/* What was read last: since the last interval, or (@since_start) since the start. */
+static void report(struct session *s, struct split_lock *p, const char *what, bool since_start)
 {
 	FILE *out = session__out(s);
 	char ts[64];
 
-	ctr_set__read(&p->cs);
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
-	fprintf(out, "%s split-lock: %s %.3f s\n", ts, since_start ? "total" : "interval",
+	fprintf(out, "%s split-lock: %s %.3f s\n", ts, what,
 		(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
 	ctr_set__print(&p->cs, out, p->perins, since_start);
 	fflush(out);
@@ -117,13 +117,17 @@ static void sl_interval(struct session *s, void *priv)
 {
 	struct split_lock *p = priv;
 
-	report(s, p, false);
+	ctr_set__read(&p->cs);
+	report(s, p, "interval", false);
 	ctr_set__advance(&p->cs);
 }
 
 static void sl_snapshot(struct session *s, void *priv)
 {
-	report(s, priv, true);
+	struct split_lock *p = priv;
+
+	ctr_set__read(&p->cs);
+	report(s, p, "so far", true);
 }
 
 static void sl_deinit(struct session *s, void *priv)
@@ -131,7 +135,13 @@ static void sl_deinit(struct session *s, void *priv)
 	struct split_lock *p = priv;
 
 	if (session__started(s)) {
-		report(s, p, true);
+		ctr_set__read(&p->cs);
+		/* the last, partial interval: the intervals add up to the total */
+		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last) {
+			report(s, p, "interval", false);
+			ctr_set__advance(&p->cs);
+		}
+		report(s, p, "total", true);
 		session__print_lost(s, session__out(s));
 	}
 	ctr_set__free(&p->cs);

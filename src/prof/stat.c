@@ -2,7 +2,9 @@
 /*
  * stat: counting mode, as perf stat (seed 002).  The events count in the
  * kernel and are read, never sampled: no ring buffer, no record per event.
- * -i prints each interval's counts, and the end the whole run's.  Counters
+ * -i prints each interval's counts (at the end the last, partial one, so
+ * that they add up), and the end the whole run's, with perf stat's "#"
+ * column and the seconds elapsed (and a command's user and sys).  Counters
  * the PMU cannot all hold at once are multiplexed by the kernel: the value
  * is then estimated from the time it ran (value * enabled / running) and the
  * running share is shown, as perf stat does.  {a,b} is a group: counted
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "analysis/counters.h"
 #include "engine/features.h"
@@ -60,18 +63,25 @@ static int stat_init(struct session *s, void *priv, const struct opt_set *opts)
 	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
 }
 
-static void stat_interval(struct session *s, void *priv)
+/* The interval since the last one (read already). */
+static void print_interval(struct session *s, struct stat_prof *p)
 {
-	struct stat_prof *p = priv;
 	FILE *out = session__out(s);
 	char ts[64];
 
-	ctr_set__read(&p->cs);
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
 	fprintf(out, "%s stat: %.3f s\n", ts, (double)(p->cs.t_now - p->cs.t_last) / 1e9);
 	ctr_set__print(&p->cs, out, p->perins, false);
 	fflush(out);
 	ctr_set__advance(&p->cs);
+}
+
+static void stat_interval(struct session *s, void *priv)
+{
+	struct stat_prof *p = priv;
+
+	ctr_set__read(&p->cs);
+	print_interval(s, p);
 }
 
 static void stat_snapshot(struct session *s, void *priv)
@@ -85,6 +95,20 @@ static void stat_snapshot(struct session *s, void *priv)
 	fflush(out);
 }
 
+/* As perf stat ends: the time elapsed, and the command's own CPU time (it was reaped). */
+static void print_times(struct session *s, struct stat_prof *p, FILE *out)
+{
+	struct rusage ru;
+
+	fprintf(out, "\n%18.9f seconds time elapsed\n",
+		(double)(p->cs.t_now - p->cs.t_first) / 1e9);
+	if (session__workload_status(s) == -1 || getrusage(RUSAGE_CHILDREN, &ru))
+		return;
+	fprintf(out, "\n%18.9f seconds user\n%18.9f seconds sys\n",
+		(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+		(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
+}
+
 static void stat_deinit(struct session *s, void *priv)
 {
 	struct stat_prof *p = priv;
@@ -92,8 +116,12 @@ static void stat_deinit(struct session *s, void *priv)
 
 	if (session__started(s)) {
 		ctr_set__read(&p->cs);
+		/* the last, partial interval, as perf stat -I: the intervals add up to the total */
+		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last)
+			print_interval(s, p);
 		fprintf(out, "stat: total (%.3f s)\n", (double)(p->cs.t_now - p->cs.t_first) / 1e9);
 		ctr_set__print(&p->cs, out, p->perins, true);
+		print_times(s, p, out);
 		fflush(out);
 	}
 	ctr_set__free(&p->cs);

@@ -6,10 +6,17 @@
  * counters are pipes holding the {value, enabled, running} words a perf
  * event's read() returns.
  */
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/counters.h"
+#include "cli/options.h"
+#include "engine/features.h"
+#include "profiler.h"
 #include "ut.h"
 
 /* prof/split_lock.c */
@@ -64,6 +71,248 @@ static struct ctr_set two_counters(struct fake *a, struct fake *b)
 	cs.c[0] = (struct ctr){ .ev = &a->ev, .scale = 1.0, .name = "cycles" };
 	cs.c[1] = (struct ctr){ .ev = &b->ev, .scale = 1e-6, .unit = "msec", .name = "cpu-clock" };
 	return cs;
+}
+
+/* A set of @n one-CPU fakes, each with its attr's type and config (metrics go by them). */
+static struct ctr_set fake_set(struct fake *f, int n, const u32 *type, const u64 *config,
+			       const char *const *name)
+{
+	struct ctr_set cs = { 0 };
+
+	cs.c = calloc(n, sizeof(*cs.c));
+	cs.nr = n;
+	for (int k = 0; k < n; k++) {
+		bool clock = type[k] == PERF_TYPE_SOFTWARE && config[k] <= PERF_COUNT_SW_TASK_CLOCK;
+
+		fake_init(&f[k], name[k], 1);
+		f[k].ev.attr.type = type[k];
+		f[k].ev.attr.config = config[k];
+		cs.c[k] = (struct ctr){ .ev = &f[k].ev, .scale = clock ? 1e-6 : 1.0 };
+		snprintf(cs.c[k].unit, sizeof(cs.c[k].unit), "%s", clock ? "msec" : "");
+		snprintf(cs.c[k].name, sizeof(cs.c[k].name), "%s", name[k]);
+	}
+	return cs;
+}
+
+/* perf stat's "#" column: CPUs utilized, GHz, IPC, branch misses, rates per task-clock second. */
+static void test_metrics(void)
+{
+	static const u32 type[] = { PERF_TYPE_SOFTWARE,	 PERF_TYPE_HARDWARE, PERF_TYPE_HARDWARE,
+				    PERF_TYPE_SOFTWARE,	 PERF_TYPE_HARDWARE, PERF_TYPE_HARDWARE,
+				    PERF_TYPE_TRACEPOINT };
+	static const u64 config[] = { PERF_COUNT_SW_TASK_CLOCK,
+				      PERF_COUNT_HW_CPU_CYCLES,
+				      PERF_COUNT_HW_INSTRUCTIONS,
+				      PERF_COUNT_SW_CONTEXT_SWITCHES,
+				      PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+				      PERF_COUNT_HW_BRANCH_MISSES,
+				      7 };
+	static const char *const name[] = { "task-clock",	 "cycles",
+					    "instructions",	 "cs",
+					    "branches",		 "branch-misses",
+					    "sched:sched_wakeup" };
+	struct fake f[7];
+	struct ctr_set cs = fake_set(f, 7, type, config, name);
+	char *text;
+	size_t len;
+	FILE *fp;
+
+	/* 0.5 s of task-clock in 1 s: cycles multiplexed half of the time */
+	put(&f[0], 0, 500000000, 1000, 1000);
+	put(&f[1], 0, 500000000, 1000, 500);
+	put(&f[2], 0, 2500000000ULL, 1000, 1000);
+	put(&f[3], 0, 1000, 1000, 1000);
+	put(&f[4], 0, 100000, 1000, 1000);
+	put(&f[5], 0, 5000, 1000, 1000);
+	put(&f[6], 0, 7, 1000, 1000);
+	ctr_set__read(&cs);
+	cs.t_first = cs.t_last = cs.t_now - 1000000000ULL;
+	fp = open_memstream(&text, &len);
+	ctr_set__print(&cs, fp, false, false);
+	fclose(fp);
+	CHECK(strstr(text, "              500.00 msec  task-clock                 #     0.500 CPUs "
+			   "utilized\n") != NULL,
+	      "%s", text);
+	CHECK(strstr(text, "       1,000,000,000       cycles                     #     2.000 GHz  "
+			   "(50.00%)\n") != NULL,
+	      "cycles scaled, GHz of the clock: %s", text);
+	CHECK(strstr(text, "       2,500,000,000       instructions               #      2.50 insn "
+			   "per cycle\n") != NULL,
+	      "%s", text);
+	CHECK(strstr(text, "               1,000       cs                         #     2.000 "
+			   "K/sec\n") != NULL,
+	      "per second of task-clock: %s", text);
+	CHECK(strstr(text, "             100,000       branches                   #   200.000 "
+			   "K/sec\n") != NULL,
+	      "%s", text);
+	CHECK(strstr(text, "               5,000       branch-misses              #     5.00% of "
+			   "all branches\n") != NULL,
+	      "%s", text);
+	CHECK(strstr(text, "                   7       sched:sched_wakeup         #    14.000 "
+			   "/sec\n") != NULL,
+	      "%s", text);
+	free(text);
+	ctr_set__advance(&cs);
+
+	/* the next interval: the clock did not run; nothing to divide by */
+	put(&f[0], 0, 500000000, 2000, 2000);
+	put(&f[1], 0, 500000000, 2000, 1500);
+	put(&f[2], 0, 2500000000ULL, 2000, 2000);
+	put(&f[3], 0, 1003, 2000, 2000);
+	put(&f[4], 0, 100000, 2000, 2000);
+	put(&f[5], 0, 5000, 2000, 2000);
+	put(&f[6], 0, 7, 2000, 2000);
+	ctr_set__read(&cs);
+	cs.t_last = cs.t_now - 500000000ULL;
+	fp = open_memstream(&text, &len);
+	ctr_set__print(&cs, fp, false, false);
+	fclose(fp);
+	CHECK(strstr(text, "                0.00 msec  task-clock                 #     0.000 CPUs "
+			   "utilized\n") != NULL,
+	      "%s", text);
+	CHECK(strstr(text, "                   3       cs\n") != NULL,
+	      "no rate without clock time: %s", text);
+	CHECK(strstr(text, "                   0       instructions\n") != NULL,
+	      "no IPC of 0 cycles: %s", text);
+	free(text);
+	for (int k = 0; k < 7; k++)
+		fake_close(&f[k]);
+	ctr_set__free(&cs);
+}
+
+/* A fake sysfs with an uncore PMU whose cpumask is CPU 1 (of this host's 2). */
+static char root[PATH_MAX];
+
+static void put_file(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2], *p;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s", root, rel);
+	for (p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	fp = fopen(path, "w");
+	if (fp) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+struct run {
+	struct session *s;
+	struct opt_set opts;
+	struct engine_conf conf;
+	void *priv;
+	const struct profiler *p;
+	int init;
+};
+
+/* stat's init with @args (space-separated) on the fake sysfs: its return in r->init. */
+static void stat_start(struct run *r, const char *args)
+{
+	char *argv[16], copy[256], *save = NULL;
+	int argc = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < nr_profilers; i++)
+		if (!strcmp(profilers[i]->name, "stat"))
+			r->p = profilers[i];
+	snprintf(copy, sizeof(copy), "%s", args);
+	argv[argc++] = "stat";
+	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	r->priv = calloc(1, r->p->priv_size);
+	r->init = -1;
+	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
+		return;
+	options__engine_conf(&r->opts, &r->conf);
+	r->s = session__new(&r->conf, stdout);
+	if (r->s)
+		r->init = r->p->init(r->s, r->priv, &r->opts);
+}
+
+static void stat_end(struct run *r)
+{
+	if (r->s)
+		r->p->deinit(r->s, r->priv);
+	session__delete(r->s);
+	options__free(&r->opts);
+	free(r->priv);
+}
+
+static struct evsel *first_counter(struct session *s)
+{
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+		if (ev->counting)
+			return ev;
+	return NULL;
+}
+
+/*
+ * An uncore PMU counts its package whatever CPU reads it: stat opens it on
+ * the monitored CPUs of its cpumask only (else the sum counts the package
+ * once per CPU), says so when -C leaves none of them, and refuses threads.
+ */
+static void test_uncore(void)
+{
+	char sys[PATH_MAX + 8], args[128];
+	const char *msg;
+	struct evsel *ev;
+	struct run r;
+
+	snprintf(root, sizeof(root), "/tmp/pp-counter-XXXXXX");
+	if (!mkdtemp(root)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	put_file("uncore_imc_0/type", "17\n");
+	put_file("uncore_imc_0/format/event", "config:0-7\n");
+	put_file("uncore_imc_0/format/umask", "config:8-15\n");
+	put_file("uncore_imc_0/events/cas_count_read", "event=0x04,umask=0x03\n");
+	put_file("uncore_imc_0/cpumask", "1\n");
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	features__set_roots(sys, NULL);
+
+	stat_start(&r, "-e uncore_imc_0/cas_count_read/,cs");
+	CHECK_INT(r.init, 0);
+	ev = r.s ? first_counter(r.s) : NULL;
+	CHECK(ev && ev->nr_cpus == 1 && ev->cpus && ev->cpus[0] == 1, "uncore on CPU 1 only");
+	CHECK(ev && ev->next && !ev->next->cpus, "cs on every CPU");
+	stat_end(&r);
+
+	stat_start(&r, "-C 0 -e uncore_imc_0/cas_count_read/");
+	CHECK_INT(r.init, -EINVAL);
+	msg = r.s ? session__strerror(r.s) : NULL;
+	CHECK_STR(msg, "uncore_imc_0/cas_count_read/ counts on CPU 1 only (its PMU's cpumask): "
+		       "none of them is monitored (-C)");
+	CHECK(r.s && session__err_is_usage(r.s), "a usage error");
+	stat_end(&r);
+
+	snprintf(args, sizeof(args), "-p %d -e uncore_imc_0/cas_count_read/", (int)getpid());
+	stat_start(&r, args);
+	CHECK_INT(r.init, 0);
+	CHECK_INT(r.s ? session__open(r.s) : 0, -EINVAL);
+	msg = r.s ? session__strerror(r.s) : NULL;
+	CHECK_STR(msg, "uncore_imc_0/cas_count_read/ counts on CPU 1 only (its PMU's cpumask), not "
+		       "per thread: count it with -C CPUS (with a command too), not -p/-t");
+	CHECK(r.s && session__err_is_usage(r.s), "a usage error");
+	stat_end(&r);
+
+	features__set_roots(NULL, NULL);
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int main(void)
@@ -199,5 +448,8 @@ int main(void)
 	CHECK_STR(split_lock__event("GenuineIntel"), "cpu/event=0xf4,umask=0x10,name=split-lock/");
 	CHECK_STR(split_lock__event("AuthenticAMD"), "cpu/event=0x25,umask=0x01,name=split-lock/");
 	CHECK(split_lock__event("CentaurHauls") == NULL, "unknown vendor");
+
+	test_metrics();
+	test_uncore();
 	return ut_done("test_counter");
 }

@@ -64,6 +64,7 @@ static void make_fake_sysfs(void)
 	put("uncore_imc_0/events/cas_count_read.scale", "6.103515625e-5\n");
 	put("uncore_imc_0/events/cas_count_read.unit", "MiB\n");
 	put("uncore_imc_0/events/clockticks", "event=0x00,umask=0x00\n");
+	put("uncore_imc_0/cpumask", "0,18\n"); /* one CPU per package */
 
 	put("fakepmu/type", "42\n");
 	put("fakepmu/format/split", "config:0-3,32-35\n");
@@ -367,6 +368,7 @@ static void test_pmu_fake(void)
 	CHECK_STR(ev.name, "uncore_imc_0/cas_count_read/");
 	CHECK(!ev.sys && !ev.tp, "PMU event with tracepoint strings");
 	check_excl("imc", 0, 0, 0, 0, 0);
+	CHECK_BUF(ev.cpumask, "0,18"); /* an uncore PMU: opened on these CPUs only */
 
 	good("uncore_imc_0/clockticks/");
 	check_attr("clockticks", 17, 0);
@@ -443,6 +445,7 @@ static void test_pmu_fake(void)
 	bad("/event=1/", "bad PMU name '' in '/event=1/': PMU/TERMS/, see perf-prof list");
 
 	good("fakepmu/split=0xab/");
+	CHECK_BUF(ev.cpumask, ""); /* no cpumask: on every CPU, or a thread */
 	check_attr("split", 42, 0xa0000000bULL);
 	good("fakepmu/split=0xff,split=0x01/");
 	check_attr("split twice", 42, 0x1);
@@ -489,6 +492,7 @@ static void test_pmu_real(void)
 	}
 	good("msr/tsc/");
 	check_attr("msr/tsc/", type, 0);
+	CHECK_BUF(ev.cpumask, "");
 	CHECK(type > PERF_TYPE_BREAKPOINT, "msr type %d", type);
 	good("msr/event=5/");
 	check_attr("msr/event=5/", type, 5);
