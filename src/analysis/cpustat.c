@@ -123,7 +123,16 @@ void cpustat__share(const struct cpustat_times *a, const struct cpustat_times *b
 	sh->idle = 100.0 * (double)idle / (double)all;
 }
 
-#define VSYSCALL_PAGE 0xffffffffff600000ULL
+/* x86-64's legacy vsyscall page: user mode at an address of the kernel's half */
+static bool vsyscall(u64 ip)
+{
+#if defined(__x86_64__)
+	return (ip & ~0xfffULL) == 0xffffffffff600000ULL;
+#else
+	(void)ip;
+	return false; /* elsewhere that address is the kernel's */
+#endif
+}
 
 enum cpu_mode cpu_mode__of(u32 tid, u64 ip, const u64 *intr_ip)
 {
@@ -131,7 +140,7 @@ enum cpu_mode cpu_mode__of(u32 tid, u64 ip, const u64 *intr_ip)
 		return CPU_IDLE;
 	if (intr_ip && *intr_ip != ip)
 		return CPU_GUEST;
-	if ((ip >> 63) && (ip & ~0xfffULL) != VSYSCALL_PAGE)
+	if ((ip >> 63) && !vsyscall(ip))
 		return CPU_KERNEL;
 	return CPU_USER;
 }

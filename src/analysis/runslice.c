@@ -16,8 +16,10 @@
 struct rs_cpu {
 	u32 tid, pid; /* running now (tid 0: idle) */
 	u64 since;
-	bool seen;  /* an event of this CPU came */
-	bool known; /* who runs is known */
+	bool seen;		  /* an event of this CPU came */
+	bool known;		  /* who runs is known */
+	bool from_start;	  /* its first task was taken to run since the start ... */
+	u32 first_pid, first_tid; /* ... this one */
 };
 
 struct runslice {
@@ -55,9 +57,25 @@ void runslice__delete(struct runslice *r)
 	free(r);
 }
 
-void runslice__start(struct runslice *r, u64 time)
+bool runslice__start(struct runslice *r, u64 time)
 {
+	u64 d = r->start - time;
+
+	if (r->start && (time >= r->start || r->edge != r->start))
+		return false;
+	/* an earlier start: the first tasks of the CPUs seen ran since then */
+	for (int i = 0; r->start && i < r->nr; i++) {
+		struct rs_cpu *c = &r->cpu[i];
+
+		if (!c->from_start || !c->first_tid)
+			continue;
+		if (c->known && c->tid == c->first_tid && c->since == r->start)
+			c->since = time; /* still running */
+		else
+			r->credit(r->arg, (u32)i, c->first_pid, c->first_tid, d);
+	}
 	r->start = r->edge = time;
+	return true;
 }
 
 static struct rs_cpu *get_cpu(struct runslice *r, u32 cpu)
@@ -90,7 +108,10 @@ static void run(struct rs_cpu *c, u64 time, u32 pid, u32 tid)
 static void first(struct runslice *r, struct rs_cpu *c, u64 time, u32 pid, u32 tid)
 {
 	c->seen = true;
-	run(c, r->start && r->start < time ? r->start : time, pid, tid);
+	c->from_start = r->start && r->start <= time;
+	c->first_pid = pid;
+	c->first_tid = tid;
+	run(c, c->from_start ? r->start : time, pid, tid);
 }
 
 /* @tid (of @pid) is the one running at @time: the known task if it is it. */
@@ -177,7 +198,7 @@ void runslice__lost(struct runslice *r, int cpu)
 {
 	for (int i = 0; i < r->nr; i++)
 		if (cpu < 0 || i == cpu)
-			r->cpu[i].known = false;
+			r->cpu[i].known = r->cpu[i].from_start = false;
 }
 
 void runslice__edge(struct runslice *r, u64 time)

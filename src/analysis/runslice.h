@@ -10,10 +10,13 @@
  * (tid 0) is never credited.
  *
  * The first task seen on a CPU ran since the start (no switch came
- * before).  After lost records, a CPU's task is unknown (not credited)
- * until its next switch or sample.  Records read after an edge but dated
- * before it (still in flight at the edge) credit nothing before the edge:
- * the task that ran at the edge keeps that time.
+ * before).  The records of one CPU come in order, those of different CPUs
+ * need not: a record older than the start, read before the first edge,
+ * moves the start back (the first tasks of the CPUs seen before are
+ * credited the difference).  After lost records, a CPU's task is unknown
+ * (not credited) until its next switch or sample.  Records read after an
+ * edge but dated before it (still in flight at the edge) credit nothing
+ * before the edge: the task that ran at the edge keeps that time.
  */
 #ifndef PP_RUNSLICE_H
 #define PP_RUNSLICE_H
@@ -35,8 +38,12 @@ typedef void (*runslice_fn)(void *arg, u32 cpu, u32 pid, u32 tid, u64 ns);
 struct runslice *runslice__new(int nr_cpus, runslice_fn credit, void *arg);
 void runslice__delete(struct runslice *r);
 
-/* The start of monitoring (the first interval's start). */
-void runslice__start(struct runslice *r, u64 time);
+/*
+ * The start of monitoring (the first interval's start): the first record's
+ * time, then that of any older one before the first edge.  Whether @time
+ * became the start.
+ */
+bool runslice__start(struct runslice *r, u64 time);
 /*
  * A sched_switch on @cpu at @time: @prev_tid (of process @prev_pid, the
  * sample's pid) leaves, @next_tid comes in.

@@ -8,6 +8,12 @@
  * where its samples are not delivered, a 100 Hz cpu-clock for CPUs that
  * never switch), a slice running at an interval's edge is cut there
  * (analysis/runslice.h).
+ *
+ * Over hours: a thread that has exited leaves the live tables at the end of
+ * the interval it exited in; the whole run keeps the --top largest of them
+ * by name (per CPU, or per process view) and sums the others as "more", so
+ * the memory follows the live threads, and a tid the kernel hands out again
+ * is a thread of its own.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +42,7 @@ struct oc_entry {
 	u32 cpu, tid;
 	u64 ns[2];
 	char comm[16]; /* the name when first seen (the comm map may forget an exited thread) */
+	bool gone;     /* its thread exited: a row of the whole run only, named by comm */
 };
 
 /* -p/-t/--: a thread, whether it is a target, and its sums for a report. */
@@ -45,6 +52,24 @@ struct oc_thread {
 	bool target, exited;
 	u64 sum;
 	char comm[16];
+	u64 run;     /* gone: its whole-run time ... */
+	u64 *cpu_ns; /* ... per monitored CPU (index in oncpu.cpus) */
+};
+
+/* A thread that exited in this interval or the one before (its last records may come late). */
+struct oc_exited {
+	UT_hash_handle hh;
+	u32 tid;
+	unsigned iv;   /* the interval it exited in (oncpu.nr_reports then) */
+	char comm[16]; /* its name then: the comm map forgets it, the tid may come back */
+};
+
+/* Rows of exited threads for the whole run: the --top largest kept, the others summed. */
+struct oc_kept {
+	void **v; /* struct oc_entry * (a CPU's) or struct oc_thread * */
+	unsigned n, alloc;
+	unsigned long long more;
+	u64 more_ns;
 };
 
 struct oncpu {
@@ -56,6 +81,10 @@ struct oncpu {
 	struct oc_entry *entries;
 	u32 nr_entries;
 	struct oc_thread *threads;
+	struct oc_exited *exited;
+	struct oc_kept *kept;	     /* per CPU (0..nr_ids-1): exited threads' rows */
+	struct oc_kept kept_threads; /* -p/-t/--: exited target threads */
+	int nr_ids;
 	bool per_thread;
 	const int *cpus; /* the monitored ones */
 	int nr_cpus;
@@ -112,6 +141,14 @@ static void del_entry(struct oncpu *oc, struct oc_entry *e)
 	oc->nr_entries--;
 }
 
+static struct oc_exited *find_exited(struct oncpu *oc, u32 tid)
+{
+	struct oc_exited *x;
+
+	HASH_FIND(hh, oc->exited, &tid, sizeof(tid), x);
+	return x;
+}
+
 static struct oc_thread *get_thread(struct oncpu *oc, u32 tid, u32 pid)
 {
 	struct oc_thread *t;
@@ -123,6 +160,8 @@ static struct oc_thread *get_thread(struct oncpu *oc, u32 tid, u32 pid)
 			return NULL;
 		t->tid = tid;
 		t->pid = RUNSLICE_NO_PID;
+		/* the last slices of one that exited: it goes with it at the interval's end */
+		t->exited = find_exited(oc, tid) != NULL;
 		HASH_ADD(hh, oc->threads, tid, sizeof(t->tid), t);
 	}
 	if (pid != RUNSLICE_NO_PID && t->pid == RUNSLICE_NO_PID)
@@ -182,6 +221,10 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 			max_cpu = tg->cpus[i];
 	oc->init = session__now(s);
 	oc->per_thread = tg->nr_pids || tg->nr_tids || (tg->argv && tg->argv[0]);
+	oc->nr_ids = max_cpu + 1;
+	oc->kept = calloc(oc->nr_ids, sizeof(*oc->kept));
+	if (!oc->kept)
+		return session__set_err(s, -ENOMEM, "out of memory");
 	/* a thread's switches come from every CPU, and from other tasks' contexts */
 	session__want_cpu_wide(s);
 	session__want_interval(s, 1000);
@@ -216,16 +259,16 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 }
 
 /*
- * The run starts with the first record: the events are enabled then, and
+ * The run starts with the oldest record: the events are enabled then, and
  * the task a CPU's first record shows has run since (not since the events
- * were asked for: opening them takes a while).
+ * were asked for: opening them takes a while).  The buffers are read one
+ * CPU after the other: another CPU's records may be older than the first
+ * one read, by up to a read period (100 ms).
  */
 static void seen_time(struct oncpu *oc, u64 time)
 {
-	if (!oc->start) {
+	if ((!oc->start || (time < oc->start && !oc->nr_reports)) && runslice__start(oc->rs, time))
 		oc->start = oc->edge = time;
-		runslice__start(oc->rs, time);
-	}
 	if (time > oc->last)
 		oc->last = time;
 }
@@ -266,7 +309,13 @@ static void oc_lost(struct session *s, void *priv, int cpu, u64 nr)
 static void oc_fork(struct session *s, void *priv, const struct rec_task *t)
 {
 	struct oncpu *oc = priv;
+	struct oc_exited *x = find_exited(oc, t->tid);
 
+	/* a tid handed out again, after the rows of the one that had it left */
+	if (x && x->iv < oc->nr_reports) {
+		HASH_DEL(oc->exited, x);
+		free(x);
+	}
 	if (oc->per_thread && session__is_target(s, t->pid, t->tid))
 		get_thread(oc, t->tid, t->pid);
 }
@@ -274,9 +323,19 @@ static void oc_fork(struct session *s, void *priv, const struct rec_task *t)
 static void oc_exit(struct session *s, void *priv, const struct rec_task *t)
 {
 	struct oncpu *oc = priv;
+	struct oc_exited *x = find_exited(oc, t->tid);
 	struct oc_thread *th;
+	const char *comm = session__comm(s, t->tid);
 
-	(void)s;
+	if (!x && (x = calloc(1, sizeof(*x)))) {
+		x->tid = t->tid;
+		HASH_ADD(hh, oc->exited, tid, sizeof(x->tid), x);
+	}
+	if (x) { /* out of memory: its rows stay with the live ones */
+		x->iv = oc->nr_reports;
+		if (strcmp(comm, "<...>"))
+			snprintf(x->comm, sizeof(x->comm), "%s", comm);
+	}
 	if (!oc->per_thread)
 		return;
 	/* still a target here: the engine forgets it after this hook */
@@ -326,10 +385,19 @@ static unsigned first_of(struct oc_entry **all, unsigned n, u32 cpu)
 	return lo;
 }
 
-static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
+static unsigned nr_kept(const struct oncpu *oc)
 {
 	unsigned n = 0;
-	struct oc_entry **all = calloc(oc->nr_entries ? oc->nr_entries : 1, sizeof(*all)), *e, *tmp;
+
+	for (int i = 0; i < oc->nr_ids && oc->kept; i++)
+		n += oc->kept[i].n;
+	return n;
+}
+
+static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
+{
+	unsigned n = 0, cap = oc->nr_entries + (k == RUN ? nr_kept(oc) : 0);
+	struct oc_entry **all = calloc(cap ? cap : 1, sizeof(*all)), *e, *tmp;
 	char who[64];
 
 	if (!all) {
@@ -339,12 +407,18 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 	HASH_ITER(hh, oc->entries, e, tmp)
 	if (e->ns[k])
 		all[n++] = e;
+	/* the whole run: the exited threads' rows too (they have no time in an interval) */
+	for (int i = 0; k == RUN && i < oc->nr_ids; i++)
+		for (unsigned j = 0; j < oc->kept[i].n; j++)
+			all[n++] = oc->kept[i].v[j];
 	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
 	fprintf(out, "%-4s %10s %7s  %-28s %10s\n", "CPU", "BUSY_MS", "BUSY%", "COMM:TID", "MS");
 	for (int c = 0; c < oc->nr_cpus; c++) {
 		u32 cpu = (u32)oc->cpus[c];
+		const struct oc_kept *g = k == RUN && cpu < (u32)oc->nr_ids ? &oc->kept[cpu] : NULL;
 		unsigned i0 = first_of(all, n, cpu), m = 0;
-		u64 busy = 0, rest = 0;
+		unsigned long long more = g ? g->more : 0;
+		u64 rest = g ? g->more_ns : 0, busy = rest;
 
 		while (i0 + m < n && all[i0 + m]->cpu == cpu)
 			busy += all[i0 + m++]->ns[k];
@@ -355,19 +429,19 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 			e = all[i0 + i];
 			if (i >= oc->top) {
 				rest += e->ns[k];
+				more++;
 				continue;
 			}
 			if (e->tid == OC_OTHER)
 				snprintf(who, sizeof(who), "[other]");
 			else
-				snprintf(who, sizeof(who), "%s:%u", name_of(oc, e->tid, e->comm),
-					 e->tid);
+				snprintf(who, sizeof(who), "%s:%u",
+					 e->gone ? e->comm : name_of(oc, e->tid, e->comm), e->tid);
 			fprintf(out, "%s%-28s %10.2f\n", i ? "                         " : "", who,
 				e->ns[k] / NS_PER_MS);
 		}
-		if (m > oc->top)
-			fprintf(out, "%25s... %u more, %.2f ms\n", "", m - (unsigned)oc->top,
-				rest / NS_PER_MS);
+		if (more)
+			fprintf(out, "%25s... %llu more, %.2f ms\n", "", more, rest / NS_PER_MS);
 	}
 	free(all);
 }
@@ -424,7 +498,8 @@ static void drop_others(struct oncpu *oc)
 
 static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 {
-	unsigned n = HASH_COUNT(oc->threads), m = 0;
+	const struct oc_kept *g = &oc->kept_threads;
+	unsigned n = HASH_COUNT(oc->threads) + (k == RUN ? g->n : 0), m = 0;
 	struct oc_thread **all = calloc(n ? n : 1, sizeof(*all)), *t, *tt;
 	char who[64];
 
@@ -437,25 +512,36 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 		t->sum = thread_ns(oc, t->tid, k);
 		all[m++] = t;
 	}
+	for (unsigned i = 0; k == RUN && i < g->n; i++) {
+		t = g->v[i];
+		t->sum = t->run;
+		all[m++] = t;
+	}
 	qsort(all, m, sizeof(*all), thread_by_sum);
 	fprintf(out, "%-28s %10s %7s  %s\n", "COMM:TID", "MS", "%CPU", "CPU:MS");
 	for (unsigned i = 0; i < m; i++) {
 		bool any = false;
 
 		t = all[i];
-		snprintf(who, sizeof(who), "%s:%u", name_of(oc, t->tid, t->comm), t->tid);
+		snprintf(who, sizeof(who), "%s:%u",
+			 t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm), t->tid);
 		fprintf(out, "%-28s %10.2f %6.1f%% ", who, t->sum / NS_PER_MS, pct(t->sum, len));
 		for (int c = 0; c < oc->nr_cpus; c++) {
-			struct oc_entry *e = find_entry(oc, (u32)oc->cpus[c], t->tid);
+			struct oc_entry *e =
+				t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
+			u64 ns = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[k] : 0;
 
-			if (e && e->ns[k]) {
-				fprintf(out, " %d:%.2f", oc->cpus[c], e->ns[k] / NS_PER_MS);
+			if (ns) {
+				fprintf(out, " %d:%.2f", oc->cpus[c], ns / NS_PER_MS);
 				any = true;
 			}
 		}
 		fprintf(out, "%s\n", any ? "" : " -");
 	}
-	if (!m)
+	if (k == RUN && g->more)
+		fprintf(out, "... %llu more exited threads, %.2f ms\n", g->more,
+			g->more_ns / NS_PER_MS);
+	else if (!m)
 		fprintf(out, "(no target thread)\n");
 	free(all);
 }
@@ -485,18 +571,155 @@ static void report(struct session *s, struct oncpu *oc, u64 now, int k)
 	fflush(out);
 }
 
-/* A new interval: its sums from 0; exited threads that never ran go. */
+/*
+ * Keep @item (of whole-run time @w(item)) among the --top largest of @g:
+ * NULL, or what does not fit (@item or the smallest kept before) to be
+ * summed.  Kept rows only grow (a late slice of theirs): none of those
+ * summed could have been larger.
+ */
+static void *keep_largest(struct oncpu *oc, struct oc_kept *g, void *item, u64 (*w)(const void *))
+{
+	unsigned min = 0;
+	void *out;
+
+	if (g->n < oc->top) {
+		if (g->n == g->alloc) {
+			unsigned alloc = g->alloc ? 2 * g->alloc : 8;
+			void **v = realloc(g->v, alloc * sizeof(*v));
+
+			if (!v)
+				return item; /* summed, not named */
+			g->v = v;
+			g->alloc = alloc;
+		}
+		g->v[g->n++] = item;
+		return NULL;
+	}
+	for (unsigned i = 1; i < g->n; i++)
+		if (w(g->v[i]) < w(g->v[min]))
+			min = i;
+	if (!g->n || w(item) <= w(g->v[min]))
+		return item;
+	out = g->v[min];
+	g->v[min] = item;
+	return out;
+}
+
+static u64 entry_w(const void *e)
+{
+	return ((const struct oc_entry *)e)->ns[RUN];
+}
+
+static u64 thread_w(const void *t)
+{
+	return ((const struct oc_thread *)t)->run;
+}
+
+/* A CPU's row of an exited thread leaves the live table for the whole run's. */
+static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_exited *x)
+{
+	struct oc_kept *g = &oc->kept[e->cpu];
+	struct oc_entry *out;
+
+	HASH_DEL(oc->entries, e);
+	oc->nr_entries--;
+	e->gone = true;
+	e->ns[NOW] = 0;
+	if (x->comm[0])
+		snprintf(e->comm, sizeof(e->comm), "%s", x->comm);
+	/* its slices read after it was retired the interval before */
+	for (unsigned i = 0; i < g->n; i++) {
+		struct oc_entry *k = g->v[i];
+
+		if (k->tid == e->tid) {
+			k->ns[RUN] += e->ns[RUN];
+			free(e);
+			return;
+		}
+	}
+	out = keep_largest(oc, g, e, entry_w);
+	if (out) {
+		g->more++;
+		g->more_ns += out->ns[RUN];
+		free(out);
+	}
+}
+
+/* An exited target thread: its time per CPU moves into it, its rows go. */
+static void retire_thread(struct oncpu *oc, struct oc_thread *t)
+{
+	struct oc_kept *g = &oc->kept_threads;
+	struct oc_exited *x = find_exited(oc, t->tid);
+	struct oc_thread *out;
+
+	HASH_DEL(oc->threads, t);
+	t->cpu_ns = calloc(oc->nr_cpus, sizeof(*t->cpu_ns));
+	t->run = 0;
+	for (int c = 0; c < oc->nr_cpus; c++) {
+		struct oc_entry *e = find_entry(oc, (u32)oc->cpus[c], t->tid);
+
+		if (!e)
+			continue;
+		t->run += e->ns[RUN];
+		if (t->cpu_ns)
+			t->cpu_ns[c] = e->ns[RUN];
+		del_entry(oc, e);
+	}
+	if (x && x->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", x->comm);
+	for (unsigned i = 0; t->cpu_ns && i < g->n; i++) {
+		struct oc_thread *k = g->v[i];
+
+		if (k->tid != t->tid)
+			continue;
+		k->run += t->run;
+		for (int c = 0; c < oc->nr_cpus; c++)
+			k->cpu_ns[c] += t->cpu_ns[c];
+		free(t->cpu_ns);
+		free(t);
+		return;
+	}
+	out = t->cpu_ns ? keep_largest(oc, g, t, thread_w) : t;
+	if (out) {
+		g->more++;
+		g->more_ns += out->run;
+		free(out->cpu_ns);
+		free(out);
+	}
+}
+
+/*
+ * A new interval: its sums from 0; threads that exited leave the live
+ * tables (those that never ran go), and are forgotten as exited one
+ * interval later.
+ */
 static void reset(struct oncpu *oc, u64 now)
 {
 	struct oc_entry *e, *tmp;
 	struct oc_thread *t, *tt;
+	struct oc_exited *x, *xx;
 
 	HASH_ITER(hh, oc->entries, e, tmp)
-	e->ns[NOW] = 0;
+	{
+		e->ns[NOW] = 0;
+		if (!oc->per_thread && e->tid != OC_OTHER && (x = find_exited(oc, e->tid)))
+			retire_entry(oc, e, x);
+	}
 	HASH_ITER(hh, oc->threads, t, tt)
-	if (t->exited && !thread_ns(oc, t->tid, RUN)) {
-		HASH_DEL(oc->threads, t);
-		free(t);
+	{
+		if (!t->exited)
+			continue;
+		if (thread_ns(oc, t->tid, RUN)) {
+			retire_thread(oc, t);
+		} else {
+			HASH_DEL(oc->threads, t);
+			free(t);
+		}
+	}
+	HASH_ITER(hh, oc->exited, x, xx)
+	if (x->iv < oc->nr_reports) {
+		HASH_DEL(oc->exited, x);
+		free(x);
 	}
 	oc->edge = now;
 }
@@ -530,6 +753,7 @@ static void oc_deinit(struct session *s, void *priv)
 	struct oncpu *oc = priv;
 	struct oc_entry *e, *tmp;
 	struct oc_thread *t, *tt;
+	struct oc_exited *x, *xx;
 
 	if (session__started(s) && oc->rs) {
 		struct runslice_stats st;
@@ -539,9 +763,12 @@ static void oc_deinit(struct session *s, void *priv)
 		if (session__verbose(s))
 			fprintf(session__out(s),
 				"oncpu: %llu switches seen only as context-switch records, %llu "
-				"tasks only from samples, %llu mismatches\n",
+				"tasks only from samples, %llu mismatches; %u rows of live "
+				"threads, "
+				"%u of exited ones\n",
 				(unsigned long long)st.by_record, (unsigned long long)st.by_sample,
-				(unsigned long long)st.mismatches);
+				(unsigned long long)st.mismatches, oc->nr_entries,
+				nr_kept(oc) + oc->kept_threads.n);
 	}
 	HASH_ITER(hh, oc->entries, e, tmp)
 	del_entry(oc, e);
@@ -550,6 +777,25 @@ static void oc_deinit(struct session *s, void *priv)
 		HASH_DEL(oc->threads, t);
 		free(t);
 	}
+	HASH_ITER(hh, oc->exited, x, xx)
+	{
+		HASH_DEL(oc->exited, x);
+		free(x);
+	}
+	for (int i = 0; oc->kept && i < oc->nr_ids; i++) {
+		for (unsigned j = 0; j < oc->kept[i].n; j++)
+			free(oc->kept[i].v[j]);
+		free(oc->kept[i].v);
+	}
+	free(oc->kept);
+	oc->kept = NULL;
+	for (unsigned j = 0; j < oc->kept_threads.n; j++) {
+		t = oc->kept_threads.v[j];
+		free(t->cpu_ns);
+		free(t);
+	}
+	free(oc->kept_threads.v);
+	memset(&oc->kept_threads, 0, sizeof(oc->kept_threads));
 	runslice__delete(oc->rs);
 	oc->rs = NULL;
 }

@@ -79,7 +79,13 @@ static void test_mode(void)
 	/* in a guest the sample's ip is the guest's, the interrupted one the host's */
 	CHECK_INT(cpu_mode__of(7, 0x1000, &host), CPU_GUEST);
 	CHECK_INT(cpu_mode__of(7, KIP, &host), CPU_GUEST);
-	CHECK_INT(cpu_mode__of(7, 0xffffffffff600400ULL, NULL), CPU_USER); /* vsyscall */
+#if defined(__x86_64__)
+	CHECK_INT(cpu_mode__of(7, 0xffffffffff600400ULL, NULL), CPU_USER);   /* vsyscall */
+	CHECK_INT(cpu_mode__of(7, 0xffffffffff601000ULL, NULL), CPU_KERNEL); /* the page after */
+#endif
+	/* 5-level page tables: user space up to 2^56, the kernel's half still from bit 63 */
+	CHECK_INT(cpu_mode__of(7, 0x00fffffffffff000ULL, NULL), CPU_USER);
+	CHECK_INT(cpu_mode__of(7, 0xff11000000001000ULL, NULL), CPU_KERNEL);
 	CHECK_STR(cpu_mode__name(CPU_GUEST), "guest");
 	CHECK(cpu_mode__intr_mask() != 0, "the interrupted ip is asked for on x86");
 }

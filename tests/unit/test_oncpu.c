@@ -4,9 +4,13 @@
  * at interval edges, the first task of a CPU running since the start, a
  * switch known only from the kernel's context-switch records, a CPU known
  * only from samples, lost records, a record read after the edge it
- * precedes, a missed switch, a task's last records after its exit), then oncpu on an injected session: sched_switch
- * samples, switch records and cpu-clock samples with known answers, per
- * CPU, per thread (-t) and cut by --top.
+ * precedes, a missed switch, a task's last records after its exit), then
+ * oncpu on an injected session: sched_switch samples, switch records and
+ * cpu-clock samples with known answers, per CPU, per thread (-t) and cut by
+ * --top; threads that exit leave the live tables, the whole run keeps the
+ * largest by their names and sums the others (memory over hours), a late
+ * slice joins its exited thread's row, a tid handed out again is a thread
+ * of its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +25,14 @@
 #define MS 1000000ULL
 
 /* runslice: what was credited, per interval, CPU and tid (< 32) */
-static u64 got[3][2][32];
+static u64 got[3][3][32];
 static u32 pid_of[32];
 static int iv;
 
 static void take(void *arg, u32 cpu, u32 pid, u32 tid, u64 ns)
 {
 	(void)arg;
-	if (cpu < 2 && tid < 32) {
+	if (cpu < 3 && tid < 32) {
 		got[iv][cpu][tid] += ns;
 		pid_of[tid] = pid;
 	}
@@ -116,6 +120,38 @@ static void test_runslice(void)
 	CHECK_INT(st.by_record, 3);
 	CHECK_INT(st.by_sample, 1);
 	CHECK_INT(st.mismatches, 1);
+	runslice__delete(r);
+}
+
+/*
+ * CPU 1's buffer is read after CPU 0's: its records are older than the
+ * first one read.  CPU 0: 11 from the start, 11 -> 12 at 1100; CPU 2: 31
+ * seen at 1050, still running; then CPU 1 from 900: 21 -> 22 at 950.
+ */
+static void test_late_cpu(void)
+{
+	struct runslice *r = runslice__new(3, take, NULL);
+
+	CHECK(r != NULL, "runslice__new");
+	if (!r)
+		return;
+	memset(got, 0, sizeof(got));
+	iv = 0;
+	CHECK(runslice__start(r, 1000 * MS), "the first record starts the run");
+	runslice__running(r, 0, 1000 * MS, 10, 11);
+	runslice__switch(r, 0, 1100 * MS, 10, 11, 12);
+	runslice__running(r, 2, 1050 * MS, 30, 31);
+	CHECK(!runslice__start(r, 1200 * MS), "a later record does not move the start");
+	CHECK(runslice__start(r, 900 * MS), "an older one, before the first edge, does");
+	runslice__switch(r, 1, 950 * MS, 20, 21, 22);
+	runslice__edge(r, 2000 * MS);
+	CHECK(!runslice__start(r, 800 * MS), "not after an edge");
+	runslice__edge(r, 2100 * MS);
+	CHECK_INT(got[0][0][11], 200 * MS); /* 100 credited when the start moved */
+	CHECK_INT(got[0][0][12], 1000 * MS);
+	CHECK_INT(got[0][1][21], 50 * MS);
+	CHECK_INT(got[0][1][22], 1150 * MS);
+	CHECK_INT(got[0][2][31], 1200 * MS); /* running since the earlier start */
 	runslice__delete(r);
 }
 
@@ -328,11 +364,188 @@ static void test_top(void)
 	cleanup(&r);
 }
 
+static void task(struct run *r, u32 type, u64 ms, u32 cpu, u32 pid, u32 tid)
+{
+	session__inject(r->s, synth__task(&r->b, type, pid, 1, tid, 1, r->t0 + ms * MS, cpu), cpu);
+}
+
+static void name(struct run *r, u64 ms, u32 pid, u32 tid, const char *comm)
+{
+	session__inject(r->s, synth__comm(&r->b, pid, tid, comm, r->t0 + ms * MS, 0), 0);
+}
+
+/* Into @buf: the text from @p up to the next report's first line. */
+static const char *table(const char *p, char *buf, size_t len)
+{
+	const char *end = strstr(p, " oncpu: ");
+
+	while (end && end > p && end[-1] != '\n')
+		end--;
+	snprintf(buf, len, "%.*s", end ? (int)(end - p) : (int)strlen(p), p);
+	return buf;
+}
+
+/*
+ * CPU 0: t1..t5 (tids 101..105) run 10, 20, 30, 40, 50 ms and exit, then t6
+ * (106) from 150 ms, exiting at 195 ms; its last switch is read only at 250
+ * ms, after the edge at 200 ms.  Tid 105 comes back as "new" (a FORK) at 420
+ * ms and runs to the end, 600 ms.  Edges at 200, 400 (idle ticks).
+ */
+static void exits(struct run *r)
+{
+	static const char *const names[] = { "t1", "t2", "t3", "t4", "t5", "t6" };
+	static const u64 ends[] = { 10, 30, 60, 100, 150 };
+
+	for (u32 i = 0; i < 6; i++)
+		name(r, 0, 101 + i, 101 + i, names[i]);
+	tick(r, 0, 0, 101, 101);
+	for (u32 i = 0; i < 5; i++) {
+		task(r, PERF_RECORD_EXIT, ends[i], 0, 101 + i, 101 + i);
+		sw(r, ends[i], 0, 101 + i, 101 + i, 102 + i);
+	}
+	task(r, PERF_RECORD_EXIT, 195, 0, 106, 106);
+	/* the edge: a sample of no task (an exited one's) */
+	tick(r, 200, 0, RUNSLICE_DEAD, RUNSLICE_DEAD);
+	r->p->ops.interval(r->s, r->priv);
+	sw(r, 250, 0, 106, 106, 0);
+	tick(r, 400, 0, 0, 0);
+	r->p->ops.interval(r->s, r->priv);
+	task(r, PERF_RECORD_FORK, 420, 0, 105, 105);
+	name(r, 420, 105, 105, "new");
+	session__inject(r->s, synth__switch(&r->b, false, 105, 105, 0, 0, r->t0 + 450 * MS, 0), 0);
+	tick(r, 600, 0, 105, 105);
+}
+
+static void test_exited(void)
+{
+	struct run r;
+	const char *out, *p1, *p2, *p3, *iv1, *iv2, *iv3, *all;
+	char b1[2048], b2[2048], b3[2048];
+
+	if (start(&r, "-C 0 --top 3 -v")) {
+		CHECK(0, "start oncpu --top 3 on an injected session");
+		return;
+	}
+	exits(&r);
+	r.p->ops.interval(r.s, r.priv);
+	out = finish(&r);
+	p1 = after(out, "oncpu: 200.00 ms on 1 CPU\n");
+	p2 = after(p1, "oncpu: 200.00 ms on 1 CPU\n");
+	p3 = after(p2, "oncpu: 200.00 ms on 1 CPU\n");
+	all = after(out, "oncpu: the whole run, 600.00 ms on 1 CPU\n");
+	CHECK(*p1 && *p2 && *p3 && *all, "three intervals of 200 ms, the run: %s", out);
+	iv1 = table(p1, b1, sizeof(b1));
+	iv2 = table(p2, b2, sizeof(b2));
+	iv3 = table(p3, b3, sizeof(b3));
+	CHECK(has_line(iv1, "0        200.00  100.0%  t5:105                            50.00") &&
+		      has_line(
+			      iv1,
+			      "                         t6:106                            50.00") &&
+		      has_line(
+			      iv1,
+			      "                         t4:104                            40.00") &&
+		      has_line(iv1, "                         ... 3 more, 60.00 ms"),
+	      "the first interval: t1..t6 in it: %s", iv1);
+	/* the late slice of t6, and no other exited thread */
+	CHECK(has_line(iv2, "0         50.00   25.0%  t6:106                            50.00"),
+	      "the second: t6's late 50 ms: %s", iv2);
+	CHECK(!strstr(iv2, "t4:") && !strstr(iv2, "t5:"), "exited threads gone from it: %s", iv2);
+	CHECK(has_line(iv3, "0        150.00   75.0%  new:105                          150.00"),
+	      "the third: tid 105 again, as 'new': %s", iv3);
+	/* t6's two parts in one row; t5 by its own name beside "new" of the same tid */
+	CHECK(has_line(all, "0        400.00   66.7%  new:105                          150.00") &&
+		      has_line(
+			      all,
+			      "                         t6:106                           100.00") &&
+		      has_line(
+			      all,
+			      "                         t5:105                            50.00") &&
+		      has_line(all, "                         ... 4 more, 100.00 ms"),
+	      "the whole run: 400 ms, the 3 largest by name, 4 more: %s", all);
+	CHECK(strstr(all, "; 1 rows of live threads, 3 of exited ones\n") != NULL,
+	      "memory: one live row, --top exited rows kept: %s", all);
+	cleanup(&r);
+}
+
+#define PD 3999904 /* delta, of process PA, alive at the end */
+
+/* -p PA: alpha, beta and a third thread exit in the first interval; delta runs in the second. */
+static void test_exited_threads(void)
+{
+	struct run r;
+	const char *out, *iv2, *all;
+	char b[2048];
+
+	if (start(&r, "-C 0 -p 3999900 --top 1")) {
+		CHECK(0, "start oncpu -p on an injected session");
+		return;
+	}
+	name(&r, 0, PA, TA, "alpha");
+	name(&r, 0, PA, TB, "beta");
+	name(&r, 0, PA, TB + 1, "gamma");
+	name(&r, 0, PA, PD, "delta");
+	tick(&r, 0, 0, PA, TA);
+	task(&r, PERF_RECORD_EXIT, 100, 0, PA, TA);
+	sw(&r, 100, 0, PA, TA, TB);
+	task(&r, PERF_RECORD_EXIT, 150, 0, PA, TB);
+	sw(&r, 150, 0, PA, TB, TB + 1);
+	task(&r, PERF_RECORD_EXIT, 180, 0, PA, TB + 1);
+	sw(&r, 180, 0, PA, TB + 1, 0);
+	tick(&r, 200, 0, 0, 0);
+	r.p->ops.interval(r.s, r.priv);
+	session__inject(r.s, synth__switch(&r.b, false, PA, PD, 0, 0, r.t0 + 250 * MS, 0), 0);
+	tick(&r, 400, 0, PA, PD);
+	r.p->ops.interval(r.s, r.priv);
+	out = finish(&r);
+	iv2 = table(after(after(out, "oncpu: 200.00 ms on 1 CPU\n"), "oncpu: 200.00 ms on 1 CPU\n"),
+		    b, sizeof(b));
+	all = after(out, "oncpu: the whole run, 400.00 ms on 1 CPU\n");
+	CHECK(strstr(out, "alpha:3999901                    100.00   50.0%  0:100.00\n") != NULL,
+	      "-p: alpha in the first interval: %s", out);
+	CHECK(has_line(iv2, "delta:3999904                    150.00   75.0%  0:150.00") &&
+		      !strstr(iv2, "alpha") && !strstr(iv2, "beta") && !strstr(iv2, "gamma"),
+	      "-p: the second interval without the threads that exited before: %s", iv2);
+	CHECK(has_line(all, "delta:3999904                    150.00   37.5%  0:150.00") &&
+		      has_line(all, "alpha:3999901                    100.00   25.0%  0:100.00") &&
+		      has_line(all, "... 2 more exited threads, 80.00 ms"),
+	      "-p: the whole run: delta, the largest exited, 2 more: %s", all);
+	cleanup(&r);
+}
+
+/* CPU 1's buffer read after CPU 0's, its records older: the run starts with them. */
+static void test_late_buffer(void)
+{
+	struct run r;
+	const char *out, *all;
+
+	if (start(&r, "-C 0,1")) {
+		CHECK(0, "start oncpu on an injected session");
+		return;
+	}
+	name(&r, 0, PA, TA, "alpha");
+	name(&r, 0, TG - 1, TG, "gamma");
+	tick(&r, 100, 0, PA, TA);
+	tick(&r, 200, 0, PA, TA);
+	tick(&r, 0, 1, TG - 1, TG);
+	tick(&r, 200, 1, TG - 1, TG);
+	out = finish(&r);
+	all = after(out, "oncpu: the whole run, 200.00 ms on 2 CPUs\n");
+	CHECK(has_line(all, "0        200.00  100.0%  alpha:3999901                    200.00") &&
+		      has_line(all,
+			       "1        200.00  100.0%  gamma:3999911                    200.00"),
+	      "the run from CPU 1's first record, alpha since then too: %s", out);
+	cleanup(&r);
+}
+
 int main(void)
 {
 	test_runslice();
+	test_late_cpu();
 	test_per_cpu();
 	test_per_thread();
 	test_top();
+	test_exited();
+	test_exited_threads();
+	test_late_buffer();
 	return ut_done("test_oncpu");
 }

@@ -10,10 +10,13 @@
  *		guest mode; prints "noguest: REASON" and idles without KVM
  *	sleep	sleeps the whole time (comm "sleeper")
  *	nap	10 ms naps (comm "napper")
+ *	burst	10 ms naps, each followed by 5 ms of its own CPU time in user
+ *		mode (comm "burster")
  * The main thread ("pinned") sleeps meanwhile.  Prints "pid=PID", one
  * "thread NAME tid=TID cpu=CPU" line per thread, at the end one "cpu NAME
- * tid=TID ms=MS user=MS sys=MS" line per thread (its CPU time, and its
- * user / kernel split, the kernel's counts) and "done".
+ * tid=TID ms=MS user=MS sys=MS naps=N" line per thread (its CPU time, its
+ * user / kernel split, the kernel's counts, and how many times it slept)
+ * and "done".
  * -f: after "pid=PID", waits for a line on FIFO before starting them.
  */
 #define _GNU_SOURCE
@@ -45,6 +48,7 @@ struct job {
 	volatile int ready, done;
 	double cpu_ms;		/* its CPU time, CLOCK_THREAD_CPUTIME_ID */
 	double user_ms, sys_ms; /* ... split by the kernel (RUSAGE_THREAD) */
+	unsigned naps;
 };
 
 static volatile int stop;
@@ -115,6 +119,14 @@ static void zero_loop(void)
 		close(fd);
 }
 
+static double thread_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
 static void work(struct job *j)
 {
 	struct timespec nap = { 0, 10000000 };
@@ -131,19 +143,24 @@ static void work(struct job *j)
 	else if (!strcmp(j->what, "sys"))
 		zero_loop();
 	else if (!strcmp(j->what, "nap"))
-		while (!stop)
+		while (!stop) {
 			nanosleep(&nap, NULL);
+			j->naps++;
+		}
+	else if (!strcmp(j->what, "burst"))
+		while (!stop) {
+			double t0;
+
+			nanosleep(&nap, NULL);
+			j->naps++;
+			/* few clock reads: each is a system call */
+			for (t0 = thread_ms(); !stop && thread_ms() - t0 < 5;)
+				for (int i = 0; i < 100000; i++)
+					sink += (unsigned long)i * 7;
+		}
 	else
 		while (!stop)
 			pause(); /* sleep: until a signal at the end */
-}
-
-static double thread_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 static void *run(void *arg)
@@ -183,8 +200,8 @@ int main(int argc, char **argv)
 		fifo = optarg;
 	}
 	if (optind + 1 >= argc || (secs = atof(argv[optind])) <= 0) {
-		fprintf(stderr,
-			"usage: pinned [-f FIFO] SECONDS spin|sys|guest|sleep|nap[@CPU] ...\n");
+		fprintf(stderr, "usage: pinned [-f FIFO] SECONDS "
+				"spin|sys|guest|sleep|nap|burst[@CPU] ...\n");
 		return 2;
 	}
 	for (int i = optind + 1; i < argc && n < MAX_THREADS; i++, n++) {
@@ -194,13 +211,17 @@ int main(int argc, char **argv)
 		j->cpu = at ? atoi(at + 1) : -1;
 		snprintf(j->what, sizeof(j->what), "%.*s", at ? (int)(at - argv[i]) : 7, argv[i]);
 		if (strcmp(j->what, "spin") && strcmp(j->what, "sys") && strcmp(j->what, "guest") &&
-		    strcmp(j->what, "sleep") && strcmp(j->what, "nap")) {
+		    strcmp(j->what, "sleep") && strcmp(j->what, "nap") &&
+		    strcmp(j->what, "burst")) {
 			fprintf(stderr, "pinned: unknown '%s'\n", argv[i]);
 			return 2;
 		}
-		if (!strcmp(j->what, "sleep") || !strcmp(j->what, "nap"))
+		if (!strcmp(j->what, "sleep") || !strcmp(j->what, "nap") ||
+		    !strcmp(j->what, "burst"))
 			snprintf(j->name, sizeof(j->name), "%s",
-				 !strcmp(j->what, "nap") ? "napper" : "sleeper");
+				 !strcmp(j->what, "nap")     ? "napper"
+				 : !strcmp(j->what, "burst") ? "burster"
+							     : "sleeper");
 		else
 			snprintf(j->name, sizeof(j->name), "%s%d", j->what,
 				 j->cpu < 0 ? 0 : j->cpu);
@@ -241,8 +262,8 @@ int main(int argc, char **argv)
 		pthread_join(jobs[i].th, NULL);
 	}
 	for (int i = 0; i < n; i++)
-		printf("cpu %s tid=%d ms=%.2f user=%.2f sys=%.2f\n", jobs[i].name, jobs[i].tid,
-		       jobs[i].cpu_ms, jobs[i].user_ms, jobs[i].sys_ms);
+		printf("cpu %s tid=%d ms=%.2f user=%.2f sys=%.2f naps=%u\n", jobs[i].name,
+		       jobs[i].tid, jobs[i].cpu_ms, jobs[i].user_ms, jobs[i].sys_ms, jobs[i].naps);
 	printf("done\n");
 	return 0;
 }
