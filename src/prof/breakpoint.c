@@ -235,6 +235,12 @@ static int resolve(struct session *s, struct breakpoint *p, struct bp *b)
 		return session__usage_err(s, "'%s': %s", b->text, msg);
 	if (err)
 		return session__set_err(s, err, "'%s': %s", b->text, msg);
+	if (b->sa.ifunc)
+		return session__usage_err(s,
+					  "'%s': %s is an IFUNC in %s: its address is the "
+					  "resolver's, run once at load time to pick the function "
+					  "called; name that function (nm -D lists them)",
+					  b->text, b->sym, b->sa.file);
 	b->addr = b->sa.addr + b->off;
 	if (b->sa.predicted && !p->persona_set) {
 		int cur = personality(0xffffffff);
@@ -352,6 +358,7 @@ static void read_maps(struct session *s, u64 addr)
 static int bp_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	const struct target_opts *tg = session__conf(s)->target;
 	struct breakpoint *p = priv;
 	int err;
 
@@ -369,6 +376,14 @@ static int bp_init(struct session *s, void *priv, const struct opt_set *opts)
 			return err;
 	}
 	read_maps(s, p->bp[0].addr);
+	for (int i = 0; i < p->nr; i++)
+		if (tg->cpus_given && !tg->nr_pids && !tg->nr_tids && tg->argv && tg->argv[0] &&
+		    p->bp[i].sym[0] && !p->bp[i].sa.kernel)
+			session__warn(s,
+				      "'%s': with -C, watched in every process on those CPUs for "
+				      "as long as '%s' runs, not in it alone (without -C: in it "
+				      "and its children, wherever they run)",
+				      p->bp[i].text, tg->argv[0]);
 	if (p->persona_set)
 		session__warn(s,
 			      "'%s' runs without address randomization: its symbols' "

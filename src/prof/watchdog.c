@@ -13,13 +13,14 @@
  *
  * watchdog follows both per CPU (timer:hrtimer_expire_entry filtered on
  * the function's address from /proc/kallsyms, sched:sched_switch filtered
- * on the kthreads' names), samples each CPU periodically (cycles, an NMI,
- * where there is a PMU; cpu-clock otherwise) keeping its last samples, and
- * when a CPU reaches --warn PCT of a threshold, prints the CPU, how long,
- * and the samples taken on it meanwhile, with their stacks (-g).  It asks
- * after every sample of a CPU and, for CPUs that send nothing (interrupts
- * off: no timer sample either), every -i interval.  An idle CPU is neither
- * (the context-switch records say when a CPU idles: analysis/gapwatch).
+ * on the kthreads' names switching out: one record per run), samples each
+ * CPU periodically (cycles, an NMI, where there is a PMU; cpu-clock
+ * otherwise) keeping its last samples, and when a CPU reaches --warn PCT
+ * of a threshold, prints the CPU, how long, and the samples taken on it
+ * meanwhile, with their stacks (-g).  It asks after every sample of a CPU
+ * and, for CPUs that send nothing (interrupts off: no timer sample
+ * either), every -i interval.  An idle CPU is neither (the context-switch
+ * records say when a CPU idles: analysis/gapwatch).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,7 +46,7 @@ enum { CLK_HARD, CLK_SOFT, CLK_SAMPLES, NR_CLK };
 struct watchdog {
 	unsigned long long freq, warn;
 	struct evsel *hr, *sw, *smp;
-	struct field fn, prev_comm, next_comm;
+	struct field fn, prev_comm;
 	u64 fn_addr;
 	const char *kthread; /* "migration" or "watchdog" */
 	u64 limit[2];	     /* the kernel's: hard, soft */
@@ -55,6 +56,7 @@ struct watchdog {
 	int nr_watched;	     /* its size */
 	struct gapwatch *gw;
 	struct ksyms *ks;
+	u64 newest; /* the newest record's time: records are delivered up to about it */
 };
 
 /* A number from a /proc/sys file: 0, or -errno. */
@@ -181,17 +183,16 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 	w->hr = session__add_tp(s, "timer", "hrtimer_expire_entry", &c);
 	if (!w->hr)
 		return -ENOENT;
-	snprintf(filter, sizeof(filter), "prev_comm ~ \"%s/*\" || next_comm ~ \"%s/*\"", w->kthread,
-		 w->kthread);
+	/* a run counted once, when it ends (switching in and out would count it twice) */
+	snprintf(filter, sizeof(filter), "prev_comm ~ \"%s/*\"", w->kthread);
 	w->sw = session__add_tp(s, "sched", "sched_switch", &c);
 	if (!w->sw)
 		return -ENOENT;
 	if (evsel__field(w->hr, "function", &w->fn) ||
-	    evsel__field(w->sw, "prev_comm", &w->prev_comm) ||
-	    evsel__field(w->sw, "next_comm", &w->next_comm))
+	    evsel__field(w->sw, "prev_comm", &w->prev_comm))
 		return session__set_err(s, -EINVAL,
 					"timer:hrtimer_expire_entry or sched:sched_switch lacks a "
-					"field it needs (function, prev_comm, next_comm)");
+					"field it needs (function, prev_comm)");
 
 	memset(&c, 0, sizeof(c));
 	c.type = pmu ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
@@ -300,20 +301,14 @@ static void tick(struct session *s, struct watchdog *w, int k, const struct samp
 		units__fmt_ns(t.gap, gap, sizeof(gap)));
 }
 
-/* Is this switch the CPU's own stopper (or watchdog) kthread going in or out? */
+/* Is this switch the end of a run of the CPU's own stopper (or watchdog) kthread? */
 static bool own_kthread(struct watchdog *w, const struct sample *smp)
 {
 	char name[32];
 	int len, n = snprintf(name, sizeof(name), "%s/%u", w->kthread, smp->cpu);
-	const struct field *f[2] = { &w->prev_comm, &w->next_comm };
+	const char *comm = field__str(&w->prev_comm, smp, &len);
 
-	for (int i = 0; i < 2; i++) {
-		const char *comm = field__str(f[i], smp, &len);
-
-		if (comm && len == n && !memcmp(comm, name, n))
-			return true;
-	}
-	return false;
+	return comm && len == n && !memcmp(comm, name, n);
 }
 
 static void wd_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -321,6 +316,8 @@ static void wd_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct watchdog *w = priv;
 	u64 fn;
 
+	if (smp->time > w->newest)
+		w->newest = smp->time;
 	if (ev == w->hr) {
 		if (!field__u64(&w->fn, smp, &fn) && fn == w->fn_addr)
 			tick(s, w, CLK_HARD, smp);
@@ -339,15 +336,26 @@ static void wd_switch(struct session *s, void *priv, const struct rec_switch *sw
 	struct watchdog *w = priv;
 
 	(void)s;
+	if (sw->time > w->newest)
+		w->newest = sw->time;
 	if (sw->pid == 0 || sw->other_pid == 0)
 		gapwatch__idle(w->gw, (int)sw->cpu, sw->time, (sw->pid == 0) != sw->out);
 }
 
-/* CPUs that send nothing (interrupts off) are asked here. */
+/*
+ * CPUs that send nothing (interrupts off) are asked here, as of the newest
+ * record delivered: the clock's now would count against every CPU the
+ * time its records still wait in the rings and the order queue (and this
+ * process's own delays on a loaded host).  When nothing came for a second
+ * (every watched CPU silent), as of now.
+ */
 static void wd_interval(struct session *s, void *priv)
 {
 	struct watchdog *w = priv;
 	u64 now = session__now(s);
+
+	if (w->newest && w->newest < now && now - w->newest < NS_PER_SEC)
+		now = w->newest;
 
 	for (int cpu = 0; cpu < w->nr_watched; cpu++)
 		check(s, w, cpu, now);

@@ -457,6 +457,7 @@ int probe_elf__symbol(struct probe_elf *pe, const char *name, struct probe_sym *
 	ps->vaddr = sym.st_value;
 	ps->size = sym.st_size;
 	ps->func = is_func(&sym);
+	ps->ifunc = GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC;
 	ps->tls = GELF_ST_TYPE(sym.st_info) == STT_TLS;
 	return 0;
 }

@@ -40,10 +40,11 @@ struct probe_func {
 int probe_elf__func(struct probe_elf *pe, const char *name, struct probe_func *f);
 
 struct probe_sym {
-	u64 vaddr; /* st_value: a link-time address */
-	u64 size;  /* st_size, 0 when unknown */
-	bool func; /* STT_FUNC or STT_GNU_IFUNC */
-	bool tls;  /* STT_TLS: vaddr is an offset in each thread's block, not an address */
+	u64 vaddr;  /* st_value: a link-time address */
+	u64 size;   /* st_size, 0 when unknown */
+	bool func;  /* STT_FUNC or STT_GNU_IFUNC */
+	bool ifunc; /* STT_GNU_IFUNC: vaddr is the resolver's, which picks the function run */
+	bool tls;   /* STT_TLS: vaddr is an offset in each thread's block, not an address */
 };
 
 /*

@@ -116,21 +116,17 @@ static int elf_symbol(const char *path, const char *name, struct probe_sym *ps)
 
 /* ---- The kernel ---- */
 
-int symaddr__kernel(const char *path, const char *name, struct symaddr *sa)
+int symaddr__parse_kallsyms(FILE *fp, const char *name, struct symaddr *sa)
 {
-	size_t n = strlen(name);
+	size_t n = strlen(name), cap = 0;
 	bool found = false, core = false, nonzero = false;
-	char line[1024];
-	FILE *fp;
+	char *line = NULL;
 
 	if (!n)
 		return -ENOENT;
-	fp = fopen(path ? path : "/proc/kallsyms", "re");
-	if (!fp)
-		return -errno;
-	while (fgets(line, sizeof(line), fp)) {
+	while (getline(&line, &cap, fp) > 0) {
 		unsigned long long addr;
-		char type;
+		char type, end;
 		int pos = 0;
 		bool module;
 
@@ -138,9 +134,13 @@ int symaddr__kernel(const char *path, const char *name, struct symaddr *sa)
 			continue;
 		if (addr)
 			nonzero = true;
-		if (strncmp(line + pos, name, n) || !strchr("\t\n", line[pos + n]))
+		/* NAME, then a newline, the end of the text, or a tab before [module] */
+		if (strncmp(line + pos, name, n))
 			continue;
-		module = line[pos + n] == '\t';
+		end = line[pos + n];
+		if (end != '\t' && end != '\n' && end != '\0')
+			continue;
+		module = end == '\t';
 		/* the core kernel's symbol wins over a module's of the same name */
 		if (core || (found && module))
 			continue;
@@ -149,33 +149,43 @@ int symaddr__kernel(const char *path, const char *name, struct symaddr *sa)
 		sa->addr = addr;
 		sa->size = 0;
 		sa->func = strchr("tTwW", type) != NULL;
+		sa->ifunc = false;
 		sa->kernel = true;
 		sa->predicted = false;
 		set_file(sa, module ? "[module]" : "[kernel.kallsyms]");
 	}
-	fclose(fp);
+	free(line);
 	if (!found)
 		return -ENOENT;
 	/* addresses hidden (kptr_restrict, not root): every one reads 0 */
 	return nonzero ? 0 : -EPERM;
 }
 
+int symaddr__kernel(const char *path, const char *name, struct symaddr *sa)
+{
+	FILE *fp = fopen(path ? path : "/proc/kallsyms", "re");
+	int err;
+
+	if (!fp)
+		return -errno;
+	err = symaddr__parse_kallsyms(fp, name, sa);
+	fclose(fp);
+	return err;
+}
+
 /* ---- A running process ---- */
 
-struct mapped {
-	char *path;
-	u64 start, pgoff; /* its mapping of the lowest file offset */
-};
-
-static int add_mapped(struct mapped **v, int *nr, const char *path, u64 start, u64 pgoff)
+static int add_mapped(struct symaddr_file **v, int *nr, const char *path, u64 start, u64 end,
+		      u64 pgoff)
 {
-	struct mapped *m;
+	struct symaddr_file *m;
 
 	for (int i = 0; i < *nr; i++) {
 		if (strcmp((*v)[i].path, path))
 			continue;
 		if (pgoff < (*v)[i].pgoff) {
 			(*v)[i].start = start;
+			(*v)[i].end = end;
 			(*v)[i].pgoff = pgoff;
 		}
 		return 0;
@@ -190,17 +200,60 @@ static int add_mapped(struct mapped **v, int *nr, const char *path, u64 start, u
 	if (!m[*nr].path)
 		return -ENOMEM;
 	m[*nr].start = start;
+	m[*nr].end = end;
 	m[*nr].pgoff = pgoff;
 	(*nr)++;
 	return 0;
 }
 
-/* The files of /proc/PID/maps, each with its mapping of the lowest offset. */
-static int read_mapped(pid_t pid, struct mapped **v, int *nr)
+/*
+ * Lines of any length (getline): a path is the rest of its line, and a
+ * line cut in two would make its end look like a mapping of its own.
+ */
+int symaddr__parse_maps(FILE *fp, struct symaddr_file **v, int *nr)
 {
-	char path[64], line[PATH_MAX + 128];
-	FILE *fp;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	int err = 0;
+
+	*v = NULL;
+	*nr = 0;
+	while (!err && (len = getline(&line, &cap, fp)) > 0) {
+		unsigned long long start, end, pgoff;
+		int pos = 0;
+
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &start, &end, &pgoff, &pos) !=
+			    3 ||
+		    !pos || start >= end)
+			continue;
+		if (line[pos] == '/')
+			err = add_mapped(v, nr, line + pos, start, end, pgoff);
+	}
+	free(line);
+	if (err) {
+		symaddr__free_files(*v, *nr);
+		*v = NULL;
+		*nr = 0;
+	}
+	return err;
+}
+
+void symaddr__free_files(struct symaddr_file *v, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(v[i].path);
+	free(v);
+}
+
+/* The files of /proc/PID/maps, each with its mapping of the lowest offset. */
+static int read_mapped(pid_t pid, struct symaddr_file **v, int *nr)
+{
+	char path[64];
+	FILE *fp;
+	int err;
 
 	*v = NULL;
 	*nr = 0;
@@ -208,27 +261,33 @@ static int read_mapped(pid_t pid, struct mapped **v, int *nr)
 	fp = fopen(path, "re");
 	if (!fp)
 		return errno == ENOENT ? -ESRCH : -errno;
-	while (!err && fgets(line, sizeof(line), fp)) {
-		unsigned long long start, end, pgoff;
-		char *file, *nl;
-		int pos = 0;
-
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &start, &end, &pgoff, &pos) !=
-			    3 ||
-		    !pos)
-			continue;
-		file = line + pos;
-		nl = strchr(file, '\n');
-		if (nl)
-			*nl = '\0';
-		if (file[0] == '/')
-			err = add_mapped(v, nr, file, start, pgoff);
-	}
+	err = symaddr__parse_maps(fp, v, nr);
 	fclose(fp);
 	return err;
 }
 
-static int in_mapped(pid_t pid, const struct mapped *m, const char *name, struct symaddr *sa)
+/*
+ * The file itself: map_files reaches the mapped inode, even one deleted or
+ * replaced since (a library upgraded under a running daemon is " (deleted)"
+ * in maps, and its path names the new file); without it (not root), the
+ * path in the process's own view of the files (a container's root).
+ */
+static int open_path(pid_t pid, const struct symaddr_file *m, char *path, size_t len)
+{
+	size_t n = strlen(m->path);
+
+	snprintf(path, len, "/proc/%d/map_files/%llx-%llx", (int)pid, (unsigned long long)m->start,
+		 (unsigned long long)m->end);
+	if (!access(path, R_OK))
+		return 0;
+	if (n > 10 && !strcmp(m->path + n - 10, " (deleted)"))
+		return -ENOENT;
+	if (snprintf(path, len, "/proc/%d/root%s", (int)pid, m->path) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int in_mapped(pid_t pid, const struct symaddr_file *m, const char *name, struct symaddr *sa)
 {
 	char path[PATH_MAX];
 	struct probe_sym ps;
@@ -236,9 +295,9 @@ static int in_mapped(pid_t pid, const struct mapped *m, const char *name, struct
 	u64 at;
 	int err;
 
-	/* the process's own view of its files (a container's root) */
-	if (snprintf(path, sizeof(path), "/proc/%d/root%s", (int)pid, m->path) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
+	err = open_path(pid, m, path, sizeof(path));
+	if (err)
+		return err;
 	err = elf_symbol(path, name, &ps);
 	if (err)
 		return err;
@@ -250,6 +309,7 @@ static int in_mapped(pid_t pid, const struct mapped *m, const char *name, struct
 	sa->addr = ps.vaddr + (m->start - at);
 	sa->size = ps.size;
 	sa->func = ps.func;
+	sa->ifunc = ps.ifunc;
 	sa->kernel = false;
 	sa->predicted = false;
 	set_file(sa, m->path);
@@ -259,7 +319,7 @@ static int in_mapped(pid_t pid, const struct mapped *m, const char *name, struct
 int symaddr__process(pid_t pid, const char *name, struct symaddr *sa)
 {
 	char link[64], exe[PATH_MAX];
-	struct mapped *v;
+	struct symaddr_file *v;
 	int nr, err, ret = -ENOENT;
 	ssize_t n;
 
@@ -280,10 +340,8 @@ int symaddr__process(pid_t pid, const char *name, struct symaddr *sa)
 		}
 	}
 	err = ret;
+	symaddr__free_files(v, nr);
 out:
-	for (int i = 0; i < nr; i++)
-		free(v[i].path);
-	free(v);
 	return err;
 }
 
@@ -333,6 +391,7 @@ int symaddr__program(const char *path, const char *name, struct symaddr *sa)
 	sa->addr = ps.vaddr + bias;
 	sa->size = ps.size;
 	sa->func = ps.func;
+	sa->ifunc = ps.ifunc;
 	sa->kernel = false;
 	sa->predicted = true;
 	set_file(sa, path);

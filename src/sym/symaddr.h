@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "engine/conf.h"
@@ -21,6 +22,7 @@ struct symaddr {
 	u64 addr;	/* the run-time address */
 	u64 size;	/* bytes (ELF st_size); 0 when unknown (kallsyms) */
 	bool func;	/* code, not data */
+	bool ifunc;	/* STT_GNU_IFUNC: the address of the resolver, not of what it picks */
 	bool kernel;	/* a kernel address */
 	bool predicted; /* where a program not started yet will have it (symaddr__program) */
 	char file[256]; /* the ELF file as the process names it, or "[kernel.kallsyms]" */
@@ -32,6 +34,8 @@ struct symaddr {
  * addresses from this user), or another -errno.
  */
 int symaddr__kernel(const char *path, const char *name, struct symaddr *sa);
+/* The same over kallsyms text read from @fp (the parser alone: tests, fuzzing). */
+int symaddr__parse_kallsyms(FILE *fp, const char *name, struct symaddr *sa);
 
 /*
  * @name in the ELF files process @pid maps (its executable first, then
@@ -40,6 +44,20 @@ int symaddr__kernel(const char *path, const char *name, struct symaddr *sa);
  * variable: one address per thread), or another -errno.
  */
 int symaddr__process(pid_t pid, const char *name, struct symaddr *sa);
+
+/* A file a process maps, with its mapping of the lowest file offset. */
+struct symaddr_file {
+	char *path; /* as maps names it, " (deleted)" included */
+	u64 start, end, pgoff;
+};
+/*
+ * The files (paths from '/') of /proc/PID/maps text read from @fp, each
+ * once, in the order of their first mapping: *@files (free with
+ * symaddr__free_files) and *@nr.  0 or -ENOMEM.  (The parser alone:
+ * symaddr__process reads the maps with it; tests, fuzzing.)
+ */
+int symaddr__parse_maps(FILE *fp, struct symaddr_file **files, int *nr);
+void symaddr__free_files(struct symaddr_file *files, int nr); /* NULL is fine */
 
 /*
  * @name in the executable @path, at the address it will have once exec(2)

@@ -1,9 +1,11 @@
 #!/bin/bash
-# breakpoint against tests/work/bpvar: it prints the addresses of bp_var and
-# bp_func, calls bp_func N times, then writes bp_var exactly 100 times (in
-# bp_bump).  First: does a hardware breakpoint fire here at all (an execute
+# breakpoint against tests/work/bpvar: it prints the addresses of bp_var,
+# bp_func, libc's getppid and opterr (libc's variable, copied into the
+# program), calls bp_func and getppid N times, then writes bp_var exactly
+# 100 times (in bp_bump).  First: does a hardware breakpoint fire here at all (an execute
 # breakpoint on bp_func, attached with -p)?  Where it does: exact hit counts
-# by name, with -p and with -- command, ips in the right functions, stacks.
+# by name, with -p and with -- command, ips in the right functions, stacks,
+# a shared library's function at the address it has in the process.
 # Everywhere: the names resolve to the addresses the workload prints (-p:
 # read from the process; --: placed before it runs, without ASLR), bad
 # input is refused with its reason and status 2, runs end cleanly.
@@ -19,13 +21,33 @@ said_at() { grep -o "breakpoint on $2 ([^)]*) at 0x[0-9a-f]*" "$1" | head -1 | g
 hits_in() { grep -c " $2: addr 0x[0-9a-f]* ([a-z_]*) ip 0x[0-9a-f]* $3+0x" "$1"; }
 
 # -p: the names resolve in the running process (ASLR on)
-attach "$T/p" "breakpoint -p PID bp_var:w bp_func" bpvar 20
+attach "$T/p" "breakpoint -p PID bp_var:w bp_func getppid opterr:w" bpvar 20
 check_eq "-p: exit status" "$(cat "$T/p.rc")" 0
 check "-p: the workload ran" grep -q '^done bp_var=100$' "$T/p.wl"
 check_eq "-p: bp_var resolves to the address it prints" "$(said_at "$T/p.err" bp_var)" "$(addr_of "$T/p.wl" bp_var)"
 check_eq "-p: bp_func too" "$(said_at "$T/p.err" bp_func)" "$(addr_of "$T/p.wl" bp_func)"
+check_eq "-p: getppid, in libc, at its address there" "$(said_at "$T/p.err" getppid)" "$(addr_of "$T/p.wl" getppid_at)"
+check "-p: getppid: found in libc" grep -q "breakpoint on getppid (/[^)]*/libc\.so\.6) at " "$T/p.err"
+check_eq "-p: opterr: the program's copy, the one libc uses" "$(said_at "$T/p.err" opterr)" "$(addr_of "$T/p.wl" opterr)"
 check "-p: an int: 4 bytes, w" grep -q "breakpoint on bp_var (.*/bpvar) at 0x[0-9a-f]* len 4 w$" "$T/p.err"
 check "-p: a function: x" grep -q "breakpoint on bp_func (.*/bpvar) at 0x[0-9a-f]* len 8 x$" "$T/p.err"
+
+# -p of a program deleted while it runs (upgraded under it): its symbols from
+# the file it maps (/proc/PID/map_files), not from whatever has its path now
+cp "$W/bpvar" "$T/bpvar.old"
+mkfifo "$T/d.fifo"
+spawn d "$T/bpvar.old" -f "$T/d.fifo" 1 >"$T/d.wl"
+for i in $(seq 100); do grep -q '^pid=' "$T/d.wl" && break; sleep 0.1; done
+rm -f "$T/bpvar.old"
+"$PP" breakpoint -v -p "$d" bp_var:w >"$T/d" 2>"$T/d.err" &
+p=$!
+for i in $(seq 100); do grep -q monitoring "$T/d.err" && break; kill -0 $p 2>/dev/null || break; sleep 0.1; done
+kill -INT $p 2>/dev/null
+wait $p
+check_eq "-p of a deleted program: exit status" $? 0
+echo go >"$T/d.fifo"
+check_eq "-p of a deleted program: bp_var resolves to the address it prints" "$(grep -o 'breakpoint on bp_var ([^)]*(deleted)) at 0x[0-9a-f]*' "$T/d.err" | grep -o '0x[0-9a-f]*$')" "$(addr_of "$T/d.wl" bp_var)"
+reap "$d"
 
 # -- command: placed before it runs, without address randomization
 "$PP" breakpoint -v bp_var:w bp_func -- "$W/bpvar" 20 >"$T/c" 2>"$T/c.err"
@@ -43,6 +65,8 @@ if [ "$fired" -eq 0 ]; then
 	check "-p: the counts at the end" grep -q '^bp_var:w: 0 hits at 0x' "$T/p"
 else
 	check_eq "-p: bp_func called 20 times: 20 hits at its first instruction" "$fired" 20
+	check_eq "-p: getppid of libc called 20 times: 20 hits there" "$(hits_in "$T/p" getppid '_*getppid')" 20
+	check_eq "-p: opterr never written: no hit" "$(grep -c ' opterr:w: addr' "$T/p")" 0
 	check_eq "-p: bp_var written 100 times: 100 hits in bp_bump" "$(hits_in "$T/p" bp_var:w bp_bump)" 100
 	check_eq "-p: no other hit" "$(grep -c ' bp_var:w: addr' "$T/p")" 100
 	check "-p: the counts at the end" grep -q '^bp_var:w: 100 hits at 0x' "$T/p"

@@ -4,11 +4,12 @@
  * and bad, with the messages), the attributes each breakpoint gets, the
  * symbols of this very process resolved to the addresses they have here
  * (-p self) and to those a command will have (-- self, placed before it
- * runs), thread-local and unknown symbols refused, kernel symbols read
- * from a kallsyms file, and hits on synthesized samples printed with the
- * breakpoint's symbol, the ip's function and, with -g, the stack; the
- * end-of-run counts and the "no hit" line.  (Hosts whose hardware
- * breakpoints never fire test this logic here only.)
+ * runs), thread-local, IFUNC and unknown symbols refused, kernel symbols
+ * read from kallsyms text, /proc/PID/maps text parsed (lines of any
+ * length, the lowest offset of each file), and hits on synthesized
+ * samples printed with the breakpoint's symbol, the ip's function and,
+ * with -g, the stack; the end-of-run counts and the "no hit" line.
+ * (Hosts whose hardware breakpoints never fire test this logic here only.)
  */
 #include <errno.h>
 #include <linux/hw_breakpoint.h>
@@ -275,6 +276,72 @@ static void test_resolve(void)
 	      "no target: a program's symbol is refused: %s", session__strerror(r.s) ?: "");
 	finish(&r, err, sizeof(err));
 	cleanup(&r);
+
+	/*
+	 * An IFUNC of libc (one ASan does not intercept): its symbol is the
+	 * resolver, never run again: refused, not watched in vain.
+	 */
+	CHECK(!start(&r, "-p PID wcsrchr") && r.init_err && session__err_is_usage(r.s) &&
+		      strstr(session__strerror(r.s), "'wcsrchr': wcsrchr is an IFUNC in ") &&
+		      strstr(session__strerror(r.s), "libc.so.6: its address is the resolver's"),
+	      "an IFUNC: %s", session__strerror(r.s) ?: "");
+	finish(&r, err, sizeof(err));
+	cleanup(&r);
+}
+
+/* /proc/PID/maps text: each file once, at its lowest offset; lines of any length. */
+static void test_maps(void)
+{
+	static const char head[] =
+		"55d0c2c24000-55d0c2c28000 r--p 00000000 fe:00 1234       /usr/bin/prog\n"
+		"55d0c2c28000-55d0c2c3e000 r-xp 00004000 fe:00 1234       /usr/bin/prog\n"
+		"55d0c2c50000-55d0c2c71000 rw-p 00000000 00:00 0          [heap]\n"
+		"7f0000000000-7f0000001000 rw-p 00000000 00:00 0 \n"
+		"7f0000002000-7f0000003000 r-xp 00001000 fe:00 99 /usr/lib/libx.so (deleted)\n"
+		"7f0000001000-7f0000002000 r--p 00000000 fe:00 99 /usr/lib/libx.so (deleted)\n"
+		"7f0000005000-7f0000004000 r--p 00000000 fe:00 98 /bad/ends/before/it/starts\n"
+		"garbage\n"
+		"7f0000010000-7f0000011000 r--p 00000000 fe:00 7 /tmp/";
+	/* a long path whose end looks like a mapping of its own: part of the path */
+	static const char forged[] =
+		"7f1234560000-7f1234561000 r--p 00000000 fe:00 1 /usr/lib/f.so";
+	static const char tail[] = "\n7f0000020000-7f0000021000 r--p 00002000 fe:00 8 /lib/last.so";
+	size_t len = strlen(head) + 6000 + strlen(forged) + strlen(tail);
+	char *text = malloc(len + 1), *p = text;
+	struct symaddr_file *f = NULL;
+	int nr = -1;
+	FILE *fp;
+
+	if (!text)
+		return;
+	p = stpcpy(p, head);
+	memset(p, 'a', 6000);
+	p = stpcpy(p + 6000, forged);
+	strcpy(p, tail);
+	fp = fmemopen(text, len, "r");
+	CHECK(fp && !symaddr__parse_maps(fp, &f, &nr), "parsed");
+	CHECK_INT(nr, 4);
+	if (nr == 4) {
+		CHECK(!strcmp(f[0].path, "/usr/bin/prog") && f[0].start == 0x55d0c2c24000ULL &&
+			      f[0].end == 0x55d0c2c28000ULL && f[0].pgoff == 0,
+		      "the executable at its offset 0: %s 0x%llx", f[0].path,
+		      (unsigned long long)f[0].start);
+		CHECK(!strcmp(f[1].path, "/usr/lib/libx.so (deleted)") &&
+			      f[1].start == 0x7f0000001000ULL && f[1].pgoff == 0,
+		      "the lowest offset, not the first line: %s 0x%llx", f[1].path,
+		      (unsigned long long)f[1].start);
+		CHECK(strlen(f[2].path) == 5 + 6000 + strlen(forged) &&
+			      !strcmp(f[2].path + 5 + 6000, forged) &&
+			      f[2].start == 0x7f0000010000ULL,
+		      "a long path whole: %.40s...", f[2].path);
+		CHECK(!strcmp(f[3].path, "/lib/last.so") && f[3].pgoff == 0x2000,
+		      "the last line without a newline: %s", f[3].path);
+	}
+	symaddr__free_files(f, nr > 0 ? nr : 0);
+	symaddr__free_files(NULL, 0);
+	if (fp)
+		fclose(fp);
+	free(text);
 }
 
 /* The lowest mapping of our executable: where its file offset 0 is. */
@@ -367,6 +434,32 @@ static void test_kernel(void)
 	fclose(fp);
 	CHECK(symaddr__kernel(path, "jiffies_like", &sa) == -EPERM, "hidden addresses");
 	unlink(path);
+
+	/* the parser: a name longer than a line buffer, the last line without a newline */
+	{
+		static char text[4096], name[1600];
+		int n = snprintf(name, sizeof(name), "long_%01500d", 7);
+
+		snprintf(text, sizeof(text),
+			 "ffffffff81000000 T %s\n"
+			 "ffffffff81000030 t last_one",
+			 name);
+		fp = fmemopen(text, strlen(text), "r");
+		CHECK(fp && !symaddr__parse_kallsyms(fp, name, &sa) &&
+			      sa.addr == 0xffffffff81000000ULL,
+		      "a %d-character name", n);
+		if (fp)
+			rewind(fp);
+		CHECK(fp && symaddr__parse_kallsyms(fp, "long_", &sa) == -ENOENT,
+		      "its start is no name");
+		if (fp)
+			rewind(fp);
+		CHECK(fp && !symaddr__parse_kallsyms(fp, "last_one", &sa) &&
+			      sa.addr == 0xffffffff81000030ULL,
+		      "the last line, without a newline");
+		if (fp)
+			fclose(fp);
+	}
 }
 
 static void test_hits(void)
@@ -428,6 +521,7 @@ int main(void)
 	test_resolve();
 	test_program();
 	test_kernel();
+	test_maps();
 	test_hits();
 	return ut_done("test_breakpoint");
 }

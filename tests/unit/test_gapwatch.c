@@ -512,7 +512,11 @@ static void watchdog_tests(void)
 			hrtimer(&r, hr, 0, t + i * SEC - 1, fn);
 		sample(&r, smp, 0, 400, t + i * SEC, sched + 0x1000 + i);
 	}
+	/* its run: in (no tick: a run is counted once, when it ends), then out */
 	migration(&r, sw, 0, t + 2 * thresh * SEC * 7 / 10, "spinner", "migration/0");
+	fflush(r.fp);
+	CHECK(!strstr(r.out, "CPU 0: migration/0 again"), "switching in is not the run's end");
+	migration(&r, sw, 0, t + 2 * thresh * SEC * 7 / 10 + 20 * US, "migration/0", "spinner");
 	fflush(r.fp);
 	out = r.out;
 	snprintf(buf, sizeof(buf),
@@ -560,6 +564,16 @@ static void watchdog_tests(void)
 	CHECK(strstr(out, "watchdog: hard lockup after ") != NULL, "summary: %s", out);
 	CHECK(strstr(out, "\n   1        2 ") != NULL,
 	      "CPU 1: 2 watchdog hrtimers (not the other function's): %s", out);
+	{
+		unsigned long long hrs = 0, runs = 0;
+		const char *r0 = strstr(out, "\n   0 ");
+		char kt[32] = "";
+
+		CHECK(r0 && sscanf(r0, " 0 %llu %*s %*s %31s %llu", &hrs, kt, &runs) == 3 &&
+			      !strcmp(kt, "migration/0") && runs == 2,
+		      "CPU 0: migration/0 ran twice, each run counted once (%s %llu): %s", kt, runs,
+		      out);
+	}
 	cleanup(&r);
 
 	/*
@@ -578,7 +592,7 @@ static void watchdog_tests(void)
 	hrtimer(&r, hr, 0, t - thresh * SEC * 9 / 10, fn);
 	cswitch(&r, true, 400, 0, t - thresh * SEC * 8 / 10, 0);
 	hrtimer(&r, hr, 1, t - thresh * SEC * 7 / 10, fn);
-	migration(&r, sw, 1, t - thresh * SEC * 6 / 10, "spinner", "migration/1");
+	migration(&r, sw, 1, t - thresh * SEC * 6 / 10, "migration/1", "spinner");
 	fflush(r.fp);
 	CHECK_INT(count_lines(r.out, "watchdog: CPU"), 0);
 	r.p->ops.interval(r.s, r.priv);
@@ -594,6 +608,31 @@ static void watchdog_tests(void)
 	r.p->ops.interval(r.s, r.priv);
 	fflush(r.fp);
 	CHECK_INT(count_lines(r.out, "watchdog: CPU"), 1);
+	finish(&r);
+	cleanup(&r);
+
+	/*
+	 * The interval asks as of the newest record delivered, not the clock's
+	 * now (records wait in the rings and the order queue; a loaded host
+	 * delays this process): CPU 0's newest sample is 300ms old, its
+	 * hrtimer came 100ms less than the warning's age before that sample:
+	 * no warning (as of now it would be 200ms past it).
+	 */
+	CHECK(start(&r, "watchdog", "") == 0, "watchdog start: %s", err_of(&r));
+	hr = event(&r, "timer:hrtimer_expire_entry");
+	smp = event(&r, "cpu-clock");
+	if (!smp)
+		smp = event(&r, "cycles");
+	if (!hr || !smp) {
+		cleanup(&r);
+		return;
+	}
+	t = session__now(r.s);
+	hrtimer(&r, hr, 0, t - 300 * MS - (thresh * SEC / 2 - 100 * MS), fn);
+	sample(&r, smp, 0, 400, t - 300 * MS, sched);
+	r.p->ops.interval(r.s, r.priv);
+	fflush(r.fp);
+	CHECK_INT(count_lines(r.out, "watchdog: CPU 0"), 0);
 	finish(&r);
 	cleanup(&r);
 

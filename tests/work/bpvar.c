@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpvar [-f FIFO] [N]: breakpoint's ground truth.  Prints "pid=PID
- * bp_var=0xADDR bp_func=0xADDR" (the run-time addresses of the variable
- * and the function), waits for a line on FIFO if given, then calls
- * bp_func() N times (100) and writes bp_var exactly 100 times (bp_bump),
- * and prints "done bp_var=100".  Nothing else touches bp_var.
+ * bp_var=0xADDR bp_func=0xADDR getppid_at=0xADDR opterr=0xADDR" (the run-time
+ * addresses of the variable, the function, a function of libc, and a
+ * variable of libc this program copies into its own data), waits for a
+ * line on FIFO if given, then calls bp_func() and libc's getppid() N times
+ * each (100), writes bp_var exactly 100 times (bp_bump), and prints "done
+ * bp_var=100".  Nothing else touches bp_var.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +48,9 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1)
 		n = atol(argv[1]);
-	printf("pid=%d bp_var=%p bp_func=%p\n", getpid(), (void *)&bp_var, (void *)bp_func);
+	/* a PIE takes a libc function's address from its GOT: libc's own */
+	printf("pid=%d bp_var=%p bp_func=%p getppid_at=%p opterr=%p\n", getpid(), (void *)&bp_var,
+	       (void *)bp_func, (void *)getppid, (void *)&opterr);
 	fflush(stdout);
 	if (fifo) {
 		FILE *go = fopen(fifo, "r");
@@ -55,8 +59,10 @@ int main(int argc, char **argv)
 			return 1;
 		fclose(go);
 	}
-	for (long i = 0; i < n; i++)
+	for (long i = 0; i < n; i++) {
 		bp_func();
+		getppid();
+	}
 	for (int i = 0; i < 100; i++)
 		bp_bump(&bp_var);
 	printf("done bp_var=%d\n", bp_var);
