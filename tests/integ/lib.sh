@@ -37,6 +37,10 @@ reap() {
 	done
 	kill -KILL -- -"$g" 2>/dev/null
 	wait "$g" 2>/dev/null
+	# ended: its id may be reused by others, which the exit cleanup must not kill
+	local i2 kept=()
+	for i2 in "${_groups[@]}"; do [ "$i2" = "$g" ] || kept+=("$i2"); done
+	_groups=("${kept[@]}")
 	return 0
 }
 _pass=0 _fail=0
