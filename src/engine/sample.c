@@ -74,6 +74,7 @@ int sample__parse_intr(const struct perf_event_header *hdr, u64 st, u64 read_for
 
 	memset(s, 0, sizeof(*s));
 	s->type = hdr->type;
+	s->misc = hdr->misc;
 	s->sample_type = st;
 	s->cpu = (u32)-1;
 	if (hdr->size < sizeof(*hdr))
@@ -204,6 +205,7 @@ int sample__parse_id(const struct perf_event_header *hdr, u64 st, struct sample 
 
 	memset(s, 0, sizeof(*s));
 	s->type = hdr->type;
+	s->misc = hdr->misc;
 	s->cpu = (u32)-1;
 	if (hdr->size < sizeof(*hdr) + size)
 		return -EINVAL;

@@ -19,6 +19,8 @@ typedef int64_t s64;
 struct sample {
 	u64 type;	 /* PERF_RECORD_* of the record */
 	u64 sample_type; /* which fields below are valid */
+	/* the record's misc bits: misc & PERF_RECORD_MISC_CPUMODE_MASK is the mode the CPU was in */
+	unsigned misc;
 	u64 ip;
 	u32 pid, tid;
 	u64 time; /* perf clock (CLOCK_MONOTONIC, see clock.h) */

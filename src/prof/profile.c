@@ -27,7 +27,7 @@
 
 struct pf_count {
 	UT_hash_handle hh;
-	u32 key; /* stack id, or function id */
+	u64 key; /* --perins: CPU or tid << 32; stack id, or function id */
 	u64 n;
 };
 
@@ -49,8 +49,9 @@ struct pf_thread {
 
 struct profile {
 	unsigned long long freq, than, top;
-	bool excl_user, excl_kernel, excl_guest;
-	bool by_stack; /* -g given: the table shows stacks */
+	bool excl_user, excl_kernel, excl_guest, guest, perins;
+	bool per_thread; /* --perins: instances are threads (-p/-t/--), else CPUs */
+	bool by_stack;	 /* -g given: the table shows stacks */
 	struct evsel *ev;
 	struct stackdb *db;
 	struct stack_flame *flame;
@@ -79,6 +80,13 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 		p->top = 10;
 	if (p->excl_user && p->excl_kernel)
 		return session__usage_err(s, "--exclude-user and --exclude-kernel leave nothing");
+	if (p->guest && p->excl_guest)
+		return session__usage_err(s, "-G and --exclude-guest leave nothing");
+	{
+		const struct target_opts *t = opt_set__get(opts, &target_group);
+
+		p->per_thread = t && (t->nr_pids || t->nr_tids || (t->argv && !t->cpus_given));
+	}
 	p->by_stack = st && !st->capture.defaulted;
 	p->db = stackdb__new();
 	if (!p->db)
@@ -96,6 +104,8 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (!p->ev)
 		return -ENOMEM;
 	p->ev->attr.exclude_guest = p->excl_guest;
+	if (p->guest && cpu)
+		p->ev->attr.exclude_host = 1; /* the PMU counts only while a guest runs */
 	if (!cpu)
 		session__warn(
 			s, "no hardware PMU here: sampling the cpu-clock software event at %llu Hz",
@@ -131,7 +141,7 @@ static u32 func_id(struct profile *p, const struct frame *f)
 	return fn->id;
 }
 
-static void count(struct profile *p, u32 key)
+static void count(struct profile *p, u64 key)
 {
 	struct pf_count *c;
 
@@ -214,6 +224,12 @@ static void pf_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	u32 id = 0;
 
 	(void)ev;
+	if (p->guest) { /* a software clock cannot leave the host out: the sample's mode can */
+		unsigned mode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		if (mode != PERF_RECORD_MISC_GUEST_KERNEL && mode != PERF_RECORD_MISC_GUEST_USER)
+			return;
+	}
 	p->total++;
 	if (p->by_stack) {
 		if (stackdb__add(p->db, ctx, smp, &id))
@@ -224,7 +240,7 @@ static void pf_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		if (stack__frames(ctx, smp, &f, 1) == 1)
 			id = func_id(p, &f);
 	}
-	count(p, id);
+	count(p, p->perins ? (u64)(p->per_thread ? smp->tid : smp->cpu) << 32 | id : id);
 	if (p->flame)
 		stack_flame__add(p->flame, s, smp, session__comm(s, smp->tid), NULL, 1);
 	if (p->than)
@@ -235,6 +251,10 @@ static int by_count(const void *a, const void *b)
 {
 	const struct pf_count *x = *(struct pf_count *const *)a, *y = *(struct pf_count *const *)b;
 
+	u32 ix = (u32)(x->key >> 32), iy = (u32)(y->key >> 32); /* --perins: by instance first */
+
+	if (ix != iy)
+		return ix < iy ? -1 : 1;
 	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->key > y->key) - (x->key < y->key);
 }
 
@@ -257,30 +277,52 @@ static void report(struct session *s, struct profile *p)
 	fprintf(out, "%s profile: %llu samples of %s at %llu Hz, %u %s\n", ts,
 		(unsigned long long)p->total, p->ev->name, p->freq, n,
 		p->by_stack ? "stacks" : "functions");
-	if (n)
+	if (n && !p->perins)
 		fprintf(out, "%9s %7s  %s\n", "SAMPLES", "SHARE",
 			p->by_stack ? "STACK" : "FUNCTION");
-	for (i = 0; i < n && i < p->top; i++) {
-		double share = p->total ? 100.0 * (double)all[i]->n / (double)p->total : 0;
+	for (i = 0; i < n;) {
+		u32 inst = (u32)(all[i]->key >> 32);
+		unsigned j = i, k;
+		u64 tot = 0;
 
-		if (p->by_stack) {
-			int nf;
-			const struct frame *fr = stackdb__frames(p->db, all[i]->key, &nf);
-
-			fprintf(out, "%9llu %6.2f%%\n", (unsigned long long)all[i]->n, share);
-			if (nf && ctx)
-				stack__print_frames(ctx, fr, nf, out, "        ");
+		while (j < n && (u32)(all[j]->key >> 32) == inst)
+			tot += all[j++]->n;
+		if (p->perins) {
+			if (p->per_thread)
+				fprintf(out, "%s:%u: %llu samples\n", session__comm(s, inst), inst,
+					(unsigned long long)tot);
 			else
-				fprintf(out, "        [no stack]\n");
-		} else {
-			fprintf(out, "%9llu %6.2f%%  %s\n", (unsigned long long)all[i]->n, share,
-				all[i]->key && all[i]->key <= p->nr_funcs
-					? p->func_by_id[all[i]->key - 1]->name
-					: "[unknown]");
+				fprintf(out, "CPU %u: %llu samples\n", inst,
+					(unsigned long long)tot);
+			fprintf(out, "%9s %7s  %s\n", "SAMPLES", "SHARE",
+				p->by_stack ? "STACK" : "FUNCTION");
 		}
+		for (k = i; k < j && k - i < p->top; k++) {
+			u64 base = p->perins ? tot : p->total;
+			double share = base ? 100.0 * (double)all[k]->n / (double)base : 0;
+			u32 id = (u32)all[k]->key;
+
+			if (p->by_stack) {
+				int nf;
+				const struct frame *fr = stackdb__frames(p->db, id, &nf);
+
+				fprintf(out, "%9llu %6.2f%%\n", (unsigned long long)all[k]->n,
+					share);
+				if (nf && ctx)
+					stack__print_frames(ctx, fr, nf, out, "        ");
+				else
+					fprintf(out, "        [no stack]\n");
+			} else {
+				fprintf(out, "%9llu %6.2f%%  %s\n", (unsigned long long)all[k]->n,
+					share,
+					id && id <= p->nr_funcs ? p->func_by_id[id - 1]->name
+								: "[unknown]");
+			}
+		}
+		if (j - i > p->top)
+			fprintf(out, "... %llu more\n", (unsigned long long)(j - i - p->top));
+		i = j;
 	}
-	if (n > p->top)
-		fprintf(out, "... %llu more\n", n - p->top);
 	if (p->lost_nomem)
 		fprintf(out, "warning: out of memory: %llu samples not counted\n",
 			(unsigned long long)p->lost_nomem);
@@ -364,6 +406,13 @@ static const struct popt pf_opts[] = {
 	{ .lname = "exclude-guest",
 	  .help = "not while a guest runs (where the PMU can tell)",
 	  POPT_BIND_FLAG(struct profile, excl_guest) },
+	{ .lname = "guest",
+	  .sname = 'G',
+	  .help = "only while a guest runs (samples in guest mode)",
+	  POPT_BIND_FLAG(struct profile, guest) },
+	{ .lname = "perins",
+	  .help = "a table per CPU (per thread with -p/-t/--)",
+	  POPT_BIND_FLAG(struct profile, perins) },
 	{ 0 },
 };
 
@@ -371,8 +420,8 @@ const struct profiler prof_profile = {
 	.name = "profile",
 	.desc = "where the CPU goes: sampled functions or stacks, flame graphs, busy-second bursts",
 	.synopsis = "perf-prof profile [-F HZ] [-g|--call-graph dwarf] [--flame-graph NAME[.svg]] "
-		    "[--than PCT] [--top N] [--exclude-user|--exclude-kernel] [--exclude-guest] "
-		    "[-i MS] [-C CPUS|-p PID|-t TID|-- command]",
+		    "[--than PCT] [--top N] [--exclude-user|--exclude-kernel] [--exclude-guest|-G] "
+		    "[--perins] [-i MS] [-C CPUS|-p PID|-t TID|-- command]",
 	.examples =
 		"perf-prof profile -F 999 -i 1000                 # top functions each second\n"
 		"  perf-prof profile -F 999 -g --flame-graph cpu.svg -p 1234\n"

@@ -44,7 +44,25 @@ check "--than: each with its stack" grep -q '^    [0-9a-f]* spin_for+0x' "$T/b"
 "$PP" profile -F 499 --flame-graph "$T/f.svg" -- "$W/spin" 1 >/dev/null 2>&1
 check "an SVG flame graph" xmllint --noout "$T/f.svg"
 
+# --perins: a table per thread (the command) or per CPU
+"$PP" profile --perins -- "$W/spin" 1 >"$T/pi" 2>&1
+tot=$(sed -n 's/.* profile: \([0-9]*\) samples of .*/\1/p' "$T/pi" | tail -1)
+check_eq "--perins -- spin: one thread's table" "$(grep -c '^[a-z_]*:[0-9]*: [0-9]* samples$' "$T/pi")" 1
+check_eq "--perins: its samples are the run's ($tot)" "$(sed -n 's/^[a-z_]*:[0-9]*: \([0-9]*\) samples$/\1/p' "$T/pi")" "$tot"
+"$PP" profile --perins -C 0-1 -- "$W/spin" 1 >"$T/pc" 2>&1
+check "--perins -C 0-1: CPU 0's table" grep -q '^CPU 0: [0-9]* samples$' "$T/pc"
+check "--perins -C 0-1: CPU 1's table" grep -q '^CPU 1: [0-9]* samples$' "$T/pc"
+# -G: guest mode only; no guest runs here, so none of the spinner's samples
+if ! grep -qs . /sys/kernel/debug/kvm/vcpu* 2>/dev/null && ! pgrep -x qemu-system-x86 >/dev/null; then
+	"$PP" profile -G -- "$W/spin" 1 >"$T/g" 2>&1
+	check "-G with no guest running: 0 samples" grep -q ' profile: 0 samples of ' "$T/g"
+else
+	skip "-G: a guest may be running here"
+fi
+
 # bad input
+"$PP" profile -G --exclude-guest -- true >/dev/null 2>"$T/e0"
+check_eq "-G --exclude-guest: status 2" $? 2
 "$PP" profile --than 150 -- true >/dev/null 2>"$T/e1"
 check_eq "--than 150: status 2" $? 2
 check "--than 150: says the range" grep -q '1..100' "$T/e1"
