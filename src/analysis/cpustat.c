@@ -145,6 +145,24 @@ enum cpu_mode cpu_mode__of(u32 tid, u64 ip, const u64 *intr_ip)
 	return CPU_USER;
 }
 
+enum cpu_mode cpu_mode__of_misc(u32 tid, unsigned misc, u64 ip)
+{
+	if (!tid)
+		return CPU_IDLE;
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+	case PERF_RECORD_MISC_HYPERVISOR:
+		return CPU_KERNEL;
+	case PERF_RECORD_MISC_USER:
+		return CPU_USER;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+	case PERF_RECORD_MISC_GUEST_USER:
+		return CPU_GUEST;
+	default:
+		return cpu_mode__of(tid, ip, NULL);
+	}
+}
+
 u64 cpu_mode__intr_mask(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

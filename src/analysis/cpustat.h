@@ -51,6 +51,13 @@ enum cpu_mode { CPU_IDLE, CPU_USER, CPU_KERNEL, CPU_GUEST, NR_CPU_MODES };
  * the idle task.
  */
 enum cpu_mode cpu_mode__of(u32 tid, u64 ip, const u64 *intr_ip);
+/*
+ * The same from the record's misc bits (struct sample's misc), which the
+ * kernel fills from the interrupted registers: user, kernel (or
+ * hypervisor), guest user or kernel.  A record without a cpumode falls back
+ * to cpu_mode__of(@tid, @ip, NULL).
+ */
+enum cpu_mode cpu_mode__of_misc(u32 tid, unsigned misc, u64 ip);
 /* The register mask that gives cpu_mode__of its @intr_ip (0 where unknown). */
 u64 cpu_mode__intr_mask(void);
 /* "idle", "user", "kernel", "guest" */

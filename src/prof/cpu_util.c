@@ -2,8 +2,8 @@
 /*
  * cpu-util: per-CPU utilization per interval, by mode (user, kernel,
  * guest), two ways side by side: the cpu-clock software event sampled
- * every 1 ms on each CPU (a sample's mode from its ip; guest when the
- * interrupted host context is elsewhere, analysis/cpustat.h) and the
+ * every 1 ms on each CPU (a sample's mode from the record's cpumode bits,
+ * analysis/cpustat.h) and the
  * kernel's own accounting (/proc/stat).  Busy = the samples of the kept
  * modes * 1 ms / the interval: samples are counted against time, not
  * against each other, since some hosts deliver none while a CPU idles.
@@ -29,7 +29,6 @@ struct cpu_util {
 	bool excl_user, excl_kernel, excl_guest, guest_only;
 	bool show[NR_CPU_MODES]; /* the modes counted as busy */
 	struct evsel *ev;
-	bool intr; /* the interrupted context's ip comes with each sample */
 	const int *cpus;
 	int nr_cpus, nr_ids;		/* monitored CPUs; ids 0..nr_ids-1 */
 	u64 (*n[2])[NR_CPU_MODES];	/* [NOW/RUN][cpu id][mode]: samples */
@@ -82,12 +81,10 @@ static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
 	cu->stat_now = calloc(cu->nr_ids, sizeof(*cu->stat_now));
 	if (!cu->stat_now)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	c.extra_sample_type |= cpu_mode__intr_mask() ? PERF_SAMPLE_REGS_INTR : 0;
+	/* the mode of each sample: the record's cpumode bits */
 	cu->ev = session__add_event(s, &c);
 	if (!cu->ev)
 		return -ENOMEM;
-	cu->ev->attr.sample_regs_intr = cpu_mode__intr_mask();
-	cu->intr = cpu_mode__intr_mask() != 0;
 	err = cpustat__read(cu->stat[RUN], cu->nr_ids);
 	cu->have_stat = err > 0;
 	if (cu->have_stat)
@@ -104,8 +101,7 @@ static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
 static void cu_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct cpu_util *cu = priv;
-	const u64 *intr = cu->intr && smp->nr_intr ? &smp->intr_regs[0] : NULL;
-	enum cpu_mode m = cpu_mode__of(smp->tid, smp->ip, intr);
+	enum cpu_mode m = cpu_mode__of_misc(smp->tid, smp->misc, smp->ip);
 
 	(void)s, (void)ev;
 	if (smp->cpu >= (u32)cu->nr_ids)

@@ -88,6 +88,15 @@ static void test_mode(void)
 	CHECK_INT(cpu_mode__of(7, 0xff11000000001000ULL, NULL), CPU_KERNEL);
 	CHECK_STR(cpu_mode__name(CPU_GUEST), "guest");
 	CHECK(cpu_mode__intr_mask() != 0, "the interrupted ip is asked for on x86");
+	/* from the record's cpumode bits, the ip only when there are none */
+	CHECK_INT(cpu_mode__of_misc(7, PERF_RECORD_MISC_USER, KIP), CPU_USER);
+	CHECK_INT(cpu_mode__of_misc(7, PERF_RECORD_MISC_KERNEL, UIP), CPU_KERNEL);
+	CHECK_INT(cpu_mode__of_misc(7, PERF_RECORD_MISC_HYPERVISOR, UIP), CPU_KERNEL);
+	CHECK_INT(cpu_mode__of_misc(7, PERF_RECORD_MISC_GUEST_USER, UIP), CPU_GUEST);
+	CHECK_INT(cpu_mode__of_misc(7, PERF_RECORD_MISC_GUEST_KERNEL, KIP), CPU_GUEST);
+	CHECK_INT(cpu_mode__of_misc(0, PERF_RECORD_MISC_KERNEL, KIP), CPU_IDLE);
+	CHECK_INT(cpu_mode__of_misc(7, 0, KIP), CPU_KERNEL);
+	CHECK_INT(cpu_mode__of_misc(7, 0, UIP), CPU_USER);
 }
 
 struct run {
@@ -151,20 +160,22 @@ static void cleanup(struct run *r)
 	free(r->args);
 }
 
-/* A cpu-clock sample at t0 + @ms: @ip, with the interrupted context's ip @iip. */
+/*
+ * A cpu-clock sample at t0 + @ms: @ip, taken in a guest when the
+ * interrupted host context's ip @iip is another (the record's cpumode says
+ * so, as the kernel sets it).
+ */
 static void smp(struct run *r, u64 ms, u32 cpu, u32 tid, u64 ip, u64 iip)
 {
-	const struct perf_event_header *h = synth__sample(
+	unsigned misc = iip != ip  ? PERF_RECORD_MISC_GUEST_KERNEL
+			: ip >> 63 ? PERF_RECORD_MISC_KERNEL
+				   : PERF_RECORD_MISC_USER;
+
+	synth__sample(
 		&r->b, r->ev,
 		&(struct synth_sample){
 			.pid = tid, .tid = tid, .cpu = cpu, .time = r->t0 + ms * MS, .ip = ip });
-
-	(void)h;
-	/* PERF_SAMPLE_REGS_INTR comes last: the ABI, then the one register asked for */
-	synth__u64(&r->b, PERF_SAMPLE_REGS_ABI_64);
-	synth__u64(&r->b, iip);
-	session__inject(r->s, synth__finish(&r->b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL),
-			cpu);
+	session__inject(r->s, synth__finish(&r->b, PERF_RECORD_SAMPLE, misc), cpu);
 }
 
 /*
