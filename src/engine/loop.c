@@ -931,7 +931,11 @@ int session__run(struct session *s)
 				n, evicted);
 		}
 	}
-	session__restore_signals(s);
+	/*
+	 * Stop signals stay held until session__delete, after the report: a
+	 * SIGINT arriving as the run ends on its own (the target exited, -N)
+	 * must not kill the process in the middle of its final output.
+	 */
 	if (s->out_errno && s->out_errno != EPIPE)
 		return session__set_err(s, -s->out_errno, "writing the output failed: %s",
 					strerror(s->out_errno));
