@@ -48,9 +48,12 @@ static int stat_opt_e(void *data, const char *arg, char *err, size_t errlen)
 static int stat_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct stat_prof *p = priv;
+	const struct target_opts *t = opt_set__get(opts, &target_group);
 	char err[256];
 
-	(void)opts;
+	if (t && t->cpus_given && (t->nr_pids || t->nr_tids))
+		session__warn(s, "-C is ignored with -p/-t: a thread's counters count wherever it "
+				 "runs (perf stat does the same)");
 	if (!p->nr_texts)
 		p->texts[p->nr_texts++] =
 			features__cpu_pmu()

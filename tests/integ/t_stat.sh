@@ -90,6 +90,10 @@ pp=$!
 sleep 1; kill -INT $pp; wait $pp
 check_eq "stat -p: SIGINT ends it, status 0" $? 0
 check "stat -p --perins: a row for the thread" grep -q "^touch:$w  *[0-9,]* *context-switches$" "$T/p"
+"$PP" stat -p "$w" -C 0 -e context-switches -i 100 >"$T/pc" 2>"$T/pc.err" &
+pp=$!
+sleep 0.5; kill -INT $pp; wait $pp
+check "stat -p -C: says -C is ignored for a thread's counters" grep -q -- '-C is ignored with -p/-t' "$T/pc.err"
 reap "$w"
 
 # errors
