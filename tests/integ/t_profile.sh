@@ -30,7 +30,7 @@ check_eq "table: the top function is spin_for" "$(awk '/^ +SAMPLES/ { getline; p
 check_range "table: its share" "$(awk '/^ +SAMPLES/ { getline; sub(/%/, "", $2); print $2; exit }' "$T/t")" 50 100
 
 # -g: stacks in the table
-"$PP" profile -F 499 -g --top 3 -- "$W/spin" 2 >"$T/g" 2>&1
+"$PP" profile -F 499 -g --top 8 -- "$W/spin" 2 >"$T/g" 2>&1
 check "-g: a stack through spin_a" grep -q ' spin_a+0x' "$T/g"
 check "-g: and one through spin_b" grep -q ' spin_b+0x' "$T/g"
 
