@@ -428,6 +428,31 @@ void ctr_set__print_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, co
 	}
 }
 
+void ctr_set__interval(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv)
+{
+	ctr_set__read(cs);
+	fn(s, priv, "interval", false);
+	ctr_set__advance(cs);
+}
+
+void ctr_set__snapshot(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv)
+{
+	ctr_set__read(cs);
+	fn(s, priv, "so far", true);
+}
+
+void ctr_set__end(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv)
+{
+	if (!session__started(s))
+		return;
+	ctr_set__read(cs);
+	if (session__interval_ms(s) && cs->t_now > cs->t_last) {
+		fn(s, priv, "interval", false);
+		ctr_set__advance(cs);
+	}
+	fn(s, priv, "total", true);
+}
+
 void ctr_set__free(struct ctr_set *cs)
 {
 	for (int k = 0; k < cs->nr; k++) {

@@ -89,6 +89,22 @@ void ctr_set__print_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, co
 /* "1,234,567" (or "1,234.56" for fractional values).  Returns @buf. */
 const char *ctr__fmt(double v, bool fraction, char *buf, size_t len);
 
+/*
+ * How a counting profiler prints what was read: @what is "interval", "so
+ * far" or "total"; @since_start: from the start, else since the last
+ * interval.
+ */
+typedef void (*ctr_report_fn)(struct session *s, void *priv, const char *what, bool since_start);
+/* The interval hook: read, report, and the interval becomes the base of the next. */
+void ctr_set__interval(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv);
+/* SIGUSR1: read, report the run so far. */
+void ctr_set__snapshot(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv);
+/*
+ * The end of a started session: read, the last partial interval (with -i:
+ * the intervals add up to the total), then the total.
+ */
+void ctr_set__end(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv);
+
 void ctr_set__free(struct ctr_set *cs);
 
 #endif

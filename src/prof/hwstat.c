@@ -40,8 +40,9 @@ static int hw_init(struct session *s, void *priv, const struct opt_set *opts)
 }
 
 /* What was read last: since the last interval, or (@since_start) since the start. */
-static void report(struct session *s, struct hwstat *p, const char *what, bool since_start)
+static void report(struct session *s, void *priv, const char *what, bool since_start)
 {
+	struct hwstat *p = priv;
 	FILE *out = session__out(s);
 	char ts[64];
 
@@ -57,32 +58,21 @@ static void hw_interval(struct session *s, void *priv)
 {
 	struct hwstat *p = priv;
 
-	ctr_set__read(&p->cs);
-	report(s, p, "interval", false);
-	ctr_set__advance(&p->cs);
+	ctr_set__interval(&p->cs, s, report, p);
 }
 
 static void hw_snapshot(struct session *s, void *priv)
 {
 	struct hwstat *p = priv;
 
-	ctr_set__read(&p->cs);
-	report(s, p, "so far", true);
+	ctr_set__snapshot(&p->cs, s, report, p);
 }
 
 static void hw_deinit(struct session *s, void *priv)
 {
 	struct hwstat *p = priv;
 
-	if (session__started(s)) {
-		ctr_set__read(&p->cs);
-		/* the last, partial interval: the intervals add up to the total */
-		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last) {
-			report(s, p, "interval", false);
-			ctr_set__advance(&p->cs);
-		}
-		report(s, p, "total", true);
-	}
+	ctr_set__end(&p->cs, s, report, p);
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);
 }

@@ -108,8 +108,9 @@ static void print_row(struct percpu_stat *p, FILE *out, const char *who, int ins
 }
 
 /* What was read last: since the last interval, or (@since_start) since the start. */
-static void report(struct session *s, struct percpu_stat *p, const char *what, bool since_start)
+static void report(struct session *s, void *priv, const char *what, bool since_start)
 {
+	struct percpu_stat *p = priv;
 	FILE *out = session__out(s);
 	char ts[64], who[16];
 
@@ -135,32 +136,21 @@ static void pcs_interval(struct session *s, void *priv)
 {
 	struct percpu_stat *p = priv;
 
-	ctr_set__read(&p->cs);
-	report(s, p, "interval", false);
-	ctr_set__advance(&p->cs);
+	ctr_set__interval(&p->cs, s, report, p);
 }
 
 static void pcs_snapshot(struct session *s, void *priv)
 {
 	struct percpu_stat *p = priv;
 
-	ctr_set__read(&p->cs);
-	report(s, p, "so far", true);
+	ctr_set__snapshot(&p->cs, s, report, p);
 }
 
 static void pcs_deinit(struct session *s, void *priv)
 {
 	struct percpu_stat *p = priv;
 
-	if (session__started(s)) {
-		ctr_set__read(&p->cs);
-		/* the last, partial interval: the intervals add up to the total */
-		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last) {
-			report(s, p, "interval", false);
-			ctr_set__advance(&p->cs);
-		}
-		report(s, p, "total", true);
-	}
+	ctr_set__end(&p->cs, s, report, p);
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);
 }

@@ -101,8 +101,9 @@ static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 }
 
 /* What was read last: since the last interval, or (@since_start) since the start. */
-static void report(struct session *s, struct split_lock *p, const char *what, bool since_start)
+static void report(struct session *s, void *priv, const char *what, bool since_start)
 {
+	struct split_lock *p = priv;
 	FILE *out = session__out(s);
 	char ts[64];
 
@@ -117,33 +118,23 @@ static void sl_interval(struct session *s, void *priv)
 {
 	struct split_lock *p = priv;
 
-	ctr_set__read(&p->cs);
-	report(s, p, "interval", false);
-	ctr_set__advance(&p->cs);
+	ctr_set__interval(&p->cs, s, report, p);
 }
 
 static void sl_snapshot(struct session *s, void *priv)
 {
 	struct split_lock *p = priv;
 
-	ctr_set__read(&p->cs);
-	report(s, p, "so far", true);
+	ctr_set__snapshot(&p->cs, s, report, p);
 }
 
 static void sl_deinit(struct session *s, void *priv)
 {
 	struct split_lock *p = priv;
 
-	if (session__started(s)) {
-		ctr_set__read(&p->cs);
-		/* the last, partial interval: the intervals add up to the total */
-		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last) {
-			report(s, p, "interval", false);
-			ctr_set__advance(&p->cs);
-		}
-		report(s, p, "total", true);
+	ctr_set__end(&p->cs, s, report, p);
+	if (session__started(s))
 		session__print_lost(s, session__out(s));
-	}
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);
 }
