@@ -65,6 +65,24 @@ static int restrict_cpus(struct session *s, struct evsel *ev, const struct evnam
 	return 0;
 }
 
+struct evsel_conf ctr__evsel_conf(const struct evname *e, struct evsel *leader)
+{
+	return (struct evsel_conf){
+		.type = e->attr.type,
+		.config = e->attr.config,
+		.config1 = e->attr.config1,
+		.config2 = e->attr.config2,
+		.exclude_user = e->attr.exclude_user,
+		.exclude_kernel = e->attr.exclude_kernel,
+		.exclude_hv = e->attr.exclude_hv,
+		.exclude_guest = e->attr.exclude_guest,
+		.exclude_host = e->attr.exclude_host,
+		.counting = true,
+		.leader = leader,
+		.name = e->name,
+	};
+}
+
 int ctr_set__add(struct ctr_set *cs, struct session *s, const struct evname *evs, int nr)
 {
 	int base = cs->nr;
@@ -79,22 +97,9 @@ int ctr_set__add(struct ctr_set *cs, struct session *s, const struct evname *evs
 	for (int i = 0; i < nr; i++) {
 		const struct evname *e = &evs[i];
 		struct ctr *k = &cs->c[cs->nr];
-		struct evsel_conf conf = {
-			.type = e->attr.type,
-			.config = e->attr.config,
-			.config1 = e->attr.config1,
-			.config2 = e->attr.config2,
-			.exclude_user = e->attr.exclude_user,
-			.exclude_kernel = e->attr.exclude_kernel,
-			.exclude_hv = e->attr.exclude_hv,
-			.exclude_guest = e->attr.exclude_guest,
-			.exclude_host = e->attr.exclude_host,
-			.counting = true,
-			.name = e->name,
-		};
+		struct evsel_conf conf = ctr__evsel_conf(
+			e, e->leader >= 0 && e->leader != i ? cs->c[base + e->leader].ev : NULL);
 
-		if (e->leader >= 0 && e->leader != i)
-			conf.leader = cs->c[base + e->leader].ev;
 		if (e->sys && !tp_exists(e->sys, e->tp))
 			return session__usage_err(
 				s, "unknown tracepoint '%s:%s' (see: perf-prof list '%s:*')",

@@ -42,6 +42,9 @@ struct ctr_set {
 	u64 t_first, t_last, t_now;
 };
 
+/* How a counter of @e is opened: counting, in @leader's group (NULL: none). */
+struct evsel_conf ctr__evsel_conf(const struct evname *e, struct evsel *leader);
+
 /*
  * Add the parsed events @evs to @s as counters (tracepoints through tracefs,
  * groups with their leader).  0, or -errno with the session's error set.

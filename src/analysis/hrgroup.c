@@ -7,6 +7,7 @@
 
 #include <uthash.h>
 
+#include "analysis/counters.h"
 #include "analysis/hrgroup.h"
 #include "engine/evname.h"
 #include "engine/tp.h"
@@ -175,20 +176,8 @@ static int add_evnames(struct hrgroup *g, struct session *s, const char *text)
 	}
 	for (int i = 0; i < nr && !ret; i++) {
 		const struct evname *e = &evs[i];
-		struct evsel_conf c = {
-			.type = e->attr.type,
-			.config = e->attr.config,
-			.config1 = e->attr.config1,
-			.config2 = e->attr.config2,
-			.exclude_user = e->attr.exclude_user,
-			.exclude_kernel = e->attr.exclude_kernel,
-			.exclude_hv = e->attr.exclude_hv,
-			.exclude_guest = e->attr.exclude_guest,
-			.exclude_host = e->attr.exclude_host,
-			.counting = true,
-			.leader = g->leader, /* {a,b}: all are in the timer's group anyway */
-			.name = e->name,
-		};
+		/* {a,b}: all are in the timer's group anyway */
+		struct evsel_conf c = ctr__evsel_conf(e, g->leader);
 		struct hrg_member *m = new_member(g);
 
 		if (!m) {

@@ -8,21 +8,32 @@
 
 #include "engine/procfs.h"
 
-int procfs__stat(pid_t pid, char *state, pid_t *ppid)
+/* The start of /proc/@pid/@file, NUL-terminated, into @buf.  0 or -errno. */
+static int read_head(pid_t pid, const char *file, char *buf, size_t len)
 {
-	char path[64], buf[512], *p;
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
 		return n < 0 ? -errno : -ENOENT;
 	buf[n] = 0;
+	return 0;
+}
+
+int procfs__stat(pid_t pid, char *state, pid_t *ppid)
+{
+	char buf[512], *p;
+	int err = read_head(pid, "stat", buf, sizeof(buf));
+
+	if (err)
+		return err;
 	/* "pid (comm) S ppid ...": comm may hold spaces and parentheses */
 	p = strrchr(buf, ')');
 	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
@@ -36,19 +47,11 @@ int procfs__stat(pid_t pid, char *state, pid_t *ppid)
 
 pid_t procfs__tgid(pid_t tid)
 {
-	char path[64], buf[1024], *p;
-	ssize_t n;
-	int fd;
+	char buf[1024], *p;
+	int err = read_head(tid, "status", buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENOENT;
-	buf[n] = 0;
+	if (err)
+		return err;
 	p = strstr(buf, "\nTgid:");
 	if (!p)
 		return -EINVAL;
