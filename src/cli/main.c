@@ -26,6 +26,7 @@
 #include "profiler.h"
 #include "sym/probe_res.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 #define VERSION "0.1"
 
@@ -83,6 +84,18 @@ static void print_interval_lost(struct session *s, struct run *r)
 {
 	u64 budget = session__lost_budget(s), lost = session__lost(s) - budget;
 
+	if (session__json(s)) {
+		struct json j;
+
+		if (lost <= r->lost_seen && budget <= r->budget_seen)
+			return;
+		json__begin(&j, session__out(s), "lost");
+		json__str(&j, "scope", "interval");
+		json__u64(&j, "lost", lost - r->lost_seen);
+		json__u64(&j, "dropped", budget - r->budget_seen);
+		json__end(&j);
+		return;
+	}
 	if (lost > r->lost_seen)
 		fprintf(session__out(s),
 			"perf-prof: %llu events lost or throttled in this interval (-m PAGES for "
@@ -287,6 +300,7 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 		goto out;
 	}
 	session__set_name(s, p->name);
+	session__set_json(s, output->json);
 	session__set_user_filters(s, &expr_user_filters);
 	session__set_probe_resolver(s, probe_res__resolve);
 	if (stack && stack->capture.cg != CG_NONE) {
@@ -346,6 +360,8 @@ out_deinit:
 	}
 	if (session__lost(s))
 		session__print_lost(s, stderr);
+	if (session__json(s) && session__started(s))
+		session__json_lost(s, out);
 	status = session__workload_status(s);
 	if (!ret && session__workload_stopped(s)) {
 		if (!log->quiet)

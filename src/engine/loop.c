@@ -24,6 +24,7 @@
 #include "engine/procfs.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
+#include "util/json.h"
 
 #define TICK_MS 100
 
@@ -132,6 +133,44 @@ void session__print_lost(struct session *s, FILE *fp)
 		first = 0;
 	}
 	fprintf(fp, "); a bigger buffer (-m PAGES) or a kernel filter helps\n");
+}
+
+void session__json_lost(struct session *s, FILE *fp)
+{
+	u64 kept = 0, dropped = s->oq ? order__dropped(s->oq, &kept) : 0;
+	struct json j;
+
+	if (!session__lost(s) && !s->abandoned_recs && !s->abandoned_bytes)
+		return;
+	json__begin(&j, fp, "lost");
+	json__str(&j, "scope", "run");
+	json__u64(&j, "lost", s->lost_total);
+	json__obj(&j, "lost_per_cpu");
+	for (int c = 0; c < s->max_cpu; c++) {
+		char cpu[16];
+
+		if (!s->lost_cpu[c])
+			continue;
+		snprintf(cpu, sizeof(cpu), "%d", c);
+		json__u64(&j, cpu, s->lost_cpu[c]);
+	}
+	json__close(&j);
+	json__u64(&j, "throttled", s->throttled);
+	json__u64(&j, "dropped_samples", dropped);
+	json__u64(&j, "dropped_records", kept);
+	json__u64(&j, "unprocessed_records", s->abandoned_recs);
+	json__u64(&j, "unprocessed_bytes", s->abandoned_bytes);
+	json__end(&j);
+}
+
+bool session__json(struct session *s)
+{
+	return s && s->json;
+}
+
+void session__set_json(struct session *s, bool on)
+{
+	s->json = on;
 }
 
 int session__workload_status(struct session *s)

@@ -285,6 +285,16 @@ u64 session__lost(struct session *s);
 u64 session__lost_budget(struct session *s);
 /* Print "lost N events (CPU0: x, ...)" and throttling to @fp, if any. */
 void session__print_lost(struct session *s, FILE *fp);
+/*
+ * --json: the same as one line {"type":"lost","scope":"run","lost":N,
+ * "lost_per_cpu":{"CPU":N},"throttled":N,"dropped_samples":N,
+ * "dropped_records":N,"unprocessed_records":N,"unprocessed_bytes":N};
+ * nothing when nothing was lost.
+ */
+void session__json_lost(struct session *s, FILE *fp);
+/* --json: the profilers write JSON lines (util/json.h) instead of text. */
+bool session__json(struct session *s);
+void session__set_json(struct session *s, bool on);
 
 /* Workload exit status (wait(2) status) if a workload ran; -1 otherwise. */
 int session__workload_status(struct session *s);

@@ -107,6 +107,7 @@ struct session {
 	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
 	bool wl_stopped;	  /* we ended the workload (-N, output error) */
 	int out_errno;		  /* writing the output failed */
+	bool json;		  /* --json */
 	const char *stop_reason;
 	u64 nr_samples;
 	struct {

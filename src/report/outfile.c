@@ -118,6 +118,8 @@ int outfile__commit(FILE *fp, char *tmp, const char *path, int err)
 static const struct popt output_opts[] = {
 	{ "output", 'o', "FILE", "write the output to FILE",
 	  POPT_BIND_STR(struct output_opts, path) },
+	{ "json", 0, NULL, "one JSON object per line instead of text (README: JSON output)",
+	  POPT_BIND_FLAG(struct output_opts, json) },
 	{ 0 },
 };
 

@@ -10,6 +10,7 @@
 #ifndef PP_OUTFILE_H
 #define PP_OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/opt.h"
@@ -17,6 +18,7 @@
 /* The output group: -o FILE. */
 struct output_opts {
 	const char *path;
+	bool json; /* --json: JSON lines (util/json.h) */
 };
 extern const struct opt_group output_group;
 

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/* util/json: escaping (UTF-8 kept, bad bytes U+FFFD, controls), commas, nesting. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "util/json.h"
+#include "ut.h"
+
+static char *buf;
+static size_t len;
+
+static FILE *mem(void)
+{
+	free(buf);
+	buf = NULL;
+	return open_memstream(&buf, &len);
+}
+
+static const char *esc(const char *s, size_t n)
+{
+	FILE *fp = mem();
+
+	json__escape(fp, s, n);
+	fclose(fp);
+	return buf;
+}
+
+int main(void)
+{
+	struct json j;
+	FILE *fp;
+
+	CHECK_STR(esc("plain", 5), "plain");
+	CHECK_STR(esc("a\"b\\c", 5), "a\\\"b\\\\c");
+	CHECK_STR(esc("l1\nl2\tx\r", 8), "l1\\nl2\\tx\\r");
+	CHECK_STR(esc("\x1b[0m\x01\x7f", 6), "\\u001b[0m\\u0001\\u007f");
+	CHECK_STR(esc("a\0b", 3), "a\\u0000b");
+	/* valid UTF-8 passes: é (2 bytes), € (3), 😀 (4) */
+	CHECK_STR(esc("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9),
+		  "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	/* a lone continuation byte, a truncated sequence, an overlong '/', a surrogate, > U+10FFFF */
+	CHECK_STR(esc("\x80", 1), "\xef\xbf\xbd");
+	CHECK_STR(esc("x\xe2\x82", 3), "x\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_STR(esc("\xc0\xaf", 2), "\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_STR(esc("\xed\xa0\x80", 3), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_STR(esc("\xf4\x90\x80\x80", 4), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_STR(esc("\xff"
+		      "ab",
+		      3),
+		  "\xef\xbf\xbd"
+		  "ab");
+	/* a comm of 15 bytes cut inside a character */
+	CHECK_STR(esc("worker-\xe2\x82\xac\xe2\x82\xac\xe2\x82", 15),
+		  "worker-\xe2\x82\xac\xe2\x82\xac\xef\xbf\xbd\xef\xbf\xbd");
+
+	fp = mem();
+	json__begin(&j, fp, "row");
+	json__str(&j, "comm", "a\"b");
+	json__u64(&j, "total_ns", 18446744073709551615ULL);
+	json__i64(&j, "delta", -5);
+	json__f64(&j, "ratio", 0.25);
+	json__f64(&j, "nan", NAN);
+	json__f64(&j, "inf", INFINITY);
+	json__bool(&j, "ok", true);
+	json__null(&j, "none");
+	json__str(&j, "nul", NULL);
+	json__hex(&j, "addr", 0xffffffff81000000ULL);
+	json__arr(&j, "stack");
+	json__str(&j, NULL, "main");
+	json__str(&j, NULL, "f");
+	json__obj(&j, NULL);
+	json__u64(&j, "n", 1);
+	json__close(&j);
+	json__close(&j);
+	json__obj(&j, "by_cpu");
+	json__u64(&j, "0", 3);
+	json__arr(&j, "empty");
+	json__end(&j);
+	json__begin(&j, fp, "summary");
+	json__end(&j);
+	fclose(fp);
+	CHECK_STR(buf, "{\"type\":\"row\",\"comm\":\"a\\\"b\",\"total_ns\":18446744073709551615,"
+		       "\"delta\":-5,\"ratio\":0.25,\"nan\":null,\"inf\":null,\"ok\":true,"
+		       "\"none\":null,\"nul\":null,\"addr\":\"0xffffffff81000000\","
+		       "\"stack\":[\"main\",\"f\",{\"n\":1}],\"by_cpu\":{\"0\":3,\"empty\":[]}}\n"
+		       "{\"type\":\"summary\"}\n");
+	free(buf);
+	return ut_done("test_json");
+}
