@@ -37,6 +37,11 @@ u64 session__now(struct session *s)
 	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+u64 session__wall_ns(struct session *s, u64 time)
+{
+	return (u64)((long long)time + s->wall_offset);
+}
+
 void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
 {
 	long long wall = (long long)time + s->wall_offset;

@@ -339,6 +339,8 @@ const char *session__comm_at(struct session *s, u32 pid, u64 time);
 
 /* Convert a sample timestamp to wall-clock text "YYYY-MM-DD HH:MM:SS.uuuuuu". */
 void session__fmt_time(struct session *s, u64 time, char *buf, size_t len);
+/* A sample timestamp as wall-clock nanoseconds since the Unix epoch (--json's time_ns). */
+u64 session__wall_ns(struct session *s, u64 time);
 /* Current time in the events' clock. */
 u64 session__now(struct session *s);
 
