@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "util/json.h"
 #include "sym/ksyms.h"
 #include "sym/maps.h"
 #include "sym/stack.h"
@@ -284,6 +285,33 @@ void stack__print_frames(struct stack_ctx *ctx, const struct frame *frames, int 
 		}
 		fputc('\n', fp);
 	}
+}
+
+void stack__json(struct stack_ctx *ctx, const struct sample *smp, struct json *j, const char *key)
+{
+	if (!ctx || !j)
+		return;
+	stack__json_frames(ctx, ctx->buf, stack__frames(ctx, smp, ctx->buf, MAX_FRAMES), j, key);
+}
+
+void stack__json_frames(struct stack_ctx *ctx, const struct frame *frames, int n, struct json *j,
+			const char *key)
+{
+	if (!ctx || !j)
+		return;
+	json__arr(j, key);
+	for (int i = 0; i < n; i++) {
+		const struct frame *f = &frames[ctx->flags & STACK_REVERSE ? n - 1 - i : i];
+
+		json__obj(j, NULL);
+		json__hex(j, "addr", f->addr);
+		json__str(j, "sym", f->sym);
+		if (f->sym != unknown && strcmp(f->sym, unknown))
+			json__u64(j, "off", f->off);
+		json__str(j, "dso", f->dso);
+		json__close(j);
+	}
+	json__close(j);
 }
 
 static void on_mmap2(struct session *s, void *priv, const struct rec_mmap2 *m)

@@ -93,6 +93,18 @@ void stack__print_frames(struct stack_ctx *ctx, const struct frame *frames, int 
  * Where the symbol layer's warnings go (at most one per file, and one for
  * hidden kallsyms).  Default: "perf-prof: MSG" on stderr; NULL restores it.
  */
+/*
+ * --json: the stack of @smp (or @frames) as the member @key ("stack") of
+ * the open object @j: an array of {"addr":"0x..","sym":"name","off":N,
+ * "dso":"path"}, leaf first (root first with --reverse-stack); "off" only
+ * for a resolved symbol, "dso" null when unknown.  Nothing without a
+ * stack context.
+ */
+struct json;
+void stack__json(struct stack_ctx *ctx, const struct sample *smp, struct json *j, const char *key);
+void stack__json_frames(struct stack_ctx *ctx, const struct frame *frames, int n, struct json *j,
+			const char *key);
+
 void stack__set_warn(void (*warn)(const char *msg));
 
 /*
