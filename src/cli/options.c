@@ -71,23 +71,56 @@ static void help_line(FILE *fp, const struct popt *o)
 	fprintf(fp, "  %-30s %s\n", left, o->help ? o->help : "");
 }
 
-static void help(const struct parsee *p, FILE *fp)
+/* The options of @p in the order -h lists them: its own, its groups', -v/-q. */
+static int doc_opts(const struct parsee *p, struct cli_doc *d)
 {
 	const struct opt_group *g[OPT_MAX_GROUPS];
-	int ng = groups_of(p, g);
+	int ng = groups_of(p, g), n = 0;
 
-	fprintf(fp, "Usage: %s\n\n%s\n\nOptions:\n", p->synopsis ? p->synopsis : p->name, p->desc);
 	for (int i = 0; i < nr_of(p->own); i++)
-		help_line(fp, &p->own[i]);
+		d->opts[n++] = (struct cli_doc_opt){ &p->own[i], NULL };
 	for (int k = 0; k < ng; k++)
-		for (const struct popt *o = g[k]->opts; o->lname; o++)
-			help_line(fp, o);
+		for (const struct popt *o = g[k]->opts; o->lname; o++) {
+			if (n == CLI_DOC_MAX_OPTS) { /* a table's mistake, not the user's */
+				fprintf(stderr, "perf-prof %s: more than %d options\n", p->name,
+					CLI_DOC_MAX_OPTS);
+				abort();
+			}
+			d->opts[n++] = (struct cli_doc_opt){ o, g[k] };
+		}
+	return n;
+}
+
+static void doc_of(const struct parsee *p, bool command, struct cli_doc *d)
+{
+	d->name = p->name;
+	d->desc = p->desc;
+	d->synopsis = p->synopsis ? p->synopsis : p->name;
+	d->examples = p->examples;
+	d->ev_attrs = p->ev_attrs;
+	d->command = command;
+	d->workload = has_group(p, &target_group);
+	d->args = command || p->args;
+	d->nr_opts = doc_opts(p, d);
+}
+
+static void help(const struct parsee *p, bool command, FILE *fp)
+{
+	struct cli_doc *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return;
+	doc_of(p, command, d);
+	fprintf(fp, "Usage: %s\n\n%s\n\nOptions:\n", d->synopsis, d->desc);
+	for (int i = 0; i < d->nr_opts; i++)
+		help_line(fp, d->opts[i].o);
 	fprintf(fp, "  %-30s %s\n", "-h, --help", "this help");
-	if (has_group(p, &target_group))
+	if (d->workload)
 		fprintf(fp, "  %-30s %s\n", "-- COMMAND [ARGS]",
 			"run COMMAND and monitor it from its exec until it exits");
 	if (p->examples)
 		fprintf(fp, "\nExamples:\n  %s\n", p->examples);
+	free(d);
 }
 
 static struct parsee of_profiler(const struct profiler *p)
@@ -117,7 +150,27 @@ void options__help(const struct profiler *p, FILE *fp)
 {
 	struct parsee pp = of_profiler(p);
 
-	help(&pp, fp);
+	help(&pp, false, fp);
+}
+
+int options__doc(const char *name, struct cli_doc *d)
+{
+	struct parsee pp;
+
+	memset(d, 0, sizeof(*d));
+	for (int i = 0; i < nr_profilers; i++)
+		if (profilers[i] && !strcmp(profilers[i]->name, name)) {
+			pp = of_profiler(profilers[i]);
+			doc_of(&pp, false, d);
+			return 0;
+		}
+	for (int i = 0; i < nr_commands; i++)
+		if (!strcmp(commands[i]->name, name)) {
+			pp = of_command(commands[i]);
+			doc_of(&pp, true, d);
+			return 0;
+		}
+	return -1;
 }
 
 static void add_short(char *shorts, const struct popt *o)
@@ -245,7 +298,7 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			goto out;
 		}
 		if (key == 'h') {
-			help(p, stdout);
+			help(p, command, stdout);
 			ret = 1;
 			goto out;
 		}

@@ -23,6 +23,27 @@ void options__help(const struct profiler *p, FILE *fp);
 int options__parse_command(const struct command *c, int argc, char **argv, struct opt_set *set,
 			   void *priv, char ***pos, int *nr_pos);
 void options__free(struct opt_set *set);
+/*
+ * What -h shows of a profiler or a command, for the man pages and the
+ * shell completion (cli/doc.c): its options in the order -h lists them,
+ * each with its group (NULL: the profiler's own).
+ */
+#define CLI_DOC_MAX_OPTS 160
+struct cli_doc_opt {
+	const struct popt *o;
+	const struct opt_group *g;
+};
+struct cli_doc {
+	const char *name, *desc, *synopsis, *examples;
+	const char *const *ev_attrs; /* extra -e attributes, NULL-terminated, or NULL */
+	bool command;		     /* a command (opens no events) */
+	bool workload;		     /* takes "-- COMMAND [ARGS]" */
+	bool args;		     /* takes positional arguments */
+	int nr_opts;
+	struct cli_doc_opt opts[CLI_DOC_MAX_OPTS];
+};
+/* 0, or -1 when @name is neither a profiler nor a command. */
+int options__doc(const char *name, struct cli_doc *d);
 /* The engine's groups of @set (the structs stay in @set). */
 void options__engine_conf(const struct opt_set *set, struct engine_conf *conf);
 
