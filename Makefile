@@ -32,7 +32,7 @@ $(PP_BIN): $(LIB_OBJS) $(MAIN_OBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # syscall_name() of expressions: x86_64 names from the kernel headers, made at
 # build time ('[NR] = "name",' lines, by number; empty without the header).
@@ -98,11 +98,35 @@ fuzz: $(LIB_SRCS) build-fuzz/gen/expr_syscalls.h
 			build-fuzz/corpus-$$c fuzz/corpus/$$c || exit 1; \
 	done
 
+# Install: the binary, the man pages (`make man`: $(BUILD)/man/*.1) and the
+# bash completion.  PREFIX=/usr/local DESTDIR=/tmp/root as usual.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+install: $(PP_BIN) man
+	$(INSTALL) -D -m 0755 $(PP_BIN) $(DESTDIR)$(BINDIR)/perf-prof
+	$(INSTALL) -d -m 0755 $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -D -m 0644 completion/perf-prof $(DESTDIR)$(BASHCOMPDIR)/perf-prof
+
+# Removes the files install put (man pages by name: perf-prof.1,
+# perf-prof-*.1), no directory.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/perf-prof $(DESTDIR)$(BASHCOMPDIR)/perf-prof \
+		$(DESTDIR)$(MANDIR)/man1/perf-prof.1 $(DESTDIR)$(MANDIR)/man1/perf-prof-*.1
+
+# The Debian package (debian/), built by dpkg-buildpackage in a copy of the
+# tree: $(BUILD)/deb/perf-prof_VERSION_ARCH.deb.
+deb:
+	scripts/deb.sh $(BUILD)/deb
+
 format:
 	clang-format -i $$(find src tests fuzz -name '*.[ch]')
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz perf-prof
 
-.PHONY: all check check-asan check-asan-integ unit workloads fuzz format clean
+.PHONY: all check check-asan check-asan-integ unit workloads fuzz format clean install uninstall deb
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
