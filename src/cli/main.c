@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/doc.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "engine/fdcloser.h"
@@ -425,6 +426,9 @@ int main(int argc, char **argv)
 		top_help(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
+	/* man pages and shell completion from the option tables (cli/doc.h) */
+	if (!strcmp(argv[1], "--man") || !strcmp(argv[1], "--complete"))
+		return doc__main(argc - 1, argv + 1, VERSION);
 	if (!strcmp(argv[1], "--version")) {
 		printf("perf-prof %s\n", VERSION);
 		return 0;
