@@ -98,6 +98,16 @@ fuzz: $(LIB_SRCS) build-fuzz/gen/expr_syscalls.h
 			build-fuzz/corpus-$$c fuzz/corpus/$$c || exit 1; \
 	done
 
+# The man pages: perf-prof --man puts each one together from the option tables
+# (what -h prints) and the hand-written page beside the profiler or command
+# (src/prof/NAME.man.md, src/cmd/NAME.man.md, src/cli/perf-prof.man.md).
+MAN_SRCS := $(shell find src -name '*.man.md')
+man: $(BUILD)/man/perf-prof.1
+$(BUILD)/man/perf-prof.1: $(PP_BIN) $(MAN_SRCS)
+	rm -rf $(BUILD)/man.tmp && mkdir -p $(BUILD)/man.tmp
+	./$(PP_BIN) --man src $(BUILD)/man.tmp
+	rm -rf $(BUILD)/man && mv $(BUILD)/man.tmp $(BUILD)/man
+
 # Install: the binary, the man pages (`make man`: $(BUILD)/man/*.1) and the
 # bash completion.  PREFIX=/usr/local DESTDIR=/tmp/root as usual.
 PREFIX ?= /usr/local
@@ -128,5 +138,5 @@ format:
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz perf-prof
 
-.PHONY: all check check-asan check-asan-integ unit workloads fuzz format clean install uninstall deb
+.PHONY: all check check-asan check-asan-integ unit workloads fuzz format clean install uninstall deb man
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -8,7 +8,7 @@ pkgs=(
 	libc6-dbg libxml2-utils util-linux procps libgoogle-perftools4
 	linux-perf bpftrace stress-ng systemtap-sdt-dev bpfcc-tools
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-github-google-pprof-dev protobuf-compiler
-	jq debhelper dpkg-dev debootstrap bash-completion
+	jq debhelper dpkg-dev debootstrap bash-completion groff-base man-db
 )
 missing=()
 for p in "${pkgs[@]}"; do
