@@ -1,6 +1,6 @@
 # perf-prof: plain Makefile, dependencies through pkg-config.
 CC ?= cc
-PKGS := libtracefs libtraceevent libelf libdw
+PKGS := libtracefs libtraceevent libelf libdw libprotobuf-c zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 WERROR ?= -Werror
@@ -11,7 +11,11 @@ override LDLIBS += $(PKG_LIBS) -liberty -lm
 BUILD ?= build
 
 LIB_SRCS := $(filter-out src/cli/main.c,$(shell find src -name '*.c' | sort))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# pprof output (src/report/pprof.c) uses C code that protoc-c generates from
+# the upstream profile.proto (Debian: golang-github-google-pprof-dev) at build
+# time into $(BUILD)/gen/profile.pb-c.[ch] (package perftools.profiles).
+PPROF_PROTO ?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/profile.pb-c.o
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -43,6 +47,15 @@ SYSCALL_HDR ?= $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm/unistd_6
 	{ [ -z "$(SYSCALL_HDR)" ] || sed -n 's/^#define __NR_\([a-z0-9_]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\)$$/[\2] = "\1",/p' \
 		$(SYSCALL_HDR) | sort -t[ -k2 -n; } > $@.tmp && mv $@.tmp $@
 $(BUILD)/src/expr/funcs.o: $(BUILD)/gen/expr_syscalls.h
+
+# profile.proto -> profile.pb-c.c and .h (one protoc-c run makes both).
+%/gen/profile.pb-c.c %/gen/profile.pb-c.h: $(PPROF_PROTO)
+	@mkdir -p $(dir $@)
+	protoc-c --c_out=$(dir $@) -I$(dir $(PPROF_PROTO)) $(notdir $(PPROF_PROTO))
+$(BUILD)/gen/profile.pb-c.o: $(BUILD)/gen/profile.pb-c.c
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/src/report/pprof.o: $(BUILD)/gen/profile.pb-c.h
+$(BUILD)/tests/test_pprof: | $(BUILD)/gen/profile.pb-c.h
 
 $(BUILD)/libpp.a: $(LIB_OBJS)
 	rm -f $@; ar rcs $@ $^
@@ -83,12 +96,12 @@ check-asan-integ:
 
 # libFuzzer targets (clang).  FUZZ_TIME seconds each.
 FUZZ_TIME ?= 60
-fuzz: $(LIB_SRCS) build-fuzz/gen/expr_syscalls.h
+fuzz: $(LIB_SRCS) build-fuzz/gen/expr_syscalls.h build-fuzz/gen/profile.pb-c.c
 	@mkdir -p build-fuzz
 	for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
 		clang -std=gnu11 -O1 -g -D_GNU_SOURCE -Isrc -Ibuild-fuzz/gen $(PKG_CFLAGS) \
-			-fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f $(LIB_SRCS) \
+			-fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f $(LIB_SRCS) build-fuzz/gen/profile.pb-c.c \
 			$(LDLIBS) || exit 1; \
 	done
 	for f in $(FUZZ_SRCS); do \
