@@ -167,6 +167,18 @@ const char *dso__name(const struct dso *d)
 	return d ? d->name : NULL;
 }
 
+const unsigned char *dso__build_id(const struct dso *d, int *len)
+{
+	*len = 0;
+	if (!d)
+		return NULL;
+	if (d->bid_len) {
+		*len = d->bid_len;
+		return d->bid;
+	}
+	return d->es ? elfsyms__build_id(d->es, len) : NULL;
+}
+
 bool dso__is_file(const struct dso *d)
 {
 	return d && d->kind != DSO_PSEUDO;

@@ -528,6 +528,7 @@ void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolve
 	r->sym = NULL;
 	r->off = 0;
 	r->dso = NULL;
+	r->map = mp;
 	if (mp && mp->dso) {
 		struct elfsyms *es;
 

@@ -54,6 +54,7 @@ struct resolved {
 	const char *sym; /* NULL when unresolved */
 	u64 off;
 	const char *dso;
+	const struct map *map; /* the mapping @lookup lies in, NULL if none */
 };
 
 /*

@@ -155,7 +155,8 @@ static void kernel_frame(struct stack_ctx *ctx, u64 addr, bool first, struct fra
 	f->off = s ? addr - s->start : 0;
 }
 
-static void user_frame(struct stack_ctx *ctx, u32 pid, u64 addr, bool first, struct frame *f)
+static void user_frame(struct stack_ctx *ctx, u32 pid, u64 addr, bool first, struct frame *f,
+		       struct frame_map *fm)
 {
 	struct resolved r;
 
@@ -165,6 +166,15 @@ static void user_frame(struct stack_ctx *ctx, u32 pid, u64 addr, bool first, str
 	f->sym = r.sym ? r.sym : unknown;
 	f->off = r.sym ? r.off : 0;
 	f->dso = r.dso;
+	if (!fm)
+		return;
+	*fm = (struct frame_map){ 0 };
+	if (r.map) {
+		fm->start = r.map->start;
+		fm->end = r.map->end;
+		fm->pgoff = r.map->pgoff;
+		fm->build_id = dso__build_id(r.map->dso, &fm->build_id_len);
+	}
 }
 
 static const struct unwind_map *find_map(void *arg, u64 addr)
@@ -205,6 +215,12 @@ static int dwarf_user(struct stack_ctx *ctx, const struct sample *smp)
 
 int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame *out, int max)
 {
+	return stack__frames_maps(ctx, smp, out, NULL, max);
+}
+
+int stack__frames_maps(struct stack_ctx *ctx, const struct sample *smp, struct frame *out,
+		       struct frame_map *maps, int max)
+{
 	enum { C_NONE, C_KERNEL, C_USER, C_SKIP } cc = C_NONE;
 	int n = 0, nu = -1, i;
 	bool first = true, want_k, want_u;
@@ -243,14 +259,18 @@ int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame 
 			cc = C_SKIP;
 			continue;
 		}
-		if (kern)
-			kernel_frame(ctx, ip, first, &out[n++]);
-		else
-			user_frame(ctx, smp->pid, ip, first, &out[n++]);
+		if (kern) {
+			kernel_frame(ctx, ip, first, &out[n]);
+			if (maps)
+				maps[n] = (struct frame_map){ 0 };
+		} else {
+			user_frame(ctx, smp->pid, ip, first, &out[n], maps ? &maps[n] : NULL);
+		}
+		n++;
 		first = false;
 	}
-	for (i = 0; i < nu && n < max; i++)
-		user_frame(ctx, smp->pid, ctx->uips[i], i == 0, &out[n++]);
+	for (i = 0; i < nu && n < max; i++, n++)
+		user_frame(ctx, smp->pid, ctx->uips[i], i == 0, &out[n], maps ? &maps[n] : NULL);
 	return n;
 }
 

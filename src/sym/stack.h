@@ -83,6 +83,16 @@ void stack_ctx__print_stats(struct stack_ctx *ctx, FILE *fp);
  */
 int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame *out, int max);
 
+/* The mapping a frame's address lies in (pprof's mappings), where known. */
+struct frame_map {
+	u64 start, end, pgoff;	       /* end 0: not known (kernel frames, no mapping) */
+	const unsigned char *build_id; /* NULL: not known; valid until stack_ctx__delete */
+	int build_id_len;
+};
+/* stack__frames, and in @maps[i] the mapping of frame i. */
+int stack__frames_maps(struct stack_ctx *ctx, const struct sample *smp, struct frame *out,
+		       struct frame_map *maps, int max);
+
 /* Print the stack, one frame a line: "<indent>ADDR sym+0xOFF (dso)". */
 void stack__print(struct stack_ctx *ctx, const struct sample *smp, FILE *fp, const char *indent);
 /* The same for frames kept from an earlier sample (stack__frames' output, copied). */
