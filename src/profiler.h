@@ -42,6 +42,13 @@ struct profiler {
 	const struct opt_group *const *groups;
 	const struct popt *own;	     /* terminated by { 0 } */
 	const char *const *ev_attrs; /* extra -e attributes accepted (NULL-terminated) */
+	/*
+	 * What it needs of the host, for "perf-prof check" (NULL-terminated;
+	 * { NULL }: perf_event_open only): "tp:sched:sched_switch", "tracefs",
+	 * "cpu-wide", "pmu", "kprobe", "uprobe", "bp", "kallsyms"; "pmu?=uses
+	 * cpu-clock" is optional (degraded without).  cmd/check_eval.h.
+	 */
+	const char *const *needs;
 	bool stacks;		     /* stacks without -g (frame pointers): a leak needs its site */
 	size_t priv_size;
 	/*

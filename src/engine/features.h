@@ -5,7 +5,8 @@
  * one line that says what is missing and what to do instead.
  *
  * Nothing here mounts, loads or changes anything: these are reads of
- * /proc/mounts, sysfs and tracefs only.
+ * /proc/mounts, sysfs and tracefs only, except the probes of `check`
+ * (features__probe_*), which open and close the real thing.
  */
 #ifndef PP_FEATURES_H
 #define PP_FEATURES_H
@@ -74,6 +75,52 @@ enum feature {
  * @buf.  For FEAT_PERM it mentions root and the current paranoid level.
  */
 const char *features__why_not(enum feature f, char *buf, size_t len);
+
+/*
+ * Probes (engine/features_probe.c, for "perf-prof check"): each asks the
+ * kernel for the real thing and closes or removes it at once; 0 when it
+ * worked, else -errno of the call that failed.
+ */
+/* The cpu-clock software event, on this thread or (@cpu_wide) on CPU 0 for every task. */
+int features__probe_sw(bool cpu_wide);
+/* The cycles hardware event (user mode, this thread): -ENOENT without a PMU. */
+int features__probe_cycles(void);
+/* A hardware write breakpoint on a variable of ours (this thread). */
+int features__probe_bp(void);
+/* A kprobe on @func through the kprobe PMU (-ENOENT: no such PMU). */
+int features__probe_kprobe_pmu(const char *func);
+/* A uprobe on a function of this binary through the uprobe PMU. */
+int features__probe_uprobe_pmu(void);
+/*
+ * A probe made in tracefs (kprobe_events on vfs_read, or uprobe_events on
+ * this binary) in the group perf_prof_PID, then removed.
+ */
+int features__probe_dynevent(bool kernel);
+/* This binary's path and the file offset of a function in it (the uprobe's target). */
+int features__self_offset(char *path, size_t len, unsigned long long *off);
+/* The id of tracepoint @sys:@name from tracefs, or -errno (-ENOENT: none). */
+int features__tp_id(const char *sys, const char *name);
+/*
+ * @sys:@name opened system-wide on CPU 0 (counting, disabled), as the
+ * profilers open it: 0 with the event's descriptor in *@fd, for the
+ * caller to close (a tracepoint's last close waits for an RCU grace
+ * period: engine/fdcloser.h), or -errno (-ENOENT: no such tracepoint).
+ */
+int features__probe_tp(const char *sys, const char *name, int *fd);
+/* bpf(2): BPF_MAP_CREATE of a one-entry array; BPF_PROG_LOAD of "r0 = 0; exit". */
+int features__probe_bpf_map(void);
+int features__probe_bpf_prog(void);
+/* open("/dev/kvm") and KVM_GET_API_VERSION: the version, or -errno. */
+int features__probe_kvm(void);
+/* The integer in /proc/sys/@name ("kernel/kptr_restrict"), or -errno. */
+int features__sysctl(const char *name);
+/*
+ * /proc/kallsyms read whole: the symbols, those with a non-zero address
+ * (0 when kptr_restrict hides them from us), the first such address.
+ */
+int features__kallsyms(long *nr, long *nonzero, unsigned long long *first);
+/* The effective capabilities (CapEff of /proc/self/status). */
+int features__capabilities(unsigned long long *eff);
 
 /*
  * For tests: look for sysfs and procfs (and so /proc/mounts) under other roots

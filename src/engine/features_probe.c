@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probes of what this host can do (perf-prof check): each one asks the
+ * kernel for the real thing (a perf event, a kprobe, a BPF map) and closes
+ * or removes it at once.  Nothing is guessed from a version number or from
+ * a file that merely exists.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/bpf.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "engine/features.h"
+
+#define KVM_GET_API_VERSION_NR 0xAE00 /* _IO(KVMIO, 0x00) */
+
+static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Open, close: 0 or -errno. */
+static int open_close(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	int fd = perf_open(a, pid, cpu);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+static void attr_init(struct perf_event_attr *a, __u32 type, __u64 config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->disabled = 1;
+}
+
+int features__probe_sw(bool cpu_wide)
+{
+	struct perf_event_attr a;
+
+	attr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	return cpu_wide ? open_close(&a, -1, 0) : open_close(&a, 0, -1);
+}
+
+int features__probe_cycles(void)
+{
+	struct perf_event_attr a;
+
+	attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	/* user mode only: what is asked is whether the PMU exists, not the permissions */
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return open_close(&a, 0, -1);
+}
+
+static volatile unsigned long bp_target;
+
+int features__probe_bp(void)
+{
+	struct perf_event_attr a;
+
+	attr_init(&a, PERF_TYPE_BREAKPOINT, 0);
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (uintptr_t)&bp_target;
+	a.bp_len = HW_BREAKPOINT_LEN_8;
+	a.sample_period = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return open_close(&a, 0, -1);
+}
+
+int features__probe_kprobe_pmu(const char *func)
+{
+	int type = features__pmu_type("kprobe");
+	struct perf_event_attr a;
+
+	if (type < 0)
+		return type;
+	attr_init(&a, (__u32)type, 0);
+	a.config1 = (uintptr_t)func;
+	a.config2 = 0;
+	a.sample_period = 1;
+	return open_close(&a, -1, 0);
+}
+
+/*
+ * The uprobe goes on this function: never called, so the breakpoint the
+ * kernel places while the probe exists is never hit.
+ */
+__attribute__((noinline, used)) void features__uprobe_target(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+int features__self_offset(char *path, size_t len, unsigned long long *off)
+{
+	uintptr_t addr = (uintptr_t)&features__uprobe_target;
+	char line[PATH_MAX + 128];
+	ssize_t n;
+	FILE *fp;
+	int err = -ENOENT;
+
+	n = readlink("/proc/self/exe", path, len - 1);
+	if (n <= 0)
+		return -errno;
+	path[n] = '\0';
+	fp = fopen("/proc/self/maps", "re");
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long long start, end, pgoff;
+
+		if (sscanf(line, "%llx-%llx %*s %llx", &start, &end, &pgoff) != 3)
+			continue;
+		if (addr >= start && addr < end) {
+			*off = addr - start + pgoff;
+			err = 0;
+			break;
+		}
+	}
+	fclose(fp);
+	return err;
+}
+
+int features__probe_uprobe_pmu(void)
+{
+	int type = features__pmu_type("uprobe");
+	char path[PATH_MAX];
+	unsigned long long off;
+	struct perf_event_attr a;
+	int err;
+
+	if (type < 0)
+		return type;
+	err = features__self_offset(path, sizeof(path), &off);
+	if (err)
+		return err;
+	attr_init(&a, (__u32)type, 0);
+	a.config1 = (uintptr_t)path;
+	a.config2 = off;
+	a.sample_period = 1;
+	return open_close(&a, 0, -1);
+}
+
+static int append(const char *file, const char *line)
+{
+	int fd = open(file, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ssize_t n, len = (ssize_t)strlen(line);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, line, len);
+	if (n != len)
+		err = n < 0 ? -errno : -EIO;
+	close(fd);
+	return err;
+}
+
+int features__probe_dynevent(bool kernel)
+{
+	const char *dir = features__tracefs_dir();
+	char file[PATH_MAX + 32], line[PATH_MAX + 128], ev[PATH_MAX + 128], path[PATH_MAX];
+	unsigned long long off;
+	struct stat st;
+	int err;
+
+	if (!dir)
+		return -errno;
+	snprintf(file, sizeof(file), "%s/%s", dir, kernel ? "kprobe_events" : "uprobe_events");
+	if (access(file, F_OK))
+		return -errno;
+	/* the group probe.c's sessions use: a crash leaves it to the next run's cleanup */
+	if (kernel) {
+		snprintf(line, sizeof(line), "p:perf_prof_%d/check vfs_read\n", (int)getpid());
+	} else {
+		err = features__self_offset(path, sizeof(path), &off);
+		if (err)
+			return err;
+		if (strpbrk(path, " \t\n"))
+			return -EINVAL;
+		snprintf(line, sizeof(line), "p:perf_prof_%d/check %s:0x%llx\n", (int)getpid(),
+			 path, off);
+	}
+	err = append(file, line);
+	if (err)
+		return err;
+	/* made: it must show as an event, then go */
+	snprintf(ev, sizeof(ev), "%s/events/perf_prof_%d/check", dir, (int)getpid());
+	if (stat(ev, &st))
+		err = -errno;
+	snprintf(line, sizeof(line), "-:perf_prof_%d/check\n", (int)getpid());
+	for (int try = 0; try < 100; try++) {
+		int r = append(file, line);
+
+		if (r != -EBUSY) {
+			if (r && !err)
+				err = r;
+			break;
+		}
+		usleep(10000);
+	}
+	return err;
+}
+
+int features__tp_id(const char *sys, const char *name)
+{
+	const char *dir = features__tracefs_dir();
+	char path[PATH_MAX + 512];
+	int id, n;
+	FILE *fp;
+
+	if (!dir)
+		return -errno;
+	if (strchr(sys, '/') || strchr(name, '/') || strstr(sys, "..") || strstr(name, ".."))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -errno;
+	n = fscanf(fp, "%d", &id);
+	fclose(fp);
+	return n == 1 && id >= 0 ? id : -EINVAL;
+}
+
+int features__probe_tp(const char *sys, const char *name, int *fd)
+{
+	struct perf_event_attr a;
+	int id = features__tp_id(sys, name), r;
+
+	*fd = -1;
+	if (id < 0)
+		return id;
+	attr_init(&a, PERF_TYPE_TRACEPOINT, (__u64)id);
+	r = perf_open(&a, -1, 0);
+	if (r < 0)
+		return r;
+	*fd = r;
+	return 0;
+}
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	int fd = (int)syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+
+	return fd < 0 ? -errno : fd;
+}
+
+int features__probe_bpf_map(void)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = 4;
+	attr.max_entries = 1;
+	fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int features__probe_bpf_prog(void)
+{
+	/* r0 = 0; exit: a socket filter that keeps nothing */
+	struct bpf_insn insns[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static const char license[] = "GPL";
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = 2;
+	attr.license = (uintptr_t)license;
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int features__probe_kvm(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), v;
+
+	if (fd < 0)
+		return -errno;
+	v = ioctl(fd, KVM_GET_API_VERSION_NR, 0);
+	if (v < 0)
+		v = -errno;
+	close(fd);
+	return v;
+}
+
+int features__sysctl(const char *name)
+{
+	char path[PATH_MAX];
+	int val, ret;
+	FILE *fp;
+
+	if (strstr(name, ".."))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -errno;
+	ret = fscanf(fp, "%d", &val);
+	fclose(fp);
+	return ret == 1 ? val : -EINVAL;
+}
+
+int features__kallsyms(long *nr, long *nonzero, unsigned long long *first)
+{
+	char line[512];
+	FILE *fp = fopen("/proc/kallsyms", "re");
+
+	*nr = *nonzero = 0;
+	*first = 0;
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long long addr;
+
+		if (sscanf(line, "%llx", &addr) != 1)
+			continue;
+		(*nr)++;
+		if (addr) {
+			if (!*nonzero)
+				*first = addr;
+			(*nonzero)++;
+		}
+	}
+	fclose(fp);
+	return 0;
+}
+
+int features__capabilities(unsigned long long *eff)
+{
+	char line[256];
+	FILE *fp = fopen("/proc/self/status", "re");
+	int err = -ENOENT;
+
+	*eff = 0;
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "CapEff: %llx", eff) == 1) {
+			err = 0;
+			break;
+		}
+	fclose(fp);
+	return err;
+}
