@@ -2,8 +2,10 @@
 /* JSON Lines writer: commas, nesting, escaping (util/json.h). */
 #include "util/json.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The length of the valid UTF-8 sequence at @s (@n bytes left), 0 if none. */
@@ -206,4 +208,42 @@ void json__hex(struct json *j, const char *key, uint64_t v)
 {
 	member(j, key);
 	fprintf(j->fp, "\"0x%" PRIx64 "\"", v);
+}
+
+int json__frag_begin(struct json *j)
+{
+	j->mem = NULL;
+	j->mem_len = 0;
+	j->fp = open_memstream(&j->mem, &j->mem_len);
+	if (!j->fp)
+		return -ENOMEM;
+	/* inside an object whose brace is not written */
+	j->depth = 1;
+	j->first[0] = true;
+	j->close[0] = '}';
+	return 0;
+}
+
+char *json__frag_end(struct json *j)
+{
+	bool bad;
+
+	while (j->depth > 1)
+		json__close(j);
+	bad = ferror(j->fp);
+	if (fclose(j->fp) || bad) {
+		free(j->mem);
+		j->mem = NULL;
+	}
+	j->fp = NULL;
+	j->depth = 0;
+	return j->mem;
+}
+
+void json__raw(struct json *j, const char *members)
+{
+	if (!members || !*members)
+		return;
+	member(j, NULL);
+	fputs(members, j->fp);
 }

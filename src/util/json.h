@@ -33,6 +33,8 @@
 
 struct json {
 	FILE *fp;
+	char *mem;	/* json__frag_begin's buffer */
+	size_t mem_len;
 	int depth;		    /* open objects and arrays, the line's own included */
 	bool first[JSON_MAX_DEPTH]; /* nothing written yet at this depth */
 	char close[JSON_MAX_DEPTH]; /* '}' or ']' */
@@ -57,6 +59,17 @@ void json__hex(struct json *j, const char *key, uint64_t v);
 void json__obj(struct json *j, const char *key);
 void json__arr(struct json *j, const char *key);
 void json__close(struct json *j);
+
+/*
+ * Members written to memory once, to be written again in many lines (a
+ * table row's key): json__frag_begin(&j), members as above, then
+ * json__frag_end(&j) returns them as text ("\"state\":\"S\",\"tid\":12",
+ * malloc'd; NULL when out of memory); json__raw(&j, text) writes such text
+ * into the open object.  json__frag_begin: 0 or -ENOMEM.
+ */
+int json__frag_begin(struct json *j);
+char *json__frag_end(struct json *j);
+void json__raw(struct json *j, const char *members);
 
 /* @s (@len bytes) as the inside of a JSON string (no quotes), escaped as above. */
 void json__escape(FILE *fp, const char *s, size_t len);

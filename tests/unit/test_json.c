@@ -84,6 +84,36 @@ int main(void)
 		       "\"none\":null,\"nul\":null,\"addr\":\"0xffffffff81000000\","
 		       "\"stack\":[\"main\",\"f\",{\"n\":1}],\"by_cpu\":{\"0\":3,\"empty\":[]}}\n"
 		       "{\"type\":\"summary\"}\n");
+
+	/* a fragment made once (a row's key), written into later lines */
+	{
+		char *frag;
+
+		CHECK(json__frag_begin(&j) == 0, "frag_begin");
+		json__str(&j, "state", "S");
+		json__str(&j, "comm", "a\"b");
+		json__arr(&j, "path");
+		json__str(&j, NULL, "x");
+		frag = json__frag_end(&j); /* closes the array */
+		CHECK_STR(frag, "\"state\":\"S\",\"comm\":\"a\\\"b\",\"path\":[\"x\"]");
+		fp = mem();
+		json__begin(&j, fp, "row");
+		json__raw(&j, frag);
+		json__u64(&j, "count", 2);
+		json__end(&j);
+		json__begin(&j, fp, "row");
+		json__raw(&j, ""); /* nothing, no comma */
+		json__u64(&j, "count", 3);
+		json__obj(&j, "sub");
+		json__raw(&j, frag);
+		json__end(&j);
+		fclose(fp);
+		CHECK_STR(buf, "{\"type\":\"row\",\"state\":\"S\",\"comm\":\"a\\\"b\","
+			       "\"path\":[\"x\"],\"count\":2}\n"
+			       "{\"type\":\"row\",\"count\":3,\"sub\":{\"state\":\"S\","
+			       "\"comm\":\"a\\\"b\",\"path\":[\"x\"]}}\n");
+		free(frag);
+	}
 	free(buf);
 	return ut_done("test_json");
 }
