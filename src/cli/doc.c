@@ -63,14 +63,14 @@ static const char *title_of(const struct opt_group *g)
 
 static void bold(FILE *out, const char *s)
 {
-	fputs("\\fB", out);
+	fputs("\\fB\\%", out); /* \% : not hyphenated */
 	roff__text(out, s, 0);
 	fputs("\\fR", out);
 }
 
 static void xref(FILE *out, const char *name)
 {
-	fputs("\\fBperf\\-prof", out);
+	fputs("\\fB\\%perf\\-prof", out);
 	if (name) {
 		fputs("\\-", out);
 		roff__text(out, name, 0);
@@ -245,7 +245,14 @@ static void synopsis(FILE *out, const char *syn, const char *name)
 		bold(out, head);
 		syn += n;
 	}
-	roff__text(out, syn, 0);
+	/* a long spec ('sys:name/filter/key=EXPR/...') may break after a '/' */
+	for (const char *p = syn; *p; p++) {
+		char c[2] = { *p, 0 };
+
+		roff__text(out, c, 0);
+		if (*p == '/' && p[1] && p[1] != ' ')
+			fputs("\\:", out);
+	}
 	fputs("\n.ad\n.hy\n", out);
 }
 

@@ -124,7 +124,7 @@ static const char *emph_end(const char *start, const char *s)
 {
 	const char *e;
 
-	if (s > start && !strchr(" (\"'", s[-1]))
+	if (s > start && !strchr(" ([\"'", s[-1]))
 		return NULL;
 	if (!word_char(s[1]))
 		return NULL;
@@ -143,7 +143,7 @@ void roff__text(FILE *out, const char *s, int markup)
 		fputs("\\&", out);
 	while (*s) {
 		if (markup && *s == '`' && (e = strchr(s + 1, '`'))) {
-			fputs("\\fB", out);
+			fputs("\\fB\\%", out); /* literal: not hyphenated */
 			for (s++; s < e;)
 				s += put_char(out, s);
 			fputs("\\fR", out);
