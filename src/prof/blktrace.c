@@ -186,6 +186,9 @@ static const struct popt bt_opts[] = {
 
 const struct profiler prof_blktrace = {
 	.name = "blktrace",
+	.needs = (const char *const[]){ "tp:block:block_getrq", "tp:block:block_rq_insert",
+					"tp:block:block_rq_issue", "tp:block:block_rq_complete",
+					NULL },
 	.desc = "block request latency per stage: getrq, insert, issue, complete",
 	.synopsis = "perf-prof blktrace -d /dev/NAME [--than TIME [-g]] [--perins] [--hist] [-i "
 		    "MS] [-C CPUS]",

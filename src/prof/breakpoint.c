@@ -494,6 +494,8 @@ static void bp_deinit(struct session *s, void *priv)
 
 const struct profiler prof_breakpoint = {
 	.name = "breakpoint",
+	.needs = (const char *const[]){ "bp", "kprobe?=no execute breakpoints on kernel code",
+					NULL },
 	.desc = "hardware breakpoints: who reads, writes or runs an address, with ip and stack",
 	.synopsis = "perf-prof breakpoint ADDR[/LEN][:rwx] ... [-g] [-N COUNT] "
 		    "[-C CPUS|-p PID|-t TID|-- command]",

@@ -296,6 +296,7 @@ static const struct popt cu_opts[] = {
 
 const struct profiler prof_cpu_util = {
 	.name = "cpu-util",
+	.needs = (const char *const[]){ "cpu-wide", NULL },
 	.desc = "per-CPU utilization per interval: user, kernel, guest (samples and /proc/stat)",
 	.synopsis = "perf-prof cpu-util [-i MS] [-C CPUS] [--exclude-user|--exclude-kernel|"
 		    "--exclude-guest] [-G] [-- command]",

@@ -157,6 +157,7 @@ static void expr_deinit(struct session *s, void *priv)
 
 const struct profiler prof_expr = {
 	.name = "expr",
+	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "print each event with the value of an expression over its fields (try one out)",
 	.synopsis = "perf-prof expr -e EVENT[,EVENT...] 'EXPR' [-N COUNT] [-C CPUS|-p PID|-t "
 		    "TID|-- CMD]",

@@ -361,6 +361,7 @@ static const struct popt hc_opts[] = {
 
 const struct profiler prof_hrcount = {
 	.name = "hrcount",
+	.needs = (const char *const[]){ NULL },
 	.desc = "counters read every --period by a high-resolution timer: min/avg/max per period "
 		"(microbursts)",
 	.synopsis = "perf-prof hrcount [-e EVENT,...] --period TIME|-F HZ [-i MS] [--perins] [-C "

@@ -174,6 +174,7 @@ static const struct popt ht_opts[] = {
 
 const struct profiler prof_hrtimer = {
 	.name = "hrtimer",
+	.needs = (const char *const[]){ NULL },
 	.desc = "counts of events per high-resolution timer period; print (with -g, the stack) "
 		"when an expression over them is true",
 	.synopsis = "perf-prof hrtimer [-e EVENT,...] --period TIME|-F HZ [-g] ['EXPR'] [-C "

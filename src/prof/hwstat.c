@@ -86,6 +86,7 @@ static const struct popt hw_opts[] = {
 
 const struct profiler prof_hwstat = {
 	.name = "hwstat",
+	.needs = (const char *const[]){ "pmu", NULL },
 	.desc = "cycles, instructions and IPC per interval (needs a hardware PMU)",
 	.synopsis = "perf-prof hwstat [-i MS] [--perins] [-C CPUS|-p PID|-t TID|-- command]",
 	.examples = "perf-prof hwstat -C 0-3 -i 1000 --perins\n"

@@ -267,6 +267,7 @@ static const struct popt io_opts[] = {
 
 const struct profiler prof_irq_off = {
 	.name = "irq-off",
+	.needs = (const char *const[]){ "cpu-wide", NULL },
 	.desc = "interrupts held off longer than TIME: gaps in a timer's samples, with the stack",
 	.synopsis = "perf-prof irq-off [--than TIME|-L US] [-F HZ|--period T] [-g] [-C CPUS] "
 		    "[-- command]",

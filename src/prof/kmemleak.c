@@ -360,6 +360,7 @@ static const struct popt kml_opts[] = {
 
 const struct profiler prof_kmemleak = {
 	.name = "kmemleak",
+	.needs = (const char *const[]){ "tracefs", "uprobe?=no --user", NULL },
 	.desc = "memory leaks: allocations not freed, by allocation stack (kernel or user space)",
 	.synopsis = "perf-prof kmemleak {--alloc EVENT --free EVENT | --preset NAME | --user} "
 		    "[--than AGE] [--comm] [-g|--call-graph dwarf] [--flame-graph NAME] [-i MS] "

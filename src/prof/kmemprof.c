@@ -294,6 +294,7 @@ static const struct popt kmp_opts[] = {
 
 const struct profiler prof_kmemprof = {
 	.name = "kmemprof",
+	.needs = (const char *const[]){ "tracefs", "cpu-wide", NULL },
 	.desc = "allocation and free profile by stack, per interval; what is not freed at exit",
 	.synopsis = "perf-prof kmemprof -e ALLOC[,...] -e FREE[,...] [-k EXPR] [--top N] [-i MS] "
 		    "[-g|--call-graph dwarf] [-C CPUS|-p PID|-- command]",

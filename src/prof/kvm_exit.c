@@ -173,6 +173,7 @@ static void ke_deinit(struct session *s, void *priv)
 
 const struct profiler prof_kvm_exit = {
 	.name = "kvm-exit",
+	.needs = (const char *const[]){ "tp:kvm:kvm_exit", "tp:kvm:kvm_entry", NULL },
 	.desc = "VM exit handling latency per exit reason (and vCPU thread), kvm_exit -> kvm_entry",
 	.synopsis = "perf-prof kvm-exit [--than TIME [-g]] [--perins] [--hist] [-i MS] [-C CPUS|-p "
 		    "PID|-t TID]",

@@ -72,6 +72,7 @@ static const char *const mp_attrs[] = { "untraced", NULL };
 
 const struct profiler prof_mpdelay = {
 	.name = "mpdelay",
+	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "multipoint delay: from each event of one -e list to the next, per thread or CPU",
 	.synopsis = "perf-prof mpdelay -e EVENT,EVENT[,EVENT...] [--than TIME [-g]] [--perins] "
 		    "[--hist] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",

@@ -83,6 +83,7 @@ static const char *const mt_attrs[] = { "key", "role", "untraced", NULL };
 
 const struct profiler prof_multi_trace = {
 	.name = "multi-trace",
+	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "latency between events: from each -e point to the next, per key",
 	.synopsis = "perf-prof multi-trace -e START[,START...] -e END[,END...] [-e ...] [-k EXPR] "
 		    "[--than TIME [-g]] [--perins] [--hist] [--cycle] [-i MS] [-C CPUS|-p PID|-t "

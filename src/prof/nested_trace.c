@@ -293,6 +293,7 @@ static const struct popt nt_opts[] = {
 
 const struct profiler prof_nested_trace = {
 	.name = "nested-trace",
+	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "nested entry/exit pairs per key as a call tree with per-call latency",
 	.synopsis = "perf-prof nested-trace -e ENTRY,EXIT [-e ENTRY,EXIT ...] [-k EXPR] [--than "
 		    "TIME [-g]] [--returns] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",

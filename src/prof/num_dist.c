@@ -339,6 +339,7 @@ static const char *const num_dist_attrs[] = { "num", NULL };
 
 const struct profiler prof_num_dist = {
 	.name = "num-dist",
+	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "distribution of a number carried by events (num=EXPR): percentiles, histogram",
 	.synopsis = "perf-prof num-dist -e 'sys:name/filter/num=EXPR/'[,...] [--perins] [--hist] "
 		    "[--than N [-g]] [-C CPUS|-p PID|-t TID|-- CMD] [-i MS]",

@@ -810,6 +810,7 @@ static const struct popt oc_opts[] = {
 
 const struct profiler prof_oncpu = {
 	.name = "oncpu",
+	.needs = (const char *const[]){ "tp:sched:sched_switch", "cpu-wide", NULL },
 	.desc = "who ran on each CPU and for how long; per thread with -p/-t/--",
 	.synopsis = "perf-prof oncpu [-i MS] [--top N] [-C CPUS|-p PID|-t TID|-- command]",
 	.examples = "perf-prof oncpu -i 1000            # per CPU: busy time, then comm:tid ms\n"

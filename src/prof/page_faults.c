@@ -72,6 +72,7 @@ static const struct popt pgf_opts[] = {
 
 const struct profiler prof_page_faults = {
 	.name = "page-faults",
+	.needs = (const char *const[]){ NULL },
 	.desc = "each page fault: address, ip and stack",
 	.synopsis = "perf-prof page-faults [-g] [--exclude-user|--exclude-kernel] [-N COUNT] "
 		    "[-C CPUS|-p PID|-t TID|-- command]",

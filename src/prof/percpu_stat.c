@@ -167,6 +167,13 @@ static const struct popt pcs_opts[] = {
 
 const struct profiler prof_percpu_stat = {
 	.name = "percpu-stat",
+	.needs = (const char *const[]){ "cpu-wide", "tp?:irq:irq_handler_entry",
+					"tp?:irq_vectors:local_timer_entry",
+					"tp?:irq:softirq_entry", "tp?:timer:hrtimer_expire_entry",
+					"tp?:workqueue:workqueue_execute_start", "tp?:kvm:kvm_exit",
+					"tp?:net:netif_receive_skb", "tp?:net:net_dev_xmit",
+					"tp?:kmem:mm_page_alloc",
+					"tp?:vmscan:mm_vmscan_direct_reclaim_begin", NULL },
 	.desc = "per-CPU counts of switches, faults, interrupts, timers, work, packets, pages",
 	.synopsis = "perf-prof percpu-stat [-i MS] [--syscalls] [-C CPUS] [-- command]",
 	.examples = "perf-prof percpu-stat -i 1000                # every second, every CPU\n"

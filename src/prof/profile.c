@@ -418,6 +418,7 @@ static const struct popt pf_opts[] = {
 
 const struct profiler prof_profile = {
 	.name = "profile",
+	.needs = (const char *const[]){ "pmu?=uses cpu-clock", NULL },
 	.desc = "where the CPU goes: sampled functions or stacks, flame graphs, busy-second bursts",
 	.synopsis = "perf-prof profile [-F HZ] [-g|--call-graph dwarf] [--flame-graph NAME[.svg]] "
 		    "[--than PCT] [--top N] [--exclude-user|--exclude-kernel] [--exclude-guest|-G] "

@@ -283,6 +283,8 @@ static const struct popt rd_opts[] = {
 
 const struct profiler prof_rundelay = {
 	.name = "rundelay",
+	.needs = (const char *const[]){ "tp:sched:sched_switch", "tp:sched:sched_wakeup",
+					"tp:sched:sched_wakeup_new", "cpu-wide", NULL },
 	.desc = "scheduling delay: from wakeup or preemption to switch-in, per thread",
 	.synopsis = "perf-prof rundelay [--filter COMM,...] [--than TIME [-g]] [--perins] "
 		    "[--hist] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",

@@ -135,6 +135,7 @@ static const struct popt sw_opts[] = {
 
 const struct profiler prof_signal = {
 	.name = "signal",
+	.needs = (const char *const[]){ "tp:signal:signal_generate", "cpu-wide", NULL },
 	.desc = "every signal sent: sender, target, signal and what became of it",
 	.synopsis = "perf-prof signal [--filter COMM[,COMM...]] [-g] [-C CPUS|-p PID|-t TID|-- "
 		    "command]",

@@ -151,6 +151,7 @@ static const struct popt sl_opts[] = {
 
 const struct profiler prof_split_lock = {
 	.name = "split-lock",
+	.needs = (const char *const[]){ "pmu", "cpu-wide", NULL },
 	.desc = "split locks (bus locks) per CPU, and who takes them (needs a hardware PMU)",
 	.synopsis = "perf-prof split-lock [-T N] [-i MS] [--perins] [-C CPUS]",
 	.examples = "perf-prof split-lock -i 1000 --perins\n"

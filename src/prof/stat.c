@@ -147,6 +147,7 @@ static const struct popt stat_opts[] = {
 
 const struct profiler prof_stat = {
 	.name = "stat",
+	.needs = (const char *const[]){ "pmu?=no cycles, instructions", NULL },
 	.desc = "count events (no sampling), per interval and in total, as perf stat",
 	.synopsis = "perf-prof stat [-e EVENT,...] [-i MS] [--perins] [-C CPUS|-p PID|-t TID|-- "
 		    "command]",

@@ -222,6 +222,8 @@ static const struct popt sc_opts[] = {
 
 const struct profiler prof_syscalls = {
 	.name = "syscalls",
+	.needs = (const char *const[]){ "tp:raw_syscalls:sys_enter", "tp:raw_syscalls:sys_exit",
+					NULL },
 	.desc = "system call latency per syscall (per thread with --perins), with errors",
 	.synopsis = "perf-prof syscalls [--syscall NAME,...] [--than TIME [-g]] [--perins] "
 		    "[--hist] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",

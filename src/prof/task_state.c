@@ -578,6 +578,8 @@ static const struct popt task_state_opts[] = {
 
 const struct profiler prof_task_state = {
 	.name = "task-state",
+	.needs = (const char *const[]){ "tp:sched:sched_switch", "tp:sched:sched_wakeup",
+					"cpu-wide", NULL },
 	.desc = "off-CPU analysis: time in S/D/R/... states, run-queue delay, stacks, flame graphs",
 	.synopsis = "perf-prof task-state [-S] [-D] [--no-interruptible] [--no-uninterruptible] "
 		    "[--than TIME] [--filter COMM[,COMM...]] "

@@ -404,6 +404,7 @@ static const char *const top_attrs[] = { "key", "printkey", "top-by", "top-add",
 
 const struct profiler prof_top = {
 	.name = "top",
+	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "key/value aggregation of event fields, refreshed each interval (perf top over "
 		"tracepoints)",
 	.synopsis = "perf-prof top -e 'sys:name/filter/key=EXPR/top-by=EXPR/top-add=EXPR/"

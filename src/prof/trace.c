@@ -72,6 +72,7 @@ static void trace_deinit(struct session *s, void *priv)
 
 const struct profiler prof_trace = {
 	.name = "trace",
+	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "print events as they happen, with stacks, or fold them into a flame graph",
 	.synopsis = "perf-prof trace -e EVENT[,EVENT...] [-g [--flame-graph NAME]] [-C CPUS|-p "
 		    "PID|-t TID|-- CMD]",

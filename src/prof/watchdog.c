@@ -420,6 +420,9 @@ static const struct popt wd_opts[] = {
 
 const struct profiler prof_watchdog = {
 	.name = "watchdog",
+	.needs = (const char *const[]){ "tp:timer:hrtimer_expire_entry", "tp:sched:sched_switch",
+					"kallsyms", "cpu-wide", "pmu?=cpu-clock samples, no NMI",
+					NULL },
 	.desc = "hard and soft lockups coming: the CPU and its stacks before the kernel panics",
 	.synopsis = "perf-prof watchdog [-F HZ] [-g] [--warn PCT] [-C CPUS] "
 		    "[-i MS] [-- command]",
