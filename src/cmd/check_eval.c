@@ -120,6 +120,7 @@ enum check_status check__eval(const char *const *needs, const struct check_caps 
 {
 	char missing[512] = "", lost[512] = "", what[256], item[400];
 	struct check_need_parsed p;
+	bool cpu_wide_listed = false;
 
 	if (len)
 		why[0] = '\0';
@@ -128,15 +129,16 @@ enum check_status check__eval(const char *const *needs, const struct check_caps 
 		return CHECK_UNAVAILABLE;
 	}
 	if (!caps->perf) {
-		snprintf(why, len, "needs perf_event_open (refused here)");
+		snprintf(why, len, "needs perf_event_open (%s)",
+			 caps->perf_why ? caps->perf_why : "refused here");
 		return CHECK_UNAVAILABLE;
 	}
 	for (int i = 0; needs[i]; i++) {
 		if (check__parse_need(needs[i], &p)) {
-			snprintf(item, sizeof(item), "bad need '%s'", needs[i]);
-			add(missing, sizeof(missing), ", ", item);
-			continue;
+			snprintf(why, len, "bad need '%s' (a bug in its declaration)", needs[i]);
+			return CHECK_UNAVAILABLE;
 		}
+		cpu_wide_listed |= p.kind == NEED_CPU_WIDE;
 		if (met(&p, caps, p.optional, what, sizeof(what)))
 			continue;
 		if (!p.optional) {
@@ -149,6 +151,9 @@ enum check_status check__eval(const char *const *needs, const struct check_caps 
 			add(lost, sizeof(lost), "; ", item);
 		}
 	}
+	/* without system-wide events, any profiler still watches the user's own processes */
+	if (!cpu_wide_listed && !caps->have[NEED_CPU_WIDE])
+		add(lost, sizeof(lost), "; ", "only -p/-t/-- targets: no system-wide events");
 	if (missing[0]) {
 		snprintf(why, len, "needs %s", missing);
 		return CHECK_UNAVAILABLE;

@@ -14,7 +14,9 @@
  *   kallsyms   /proc/kallsyms with real addresses
  * '?' makes it optional: without it the profiler runs, degraded, and NOTE
  * says how ("pmu?=uses cpu-clock" -> "degraded (uses cpu-clock: no PMU)").
- * Every profiler needs perf_event_open itself; it is not listed.
+ * Every profiler needs perf_event_open itself; it is not listed.  One that
+ * does not list cpu-wide runs without it on the user's own processes
+ * (-p/-t/--): degraded.
  */
 #ifndef PP_CHECK_EVAL_H
 #define PP_CHECK_EVAL_H
@@ -36,8 +38,9 @@ enum check_need {
 
 /* What the probes found. */
 struct check_caps {
-	bool perf;	     /* perf_event_open of a software event on this thread */
-	bool have[NR_NEEDS]; /* [NEED_TP] unused: see tp */
+	bool perf;	      /* perf_event_open of a software event on this thread */
+	const char *perf_why; /* why not ("EACCES"), or NULL */
+	bool have[NR_NEEDS];  /* [NEED_TP] unused: see tp */
 	/* sys:name: 0 when it opens system-wide, else -errno (-ENOENT: not in this kernel) */
 	int (*tp)(void *arg, const char *sys, const char *name);
 	void *tp_arg;
@@ -63,7 +66,7 @@ const char *check__status_name(enum check_status st);
  * @needs (NULL-terminated) against @caps.  @why gets, for unavailable,
  * "needs a hardware PMU, kprobes (CONFIG_KPROBES)"; for degraded, what is
  * lost, "uses cpu-clock: no PMU"; for ok, "".  A malformed need makes it
- * unavailable ("bad need 'x'"), so that a typo cannot pass for ok.
+ * unavailable ("bad need 'x' ..."), so that a typo cannot pass for ok.
  */
 enum check_status check__eval(const char *const *needs, const struct check_caps *caps, char *why,
 			      size_t len);

@@ -3,11 +3,12 @@
 #include "profiler.h"
 
 extern const struct command cmd_list, cmd_flamegraph;
-extern const struct command cmd_heatmap;
+extern const struct command cmd_heatmap, cmd_check;
 
 const struct command *const commands[] = {
 	&cmd_list,
 	&cmd_flamegraph,
 	&cmd_heatmap,
+	&cmd_check,
 };
 const int nr_commands = sizeof(commands) / sizeof(commands[0]);

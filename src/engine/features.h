@@ -81,8 +81,12 @@ const char *features__why_not(enum feature f, char *buf, size_t len);
  * kernel for the real thing and closes or removes it at once; 0 when it
  * worked, else -errno of the call that failed.
  */
-/* The cpu-clock software event, on this thread or (@cpu_wide) on CPU 0 for every task. */
-int features__probe_sw(bool cpu_wide);
+/*
+ * The cpu-clock software event, on this thread or (@cpu_wide) on CPU 0 for
+ * every task; counting user mode only (@user_only: what perf_event_paranoid
+ * 2 allows) or, as the profilers do, the kernel too.
+ */
+int features__probe_sw(bool cpu_wide, bool user_only);
 /* The cycles hardware event (user mode, this thread): -ENOENT without a PMU. */
 int features__probe_cycles(void);
 /* A hardware write breakpoint on a variable of ours (this thread). */

@@ -51,11 +51,13 @@ static void attr_init(struct perf_event_attr *a, __u32 type, __u64 config)
 	a->disabled = 1;
 }
 
-int features__probe_sw(bool cpu_wide)
+int features__probe_sw(bool cpu_wide, bool user_only)
 {
 	struct perf_event_attr a;
 
 	attr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	a.exclude_kernel = user_only;
+	a.exclude_hv = user_only;
 	return cpu_wide ? open_close(&a, -1, 0) : open_close(&a, 0, -1);
 }
 
