@@ -59,41 +59,73 @@ void json__escape(FILE *fp, const char *str, size_t len)
 			continue;
 		}
 		if (run)
-			fwrite(s + i - run, 1, run, fp);
+			fwrite_unlocked(s + i - run, 1, run, fp);
 		run = 0;
 		i++;
 		switch (c) {
 		case '"':
-			fputs("\\\"", fp);
+			fputs_unlocked("\\\"", fp);
 			break;
 		case '\\':
-			fputs("\\\\", fp);
+			fputs_unlocked("\\\\", fp);
 			break;
 		case '\n':
-			fputs("\\n", fp);
+			fputs_unlocked("\\n", fp);
 			break;
 		case '\t':
-			fputs("\\t", fp);
+			fputs_unlocked("\\t", fp);
 			break;
 		case '\r':
-			fputs("\\r", fp);
+			fputs_unlocked("\\r", fp);
 			break;
 		default:
 			if (c < 0x20 || c == 0x7f)
 				fprintf(fp, "\\u%04x", c);
 			else
-				fputs("\xef\xbf\xbd", fp); /* U+FFFD: not UTF-8 */
+				fputs_unlocked("\xef\xbf\xbd", fp); /* U+FFFD: not UTF-8 */
 		}
 	}
 	if (run)
-		fwrite(s + len - run, 1, run, fp);
+		fwrite_unlocked(s + len - run, 1, run, fp);
 }
 
+/*
+ * The output is written by one thread: the stream's lock is not taken for
+ * each character (a trace --json line is some fifty writes).
+ */
 static void put_str(FILE *fp, const char *s, size_t len)
 {
-	putc('"', fp);
+	putc_unlocked('"', fp);
 	json__escape(fp, s, len);
-	putc('"', fp);
+	putc_unlocked('"', fp);
+}
+
+/* @v in decimal, as fprintf's %llu would, cheaper. */
+static void put_u64(FILE *fp, uint64_t v)
+{
+	char buf[24];
+	int n = sizeof(buf);
+
+	do
+		buf[--n] = (char)('0' + v % 10);
+	while (v /= 10);
+	fwrite_unlocked(buf + n, 1, sizeof(buf) - n, fp);
+}
+
+/* "0x..." (lower case), as fprintf's "\"0x%llx\"" would. */
+static void put_hex(FILE *fp, uint64_t v)
+{
+	char buf[24];
+	int n = sizeof(buf);
+
+	buf[--n] = '"';
+	do
+		buf[--n] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	buf[--n] = 'x';
+	buf[--n] = '0';
+	buf[--n] = '"';
+	fwrite_unlocked(buf + n, 1, sizeof(buf) - n, fp);
 }
 
 /* The comma and the key of the next member or element. */
@@ -104,18 +136,18 @@ static void member(struct json *j, const char *key)
 	if (d < 0)
 		return;
 	if (!j->first[d])
-		putc(',', j->fp);
+		putc_unlocked(',', j->fp);
 	j->first[d] = false;
 	if (key && j->close[d] == '}') {
 		put_str(j->fp, key, strlen(key));
-		putc(':', j->fp);
+		putc_unlocked(':', j->fp);
 	}
 }
 
 static void open_(struct json *j, const char *key, char o, char c)
 {
 	member(j, key);
-	putc(o, j->fp);
+	putc_unlocked(o, j->fp);
 	if (j->depth < JSON_MAX_DEPTH) {
 		j->first[j->depth] = true;
 		j->close[j->depth] = c;
@@ -136,14 +168,14 @@ void json__close(struct json *j)
 	if (j->depth <= 0)
 		return;
 	j->depth--;
-	putc(j->depth < JSON_MAX_DEPTH ? j->close[j->depth] : '}', j->fp);
+	putc_unlocked(j->depth < JSON_MAX_DEPTH ? j->close[j->depth] : '}', j->fp);
 }
 
 void json__end(struct json *j)
 {
 	while (j->depth > 0)
 		json__close(j);
-	putc('\n', j->fp);
+	putc_unlocked('\n', j->fp);
 }
 
 void json__obj(struct json *j, const char *key)
@@ -174,13 +206,15 @@ void json__str(struct json *j, const char *key, const char *s)
 void json__u64(struct json *j, const char *key, uint64_t v)
 {
 	member(j, key);
-	fprintf(j->fp, "%" PRIu64, v);
+	put_u64(j->fp, v);
 }
 
 void json__i64(struct json *j, const char *key, int64_t v)
 {
 	member(j, key);
-	fprintf(j->fp, "%" PRId64, v);
+	if (v < 0)
+		putc_unlocked('-', j->fp);
+	put_u64(j->fp, v < 0 ? -(uint64_t)v : (uint64_t)v);
 }
 
 void json__f64(struct json *j, const char *key, double v)
@@ -207,7 +241,7 @@ void json__null(struct json *j, const char *key)
 void json__hex(struct json *j, const char *key, uint64_t v)
 {
 	member(j, key);
-	fprintf(j->fp, "\"0x%" PRIx64 "\"", v);
+	put_hex(j->fp, v);
 }
 
 int json__frag_begin(struct json *j)

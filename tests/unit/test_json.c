@@ -85,6 +85,22 @@ int main(void)
 		       "\"stack\":[\"main\",\"f\",{\"n\":1}],\"by_cpu\":{\"0\":3,\"empty\":[]}}\n"
 		       "{\"type\":\"summary\"}\n");
 
+	/* numbers are formatted by hand: the extremes and zero */
+	fp = mem();
+	json__begin(&j, fp, "n");
+	json__u64(&j, "u0", 0);
+	json__i64(&j, "i0", 0);
+	json__i64(&j, "min", INT64_MIN);
+	json__i64(&j, "max", INT64_MAX);
+	json__hex(&j, "h0", 0);
+	json__hex(&j, "hmax", UINT64_MAX);
+	json__u64(&j, "u", 1234567890);
+	json__end(&j);
+	fclose(fp);
+	CHECK_STR(buf, "{\"type\":\"n\",\"u0\":0,\"i0\":0,\"min\":-9223372036854775808,"
+		       "\"max\":9223372036854775807,\"h0\":\"0x0\",\"hmax\":\"0xffffffffffffffff\","
+		       "\"u\":1234567890}\n");
+
 	/* a fragment made once (a row's key), written into later lines */
 	{
 		char *frag;
