@@ -427,15 +427,33 @@ static int main_page(struct page *pg, const char *version)
 	return 0;
 }
 
+int doc__page(const struct cli_doc *d, const char *md, const char *version, FILE *out, char *err,
+	      size_t errlen)
+{
+	struct page pg = { .src = md, .out = out };
+	int ret;
+
+	if (mdoc__read(md, &pg.m, pg.err, sizeof(pg.err))) {
+		snprintf(err, errlen, "%s (%s needs its hand-written page)", pg.err,
+			 d ? d->name : "perf-prof");
+		mdoc__free(&pg.m);
+		return -1;
+	}
+	ret = d ? sub_page(&pg, d, version) : main_page(&pg, version);
+	mdoc__free(&pg.m);
+	if (ret)
+		snprintf(err, errlen, "%s", pg.err);
+	return ret;
+}
+
 /* One page: NAME "perf-prof" is the main one.  0, or -1 after a line on stderr. */
 static int write_page(const char *srcdir, const char *outdir, const char *name, const char *version)
 {
 	static struct cli_doc d;
 	bool is_main = !strcmp(name, "perf-prof");
-	struct page pg = { 0 };
-	char src[4096], dst[4096], *buf = NULL;
+	char src[4096], dst[4096], err[1024], *buf = NULL;
 	size_t len = 0;
-	FILE *fp;
+	FILE *fp, *mem;
 	int ret;
 
 	if (is_main) {
@@ -453,23 +471,13 @@ static int write_page(const char *srcdir, const char *outdir, const char *name, 
 				*c = '_';
 		snprintf(dst, sizeof(dst), "%s/perf-prof-%s.1", outdir, name);
 	}
-	pg.src = src;
-	if (mdoc__read(src, &pg.m, pg.err, sizeof(pg.err))) {
-		fprintf(stderr, "perf-prof --man: %s (%s needs its hand-written page)\n", pg.err,
-			name);
-		mdoc__free(&pg.m);
+	mem = open_memstream(&buf, &len);
+	if (!mem)
 		return -1;
-	}
-	pg.out = open_memstream(&buf, &len);
-	if (!pg.out) {
-		mdoc__free(&pg.m);
-		return -1;
-	}
-	ret = is_main ? main_page(&pg, version) : sub_page(&pg, &d, version);
-	fclose(pg.out);
-	mdoc__free(&pg.m);
+	ret = doc__page(is_main ? NULL : &d, src, version, mem, err, sizeof(err));
+	fclose(mem);
 	if (ret) {
-		fprintf(stderr, "perf-prof --man: %s\n", pg.err);
+		fprintf(stderr, "perf-prof --man: %s\n", err);
 		free(buf);
 		return -1;
 	}

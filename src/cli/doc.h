@@ -21,7 +21,19 @@
 #ifndef PP_DOC_H
 #define PP_DOC_H
 
+#include <stdio.h>
+
+#include "cli/options.h"
+
 /* argv[0] is "--man" or "--complete"; returns the exit status. */
 int doc__main(int argc, char **argv, const char *version);
+
+/*
+ * The page of @d (NULL: perf-prof(1)) with its hand-written part read from
+ * @md, as roff into @out.  0, or -1 with one line in @err: the checks of
+ * --man (sections, help of every option, -e attributes).
+ */
+int doc__page(const struct cli_doc *d, const char *md, const char *version, FILE *out, char *err,
+	      size_t errlen);
 
 #endif
