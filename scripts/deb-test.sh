@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# CI: builds the Debian package (scripts/deb.sh), checks what it holds,
+# bootstraps a minimal Debian 12 (debootstrap --variant=minbase) into a scratch
+# directory, installs the package there with apt (its declared dependencies
+# must be enough on a fresh system) and runs it: perf-prof -h, perf-prof
+# check, a short trace, then removes it.  The scratch root is unmounted and
+# deleted at the end, also on failure.  Needs root and Debian's mirror.
+# usage: scripts/deb-test.sh [BUILD_DIR]          (default build)
+#   PP_DEB_MIRROR=URL   the Debian mirror (default http://deb.debian.org/debian)
+#   PP_DEB_NO_ROOT=1    offline: build and inspect the package, no scratch root
+#                       (says so; CI does not set it)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+build=${1:-build}
+mirror=${PP_DEB_MIRROR:-http://deb.debian.org/debian}
+t0=$(date +%s)
+step() { echo "== deb-test [$(($(date +%s) - t0)) s] $*"; }
+fail() {
+	echo "deb-test: FAIL: $*" >&2
+	exit 1
+}
+
+mkdir -p "$build"
+step "building the package"
+make --no-print-directory BUILD="$build" deb >"$build/deb.log" 2>&1 ||
+	{ tail -n 40 "$build/deb.log"; fail "the package does not build (log: $build/deb.log)"; }
+ver=$(dpkg-parsechangelog -S Version)
+debs=("$build"/deb/perf-prof_"$ver"_*.deb)
+[ ${#debs[@]} -eq 1 ] && [ -f "${debs[0]}" ] || fail "no perf-prof_${ver}_*.deb in $build/deb"
+deb=${debs[0]}
+echo "$deb: $(stat -c %s "$deb") bytes"
+dpkg-deb -f "$deb" Package Version Architecture Depends Suggests
+
+step "what the package holds"
+files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $NF }')
+for f in ./usr/bin/perf-prof ./usr/share/man/man1/perf-prof.1.gz \
+	./usr/share/man/man1/perf-prof-trace.1.gz \
+	./usr/share/bash-completion/completions/perf-prof \
+	./usr/share/doc/perf-prof/copyright; do
+	grep -qxF "$f" <<<"$files" || fail "$f missing from the package"
+done
+echo "$(grep -c '/man1/' <<<"$files") man pages"
+grep -q 'libtracefs1' <<<"$(dpkg-deb -f "$deb" Depends)" ||
+	fail "Depends does not name libtracefs1 (dpkg-shlibdeps?)"
+
+if [ "${PP_DEB_NO_ROOT:-}" = 1 ]; then
+	echo "deb-test: SKIPPED installing into a fresh Debian 12 root (PP_DEB_NO_ROOT=1)"
+	exit 0
+fi
+[ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, chroot, mounts)"
+
+root=$(mktemp -d /var/tmp/pp-deb-root.XXXXXX)
+mounts=()
+cleanup() {
+	local i m left
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+		m=${mounts[i]}
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+	done
+	# never delete through a mount that is still there (the host's /dev, /sys)
+	left=$(awk -v r="$root/" 'index($2 "/", r) == 1 { print $2 }' /proc/self/mounts)
+	if [ -n "$left" ]; then
+		echo "deb-test: still mounted, $root left in place: $left" >&2
+		return 1
+	fi
+	rm -rf --one-file-system "$root"
+}
+trap 'cleanup' EXIT
+mnt() { # TYPE SOURCE DIR [OPTIONS]: mount into the root, unmounted by cleanup
+	mkdir -p "$root$3"
+	if [ "$1" = bind ]; then mount --bind "$2" "$root$3"; else mount -t "$1" "$2" "$root$3"; fi
+	mounts+=("$root$3")
+}
+
+step "debootstrap bookworm (minbase) from $mirror"
+debootstrap --variant=minbase bookworm "$root" "$mirror" >"$build/debootstrap.log" 2>&1 ||
+	{ tail -n 20 "$build/debootstrap.log"; fail "debootstrap failed (network? log: $build/debootstrap.log)"; }
+echo "root: $(du -sh --one-file-system "$root" | cut -f1)"
+
+step "apt-get install ./$(basename "$deb") in the fresh root"
+cp "$deb" "$root/tmp/"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+mnt proc proc /proc
+chroot "$root" apt-get update -q >"$build/deb-apt.log" 2>&1 ||
+	{ tail -n 20 "$build/deb-apt.log"; fail "apt-get update in the root failed"; }
+chroot "$root" sh -c "cd /tmp && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	--no-install-recommends ./$(basename "$deb")" >>"$build/deb-apt.log" 2>&1 ||
+	{ tail -n 20 "$build/deb-apt.log"; fail "apt-get install of the package failed"; }
+grep -E '^(Setting up|Unpacking) ' "$build/deb-apt.log" | sed 's/^/  /'
+chroot "$root" dpkg-query -W -f='${Package} ${Version} ${Status}\n' perf-prof
+
+step "running it in the root"
+mnt sysfs sysfs /sys
+mnt tracefs tracefs /sys/kernel/tracing
+mnt bind /dev /dev
+out=$root/tmp/out
+rc=0
+chroot "$root" perf-prof -h >"$out" 2>&1 || rc=$?
+[ $rc -eq 0 ] && grep -q '^Profilers:' "$out" || { cat "$out"; fail "perf-prof -h: status $rc"; }
+echo "perf-prof -h: $(wc -l <"$out") lines"
+rc=0
+chroot "$root" perf-prof check >"$out" 2>&1 || rc=$?
+cat "$out"
+# 0: every profiler can run; 1: some cannot (on a host without a PMU)
+[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "perf-prof check: status $rc"
+grep -qi 'tracefs.*/sys/kernel/tracing' "$out" || fail "perf-prof check did not find tracefs"
+echo "perf-prof check: status $rc"
+rc=0
+chroot "$root" perf-prof trace -e sched:sched_switch -N 5 >"$out" 2>&1 || rc=$?
+n=$(grep -c 'sched:sched_switch:' "$out" || true)
+[ $rc -eq 0 ] && [ "$n" -eq 5 ] || { cat "$out"; fail "trace -N 5: status $rc, $n events"; }
+echo "perf-prof trace -e sched:sched_switch -N 5: 5 events"
+head -n 2 "$out"
+
+step "apt-get remove"
+chroot "$root" apt-get remove -y -q perf-prof >>"$build/deb-apt.log" 2>&1 ||
+	fail "apt-get remove failed"
+[ ! -e "$root/usr/bin/perf-prof" ] || fail "/usr/bin/perf-prof left after remove"
+
+step "done"
