@@ -732,10 +732,11 @@ const struct command cmd_check = {
 	.desc = "what this host can do (tracefs, permissions, PMU, probes, ...) and which "
 		"profilers run",
 	.synopsis = "perf-prof check [-v] [--json]",
-	.examples = "perf-prof check          # the host, then every profiler: ok, degraded, "
-		    "unavailable\n"
-		    "perf-prof check -v       # with each tracepoint and each profiler's needs\n"
-		    "perf-prof check --json | jq -r 'select(.status == \"unavailable\") | .name'",
+	.examples =
+		"perf-prof check            # the host, then every profiler: ok, degraded, "
+		"unavailable\n"
+		"  perf-prof check -v         # with each tracepoint and each profiler's needs\n"
+		"  perf-prof check --json | jq -r 'select(.status == \"unavailable\") | .name'",
 	.own = check_opts,
 	.priv_size = sizeof(struct check_priv),
 	.run = check_run,
