@@ -114,7 +114,7 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 		const struct frame *fr = stackdb__frames(db, g[i].stack, &nf);
 
 		stack_flame__add_frames(flame, fr, nf, g[i].comm ? g[i].comm : who, NULL,
-					g[i].bytes);
+					g[i].objects, g[i].bytes);
 	}
 	free(g);
 	return n;

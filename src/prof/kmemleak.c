@@ -192,8 +192,13 @@ static int kml_init(struct session *s, void *priv, const struct opt_set *opts)
 	}
 	if (err)
 		return err;
-	return stack_flame__open(s, opt_set__get(opts, &flame_group), "Leaked Memory", "bytes",
-				 false, &k->flame);
+	return stack_flame__open(s, opt_set__get(opts, &flame_group),
+				 &(struct flame_kind){ .title = "Leaked Memory",
+						       .count = "objects",
+						       .value = "space",
+						       .value_unit = "bytes",
+						       .fold_value = true },
+				 &k->flame);
 }
 
 static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)

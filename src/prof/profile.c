@@ -110,8 +110,14 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 		session__warn(
 			s, "no hardware PMU here: sampling the cpu-clock software event at %llu Hz",
 			p->freq);
-	return stack_flame__open(s, opt_set__get(opts, &flame_group), "CPU Flame Graph", "samples",
-				 true, &p->flame);
+	return stack_flame__open(s, opt_set__get(opts, &flame_group),
+				 &(struct flame_kind){ .title = "CPU Flame Graph",
+						       .count = "samples",
+						       .value = "cpu",
+						       .value_unit = "nanoseconds",
+						       .period = NS_PER_SEC / p->freq,
+						       .stamp_first = true },
+				 &p->flame);
 }
 
 static u32 func_id(struct profile *p, const struct frame *f)
@@ -242,7 +248,8 @@ static void pf_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	}
 	count(p, p->perins ? (u64)(p->per_thread ? smp->tid : smp->cpu) << 32 | id : id);
 	if (p->flame)
-		stack_flame__add(p->flame, s, smp, session__comm(s, smp->tid), NULL, 1);
+		stack_flame__add(p->flame, s, smp, session__comm(s, smp->tid), NULL, 1,
+				 NS_PER_SEC / p->freq);
 	if (p->than)
 		than_sample(s, p, smp);
 }

@@ -272,8 +272,15 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 						       .payload_free = thread_free });
 	if (!ts->pending)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	err = stack_flame__open(s, opt_set__get(opts, &flame_group), "Off-CPU Time Flame Graph",
-				"us", true, &ts->flame);
+	err = stack_flame__open(s, opt_set__get(opts, &flame_group),
+				&(struct flame_kind){ .title = "Off-CPU Time Flame Graph",
+						      .count = "samples",
+						      .value = "off_cpu",
+						      .value_unit = "nanoseconds",
+						      .fold_value = true,
+						      .leaf_label = "state",
+						      .stamp_first = true },
+				&ts->flame);
 	if (err)
 		return err;
 	return add_events(s, ts);
@@ -326,8 +333,8 @@ static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now
 	if (ts->than && dur > ts->than)
 		print_than(s, ts, th, now, cpu, dur);
 	if (ts->flame && th->stack.valid)
-		stack_flame__add_ns(ts->flame, s, &th->stack.smp, th->comm, state_names[th->state],
-				    dur);
+		stack_flame__add(ts->flame, s, &th->stack.smp, th->comm, state_names[th->state], 1,
+				 dur);
 	th->wake_time = 0;
 	th->stack.valid = false;
 }

@@ -31,8 +31,10 @@ static int trace_init(struct session *s, void *priv, const struct opt_set *opts)
 		if (session__add_spec(s, &ev->specs[i], &c) < 0)
 			return -1;
 	}
-	return stack_flame__open(s, opt_set__get(opts, &flame_group), "Event Flame Graph",
-				 "samples", false, &t->flame);
+	return stack_flame__open(
+		s, opt_set__get(opts, &flame_group),
+		&(struct flame_kind){ .title = "Event Flame Graph", .count = "samples" },
+		&t->flame);
 }
 
 static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -44,7 +46,7 @@ static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct
 
 	if (t->flame) {
 		stack_flame__add(t->flame, s, smp, session__comm_at(s, smp->tid, smp->time), NULL,
-				 1);
+				 1, 0);
 		return;
 	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
