@@ -48,7 +48,7 @@ struct check_caps {
 
 enum check_status { CHECK_OK, CHECK_DEGRADED, CHECK_UNAVAILABLE };
 
-/* A need taken apart; the strings point into @need or into @buf. */
+/* A need taken apart. */
 struct check_need_parsed {
 	enum check_need kind;
 	bool optional;
