@@ -104,7 +104,11 @@ chroot "$root" perf-prof check >"$out" 2>&1 || rc=$?
 cat "$out"
 # 0: every profiler can run; 1: some cannot (on a host without a PMU)
 [ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "perf-prof check: status $rc"
-grep -qi 'tracefs.*/sys/kernel/tracing' "$out" || fail "perf-prof check did not find tracefs"
+grep -Eq '^ *tracefs +yes +/sys/kernel/tracing' "$out" ||
+	fail "perf-prof check did not find tracefs at /sys/kernel/tracing"
+grep -Eq '^ *trace +ok' "$out" || fail "perf-prof check: trace is not ok"
+grep -Eq '^[0-9]+ ok, [0-9]+ degraded, [0-9]+ unavailable' "$out" ||
+	fail "perf-prof check: no summary line"
 echo "perf-prof check: status $rc"
 rc=0
 chroot "$root" perf-prof trace -e sched:sched_switch -N 5 >"$out" 2>&1 || rc=$?
