@@ -9,6 +9,7 @@
 #include "analysis/counters.h"
 #include "engine/cpulist.h"
 #include "engine/tp.h"
+#include "util/json.h"
 
 static u64 now_ns(void)
 {
@@ -317,57 +318,91 @@ static double raw_value(const struct ctr_set *cs, int k, int i, bool since_start
 	return share > 0.0 ? v / cs->c[k].scale : -1;
 }
 
+/* What perf stat's "#" column says of a count (ctr_metric), and its value. */
+enum ctr_metric { CM_NONE, CM_CPUS, CM_IPC, CM_BRANCH, CM_GHZ, CM_RATE };
+
 /*
- * perf stat's comment after a count ("#" column) into @buf, "" for none:
- * the CPUs a clock kept busy over the elapsed time, cycles per clock time
- * (GHz), instructions per cycle, branch misses of all branches, and other
- * events per second of task-clock (else cpu-clock) time.
+ * perf stat's comment after a count ("#" column): the CPUs a clock kept
+ * busy over the elapsed time, cycles per clock time (GHz), instructions per
+ * cycle, branch misses of all branches (%), and other events per second of
+ * task-clock (else cpu-clock) time.  CM_NONE for none.
  */
-static void metric(const struct ctr_set *cs, int k, int i, bool since_start, double v, char *buf,
-		   size_t len)
+static enum ctr_metric metric_of(const struct ctr_set *cs, int k, int i, bool since_start, double v,
+				 double *out)
 {
 	const struct ctr *c = &cs->c[k];
 	u64 from = since_start ? cs->t_first : cs->t_last;
 	int clock = find_ctr(cs, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	double raw = v / c->scale, d;
 
-	buf[0] = '\0';
 	if (clock < 0)
 		clock = find_ctr(cs, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 	if (is_clock(c)) {
-		if (cs->t_now > from)
-			snprintf(buf, len, "#  %8.3f CPUs utilized",
-				 raw / (double)(cs->t_now - from));
-		return;
+		if (cs->t_now <= from)
+			return CM_NONE;
+		*out = raw / (double)(cs->t_now - from);
+		return CM_CPUS;
 	}
 	if (is_ctr(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS)) {
 		d = raw_value(cs, find_ctr(cs, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), i,
 			      since_start);
-		if (d > 0)
-			snprintf(buf, len, "#  %8.2f insn per cycle", raw / d);
+		if (d > 0) {
+			*out = raw / d;
+			return CM_IPC;
+		}
 		if (d >= 0)
-			return;
+			return CM_NONE;
 	}
 	if (is_ctr(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES)) {
 		d = raw_value(cs,
 			      find_ctr(cs, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
 			      i, since_start);
-		if (d > 0)
-			snprintf(buf, len, "#  %7.2f%% of all branches", raw * 100.0 / d);
+		if (d > 0) {
+			*out = raw * 100.0 / d;
+			return CM_BRANCH;
+		}
 		if (d >= 0)
-			return;
+			return CM_NONE;
 	}
 	d = raw_value(cs, clock, i, since_start); /* ns */
 	if (d <= 0 || c->unit[0])
-		return;
+		return CM_NONE;
 	if (is_ctr(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES)) {
-		snprintf(buf, len, "#  %8.3f GHz", raw / d);
-	} else {
-		double r = raw * 1e9 / d;
-		const char *p = r >= 1e9 ? "G" : r >= 1e6 ? "M" : r >= 1e3 ? "K" : "";
+		*out = raw / d;
+		return CM_GHZ;
+	}
+	*out = raw * 1e9 / d;
+	return CM_RATE;
+}
 
+/* The "#" column's text into @buf, "" for none. */
+static void metric(const struct ctr_set *cs, int k, int i, bool since_start, double v, char *buf,
+		   size_t len)
+{
+	double r = 0;
+	const char *p;
+
+	buf[0] = '\0';
+	switch (metric_of(cs, k, i, since_start, v, &r)) {
+	case CM_NONE:
+		break;
+	case CM_CPUS:
+		snprintf(buf, len, "#  %8.3f CPUs utilized", r);
+		break;
+	case CM_IPC:
+		snprintf(buf, len, "#  %8.2f insn per cycle", r);
+		break;
+	case CM_BRANCH:
+		snprintf(buf, len, "#  %7.2f%% of all branches", r);
+		break;
+	case CM_GHZ:
+		snprintf(buf, len, "#  %8.3f GHz", r);
+		break;
+	case CM_RATE:
+		p = r >= 1e9 ? "G" : r >= 1e6 ? "M" : r >= 1e3 ? "K" : "";
 		r /= *p == 'G' ? 1e9 : *p == 'M' ? 1e6 : *p == 'K' ? 1e3 : 1;
 		snprintf(buf, len, "#  %8.3f %s/sec", r, p);
+		break;
 	}
 }
 
@@ -430,6 +465,122 @@ void ctr_set__print_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, co
 		else
 			fprintf(fp, "%20s %-5s %s (%s / %s)\n", "-", "", label, cs->c[kn].name,
 				cs->c[kd].name);
+	}
+}
+
+const char *ctr__json_unit(const char *unit)
+{
+	return !unit || !unit[0] ? NULL : !strcmp(unit, "msec") ? "ns" : unit;
+}
+
+void ctr__json_num(struct json *j, const char *key, double v, const char *unit, bool fraction)
+{
+	if (unit && !strcmp(unit, "msec"))
+		json__u64(j, key, (u64)llround(v * 1e6));
+	else if (fraction || (unit && unit[0]))
+		json__f64(j, key, v);
+	else
+		json__u64(j, key, (u64)llround(v < 0 ? 0 : v));
+}
+
+static u64 wall_ns(const struct ctr_set *cs, u64 t)
+{
+	return cs->s ? session__wall_ns(cs->s, t) : t;
+}
+
+/* The members every record of an instance starts with. */
+static void json_head(const struct ctr_set *cs, struct json *j, int i, bool since_start,
+		      const char *scope)
+{
+	u64 from = since_start ? cs->t_first : cs->t_last;
+
+	/* ctr_report_fn's words */
+	json__str(j, "scope",
+		  !strcmp(scope, "so far")  ? "so_far"
+		  : !strcmp(scope, "total") ? "run"
+					    : scope);
+	json__u64(j, "time_ns", wall_ns(cs, cs->t_now));
+	json__u64(j, "interval_ns", cs->t_now > from ? cs->t_now - from : 0);
+	if (i < 0)
+		return;
+	if (cs->per_thread) {
+		json__i64(j, "tid", cs->inst[i]);
+		json__str(j, "comm", cs->s ? session__comm(cs->s, (u32)cs->inst[i]) : NULL);
+	} else {
+		json__i64(j, "cpu", cs->inst[i]);
+	}
+}
+
+static void json_line(const struct ctr_set *cs, FILE *fp, int k, int i, bool since_start,
+		      const char *scope)
+{
+	static const char *const mname[] = { [CM_CPUS] = "cpus_utilized",
+					     [CM_IPC] = "insn_per_cycle",
+					     [CM_BRANCH] = "branch_miss_pct",
+					     [CM_GHZ] = "ghz",
+					     [CM_RATE] = "per_sec" };
+	const struct ctr *c = &cs->c[k];
+	double share, r = 0, v = ctr_set__value(cs, k, i, since_start, &share);
+	struct counter_val d = { 0 };
+	enum ctr_metric m;
+	struct json j;
+
+	if (c->now) {
+		const struct counter_val *now = i < 0 ? &c->sum_now : &c->now[i];
+		const struct counter_val *base =
+			i < 0 ? (since_start ? &c->sum_first : &c->sum_last)
+			      : (since_start ? &c->first[i] : &c->last[i]);
+
+		d = counter__delta(now, base);
+	}
+	json__begin(&j, fp, "counter");
+	json_head(cs, &j, i, since_start, scope);
+	json__str(&j, "event", c->name);
+	if (share <= 0.0)
+		json__null(&j, "value");
+	else
+		ctr__json_num(&j, "value", v, c->unit, false);
+	if (ctr__json_unit(c->unit))
+		json__str(&j, "unit", ctr__json_unit(c->unit));
+	json__u64(&j, "enabled_ns", d.ena);
+	json__u64(&j, "running_ns", d.run);
+	json__f64(&j, "running_pct", share * 100.0);
+	if (share > 0.0 && (m = metric_of(cs, k, i, since_start, v, &r)) != CM_NONE)
+		json__f64(&j, mname[m], r);
+	json__end(&j);
+}
+
+void ctr_set__json(const struct ctr_set *cs, FILE *fp, bool perins, bool since_start,
+		   const char *scope)
+{
+	for (int k = 0; k < cs->nr; k++) {
+		if (!perins) {
+			json_line(cs, fp, k, -1, since_start, scope);
+			continue;
+		}
+		for (int i = 0; i < cs->nr_inst; i++)
+			json_line(cs, fp, k, i, since_start, scope);
+	}
+}
+
+void ctr_set__json_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, const char *label,
+			 bool perins, bool since_start, const char *scope)
+{
+	for (int i = perins ? 0 : -1; i < (perins ? cs->nr_inst : 0); i++) {
+		double sn, sd, n = ctr_set__value(cs, kn, i, since_start, &sn);
+		double d = ctr_set__value(cs, kd, i, since_start, &sd);
+		struct json j;
+
+		json__begin(&j, fp, "ratio");
+		json_head(cs, &j, i, since_start, scope);
+		json__str(&j, "name", label);
+		json__str(&j, "numerator", cs->c[kn].name);
+		json__str(&j, "denominator", cs->c[kd].name);
+		if (d > 0 && sn > 0 && sd > 0)
+			json__f64(&j, "value", n / d);
+		else
+			json__null(&j, "value");
+		json__end(&j);
 	}
 }
 

@@ -89,6 +89,31 @@ void ctr_set__print(const struct ctr_set *cs, FILE *fp, bool perins, bool since_
 void ctr_set__print_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, const char *label,
 			  bool perins, bool since_start);
 
+/*
+ * --json: the records of ctr_set__print, one line per counter (per instance
+ * with @perins): {"type":"counter","scope":@scope,"time_ns","interval_ns",
+ * "cpu" or "tid"+"comm" (with @perins),"event","value" (null: not counted),
+ * "unit" (a clock's "ns", a PMU's), "enabled_ns","running_ns","running_pct",
+ * and the "#" column's number when there is one: "cpus_utilized",
+ * "insn_per_cycle", "branch_miss_pct", "ghz" or "per_sec"}.  @scope: a
+ * ctr_report_fn's @what ("interval", "so far", "total"), written "interval",
+ * "so_far", "run".
+ */
+struct json;
+void ctr_set__json(const struct ctr_set *cs, FILE *fp, bool perins, bool since_start,
+		   const char *scope);
+/* --json: ctr_set__print_ratio's lines: {"type":"ratio",...,"name","numerator","denominator","value"}. */
+void ctr_set__json_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, const char *label,
+			 bool perins, bool since_start, const char *scope);
+/*
+ * --json: a count @v as the text shows it (scaled) as member @key: a clock's
+ * msec as integer ns, an integer (or with @fraction a number), a PMU's
+ * scaled unit as a number; ctr__json_unit gives the unit it is then in
+ * ("ns", the PMU's, NULL for a plain count).
+ */
+void ctr__json_num(struct json *j, const char *key, double v, const char *unit, bool fraction);
+const char *ctr__json_unit(const char *unit);
+
 /* "1,234,567" (or "1,234.56" for fractional values).  Returns @buf. */
 const char *ctr__fmt(double v, bool fraction, char *buf, size_t len);
 

@@ -8,6 +8,7 @@
 #include "expr/expr.h"
 #include "report/stack_flame.h"
 #include "sym/stack.h"
+#include "util/json.h"
 #include "util/units.h"
 
 static const char *const size_fields[] = { "bytes_alloc", "bytes_req", "size", NULL };
@@ -72,9 +73,60 @@ void memreport__stack(struct session *s, struct stackdb *db, u32 id, FILE *out)
 		fprintf(out, "        [no stack]\n");
 }
 
+void memreport__json_head(struct session *s, struct json *j, const char *type, const char *scope,
+			  u64 now)
+{
+	json__begin(j, session__out(s), type);
+	json__str(j, "scope", scope);
+	json__u64(j, "time_ns", session__wall_ns(s, now));
+}
+
+void memreport__json_stack(struct session *s, struct stackdb *db, u32 id, struct json *j)
+{
+	struct stack_ctx *ctx = session__stack(s);
+	const struct frame *fr;
+	int nf;
+
+	fr = stackdb__frames(db, id, &nf);
+	if (ctx)
+		stack__json_frames(ctx, fr, nf, j, "stack");
+}
+
+/* --json: memreport__outstanding's records (memreport.h). */
+static void json_outstanding(struct session *s, const struct memtrack_group *g, int n,
+			     struct stackdb *db, u64 now, u64 than_ns, bool by_comm, int max,
+			     const char *scope, u64 bytes, u64 objects)
+{
+	struct json j;
+
+	memreport__json_head(s, &j, "outstanding", scope, now);
+	json__u64(&j, "bytes", bytes);
+	json__u64(&j, "objects", objects);
+	json__u64(&j, "stacks", n);
+	if (than_ns)
+		json__u64(&j, "than_ns", than_ns);
+	json__end(&j);
+	for (int i = 0; i < n; i++) {
+		memreport__json_head(s, &j, "row", scope, now);
+		json__str(&j, "table", "outstanding");
+		if (max && i >= max) {
+			json__u64(&j, "more_stacks", n - max);
+			json__end(&j);
+			break;
+		}
+		json__u64(&j, "bytes", g[i].bytes);
+		json__u64(&j, "objects", g[i].objects);
+		json__u64(&j, "age_ns", now > g[i].oldest ? now - g[i].oldest : 0);
+		if (by_comm)
+			json__str(&j, "comm", g[i].comm);
+		memreport__json_stack(s, db, g[i].stack, &j);
+		json__end(&j);
+	}
+}
+
 int memreport__outstanding(struct session *s, const struct memtrack *mt, struct stackdb *db,
 			   u64 than_ns, bool by_comm, struct stack_flame *flame, const char *who,
-			   int max)
+			   int max, const char *scope)
 {
 	FILE *out = session__out(s);
 	struct memtrack_group *g = NULL;
@@ -87,6 +139,10 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 	for (int i = 0; i < n; i++) {
 		bytes += g[i].bytes;
 		objects += g[i].objects;
+	}
+	if (session__json(s)) {
+		json_outstanding(s, g, n, db, now, than_ns, by_comm, max, scope, bytes, objects);
+		goto flame;
 	}
 	session__fmt_time(s, now, tbuf, sizeof(tbuf));
 	fprintf(out, "%s %s: %llu bytes in %llu objects outstanding from %d stacks%s%s%s\n", tbuf,
@@ -109,6 +165,7 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 		fputc('\n', out);
 		memreport__stack(s, db, g[i].stack, out);
 	}
+flame:
 	for (int i = 0; flame && i < n; i++) {
 		int nf;
 		const struct frame *fr = stackdb__frames(db, g[i].stack, &nf);

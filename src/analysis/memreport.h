@@ -34,13 +34,24 @@ void memreport__stack(struct session *s, struct stackdb *db, u32 id, FILE *out);
 
 /*
  * "TIME WHO: B bytes in N objects outstanding from K stacks", then each
- * group (older than @than_ns if set) largest first with its stack; each
- * group's bytes go to @flame if given.  Returns the number of groups, or
- * -ENOMEM.
+ * group (older than @than_ns if set) largest first with its stack (the
+ * first @max, 0: all); each group's bytes go to @flame if given.  --json:
+ * {"type":"outstanding","scope":@scope,"time_ns","bytes","objects","stacks",
+ * "than_ns" (if set)}, then per group {"type":"row","scope","time_ns",
+ * "table":"outstanding","bytes","objects","age_ns" (of its oldest),"comm"
+ * (@by_comm),"stack"} ({...,"more_stacks":N} past @max).  Returns the number
+ * of groups, or -ENOMEM.
  */
 int memreport__outstanding(struct session *s, const struct memtrack *mt, struct stackdb *db,
 			   u64 than_ns, bool by_comm, struct stack_flame *flame, const char *who,
-			   int max);
+			   int max, const char *scope);
+
+/* --json: a line {"type":@type,"scope":@scope,"time_ns":@now (CLOCK_MONOTONIC)... */
+struct json;
+void memreport__json_head(struct session *s, struct json *j, const char *type, const char *scope,
+			  u64 now);
+/* ... and the member "stack" of stack @id (none without stacks). */
+void memreport__json_stack(struct session *s, struct stackdb *db, u32 id, struct json *j);
 
 /* CLOCK_MONOTONIC now: the events' clock. */
 u64 memreport__now(void);

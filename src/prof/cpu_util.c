@@ -11,6 +11,7 @@
  * time (they stop in idle, change with the frequency), the clock is.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "util/json.h"
 
 #define CU_PERIOD_NS 1000000ULL /* one sample per ms per CPU */
 #define NS_PER_MS 1e6
@@ -199,6 +201,66 @@ static void row(struct cpu_util *cu, FILE *out, const char *name, const u64 *n, 
 	fprintf(out, "\n");
 }
 
+/*
+ * --json: row()'s numbers, one record (README, cpu-util): the modes shown,
+ * their samples and shares, /proc/stat's beside them (null without a tick).
+ */
+static void json_row(struct session *s, struct cpu_util *cu, FILE *out, const char *scope, int cpu,
+		     const u64 *n, int ncpus, u64 now, u64 len, const struct cpustat_times *a,
+		     const struct cpustat_times *b)
+{
+	static const char *const key[NR_CPU_MODES] = { "idle", "user", "sys", "guest" };
+	double whole = (double)len * ncpus, busy = 0;
+	char name[32];
+	struct json j;
+
+	json__begin(&j, out, "row");
+	json__str(&j, "scope", scope);
+	json__u64(&j, "time_ns", session__wall_ns(s, now));
+	json__u64(&j, "interval_ns", len);
+	if (cpu >= 0)
+		json__i64(&j, "cpu", cpu);
+	else
+		json__i64(&j, "cpus", ncpus);
+	for (int m = CPU_IDLE; m < NR_CPU_MODES; m++) {
+		if (m != CPU_IDLE && !cu->show[m])
+			continue;
+		snprintf(name, sizeof(name), "%s_samples", key[m]);
+		json__u64(&j, name, n[m]);
+	}
+	for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
+		double p = whole > 0 ? 100.0 * (double)(n[m] * CU_PERIOD_NS) / whole : 0;
+
+		if (!cu->show[m])
+			continue;
+		snprintf(name, sizeof(name), "%s_pct", key[m]);
+		json__f64(&j, name, p);
+		busy += p;
+	}
+	json__f64(&j, "busy_pct", busy);
+	if (cu->have_stat) {
+		struct cpustat_share sh;
+		double v[NR_CPU_MODES];
+
+		cpustat__share(a, b, &sh);
+		v[CPU_USER] = sh.user;
+		v[CPU_KERNEL] = sh.sys;
+		v[CPU_GUEST] = sh.guest;
+		busy = 0;
+		json__u64(&j, "stat_ticks", sh.ticks);
+		for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
+			if (!cu->show[m])
+				continue;
+			snprintf(name, sizeof(name), "stat_%s_pct", key[m]);
+			json__f64(&j, name, sh.ticks ? v[m] : NAN); /* no tick: null */
+			busy += v[m];
+		}
+		json__f64(&j, "stat_steal_pct", sh.ticks ? sh.steal : NAN);
+		json__f64(&j, "stat_busy_pct", sh.ticks ? busy : NAN);
+	}
+	json__end(&j);
+}
+
 static u64 now_of(struct session *s, struct cpu_util *cu)
 {
 	u64 now = session__now(s);
@@ -207,33 +269,47 @@ static u64 now_of(struct session *s, struct cpu_util *cu)
 	return now > cu->last ? now : cu->last;
 }
 
-static void report(struct session *s, struct cpu_util *cu, u64 now, int k)
+/* @k NOW (an interval: --json's @scope "interval" or "so_far") or RUN. */
+static void report(struct session *s, struct cpu_util *cu, u64 now, int k, const char *scope)
 {
 	FILE *out = session__out(s);
 	u64 from = k == NOW ? cu->edge : cu->start, len = now > from ? now - from : 0;
 	u64 all[NR_CPU_MODES] = { 0 };
 	struct cpustat_times sa = { 0 }, sb = { 0 };
 	char ts[64], name[16];
+	bool json = session__json(s);
 
 	if (cu->have_stat && cpustat__read(cu->stat_now, cu->nr_ids) <= 0)
 		memcpy(cu->stat_now, cu->stat[k], cu->nr_ids * sizeof(*cu->stat_now));
-	session__fmt_time(s, now, ts, sizeof(ts));
-	fprintf(out, "%s cpu-util: %s%.2f ms on %d CPU%s\n", ts, k == RUN ? "the whole run, " : "",
-		len / NS_PER_MS, cu->nr_cpus, cu->nr_cpus == 1 ? "" : "s");
-	header(cu, out);
+	if (json) {
+		scope = k == RUN ? "run" : scope;
+	} else {
+		session__fmt_time(s, now, ts, sizeof(ts));
+		fprintf(out, "%s cpu-util: %s%.2f ms on %d CPU%s\n", ts,
+			k == RUN ? "the whole run, " : "", len / NS_PER_MS, cu->nr_cpus,
+			cu->nr_cpus == 1 ? "" : "s");
+		header(cu, out);
+	}
 	for (int i = 0; i < cu->nr_cpus; i++) {
 		int c = cu->cpus[i];
 
 		snprintf(name, sizeof(name), "%d", c);
-		row(cu, out, name, cu->n[k][c], 1, len, &cu->stat[k][c], &cu->stat_now[c]);
+		if (json)
+			json_row(s, cu, out, scope, c, cu->n[k][c], 1, now, len, &cu->stat[k][c],
+				 &cu->stat_now[c]);
+		else
+			row(cu, out, name, cu->n[k][c], 1, len, &cu->stat[k][c], &cu->stat_now[c]);
 		for (int m = 0; m < NR_CPU_MODES; m++)
 			all[m] += cu->n[k][c][m];
 		add_times(&sa, &cu->stat[k][c]);
 		add_times(&sb, &cu->stat_now[c]);
 	}
-	if (cu->nr_cpus > 1)
+	if (cu->nr_cpus > 1 && json)
+		json_row(s, cu, out, scope, -1, all, cu->nr_cpus, now, len, &sa, &sb);
+	else if (cu->nr_cpus > 1)
 		row(cu, out, "all", all, cu->nr_cpus, len, &sa, &sb);
-	session__print_lost(s, out);
+	if (!json) /* --json: the CLI's "lost" records */
+		session__print_lost(s, out);
 	fflush(out);
 }
 
@@ -248,7 +324,7 @@ static void cu_interval(struct session *s, void *priv)
 	 */
 	if (!cu->nr_reports++ && now > ms && now - ms > cu->start)
 		cu->start = cu->edge = now - ms;
-	report(s, cu, now, NOW);
+	report(s, cu, now, NOW, "interval");
 	memset(cu->n[NOW], 0, cu->nr_ids * sizeof(*cu->n[NOW]));
 	memcpy(cu->stat[NOW], cu->stat_now, cu->nr_ids * sizeof(*cu->stat[NOW]));
 	cu->edge = now;
@@ -258,7 +334,7 @@ static void cu_snapshot(struct session *s, void *priv)
 {
 	struct cpu_util *cu = priv;
 
-	report(s, cu, now_of(s, cu), NOW);
+	report(s, cu, now_of(s, cu), NOW, "so_far");
 }
 
 static void cu_deinit(struct session *s, void *priv)
@@ -266,7 +342,7 @@ static void cu_deinit(struct session *s, void *priv)
 	struct cpu_util *cu = priv;
 
 	if (session__started(s) && cu->ev)
-		report(s, cu, now_of(s, cu), RUN);
+		report(s, cu, now_of(s, cu), RUN, NULL);
 	for (int k = NOW; k <= RUN; k++) {
 		free(cu->n[k]);
 		free(cu->stat[k]);

@@ -18,6 +18,7 @@
 #include "analysis/hrgroup.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "util/json.h"
 #include "util/units.h"
 
 #define HC_MAX_E 16
@@ -172,6 +173,127 @@ static int by_key(const struct hc_inst *a, const struct hc_inst *b)
 	return (a->key > b->key) - (a->key < b->key);
 }
 
+/* --json: the instance @key (-1: none) of a row. */
+static void json_who(struct session *s, struct hrcount *p, struct json *j, const char *prefix,
+		     int key)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "%s%s", prefix, p->g.per_thread ? "tid" : "cpu");
+	json__i64(j, name, key);
+	if (p->g.per_thread) {
+		snprintf(name, sizeof(name), "%scomm", prefix);
+		json__str(j, name, session__comm(s, (u32)key));
+	}
+}
+
+/* --json: a row of the table (README, hrcount). */
+static void json_row(struct session *s, struct hrcount *p, FILE *out, int k,
+		     const struct hrg_stat *st, int key, const char *scope, u64 now, u64 ns)
+{
+	const struct hrg_member *m = &p->g.m[k];
+	const char *unit = ctr__json_unit(m->unit);
+	struct json j;
+
+	json__begin(&j, out, "row");
+	json__str(&j, "scope", scope);
+	json__u64(&j, "time_ns", session__wall_ns(s, now));
+	json__u64(&j, "interval_ns", ns);
+	if (key == -2)
+		json__bool(&j, "exited", true);
+	else if (key >= 0)
+		json_who(s, p, &j, "", key);
+	json__str(&j, "event", m->name);
+	json__u64(&j, "periods", st->periods);
+	if (st->samples) {
+		ctr__json_num(&j, "total", (double)st->total * m->scale, m->unit, false);
+		if (st->has_min)
+			ctr__json_num(&j, "min", (double)st->min * m->scale, m->unit, false);
+		else
+			json__null(&j, "min");
+		ctr__json_num(&j, "avg", (double)st->total * m->scale / (double)st->periods,
+			      m->unit, true);
+		ctr__json_num(&j, "max", (double)st->max * m->scale, m->unit, false);
+		json__u64(&j, "max_time_ns", session__wall_ns(s, st->max_time));
+		json_who(s, p, &j, "max_", st->max_key);
+		json__u64(&j, "max_periods", st->max_periods);
+	}
+	if (unit)
+		json__str(&j, "unit", unit);
+	json__end(&j);
+}
+
+/* --json: the header's numbers; the run's with what came after the last period. */
+static void json_head(struct session *s, struct hrcount *p, FILE *out, const char *scope, bool run,
+		      u64 now, u64 ns, unsigned ninst)
+{
+	int nr = p->g.nr, base = run ? nr : 0;
+	struct json j;
+
+	json__begin(&j, out, run ? "summary" : "interval");
+	json__str(&j, "scope", scope);
+	json__u64(&j, "time_ns", session__wall_ns(s, now));
+	json__u64(&j, "interval_ns", ns);
+	json__u64(&j, "period_ns", p->period);
+	json__u64(&j, "periods", nr ? p->all[base].periods : 0);
+	json__u64(&j, "samples", nr ? p->all[base].samples : 0);
+	if (p->perins) {
+		json__u64(&j, p->g.per_thread ? "threads" : "cpus", ninst);
+		if (run)
+			json__u64(&j, "exited_folded", p->nr_folded);
+	}
+	if (run) {
+		u64 *tail = calloc(nr + 1, sizeof(*tail));
+
+		if (!tail || hrgroup__tail(&p->g, tail))
+			session__warn(s, "the counters could not all be read at the end");
+		/* what the counters hold beyond the last sample of each CPU (or thread) */
+		json__obj(&j, "after_last_period");
+		for (int k = 0; tail && k < nr; k++)
+			if (!p->g.m[k].skipped)
+				ctr__json_num(&j, p->g.m[k].name, (double)tail[k] * p->g.m[k].scale,
+					      p->g.m[k].unit, false);
+		json__close(&j);
+		free(tail);
+		json__u64(&j, "bad_samples", p->g.nr_bad);
+	}
+	json__end(&j);
+}
+
+static int by_key(const struct hc_inst *a, const struct hc_inst *b);
+
+/* --json: report()'s records; @scope "interval", "so_far" or "run". */
+static void json_report(struct session *s, struct hrcount *p, const char *scope, bool run, u64 ns)
+{
+	FILE *out = session__out(s);
+	int nr = p->g.nr, base = run ? nr : 0;
+	u64 now = session__now(s);
+	unsigned ninst = 0;
+	struct hc_inst *in, *tmp;
+
+	HASH_SORT(p->insts, by_key);
+	HASH_ITER(hh, p->insts, in, tmp)
+	ninst += nr && in->st[base].samples;
+	if (!run)
+		json_head(s, p, out, scope, run, now, ns, ninst);
+	for (int k = 0; k < nr; k++) {
+		if (p->g.m[k].skipped)
+			continue;
+		if (!p->perins) {
+			json_row(s, p, out, k, &p->all[base + k], -1, scope, now, ns);
+			continue;
+		}
+		HASH_ITER(hh, p->insts, in, tmp)
+		if (in->st[base + k].samples)
+			json_row(s, p, out, k, &in->st[base + k], in->key, scope, now, ns);
+		if (p->gone && p->gone->st[base + k].samples)
+			json_row(s, p, out, k, &p->gone->st[base + k], -2, scope, now, ns);
+	}
+	if (run)
+		json_head(s, p, out, scope, run, now, ns, ninst);
+	fflush(out);
+}
+
 /* @run: the whole run's statistics, else this interval's. */
 static void report(struct session *s, struct hrcount *p, const char *title, bool run, u64 ns)
 {
@@ -183,6 +305,10 @@ static void report(struct session *s, struct hrcount *p, const char *title, bool
 	struct hc_inst *in, *tmp;
 
 	hrgroup__resolve(&p->g); /* no row for an event the kernel refused */
+	if (session__json(s)) {
+		json_report(s, p, run ? "run" : *title ? "so_far" : "interval", run, ns);
+		return;
+	}
 	for (int k = 0; k < nr; k++)
 		if (!p->g.m[k].skipped && (int)strlen(p->g.m[k].name) > width)
 			width = (int)strlen(p->g.m[k].name);
@@ -318,6 +444,8 @@ static void hc_deinit(struct session *s, void *priv)
 
 		advance(p);
 		report(s, p, "total ", true, session__now(s) - p->t_first);
+		if (session__json(s)) /* the tail is in the summary; lost: the CLI's record */
+			goto out_free;
 		print_tail(s, p, out);
 		if (p->g.nr_bad)
 			fprintf(out, "warning: %llu samples not read as the group\n",
@@ -325,6 +453,7 @@ static void hc_deinit(struct session *s, void *priv)
 		session__print_lost(s, out);
 		fflush(out);
 	}
+out_free:
 	HASH_ITER(hh, p->insts, in, tmp)
 	{
 		HASH_DEL(p->insts, in);

@@ -25,6 +25,7 @@
 #include "report/outfile.h"
 #include "report/stack_flame.h"
 #include "sym/stack.h"
+#include "util/json.h"
 #include "util/units.h"
 
 struct kml_ev {
@@ -252,17 +253,54 @@ static void kml_exit(struct session *s, void *priv, const struct rec_task *t)
 	umalloc__exit(((struct kmemleak *)priv)->um, t->tid);
 }
 
+/* --json: the counts under the table, one record (README, kmemleak). */
+static void json_stats(struct session *s, struct kmemleak *k, bool final,
+		       const struct memtrack_stats *st)
+{
+	struct json j;
+
+	memreport__json_head(s, &j, final ? "summary" : "interval", final ? "run" : "interval",
+			     memreport__now());
+	json__u64(&j, "allocations", st->allocs);
+	json__u64(&j, "frees", st->frees);
+	json__u64(&j, "ignored_frees", st->ignored_frees);
+	json__u64(&j, "failed", st->failed);
+	json__u64(&j, "replaced", st->replaced);
+	json__u64(&j, "untracked", st->untracked);
+	json__u64(&j, "bad_reads", k->bad_reads);
+	json__u64(&j, "lost", k->lost ? k->lost : session__lost(s));
+	json__bool(&j, "out_of_memory", k->nomem);
+	if (k->um) {
+		struct umalloc_stats us;
+
+		umalloc__stats(k->um, &us);
+		json__u64(&j, "nested", us.nested);
+		json__u64(&j, "probes", us.probes);
+		json__u64(&j, "files", us.files);
+		json__u64(&j, "unmatched", us.unmatched);
+		json__u64(&j, "unwound", us.unwound);
+		json__u64(&j, "late_reads", us.late_reads);
+		json__u64(&j, "unreadable", us.unreadable);
+	}
+	json__end(&j);
+	fflush(session__out(s));
+}
+
 static void report(struct session *s, struct kmemleak *k, bool final)
 {
 	FILE *out = session__out(s);
 	struct memtrack_stats st;
 
 	if (memreport__outstanding(s, k->mt, k->db, k->than, k->by_comm, final ? k->flame : NULL,
-				   "kmemleak", 0) < 0) {
+				   "kmemleak", 0, final ? "run" : "interval") < 0) {
 		session__warn(s, "out of memory making the report");
 		return;
 	}
 	memtrack__stats(k->mt, &st);
+	if (session__json(s)) {
+		json_stats(s, k, final, &st);
+		return;
+	}
 	fprintf(out,
 		"allocations %llu, frees %llu, frees ignored %llu (allocated before the start), "
 		"failed allocations %llu",

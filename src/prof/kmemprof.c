@@ -21,6 +21,7 @@
 #include "profiler.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 struct kmp_stat {
 	UT_hash_handle hh;
@@ -48,6 +49,9 @@ struct kmemprof {
 	u64 older_frees; /* frees of memory allocated before the start (this interval) */
 	u64 bad_reads;
 	bool nomem;
+	/* --json: the report being made's scope (NULL: text) and time, the last one's */
+	const char *scope;
+	u64 now, last;
 };
 
 static const char *const kmp_attrs[] = { "key", "ptr", "size", NULL };
@@ -99,6 +103,7 @@ static int kmp_init(struct session *s, void *priv, const struct opt_set *opts)
 	session__want_pages(s, 512);
 	k->mt = memtrack__new(0);
 	k->db = stackdb__new();
+	k->last = memreport__now();
 	if (!k->mt || !k->db)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int i = 0; i < eo->nr_specs; i++) {
@@ -201,6 +206,26 @@ static void side_clear(struct kmp_side *side)
 	side->bytes = side->objects = 0;
 }
 
+/* --json: a row of print_side's table @title ("allocated", "freed"). */
+static void json_side_row(struct session *s, struct kmemprof *k, const struct kmp_side *side,
+			  const char *title, const struct kmp_stat *st, u64 more)
+{
+	struct json j;
+
+	memreport__json_head(s, &j, "row", k->scope, k->now);
+	json__str(&j, "table", title);
+	if (!st) {
+		json__u64(&j, "more_stacks", more);
+		json__end(&j);
+		return;
+	}
+	json__u64(&j, "bytes", st->bytes);
+	json__f64(&j, "pct", side->bytes ? 100.0 * (double)st->bytes / (double)side->bytes : 0.0);
+	json__u64(&j, "objects", st->objects);
+	memreport__json_stack(s, k->db, st->stack, &j);
+	json__end(&j);
+}
+
 /* The top stacks of one side with their share, then the side is reset. */
 static void print_side(struct session *s, struct kmemprof *k, struct kmp_side *side,
 		       const char *title)
@@ -216,6 +241,13 @@ static void print_side(struct session *s, struct kmemprof *k, struct kmp_side *s
 	HASH_ITER(hh, side->by_stack, st, tmp)
 	all[i++] = st;
 	qsort(all, n, sizeof(*all), by_bytes);
+	if (k->scope) {
+		for (i = 0; i < n && i < k->top; i++)
+			json_side_row(s, k, side, title, all[i], 0);
+		if (n > k->top)
+			json_side_row(s, k, side, title, NULL, n - k->top);
+		goto out;
+	}
 	if (n)
 		fprintf(out, "%-9s %12s %7s %9s\n", title, "BYTES", "SHARE", "OBJECTS");
 	for (i = 0; i < n && i < k->top; i++) {
@@ -226,6 +258,7 @@ static void print_side(struct session *s, struct kmemprof *k, struct kmp_side *s
 	}
 	if (n > k->top)
 		fprintf(out, "... %llu more stacks\n", n - k->top);
+out:
 	free(all);
 	side_clear(side);
 }
@@ -235,6 +268,28 @@ static void report(struct session *s, struct kmemprof *k)
 	FILE *out = session__out(s);
 	char tbuf[64];
 
+	if (session__json(s)) {
+		struct json j;
+
+		k->now = memreport__now();
+		k->scope = session__interval_ms(s) ? "interval" : "run";
+		/* without -i, the one table is the whole run's: scope "run" */
+		memreport__json_head(s, &j, "interval", k->scope, k->now);
+		json__u64(&j, "interval_ns", k->now - k->last);
+		json__u64(&j, "allocated_bytes", k->alloc.bytes);
+		json__u64(&j, "allocated_objects", k->alloc.objects);
+		json__u64(&j, "freed_bytes", k->free.bytes);
+		json__u64(&j, "freed_objects", k->free.objects);
+		json__u64(&j, "older_frees", k->older_frees);
+		json__end(&j);
+		print_side(s, k, &k->alloc, "allocated");
+		print_side(s, k, &k->free, "freed");
+		k->older_frees = 0;
+		k->scope = NULL;
+		k->last = k->now;
+		fflush(out);
+		return;
+	}
 	session__fmt_time(s, memreport__now(), tbuf, sizeof(tbuf));
 	fprintf(out,
 		"%s kmemprof: allocated %llu bytes in %llu objects, freed %llu bytes in %llu "
@@ -261,8 +316,18 @@ static void kmp_deinit(struct session *s, void *priv)
 		if (k->alloc.objects || k->free.objects || !session__interval_ms(s))
 			report(s, k);
 		if (memreport__outstanding(s, k->mt, k->db, 0, false, NULL, "not freed",
-					   (int)k->top) < 0)
+					   (int)k->top, "run") < 0)
 			k->nomem = true;
+		if (session__json(s)) {
+			struct json j;
+
+			memreport__json_head(s, &j, "summary", "run", memreport__now());
+			json__u64(&j, "bad_reads", k->bad_reads);
+			json__bool(&j, "events_lost", session__lost(s) != 0);
+			json__bool(&j, "out_of_memory", k->nomem);
+			json__end(&j);
+			goto out_free;
+		}
 		if (k->bad_reads)
 			fprintf(session__out(s), "note: %llu events whose key could not be read\n",
 				(unsigned long long)k->bad_reads);
@@ -273,6 +338,7 @@ static void kmp_deinit(struct session *s, void *priv)
 		if (k->nomem)
 			fprintf(session__out(s), "warning: out of memory: the counts are short\n");
 	}
+out_free:
 	side_clear(&k->alloc);
 	side_clear(&k->free);
 	for (int i = 0; i < k->nr_evs; i++) {

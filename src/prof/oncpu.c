@@ -27,6 +27,7 @@
 #include "engine/procfs.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "util/json.h"
 
 #define OC_MAX_ENTRIES (1u << 18) /* (CPU, thread) pairs kept; beyond: "[other]" */
 #define OC_OTHER ((u32)-1)	  /* the tid of a CPU's "[other]" row */
@@ -93,6 +94,9 @@ struct oncpu {
 	u64 init;	 /* when the events were asked for (no record came yet) */
 	unsigned nr_reports;
 	u64 not_kept;
+	/* --json: what every record of the report being made carries */
+	const char *scope;
+	u64 j_time, j_len;
 };
 
 static u64 key_of(u32 cpu, u32 tid)
@@ -364,6 +368,15 @@ static int by_cpu_ns(const void *a, const void *b, void *arg)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
+/* --json: a record of the report being made (README, oncpu). */
+static void jbegin(struct oncpu *oc, struct json *j, FILE *out, const char *type)
+{
+	json__begin(j, out, type);
+	json__str(j, "scope", oc->scope);
+	json__u64(j, "time_ns", session__wall_ns(oc->s, oc->j_time));
+	json__u64(j, "interval_ns", oc->j_len);
+}
+
 static double pct(u64 ns, u64 len)
 {
 	return len ? 100.0 * (double)ns / (double)len : 0;
@@ -399,6 +412,7 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 	unsigned n = 0, cap = oc->nr_entries + (k == RUN ? nr_kept(oc) : 0);
 	struct oc_entry **all = calloc(cap ? cap : 1, sizeof(*all)), *e, *tmp;
 	char who[64];
+	struct json j;
 
 	if (!all) {
 		fprintf(out, "oncpu: out of memory making the report\n");
@@ -412,7 +426,9 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 		for (unsigned j = 0; j < oc->kept[i].n; j++)
 			all[n++] = oc->kept[i].v[j];
 	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
-	fprintf(out, "%-4s %10s %7s  %-28s %10s\n", "CPU", "BUSY_MS", "BUSY%", "COMM:TID", "MS");
+	if (!oc->scope)
+		fprintf(out, "%-4s %10s %7s  %-28s %10s\n", "CPU", "BUSY_MS", "BUSY%", "COMM:TID",
+			"MS");
 	for (int c = 0; c < oc->nr_cpus; c++) {
 		u32 cpu = (u32)oc->cpus[c];
 		const struct oc_kept *g = k == RUN && cpu < (u32)oc->nr_ids ? &oc->kept[cpu] : NULL;
@@ -422,14 +438,37 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 
 		while (i0 + m < n && all[i0 + m]->cpu == cpu)
 			busy += all[i0 + m++]->ns[k];
-		fprintf(out, "%-4u %10.2f %6.1f%%  ", cpu, busy / NS_PER_MS, pct(busy, len));
-		if (!m)
-			fprintf(out, "-\n");
+		if (oc->scope) {
+			jbegin(oc, &j, out, "cpu");
+			json__u64(&j, "cpu", cpu);
+			json__u64(&j, "busy_ns", busy);
+			json__f64(&j, "busy_pct", pct(busy, len));
+			json__end(&j);
+		} else {
+			fprintf(out, "%-4u %10.2f %6.1f%%  ", cpu, busy / NS_PER_MS,
+				pct(busy, len));
+			if (!m)
+				fprintf(out, "-\n");
+		}
 		for (unsigned i = 0; i < m; i++) {
 			e = all[i0 + i];
 			if (i >= oc->top) {
 				rest += e->ns[k];
 				more++;
+				continue;
+			}
+			if (oc->scope) {
+				jbegin(oc, &j, out, "row");
+				json__u64(&j, "cpu", cpu);
+				if (e->tid == OC_OTHER) {
+					json__bool(&j, "other", true);
+				} else {
+					json__str(&j, "comm",
+						  e->gone ? e->comm : name_of(oc, e->tid, e->comm));
+					json__u64(&j, "tid", e->tid);
+				}
+				json__u64(&j, "oncpu_ns", e->ns[k]);
+				json__end(&j);
 				continue;
 			}
 			if (e->tid == OC_OTHER)
@@ -440,8 +479,15 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 			fprintf(out, "%s%-28s %10.2f\n", i ? "                         " : "", who,
 				e->ns[k] / NS_PER_MS);
 		}
-		if (more)
+		if (more && oc->scope) {
+			jbegin(oc, &j, out, "row");
+			json__u64(&j, "cpu", cpu);
+			json__u64(&j, "more_threads", more);
+			json__u64(&j, "oncpu_ns", rest);
+			json__end(&j);
+		} else if (more) {
 			fprintf(out, "%25s... %llu more, %.2f ms\n", "", more, rest / NS_PER_MS);
+		}
 	}
 	free(all);
 }
@@ -501,7 +547,8 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 	const struct oc_kept *g = &oc->kept_threads;
 	unsigned n = HASH_COUNT(oc->threads) + (k == RUN ? g->n : 0), m = 0;
 	struct oc_thread **all = calloc(n ? n : 1, sizeof(*all)), *t, *tt;
-	char who[64];
+	char who[64], cpu[16];
+	struct json j;
 
 	if (!all) {
 		fprintf(out, "oncpu: out of memory making the report\n");
@@ -518,11 +565,35 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 		all[m++] = t;
 	}
 	qsort(all, m, sizeof(*all), thread_by_sum);
-	fprintf(out, "%-28s %10s %7s  %s\n", "COMM:TID", "MS", "%CPU", "CPU:MS");
+	if (!oc->scope)
+		fprintf(out, "%-28s %10s %7s  %s\n", "COMM:TID", "MS", "%CPU", "CPU:MS");
 	for (unsigned i = 0; i < m; i++) {
 		bool any = false;
 
 		t = all[i];
+		if (oc->scope) {
+			jbegin(oc, &j, out, "row");
+			json__str(&j, "comm", t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm));
+			json__u64(&j, "tid", t->tid);
+			if (t->pid != RUNSLICE_NO_PID)
+				json__u64(&j, "pid", t->pid);
+			if (t->cpu_ns)
+				json__bool(&j, "exited", true);
+			json__u64(&j, "oncpu_ns", t->sum);
+			json__f64(&j, "cpu_pct", pct(t->sum, len));
+			json__obj(&j, "cpus");
+			for (int c = 0; c < oc->nr_cpus; c++) {
+				struct oc_entry *e =
+					t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
+				u64 ns = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[k] : 0;
+
+				snprintf(cpu, sizeof(cpu), "%d", oc->cpus[c]);
+				if (ns)
+					json__u64(&j, cpu, ns);
+			}
+			json__end(&j);
+			continue;
+		}
 		snprintf(who, sizeof(who), "%s:%u",
 			 t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm), t->tid);
 		fprintf(out, "%-28s %10.2f %6.1f%% ", who, t->sum / NS_PER_MS, pct(t->sum, len));
@@ -538,16 +609,24 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 		}
 		fprintf(out, "%s\n", any ? "" : " -");
 	}
-	if (k == RUN && g->more)
+	if (k == RUN && g->more && oc->scope) {
+		jbegin(oc, &j, out, "row");
+		json__u64(&j, "more_exited_threads", g->more);
+		json__u64(&j, "oncpu_ns", g->more_ns);
+		json__end(&j);
+	} else if (k == RUN && g->more) {
 		fprintf(out, "... %llu more exited threads, %.2f ms\n", g->more,
 			g->more_ns / NS_PER_MS);
-	else if (!m)
+	} else if (!m && !oc->scope)
 		fprintf(out, "(no target thread)\n");
 	free(all);
 }
 
-/* The report of [oc->edge or the start, @now]: @k NOW (an interval) or RUN (the whole run). */
-static void report(struct session *s, struct oncpu *oc, u64 now, int k)
+/*
+ * The report of [oc->edge or the start, @now]: @k NOW (an interval) or RUN
+ * (the whole run); --json's @scope of an interval: "interval" or "so_far".
+ */
+static void report(struct session *s, struct oncpu *oc, u64 now, int k, const char *scope)
 {
 	FILE *out = session__out(s);
 	u64 from = !oc->start ? oc->init : k == NOW ? oc->edge : oc->start;
@@ -557,6 +636,24 @@ static void report(struct session *s, struct oncpu *oc, u64 now, int k)
 	runslice__edge(oc->rs, now);
 	if (oc->per_thread)
 		drop_others(oc);
+	if (session__json(s)) {
+		struct json j;
+
+		oc->scope = k == RUN ? "run" : scope;
+		oc->j_time = now;
+		oc->j_len = len;
+		jbegin(oc, &j, out, k == RUN ? "summary" : "interval");
+		json__u64(&j, "cpus", oc->nr_cpus);
+		json__u64(&j, "not_kept_ns", oc->not_kept);
+		json__end(&j);
+		if (oc->per_thread)
+			print_threads(oc, out, k, len);
+		else
+			print_cpus(oc, out, k, len);
+		oc->scope = NULL;
+		fflush(out);
+		return;
+	}
 	session__fmt_time(s, now, ts, sizeof(ts));
 	fprintf(out, "%s oncpu: %s%.2f ms on %d CPU%s\n", ts, k == RUN ? "the whole run, " : "",
 		len / NS_PER_MS, oc->nr_cpus, oc->nr_cpus == 1 ? "" : "s");
@@ -737,7 +834,7 @@ static void oc_interval(struct session *s, void *priv)
 	struct oncpu *oc = priv;
 	u64 now = now_of(s, oc);
 
-	report(s, oc, now, NOW);
+	report(s, oc, now, NOW, "interval");
 	reset(oc, now);
 	seen_time(oc, now); /* the start, if no record came before */
 	oc->nr_reports++;
@@ -745,7 +842,7 @@ static void oc_interval(struct session *s, void *priv)
 
 static void oc_snapshot(struct session *s, void *priv)
 {
-	report(s, priv, now_of(s, priv), NOW);
+	report(s, priv, now_of(s, priv), NOW, "so_far");
 }
 
 static void oc_deinit(struct session *s, void *priv)
@@ -758,10 +855,10 @@ static void oc_deinit(struct session *s, void *priv)
 	if (session__started(s) && oc->rs) {
 		struct runslice_stats st;
 
-		report(s, oc, now_of(s, oc), RUN);
+		report(s, oc, now_of(s, oc), RUN, NULL);
 		runslice__stats(oc->rs, &st);
-		if (session__verbose(s))
-			fprintf(session__out(s),
+		if (session__verbose(s)) /* --json: for people, on stderr */
+			fprintf(session__json(s) ? stderr : session__out(s),
 				"oncpu: %llu switches seen only as context-switch records, %llu "
 				"tasks only from samples, %llu mismatches; %u rows of live "
 				"threads, "

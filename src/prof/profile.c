@@ -22,6 +22,7 @@
 #include "report/outfile.h"
 #include "report/stack_flame.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 #define NS_PER_SEC 1000000000ULL
 
@@ -35,7 +36,8 @@ struct pf_count {
 struct pf_func {
 	UT_hash_handle hh;
 	u32 id;
-	char *name; /* "sym (dso)" */
+	char *name;	/* "sym (dso)" */
+	size_t sym_len; /* of name: its sym (--json) */
 };
 
 /* A thread's samples of the current second, for --than. */
@@ -60,6 +62,7 @@ struct profile {
 	u32 nr_funcs;
 	u64 total, lost_nomem;
 	struct pf_thread *threads;
+	u64 t_last; /* the last report's time (session__now), or the start */
 };
 
 static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
@@ -88,6 +91,7 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 		p->per_thread = t && (t->nr_pids || t->nr_tids || (t->argv && !t->cpus_given));
 	}
 	p->by_stack = st && !st->capture.defaulted;
+	p->t_last = session__now(s);
 	p->db = stackdb__new();
 	if (!p->db)
 		return session__set_err(s, -ENOMEM, "out of memory");
@@ -141,6 +145,7 @@ static u32 func_id(struct profile *p, const struct frame *f)
 		return 0;
 	}
 	p->func_by_id = b;
+	fn->sym_len = strlen(f->sym);
 	fn->id = ++p->nr_funcs;
 	b[fn->id - 1] = fn;
 	HASH_ADD_KEYPTR(hh, p->funcs, fn->name, len, fn);
@@ -168,6 +173,22 @@ static void print_sample(struct session *s, struct profile *p, const struct samp
 {
 	FILE *out = session__out(s);
 	char ts[64];
+
+	if (session__json(s)) {
+		struct json j;
+
+		json__begin(&j, out, "event");
+		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
+		json__str(&j, "comm", session__comm(s, smp->tid));
+		json__u64(&j, "pid", smp->pid);
+		json__u64(&j, "tid", smp->tid);
+		json__u64(&j, "cpu", smp->cpu);
+		json__str(&j, "event", p->ev->name);
+		json__hex(&j, "ip", smp->ip);
+		stack__json(session__stack(s), smp, &j, "stack");
+		json__end(&j);
+		return;
+	}
 
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, p->ev->name);
@@ -265,6 +286,82 @@ static int by_count(const void *a, const void *b)
 	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->key > y->key) - (x->key < y->key);
 }
 
+/* --json: a record of report() (README, profile): @inst's, or (-1) none. */
+static void jbegin(struct session *s, struct profile *p, struct json *j, const char *type,
+		   long long inst, u64 now)
+{
+	json__begin(j, session__out(s), type);
+	json__str(j, "scope", session__interval_ms(s) ? "interval" : "run");
+	json__u64(j, "time_ns", session__wall_ns(s, now));
+	json__u64(j, "interval_ns", now - p->t_last);
+	if (inst < 0)
+		return;
+	if (p->per_thread) {
+		json__u64(j, "tid", (u64)inst);
+		json__str(j, "comm", session__comm(s, (u32)inst));
+	} else {
+		json__u64(j, "cpu", (u64)inst);
+	}
+}
+
+/* --json: report()'s records; @all: the rows, by instance then samples. */
+static void json_report(struct session *s, struct profile *p, struct pf_count **all, unsigned n)
+{
+	struct stack_ctx *ctx = session__stack(s);
+	u64 now = session__now(s);
+	struct json j;
+
+	jbegin(s, p, &j, session__interval_ms(s) ? "interval" : "summary", -1, now);
+	json__u64(&j, "samples", p->total);
+	json__str(&j, "event", p->ev->name);
+	json__u64(&j, "freq_hz", p->freq);
+	json__u64(&j, p->by_stack ? "stacks" : "functions", n);
+	json__u64(&j, "not_counted", p->lost_nomem);
+	json__end(&j);
+	for (unsigned i = 0; i < n;) {
+		u32 inst = (u32)(all[i]->key >> 32);
+		unsigned k, e = i;
+		u64 tot = 0;
+
+		while (e < n && (u32)(all[e]->key >> 32) == inst)
+			tot += all[e++]->n;
+		if (p->perins) {
+			jbegin(s, p, &j, "instance", inst, now);
+			json__u64(&j, "samples", tot);
+			json__u64(&j, p->by_stack ? "stacks" : "functions", e - i);
+			json__end(&j);
+		}
+		for (k = i; k < e && k - i < p->top; k++) {
+			u64 base = p->perins ? tot : p->total;
+			u32 id = (u32)all[k]->key;
+
+			jbegin(s, p, &j, "row", p->perins ? (long long)inst : -1, now);
+			json__u64(&j, "samples", all[k]->n);
+			json__f64(&j, "pct", base ? 100.0 * (double)all[k]->n / (double)base : 0);
+			if (p->by_stack) {
+				int nf;
+				const struct frame *fr = stackdb__frames(p->db, id, &nf);
+
+				if (ctx)
+					stack__json_frames(ctx, fr, nf, &j, "stack");
+			} else if (id && id <= p->nr_funcs) {
+				const struct pf_func *fn = p->func_by_id[id - 1];
+				size_t len = strlen(fn->name);
+
+				json__strn(&j, "function", fn->name, fn->sym_len);
+				/* "sym (dso)" */
+				json__strn(&j, "dso", fn->name + fn->sym_len + 2,
+					   len - fn->sym_len - 3);
+			} else {
+				json__str(&j, "function", "[unknown]");
+			}
+			json__end(&j);
+		}
+		i = e;
+	}
+	p->t_last = now;
+}
+
 static void report(struct session *s, struct profile *p)
 {
 	FILE *out = session__out(s);
@@ -280,6 +377,10 @@ static void report(struct session *s, struct profile *p)
 	HASH_ITER(hh, p->counts, c, tmp)
 	all[i++] = c;
 	qsort(all, n, sizeof(*all), by_count);
+	if (session__json(s)) {
+		json_report(s, p, all, n);
+		goto out;
+	}
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
 	fprintf(out, "%s profile: %llu samples of %s at %llu Hz, %u %s\n", ts,
 		(unsigned long long)p->total, p->ev->name, p->freq, n,
@@ -334,6 +435,7 @@ static void report(struct session *s, struct profile *p)
 		fprintf(out, "warning: out of memory: %llu samples not counted\n",
 			(unsigned long long)p->lost_nomem);
 	session__print_lost(s, out);
+out:
 	fflush(out);
 	HASH_ITER(hh, p->counts, c, tmp)
 	{

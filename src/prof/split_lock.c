@@ -16,6 +16,7 @@
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
+#include "util/json.h"
 
 struct split_lock {
 	unsigned long long trigger;
@@ -95,6 +96,21 @@ static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	char ts[64];
 
 	p->samples++;
+	if (session__json(s)) {
+		struct json j;
+
+		json__begin(&j, out, "event");
+		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
+		json__str(&j, "comm", session__comm(s, smp->tid));
+		json__u64(&j, "pid", smp->pid);
+		json__u64(&j, "tid", smp->tid);
+		json__u64(&j, "cpu", smp->cpu);
+		json__str(&j, "event", ev->name);
+		json__u64(&j, "split_locks", p->trigger);
+		json__hex(&j, "ip", smp->ip);
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, ev->name);
 	fprintf(out, "%llu split locks, ip 0x%llx\n", p->trigger, (unsigned long long)smp->ip);
@@ -107,6 +123,11 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 	FILE *out = session__out(s);
 	char ts[64];
 
+	if (session__json(s)) {
+		ctr_set__json(&p->cs, out, p->perins, since_start, what);
+		fflush(out);
+		return;
+	}
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
 	fprintf(out, "%s split-lock: %s %.3f s\n", ts, what,
 		(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
@@ -133,7 +154,7 @@ static void sl_deinit(struct session *s, void *priv)
 	struct split_lock *p = priv;
 
 	ctr_set__end(&p->cs, s, report, p);
-	if (session__started(s))
+	if (session__started(s) && !session__json(s)) /* --json: the CLI's "lost" record */
 		session__print_lost(s, session__out(s));
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);

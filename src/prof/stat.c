@@ -20,6 +20,7 @@
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "util/json.h"
 
 #define STAT_MAX_E 64
 
@@ -72,9 +73,13 @@ static void print_interval(struct session *s, struct stat_prof *p)
 	FILE *out = session__out(s);
 	char ts[64];
 
-	session__fmt_time(s, session__now(s), ts, sizeof(ts));
-	fprintf(out, "%s stat: %.3f s\n", ts, (double)(p->cs.t_now - p->cs.t_last) / 1e9);
-	ctr_set__print(&p->cs, out, p->perins, false);
+	if (session__json(s)) {
+		ctr_set__json(&p->cs, out, p->perins, false, "interval");
+	} else {
+		session__fmt_time(s, session__now(s), ts, sizeof(ts));
+		fprintf(out, "%s stat: %.3f s\n", ts, (double)(p->cs.t_now - p->cs.t_last) / 1e9);
+		ctr_set__print(&p->cs, out, p->perins, false);
+	}
 	fflush(out);
 	ctr_set__advance(&p->cs);
 }
@@ -93,19 +98,45 @@ static void stat_snapshot(struct session *s, void *priv)
 	FILE *out = session__out(s);
 
 	ctr_set__read(&p->cs);
-	fprintf(out, "stat: so far (%.3f s)\n", (double)(p->cs.t_now - p->cs.t_first) / 1e9);
-	ctr_set__print(&p->cs, out, p->perins, true);
+	if (session__json(s)) {
+		ctr_set__json(&p->cs, out, p->perins, true, "so far");
+	} else {
+		fprintf(out, "stat: so far (%.3f s)\n",
+			(double)(p->cs.t_now - p->cs.t_first) / 1e9);
+		ctr_set__print(&p->cs, out, p->perins, true);
+	}
 	fflush(out);
 }
 
-/* As perf stat ends: the time elapsed, and the command's own CPU time (it was reaped). */
+/*
+ * As perf stat ends: the time elapsed, and the command's own CPU time (it was
+ * reaped); --json: {"type":"summary","time_ns","elapsed_ns","user_ns","sys_ns"}.
+ */
 static void print_times(struct session *s, struct stat_prof *p, FILE *out)
 {
 	struct rusage ru;
+	bool ru_ok = session__workload_status(s) != -1 && !getrusage(RUSAGE_CHILDREN, &ru);
 
+	if (session__json(s)) {
+		struct json j;
+
+		json__begin(&j, out, "summary");
+		json__u64(&j, "time_ns", session__wall_ns(s, p->cs.t_now));
+		json__u64(&j, "elapsed_ns", p->cs.t_now - p->cs.t_first);
+		if (ru_ok) {
+			json__u64(&j, "user_ns",
+				  (u64)ru.ru_utime.tv_sec * 1000000000ULL +
+					  (u64)ru.ru_utime.tv_usec * 1000ULL);
+			json__u64(&j, "sys_ns",
+				  (u64)ru.ru_stime.tv_sec * 1000000000ULL +
+					  (u64)ru.ru_stime.tv_usec * 1000ULL);
+		}
+		json__end(&j);
+		return;
+	}
 	fprintf(out, "\n%18.9f seconds time elapsed\n",
 		(double)(p->cs.t_now - p->cs.t_first) / 1e9);
-	if (session__workload_status(s) == -1 || getrusage(RUSAGE_CHILDREN, &ru))
+	if (!ru_ok)
 		return;
 	fprintf(out, "\n%18.9f seconds user\n%18.9f seconds sys\n",
 		(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
@@ -122,8 +153,13 @@ static void stat_deinit(struct session *s, void *priv)
 		/* the last, partial interval, as perf stat -I: the intervals add up to the total */
 		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last)
 			print_interval(s, p);
-		fprintf(out, "stat: total (%.3f s)\n", (double)(p->cs.t_now - p->cs.t_first) / 1e9);
-		ctr_set__print(&p->cs, out, p->perins, true);
+		if (session__json(s)) {
+			ctr_set__json(&p->cs, out, p->perins, true, "total");
+		} else {
+			fprintf(out, "stat: total (%.3f s)\n",
+				(double)(p->cs.t_now - p->cs.t_first) / 1e9);
+			ctr_set__print(&p->cs, out, p->perins, true);
+		}
 		print_times(s, p, out);
 		fflush(out);
 	}
