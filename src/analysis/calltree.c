@@ -9,6 +9,7 @@
 #include "analysis/calltree.h"
 #include "report/hist.h"
 #include "report/stats_table.h"
+#include "util/json.h"
 
 struct node {
 	int func;
@@ -228,13 +229,39 @@ static int by_total(const void *a, const void *b)
 	return x->func - y->func;
 }
 
-static void print_node(struct calltree *t, const struct node *n, int depth, FILE *fp)
+/* --json: @n's row, "func", "depth", "path" (outermost first), its statistics. */
+static void json_node(struct calltree *t, const struct node *n, int depth, FILE *fp,
+		      const struct stats_stamp *st)
+{
+	const struct node *path[CALLTREE_DEPTH + 1];
+	struct json j;
+	int np = 0;
+
+	for (const struct node *p = n; p && p->func >= 0 && np <= CALLTREE_DEPTH; p = p->parent)
+		path[np++] = p;
+	json__begin(&j, fp, "row");
+	stats_stamp__json(&j, st);
+	json__str(&j, "func", t->names[n->func]);
+	json__u64(&j, "depth", (uint64_t)depth);
+	json__arr(&j, "path");
+	while (np > 0)
+		json__str(&j, NULL, t->names[path[--np]->func]);
+	json__close(&j);
+	stats_table__json(&j, n->lat, 0);
+	json__end(&j);
+}
+
+/* @st: --json rows instead of text */
+static void print_node(struct calltree *t, const struct node *n, int depth, FILE *fp,
+		       const struct stats_stamp *st)
 {
 	char label[CALLTREE_DEPTH * 2 + 64];
 	const struct node **kids;
 	int nr = 0, width = t->name_width + 2 * 8;
 
-	if (n->func >= 0 && n->lat && hist__count(n->lat)) {
+	if (n->func >= 0 && n->lat && hist__count(n->lat) && st) {
+		json_node(t, n, depth, fp, st);
+	} else if (n->func >= 0 && n->lat && hist__count(n->lat)) {
 		snprintf(label, sizeof(label), "%*s%-*s", 2 * depth, "",
 			 width > 2 * depth ? width - 2 * depth : 0, t->names[n->func]);
 		stats_table__row(fp, label, n->lat);
@@ -254,7 +281,7 @@ static void print_node(struct calltree *t, const struct node *n, int depth, FILE
 	/* children by total, largest first */
 	qsort(kids, (size_t)nr, sizeof(*kids), by_total);
 	for (int i = 0; i < nr; i++)
-		print_node(t, kids[i], n->func >= 0 ? depth + 1 : depth, fp);
+		print_node(t, kids[i], n->func >= 0 ? depth + 1 : depth, fp, st);
 	free(kids);
 }
 
@@ -264,7 +291,35 @@ void calltree__print(struct calltree *t, FILE *fp)
 
 	snprintf(title, sizeof(title), "%-*s", t->name_width + 2 * 8, "CALL");
 	stats_table__header(fp, title);
-	print_node(t, &t->root, 0, fp);
+	print_node(t, &t->root, 0, fp, NULL);
+}
+
+void calltree__json(struct calltree *t, FILE *fp, const struct stats_stamp *st)
+{
+	print_node(t, &t->root, 0, fp, st);
+}
+
+void calltree__json_drops(struct calltree *t, FILE *fp, const struct stats_stamp *st)
+{
+	struct json j;
+
+	if (!t->unwound && !t->orphan_exits && !t->lost && !t->exited && !t->too_deep && !t->nomem)
+		return;
+	json__begin(&j, fp, "dropped");
+	stats_stamp__json(&j, st);
+	json__str(&j, "what", "calls");
+	json__u64(&j, "unwound", t->unwound);
+	json__u64(&j, "orphan_exits", t->orphan_exits);
+	json__u64(&j, "lost", t->lost);
+	json__u64(&j, "exited", t->exited);
+	json__u64(&j, "too_deep", t->too_deep);
+	json__u64(&j, "nomem", t->nomem);
+	json__end(&j);
+}
+
+bool calltree__failed_alloc(const struct calltree *t)
+{
+	return t->failed_alloc;
 }
 
 static void node_reset(struct node *n)

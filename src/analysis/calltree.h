@@ -61,5 +61,17 @@ void calltree__print(struct calltree *t, FILE *fp);
 void calltree__reset(struct calltree *t);
 /* "WHO: N calls dropped: ..." lines, if any. */
 void calltree__print_drops(struct calltree *t, FILE *fp, const char *who);
+/*
+ * --json: the tree's rows in calltree__print's order, one line each:
+ * {"type":"row",time_ns,interval_ns,"func":"hrtimer_expire","depth":1,
+ * "path":["local_timer","hrtimer_expire"],"count":..,"total_ns":..,...};
+ * the drops (counted for the run) as one line {"type":"dropped",...,
+ * "what":"calls","unwound","orphan_exits","lost","exited","too_deep",
+ * "nomem"} when any; calltree__failed_alloc: the out-of-memory notice is due.
+ */
+struct stats_stamp;
+void calltree__json(struct calltree *t, FILE *fp, const struct stats_stamp *st);
+void calltree__json_drops(struct calltree *t, FILE *fp, const struct stats_stamp *st);
+bool calltree__failed_alloc(const struct calltree *t);
 
 #endif

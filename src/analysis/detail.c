@@ -9,6 +9,8 @@
 #include "analysis/detail.h"
 #include "report/evline.h"
 #include "report/stats_table.h"
+#include "sym/stack.h"
+#include "util/json.h"
 #include "util/units.h"
 
 #define TRIM_EVERY 4096
@@ -207,6 +209,76 @@ static void end_run(struct session *s, const struct detail_pair *p, const struct
 		print_one(s, p, last, ' ', out);
 }
 
+/* --json: one event of a timeline, an element of the open array. */
+static void json_one(struct session *s, const struct detail_pair *p, const struct det_ev *e,
+		     char mark, u64 hidden, struct json *j)
+{
+	const struct sample *smp = &e->copy.smp;
+	struct stack_ctx *stack = session__stack(s);
+
+	json__obj(j, NULL);
+	if (mark != ' ')
+		json__strn(j, "mark", &mark, 1);
+	if (hidden)
+		json__u64(j, "hidden", hidden);
+	json__i64(j, "offset_ns", (int64_t)(smp->time - p->start));
+	json__str(j, "event", e->ev->name);
+	json__u64(j, "time_ns", session__wall_ns(s, smp->time));
+	json__str(j, "comm", session__comm_at(s, smp->tid, smp->time));
+	json__u64(j, "pid", smp->pid);
+	json__u64(j, "tid", smp->tid);
+	json__u64(j, "cpu", smp->cpu);
+	if (stack && (smp->nr_ips || smp->stack))
+		stack__json(stack, smp, j, "stack");
+	json__close(j);
+}
+
+/* --json: the timeline as one line (see detail.h). */
+static void json_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
+			  const char *header)
+{
+	u64 from = p->start > d->o.before ? p->start - d->o.before : 0;
+	u64 to = p->end + d->o.after, hidden = 0, prev_time = 0;
+	const struct det_ev *last_hidden = NULL;
+	bool first = true;
+	struct json j;
+
+	json__begin(&j, session__out(s), "slow");
+	json__raw(&j, header);
+	if (d->dropped && d->dropped_time >= from)
+		json__i64(&j, "truncated_ns", (int64_t)(d->dropped_time - p->start));
+	json__arr(&j, "timeline");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct det_ev *e = at(d, i);
+		const struct sample *smp = &e->copy.smp;
+		bool is_start = smp->time == p->start && smp->tid == p->tid[0];
+		bool is_end = p->has_end_event && smp->time == p->end && smp->tid == p->tid[1];
+		char mark = is_start ? 'S' : is_end ? 'E' : ' ';
+
+		if (smp->time < from)
+			continue;
+		if (smp->time > to)
+			break;
+		if (!is_start && !is_end && !wanted(d, p, e))
+			continue;
+		if (d->o.hide && !first && mark == ' ' && smp->time - prev_time < d->o.hide) {
+			hidden++;
+			last_hidden = e;
+			prev_time = smp->time;
+			continue;
+		}
+		if (hidden)
+			json_one(s, p, last_hidden, ' ', hidden - 1, &j);
+		hidden = 0;
+		json_one(s, p, e, mark, 0, &j);
+		prev_time = smp->time;
+		first = false;
+	}
+	if (hidden)
+		json_one(s, p, last_hidden, ' ', hidden - 1, &j);
+	json__end(&j);
+}
+
 static void print_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
 			   const char *header)
 {
@@ -216,6 +288,10 @@ static void print_timeline(struct detail *d, struct session *s, const struct det
 	FILE *out = session__out(s);
 	bool first = true;
 
+	if (session__json(s)) {
+		json_timeline(d, s, p, header);
+		return;
+	}
 	fprintf(out, "%s\n", header);
 	if (d->dropped && d->dropped_time >= from)
 		fprintf(out, "  (events before %+.6fs from the start left the full window)\n",
@@ -309,6 +385,11 @@ void detail__trim(struct detail *d, u64 horizon)
 bool detail__trim_due(const struct detail *d)
 {
 	return d->since_trim >= TRIM_EVERY;
+}
+
+u64 detail__dropped(const struct detail *d)
+{
+	return d->dropped;
 }
 
 void detail__print_drops(const struct detail *d, FILE *fp, const char *who)

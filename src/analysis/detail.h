@@ -55,7 +55,15 @@ struct detail_pair {
 	u32 cpu[2], pid[2], tid[2]; /* of the start and end events */
 	bool has_end_event;
 };
-/* Print @p's timeline under @header now, or once the window reaches end + N. */
+/*
+ * Print @p's timeline under @header now, or once the window reaches end + N.
+ * --json: @header is the members (json__frag_end) the timeline's one line
+ * begins with: {"type":"slow",HEADER,"timeline":[{"mark":"S","offset_ns":0,
+ * "name":...,"time_ns":...,"comm":...,"pid":...,"tid":...,"cpu":...},...]}
+ * ("mark" "S" or "E" at the pair's ends only; "hidden": N on an event after
+ * N events hide< left out; "truncated_ns": the offset before which events
+ * left the full window).
+ */
 int detail__pair(struct detail *d, struct session *s, const struct detail_pair *p,
 		 const char *header);
 /* Print the waiting timelines the window now covers (all of them with @all). */
@@ -67,6 +75,8 @@ u64 detail__oldest_needed(const struct detail *d);
 void detail__trim(struct detail *d, u64 horizon);
 /* Events held, and whether a trim is due (every few thousand events). */
 bool detail__trim_due(const struct detail *d);
+/* Events that left the window early (full). */
+u64 detail__dropped(const struct detail *d);
 /* "N events left the --detail window early (full)", if any. */
 void detail__print_drops(const struct detail *d, FILE *fp, const char *who);
 

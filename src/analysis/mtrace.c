@@ -13,6 +13,8 @@
 #include "report/heatmap.h"
 #include "report/outfile.h"
 #include "report/stats_table.h"
+#include "sym/stack.h"
+#include "util/json.h"
 
 /* A pending start (the pairs payload). */
 struct mt_start {
@@ -36,6 +38,9 @@ struct mtrace {
 	char *heat_name[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS];	    /* NAME-A-B */
 	int heat_err[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS];
 	bool failed_alloc;
+	bool json;	   /* --json */
+	char key_name[16]; /* --json: the key's member, "tid" */
+	u64 since;	   /* --json: where the next table's span begins */
 };
 
 static int opt_detail(void *data, const char *arg, char *err, size_t len)
@@ -152,6 +157,12 @@ struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
 		mt->lat = *conf->lat;
 	mt->conf.lat = &mt->lat;
 	mt->keep = conf->keep_start || mt->lat.than;
+	mt->json = session__json(s);
+	/* "TID" -> "tid" */
+	snprintf(mt->key_name, sizeof(mt->key_name), "%s",
+		 conf->key_title ? conf->key_title : "KEY");
+	for (char *c = mt->key_name; *c; c++)
+		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c == ' ' ? '_' : *c);
 	if (conf->nr_points < 2 || conf->nr_points > MTRACE_MAX_POINTS) {
 		free(mt);
 		session__usage_err(s, "%d points: give 2 to %d", conf->nr_points,
@@ -374,16 +385,120 @@ static void fmt_key(const struct mtrace *mt, u64 key, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, key);
 }
 
+/* --json: the key as the text prints it: a number, above 32 bits (a pointer) a "0x..." string. */
+static void json_key(const struct mtrace *mt, struct json *j, u64 key)
+{
+	bool expr = !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY");
+
+	if (expr && key > 0xffffffffULL)
+		json__hex(j, mt->key_name, key);
+	else
+		json__u64(j, mt->key_name, key);
+}
+
+/* --json: the row's label, under json_row, or the pair's points as "from" and "to". */
+static void json_label(const struct mtrace *mt, struct json *j, const struct mtrace_pair *p,
+		       const char *label)
+{
+	if (mt->conf.json_row) {
+		json__str(j, mt->conf.json_row, label);
+		return;
+	}
+	json__str(j, "from", mt->names[p->from]);
+	json__str(j, "to", mt->names[p->to]);
+}
+
+/* --json: a row's key members, once, when it is made. */
+static void json_row_key(struct mtrace *mt, struct lat_row *r, const struct mtrace_pair *p,
+			 const char *label)
+{
+	struct json j;
+	char *key;
+
+	if (json__frag_begin(&j)) {
+		mt->failed_alloc = true;
+		return;
+	}
+	json_label(mt, &j, p, label);
+	if (mt->lat.perins)
+		json_key(mt, &j, p->key);
+	key = json__frag_end(&j);
+	if (key)
+		lat_row__set_json_key(r, key);
+	else
+		mt->failed_alloc = true;
+}
+
+/* --json: one event of a pair, as an object. */
+static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
+		       const struct sample *smp)
+{
+	struct stack_ctx *stack = session__stack(s);
+
+	json__obj(j, key);
+	json__str(j, "event", ev->name);
+	json__u64(j, "time_ns", session__wall_ns(s, smp->time));
+	json__str(j, "comm", session__comm_at(s, smp->tid, smp->time));
+	json__u64(j, "pid", smp->pid);
+	json__u64(j, "tid", smp->tid);
+	json__u64(j, "cpu", smp->cpu);
+	if (stack && (smp->nr_ips || smp->stack))
+		stack__json(stack, smp, j, "stack");
+	json__close(j);
+}
+
+/*
+ * --json: a slow pair, {"type":"slow","time_ns":END,LABEL,KEY,"duration_ns":N,
+ * "start":{event},"end":{event} (null: ended by a record)}; with --detail its
+ * members go to the timeline's line.
+ */
+static void json_slow(struct mtrace *mt, struct session *s, const struct mtrace_pair *p,
+		      const char *label, struct json *j)
+{
+	json__u64(j, "time_ns", session__wall_ns(s, p->start + p->delta));
+	json_label(mt, j, p, label);
+	json_key(mt, j, p->key);
+	json__u64(j, "duration_ns", p->delta);
+	if (mt->detail)
+		return;
+	if (p->start_smp)
+		json_event(s, j, "start", p->start_ev, p->start_smp);
+	if (p->end_ev)
+		json_event(s, j, "end", p->end_ev, p->end_smp);
+	else
+		json__null(j, "end");
+}
+
 static void print_slow(struct mtrace *mt, struct session *s, const struct mtrace_pair *p,
 		       const char *label)
 {
 	FILE *out = session__out(s);
-	char dbuf[32], kbuf[32], header[LAT_LABEL + 128];
+	char dbuf[32], kbuf[32], header[LAT_LABEL + 128], *frag = NULL;
+	struct json j;
 
-	fmt_key(mt, p->key, kbuf, sizeof(kbuf));
-	snprintf(header, sizeof(header), "%s: %s key %s%s", label,
-		 stats_table__fmt_ns(p->delta, dbuf, sizeof(dbuf)), kbuf,
-		 p->end_ev ? "" : " (ended by a record: an exit or a switch-in)");
+	if (mt->json && !mt->detail) {
+		json__begin(&j, out, "slow");
+		json_slow(mt, s, p, label, &j);
+		json__end(&j);
+		return;
+	}
+	if (mt->json) {
+		/* the timeline's line begins with these members */
+		if (json__frag_begin(&j)) {
+			mt->failed_alloc = true;
+			return;
+		}
+		json_slow(mt, s, p, label, &j);
+		if (!(frag = json__frag_end(&j))) {
+			mt->failed_alloc = true;
+			return;
+		}
+	} else {
+		fmt_key(mt, p->key, kbuf, sizeof(kbuf));
+		snprintf(header, sizeof(header), "%s: %s key %s%s", label,
+			 stats_table__fmt_ns(p->delta, dbuf, sizeof(dbuf)), kbuf,
+			 p->end_ev ? "" : " (ended by a record: an exit or a switch-in)");
+	}
 	if (mt->detail) {
 		struct detail_pair dp = {
 			.start = p->start,
@@ -402,8 +517,9 @@ static void print_slow(struct mtrace *mt, struct session *s, const struct mtrace
 			dp.pid[1] = p->end_smp->pid;
 			dp.tid[1] = p->end_smp->tid;
 		}
-		if (detail__pair(mt->detail, s, &dp, header))
+		if (detail__pair(mt->detail, s, &dp, frag ? frag : header))
 			mt->failed_alloc = true;
+		free(frag);
 		return;
 	}
 	fprintf(out, "%s\n", header);
@@ -458,6 +574,8 @@ static void record(struct mtrace *mt, struct session *s, const struct mtrace_pai
 	} else {
 		r = lat_table__row2(t, row.key, 0, row.group, row.label);
 	}
+	if (mt->json && r && !lat_row__has_json_key(r))
+		json_row_key(mt, r, p, row.label);
 	if (!r || lat_table__record(t, r, p->delta, NULL))
 		mt->failed_alloc = true;
 	else if (row.mark)
@@ -508,11 +626,53 @@ void mtrace__forget(struct mtrace *mt, u64 key)
 			pairs__forget(mt->store[k], key);
 }
 
-void mtrace__print(struct mtrace *mt, struct session *s)
+/* --json: the rows, a "dropped" line per point that dropped pairs; notices to stderr. */
+static void json_print(struct mtrace *mt, struct session *s, bool next)
+{
+	FILE *out = session__out(s);
+	struct lat_table *t = table(mt);
+	struct stats_stamp st;
+	struct json j;
+
+	stats_stamp__now(s, &mt->since, next, &st);
+	if (t)
+		lat_table__json(t, out, &st);
+	for (int k = 0; k < MTRACE_MAX_POINTS; k++) {
+		if (!mt->store[k] || !pairs__dropped(mt->store[k]))
+			continue;
+		json__begin(&j, out, "dropped");
+		stats_stamp__json(&j, &st);
+		json__str(&j, "what", "pairs");
+		json__str(&j, "from", mt->names[k]);
+		pairs__json_drops(mt->store[k], &j);
+		json__end(&j);
+	}
+	if (mt->detail && detail__dropped(mt->detail)) {
+		json__begin(&j, out, "dropped");
+		stats_stamp__json(&j, &st);
+		json__str(&j, "what", "detail_events");
+		json__u64(&j, "full", detail__dropped(mt->detail));
+		json__end(&j);
+	}
+	if (mt->failed_alloc)
+		session__warn(s, "out of memory, some pairs were not counted");
+	if (session__verbose(s))
+		for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+			if (mt->store[k])
+				pairs__print_usage(mt->store[k], stderr, mt->conf.who,
+						   mt->names[k]);
+	fflush(out);
+}
+
+static void print(struct mtrace *mt, struct session *s, bool next)
 {
 	FILE *out = session__out(s);
 	struct lat_table *t = table(mt);
 
+	if (mt->json) {
+		json_print(mt, s, next);
+		return;
+	}
 	if (t) {
 		lat_table__print(t, out);
 		if (mt->lat.hist)
@@ -533,6 +693,11 @@ void mtrace__print(struct mtrace *mt, struct session *s)
 	fflush(out);
 }
 
+void mtrace__print(struct mtrace *mt, struct session *s)
+{
+	print(mt, s, false);
+}
+
 void mtrace__reset(struct mtrace *mt)
 {
 	if (mt->table)
@@ -543,24 +708,26 @@ void mtrace__reset(struct mtrace *mt)
 	mt->failed_alloc = false;
 }
 
-static void print_time(struct session *s)
+static void print_time(struct mtrace *mt, struct session *s)
 {
 	char buf[64];
 
+	if (mt->json)
+		return;
 	session__fmt_time(s, session__now(s), buf, sizeof(buf));
 	fprintf(session__out(s), "%s\n", buf);
 }
 
 void mtrace__interval(struct mtrace *mt, struct session *s)
 {
-	print_time(s);
-	mtrace__print(mt, s);
+	print_time(mt, s);
+	print(mt, s, true);
 	mtrace__reset(mt);
 }
 
 void mtrace__snapshot(struct mtrace *mt, struct session *s)
 {
-	print_time(s);
+	print_time(mt, s);
 	mtrace__print(mt, s);
 }
 
@@ -580,9 +747,17 @@ void mtrace__finish(struct mtrace *mt, struct session *s)
 	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__for_each_pending(mt->store[k], count_open, &open);
-	if (open)
+	if (open && mt->json) {
+		struct json j;
+
+		json__begin(&j, session__out(s), "summary");
+		json__u64(&j, "time_ns", session__wall_ns(s, session__now(s)));
+		json__u64(&j, "open_pairs", open);
+		json__end(&j);
+	} else if (open) {
 		fprintf(session__out(s), "%s: %llu pairs still open at the end (no end seen)\n",
 			mt->conf.who, (unsigned long long)open);
+	}
 	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
 		for (int j = 0; j < MTRACE_MAX_POINTS; j++) {
 			char *svg, title[2 * MTRACE_NAME + 32];

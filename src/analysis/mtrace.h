@@ -79,6 +79,11 @@ struct mtrace_conf {
 	const char *row_title;	/* the row column's title: NULL "START => END" */
 	int row_width;		/* its width; 0: the widest default label */
 	const char *mark_title; /* a count column ("errors"), NULL none */
+	/*
+	 * --json: the member that holds a row's label ("syscall": "read");
+	 * NULL: "from" and "to", the names of the pair's points
+	 */
+	const char *json_row;
 	/* ends[k]: bit j set when a pair from point k may end at point j; 0: the next point */
 	unsigned ends[MTRACE_MAX_POINTS];
 	bool keep_start; /* keep the start sample even without --than */
@@ -135,7 +140,13 @@ void mtrace__lost(struct mtrace *mt);
 /* @key's task exited: its pending pairs are dropped (counted). */
 void mtrace__forget(struct mtrace *mt, u64 key);
 
-/* The table, the histograms, the drops; mtrace__reset for the next interval. */
+/*
+ * The table, the histograms, the drops; mtrace__reset for the next interval.
+ * With --json (README "multi-trace"): a "row" line per row (its label under
+ * json_row or as "from" and "to", the --perins key under the key column's
+ * name: "tid", "cpu", "sector", "key"), a "dropped" line per start point
+ * that dropped pairs; slow pairs are "slow" lines as they close.
+ */
 void mtrace__print(struct mtrace *mt, struct session *s);
 /* At the end of a run that started: print, then draw the --heatmap SVGs. */
 void mtrace__finish(struct mtrace *mt, struct session *s);

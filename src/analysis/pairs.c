@@ -7,6 +7,7 @@
 #include <uthash.h>
 
 #include "analysis/pairs.h"
+#include "util/json.h"
 
 struct pair_entry {
 	u64 key;
@@ -224,6 +225,25 @@ void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const 
 	if (c->backwards)
 		fprintf(fp, "%s: %" PRIu64 " %s dropped: they ended before they started\n", who,
 			c->backwards, what);
+}
+
+bool pairs__dropped(const struct pairs *p)
+{
+	const struct pairs_counts *c = &p->c;
+
+	return c->lost || c->exited || c->replaced || c->full || c->nomem || c->backwards;
+}
+
+void pairs__json_drops(const struct pairs *p, struct json *j)
+{
+	const struct pairs_counts *c = &p->c;
+
+	json__u64(j, "lost", c->lost);
+	json__u64(j, "exited", c->exited);
+	json__u64(j, "replaced", c->replaced);
+	json__u64(j, "full", c->full);
+	json__u64(j, "nomem", c->nomem);
+	json__u64(j, "backwards", c->backwards);
 }
 
 void pairs__print_usage(const struct pairs *p, FILE *fp, const char *who, const char *key)

@@ -91,6 +91,14 @@ void pairs__reset_counts(struct pairs *p);
  */
 void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const char *what,
 			const char *why);
+/*
+ * --json: the same counts as members of the open object @j, all of them:
+ * "lost", "exited", "replaced", "full", "nomem", "backwards";
+ * pairs__dropped: whether any is not 0.
+ */
+struct json;
+bool pairs__dropped(const struct pairs *p);
+void pairs__json_drops(const struct pairs *p, struct json *j);
 /* "WHO: N KEY entries at the end (peak N), N evicted idle" (for -v). */
 void pairs__print_usage(const struct pairs *p, FILE *fp, const char *who, const char *key);
 

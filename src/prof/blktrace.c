@@ -93,6 +93,7 @@ static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
 					.lat = opt_set__get(opts, &lat_group),
 					.key_title = "SECTOR",
 					.row_title = "STAGE",
+					.json_row = "stage",
 					.row_width = 20,
 					.row = bt_row,
 					.ends = { 1u << P_INSERT | 1u << P_ISSUE, 1u << P_ISSUE,

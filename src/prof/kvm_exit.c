@@ -90,6 +90,7 @@ static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 					.row_title = "EXIT REASON",
 					.row_width = 20,
 					.mark_title = "guest-kernel",
+					.json_row = "exit_reason",
 					.row = ke_row,
 					.arg = ke,
 				});

@@ -22,6 +22,7 @@
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 struct nt_event {
 	int func;
@@ -41,6 +42,8 @@ struct nested_trace {
 	struct nt_event *evs; /* by evsel idx */
 	int nr_evs;
 	struct evsel *entry_ev[CALLTREE_MAX_FUNCS];
+	bool json; /* --json */
+	u64 since; /* --json: where the next table's span begins */
 };
 
 static void copy_free(void *data)
@@ -70,6 +73,7 @@ static int nt_init(struct session *s, void *priv, const struct opt_set *opts)
 	char err[512];
 
 	nt->key_text = ko ? ko->expr : NULL;
+	nt->json = session__json(s);
 	nt->nr_funcs = eo->nr_texts;
 	if (nt->nr_funcs > CALLTREE_MAX_FUNCS)
 		return session__usage_err(s, "%d functions: at most %d", nt->nr_funcs,
@@ -170,9 +174,70 @@ static void print_return(struct session *s, struct nested_trace *nt, const struc
 {
 	char ts[40], d[32];
 
+	if (nt->json) {
+		struct json j;
+
+		json__begin(&j, session__out(s), "return");
+		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
+		json__u64(&j, "cpu", smp->cpu);
+		json__u64(&j, "key", key);
+		json__str(&j, "func", nt->names[r->func]);
+		json__u64(&j, "depth", (u64)r->depth);
+		json__u64(&j, "duration_ns", r->delta);
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	fprintf(session__out(s), "%s [%03u] %7" PRIu64 " | %*s%s  %s\n", ts, smp->cpu, key,
 		2 * r->depth, "", nt->names[r->func], stats_table__fmt_ns(r->delta, d, sizeof(d)));
+}
+
+/* --json: one end of a call, as an object. */
+static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
+		       const struct sample *smp)
+{
+	struct stack_ctx *stack = session__stack(s);
+
+	json__obj(j, key);
+	json__u64(j, "time_ns", session__wall_ns(s, smp->time));
+	json__str(j, "comm", session__comm_at(s, smp->tid, smp->time));
+	json__u64(j, "pid", smp->pid);
+	json__u64(j, "tid", smp->tid);
+	json__u64(j, "cpu", smp->cpu);
+	json__str(j, "event", ev->name);
+	if (stack && (smp->nr_ips || smp->stack))
+		stack__json(stack, smp, j, "stack");
+	json__close(j);
+}
+
+/* --than: the call's entry (if kept) and exit. */
+static void print_slow(struct session *s, struct nested_trace *nt, struct evsel *ev,
+		       const struct sample *smp, u64 key, const struct calltree_ret *r)
+{
+	const struct sample *entry = r->data ? &((struct sample_copy *)r->data)->smp : NULL;
+	FILE *out = session__out(s);
+	char d[32];
+
+	if (nt->json) {
+		struct json j;
+
+		json__begin(&j, out, "slow");
+		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
+		json__str(&j, "func", nt->names[r->func]);
+		json__u64(&j, "key", key);
+		json__u64(&j, "depth", (u64)r->depth);
+		json__u64(&j, "duration_ns", r->delta);
+		if (entry)
+			json_event(s, &j, "start", nt->entry_ev[r->func], entry);
+		json_event(s, &j, "end", ev, smp);
+		json__end(&j);
+		return;
+	}
+	fprintf(out, "%s: %s key %" PRIu64 " depth %d\n", nt->names[r->func],
+		stats_table__fmt_ns(r->delta, d, sizeof(d)), key, r->depth);
+	if (entry)
+		evline__print(s, nt->entry_ev[r->func], entry, out, NULL);
+	evline__print(s, ev, smp, out, NULL);
 }
 
 static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -202,17 +267,8 @@ static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		return;
 	if (nt->returns)
 		print_return(s, nt, smp, key, &r);
-	if (nt->than && r.delta > nt->than) {
-		FILE *out = session__out(s);
-		char d[32];
-
-		fprintf(out, "%s: %s key %" PRIu64 " depth %d\n", nt->names[r.func],
-			stats_table__fmt_ns(r.delta, d, sizeof(d)), key, r.depth);
-		if (r.data)
-			evline__print(s, nt->entry_ev[r.func], &((struct sample_copy *)r.data)->smp,
-				      out, NULL);
-		evline__print(s, ev, smp, out, NULL);
-	}
+	if (nt->than && r.delta > nt->than)
+		print_slow(s, nt, ev, smp, key, &r);
 	if (r.data)
 		copy_free(r.data);
 }
@@ -232,19 +288,32 @@ static void nt_exit(struct session *s, void *priv, const struct rec_task *t)
 		calltree__forget(nt->tree, t->tid);
 }
 
-static void print_all(struct session *s, struct nested_trace *nt)
+static void print_all(struct session *s, struct nested_trace *nt, bool next)
 {
 	FILE *out = session__out(s);
 
+	if (nt->json) {
+		struct stats_stamp st;
+
+		stats_stamp__now(s, &nt->since, next, &st);
+		calltree__json(nt->tree, out, &st);
+		calltree__json_drops(nt->tree, out, &st);
+		if (calltree__failed_alloc(nt->tree))
+			session__warn(s, "out of memory, some calls were not counted");
+		fflush(out);
+		return;
+	}
 	calltree__print(nt->tree, out);
 	calltree__print_drops(nt->tree, out, "nested-trace");
 	fflush(out);
 }
 
-static void print_time(struct session *s)
+static void print_time(struct session *s, struct nested_trace *nt)
 {
 	char buf[64];
 
+	if (nt->json)
+		return;
 	session__fmt_time(s, session__now(s), buf, sizeof(buf));
 	fprintf(session__out(s), "%s\n", buf);
 }
@@ -253,15 +322,15 @@ static void nt_interval(struct session *s, void *priv)
 {
 	struct nested_trace *nt = priv;
 
-	print_time(s);
-	print_all(s, nt);
+	print_time(s, nt);
+	print_all(s, nt, true);
 	calltree__reset(nt->tree);
 }
 
 static void nt_snapshot(struct session *s, void *priv)
 {
-	print_time(s);
-	print_all(s, priv);
+	print_time(s, priv);
+	print_all(s, priv, false);
 }
 
 static void nt_deinit(struct session *s, void *priv)
@@ -269,7 +338,7 @@ static void nt_deinit(struct session *s, void *priv)
 	struct nested_trace *nt = priv;
 
 	if (nt->tree && session__started(s))
-		print_all(s, nt);
+		print_all(s, nt, false);
 	for (int i = 0; nt->evs && i < nt->nr_evs; i++)
 		expr__free(nt->evs[i].key);
 	free(nt->evs);

@@ -27,8 +27,10 @@
 #include "report/outfile.h"
 #include "report/lat_table.h"
 #include "report/log2_hist.h"
+#include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 /* Per event (evsel->priv). */
 struct nd_event {
@@ -50,6 +52,8 @@ struct num_dist {
 	struct lat_table *table;
 	struct ksyms *ksyms; /* only when an expression calls ksymbol() */
 	bool failed_alloc;
+	bool json; /* --json */
+	u64 since; /* --json: where the next table's span begins */
 };
 
 static struct nd_event *nd_of(struct num_dist *nd, struct evsel *ev)
@@ -95,6 +99,27 @@ static int compile_spec(struct session *s, struct num_dist *nd, struct ev_spec *
 	return 0;
 }
 
+/* --json: a row's key, "event" (and "cpu", or "comm" and "tid", with --perins). */
+static int set_json_key(struct lat_row *r, const char *event, const char *comm, u32 inst,
+			bool perins)
+{
+	struct json j;
+	char *key;
+
+	if (json__frag_begin(&j))
+		return -ENOMEM;
+	json__str(&j, "event", event);
+	if (perins && comm)
+		json__str(&j, "comm", comm);
+	if (perins)
+		json__u64(&j, comm ? "tid" : "cpu", inst);
+	key = json__frag_end(&j);
+	if (!key)
+		return -ENOMEM;
+	lat_row__set_json_key(r, key);
+	return 0;
+}
+
 static int make_table(struct session *s, struct num_dist *nd)
 {
 	const struct target_opts *t = session__conf(s)->target;
@@ -115,16 +140,22 @@ static int make_table(struct session *s, struct num_dist *nd)
 			 "TID");
 	else
 		snprintf(title, sizeof(title), "%-*s %3s", nd->name_width, "EVENT", "CPU");
-	/* Threads come and go: --perins rows are dropped at each interval. */
+	/*
+	 * Threads come and go: --perins rows are dropped at each interval.
+	 * --json: every row carries its histogram.
+	 */
+	nd->json = session__json(s);
 	nd->table = lat_table__new(title, NULL,
 				   LAT_PLAIN | (nd->perins ? LAT_DROP_ROWS : 0) |
-					   (nd->perins && nd->hist ? LAT_LOG2 : 0));
+					   ((nd->perins || nd->json) && nd->hist ? LAT_LOG2 : 0));
 	if (!nd->table)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (struct evsel *ev = session__evsels(s); ev && !nd->perins; ev = ev->next) {
 		struct nd_event *e = nd_of(nd, ev);
 
 		if (e && !(e->row = lat_table__row(nd->table, e->idx, e->idx, ev->name)))
+			return session__set_err(s, -ENOMEM, "out of memory");
+		if (e && nd->json && set_json_key(e->row, ev->name, NULL, 0, false))
 			return session__set_err(s, -ENOMEM, "out of memory");
 	}
 	return 0;
@@ -173,6 +204,25 @@ static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
 	FILE *out = session__out(s);
 	char ts[40];
 
+	if (session__json(s)) {
+		struct json j;
+
+		json__begin(&j, out, "event");
+		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
+		json__str(&j, "comm", session__comm_at(s, smp->tid, smp->time));
+		json__u64(&j, "pid", smp->pid);
+		json__u64(&j, "tid", smp->tid);
+		json__u64(&j, "cpu", smp->cpu);
+		json__str(&j, "event", ev->name);
+		if (v->is_signed)
+			json__i64(&j, "num", (int64_t)v->u);
+		else
+			json__u64(&j, "num", v->u);
+		if (stack && (smp->nr_ips || smp->stack))
+			stack__json(stack, smp, &j, "stack");
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
 		     ev->name);
@@ -190,15 +240,21 @@ static struct lat_row *inst_row(struct session *s, struct num_dist *nd, struct n
 {
 	char label[LAT_LABEL];
 	u32 inst = nd->per_thread ? smp->tid : smp->cpu;
+	const char *comm = nd->per_thread ? session__comm_at(s, smp->tid, smp->time) : NULL;
+	struct lat_row *r;
 
 	if (!nd->perins)
 		return e->row;
 	if (nd->per_thread)
-		snprintf(label, sizeof(label), "%-*s %-16s %7u", nd->name_width, ev->name,
-			 session__comm_at(s, smp->tid, smp->time), smp->tid);
+		snprintf(label, sizeof(label), "%-*s %-16s %7u", nd->name_width, ev->name, comm,
+			 smp->tid);
 	else
 		snprintf(label, sizeof(label), "%-*s %3u", nd->name_width, ev->name, smp->cpu);
-	return lat_table__row(nd->table, (u64)e->idx << 32 | inst, e->idx, label);
+	r = lat_table__row(nd->table, (u64)e->idx << 32 | inst, e->idx, label);
+	if (r && nd->json && !lat_row__has_json_key(r) &&
+	    set_json_key(r, ev->name, comm, inst, true))
+		nd->failed_alloc = true;
+	return r;
 }
 
 static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -219,16 +275,26 @@ static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, str
 	row = inst_row(s, nd, e, ev, smp);
 	if (!row || lat_table__record(nd->table, row, v.u, NULL))
 		nd->failed_alloc = true;
-	if (nd->hist && !nd->perins)
+	if (nd->hist && !nd->perins && !nd->json)
 		log2_hist__add(&e->log2, v.u);
 	if (nd->than && v.u > nd->than)
 		print_than(s, ev, smp, &v);
 }
 
-static void print_stats(struct session *s, struct num_dist *nd)
+static void print_stats(struct session *s, struct num_dist *nd, bool next)
 {
 	FILE *out = session__out(s);
 
+	if (nd->json) {
+		struct stats_stamp st;
+
+		stats_stamp__now(s, &nd->since, next, &st);
+		lat_table__json(nd->table, out, &st);
+		if (nd->failed_alloc)
+			session__warn(s, "out of memory, some values were not counted");
+		fflush(out);
+		return;
+	}
 	lat_table__print(nd->table, out);
 	if (nd->perins && nd->hist) /* one per CPU or thread */
 		lat_table__print_log2(nd->table, out, NULL, "value");
@@ -260,6 +326,8 @@ static void print_time(struct session *s)
 {
 	char buf[64];
 
+	if (session__json(s))
+		return;
 	session__fmt_time(s, session__now(s), buf, sizeof(buf));
 	fprintf(session__out(s), "%s\n", buf);
 }
@@ -267,14 +335,14 @@ static void print_time(struct session *s)
 static void num_dist_interval(struct session *s, void *priv)
 {
 	print_time(s);
-	print_stats(s, priv);
+	print_stats(s, priv, true);
 	reset_stats(s, priv);
 }
 
 static void num_dist_snapshot(struct session *s, void *priv)
 {
 	print_time(s);
-	print_stats(s, priv);
+	print_stats(s, priv, false);
 }
 
 /* What the numbers leave out: negatives, faults of the expressions. */
@@ -303,7 +371,7 @@ static void num_dist_deinit(struct session *s, void *priv)
 	struct num_dist *nd = priv;
 
 	if (session__started(s) && nd->table) {
-		print_stats(s, nd);
+		print_stats(s, nd, false);
 		print_left_out(s, nd);
 	}
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {

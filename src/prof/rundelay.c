@@ -120,6 +120,7 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 			   .lat = opt_set__get(opts, &lat_group),
 			   .key_title = "TID",
 			   .row_title = "START => END",
+			   .json_row = "pair",
 			   .row_width = 24,
 			   .row = rd_row,
 			   .ends = { 1u << P_SWITCH_IN, 1u << P_SWITCH_IN, 1u << P_SWITCH_IN },

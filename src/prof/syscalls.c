@@ -128,6 +128,7 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 					.row_title = "SYSCALL",
 					.row_width = 24,
 					.mark_title = "errors",
+					.json_row = "syscall",
 					.row = sc_row,
 					.arg = sc,
 				});

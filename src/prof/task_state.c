@@ -31,6 +31,7 @@
 #include "report/stats_table.h"
 #include "profiler.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 /* prev_state as sched_switch reports it: one bit per state, 0 = runnable. */
 enum {
@@ -77,6 +78,8 @@ struct task_state {
 	u64 nr_intervals;
 	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
+	bool json; /* --json */
+	u64 since; /* --json: where the next table's span begins */
 };
 
 /*
@@ -242,6 +245,27 @@ out:
 	return err;
 }
 
+/* --json: a row's key, "state" (and the thread's "comm", "pid", "tid" with --perins). */
+static int set_json_key(struct lat_row *r, int state, const struct ts_thread *th)
+{
+	struct json j;
+	char *key;
+
+	if (json__frag_begin(&j))
+		return -ENOMEM;
+	json__str(&j, "state", state_names[state]);
+	if (th) {
+		json__str(&j, "comm", th->comm);
+		json__u64(&j, "pid", th->pid);
+		json__u64(&j, "tid", th->tid);
+	}
+	key = json__frag_end(&j);
+	if (!key)
+		return -ENOMEM;
+	lat_row__set_json_key(r, key);
+	return 0;
+}
+
 static int task_state_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct task_state *ts = priv;
@@ -258,15 +282,21 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 			"'nginx*,php-fpm' (see: perf-prof task-state -h)",
 			ts->filter);
 	ts->state_mask = state_mask(ts);
+	ts->json = session__json(s);
 	/* Threads come and go: --perins rows are dropped at each interval. */
 	ts->table = lat_table__new(ts->perins ? "STATE COMM                 TID" : "STATE    ",
 				   (const char *const[]){ "sleep", "runq", NULL },
 				   ts->perins ? LAT_DROP_ROWS : 0);
 	if (!ts->table)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	for (int i = 0; i < NR_STATES && !ts->perins; i++)
-		if (!lat_table__row(ts->table, i, i, state_names[i]))
+	for (int i = 0; i < NR_STATES && !ts->perins; i++) {
+		struct lat_row *r = lat_table__row(ts->table, i, i, state_names[i]);
+
+		if (!r)
 			return session__set_err(s, -ENOMEM, "out of memory");
+		if (ts->json && set_json_key(r, i, NULL))
+			return session__set_err(s, -ENOMEM, "out of memory");
+	}
 	ts->pending = pairs__new(&(struct pairs_conf){ .payload_size = sizeof(struct ts_thread),
 						       .idle_ns = IDLE_EVICT_NS,
 						       .payload_free = thread_free });
@@ -293,6 +323,22 @@ static void print_than(struct session *s, struct task_state *ts, struct ts_threa
 	struct stack_ctx *ctx = session__stack(s);
 	char tbuf[64], dbuf[32];
 
+	if (ts->json) {
+		struct json j;
+
+		json__begin(&j, out, "slow");
+		json__u64(&j, "time_ns", session__wall_ns(s, now));
+		json__str(&j, "comm", th->comm);
+		json__u64(&j, "pid", th->pid);
+		json__u64(&j, "tid", th->tid);
+		json__u64(&j, "cpu", cpu);
+		json__str(&j, "state", state_names[th->state]);
+		json__u64(&j, "duration_ns", dur);
+		if (ctx && th->stack.valid)
+			stack__json(ctx, &th->stack.smp, &j, "stack");
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, now, tbuf, sizeof(tbuf));
 	fprintf(out, "%s %-16s %7u [%03u] %-2s %s\n", tbuf, th->comm, th->tid, cpu,
 		state_names[th->state], stats_table__fmt_ns(dur, dbuf, sizeof(dbuf)));
@@ -324,6 +370,9 @@ static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now
 		snprintf(label, sizeof(label), "%-5s %-16s %7u", state_names[th->state], th->comm,
 			 th->tid);
 		row = lat_table__row(ts->table, (u64)th->tid << 8 | th->state, th->state, label);
+		if (ts->json && row && !lat_row__has_json_key(row) &&
+		    set_json_key(row, th->state, th))
+			ts->failed_alloc = true;
 	} else {
 		row = lat_table__row(ts->table, th->state, th->state, NULL);
 	}
@@ -484,10 +533,40 @@ static void task_state_exit(struct session *s, void *priv, const struct rec_task
 	pairs__forget(ts->pending, t->tid);
 }
 
-static void print_stats(struct session *s, struct task_state *ts)
+/* --json: the rows, the drops; the notices for people go to stderr. */
+static void json_stats(struct session *s, struct task_state *ts, bool next)
+{
+	FILE *out = session__out(s);
+	struct stats_stamp st;
+	struct json j;
+
+	stats_stamp__now(s, &ts->since, next, &st);
+	lat_table__json(ts->table, out, &st);
+	if (pairs__dropped(ts->pending)) {
+		json__begin(&j, out, "dropped");
+		stats_stamp__json(&j, &st);
+		json__str(&j, "what", "intervals");
+		pairs__json_drops(ts->pending, &j);
+		json__end(&j);
+	}
+	if (ts->failed_alloc)
+		session__warn(s, "out of memory, some intervals were not counted");
+	if (ts->closed_by_record && session__verbose(s))
+		session__warn(s,
+			      "%" PRIu64 " switch-ins taken from context-switch records "
+			      "(their sched_switch was not delivered)",
+			      ts->closed_by_record);
+	fflush(out);
+}
+
+static void print_stats(struct session *s, struct task_state *ts, bool next)
 {
 	FILE *out = session__out(s);
 
+	if (ts->json) {
+		json_stats(s, ts, next);
+		return;
+	}
 	lat_table__print(ts->table, out);
 	pairs__print_drops(ts->pending, out, "task-state", "intervals",
 			   "switch-in not seen (neither sched_switch nor a context-switch record)");
@@ -516,20 +595,25 @@ static void task_state_interval(struct session *s, void *priv)
 	FILE *out = session__out(s);
 	char buf[64];
 
-	session__fmt_time(s, session__now(s), buf, sizeof(buf));
-	fprintf(out, "%s\n", buf);
-	print_stats(s, ts);
+	if (!ts->json) {
+		session__fmt_time(s, session__now(s), buf, sizeof(buf));
+		fprintf(out, "%s\n", buf);
+	}
+	print_stats(s, ts, true);
 	reset_stats(ts);
 	stack_flame__interval(ts->flame, s);
 }
 
 static void task_state_snapshot(struct session *s, void *priv)
 {
+	struct task_state *ts = priv;
 	char buf[64];
 
-	session__fmt_time(s, session__now(s), buf, sizeof(buf));
-	fprintf(session__out(s), "%s\n", buf);
-	print_stats(s, priv);
+	if (!ts->json) {
+		session__fmt_time(s, session__now(s), buf, sizeof(buf));
+		fprintf(session__out(s), "%s\n", buf);
+	}
+	print_stats(s, ts, false);
 }
 
 static void task_state_deinit(struct session *s, void *priv)
@@ -538,7 +622,7 @@ static void task_state_deinit(struct session *s, void *priv)
 	bool ran = session__started(s);
 
 	if (ran)
-		print_stats(s, ts);
+		print_stats(s, ts, false);
 	stack_flame__close(ts->flame, s, "task-state");
 	ts->flame = NULL;
 	if (ran && session__verbose(s) && ts->pending)

@@ -16,8 +16,10 @@
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "report/stats_table.h"
 #include "report/top_table.h"
 #include "sym/ksyms.h"
+#include "util/json.h"
 
 #define TOP_MAX_COLS 64
 #define TOP_MAX_VALS 16
@@ -52,6 +54,7 @@ struct top {
 	u64 samples;   /* in this interval */
 	u64 lost_seen; /* session__lost at the last print */
 	bool printed;  /* an interval was printed */
+	u64 since;     /* --json: where the next table's span begins */
 };
 
 static struct top_event *top_of(struct top *t, struct evsel *ev)
@@ -301,13 +304,41 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	}
 }
 
-static void print_table(struct session *s, struct top *t)
+/*
+ * --json: {"type":"interval",time_ns,interval_ns,"samples":N,"lost":N,"keys":N,
+ * "not_kept":N} then the rows.
+ */
+static void json_table(struct session *s, struct top *t, bool next)
 {
 	FILE *out = session__out(s);
-	int rows = top_screen__begin(out);
+	struct stats_stamp st;
+	struct json j;
+
+	stats_stamp__now(s, &t->since, next, &st);
+	json__begin(&j, out, "interval");
+	stats_stamp__json(&j, &st);
+	json__u64(&j, "samples", t->samples);
+	json__u64(&j, "lost", session__lost(s) - t->lost_seen);
+	json__u64(&j, "keys", top_table__nr_rows(t->table));
+	json__u64(&j, "not_kept", top_table__not_kept(t->table));
+	json__end(&j);
+	top_table__json(t->table, out, &st);
+	fflush(out);
+	t->printed = true;
+}
+
+static void print_table(struct session *s, struct top *t, bool next)
+{
+	FILE *out = session__out(s);
+	int rows;
 	u64 lost = session__lost(s);
 	char ts[64];
 
+	if (session__json(s)) {
+		json_table(s, t, next);
+		return;
+	}
+	rows = top_screen__begin(out);
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
 	if (t->printed && !rows)
 		fputc('\n', out);
@@ -323,7 +354,7 @@ static void top_interval(struct session *s, void *priv)
 {
 	struct top *t = priv;
 
-	print_table(s, t);
+	print_table(s, t, true);
 	top_table__reset(t->table);
 	t->samples = 0;
 	t->lost_seen = session__lost(s);
@@ -331,7 +362,7 @@ static void top_interval(struct session *s, void *priv)
 
 static void top_snapshot(struct session *s, void *priv)
 {
-	print_table(s, priv);
+	print_table(s, priv, false);
 }
 
 /* What the expressions met: reads outside the event, divisions by zero. */
@@ -371,7 +402,7 @@ static void top_deinit(struct session *s, void *priv)
 
 	/* the interval under way, unless an interval just printed it */
 	if (session__started(s) && t->table && (t->samples || !t->printed))
-		print_table(s, t);
+		print_table(s, t, false);
 	if (session__started(s))
 		report_faults(s, t);
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {

@@ -10,6 +10,7 @@
 #include "report/lat_table.h"
 #include "report/log2_hist.h"
 #include "report/stats_table.h"
+#include "util/json.h"
 
 struct lat_row {
 	uint64_t key[2];
@@ -20,6 +21,7 @@ struct lat_row {
 	struct log2_hist *log2; /* LAT_LOG2 */
 	uint64_t over;		/* totals above the table's than */
 	uint64_t marked;	/* lat_row__mark */
+	char *json_key;		/* --json: the key's members */
 	UT_hash_handle hh;
 };
 
@@ -32,6 +34,7 @@ struct lat_table {
 	unsigned row_flags; /* STATS_* */
 	uint64_t than;	    /* lat_table__set_than */
 	char *mark;	    /* lat_table__set_mark */
+	char *json_mark;    /* its --json member name */
 	struct lat_row *rows;
 	unsigned nr_rows;
 };
@@ -62,6 +65,7 @@ static void row_free(struct lat_table *t, struct lat_row *r)
 	for (int i = 0; i < t->nr_subs; i++)
 		hist__delete(r->sub[i]);
 	free(r->log2);
+	free(r->json_key);
 	free(r);
 	t->nr_rows--;
 }
@@ -78,6 +82,7 @@ void lat_table__delete(struct lat_table *t)
 	}
 	free(t->key_title);
 	free(t->mark);
+	free(t->json_mark);
 	free(t);
 }
 
@@ -89,7 +94,13 @@ void lat_table__set_than(struct lat_table *t, uint64_t ns)
 void lat_table__set_mark(struct lat_table *t, const char *title)
 {
 	free(t->mark);
+	free(t->json_mark);
 	t->mark = title ? strdup(title) : NULL;
+	/* "guest-kernel" -> "guest_kernel" */
+	t->json_mark = title ? strdup(title) : NULL;
+	for (char *c = t->json_mark; c && *c; c++)
+		if (*c == '-' || *c == ' ')
+			*c = '_';
 }
 
 void lat_row__mark(struct lat_row *r)
@@ -215,6 +226,55 @@ void lat_table__print(struct lat_table *t, FILE *fp)
 			snprintf(buf, sizeof(buf), "  %-*s", width > 2 ? width - 2 : 0, t->subs[i]);
 			stats_table__row_ex(fp, buf, r->sub[i], t->row_flags);
 		}
+	}
+}
+
+void lat_row__set_json_key(struct lat_row *r, char *members)
+{
+	free(r->json_key);
+	r->json_key = members;
+}
+
+bool lat_row__has_json_key(const struct lat_row *r)
+{
+	return r->json_key != NULL;
+}
+
+static void json_row(struct lat_table *t, struct lat_row *r, FILE *fp, const struct stats_stamp *st)
+{
+	struct json j;
+
+	json__begin(&j, fp, "row");
+	stats_stamp__json(&j, st);
+	json__raw(&j, r->json_key);
+	stats_table__json(&j, r->total, t->row_flags);
+	if (t->than) {
+		json__u64(&j, "than_ns", t->than);
+		json__u64(&j, "slow", r->over);
+	}
+	if (t->json_mark)
+		json__u64(&j, t->json_mark, r->marked);
+	for (int i = 0; i < t->nr_subs; i++) {
+		if (!r->sub[i] || !hist__count(r->sub[i]))
+			continue;
+		json__obj(&j, t->subs[i]);
+		stats_table__json(&j, r->sub[i], t->row_flags);
+		json__close(&j);
+	}
+	if (r->log2)
+		log2_hist__json(r->log2, &j, "hist", !(t->row_flags & STATS_PLAIN));
+	json__end(&j);
+}
+
+void lat_table__json(struct lat_table *t, FILE *fp, const struct stats_stamp *st)
+{
+	struct lat_row *r, *tmp;
+
+	HASH_SORT(t->rows, row_cmp);
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		if (r->total && hist__count(r->total))
+			json_row(t, r, fp, st);
 	}
 }
 

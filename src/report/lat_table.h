@@ -62,6 +62,26 @@ void lat_row__mark(struct lat_row *r);
 void lat_row__label(struct lat_row *r, const char *label);
 
 void lat_table__print(struct lat_table *t, FILE *fp);
+
+/*
+ * --json: the row's key, members written before its numbers in each of its
+ * JSON rows ("state":"S","tid":12: text from json__frag_end, which the row
+ * keeps and frees; a row may get it once, when it is made).
+ */
+void lat_row__set_json_key(struct lat_row *r, char *members);
+bool lat_row__has_json_key(const struct lat_row *r);
+/*
+ * --json: the rows lat_table__print prints, in its order, one line each:
+ * {"type":"row", @st's time_ns and interval_ns, the row's key, its
+ * statistics (stats_table__json: count, total_ns, ..., max_ns; without
+ * "_ns" for LAT_PLAIN), "than_ns" and "slow" (the totals above it) with a
+ * threshold, the mark column's count under its title ("errors",
+ * "guest_kernel"), each sub-row that has values as an object of its
+ * statistics ("sleep":{...}), and with LAT_LOG2 the log2 histogram
+ * ("hist":[{"lo_ns":..,"hi_ns":..,"count":..}], log2_hist__json)}.
+ */
+struct stats_stamp;
+void lat_table__json(struct lat_table *t, FILE *fp, const struct stats_stamp *st);
 /*
  * LAT_LOG2: each row's log2 histogram, in the table's order, under its
  * label, the key column's title in parentheses and @what (NULL: none):

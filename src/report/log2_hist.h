@@ -13,6 +13,7 @@
 #ifndef PP_LOG2_HIST_H
 #define PP_LOG2_HIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,5 +28,12 @@ uint64_t log2_hist__count(const struct log2_hist *h);
 void log2_hist__reset(struct log2_hist *h);
 /* @title: the value column's title ("value", "bytes"). */
 void log2_hist__print(const struct log2_hist *h, const char *title, FILE *fp);
+/*
+ * --json: the member @key ("hist") of the open object @j, an array of the
+ * slots that hold values, lowest first: {"lo":2,"hi":3,"count":N} ("lo_ns",
+ * "hi_ns" with @ns: the values are times).
+ */
+struct json;
+void log2_hist__json(const struct log2_hist *h, struct json *j, const char *key, bool ns);
 
 #endif

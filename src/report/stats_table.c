@@ -2,8 +2,10 @@
 /* Latency statistics rows: see stats_table.h. */
 #include <inttypes.h>
 
+#include "engine/session.h"
 #include "report/hist.h"
 #include "report/stats_table.h"
+#include "util/json.h"
 #include "util/units.h"
 
 /* One formatter for the whole tool, so tables and --than lines read the same. */
@@ -58,4 +60,46 @@ void stats_table__row_ex(FILE *fp, const char *key, const struct hist *h, unsign
 void stats_table__row(FILE *fp, const char *key, const struct hist *h)
 {
 	stats_table__row_ex(fp, key, h, 0);
+}
+
+void stats_table__json(struct json *j, const struct hist *h, unsigned flags)
+{
+	static const char *const ns[] = { "total_ns", "min_ns", "avg_ns", "p50_ns",
+					  "p95_ns",   "p99_ns", "max_ns" };
+	static const char *const plain[] = { "total", "min", "avg", "p50", "p95", "p99", "max" };
+	const char *const *names = flags & STATS_PLAIN ? plain : ns;
+	double mean = hist__mean(h);
+	uint64_t v[] = {
+		hist__sum(h),
+		hist__min(h),
+		(uint64_t)(mean + 0.5),
+		hist__quantile(h, 0.50),
+		hist__quantile(h, 0.95),
+		hist__quantile(h, 0.99),
+		hist__max(h),
+	};
+
+	json__u64(j, "count", hist__count(h));
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		if (i == 2 && (flags & STATS_PLAIN))
+			json__f64(j, names[i], mean);
+		else
+			json__u64(j, names[i], v[i]);
+	}
+}
+
+void stats_stamp__now(struct session *s, uint64_t *since, bool next, struct stats_stamp *st)
+{
+	uint64_t now = session__now(s), from = *since ? *since : session__enabled_time(s);
+
+	st->time_ns = session__wall_ns(s, now);
+	st->interval_ns = from && now > from ? now - from : 0;
+	if (next)
+		*since = now;
+}
+
+void stats_stamp__json(struct json *j, const struct stats_stamp *st)
+{
+	json__u64(j, "time_ns", st->time_ns);
+	json__u64(j, "interval_ns", st->interval_ns);
 }

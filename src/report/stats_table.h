@@ -16,6 +16,7 @@
 #ifndef PP_STATS_TABLE_H
 #define PP_STATS_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,5 +40,33 @@ void stats_table__row_ex(FILE *fp, const char *key, const struct hist *h, unsign
 
 /* "812ns", "12.345us", "5.062ms", "1.234s".  Returns @buf. */
 char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len);
+
+/*
+ * --json: the statistics of @h as members of the open object @j, exact
+ * integers: "count", "total_ns", "min_ns", "avg_ns" (rounded), "p50_ns",
+ * "p95_ns", "p99_ns", "max_ns"; with STATS_PLAIN the same names without
+ * "_ns", "avg" then the exact mean (a float).
+ */
+struct json;
+void stats_table__json(struct json *j, const struct hist *h, unsigned flags);
+
+/*
+ * --json: when a table's numbers were taken, written first in each of its
+ * rows: "time_ns" (wall clock, ns since the epoch) and "interval_ns", the
+ * span its numbers cover (since the events were enabled, or since the
+ * previous -i interval: the last table of a run with -i covers what came
+ * after the last interval).
+ */
+struct session;
+struct stats_stamp {
+	uint64_t time_ns, interval_ns;
+};
+/*
+ * The stamp of a table printed now; *@since (0 at first) is where its span
+ * begins, in the events' clock; @next: an interval ends, the next span
+ * begins now.
+ */
+void stats_stamp__now(struct session *s, uint64_t *since, bool next, struct stats_stamp *st);
+void stats_stamp__json(struct json *j, const struct stats_stamp *st);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The key -> columns table of top (report/top_table.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,9 @@
 #include <unistd.h>
 #include <uthash.h>
 
+#include "report/stats_table.h"
 #include "report/top_table.h"
+#include "util/json.h"
 
 struct top_row {
 	UT_hash_handle hh;
@@ -231,6 +234,69 @@ void top_table__print(struct top_table *t, FILE *out, int max_rows)
 			t->not_kept, TOP_MAX_ROWS);
 	free(rows);
 	free(w);
+}
+
+/* A label that is a decimal number (the text of a number key), and its value. */
+static bool label_num(const struct top_row *r, int64_t *v)
+{
+	const char *p = r->label;
+	char *end;
+
+	if (r->key[0] != 'n' || !*p || (*p == '-' ? !p[1] : *p < '0' || *p > '9'))
+		return false;
+	errno = 0;
+	*v = strtoll(p, &end, 10);
+	if (*end || errno)
+		return false;
+	if (*p != '-' && *v < 0)
+		return false;
+	return true;
+}
+
+void top_table__json(struct top_table *t, FILE *out, const struct stats_stamp *st)
+{
+	const char *key = !strcmp(t->key_title, "TID")	  ? "tid"
+			  : !strcmp(t->key_title, "COMM") ? "comm"
+							  : "key";
+	struct top_row **rows = NULL, *r, *tmp;
+	int n = 0;
+
+	if (t->nr_rows && !(rows = malloc(t->nr_rows * sizeof(*rows))))
+		return;
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		rows[n++] = r;
+	}
+	sort_table = t;
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+	for (int i = 0; i < n; i++) {
+		struct json j;
+		int64_t v;
+
+		r = rows[i];
+		json__begin(&j, out, "row");
+		stats_stamp__json(&j, st);
+		if (label_num(r, &v))
+			json__i64(&j, key, v);
+		else
+			json__str(&j, key, r->label);
+		if (t->comm)
+			json__str(&j, "comm", r->comm[0] ? r->comm : NULL);
+		json__obj(&j, "values");
+		for (int c = 0; c < t->ncols; c++) {
+			if (t->neg[c])
+				json__i64(&j, t->cols[c].title, (int64_t)r->v[c]);
+			else
+				json__u64(&j, t->cols[c].title, r->v[c]);
+		}
+		json__end(&j);
+	}
+	free(rows);
+}
+
+uint64_t top_table__not_kept(const struct top_table *t)
+{
+	return t->not_kept;
 }
 
 int top_screen__begin(FILE *out)

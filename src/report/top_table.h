@@ -50,6 +50,16 @@ unsigned top_table__nr_rows(const struct top_table *t);
  * and "... N more" when cut.  Then "N samples of new keys not kept" if any.
  */
 void top_table__print(struct top_table *t, FILE *out, int max_rows);
+/*
+ * --json: the rows, sorted, one line each (all of them):
+ * {"type":"row",time_ns,interval_ns,KEY:label,"comm":"..","values":{TITLE:N}}
+ * KEY is "tid", "comm" or "key" by the key column's title; a label that
+ * came from a number is a number.  The samples of new keys not kept:
+ * top_table__not_kept.
+ */
+struct stats_stamp;
+void top_table__json(struct top_table *t, FILE *out, const struct stats_stamp *st);
+uint64_t top_table__not_kept(const struct top_table *t);
 /* Drop every row (a new interval). */
 void top_table__reset(struct top_table *t);
 
