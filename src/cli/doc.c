@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/doc.h"
 #include "cli/options.h"
@@ -504,6 +505,10 @@ static int man_main(int argc, char **argv, const char *version)
 	if (argc < 3) {
 		fprintf(stderr, "usage: perf-prof --man SRCDIR OUTDIR [NAME...]\n");
 		return 2;
+	}
+	if (mkdir(argv[2], 0755) && errno != EEXIST) {
+		fprintf(stderr, "perf-prof --man: cannot make '%s': %s\n", argv[2], strerror(errno));
+		return 1;
 	}
 	if (argc > 3) {
 		for (int i = 3; i < argc; i++)
