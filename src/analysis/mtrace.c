@@ -627,14 +627,14 @@ void mtrace__forget(struct mtrace *mt, u64 key)
 }
 
 /* --json: the rows, a "dropped" line per point that dropped pairs; notices to stderr. */
-static void json_print(struct mtrace *mt, struct session *s, bool next)
+static void json_print(struct mtrace *mt, struct session *s, int when)
 {
 	FILE *out = session__out(s);
 	struct lat_table *t = table(mt);
 	struct stats_stamp st;
 	struct json j;
 
-	stats_stamp__now(s, &mt->since, next, &st);
+	stats_stamp__now(s, &mt->since, when, &st);
 	if (t)
 		lat_table__json(t, out, &st);
 	for (int k = 0; k < MTRACE_MAX_POINTS; k++) {
@@ -664,13 +664,13 @@ static void json_print(struct mtrace *mt, struct session *s, bool next)
 	fflush(out);
 }
 
-static void print(struct mtrace *mt, struct session *s, bool next)
+static void print(struct mtrace *mt, struct session *s, int when)
 {
 	FILE *out = session__out(s);
 	struct lat_table *t = table(mt);
 
 	if (mt->json) {
-		json_print(mt, s, next);
+		json_print(mt, s, when);
 		return;
 	}
 	if (t) {
@@ -695,7 +695,7 @@ static void print(struct mtrace *mt, struct session *s, bool next)
 
 void mtrace__print(struct mtrace *mt, struct session *s)
 {
-	print(mt, s, false);
+	print(mt, s, STATS_END);
 }
 
 void mtrace__reset(struct mtrace *mt)
@@ -721,14 +721,14 @@ static void print_time(struct mtrace *mt, struct session *s)
 void mtrace__interval(struct mtrace *mt, struct session *s)
 {
 	print_time(mt, s);
-	print(mt, s, true);
+	print(mt, s, STATS_INTERVAL);
 	mtrace__reset(mt);
 }
 
 void mtrace__snapshot(struct mtrace *mt, struct session *s)
 {
 	print_time(mt, s);
-	mtrace__print(mt, s);
+	print(mt, s, STATS_SO_FAR);
 }
 
 static void count_open(u64 key, u64 start, void *payload, void *arg)

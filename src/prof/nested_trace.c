@@ -288,14 +288,14 @@ static void nt_exit(struct session *s, void *priv, const struct rec_task *t)
 		calltree__forget(nt->tree, t->tid);
 }
 
-static void print_all(struct session *s, struct nested_trace *nt, bool next)
+static void print_all(struct session *s, struct nested_trace *nt, int when)
 {
 	FILE *out = session__out(s);
 
 	if (nt->json) {
 		struct stats_stamp st;
 
-		stats_stamp__now(s, &nt->since, next, &st);
+		stats_stamp__now(s, &nt->since, when, &st);
 		calltree__json(nt->tree, out, &st);
 		calltree__json_drops(nt->tree, out, &st);
 		if (calltree__failed_alloc(nt->tree))
@@ -323,14 +323,14 @@ static void nt_interval(struct session *s, void *priv)
 	struct nested_trace *nt = priv;
 
 	print_time(s, nt);
-	print_all(s, nt, true);
+	print_all(s, nt, STATS_INTERVAL);
 	calltree__reset(nt->tree);
 }
 
 static void nt_snapshot(struct session *s, void *priv)
 {
 	print_time(s, priv);
-	print_all(s, priv, false);
+	print_all(s, priv, STATS_SO_FAR);
 }
 
 static void nt_deinit(struct session *s, void *priv)
@@ -338,7 +338,7 @@ static void nt_deinit(struct session *s, void *priv)
 	struct nested_trace *nt = priv;
 
 	if (nt->tree && session__started(s))
-		print_all(s, nt, false);
+		print_all(s, nt, STATS_END);
 	for (int i = 0; nt->evs && i < nt->nr_evs; i++)
 		expr__free(nt->evs[i].key);
 	free(nt->evs);

@@ -281,14 +281,14 @@ static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, str
 		print_than(s, ev, smp, &v);
 }
 
-static void print_stats(struct session *s, struct num_dist *nd, bool next)
+static void print_stats(struct session *s, struct num_dist *nd, int when)
 {
 	FILE *out = session__out(s);
 
 	if (nd->json) {
 		struct stats_stamp st;
 
-		stats_stamp__now(s, &nd->since, next, &st);
+		stats_stamp__now(s, &nd->since, when, &st);
 		lat_table__json(nd->table, out, &st);
 		if (nd->failed_alloc)
 			session__warn(s, "out of memory, some values were not counted");
@@ -335,14 +335,14 @@ static void print_time(struct session *s)
 static void num_dist_interval(struct session *s, void *priv)
 {
 	print_time(s);
-	print_stats(s, priv, true);
+	print_stats(s, priv, STATS_INTERVAL);
 	reset_stats(s, priv);
 }
 
 static void num_dist_snapshot(struct session *s, void *priv)
 {
 	print_time(s);
-	print_stats(s, priv, false);
+	print_stats(s, priv, STATS_SO_FAR);
 }
 
 /* What the numbers leave out: negatives, faults of the expressions. */
@@ -371,7 +371,7 @@ static void num_dist_deinit(struct session *s, void *priv)
 	struct num_dist *nd = priv;
 
 	if (session__started(s) && nd->table) {
-		print_stats(s, nd, false);
+		print_stats(s, nd, STATS_END);
 		print_left_out(s, nd);
 	}
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {

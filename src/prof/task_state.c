@@ -534,13 +534,13 @@ static void task_state_exit(struct session *s, void *priv, const struct rec_task
 }
 
 /* --json: the rows, the drops; the notices for people go to stderr. */
-static void json_stats(struct session *s, struct task_state *ts, bool next)
+static void json_stats(struct session *s, struct task_state *ts, int when)
 {
 	FILE *out = session__out(s);
 	struct stats_stamp st;
 	struct json j;
 
-	stats_stamp__now(s, &ts->since, next, &st);
+	stats_stamp__now(s, &ts->since, when, &st);
 	lat_table__json(ts->table, out, &st);
 	if (pairs__dropped(ts->pending)) {
 		json__begin(&j, out, "dropped");
@@ -559,12 +559,12 @@ static void json_stats(struct session *s, struct task_state *ts, bool next)
 	fflush(out);
 }
 
-static void print_stats(struct session *s, struct task_state *ts, bool next)
+static void print_stats(struct session *s, struct task_state *ts, int when)
 {
 	FILE *out = session__out(s);
 
 	if (ts->json) {
-		json_stats(s, ts, next);
+		json_stats(s, ts, when);
 		return;
 	}
 	lat_table__print(ts->table, out);
@@ -599,7 +599,7 @@ static void task_state_interval(struct session *s, void *priv)
 		session__fmt_time(s, session__now(s), buf, sizeof(buf));
 		fprintf(out, "%s\n", buf);
 	}
-	print_stats(s, ts, true);
+	print_stats(s, ts, STATS_INTERVAL);
 	reset_stats(ts);
 	stack_flame__interval(ts->flame, s);
 }
@@ -613,7 +613,7 @@ static void task_state_snapshot(struct session *s, void *priv)
 		session__fmt_time(s, session__now(s), buf, sizeof(buf));
 		fprintf(session__out(s), "%s\n", buf);
 	}
-	print_stats(s, ts, false);
+	print_stats(s, ts, STATS_SO_FAR);
 }
 
 static void task_state_deinit(struct session *s, void *priv)
@@ -622,7 +622,7 @@ static void task_state_deinit(struct session *s, void *priv)
 	bool ran = session__started(s);
 
 	if (ran)
-		print_stats(s, ts, false);
+		print_stats(s, ts, STATS_END);
 	stack_flame__close(ts->flame, s, "task-state");
 	ts->flame = NULL;
 	if (ran && session__verbose(s) && ts->pending)

@@ -308,13 +308,13 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
  * --json: {"type":"interval",time_ns,interval_ns,"samples":N,"lost":N,"keys":N,
  * "not_kept":N} then the rows.
  */
-static void json_table(struct session *s, struct top *t, bool next)
+static void json_table(struct session *s, struct top *t, int when)
 {
 	FILE *out = session__out(s);
 	struct stats_stamp st;
 	struct json j;
 
-	stats_stamp__now(s, &t->since, next, &st);
+	stats_stamp__now(s, &t->since, when, &st);
 	json__begin(&j, out, "interval");
 	stats_stamp__json(&j, &st);
 	json__u64(&j, "samples", t->samples);
@@ -327,7 +327,7 @@ static void json_table(struct session *s, struct top *t, bool next)
 	t->printed = true;
 }
 
-static void print_table(struct session *s, struct top *t, bool next)
+static void print_table(struct session *s, struct top *t, int when)
 {
 	FILE *out = session__out(s);
 	int rows;
@@ -335,7 +335,7 @@ static void print_table(struct session *s, struct top *t, bool next)
 	char ts[64];
 
 	if (session__json(s)) {
-		json_table(s, t, next);
+		json_table(s, t, when);
 		return;
 	}
 	rows = top_screen__begin(out);
@@ -354,7 +354,7 @@ static void top_interval(struct session *s, void *priv)
 {
 	struct top *t = priv;
 
-	print_table(s, t, true);
+	print_table(s, t, STATS_INTERVAL);
 	top_table__reset(t->table);
 	t->samples = 0;
 	t->lost_seen = session__lost(s);
@@ -362,7 +362,7 @@ static void top_interval(struct session *s, void *priv)
 
 static void top_snapshot(struct session *s, void *priv)
 {
-	print_table(s, priv, false);
+	print_table(s, priv, STATS_SO_FAR);
 }
 
 /* What the expressions met: reads outside the event, divisions by zero. */
@@ -402,7 +402,7 @@ static void top_deinit(struct session *s, void *priv)
 
 	/* the interval under way, unless an interval just printed it */
 	if (session__started(s) && t->table && (t->samples || !t->printed))
-		print_table(s, t, false);
+		print_table(s, t, STATS_END);
 	if (session__started(s))
 		report_faults(s, t);
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {

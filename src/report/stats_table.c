@@ -88,18 +88,23 @@ void stats_table__json(struct json *j, const struct hist *h, unsigned flags)
 	}
 }
 
-void stats_stamp__now(struct session *s, uint64_t *since, bool next, struct stats_stamp *st)
+void stats_stamp__now(struct session *s, uint64_t *since, int when, struct stats_stamp *st)
 {
 	uint64_t now = session__now(s), from = *since ? *since : session__enabled_time(s);
 
+	st->scope = when == STATS_INTERVAL    ? "interval"
+		    : when == STATS_SO_FAR    ? "so_far"
+		    : session__interval_ms(s) ? "interval"
+					      : "run";
 	st->time_ns = session__wall_ns(s, now);
 	st->interval_ns = from && now > from ? now - from : 0;
-	if (next)
+	if (when == STATS_INTERVAL)
 		*since = now;
 }
 
 void stats_stamp__json(struct json *j, const struct stats_stamp *st)
 {
+	json__str(j, "scope", st->scope);
 	json__u64(j, "time_ns", st->time_ns);
 	json__u64(j, "interval_ns", st->interval_ns);
 }

@@ -52,21 +52,26 @@ void stats_table__json(struct json *j, const struct hist *h, unsigned flags);
 
 /*
  * --json: when a table's numbers were taken, written first in each of its
- * rows: "time_ns" (wall clock, ns since the epoch) and "interval_ns", the
- * span its numbers cover (since the events were enabled, or since the
- * previous -i interval: the last table of a run with -i covers what came
- * after the last interval).
+ * rows: "scope" ("interval": one -i interval's, reset after it; "run": the
+ * whole run's, at its end without -i; "so_far": SIGUSR1's, not reset),
+ * "time_ns" (wall clock, ns since the epoch) and "interval_ns", the span
+ * its numbers cover (since the events were enabled, or since the previous
+ * -i interval: the last table of a run with -i covers what came after the
+ * last interval).
  */
 struct session;
 struct stats_stamp {
+	const char *scope;
 	uint64_t time_ns, interval_ns;
 };
+/* What a table is printed for. */
+enum { STATS_END, STATS_INTERVAL, STATS_SO_FAR };
 /*
- * The stamp of a table printed now; *@since (0 at first) is where its span
- * begins, in the events' clock; @next: an interval ends, the next span
- * begins now.
+ * The stamp of a table printed now for @when (STATS_*); *@since (0 at
+ * first) is where its span begins, in the events' clock, and moves to now
+ * at STATS_INTERVAL.
  */
-void stats_stamp__now(struct session *s, uint64_t *since, bool next, struct stats_stamp *st);
+void stats_stamp__now(struct session *s, uint64_t *since, int when, struct stats_stamp *st);
 void stats_stamp__json(struct json *j, const struct stats_stamp *st);
 
 #endif
