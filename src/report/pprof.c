@@ -52,6 +52,9 @@ struct map_ent {
 	uint64_t lo, hi; /* the addresses seen */
 	bool ranged;	 /* the range is known (else lo..hi) */
 	bool funcs;	 /* a location in it has a function */
+	uint64_t out_id; /* its id in the file: the main binary's is 1 */
+	int64_t weight;	 /* msg_build: the main value of the samples it is in */
+	uint64_t seen;	 /* msg_build: the last sample counted in weight */
 };
 
 struct loc_ent {
@@ -72,6 +75,7 @@ struct pprof {
 	int nr_types;
 	int64_t types[PPROF_MAX_VALUES][2];
 	int64_t main_type;
+	int main_idx; /* of the main type */
 	int64_t period_type[2], period;
 	int64_t time_nanos, duration_nanos;
 	int64_t *comments;
@@ -169,6 +173,7 @@ struct pprof *pprof__new(const struct pprof_type *types, int nr, int main)
 		}
 	}
 	p->main_type = p->types[main][0];
+	p->main_idx = main;
 	return p;
 }
 
@@ -442,6 +447,7 @@ struct msg {
 	char **strings;
 	Perftools__Profiles__Function *funcs, **func_ptrs;
 	Perftools__Profiles__Mapping *maps, **map_ptrs;
+	struct map_ent **map_by_id; /* [id - 1] */
 	Perftools__Profiles__Location *locs, **loc_ptrs;
 	Perftools__Profiles__Line *lines, **line_ptrs;
 	Perftools__Profiles__Sample *samples, **sample_ptrs;
@@ -456,6 +462,7 @@ static void msg_free(struct msg *m)
 	free(m->func_ptrs);
 	free(m->maps);
 	free(m->map_ptrs);
+	free(m->map_by_id);
 	free(m->locs);
 	free(m->loc_ptrs);
 	free(m->lines);
@@ -465,6 +472,60 @@ static void msg_free(struct msg *m)
 	free(m->labels);
 	free(m->label_ptrs);
 	free(m->values);
+}
+
+/* A file that is a program rather than the kernel, a module or a shared library. */
+static bool program_file(const char *path)
+{
+	const char *base = strrchr(path, '/'), *so;
+
+	base = base ? base + 1 : path;
+	so = strstr(base, ".so");
+	return path[0] != '[' && !(so && (so[3] == 0 || so[3] == '.'));
+}
+
+/*
+ * Tools take the first mapping for the profiled program ("File:" in
+ * pprof): the program file whose samples weigh most goes first (id 1),
+ * the others follow in the order they came.
+ */
+static void order_maps(struct pprof *p, struct msg *m)
+{
+	struct map_ent *mp, *main = NULL;
+	struct loc_ent *l;
+	struct sample_ent *e;
+	uint64_t **loc_map; /* location id -> its mapping id */
+	uint64_t n = 0, id = 2, i = 0;
+
+	for (mp = p->maps; mp; mp = mp->hh.next) {
+		m->map_by_id[mp->id - 1] = mp;
+		mp->weight = 0;
+		mp->seen = 0;
+	}
+	loc_map = calloc(p->nr_locs + 1, sizeof(*loc_map));
+	if (loc_map) {
+		for (l = p->locs; l; l = l->hh.next)
+			loc_map[l->id] = &l->key[0];
+		for (e = p->samples; e; e = e->hh.next) {
+			n++;
+			for (uint32_t k = 0; k < e->nr_locs; k++) {
+				uint64_t mid = *loc_map[e->key[k]];
+
+				mp = mid ? m->map_by_id[mid - 1] : NULL;
+				if (mp && mp->seen != n) { /* once per sample */
+					mp->seen = n;
+					mp->weight += e->values[p->main_idx];
+				}
+			}
+		}
+		free(loc_map);
+	}
+	for (mp = p->maps; mp; mp = mp->hh.next)
+		if (program_file(p->str_by_idx[mp->key[3]]->s) &&
+		    (!main || mp->weight > main->weight))
+			main = mp;
+	for (mp = p->maps; mp; mp = mp->hh.next, i++)
+		mp->out_id = !main ? i + 1 : mp == main ? 1 : id++;
 }
 
 #define ALLOC(ptr, n) ((ptr) = calloc((size_t)(n) + 1, sizeof(*(ptr))))
@@ -484,11 +545,11 @@ static int msg_build(struct pprof *p, struct msg *m)
 		nr_labels += e->nr_labels;
 	if (!ALLOC(m->strings, p->nr_strs) || !ALLOC(m->funcs, p->nr_funcs) ||
 	    !ALLOC(m->func_ptrs, p->nr_funcs) || !ALLOC(m->maps, p->nr_maps) ||
-	    !ALLOC(m->map_ptrs, p->nr_maps) || !ALLOC(m->locs, p->nr_locs) ||
-	    !ALLOC(m->loc_ptrs, p->nr_locs) || !ALLOC(m->lines, p->nr_locs) ||
-	    !ALLOC(m->line_ptrs, p->nr_locs) || !ALLOC(m->samples, p->nr_samples) ||
-	    !ALLOC(m->sample_ptrs, p->nr_samples) || !ALLOC(m->labels, nr_labels) ||
-	    !ALLOC(m->label_ptrs, nr_labels) ||
+	    !ALLOC(m->map_ptrs, p->nr_maps) || !ALLOC(m->map_by_id, p->nr_maps) ||
+	    !ALLOC(m->locs, p->nr_locs) || !ALLOC(m->loc_ptrs, p->nr_locs) ||
+	    !ALLOC(m->lines, p->nr_locs) || !ALLOC(m->line_ptrs, p->nr_locs) ||
+	    !ALLOC(m->samples, p->nr_samples) || !ALLOC(m->sample_ptrs, p->nr_samples) ||
+	    !ALLOC(m->labels, nr_labels) || !ALLOC(m->label_ptrs, nr_labels) ||
 	    !ALLOC(m->values, (size_t)p->nr_samples * p->nr_types)) {
 		msg_free(m);
 		return -ENOMEM;
@@ -534,19 +595,23 @@ static int msg_build(struct pprof *p, struct msg *m)
 	pr->n_function = p->nr_funcs;
 	pr->function = m->func_ptrs;
 
-	i = 0;
-	for (mp = p->maps; mp; mp = mp->hh.next, i++) {
-		Perftools__Profiles__Mapping *mg = &m->maps[i];
+	order_maps(p, m);
+	for (mp = p->maps; mp; mp = mp->hh.next) {
+		Perftools__Profiles__Mapping *mg = &m->maps[mp->out_id - 1];
 
 		perftools__profiles__mapping__init(mg);
-		mg->id = mp->id;
+		mg->id = mp->out_id;
 		mg->memory_start = mp->ranged ? mp->key[0] : mp->lo;
 		mg->memory_limit = mp->ranged ? mp->key[1] : mp->hi + 1;
 		mg->file_offset = mp->key[2];
 		mg->filename = (int64_t)mp->key[3];
 		mg->build_id = (int64_t)mp->key[4];
-		mg->has_functions = mp->funcs;
-		m->map_ptrs[i] = mg;
+		/*
+		 * A range made of the addresses seen cannot place an address in
+		 * the file: no tool should try to symbolize through it.
+		 */
+		mg->has_functions = mp->funcs || !mp->ranged;
+		m->map_ptrs[mp->out_id - 1] = mg;
 	}
 	pr->n_mapping = p->nr_maps;
 	pr->mapping = m->map_ptrs;
@@ -557,7 +622,7 @@ static int msg_build(struct pprof *p, struct msg *m)
 
 		perftools__profiles__location__init(lc);
 		lc->id = l->id;
-		lc->mapping_id = l->key[0];
+		lc->mapping_id = l->key[0] ? m->map_by_id[l->key[0] - 1]->out_id : 0;
 		lc->address = l->key[1];
 		if (l->key[2]) {
 			perftools__profiles__line__init(&m->lines[i]);

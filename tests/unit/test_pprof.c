@@ -264,6 +264,67 @@ static void test_strings(void)
 	CHECK(!pprof__new(t, 1, 1) && errno == EINVAL, "main type out of range");
 }
 
+/*
+ * The first mapping is the program (tools show it as the profile's file):
+ * the program file with the most weight, whatever came first.
+ */
+static void test_main_mapping(void)
+{
+	static const struct pprof_type t[] = { { "samples", "count" } };
+	struct frame a[] = {
+		{ .addr = 0xffffffff81000000ULL,
+		  .sym = "k",
+		  .dso = "[kernel.kallsyms]",
+		  .kernel = true },
+		{ .addr = 0x7f0000000100ULL, .sym = "libfn", .dso = "/lib/libc.so.6" },
+		{ .addr = 0x500100, .sym = "main", .dso = "/usr/bin/prog" },
+	};
+	struct frame b = { .addr = 0x600100, .sym = "main", .dso = "/usr/bin/other" };
+	struct frame_map ma[] = { { 0 },
+				  { 0x7f0000000000ULL, 0x7f0000100000ULL, 0, NULL, 0 },
+				  { 0x500000, 0x501000, 0, NULL, 0 } };
+	int64_t one = 1, five = 5;
+	struct pprof *p = pprof__new(t, 1, 0);
+	Profile *pr;
+
+	CHECK(p, "pprof__new");
+	if (!p)
+		return;
+	CHECK_INT(pprof__add(p, &b, NULL, 1, NULL, 0, &one), 0);
+	CHECK_INT(pprof__add(p, a, ma, 3, NULL, 0, &five), 0);
+	pr = unpack(p);
+	CHECK(pr, "unpack");
+	if (pr) {
+		check_ids(pr);
+		CHECK_INT(pr->n_mapping, 4);
+		if (pr->n_mapping == 4) {
+			CHECK_STR(str(pr, pr->mapping[0]->filename), "/usr/bin/prog");
+			CHECK_STR(str(pr, pr->mapping[1]->filename), "/usr/bin/other");
+			CHECK_STR(str(pr, pr->mapping[2]->filename), "[kernel.kallsyms]");
+			CHECK_STR(str(pr, pr->mapping[3]->filename), "/lib/libc.so.6");
+			/* a range of the addresses seen: nothing to symbolize through */
+			CHECK(pr->mapping[1]->has_functions, "/usr/bin/other: functions");
+		}
+		/* the locations follow their mappings' new ids */
+		for (size_t i = 0; i < pr->n_location; i++) {
+			const Perftools__Profiles__Location *l = pr->location[i];
+			const Perftools__Profiles__Mapping *m = map(pr, l->mapping_id);
+			const char *f = m ? str(pr, m->filename) : "";
+
+			if (l->address == 0x500100)
+				CHECK_STR(f, "/usr/bin/prog");
+			else if (l->address == 0x600100)
+				CHECK_STR(f, "/usr/bin/other");
+			else if (l->address == 0x7f0000000100ULL)
+				CHECK_STR(f, "/lib/libc.so.6");
+			else
+				CHECK_STR(f, "[kernel.kallsyms]");
+		}
+		perftools__profiles__profile__free_unpacked(pr, NULL);
+	}
+	pprof__delete(p);
+}
+
 /* The gzipped file: gunzip, unpack, the same message. */
 static void test_write(void)
 {
@@ -330,6 +391,7 @@ int main(void)
 {
 	test_tables();
 	test_strings();
+	test_main_mapping();
 	test_write();
 	return ut_done("pprof");
 }
