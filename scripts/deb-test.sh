@@ -67,10 +67,14 @@ cleanup() {
 	rm -rf --one-file-system "$root"
 }
 trap 'cleanup' EXIT
-mnt() { # TYPE SOURCE DIR [OPTIONS]: mount into the root, unmounted by cleanup
+# mnt TYPE SOURCE DIR: mount into the root, unmounted by cleanup; private, so
+# that nothing mounted on it (devpts on the bind of /dev) reaches the host's
+# mounts on a host where they are shared (systemd's default)
+mnt() {
 	mkdir -p "$root$3"
 	if [ "$1" = bind ]; then mount --bind "$2" "$root$3"; else mount -t "$1" "$2" "$root$3"; fi
 	mounts+=("$root$3")
+	mount --make-private "$root$3"
 }
 
 step "debootstrap bookworm (minbase) from $mirror"
@@ -82,18 +86,20 @@ step "apt-get install ./$(basename "$deb") in the fresh root"
 cp "$deb" "$root/tmp/"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 mnt proc proc /proc
-chroot "$root" apt-get update -q >"$build/deb-apt.log" 2>&1 ||
+mnt sysfs sysfs /sys
+mnt tracefs tracefs /sys/kernel/tracing
+mnt bind /dev /dev
+mnt devpts devpts /dev/pts
+apt=(apt-get -q -o APT::Sandbox::User=root)
+chroot "$root" "${apt[@]}" update >"$build/deb-apt.log" 2>&1 ||
 	{ tail -n 20 "$build/deb-apt.log"; fail "apt-get update in the root failed"; }
-chroot "$root" sh -c "cd /tmp && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+chroot "$root" sh -c "cd /tmp && DEBIAN_FRONTEND=noninteractive ${apt[*]} install -y \
 	--no-install-recommends ./$(basename "$deb")" >>"$build/deb-apt.log" 2>&1 ||
 	{ tail -n 20 "$build/deb-apt.log"; fail "apt-get install of the package failed"; }
 grep -E '^(Setting up|Unpacking) ' "$build/deb-apt.log" | sed 's/^/  /'
 chroot "$root" dpkg-query -W -f='${Package} ${Version} ${Status}\n' perf-prof
 
 step "running it in the root"
-mnt sysfs sysfs /sys
-mnt tracefs tracefs /sys/kernel/tracing
-mnt bind /dev /dev
 out=$root/tmp/out
 rc=0
 chroot "$root" perf-prof -h >"$out" 2>&1 || rc=$?
@@ -118,7 +124,7 @@ echo "perf-prof trace -e sched:sched_switch -N 5: 5 events"
 head -n 2 "$out"
 
 step "apt-get remove"
-chroot "$root" apt-get remove -y -q perf-prof >>"$build/deb-apt.log" 2>&1 ||
+chroot "$root" "${apt[@]}" remove -y perf-prof >>"$build/deb-apt.log" 2>&1 ||
 	fail "apt-get remove failed"
 [ ! -e "$root/usr/bin/perf-prof" ] || fail "/usr/bin/perf-prof left after remove"
 
