@@ -110,7 +110,8 @@ static void stat_snapshot(struct session *s, void *priv)
 
 /*
  * As perf stat ends: the time elapsed, and the command's own CPU time (it was
- * reaped); --json: {"type":"summary","time_ns","elapsed_ns","user_ns","sys_ns"}.
+ * reaped); --json: {"type":"summary","scope":"run","time_ns","elapsed_ns",
+ * "user_ns","sys_ns"}.
  */
 static void print_times(struct session *s, struct stat_prof *p, FILE *out)
 {
@@ -121,6 +122,7 @@ static void print_times(struct session *s, struct stat_prof *p, FILE *out)
 		struct json j;
 
 		json__begin(&j, out, "summary");
+		json__str(&j, "scope", "run");
 		json__u64(&j, "time_ns", session__wall_ns(s, p->cs.t_now));
 		json__u64(&j, "elapsed_ns", p->cs.t_now - p->cs.t_first);
 		if (ru_ok) {
