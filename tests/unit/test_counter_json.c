@@ -7,14 +7,25 @@
  * ns with CPUs utilized, rates per second, a counter that never ran (null),
  * split-lock's per-CPU records, and each line one JSON object.  The
  * counters are pipes holding the {value, enabled, running} words a perf
- * event's read() returns.
+ * event's read() returns.  On injected sessions: split-lock -T's sample as
+ * an "event" (a fake sysfs with a CPU PMU), cpu-util's rows.
  */
+#include <ftw.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/counters.h"
+#include "cli/options.h"
+#include "engine/features.h"
+#include "profiler.h"
+#include "synth.h"
 #include "util/json.h"
 #include "ut.h"
+
+/* prof/split_lock.c */
+const char *split_lock__event(const char *vendor);
 
 struct fake {
 	struct evsel ev;
@@ -230,10 +241,206 @@ static void test_num(void)
 	text = NULL;
 }
 
+/* A profiler on an injected session, --json, its output in memory. */
+struct run {
+	const struct profiler *p;
+	void *priv;
+	struct session *s;
+	struct opt_set opts;
+	struct engine_conf conf;
+	char *out;
+	size_t out_len;
+	FILE *fp;
+	struct synth b;
+	int init;
+};
+
+static int start(struct run *r, const char *name, const char *args)
+{
+	char *argv[16], copy[256], *save = NULL;
+	int argc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->init = -1;
+	for (int i = 0; i < nr_profilers; i++)
+		if (!strcmp(profilers[i]->name, name))
+			r->p = profilers[i];
+	if (!r->p)
+		return -1;
+	snprintf(copy, sizeof(copy), "%s", args);
+	argv[argc++] = (char *)name;
+	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	r->priv = calloc(1, r->p->priv_size);
+	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
+		return -1;
+	options__engine_conf(&r->opts, &r->conf);
+	r->fp = open_memstream(&r->out, &r->out_len);
+	r->s = session__new(&r->conf, r->fp);
+	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv))
+		return -1;
+	session__set_json(r->s, true);
+	r->init = r->p->init(r->s, r->priv, &r->opts);
+	return r->init ? 0 : session__inject_begin(r->s);
+}
+
+static void stop(struct run *r)
+{
+	if (r->s && !r->init)
+		r->p->deinit(r->s, r->priv);
+	session__delete(r->s);
+	if (r->fp)
+		fclose(r->fp);
+	free(r->out);
+	free(r->priv);
+	options__free(&r->opts);
+}
+
+static void sample(struct run *r, struct evsel *ev, u32 pid, u32 tid, u32 cpu, u64 time, u64 ip,
+		   unsigned misc)
+{
+	synth__sample(&r->b, ev,
+		      &(struct synth_sample){
+			      .pid = pid, .tid = tid, .cpu = cpu, .time = time, .ip = ip });
+	session__inject(r->s, synth__finish(&r->b, PERF_RECORD_SAMPLE, misc), cpu);
+}
+
+static char root[PATH_MAX];
+
+static void put_file(const char *rel, const char *body)
+{
+	char path[PATH_MAX * 2], *p;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s", root, rel);
+	for (p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	fp = fopen(path, "w");
+	if (fp) {
+		fputs(body, fp);
+		fclose(fp);
+	}
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* split-lock -T 1000: each sample an event record, with its task and ip. */
+static void test_split_lock_event(void)
+{
+	char sys[PATH_MAX + 8], want[256];
+	const char *vendor_ev;
+	struct evsel *ev = NULL;
+	struct run r;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256], vendor[64] = "";
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "vendor_id : %63s", vendor) == 1)
+			break;
+	if (f)
+		fclose(f);
+	vendor_ev = split_lock__event(vendor);
+	if (!vendor_ev) {
+		printf("skip - split-lock event: no split-lock event for CPU vendor '%s'\n",
+		       vendor);
+		return;
+	}
+	snprintf(root, sizeof(root), "/tmp/pp-counter-json-XXXXXX");
+	if (!mkdtemp(root)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	put_file("cpu/type", "4\n");
+	put_file("cpu/format/event", "config:0-7\n");
+	put_file("cpu/format/umask", "config:8-15\n");
+	put_file("cpu/events/cpu-cycles", "event=0x3c\n");
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	features__set_roots(sys, NULL);
+	if (start(&r, "split-lock", "-T 1000 -C 0,1") || r.init) {
+		CHECK(0, "start split-lock on an injected session (%d): %s", r.init,
+		      r.s ? session__strerror(r.s) : "");
+		goto out;
+	}
+	for (struct evsel *e = session__evsels(r.s); e; e = e->next)
+		if (!e->counting)
+			ev = e;
+	CHECK(ev != NULL, "the sampler");
+	if (ev) {
+		sample(&r, ev, 4242, 4243, 1, session__now(r.s), 0x401234, PERF_RECORD_MISC_USER);
+		fflush(r.fp);
+		snprintf(want, sizeof(want),
+			 ",\"comm\":\"%s\",\"pid\":4242,\"tid\":4243,\"cpu\":1,\"event\":"
+			 "\"split-lock\",\"split_locks\":1000,\"ip\":\"0x401234\"}\n",
+			 session__comm(r.s, 4243));
+		CHECK(r.out && !strncmp(r.out, "{\"type\":\"event\",\"time_ns\":", 26) &&
+			      strstr(r.out, want),
+		      "%s", r.out ? r.out : "");
+	}
+out:
+	stop(&r);
+	features__set_roots(NULL, NULL);
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+#define MS 1000000ULL
+
+/* cpu-util: 1 s of samples on CPU 0: 600 user, 300 kernel, 100 guest; CPU 1: 50 user. */
+static void test_cpu_util_rows(void)
+{
+	struct run r;
+	struct evsel *ev;
+	u64 t0;
+
+	if (start(&r, "cpu-util", "-q -C 0,1") || r.init) {
+		CHECK(0, "start cpu-util on an injected session");
+		stop(&r);
+		return;
+	}
+	ev = session__evsels(r.s);
+	t0 = session__now(r.s) + 1000 * MS;
+	for (u64 k = 1; k <= 1000; k++)
+		sample(&r, ev, 100, 100, 0, t0 + k * MS,
+		       k <= 600 ? 0x401000 : 0xffffffff81000000ULL,
+		       k <= 600	  ? PERF_RECORD_MISC_USER
+		       : k <= 900 ? PERF_RECORD_MISC_KERNEL
+				  : PERF_RECORD_MISC_GUEST_KERNEL);
+	for (u64 k = 1; k <= 50; k++)
+		sample(&r, ev, 200, 200, 1, t0 + k * MS, 0x401000, PERF_RECORD_MISC_USER);
+	r.p->ops.interval(r.s, r.priv);
+	fflush(r.fp);
+	text = r.out;
+	CHECK_INT(lines(), 3);
+	CHECK(has(",\"interval_ns\":1000000000,\"cpu\":0,\"idle_samples\":0,\"user_samples\":"
+		  "600,\"sys_samples\":300,\"guest_samples\":100,\"user_pct\":60,\"sys_pct\":30,"
+		  "\"guest_pct\":10,\"busy_pct\":100,"),
+	      "CPU 0: %s", text);
+	CHECK(has("\"cpu\":1,\"idle_samples\":0,\"user_samples\":50,\"sys_samples\":0,"
+		  "\"guest_samples\":0,\"user_pct\":5,"),
+	      "CPU 1: %s", text);
+	CHECK(has("\"cpus\":2,\"idle_samples\":0,\"user_samples\":650,\"sys_samples\":300,"
+		  "\"guest_samples\":100,\"user_pct\":32.5,\"sys_pct\":15,\"guest_pct\":5,"
+		  "\"busy_pct\":52.5,"),
+	      "all: %s", text);
+	CHECK(has("{\"type\":\"row\",\"scope\":\"interval\",\"time_ns\":"), "%s", text);
+	text = NULL;
+	stop(&r);
+}
+
 int main(void)
 {
 	test_hwstat();
 	test_percpu();
 	test_num();
+	test_split_lock_event();
+	test_cpu_util_rows();
 	return ut_done("test_counter_json");
 }
