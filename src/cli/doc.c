@@ -507,7 +507,8 @@ static int man_main(int argc, char **argv, const char *version)
 		return 2;
 	}
 	if (mkdir(argv[2], 0755) && errno != EEXIST) {
-		fprintf(stderr, "perf-prof --man: cannot make '%s': %s\n", argv[2], strerror(errno));
+		fprintf(stderr, "perf-prof --man: cannot make '%s': %s\n", argv[2],
+			strerror(errno));
 		return 1;
 	}
 	if (argc > 3) {
