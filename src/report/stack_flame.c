@@ -26,7 +26,7 @@ struct stack_flame {
 	struct frame_map *maps;
 	int nr_values;
 	const char *leaf_label;
-	char time[24]; /* -i: the interval's root frame, a label; "" before the first */
+	char time[32]; /* -i: the interval's root frame, a label; "" before the first */
 };
 
 static bool ends_with(const char *s, const char *suffix)
