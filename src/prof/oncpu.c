@@ -415,7 +415,7 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 	struct json j;
 
 	if (!all) {
-		fprintf(out, "oncpu: out of memory making the report\n");
+		fprintf(oc->scope ? stderr : out, "oncpu: out of memory making the report\n");
 		return;
 	}
 	HASH_ITER(hh, oc->entries, e, tmp)
@@ -551,7 +551,7 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 	struct json j;
 
 	if (!all) {
-		fprintf(out, "oncpu: out of memory making the report\n");
+		fprintf(oc->scope ? stderr : out, "oncpu: out of memory making the report\n");
 		return;
 	}
 	HASH_ITER(hh, oc->threads, t, tt)
