@@ -64,14 +64,14 @@ static const char *title_of(const struct opt_group *g)
 
 static void bold(FILE *out, const char *s)
 {
-	fputs("\\fB\\%", out); /* \% : not hyphenated */
+	fputs("\\fB", out);
 	roff__text(out, s, 0);
 	fputs("\\fR", out);
 }
 
 static void xref(FILE *out, const char *name)
 {
-	fputs("\\fB\\%perf\\-prof", out);
+	fputs("\\fBperf\\-prof", out);
 	if (name) {
 		fputs("\\-", out);
 		roff__text(out, name, 0);
@@ -163,7 +163,8 @@ static void th(FILE *out, const char *name, const char *version)
 			fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, out);
 	fputs(" 1 \"\" \"perf\\-prof ", out);
 	roff__text(out, version, 0);
-	fputs("\" \"perf\\-prof manual\"\n", out);
+	/* literal text everywhere: no hyphenation, no stretched spaces */
+	fputs("\" \"perf\\-prof manual\"\n.nh\n.ad l\n", out);
 }
 
 static void opt_entry(FILE *out, const struct popt *o)
@@ -241,7 +242,7 @@ static void synopsis(FILE *out, const char *syn, const char *name)
 	char head[128];
 	size_t n = (size_t)snprintf(head, sizeof(head), "perf-prof %s", name);
 
-	fputs(".SH SYNOPSIS\n.nh\n.ad l\n", out);
+	fputs(".SH SYNOPSIS\n", out);
 	if (!strncmp(syn, head, n)) {
 		bold(out, head);
 		syn += n;
@@ -254,7 +255,7 @@ static void synopsis(FILE *out, const char *syn, const char *name)
 		if (*p == '/' && p[1] && p[1] != ' ')
 			fputs("\\:", out);
 	}
-	fputs("\n.ad\n.hy\n", out);
+	fputc('\n', out);
 }
 
 static int check_doc(struct page *pg, const struct cli_doc *d)

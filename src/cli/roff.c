@@ -143,7 +143,7 @@ void roff__text(FILE *out, const char *s, int markup)
 		fputs("\\&", out);
 	while (*s) {
 		if (markup && *s == '`' && (e = strchr(s + 1, '`'))) {
-			fputs("\\fB\\%", out); /* literal: not hyphenated */
+			fputs("\\fB", out);
 			for (s++; s < e;)
 				s += put_char(out, s);
 			fputs("\\fR", out);

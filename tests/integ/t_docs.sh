@@ -52,7 +52,7 @@ for n in $names; do
 	case $n in list | flamegraph | heatmap | check) ;; # commands: no counting
 	*) grep -qx '.SH HOW IT COUNTS' "$T/man/perf-prof-$n.1" 2>/dev/null || nocount+=("$n") ;;
 	esac
-	grep -qF "\\fB\\%perf\\-prof\\-${n//-/\\-}\\fR(1)" "$T/man/perf-prof.1" || unlisted+=("$n")
+	grep -qF "\\fBperf\\-prof\\-${n//-/\\-}\\fR(1)" "$T/man/perf-prof.1" || unlisted+=("$n")
 done
 check_eq "every profiler's page says how it counts" "${nocount[*]}" ""
 check_eq "perf-prof(1) lists every profiler and command" "${unlisted[*]}" ""

@@ -106,7 +106,7 @@ int main(void)
 	CHECK_STR(text("a-b\\c", 0), "a\\-b\\ec");
 	CHECK_STR(text(".start", 0), "\\&.start");
 	CHECK_STR(text("'quote", 0), "\\&'quote");
-	CHECK_STR(text("use `-e X` here", 1), "use \\fB\\%\\-e X\\fR here");
+	CHECK_STR(text("use `-e X` here", 1), "use \\fB\\-e X\\fR here");
 	CHECK_STR(text("an *emphasized* word", 1), "an \\fIemphasized\\fR word");
 	CHECK_STR(text("a glob sched:* and nginx*", 1), "a glob sched:* and nginx*");
 	CHECK_STR(text("2*3*4", 1), "2*3*4");
@@ -122,7 +122,7 @@ int main(void)
 	CHECK_STR(out, ".IP \\(bu 2\nitem a\nmore a\n.IP \\(bu 2\nitem b\n");
 	free(out);
 	out = body("`--x`\n: does x\n  and more\n\nafter\n", &ret, err, sizeof(err));
-	CHECK_STR(out, ".TP\n\\fB\\%\\-\\-x\\fR\ndoes x\nand more\n.PP\nafter\n");
+	CHECK_STR(out, ".TP\n\\fB\\-\\-x\\fR\ndoes x\nand more\n.PP\nafter\n");
 	free(out);
 	out = body("text\n```\n.dot -x\n\n```\nend\n", &ret, err, sizeof(err));
 	CHECK_STR(out, "text\n.sp\n.RS 4\n.nf\n\\&.dot \\-x\n\\&\n.fi\n.RE\nend\n");
