@@ -263,7 +263,11 @@ static void rd_deinit(struct session *s, void *priv)
 
 	if (rd->mt && session__started(s)) {
 		mtrace__finish(rd->mt, s);
-		if (session__verbose(s) && rd->closed_by_record)
+		/* --json: a note for people, on stderr */
+		if (session__verbose(s) && rd->closed_by_record && session__json(s))
+			session__warn(s, "%llu switch-ins seen only as switch records",
+				      (unsigned long long)rd->closed_by_record);
+		else if (session__verbose(s) && rd->closed_by_record)
 			fprintf(session__out(s),
 				"rundelay: %llu switch-ins seen only as switch records\n",
 				(unsigned long long)rd->closed_by_record);
