@@ -3,12 +3,13 @@
  * The call tree of nested calls: nesting per key, paths as nodes, an outer
  * return that drops the calls above it, returns without entries, keys
  * forgotten and lost records, and the printed tree (children under their
- * parent, largest total first).
+ * parent, largest total first), also as --json rows.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/calltree.h"
+#include "report/stats_table.h"
 #include "ut.h"
 
 static int freed;
@@ -86,6 +87,42 @@ int main(void)
 		      strstr(out, "t: 1 open calls dropped: their task exited"),
 	      "drops: %s", out ? out : "");
 	free(out);
+	/* --json: the same rows, depth first, with their paths; the drops in one record */
+	{
+		struct stats_stamp st = { .scope = "run", .time_ns = 5, .interval_ns = 6 };
+		size_t len = 0;
+		FILE *fp;
+
+		out = NULL;
+		fp = open_memstream(&out, &len);
+		calltree__json(t, fp, &st);
+		calltree__json_drops(t, fp, &st);
+		fclose(fp);
+		CHECK_STR(
+			out,
+			"{\"type\":\"row\",\"scope\":\"run\",\"time_ns\":5,\"interval_ns\":6,"
+			"\"func\":\"A\",\"depth\":0,\"path\":[\"A\"],\"count\":2,\"total_ns\":200,"
+			"\"min_ns\":100,\"avg_ns\":100,\"p50_ns\":100,\"p95_ns\":100,\"p99_ns\":"
+			"100,"
+			"\"max_ns\":100}\n"
+			"{\"type\":\"row\",\"scope\":\"run\",\"time_ns\":5,\"interval_ns\":6,"
+			"\"func\":\"B\",\"depth\":1,\"path\":[\"A\",\"B\"],\"count\":2,"
+			"\"total_ns\":30,\"min_ns\":10,\"avg_ns\":15,\"p50_ns\":10,\"p95_ns\":20,"
+			"\"p99_ns\":20,\"max_ns\":20}\n"
+			"{\"type\":\"row\",\"scope\":\"run\",\"time_ns\":5,\"interval_ns\":6,"
+			"\"func\":\"C\",\"depth\":2,\"path\":[\"A\",\"B\",\"C\"],\"count\":1,"
+			"\"total_ns\":4,\"min_ns\":4,\"avg_ns\":4,\"p50_ns\":4,\"p95_ns\":4,"
+			"\"p99_ns\":4,\"max_ns\":4}\n"
+			"{\"type\":\"row\",\"scope\":\"run\",\"time_ns\":5,\"interval_ns\":6,"
+			"\"func\":\"B\",\"depth\":0,\"path\":[\"B\"],\"count\":1,\"total_ns\":1,"
+			"\"min_ns\":1,\"avg_ns\":1,\"p50_ns\":1,\"p95_ns\":1,\"p99_ns\":1,"
+			"\"max_ns\":1}\n"
+			"{\"type\":\"dropped\",\"scope\":\"run\",\"time_ns\":5,\"interval_ns\":6,"
+			"\"what\":\"calls\",\"unwound\":1,\"orphan_exits\":3,\"lost\":1,\"exited\":"
+			"1,"
+			"\"too_deep\":0,\"nomem\":0}\n");
+		free(out);
+	}
 	calltree__reset(t);
 	out = print(t);
 	CHECK(out && !strstr(out, "\nA "), "reset empties the rows: %s", out ? out : "");
