@@ -99,9 +99,10 @@ check "stat --perins -- cmd: every line a JSON object" parses "$T/w.json"
 check "stat --perins: the comm escaped" grep -qF '"comm":"q\"b\\\tz'$'\xef\xbf\xbd''"' "$T/w.json"
 check_eq "stat --perins: jq reads the comm back (the bad byte as U+FFFD)" \
 	"$(jq -r 'select(has("tid")) | .comm' "$T/w.json")" $'q"b\\\tz\xef\xbf\xbd'
+# (at least its own count: on a loaded host its exit is preempted after it counted)
 v=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\1+\2/p' "$T/w.out")
-check_range "stat --perins: the thread's switches: its own ($v) + at most 2" \
-	"$(jq -r 'select(has("tid")) | .value' "$T/w.json")" $((${v:-0})) $((${v:-0} + 2))
+check "stat --perins: the thread's switches, at least its own ($v)" \
+	test "$(jq -r 'select(has("tid")) | .value' "$T/w.json")" -ge $((${v:-1}))
 
 # SIGUSR1: the run so far
 "$PP" stat --json -C 0 -e cpu-clock -o "$T/u.json" -v 2>"$T/u.err" &
