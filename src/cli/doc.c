@@ -217,24 +217,39 @@ static void options(FILE *out, const struct cli_doc *d)
 	      out);
 }
 
-/* Lines of the table's examples, each as written, without its indent. */
+/*
+ * The table's examples: the command lines (those that run perf-prof) as
+ * written, without their indent, then the notes -h prints under them as a
+ * paragraph.
+ */
 static void examples(FILE *out, const char *ex)
 {
-	fputs(".RS 4\n.nf\n", out);
-	while (ex && *ex) {
-		const char *eol = strchr(ex, '\n');
-		size_t n = eol ? (size_t)(eol - ex) : strlen(ex);
-		char line[1024];
+	for (int notes = 0; notes < 2; notes++) {
+		const char *p = ex;
+		bool first = true;
 
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, ex, n);
-		line[n] = 0;
-		roff__text(out, line + strspn(line, " \t"), 0);
-		fputc('\n', out);
-		ex = eol ? eol + 1 : NULL;
+		while (p && *p) {
+			const char *eol = strchr(p, '\n');
+			size_t n = eol ? (size_t)(eol - p) : strlen(p);
+			char line[1024], *l = line;
+
+			if (n >= sizeof(line))
+				n = sizeof(line) - 1;
+			memcpy(line, p, n);
+			line[n] = 0;
+			l += strspn(l, " \t");
+			p = eol ? eol + 1 : NULL;
+			if (!*l || (strstr(l, "perf-prof ") == NULL) != notes)
+				continue;
+			if (first)
+				fputs(notes ? ".PP\n" : ".RS 4\n.nf\n", out);
+			first = false;
+			roff__text(out, l, 0);
+			fputc('\n', out);
+		}
+		if (!notes && !first)
+			fputs(".fi\n.RE\n", out);
 	}
-	fputs(".fi\n.RE\n", out);
 }
 
 static void synopsis(FILE *out, const char *syn, const char *name)
