@@ -379,7 +379,22 @@ check_eq "rundelay: preempted => switch-in count = task-state's R count" \
 	"$(q "$T/rd.json" 'select(.type == "row" and .pair == "preempted => switch-in") | .count')" \
 	"$(q "$T/rts.json" 'select(.type == "row" and .state == "R") | .count')"
 
-# 10. nested-trace: the 100 sleeps' hrtimer expiries under the timer interrupt on CPU 1
+# 10. nested-trace --than: each slower call with its entry and exit (the workload's
+# 20 sleeps of 2 ms, 2 of them 30 ms), keyed by its thread
+if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_clock_nanosleep ]; then
+	"$PP" nested-trace -e $EN,$EX --than 15ms --json -- "$W/lat_sleep" 20 2 0 2 30 >"$T/ns.out" 2>"$T/ns.err"
+	check_eq "nested-trace --than: exit status" $? 0
+	grep '^{' "$T/ns.out" >"$T/ns.json"
+	check "nested-trace --than: every line parses" json "$T/ns.json"
+	F=sys_enter_clock_nanosleep
+	check_eq "nested-trace --than: the row, 20 calls at depth 0" \
+		"$(q "$T/ns.json" "select(.type == \"row\") | \"\(.func) \(.depth) \(.count)\"")" "$F 0 20"
+	nsl=$(q "$T/ns.json" "select(.type == \"slow\" and .func == \"$F\" and .depth == 0 and .duration_ns > 15000000 and .start.event == \"$EN\" and .end.event == \"$EX\" and .start.tid == .key and .end.time_ns - .start.time_ns >= 15000000) | .key" | wc -l)
+	check_range "nested-trace --than: the 2 slow calls with both ends (and any a busy host slowed)" "$nsl" 2 20
+	check_eq "nested-trace --than: nothing else slow" "$(q "$T/ns.json" 'select(.type == "slow") | .key' | wc -l)" "$nsl"
+fi
+
+# 11. nested-trace: the 100 sleeps' hrtimer expiries under the timer interrupt on CPU 1
 ADDR=$(awk '$3 == "hrtimer_wakeup" { print $1; exit }' /proc/kallsyms)
 if [ -d /sys/kernel/tracing/events/irq_vectors/local_timer_entry ] && [ -n "$ADDR" ] &&
 	[ "$ADDR" != 0000000000000000 ]; then
@@ -404,7 +419,7 @@ else
 	skip "nested-trace: no irq_vectors:local_timer_entry or no kallsyms addresses"
 fi
 
-# 11. blktrace: 100 direct reads of a loop device
+# 12. blktrace: 100 direct reads of a loop device
 if [ -d /sys/kernel/tracing/events/block/block_rq_issue ] && command -v losetup >/dev/null &&
 	truncate -s 16M "$T/img" && L=$(losetup --find --show "$T/img" 2>/dev/null); then
 	trap 'losetup -d "$L" 2>/dev/null; _cleanup' EXIT
@@ -423,7 +438,7 @@ else
 	skip "blktrace: no block tracepoints or no loop device"
 fi
 
-# 12. kvm-exit: a real guest where the CPU virtualizes, else the injected records
+# 13. kvm-exit: a real guest where the CPU virtualizes, else the injected records
 if [ -d /sys/kernel/tracing/events/kvm/kvm_exit ] && [ -c /dev/kvm ] &&
 	grep -qw -m1 'vmx\|svm' /proc/cpuinfo && [ -x "$W/kvm_guest" ]; then
 	retry both_p "$T/kv" "kvm_guest 500" kvm-exit -p PID
