@@ -3,7 +3,6 @@
 #include "util/json.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,91 +40,195 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-void json__escape(FILE *fp, const char *str, size_t len)
+/*
+ * A line is composed in the writer's buffer and written at json__end (or
+ * when the buffer fills): a trace --json line is one write, not the fifty
+ * the members' parts would be.
+ */
+static void flush(struct json *j)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t run = 0; /* bytes from s[i - run] that need no escape */
+	if (j->len)
+		fwrite_unlocked(j->buf, 1, j->len, j->fp);
+	j->len = 0;
+}
 
-	for (size_t i = 0; i < len;) {
-		unsigned char c = s[i];
-		size_t u;
-
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			run++, i++;
-			continue;
-		}
-		if (c >= 0x80 && (u = utf8_len(s + i, len - i))) {
-			run += u, i += u;
-			continue;
-		}
-		if (run)
-			fwrite_unlocked(s + i - run, 1, run, fp);
-		run = 0;
-		i++;
-		switch (c) {
-		case '"':
-			fputs_unlocked("\\\"", fp);
-			break;
-		case '\\':
-			fputs_unlocked("\\\\", fp);
-			break;
-		case '\n':
-			fputs_unlocked("\\n", fp);
-			break;
-		case '\t':
-			fputs_unlocked("\\t", fp);
-			break;
-		case '\r':
-			fputs_unlocked("\\r", fp);
-			break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(fp, "\\u%04x", c);
-			else
-				fputs_unlocked("\xef\xbf\xbd", fp); /* U+FFFD: not UTF-8 */
+static void put(struct json *j, const void *s, size_t n)
+{
+	if (n > sizeof(j->buf) - j->len) {
+		flush(j);
+		if (n > sizeof(j->buf)) {
+			fwrite_unlocked(s, 1, n, j->fp);
+			return;
 		}
 	}
-	if (run)
-		fwrite_unlocked(s + len - run, 1, run, fp);
+	memcpy(j->buf + j->len, s, n);
+	j->len += n;
+}
+
+static void putch(struct json *j, char c)
+{
+	if (j->len == sizeof(j->buf))
+		flush(j);
+	j->buf[j->len++] = c;
+}
+
+/* Bytes a JSON string holds as they are: printable ASCII but '"' and '\\'. */
+static const unsigned char plain[256] = {
+	[0x20 ... 0x21] = 1, /* '"' is 0x22 */
+	[0x23 ... 0x5b] = 1, /* '\\' is 0x5c */
+	[0x5d ... 0x7e] = 1,
+};
+
+/* @c escaped at @d: its length (at most 6). */
+static size_t escape_byte(char *d, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	switch (c) {
+	case '"':
+	case '\\':
+		d[0] = '\\';
+		d[1] = (char)c;
+		return 2;
+	case '\n':
+		memcpy(d, "\\n", 2);
+		return 2;
+	case '\t':
+		memcpy(d, "\\t", 2);
+		return 2;
+	case '\r':
+		memcpy(d, "\\r", 2);
+		return 2;
+	default:
+		if (c < 0x20 || c == 0x7f) {
+			memcpy(d, "\\u00", 4);
+			d[4] = hex[c >> 4];
+			d[5] = hex[c & 15];
+			return 6;
+		}
+		memcpy(d, "\xef\xbf\xbd", 3); /* U+FFFD: not UTF-8 */
+		return 3;
+	}
 }
 
 /*
- * The output is written by one thread: the stream's lock is not taken for
- * each character (a trace --json line is some fifty writes).
+ * Escaped into the buffer directly, byte by byte (names and comms are
+ * short: a call per run of plain bytes costs more); a string too long for
+ * the buffer goes in runs.
  */
-static void put_str(FILE *fp, const char *s, size_t len)
+static void escape(struct json *j, const char *str, size_t len)
 {
-	putc_unlocked('"', fp);
-	json__escape(fp, s, len);
-	putc_unlocked('"', fp);
+	const unsigned char *s = (const unsigned char *)str;
+	char e[8];
+	size_t i = 0, u;
+	char *d;
+
+	if (len <= (sizeof(j->buf) - 8) / 6) {
+		/* at most 6 bytes for one */
+		if (len * 6 > sizeof(j->buf) - j->len)
+			flush(j);
+		d = j->buf + j->len;
+		while (i < len) {
+			unsigned char c = s[i];
+
+			if (plain[c]) {
+				*d++ = (char)c;
+				i++;
+			} else if (c >= 0x80 && (u = utf8_len(s + i, len - i))) {
+				memcpy(d, s + i, u);
+				d += u;
+				i += u;
+			} else {
+				d += escape_byte(d, c);
+				i++;
+			}
+		}
+		j->len = d - j->buf;
+		return;
+	}
+	while (i < len) {
+		size_t run = 0;
+
+		while (i + run < len) {
+			if (plain[s[i + run]])
+				run++;
+			else if (s[i + run] >= 0x80 && (u = utf8_len(s + i + run, len - i - run)))
+				run += u;
+			else
+				break;
+		}
+		put(j, s + i, run);
+		i += run;
+		if (i < len)
+			put(j, e, escape_byte(e, s[i++]));
+	}
 }
 
-/* @v in decimal, as fprintf's %llu would, cheaper. */
-static void put_u64(FILE *fp, uint64_t v)
+void json__escape(FILE *fp, const char *s, size_t len)
 {
-	char buf[24];
-	int n = sizeof(buf);
+	struct json j;
 
-	do
-		buf[--n] = (char)('0' + v % 10);
-	while (v /= 10);
-	fwrite_unlocked(buf + n, 1, sizeof(buf) - n, fp);
+	j.fp = fp;
+	j.len = 0;
+	escape(&j, s, len);
+	flush(&j);
 }
 
-/* "0x..." (lower case), as fprintf's "\"0x%llx\"" would. */
-static void put_hex(FILE *fp, uint64_t v)
+static void put_str(struct json *j, const char *s, size_t len)
 {
-	char buf[24];
-	int n = sizeof(buf);
+	putch(j, '"');
+	escape(j, s, len);
+	putch(j, '"');
+}
 
-	buf[--n] = '"';
-	do
-		buf[--n] = "0123456789abcdef"[v & 15];
-	while (v >>= 4);
-	buf[--n] = 'x';
-	buf[--n] = '0';
-	buf[--n] = '"';
-	fwrite_unlocked(buf + n, 1, sizeof(buf) - n, fp);
+/* "00" "01" ... "99" */
+static const char digits2[201] = "00010203040506070809101112131415161718192021222324"
+				 "25262728293031323334353637383940414243444546474849"
+				 "50515253545556575859606162636465666768697071727374"
+				 "75767778798081828384858687888990919293949596979899";
+
+/* The 8 digits of @w (< 10^8) at @p: two independent halves of 4. */
+static void digits8(char *p, uint32_t w)
+{
+	uint32_t hi = w / 10000, lo = w % 10000;
+
+	memcpy(p, digits2 + 2 * (hi / 100), 2);
+	memcpy(p + 2, digits2 + 2 * (hi % 100), 2);
+	memcpy(p + 4, digits2 + 2 * (lo / 100), 2);
+	memcpy(p + 6, digits2 + 2 * (lo % 100), 2);
+}
+
+/*
+ * @v in decimal, as fprintf's %llu would, cheaper: 8 digits at a time in
+ * 32-bit arithmetic (a 19-digit time_ns is in every event line), copied
+ * into the buffer as a fixed 24 bytes.
+ */
+static void put_u64(struct json *j, uint64_t v)
+{
+	char tmp[48], *end = tmp + 24, *p = end;
+	uint32_t w;
+
+	while (v >= 100000000) {
+		uint64_t q = v / 100000000;
+
+		p -= 8;
+		digits8(p, (uint32_t)(v - q * 100000000));
+		v = q;
+	}
+	for (w = (uint32_t)v; w >= 100; w /= 100) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * (w % 100), 2);
+	}
+	if (w >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * w, 2);
+	} else {
+		*--p = (char)('0' + w);
+	}
+	if (sizeof(j->buf) - j->len < 24)
+		flush(j);
+	memcpy(j->buf + j->len, p, 24);
+	j->len += end - p;
 }
 
 /* The comma and the key of the next member or element. */
@@ -136,18 +239,18 @@ static void member(struct json *j, const char *key)
 	if (d < 0)
 		return;
 	if (!j->first[d])
-		putc_unlocked(',', j->fp);
+		putch(j, ',');
 	j->first[d] = false;
 	if (key && j->close[d] == '}') {
-		put_str(j->fp, key, strlen(key));
-		putc_unlocked(':', j->fp);
+		put_str(j, key, strlen(key));
+		putch(j, ':');
 	}
 }
 
 static void open_(struct json *j, const char *key, char o, char c)
 {
 	member(j, key);
-	putc_unlocked(o, j->fp);
+	putch(j, o);
 	if (j->depth < JSON_MAX_DEPTH) {
 		j->first[j->depth] = true;
 		j->close[j->depth] = c;
@@ -159,6 +262,7 @@ void json__begin(struct json *j, FILE *fp, const char *type)
 {
 	j->fp = fp;
 	j->depth = 0;
+	j->len = 0;
 	open_(j, NULL, '{', '}');
 	json__str(j, "type", type);
 }
@@ -168,14 +272,15 @@ void json__close(struct json *j)
 	if (j->depth <= 0)
 		return;
 	j->depth--;
-	putc_unlocked(j->depth < JSON_MAX_DEPTH ? j->close[j->depth] : '}', j->fp);
+	putch(j, j->depth < JSON_MAX_DEPTH ? j->close[j->depth] : '}');
 }
 
 void json__end(struct json *j)
 {
 	while (j->depth > 0)
 		json__close(j);
-	putc_unlocked('\n', j->fp);
+	putch(j, '\n');
+	flush(j);
 }
 
 void json__obj(struct json *j, const char *key)
@@ -191,7 +296,7 @@ void json__arr(struct json *j, const char *key)
 void json__strn(struct json *j, const char *key, const char *s, size_t len)
 {
 	member(j, key);
-	put_str(j->fp, s, len);
+	put_str(j, s, len);
 }
 
 void json__str(struct json *j, const char *key, const char *s)
@@ -206,42 +311,56 @@ void json__str(struct json *j, const char *key, const char *s)
 void json__u64(struct json *j, const char *key, uint64_t v)
 {
 	member(j, key);
-	put_u64(j->fp, v);
+	put_u64(j, v);
 }
 
 void json__i64(struct json *j, const char *key, int64_t v)
 {
 	member(j, key);
 	if (v < 0)
-		putc_unlocked('-', j->fp);
-	put_u64(j->fp, v < 0 ? -(uint64_t)v : (uint64_t)v);
+		putch(j, '-');
+	put_u64(j, v < 0 ? -(uint64_t)v : (uint64_t)v);
 }
 
 void json__f64(struct json *j, const char *key, double v)
 {
+	char num[32];
+	int len = isfinite(v) ? snprintf(num, sizeof(num), "%.15g", v) : 0;
+
 	member(j, key);
-	if (isfinite(v))
-		fprintf(j->fp, "%.15g", v);
+	if (len > 0 && len < (int)sizeof(num))
+		put(j, num, len);
 	else
-		fputs("null", j->fp);
+		put(j, "null", 4);
 }
 
 void json__bool(struct json *j, const char *key, bool v)
 {
 	member(j, key);
-	fputs(v ? "true" : "false", j->fp);
+	put(j, v ? "true" : "false", v ? 4 : 5);
 }
 
 void json__null(struct json *j, const char *key)
 {
 	member(j, key);
-	fputs("null", j->fp);
+	put(j, "null", 4);
 }
 
+/* "0x..." (lower case), as fprintf's "\"0x%llx\"" would. */
 void json__hex(struct json *j, const char *key, uint64_t v)
 {
+	char tmp[24];
+	size_t n = sizeof(tmp);
+
 	member(j, key);
-	put_hex(j->fp, v);
+	tmp[--n] = '"';
+	do
+		tmp[--n] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	tmp[--n] = 'x';
+	tmp[--n] = '0';
+	tmp[--n] = '"';
+	put(j, tmp + n, sizeof(tmp) - n);
 }
 
 int json__frag_begin(struct json *j)
@@ -252,6 +371,7 @@ int json__frag_begin(struct json *j)
 	if (!j->fp)
 		return -ENOMEM;
 	/* inside an object whose brace is not written */
+	j->len = 0;
 	j->depth = 1;
 	j->first[0] = true;
 	j->close[0] = '}';
@@ -264,6 +384,7 @@ char *json__frag_end(struct json *j)
 
 	while (j->depth > 1)
 		json__close(j);
+	flush(j);
 	bad = ferror(j->fp);
 	if (fclose(j->fp) || bad) {
 		free(j->mem);
@@ -279,5 +400,5 @@ void json__raw(struct json *j, const char *members)
 	if (!members || !*members)
 		return;
 	member(j, NULL);
-	fputs(members, j->fp);
+	put(j, members, strlen(members));
 }

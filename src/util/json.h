@@ -2,7 +2,9 @@
 /*
  * --json: one JSON object per line (JSON Lines), for log pipelines.  A
  * writer over a stdio stream that places the commas, nests objects and
- * arrays, and escapes strings:
+ * arrays, and escapes strings (a line is composed in struct json's buffer
+ * and written to the stream at json__end, or as the buffer fills: nothing
+ * else may write to the stream between json__begin and json__end):
  *   - '"', '\\' and the control characters are escaped (\n, \t, \u001b);
  *   - valid UTF-8 passes through; a byte that is not part of valid UTF-8
  *     (a comm can hold any byte) becomes U+FFFD, so the line always parses;
@@ -38,6 +40,9 @@ struct json {
 	int depth;		    /* open objects and arrays, the line's own included */
 	bool first[JSON_MAX_DEPTH]; /* nothing written yet at this depth */
 	char close[JSON_MAX_DEPTH]; /* '}' or ']' */
+	/* the line so far, written to @fp at json__end (or when it fills) */
+	size_t len;
+	char buf[4096];
 };
 
 /* Start a line: '{"type":"@type"'. */

@@ -101,6 +101,59 @@ int main(void)
 		       "\"max\":9223372036854775807,\"h0\":\"0x0\",\"hmax\":\"0xffffffffffffffff\","
 		       "\"u\":1234567890}\n");
 
+	/* decimals as printf's, around every power of ten and at random */
+	{
+		uint64_t p10 = 1, x = 88172645463325252ULL;
+		int bad = 0;
+
+		for (int i = 0; i < 20 + 1000; i++) {
+			uint64_t v = i < 20 ? p10 : x;
+			char w[3][64];
+
+			for (int d = -1; d <= 1; d++) {
+				fp = mem();
+				json__begin(&j, fp, "n");
+				json__u64(&j, "v", v + d);
+				json__end(&j);
+				fclose(fp);
+				snprintf(w[d + 1], sizeof(w[0]), "{\"type\":\"n\",\"v\":%llu}\n",
+					 (unsigned long long)(v + d));
+				bad += strcmp(buf, w[d + 1]) != 0;
+			}
+			if (i < 20)
+				p10 *= 10;
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift */
+			if (i & 1)
+				x >>= i % 60;
+		}
+		CHECK_INT(bad, 0);
+	}
+
+	/* members composed in a buffer, or written in parts when long or escaped */
+	{
+		char key[71], val[201], w[600];
+		const char *want = w;
+
+		memset(key, 'k', 70);
+		key[70] = '\0';
+		memset(val, 'v', 200);
+		val[200] = '\0';
+		fp = mem();
+		json__begin(&j, fp, "long");
+		json__str(&j, key, val);
+		json__str(&j, "a\"b", "c\nd");
+		json__u64(&j, key, 7);
+		json__arr(&j, key);
+		json__bool(&j, NULL, false);
+		json__end(&j);
+		fclose(fp);
+		snprintf(w, sizeof(w),
+			 "{\"type\":\"long\",\"%s\":\"%s\",\"a\\\"b\":\"c\\nd\",\"%s\":7,"
+			 "\"%s\":[false]}\n",
+			 key, val, key, key);
+		CHECK_STR(buf, want);
+	}
+
 	/* a fragment made once (a row's key), written into later lines */
 	{
 		char *frag;
