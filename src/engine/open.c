@@ -22,6 +22,7 @@
 #include "engine/fdcloser.h"
 #include "engine/kfilter.h"
 #include "engine/fastprint.h"
+#include "engine/fields_json.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
 
@@ -652,6 +653,7 @@ static int drop_refused(struct session *s)
 		*pp = ev->next;
 		s->nr_evsels--;
 		fastprint__delete(ev->fastprint);
+		jfields__delete(ev->jfields);
 		free(ev->cpus);
 		free(ev->cnt);
 		free(ev->filter);

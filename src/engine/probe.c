@@ -21,6 +21,7 @@
 #include "engine/features.h"
 #include "engine/probe.h"
 #include "engine/session_int.h"
+#include "util/json.h"
 
 #define GROUP_PREFIX "perf_prof_"
 
@@ -626,4 +627,52 @@ void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp)
 	else
 		fprintf(fp, "(0x%llx)", (unsigned long long)a[0]);
 	probe__print_regs(ev, smp, fp);
+}
+
+void probe__json_regs(const struct evsel *ev, const struct sample *smp, struct json *j)
+{
+	const struct probe *pr = ev->probe;
+	struct field f;
+	char name[16];
+	u64 v;
+
+	if (!pr)
+		return;
+	if (ev_probe__is_return(pr->kind)) {
+		if ((!ev->tp || !tep_find_any_field(ev->tp, "retval")) &&
+		    !probe__field(ev, "retval", &f, NULL) && !field__u64(&f, smp, &v))
+			json__hex(j, "retval", v);
+		return;
+	}
+	for (int i = 1; i <= (pr->kind == EV_USDT ? pr->site.nr_args : 6); i++) {
+		snprintf(name, sizeof(name), "arg%d", i);
+		if ((ev->tp && tep_find_any_field(ev->tp, name)) ||
+		    probe__field(ev, name, &f, NULL) || field__u64(&f, smp, &v))
+			continue;
+		if (pr->kind != EV_USDT)
+			json__hex(j, name, v);
+		else if (f.is_signed)
+			json__i64(j, name, (int64_t)v);
+		else
+			json__u64(j, name, v);
+	}
+}
+
+void probe__json(const struct evsel *ev, const struct sample *smp, struct json *j)
+{
+	const struct probe *pr = ev->probe;
+	u64 a[2] = { 0, 0 };
+
+	if (!pr)
+		return;
+	for (int i = 0; i < 2; i++)
+		if (smp->raw && smp->raw_size >= (u32)(16 + 8 * i))
+			memcpy(&a[i], (const char *)smp->raw + 8 + 8 * i, 8);
+	if (ev_probe__is_return(pr->kind)) {
+		json__hex(j, "__probe_func", a[0]);
+		json__hex(j, "__probe_ret_ip", a[1]);
+	} else {
+		json__hex(j, "__probe_ip", a[0]);
+	}
+	probe__json_regs(ev, smp, j);
 }

@@ -100,6 +100,16 @@ void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp);
 /* After a tracefs probe's own print: the arguments its format lacks, from the registers. */
 void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *fp);
 
+/*
+ * --json: the same as members of @j's open object: a PMU probe's
+ * __probe_ip (a return's __probe_func and __probe_ret_ip) and arguments;
+ * after a tracefs probe's own fields, the arguments its format lacks.
+ * Addresses and what the text prints in hex are "0x..." strings.
+ */
+struct json;
+void probe__json(const struct evsel *ev, const struct sample *smp, struct json *j);
+void probe__json_regs(const struct evsel *ev, const struct sample *smp, struct json *j);
+
 /* The probe of an event (a copy of @site): what add_spec gives an evsel, and tests. */
 struct probe *probe__new(enum ev_probe kind, const struct probe_site *site);
 /* Teardown of an event's probe. */

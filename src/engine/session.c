@@ -20,6 +20,7 @@
 
 #include "engine/cpulist.h"
 #include "engine/fastprint.h"
+#include "engine/fields_json.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
 
@@ -164,6 +165,7 @@ void session__delete(struct session *s)
 		if (ev->ufilter)
 			s->uf_ops->done(ev->ufilter, s, ev);
 		fastprint__delete(ev->fastprint);
+		jfields__delete(ev->jfields);
 		free(ev->cpus);
 		free(ev->cnt);
 		free(ev->filter);

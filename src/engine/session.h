@@ -80,6 +80,8 @@ struct evsel {
 	u64 nr_ufiltered;	     /* samples it left out */
 	struct fastprint *fastprint; /* compiled printer, built on first print (engine-owned) */
 	bool fastprint_tried;
+	struct jfields *jfields; /* --json's field decoding, built on first use (engine-owned) */
+	bool jfields_tried;
 	int *cpus; /* cpus=LIST: open only on these CPUs; NULL: every monitored one */
 	int nr_cpus;
 	bool from_glob;	      /* matched by a glob: skipped, not fatal, if the kernel refuses it */
@@ -375,5 +377,19 @@ const char *field__str(const struct field *f, const struct sample *smp, int *len
 
 /* Print the tracepoint payload as the kernel's print format does. */
 void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, FILE *fp);
+/*
+ * --json: the payload as the member @key ("fields") of @j's open object:
+ * {"NAME":VALUE,...} in the format's order, the common_* fields left out.
+ * Integers are numbers (signed as the format says; bool true/false);
+ * pointers and what the print format shows in hex (%p, %x) are "0x..."
+ * strings; char arrays (fixed, __data_loc, __rel_loc) strings up to their
+ * NUL; other arrays, arrays of numbers; other types their bytes in hex; a
+ * field the record cuts short, null.  A probe's: __probe_ip (or
+ * __probe_func and __probe_ret_ip), arg1.. and retval as the text shows
+ * them.
+ */
+struct json;
+void evsel__json_fields(struct evsel *ev, const struct sample *smp, struct json *j,
+			const char *key);
 
 #endif

@@ -49,6 +49,10 @@ static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct
 				 1, 0);
 		return;
 	}
+	if (session__json(s)) {
+		evline__json(s, ev, smp, out);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
 		     ev->name);

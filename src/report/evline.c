@@ -5,6 +5,7 @@
 #include "engine/session.h"
 #include "report/evline.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
 		  const char *name)
@@ -60,4 +61,40 @@ void evline__print(struct session *s, struct evsel *ev, const struct sample *smp
 	fputc('\n', out);
 	if (stack && (smp->nr_ips || smp->stack))
 		stack__print(stack, smp, out, "    ");
+}
+
+void evline__json_members(struct json *j, struct session *s, const struct sample *smp,
+			  const char *comm, const char *name)
+{
+	json__u64(j, "time_ns", session__wall_ns(s, smp->time));
+	json__str(j, "comm", comm ? comm : session__comm_at(s, smp->tid, smp->time));
+	json__u64(j, "pid", smp->pid);
+	json__u64(j, "tid", smp->tid);
+	json__u64(j, "cpu", smp->cpu);
+	json__str(j, "event", name);
+}
+
+void evline__json_head(struct json *j, FILE *out, struct session *s, const struct sample *smp,
+		       const char *comm, const char *name)
+{
+	json__begin(j, out, "event");
+	evline__json_members(j, s, smp, comm, name);
+}
+
+void evline__json_stack(struct json *j, struct session *s, const struct sample *smp)
+{
+	struct stack_ctx *stack = session__stack(s);
+
+	if (stack && (smp->nr_ips || smp->stack))
+		stack__json(stack, smp, j, "stack");
+}
+
+void evline__json(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out)
+{
+	struct json j;
+
+	evline__json_head(&j, out, s, smp, NULL, ev->name);
+	evsel__json_fields(ev, smp, &j, "fields");
+	evline__json_stack(&j, s, smp);
+	json__end(&j);
 }
