@@ -223,8 +223,10 @@ const char *comm_map__get(struct comm_map *m, uint32_t pid)
 	close(fd);
 	if (n <= 0)
 		return "<...>";
+	/* the file ends with a newline; a name may hold one too (PR_SET_NAME) */
+	if (buf[n - 1] == '\n')
+		n--;
 	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
 	comm_map__set(m, pid, buf);
 	s = find(m, pid);
 	return s->used && s->n ? s->v[s->n - 1].comm : "<...>";
