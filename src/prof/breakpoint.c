@@ -23,6 +23,7 @@
 #include "report/outfile.h"
 #include "sym/stack.h"
 #include "sym/symaddr.h"
+#include "util/json.h"
 
 #define BP_MAX 16
 #define BP_TEXT 128
@@ -414,18 +415,66 @@ static void bp_comm(struct session *s, void *priv, const struct rec_comm *c)
 	}
 }
 
+/* The ip alone, as the first frame of a stack: false if it has no name. */
+static bool ip_frame(struct stack_ctx *ctx, const struct sample *smp, struct frame *f)
+{
+	struct sample one = *smp;
+	u64 ip = smp->ip;
+
+	if (!ctx)
+		return false;
+	one.ips = &ip;
+	one.nr_ips = 1;
+	one.sample_type &= ~(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	return stack__frames(ctx, &one, f, 1) == 1 && strcmp(f->sym, "[unknown]");
+}
+
+/*
+ * --json: {"type":"event",...,"event":"bp_var:w","addr":"0x..","addr_sym":
+ * "bp_var"[,"addr_off":N],"ip":"0x..","ip_sym":"bp_bump","ip_off":N,
+ * "ip_dso":"..","stack":[...]}
+ */
+static void bp_json(struct session *s, struct breakpoint *p, const struct bp *b, struct evsel *ev,
+		    const struct sample *smp, FILE *out)
+{
+	struct frame f;
+	struct json j;
+
+	evline__json_head(&j, out, s, smp, NULL, ev->name);
+	json__hex(&j, "addr", b->addr);
+	if (b->sym[0]) {
+		json__str(&j, "addr_sym", b->sym);
+		if (b->off)
+			json__u64(&j, "addr_off", b->off);
+	}
+	json__hex(&j, "ip", smp->ip);
+	if (ip_frame(session__stack(s), smp, &f)) {
+		json__str(&j, "ip_sym", f.sym);
+		json__u64(&j, "ip_off", f.off);
+		json__str(&j, "ip_dso", f.dso);
+	}
+	if (p->show_stack)
+		evline__json_stack(&j, s, smp);
+	json__end(&j);
+}
+
 static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct breakpoint *p = priv;
 	struct bp *b = ev->priv;
 	struct stack_ctx *ctx = session__stack(s);
 	FILE *out = session__out(s);
+	struct frame f;
 	char ts[64];
 
 	if (!b)
 		return;
 	b->hits++;
 	p->hits++;
+	if (session__json(s)) {
+		bp_json(s, p, b, ev, smp, out);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
 		     ev->name);
@@ -433,20 +482,10 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	if (b->sym[0])
 		fprintf(out, b->off ? " (%s+0x%llx)" : " (%s)", b->sym, (unsigned long long)b->off);
 	fprintf(out, " ip 0x%llx", (unsigned long long)smp->ip);
-	if (ctx) {
-		/* the ip alone, as the first frame of a stack */
-		struct sample one = *smp;
-		struct frame f;
-		u64 ip = smp->ip;
-
-		one.ips = &ip;
-		one.nr_ips = 1;
-		one.sample_type &= ~(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
-		if (stack__frames(ctx, &one, &f, 1) == 1 && strcmp(f.sym, "[unknown]")) {
-			fprintf(out, " %s+0x%llx", f.sym, (unsigned long long)f.off);
-			if (f.dso)
-				fprintf(out, " (%s)", f.dso);
-		}
+	if (ip_frame(ctx, smp, &f)) {
+		fprintf(out, " %s+0x%llx", f.sym, (unsigned long long)f.off);
+		if (f.dso)
+			fprintf(out, " (%s)", f.dso);
 	}
 	fputc('\n', out);
 	if (p->show_stack && (smp->nr_ips || smp->stack))
@@ -477,11 +516,25 @@ static void bp_deinit(struct session *s, void *priv)
 	p->persona_set = false;
 	if (!session__started(s))
 		return;
-	for (int i = 0; i < p->nr; i++)
-		fprintf(out, "%s: %llu hit%s at 0x%llx\n", p->bp[i].text,
-			(unsigned long long)p->bp[i].hits, p->bp[i].hits == 1 ? "" : "s",
-			(unsigned long long)p->bp[i].addr);
-	session__print_lost(s, out);
+	for (int i = 0; i < p->nr; i++) {
+		struct json j;
+
+		if (!session__json(s)) {
+			fprintf(out, "%s: %llu hit%s at 0x%llx\n", p->bp[i].text,
+				(unsigned long long)p->bp[i].hits, p->bp[i].hits == 1 ? "" : "s",
+				(unsigned long long)p->bp[i].addr);
+			continue;
+		}
+		/* {"type":"summary","breakpoint":"bp_var:w","addr":"0x..","hits":100} */
+		json__begin(&j, out, "summary");
+		json__str(&j, "breakpoint", p->bp[i].text);
+		json__hex(&j, "addr", p->bp[i].addr);
+		json__u64(&j, "hits", p->bp[i].hits);
+		json__end(&j);
+	}
+	/* --json: the CLI writes the lost record */
+	if (!session__json(s))
+		session__print_lost(s, out);
 	if (p->hits)
 		return;
 	if (in_vm())

@@ -16,6 +16,7 @@
 #include "report/outfile.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 /* Per event (evsel->priv). */
 struct expr_event {
@@ -101,6 +102,31 @@ static void print_str(FILE *out, const char *str, int len)
 	fputs("\"\n", out);
 }
 
+/* --json: the event as trace --json has it, with "value": a number or a string. */
+static void expr_json(struct session *s, struct expr_event *e, struct evsel *ev,
+		      const struct sample *smp, struct expr_ctx *ctx, FILE *out)
+{
+	struct expr_value v;
+	struct json j;
+
+	expr__eval(e->e, ctx, &v); /* faults read as 0, counted */
+	evline__json_head(&j, out, s, smp, NULL, ev->name);
+	evsel__json_fields(ev, smp, &j, "fields");
+	if (v.kind == EXPR_STR) {
+		int n = 0;
+
+		while (v.str && n < v.len && v.str[n]) /* as the text: up to a NUL */
+			n++;
+		json__strn(&j, "value", v.str ? v.str : "", n);
+	} else if (v.is_signed) {
+		json__i64(&j, "value", (int64_t)v.u);
+	} else {
+		json__u64(&j, "value", v.u);
+	}
+	evline__json_stack(&j, s, smp);
+	json__end(&j);
+}
+
 static void expr_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct expr_prof *x = priv;
@@ -113,6 +139,10 @@ static void expr_sample(struct session *s, void *priv, struct evsel *ev, struct 
 
 	if (!e)
 		return;
+	if (session__json(s)) {
+		expr_json(s, e, ev, smp, &ctx, out);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
 		     ev->name);

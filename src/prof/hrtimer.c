@@ -19,6 +19,7 @@
 #include "report/evline.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 #define HT_MAX_E 16
 
@@ -95,6 +96,25 @@ static void ht_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	if (p->e && !hrgroup__match(&p->g, p->e, &per, smp))
 		return;
 	p->matched++;
+	if (session__json(s)) {
+		/*
+		 * {"type":"event",...,"event":"hrtimer","counts":{"gp":123},
+		 *  "periods":1,"ip":"0x..","stack":[...]}
+		 */
+		struct json j;
+
+		evline__json_head(&j, out, s, smp, NULL, "hrtimer");
+		json__obj(&j, "counts");
+		for (int i = 0; i < p->g.nr; i++)
+			if (!p->g.m[i].skipped)
+				json__u64(&j, p->g.m[i].var, per.count[i]);
+		json__close(&j);
+		json__u64(&j, "periods", per.periods);
+		json__hex(&j, "ip", smp->ip);
+		evline__json_stack(&j, s, smp);
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
 		     "hrtimer");
@@ -124,9 +144,22 @@ static void ht_deinit(struct session *s, void *priv)
 {
 	struct hrtimer_prof *p = priv;
 
-	if (session__started(s) && p->g.leader) {
+	if (session__started(s) && p->g.leader && session__json(s)) {
+		/*
+		 * {"type":"summary","samples":N,"periods":N,"printed":N,"expr":"..",
+		 *  "not_group_read":N}
+		 */
+		struct json j;
+
+		json__begin(&j, session__out(s), "summary");
+		json__u64(&j, "samples", p->samples);
+		json__u64(&j, "periods", p->periods);
+		json__u64(&j, "printed", p->matched);
+		json__str(&j, "expr", p->text);
+		json__u64(&j, "not_group_read", p->g.nr_bad);
+		json__end(&j);
+	} else if (session__started(s) && p->g.leader) {
 		FILE *out = session__out(s);
-		struct expr_faults f;
 
 		fprintf(out,
 			"hrtimer: %" PRIu64 " samples closed %" PRIu64 " periods, %" PRIu64
@@ -140,12 +173,14 @@ static void ht_deinit(struct session *s, void *priv)
 				p->g.nr_bad);
 		session__print_lost(s, out);
 		fflush(out);
-		if (p->e) {
-			expr__faults(p->e, &f);
-			if (f.div_zero)
-				session__warn(s, "%s: %" PRIu64 " divisions by zero (each gave 0)",
-					      p->text, f.div_zero);
-		}
+	}
+	if (session__started(s) && p->g.leader && p->e) {
+		struct expr_faults f;
+
+		expr__faults(p->e, &f);
+		if (f.div_zero)
+			session__warn(s, "%s: %" PRIu64 " divisions by zero (each gave 0)", p->text,
+				      f.div_zero);
 	}
 	expr__free(p->e);
 	p->e = NULL;

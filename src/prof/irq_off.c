@@ -24,6 +24,7 @@
 #include "report/outfile.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
+#include "util/json.h"
 #include "util/units.h"
 
 #define NS_PER_SEC 1000000000ULL
@@ -149,6 +150,23 @@ static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	kind = (s64)smp->ip >= 0 ? IO_STALL : IO_OFF;
 	if (smp->cpu < (u32)p->nr_cpus)
 		count(&p->cpus[smp->cpu], kind, t.gap - p->period, smp->time);
+	sym = smp->nr_ips ? NULL : ksyms__find(p->ks, smp->ip, NULL);
+	if (session__json(s)) {
+		/* {"type":"event",...,"event":"irq-off","off_ns":N,"gap_ns":N,"ip":"0x.."...} */
+		struct json j;
+
+		evline__json_head(&j, out, s, smp, NULL, kind == IO_STALL ? "stall" : "irq-off");
+		json__u64(&j, "off_ns", t.gap - p->period);
+		json__u64(&j, "gap_ns", t.gap);
+		json__hex(&j, "ip", smp->ip);
+		if (sym) {
+			json__str(&j, "ip_sym", sym->name);
+			json__u64(&j, "ip_off", smp->ip - sym->start);
+		}
+		evline__json_stack(&j, s, smp);
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
 		     kind == IO_STALL ? "stall" : "irq-off");
@@ -161,7 +179,6 @@ static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		return;
 	}
 	fprintf(out, " ip %016llx", (unsigned long long)smp->ip);
-	sym = ksyms__find(p->ks, smp->ip, NULL);
 	if (sym)
 		fprintf(out, " %s+0x%llx", sym->name, (unsigned long long)(smp->ip - sym->start));
 	fputc('\n', out);
@@ -187,6 +204,56 @@ static void io_lost(struct session *s, void *priv, int cpu, u64 nr)
 	gapwatch__forget(p->gw, cpu);
 }
 
+/*
+ * --json: a row per CPU, then the summary:
+ *   {"type":"row","cpu":0,"samples":N,"irq_off":N,"longest_ns":N,
+ *    "longest_time_ns":N|null,"stalls":N,"longest_stall_ns":N,"idle_gaps":N}
+ *   {"type":"summary","than_ns":N,"period_ns":N,"samples":N,"irq_off":N,
+ *    "longest_ns":N,"stalls":N,"longest_stall_ns":N,"idle_gaps":N}
+ */
+static void io_json(struct session *s, struct irq_off *p, FILE *out)
+{
+	struct io_cpu all = { 0 };
+	struct json j;
+
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		struct gw_stats st = gapwatch__stats(p->gw, 0, cpu);
+		const struct io_cpu *c = &p->cpus[cpu];
+
+		if (!st.ticks && !p->watched[cpu])
+			continue;
+		json__begin(&j, out, "row");
+		json__u64(&j, "cpu", cpu);
+		json__u64(&j, "samples", st.ticks);
+		json__u64(&j, "irq_off", c->n[IO_OFF]);
+		json__u64(&j, "longest_ns", c->longest[IO_OFF]);
+		if (c->n[IO_OFF])
+			json__u64(&j, "longest_time_ns", session__wall_ns(s, c->at[IO_OFF]));
+		else
+			json__null(&j, "longest_time_ns");
+		json__u64(&j, "stalls", c->n[IO_STALL]);
+		json__u64(&j, "longest_stall_ns", c->longest[IO_STALL]);
+		json__u64(&j, "idle_gaps", st.idle_gaps);
+		json__end(&j);
+		for (int k = 0; k < 2; k++) {
+			all.n[k] += c->n[k];
+			if (c->longest[k] > all.longest[k])
+				all.longest[k] = c->longest[k];
+		}
+		all.idle += st.idle_gaps;
+	}
+	json__begin(&j, out, "summary");
+	json__u64(&j, "than_ns", p->than);
+	json__u64(&j, "period_ns", p->period);
+	json__u64(&j, "samples", p->samples);
+	json__u64(&j, "irq_off", all.n[IO_OFF]);
+	json__u64(&j, "longest_ns", all.longest[IO_OFF]);
+	json__u64(&j, "stalls", all.n[IO_STALL]);
+	json__u64(&j, "longest_stall_ns", all.longest[IO_STALL]);
+	json__u64(&j, "idle_gaps", all.idle);
+	json__end(&j);
+}
+
 static void io_deinit(struct session *s, void *priv)
 {
 	struct irq_off *p = priv;
@@ -194,7 +261,9 @@ static void io_deinit(struct session *s, void *priv)
 	struct io_cpu all = { 0 };
 	char a[32], b[32], ts[64];
 
-	if (session__started(s) && p->gw) {
+	if (session__started(s) && p->gw && session__json(s))
+		io_json(s, p, out);
+	else if (session__started(s) && p->gw) {
 		fprintf(out,
 			"irq-off: interrupts held off %s or more (cpu-clock every %s), %llu "
 			"samples\n",

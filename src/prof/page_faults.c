@@ -12,6 +12,7 @@
 #include "report/evline.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 struct page_faults {
 	bool excl_user, excl_kernel;
@@ -45,6 +46,16 @@ static void pgf_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	char ts[64];
 
 	(void)priv;
+	if (session__json(s)) {
+		struct json j;
+
+		evline__json_head(&j, out, s, smp, session__comm(s, smp->tid), ev->name);
+		json__hex(&j, "addr", smp->addr);
+		json__hex(&j, "ip", smp->ip);
+		evline__json_stack(&j, s, smp);
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, ev->name);
 	fprintf(out, "addr 0x%llx ip 0x%llx\n", (unsigned long long)smp->addr,
@@ -56,7 +67,8 @@ static void pgf_sample(struct session *s, void *priv, struct evsel *ev, struct s
 static void pgf_deinit(struct session *s, void *priv)
 {
 	(void)priv;
-	if (session__started(s))
+	/* --json: the CLI writes the lost record */
+	if (session__started(s) && !session__json(s))
 		session__print_lost(s, session__out(s));
 }
 

@@ -18,6 +18,7 @@
 #include "report/evline.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
+#include "util/json.h"
 
 struct sigwatch {
 	const char *filter;
@@ -89,7 +90,6 @@ static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	int len = 0;
 	pid_t tgid;
 
-	(void)ev;
 	field__u64(&w->sig, smp, &sig);
 	field__u64(&w->pid, smp, &pid);
 	field__u64(&w->group, smp, &group);
@@ -107,6 +107,22 @@ static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		    !kfilter__comm_match(w->filter, session__comm(s, smp->tid)))
 			return;
 	}
+	w->shown++;
+	if (session__json(s)) {
+		struct json j;
+
+		evline__json_head(&j, out, s, smp, session__comm(s, smp->tid), ev->name);
+		json__str(&j, "signal", sig_name((int)sig, name, sizeof(name)));
+		json__u64(&j, "sig", sig);
+		json__strn(&j, "target_comm", comm ? comm : "", comm ? len : 0);
+		json__u64(&j, "target_pid", pid);
+		json__bool(&j, "process", group != 0);
+		json__str(&j, "result",
+			  result < sizeof(results) / sizeof(results[0]) ? results[result] : "?");
+		evline__json_stack(&j, s, smp);
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu,
 		     sig_name((int)sig, name, sizeof(name)));
@@ -115,12 +131,12 @@ static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		result < sizeof(results) / sizeof(results[0]) ? results[result] : "?");
 	if (smp->nr_ips)
 		stack__print(session__stack(s), smp, out, "    ");
-	w->shown++;
 }
 
 static void sw_deinit(struct session *s, void *priv)
 {
-	if (session__started(s))
+	/* --json: the CLI writes the lost record */
+	if (session__started(s) && !session__json(s))
 		session__print_lost(s, session__out(s));
 	(void)priv;
 }

@@ -36,6 +36,7 @@
 #include "sym/ksyms.h"
 #include "sym/stack.h"
 #include "sym/symaddr.h"
+#include "util/json.h"
 #include "util/units.h"
 
 #define NS_PER_SEC 1000000000ULL
@@ -235,7 +236,24 @@ static const char *clk_what(const struct watchdog *w, int k, int cpu, char *buf,
 struct print_arg {
 	struct session *s;
 	struct watchdog *w;
+	struct json *j; /* --json: the open "samples" array */
 };
+
+/* --json: a kept sample, an element of the warning's "samples". */
+static void json_kept(struct print_arg *a, const struct sample *smp)
+{
+	const struct sym *sym = ksyms__find(a->w->ks, smp->ip, NULL);
+
+	json__obj(a->j, NULL);
+	evline__json_members(a->j, a->s, smp, NULL, a->w->smp->name);
+	json__hex(a->j, "ip", smp->ip);
+	if (sym) {
+		json__str(a->j, "ip_sym", sym->name);
+		json__u64(a->j, "ip_off", smp->ip - sym->start);
+	}
+	evline__json_stack(a->j, a->s, smp);
+	json__close(a->j);
+}
 
 static void print_kept(void *arg, const struct sample *smp)
 {
@@ -244,6 +262,10 @@ static void print_kept(void *arg, const struct sample *smp)
 	const struct sym *sym;
 	char ts[64];
 
+	if (a->j) {
+		json_kept(a, smp);
+		return;
+	}
 	session__fmt_time(a->s, smp->time, ts, sizeof(ts));
 	fputs("  ", out);
 	evline__head(out, ts, session__comm_at(a->s, smp->tid, smp->time), smp->tid, smp->cpu,
@@ -261,7 +283,8 @@ static void print_kept(void *arg, const struct sample *smp)
 static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 {
 	FILE *out = session__out(s);
-	struct print_arg a = { s, w };
+	struct print_arg a = { s, w, NULL };
+	struct json j;
 
 	if (cpu < 0 || cpu >= w->nr_watched || !w->watched[cpu])
 		return;
@@ -273,6 +296,26 @@ static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 			continue;
 		if (!gapwatch__overdue(w->gw, k, cpu, now, w->warn_at[k], &age, &since))
 			continue;
+		if (session__json(s)) {
+			/*
+			 * {"type":"warning","time_ns":N,"cpu":N,"lockup":"hard","what":
+			 * "watchdog hrtimer","for_ns":N,"limit_ns":N,"samples":[...]}
+			 */
+			json__begin(&j, out, "warning");
+			json__u64(&j, "time_ns", session__wall_ns(s, now));
+			json__u64(&j, "cpu", cpu);
+			json__str(&j, "lockup", k == CLK_HARD ? "hard" : "soft");
+			json__str(&j, "what", clk_what(w, k, cpu, name, sizeof(name)));
+			json__u64(&j, "for_ns", age);
+			json__u64(&j, "limit_ns", w->limit[k]);
+			json__arr(&j, "samples");
+			a.j = &j;
+			gapwatch__kept(w->gw, cpu, since, print_kept, &a);
+			a.j = NULL;
+			json__end(&j);
+			fflush(out);
+			continue;
+		}
 		session__fmt_time(s, now, ts, sizeof(ts));
 		fprintf(out, "%s watchdog: CPU %d: %s %s for %s, a %s lockup at %s\n", ts, cpu,
 			k == CLK_HARD ? "no" : "no run of", clk_what(w, k, cpu, name, sizeof(name)),
@@ -295,6 +338,19 @@ static void tick(struct session *s, struct watchdog *w, int k, const struct samp
 	gapwatch__tick(w->gw, k, (int)smp->cpu, smp->time, smp->pid, w->warn_at[k], &t);
 	if (!t.overdue)
 		return;
+	if (session__json(s)) {
+		/* {"type":"recovered","time_ns":N,"cpu":N,"lockup":"hard","what":"..","gap_ns":N} */
+		struct json j;
+
+		json__begin(&j, session__out(s), "recovered");
+		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
+		json__u64(&j, "cpu", smp->cpu);
+		json__str(&j, "lockup", k == CLK_HARD ? "hard" : "soft");
+		json__str(&j, "what", clk_what(w, k, (int)smp->cpu, name, sizeof(name)));
+		json__u64(&j, "gap_ns", t.gap);
+		json__end(&j);
+		return;
+	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	fprintf(session__out(s), "%s watchdog: CPU %u: %s again after %s\n", ts, smp->cpu,
 		clk_what(w, k, (int)smp->cpu, name, sizeof(name)),
@@ -370,13 +426,54 @@ static void wd_lost(struct session *s, void *priv, int cpu, u64 nr)
 	gapwatch__forget(w->gw, cpu);
 }
 
+/*
+ * --json: a row per watched CPU, then the summary:
+ *   {"type":"row","cpu":0,"hrtimer":N,"hrtimer_longest_ns":N,
+ *    "hrtimer_warned":N,"kthread":"migration/0","kthread_runs":N,
+ *    "kthread_longest_ns":N,"kthread_warned":N,"samples":N}
+ *   {"type":"summary","hard_limit_ns":N,"soft_limit_ns":N,
+ *    "kthread":"migration","warn_pct":N}
+ */
+static void wd_json(struct watchdog *w, FILE *out)
+{
+	char name[32];
+	struct json j;
+
+	for (int cpu = 0; cpu < w->nr_watched; cpu++) {
+		struct gw_stats h = gapwatch__stats(w->gw, CLK_HARD, cpu);
+		struct gw_stats k = gapwatch__stats(w->gw, CLK_SOFT, cpu);
+
+		if (!w->watched[cpu])
+			continue;
+		json__begin(&j, out, "row");
+		json__u64(&j, "cpu", cpu);
+		json__u64(&j, "hrtimer", h.ticks);
+		json__u64(&j, "hrtimer_longest_ns", h.worst);
+		json__u64(&j, "hrtimer_warned", h.episodes);
+		json__str(&j, "kthread", clk_what(w, CLK_SOFT, cpu, name, sizeof(name)));
+		json__u64(&j, "kthread_runs", k.ticks);
+		json__u64(&j, "kthread_longest_ns", k.worst);
+		json__u64(&j, "kthread_warned", k.episodes);
+		json__u64(&j, "samples", gapwatch__stats(w->gw, CLK_SAMPLES, cpu).ticks);
+		json__end(&j);
+	}
+	json__begin(&j, out, "summary");
+	json__u64(&j, "hard_limit_ns", w->limit[CLK_HARD]);
+	json__u64(&j, "soft_limit_ns", w->limit[CLK_SOFT]);
+	json__str(&j, "kthread", w->kthread);
+	json__u64(&j, "warn_pct", w->warn);
+	json__end(&j);
+}
+
 static void wd_deinit(struct session *s, void *priv)
 {
 	struct watchdog *w = priv;
 	FILE *out = session__out(s);
 	char a[32], b[32], name[32];
 
-	if (session__started(s) && w->gw) {
+	if (session__started(s) && w->gw && session__json(s))
+		wd_json(w, out);
+	else if (session__started(s) && w->gw) {
 		fprintf(out,
 			"watchdog: hard lockup after %s without the watchdog hrtimer, soft lockup "
 			"after %s without %s/N; warned at %llu%%\n",
