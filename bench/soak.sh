@@ -198,10 +198,14 @@ soak_all() {
 		"$pp" ${spec#*=} ${SOAK_OPTS:-} >"$tmp/${spec%%=*}.out" 2>"$tmp/${spec%%=*}.err" &
 		mons+=($!)
 	done
+	# the sampler (only: not the load and the monitors it started) keeps its steps
+	renice -n -10 -p $$ >/dev/null 2>&1
 	for ((i = 0; i < ${#names[@]}; i++)); do curves[i]=""; at[i]=""; last[i]=0; done
+	local t0=$SECONDS
+	# wall-clock seconds (a step on a saturated host may take longer than STEP)
 	while [ "$t" -lt "$dur" ]; do
 		sleep "$step"
-		t=$((t + step))
+		t=$((SECONDS - t0))
 		n=0
 		for ((i = 0; i < ${#names[@]}; i++)); do
 			rss=$(status_kb "${mons[i]}" VmRSS)
@@ -213,6 +217,7 @@ soak_all() {
 		done
 		[ "$n" -eq 0 ] && break
 	done
+	renice -n 0 -p $$ >/dev/null 2>&1
 	printf '\nRSS (MiB) every %ss, all running at once for %ss\n' "$step" "$t"
 	for ((i = 0; i < ${#names[@]}; i++)); do
 		peak=$(status_kb "${mons[i]}" VmHWM)
@@ -242,8 +247,6 @@ soak_all() {
 	stop_load
 }
 
-# the sampler must keep its 10 s steps on a saturated host
-renice -n -10 $$ >/dev/null 2>&1
 printf 'soak: %ss per run, RSS every %ss, %s CPUs, ring buffers %s pages/CPU (%s MiB)\n' \
 	"$dur" "$step" "$ncpu" "$pages" "$ring_mb"
 if [ $all = 1 ]; then
