@@ -43,6 +43,7 @@ struct func_ent {
 	UT_hash_handle hh;
 	int64_t key[2]; /* name, file */
 	uint64_t id;
+	int64_t start_line;
 };
 
 struct map_ent {
@@ -52,6 +53,7 @@ struct map_ent {
 	uint64_t lo, hi; /* the addresses seen */
 	bool ranged;	 /* the range is known (else lo..hi) */
 	bool funcs;	 /* a location in it has a function */
+	bool srcs;	 /* a location in it has a source file and line */
 	uint64_t out_id; /* its id in the file: the main binary's is 1 */
 	int64_t weight;	 /* msg_build: the main value of the samples it is in */
 	uint64_t seen;	 /* msg_build: the last sample counted in weight */
@@ -61,6 +63,12 @@ struct loc_ent {
 	UT_hash_handle hh;
 	uint64_t key[3]; /* mapping, address, function */
 	uint64_t id;
+	struct map_ent *map;
+	int64_t name;	   /* the function's name */
+	struct dso *dso;   /* for the source lookup (NULL: none) */
+	uint64_t vaddr;	   /* its address in dso's terms */
+	uint64_t out_func; /* the function with its file, once looked up (0: key[2]) */
+	int64_t line;	   /* the line, once looked up */
 };
 
 struct sample_ent {
@@ -91,6 +99,9 @@ struct pprof {
 	uint32_t nr_samples;
 	uint64_t *keybuf; /* a sample's key being built */
 	size_t keycap;
+	pprof_src_fn src_fn;
+	void *src_arg;
+	bool src_done; /* the lookups are made */
 	int err;
 };
 
@@ -253,13 +264,11 @@ static bool unknown_sym(const struct frame *fr)
 	return !fr->sym || !*fr->sym || !strcmp(fr->sym, "[unknown]");
 }
 
-static int func_id(struct pprof *p, const char *name, uint64_t *id)
+/* The function @name (a string index) of @file (0: not known). */
+static int func_id(struct pprof *p, int64_t name, int64_t file, int64_t start_line, uint64_t *id)
 {
-	struct func_ent *f, key = { 0 };
+	struct func_ent *f, key = { .key = { name, file } };
 
-	key.key[0] = str_idx(p, name);
-	if (key.key[0] < 0)
-		return -ENOMEM;
 	HASH_FIND(hh, p->funcs, key.key, sizeof(key.key), f);
 	if (f) {
 		*id = f->id;
@@ -269,6 +278,7 @@ static int func_id(struct pprof *p, const char *name, uint64_t *id)
 	if (!f)
 		return -ENOMEM;
 	memcpy(f->key, key.key, sizeof(f->key));
+	f->start_line = start_line;
 	f->id = ++p->nr_funcs;
 	HASH_ADD(hh, p->funcs, key, sizeof(f->key), f);
 	*id = f->id;
@@ -340,13 +350,17 @@ static int loc_id(struct pprof *p, const struct frame *fr, const struct frame_ma
 	uint64_t key[3] = { 0, fr->addr, 0 };
 	struct map_ent *m;
 	struct loc_ent *l;
+	int64_t name = 0;
 	int err = map_id(p, fr, fm, &m);
 
 	if (err)
 		return err;
 	key[0] = m ? m->id : 0;
 	if (!unknown_sym(fr)) {
-		err = func_id(p, fr->sym, &key[2]);
+		name = str_idx(p, fr->sym);
+		if (name < 0)
+			return -ENOMEM;
+		err = func_id(p, name, 0, 0, &key[2]);
 		if (err)
 			return err;
 		if (m)
@@ -358,6 +372,12 @@ static int loc_id(struct pprof *p, const struct frame *fr, const struct frame_ma
 		if (!l)
 			return -ENOMEM;
 		memcpy(l->key, key, sizeof(key));
+		l->map = m;
+		l->name = name;
+		if (fm && fm->dso && name) {
+			l->dso = fm->dso;
+			l->vaddr = fm->vaddr;
+		}
 		l->id = ++p->nr_locs;
 		HASH_ADD(hh, p->locs, key, sizeof(l->key), l);
 	}
@@ -434,6 +454,37 @@ void pprof__stats(const struct pprof *p, struct pprof_stats *st)
 	st->functions = (uint32_t)p->nr_funcs;
 	st->mappings = (uint32_t)p->nr_maps;
 	st->strings = (uint32_t)p->nr_strs;
+}
+
+void pprof__set_src(struct pprof *p, pprof_src_fn fn, void *arg)
+{
+	p->src_fn = fn;
+	p->src_arg = arg;
+}
+
+/* Each location's source file and line, once, before the first encoding. */
+static int look_up_src(struct pprof *p)
+{
+	struct loc_ent *l;
+
+	if (!p->src_fn || p->src_done)
+		return 0;
+	p->src_done = true;
+	for (l = p->locs; l; l = l->hh.next) {
+		struct frame_map fm = { .dso = l->dso, .vaddr = l->vaddr };
+		struct pprof_src src;
+		int64_t file;
+
+		if (!l->dso || p->src_fn(p->src_arg, &fm, &src) || !src.file || !*src.file)
+			continue;
+		file = str_idx(p, src.file);
+		if (file < 0 || func_id(p, l->name, file, src.start_line, &l->out_func))
+			return -ENOMEM;
+		l->line = src.line;
+		if (l->map)
+			l->map->srcs = true;
+	}
+	return 0;
 }
 
 /*
@@ -538,8 +589,12 @@ static int msg_build(struct pprof *p, struct msg *m)
 	struct map_ent *mp;
 	struct loc_ent *l;
 	struct sample_ent *e;
+	int err;
 
 	memset(m, 0, sizeof(*m));
+	err = look_up_src(p); /* before the tables are counted: it adds to them */
+	if (err)
+		return err;
 	perftools__profiles__profile__init(pr);
 	for (e = p->samples; e; e = e->hh.next)
 		nr_labels += e->nr_labels;
@@ -590,6 +645,7 @@ static int msg_build(struct pprof *p, struct msg *m)
 		fn->name = f->key[0];
 		fn->system_name = f->key[0];
 		fn->filename = f->key[1];
+		fn->start_line = f->start_line;
 		m->func_ptrs[i] = fn;
 	}
 	pr->n_function = p->nr_funcs;
@@ -611,6 +667,8 @@ static int msg_build(struct pprof *p, struct msg *m)
 		 * the file: no tool should try to symbolize through it.
 		 */
 		mg->has_functions = mp->funcs || !mp->ranged;
+		mg->has_filenames = mp->srcs;
+		mg->has_line_numbers = mp->srcs;
 		m->map_ptrs[mp->out_id - 1] = mg;
 	}
 	pr->n_mapping = p->nr_maps;
@@ -626,7 +684,8 @@ static int msg_build(struct pprof *p, struct msg *m)
 		lc->address = l->key[1];
 		if (l->key[2]) {
 			perftools__profiles__line__init(&m->lines[i]);
-			m->lines[i].function_id = l->key[2];
+			m->lines[i].function_id = l->out_func ? l->out_func : l->key[2];
+			m->lines[i].line = l->line;
 			m->line_ptrs[i] = &m->lines[i];
 			lc->n_line = 1;
 			lc->line = &m->line_ptrs[i];

@@ -43,6 +43,21 @@ struct pprof_label {
 struct pprof *pprof__new(const struct pprof_type *types, int nr, int main);
 void pprof__delete(struct pprof *p);
 
+/* Where an address lies in the source: its function's file and first line, its line. */
+struct pprof_src {
+	const char *file;
+	int64_t start_line, line;
+};
+/* A source lookup: 0 with *@out filled, or an error (nothing known). */
+typedef int (*pprof_src_fn)(void *arg, const struct frame_map *fm, struct pprof_src *out);
+/*
+ * Look up the source of each location whose frame had a file
+ * (frame_map.dso), with @fn, once, when the profile is first encoded: the
+ * function gets the file (and its first line), the location's line its
+ * line number.  Frames without get none.
+ */
+void pprof__set_src(struct pprof *p, pprof_src_fn fn, void *arg);
+
 /* Each sample stands for @period of @type (a CPU profile's sampling period). */
 void pprof__set_period(struct pprof *p, const struct pprof_type *type, int64_t period);
 /* When the profile started (ns since the epoch) and how long it ran. */

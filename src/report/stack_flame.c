@@ -9,6 +9,7 @@
 #include "report/outfile.h"
 #include "report/pprof.h"
 #include "report/stack_flame.h"
+#include "sym/srcline.h"
 #include "sym/stack.h"
 
 #define MAX_FRAMES 1024 /* as many as stack__frames gives: a cut stack loses its root */
@@ -196,6 +197,18 @@ void stack_flame__interval(struct stack_flame *f, struct session *s)
 		root_frame(f, s);
 }
 
+/* pprof's source lookups, through the session's stacks (sym/srcline.h). */
+static int src_of(void *ctx, const struct frame_map *fm, struct pprof_src *out)
+{
+	struct srcline sl;
+	int err = stack__srcline(ctx, fm, &sl);
+
+	if (err)
+		return err;
+	*out = (struct pprof_src){ .file = sl.file, .start_line = sl.fn_line, .line = sl.line };
+	return 0;
+}
+
 static int write_pprof(struct stack_flame *f, struct session *s, const char *who)
 {
 	u64 start = session__enabled_time(s), now = session__now(s);
@@ -205,6 +218,8 @@ static int write_pprof(struct stack_flame *f, struct session *s, const char *who
 
 	pprof__set_time(f->pp, (int64_t)session__wall_ns(s, start),
 			now > start ? (int64_t)(now - start) : 0);
+	if (session__stack(s))
+		pprof__set_src(f->pp, src_of, session__stack(s));
 	snprintf(comment, sizeof(comment), "perf-prof %s", who);
 	err = pprof__comment(f->pp, comment);
 	if (err)

@@ -167,6 +167,11 @@ const char *dso__name(const struct dso *d)
 	return d ? d->name : NULL;
 }
 
+const char *dso__debug_path(const struct dso *d)
+{
+	return d && d->es ? elfsyms__debug_path(d->es) : NULL;
+}
+
 const unsigned char *dso__build_id(const struct dso *d, int *len)
 {
 	*len = 0;

@@ -30,6 +30,8 @@ void dso__get(struct dso *d);
 void dso__put(struct dso *d);
 
 const char *dso__name(const struct dso *d);
+/* The separate debug file its symbols came from, NULL if none (or not loaded). */
+const char *dso__debug_path(const struct dso *d);
 /* Its build-id (from MMAP2, or the file once its symbols are loaded), NULL if not known. */
 const unsigned char *dso__build_id(const struct dso *d, int *len);
 bool dso__is_file(const struct dso *d);

@@ -529,6 +529,7 @@ void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolve
 	r->off = 0;
 	r->dso = NULL;
 	r->map = mp;
+	r->in_file = false;
 	if (mp && mp->dso) {
 		struct elfsyms *es;
 
@@ -537,6 +538,8 @@ void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolve
 		if (es) {
 			u64 v = elfsyms__file_to_vaddr(es, lookup - mp->start + mp->pgoff);
 
+			r->vaddr = v;
+			r->in_file = true;
 			s = elfsyms__find(es, v);
 			if (s) {
 				r->sym = s->name;

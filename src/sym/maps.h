@@ -55,6 +55,8 @@ struct resolved {
 	u64 off;
 	const char *dso;
 	const struct map *map; /* the mapping @lookup lies in, NULL if none */
+	u64 vaddr;	       /* @lookup as a link-time address of map's file (in_file) */
+	bool in_file;	       /* the file's symbols were read: vaddr is valid */
 };
 
 /*

@@ -8,6 +8,7 @@
 #include "util/json.h"
 #include "sym/ksyms.h"
 #include "sym/maps.h"
+#include "sym/srcline.h"
 #include "sym/stack.h"
 
 #include "sym/unwind.h"
@@ -26,6 +27,7 @@ struct stack_ctx {
 	struct unwinder *uw;
 	bool uw_tried;
 	struct unwind_map um;
+	struct srclines *srclines; /* made on first use */
 	u32 cur_pid;
 	u64 uips[MAX_USER];
 	struct frame buf[MAX_FRAMES];
@@ -54,6 +56,7 @@ void stack_ctx__delete(struct stack_ctx *ctx)
 		return;
 	if (ctx->uw)
 		unwinder__delete(ctx->uw);
+	srclines__delete(ctx->srclines);
 	maps__delete(ctx->maps);
 	dso_cache__delete(ctx->dc);
 	ksyms__delete(ctx->ks);
@@ -174,7 +177,46 @@ static void user_frame(struct stack_ctx *ctx, u32 pid, u64 addr, bool first, str
 		fm->end = r.map->end;
 		fm->pgoff = r.map->pgoff;
 		fm->build_id = dso__build_id(r.map->dso, &fm->build_id_len);
+		if (r.in_file) {
+			fm->dso = r.map->dso;
+			fm->vaddr = r.vaddr;
+		}
 	}
+}
+
+/* @path without a leading "/proc/PID/root" (a process's view, gone with it), or NULL. */
+static const char *host_path(const char *path)
+{
+	const char *p;
+
+	if (!path || strncmp(path, "/proc/", 6))
+		return NULL;
+	p = path + 6 + strspn(path + 6, "0123456789");
+	return p > path + 6 && !strncmp(p, "/root/", 6) ? p + 5 : NULL;
+}
+
+int stack__srcline(struct stack_ctx *ctx, const struct frame_map *fm, struct srcline *out)
+{
+	const char *paths[5];
+
+	if (!ctx || !fm || !fm->dso)
+		return -ENOENT;
+	if (!ctx->srclines && !(ctx->srclines = srclines__new()))
+		return -ENOMEM;
+	/*
+	 * The debug file, else the file as it was opened, else by its name;
+	 * through the process's root, else (the process is gone) the host's.
+	 */
+	paths[0] = dso__debug_path(fm->dso);
+	paths[1] = host_path(paths[0]);
+	paths[2] = dso__open_path(fm->dso);
+	paths[3] = host_path(paths[2]);
+	paths[4] = dso__name(fm->dso);
+	for (int i = 0; i < 5; i++)
+		if (paths[i] && paths[i][0] == '/' &&
+		    !srclines__find(ctx->srclines, paths[i], fm->vaddr, out))
+			return 0;
+	return -ENOENT;
 }
 
 static const struct unwind_map *find_map(void *arg, u64 addr)

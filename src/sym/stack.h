@@ -88,10 +88,20 @@ struct frame_map {
 	u64 start, end, pgoff;	       /* end 0: not known (kernel frames, no mapping) */
 	const unsigned char *build_id; /* NULL: not known; valid until stack_ctx__delete */
 	int build_id_len;
+	struct dso *dso; /* the file, for stack__srcline; NULL: its symbols were not read */
+	u64 vaddr;	 /* the (return) address as a link-time address of the file */
 };
 /* stack__frames, and in @maps[i] the mapping of frame i. */
 int stack__frames_maps(struct stack_ctx *ctx, const struct sample *smp, struct frame *out,
 		       struct frame_map *maps, int max);
+
+struct srcline;
+/*
+ * Where the frame @fm describes lies in the source, from the DWARF of its
+ * file's debug file or of the file itself (sym/srcline.h; strings owned by
+ * @ctx).  Opens files: for the end of a run, not per sample.  0 or -ENOENT.
+ */
+int stack__srcline(struct stack_ctx *ctx, const struct frame_map *fm, struct srcline *out);
 
 /* Print the stack, one frame a line: "<indent>ADDR sym+0xOFF (dso)". */
 void stack__print(struct stack_ctx *ctx, const struct sample *smp, FILE *fp, const char *indent);

@@ -17,6 +17,9 @@ it (stdin) and answer questions about it, one answer line per question:
   label KEY I       "VALUE=SUM ..." of value I by the string label KEY
   values KEY        how many values the label KEY takes
   time              "time_nanos duration_nanos"
+  srcfile FUNC      the source files of the functions named FUNC, and their
+                    first lines ("FILE:LINE", sorted), "none" without
+  hotline FUNC I    the line of FUNC, as a leaf, with the most value I
   comments          the comments, joined with "|"
   nolines           locations without a function
   folded I [LABEL]  the stacks as perf-prof's folded lines: the comm label
@@ -188,6 +191,19 @@ class Profile:
         if q == 'values':
             return str(len(set(str(self.labels(smp)[args[0]]) for smp in self.samples
                                if args[0] in self.labels(smp))))
+        if q == 'srcfile':
+            out = sorted(set('%s:%d' % (self.s(one(f, 'filename')), one(f, 'start_line'))
+                             for f in self.funcs.values()
+                             if self.s(one(f, 'name')) == args[0] and one(f, 'filename')))
+            return ' '.join(out) if out else 'none'
+        if q == 'hotline':
+            by = defaultdict(int)
+            for smp in self.samples:
+                ids = smp.get('location_id', [])
+                lines = self.locs[ids[0]].get('line', []) if ids else []
+                if lines and self.func_names(ids[0])[0] == args[0]:
+                    by[one(lines[0], 'line')] += self.value(smp, int(args[1]))
+            return str(max(by, key=by.get)) if by else 'none'
         if q == 'time':
             return '%d %d' % (one(self.p, 'time_nanos'), one(self.p, 'duration_nanos'))
         if q == 'comments':

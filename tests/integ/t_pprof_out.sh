@@ -71,6 +71,13 @@ check_eq "profile: the program's mapping first" \
 	"$(awk '/^mapping \{/ { m = 1 } m && /filename:/ { print $2; exit }' $P)" \
 	"$(awk -v p="$SPIN" '/^string_table:/ { if ($2 == "\"" p "\"") { print i; exit } i++ }' $P)"
 check "profile: the workload's build-id" grep -q 'build_id: [1-9]' $P
+# source files and lines from the workload's DWARF (built with -g)
+SRC=$(realpath "$(dirname "$0")/../work/spin.c")
+check_eq "profile: spin_for's source file and first line" "$(q $P srcfile spin_for)" \
+	"$SRC:$(grep -n '^__attribute__((noinline)) void spin_for' "$SRC" | cut -d: -f1)"
+check_eq "profile: spin_for's hottest line is its inner loop's" "$(q $P hotline spin_for 0)" \
+	"$(grep -n 'sink += ' "$SRC" | cut -d: -f1)"
+check "profile: the workload's mapping has file names and lines" grep -q 'has_line_numbers: true' $P
 check_eq "profile: labels" "$(q $P labels)" "comm pid tid"
 check "profile: the spinner thread by comm" grep -q 'spinner=[1-9]' <<<"$(q $P label comm 0)"
 read -r tn dn <<<"$(q $P time)"
@@ -85,6 +92,9 @@ if have_go; then
 	check "go tool pprof: the program's file" grep -q "^File: spin" "$T/p.go"
 	gopprof -traces -tagfocus comm=spinner "$T/p.pb.gz" >"$T/p.tr"
 	check "go tool pprof -tagfocus comm=spinner: spin_a stacks" grep -q 'spin_a$' "$T/p.tr"
+	gopprof -list '^spin_for$' "$T/p.pb.gz" >"$T/p.list"
+	check "go tool pprof -list spin_for: its source, from the file named" \
+		grep -q "ROUTINE =* spin_for in $SRC" "$T/p.list"
 else
 	skip "go not installed (golang-go): go tool pprof not run"
 fi

@@ -115,10 +115,14 @@ static void test_tables(void)
 	Profile *pr;
 
 	for (int i = 0; i < 3; i++)
-		m1[i] = (struct frame_map){ 0x1000, 0x2000, 0, bid, sizeof(bid) };
+		m1[i] = (struct frame_map){
+			.start = 0x1000, .end = 0x2000, .build_id = bid, .build_id_len = sizeof(bid)
+		};
 	m2[0] = (struct frame_map){ 0 };
 	m2[1] = m2[2] = m2[3] = m1[0];
-	m2[4] = (struct frame_map){ 0x7f0000000000ULL, 0x7f0000100000ULL, 0x28000, NULL, 0 };
+	m2[4] = (struct frame_map){ .start = 0x7f0000000000ULL,
+				    .end = 0x7f0000100000ULL,
+				    .pgoff = 0x28000 };
 	CHECK(p, "pprof__new");
 	if (!p)
 		return;
@@ -281,8 +285,8 @@ static void test_main_mapping(void)
 	};
 	struct frame b = { .addr = 0x600100, .sym = "main", .dso = "/usr/bin/other" };
 	struct frame_map ma[] = { { 0 },
-				  { 0x7f0000000000ULL, 0x7f0000100000ULL, 0, NULL, 0 },
-				  { 0x500000, 0x501000, 0, NULL, 0 } };
+				  { .start = 0x7f0000000000ULL, .end = 0x7f0000100000ULL },
+				  { .start = 0x500000, .end = 0x501000 } };
 	int64_t one = 1, five = 5;
 	struct pprof *p = pprof__new(t, 1, 0);
 	Profile *pr;
@@ -322,6 +326,87 @@ static void test_main_mapping(void)
 		}
 		perftools__profiles__profile__free_unpacked(pr, NULL);
 	}
+	pprof__delete(p);
+}
+
+/* A source lookup that knows the addresses of one fake file. */
+static int fake_src(void *arg, const struct frame_map *fm, struct pprof_src *out)
+{
+	(*(int *)arg)++;
+	if (fm->dso != (struct dso *)&fake_src || fm->vaddr >= 0x2000)
+		return -ENOENT;
+	*out = (struct pprof_src){ .file = "/src/w.c", .start_line = 10, .line = fm->vaddr & 0xff };
+	return 0;
+}
+
+/* Source files and lines: looked up once per location, when the profile is encoded. */
+static void test_src(void)
+{
+	static const struct pprof_type t[] = { { "samples", "count" } };
+	struct dso *fake = (struct dso *)&fake_src;
+	struct frame fr[] = {
+		{ .addr = 0x5010, .sym = "f", .dso = "/w" },	 /* a line of f */
+		{ .addr = 0x5020, .sym = "f", .dso = "/w" },	 /* another line of f */
+		{ .addr = 0x5030, .sym = "g", .dso = "/w" },	 /* no source known */
+		{ .addr = 0x5040, .sym = "h", .dso = "/other" }, /* no file for lookups */
+	};
+	struct frame_map fm[] = {
+		{ 0x5000, 0x6000, 0, NULL, 0, fake, 0x1010 },
+		{ 0x5000, 0x6000, 0, NULL, 0, fake, 0x1020 },
+		{ 0x5000, 0x6000, 0, NULL, 0, fake, 0x3030 },
+		{ 0x5000, 0x6000, 0, NULL, 0, NULL, 0 },
+	};
+	int64_t one = 1;
+	int calls = 0;
+	struct pprof *p = pprof__new(t, 1, 0);
+	Profile *pr;
+
+	CHECK(p, "pprof__new");
+	if (!p)
+		return;
+	pprof__set_src(p, fake_src, &calls);
+	CHECK_INT(pprof__add(p, fr, fm, 4, NULL, 0, &one), 0);
+	CHECK_INT(pprof__add(p, fr, fm, 4, NULL, 0, &one), 0);
+	CHECK_INT(calls, 0); /* nothing looked up while samples come */
+	pr = unpack(p);
+	CHECK_INT(calls, 3); /* once per location with a file */
+	CHECK(pr, "unpack");
+	if (pr) {
+		const Perftools__Profiles__Location *l0 = loc(pr, 1), *l1 = loc(pr, 2),
+						    *l2 = loc(pr, 3);
+
+		check_ids(pr);
+		CHECK(l0 && l1 && l2 && l0->n_line == 1 && l1->n_line == 1 && l2->n_line == 1,
+		      "one line each");
+		if (l0 && l1 && l2 && l0->n_line && l1->n_line && l2->n_line) {
+			const Perftools__Profiles__Function *f = NULL, *g = NULL;
+
+			CHECK_INT(l0->line[0]->line, 0x10);
+			CHECK_INT(l1->line[0]->line, 0x20);
+			CHECK_INT(l2->line[0]->line, 0);
+			/* both lines of f: one function, with its file */
+			CHECK_INT(l0->line[0]->function_id, l1->line[0]->function_id);
+			for (size_t i = 0; i < pr->n_function; i++) {
+				if (pr->function[i]->id == l0->line[0]->function_id)
+					f = pr->function[i];
+				if (pr->function[i]->id == l2->line[0]->function_id)
+					g = pr->function[i];
+			}
+			CHECK(f && !strcmp(str(pr, f->filename), "/src/w.c") &&
+				      f->start_line == 10 && !strcmp(str(pr, f->name), "f"),
+			      "f: file and first line");
+			CHECK(g && g->filename == 0 && !strcmp(str(pr, g->name), "g"),
+			      "g: no file");
+		}
+		CHECK(pr->n_mapping >= 1 && pr->mapping[0]->has_filenames &&
+			      pr->mapping[0]->has_line_numbers,
+		      "/w: has file names and lines");
+		perftools__profiles__profile__free_unpacked(pr, NULL);
+	}
+	pr = unpack(p);
+	CHECK_INT(calls, 3); /* not again */
+	if (pr)
+		perftools__profiles__profile__free_unpacked(pr, NULL);
 	pprof__delete(p);
 }
 
@@ -392,6 +477,7 @@ int main(void)
 	test_tables();
 	test_strings();
 	test_main_mapping();
+	test_src();
 	test_write();
 	return ut_done("pprof");
 }

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Source lines from DWARF (sym/srcline.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <uthash.h>
+
+#include "sym/srcline.h"
+
+struct dwfile {
+	UT_hash_handle hh;
+	Dwarf *dw; /* NULL: the file has no DWARF (or cannot be read) */
+	int fd;
+	char path[];
+};
+
+/* A file name made absolute with its unit's directory. */
+struct path {
+	UT_hash_handle hh;
+	char s[];
+};
+
+struct srclines {
+	struct dwfile *files;
+	struct path *paths;
+};
+
+struct srclines *srclines__new(void)
+{
+	return calloc(1, sizeof(struct srclines));
+}
+
+void srclines__delete(struct srclines *sl)
+{
+	struct dwfile *f, *t;
+	struct path *p, *tp;
+
+	if (!sl)
+		return;
+	HASH_ITER(hh, sl->paths, p, tp)
+	{
+		HASH_DEL(sl->paths, p);
+		free(p);
+	}
+	HASH_ITER(hh, sl->files, f, t)
+	{
+		HASH_DEL(sl->files, f);
+		if (f->dw)
+			dwarf_end(f->dw);
+		if (f->fd >= 0)
+			close(f->fd);
+		free(f);
+	}
+	free(sl);
+}
+
+static Dwarf *file_dwarf(struct srclines *sl, const char *path)
+{
+	size_t len = strlen(path);
+	struct dwfile *f;
+
+	HASH_FIND(hh, sl->files, path, len, f);
+	if (f)
+		return f->dw;
+	f = calloc(1, sizeof(*f) + len + 1);
+	if (!f)
+		return NULL;
+	memcpy(f->path, path, len + 1);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->dw = f->fd >= 0 ? dwarf_begin(f->fd, DWARF_C_READ) : NULL;
+	if (!f->dw && f->fd >= 0) {
+		close(f->fd);
+		f->fd = -1;
+	}
+	HASH_ADD_KEYPTR(hh, sl->files, f->path, len, f);
+	return f->dw;
+}
+
+/* @name as DWARF gives it, relative to the unit's directory unless absolute. */
+static const char *full_path(struct srclines *sl, Dwarf_Die *cu, const char *name)
+{
+	Dwarf_Attribute a;
+	const char *dir;
+	struct path *p;
+	size_t dl, nl, len;
+
+	if (name[0] == '/' || !dwarf_attr(cu, DW_AT_comp_dir, &a) || !(dir = dwarf_formstring(&a)))
+		return name;
+	dl = strlen(dir);
+	nl = strlen(name);
+	len = dl + 1 + nl;
+	p = malloc(sizeof(*p) + len + 1);
+	if (!p)
+		return name;
+	memcpy(p->s, dir, dl);
+	p->s[dl] = '/';
+	memcpy(p->s + dl + 1, name, nl + 1);
+	{
+		struct path *old;
+
+		HASH_FIND(hh, sl->paths, p->s, len, old);
+		if (old) {
+			free(p);
+			return old->s;
+		}
+	}
+	HASH_ADD_KEYPTR(hh, sl->paths, p->s, len, p);
+	return p->s;
+}
+
+int srclines__find(struct srclines *sl, const char *path, u64 vaddr, struct srcline *out)
+{
+	Dwarf *dw = sl && path ? file_dwarf(sl, path) : NULL;
+	Dwarf_Die cu, *scopes = NULL;
+	int n, fn = -1, inl = -1;
+
+	*out = (struct srcline){ 0 };
+	if (!dw || !dwarf_addrdie(dw, vaddr, &cu))
+		return -ENOENT;
+	/* innermost first: blocks, inlined calls, then the function that holds them */
+	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	for (int i = 0; i < n && fn < 0; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram)
+			fn = i;
+		else if (tag == DW_TAG_inlined_subroutine)
+			inl = i;
+	}
+	if (fn < 0 || !(out->file = dwarf_decl_file(&scopes[fn]))) {
+		free(scopes);
+		out->file = NULL;
+		return -ENOENT;
+	}
+	out->file = full_path(sl, &cu, out->file);
+	dwarf_decl_line(&scopes[fn], &out->fn_line);
+	if (inl >= 0) {
+		/* code inlined into the function: the line of the outermost call */
+		Dwarf_Attribute a;
+		Dwarf_Word w;
+
+		if (dwarf_attr(&scopes[inl], DW_AT_call_line, &a) && !dwarf_formudata(&a, &w))
+			out->line = (int)w;
+	} else {
+		Dwarf_Line *l = dwarf_getsrc_die(&cu, vaddr);
+		const char *f = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+
+		if (f && !strcmp(full_path(sl, &cu, f), out->file))
+			dwarf_lineno(l, &out->line);
+	}
+	free(scopes);
+	return 0;
+}
