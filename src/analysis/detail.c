@@ -9,7 +9,6 @@
 #include "analysis/detail.h"
 #include "report/evline.h"
 #include "report/stats_table.h"
-#include "sym/stack.h"
 #include "util/json.h"
 #include "util/units.h"
 
@@ -214,7 +213,6 @@ static void json_one(struct session *s, const struct detail_pair *p, const struc
 		     char mark, u64 hidden, struct json *j)
 {
 	const struct sample *smp = &e->copy.smp;
-	struct stack_ctx *stack = session__stack(s);
 
 	json__obj(j, NULL);
 	if (mark != ' ')
@@ -222,14 +220,9 @@ static void json_one(struct session *s, const struct detail_pair *p, const struc
 	if (hidden)
 		json__u64(j, "hidden", hidden);
 	json__i64(j, "offset_ns", (int64_t)(smp->time - p->start));
-	json__str(j, "event", e->ev->name);
-	json__u64(j, "time_ns", session__wall_ns(s, smp->time));
-	json__str(j, "comm", session__comm_at(s, smp->tid, smp->time));
-	json__u64(j, "pid", smp->pid);
-	json__u64(j, "tid", smp->tid);
-	json__u64(j, "cpu", smp->cpu);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__json(stack, smp, j, "stack");
+	evline__json_members(j, s, smp, NULL, e->ev->name);
+	evsel__json_fields(e->ev, smp, j, "fields");
+	evline__json_stack(j, s, smp);
 	json__close(j);
 }
 

@@ -59,7 +59,8 @@ struct detail_pair {
  * Print @p's timeline under @header now, or once the window reaches end + N.
  * --json: @header is the members (json__frag_end) the timeline's one line
  * begins with: {"type":"slow",HEADER,"timeline":[{"mark":"S","offset_ns":0,
- * "name":...,"time_ns":...,"comm":...,"pid":...,"tid":...,"cpu":...},...]}
+ * "time_ns":...,"comm":...,"pid":...,"tid":...,"cpu":...,"event":...,
+ * "fields":{...},"stack":[...]},...]} (the event as evline__json's)
  * ("mark" "S" or "E" at the pair's ends only; "hidden": N on an event after
  * N events hide< left out; "truncated_ns": the offset before which events
  * left the full window).

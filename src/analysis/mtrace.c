@@ -13,7 +13,6 @@
 #include "report/heatmap.h"
 #include "report/outfile.h"
 #include "report/stats_table.h"
-#include "sym/stack.h"
 #include "util/json.h"
 
 /* A pending start (the pairs payload). */
@@ -429,21 +428,14 @@ static void json_row_key(struct mtrace *mt, struct lat_row *r, const struct mtra
 		mt->failed_alloc = true;
 }
 
-/* --json: one event of a pair, as an object. */
+/* --json: one event of a pair, as an object: trace's event record without its type. */
 static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
 		       const struct sample *smp)
 {
-	struct stack_ctx *stack = session__stack(s);
-
 	json__obj(j, key);
-	json__str(j, "event", ev->name);
-	json__u64(j, "time_ns", session__wall_ns(s, smp->time));
-	json__str(j, "comm", session__comm_at(s, smp->tid, smp->time));
-	json__u64(j, "pid", smp->pid);
-	json__u64(j, "tid", smp->tid);
-	json__u64(j, "cpu", smp->cpu);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__json(stack, smp, j, "stack");
+	evline__json_members(j, s, smp, NULL, ev->name);
+	evsel__json_fields(ev, smp, j, "fields");
+	evline__json_stack(j, s, smp);
 	json__close(j);
 }
 

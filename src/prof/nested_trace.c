@@ -192,21 +192,14 @@ static void print_return(struct session *s, struct nested_trace *nt, const struc
 		2 * r->depth, "", nt->names[r->func], stats_table__fmt_ns(r->delta, d, sizeof(d)));
 }
 
-/* --json: one end of a call, as an object. */
+/* --json: one end of a call, as an object: trace's event record without its type. */
 static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
 		       const struct sample *smp)
 {
-	struct stack_ctx *stack = session__stack(s);
-
 	json__obj(j, key);
-	json__u64(j, "time_ns", session__wall_ns(s, smp->time));
-	json__str(j, "comm", session__comm_at(s, smp->tid, smp->time));
-	json__u64(j, "pid", smp->pid);
-	json__u64(j, "tid", smp->tid);
-	json__u64(j, "cpu", smp->cpu);
-	json__str(j, "event", ev->name);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__json(stack, smp, j, "stack");
+	evline__json_members(j, s, smp, NULL, ev->name);
+	evsel__json_fields(ev, smp, j, "fields");
+	evline__json_stack(j, s, smp);
 	json__close(j);
 }
 

@@ -207,19 +207,14 @@ static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
 	if (session__json(s)) {
 		struct json j;
 
-		json__begin(&j, out, "event");
-		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
-		json__str(&j, "comm", session__comm_at(s, smp->tid, smp->time));
-		json__u64(&j, "pid", smp->pid);
-		json__u64(&j, "tid", smp->tid);
-		json__u64(&j, "cpu", smp->cpu);
-		json__str(&j, "event", ev->name);
+		/* trace's event record, with "num" */
+		evline__json_head(&j, out, s, smp, NULL, ev->name);
+		evsel__json_fields(ev, smp, &j, "fields");
 		if (v->is_signed)
 			json__i64(&j, "num", (int64_t)v->u);
 		else
 			json__u64(&j, "num", v->u);
-		if (stack && (smp->nr_ips || smp->stack))
-			stack__json(stack, smp, &j, "stack");
+		evline__json_stack(&j, s, smp);
 		json__end(&j);
 		return;
 	}
