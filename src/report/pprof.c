@@ -8,12 +8,15 @@
  *   string_table	every string once, string 0 is ""; strings that are not
  *			UTF-8 (comm names can hold anything) get U+FFFD for the
  *			bad bytes, as protobuf strings must be UTF-8
- *   function	one per (name, file): the symbol as name and system_name
+ *   function	one per (name, source file): the symbol as name and
+ *			system_name; the file and first line from the source
+ *			lookups made when the profile is first encoded
  *   mapping	one per mapped file range a frame came from (start, limit,
  *			file offset, file, build-id), or one per file for frames
  *			without a known range (kernel, kept stacks), its range the
- *			addresses seen
- *   location	one per (mapping, address, function), with one line
+ *			addresses seen; the program's first
+ *   location	one per (mapping, address, symbol), with one line (the
+ *			function, and the line number where the source is known)
  *   sample	one per (stack, labels), values added up
  */
 #include <errno.h>
