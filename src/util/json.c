@@ -79,6 +79,22 @@ static const unsigned char plain[256] = {
 	[0x5d ... 0x7e] = 1,
 };
 
+/*
+ * Eight bytes at once that need no escape (and are ASCII): no byte under
+ * 0x20, none with the top bit, none equal to '"', '\\' or 0x7f.  The tests
+ * for "a byte less than n" and "a byte equal to 0" are exact as to whether
+ * any byte is (not which).
+ */
+static inline bool plain8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, top = 0x8080808080808080ULL;
+	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\'), del = w ^ (ones * 0x7f);
+	uint64_t bad = ((w - ones * 0x20) & ~w) | w | ((q - ones) & ~q) | ((b - ones) & ~b) |
+		       ((del - ones) & ~del);
+
+	return !(bad & top);
+}
+
 /* @c escaped at @d: its length (at most 6). */
 static size_t escape_byte(char *d, unsigned char c)
 {
@@ -130,7 +146,17 @@ static void escape(struct json *j, const char *str, size_t len)
 		d = j->buf + j->len;
 		while (i < len) {
 			unsigned char c = s[i];
+			uint64_t w;
 
+			if (i + 8 <= len) {
+				memcpy(&w, s + i, 8);
+				if (plain8(w)) {
+					memcpy(d, &w, 8);
+					d += 8;
+					i += 8;
+					continue;
+				}
+			}
 			if (plain[c]) {
 				*d++ = (char)c;
 				i++;
@@ -174,8 +200,25 @@ void json__escape(FILE *fp, const char *s, size_t len)
 	flush(&j);
 }
 
-static void put_str(struct json *j, const char *s, size_t len)
+/*
+ * A string in quotes.  Short plain ones (keys, most names) are copied with
+ * their quotes here, without a call: a line holds a dozen of them.
+ */
+static inline void put_str(struct json *j, const char *s, size_t len)
 {
+	if (len <= 32 && sizeof(j->buf) - j->len >= 34) {
+		char *d = j->buf + j->len;
+		size_t i;
+
+		d[0] = '"';
+		for (i = 0; i < len && plain[(unsigned char)s[i]]; i++)
+			d[i + 1] = s[i];
+		if (i == len) {
+			d[len + 1] = '"';
+			j->len += len + 2;
+			return;
+		}
+	}
 	putch(j, '"');
 	escape(j, s, len);
 	putch(j, '"');
@@ -199,36 +242,51 @@ static void digits8(char *p, uint32_t w)
 }
 
 /*
+ * The digits of @w (< 10^8) without leading zeros at @p: their count (8
+ * bytes are written).
+ */
+static size_t digits_short(char *p, uint32_t w)
+{
+	char tmp[16];
+	size_t n = w >= 10000 ? (w >= 1000000 ? (w >= 10000000 ? 8 : 7) : (w >= 100000 ? 6 : 5))
+			      : (w >= 100 ? (w >= 1000 ? 4 : 3) : (w >= 10 ? 2 : 1));
+
+	digits8(tmp, w);
+	memcpy(p, tmp + 8 - n, 8);
+	return n;
+}
+
+/*
  * @v in decimal, as fprintf's %llu would, cheaper: 8 digits at a time in
- * 32-bit arithmetic (a 19-digit time_ns is in every event line), copied
+ * 32-bit arithmetic, the 8-digit parts of a long number (a 19-digit
+ * time_ns is in every event line) each divided out of @v directly; copied
  * into the buffer as a fixed 24 bytes.
  */
 static void put_u64(struct json *j, uint64_t v)
 {
-	char tmp[48], *end = tmp + 24, *p = end;
-	uint32_t w;
+	char *p;
+	size_t n;
 
-	while (v >= 100000000) {
-		uint64_t q = v / 100000000;
-
-		p -= 8;
-		digits8(p, (uint32_t)(v - q * 100000000));
-		v = q;
-	}
-	for (w = (uint32_t)v; w >= 100; w /= 100) {
-		p -= 2;
-		memcpy(p, digits2 + 2 * (w % 100), 2);
-	}
-	if (w >= 10) {
-		p -= 2;
-		memcpy(p, digits2 + 2 * w, 2);
-	} else {
-		*--p = (char)('0' + w);
-	}
 	if (sizeof(j->buf) - j->len < 24)
 		flush(j);
-	memcpy(j->buf + j->len, p, 24);
-	j->len += end - p;
+	p = j->buf + j->len;
+	if (v < 100000000) {
+		n = digits_short(p, (uint32_t)v);
+	} else if (v < 10000000000000000ULL) {
+		uint64_t hi = v / 100000000;
+
+		n = digits_short(p, (uint32_t)hi);
+		digits8(p + n, (uint32_t)(v - hi * 100000000));
+		n += 8;
+	} else {
+		uint64_t top = v / 10000000000000000ULL, mid = v / 100000000;
+
+		n = digits_short(p, (uint32_t)top);
+		digits8(p + n, (uint32_t)(mid - top * 100000000));
+		digits8(p + n + 8, (uint32_t)(v - mid * 100000000));
+		n += 16;
+	}
+	j->len += n;
 }
 
 /* The comma and the key of the next member or element. */

@@ -16,6 +16,27 @@ static FILE *mem(void)
 	return open_memstream(&buf, &len);
 }
 
+/* @s as the member "v" of a line: what is between its quotes */
+static const char *member_of(const char *s, size_t n)
+{
+	static char v[256];
+	struct json j;
+	FILE *fp = mem();
+	size_t len;
+
+	json__begin(&j, fp, "s");
+	json__strn(&j, "v", s, n);
+	json__end(&j);
+	fclose(fp);
+	len = strlen(buf);
+	/* {"type":"s","v":"..."}\n */
+	if (len < 20 || len - 20 >= sizeof(v) || strncmp(buf, "{\"type\":\"s\",\"v\":\"", 17))
+		return "";
+	memcpy(v, buf + 17, len - 20);
+	v[len - 20] = '\0';
+	return v;
+}
+
 static const char *esc(const char *s, size_t n)
 {
 	FILE *fp = mem();
@@ -52,6 +73,44 @@ int main(void)
 	/* a comm of 15 bytes cut inside a character */
 	CHECK_STR(esc("worker-\xe2\x82\xac\xe2\x82\xac\xe2\x82", 15),
 		  "worker-\xe2\x82\xac\xe2\x82\xac\xef\xbf\xbd\xef\xbf\xbd");
+
+	/* a byte to escape at every place of a 24-byte string (read 8 bytes at a time) */
+	{
+		static const struct {
+			const char *in, *out;
+		} sp[] = {
+			{ "\"", "\\\"" },
+			{ "\\", "\\\\" },
+			{ "\n", "\\n" },
+			{ "\x01", "\\u0001" },
+			{ "\x1f", "\\u001f" },
+			{ "\x7f", "\\u007f" },
+			{ "\x80", "\xef\xbf\xbd" },
+			{ "\xff", "\xef\xbf\xbd" },
+			{ "\xc3\xa9", "\xc3\xa9" },
+			{ " ", " " },
+			{ "~", "~" },
+			{ "\xe2\x82\xac", "\xe2\x82\xac" },
+		};
+		int bad = 0;
+
+		for (size_t k = 0; k < sizeof(sp) / sizeof(sp[0]); k++)
+			for (int at = 0; at < 24; at++) {
+				char in[40], want[64];
+				size_t n = strlen(sp[k].in);
+
+				/* 'x' * at, the bytes, 'x' * (24 - at) */
+				memset(in, 'x', sizeof(in));
+				memcpy(in + at, sp[k].in, n);
+				snprintf(want, sizeof(want), "%.*s%s%.*s", at, in, sp[k].out,
+					 24 - at, in + at + n);
+				bad += strcmp(esc(in, 24 + n), want) != 0;
+				/* as members: the bytes alone, the whole (short strings' own path) */
+				bad += strcmp(member_of(in + at, n), sp[k].out) != 0;
+				bad += strcmp(member_of(in, 24 + n), want) != 0;
+			}
+		CHECK_INT(bad, 0);
+	}
 
 	fp = mem();
 	json__begin(&j, fp, "row");
