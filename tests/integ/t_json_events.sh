@@ -1,5 +1,5 @@
 #!/bin/bash
-# --json of the event printers: trace, expr, signal, page-faults,
+# --json of the event printers: trace (tracepoints and probes), expr, signal, page-faults,
 # breakpoint, irq-off, watchdog, hrtimer.  Every output line parses (jq),
 # is an object whose first member is "type", and nothing else is on the
 # output.  The numbers are the ground truth of the profilers' own suites
@@ -51,6 +51,19 @@ check "trace -g --json: parses" json_ok "$T/g.json"
 check_eq "trace -g --json: each event with a stack of {addr, sym, off, dso}" \
 	"$(count "$T/g.json" '(.stack | length) > 0 and (.stack[0] | has("addr") and has("sym") and has("dso"))')" 10
 check_eq "trace -g --json: the leaf frame in libc (its syscall())" "$(count "$T/g.json" '.stack[0].dso | test("/libc[.-]")')" 10
+
+# a probe's fields: libc's syscall(SYS_getppid) (arg1 110), its return (getppid's value)
+if [ -d /sys/bus/event_source/devices/uprobe ]; then
+	"$PP" trace -e 'uprobe:syscall@"libc.so.6"' --json -o "$T/u.json" -- "$W/getppid_loop" 3 >/dev/null 2>&1
+	check_eq "uprobe --json: 3 calls, __probe_ip and arg1 = 0x6e" "$(count "$T/u.json" '.fields.arg1 == "0x6e" and (.fields.__probe_ip | startswith("0x"))')" 3
+	"$PP" trace -e 'uretprobe:syscall@"libc.so.6"' --json -o "$T/ur.json" -- "$W/getppid_loop" 1 >/dev/null 2>&1 &
+	p=$!
+	wait $p
+	check_eq "uretprobe --json: __probe_func, __probe_ret_ip, retval (getppid: perf-prof's pid)" \
+		"$(jq -r '.fields | "\(.__probe_func | startswith("0x")) \(.__probe_ret_ip | startswith("0x")) \(.retval)"' "$T/ur.json")" "true true $(printf '0x%x' $p)"
+else
+	skip "no uprobe PMU"
+fi
 
 # --- trace and expr: write_n's 100 writes, fields decoded as the text shows them ---
 wait_for() { # FILE REGEX [PID]
