@@ -2,6 +2,7 @@
 /* Source lines from DWARF (sym/srcline.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,10 +13,19 @@
 
 #include "sym/srcline.h"
 
+/* Where a unit's code is, for files without .debug_aranges (clang's default). */
+struct cu_range {
+	u64 lo, hi; /* [lo, hi) */
+	Dwarf_Off die;
+};
+
 struct dwfile {
 	UT_hash_handle hh;
 	Dwarf *dw; /* NULL: the file has no DWARF (or cannot be read) */
 	int fd;
+	struct cu_range *ranges; /* sorted by lo; made on the first miss of the aranges */
+	size_t nr_ranges;
+	bool ranges_made;
 	char path[];
 };
 
@@ -54,19 +64,20 @@ void srclines__delete(struct srclines *sl)
 			dwarf_end(f->dw);
 		if (f->fd >= 0)
 			close(f->fd);
+		free(f->ranges);
 		free(f);
 	}
 	free(sl);
 }
 
-static Dwarf *file_dwarf(struct srclines *sl, const char *path)
+static struct dwfile *file_dwarf(struct srclines *sl, const char *path)
 {
 	size_t len = strlen(path);
 	struct dwfile *f;
 
 	HASH_FIND(hh, sl->files, path, len, f);
 	if (f)
-		return f->dw;
+		return f;
 	f = calloc(1, sizeof(*f) + len + 1);
 	if (!f)
 		return NULL;
@@ -78,7 +89,68 @@ static Dwarf *file_dwarf(struct srclines *sl, const char *path)
 		f->fd = -1;
 	}
 	HASH_ADD_KEYPTR(hh, sl->files, f->path, len, f);
-	return f->dw;
+	return f;
+}
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every unit's address ranges, from the units themselves. */
+static void make_ranges(struct dwfile *f)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die die;
+	size_t cap = 0;
+
+	f->ranges_made = true;
+	while (!dwarf_get_units(f->dw, cu, &cu, NULL, NULL, &die, NULL)) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t o = 0;
+
+		while ((o = dwarf_ranges(&die, o, &base, &lo, &hi)) > 0) {
+			if (f->nr_ranges == cap) {
+				size_t n = cap ? 2 * cap : 64;
+				struct cu_range *r = realloc(f->ranges, n * sizeof(*r));
+
+				if (!r)
+					return;
+				f->ranges = r;
+				cap = n;
+			}
+			f->ranges[f->nr_ranges++] =
+				(struct cu_range){ lo, hi, dwarf_dieoffset(&die) };
+		}
+	}
+	qsort(f->ranges, f->nr_ranges, sizeof(*f->ranges), by_lo);
+}
+
+/* The unit holding @vaddr: through .debug_aranges, else the units' own ranges. */
+static bool find_cu(struct dwfile *f, u64 vaddr, Dwarf_Die *cu)
+{
+	size_t lo = 0, hi;
+
+	if (dwarf_addrdie(f->dw, vaddr, cu))
+		return true;
+	if (!f->ranges_made)
+		make_ranges(f);
+	/* the last ranges starting at or below vaddr (units do not overlap: a few) */
+	hi = f->nr_ranges;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->ranges[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = 0; k < 4 && lo-- > 0; k++)
+		if (vaddr < f->ranges[lo].hi)
+			return dwarf_offdie(f->dw, f->ranges[lo].die, cu) != NULL;
+	return false;
 }
 
 /* @name as DWARF gives it, relative to the unit's directory unless absolute. */
@@ -113,14 +185,35 @@ static const char *full_path(struct srclines *sl, Dwarf_Die *cu, const char *nam
 	return p->s;
 }
 
+/*
+ * The file a function is declared in.  elfutils 0.188 refuses DWARF 5's
+ * file number 0 (the unit's own file, where clang puts its functions): read
+ * the number and the unit's file table then.
+ */
+static const char *decl_file(Dwarf_Die *die, Dwarf_Die *cu)
+{
+	const char *f = dwarf_decl_file(die);
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Files *files;
+	size_t nr;
+
+	if (f)
+		return f;
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) ||
+	    dwarf_getsrcfiles(cu, &files, &nr) || idx >= nr)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
 int srclines__find(struct srclines *sl, const char *path, u64 vaddr, struct srcline *out)
 {
-	Dwarf *dw = sl && path ? file_dwarf(sl, path) : NULL;
+	struct dwfile *f = sl && path ? file_dwarf(sl, path) : NULL;
 	Dwarf_Die cu, *scopes = NULL;
 	int n, fn = -1, inl = -1;
 
 	*out = (struct srcline){ 0 };
-	if (!dw || !dwarf_addrdie(dw, vaddr, &cu))
+	if (!f || !f->dw || !find_cu(f, vaddr, &cu))
 		return -ENOENT;
 	/* innermost first: blocks, inlined calls, then the function that holds them */
 	n = dwarf_getscopes(&cu, vaddr, &scopes);
@@ -132,7 +225,7 @@ int srclines__find(struct srclines *sl, const char *path, u64 vaddr, struct srcl
 		else if (tag == DW_TAG_inlined_subroutine)
 			inl = i;
 	}
-	if (fn < 0 || !(out->file = dwarf_decl_file(&scopes[fn]))) {
+	if (fn < 0 || !(out->file = decl_file(&scopes[fn], &cu))) {
 		free(scopes);
 		out->file = NULL;
 		return -ENOENT;
