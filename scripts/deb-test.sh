@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # CI: builds the Debian package (scripts/deb.sh), checks what it holds,
 # bootstraps a minimal Debian 12 (debootstrap --variant=minbase) into a scratch
-# directory, installs the package there with apt (its declared dependencies
-# must be enough on a fresh system) and runs it: perf-prof -h, perf-prof
-# check, a short trace, then removes it.  The scratch root is unmounted and
-# deleted at the end, also on failure.  Needs root and Debian's mirror.
+# directory and, in a copy of it, builds the package again with nothing but
+# build-essential and its Build-Depends (apt-get build-dep); then installs the
+# first one in the fresh root with apt (its declared dependencies must be
+# enough) and runs it: perf-prof -h, perf-prof check, a short trace, then
+# removes it.  The scratch roots are unmounted and deleted at the end, also on
+# failure.  Needs root and Debian's mirror.
 # usage: scripts/deb-test.sh [BUILD_DIR]          (default build)
 #   PP_DEB_MIRROR=URL   the Debian mirror (default http://deb.debian.org/debian)
 #   PP_DEB_NO_ROOT=1    offline: build and inspect the package, no scratch root
@@ -50,7 +52,9 @@ if [ "${PP_DEB_NO_ROOT:-}" = 1 ]; then
 fi
 [ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, chroot, mounts)"
 
-root=$(mktemp -d /var/tmp/pp-deb-root.XXXXXX)
+scratch=$(mktemp -d /var/tmp/pp-deb.XXXXXX)
+root=$scratch/root
+broot=$scratch/build-root
 mounts=()
 cleanup() {
 	local i m left
@@ -59,41 +63,57 @@ cleanup() {
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
 	done
 	# never delete through a mount that is still there (the host's /dev, /sys)
-	left=$(awk -v r="$root/" 'index($2 "/", r) == 1 { print $2 }' /proc/self/mounts)
+	left=$(awk -v r="$scratch/" 'index($2 "/", r) == 1 { print $2 }' /proc/self/mounts)
 	if [ -n "$left" ]; then
-		echo "deb-test: still mounted, $root left in place: $left" >&2
+		echo "deb-test: still mounted, $scratch left in place: $left" >&2
 		return 1
 	fi
-	rm -rf --one-file-system "$root"
+	rm -rf --one-file-system "$scratch"
 }
 trap 'cleanup' EXIT
-# mnt TYPE SOURCE DIR: mount into the root, unmounted by cleanup; private, so
-# that nothing mounted on it (devpts on the bind of /dev) reaches the host's
-# mounts on a host where they are shared (systemd's default)
+# mnt TYPE SOURCE DIR: mount into a scratch root, unmounted by cleanup;
+# private, so that nothing mounted on it (devpts on the bind of /dev) reaches
+# the host's mounts on a host where they are shared (systemd's default)
 mnt() {
-	mkdir -p "$root$3"
-	if [ "$1" = bind ]; then mount --bind "$2" "$root$3"; else mount -t "$1" "$2" "$root$3"; fi
-	mounts+=("$root$3")
-	mount --make-private "$root$3"
+	mkdir -p "$3"
+	if [ "$1" = bind ]; then mount --bind "$2" "$3"; else mount -t "$1" "$2" "$3"; fi
+	mounts+=("$3")
+	mount --make-private "$3"
 }
+apt=(apt-get -q -o APT::Sandbox::User=root)
+export DEBIAN_FRONTEND=noninteractive
 
 step "debootstrap bookworm (minbase) from $mirror"
 debootstrap --variant=minbase bookworm "$root" "$mirror" >"$build/debootstrap.log" 2>&1 ||
 	{ tail -n 20 "$build/debootstrap.log"; fail "debootstrap failed (network? log: $build/debootstrap.log)"; }
 echo "root: $(du -sh --one-file-system "$root" | cut -f1)"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+cp -a "$root" "$broot"
+
+step "building it in a copy of the fresh root from build-essential and Build-Depends"
+src=$broot/src/perf-prof-$ver
+scripts/deb.sh --source "$src"
+mnt proc proc "$broot/proc"
+log=$build/deb-build-root.log
+{ chroot "$broot" "${apt[@]}" update &&
+	chroot "$broot" "${apt[@]}" install -y --no-install-recommends build-essential &&
+	chroot "$broot" sh -c "cd /src/perf-prof-$ver && ${apt[*]} build-dep -y --no-install-recommends ." &&
+	chroot "$broot" sh -c "cd /src/perf-prof-$ver && dpkg-buildpackage -b -us -uc"; } >"$log" 2>&1 ||
+	{ tail -n 30 "$log"; fail "the package does not build from its Build-Depends (log: $log)"; }
+ls "$broot/src/perf-prof_${ver}_"*.deb
+umount "$broot/proc"
+rm -rf --one-file-system "$broot"
 
 step "apt-get install ./$(basename "$deb") in the fresh root"
 cp "$deb" "$root/tmp/"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-mnt proc proc /proc
-mnt sysfs sysfs /sys
-mnt tracefs tracefs /sys/kernel/tracing
-mnt bind /dev /dev
-mnt devpts devpts /dev/pts
-apt=(apt-get -q -o APT::Sandbox::User=root)
+mnt proc proc "$root/proc"
+mnt sysfs sysfs "$root/sys"
+mnt tracefs tracefs "$root/sys/kernel/tracing"
+mnt bind /dev "$root/dev"
+mnt devpts devpts "$root/dev/pts"
 chroot "$root" "${apt[@]}" update >"$build/deb-apt.log" 2>&1 ||
 	{ tail -n 20 "$build/deb-apt.log"; fail "apt-get update in the root failed"; }
-chroot "$root" sh -c "cd /tmp && DEBIAN_FRONTEND=noninteractive ${apt[*]} install -y \
+chroot "$root" sh -c "cd /tmp && ${apt[*]} install -y \
 	--no-install-recommends ./$(basename "$deb")" >>"$build/deb-apt.log" 2>&1 ||
 	{ tail -n 20 "$build/deb-apt.log"; fail "apt-get install of the package failed"; }
 grep -E '^(Setting up|Unpacking) ' "$build/deb-apt.log" | sed 's/^/  /'
