@@ -49,7 +49,7 @@ struct profiler {
 	 * cpu-clock" is optional (degraded without).  cmd/check_eval.h.
 	 */
 	const char *const *needs;
-	bool stacks;		     /* stacks without -g (frame pointers): a leak needs its site */
+	bool stacks; /* stacks without -g (frame pointers): a leak needs its site */
 	size_t priv_size;
 	/*
 	 * Positional arguments ("perf-prof expr -e EV 'EXPR'"), anywhere before

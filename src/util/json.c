@@ -1,44 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON Lines writer: commas, nesting, escaping (util/json.h). */
 #include "util/json.h"
+#include "util/utf8.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The length of the valid UTF-8 sequence at @s (@n bytes left), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t len;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	/* no overlong forms, no surrogates, nothing past U+10FFFF */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
 
 /*
  * A line is composed in the writer's buffer and written at json__end (or
@@ -160,7 +128,7 @@ static void escape(struct json *j, const char *str, size_t len)
 			if (plain[c]) {
 				*d++ = (char)c;
 				i++;
-			} else if (c >= 0x80 && (u = utf8_len(s + i, len - i))) {
+			} else if (c >= 0x80 && (u = utf8__seq_len(s + i, len - i))) {
 				memcpy(d, s + i, u);
 				d += u;
 				i += u;
@@ -178,7 +146,8 @@ static void escape(struct json *j, const char *str, size_t len)
 		while (i + run < len) {
 			if (plain[s[i + run]])
 				run++;
-			else if (s[i + run] >= 0x80 && (u = utf8_len(s + i + run, len - i - run)))
+			else if (s[i + run] >= 0x80 &&
+				 (u = utf8__seq_len(s + i + run, len - i - run)))
 				run += u;
 			else
 				break;

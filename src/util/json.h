@@ -35,7 +35,7 @@
 
 struct json {
 	FILE *fp;
-	char *mem;	/* json__frag_begin's buffer */
+	char *mem; /* json__frag_begin's buffer */
 	size_t mem_len;
 	int depth;		    /* open objects and arrays, the line's own included */
 	bool first[JSON_MAX_DEPTH]; /* nothing written yet at this depth */
