@@ -197,98 +197,52 @@ static void print_one(struct session *s, const struct detail_pair *p, const stru
 	evline__print(s, e->ev, smp, out, prefix);
 }
 
-/* A run of @n hidden events, the last @last: "... N more" then the last. */
-static void end_run(struct session *s, const struct detail_pair *p, const struct det_ev *last,
-		    u64 n, FILE *out)
+/*
+ * The events of @p's timeline from @from to @to, each through @emit with its
+ * mark ('S', 'E' or ' ') and how many hidden events (hide<N: closer than N
+ * to the one before) its run folded before it.
+ */
+struct tl_out {
+	struct session *s;
+	const struct detail_pair *p;
+	FILE *out;
+	struct json *j;
+};
+
+static void text_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
 {
-	if (n > 1)
-		fprintf(out, "  %12s  ... %llu events closer than hide< each\n", "",
-			(unsigned long long)(n - 1));
-	if (n)
-		print_one(s, p, last, ' ', out);
+	if (folded)
+		fprintf(o->out, "  %12s  ... %llu events closer than hide< each\n", "",
+			(unsigned long long)folded);
+	print_one(o->s, o->p, e, mark, o->out);
 }
 
 /* --json: one event of a timeline, an element of the open array. */
-static void json_one(struct session *s, const struct detail_pair *p, const struct det_ev *e,
-		     char mark, u64 hidden, struct json *j)
+static void json_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
 {
 	const struct sample *smp = &e->copy.smp;
+	struct json *j = o->j;
 
 	json__obj(j, NULL);
 	if (mark != ' ')
 		json__strn(j, "mark", &mark, 1);
-	if (hidden)
-		json__u64(j, "hidden", hidden);
-	json__i64(j, "offset_ns", (int64_t)(smp->time - p->start));
-	evline__json_members(j, s, smp, NULL, e->ev->name);
+	if (folded)
+		json__u64(j, "hidden", folded);
+	json__i64(j, "offset_ns", (int64_t)(smp->time - o->p->start));
+	evline__json_members(j, o->s, smp, NULL, e->ev->name);
 	evsel__json_fields(e->ev, smp, j, "fields");
-	evline__json_stack(j, s, smp);
+	evline__json_stack(j, o->s, smp);
 	json__close(j);
 }
 
-/* --json: the timeline as one line (see detail.h). */
-static void json_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
-			  const char *header)
+static void walk_timeline(struct detail *d, const struct detail_pair *p, u64 from, u64 to,
+			  void (*emit)(struct tl_out *, const struct det_ev *, char, u64),
+			  struct tl_out *o)
 {
-	u64 from = p->start > d->o.before ? p->start - d->o.before : 0;
-	u64 to = p->end + d->o.after, hidden = 0, prev_time = 0;
+	u64 hidden = 0, prev_time = 0;
 	const struct det_ev *last_hidden = NULL;
 	bool first = true;
-	struct json j;
 
-	json__begin(&j, session__out(s), "slow");
-	json__raw(&j, header);
-	if (d->dropped && d->dropped_time >= from)
-		json__i64(&j, "truncated_ns", (int64_t)(d->dropped_time - p->start));
-	json__arr(&j, "timeline");
-	for (size_t i = 0; i < d->n; i++) {
-		const struct det_ev *e = at(d, i);
-		const struct sample *smp = &e->copy.smp;
-		bool is_start = smp->time == p->start && smp->tid == p->tid[0];
-		bool is_end = p->has_end_event && smp->time == p->end && smp->tid == p->tid[1];
-		char mark = is_start ? 'S' : is_end ? 'E' : ' ';
-
-		if (smp->time < from)
-			continue;
-		if (smp->time > to)
-			break;
-		if (!is_start && !is_end && !wanted(d, p, e))
-			continue;
-		if (d->o.hide && !first && mark == ' ' && smp->time - prev_time < d->o.hide) {
-			hidden++;
-			last_hidden = e;
-			prev_time = smp->time;
-			continue;
-		}
-		if (hidden)
-			json_one(s, p, last_hidden, ' ', hidden - 1, &j);
-		hidden = 0;
-		json_one(s, p, e, mark, 0, &j);
-		prev_time = smp->time;
-		first = false;
-	}
-	if (hidden)
-		json_one(s, p, last_hidden, ' ', hidden - 1, &j);
-	json__end(&j);
-}
-
-static void print_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
-			   const char *header)
-{
-	u64 from = p->start > d->o.before ? p->start - d->o.before : 0;
-	u64 to = p->end + d->o.after, hidden = 0, prev_time = 0;
-	const struct det_ev *last_hidden = NULL;
-	FILE *out = session__out(s);
-	bool first = true;
-
-	if (session__json(s)) {
-		json_timeline(d, s, p, header);
-		return;
-	}
-	fprintf(out, "%s\n", header);
-	if (d->dropped && d->dropped_time >= from)
-		fprintf(out, "  (events before %+.6fs from the start left the full window)\n",
-			((double)d->dropped_time - (double)p->start) / 1e9);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct det_ev *e = at(d, i);
 		const struct sample *smp = &e->copy.smp;
@@ -309,13 +263,43 @@ static void print_timeline(struct detail *d, struct session *s, const struct det
 			prev_time = smp->time;
 			continue;
 		}
-		end_run(s, p, last_hidden, hidden, out);
+		/* a run of hidden events ends: "... N more", then its last */
+		if (hidden)
+			emit(o, last_hidden, ' ', hidden - 1);
 		hidden = 0;
-		print_one(s, p, e, mark, out);
+		emit(o, e, mark, 0);
 		prev_time = smp->time;
 		first = false;
 	}
-	end_run(s, p, last_hidden, hidden, out);
+	if (hidden)
+		emit(o, last_hidden, ' ', hidden - 1);
+}
+
+static void print_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
+			   const char *header)
+{
+	u64 from = p->start > d->o.before ? p->start - d->o.before : 0;
+	u64 to = p->end + d->o.after;
+	struct tl_out o = { .s = s, .p = p, .out = session__out(s) };
+
+	if (session__json(s)) {
+		struct json j;
+
+		o.j = &j;
+		json__begin(&j, o.out, "slow");
+		json__raw(&j, header);
+		if (d->dropped && d->dropped_time >= from)
+			json__i64(&j, "truncated_ns", (int64_t)(d->dropped_time - p->start));
+		json__arr(&j, "timeline");
+		walk_timeline(d, p, from, to, json_one, &o);
+		json__end(&j);
+		return;
+	}
+	fprintf(o.out, "%s\n", header);
+	if (d->dropped && d->dropped_time >= from)
+		fprintf(o.out, "  (events before %+.6fs from the start left the full window)\n",
+			((double)d->dropped_time - (double)p->start) / 1e9);
+	walk_timeline(d, p, from, to, text_one, &o);
 }
 
 int detail__pair(struct detail *d, struct session *s, const struct detail_pair *p,
