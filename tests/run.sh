@@ -21,7 +21,9 @@ tally() { # suite output-file rc
 	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 	pass=$((pass + p)); fail=$((fail + f))
 	if [ "$f" -ne 0 ]; then
-		failed_suites+=("$1"); grep -E '^(not ok|FAIL)' "$2" | head -n 40
+		# each failure with the '# ' diagnostics printed just before it
+		failed_suites+=("$1")
+		awk '/^# / { c = c $0 "\n"; next } /^(not ok|FAIL)/ { printf "%s%s\n", c, $0 } { c = "" }' "$2" | head -n 40
 	fi
 	echo "$line"
 }

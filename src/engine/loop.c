@@ -623,14 +623,12 @@ static bool ignored(int sig)
  * From open to the end of the run these signals are only read through the
  * signalfd: a Ctrl-C while probes or ftrace instances are being set up
  * cannot kill us half-way, and SIGUSR1/SIGUSR2/SIGQUIT never kill.  A
- * background job of a shell script starts with SIGINT and SIGQUIT ignored;
- * blocked, they reach the signalfd all the same, and they are set back to
- * their default so that one more after the run ends perf-prof as it would
- * end perf.
+ * background job of a shell script starts with SIGINT and SIGQUIT ignored:
+ * blocked, they reach the signalfd all the same (the kernel never discards
+ * a blocked signal as ignored; a workload starts with default actions).
  */
 void session__block_signals(struct session *s)
 {
-	static const int taken[] = { SIGINT, SIGTERM, SIGQUIT };
 	sigset_t set;
 
 	if (s->sig_blocked)
@@ -640,18 +638,19 @@ void session__block_signals(struct session *s)
 	if (sigprocmask(SIG_BLOCK, &set, &s->old_mask))
 		return;
 	s->sig_blocked = true;
-	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
-		if (ignored(taken[i]))
-			set_handler(taken[i], SIG_DFL); /* blocked: only the signalfd sees it */
 	s->old_pipe = signal(SIGPIPE, SIG_IGN);
 }
 
 /*
  * After the run: what is pending is handled (a stop signal counts as one
  * more interrupt, the others have nothing left to act on), then the old
- * mask comes back, so a Ctrl-C during the final report ends perf-prof as
- * usual.  SIGUSR1/SIGUSR2, and SIGHUP with an output file (log rotation),
- * are ignored from then on rather than fatal.
+ * mask comes back, except for the stop signals: they stay blocked until
+ * the process exits, which discards them.  The run is over and its report
+ * written; one more stop signal (timeout(1) sends its signal twice, to
+ * perf-prof and to its process group; an impatient second Ctrl-C) must not
+ * kill perf-prof before its buffered output is flushed, nor turn a clean
+ * exit into status 130.  SIGUSR1/SIGUSR2, and SIGHUP with an output file
+ * (log rotation), are ignored from then on rather than fatal.
  */
 void session__restore_signals(struct session *s)
 {
@@ -668,6 +667,11 @@ void session__restore_signals(struct session *s)
 		set_handler(SIGHUP, SIG_IGN);
 	s->want_snapshot = s->want_usage = s->want_reopen = false;
 	signal(SIGPIPE, s->old_pipe);
+	sigaddset(&s->old_mask, SIGINT);
+	sigaddset(&s->old_mask, SIGTERM);
+	sigaddset(&s->old_mask, SIGQUIT);
+	if (!s->hup_ignored)
+		sigaddset(&s->old_mask, SIGHUP);
 	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
 	s->sig_blocked = false;
 }
@@ -976,7 +980,7 @@ int session__run(struct session *s)
 		}
 	}
 	/*
-	 * Stop signals stay held until session__delete, after the report: a
+	 * Stop signals stay held to the end (session__restore_signals): a
 	 * SIGINT arriving as the run ends on its own (the target exited, -N)
 	 * must not kill the process in the middle of its final output.
 	 */

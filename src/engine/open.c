@@ -810,6 +810,8 @@ int session__enable(struct session *s)
 	for (int i = 0; i < s->nr_fds; i++)
 		if (!(s->has_wl && s->per_thread))
 			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	/* (a workload's events all enable at its exec, later) */
+	s->all_enabled_at = session__now(s);
 	if (s->has_wl) {
 		int err = workload__start(&s->wl);
 

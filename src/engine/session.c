@@ -289,6 +289,11 @@ u64 session__enabled_time(struct session *s)
 	return s && s->started ? s->enabled_at : 0;
 }
 
+u64 session__all_enabled_time(struct session *s)
+{
+	return s && s->started ? s->all_enabled_at : 0;
+}
+
 u64 session__signal_time(struct session *s, u64 *cpu_ns)
 {
 	*cpu_ns = s ? s->signal_cpu : 0;

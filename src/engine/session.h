@@ -205,6 +205,12 @@ bool session__started(struct session *s);
  */
 u64 session__enabled_time(struct session *s);
 /*
+ * When the last event was enabled (events are enabled one after the other):
+ * a record before it may lack its partner, an entry whose exit event was
+ * not on yet.  0 before the start and in injected sessions.
+ */
+u64 session__all_enabled_time(struct session *s);
+/*
  * When the first stop signal was read (session__now's clock), 0 if none;
  * *@cpu_ns gets the process's CPU time (CLOCK_PROCESS_CPUTIME_ID) then.
  */

@@ -94,6 +94,7 @@ struct session {
 	bool stop;
 	bool started;		  /* the events were enabled */
 	u64 enabled_at;		  /* ... then (session__now's clock) */
+	u64 all_enabled_at;	  /* the last of them enabled */
 	bool want_snapshot;	  /* SIGUSR1 seen */
 	bool want_usage;	  /* SIGUSR2 seen */
 	bool want_reopen;	  /* SIGHUP seen, with an output file */

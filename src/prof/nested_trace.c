@@ -245,9 +245,17 @@ static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	e = &nt->evs[ev->idx];
 	key = key_of(s, nt, e, smp);
 	if (e->entry) {
-		void **data = calltree__entry(nt->tree, key, e->func, smp->time);
 		struct sample_copy *c;
+		void **data;
 
+		/*
+		 * The events are enabled one after the other: an entry seen
+		 * before its exit event was on would stay open under every
+		 * later call of its key.
+		 */
+		if (smp->time < session__all_enabled_time(s))
+			return;
+		data = calltree__entry(nt->tree, key, e->func, smp->time);
 		if (data && nt->than && (c = calloc(1, sizeof(*c)))) {
 			if (sample_copy__save(c, smp, true))
 				copy_free(c);

@@ -49,9 +49,12 @@ check "an SVG flame graph" xmllint --noout "$T/f.svg"
 tot=$(sed -n 's/.* profile: \([0-9]*\) samples of .*/\1/p' "$T/pi" | tail -1)
 check_eq "--perins -- spin: one thread's table" "$(grep -c '^[a-z_]*:[0-9]*: [0-9]* samples$' "$T/pi")" 1
 check_eq "--perins: its samples are the run's ($tot)" "$(sed -n 's/^[a-z_]*:[0-9]*: \([0-9]*\) samples$/\1/p' "$T/pi")" "$tot"
-"$PP" profile --perins -C 0-1 -- "$W/spin" 1 >"$T/pc" 2>&1
+# (a spinner pinned to each CPU: an idle CPU takes no cpu-clock sample)
+"$PP" profile --perins -C 0-1 -- "$W/pinned" 1 spin@0 spin@1 >"$T/pc" 2>&1
 check "--perins -C 0-1: CPU 0's table" grep -q '^CPU 0: [0-9]* samples$' "$T/pc"
 check "--perins -C 0-1: CPU 1's table" grep -q '^CPU 1: [0-9]* samples$' "$T/pc"
+check_eq "--perins -C 0-1: each CPU's spinner (pinned's work) in its table" \
+	"$(awk '/^CPU [0-9]+: / { c = $2 } / work \(.*\/pinned\)$/ { print c }' "$T/pc" | sort -u | tr '\n' ' ')" "0: 1: "
 # -G: guest mode only; no guest runs here, so none of the spinner's samples
 if ! grep -qs . /sys/kernel/debug/kvm/vcpu* 2>/dev/null && ! pgrep -x qemu-system-x86 >/dev/null; then
 	"$PP" profile -G -- "$W/spin" 1 >"$T/g" 2>&1

@@ -104,6 +104,21 @@ check_eq "SIGQUIT: exit 0" "$?" 0
 check "SIGQUIT: the final table is printed" grep -q '^STATE ' "$T/q.out"
 check "SIGQUIT: stopped as interrupted" grep -q '^perf-prof: stopped: interrupted' "$T/q.err"
 
+# --- stop signals after the first: timeout(1) sends its signal twice (to
+# perf-prof, then to its process group; a busy host may run timeout between
+# the two), scripts repeat theirs: none kills perf-prof once it is stopping
+# (it would exit 130, its buffered output lost).  SIGINT sent without pause
+# from the start of monitoring until perf-prof is gone.
+spawn pp "$PP" task-state -v -o "$T/fl.out" 2>"$T/fl.err"
+monitoring "$T/fl.err"
+n=0
+while kill -INT "$pp" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$pp/stat" 2>/dev/null)" != Z ]; do
+	n=$((n + 1))
+done
+wait "$pp"
+check_eq "SIGINT after SIGINT until perf-prof is gone ($n more): exit 0" "$?" 0
+check "... the final table is in its -o file" grep -q '^STATE ' "$T/fl.out"
+
 # --- SIGHUP ---
 # with -o: reopened (log rotation): what comes after goes to the new file
 spawn pp "$PP" trace -v -e "syscalls:sys_enter_getppid/$filter/" -o "$T/rot.txt" 2>"$T/h.err"
