@@ -40,6 +40,12 @@ int session__inject_begin(struct session *s)
 	return 0;
 }
 
+void session__inject_enabled(struct session *s, u64 enabled_at, u64 all_enabled_at)
+{
+	s->enabled_at = enabled_at;
+	s->all_enabled_at = all_enabled_at;
+}
+
 void session__inject(struct session *s, const struct perf_event_header *rec, int cpu)
 {
 	/* counted as the ring reader counts them */

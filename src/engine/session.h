@@ -339,6 +339,8 @@ int session__add_format(struct session *s, const char *sys, const char *format);
 int session__inject_begin(struct session *s);
 u64 session__inject_id(const struct evsel *ev);
 void session__inject(struct session *s, const struct perf_event_header *rec, int cpu);
+/* Sets session__enabled_time and session__all_enabled_time (0 until then). */
+void session__inject_enabled(struct session *s, u64 enabled_at, u64 all_enabled_at);
 
 /* Comm of @pid (from COMM records, else /proc, else "<...>"). Never NULL. */
 const char *session__comm(struct session *s, u32 pid);
