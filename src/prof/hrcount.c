@@ -441,9 +441,13 @@ static void hc_deinit(struct session *s, void *priv)
 
 	if (session__started(s) && p->all) {
 		FILE *out = session__out(s);
+		u64 now = session__now(s);
 
+		/* the last, partial interval, as stat's: the intervals add up to the total */
+		if (session__interval_ms(s) && now > p->t_last)
+			report(s, p, "", false, now - p->t_last);
 		advance(p);
-		report(s, p, "total ", true, session__now(s) - p->t_first);
+		report(s, p, "total ", true, now - p->t_first);
 		if (session__json(s)) /* the tail is in the summary; lost: the CLI's record */
 			goto out_free;
 		print_tail(s, p, out);

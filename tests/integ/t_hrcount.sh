@@ -64,6 +64,11 @@ bad=$(awk '/ hrcount: [0-9.]* s,/ { i = 1; split($2, a, ":"); end = a[1] * 3600 
 check_range "hrcount: intervals with a gp max" "${bad% *}" 1 7
 check_eq "hrcount: intervals whose max came outside the interval" "${bad#* }" 0
 check "hrcount: cs counted beside it" grep -q '^cs  ' "$T/c"
+# the intervals, the last partial one too, add up to the run: periods and gp's counts
+sums=$(awk '/ hrcount: total / { t = 1 } $1 == "gp" { gsub(",", ""); if (t) { P = $2; C = $3 } else { p += $2; c += $3 } }
+	END { print p + 0, c + 0, P + 0, C + 0 }' "$T/c")
+set -- $sums
+check_eq "hrcount -i: the intervals' periods and gp counts add up to the total's ($sums)" "$1 $2" "$3 $4"
 
 # --- hrtimer: a line per burst, with the stack where its period ended ---
 attach "$T/t" "hrtimer -C 1 --period 10ms -e $EV -g gp>100" burst -c 1 6 200 500

@@ -49,8 +49,9 @@ pf=$(ctr "$T/s.json" page-faults)
 check_range "stat: page-faults = 1999 more than the 1-page run, within 5" "$((pf - base))" 1994 2004
 v=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\1/p' "$T/s.out")
 iv=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\2/p' "$T/s.out")
-check_range "stat: context-switches = the workload's own (${v:-?}+${iv:-?}) + at most 2" \
-	"$(ctr "$T/s.json" context-switches)" $((${v:-0} + ${iv:-0})) $((${v:-0} + ${iv:-0} + 2))
+# (+ 2, and a quarter of its preemptions: those before main and after its count on a busy host)
+check_range "stat: context-switches = the workload's own (${v:-?}+${iv:-?}) + at most 2 + ${iv:-0}/4" \
+	"$(ctr "$T/s.json" context-switches)" $((${v:-0} + ${iv:-0})) $((${v:-0} + ${iv:-0} + 2 + ${iv:-0} / 4))
 check_eq "stat: counts are integers, never formatted" \
 	"$(jq -r 'select(.type == "counter") | .value | type' "$T/s.json" | sort -u)" number
 check_eq "stat: each counter's running share (not multiplexed: 100)" \
@@ -170,10 +171,10 @@ if [ "$(nproc)" -ge 2 ] && [ -d /sys/kernel/tracing/events/syscalls/sys_enter_ge
 	check_eq "hrcount: the max on CPU 1, from one period" "$(run gp max_cpu) $(run gp max_periods)" "1 1"
 	check_eq "hrcount: the summary's periods are the rows'" \
 		"$(jq -r 'select(.type == "summary") | .periods' "$T/h")" "$(run gp periods)"
-	# the run's rows hold the last, partial interval too (not reported as one)
-	check "hrcount: the intervals' gp totals and periods, within the run's" \
-		jq -s -e 'map(select(.type == "row" and .event == "gp")) | (map(select(.scope == "interval")) | [(map(.total) | add), (map(.periods) | add)]) as $iv |
-		(map(select(.scope == "run")) | .[0]) as $run | $iv[0] <= $run.total and $iv[1] <= $run.periods and $iv[1] > 0' "$T/h"
+	# the intervals, the last partial one too, add up to the run
+	check_eq "hrcount: the intervals' gp totals and periods are the run's" \
+		"$(jq -s -r 'map(select(.type == "row" and .event == "gp")) | (map(select(.scope == "interval")) | "\(map(.total) | add) \(map(.periods) | add)")' "$T/h")" \
+		"$(jq -r 'select(.type == "row" and .event == "gp" and .scope == "run") | "\(.total) \(.periods)"' "$T/h")"
 	check_eq "hrcount: each interval's max came inside it" \
 		"$(jq -r 'select(.type == "row" and .scope == "interval" and .event == "gp" and .max > 0) | .max_time_ns <= .time_ns + 1e6 and .max_time_ns >= .time_ns - .interval_ns - 1e6' "$T/h" | sort -u)" true
 	check "hrcount: cs counted beside it" test -n "$(run cs total)"

@@ -3,7 +3,8 @@
 # M sleeps of 1 ms; it reports the context switches the kernel counted for
 # it): page-faults = N + the process's start-up faults (measured with N=1)
 # within 5, context-switches = its own count + at most 2 (taken between exec
-# and main); a tracepoint counted exactly (getppid_loop), in a command's
+# and main) and a quarter of its preemptions (a busy host preempts it there
+# too); a tracepoint counted exactly (getppid_loop), in a command's
 # children too, and in threads a -p process creates after the start; a
 # group; -i intervals (the last one partial) adding up to the total exactly,
 # timed from when the counters were enabled (cpu-clock of a CPU = 1.000 CPUs
@@ -30,7 +31,8 @@ v=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\1/p' "$T/s")
 iv=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\2/p' "$T/s")
 check_eq "touch: 50 voluntary switches (its own count)" "$v" 50
 cs=$(value context-switches "$T/s")
-check_range "stat: context-switches = the workload's own ($v+$iv) + at most 2" "$cs" $((v + iv)) $((v + iv + 2))
+# (+ 2, and a quarter of its preemptions: those before main and after its count on a busy host)
+check_range "stat: context-switches = the workload's own ($v+$iv) + at most 2 + $iv/4" "$cs" $((v + iv)) $((v + iv + 2 + iv / 4))
 check "stat: the total's duration" grep -q '^stat: total ([0-9.]* s)$' "$T/s"
 check "stat: perf's 'seconds time elapsed'" grep -q '^ *[0-9]*\.[0-9]\{9\} seconds time elapsed$' "$T/s"
 check "stat: the command's user and sys time" grep -q '^ *[0-9]*\.[0-9]\{9\} seconds sys$' "$T/s"
