@@ -18,11 +18,8 @@
 #include <sys/personality.h>
 #include <unistd.h>
 
-#include "cli/options.h"
-#include "profiler.h"
-#include "sym/stack.h"
 #include "sym/symaddr.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "ut.h"
 
 /* ASan pads globals: their symbols' sizes grow */
@@ -71,83 +68,27 @@ static int parse(const char *args, char *err, size_t len)
 	return ret;
 }
 
-struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
-	struct stack_ctx *ctx;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	struct synth b;
-	int init_err;
-	char *copy; /* the argument strings (a command's argv points into it) */
-};
-
 /* Options and arguments as on the command line ("PID" becomes our pid); init's result kept. */
-static int start(struct run *r, const char *args)
+static int start(struct synth_run *r, const char *args)
 {
-	char *argv[32], *copy, *save = NULL, pid[16];
-	int argc = 0;
-
-	memset(r, 0, sizeof(*r));
-	r->p = prof();
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	copy = r->copy = strdup(args);
-	argv[argc++] = "breakpoint";
-	for (char *t = strtok_r(copy, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = !strcmp(t, "PID") ? pid : t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	r->ctx = stack_ctx__new(0);
-	if (!r->s || !r->ctx || session__add_ops(r->s, &r->p->ops, r->priv))
-		return -1;
-	session__set_stack(r->s, r->ctx);
-	session__set_name(r->s, "breakpoint");
-	r->init_err = r->p->init(r->s, r->priv, &r->opts);
-	return r->init_err ? 0 : session__inject_begin(r->s);
-}
-
-/* deinit, with what it writes on stderr caught into @err */
-static const char *finish(struct run *r, char *err, size_t len)
-{
-	FILE *tmp = tmpfile();
-	int saved = dup(2);
+	char line[4400];
 	size_t n = 0;
 
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
-	r->p->deinit(r->s, r->priv);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	n = fread(err, 1, len - 1, tmp);
-	err[n] = '\0';
-	fclose(tmp);
-	fflush(r->fp);
-	return r->out;
+	for (const char *a = args; *a && n + 16 < sizeof(line);) {
+		if (!strncmp(a, "PID", 3) && (a == args || a[-1] == ' ') &&
+		    (!a[3] || a[3] == ' ')) {
+			n += snprintf(line + n, sizeof(line) - n, "%d", (int)getpid());
+			a += 3;
+		} else {
+			line[n++] = *a++;
+		}
+	}
+	line[n] = '\0';
+	return synth_run__start(r, "breakpoint", line,
+				&(struct synth_run_opts){ .init_may_fail = true });
 }
 
-static void cleanup(struct run *r)
-{
-	session__delete(r->s);
-	stack_ctx__delete(r->ctx);
-	fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	free(r->copy);
-	options__free(&r->opts);
-}
-
-static struct evsel *nth(struct run *r, int n)
+static struct evsel *nth(struct synth_run *r, int n)
 {
 	struct evsel *ev = session__evsels(r->s);
 
@@ -156,7 +97,7 @@ static struct evsel *nth(struct run *r, int n)
 	return ev;
 }
 
-static void hit(struct run *r, struct evsel *ev, u64 t, u64 ip, const u64 *ips, u64 nr)
+static void hit(struct synth_run *r, struct evsel *ev, u64 t, u64 ip, const u64 *ips, u64 nr)
 {
 	struct synth_sample w = { .pid = (u32)getpid(),
 				  .tid = (u32)getpid(),
@@ -206,7 +147,7 @@ static void test_syntax(void)
 }
 
 /* bp_addr, bp_len, bp_type of the @n-th event */
-static bool attrs(struct run *r, int n, u64 addr, u64 len, u32 type)
+static bool attrs(struct synth_run *r, int n, u64 addr, u64 len, u32 type)
 {
 	struct evsel *ev = nth(r, n);
 
@@ -224,7 +165,7 @@ static bool attrs(struct run *r, int n, u64 addr, u64 len, u32 type)
 
 static void test_resolve(void)
 {
-	struct run r;
+	struct synth_run r;
 	char err[2048];
 
 	/* numbers: the default length is 4, or less where the address is not aligned */
@@ -235,15 +176,15 @@ static void test_resolve(void)
 	CHECK(attrs(&r, 2, 0x1008, 8, HW_BREAKPOINT_W), "0x1008/8");
 	CHECK(attrs(&r, 3, 0x2001, 1, HW_BREAKPOINT_RW), "0x2001/1");
 	CHECK_STR(nth(&r, 2)->name, "0x1008/8:w");
-	finish(&r, err, sizeof(err));
-	cleanup(&r);
+	synth_run__finish_stderr(&r, err, sizeof(err));
+	synth_run__cleanup(&r);
 
 	CHECK(!start(&r, "0x1002/4:w") && r.init_err && session__err_is_usage(r.s) &&
 		      strstr(session__strerror(r.s),
 			     "'0x1002/4:w': 0x1002 is not aligned to 4 bytes"),
 	      "%s", session__strerror(r.s) ?: "");
-	finish(&r, err, sizeof(err));
-	cleanup(&r);
+	synth_run__finish_stderr(&r, err, sizeof(err));
+	synth_run__cleanup(&r);
 
 	/* symbols of this process, at their addresses here; the default type and length */
 	CHECK(!start(&r, "-p PID bp_ut_var bp_ut_func bp_ut_arr+8:w bp_ut_long:w") && !r.init_err,
@@ -254,28 +195,28 @@ static void test_resolve(void)
 	CHECK(attrs(&r, 1, (u64)bp_ut_func, sizeof(long), HW_BREAKPOINT_X), "a function: execute");
 	CHECK(attrs(&r, 2, (u64)&bp_ut_arr[1], 8, HW_BREAKPOINT_W), "SYMBOL+OFF of an array");
 	CHECK(attrs(&r, 3, (u64)&bp_ut_long, 8, HW_BREAKPOINT_W), "a long: 8 bytes");
-	finish(&r, err, sizeof(err));
-	cleanup(&r);
+	synth_run__finish_stderr(&r, err, sizeof(err));
+	synth_run__cleanup(&r);
 
 	CHECK(!start(&r, "-p PID bp_ut_tls:w") && r.init_err && session__err_is_usage(r.s) &&
 		      strstr(session__strerror(r.s), "bp_ut_tls is thread-local"),
 	      "%s", session__strerror(r.s) ?: "");
-	finish(&r, err, sizeof(err));
-	cleanup(&r);
+	synth_run__finish_stderr(&r, err, sizeof(err));
+	synth_run__cleanup(&r);
 
 	CHECK(!start(&r, "-p PID bp_ut_nonesuch:w") && r.init_err && session__err_is_usage(r.s) &&
 		      strstr(session__strerror(r.s),
 			     "'bp_ut_nonesuch:w': unknown symbol: neither in the files the "
 			     "target maps nor in /proc/kallsyms"),
 	      "%s", session__strerror(r.s) ?: "");
-	finish(&r, err, sizeof(err));
-	cleanup(&r);
+	synth_run__finish_stderr(&r, err, sizeof(err));
+	synth_run__cleanup(&r);
 
 	CHECK(!start(&r, "bp_ut_var:w") && r.init_err && session__err_is_usage(r.s) &&
 		      strstr(session__strerror(r.s), "needs -p PID or -- COMMAND"),
 	      "no target: a program's symbol is refused: %s", session__strerror(r.s) ?: "");
-	finish(&r, err, sizeof(err));
-	cleanup(&r);
+	synth_run__finish_stderr(&r, err, sizeof(err));
+	synth_run__cleanup(&r);
 
 	/*
 	 * An IFUNC of libc (one ASan does not intercept): its symbol is the
@@ -285,8 +226,8 @@ static void test_resolve(void)
 		      strstr(session__strerror(r.s), "'wcsrchr': wcsrchr is an IFUNC in ") &&
 		      strstr(session__strerror(r.s), "libc.so.6: its address is the resolver's"),
 	      "an IFUNC: %s", session__strerror(r.s) ?: "");
-	finish(&r, err, sizeof(err));
-	cleanup(&r);
+	synth_run__finish_stderr(&r, err, sizeof(err));
+	synth_run__cleanup(&r);
 }
 
 /* /proc/PID/maps text: each file once, at its lowest offset; lines of any length. */
@@ -371,7 +312,7 @@ static void test_program(void)
 	char exe[4096], args[4200], err[2048];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	struct symaddr sa;
-	struct run r;
+	struct synth_run r;
 
 	exe[n > 0 ? n : 0] = '\0';
 	CHECK(!symaddr__program(exe, "bp_ut_var", &sa) && sa.predicted && !sa.kernel &&
@@ -390,9 +331,9 @@ static void test_program(void)
 	CHECK(!symaddr__program(exe, "bp_ut_var", &sa) && attrs(&r, 0, sa.addr, 4, HW_BREAKPOINT_W),
 	      "-- self: the address it will have");
 	CHECK(personality(0xffffffff) & ADDR_NO_RANDOMIZE, "the command runs without ASLR");
-	finish(&r, err, sizeof(err));
+	synth_run__finish_stderr(&r, err, sizeof(err));
 	CHECK_INT(personality(0xffffffff), before);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/* a function of libc that ASan does not intercept (define in the executable) */
 	snprintf(args, sizeof(args), "gnu_get_libc_version -- %s", exe);
@@ -400,8 +341,8 @@ static void test_program(void)
 		      strstr(session__strerror(r.s), "gnu_get_libc_version is in ") &&
 		      strstr(session__strerror(r.s), "libc.so.6, whose address is known only once"),
 	      "a library's symbol: %s", session__strerror(r.s) ?: "");
-	finish(&r, err, sizeof(err));
-	cleanup(&r);
+	synth_run__finish_stderr(&r, err, sizeof(err));
+	synth_run__cleanup(&r);
 	CHECK_INT(personality(0xffffffff), before);
 }
 
@@ -464,7 +405,7 @@ static void test_kernel(void)
 
 static void test_hits(void)
 {
-	struct run r;
+	struct synth_run r;
 	char err[2048], want[512];
 	const char *out;
 	u64 ip = (u64)bp_ut_func + 1, t = 1000000000ULL;
@@ -475,7 +416,7 @@ static void test_hits(void)
 	hit(&r, nth(&r, 0), t, ip, NULL, 0);
 	hit(&r, nth(&r, 0), t + 1000, ip, NULL, 0);
 	hit(&r, nth(&r, 1), t + 2000, 0x7ff0, NULL, 0);
-	out = finish(&r, err, sizeof(err));
+	out = synth_run__finish_stderr(&r, err, sizeof(err));
 	snprintf(want, sizeof(want),
 		 "[001] bp_ut_var:w: addr 0x%llx (bp_ut_var) ip 0x%llx bp_ut_func+0x1 (",
 		 (unsigned long long)(u64)&bp_ut_var, (unsigned long long)ip);
@@ -489,26 +430,26 @@ static void test_hits(void)
 	CHECK(strstr(out, "0x7000:rw: 1 hit at 0x7000\n"), "counted: %s", out);
 	CHECK(!strstr(out, "\n    "), "no stack without -g: %s", out);
 	CHECK(!strstr(err, "no hit"), "hits: %s", err);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/* -g: the stack under each hit */
 	CHECK(!start(&r, "-g -p PID bp_ut_var:w") && !r.init_err, "%s",
 	      session__strerror(r.s) ?: "");
 	CHECK(nth(&r, 0)->attr.sample_type & PERF_SAMPLE_CALLCHAIN, "-g: callchains");
 	hit(&r, nth(&r, 0), t, ip, chain, 3);
-	out = finish(&r, err, sizeof(err));
+	out = synth_run__finish_stderr(&r, err, sizeof(err));
 	CHECK(strstr(out, " bp_ut_func+0x1 (") && strstr(out, "\n    ") &&
 		      strstr(out, " test_hits+0x8 ("),
 	      "-g: the stack: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/* no hit at all: said, as what it may mean */
 	CHECK(!start(&r, "-p PID bp_ut_var:w") && !r.init_err, "%s", session__strerror(r.s) ?: "");
-	out = finish(&r, err, sizeof(err));
+	out = synth_run__finish_stderr(&r, err, sizeof(err));
 	CHECK(strstr(out, "bp_ut_var:w: 0 hits at "), "%s", out);
 	CHECK(strstr(err, "perf-prof breakpoint: no hit: nothing touched the watched addresses"),
 	      "%s", err);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 }
 
 int main(void)

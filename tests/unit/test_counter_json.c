@@ -17,10 +17,8 @@
 #include <unistd.h>
 
 #include "analysis/counters.h"
-#include "cli/options.h"
 #include "engine/features.h"
-#include "profiler.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "util/json.h"
 #include "ut.h"
 
@@ -242,63 +240,14 @@ static void test_num(void)
 }
 
 /* A profiler on an injected session, --json, its output in memory. */
-struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	struct synth b;
-	int init;
-};
-
-static int start(struct run *r, const char *name, const char *args)
+static int start(struct synth_run *r, const char *name, const char *args)
 {
-	char *argv[16], copy[256], *save = NULL;
-	int argc = 0;
-
-	memset(r, 0, sizeof(*r));
-	r->init = -1;
-	for (int i = 0; i < nr_profilers; i++)
-		if (!strcmp(profilers[i]->name, name))
-			r->p = profilers[i];
-	if (!r->p)
-		return -1;
-	snprintf(copy, sizeof(copy), "%s", args);
-	argv[argc++] = (char *)name;
-	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv))
-		return -1;
-	session__set_json(r->s, true);
-	r->init = r->p->init(r->s, r->priv, &r->opts);
-	return r->init ? 0 : session__inject_begin(r->s);
+	return synth_run__start(r, name, args,
+				&(struct synth_run_opts){ .json = true, .init_may_fail = true });
 }
 
-static void stop(struct run *r)
-{
-	if (r->s && !r->init)
-		r->p->deinit(r->s, r->priv);
-	session__delete(r->s);
-	if (r->fp)
-		fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	options__free(&r->opts);
-}
-
-static void sample(struct run *r, struct evsel *ev, u32 pid, u32 tid, u32 cpu, u64 time, u64 ip,
-		   unsigned misc)
+static void sample(struct synth_run *r, struct evsel *ev, u32 pid, u32 tid, u32 cpu, u64 time,
+		   u64 ip, unsigned misc)
 {
 	synth__sample(&r->b, ev,
 		      &(struct synth_sample){
@@ -339,7 +288,7 @@ static void test_split_lock_event(void)
 	char sys[PATH_MAX + 8], want[256];
 	const char *vendor_ev;
 	struct evsel *ev = NULL;
-	struct run r;
+	struct synth_run r;
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[256], vendor[64] = "";
 
@@ -365,8 +314,8 @@ static void test_split_lock_event(void)
 	put_file("cpu/events/cpu-cycles", "event=0x3c\n");
 	snprintf(sys, sizeof(sys), "%s/sys", root);
 	features__set_roots(sys, NULL);
-	if (start(&r, "split-lock", "-T 1000 -C 0,1") || r.init) {
-		CHECK(0, "start split-lock on an injected session (%d): %s", r.init,
+	if (start(&r, "split-lock", "-T 1000 -C 0,1") || r.init_err) {
+		CHECK(0, "start split-lock on an injected session (%d): %s", r.init_err,
 		      r.s ? session__strerror(r.s) : "");
 		goto out;
 	}
@@ -386,7 +335,7 @@ static void test_split_lock_event(void)
 		      "%s", r.out ? r.out : "");
 	}
 out:
-	stop(&r);
+	synth_run__cleanup(&r);
 	features__set_roots(NULL, NULL);
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
@@ -396,13 +345,13 @@ out:
 /* cpu-util: 1 s of samples on CPU 0: 600 user, 300 kernel, 100 guest; CPU 1: 50 user. */
 static void test_cpu_util_rows(void)
 {
-	struct run r;
+	struct synth_run r;
 	struct evsel *ev;
 	u64 t0;
 
-	if (start(&r, "cpu-util", "-q -C 0,1") || r.init) {
+	if (start(&r, "cpu-util", "-q -C 0,1") || r.init_err) {
 		CHECK(0, "start cpu-util on an injected session");
-		stop(&r);
+		synth_run__cleanup(&r);
 		return;
 	}
 	ev = session__evsels(r.s);
@@ -432,7 +381,7 @@ static void test_cpu_util_rows(void)
 	      "all: %s", text);
 	CHECK(has("{\"type\":\"row\",\"scope\":\"interval\",\"time_ns\":"), "%s", text);
 	text = NULL;
-	stop(&r);
+	synth_run__cleanup(&r);
 }
 
 int main(void)

@@ -12,9 +12,7 @@
 #include <string.h>
 
 #include "analysis/cpustat.h"
-#include "cli/options.h"
-#include "profiler.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "ut.h"
 
 #define MS 1000000ULL
@@ -100,64 +98,26 @@ static void test_mode(void)
 }
 
 struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
+	struct synth_run h;
 	struct evsel *ev;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	struct synth b;
 	u64 t0;
-	int init_err;
-	char *args; /* argv points into it */
 };
 
 static int start(struct run *r, const char *args)
 {
-	char *argv[16], *copy, *save = NULL;
-	int argc = 0;
+	char line[256];
 
 	memset(r, 0, sizeof(*r));
-	copy = r->args = strdup(args);
-	for (int i = 0; i < nr_profilers; i++)
-		if (!strcmp(profilers[i]->name, "cpu-util"))
-			r->p = profilers[i];
-	if (!r->p || !copy)
+	/* -q: no "what it uses" line in the test's output */
+	snprintf(line, sizeof(line), "-q %s", args);
+	if (synth_run__start(&r->h, "cpu-util", line,
+			     &(struct synth_run_opts){ .init_may_fail = true }))
 		return -1;
-	argv[argc++] = "cpu-util";
-	argv[argc++] = "-q"; /* no "what it uses" line in the test's output */
-	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv))
-		return -1;
-	r->init_err = r->p->init(r->s, r->priv, &r->opts);
-	if (r->init_err)
+	if (r->h.init_err)
 		return 0;
-	r->ev = session__evsels(r->s);
-	r->t0 = session__now(r->s) + 1000 * MS;
-	return r->ev ? session__inject_begin(r->s) : -1;
-}
-
-static void cleanup(struct run *r)
-{
-	if (!r->init_err)
-		r->p->deinit(r->s, r->priv);
-	session__delete(r->s);
-	fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	options__free(&r->opts);
-	free(r->args);
+	r->ev = session__evsels(r->h.s);
+	r->t0 = session__now(r->h.s) + 1000 * MS;
+	return r->ev ? 0 : -1;
 }
 
 /*
@@ -172,10 +132,10 @@ static void smp(struct run *r, u64 ms, u32 cpu, u32 tid, u64 ip, u64 iip)
 				   : PERF_RECORD_MISC_USER;
 
 	synth__sample(
-		&r->b, r->ev,
+		&r->h.b, r->ev,
 		&(struct synth_sample){
 			.pid = tid, .tid = tid, .cpu = cpu, .time = r->t0 + ms * MS, .ip = ip });
-	session__inject(r->s, synth__finish(&r->b, PERF_RECORD_SAMPLE, misc), cpu);
+	session__inject(r->h.s, synth__finish(&r->h.b, PERF_RECORD_SAMPLE, misc), cpu);
 }
 
 /*
@@ -194,9 +154,9 @@ static const char *one_second(struct run *r)
 			       : 0xffffffff81aabbccULL);
 	for (u64 k = 1; k <= 150; k++)
 		smp(r, k, 1, k <= 50 ? 200 : 0, k <= 50 ? UIP : KIP, k <= 50 ? UIP : KIP);
-	r->p->ops.interval(r->s, r->priv);
-	fflush(r->fp);
-	return r->out ? r->out : "";
+	r->h.p->ops.interval(r->h.s, r->h.priv);
+	fflush(r->h.fp);
+	return r->h.out ? r->h.out : "";
 }
 
 static bool has_prefix_line(const char *text, const char *head)
@@ -212,7 +172,7 @@ static void test_samples(void)
 	struct run r;
 	const char *out;
 
-	if (start(&r, "-C 0,1") || r.init_err) {
+	if (start(&r, "-C 0,1") || r.h.init_err) {
 		CHECK(0, "start cpu-util on an injected session");
 		return;
 	}
@@ -224,9 +184,9 @@ static void test_samples(void)
 	CHECK(has_prefix_line(out, "0      60.0   30.0   10.0  100.0   "), "CPU 0: %s", out);
 	CHECK(has_prefix_line(out, "1       5.0    0.0    0.0    5.0   "), "CPU 1: %s", out);
 	CHECK(has_prefix_line(out, "all    32.5   15.0    5.0   52.5   "), "all: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 
-	if (start(&r, "-C 0,1 --exclude-guest") || r.init_err) {
+	if (start(&r, "-C 0,1 --exclude-guest") || r.h.init_err) {
 		CHECK(0, "start cpu-util --exclude-guest");
 		return;
 	}
@@ -234,24 +194,24 @@ static void test_samples(void)
 	CHECK(has_prefix_line(out, "CPU   USER%   SYS%  BUSY%    USER%   SYS% STEAL%  BUSY%"),
 	      "--exclude-guest: no GUEST column: %s", out);
 	CHECK(has_prefix_line(out, "0      60.0   30.0   90.0   "), "--exclude-guest: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 
-	if (start(&r, "-C 0 -G --exclude-user") || r.init_err) {
+	if (start(&r, "-C 0 -G --exclude-user") || r.h.init_err) {
 		CHECK(0, "start cpu-util -G");
 		return;
 	}
 	out = one_second(&r);
 	CHECK(has_prefix_line(out, "0      10.0   10.0   "), "-G: the guest only: %s", out);
 	CHECK(!has_prefix_line(out, "all"), "one CPU: no 'all' row: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 
-	if (start(&r, "-C 0,1 --exclude-kernel") || r.init_err) {
+	if (start(&r, "-C 0,1 --exclude-kernel") || r.h.init_err) {
 		CHECK(0, "start cpu-util --exclude-kernel");
 		return;
 	}
 	out = one_second(&r);
 	CHECK(has_prefix_line(out, "0      60.0   10.0   70.0   "), "--exclude-kernel: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 static void test_usage(void)
@@ -267,9 +227,9 @@ static void test_usage(void)
 			CHECK(0, "parse '%s'", bad[i]);
 			continue;
 		}
-		CHECK(r.init_err && session__err_is_usage(r.s), "'%s': a usage error (%s)", bad[i],
-		      session__strerror(r.s) ? session__strerror(r.s) : "none");
-		cleanup(&r);
+		CHECK(r.h.init_err && session__err_is_usage(r.h.s), "'%s': a usage error (%s)",
+		      bad[i], session__strerror(r.h.s) ? session__strerror(r.h.s) : "none");
+		synth_run__cleanup(&r.h);
 	}
 }
 

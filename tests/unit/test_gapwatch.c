@@ -12,11 +12,8 @@
 #include <string.h>
 
 #include "analysis/gapwatch.h"
-#include "cli/options.h"
-#include "profiler.h"
 #include "sym/symaddr.h"
-#include "sym/stack.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "ut.h"
 
 #define US 1000ULL
@@ -183,92 +180,29 @@ static void module_tests(void)
 
 /* ---- the profilers on injected sessions ---- */
 
-struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
-	struct stack_ctx *stack;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	bool done; /* deinit ran */
-	struct synth b;
-};
-
-static int start(struct run *r, const char *name, const char *args)
+static int start(struct synth_run *r, const char *name, const char *args)
 {
-	char *argv[16], *copy = strdup(args), *save = NULL;
-	int argc = 0, err;
+	static const struct synth_fmt fmts[] = { { "timer", fmt_hrtimer },
+						 { "sched", fmt_switch },
+						 { NULL } };
 
-	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < nr_profilers; i++)
-		if (!strcmp(profilers[i]->name, name))
-			r->p = profilers[i];
-	if (!r->p || !copy)
-		return -1;
-	argv[argc++] = (char *)name;
-	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	err = options__parse(r->p, argc, argv, &r->opts, r->priv);
-	free(copy);
-	if (err)
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	if (!r->s)
-		return -1;
-	if (r->conf.capture && r->conf.capture->cg != CG_NONE) {
-		r->stack = stack_ctx__new(0);
-		session__set_stack(r->s, r->stack);
-	}
-	if (session__add_ops(r->s, &r->p->ops, r->priv) ||
-	    session__add_format(r->s, "timer", fmt_hrtimer) ||
-	    session__add_format(r->s, "sched", fmt_switch) || r->p->init(r->s, r->priv, &r->opts))
-		return -1;
-	return session__inject_begin(r->s);
-}
-
-static const char *finish(struct run *r)
-{
-	r->done = true;
-	r->p->deinit(r->s, r->priv);
-	fflush(r->fp);
-	return r->out;
-}
-
-/* as the CLI: deinit runs whatever became of init */
-static void cleanup(struct run *r)
-{
-	if (!r->done && r->p && r->priv && r->s)
-		r->p->deinit(r->s, r->priv);
-	session__delete(r->s);
-	stack_ctx__delete(r->stack);
-	if (r->fp)
-		fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	options__free(&r->opts);
+	return synth_run__start(r, name, args, &(struct synth_run_opts){ .fmts = fmts });
 }
 
 /* init refused the command line as a usage error */
-static bool usage(struct run *r)
+static bool usage(struct synth_run *r)
 {
 	return r->s && session__err_is_usage(r->s);
 }
 
-static const char *err_of(struct run *r)
+static const char *err_of(struct synth_run *r)
 {
 	const char *e = r->s ? session__strerror(r->s) : "no session (profiler not registered?)";
 
 	return e ? e : "";
 }
 
-static struct evsel *event(struct run *r, const char *name)
+static struct evsel *event(struct synth_run *r, const char *name)
 {
 	for (struct evsel *ev = r->s ? session__evsels(r->s) : NULL; ev; ev = ev->next)
 		if (!strcmp(ev->name, name))
@@ -276,7 +210,7 @@ static struct evsel *event(struct run *r, const char *name)
 	return NULL;
 }
 
-static void sample(struct run *r, struct evsel *ev, u32 cpu, u32 pid, u64 t, u64 ip)
+static void sample(struct synth_run *r, struct evsel *ev, u32 cpu, u32 pid, u64 t, u64 ip)
 {
 	u64 ips[2] = { PERF_CONTEXT_KERNEL, ip };
 
@@ -292,7 +226,7 @@ static void sample(struct run *r, struct evsel *ev, u32 cpu, u32 pid, u64 t, u64
 			(int)cpu);
 }
 
-static void cswitch(struct run *r, bool out, u32 pid, u32 other, u64 t, u32 cpu)
+static void cswitch(struct synth_run *r, bool out, u32 pid, u32 other, u64 t, u32 cpu)
 {
 	session__inject(r->s, synth__switch(&r->b, out, pid, pid, other, other, t, cpu), (int)cpu);
 }
@@ -329,7 +263,7 @@ static int row(const char *out, int cpu, unsigned long long *samples, unsigned l
 
 static void irq_off_tests(void)
 {
-	struct run r;
+	struct synth_run r;
 	struct evsel *ev;
 	const char *out;
 	u64 t = 100 * SEC;
@@ -342,7 +276,7 @@ static void irq_off_tests(void)
 	CHECK(ev && ev->attr.sample_period == MS && ev->attr.exclude_idle,
 	      "cpu-clock every 1ms, not in the idle task");
 	if (!ev) {
-		cleanup(&r);
+		synth_run__cleanup(&r);
 		return;
 	}
 	session__inject(r.s, synth__comm(&r.b, 300, 300, "holder", t, 0), 0);
@@ -364,7 +298,7 @@ static void irq_off_tests(void)
 	sample(&r, ev, 1, 301, t + 50 * MS, KIP + 0x800);
 	sample(&r, ev, 1, 301, t + 51 * MS, 0x401000);
 	sample(&r, ev, 1, 301, t + 81 * MS, 0x401000);
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	CHECK_INT(count_lines(out, " irq-off: "), 2);
 	CHECK(strstr(out, "holder     300 [000] irq-off: 24.000ms (no timer sample for 25.000ms) "
 			  "ip ffffffff81000200"),
@@ -386,23 +320,23 @@ static void irq_off_tests(void)
 	CHECK(strstr(out, "total: 2 irq-off periods of 20.000ms or more, the longest 24.000ms; 1 "
 			  "stalls"),
 	      "the total: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/* bad input: one line each, usage errors */
 	CHECK(start(&r, "irq-off", "--than 1ms") != 0 && usage(&r) &&
 		      strstr(err_of(&r), "--period 500.000us or less"),
 	      "--than under two periods: %s", err_of(&r));
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	CHECK(start(&r, "irq-off", "-F 1000 --period 1ms") != 0 && usage(&r), "-F and --period");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	ev = start(&r, "irq-off", "-F 4000 --than 1ms") == 0 ? event(&r, "irq-off") : NULL;
 	CHECK(ev && ev->attr.sample_period == 250 * US, "-F 4000: every 250us");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	ok = start(&r, "irq-off", "-L 5000") == 0;
 	CHECK(ok, "-L 5000 (us, the original's spelling)");
-	out = ok ? finish(&r) : "";
+	out = ok ? synth_run__finish(&r) : "";
 	CHECK(strstr(out, "held off 5.000ms or more") != NULL, "-L in us: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 }
 
 static unsigned long long read_thresh(void)
@@ -424,7 +358,7 @@ static unsigned long long read_thresh(void)
 	return on ? v : 0;
 }
 
-static void hrtimer(struct run *r, struct evsel *ev, u32 cpu, u64 t, u64 fn)
+static void hrtimer(struct synth_run *r, struct evsel *ev, u32 cpu, u64 t, u64 fn)
 {
 	unsigned char raw[32] = { 0 };
 
@@ -440,7 +374,7 @@ static void hrtimer(struct run *r, struct evsel *ev, u32 cpu, u64 t, u64 fn)
 			(int)cpu);
 }
 
-static void migration(struct run *r, struct evsel *ev, u32 cpu, u64 t, const char *prev,
+static void migration(struct synth_run *r, struct evsel *ev, u32 cpu, u64 t, const char *prev,
 		      const char *next)
 {
 	unsigned char raw[64] = { 0 };
@@ -465,7 +399,7 @@ static void watchdog_tests(void)
 	struct symaddr sa;
 	u64 fn, sched, t;
 	const char *out;
-	struct run r;
+	struct synth_run r;
 	char buf[160];
 
 	fn = symaddr__kernel(NULL, "watchdog_timer_fn", &sa) ? 0 : sa.addr;
@@ -482,7 +416,7 @@ static void watchdog_tests(void)
 		smp = event(&r, "cycles");
 	CHECK(hr && sw && smp, "three events");
 	if (!hr || !sw || !smp) {
-		cleanup(&r);
+		synth_run__cleanup(&r);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "function == 0x%llx", (unsigned long long)fn);
@@ -560,7 +494,7 @@ static void watchdog_tests(void)
 	CHECK_INT(count_lines(out, "CPU 0: no run of migration/0"), 1);
 	CHECK(strstr(out, "CPU 0: migration/0 again after"), "its end: %s", out);
 
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	CHECK(strstr(out, "watchdog: hard lockup after ") != NULL, "summary: %s", out);
 	CHECK(strstr(out, "\n   1        2 ") != NULL,
 	      "CPU 1: 2 watchdog hrtimers (not the other function's): %s", out);
@@ -574,7 +508,7 @@ static void watchdog_tests(void)
 		      "CPU 0: migration/0 ran twice, each run counted once (%s %llu): %s", kt, runs,
 		      out);
 	}
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/*
 	 * The interval asks CPUs that send nothing: CPU 1's hrtimer 70% of
@@ -585,7 +519,7 @@ static void watchdog_tests(void)
 	hr = event(&r, "timer:hrtimer_expire_entry");
 	sw = event(&r, "sched:sched_switch");
 	if (!hr || !sw) {
-		cleanup(&r);
+		synth_run__cleanup(&r);
 		return;
 	}
 	t = session__now(r.s);
@@ -608,8 +542,8 @@ static void watchdog_tests(void)
 	r.p->ops.interval(r.s, r.priv);
 	fflush(r.fp);
 	CHECK_INT(count_lines(r.out, "watchdog: CPU"), 1);
-	finish(&r);
-	cleanup(&r);
+	synth_run__finish(&r);
+	synth_run__cleanup(&r);
 
 	/*
 	 * The interval asks as of the newest record delivered, not the clock's
@@ -624,7 +558,7 @@ static void watchdog_tests(void)
 	if (!smp)
 		smp = event(&r, "cycles");
 	if (!hr || !smp) {
-		cleanup(&r);
+		synth_run__cleanup(&r);
 		return;
 	}
 	t = session__now(r.s);
@@ -633,13 +567,13 @@ static void watchdog_tests(void)
 	r.p->ops.interval(r.s, r.priv);
 	fflush(r.fp);
 	CHECK_INT(count_lines(r.out, "watchdog: CPU 0"), 0);
-	finish(&r);
-	cleanup(&r);
+	synth_run__finish(&r);
+	synth_run__cleanup(&r);
 
 	CHECK(start(&r, "watchdog", "--warn 30") != 0 && usage(&r), "--warn 30: usage error");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	CHECK(start(&r, "watchdog", "-F 20000") != 0 && usage(&r), "-F 20000: usage error");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 }
 
 int main(void)

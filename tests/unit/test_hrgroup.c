@@ -17,11 +17,9 @@
 #include <unistd.h>
 
 #include "analysis/hrgroup.h"
-#include "cli/options.h"
 #include "engine/session_int.h"
 #include "expr/expr.h"
-#include "profiler.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "ut.h"
 
 #define MS 1000000ULL
@@ -41,71 +39,13 @@ static const char fmt_burst[] =
 	"\n"
 	"print fmt: \"n=%d\", REC->n\n";
 
-struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	struct synth b;
-	char *args; /* argv's strings: the profiler keeps pointers into them */
-	bool inited, finished;
-};
-
-static int start(struct run *r, const char *prof, const char *args)
+/* '|' separates the arguments: some hold spaces (an expression) */
+static int start(struct synth_run *r, const char *prof, const char *args)
 {
-	char *argv[24], *copy = strdup(args), *save = NULL;
-	int argc = 0;
+	static const struct synth_fmt fmts[] = { { "hrt", fmt_burst }, { NULL } };
 
-	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < nr_profilers; i++)
-		if (!strcmp(profilers[i]->name, prof))
-			r->p = profilers[i];
-	r->args = copy;
-	if (!r->p || !copy)
-		return -1;
-	argv[argc++] = (char *)prof;
-	/* '|' separates arguments that hold spaces (an expression) */
-	for (char *t = strtok_r(copy, "|", &save); t && argc < 23; t = strtok_r(NULL, "|", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv) ||
-	    session__add_format(r->s, "hrt", fmt_burst))
-		return -1;
-	r->inited = true; /* the CLI runs deinit after a failed init too */
-	if (r->p->init(r->s, r->priv, &r->opts))
-		return -1;
-	return session__inject_begin(r->s);
-}
-
-static const char *finish(struct run *r)
-{
-	r->p->deinit(r->s, r->priv);
-	r->finished = true;
-	fflush(r->fp);
-	return r->out ? r->out : "";
-}
-
-static void cleanup(struct run *r)
-{
-	if (r->inited && !r->finished)
-		r->p->deinit(r->s, r->priv);
-	session__delete(r->s);
-	if (r->fp)
-		fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	free(r->args);
-	options__free(&r->opts);
+	return synth_run__start(r, prof, args,
+				&(struct synth_run_opts){ .sep = "|", .fmts = fmts });
 }
 
 static struct evsel *leader_of(struct session *s)
@@ -157,7 +97,7 @@ static const struct perf_event_header *group_sample(struct synth *b, struct sess
 }
 
 /* Inject a sample of CPU @cpu (thread 1000 + cpu): two members' cumulative values. */
-static void put2(struct run *r, u32 cpu, u64 time, u64 clock, u64 a, u64 b)
+static void put2(struct synth_run *r, u32 cpu, u64 time, u64 clock, u64 a, u64 b)
 {
 	u64 v[2] = { a, b };
 
@@ -166,7 +106,7 @@ static void put2(struct run *r, u32 cpu, u64 time, u64 clock, u64 a, u64 b)
 }
 
 /* Two members, thread @tid. */
-static void put1_2(struct run *r, u32 cpu, u32 tid, u64 time, u64 clock, u64 a, u64 b)
+static void put1_2(struct synth_run *r, u32 cpu, u32 tid, u64 time, u64 clock, u64 a, u64 b)
 {
 	u64 v[2] = { a, b };
 
@@ -174,7 +114,7 @@ static void put1_2(struct run *r, u32 cpu, u32 tid, u64 time, u64 clock, u64 a, 
 }
 
 /* One member, thread @tid. */
-static void put1(struct run *r, u32 cpu, u32 tid, u64 time, u64 clock, u64 a)
+static void put1(struct synth_run *r, u32 cpu, u32 tid, u64 time, u64 clock, u64 a)
 {
 	session__inject(r->s, group_sample(&r->b, r->s, cpu, tid, time, clock, &a, 1, -1),
 			(int)cpu);
@@ -393,7 +333,7 @@ static void test_stat(void)
 /* hrcount on an injected session: the table per interval and in total. */
 static void test_hrcount(void)
 {
-	struct run r;
+	struct synth_run r;
 	const char *out;
 	char buf[512];
 	u64 t = T0;
@@ -434,13 +374,13 @@ static void test_hrcount(void)
 	CHECK(strstr(buf, " CPU0 "), "at CPU0: %s", buf);
 	/* a second interval: one period; the total has both */
 	put2(&r, 1, t + 1010 * MS, 1010 * MS + 5000, 101, 220);
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	CHECK(strstr(out, "hrcount: total ") && strstr(out, "201 periods in 102 samples"),
 	      "total: %s", out);
 	CHECK(line_with(strstr(out, "hrcount: total "), "hrt:burst", NULL, buf, sizeof(buf)) &&
 		      strstr(buf, " 220 ") && strstr(buf, " 201 "),
 	      "total row: 220 in all, max 201: %s", buf);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/* --perins: a row per CPU */
 	CHECK(start(&r, "hrcount", "-e|hrt:burst|-F|100|--perins") == 0, "start --perins");
@@ -454,19 +394,19 @@ static void test_hrcount(void)
 		session__inject(r.s, group_sample(&r.b, r.s, 1, 1, T0 + 30 * MS, 30 * MS, v, 0, -1),
 				1);
 	}
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	CHECK(line_with(out, "CPU0 ", "hrt:burst", buf, sizeof(buf)) && strstr(buf, " 4 "),
 	      "CPU0 row: %s", out);
 	CHECK(line_with(out, "CPU1 ", "hrt:burst", buf, sizeof(buf)) && strstr(buf, " 9 "),
 	      "CPU1 row: max 9: %s", buf);
 	CHECK(strstr(out, "warning: 1 samples not read as the group"), "the bad read said");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 }
 
 /* hrtimer's trigger: a line for each period where the expression holds. */
 static void test_hrtimer(void)
 {
-	struct run r;
+	struct synth_run r;
 	const char *out;
 	char buf[512];
 
@@ -482,7 +422,7 @@ static void test_hrtimer(void)
 		put2(&r, 1, T0 + i * 10 * MS, i * 10 * MS, cs, b);
 	}
 	put2(&r, 0, T0 + 500 * MS, 500 * MS, 1, 150); /* CPU0: over 50 periods */
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	CHECK_INT(count_lines(out, " hrtimer: "), 3);
 	CHECK(line_with(out, "[001] hrtimer: cs=1 b=150", NULL, buf, sizeof(buf)), "period 10: %s",
 	      out);
@@ -494,29 +434,29 @@ static void test_hrtimer(void)
 	CHECK(strstr(out, "hrtimer: 51 samples closed 100 periods, 3 printed ('b > 100 && cs < 5' "
 			  "was true)"),
 	      "summary: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/* bad input */
 	CHECK(start(&r, "hrtimer", "-e|cs|--period|10ms|cs > nosuch") != 0 && r.s &&
 		      session__err_is_usage(r.s) &&
 		      strstr(session__strerror(r.s), "unknown name 'nosuch' (names: cs, _periods)"),
 	      "unknown name: %s", r.s ? session__strerror(r.s) ?: "" : "");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	CHECK(start(&r, "hrtimer", "-e|cs,cs|--period|10ms|cs > 1") != 0 && r.s &&
 		      session__err_is_usage(r.s) && strstr(session__strerror(r.s), "alias"),
 	      "two 'cs': %s", r.s ? session__strerror(r.s) ?: "" : "");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	CHECK(start(&r, "hrtimer", "-e|cs") != 0 && r.s && session__err_is_usage(r.s) &&
 		      strstr(session__strerror(r.s), "no --period"),
 	      "no period");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	CHECK(start(&r, "hrcount", "-e|cs|-F|200000") != 0 && r.s && session__err_is_usage(r.s),
 	      "-F too high");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	CHECK(start(&r, "hrcount", "-e|hrt:burst//cpus=0/|--period|1ms") != 0 && r.s &&
 		      session__err_is_usage(r.s) && strstr(session__strerror(r.s), "cpus="),
 	      "cpus= refused: %s", r.s ? session__strerror(r.s) ?: "" : "");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 }
 
 /*
@@ -527,7 +467,7 @@ static void test_hrtimer(void)
  */
 static void test_threads(void)
 {
-	struct run r;
+	struct synth_run r;
 	const char *out;
 
 	CHECK(start(&r, "hrtimer", "-e|cs,hrt:burst|--period|10ms|-p|1") == 0, "start -p: %s",
@@ -544,7 +484,7 @@ static void test_threads(void)
 	put1_2(&r, 0, 78, T0 + 30 * MS, 10 * MS, 1, 1);
 	/* 77's id reused without an exit seen: its clock on CPU1 went back, from 0 */
 	put1_2(&r, 1, 77, T0 + 40 * MS, 10 * MS + 9, 2, 2);
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	CHECK_INT(count_lines(out, " hrtimer: cs="), 6);
 	CHECK(strstr(out, "[000] hrtimer: cs=1 burst=2\n"), "77 on CPU0: %s", out);
 	CHECK(strstr(out, "[001] hrtimer: cs=3 burst=4 (over 2 periods)\n"),
@@ -554,14 +494,14 @@ static void test_threads(void)
 	CHECK(strstr(out, "[000] hrtimer: cs=1 burst=1\n"), "78 again, from 0");
 	CHECK(strstr(out, "[001] hrtimer: cs=2 burst=2\n"), "77 reused, from 0");
 	CHECK(strstr(out, "hrtimer: 6 samples closed 7 periods, 6 printed"), "summary: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/* hrcount --perins -p: rows by thread, periods summed over its CPUs */
 	CHECK(start(&r, "hrcount", "-e|hrt:burst|--period|10ms|--perins|-p|1") == 0, "start -p");
 	put1(&r, 0, 77, T0, 10 * MS, 100);
 	put1(&r, 1, 77, T0 + 5 * MS, 10 * MS, 7);
 	put1(&r, 0, 77, T0 + 10 * MS, 20 * MS, 100);
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	{
 		char buf[512];
 
@@ -570,14 +510,14 @@ static void test_threads(void)
 			      strstr(buf, " 3 ") && strstr(buf, " 107 ") && strstr(buf, " 100 "),
 		      "77: 3 periods, 107 in all, max 100: %s", out);
 	}
-	cleanup(&r);
+	synth_run__cleanup(&r);
 
 	/* -C with a command counts the CPUs (every task on them), not the command's threads */
 	CHECK(start(&r, "hrcount", "-e|hrt:burst|--period|10ms|--perins|-C|1|--|true") == 0,
 	      "start -C 1 -- true: %s", r.s ? session__strerror(r.s) ?: "" : "");
 	put1(&r, 1, 77, T0, 10 * MS, 3);
 	put1(&r, 1, 78, T0 + 10 * MS, 20 * MS, 5);
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	{
 		char buf[512];
 
@@ -587,13 +527,13 @@ static void test_threads(void)
 		      "one CPU1 row: 2 periods, 5 in all, max 3: %s", out);
 		CHECK(!strstr(out, ":77 ") && !strstr(out, ":78 "), "no thread rows: %s", out);
 	}
-	cleanup(&r);
+	synth_run__cleanup(&r);
 	CHECK(start(&r, "hrcount", "-e|hrt:burst|--period|10ms|--perins|--|true") == 0,
 	      "start -- true");
 	put1(&r, 1, 77, T0, 10 * MS, 3);
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	CHECK(strstr(out, ":77 "), "a command alone: per thread: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r);
 }
 
 /*
@@ -603,7 +543,7 @@ static void test_threads(void)
  */
 static void test_churn(void)
 {
-	struct run r;
+	struct synth_run r;
 	const char *out;
 	char buf[512];
 
@@ -617,7 +557,7 @@ static void test_churn(void)
 	put1(&r, 1, 5000, T0 + 5000, 10 * MS, 3);
 	r.p->ops.interval(r.s, r.priv);
 	put1(&r, 1, 5000, T0 + 6000, 20 * MS, 4);
-	out = finish(&r);
+	out = synth_run__finish(&r);
 	out = strstr(out, "hrcount: total");
 	CHECK(out && strstr(out, "1102 periods in 1102 samples on 1 thread and 1100 more that "
 				 "ended, in one row (exited)"),
@@ -630,7 +570,7 @@ static void test_churn(void)
 		      strstr(buf, " 2 ") && strstr(buf, " 4 "),
 	      "the live thread: %s", buf);
 	CHECK(out && count_lines(out, ":2999 ") == 0, "no row of a folded thread");
-	cleanup(&r);
+	synth_run__cleanup(&r);
 }
 
 /*

@@ -14,11 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/options.h"
 #include "expr_formats.h"
-#include "profiler.h"
 #include "report/stats_table.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "ut.h"
 
 #define US 1000ULL
@@ -60,78 +58,15 @@ static const char fmt_kvm_entry[] =
 	"\n"
 	"print fmt: \"vcpu %u, rip 0x%lx\", REC->vcpu_id, REC->rip\n";
 
-struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	struct synth b;
-};
-
 /* @name with these options (@json: --json) on an injected session of the events of @fmts */
-static int start(struct run *r, const char *name, const char *args, const char *sys,
-		 const char *const *fmts, bool json)
+static int start(struct synth_run *r, const char *name, const char *args,
+		 const struct synth_fmt *fmts, bool json)
 {
-	char *argv[24], *copy = strdup(args), *save = NULL;
-	int argc = 0;
-
-	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < nr_profilers; i++)
-		if (profilers[i] && !strcmp(profilers[i]->name, name))
-			r->p = profilers[i];
-	if (!r->p || !copy)
-		return -1;
-	argv[argc++] = (char *)name;
-	for (char *t = strtok_r(copy, " ", &save); t && argc < 23; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv))
-		return -1;
-	session__set_json(r->s, json);
-	for (; *fmts; fmts++)
-		if (session__add_format(r->s, sys, *fmts))
-			return -1;
-	if (r->p->init(r->s, r->priv, &r->opts))
-		return -1;
-	free(copy);
-	return session__inject_begin(r->s);
+	return synth_run__start(r, name, args,
+				&(struct synth_run_opts){ .fmts = fmts, .json = json });
 }
 
-static struct evsel *event(struct run *r, const char *name)
-{
-	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next)
-		if (strstr(ev->name, name))
-			return ev;
-	return NULL;
-}
-
-static const char *finish(struct run *r)
-{
-	r->p->deinit(r->s, r->priv);
-	fflush(r->fp);
-	return r->out;
-}
-
-static void cleanup(struct run *r)
-{
-	session__delete(r->s);
-	fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	options__free(&r->opts);
-}
-
-static void lost(struct run *r, u64 t)
+static void lost(struct synth_run *r, u64 t)
 {
 	struct synth *b = &r->b;
 
@@ -143,9 +78,9 @@ static void lost(struct run *r, u64 t)
 }
 
 /* kvm_exit of thread @tid at @t (VMX) */
-static void vm_exit(struct run *r, u64 t, u32 tid, u32 reason, u64 rip)
+static void vm_exit(struct synth_run *r, u64 t, u32 tid, u32 reason, u64 rip)
 {
-	struct evsel *ev = event(r, "kvm_exit");
+	struct evsel *ev = synth_run__evsel(r, "kvm_exit");
 	unsigned char raw[32] = { 0 };
 
 	synth__field_u64(ev, raw, "common_pid", tid);
@@ -164,9 +99,9 @@ static void vm_exit(struct run *r, u64 t, u32 tid, u32 reason, u64 rip)
 			0);
 }
 
-static void vm_entry(struct run *r, u64 t, u32 tid)
+static void vm_entry(struct synth_run *r, u64 t, u32 tid)
 {
-	struct evsel *ev = event(r, "kvm_entry");
+	struct evsel *ev = synth_run__evsel(r, "kvm_entry");
 	unsigned char raw[24] = { 0 };
 
 	synth__field_u64(ev, raw, "common_pid", tid);
@@ -183,7 +118,7 @@ static void vm_entry(struct run *r, u64 t, u32 tid)
 }
 
 /* VMX: HLT 100, 200, 300 us (one from the guest kernel), IO 10, 20 us; an exit lost */
-static void kvm_records(struct run *r)
+static void kvm_records(struct synth_run *r)
 {
 	u64 t = 1000 * MS;
 
@@ -300,21 +235,23 @@ static void dump(const char *dir, const char *name, const char *out)
 
 static void kvm_exit(const char *dir)
 {
-	static const char *const fmts[] = { fmt_kvm_exit, fmt_kvm_entry, NULL };
+	static const struct synth_fmt fmts[] = { { "kvm", fmt_kvm_exit },
+						 { "kvm", fmt_kvm_entry },
+						 { NULL } };
 	char jb[2048], tb[512];
-	struct run t, j;
+	struct synth_run t, j;
 	const char *to, *jo;
 
 	for (int perins = 0; perins < 2; perins++) {
 		const char *args = perins ? "--perins --hist" : "--than 150 --hist";
 
-		CHECK(start(&t, "kvm-exit", args, "kvm", fmts, false) == 0, "text %s: %s", args,
+		CHECK(start(&t, "kvm-exit", args, fmts, false) == 0, "text %s: %s", args,
 		      t.s ? session__strerror(t.s) ?: "" : "");
 		kvm_records(&t);
-		to = finish(&t);
-		CHECK(start(&j, "kvm-exit", args, "kvm", fmts, true) == 0, "json %s", args);
+		to = synth_run__finish(&t);
+		CHECK(start(&j, "kvm-exit", args, fmts, true) == 0, "json %s", args);
 		kvm_records(&j);
-		jo = finish(&j);
+		jo = synth_run__finish(&j);
 		CHECK(all_json(jo) > 0, "%s: JSON lines only:\n%s", args, jo);
 		dump(dir, perins ? "kvm_exit_perins.json" : "kvm_exit.json", jo);
 		dump(dir, perins ? "kvm_exit_perins.txt" : "kvm_exit.txt", to);
@@ -368,15 +305,15 @@ static void kvm_exit(const char *dir)
 		      "the drop: %s", jo);
 		CHECK(strstr(to, "1 pending pairs dropped after lost events") != NULL,
 		      "the text says it too: %s", to);
-		cleanup(&t);
-		cleanup(&j);
+		synth_run__cleanup(&t);
+		synth_run__cleanup(&j);
 	}
 }
 
 /* sched_switch on @cpu at @t: @prev leaves in @state, @next comes in */
-static void sw(struct run *r, u64 t, u32 cpu, u32 prev, u64 state, u32 next)
+static void sw(struct synth_run *r, u64 t, u32 cpu, u32 prev, u64 state, u32 next)
 {
-	struct evsel *ev = event(r, "sched_switch");
+	struct evsel *ev = synth_run__evsel(r, "sched_switch");
 	unsigned char raw[64] = { 0 };
 	char comm[16];
 
@@ -399,9 +336,9 @@ static void sw(struct run *r, u64 t, u32 cpu, u32 prev, u64 state, u32 next)
 			cpu);
 }
 
-static void wakeup(struct run *r, u64 t, u32 cpu, u32 tid)
+static void wakeup(struct synth_run *r, u64 t, u32 cpu, u32 tid)
 {
-	struct evsel *ev = event(r, "sched_wakeup");
+	struct evsel *ev = synth_run__evsel(r, "sched_wakeup");
 	unsigned char raw[40] = { 0 };
 
 	synth__field_u64(ev, raw, "common_pid", 1);
@@ -419,7 +356,7 @@ static void wakeup(struct run *r, u64 t, u32 cpu, u32 tid)
 }
 
 /* thread 50 sleeps 5, 7, 30 ms (S, woken 1 ms before it runs), 2 ms in D; 51 sleeps 3 ms */
-static void ts_records(struct run *r)
+static void ts_records(struct synth_run *r)
 {
 	u64 t = 1000 * MS;
 
@@ -438,20 +375,22 @@ static void ts_records(struct run *r)
 
 static void task_state(const char *dir)
 {
-	static const char *const fmts[] = { fmt_sched_switch, fmt_sched_wakeup, NULL };
+	static const struct synth_fmt fmts[] = { { "sched", fmt_sched_switch },
+						 { "sched", fmt_sched_wakeup },
+						 { NULL } };
 	char jb[2048], tb[512];
-	struct run t, j;
+	struct synth_run t, j;
 	const char *to, *jo;
 
 	for (int perins = 0; perins < 2; perins++) {
 		const char *args = perins ? "--perins" : "--than 20ms";
 
-		CHECK(start(&t, "task-state", args, "sched", fmts, false) == 0, "text %s", args);
+		CHECK(start(&t, "task-state", args, fmts, false) == 0, "text %s", args);
 		ts_records(&t);
-		to = finish(&t);
-		CHECK(start(&j, "task-state", args, "sched", fmts, true) == 0, "json %s", args);
+		to = synth_run__finish(&t);
+		CHECK(start(&j, "task-state", args, fmts, true) == 0, "json %s", args);
 		ts_records(&j);
-		jo = finish(&j);
+		jo = synth_run__finish(&j);
 		CHECK(all_json(jo) > 0, "%s: JSON lines only:\n%s", args, jo);
 		dump(dir, perins ? "task_state_perins.json" : "task_state.json", jo);
 		dump(dir, perins ? "task_state_perins.txt" : "task_state.txt", to);
@@ -483,8 +422,8 @@ static void task_state(const char *dir)
 				      strstr(jb, "\"count\":3,\"total_ns\":42000000,"),
 			      "--perins: thread 50's S: %s", jo);
 		}
-		cleanup(&t);
-		cleanup(&j);
+		synth_run__cleanup(&t);
+		synth_run__cleanup(&j);
 	}
 }
 

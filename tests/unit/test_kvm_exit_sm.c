@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/options.h"
-#include "profiler.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "ut.h"
 
 #define US 1000ULL
@@ -62,67 +60,22 @@ static const char fmt_kvm_entry[] =
 	"print fmt: \"vcpu %u, rip 0x%lx\", REC->vcpu_id, REC->rip\n";
 
 struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
+	struct synth_run h;
 	struct evsel *ex, *en;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	struct synth b;
 };
 
 static int start(struct run *r, const char *args)
 {
-	char *argv[16], *copy = strdup(args), *save = NULL;
-	int argc = 0;
+	static const struct synth_fmt fmts[] = { { "kvm", fmt_kvm_exit },
+						 { "kvm", fmt_kvm_entry },
+						 { NULL } };
 
 	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < nr_profilers; i++)
-		if (!strcmp(profilers[i]->name, "kvm-exit"))
-			r->p = profilers[i];
-	if (!r->p || !copy)
+	if (synth_run__start(&r->h, "kvm-exit", args, &(struct synth_run_opts){ .fmts = fmts }))
 		return -1;
-	argv[argc++] = "kvm-exit";
-	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv) ||
-	    session__add_format(r->s, "kvm", fmt_kvm_exit) ||
-	    session__add_format(r->s, "kvm", fmt_kvm_entry) || r->p->init(r->s, r->priv, &r->opts))
-		return -1;
-	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next) {
-		if (strstr(ev->name, "kvm_exit"))
-			r->ex = ev;
-		else
-			r->en = ev;
-	}
-	free(copy);
-	return session__inject_begin(r->s);
-}
-
-static const char *finish(struct run *r)
-{
-	r->p->deinit(r->s, r->priv);
-	fflush(r->fp);
-	return r->out;
-}
-
-static void cleanup(struct run *r)
-{
-	session__delete(r->s);
-	fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	options__free(&r->opts);
+	r->ex = synth_run__evsel(&r->h, "kvm_exit");
+	r->en = synth_run__evsel(&r->h, "kvm_entry");
+	return 0;
 }
 
 /* kvm_exit of thread @tid at @t: @isa 1 VMX, 2 SVM */
@@ -134,8 +87,8 @@ static void vm_exit(struct run *r, u64 t, u32 tid, u32 isa, u32 reason, u64 rip)
 	synth__field_u64(r->ex, raw, "exit_reason", reason);
 	synth__field_u64(r->ex, raw, "guest_rip", rip);
 	synth__field_u64(r->ex, raw, "isa", isa);
-	session__inject(r->s,
-			synth__sample(&r->b, r->ex,
+	session__inject(r->h.s,
+			synth__sample(&r->h.b, r->ex,
 				      &(struct synth_sample){ .pid = 100,
 							      .tid = tid,
 							      .cpu = 0,
@@ -150,8 +103,8 @@ static void vm_entry(struct run *r, u64 t, u32 tid)
 	unsigned char raw[40] = { 0 };
 
 	synth__field_u64(r->en, raw, "common_pid", tid);
-	session__inject(r->s,
-			synth__sample(&r->b, r->en,
+	session__inject(r->h.s,
+			synth__sample(&r->h.b, r->en,
 				      &(struct synth_sample){ .pid = 100,
 							      .tid = tid,
 							      .cpu = 0,
@@ -186,7 +139,7 @@ int main(void)
 	u64 t = 1000000000ULL;
 
 	/* VMX: 3 HLT of 100us (one from the guest kernel), 2 IO of 10us; SVM: 1 npf of 50us */
-	CHECK(start(&r, "") == 0, "start: %s", session__strerror(r.s) ?: "");
+	CHECK(start(&r, "") == 0, "start: %s", session__strerror(r.h.s) ?: "");
 	vm_exit(&r, t, 11, 1, 12, 0xffffffff81000000ULL);
 	vm_entry(&r, t + 100 * US, 11);
 	vm_exit(&r, t + 200 * US, 11, 1, 12, 0x1000);
@@ -202,7 +155,7 @@ int main(void)
 	vm_entry(&r, t + 900 * US, 13);		       /* no exit before it: nothing */
 	vm_exit(&r, t + 1000 * US, 14, 1, 99, 0x1000); /* a reason the format does not name */
 	vm_entry(&r, t + 1001 * US, 14);
-	out = finish(&r);
+	out = synth_run__finish(&r.h);
 	CHECK(strstr(out, "EXIT REASON ") && strstr(out, "guest-kernel\n"), "title: %s", out);
 	CHECK(row(out, "HLT", "3", buf, sizeof(buf)) && strstr(buf, " 300.000us ") &&
 		      strstr(buf, " 100.000us ") && strstr(buf, "1 (33.3%)"),
@@ -214,7 +167,7 @@ int main(void)
 	      "SVM's npf named from the second table: %s", out);
 	CHECK(row(out, "VMX_0x63", "1", buf, sizeof(buf)), "an unnamed reason by number: %s", out);
 	CHECK(!row(out, "npf", "2", buf, sizeof(buf)), "an entry without an exit adds nothing");
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 
 	/* a lost record drops the open exit; --perins rows per vCPU thread */
 	CHECK(start(&r, "--perins") == 0, "start --perins");
@@ -224,16 +177,16 @@ int main(void)
 	vm_entry(&r, t + 250 * US, 12);
 	vm_exit(&r, t + 300 * US, 11, 1, 30, 0x1000);
 	{
-		struct synth *b = &r.b;
+		struct synth *b = &r.h.b;
 
 		b->len = sizeof(struct perf_event_header);
 		synth__u64(b, 1);  /* id */
 		synth__u64(b, 10); /* lost */
 		synth__trailer(b, 0, 0, t + 350 * US, 0, 0);
-		session__inject(r.s, synth__finish(b, PERF_RECORD_LOST, 0), 0);
+		session__inject(r.h.s, synth__finish(b, PERF_RECORD_LOST, 0), 0);
 	}
 	vm_entry(&r, t + 400 * US, 11);
-	out = finish(&r);
+	out = synth_run__finish(&r.h);
 	CHECK(strstr(out, " TID ") != NULL, "--perins: TID column: %s", out);
 	CHECK(row(out, "HLT", "11", buf, sizeof(buf)) && strstr(buf, " 100.000us "),
 	      "thread 11's HLT: %s", out);
@@ -243,6 +196,6 @@ int main(void)
 	      out);
 	CHECK(strstr(out, "kvm-exit: 1 pending pairs dropped after lost events"),
 	      "the drop is reported: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 	return ut_done("test_kvm_exit_sm");
 }

@@ -16,10 +16,8 @@
 #include <string.h>
 
 #include "analysis/runslice.h"
-#include "cli/options.h"
 #include "expr_formats.h"
-#include "profiler.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "ut.h"
 
 #define MS 1000000ULL
@@ -156,70 +154,25 @@ static void test_late_cpu(void)
 }
 
 struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
+	struct synth_run h;
 	struct evsel *sw, *clk;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	struct synth b;
 	u64 t0; /* the injected records' clock: ahead of the real one */
 };
 
 static int start(struct run *r, const char *args)
 {
-	char *argv[16], *copy = strdup(args), *save = NULL;
-	int argc = 0;
+	static const struct synth_fmt fmts[] = { { "sched", fmt_sched_switch }, { NULL } };
 
 	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < nr_profilers; i++)
-		if (!strcmp(profilers[i]->name, "oncpu"))
-			r->p = profilers[i];
-	if (!r->p || !copy)
+	if (synth_run__start(&r->h, "oncpu", args, &(struct synth_run_opts){ .fmts = fmts }))
 		return -1;
-	argv[argc++] = "oncpu";
-	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv) ||
-	    session__add_format(r->s, "sched", fmt_sched_switch) ||
-	    r->p->init(r->s, r->priv, &r->opts))
-		return -1;
-	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next) {
-		if (strstr(ev->name, "sched_switch"))
-			r->sw = ev;
-		else
+	r->sw = synth_run__evsel(&r->h, "sched_switch");
+	for (struct evsel *ev = session__evsels(r->h.s); ev; ev = ev->next)
+		if (ev != r->sw)
 			r->clk = ev;
-	}
-	free(copy);
 	/* every edge is "now" or the latest record, whichever is later */
-	r->t0 = session__now(r->s) + 1000 * MS;
-	return r->sw && r->clk ? session__inject_begin(r->s) : -1;
-}
-
-static const char *finish(struct run *r)
-{
-	r->p->deinit(r->s, r->priv);
-	fflush(r->fp);
-	return r->out;
-}
-
-static void cleanup(struct run *r)
-{
-	session__delete(r->s);
-	fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	options__free(&r->opts);
+	r->t0 = session__now(r->h.s) + 1000 * MS;
+	return r->sw && r->clk ? 0 : -1;
 }
 
 /* sched_switch on @cpu at t0 + @ms: @prev (of process @pid) leaves for @next */
@@ -232,8 +185,8 @@ static void sw(struct run *r, u64 ms, u32 cpu, u32 pid, u32 prev, u32 next)
 	synth__field_u64(r->sw, raw, "prev_pid", prev);
 	synth__field_str(r->sw, raw, "next_comm", "y");
 	synth__field_u64(r->sw, raw, "next_pid", next);
-	session__inject(r->s,
-			synth__sample(&r->b, r->sw,
+	session__inject(r->h.s,
+			synth__sample(&r->h.b, r->sw,
 				      &(struct synth_sample){ .pid = pid,
 							      .tid = prev,
 							      .cpu = cpu,
@@ -246,8 +199,8 @@ static void sw(struct run *r, u64 ms, u32 cpu, u32 pid, u32 prev, u32 next)
 /* a cpu-clock sample: @tid (of @pid) runs on @cpu */
 static void tick(struct run *r, u64 ms, u32 cpu, u32 pid, u32 tid)
 {
-	session__inject(r->s,
-			synth__sample(&r->b, r->clk,
+	session__inject(r->h.s,
+			synth__sample(&r->h.b, r->clk,
 				      &(struct synth_sample){ .pid = pid,
 							      .tid = tid,
 							      .cpu = cpu,
@@ -267,16 +220,17 @@ static void tick(struct run *r, u64 ms, u32 cpu, u32 pid, u32 tid)
  */
 static void scenario(struct run *r)
 {
-	session__inject(r->s, synth__comm(&r->b, PA, TA, "alpha", r->t0, 0), 0);
-	session__inject(r->s, synth__comm(&r->b, PA, TB, "beta", r->t0, 0), 0);
-	session__inject(r->s, synth__comm(&r->b, TG - 1, TG, "gamma", r->t0, 1), 1);
+	session__inject(r->h.s, synth__comm(&r->h.b, PA, TA, "alpha", r->t0, 0), 0);
+	session__inject(r->h.s, synth__comm(&r->h.b, PA, TB, "beta", r->t0, 0), 0);
+	session__inject(r->h.s, synth__comm(&r->h.b, TG - 1, TG, "gamma", r->t0, 1), 1);
 	tick(r, 0, 0, PA, TA);
 	tick(r, 0, 1, TG - 1, TG);
 	sw(r, 400, 0, PA, TA, TB);
 	sw(r, 700, 0, PA, TB, 0);
 	tick(r, 1000, 1, TG - 1, TG);
-	r->p->ops.interval(r->s, r->priv);
-	session__inject(r->s, synth__switch(&r->b, false, PA, TA, 0, 0, r->t0 + 1500 * MS, 0), 0);
+	r->h.p->ops.interval(r->h.s, r->h.priv);
+	session__inject(r->h.s, synth__switch(&r->h.b, false, PA, TA, 0, 0, r->t0 + 1500 * MS, 0),
+			0);
 	sw(r, 1800, 0, PA, TA, 0);
 	tick(r, 2000, 1, TG - 1, TG);
 }
@@ -306,7 +260,7 @@ static void test_per_cpu(void)
 		return;
 	}
 	scenario(&r);
-	out = finish(&r);
+	out = synth_run__finish(&r.h);
 	iv1 = after(out, "oncpu: 1000.00 ms on 2 CPUs\n");
 	all = after(out, "oncpu: the whole run, 2000.00 ms on 2 CPUs\n");
 	CHECK(*iv1, "an interval of 1000 ms: %s", out);
@@ -323,7 +277,7 @@ static void test_per_cpu(void)
 	      "the run: beta: %s", all);
 	CHECK(has_line(all, "1       2000.00  100.0%  gamma:3999911                   2000.00"),
 	      "the run: gamma: %s", all);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 static void test_per_thread(void)
@@ -336,7 +290,7 @@ static void test_per_thread(void)
 		return;
 	}
 	scenario(&r);
-	out = finish(&r);
+	out = synth_run__finish(&r.h);
 	iv1 = after(out, "oncpu: 1000.00 ms on 2 CPUs\n");
 	all = after(out, "oncpu: the whole run, 2000.00 ms on 2 CPUs\n");
 	CHECK(has_line(iv1, "beta:3999902                     300.00   30.0%  0:300.00"),
@@ -344,7 +298,7 @@ static void test_per_thread(void)
 	CHECK(!strstr(out, "alpha") && !strstr(out, "gamma"), "-t: only the target: %s", out);
 	CHECK(has_line(all, "beta:3999902                     300.00   15.0%  0:300.00"),
 	      "-t: the run: %s", all);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 static void test_top(void)
@@ -357,21 +311,22 @@ static void test_top(void)
 		return;
 	}
 	scenario(&r);
-	out = finish(&r);
+	out = synth_run__finish(&r.h);
 	CHECK(has_line(out, "                         ... 1 more, 300.00 ms"),
 	      "--top 1: beta counted, not shown: %s", out);
 	CHECK(!strstr(out, "beta:"), "--top 1: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 static void task(struct run *r, u32 type, u64 ms, u32 cpu, u32 pid, u32 tid)
 {
-	session__inject(r->s, synth__task(&r->b, type, pid, 1, tid, 1, r->t0 + ms * MS, cpu), cpu);
+	session__inject(r->h.s, synth__task(&r->h.b, type, pid, 1, tid, 1, r->t0 + ms * MS, cpu),
+			cpu);
 }
 
 static void name(struct run *r, u64 ms, u32 pid, u32 tid, const char *comm)
 {
-	session__inject(r->s, synth__comm(&r->b, pid, tid, comm, r->t0 + ms * MS, 0), 0);
+	session__inject(r->h.s, synth__comm(&r->h.b, pid, tid, comm, r->t0 + ms * MS, 0), 0);
 }
 
 /* Into @buf: the text from @p up to the next report's first line. */
@@ -406,13 +361,14 @@ static void exits(struct run *r)
 	task(r, PERF_RECORD_EXIT, 195, 0, 106, 106);
 	/* the edge: a sample of no task (an exited one's) */
 	tick(r, 200, 0, RUNSLICE_DEAD, RUNSLICE_DEAD);
-	r->p->ops.interval(r->s, r->priv);
+	r->h.p->ops.interval(r->h.s, r->h.priv);
 	sw(r, 250, 0, 106, 106, 0);
 	tick(r, 400, 0, 0, 0);
-	r->p->ops.interval(r->s, r->priv);
+	r->h.p->ops.interval(r->h.s, r->h.priv);
 	task(r, PERF_RECORD_FORK, 420, 0, 105, 105);
 	name(r, 420, 105, 105, "new");
-	session__inject(r->s, synth__switch(&r->b, false, 105, 105, 0, 0, r->t0 + 450 * MS, 0), 0);
+	session__inject(r->h.s, synth__switch(&r->h.b, false, 105, 105, 0, 0, r->t0 + 450 * MS, 0),
+			0);
 	tick(r, 600, 0, 105, 105);
 }
 
@@ -427,8 +383,8 @@ static void test_exited(void)
 		return;
 	}
 	exits(&r);
-	r.p->ops.interval(r.s, r.priv);
-	out = finish(&r);
+	r.h.p->ops.interval(r.h.s, r.h.priv);
+	out = synth_run__finish(&r.h);
 	p1 = after(out, "oncpu: 200.00 ms on 1 CPU\n");
 	p2 = after(p1, "oncpu: 200.00 ms on 1 CPU\n");
 	p3 = after(p2, "oncpu: 200.00 ms on 1 CPU\n");
@@ -464,7 +420,7 @@ static void test_exited(void)
 	      "the whole run: 400 ms, the 3 largest by name, 4 more: %s", all);
 	CHECK(strstr(all, "; 1 rows of live threads, 3 of exited ones\n") != NULL,
 	      "memory: one live row, --top exited rows kept: %s", all);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 #define PD 3999904 /* delta, of process PA, alive at the end */
@@ -492,11 +448,11 @@ static void test_exited_threads(void)
 	task(&r, PERF_RECORD_EXIT, 180, 0, PA, TB + 1);
 	sw(&r, 180, 0, PA, TB + 1, 0);
 	tick(&r, 200, 0, 0, 0);
-	r.p->ops.interval(r.s, r.priv);
-	session__inject(r.s, synth__switch(&r.b, false, PA, PD, 0, 0, r.t0 + 250 * MS, 0), 0);
+	r.h.p->ops.interval(r.h.s, r.h.priv);
+	session__inject(r.h.s, synth__switch(&r.h.b, false, PA, PD, 0, 0, r.t0 + 250 * MS, 0), 0);
 	tick(&r, 400, 0, PA, PD);
-	r.p->ops.interval(r.s, r.priv);
-	out = finish(&r);
+	r.h.p->ops.interval(r.h.s, r.h.priv);
+	out = synth_run__finish(&r.h);
 	iv2 = table(after(after(out, "oncpu: 200.00 ms on 1 CPU\n"), "oncpu: 200.00 ms on 1 CPU\n"),
 		    b, sizeof(b));
 	all = after(out, "oncpu: the whole run, 400.00 ms on 1 CPU\n");
@@ -509,7 +465,7 @@ static void test_exited_threads(void)
 		      has_line(all, "alpha:3999901                    100.00   25.0%  0:100.00") &&
 		      has_line(all, "... 2 more exited threads, 80.00 ms"),
 	      "-p: the whole run: delta, the largest exited, 2 more: %s", all);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 /* CPU 1's buffer read after CPU 0's, its records older: the run starts with them. */
@@ -528,13 +484,13 @@ static void test_late_buffer(void)
 	tick(&r, 200, 0, PA, TA);
 	tick(&r, 0, 1, TG - 1, TG);
 	tick(&r, 200, 1, TG - 1, TG);
-	out = finish(&r);
+	out = synth_run__finish(&r.h);
 	all = after(out, "oncpu: the whole run, 200.00 ms on 2 CPUs\n");
 	CHECK(has_line(all, "0        200.00  100.0%  alpha:3999901                    200.00") &&
 		      has_line(all,
 			       "1        200.00  100.0%  gamma:3999911                    200.00"),
 	      "the run from CPU 1's first record, alpha since then too: %s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 int main(void)

@@ -10,10 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/options.h"
 #include "expr_formats.h"
-#include "profiler.h"
-#include "synth.h"
+#include "synth_run.h"
 #include "ut.h"
 
 #define MS 1000000ULL
@@ -21,70 +19,27 @@
 enum { S_ = 1, D_ = 2 }; /* prev_state bits */
 
 struct run {
-	const struct profiler *p;
-	void *priv;
-	struct session *s;
-	struct opt_set opts;
-	struct engine_conf conf;
+	struct synth_run h;
 	struct evsel *sw, *wk;
-	char *out;
-	size_t out_len;
-	FILE *fp;
-	struct synth b;
 };
 
 /* task-state with these options, on an injected session */
 static int start(struct run *r, const char *args)
 {
-	char *argv[16], *copy = strdup(args), *save = NULL;
-	int argc = 0;
+	static const struct synth_fmt fmts[] = { { "sched", fmt_sched_switch },
+						 { "sched", fmt_sched_wakeup },
+						 { NULL } };
 
 	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < nr_profilers; i++)
-		if (profilers[i] && !strcmp(profilers[i]->name, "task-state"))
-			r->p = profilers[i];
-	if (!r->p || !copy)
+	if (synth_run__start(&r->h, "task-state", args, &(struct synth_run_opts){ .fmts = fmts }))
 		return -1;
-	argv[argc++] = "task-state";
-	for (char *t = strtok_r(copy, " ", &save); t && argc < 15; t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	r->priv = calloc(1, r->p->priv_size);
-	if (options__parse(r->p, argc, argv, &r->opts, r->priv))
-		return -1;
-	options__engine_conf(&r->opts, &r->conf);
-	r->fp = open_memstream(&r->out, &r->out_len);
-	r->s = session__new(&r->conf, r->fp);
-	if (!r->s || session__add_ops(r->s, &r->p->ops, r->priv) ||
-	    session__add_format(r->s, "sched", fmt_sched_switch) ||
-	    session__add_format(r->s, "sched", fmt_sched_wakeup) ||
-	    r->p->init(r->s, r->priv, &r->opts))
-		return -1;
-	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next) {
+	for (struct evsel *ev = session__evsels(r->h.s); ev; ev = ev->next) {
 		if (strstr(ev->name, "sched_switch"))
 			r->sw = ev; /* with -S/-D: the last of the two (switch-in) */
 		else
 			r->wk = ev;
 	}
-	free(copy);
-	return session__inject_begin(r->s);
-}
-
-/* the output, after the profiler's final table */
-static const char *finish(struct run *r)
-{
-	r->p->deinit(r->s, r->priv);
-	fflush(r->fp);
-	return r->out;
-}
-
-static void cleanup(struct run *r)
-{
-	session__delete(r->s);
-	fclose(r->fp);
-	free(r->out);
-	free(r->priv);
-	options__free(&r->opts);
+	return 0;
 }
 
 /* a sched_switch on @cpu at @t: @prev leaves in @state, @next comes in (0: idle) */
@@ -93,7 +48,7 @@ static void sw(struct run *r, u64 t, u32 cpu, u32 prev, u64 state, u32 next)
 	unsigned char raw[64] = { 0 };
 	char comm[16];
 
-	for (struct evsel *ev = session__evsels(r->s); ev; ev = ev->next) {
+	for (struct evsel *ev = session__evsels(r->h.s); ev; ev = ev->next) {
 		if (!strstr(ev->name, "sched_switch"))
 			continue;
 		memset(raw, 0, sizeof(raw));
@@ -106,8 +61,8 @@ static void sw(struct run *r, u64 t, u32 cpu, u32 prev, u64 state, u32 next)
 		synth__field_str(ev, raw, "next_comm", next ? comm : "swapper/0");
 		synth__field_u64(ev, raw, "next_pid", next);
 		/* each sched_switch event of the session sees the switch (filters aside) */
-		session__inject(r->s,
-				synth__sample(&r->b, ev,
+		session__inject(r->h.s,
+				synth__sample(&r->h.b, ev,
 					      &(struct synth_sample){ .pid = prev,
 								      .tid = prev,
 								      .cpu = cpu,
@@ -125,8 +80,8 @@ static void wakeup(struct run *r, u64 t, u32 cpu, u32 waker, u32 tid)
 	synth__field_u64(r->wk, raw, "common_pid", waker);
 	synth__field_str(r->wk, raw, "comm", "woken");
 	synth__field_u64(r->wk, raw, "pid", tid);
-	session__inject(r->s,
-			synth__sample(&r->b, r->wk,
+	session__inject(r->h.s,
+			synth__sample(&r->h.b, r->wk,
 				      &(struct synth_sample){ .pid = waker,
 							      .tid = waker,
 							      .cpu = cpu,
@@ -187,20 +142,21 @@ static void test_all_states(void)
 	sw(&r, 41 * MS, 1, 301, S_, 300);
 	/* 4. a lost record in the middle: that interval is dropped */
 	sw(&r, 50 * MS, 0, 400, S_, 0);
-	session__inject(r.s, synth__lost(&r.b, 10, 55 * MS, 0), 0);
+	session__inject(r.h.s, synth__lost(&r.h.b, 10, 55 * MS, 0), 0);
 	sw(&r, 60 * MS, 0, 0, 0, 400);
 	/* 5. an exit: the pending interval goes, a reused tid starts clean */
 	sw(&r, 70 * MS, 0, 500, S_, 0);
-	session__inject(r.s, synth__task(&r.b, PERF_RECORD_EXIT, 500, 1, 500, 1, 75 * MS, 0), 0);
+	session__inject(r.h.s, synth__task(&r.h.b, PERF_RECORD_EXIT, 500, 1, 500, 1, 75 * MS, 0),
+			0);
 	sw(&r, 80 * MS, 0, 0, 0, 500);
 	/* 6. the switch-in seen only as the kernel's context-switch record: 5 ms */
 	sw(&r, 90 * MS, 0, 600, S_, 0);
-	session__inject(r.s, synth__switch(&r.b, false, 600, 600, 0, 0, 95 * MS, 1), 1);
+	session__inject(r.h.s, synth__switch(&r.h.b, false, 600, 600, 0, 0, 95 * MS, 1), 1);
 	/* 7. out twice without a switch-in: the first is dropped, the second is 1 ms */
 	sw(&r, 100 * MS, 0, 700, S_, 0);
 	sw(&r, 110 * MS, 1, 700, S_, 0);
 	sw(&r, 111 * MS, 0, 0, 0, 700);
-	out = finish(&r);
+	out = synth_run__finish(&r.h);
 
 	/* S: 1 (4 ms) + 6 (5 ms) + 7 (1 ms); 301's S from case 3 never ends */
 	CHECK_STR(col(out, "S", 2, b, sizeof(b)), "3");
@@ -219,7 +175,7 @@ static void test_all_states(void)
 	      "exit reported:\n%s", out);
 	CHECK(strstr(out, "task-state: 1 intervals dropped: switch-in not seen") != NULL,
 	      "unpaired reported:\n%s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 /* -D: only D intervals; --perins: one row per thread */
@@ -241,7 +197,7 @@ static void test_options(void)
 	sw(&r, 9 * MS, 1, 0, 0, 201);
 	sw(&r, 10 * MS, 0, 200, D_, 0);
 	sw(&r, 12 * MS, 1, 0, 0, 200);
-	out = finish(&r);
+	out = synth_run__finish(&r.h);
 	CHECK(strncmp(out, "STATE COMM                 TID", 30) == 0, "perins header:\n%s", out);
 	/* largest total first */
 	CHECK_STR(col(out, "D     t200", 3, b, sizeof(b)), "200");
@@ -250,7 +206,7 @@ static void test_options(void)
 	CHECK_STR(col(out, "D     t201", 5, b, sizeof(b)), "1.000ms");
 	CHECK(strstr(out, "D     t200") < strstr(out, "D     t201"), "order:\n%s", out);
 	CHECK(!strstr(out, "\nS "), "no S row with -D:\n%s", out);
-	cleanup(&r);
+	synth_run__cleanup(&r.h);
 }
 
 /*
@@ -290,7 +246,7 @@ static void test_state_options(void)
 		sw(&r, 5 * MS, 0, 0, 0, 200);
 		sw(&r, 6 * MS, 0, 300, 0, 0); /* preempted while runnable: R */
 		sw(&r, 9 * MS, 0, 0, 0, 300);
-		out = finish(&r);
+		out = synth_run__finish(&r.h);
 		CHECK(!strcmp(col(out, "S", 2, b, sizeof(b)), cases[i].S ? "1" : ""),
 		      "'%s': S row %s:\n%s", cases[i].args, cases[i].S ? "wanted" : "unwanted",
 		      out);
@@ -300,7 +256,7 @@ static void test_state_options(void)
 		CHECK(!strcmp(col(out, "R", 2, b, sizeof(b)), cases[i].R ? "1" : ""),
 		      "'%s': R row %s:\n%s", cases[i].args, cases[i].R ? "wanted" : "unwanted",
 		      out);
-		cleanup(&r);
+		synth_run__cleanup(&r.h);
 	}
 }
 
