@@ -62,7 +62,7 @@ $(BUILD)/libpp.a: $(LIB_OBJS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpp.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libpp.a $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -Itests/unit -o $@ $< $(BUILD)/libpp.a $(LDLIBS)
 
 $(BUILD)/work/%: tests/work/%.c
 	@mkdir -p $(dir $@)
