@@ -551,6 +551,18 @@ static int complete_main(int argc, char **argv)
 	}
 	if (options__doc(argv[1], &d))
 		return 1;
+	/* "--complete NAME -e": the attributes -e takes after a filter, '=' where a value follows */
+	if (argc > 2 && !strcmp(argv[2], "-e")) {
+		static const char *const common[] = { "stack",
+						      "max-stack=", "alias=", "cpus=", NULL };
+
+		for (int i = 0; common[i]; i++)
+			printf("%s\n", common[i]);
+		for (int i = 0; d.ev_attrs && d.ev_attrs[i]; i++)
+			printf("%s%s\n", d.ev_attrs[i],
+			       strcmp(d.ev_attrs[i], "untraced") ? "=" : "");
+		return 0;
+	}
 	for (int i = 0; i < d.nr_opts; i++) {
 		const struct popt *o = d.opts[i].o;
 

@@ -73,7 +73,21 @@ if [ -d $tfs/events/sched/sched_switch ]; then
 	is "$PP trace --event=sched:sched_swi" "sched_switch"
 	check "'-e ' offers every system and the probe prefixes" \
 		has "$PP trace -e " sched: syscalls: raw_syscalls: uprobe: usdt: kprobe:
-	is "$PP trace -e 'sched:sched_switch/prev" ""
+	# in a filter, the event's fields (its format); after it, the profiler's attributes
+	fields=$(sed -n 's/^[[:space:]]*field:.*[[:space:]*]\([a-z_][a-z0-9_]*\)\(\[[0-9]*\]\)*;.*/\1/p' $tfs/events/sched/sched_switch/format | grep '^prev_p' | sort)
+	is "$PP trace -e sched:sched_switch/prev_p" "$(echo "$fields" | sed 's|^|sched_switch/|' | tr '\n' ' ' | sed 's/ $//')"
+	check "... prev_pid among them" has "$PP trace -e sched:sched_switch/prev_p" sched_switch/prev_pid
+	is "$PP trace -e 'sched:sched_switch/prev_pi" "sched:sched_switch/prev_pid"
+	is "$PP trace -e sched:sched_switch/prev_pid==1&&next_co" "1&&next_comm"
+	is "$PP trace --event=sched:sched_switch/next_co" "sched_switch/next_comm"
+	is "$PP trace -e sched:sched_wakeup,sched:sched_switch/next_co" "sched_switch/next_comm"
+	is "$PP multi-trace -e sched:sched_switch/prev_pid==1/ke" "1/key="
+	is "$PP multi-trace -e 'sched:sched_switch/prev_pid==1/ro" "sched:sched_switch/prev_pid==1/role="
+	is "$PP multi-trace -e sched:sched_switch//un" "sched_switch//untraced"
+	is "$PP trace -e sched:sched_switch//" "sched_switch//alias= sched_switch//cpus= sched_switch//max-stack= sched_switch//stack"
+	check "'--complete multi-trace -e': its attributes after the common ones" \
+		test "$("$PP" --complete multi-trace -e | tr '\n' ' ')" = "stack max-stack= alias= cpus= key= role= untraced "
+	is "$PP list sched:sched_switch/x" ""
 	is "$PP multi-trace -e sched:sched_wakeup -e sched:sched_swi" "sched_switch"
 	is "$PP list sched:sched_swi" "sched_switch"
 	check "list's patterns: systems, no probe prefix" eval 'has "$PP list sch" sched: && ! has "$PP list u" uprobe:'
