@@ -17,72 +17,33 @@
 
 #include "engine/evname.h"
 #include "engine/features.h"
-
-static char root[PATH_MAX];
-
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_MAX * 2], *p;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s", root, rel);
-	for (p = path + strlen(root) + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	}
-	fp = fopen(path, "w");
-	if (!fp)
-		return;
-	fputs(text, fp);
-	fclose(fp);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void cleanup(void)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
+#include "../tests/unit/fake_sysfs.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char sys[PATH_MAX + 8];
-
 	(void)argc;
 	(void)argv;
-	snprintf(root, sizeof(root), "/tmp/pp-fuzz-evname-XXXXXX");
-	if (!mkdtemp(root))
+	if (fake_sysfs__make("fuzz-evname"))
 		abort();
-	atexit(cleanup);
-	put("uncore_imc_0/type", "17\n");
-	put("uncore_imc_0/format/event", "config:0-7\n");
-	put("uncore_imc_0/format/umask", "config:8-15\n");
-	put("uncore_imc_0/events/cas_count_read", "event=0x04,umask=0x03\n");
-	put("uncore_imc_0/events/cas_count_read.scale", "6.103515625e-5\n");
-	put("uncore_imc_0/events/cas_count_read.unit", "MiB\n");
-	put("f/type", "42\n");
-	put("f/format/s", "config:0-3,32-35\n");
-	put("f/format/b", "config:21\n");
-	put("f/format/e", "config1:0-15\n");
-	put("f/format/w", "config2:0-63\n");
-	put("f/format/o", "config3:0-7\n");
-	put("f/format/x", "config:9-2\n");
-	put("f/events/n", "b=1,e=?\n");
-	put("f/events/p", "s=0x5,period=1000\n");
-	put("f/events/u", "b\n");
-	put("f/events/u.unit", "a-very-long-unit-name\n");
-	put("f/events/u.scale", "1e999\n");
-	snprintf(sys, sizeof(sys), "%s/sys", root);
-	features__set_roots(sys, NULL);
+	atexit(fake_sysfs__remove);
+	fake_sysfs__put("uncore_imc_0/type", "17\n");
+	fake_sysfs__put("uncore_imc_0/format/event", "config:0-7\n");
+	fake_sysfs__put("uncore_imc_0/format/umask", "config:8-15\n");
+	fake_sysfs__put("uncore_imc_0/events/cas_count_read", "event=0x04,umask=0x03\n");
+	fake_sysfs__put("uncore_imc_0/events/cas_count_read.scale", "6.103515625e-5\n");
+	fake_sysfs__put("uncore_imc_0/events/cas_count_read.unit", "MiB\n");
+	fake_sysfs__put("f/type", "42\n");
+	fake_sysfs__put("f/format/s", "config:0-3,32-35\n");
+	fake_sysfs__put("f/format/b", "config:21\n");
+	fake_sysfs__put("f/format/e", "config1:0-15\n");
+	fake_sysfs__put("f/format/w", "config2:0-63\n");
+	fake_sysfs__put("f/format/o", "config3:0-7\n");
+	fake_sysfs__put("f/format/x", "config:9-2\n");
+	fake_sysfs__put("f/events/n", "b=1,e=?\n");
+	fake_sysfs__put("f/events/p", "s=0x5,period=1000\n");
+	fake_sysfs__put("f/events/u", "b\n");
+	fake_sysfs__put("f/events/u.unit", "a-very-long-unit-name\n");
+	fake_sysfs__put("f/events/u.scale", "1e999\n");
 	return 0;
 }
 

@@ -15,80 +15,39 @@
 
 #include "engine/evname.h"
 #include "engine/features.h"
+#include "fake_sysfs.h"
 #include "ut.h"
-
-static char root[PATH_MAX];
-
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_MAX * 2], *p;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s", root, rel);
-	for (p = path + strlen(root) + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	}
-	fp = fopen(path, "w");
-	if (!fp)
-		return;
-	fputs(text, fp);
-	fclose(fp);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
 
 /* The seed's iMC PMU, and one with every kind of format. */
 static void make_fake_sysfs(void)
 {
-	char sys[PATH_MAX + 8];
-
-	snprintf(root, sizeof(root), "/tmp/pp-evname-XXXXXX");
-	if (!mkdtemp(root)) {
+	if (fake_sysfs__make("evname")) {
 		perror("mkdtemp");
 		exit(1);
 	}
-	put("uncore_imc_0/type", "17\n");
-	put("uncore_imc_0/format/event", "config:0-7\n");
-	put("uncore_imc_0/format/umask", "config:8-15\n");
-	put("uncore_imc_0/events/cas_count_read", "event=0x04,umask=0x03\n");
-	put("uncore_imc_0/events/cas_count_read.scale", "6.103515625e-5\n");
-	put("uncore_imc_0/events/cas_count_read.unit", "MiB\n");
-	put("uncore_imc_0/events/clockticks", "event=0x00,umask=0x00\n");
-	put("uncore_imc_0/cpumask", "0,18\n"); /* one CPU per package */
+	fake_sysfs__put("uncore_imc_0/type", "17\n");
+	fake_sysfs__put("uncore_imc_0/format/event", "config:0-7\n");
+	fake_sysfs__put("uncore_imc_0/format/umask", "config:8-15\n");
+	fake_sysfs__put("uncore_imc_0/events/cas_count_read", "event=0x04,umask=0x03\n");
+	fake_sysfs__put("uncore_imc_0/events/cas_count_read.scale", "6.103515625e-5\n");
+	fake_sysfs__put("uncore_imc_0/events/cas_count_read.unit", "MiB\n");
+	fake_sysfs__put("uncore_imc_0/events/clockticks", "event=0x00,umask=0x00\n");
+	fake_sysfs__put("uncore_imc_0/cpumask", "0,18\n"); /* one CPU per package */
 
-	put("fakepmu/type", "42\n");
-	put("fakepmu/format/split", "config:0-3,32-35\n");
-	put("fakepmu/format/bit", "config:21\n");
-	put("fakepmu/format/thresh", "config:24-31\n");
-	put("fakepmu/format/ext", "config1:0-15\n");
-	put("fakepmu/format/wide", "config2:0-63\n");
-	put("fakepmu/format/odd", "config3:0-7\n");
-	put("fakepmu/events/needs", "bit=1,thresh=?\n");
-	put("fakepmu/events/withperiod", "split=0x5,period=1000\n");
-	put("fakepmu/events/bad", "nosuch=1\n");
-	put("fakepmu/events/empty", "");
-	put("fakepmu/events/longunit", "bit\n");
-	put("fakepmu/events/longunit.unit", "Joules-per-fortnight-squared\n");
-	put("fakepmu/events/longunit.scale", "not a number\n");
-
-	snprintf(sys, sizeof(sys), "%s/sys", root);
-	features__set_roots(sys, NULL);
-}
-
-static void remove_fake_sysfs(void)
-{
-	features__set_roots(NULL, NULL);
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fake_sysfs__put("fakepmu/type", "42\n");
+	fake_sysfs__put("fakepmu/format/split", "config:0-3,32-35\n");
+	fake_sysfs__put("fakepmu/format/bit", "config:21\n");
+	fake_sysfs__put("fakepmu/format/thresh", "config:24-31\n");
+	fake_sysfs__put("fakepmu/format/ext", "config1:0-15\n");
+	fake_sysfs__put("fakepmu/format/wide", "config2:0-63\n");
+	fake_sysfs__put("fakepmu/format/odd", "config3:0-7\n");
+	fake_sysfs__put("fakepmu/events/needs", "bit=1,thresh=?\n");
+	fake_sysfs__put("fakepmu/events/withperiod", "split=0x5,period=1000\n");
+	fake_sysfs__put("fakepmu/events/bad", "nosuch=1\n");
+	fake_sysfs__put("fakepmu/events/empty", "");
+	fake_sysfs__put("fakepmu/events/longunit", "bit\n");
+	fake_sysfs__put("fakepmu/events/longunit.unit", "Joules-per-fortnight-squared\n");
+	fake_sysfs__put("fakepmu/events/longunit.scale", "not a number\n");
 }
 
 static struct evname ev;
@@ -660,17 +619,20 @@ static void test_list(void)
 
 int main(void)
 {
+	char made[PATH_MAX];
+
 	test_generic();
 	test_cache();
 	test_raw();
 	test_mods();
 	test_tracepoint();
 	make_fake_sysfs();
+	snprintf(made, sizeof(made), "%s", fake_sysfs_root);
 	test_pmu_fake();
 	test_list();
-	remove_fake_sysfs();
+	fake_sysfs__remove();
 	test_pmu_real();
 	evname__clear(&ev);
-	CHECK(access(root, F_OK) != 0, "fake sysfs left behind");
+	CHECK(made[0] && access(made, F_OK) != 0, "fake sysfs left behind");
 	return ut_done("test_evname");
 }
