@@ -254,7 +254,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	bb=$(jq -r 'select(.scope == "run" and .cpu == 1) | .busy_pct' "$T/cu.json")
 	len=$(jq -r 'select(.scope == "run" and .cpu == 1) | .interval_ns / 1e6' "$T/cu.json")
 	mine=$(awk -v m="$(sed -n 's/^cpu spin1 tid=[0-9]* .*user=\([0-9.]*\).*/\1/p' "$T/cu.wl")" -v l="${len:-0}" \
-		'BEGIN { printf "%.1f\n", l > 0 ? 100 * m / l : 0 }')
+		'BEGIN { printf "%.1f\n", (l > 0 ? 100 * m / l : 0) }')
 	check "cpu-util: CPU 1 user% ($user) >= the spinner's own user share ($mine) - 5 - $miss" \
 		awk -v a="${user:-0}" -v b="$mine" -v m="$miss" 'BEGIN { exit !(a >= b - 5 - m) }'
 	check "cpu-util: CPU 1 samples' busy% ($bb) at most /proc/stat's ($sb) + 5" \
