@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/gapwatch.h"
+#include "expr_formats.h"
 #include "sym/symaddr.h"
 #include "synth_run.h"
 #include "ut.h"
@@ -37,27 +38,6 @@ static const char fmt_hrtimer[] =
 	"\n"
 	"print fmt: \"hrtimer=%p function=%ps now=%llu\", REC->hrtimer, "
 	"REC->function, (unsigned long long) REC->now\n";
-
-static const char fmt_switch[] =
-	"name: sched_switch\n"
-	"ID: 372\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
-	"\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"print fmt: \"prev_comm=%s prev_pid=%d ==> next_comm=%s next_pid=%d\", "
-	"REC->prev_comm, REC->prev_pid, REC->next_comm, REC->next_pid\n";
 
 /* ---- the module itself ---- */
 
@@ -183,7 +163,7 @@ static void module_tests(void)
 static int start(struct synth_run *r, const char *name, const char *args)
 {
 	static const struct synth_fmt fmts[] = { { "timer", fmt_hrtimer },
-						 { "sched", fmt_switch },
+						 { "sched", fmt_sched_switch },
 						 { NULL } };
 
 	return synth_run__start(r, name, args, &(struct synth_run_opts){ .fmts = fmts });
