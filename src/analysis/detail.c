@@ -212,8 +212,8 @@ struct tl_out {
 static void text_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
 {
 	if (folded)
-		fprintf(o->out, "  %12s  ... %llu events closer than hide< each\n", "",
-			(unsigned long long)folded);
+		fprintf(o->out, "  %12s  ... %llu %s closer than hide<\n", "",
+			(unsigned long long)folded, folded == 1 ? "event" : "events, each");
 	print_one(o->s, o->p, e, mark, o->out);
 }
 
