@@ -57,3 +57,26 @@ pid_t procfs__tgid(pid_t tid)
 		return -EINVAL;
 	return (pid_t)atoi(p + 6);
 }
+
+int procfs__maps_line(char *line, struct maps_line *m)
+{
+	char *path;
+	int n = 0;
+
+	*m = (struct maps_line){ 0 };
+	if (sscanf(line, "%llx-%llx %7s %llx %n", &m->start, &m->end, m->perms, &m->pgoff, &n) <
+		    4 ||
+	    !n)
+		return -EINVAL;
+	path = line + n;
+	n = 0;
+	if (sscanf(path, "%x:%x %llu %n", &m->maj, &m->min, &m->ino, &n) == 3 && n) {
+		m->has_id = true;
+		path += n;
+	}
+	path[strcspn(path, "\n")] = '\0';
+	while (*path == ' ' || *path == '\t')
+		path++;
+	m->path = path;
+	return 0;
+}

@@ -3,6 +3,7 @@
 #ifndef PP_PROCFS_H
 #define PP_PROCFS_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /*
@@ -13,5 +14,20 @@ int procfs__stat(pid_t pid, char *state, pid_t *ppid);
 
 /* The process (thread group) of thread @tid, from /proc/TID/status: > 0, or -errno. */
 pid_t procfs__tgid(pid_t tid);
+
+/* One line of /proc/PID/maps: "start-end perms offset maj:min inode   path". */
+struct maps_line {
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char perms[8];	  /* "r-xp" */
+	bool has_id;	  /* maj:min and inode were there */
+	const char *path; /* into the line, its newline cut off; "" for anonymous memory */
+};
+
+/*
+ * Parses @line (its newline is cut off) into @m: 0, or -EINVAL when it is
+ * not a mapping line.  A path that ends in " (deleted)" keeps it.
+ */
+int procfs__maps_line(char *line, struct maps_line *m);
 
 #endif

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/procfs.h"
 #include "sym/probe_elf.h"
 
 #define LD_CACHE "/etc/ld.so.cache"
@@ -395,32 +396,24 @@ static void file_list__free(struct file_list *l)
  * file is " (deleted)" in maps and its old path would name another file,
  * or none: /proc/PID/map_files still reaches the mapped inode (root only).
  */
-static int mapped_path(pid_t pid, const char *line, char *path, size_t len, struct file_id *id)
+static int mapped_path(pid_t pid, char *line, char *path, size_t len, struct file_id *id)
 {
-	unsigned long long start, end, off, ino;
-	unsigned int maj, min;
-	char perms[8];
-	int pos = 0;
-	const char *file;
+	struct maps_line l;
 	size_t n;
 
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off, &maj, &min,
-		   &ino, &pos) < 7 ||
-	    !pos || strlen(perms) < 3 || perms[2] != 'x')
+	if (procfs__maps_line(line, &l) || !l.has_id || strlen(l.perms) < 3 || l.perms[2] != 'x' ||
+	    l.path[0] != '/')
 		return -ENOENT;
-	id->dev = (u64)maj << 32 | min;
-	id->ino = ino;
-	file = line + pos;
-	n = strcspn(file, "\n");
-	if (file[0] != '/')
-		return -ENOENT;
-	if (n > 10 && !strncmp(file + n - 10, " (deleted)", 10)) {
+	id->dev = (u64)l.maj << 32 | l.min;
+	id->ino = l.ino;
+	n = strlen(l.path);
+	if (n > 10 && !strcmp(l.path + n - 10, " (deleted)")) {
 		struct stat st;
 
-		snprintf(path, len, "/proc/%d/map_files/%llx-%llx", (int)pid, start, end);
+		snprintf(path, len, "/proc/%d/map_files/%llx-%llx", (int)pid, l.start, l.end);
 		return stat(path, &st) ? -ENOENT : 0;
 	}
-	if ((size_t)snprintf(path, len, "/proc/%d/root%.*s", (int)pid, (int)n, file) >= len)
+	if ((size_t)snprintf(path, len, "/proc/%d/root%s", (int)pid, l.path) >= len)
 		return -ENOENT;
 	return 0;
 }

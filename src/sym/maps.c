@@ -10,6 +10,7 @@
 #include <time.h>
 #include <uthash.h>
 
+#include "engine/procfs.h"
 #include "sym/maps.h"
 
 struct proc {
@@ -205,25 +206,14 @@ static void add_mapping(struct maps *m, struct proc *p, u64 start, u64 end, u64 
 	dso__put(d);
 }
 
-/* "start-end perms offset [maj:min inode] [path]" */
+/* "start-end perms offset [maj:min inode] [path]": executable mappings only */
 static int parse_line(struct maps *m, struct proc *p, char *line)
 {
-	unsigned long long start, end, off = 0, ino = 0;
-	unsigned maj = 0, min = 0;
-	char perms[8] = "", *path = NULL;
-	int n = 0;
+	struct maps_line l;
 
-	if (sscanf(line, "%llx-%llx %7s %llx %n", &start, &end, perms, &off, &n) < 4 || !n)
+	if (procfs__maps_line(line, &l) || !strchr(l.perms, 'x'))
 		return 0;
-	path = line + n;
-	if (sscanf(path, "%x:%x %llu %n", &maj, &min, &ino, &n) == 3 && n)
-		path += n;
-	path[strcspn(path, "\n")] = 0;
-	while (*path == ' ' || *path == '\t')
-		path++;
-	if (!strchr(perms, 'x'))
-		return 0;
-	add_mapping(m, p, start, end, off, path, maj, min, ino, NULL, 0);
+	add_mapping(m, p, l.start, l.end, l.pgoff, l.path, l.maj, l.min, l.ino, NULL, 0);
 	return 1;
 }
 

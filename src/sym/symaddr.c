@@ -214,23 +214,17 @@ int symaddr__parse_maps(FILE *fp, struct symaddr_file **v, int *nr)
 {
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
 	int err = 0;
 
 	*v = NULL;
 	*nr = 0;
-	while (!err && (len = getline(&line, &cap, fp)) > 0) {
-		unsigned long long start, end, pgoff;
-		int pos = 0;
+	while (!err && getline(&line, &cap, fp) > 0) {
+		struct maps_line l;
 
-		if (line[len - 1] == '\n')
-			line[len - 1] = '\0';
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &start, &end, &pgoff, &pos) !=
-			    3 ||
-		    !pos || start >= end)
+		if (procfs__maps_line(line, &l) || !l.has_id || l.start >= l.end)
 			continue;
-		if (line[pos] == '/')
-			err = add_mapped(v, nr, line + pos, start, end, pgoff);
+		if (l.path[0] == '/')
+			err = add_mapped(v, nr, l.path, l.start, l.end, l.pgoff);
 	}
 	free(line);
 	if (err) {
