@@ -299,11 +299,22 @@ void calltree__json(struct calltree *t, FILE *fp, const struct stats_stamp *st)
 	print_node(t, &t->root, 0, fp, st);
 }
 
-void calltree__json_drops(struct calltree *t, FILE *fp, const struct stats_stamp *st)
+uint64_t calltree__nr_open(const struct calltree *t)
 {
+	uint64_t n = 0;
+
+	for (const struct kstack *k = t->stacks; k; k = k->hh.next)
+		n += (uint64_t)k->depth;
+	return n;
+}
+
+void calltree__json_drops(struct calltree *t, FILE *fp, const struct stats_stamp *st, bool end)
+{
+	uint64_t open = end ? calltree__nr_open(t) : 0;
 	struct json j;
 
-	if (!t->unwound && !t->orphan_exits && !t->lost && !t->exited && !t->too_deep && !t->nomem)
+	if (!t->unwound && !t->orphan_exits && !t->lost && !t->exited && !t->too_deep &&
+	    !t->nomem && !open)
 		return;
 	json__begin(&j, fp, "dropped");
 	stats_stamp__json(&j, st);
@@ -314,6 +325,8 @@ void calltree__json_drops(struct calltree *t, FILE *fp, const struct stats_stamp
 	json__u64(&j, "exited", t->exited);
 	json__u64(&j, "too_deep", t->too_deep);
 	json__u64(&j, "nomem", t->nomem);
+	if (end)
+		json__u64(&j, "open", open);
 	json__end(&j);
 }
 
@@ -335,8 +348,10 @@ void calltree__reset(struct calltree *t)
 	node_reset(&t->root);
 }
 
-void calltree__print_drops(struct calltree *t, FILE *fp, const char *who)
+void calltree__print_drops(struct calltree *t, FILE *fp, const char *who, bool end)
 {
+	uint64_t open = end ? calltree__nr_open(t) : 0;
+
 	if (t->unwound)
 		fprintf(fp, "%s: %" PRIu64 " calls dropped: an outer call returned first\n", who,
 			t->unwound);
@@ -353,4 +368,7 @@ void calltree__print_drops(struct calltree *t, FILE *fp, const char *who)
 			t->too_deep, CALLTREE_DEPTH);
 	if (t->nomem || t->failed_alloc)
 		fprintf(fp, "%s: out of memory, %" PRIu64 " calls not counted\n", who, t->nomem);
+	if (open)
+		fprintf(fp, "%s: %" PRIu64 " call%s still open at the end (no exit seen)\n", who,
+			open, open == 1 ? "" : "s");
 }

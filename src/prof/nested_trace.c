@@ -298,14 +298,14 @@ static void print_all(struct session *s, struct nested_trace *nt, int when)
 
 		stats_stamp__now(s, &nt->since, when, &st);
 		calltree__json(nt->tree, out, &st);
-		calltree__json_drops(nt->tree, out, &st);
+		calltree__json_drops(nt->tree, out, &st, when == STATS_END);
 		if (calltree__failed_alloc(nt->tree))
 			session__warn(s, "out of memory, some calls were not counted");
 		fflush(out);
 		return;
 	}
 	calltree__print(nt->tree, out);
-	calltree__print_drops(nt->tree, out, "nested-trace");
+	calltree__print_drops(nt->tree, out, "nested-trace", when == STATS_END);
 	fflush(out);
 }
 

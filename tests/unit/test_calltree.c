@@ -20,16 +20,21 @@ static void count_free(void *data)
 	free(data);
 }
 
-static char *print(struct calltree *t)
+static char *print_end(struct calltree *t, bool end)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
 	calltree__print(t, fp);
-	calltree__print_drops(t, fp, "t");
+	calltree__print_drops(t, fp, "t", end);
 	fclose(fp);
 	return buf;
+}
+
+static char *print(struct calltree *t)
+{
+	return print_end(t, false);
 }
 
 int main(void)
@@ -96,7 +101,7 @@ int main(void)
 		out = NULL;
 		fp = open_memstream(&out, &len);
 		calltree__json(t, fp, &st);
-		calltree__json_drops(t, fp, &st);
+		calltree__json_drops(t, fp, &st, false);
 		fclose(fp);
 		CHECK_STR(
 			out,
@@ -127,6 +132,31 @@ int main(void)
 	out = print(t);
 	CHECK(out && !strstr(out, "\nA "), "reset empties the rows: %s", out ? out : "");
 	free(out);
+	/* calls still open at the end: said in the last table only */
+	calltree__entry(t, 6, 0, 600);
+	calltree__entry(t, 6, 1, 610);
+	calltree__entry(t, 7, 2, 620);
+	CHECK(calltree__nr_open(t) == 3, "3 calls open");
+	out = print(t);
+	CHECK(out && !strstr(out, "still open"), "not in an interval's table: %s", out ? out : "");
+	free(out);
+	out = print_end(t, true);
+	CHECK(out && strstr(out, "t: 3 calls still open at the end (no exit seen)\n"),
+	      "at the end: %s", out ? out : "");
+	free(out);
+	{
+		struct stats_stamp st = { .scope = "run", .time_ns = 5, .interval_ns = 6 };
+		size_t len = 0;
+		FILE *fp;
+
+		out = NULL;
+		fp = open_memstream(&out, &len);
+		calltree__json_drops(t, fp, &st, true);
+		fclose(fp);
+		CHECK(out && strstr(out, ",\"nomem\":0,\"open\":3}\n"), "--json at the end: %s",
+		      out ? out : "");
+		free(out);
+	}
 	calltree__delete(t);
 	return ut_done("test_calltree");
 }

@@ -241,15 +241,16 @@ static void test_early_entry(void)
 	 * (c) no enable times (0, as session__all_enabled_time before the
 	 * start): nothing is left out; the entry at time 1 stays open and every
 	 * later call nests under it, one level deeper, as before the fix.  It
-	 * never returns: no row of its own, no drop line (calls still open at
-	 * the end are not reported).
+	 * never returns: no row of its own, and the end says it is still open.
 	 */
 	CHECK(start(&r, "--returns", false) == 0, "start: %s", synth_run__err(&r.h));
 	rec(&r, r.lt_in, 0, 1);
 	five_calls(&r, 0);
 	out = synth_run__finish(&r.h);
 	CHECK(five_rows(out, 1), "all_enabled 0: the calls nest under the early entry (depth 1)");
-	CHECK(!strstr(out, "nested-trace:"), "nothing reported of the open entry:\n%s", out);
+	CHECK(count(out, "nested-trace:") == 1 &&
+		      strstr(out, "\nnested-trace: 1 call still open at the end (no exit seen)\n"),
+	      "the open entry said at the end, nothing else:\n%s", out);
 	CHECK(count(out, "|   local_timer  ") == 5 && count(out, "|     hrtimer_expire  ") == 5 &&
 		      count(out, "| local_timer") == 0,
 	      "--returns indents them one level deeper too:\n%s", out);
@@ -283,8 +284,10 @@ static void test_orphans(void)
 	CHECK(five_rows(out, 0), "the calls of CPU 0 as before");
 	CHECK(strstr(out,
 		     "\nnested-trace: 3 returns without their entry (not seen, or filtered)\n") &&
-		      count(out, "nested-trace:") == 1,
-	      "3 orphan exits in the drop line:\n%s", out);
+		      strstr(out,
+			     "\nnested-trace: 1 call still open at the end (no exit seen)\n") &&
+		      count(out, "nested-trace:") == 2,
+	      "3 orphan exits in the drop line, CPU 0's last entry still open:\n%s", out);
 	synth_run__cleanup(&r.h);
 }
 
