@@ -54,8 +54,9 @@ check_eq "exit status" "$(cat "$T/a.rc")" 0
 check_eq "title" "$(awk 'NR == 1 { print $1, $2 }' "$T/a")" "CALL calls"
 check_range "local_timer at depth 0: at least the 100 expiries" \
 	"$(awk '/^local_timer / { print $2 }' "$T/a")" 100 100000
-check_range "hrtimer_expire nested under it: the 100 sleeps" \
-	"$(awk '/^  hrtimer_expire / { print $2 }' "$T/a")" 100 130
+# (other tasks' sleeps on CPU 1 expire there too: a busy host has many)
+check_range "hrtimer_expire nested under it: the 100 sleeps, and others'" \
+	"$(awk '/^  hrtimer_expire / { print $2 }' "$T/a")" 100 100000
 check_eq "no hrtimer_expire at depth 0" "$(grep -c '^hrtimer_expire ' "$T/a")" 0
 check_eq "the child comes right after its parent" \
 	"$(awk 'NR == 2 { print $1 } NR == 3 { print $1 }' "$T/a" | tr '\n' ' ')" "local_timer hrtimer_expire "
