@@ -35,6 +35,7 @@ struct memtrack {
 	struct comm_ent *comms;
 	const char **comm_by_id;
 	u32 nr_comms;
+	struct stackdb *db; /* the live allocations hold their stacks */
 };
 
 static u64 hash64(u64 x)
@@ -61,6 +62,11 @@ struct memtrack *memtrack__new(u64 cap)
 		return NULL;
 	}
 	return mt;
+}
+
+void memtrack__set_stackdb(struct memtrack *mt, struct stackdb *db)
+{
+	mt->db = db;
 }
 
 void memtrack__delete(struct memtrack *mt)
@@ -147,6 +153,8 @@ static void erase(struct memtrack *mt, u64 i)
 
 	mt->bytes -= mt->t[i].size;
 	mt->used--;
+	if (mt->db)
+		stackdb__put(mt->db, mt->t[i].stack);
 	for (;;) {
 		mt->t[i].ptr = 0;
 		for (;;) {
@@ -179,6 +187,10 @@ int memtrack__alloc(struct memtrack *mt, u64 ptr, u64 size, u64 time, u32 stack,
 	if (o) { /* its free was not seen */
 		mt->st.replaced++;
 		mt->bytes -= o->size;
+		if (mt->db) {
+			stackdb__get(mt->db, stack);
+			stackdb__put(mt->db, o->stack);
+		}
 		*o = s;
 		mt->bytes += size;
 		return 0;
@@ -192,6 +204,8 @@ int memtrack__alloc(struct memtrack *mt, u64 ptr, u64 size, u64 time, u32 stack,
 	put(mt, &s);
 	mt->used++;
 	mt->bytes += size;
+	if (mt->db)
+		stackdb__get(mt->db, stack);
 	return 0;
 }
 

@@ -31,6 +31,13 @@ struct memtrack_stats {
 /* @cap: live allocations kept at most (0: 1 << 22). */
 struct memtrack *memtrack__new(u64 cap);
 void memtrack__delete(struct memtrack *mt); /* NULL is fine */
+/*
+ * The stacks of @mt's allocations are ids of @db: each live allocation
+ * holds its stack (stackdb__get) until its free, so that the stacks of
+ * freed memory can go.  @db must outlive the allocations' frees (delete
+ * drops no reference).
+ */
+void memtrack__set_stackdb(struct memtrack *mt, struct stackdb *db);
 
 /* @comm: the allocating task's name (interned here). 0 or -ENOMEM. */
 int memtrack__alloc(struct memtrack *mt, u64 ptr, u64 size, u64 time, u32 stack, const char *comm);

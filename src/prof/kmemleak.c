@@ -155,6 +155,7 @@ static int kml_init(struct session *s, void *priv, const struct opt_set *opts)
 	k->db = stackdb__new();
 	if (!k->mt || !k->db)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	memtrack__set_stackdb(k->mt, k->db);
 	if (k->preset) {
 		size_t i;
 
@@ -366,6 +367,8 @@ static void kml_deinit(struct session *s, void *priv)
 	free(k->evs);
 	for (int i = 0; i < 2; i++)
 		evspec__free(k->specs[i], k->nr_specs[i]);
+	if (session__verbose(s))
+		stackdb__print_stats(k->db, "kmemleak", stderr);
 	memtrack__delete(k->mt);
 	stackdb__delete(k->db);
 }

@@ -106,6 +106,7 @@ static int kmp_init(struct session *s, void *priv, const struct opt_set *opts)
 	k->last = memreport__now();
 	if (!k->mt || !k->db)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	memtrack__set_stackdb(k->mt, k->db);
 	for (int i = 0; i < eo->nr_specs; i++) {
 		struct evsel *last = NULL;
 
@@ -138,6 +139,7 @@ static void count(struct kmemprof *k, struct kmp_side *side, u32 stack, u64 byte
 			return;
 		}
 		st->stack = stack;
+		stackdb__get(k->db, stack); /* until the row goes (side_clear) */
 		HASH_ADD(hh, side->by_stack, stack, sizeof(stack), st);
 	}
 	st->bytes += bytes;
@@ -194,13 +196,14 @@ static int by_bytes(const void *a, const void *b)
 	return x->objects < y->objects ? 1 : x->objects > y->objects ? -1 : 0;
 }
 
-static void side_clear(struct kmp_side *side)
+static void side_clear(struct kmemprof *k, struct kmp_side *side)
 {
 	struct kmp_stat *st, *tmp;
 
 	HASH_ITER(hh, side->by_stack, st, tmp)
 	{
 		HASH_DEL(side->by_stack, st);
+		stackdb__put(k->db, st->stack);
 		free(st);
 	}
 	side->bytes = side->objects = 0;
@@ -260,7 +263,7 @@ static void print_side(struct session *s, struct kmemprof *k, struct kmp_side *s
 		fprintf(out, "... %llu more stacks\n", n - k->top);
 out:
 	free(all);
-	side_clear(side);
+	side_clear(k, side);
 }
 
 static void report(struct session *s, struct kmemprof *k)
@@ -339,8 +342,10 @@ static void kmp_deinit(struct session *s, void *priv)
 			fprintf(session__out(s), "warning: out of memory: the counts are short\n");
 	}
 out_free:
-	side_clear(&k->alloc);
-	side_clear(&k->free);
+	side_clear(k, &k->alloc);
+	side_clear(k, &k->free);
+	if (session__verbose(s))
+		stackdb__print_stats(k->db, "kmemprof", stderr);
 	for (int i = 0; i < k->nr_evs; i++) {
 		expr__free(k->evs[i].ptr);
 		expr__free(k->evs[i].size);

@@ -62,7 +62,8 @@ struct profile {
 	u32 nr_funcs;
 	u64 total, lost_nomem;
 	struct pf_thread *threads;
-	u64 t_last; /* the last report's time (session__now), or the start */
+	u64 than_swept; /* the second --than last dropped idle threads */
+	u64 t_last;	/* the last report's time (session__now), or the start */
 };
 
 static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
@@ -164,9 +165,24 @@ static void count(struct profile *p, u64 key)
 			return;
 		}
 		c->key = key;
+		if (p->by_stack) /* the row holds its stack until the table is reset */
+			stackdb__get(p->db, (u32)key);
 		HASH_ADD(hh, p->counts, key, sizeof(key), c);
 	}
 	c->n++;
+}
+
+static void counts_clear(struct profile *p)
+{
+	struct pf_count *c, *tmp;
+
+	HASH_ITER(hh, p->counts, c, tmp)
+	{
+		HASH_DEL(p->counts, c);
+		if (p->by_stack)
+			stackdb__put(p->db, (u32)c->key);
+		free(c);
+	}
 }
 
 static void print_sample(struct session *s, struct profile *p, const struct sample *smp)
@@ -206,11 +222,42 @@ static void flush_thread(struct session *s, struct profile *p, struct pf_thread 
 	t->n = 0;
 }
 
+static void thread_free(struct profile *p, struct pf_thread *t)
+{
+	for (u32 i = 0; i < t->cap; i++)
+		sample_copy__free(&t->smp[i]);
+	free(t->smp);
+	HASH_DEL(p->threads, t);
+	free(t);
+}
+
+/*
+ * Once a second: threads without a sample in the last two seconds (gone,
+ * or idle) have their last second printed if it was busy, and go.  A
+ * sample of theirs that comes later (another CPU's buffer) starts anew.
+ */
+static void than_sweep(struct session *s, struct profile *p, u64 second)
+{
+	struct pf_thread *t, *tmp;
+
+	if (second <= p->than_swept)
+		return;
+	p->than_swept = second;
+	HASH_ITER(hh, p->threads, t, tmp)
+	{
+		if (t->second + 2 > second)
+			continue;
+		flush_thread(s, p, t);
+		thread_free(p, t);
+	}
+}
+
 static void than_sample(struct session *s, struct profile *p, const struct sample *smp)
 {
 	u64 second = smp->time / NS_PER_SEC;
 	struct pf_thread *t;
 
+	than_sweep(s, p, second);
 	HASH_FIND(hh, p->threads, &smp->tid, sizeof(smp->tid), t);
 	if (!t) {
 		t = calloc(1, sizeof(*t));
@@ -437,11 +484,7 @@ static void report(struct session *s, struct profile *p)
 	session__print_lost(s, out);
 out:
 	fflush(out);
-	HASH_ITER(hh, p->counts, c, tmp)
-	{
-		HASH_DEL(p->counts, c);
-		free(c);
-	}
+	counts_clear(p);
 	p->total = 0;
 	free(all);
 }
@@ -464,24 +507,14 @@ static void pf_deinit(struct session *s, void *priv)
 	{
 		if (session__started(s))
 			flush_thread(s, p, t);
-		for (u32 i = 0; i < t->cap; i++)
-			sample_copy__free(&t->smp[i]);
-		free(t->smp);
-		HASH_DEL(p->threads, t);
-		free(t);
+		thread_free(p, t);
 	}
 	if (session__started(s) && p->ev && (p->total || !session__interval_ms(s)))
 		report(s, p);
 	stack_flame__close(p->flame, s, "profile");
-	{
-		struct pf_count *c, *tc;
-
-		HASH_ITER(hh, p->counts, c, tc)
-		{
-			HASH_DEL(p->counts, c);
-			free(c);
-		}
-	}
+	counts_clear(p);
+	if (session__verbose(s) && p->by_stack)
+		stackdb__print_stats(p->db, "profile", stderr);
 	HASH_ITER(hh, p->funcs, f, tf)
 	{
 		HASH_DEL(p->funcs, f);
