@@ -195,6 +195,12 @@ void probe__remove_all(struct session *s)
 		sigaddset(&stop, SIGQUIT);
 		while (sigtimedwait(&stop, NULL, &zero) > 0)
 			;
+		/*
+		 * The process is ending (session__delete): stop signals stay
+		 * blocked, as session__restore_signals leaves them, so that one
+		 * more cannot cut the final output short.
+		 */
+		sigorset(&s->probe_old_mask, &s->probe_old_mask, &stop);
 		sigprocmask(SIG_SETMASK, &s->probe_old_mask, NULL);
 		s->probe_sigs_held = false;
 	}

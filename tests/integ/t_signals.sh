@@ -104,20 +104,42 @@ check_eq "SIGQUIT: exit 0" "$?" 0
 check "SIGQUIT: the final table is printed" grep -q '^STATE ' "$T/q.out"
 check "SIGQUIT: stopped as interrupted" grep -q '^perf-prof: stopped: interrupted' "$T/q.err"
 
+# alive PID: not gone, not a zombie (no fork: a flood of signals needs a fast loop)
+alive() {
+	local _p _c st
+	read -r _p _c st _ <"/proc/$1/stat" 2>/dev/null && [ "$st" != Z ]
+}
 # --- stop signals after the first: timeout(1) sends its signal twice (to
 # perf-prof, then to its process group; a busy host may run timeout between
 # the two), scripts repeat theirs: none kills perf-prof once it is stopping
 # (it would exit 130, its buffered output lost).  SIGINT sent without pause
 # from the start of monitoring until perf-prof is gone.
-spawn pp "$PP" task-state -v -o "$T/fl.out" 2>"$T/fl.err"
+# (SIGINT at its default: a background job of a script starts with it ignored)
+spawn pp env --default-signal=INT "$PP" task-state -v -o "$T/fl.out" 2>"$T/fl.err"
 monitoring "$T/fl.err"
 n=0
-while kill -INT "$pp" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$pp/stat" 2>/dev/null)" != Z ]; do
+while kill -INT "$pp" 2>/dev/null && alive "$pp"; do
 	n=$((n + 1))
 done
 wait "$pp"
 check_eq "SIGINT after SIGINT until perf-prof is gone ($n more): exit 0" "$?" 0
 check "... the final table is in its -o file" grep -q '^STATE ' "$T/fl.out"
+# the same with a tracefs probe (its removal holds the stop signals too)
+"$T/$SL" 100000 10 >/dev/null &
+tgt=$!
+spawn pp env --default-signal=INT "$PP" trace -v -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" \
+	-o "$T/fu.out" 2>"$T/fu.err"
+monitoring "$T/fu.err"
+n=0
+while kill -INT "$pp" 2>/dev/null && alive "$pp"; do
+	n=$((n + 1))
+done
+wait "$pp"
+check_eq "uprobe run: SIGINT after SIGINT until perf-prof is gone ($n more): exit 0" "$?" 0
+check "... its probe removed" bash -c "! grep -qs 'perf_prof_$pp' /sys/kernel/tracing/uprobe_events"
+check "... the events it saw in its -o file" grep -q 'nanosleep' "$T/fu.out"
+kill "$tgt" 2>/dev/null
+wait "$tgt" 2>/dev/null
 
 # --- SIGHUP ---
 # with -o: reopened (log rotation): what comes after goes to the new file
