@@ -551,13 +551,19 @@ static int complete_main(int argc, char **argv)
 	}
 	if (options__doc(argv[1], &d))
 		return 1;
-	/* "--complete NAME -e": the attributes -e takes after a filter, '=' where a value follows */
+	/*
+	 * "--complete NAME -e": the attributes -e takes after a filter, '='
+	 * where a value follows: stack ones where the profiler takes stacks
+	 * (-g), then its own (of which "untraced" is the one flag).
+	 */
 	if (argc > 2 && !strcmp(argv[2], "-e")) {
-		static const char *const common[] = { "stack",
-						      "max-stack=", "alias=", "cpus=", NULL };
+		bool stacks = false;
 
-		for (int i = 0; common[i]; i++)
-			printf("%s\n", common[i]);
+		for (int i = 0; i < d.nr_opts; i++)
+			stacks |= d.opts[i].o->sname == 'g';
+		if (stacks)
+			printf("stack\nmax-stack=\n");
+		printf("alias=\ncpus=\n");
 		for (int i = 0; d.ev_attrs && d.ev_attrs[i]; i++)
 			printf("%s%s\n", d.ev_attrs[i],
 			       strcmp(d.ev_attrs[i], "untraced") ? "=" : "");

@@ -88,6 +88,11 @@ if [ -d $tfs/events/sched/sched_switch ]; then
 	check "'--complete multi-trace -e': its attributes after the common ones" \
 		test "$("$PP" --complete multi-trace -e | tr '\n' ' ')" = "stack max-stack= alias= cpus= key= role= untraced "
 	is "$PP list sched:sched_switch/x" ""
+	is "$PP trace -e sched:sched_switch/prev_pid==1/,sched:sched_swi" "sched_switch"
+	is "$PP trace -e sched:sched_switch//,sched:sched_swi" "sched_switch"
+	is "$PP stat -e sched:sched_switch/prev_p" ""
+	is "$PP trace -e uprobe:malloc@/usr/lib/" ""
+	is "$PP hrcount -e sched:sched_switch//" "sched_switch//alias= sched_switch//cpus="
 	is "$PP multi-trace -e sched:sched_wakeup -e sched:sched_swi" "sched_switch"
 	is "$PP list sched:sched_swi" "sched_switch"
 	check "list's patterns: systems, no probe prefix" eval 'has "$PP list sch" sched: && ! has "$PP list u" uprobe:'
