@@ -443,8 +443,11 @@ static void hc_deinit(struct session *s, void *priv)
 		FILE *out = session__out(s);
 		u64 now = session__now(s);
 
-		/* the last, partial interval, as stat's: the intervals add up to the total */
-		if (session__interval_ms(s) && now > p->t_last)
+		/*
+		 * The last, partial interval, as stat's, when it saw samples:
+		 * the intervals add up to the total.
+		 */
+		if (p->all[0].samples)
 			report(s, p, "", false, now - p->t_last);
 		advance(p);
 		report(s, p, "total ", true, now - p->t_first);
