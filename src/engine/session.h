@@ -201,13 +201,14 @@ int session__out_errno(struct session *s);
 bool session__started(struct session *s);
 /*
  * When the events were enabled (session__now's clock: CLOCK_MONOTONIC), the
- * start of what counters count; 0 before (and in injected sessions).
+ * start of what counters count; 0 before (injected sessions: what
+ * session__inject_enabled set, else 0).
  */
 u64 session__enabled_time(struct session *s);
 /*
  * When the last event was enabled (events are enabled one after the other):
  * a record before it may lack its partner, an entry whose exit event was
- * not on yet.  0 before the start and in injected sessions.
+ * not on yet.  0 before the start (injected sessions: as above).
  */
 u64 session__all_enabled_time(struct session *s);
 /*
