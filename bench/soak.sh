@@ -18,6 +18,8 @@
 # page-faults, kmemprof) all at once, for DURATION_S (default 1800) under the
 # same load, each one's RSS every STEP_S (default 10) and what it lost.
 # Extra perf-prof options for every run: SOAK_OPTS (e.g. "--order-mem 16M").
+# --all runs only the monitors named in SOAK_ONLY when set (e.g.
+# SOAK_ONLY="profile kmemprof"), under the same load.
 # A run whose RSS passes SOAK_MAX_MB (default 3000) is stopped early.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -191,6 +193,13 @@ stop_mon() {
 # --all: every monitor at once under one load; NAME=ARGS pairs
 soak_all() {
 	local names=() i t=0 rss n curves=() at=() last=() peak stop stop_ms lost verdict why
+	local picked=() only=" ${SOAK_ONLY:-} "
+	for spec in "$@"; do
+		[ -n "${SOAK_ONLY:-}" ] && [ "${only/ ${spec%%=*} /}" = "$only" ] && continue
+		picked+=("$spec")
+	done
+	[ ${#picked[@]} -eq 0 ] && { echo "SOAK_ONLY names no monitor: $SOAK_ONLY"; return; }
+	set -- "${picked[@]}"
 	for spec in "$@"; do names+=("${spec%%=*}"); done
 	start_load
 	for spec in "$@"; do

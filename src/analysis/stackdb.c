@@ -48,8 +48,8 @@ struct stk {
 	u32 gen;
 	int nr;
 	u32 keylen;
-	struct frame *frames;
-	u64 key[]; /* per frame: off (addr when unresolved), the interned sym and dso */
+	struct frame *frames; /* after the key, in the same block */
+	u64 key[];	      /* per frame: off (addr when unresolved), the interned sym and dso */
 };
 
 struct stackdb {
@@ -112,7 +112,6 @@ static void stk_free(struct stackdb *db, struct stk *k)
 	db->free_ids[db->nr_free++] = k->id;
 	db->bytes -= sizeof(*k) + k->keylen + (u64)k->nr * sizeof(*k->frames);
 	db->nr_stks--;
-	free(k->frames);
 	free(k);
 }
 
@@ -132,7 +131,6 @@ void stackdb__delete(struct stackdb *db)
 	HASH_ITER(hh, db->stks, k, tk)
 	{
 		HASH_DEL(db->stks, k);
-		free(k->frames);
 		free(k);
 	}
 	HASH_ITER(hh, db->strs, s, ts)
@@ -268,12 +266,12 @@ static int frames_id(struct stackdb *db, int n, u32 *id)
 		*id = k->id;
 		return 0;
 	}
-	k = malloc(sizeof(*k) + len);
+	/* one block: the key, then the frames */
+	k = malloc(sizeof(*k) + len + (size_t)n * sizeof(*k->frames));
 	if (!k)
 		goto nomem;
-	k->frames = malloc((n ? n : 1) * sizeof(*k->frames));
-	if (!k->frames || new_id(db, &k->id)) {
-		free(k->frames);
+	k->frames = (struct frame *)((char *)k->key + len);
+	if (new_id(db, &k->id)) {
 		free(k);
 		goto nomem;
 	}

@@ -316,21 +316,39 @@ static void kmp_deinit(struct session *s, void *priv)
 	struct kmemprof *k = priv;
 
 	if (session__started(s) && k->mt) {
+		struct memtrack_stats st;
+
 		if (k->alloc.objects || k->free.objects || !session__interval_ms(s))
 			report(s, k);
 		if (memreport__outstanding(s, k->mt, k->db, 0, false, NULL, "not freed",
 					   (int)k->top, "run") < 0)
 			k->nomem = true;
+		memtrack__stats(k->mt, &st);
 		if (session__json(s)) {
 			struct json j;
 
 			memreport__json_head(s, &j, "summary", "run", memreport__now());
+			json__u64(&j, "replaced", st.replaced);
+			json__u64(&j, "untracked", st.untracked);
 			json__u64(&j, "bad_reads", k->bad_reads);
 			json__bool(&j, "events_lost", session__lost(s) != 0);
 			json__bool(&j, "out_of_memory", k->nomem);
 			json__end(&j);
 			goto out_free;
 		}
+		/* frees not traced (kfree_rcu's batches) leave allocations live: a cap */
+		if (st.untracked)
+			fprintf(session__out(s),
+				"note: %llu allocations over the table's limit (%llu live) were "
+				"not "
+				"tracked: not in the not-freed list\n",
+				(unsigned long long)st.untracked,
+				(unsigned long long)memtrack__live(k->mt));
+		if (st.replaced)
+			fprintf(session__out(s),
+				"note: %llu addresses were allocated again before their free was "
+				"seen\n",
+				(unsigned long long)st.replaced);
 		if (k->bad_reads)
 			fprintf(session__out(s), "note: %llu events whose key could not be read\n",
 				(unsigned long long)k->bad_reads);
