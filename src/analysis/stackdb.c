@@ -4,8 +4,15 @@
  * frames are in it: addresses mean something per process) to ids, so a
  * stack seen again costs a hash; and resolved frames to ids, so equal
  * stacks of different processes (or runs of a DWARF unwind) merge.  A
- * resolved frame is keyed by its symbol, offset and object, an unresolved
- * one by its address.  Frame strings are copied into one interned set,
+ * resolved frame is keyed by its symbol, offset and object; an unresolved
+ * one in a known mapping of a file by its file offset and object (a
+ * stripped binary loaded at other addresses by each process is still one
+ * stack), otherwise by its address.  A stack keeps the frames of its first
+ * sample: an unresolved frame shows that process's address.  The raw
+ * callchains of a process are keyed by its pid and image (stack_ctx__image:
+ * another after an exec, an exit or a reuse of the pid), so that those of
+ * the program before are not found again; a sweep drops them.  Frame
+ * strings are copied into one interned set,
  * counted by the frames that use them: symbol tables go away with the
  * processes that mapped them.
  *
@@ -38,7 +45,7 @@ struct raw {
 	u32 id;
 	u32 gen;
 	u32 len;   /* bytes of key */
-	u64 key[]; /* pid, then the ips */
+	u64 key[]; /* pid, its image, then the ips */
 };
 
 struct stk {
@@ -65,7 +72,8 @@ struct stackdb {
 	u32 stk_limit, raw_limit;
 	u64 added, dropped, raws_dropped, bytes;
 	struct frame buf[MAX_FRAMES];
-	u64 keybuf[MAX_FRAMES * 3 + 1];
+	struct frame_map maps[MAX_FRAMES];
+	u64 keybuf[MAX_FRAMES * 3 + 2];
 };
 
 struct stackdb *stackdb__new(void)
@@ -250,8 +258,18 @@ static int frames_id(struct stackdb *db, int n, u32 *id)
 		f->sym = sym;
 		if (!sym)
 			goto nomem;
-		/* a resolved frame is the same in any process, whatever its address */
-		db->keybuf[len++] = strcmp(sym, "[unknown]") ? f->off : f->addr;
+		/*
+		 * A resolved frame is the same in any process, whatever its
+		 * address; an unresolved one in a file's mapping is the same
+		 * at the same file offset.  Frames without a mapping (no dso)
+		 * keep their address: the keys cannot meet.
+		 */
+		if (strcmp(sym, "[unknown]"))
+			db->keybuf[len++] = f->off;
+		else if (f->dso && db->maps[i].end)
+			db->keybuf[len++] = f->addr - db->maps[i].start + db->maps[i].pgoff;
+		else
+			db->keybuf[len++] = f->addr;
 		db->keybuf[len++] = (u64)(uintptr_t)f->sym;
 		db->keybuf[len++] = (u64)(uintptr_t)f->dso;
 	}
@@ -316,11 +334,13 @@ int stackdb__add(struct stackdb *db, struct stack_ctx *ctx, const struct sample 
 		sweep(db, false);
 	/* a DWARF stack is unwound every time: its ips are not in the record */
 	if (!smp->stack && smp->nr_ips < MAX_FRAMES * 3) {
+		/* user frames: after a marker, or (no markers) in the lower half */
 		for (u64 i = 0; i < smp->nr_ips; i++)
-			user |= smp->ips[i] == (u64)PERF_CONTEXT_USER;
+			user |= smp->ips[i] == (u64)PERF_CONTEXT_USER || (s64)smp->ips[i] >= 0;
 		db->keybuf[0] = user ? smp->pid : 0;
-		memcpy(&db->keybuf[1], smp->ips, smp->nr_ips * sizeof(u64));
-		len = (u32)((smp->nr_ips + 1) * sizeof(u64));
+		db->keybuf[1] = user ? stack_ctx__image(ctx, smp->pid) : 0;
+		memcpy(&db->keybuf[2], smp->ips, smp->nr_ips * sizeof(u64));
+		len = (u32)((smp->nr_ips + 2) * sizeof(u64));
 		HASH_FIND(hh, db->raws, db->keybuf, len, r);
 		if (r) {
 			r->gen = db->gen;
@@ -334,7 +354,7 @@ int stackdb__add(struct stackdb *db, struct stack_ctx *ctx, const struct sample 
 		memcpy(r->key, db->keybuf, len);
 		r->len = len;
 		r->gen = db->gen;
-		n = stack__frames(ctx, smp, db->buf, MAX_FRAMES);
+		n = stack__frames_maps(ctx, smp, db->buf, db->maps, MAX_FRAMES);
 		err = frames_id(db, n, &r->id);
 		if (err) {
 			free(r);
@@ -346,7 +366,7 @@ int stackdb__add(struct stackdb *db, struct stack_ctx *ctx, const struct sample 
 		*id = r->id;
 		return 0;
 	}
-	n = stack__frames(ctx, smp, db->buf, MAX_FRAMES);
+	n = stack__frames_maps(ctx, smp, db->buf, db->maps, MAX_FRAMES);
 	return frames_id(db, n, id);
 }
 

@@ -21,6 +21,7 @@ struct proc {
 	bool loaded; /* /proc read, copied from the parent, or given as text */
 	bool dead;
 	bool execd;		  /* its maps are those of an exec we saw */
+	u32 image;		  /* maps__image */
 	struct proc *prev, *next; /* dead list, oldest first */
 	struct symtab *jit;
 	const char *jit_name;
@@ -38,6 +39,7 @@ struct maps {
 	u32 next_sweep;	 /* live processes that make us look for gone ones */
 	u64 nr_evicted;	 /* dead processes dropped (the oldest beyond MAPS_MAX_DEAD) */
 	u64 nr_vanished; /* processes found gone without an EXIT record */
+	u32 next_image;	 /* the last image number handed out */
 	struct proc *last;
 	bool tracking; /* MMAP2 records come: they, not /proc, follow an exec */
 	/* JIT tables dropped (exec, exit, rewritten file): only their names,
@@ -239,6 +241,7 @@ static struct proc *proc_get(struct maps *m, u32 pid, bool create)
 		if (!p)
 			return NULL;
 		p->pid = pid;
+		p->image = ++m->next_image;
 		HASH_ADD(hh, m->procs, pid, sizeof(pid), p);
 		m->nr_procs++;
 	}
@@ -346,6 +349,13 @@ void maps__mmap(struct maps *m, u32 pid, u64 start, u64 len, u64 pgoff, const ch
 	add_mapping(m, p, start, start + len, pgoff, path, maj, min, ino, bid, bid_len);
 }
 
+u32 maps__image(struct maps *m, u32 pid)
+{
+	struct proc *p = maps__proc(m, pid);
+
+	return p ? p->image : 0;
+}
+
 void maps__exec(struct maps *m, u32 pid)
 {
 	/* tracked, an unknown process needs no /proc either: exec replaces all */
@@ -354,6 +364,7 @@ void maps__exec(struct maps *m, u32 pid)
 	if (!p)
 		return;
 	proc_clear(p);
+	p->image = ++m->next_image;
 	/*
 	 * The new image's mappings come as MMAP2; /proc only without them: read
 	 * later, it could be that of a later exec and overwrite tracked maps.
@@ -373,6 +384,7 @@ void maps__exit(struct maps *m, u32 pid)
 	if (!p || p->dead)
 		return;
 	p->dead = true;
+	p->image = ++m->next_image; /* a sample of the pid after: another process */
 	dead_append(m, p);
 	if (++m->nr_dead > MAPS_MAX_DEAD) {
 		struct proc *old = m->dead_head;
@@ -398,6 +410,8 @@ void maps__fork(struct maps *m, u32 ppid, u32 pid)
 		proc_free(m, c);
 		c = NULL;
 	}
+	if (c)
+		c->image = ++m->next_image; /* a new process: nothing cached of the pid is its */
 	if (c && (c->nr || c->loaded))
 		return;
 	p = maps__proc(m, ppid);

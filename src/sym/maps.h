@@ -47,6 +47,12 @@ int maps__load_text(struct maps *m, u32 pid, FILE *fp);
 void maps__mmap(struct maps *m, u32 pid, u64 start, u64 len, u64 pgoff, const char *path, u32 maj,
 		u32 min, u64 ino, const unsigned char *bid, int bid_len);
 void maps__exec(struct maps *m, u32 pid);
+/*
+ * The number of @pid's image: another one after an exec, an exit, or when
+ * the pid is reused (never 0 but on -ENOMEM).  What is cached by a pid's
+ * addresses is that image's.
+ */
+u32 maps__image(struct maps *m, u32 pid);
 void maps__exit(struct maps *m, u32 pid);
 void maps__fork(struct maps *m, u32 ppid, u32 pid);
 

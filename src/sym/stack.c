@@ -117,6 +117,11 @@ void stack_ctx__exit(struct stack_ctx *ctx, const struct rec_task *t)
 	forget(ctx, t->pid);
 }
 
+u32 stack_ctx__image(struct stack_ctx *ctx, u32 pid)
+{
+	return ctx ? maps__image(ctx->maps, pid) : 0;
+}
+
 void stack_ctx__fork(struct stack_ctx *ctx, const struct rec_task *t)
 {
 	if (!ctx || !t || t->pid == t->ppid)

@@ -68,6 +68,12 @@ void stack_ctx__mmap2(struct stack_ctx *ctx, const struct rec_mmap2 *m);
 void stack_ctx__comm(struct stack_ctx *ctx, const struct rec_comm *c);
 void stack_ctx__exit(struct stack_ctx *ctx, const struct rec_task *t);
 void stack_ctx__fork(struct stack_ctx *ctx, const struct rec_task *t);
+/*
+ * @pid's image (maps__image): it changes on exec, exit and pid reuse, so
+ * that what is cached by a process's addresses is not found by the next
+ * program under that pid.  0 without a context.
+ */
+u32 stack_ctx__image(struct stack_ctx *ctx, u32 pid);
 /* The same as a session's hook set (priv: the stack_ctx): session__add_ops(s, &..., ctx). */
 extern const struct session_ops stack_ctx__ops;
 

@@ -4,7 +4,9 @@
  * survive any churn, those nobody holds are dropped by the sweeps so that
  * what is kept stays bounded, the raw callchain cache stays under its cap,
  * equal frames of different processes (at other load addresses) share one
- * id, and memtrack's live allocations hold their stacks.
+ * id, also unresolved ones of a file without symbols (by file offset), a
+ * process's cached callchains are not found after its exec, exit or the
+ * reuse of its pid, and memtrack's live allocations hold their stacks.
  *
  * Two made-up processes (pids above any pid_max) map this test's own
  * executable at two addresses, so that user frames resolve to its symbols
@@ -23,8 +25,15 @@
 #define PID_B 0x7ffff002u
 #define DELTA 0x10000000ULL /* PID_B's load address is PID_A's + DELTA */
 
+#define PID_C 0x7ffff003u /* PID_C, PID_D: a file without symbols */
+#define PID_D 0x7ffff004u
+#define PID_E 0x7ffff005u /* execs, exits, no markers */
+#define PID_F 0x7ffff006u
+#define NOSYM_BASE 0x500000000ULL
+
 static u64 text_start, text_end, text_pgoff;
 static char exe[4096];
+static char nosym[64] = "/tmp/pp-test-stackdb-XXXXXX"; /* no ELF: no symbols */
 
 /* The executable mapping of this test's own file in /proc/self/maps. */
 static int find_text(void)
@@ -52,19 +61,24 @@ static int find_text(void)
 	return text_start ? 0 : -1;
 }
 
-static void map_into(struct stack_ctx *ctx, u32 pid, u64 base)
+static void map_file(struct stack_ctx *ctx, u32 pid, u64 base, u64 len, u64 pgoff, const char *path)
 {
 	struct rec_mmap2 m = {
 		.pid = pid,
 		.tid = pid,
 		.addr = base,
-		.len = text_end - text_start,
-		.pgoff = text_pgoff,
+		.len = len,
+		.pgoff = pgoff,
 		.prot = PROT_READ | PROT_EXEC,
-		.filename = exe,
+		.filename = path,
 	};
 
 	stack_ctx__mmap2(ctx, &m);
+}
+
+static void map_into(struct stack_ctx *ctx, u32 pid, u64 base)
+{
+	map_file(ctx, pid, base, text_end - text_start, text_pgoff, exe);
 }
 
 static u64 ips[4];
@@ -117,6 +131,91 @@ static void test_dedup(struct stack_ctx *ctx)
 	CHECK(fa && strcmp(fa[0].sym, "[unknown]"), "the frames are resolved");
 	CHECK(fa && fa[0].addr == text_start + 64 + 10, "the first process's addresses are shown");
 	CHECK_INT(stackdb__count(db), 2);
+	stackdb__delete(db);
+}
+
+static u32 add_ips(struct stackdb *db, struct stack_ctx *ctx, u32 pid, u64 leaf, u64 caller)
+{
+	struct sample s = smp_of(pid, leaf, caller);
+	u32 id = 0;
+
+	return stackdb__add(db, ctx, &s, &id) ? 0 : id;
+}
+
+/* A stripped binary (Debian's dash) at other load addresses: one stack by file offset. */
+static void test_nosym(struct stack_ctx *ctx)
+{
+	struct stackdb *db = stackdb__new();
+	u64 c = NOSYM_BASE, d = NOSYM_BASE + DELTA;
+	u32 a, b, other;
+	const struct frame *fr;
+	int nr;
+
+	map_file(ctx, PID_C, c, 0x10000, 0x1000, nosym);
+	map_file(ctx, PID_D, d, 0x10000, 0x1000, nosym);
+	a = add_ips(db, ctx, PID_C, c + 0x120, c + 0x480);
+	b = add_ips(db, ctx, PID_D, d + 0x120, d + 0x480);
+	other = add_ips(db, ctx, PID_D, d + 0x128, d + 0x480);
+	fr = stackdb__frames(db, a, &nr);
+	CHECK(a != 0, "a stack of a file without symbols gets an id");
+	CHECK_INT(nr, 2);
+	CHECK(fr && !strcmp(fr[0].sym, "[unknown]") && fr[0].dso && !strcmp(fr[0].dso, nosym),
+	      "its frames are unresolved, in the file");
+	CHECK_INT(b, a); /* the same file offsets in another process: one stack */
+	CHECK(other != a, "another file offset is another stack");
+	CHECK(fr && fr[0].addr == c + 0x120 && fr[1].addr == c + 0x480,
+	      "the first process's addresses are shown");
+	CHECK_INT(stackdb__count(db), 2);
+	stackdb__delete(db);
+}
+
+/* The raw cache keys a pid's callchains by its image: exec, exit, reuse, no markers. */
+static void test_exec(struct stack_ctx *ctx)
+{
+	struct stackdb *db = stackdb__new();
+	struct rec_comm exec = { .pid = PID_E, .tid = PID_E, .comm = "next", .exec = true };
+	struct rec_task task = { .pid = PID_E, .tid = PID_E, .ppid = PID_F, .ptid = PID_F };
+	u64 leaf = text_start + 64, caller = text_start + (text_end - text_start) / 2;
+	u64 len = text_end - text_start;
+	const struct frame *fr;
+	u32 a, b, c, d;
+	int nr;
+
+	map_into(ctx, PID_E, text_start);
+	a = add_ips(db, ctx, PID_E, leaf, caller);
+	fr = stackdb__frames(db, a, &nr);
+	CHECK(fr && strcmp(fr[0].sym, "[unknown]"), "the first program's stack is resolved");
+	stackdb__get(db, a);
+	/* exec: a program without symbols at the same addresses (non-PIE) */
+	stack_ctx__comm(ctx, &exec);
+	map_file(ctx, PID_E, text_start, len, 0, nosym);
+	b = add_ips(db, ctx, PID_E, leaf, caller);
+	fr = stackdb__frames(db, b, &nr);
+	CHECK(b != a, "after an exec the same addresses are another stack");
+	CHECK(fr && !strcmp(fr[0].sym, "[unknown]") && fr[0].dso && !strcmp(fr[0].dso, nosym),
+	      "the new program's frames");
+	/* the process exits, its pid is reused by a child of PID_F running the first program */
+	stack_ctx__exit(ctx, &task);
+	stack_ctx__fork(ctx, &task);
+	map_into(ctx, PID_E, text_start);
+	c = add_ips(db, ctx, PID_E, leaf, caller);
+	CHECK_INT(c, a);
+	/* no PERF_CONTEXT_USER marker: user-half addresses are still the process's */
+	map_file(ctx, PID_F, text_start, len, 0, nosym);
+	ips[0] = leaf;
+	{
+		struct sample s = { .pid = PID_E, .tid = PID_E, .ips = ips, .nr_ips = 1 };
+		struct sample t = { .pid = PID_F, .tid = PID_F, .ips = ips, .nr_ips = 1 };
+
+		s.sample_type = t.sample_type = PERF_SAMPLE_CALLCHAIN;
+		stackdb__add(db, ctx, &s, &c);
+		stackdb__add(db, ctx, &t, &d);
+	}
+	fr = stackdb__frames(db, d, &nr);
+	CHECK(c != d, "without markers, the same addresses of two processes are two stacks");
+	CHECK(fr && nr == 1 && fr[0].dso && !strcmp(fr[0].dso, nosym),
+	      "the second process's own frame");
+	stackdb__put(db, a);
 	stackdb__delete(db);
 }
 
@@ -245,18 +344,30 @@ static void test_memtrack(struct stack_ctx *ctx)
 	for (int i = 0; i < n; i++) {
 		int nr;
 		const struct frame *fr = stackdb__frames(db, g[i].stack, &nr);
+		/* the leak allocated at time t has the t-th leaf; time 1: the one at 0x1000 again */
+		u64 t = g[i].oldest;
+		u64 want = text_start + 64 + (t == 1 ? 50000 : t);
 
-		ok &= fr && nr == 2;
+		ok &= t == 1 || t % 400 == 0;
+
+		ok &= fr && nr == 2 && fr[0].addr == want;
 	}
-	CHECK(ok, "every leak's stack is there for the report");
+	CHECK(ok, "every leak's stack is there for the report, its own frames");
 	free(g);
 	memtrack__delete(mt);
 	stackdb__delete(db);
 }
 
+static void quiet(const char *msg)
+{
+	(void)msg; /* "no symbols for ...": the file without symbols is meant */
+}
+
 int main(void)
 {
 	struct stack_ctx *ctx = stack_ctx__new(STACK_USER_ONLY);
+	static char zeros[0x11000];
+	int fd;
 
 	if (!ctx || find_text()) {
 		printf("not ok: no stack context or no text mapping of %s\n", exe);
@@ -264,10 +375,20 @@ int main(void)
 	}
 	map_into(ctx, PID_A, text_start);
 	map_into(ctx, PID_B, text_start + DELTA);
+	fd = mkstemp(nosym);
+	if (fd < 0 || write(fd, zeros, sizeof(zeros)) != (ssize_t)sizeof(zeros)) {
+		printf("not ok: no temporary file %s\n", nosym);
+		return 1;
+	}
+	close(fd);
+	stack__set_warn(quiet);
 	test_dedup(ctx);
+	test_nosym(ctx);
+	test_exec(ctx);
 	test_sweep(ctx);
 	test_raw_cache(ctx);
 	test_memtrack(ctx);
 	stack_ctx__delete(ctx);
+	unlink(nosym);
 	return ut_done("stackdb");
 }
