@@ -47,6 +47,8 @@ struct kmemprof {
 	struct stackdb *db;
 	struct kmp_side alloc, free;
 	u64 older_frees; /* frees of memory allocated before the start (this interval) */
+	/* ... once allocations went untracked (over the cap): theirs, or older */
+	u64 untracked_frees;
 	u64 bad_reads;
 	bool nomem;
 	/* --json: the report being made's scope (NULL: text) and time, the last one's */
@@ -166,8 +168,17 @@ static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct s
 		if (!ptr)
 			return;
 		if (!memtrack__free_quiet(k->mt, ptr, &size)) {
+			struct memtrack_stats st;
+
 			/* only the targets' own: anyone else's memory is not of interest */
-			k->older_frees += session__is_target(s, smp->pid, smp->tid);
+			if (!session__is_target(s, smp->pid, smp->tid))
+				return;
+			/* past the cap, an unknown address may be an untracked allocation */
+			memtrack__stats(k->mt, &st);
+			if (st.untracked)
+				k->untracked_frees++;
+			else
+				k->older_frees++;
 			return;
 		}
 	} else {
@@ -284,10 +295,12 @@ static void report(struct session *s, struct kmemprof *k)
 		json__u64(&j, "freed_bytes", k->free.bytes);
 		json__u64(&j, "freed_objects", k->free.objects);
 		json__u64(&j, "older_frees", k->older_frees);
+		json__u64(&j, "untracked_frees", k->untracked_frees);
 		json__end(&j);
 		print_side(s, k, &k->alloc, "allocated");
 		print_side(s, k, &k->free, "freed");
 		k->older_frees = 0;
+		k->untracked_frees = 0;
 		k->scope = NULL;
 		k->last = k->now;
 		fflush(out);
@@ -300,9 +313,15 @@ static void report(struct session *s, struct kmemprof *k)
 		tbuf, (unsigned long long)k->alloc.bytes, (unsigned long long)k->alloc.objects,
 		(unsigned long long)k->free.bytes, (unsigned long long)k->free.objects,
 		(unsigned long long)k->older_frees);
+	if (k->untracked_frees)
+		fprintf(out,
+			"%s kmemprof: %llu frees of memory not tracked (allocated over the table's "
+			"limit, or before the start)\n",
+			tbuf, (unsigned long long)k->untracked_frees);
 	print_side(s, k, &k->alloc, "ALLOCATED");
 	print_side(s, k, &k->free, "FREED");
 	k->older_frees = 0;
+	k->untracked_frees = 0;
 	fflush(out);
 }
 
