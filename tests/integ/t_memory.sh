@@ -107,9 +107,11 @@ check "process maps held are reported" \
 # for the whole run: here profile -g -F 19999 -i 1000 grew 4 MiB a second
 # (16 -> 71 MiB in 15 s) and kmemprof 2.5 MiB a second (13 -> 49 MiB); with
 # the stacks held by the report only, a swept cache beside, both stay within
-# 3 MiB of their RSS at 5 s (15 -> 18 MiB, 17 -> 20 MiB).  The bound below,
-# 10 MiB from the 5th second to the end, leaves room for a slower host
-# (and for the allocator's fragmentation: up to 5 MiB seen here).
+# 3 MiB of their RSS at 5 s (15 -> 18 MiB, 17 -> 20 MiB).  What this
+# bounds is stackdb's own memory, which -v prints (2-3 MiB here): it is
+# checked.  RSS also holds the order queue (kmemprof's holds every CPU's
+# kmalloc/kfree while processing falls behind, as under load): its -v peak
+# is subtracted, and the rest is a loose sanity bound of 20 MiB.
 asan=0
 grep -qa __asan_init "$PP" && asan=1
 # churn NAME ARGS...: perf-prof ARGS -v -- exec_churn 3000 15; NAME.grow gets
@@ -130,9 +132,14 @@ churn() {
 	echo $? >"$T/$name.rc"
 	echo $((${last:-0} - ${at5:-0})) >"$T/$name.grow"
 }
-# stats NAME WHO: "KEPT PEAK RESOLVED DROPPED RAWS" from WHO's -v line
+# stats NAME WHO: "KEPT PEAK RESOLVED DROPPED RAWS MIB" from WHO's -v line
 stats() {
-	sed -n "s/^$2: \([0-9]*\) stacks kept at the end (peak \([0-9]*\), [0-9]* held by the report), \([0-9]*\) resolved, \([0-9]*\) dropped unused; raw callchain cache \([0-9]*\) .*/\1 \2 \3 \4 \5/p" "$T/$1.err"
+	sed -n "s/^$2: \([0-9]*\) stacks kept at the end (peak \([0-9]*\), [0-9]* held by the report), \([0-9]*\) resolved, \([0-9]*\) dropped unused; raw callchain cache \([0-9]*\) ([0-9]* dropped); \([0-9]*\)\.[0-9] MiB$/\1 \2 \3 \4 \5 \6/p" "$T/$1.err"
+}
+# oq_kib NAME: the order queue's -v peak (KiB, 0 without one)
+oq_kib() {
+	sed -n 's/^perf-prof: order queue peak [0-9]* records, \([0-9]*\)\.\([0-9]\) MiB.*/\1 \2/p' "$T/$1.err" |
+		awk '{ print $1 * 1024 + $2 * 103 } END { if (!NR) print 0 }'
 }
 for run in "profile:profile -F 19999 -g -i 1000" \
 	"kmemprof:kmemprof -e kmem:kmalloc -e kmem:kfree -k ptr -i 1000"; do
@@ -141,18 +148,27 @@ for run in "profile:profile -F 19999 -g -i 1000" \
 	churn "$who" ${run#*:}
 	check_eq "$who under exec churn exits 0" "$(cat "$T/$who.rc")" 0
 	check_eq "... the 3000 processes ran" "$(cat "$T/$who.wl")" 3000
-	read -r kept peak resolved dropped raws <<<"$(stats "$who" "$who")"
-	check "... -v counts its stacks" test -n "${peak:-}"
+	read -r kept peak resolved dropped raws mib <<<"$(stats "$who" "$who")"
+	check "... -v counts its stacks" test -n "${mib:-}"
 	# kept: the report's stacks plus a cache of at most twice 4096 unheld
 	check_range "... stacks kept at most (peak)" "${peak:-999999}" 1 16384
-	check_range "... unused stacks dropped as it went" "${dropped:-0}" 1 1000000000
-	check "... fewer kept than resolved" test "${kept:-1}" -lt "${resolved:-0}"
+	check_eq "... kept and dropped are the stacks resolved" \
+		$((${kept:-0} + ${dropped:-0})) "${resolved:--1}"
+	# a sweep comes once 4096 stacks nobody holds were kept: kmemprof's
+	# kernel stacks are a few hundred here, profile's tens of thousands
+	if [ "${resolved:-0}" -gt 16384 ]; then
+		check_range "... unused stacks dropped as it went" "${dropped:-0}" 1 1000000000
+	else
+		skip "$who sweeps: only ${resolved:-0} stacks resolved, none to drop (test_stackdb sweeps)"
+	fi
 	check_range "... raw callchains cached at the end (cap 65536)" "${raws:-999999}" 0 65536
+	check_range "... stackdb's memory at the end (MiB, -v)" "${mib:-999}" 0 15
 	if [ $asan = 1 ]; then
 		skip "$who RSS growth: ASan's quarantine holds freed memory"
 	else
-		check_range "... RSS growth (KiB) from the 5th second to the end" \
-			"$(cat "$T/$who.grow")" -100000 10240
+		oq=$(oq_kib "$who")
+		check_range "... RSS growth (KiB) from the 5th second, less the order queue's peak ($oq)" \
+			$(($(cat "$T/$who.grow") - oq)) -100000 20480
 	fi
 done
 check "profile's last table has the churn's stack" grep -q 'churn_leaf' "$T/profile.out"
