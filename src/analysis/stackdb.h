@@ -4,15 +4,17 @@
  * profile's top stacks): each distinct stack is resolved to frames once,
  * when first seen (the process may be gone by the report), and named by a
  * small id.  Two callchains that resolve to the same frames (symbol,
- * offset and object, whatever the process and its load address) share an
- * id; the first one's addresses are shown.
+ * offset and object, whatever the process and its load address; for a
+ * frame without a symbol in a file's mapping, its file offset and object)
+ * share an id; the first one's addresses are shown.
  *
  * Memory follows what the reports hold, not the length of the run: a table
  * that keeps an id takes a reference (stackdb__get) and drops it
  * (stackdb__put) when the row goes.  Unreferenced stacks stay as a cache
  * of the recently seen; a sweep, when they have doubled since the last
  * one (4096 at least), drops those not seen since it.  The raw callchains that
- * lead to ids (per process: addresses mean something in one process only)
+ * lead to ids (per process and program: addresses mean something in one
+ * process's image only; stack_ctx__image)
  * are a cache of at most STACKDB_RAW_MAX, swept the same way, so the
  * callchains of exited processes go.
  */
