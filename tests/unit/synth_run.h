@@ -40,7 +40,7 @@ struct synth_fmt {
 
 struct synth_run_opts {
 	const char *sep;	      /* what separates the arguments: " " when NULL */
-	const struct synth_fmt *fmts; /* ended by { NULL }; NULL: none */
+	const struct synth_fmt *fmts; /* ended by { NULL, NULL }; NULL: none */
 	bool json;		      /* JSON output even without --json */
 	/* a failed init is no failure of start: r->init_err tells (the CLI's error paths) */
 	bool init_may_fail;

@@ -164,7 +164,7 @@ static int start(struct synth_run *r, const char *name, const char *args)
 {
 	static const struct synth_fmt fmts[] = { { "timer", fmt_hrtimer },
 						 { "sched", fmt_sched_switch },
-						 { NULL } };
+						 { NULL, NULL } };
 
 	return synth_run__start(r, name, args, &(struct synth_run_opts){ .fmts = fmts });
 }

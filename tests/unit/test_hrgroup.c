@@ -42,7 +42,7 @@ static const char fmt_burst[] =
 /* '|' separates the arguments: some hold spaces (an expression) */
 static int start(struct synth_run *r, const char *prof, const char *args)
 {
-	static const struct synth_fmt fmts[] = { { "hrt", fmt_burst }, { NULL } };
+	static const struct synth_fmt fmts[] = { { "hrt", fmt_burst }, { NULL, NULL } };
 
 	return synth_run__start(r, prof, args,
 				&(struct synth_run_opts){ .sep = "|", .fmts = fmts });

@@ -237,7 +237,7 @@ static void kvm_exit(const char *dir)
 {
 	static const struct synth_fmt fmts[] = { { "kvm", fmt_kvm_exit },
 						 { "kvm", fmt_kvm_entry },
-						 { NULL } };
+						 { NULL, NULL } };
 	char jb[2048], tb[512];
 	struct synth_run t, j;
 	const char *to, *jo;
@@ -377,7 +377,7 @@ static void task_state(const char *dir)
 {
 	static const struct synth_fmt fmts[] = { { "sched", fmt_sched_switch },
 						 { "sched", fmt_sched_wakeup },
-						 { NULL } };
+						 { NULL, NULL } };
 	char jb[2048], tb[512];
 	struct synth_run t, j;
 	const char *to, *jo;

@@ -68,7 +68,7 @@ static int start(struct run *r, const char *args)
 {
 	static const struct synth_fmt fmts[] = { { "kvm", fmt_kvm_exit },
 						 { "kvm", fmt_kvm_entry },
-						 { NULL } };
+						 { NULL, NULL } };
 
 	memset(r, 0, sizeof(*r));
 	if (synth_run__start(&r->h, "kvm-exit", args, &(struct synth_run_opts){ .fmts = fmts }))

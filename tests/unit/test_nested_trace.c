@@ -70,7 +70,7 @@ static int start(struct nt *r, const char *opts, bool enabled)
 						 { "irq_vectors", fmt_local_timer_exit },
 						 { "timer", fmt_hrtimer_expire_entry },
 						 { "timer", fmt_hrtimer_expire_exit },
-						 { NULL } };
+						 { NULL, NULL } };
 	char args[512];
 
 	memset(r, 0, sizeof(*r));

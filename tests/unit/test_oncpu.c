@@ -161,7 +161,7 @@ struct run {
 
 static int start(struct run *r, const char *args)
 {
-	static const struct synth_fmt fmts[] = { { "sched", fmt_sched_switch }, { NULL } };
+	static const struct synth_fmt fmts[] = { { "sched", fmt_sched_switch }, { NULL, NULL } };
 
 	memset(r, 0, sizeof(*r));
 	if (synth_run__start(&r->h, "oncpu", args, &(struct synth_run_opts){ .fmts = fmts }))

@@ -28,7 +28,7 @@ static int start(struct run *r, const char *args)
 {
 	static const struct synth_fmt fmts[] = { { "sched", fmt_sched_switch },
 						 { "sched", fmt_sched_wakeup },
-						 { NULL } };
+						 { NULL, NULL } };
 
 	memset(r, 0, sizeof(*r));
 	if (synth_run__start(&r->h, "task-state", args, &(struct synth_run_opts){ .fmts = fmts }))
