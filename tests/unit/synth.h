@@ -33,7 +33,8 @@ struct synth_sample {
 
 static inline void synth__put(struct synth *b, const void *p, size_t n)
 {
-	memcpy(b->b + b->len, p, n);
+	if (n) /* (memcpy from NULL is undefined even for 0 bytes) */
+		memcpy(b->b + b->len, p, n);
 	b->len += n;
 }
 
