@@ -261,8 +261,8 @@ static int frames_id(struct stackdb *db, int n, u32 *id)
 		/*
 		 * A resolved frame is the same in any process, whatever its
 		 * address; an unresolved one in a file's mapping is the same
-		 * at the same file offset.  Frames without a mapping (no dso)
-		 * keep their address: the keys cannot meet.
+		 * at the same file offset (the file known by its name).
+		 * Frames without a mapping (no dso) keep their address.
 		 */
 		if (strcmp(sym, "[unknown]"))
 			db->keybuf[len++] = f->off;

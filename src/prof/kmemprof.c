@@ -49,6 +49,7 @@ struct kmemprof {
 	u64 older_frees; /* frees of memory allocated before the start (this interval) */
 	/* ... once allocations went untracked (over the cap): theirs, or older */
 	u64 untracked_frees;
+	u64 untracked_frees_run; /* for the run: at most as many as went untracked */
 	u64 bad_reads;
 	bool nomem;
 	/* --json: the report being made's scope (NULL: text) and time, the last one's */
@@ -173,12 +174,19 @@ static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct s
 			/* only the targets' own: anyone else's memory is not of interest */
 			if (!session__is_target(s, smp->pid, smp->tid))
 				return;
-			/* past the cap, an unknown address may be an untracked allocation */
+			/*
+			 * Past the cap, an unknown address may be an untracked
+			 * allocation: counted as one while fewer such frees
+			 * were seen than allocations went untracked, then as
+			 * memory allocated before the start again.
+			 */
 			memtrack__stats(k->mt, &st);
-			if (st.untracked)
+			if (st.untracked > k->untracked_frees_run) {
 				k->untracked_frees++;
-			else
+				k->untracked_frees_run++;
+			} else {
 				k->older_frees++;
+			}
 			return;
 		}
 	} else {
