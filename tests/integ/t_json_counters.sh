@@ -273,8 +273,8 @@ a=$(insym spin_a) b=$(insym spin_b)
 check_range "profile: spin_a's share of spin_a + spin_b" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f\n", a + b ? 100 * a / (a + b) : 0 }')" 72 78
 check_range "profile: spin_b's share" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f\n", a + b ? 100 * b / (a + b) : 0 }')" 22 28
 check_eq "profile: spin_a's samples, as the folded file of the same run has them" "$a" \
-	"$(awk '/;spin_a;/ { s += $NF } END { print s + 0 }' "$T/f.folded")"
-check_eq "profile: spin_b's too" "$b" "$(awk '/;spin_b;/ { s += $NF } END { print s + 0 }' "$T/f.folded")"
+	"$(awk '/;spin_a[; ]/ { s += $NF } END { print s + 0 }' "$T/f.folded")"
+check_eq "profile: spin_b's too" "$b" "$(awk '/;spin_b[; ]/ { s += $NF } END { print s + 0 }' "$T/f.folded")"
 check_eq "profile: the rows add up to the summary's samples" \
 	"$(jq -r 'select(.type == "row") | .samples' "$T/p.json" | sum)" "$(jq -r 'select(.type == "summary") | .samples' "$T/p.json")"
 check "profile: frames leaf first, main -> spin_a -> spin_for" \

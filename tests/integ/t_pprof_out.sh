@@ -58,8 +58,8 @@ check "profile: the same stacks with the same weights as the folded file" \
 # spin_a's share of spin_a + spin_b: the folded file's, and about the workload's
 # 3/4 (t_profile checks that closely; a loaded host skews it)
 a=$(q $P share spin_a 0) b=$(q $P share spin_b 0)
-fa=$(awk '/;spin_a;/ { s += $NF } END { print s + 0 }' "$T/p.folded")
-fb=$(awk '/;spin_b;/ { s += $NF } END { print s + 0 }' "$T/p.folded")
+fa=$(awk '/;spin_a[; ]/ { s += $NF } END { print s + 0 }' "$T/p.folded")
+fb=$(awk '/;spin_b[; ]/ { s += $NF } END { print s + 0 }' "$T/p.folded")
 check_eq "profile: spin_a and spin_b weigh what they do in the folded file" "$a $b" "$fa $fb"
 check_range "profile: spin_a's share of spin_a + spin_b" \
 	"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')" 60 85
