@@ -134,6 +134,21 @@ static inline struct evsel *synth_run__evsel(struct synth_run *r, const char *pa
 	return NULL;
 }
 
+/* Injects a sample of tracepoint @ev (payload @raw, @size bytes) of @pid/@tid at @time on @cpu. */
+static inline void synth_run__tp(struct synth_run *r, const struct evsel *ev, u32 pid, u32 tid,
+				 u32 cpu, u64 time, const void *raw, u32 size)
+{
+	session__inject(r->s,
+			synth__sample(&r->b, ev,
+				      &(struct synth_sample){ .pid = pid,
+							      .tid = tid,
+							      .cpu = cpu,
+							      .time = time,
+							      .raw = raw,
+							      .raw_size = size }),
+			(int)cpu);
+}
+
 /* The end of the run: deinit (its final report), then all the profiler wrote. */
 static inline const char *synth_run__finish(struct synth_run *r)
 {

@@ -45,15 +45,7 @@ static void ev_at(struct synth_run *r, const char *name, u64 t, u64 n)
 		return;
 	synth__field_u64(ev, raw, "common_pid", 100);
 	synth__field_u64(ev, raw, "n", n);
-	session__inject(r->s,
-			synth__sample(&r->b, ev,
-				      &(struct synth_sample){ .pid = 100,
-							      .tid = 100,
-							      .cpu = 0,
-							      .time = t,
-							      .raw = raw,
-							      .raw_size = sizeof(raw) }),
-			0);
+	synth_run__tp(r, ev, 100, 100, 0, t, raw, sizeof(raw));
 }
 
 /*

@@ -51,15 +51,7 @@ static void ev(struct synth_run *r, const char *name, u64 ptr, u64 bytes)
 	if (bytes)
 		synth__field_u64(e, raw, "bytes_alloc", bytes);
 	t += MS;
-	session__inject(r->s,
-			synth__sample(&r->b, e,
-				      &(struct synth_sample){ .pid = 100,
-							      .tid = 100,
-							      .cpu = 0,
-							      .time = t,
-							      .raw = raw,
-							      .raw_size = sizeof(raw) }),
-			0);
+	synth_run__tp(r, e, 100, 100, 0, t, raw, sizeof(raw));
 }
 
 /* The number after "\"@key\":" in @out's first line holding @type, or -1. */
