@@ -586,8 +586,16 @@ int probe__field(const struct evsel *ev, const char *name, struct field *f, cons
 	return 0;
 }
 
-/* The arguments from the registers (those the format has are printed by it). */
-void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *fp)
+enum reg_fmt { REG_HEX, REG_SIGNED, REG_UNSIGNED };
+
+/*
+ * The arguments from the registers that the format does not have (it
+ * prints those itself), each through @emit: a return's retval, else arg1..
+ * (a USDT site's count, 6 otherwise), hex but for USDT's typed operands.
+ */
+static void for_each_reg(const struct evsel *ev, const struct sample *smp,
+			 void (*emit)(void *arg, const char *name, u64 v, enum reg_fmt fmt),
+			 void *arg)
 {
 	const struct probe *pr = ev->probe;
 	struct field f;
@@ -599,7 +607,7 @@ void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *f
 	if (ev_probe__is_return(pr->kind)) {
 		if ((!ev->tp || !tep_find_any_field(ev->tp, "retval")) &&
 		    !probe__field(ev, "retval", &f, NULL) && !field__u64(&f, smp, &v))
-			fprintf(fp, " retval=0x%llx", (unsigned long long)v);
+			emit(arg, "retval", v, REG_HEX);
 		return;
 	}
 	for (int i = 1; i <= (pr->kind == EV_USDT ? pr->site.nr_args : 6); i++) {
@@ -607,13 +615,29 @@ void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *f
 		if ((ev->tp && tep_find_any_field(ev->tp, name)) ||
 		    probe__field(ev, name, &f, NULL) || field__u64(&f, smp, &v))
 			continue;
-		if (pr->kind != EV_USDT)
-			fprintf(fp, " %s=0x%llx", name, (unsigned long long)v);
-		else if (f.is_signed)
-			fprintf(fp, " %s=%lld", name, (long long)v);
-		else
-			fprintf(fp, " %s=%llu", name, (unsigned long long)v);
+		emit(arg, name, v,
+		     pr->kind != EV_USDT ? REG_HEX
+		     : f.is_signed	 ? REG_SIGNED
+					 : REG_UNSIGNED);
 	}
+}
+
+static void print_reg(void *arg, const char *name, u64 v, enum reg_fmt fmt)
+{
+	FILE *fp = arg;
+
+	if (fmt == REG_HEX)
+		fprintf(fp, " %s=0x%llx", name, (unsigned long long)v);
+	else if (fmt == REG_SIGNED)
+		fprintf(fp, " %s=%lld", name, (long long)v);
+	else
+		fprintf(fp, " %s=%llu", name, (unsigned long long)v);
+}
+
+/* The arguments from the registers (those the format has are printed by it). */
+void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *fp)
+{
+	for_each_reg(ev, smp, print_reg, fp);
 }
 
 void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp)
@@ -635,33 +659,21 @@ void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp)
 	probe__print_regs(ev, smp, fp);
 }
 
+static void json_reg(void *arg, const char *name, u64 v, enum reg_fmt fmt)
+{
+	struct json *j = arg;
+
+	if (fmt == REG_HEX)
+		json__hex(j, name, v);
+	else if (fmt == REG_SIGNED)
+		json__i64(j, name, (int64_t)v);
+	else
+		json__u64(j, name, v);
+}
+
 void probe__json_regs(const struct evsel *ev, const struct sample *smp, struct json *j)
 {
-	const struct probe *pr = ev->probe;
-	struct field f;
-	char name[16];
-	u64 v;
-
-	if (!pr)
-		return;
-	if (ev_probe__is_return(pr->kind)) {
-		if ((!ev->tp || !tep_find_any_field(ev->tp, "retval")) &&
-		    !probe__field(ev, "retval", &f, NULL) && !field__u64(&f, smp, &v))
-			json__hex(j, "retval", v);
-		return;
-	}
-	for (int i = 1; i <= (pr->kind == EV_USDT ? pr->site.nr_args : 6); i++) {
-		snprintf(name, sizeof(name), "arg%d", i);
-		if ((ev->tp && tep_find_any_field(ev->tp, name)) ||
-		    probe__field(ev, name, &f, NULL) || field__u64(&f, smp, &v))
-			continue;
-		if (pr->kind != EV_USDT)
-			json__hex(j, name, v);
-		else if (f.is_signed)
-			json__i64(j, name, (int64_t)v);
-		else
-			json__u64(j, name, v);
-	}
+	for_each_reg(ev, smp, json_reg, j);
 }
 
 void probe__json(const struct evsel *ev, const struct sample *smp, struct json *j)
