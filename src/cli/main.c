@@ -28,6 +28,7 @@
 #include "sym/probe_res.h"
 #include "sym/stack.h"
 #include "util/json.h"
+#include "util/stopsig.h"
 
 #define VERSION "0.1"
 
@@ -277,12 +278,16 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 	FILE *out = stdout;
 	int ret = 1, err, status;
 	u64 sig, sig_cpu;
+	sigset_t pipe;
 
 	/*
 	 * A reader that goes away (| head) ends the run through EPIPE, never
 	 * kills it: the flame graph and the other outputs are still written.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	sigprocmask(SIG_UNBLOCK, &pipe, NULL);
 	options__engine_conf(set, &conf);
 	if (!output)
 		output = &no_output;
@@ -312,7 +317,9 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 			goto out;
 		}
 		session__set_stack(s, r.stack);
-		stack_ctx__preload(r.stack);
+		/* a stop during start-up: no stack will be resolved */
+		if (!stopsig__pending())
+			stack_ctx__preload(r.stack);
 	}
 	/* maps and names first, then the profiler, then the CLI (exit: reverse) */
 	if ((r.stack && session__add_ops(s, &stack_ctx__ops, r.stack)) ||
@@ -364,7 +371,11 @@ out_deinit:
 	if (session__json(s) && session__started(s))
 		session__json_lost(s, out);
 	status = session__workload_status(s);
-	if (!ret && session__workload_stopped(s)) {
+	if (!ret && session__workload_unstarted(s)) {
+		if (!log->quiet)
+			fprintf(stderr, "perf-prof: stopped before '%s' was started\n",
+				target->argv[0]);
+	} else if (!ret && session__workload_stopped(s)) {
 		if (!log->quiet)
 			fprintf(stderr,
 				"perf-prof: stopped '%s' (pid %d) at the end of monitoring\n",
@@ -403,25 +414,27 @@ out:
 
 int main(int argc, char **argv)
 {
-	sigset_t early;
 	const struct profiler *p = NULL;
 	struct opt_set set;
 	int ret;
 	void *priv;
 
 	/*
-	 * SIGUSR1/SIGUSR2/SIGQUIT of a monitoring script may come while the
-	 * symbols load and the events open: held until the event loop reads
-	 * them (the session blocks its own set later; a workload gets a clean
-	 * mask).
+	 * Before anything else: a stop signal (or SIGUSR1/SIGUSR2 of a
+	 * monitoring script) that comes while the options are parsed, the
+	 * symbols load and the events open is held until the event loop reads
+	 * it (util/stopsig.h).  Commands get the mask back.
 	 */
-	sigemptyset(&early);
-	sigaddset(&early, SIGUSR1);
-	sigaddset(&early, SIGUSR2);
-	sigaddset(&early, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &early, NULL);
-	if (argc == 2 && !strcmp(argv[1], FDCLOSER_ARG))
+	stopsig__hold();
+	if (argc == 2 && !strcmp(argv[1], FDCLOSER_ARG)) {
+		stopsig__release();
 		return fdcloser__main();
+	}
+	for (int i = 0; argc >= 2 && i < nr_profilers; i++)
+		if (profilers[i] && !strcmp(profilers[i]->name, argv[1]))
+			p = profilers[i];
+	if (!p)
+		stopsig__release();
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		top_help(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
@@ -450,9 +463,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nr_commands; i++)
 		if (!strcmp(commands[i]->name, argv[1]))
 			return run_command(commands[i], argc - 1, argv + 1);
-	for (int i = 0; i < nr_profilers; i++)
-		if (profilers[i] && !strcmp(profilers[i]->name, argv[1]))
-			p = profilers[i];
 	if (!p) {
 		fprintf(stderr, "perf-prof: unknown profiler '%s' (see: perf-prof -h)\n", argv[1]);
 		return 2;

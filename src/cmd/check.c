@@ -20,9 +20,11 @@
 #include "cmd/check_eval.h"
 #include "engine/fdcloser.h"
 #include "engine/features.h"
+#include "engine/probe.h"
 #include "profiler.h"
 #include "sym/hostsyms.h"
 #include "util/json.h"
+#include "util/stopsig.h"
 
 struct check_priv {
 	bool json;
@@ -449,6 +451,20 @@ static void row_probes(struct out *o, struct host *h)
 	row(o, "hw breakpoints", h->bp ? "no" : "yes", d);
 }
 
+/* Probes of perf-prof runs that are gone (SIGKILL, a crash): removed before the checks. */
+static void row_stale(struct out *o, int n, const char *names)
+{
+	char d[640];
+
+	if (!n) {
+		row(o, "leftover probes", "none", "no perf_prof_PID group of a run that is gone");
+		return;
+	}
+	snprintf(d, sizeof(d), "removed %d probe%s of perf-prof runs that are gone: %s", n,
+		 n > 1 ? "s" : "", names);
+	row(o, "leftover probes", "removed", d);
+}
+
 static void row_bpf(struct out *o, struct host *h)
 {
 	char d[512];
@@ -672,7 +688,8 @@ static int check_run(const struct opt_set *opts, void *priv, int argc, char **ar
 	struct check_priv *cp = priv;
 	struct out o = { stdout, cp && cp->json, log ? log->verbose : 0 };
 	struct host h;
-	int unavail, nr_ok, nr_deg, err;
+	int unavail, nr_ok, nr_deg, err, stale;
+	char stale_names[512];
 
 	(void)argv;
 	if (argc > 0) {
@@ -680,7 +697,11 @@ static int check_run(const struct opt_set *opts, void *priv, int argc, char **ar
 		return 2;
 	}
 	memset(&h, 0, sizeof(h));
+	/* the probes it makes and removes: a stop waits until they are gone */
+	stopsig__hold();
+	stale = probe__remove_stale(stale_names, sizeof(stale_names));
 	err = probe_host(&h);
+	stopsig__release();
 	if (err) {
 		close_tps(&h);
 		fprintf(stderr, "perf-prof check: %s\n", strerror(-err));
@@ -692,6 +713,7 @@ static int check_run(const struct opt_set *opts, void *priv, int argc, char **ar
 	row_perm(&o, &h);
 	row_pmu(&o, &h);
 	row_probes(&o, &h);
+	row_stale(&o, stale, stale_names);
 	row_bpf(&o, &h);
 	row_kvm(&o, &h);
 	row_schedstats(&o, &h);

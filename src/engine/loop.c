@@ -25,6 +25,7 @@
 #include "engine/session_int.h"
 #include "engine/target.h"
 #include "util/json.h"
+#include "util/stopsig.h"
 
 #define TICK_MS 100
 
@@ -592,12 +593,9 @@ static int arm_timer(int fd, unsigned ms)
  */
 static void loop_sigset(struct session *s, sigset_t *set)
 {
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGQUIT);
-	if (!s->hup_ignored)
-		sigaddset(set, SIGHUP);
+	stopsig__set(set);
+	if (s->hup_ignored)
+		sigdelset(set, SIGHUP);
 	sigaddset(set, SIGUSR1);
 	sigaddset(set, SIGUSR2);
 	sigaddset(set, SIGCHLD);
@@ -892,6 +890,12 @@ int session__run(struct session *s)
 	err = setup_loop(s);
 	if (err)
 		return session__set_err(s, err, "cannot set up the event loop: %s", strerror(-err));
+	/*
+	 * A stop held since start-up ends the run now: the events are
+	 * enabled and drained as always (an empty report, not a missing
+	 * one), but a command is not started only to be interrupted.
+	 */
+	handle_signals(s);
 	err = session__enable(s);
 	if (err)
 		return err;
@@ -988,6 +992,11 @@ int session__run(struct session *s)
 		return session__set_err(s, -s->out_errno, "writing the output failed: %s",
 					strerror(s->out_errno));
 	return 0;
+}
+
+bool session__workload_unstarted(struct session *s)
+{
+	return s->has_wl && s->wl_unstarted;
 }
 
 bool session__workload_stopped(struct session *s)

@@ -23,6 +23,7 @@
 #include "engine/kfilter.h"
 #include "engine/fastprint.h"
 #include "engine/fields_json.h"
+#include "engine/probe.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
 
@@ -703,6 +704,7 @@ int session__open(struct session *s)
 	if (!s->evsels)
 		return session__set_err(s, -EINVAL, "no events to open");
 	session__block_signals(s);
+	probe__cleanup_stale(s);
 	if (tg->argv && tg->argv[0]) {
 		err = workload__prepare(&s->wl, tg->argv);
 		if (err)
@@ -812,7 +814,11 @@ int session__enable(struct session *s)
 			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	/* (a workload's events all enable at its exec, later) */
 	s->all_enabled_at = session__now(s);
-	if (s->has_wl) {
+	if (s->has_wl && s->interrupted) {
+		/* stopped during start-up: the command never runs */
+		workload__kill(&s->wl);
+		s->wl_stopped = s->wl_unstarted = true;
+	} else if (s->has_wl) {
 		int err = workload__start(&s->wl);
 
 		if (err)

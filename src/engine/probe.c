@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "engine/probe.h"
 #include "engine/session_int.h"
 #include "util/json.h"
+#include "util/stopsig.h"
 
 #define GROUP_PREFIX "perf_prof_"
 
@@ -97,18 +99,19 @@ static void hold_signals(struct session *s)
 
 	if (s->probe_sigs_held)
 		return;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
+	stopsig__set(&set);
 	if (!sigprocmask(SIG_BLOCK, &set, &s->probe_old_mask))
 		s->probe_sigs_held = true;
 }
 
+/*
+ * Is @pid a perf-prof that may still use its group?  Its name says so, or
+ * it runs our own executable (a renamed copy or link keeps the inode).
+ */
 static bool is_perf_prof(int pid)
 {
 	char path[64], comm[32] = "";
+	struct stat st, self;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
@@ -118,16 +121,22 @@ static bool is_perf_prof(int pid)
 	if (!fgets(comm, sizeof(comm), f))
 		comm[0] = 0;
 	fclose(f);
-	return !strncmp(comm, "perf-prof", 9);
+	if (!strncmp(comm, "perf-prof", 9))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	return !stat(path, &st) && !stat("/proc/self/exe", &self) && st.st_dev == self.st_dev &&
+	       st.st_ino == self.st_ino;
 }
 
-int probe__remove_stale(void)
+int probe__remove_stale(char *groups, size_t len)
 {
 	unsigned types = TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE |
 			 TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE;
 	struct tracefs_dynevent **all = tracefs_dynevent_get_all(types, NULL);
 	int removed = 0;
 
+	if (groups && len)
+		groups[0] = 0;
 	for (int i = 0; all && all[i]; i++) {
 		char *sys = NULL, *ev = NULL, *end;
 		long pid;
@@ -136,14 +145,34 @@ int probe__remove_stale(void)
 		if (sys && !strncmp(sys, GROUP_PREFIX, strlen(GROUP_PREFIX))) {
 			pid = strtol(sys + strlen(GROUP_PREFIX), &end, 10);
 			if (!*end && pid > 0 && pid != getpid() && !is_perf_prof((int)pid) &&
-			    !tracefs_dynevent_destroy(all[i], false))
+			    !tracefs_dynevent_destroy(all[i], false)) {
+				size_t n = groups ? strlen(groups) : 0;
+
 				removed++;
+				if (groups && n + 1 < len)
+					snprintf(groups + n, len - n, "%s%s/%s", n ? " " : "", sys,
+						 ev ? ev : "?");
+			}
 		}
 		free(sys);
 		free(ev);
 	}
 	tracefs_dynevent_list_free(all);
 	return removed;
+}
+
+void probe__cleanup_stale(struct session *s)
+{
+	char names[512];
+	int n;
+
+	if (s->dyn_tried)
+		return;
+	s->dyn_tried = true;
+	n = probe__remove_stale(names, sizeof(names));
+	if (n && s->conf.log->verbose)
+		fprintf(stderr, "perf-prof: removed %d probe%s left by perf-prof runs that are gone: %s\n",
+			n, n > 1 ? "s" : "", names);
 }
 
 static int add_dyn_name(struct session *s, const char *file, const char *group, const char *event)
@@ -188,11 +217,7 @@ void probe__remove_all(struct session *s)
 		struct timespec zero = { 0, 0 };
 
 		/* a stop asked for during the teardown is what the teardown does */
-		sigemptyset(&stop);
-		sigaddset(&stop, SIGINT);
-		sigaddset(&stop, SIGTERM);
-		sigaddset(&stop, SIGHUP);
-		sigaddset(&stop, SIGQUIT);
+		stopsig__set(&stop);
 		while (sigtimedwait(&stop, NULL, &zero) > 0)
 			;
 		/*
@@ -316,10 +341,7 @@ static int make_dyn(struct session *s, const struct ev_spec *spec, struct probe 
 			"%s: cannot define the probe for tracefs (a path too long or "
 			"with blanks: %s)",
 			spec->text, pr->site.path ? pr->site.path : pr->site.symbol);
-	if (!s->nr_dyn && !s->dyn_tried) {
-		s->dyn_tried = true;
-		probe__remove_stale();
-	}
+	probe__cleanup_stale(s);
 	hold_signals(s);
 	tracefs_error_clear(NULL);
 	if (tracefs_instance_file_append(NULL, file, line) < 0) {

@@ -116,7 +116,14 @@ struct probe *probe__new(enum ev_probe kind, const struct probe_site *site);
 void probe__free(struct evsel *ev);
 /* Remove the tracefs events of this session (after its perf events are closed). */
 void probe__remove_all(struct session *s);
-/* Remove the groups of perf-prof processes that are gone.  Returns how many. */
-int probe__remove_stale(void);
+/*
+ * Remove the tracefs probes of perf-prof runs that are gone (SIGKILL, a
+ * crash): groups perf_prof_PID whose PID is no perf-prof.  Every run does
+ * it at start.  Returns how many were removed; their "GROUP/EVENT" names,
+ * space-separated, in @groups (@len bytes, may be NULL).
+ */
+int probe__remove_stale(char *groups, size_t len);
+/* The same, once per session (its start, or its first probe): -v names them. */
+void probe__cleanup_stale(struct session *s);
 
 #endif

@@ -310,6 +310,8 @@ int session__workload_status(struct session *s);
 pid_t session__workload_pid(struct session *s);
 /* True when perf-prof ended the workload itself (-N reached, output failed). */
 bool session__workload_stopped(struct session *s);
+/* A stop signal came during start-up: the command was never run. */
+bool session__workload_unstarted(struct session *s);
 
 /*
  * The stack resolver (sym/stack.h) the CLI attached when callchains are

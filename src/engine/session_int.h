@@ -107,6 +107,7 @@ struct session {
 	u64 abandoned_recs;	  /* left in the order queue by the interrupt */
 	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
 	bool wl_stopped;	  /* we ended the workload (-N, output error) */
+	bool wl_unstarted;	  /* stopped during start-up: the command never ran */
 	int out_errno;		  /* writing the output failed */
 	bool json;		  /* --json */
 	const char *stop_reason;

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# A stop signal at any moment of start-up ends the run cleanly (issue 20):
+# 50 runs per signal per profiler, each signal at a random 0-100 ms after
+# main started (sigstorm): none dies by a signal, none hangs, each exits 0
+# and leaves no probe behind.  A script's background job starts with SIGINT
+# ignored: a SIGINT then still ends the run.  SIGPIPE sent by kill is not a
+# stop.  A run killed by SIGKILL leaves its tracefs probe: the next run of
+# any profiler, and check, remove it.
+. "$(dirname "$0")/lib.sh"
+
+S=$W/sigstorm
+[ -x "$S" ] || { skip "workload sigstorm not built (make workloads)"; done_tests; exit; }
+[ -x "$W/ts_sleep" ] || { skip "workload ts_sleep not built (make workloads)"; done_tests; exit; }
+UP=/sys/kernel/tracing/uprobe_events
+
+# storm NAME SIGNAL RUNS [-i] -- ARGS...: "runs=N exit0=N ..." of sigstorm
+storm() {
+	local name=$1 sig=$2 runs=$3 opt=()
+	shift 3
+	[ "$1" = -i ] && { opt=(-i); shift; }
+	shift # --
+	"$S" "${opt[@]}" -l "$T/$name.log" -s "$RANDOM" "$sig" "$runs" 100 -- "$PP" "$@" >"$T/$name.res"
+	grep '^run ' "$T/$name.res" | head -n 5 | sed 's/^/# /'
+	tail -n 1 "$T/$name.res"
+}
+# every run exited 0 by itself
+all_clean() { # NAME RUNS
+	check_eq "$1: $2 runs, each exit 0 (none killed by a signal, none hung)" \
+		"$(tail -n 1 "$T/$1.res")" "runs=$2 exit0=$2 exit_other=0 signaled=0 hung=0"
+}
+
+for sig in INT TERM HUP QUIT; do
+	storm "trace-$sig" "$sig" 50 -- trace -e sched:sched_switch >/dev/null
+	all_clean "trace-$sig" 50
+	storm "ts-$sig" "$sig" 50 -- task-state -g >/dev/null
+	all_clean "ts-$sig" 50
+done
+# -o FILE: SIGHUP reopens it (log rotation), the others stop
+for sig in INT TERM; do
+	storm "trace-o-$sig" "$sig" 20 -- trace -e sched:sched_switch -o "$T/o.out" >/dev/null
+	all_clean "trace-o-$sig" 20
+done
+check "... stderr said nothing in those runs" bash -c "! cat '$T'/trace-o-*.log | grep -q ."
+
+# a script's background job: SIGINT and SIGQUIT ignored from the start
+storm trace-ign INT 20 -i -- trace -e sched:sched_switch >/dev/null
+all_clean trace-ign 20
+storm ts-ign INT 20 -i -- task-state -g >/dev/null
+all_clean ts-ign 20
+
+# SIGPIPE from kill: ignored (a closed pipe is seen as EPIPE), then SIGINT ends the run
+storm trace-pipe PIPE 20 -- trace -e sched:sched_switch >/dev/null
+all_clean trace-pipe 20
+storm ts-pipe PIPE 20 -- task-state -g >/dev/null
+all_clean ts-pipe 20
+
+# a tracefs uprobe (-p: the events must follow new threads): made and removed
+# whenever the stop comes
+"$W/ts_sleep" 100000 10 >/dev/null &
+tgt=$!
+for sig in INT TERM; do
+	storm "up-$sig" "$sig" 20 -- trace -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" >/dev/null
+	all_clean "up-$sig" 20
+done
+# other perf-prof runs (tests in parallel) may have probes of their own:
+# count only groups whose process is gone
+gone=0
+for g in $(grep -oE 'perf_prof_[0-9]+' "$UP" 2>/dev/null | sort -u); do
+	kill -0 "${g#perf_prof_}" 2>/dev/null || gone=$((gone + 1))
+done
+check_eq "uprobe runs: no probe of a finished run left in tracefs" "$gone" 0
+
+# a command: a stop before it started means it is not run; after, it gets the signal
+storm wl INT 20 -- trace -e sched:sched_switch -- sleep 5 >/dev/null
+res=$(tail -n 1 "$T/wl.res")
+check "workload: no run killed by a signal or hung ($res)" \
+	grep -qE '^runs=20 exit0=[0-9]+ exit_other=[0-9]+ signaled=0 hung=0( code130=[0-9]+)?$' \
+	<<<"$res"
+n0=$(sed -E 's/.*exit0=([0-9]+).*/\1/' <<<"$res")
+n130=$(grep -oE 'code130=[0-9]+' <<<"$res" | cut -d= -f2)
+check_eq "workload: each exit 0 (stopped before the command started) or 130 (its status)" \
+	"$((n0 + ${n130:-0}))" 20
+check_eq "workload: 'stopped before' said once per exit 0" \
+	"$(grep -c "^perf-prof: stopped before 'sleep' was started$" "$T/wl.log")" "$n0"
+
+# --- SIGKILL leaves the probe; the next run (any profiler) and check remove it ---
+"$PP" trace -v -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" -o /dev/null 2>"$T/k.err" &
+kp=$!
+for i in $(seq 600); do
+	grep -q '^perf-prof: monitoring' "$T/k.err" && break
+	kill -0 "$kp" 2>/dev/null || break
+	sleep 0.1
+done
+kill -KILL "$kp"
+wait "$kp" 2>/dev/null
+check "SIGKILL: its group perf_prof_$kp is left in tracefs" grep -q "perf_prof_$kp/" "$UP"
+timeout --preserve-status -s INT 1 "$PP" trace -v -e sched:sched_switch -o /dev/null 2>"$T/k2.err"
+check_eq "the next run (trace sched_switch, no probe of its own) exits 0" "$?" 0
+check "... and says with -v what it removed" \
+	grep -qE "^perf-prof: removed [0-9]+ probes? left by perf-prof runs that are gone: .*perf_prof_$kp/nanosleep" \
+	"$T/k2.err"
+check "... the group is gone" bash -c "! grep -q 'perf_prof_$kp/' $UP"
+# again, for check
+"$PP" trace -v -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" -o /dev/null 2>"$T/k3.err" &
+kp=$!
+for i in $(seq 600); do
+	grep -q '^perf-prof: monitoring' "$T/k3.err" && break
+	kill -0 "$kp" 2>/dev/null || break
+	sleep 0.1
+done
+kill -KILL "$kp"
+wait "$kp" 2>/dev/null
+"$PP" check >"$T/check.out" 2>&1
+check "check: reports the leftover it removed" \
+	grep -qE "^  leftover probes +removed +removed [0-9]+ probes? of perf-prof runs that are gone: .*perf_prof_$kp/nanosleep" \
+	"$T/check.out"
+check "... the group is gone" bash -c "! grep -q 'perf_prof_$kp/' $UP"
+"$PP" check >"$T/check2.out" 2>&1
+check "check: none the second time" grep -qE '^  leftover probes +none ' "$T/check2.out"
+kill "$tgt"
+wait "$tgt" 2>/dev/null
+done_tests
