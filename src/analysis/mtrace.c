@@ -778,9 +778,8 @@ void mtrace__finish(struct mtrace *mt, struct session *s)
 			err = heatmap__close(mt->heat[k][j], svg, title);
 			mt->heat[k][j] = NULL;
 			if (err && err != -ENODATA)
-				session__output_err(s, "writing the heat map %s: %s",
-						    svg ? svg : mt->heat_name[k][j],
-						    ofile__strerror(-err));
+				session__output_err(s, "writing the heat map %s (.lat, .svg): %s",
+						    mt->heat_name[k][j], ofile__strerror(-err));
 			free(svg);
 		}
 }

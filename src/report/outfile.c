@@ -113,9 +113,12 @@ int outfile__commit(FILE *fp, struct outfile *of, int err)
 
 	if (!fp || !of)
 		return err ? err : -EINVAL;
-	/* the stream's first failure (ENOSPC), not what stdio makes of it (EIO) */
+	/*
+	 * The stream's first failure (ENOSPC), not what stdio makes of it: a
+	 * writer that saw ferror() says EIO.
+	 */
 	e = ostream__close(fp, of->os);
-	if (!err)
+	if (e && (!err || err == -EIO))
 		err = e;
 	e = ofile__tmp_end(&of->tmp, !err);
 	if (!err)

@@ -105,12 +105,17 @@ int ofile__open(const char *path, int flags, mode_t mode)
 		if (fd >= 0)
 			break;
 		fd = -errno;
-		if (fd != -ELOOP) /* not a symlink */
+		/*
+		 * ELOOP: a symlink.  Recent kernels refuse O_CREAT on another
+		 * user's symlink in a sticky world-writable directory with
+		 * EACCES whatever the sysctls say: a symlink too.
+		 */
+		if (fd != -ELOOP && fd != -EACCES)
 			break;
 		if (fstatat(dfd, base, &link, AT_SYMLINK_NOFOLLOW))
 			fd = errno == ENOENT ? -EAGAIN : -errno;
 		else if (!S_ISLNK(link.st_mode))
-			fd = -EAGAIN;
+			fd = fd == -EACCES ? fd : -EAGAIN;
 		else
 			fd = follow(dfd, base, &link, flags, mode);
 	}
