@@ -304,8 +304,9 @@ int mtrace__ready(struct mtrace *mt, struct session *s)
 					return session__set_err(s, -ENOMEM, "out of memory");
 				err = outfile__check(file);
 				if (err)
-					session__set_err(s, err, "cannot write the heat map '%s': %s",
-							 file, ofile__strerror(-err));
+					session__set_err(s, err,
+							 "cannot write the heat map '%s': %s", file,
+							 ofile__strerror(-err));
 				free(file);
 				if (err)
 					return err;

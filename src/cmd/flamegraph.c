@@ -78,7 +78,8 @@ static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char
 	/* the output's problem is named as such, before the input is read */
 	err = outfile__check(out);
 	if (err) {
-		fprintf(stderr, "perf-prof flamegraph: cannot write '%s': %s\n", out, ofile__strerror(-err));
+		fprintf(stderr, "perf-prof flamegraph: cannot write '%s': %s\n", out,
+			ofile__strerror(-err));
 		free(def);
 		return 1;
 	}
@@ -96,7 +97,8 @@ static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char
 		fprintf(stderr, "perf-prof flamegraph: %s: no \"frame;frame... WEIGHT\" lines\n",
 			arg);
 	else if (err)
-		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, out, ofile__strerror(-err));
+		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, out,
+			ofile__strerror(-err));
 	else if (log->verbose)
 		fprintf(stderr, "wrote %s\n", out);
 	free(def);

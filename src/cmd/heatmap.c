@@ -74,7 +74,8 @@ static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **
 	/* the output's problem is named as such, before the input is read */
 	err = outfile__check(out);
 	if (err) {
-		fprintf(stderr, "perf-prof heatmap: cannot write '%s': %s\n", out, ofile__strerror(-err));
+		fprintf(stderr, "perf-prof heatmap: cannot write '%s': %s\n", out,
+			ofile__strerror(-err));
 		free(def);
 		return 1;
 	}

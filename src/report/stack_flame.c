@@ -113,13 +113,12 @@ int stack_flame__open(struct session *s, const struct flame_opts *o, const struc
 			err = -errno;
 			sf_free(f);
 			/* flame.h: NAME.svg, NAME.folded, else NAME.folded is written */
-			return session__set_err(s, err, "cannot make the flame graph '%s%s': %s",
-						flame_name,
-						ends_with(flame_name, ".svg") ||
-								ends_with(flame_name, ".folded")
-							? ""
-							: ".folded",
-						ofile__strerror(-err));
+			return session__set_err(
+				s, err, "cannot make the flame graph '%s%s': %s", flame_name,
+				ends_with(flame_name, ".svg") || ends_with(flame_name, ".folded")
+					? ""
+					: ".folded",
+				ofile__strerror(-err));
 		}
 	}
 	if (pprof_name) {

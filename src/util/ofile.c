@@ -167,7 +167,7 @@ static struct {
 } tmps[MAX_TMPS];
 
 /* What kills a process by default and may come from outside (not SIGKILL). */
-static const int fatal_sigs[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,	SIGUSR1, SIGUSR2,
+static const int fatal_sigs[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1,	 SIGUSR2,
 				  SIGALRM, SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 
 static void fatal_set(sigset_t *set)

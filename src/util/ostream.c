@@ -8,9 +8,9 @@
 #include "util/ostream.h"
 
 struct ostream {
-	int fd;		 /* -1: not attached yet */
-	int err;	 /* errno of the first failed write or close */
-	char *pend;	 /* written before the fd came */
+	int fd;	    /* -1: not attached yet */
+	int err;    /* errno of the first failed write or close */
+	char *pend; /* written before the fd came */
 	size_t npend, cap;
 };
 
