@@ -14,6 +14,7 @@
 #include "report/outfile.h"
 #include "report/stats_table.h"
 #include "util/json.h"
+#include "util/ofile.h"
 
 /* A pending start (the pairs payload). */
 struct mt_start {
@@ -287,7 +288,8 @@ int mtrace__ready(struct mtrace *mt, struct session *s)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int k = 0; mt->lat.heatmap && k < mt->conf.nr_points; k++) {
 		for (int j = 0; mtrace__opens(mt, k) && j < mt->conf.nr_points; j++) {
-			char *lat;
+			const char *sfx[] = { ".lat", ".svg" };
+			char *file;
 
 			if (!(ends_of(mt, k) & (1u << j)))
 				continue;
@@ -296,17 +298,19 @@ int mtrace__ready(struct mtrace *mt, struct session *s)
 				mt->heat_name[k][j] = NULL;
 				return session__set_err(s, -ENOMEM, "out of memory");
 			}
-			if (asprintf(&lat, "%s.lat", mt->heat_name[k][j]) < 0)
-				return session__set_err(s, -ENOMEM, "out of memory");
-			/* made at the first pair: a run that never starts touches nothing */
-			err = outfile__check(lat);
-			if (err) {
-				session__set_err(s, err, "cannot write the heat map '%s': %s", lat,
-						 strerror(-err));
-				free(lat);
-				return err;
+			/* made at the first pair, and at the end: a run that never starts touches nothing */
+			for (int x = 0; x < 2; x++) {
+				if (asprintf(&file, "%s%s", mt->heat_name[k][j], sfx[x]) < 0)
+					return session__set_err(s, -ENOMEM, "out of memory");
+				err = outfile__check(file);
+				if (err)
+					session__set_err(s, err,
+							 "cannot write the heat map '%s': %s", file,
+							 ofile__strerror(-err));
+				free(file);
+				if (err)
+					return err;
 			}
-			free(lat);
 		}
 	}
 	return 0;
@@ -540,8 +544,9 @@ static void heat_add(struct mtrace *mt, struct session *s, const struct mtrace_p
 	if (*h && !*err)
 		*err = heatmap__add(*h, p->start, p->delta);
 	if (*err)
-		session__warn(s, "writing the heat map %s.lat: %s (no more pairs written to it)",
-			      name, strerror(-*err));
+		session__output_err(s,
+				    "writing the heat map %s.lat: %s (no more pairs written to it)",
+				    name, ofile__strerror(-*err));
 }
 
 static void record(struct mtrace *mt, struct session *s, const struct mtrace_pair *p)
@@ -762,6 +767,11 @@ void mtrace__finish(struct mtrace *mt, struct session *s)
 						      mt->heat_name[k][j]);
 				continue;
 			}
+			if (mt->heat_err[k][j]) { /* said when it failed: no SVG of a short .lat */
+				heatmap__close(mt->heat[k][j], NULL, NULL);
+				mt->heat[k][j] = NULL;
+				continue;
+			}
 			snprintf(title, sizeof(title), "%s: %s => %s latency", mt->conf.who,
 				 mt->names[k], mt->names[j]);
 			if (asprintf(&svg, "%s.svg", mt->heat_name[k][j]) < 0)
@@ -769,8 +779,8 @@ void mtrace__finish(struct mtrace *mt, struct session *s)
 			err = heatmap__close(mt->heat[k][j], svg, title);
 			mt->heat[k][j] = NULL;
 			if (err && err != -ENODATA)
-				session__warn(s, "writing the heat map %s: %s",
-					      svg ? svg : mt->heat_name[k][j], strerror(-err));
+				session__output_err(s, "writing the heat map %s (.lat, .svg): %s",
+						    mt->heat_name[k][j], ofile__strerror(-err));
 			free(svg);
 		}
 }

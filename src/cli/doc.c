@@ -13,6 +13,8 @@
 #include "cli/doc.h"
 #include "cli/options.h"
 #include "cli/roff.h"
+#include "report/outfile.h"
+#include "util/ofile.h"
 
 /* Sections the generator writes: a hand-written page must not have them. */
 static const char *const generated[] = { "NAME",     "SYNOPSIS",       "OPTIONS", "PROFILERS",
@@ -469,6 +471,7 @@ static int write_page(const char *srcdir, const char *outdir, const char *name, 
 	static struct cli_doc d;
 	bool is_main = !strcmp(name, "perf-prof");
 	char src[4096], dst[4096], err[1024], *buf = NULL;
+	struct outfile *of;
 	size_t len = 0;
 	FILE *fp, *mem;
 	int ret;
@@ -498,17 +501,12 @@ static int write_page(const char *srcdir, const char *outdir, const char *name, 
 		free(buf);
 		return -1;
 	}
-	fp = fopen(dst, "w");
-	if (!fp || fwrite(buf, 1, len, fp) != len) {
-		fprintf(stderr, "perf-prof --man: cannot write '%s': %s\n", dst, strerror(errno));
-		if (fp)
-			fclose(fp);
-		free(buf);
-		return -1;
-	}
+	fp = outfile__create(dst, &of);
+	ret = fp ? outfile__commit(fp, of, fwrite(buf, 1, len, fp) == len ? 0 : -EIO) : -errno;
 	free(buf);
-	if (fclose(fp)) {
-		fprintf(stderr, "perf-prof --man: cannot write '%s': %s\n", dst, strerror(errno));
+	if (ret) {
+		fprintf(stderr, "perf-prof --man: cannot write '%s': %s\n", dst,
+			ofile__strerror(-ret));
 		return -1;
 	}
 	return 0;

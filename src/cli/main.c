@@ -28,6 +28,7 @@
 #include "sym/probe_res.h"
 #include "sym/stack.h"
 #include "util/json.h"
+#include "util/ofile.h"
 #include "util/stopsig.h"
 
 #define VERSION "0.1"
@@ -188,14 +189,26 @@ static void on_reopen(struct session *s, void *arg)
 	int err;
 
 	fflush(session__out(s));
-	err = output__reopen(r->o, r->output->path);
+	err = output__reopen(r->o);
 	if (err)
 		fprintf(stderr,
 			"perf-prof %s: SIGHUP: cannot reopen '%s': %s (still writing to the old "
 			"file)\n",
-			r->p->name, r->output->path, strerror(-err));
+			r->p->name, r->output->path, ofile__strerror(-err));
 	else if (r->log->verbose)
 		fprintf(stderr, "perf-prof: SIGHUP: reopened '%s'\n", r->output->path);
+}
+
+/* The run started: now -o is opened (truncated), not before (cli/output.h). */
+static int on_started(struct session *s, void *arg)
+{
+	struct run *r = arg;
+	int err = output__start(r->o);
+
+	if (err)
+		return session__set_err(s, err, "cannot write '%s': %s", r->output->path,
+					ofile__strerror(-err));
+	return 0;
 }
 
 /*
@@ -271,6 +284,7 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 		.snapshot = on_snapshot,
 		.usage = on_usage,
 		.reopen = on_reopen,
+		.started = on_started,
 	};
 	struct run r = { .p = p, .priv = priv, .wall = now_s(), .log = log };
 	struct session *s = NULL;
@@ -296,15 +310,24 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 		err = outfile__check(output->path);
 		if (err) {
 			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name,
-				output->path, strerror(-err));
+				output->path, ofile__strerror(-err));
 			return 1;
 		}
+		/* the file itself is opened once the run started (on_started) */
+		out = output__new(output->path, &o);
+		if (!out) {
+			fprintf(stderr, "perf-prof: %s\n", strerror(errno));
+			return 1;
+		}
+		setvbuf(out, NULL, _IOFBF, 1 << 20);
+		r.o = o;
 	}
 	s = session__new(&conf, out);
 	if (!s) {
 		fprintf(stderr, "perf-prof: %s\n", strerror(errno));
 		goto out;
 	}
+	session__set_out(s, out, output__errno(o));
 	session__set_name(s, p->name);
 	session__set_json(s, output->json);
 	session__set_user_filters(s, &expr_user_filters);
@@ -338,18 +361,6 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 		goto out_deinit;
 	}
 	report_skipped(p, s);
-	if (output->path) {
-		out = output__open(output->path, &o);
-		if (!out) {
-			fprintf(stderr, "perf-prof %s: cannot write '%s': %s\n", p->name,
-				output->path, strerror(errno));
-			out = stdout;
-			goto out_deinit;
-		}
-		setvbuf(out, NULL, _IOFBF, 1 << 20);
-		session__set_out(s, out, output__errno(o));
-		r.o = o;
-	}
 	err = session__run(s);
 	if (log->verbose)
 		stack_ctx__print_stats(r.stack, stderr);
@@ -361,6 +372,9 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 out_deinit:
 	if (p->deinit)
 		p->deinit(s, priv);
+	/* a flame graph, a heat map... that was not written (said already) */
+	if (!ret && session__output_failed(s))
+		ret = 1;
 	if (!ret && (err = out_error(s, out, o))) {
 		fprintf(stderr, "perf-prof %s: writing %s failed: %s\n", p->name,
 			output->path ? output->path : "the output", strerror(err));

@@ -3,65 +3,29 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/output.h"
+#include "util/ofile.h"
+#include "util/ostream.h"
 
 struct output {
-	int fd;
-	int err; /* errno of the first failed write */
+	char *path;
+	struct ostream *os;
 };
 
-static ssize_t out_write(void *cookie, const char *buf, size_t len)
+FILE *output__new(const char *path, struct output **out)
 {
-	struct output *o = cookie;
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(o->fd, buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!o->err)
-				o->err = n < 0 ? errno : ENOSPC;
-			errno = o->err;
-			return done ? (ssize_t)done : -1;
-		}
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
-}
-
-static int out_close(void *cookie)
-{
-	struct output *o = cookie;
-
-	if (close(o->fd) && !o->err)
-		o->err = errno;
-	return o->err ? -1 : 0;
-}
-
-FILE *output__open(const char *path, struct output **out)
-{
-	cookie_io_functions_t io = { .write = out_write, .close = out_close };
 	struct output *o = calloc(1, sizeof(*o));
-	FILE *fp;
+	FILE *fp = NULL;
 
 	*out = NULL;
-	if (!o)
-		return NULL;
-	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (o->fd < 0) {
-		int e = errno;
-
-		free(o);
-		errno = e;
-		return NULL;
-	}
-	fp = fopencookie(o, "w", io);
+	if (o && (o->path = strdup(path)))
+		fp = ostream__open(-1, &o->os);
 	if (!fp) {
-		close(o->fd);
+		if (o)
+			free(o->path);
 		free(o);
 		errno = ENOMEM;
 		return NULL;
@@ -70,9 +34,23 @@ FILE *output__open(const char *path, struct output **out)
 	return fp;
 }
 
+int output__start(struct output *o)
+{
+	int fd;
+
+	if (!o)
+		return 0;
+	if (ostream__fd(o->os) >= 0)
+		return 0;
+	fd = ofile__open(o->path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0)
+		return fd;
+	return ostream__attach(o->os, fd);
+}
+
 const int *output__errno(const struct output *o)
 {
-	return o ? &o->err : NULL;
+	return o ? ostream__errno(o->os) : NULL;
 }
 
 int output__close(FILE *fp, struct output *o)
@@ -81,23 +59,22 @@ int output__close(FILE *fp, struct output *o)
 
 	if (!fp || !o)
 		return 0;
-	fclose(fp); /* out_close records what failed */
-	err = o->err;
+	err = ostream__close(fp, o->os);
+	free(o->path);
 	free(o);
-	return err;
+	return -err;
 }
 
-int output__reopen(struct output *o, const char *path)
+int output__reopen(struct output *o)
 {
 	int fd;
 
 	if (!o)
 		return -EINVAL;
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (ostream__fd(o->os) < 0) /* not started: opened at the start */
+		return 0;
+	fd = ofile__open(o->path, O_WRONLY | O_CREAT | O_APPEND, 0666);
 	if (fd < 0)
-		return -errno;
-	if (close(o->fd) && !o->err)
-		o->err = errno;
-	o->fd = fd;
-	return 0;
+		return fd;
+	return ostream__attach(o->os, fd);
 }

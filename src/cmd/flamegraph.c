@@ -11,6 +11,7 @@
 #include "profiler.h"
 #include "report/flame.h"
 #include "report/outfile.h"
+#include "util/ofile.h"
 
 struct flamegraph {
 	const char *title;
@@ -74,6 +75,14 @@ static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char
 	} else if (strcmp(out, "-") == 0) {
 		out = "/dev/stdout";
 	}
+	/* the output's problem is named as such, before the input is read */
+	err = outfile__check(out);
+	if (err) {
+		fprintf(stderr, "perf-prof flamegraph: cannot write '%s': %s\n", out,
+			ofile__strerror(-err));
+		free(def);
+		return 1;
+	}
 	err = flame__folded_to_svg(in, out, fg->title, fg->count_name, &line);
 	if (err == -EOVERFLOW)
 		fprintf(stderr,
@@ -88,7 +97,8 @@ static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char
 		fprintf(stderr, "perf-prof flamegraph: %s: no \"frame;frame... WEIGHT\" lines\n",
 			arg);
 	else if (err)
-		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, out, strerror(-err));
+		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, out,
+			ofile__strerror(-err));
 	else if (log->verbose)
 		fprintf(stderr, "wrote %s\n", out);
 	free(def);

@@ -12,6 +12,7 @@
 #include "profiler.h"
 #include "report/heatmap.h"
 #include "report/outfile.h"
+#include "util/ofile.h"
 
 struct heatmap_cmd {
 	const char *title;
@@ -70,6 +71,14 @@ static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **
 	} else if (strcmp(out, "-") == 0) {
 		out = "/dev/stdout";
 	}
+	/* the output's problem is named as such, before the input is read */
+	err = outfile__check(out);
+	if (err) {
+		fprintf(stderr, "perf-prof heatmap: cannot write '%s': %s\n", out,
+			ofile__strerror(-err));
+		free(def);
+		return 1;
+	}
 	err = heatmap__lat_to_svg(in, out, hm->title, &line);
 	if (err == -EINVAL)
 		fprintf(stderr,
@@ -88,7 +97,7 @@ static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **
 		fprintf(stderr,
 			"perf-prof heatmap: %s -> %s: %s (check that the .lat exists and is "
 			"readable, and that the SVG's directory is writable)\n",
-			arg, out, strerror(-err));
+			arg, out, ofile__strerror(-err));
 	else if (log->verbose)
 		fprintf(stderr, "wrote %s\n", out);
 	free(def);

@@ -805,7 +805,10 @@ int session__open(struct session *s)
 	return 0;
 }
 
-/* Enable everything; then let the workload exec (its events enable on exec). */
+/*
+ * Enable everything; then let the workload exec (its events enable on exec);
+ * then the started hooks.
+ */
 int session__enable(struct session *s)
 {
 	s->enabled_at = session__now(s);
@@ -824,6 +827,16 @@ int session__enable(struct session *s)
 		if (err)
 			return session__set_err(s, err, "cannot run '%s': %s",
 						s->conf.target->argv[0], strerror(-err));
+	}
+	for (int i = 0; i < s->nr_hooks; i++) {
+		const struct session_ops *ops = s->hooks[i].ops;
+		int err = ops->started ? ops->started(s, s->hooks[i].priv) : 0;
+
+		if (err) {
+			if (s->has_wl)
+				workload__kill(&s->wl);
+			return err;
+		}
 	}
 	s->started = true;
 	return 0;

@@ -210,6 +210,23 @@ void session__warn(struct session *s, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void session__output_err(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->output_failed = true;
+	fprintf(stderr, "perf-prof%s%s: ", s->name ? " " : "", s->name ? s->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool session__output_failed(struct session *s)
+{
+	return s && s->output_failed;
+}
+
 const struct engine_conf *session__conf(struct session *s)
 {
 	return &s->conf;

@@ -125,6 +125,14 @@ struct session_ops {
 	void (*usage)(struct session *s, void *priv);
 	/* SIGHUP with an output file (engine_conf.output_file): reopen it (log rotation). */
 	void (*reopen)(struct session *s, void *priv);
+	/*
+	 * The run is certain to start: the events are on and the workload's
+	 * exec is done (session__run, before any record is read).  Where the
+	 * CLI opens -o: a run that fails before leaves an old file alone.  0,
+	 * or -errno with the message set: the run ends there, its workload
+	 * killed, and session__started stays false.
+	 */
+	int (*started)(struct session *s, void *priv);
 };
 
 /*
@@ -199,6 +207,16 @@ void session__set_out(struct session *s, FILE *out, const int *out_errno);
 int session__out_errno(struct session *s);
 /* True once the events were enabled: there is a run to report on. */
 bool session__started(struct session *s);
+/*
+ * An output of the run could not be written completely (a flame graph, a
+ * heat map): "perf-prof NAME: MSG" on stderr, even with -q (an error, not
+ * a warning), and session__output_failed is true from then on: the CLI
+ * exits 1.  For the outputs written where no error can be returned (the
+ * profilers' deinit, a write during the run that must not stop it).
+ */
+void session__output_err(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool session__output_failed(struct session *s);
 /*
  * When the events were enabled (session__now's clock: CLOCK_MONOTONIC), the
  * start of what counters count; 0 before (injected sessions: what

@@ -93,6 +93,7 @@ struct session {
 	u64 order_margin;
 	bool stop;
 	bool started;		  /* the events were enabled */
+	bool output_failed;	  /* session__output_err was called */
 	u64 enabled_at;		  /* ... then (session__now's clock) */
 	u64 all_enabled_at;	  /* the last of them enabled */
 	bool want_snapshot;	  /* SIGUSR1 seen */

@@ -310,17 +310,13 @@ void flame__add(struct flame *f, const char *comm, const struct frame *frames, i
  */
 static int flush_folded(struct flame *f)
 {
-	char *tmp = NULL;
-	FILE *fp = f->started ? fopen(f->path, "ae") : outfile__create(f->path, &tmp);
+	struct outfile *of;
+	FILE *fp = f->started ? outfile__append(f->path, &of) : outfile__create(f->path, &of);
 	int err;
 
 	if (!fp)
 		return -errno;
-	err = ftrie__write_folded(&f->t, fp);
-	if (tmp)
-		err = outfile__commit(fp, tmp, f->path, err);
-	else if (fclose(fp) && !err)
-		err = -errno;
+	err = outfile__commit(fp, of, ftrie__write_folded(&f->t, fp));
 	if (err)
 		return err;
 	f->started = true;
@@ -346,7 +342,7 @@ void flame__interval(struct flame *f, const char *timestamp)
 
 int flame__write(struct flame *f)
 {
-	char *tmp;
+	struct outfile *of;
 	FILE *fp;
 	int err;
 
@@ -356,11 +352,11 @@ int flame__write(struct flame *f)
 		return f->err;
 	if (!f->svg)
 		return f->err = flush_folded(f);
-	fp = outfile__create(f->path, &tmp);
+	fp = outfile__create(f->path, &of);
 	if (!fp)
 		return -errno;
 	err = flame_svg__write(&f->t, fp, f->title, f->count_name);
-	return outfile__commit(fp, tmp, f->path, err);
+	return outfile__commit(fp, of, err);
 }
 
 int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
@@ -368,9 +364,9 @@ int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
 {
 	struct ftrie t;
 	unsigned long lines, bad;
+	struct outfile *of;
 	struct stat st;
 	FILE *in, *out;
-	char *tmp;
 	int err;
 
 	if (err_line)
@@ -396,14 +392,14 @@ int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
 		err = -EINVAL; /* not a folded file */
 	if (err)
 		goto out;
-	out = outfile__create(svg, &tmp);
+	out = outfile__create(svg, &of);
 	if (!out) {
 		err = -errno;
 		goto out;
 	}
 	err = flame_svg__write(&t, out, title && *title ? title : "Flame Graph",
 			       count_name && *count_name ? count_name : "samples");
-	err = outfile__commit(out, tmp, svg, err);
+	err = outfile__commit(out, of, err);
 out:
 	ftrie__exit(&t);
 	return err;

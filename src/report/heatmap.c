@@ -5,6 +5,7 @@
  * not grow with the number of pairs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -12,9 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/heatmap.h"
 #include "report/outfile.h"
+#include "util/ofile.h"
+#include "util/ostream.h"
 #include "util/units.h"
 
 /* A valid line is two numbers of at most 20 digits; longer lines are malformed. */
@@ -32,6 +36,7 @@
 
 struct heatmap {
 	FILE *fp;
+	struct ostream *os; /* keeps the errno of the first failed write */
 	char *path;
 	int err;
 };
@@ -50,9 +55,14 @@ struct heatmap *heatmap__open(const char *lat_path)
 		return NULL;
 	h->path = strdup(lat_path);
 	if (h->path) {
-		h->fp = fopen(lat_path, "w");
-		if (h->fp)
+		int fd = ofile__open(lat_path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+		if (fd < 0)
+			errno = -fd;
+		else if ((h->fp = ostream__open(fd, &h->os)))
 			return h;
+		else
+			close(fd);
 	}
 	e = errno;
 	free(h->path);
@@ -67,9 +77,9 @@ int heatmap__add(struct heatmap *h, uint64_t time_ns, uint64_t latency_ns)
 		return -EINVAL;
 	if (h->err)
 		return h->err;
-	errno = 0;
-	if (fprintf(h->fp, "%" PRIu64 " %" PRIu64 "\n", time_ns, latency_ns) < 0)
-		h->err = errno ? -errno : -EIO;
+	if (fprintf(h->fp, "%" PRIu64 " %" PRIu64 "\n", time_ns, latency_ns) < 0 ||
+	    *ostream__errno(h->os))
+		h->err = *ostream__errno(h->os) ? -*ostream__errno(h->os) : -EIO;
 	return h->err;
 }
 
@@ -79,14 +89,9 @@ int heatmap__close(struct heatmap *h, const char *svg_path, const char *title)
 
 	if (!h)
 		return -EINVAL;
-	err = h->err;
-	errno = 0;
-	if (fflush(h->fp) && !err)
-		err = errno ? -errno : -EIO;
-	if (ferror(h->fp) && !err)
-		err = -EIO;
-	if (fclose(h->fp) && !err)
-		err = errno ? -errno : -EIO;
+	err = ostream__close(h->fp, h->os); /* the first failure's errno: ENOSPC */
+	if (h->err)
+		err = h->err;
 	if (!err && svg_path)
 		err = heatmap__lat_to_svg(h->path, svg_path, title, NULL);
 	free(h->path);
@@ -614,9 +619,9 @@ int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title,
 {
 	FILE *in, *copy = NULL, *out;
 	struct grid g = { 0 };
+	struct outfile *of;
 	struct scan s;
 	struct stat st;
-	char *tmp;
 	int err;
 
 	if (err_line)
@@ -649,13 +654,13 @@ int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title,
 		err = fill_grid(&g, copy ? copy : in, s.lines);
 	if (err)
 		goto out;
-	out = outfile__create(svg, &tmp);
+	out = outfile__create(svg, &of);
 	if (!out) {
 		err = -errno;
 		goto out;
 	}
 	svg_write(out, &g, &s, title && *title ? title : "Latency Heat Map");
-	err = outfile__commit(out, tmp, svg, 0);
+	err = outfile__commit(out, of, 0);
 out:
 	free(g.cells);
 	if (copy)

@@ -22,8 +22,9 @@ struct heatmap;
 
 /*
  * Open NAME for writing the .lat (written as pairs come, flushed at
- * heatmap__close; created with fopen "w": a long run's file grows live).
- * NULL with errno.
+ * heatmap__close; created or truncated in place, a long run's file grows
+ * live; a planted symlink is not followed: util/ofile.h).  NULL with errno
+ * (ELOOP: such a symlink).
  */
 struct heatmap *heatmap__open(const char *lat_path);
 

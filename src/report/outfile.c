@@ -8,15 +8,25 @@
 #include <unistd.h>
 
 #include "report/outfile.h"
+#include "util/ofile.h"
+#include "util/ostream.h"
+
+struct outfile {
+	struct ostream *os;
+	struct ofile_tmp tmp; /* tmp.dfd < 0: written in place */
+};
 
 int outfile__check(const char *path)
 {
 	struct stat st;
 	char *copy;
-	int err = 0;
+	int err;
 
 	if (!path || !*path)
 		return -EINVAL;
+	err = ofile__check(path);
+	if (err && err != -ENOENT)
+		return err;
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode))
 			return -EISDIR;
@@ -27,10 +37,31 @@ int outfile__check(const char *path)
 	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
-	if (access(dirname(copy), W_OK | X_OK))
-		err = -errno;
+	err = access(dirname(copy), W_OK | X_OK) ? -errno : 0;
 	free(copy);
 	return err;
+}
+
+/* A stream over @fd (owned), @tmp its temporary (dfd < 0: none).  NULL with errno. */
+static FILE *wrap(int fd, const struct ofile_tmp *tmp, struct outfile **out)
+{
+	struct outfile *of = calloc(1, sizeof(*of));
+	FILE *fp = NULL;
+
+	if (of) {
+		of->tmp = *tmp;
+		fp = ostream__open(fd, &of->os);
+	}
+	if (!fp) {
+		close(fd);
+		if (of)
+			ofile__tmp_end(&of->tmp, false);
+		free(of);
+		errno = ENOMEM;
+		return NULL;
+	}
+	*out = of;
+	return fp;
 }
 
 /*
@@ -38,80 +69,61 @@ int outfile__check(const char *path)
  * device such as /dev/null, a symlink such as /dev/stdout, a FIFO, a file
  * with other hard links), or a file whose directory takes no new files.
  */
-static FILE *in_place(const char *path)
+static FILE *in_place(const char *path, int flags, struct outfile **of)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-	struct stat st;
-	FILE *fp;
+	struct ofile_tmp none = { .dfd = -1, .slot = -1 };
+	int fd = ofile__open(path, O_WRONLY | O_CREAT | flags, 0666);
 
-	if (fd < 0)
-		return NULL;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
 	}
-	fp = fdopen(fd, "w");
-	if (!fp)
-		close(fd);
-	return fp;
+	return wrap(fd, &none, of);
 }
 
-FILE *outfile__create(const char *path, char **tmp)
+FILE *outfile__create(const char *path, struct outfile **of)
 {
+	struct ofile_tmp tmp;
 	struct stat st;
-	int fd = -1;
-	FILE *fp;
+	int fd;
 
-	*tmp = NULL;
+	*of = NULL;
 	if (!lstat(path, &st) && (!S_ISREG(st.st_mode) || st.st_nlink > 1))
-		return in_place(path);
-	for (int i = 0; fd < 0 && i < 100; i++) {
-		free(*tmp);
-		if (asprintf(tmp, "%s.tmp%d.%d", path, (int)getpid(), i) < 0) {
-			*tmp = NULL;
-			errno = ENOMEM;
-			return NULL;
-		}
-		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
-		int e = errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(*tmp);
-		}
-		free(*tmp);
-		*tmp = NULL;
-		/* a directory we may not add to, but a file we may write */
-		if ((e == EACCES || e == EROFS || e == EPERM) && !access(path, W_OK))
-			return in_place(path);
-		errno = e;
+		return in_place(path, O_TRUNC, of);
+	fd = ofile__tmp_create(path, &tmp);
+	/* a directory we may not add to, but a file we may write */
+	if ((fd == -EACCES || fd == -EROFS || fd == -EPERM) && !access(path, W_OK))
+		return in_place(path, O_TRUNC, of);
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
 	}
-	return fp;
+	return wrap(fd, &tmp, of);
 }
 
-int outfile__commit(FILE *fp, char *tmp, const char *path, int err)
+FILE *outfile__append(const char *path, struct outfile **of)
 {
-	if (fflush(fp) && !err)
-		err = -errno;
-	if (ferror(fp) && !err)
-		err = -EIO;
-	if (fclose(fp) && !err)
-		err = -errno;
-	if (!tmp) /* written in place */
-		return err;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
+	*of = NULL;
+	return in_place(path, O_APPEND, of);
+}
+
+int outfile__commit(FILE *fp, struct outfile *of, int err)
+{
+	int e;
+
+	if (!fp || !of)
+		return err ? err : -EINVAL;
+	/*
+	 * The stream's first failure (ENOSPC), not what stdio makes of it: a
+	 * writer that saw ferror() says EIO.
+	 */
+	e = ostream__close(fp, of->os);
+	if (e && (!err || err == -EIO))
+		err = e;
+	e = ofile__tmp_end(&of->tmp, !err);
+	if (!err)
+		err = e;
+	free(of);
 	return err;
 }
 

@@ -5,7 +5,9 @@
  * the old file (or none), never a truncated one.  What a rename would
  * destroy is written in place instead: a device (/dev/null), a symlink
  * (/dev/stdout, a link the user keeps), a FIFO, a file with other hard
- * links; so is a file whose directory takes no new files.
+ * links; so is a file whose directory takes no new files.  Every file is
+ * created through util/ofile.h: a symlink another user planted in /tmp is
+ * not followed.
  */
 #ifndef PP_OUTFILE_H
 #define PP_OUTFILE_H
@@ -22,20 +24,37 @@ struct output_opts {
 };
 extern const struct opt_group output_group;
 
-/* Could @path be written (created or replaced)?  0 or -errno; touches nothing. */
+/*
+ * Could @path be written (created or replaced)?  0 or -errno; touches
+ * nothing.  -ELOOP: a symlink that would not be followed (util/ofile.h:
+ * say why with ofile__strerror).
+ */
 int outfile__check(const char *path);
 
-/*
- * Create a new file beside @path for writing; *@tmp gets its name (NULL
- * when @path itself is written in place).  NULL with errno.
- */
-FILE *outfile__create(const char *path, char **tmp);
+struct outfile;
 
 /*
- * Close @fp; if @err is 0 and everything reached the file, rename @tmp to
- * @path, otherwise remove @tmp (nothing to rename when written in place).
- * Frees @tmp.  Returns @err, or -errno.
+ * Create a new file beside @path for writing (util/ofile.h: an
+ * unpredictable name, removed if a fatal signal comes first), or open
+ * @path itself when it is written in place; *@of gets what
+ * outfile__commit needs.  The stream keeps the errno of its first failed
+ * write.  NULL with errno (ELOOP: a planted symlink refused).
  */
-int outfile__commit(FILE *fp, char *tmp, const char *path, int err);
+FILE *outfile__create(const char *path, struct outfile **of);
+
+/*
+ * Open @path for appending (created if missing): a folded file written at
+ * every -i interval after its first write.  Planted symlinks refused as by
+ * outfile__create.  NULL with errno.
+ */
+FILE *outfile__append(const char *path, struct outfile **of);
+
+/*
+ * Close @fp; if @err is 0 and everything reached the file, put the
+ * temporary in place of the target, otherwise remove it (nothing to rename
+ * when written in place).  Frees @of.  Returns @err, or -errno of the
+ * first failure (a full disk is ENOSPC, not EIO).
+ */
+int outfile__commit(FILE *fp, struct outfile *of, int err);
 
 #endif

@@ -11,6 +11,7 @@
 #include "report/stack_flame.h"
 #include "sym/srcline.h"
 #include "sym/stack.h"
+#include "util/ofile.h"
 
 #define MAX_FRAMES 1024 /* as many as stack__frames gives: a cut stack loses its root */
 #define PPROF_SUFFIX ".pb.gz"
@@ -76,7 +77,7 @@ static int open_pprof(struct session *s, struct stack_flame *f, const char *name
 	err = outfile__check(f->pp_path);
 	if (err)
 		return session__set_err(s, err, "cannot write the pprof file '%s': %s", f->pp_path,
-					strerror(-err));
+					ofile__strerror(-err));
 	return 0;
 }
 
@@ -111,8 +112,13 @@ int stack_flame__open(struct session *s, const struct flame_opts *o, const struc
 		if (!f->flame) {
 			err = -errno;
 			sf_free(f);
-			return session__set_err(s, err, "cannot make the flame graph '%s': %s",
-						flame_name, strerror(-err));
+			/* flame.h: NAME.svg, NAME.folded, else NAME.folded is written */
+			return session__set_err(
+				s, err, "cannot make the flame graph '%s%s': %s", flame_name,
+				ends_with(flame_name, ".svg") || ends_with(flame_name, ".folded")
+					? ""
+					: ".folded",
+				ofile__strerror(-err));
 		}
 	}
 	if (pprof_name) {
@@ -212,7 +218,8 @@ static int src_of(void *ctx, const struct frame_map *fm, struct pprof_src *out)
 static int write_pprof(struct stack_flame *f, struct session *s, const char *who)
 {
 	u64 start = session__enabled_time(s), now = session__now(s);
-	char comment[64], *tmp;
+	struct outfile *of;
+	char comment[64];
 	FILE *fp;
 	int err;
 
@@ -224,10 +231,10 @@ static int write_pprof(struct stack_flame *f, struct session *s, const char *who
 	err = pprof__comment(f->pp, comment);
 	if (err)
 		return err;
-	fp = outfile__create(f->pp_path, &tmp);
+	fp = outfile__create(f->pp_path, &of);
 	if (!fp)
 		return -errno;
-	return outfile__commit(fp, tmp, f->pp_path, pprof__write(f->pp, fp));
+	return outfile__commit(fp, of, pprof__write(f->pp, fp));
 }
 
 int stack_flame__close(struct stack_flame *f, struct session *s, const char *who)
@@ -239,14 +246,14 @@ int stack_flame__close(struct stack_flame *f, struct session *s, const char *who
 	if (session__started(s) && f->flame) {
 		err = flame__write(f->flame);
 		if (err)
-			fprintf(stderr, "perf-prof %s: writing the flame graph '%s': %s\n", who,
-				f->name, strerror(-err));
+			session__output_err(s, "writing the flame graph '%s': %s", f->name,
+					    ofile__strerror(-err));
 	}
 	if (session__started(s) && f->pp) {
 		e = write_pprof(f, s, who);
 		if (e)
-			fprintf(stderr, "perf-prof %s: writing the pprof file '%s': %s\n", who,
-				f->pp_path, strerror(-e));
+			session__output_err(s, "writing the pprof file '%s': %s", f->pp_path,
+					    ofile__strerror(-e));
 		if (!err)
 			err = e;
 	}

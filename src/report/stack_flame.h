@@ -69,7 +69,8 @@ void stack_flame__add_frames(struct stack_flame *f, const struct frame *frames, 
 void stack_flame__interval(struct stack_flame *f, struct session *s);
 /*
  * Write them (if the session started) and free it.  A failed write prints
- * "perf-prof @who: writing the flame graph NAME: REASON"; returns 0 or -errno.
+ * "perf-prof NAME: writing the flame graph FILE: REASON" (session__output_err:
+ * the run's status is 1); returns 0 or -errno.  @who names the pprof's maker.
  */
 int stack_flame__close(struct stack_flame *f, struct session *s, const char *who);
 

@@ -232,7 +232,7 @@ wait "$pp" 2>/dev/null
 check_eq "killed run: old.svg untouched" "$(cat "$T/old.svg")" keep
 "$PP" task-state -g --flame-graph "$T/old.svg" -- "$W/ts_sleep" 5 5 >/dev/null 2>&1
 check "a successful run replaces old.svg with the graph" grep -q '</svg>' "$T/old.svg"
-check_eq "no temporary file left beside it" "$(ls "$T" | grep -c '^old\.svg\.tmp')" 0
+check_eq "no temporary file left beside it" "$(ls -A "$T" | grep -cE '^(\.old\.svg\.|old\.svg\.tmp)')" 0
 
 # --- hundreds of tracepoints: the exit does not wait for the kernel's close ---
 # Each tracepoint's last perf event is closed with an RCU grace period

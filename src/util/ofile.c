@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Creating output files: see ofile.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/ofile.h"
+
+/*
+ * The directory of @path, opened O_PATH (symlinks in it followed, as the
+ * kernel does); *@base gets the last component ("" for a path ending in
+ * '/').  The fd, or -errno.
+ */
+static int open_dir(const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
+
+	*base = slash ? slash + 1 : path;
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, slash - path);
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		fd = errno == ELOOP ? -EMLINK : -errno;
+	free(dir);
+	return fd;
+}
+
+/* fs.protected_symlinks=1: a link in a sticky world-writable directory is followed only by its owner or the directory's. */
+static bool refused(const struct stat *dir, const struct stat *link)
+{
+	if ((dir->st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+		return false;
+	return link->st_uid != geteuid() && link->st_uid != dir->st_uid;
+}
+
+static bool same_link(const struct stat *a, const struct stat *b)
+{
+	return S_ISLNK(b->st_mode) && a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       a->st_uid == b->st_uid;
+}
+
+/* Follow the symlink @base (seen as @link) in @dfd, if allowed. */
+static int follow(int dfd, const char *base, const struct stat *link, int flags, mode_t mode)
+{
+	struct stat dir, again, st;
+	int fd;
+
+	if (fstat(dfd, &dir))
+		return -errno;
+	if (refused(&dir, link))
+		return -ELOOP;
+	/* not truncated before the link is known to be the one looked at */
+	fd = openat(dfd, base, flags & ~O_TRUNC, mode);
+	if (fd < 0)
+		return errno == ELOOP ? -EMLINK : -errno;
+	if (fstatat(dfd, base, &again, AT_SYMLINK_NOFOLLOW) || !same_link(link, &again)) {
+		close(fd);
+		return -EAGAIN;
+	}
+	if ((flags & O_TRUNC) && !fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+int ofile__open(const char *path, int flags, mode_t mode)
+{
+	const char *base;
+	struct stat link;
+	int dfd, fd = -EAGAIN;
+
+	if (!path || !*path)
+		return -ENOENT;
+	flags |= O_CLOEXEC;
+	dfd = open_dir(path, &base);
+	if (dfd < 0)
+		return dfd;
+	if (!*base) { /* "dir/": what open says of it (EISDIR) */
+		fd = open(path, flags, mode);
+		if (fd < 0)
+			fd = -errno;
+	}
+	/* a few tries: the name may change from a link to a file and back under us */
+	for (int i = 0; *base && fd == -EAGAIN && i < 4; i++) {
+		fd = openat(dfd, base, flags | O_NOFOLLOW, mode);
+		if (fd >= 0)
+			break;
+		fd = -errno;
+		/*
+		 * ELOOP: a symlink.  Recent kernels refuse O_CREAT on another
+		 * user's symlink in a sticky world-writable directory with
+		 * EACCES whatever the sysctls say: a symlink too.
+		 */
+		if (fd != -ELOOP && fd != -EACCES)
+			break;
+		if (fstatat(dfd, base, &link, AT_SYMLINK_NOFOLLOW))
+			fd = errno == ENOENT ? -EAGAIN : -errno;
+		else if (!S_ISLNK(link.st_mode))
+			fd = fd == -EACCES ? fd : -EAGAIN;
+		else
+			fd = follow(dfd, base, &link, flags, mode);
+	}
+	close(dfd);
+	return fd;
+}
+
+int ofile__check(const char *path)
+{
+	struct stat dir, link;
+	const char *base;
+	int dfd, err = 0;
+
+	if (!path || !*path)
+		return -ENOENT;
+	dfd = open_dir(path, &base);
+	if (dfd < 0)
+		return dfd;
+	if (*base && !fstatat(dfd, base, &link, AT_SYMLINK_NOFOLLOW) && S_ISLNK(link.st_mode)) {
+		if (fstat(dfd, &dir))
+			err = -errno;
+		else if (refused(&dir, &link))
+			err = -ELOOP;
+	}
+	close(dfd);
+	return err;
+}
+
+const char *ofile__strerror(int err)
+{
+	if (err == ELOOP)
+		return "not following a symlink another user owns in a sticky world-writable "
+		       "directory";
+	return strerror(err);
+}
+
+/* ---- temporary files ---- */
+
+/*
+ * The temporaries that exist now, for the handler of a fatal signal: it
+ * removes them, then dies of the signal.  Slots are filled and emptied with
+ * those signals blocked.
+ */
+#define MAX_TMPS 8
+static struct {
+	volatile sig_atomic_t used;
+	int dfd;
+	char name[NAME_MAX + 1];
+} tmps[MAX_TMPS];
+
+/* What kills a process by default and may come from outside (not SIGKILL). */
+static const int fatal_sigs[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1,	 SIGUSR2,
+				  SIGALRM, SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
+
+static void fatal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaddset(set, fatal_sigs[i]);
+}
+
+/* Async-signal-safe: unlinkat, sigaction, raise. */
+static void on_fatal(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	int e = errno;
+
+	for (int i = 0; i < MAX_TMPS; i++)
+		if (tmps[i].used)
+			unlinkat(tmps[i].dfd, tmps[i].name, 0);
+	sigaction(sig, &dfl, NULL);
+	raise(sig); /* delivered, by default, once this returns */
+	errno = e;
+}
+
+/*
+ * Catch the fatal signals nobody took: a profiler run blocks its stop
+ * signals (read through a signalfd, left alone), a command does not.
+ */
+static void catch_fatal(void)
+{
+	static bool done;
+	struct sigaction sa = { .sa_handler = on_fatal }, old;
+
+	if (done)
+		return;
+	done = true;
+	fatal_set(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		if (!sigaction(fatal_sigs[i], NULL, &old) && !(old.sa_flags & SA_SIGINFO) &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(fatal_sigs[i], &sa, NULL);
+}
+
+/* 64 random bits: getrandom, else the clock and the pid mixed. */
+static uint64_t random64(void)
+{
+	static uint64_t seq;
+	struct timespec ts;
+	uint64_t x;
+
+	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) == sizeof(x))
+		return x;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 16) ^
+	    ++seq * 0x9e3779b97f4a7c15ULL;
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	return x ^ (x >> 29);
+}
+
+/* ".BASE.XXXXXXXX", BASE cut to fit NAME_MAX. */
+static void random_name(char *name, const char *base)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	uint64_t x = random64();
+	char sfx[9];
+
+	for (int i = 0; i < 8; i++, x /= 62)
+		sfx[i] = abc[x % 62];
+	sfx[8] = 0;
+	snprintf(name, NAME_MAX + 1, ".%.*s.%s", NAME_MAX - 10, base, sfx);
+}
+
+int ofile__tmp_create(const char *path, struct ofile_tmp *t)
+{
+	sigset_t fatal, old;
+	const char *base;
+	int dfd, fd = -EEXIST;
+
+	t->dfd = t->slot = -1;
+	t->name[0] = t->base[0] = 0;
+	if (!path || !*path)
+		return -ENOENT;
+	dfd = open_dir(path, &base);
+	if (dfd < 0)
+		return dfd;
+	if (!*base || strlen(base) > NAME_MAX) {
+		close(dfd);
+		return *base ? -ENAMETOOLONG : -EISDIR;
+	}
+	strcpy(t->base, base);
+	catch_fatal();
+	fatal_set(&fatal);
+	/* a name taken (by chance, or planted) is another draw */
+	for (int i = 0; fd == -EEXIST && i < 100; i++) {
+		random_name(t->name, base);
+		sigprocmask(SIG_BLOCK, &fatal, &old);
+		fd = openat(dfd, t->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0)
+			fd = -errno;
+		for (int j = 0; fd >= 0 && j < MAX_TMPS; j++) {
+			if (tmps[j].used)
+				continue;
+			tmps[j].dfd = dfd;
+			strcpy(tmps[j].name, t->name);
+			tmps[j].used = 1;
+			t->slot = j;
+			break;
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	if (fd < 0) {
+		close(dfd);
+		t->name[0] = 0;
+		return fd;
+	}
+	t->dfd = dfd;
+	return fd;
+}
+
+int ofile__tmp_end(struct ofile_tmp *t, bool keep)
+{
+	sigset_t fatal, old;
+	int err = 0;
+
+	if (t->dfd < 0)
+		return 0;
+	fatal_set(&fatal);
+	sigprocmask(SIG_BLOCK, &fatal, &old);
+	if (keep && renameat(t->dfd, t->name, t->dfd, t->base))
+		err = -errno;
+	if (!keep || err)
+		unlinkat(t->dfd, t->name, 0);
+	if (t->slot >= 0)
+		tmps[t->slot].used = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(t->dfd);
+	t->dfd = t->slot = -1;
+	return err;
+}

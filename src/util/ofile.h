@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How every file perf-prof writes is created (-o, flame graphs, pprof,
+ * heat maps, man pages), as root, in directories other users share.
+ *
+ * A symlink as the last component of the path is not followed when it sits
+ * in a sticky world-writable directory (/tmp) and is owned neither by the
+ * effective user nor by the directory's owner: what the kernel enforces
+ * with fs.protected_symlinks=1, done here whatever the sysctl says, so that
+ * a link another user planted in /tmp never makes perf-prof overwrite the
+ * file it points to.  Such a refusal is -ELOOP (ofile__strerror says why);
+ * a path that really loops is -EMLINK.  Any other symlink is followed, and
+ * devices and FIFOs (/dev/null, /dev/stdout, /dev/fd/N) are opened as usual.
+ *
+ * Temporary files (written, then renamed over the target) get a name no one
+ * can guess (".NAME.XXXXXXXX" beside the target), a name taken is retried,
+ * and one still there when the process dies of a signal that it did not
+ * block or handle (SIGINT in the flamegraph command) is removed first.
+ */
+#ifndef PP_OFILE_H
+#define PP_OFILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * open(2) of @path for writing with @flags (O_WRONLY and O_CREAT, O_TRUNC,
+ * O_APPEND...; O_CLOEXEC is added) and @mode, refusing a planted symlink
+ * as above.  A followed symlink's file is truncated (O_TRUNC) only once
+ * the link was seen unchanged after the open.  The fd, or -errno.
+ */
+int ofile__open(const char *path, int flags, mode_t mode);
+
+/* Would ofile__open refuse @path's last component?  0 or -ELOOP; -errno of a failed look. */
+int ofile__check(const char *path);
+
+/* strerror, with the reason of an -ELOOP refusal spelled out (@err > 0). */
+const char *ofile__strerror(int err);
+
+/* A temporary file beside a target. */
+struct ofile_tmp {
+	int dfd;		 /* the target's directory (O_PATH), -1: none */
+	char base[NAME_MAX + 1]; /* the target's name in it */
+	char name[NAME_MAX + 1]; /* the temporary's */
+	int slot;		 /* its place in the list removed on a fatal signal */
+};
+
+/*
+ * Create a new file (O_EXCL, mode 0666 less the umask) with an
+ * unpredictable name in the directory of @path; @t describes it for
+ * ofile__tmp_end.  The fd, or -errno (nothing left behind).
+ */
+int ofile__tmp_create(const char *path, struct ofile_tmp *t);
+
+/*
+ * Rename the temporary over its target (@keep), or remove it.  Either way
+ * it is off the list of files removed on a fatal signal, and @t is done
+ * with.  0 or -errno of the rename (the temporary then removed).
+ */
+int ofile__tmp_end(struct ofile_tmp *t, bool keep);
+
+#endif

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util/ofile.h (creating outputs without following planted symlinks,
+ * temporaries), util/ostream.h (the first write's errno, a file attached
+ * late) and their users: report/outfile.h, report/heatmap.h's .lat.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "report/heatmap.h"
+#include "report/outfile.h"
+#include "util/ofile.h"
+#include "util/ostream.h"
+#include "ut.h"
+
+#define OTHER_UID 65534 /* nobody */
+
+static char top[] = "/tmp/pp-ofile.XXXXXX";
+
+static void put(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static char *get(const char *path)
+{
+	static char buf[256];
+	FILE *fp = fopen(path, "r");
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (fp) {
+		n = fread(buf, 1, sizeof(buf) - 1, fp);
+		fclose(fp);
+	}
+	buf[n] = 0;
+	return fp ? buf : NULL;
+}
+
+static char *at(const char *name)
+{
+	static char bufs[4][512];
+	static int i;
+	char *b = bufs[i++ % 4];
+
+	snprintf(b, 512, "%s/%s", top, name);
+	return b;
+}
+
+/* Entries of @dir whose name starts with @prefix. */
+static int count(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int write_fd(int fd, const char *s)
+{
+	ssize_t n = write(fd, s, strlen(s));
+
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static void test_plain(void)
+{
+	int fd;
+
+	fd = ofile__open(at("new"), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	CHECK(fd >= 0, "create: %d", fd);
+	CHECK_INT(write_fd(fd, "one"), 0);
+	CHECK_STR(get(at("new")), "one");
+	fd = ofile__open(at("new"), O_WRONLY | O_CREAT | O_APPEND, 0666);
+	CHECK_INT(write_fd(fd, "two"), 0);
+	CHECK_STR(get(at("new")), "onetwo");
+	fd = ofile__open(at("new"), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	CHECK_INT(write_fd(fd, "3"), 0);
+	CHECK_STR(get(at("new")), "3");
+	CHECK_INT(ofile__open(top, O_WRONLY | O_CREAT, 0666), -EISDIR);
+	CHECK_INT(ofile__open(at(""), O_WRONLY | O_CREAT, 0666), -EISDIR);
+	CHECK_INT(ofile__open(at("nodir/x"), O_WRONLY | O_CREAT, 0666), -ENOENT);
+	CHECK_INT(ofile__open("", O_WRONLY | O_CREAT, 0666), -ENOENT);
+	fd = ofile__open("/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	CHECK(fd >= 0, "/dev/null: %d", fd);
+	close(fd);
+	fd = ofile__open("/dev/stdout", O_WRONLY | O_APPEND, 0666);
+	CHECK(fd >= 0, "/dev/stdout (a symlink in /dev): %d", fd);
+	close(fd);
+	CHECK_INT(ofile__check(at("new")), 0);
+	CHECK_INT(ofile__check(at("missing")), 0);
+	/* a loop is no refusal */
+	CHECK_INT(symlink("loop", at("loop")), 0);
+	CHECK_INT(ofile__open(at("loop"), O_WRONLY | O_CREAT, 0666), -EMLINK);
+}
+
+static void test_links(void)
+{
+	char sticky[600], plain[600], theirs[600], path[700];
+	int fd;
+
+	snprintf(sticky, sizeof(sticky), "%s", at("sticky"));
+	snprintf(plain, sizeof(plain), "%s", at("plain"));
+	snprintf(theirs, sizeof(theirs), "%s", at("theirs"));
+	put(at("victim"), "SECRET");
+	chmod(at("victim"), 0600);
+	CHECK_INT(mkdir(sticky, 0755), 0);
+	CHECK_INT(chmod(sticky, 01777), 0);
+	CHECK_INT(mkdir(plain, 0755), 0);
+	CHECK_INT(chmod(plain, 0777), 0);
+	CHECK_INT(mkdir(theirs, 0755), 0);
+	CHECK_INT(chmod(theirs, 01777), 0);
+	if (geteuid() || chown(theirs, OTHER_UID, OTHER_UID)) {
+		printf("skip - planted symlinks need root (lchown to another user)\n");
+		return;
+	}
+	/* another user's link in a sticky world-writable directory: refused */
+	snprintf(path, sizeof(path), "%s/out", sticky);
+	CHECK_INT(symlink(at("victim"), path), 0);
+	CHECK_INT(lchown(path, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT(ofile__check(path), -ELOOP);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -ELOOP);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_APPEND, 0666), -ELOOP);
+	CHECK_STR(get(at("victim")), "SECRET");
+	CHECK(strstr(ofile__strerror(ELOOP), "symlink") != NULL, "%s", ofile__strerror(ELOOP));
+	/* ... dangling: the target is not created */
+	snprintf(path, sizeof(path), "%s/dangling", sticky);
+	CHECK_INT(symlink(at("created"), path), 0);
+	CHECK_INT(lchown(path, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -ELOOP);
+	CHECK(access(at("created"), F_OK) != 0, "a refused link's target was created");
+	/* the library's users: outfile__create (in place for a link), the .lat */
+	{
+		struct outfile *of;
+
+		snprintf(path, sizeof(path), "%s/out", sticky);
+		errno = 0;
+		CHECK(outfile__create(path, &of) == NULL && errno == ELOOP, "outfile: %d", errno);
+		CHECK_INT(outfile__check(path), -ELOOP);
+		errno = 0;
+		CHECK(heatmap__open(path) == NULL && errno == ELOOP, "heatmap .lat: %d", errno);
+		CHECK_STR(get(at("victim")), "SECRET");
+	}
+	/* our own link there: followed, the target truncated and written */
+	put(at("mine.txt"), "old contents");
+	snprintf(path, sizeof(path), "%s/mine", sticky);
+	CHECK_INT(symlink(at("mine.txt"), path), 0);
+	fd = ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	CHECK(fd >= 0, "own link: %d", fd);
+	CHECK_INT(write_fd(fd, "new"), 0);
+	CHECK_STR(get(at("mine.txt")), "new");
+	/* the directory owner's link: followed (fs.protected_symlinks' rule) */
+	put(at("owners.txt"), "x");
+	snprintf(path, sizeof(path), "%s/link", theirs);
+	CHECK_INT(symlink(at("owners.txt"), path), 0);
+	CHECK_INT(lchown(path, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT(ofile__check(path), 0);
+	fd = ofile__open(path, O_WRONLY | O_TRUNC, 0666);
+	CHECK(fd >= 0, "dir owner's link: %d", fd);
+	CHECK_INT(write_fd(fd, "y"), 0);
+	CHECK_STR(get(at("owners.txt")), "y");
+	/* not sticky: followed, as the kernel does */
+	put(at("plain.txt"), "x");
+	snprintf(path, sizeof(path), "%s/link", plain);
+	CHECK_INT(symlink(at("plain.txt"), path), 0);
+	CHECK_INT(lchown(path, OTHER_UID, OTHER_UID), 0);
+	fd = ofile__open(path, O_WRONLY | O_TRUNC, 0666);
+	CHECK(fd >= 0, "link in a non-sticky dir: %d", fd);
+	CHECK_INT(write_fd(fd, "z"), 0);
+	CHECK_STR(get(at("plain.txt")), "z");
+	/* a regular file of another user there is no symlink: opened */
+	snprintf(path, sizeof(path), "%s/file", sticky);
+	put(path, "f");
+	CHECK_INT(chown(path, OTHER_UID, OTHER_UID), 0);
+	fd = ofile__open(path, O_WRONLY | O_TRUNC, 0666);
+	CHECK(fd >= 0, "a file: %d", fd);
+	close(fd);
+}
+
+static void test_tmp(void)
+{
+	struct ofile_tmp a, b;
+	int fa, fb;
+
+	put(at("target"), "old");
+	fa = ofile__tmp_create(at("target"), &a);
+	fb = ofile__tmp_create(at("target"), &b);
+	CHECK(fa >= 0 && fb >= 0, "%d %d", fa, fb);
+	CHECK(!strncmp(a.name, ".target.", 8) && strlen(a.name) == 16, "name '%s'", a.name);
+	CHECK(strcmp(a.name, b.name) != 0, "two temporaries, one name '%s'", a.name);
+	CHECK_INT(count(top, ".target."), 2);
+	CHECK_INT(write_fd(fa, "new"), 0);
+	close(fb);
+	CHECK_INT(ofile__tmp_end(&b, false), 0);
+	CHECK_STR(get(at("target")), "old");
+	CHECK_INT(ofile__tmp_end(&a, true), 0);
+	CHECK_STR(get(at("target")), "new");
+	CHECK_INT(count(top, ".target."), 0);
+	CHECK_INT(ofile__tmp_end(&a, true), 0); /* done with: nothing */
+	/* a name at NAME_MAX still gets a temporary beside it */
+	{
+		char name[NAME_MAX + 1], path[NAME_MAX + 600];
+
+		memset(name, 'n', NAME_MAX);
+		name[NAME_MAX] = 0;
+		snprintf(path, sizeof(path), "%s/%s", top, name);
+		fa = ofile__tmp_create(path, &a);
+		CHECK(fa >= 0, "long name: %d", fa);
+		close(fa);
+		CHECK_INT(ofile__tmp_end(&a, true), 0);
+		CHECK(access(path, F_OK) == 0, "long name renamed");
+		unlink(path);
+	}
+	CHECK_INT(ofile__tmp_create(at("nodir/x"), &a), -ENOENT);
+	CHECK_INT(a.dfd, -1);
+}
+
+static void test_stream(void)
+{
+	struct ostream *os;
+	FILE *fp;
+	int fd;
+
+	/* the first write's errno, not EIO */
+	fp = ostream__open(open("/dev/full", O_WRONLY), &os);
+	fputs("x", fp);
+	CHECK_INT(ostream__close(fp, os), -ENOSPC);
+	/* written before the file came: kept, in order */
+	fp = ostream__open(-1, &os);
+	CHECK_INT(ostream__fd(os), -1);
+	fputs("before ", fp);
+	fflush(fp);
+	fd = open(at("late"), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	CHECK_INT(ostream__attach(os, fd), 0);
+	fputs("after", fp);
+	CHECK_INT(ostream__close(fp, os), 0);
+	CHECK_STR(get(at("late")), "before after");
+	/* never attached: nothing, no error */
+	fp = ostream__open(-1, &os);
+	fputs("dropped", fp);
+	CHECK_INT(ostream__close(fp, os), 0);
+	/* outfile: ENOSPC through the whole commit */
+	{
+		struct outfile *of;
+
+		fp = outfile__create("/dev/full", &of);
+		CHECK(fp != NULL, "/dev/full: %d", errno);
+		fputs("x", fp);
+		CHECK_INT(outfile__commit(fp, of, 0), -ENOSPC);
+		fp = outfile__create(at("committed"), &of);
+		fputs("svg", fp);
+		CHECK_INT(outfile__commit(fp, of, 0), 0);
+		CHECK_STR(get(at("committed")), "svg");
+		fp = outfile__create(at("committed"), &of);
+		fputs("half", fp);
+		CHECK_INT(outfile__commit(fp, of, -EINVAL), -EINVAL);
+		CHECK_STR(get(at("committed")), "svg");
+		CHECK_INT(count(top, ".committed."), 0);
+	}
+}
+
+int main(void)
+{
+	char cmd[600];
+
+	if (!mkdtemp(top)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_plain();
+	test_links();
+	test_tmp();
+	test_stream();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (system(cmd))
+		printf("could not remove %s\n", top);
+	return ut_done("test_ofile");
+}
