@@ -121,4 +121,56 @@ check_eq "--symbols a 20000-byte line: quiet" "$(wc -c <"$T/err")" 0
 "$PP" --symbols "$BIN" </dev/null >"$T/out" 2>"$T/err"
 check_eq "--symbols empty stdin: status 0, quiet" "$?:$(wc -c <"$T/out"):$(wc -c <"$T/err")" 0:0:0
 
+# ---- flamegraph: 200 KB of random bytes (a fixed seed: the same bytes every
+# run; the baseline drew a 12-sample graph of garbage frames from them)
+LC_ALL=C awk 'BEGIN { s = 4; for (i = 0; i < 204800; i++) {
+	s = (s * 69069 + 1) % 4294967296; printf "%c", int(s / 16777216) } }' >"$T/random.folded"
+"$PP" flamegraph "$T/random.folded" -o "$T/random.svg" 2>"$T/err" >"$T/out"
+check_eq "flamegraph random bytes: status 1" "$?" 1
+check "flamegraph random bytes: one line" grep -qx "perf-prof flamegraph: $T/random.folded: no 'STACK COUNT' line ([0-9]* lines, none a stack and a whole number)" "$T/err"
+check_eq "flamegraph random bytes: only that line, nothing on stdout" "$(wc -l <"$T/err"):$(wc -c <"$T/out")" 1:0
+check "flamegraph random bytes: no SVG" test ! -e "$T/random.svg"
+
+# weights that are not whole numbers, among good lines: the total is the good lines' sum
+printf '%s\n' 'main;a 7' 'main;b 1.5' 'main;b 11' 'main;c 1e308' 'main;c nan' 'main;c inf' \
+	'main;c -3' '' 'main;a;x 123456' 'main;d +4' 'main;e 0x10' $'main;\x1b[1mbold 5' \
+	'main;c 18446744073709551615x' >"$T/mixed.folded"
+"$PP" flamegraph "$T/mixed.folded" -o "$T/mixed.svg" 2>"$T/err"
+check_eq "flamegraph mixed weights: status 0" "$?" 0
+check_eq "flamegraph mixed weights: the skipped lines counted, the first named" "$(cat "$T/err")" \
+	"perf-prof flamegraph: $T/mixed.folded: skipped 9 lines that are not 'STACK COUNT' (first: line 2)"
+check_eq "flamegraph mixed weights: total = 7 + 11 + 123456" \
+	"$(grep -o '<title>all ([^)]*)' "$T/mixed.svg")" "<title>all (123,474 samples, 100.00%)"
+check "flamegraph mixed weights: no frame from a bad line" \
+	bash -c "! grep -qE '<title>(c|d|e|bold|.\\[1mbold) ' '$T/mixed.svg'"
+
+# counts that overflow: refused with the line number (a bad line before it does not hide it)
+printf 'a 1.5\na 18446744073709551615\nb 1\n' >"$T/over.folded"
+one_line "flamegraph sum overflow" 1 \
+	"perf-prof flamegraph: $T/over.folded:3: weight overflows 64 bits (alone or added to the lines before)" \
+	"$PP" flamegraph "$T/over.folded" -o "$T/over.svg"
+# every count 0: nothing to draw
+printf 'a;b 0\nc 0\n' >"$T/zero.folded"
+one_line "flamegraph all counts 0" 1 "perf-prof flamegraph: $T/zero.folded: every count is 0: nothing to draw" \
+	"$PP" flamegraph "$T/zero.folded" -o "$T/zero.svg"
+# a comm with control characters, as perf-prof writes it (they become '?'), reads back whole
+printf 'e???\tf\xff;leaf 3\n' >"$T/comm.folded"
+"$PP" flamegraph "$T/comm.folded" -o "$T/comm.svg" 2>"$T/err"
+check_eq "flamegraph odd bytes in a frame: status 0, quiet" "$?:$(wc -c <"$T/err")" 0:0
+check "flamegraph odd bytes in a frame: drawn, 0xff as '?'" grep -qF "<title>e???	f? (3 samples" "$T/comm.svg"
+
+# ---- heatmap: the same rules for .lat lines
+LC_ALL=C awk 'BEGIN { s = 4; for (i = 0; i < 204800; i++) {
+	s = (s * 69069 + 1) % 4294967296; printf "%c", int(s / 16777216) } }' >"$T/random.lat"
+"$PP" heatmap "$T/random.lat" -o "$T/random.svg" 2>"$T/err" >"$T/out"
+check_eq "heatmap random bytes: status 1" "$?" 1
+check "heatmap random bytes: says so" grep -qx "perf-prof heatmap: $T/random.lat: no 'TIME LATENCY' line ([0-9]* lines, none two whole numbers of nanoseconds)" "$T/err"
+check_eq "heatmap random bytes: only that line" "$(wc -l <"$T/err")" 1
+printf '%s\n' '# time latency' '1000 5' '2000 1.5' '3000 nan' '4000 -3' '5000 6' '6000 7 8' >"$T/mixed.lat"
+"$PP" heatmap "$T/mixed.lat" -o "$T/mixed.svg" 2>"$T/err"
+check_eq "heatmap bad lines: status 0" "$?" 0
+check_eq "heatmap bad lines: counted, the first named" "$(cat "$T/err")" \
+	"perf-prof heatmap: $T/mixed.lat: skipped 4 lines that are not 'TIME LATENCY' (first: line 3)"
+check "heatmap bad lines: the 2 good pairs drawn" grep -q '>2 pairs over' "$T/mixed.svg"
+
 done_tests
