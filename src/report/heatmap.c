@@ -611,8 +611,7 @@ static void svg_write(FILE *fp, const struct grid *g, const struct scan *s, cons
 	fputs("</svg>\n", fp);
 }
 
-int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title,
-			struct lat_stats *stp)
+int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title, struct lat_stats *stp)
 {
 	struct lat_stats dummy, *ls = stp ? stp : &dummy;
 	FILE *in, *copy = NULL, *out;

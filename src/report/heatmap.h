@@ -53,7 +53,6 @@ struct lat_stats {
  * file without a line, -EINVAL for one without a single valid line,
  * -EISDIR, -errno.
  */
-int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title,
-			struct lat_stats *st);
+int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title, struct lat_stats *st);
 
 #endif

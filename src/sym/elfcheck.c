@@ -49,7 +49,8 @@ static int check_ident(int fd, u64 fsize, char *why, size_t len)
 	if (n < SELFMAG || memcmp(id, ELFMAG, SELFMAG))
 		return bad(why, len, "not an ELF file");
 	if (n < EI_NIDENT)
-		return bad(why, len, "truncated ELF header (%llu bytes)", (unsigned long long)fsize);
+		return bad(why, len, "truncated ELF header (%llu bytes)",
+			   (unsigned long long)fsize);
 	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
 		return bad(why, len, "corrupt ELF header: class %u", id[EI_CLASS]);
 	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
@@ -79,16 +80,18 @@ static int check_sections(Elf *elf, const GElf_Ehdr *eh, u64 fsize, char *why, s
 			   eh->e_shentsize, entsize);
 	/* the first entry holds the real count when e_shnum is 0 */
 	if (!inside(eh->e_shoff, 1, entsize, fsize))
-		return bad(why, len,
-			   "truncated: section header table at offset %llu, past the end (%llu bytes)",
-			   (unsigned long long)eh->e_shoff, (unsigned long long)fsize);
+		return bad(
+			why, len,
+			"truncated: section header table at offset %llu, past the end (%llu bytes)",
+			(unsigned long long)eh->e_shoff, (unsigned long long)fsize);
 	/* libelf cuts e_shnum down to what the file holds: take the header's */
 	shnum = eh->e_shnum;
 	if (!shnum && elf_getshdrnum(elf, &shnum))
 		return bad(why, len, "corrupt section header table");
 	if (!inside(eh->e_shoff, shnum, entsize, fsize))
 		return bad(why, len,
-			   "truncated: section header table (%zu entries at offset %llu) ends past the end (%llu bytes)",
+			   "truncated: section header table (%zu entries at offset %llu) ends past "
+			   "the end (%llu bytes)",
 			   shnum, (unsigned long long)eh->e_shoff, (unsigned long long)fsize);
 	if (elf_getshdrstrndx(elf, &shstrndx) || (shnum && shstrndx >= shnum))
 		return bad(why, len, "corrupt ELF header: section name table index");
@@ -105,7 +108,8 @@ static int check_sections(Elf *elf, const GElf_Ehdr *eh, u64 fsize, char *why, s
 		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
 		    !inside(sh.sh_offset, 1, sh.sh_size, fsize))
 			return bad(why, len,
-				   "truncated: section [%zu] %s (%llu bytes at offset %llu) ends past the end (%llu bytes)",
+				   "truncated: section [%zu] %s (%llu bytes at offset %llu) ends "
+				   "past the end (%llu bytes)",
 				   i, name, (unsigned long long)sh.sh_size,
 				   (unsigned long long)sh.sh_offset, (unsigned long long)fsize);
 		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
@@ -115,11 +119,12 @@ static int check_sections(Elf *elf, const GElf_Ehdr *eh, u64 fsize, char *why, s
 				   "corrupt symbol table [%zu] %s: %llu bytes of %llu-byte entries",
 				   i, name, (unsigned long long)sh.sh_size,
 				   (unsigned long long)sh.sh_entsize);
-		if (!sh.sh_link || sh.sh_link >= shnum || !gelf_getshdr(elf_getscn(elf, sh.sh_link), &link) ||
-		    link.sh_type != SHT_STRTAB)
-			return bad(why, len,
-				   "corrupt symbol table [%zu] %s: its string table [%u] is not one",
-				   i, name, sh.sh_link);
+		if (!sh.sh_link || sh.sh_link >= shnum ||
+		    !gelf_getshdr(elf_getscn(elf, sh.sh_link), &link) || link.sh_type != SHT_STRTAB)
+			return bad(
+				why, len,
+				"corrupt symbol table [%zu] %s: its string table [%u] is not one",
+				i, name, sh.sh_link);
 	}
 	return 0;
 }
@@ -137,9 +142,9 @@ static int check_segments(Elf *elf, const GElf_Ehdr *eh, u64 fsize, char *why, s
 	if ((phnum == PN_XNUM && elf_getphdrnum(elf, &phnum)) ||
 	    !inside(eh->e_phoff, phnum, entsize, fsize))
 		return bad(why, len,
-			   "truncated: program header table (%u entries at offset %llu) ends past the end (%llu bytes)",
-			   eh->e_phnum, (unsigned long long)eh->e_phoff,
-			   (unsigned long long)fsize);
+			   "truncated: program header table (%u entries at offset %llu) ends past "
+			   "the end (%llu bytes)",
+			   eh->e_phnum, (unsigned long long)eh->e_phoff, (unsigned long long)fsize);
 	for (i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
 
@@ -147,7 +152,8 @@ static int check_segments(Elf *elf, const GElf_Ehdr *eh, u64 fsize, char *why, s
 			return bad(why, len, "corrupt program header %zu", i);
 		if (ph.p_type == PT_LOAD && !inside(ph.p_offset, 1, ph.p_filesz, fsize))
 			return bad(why, len,
-				   "truncated: segment %zu (%llu bytes at offset %llu) ends past the end (%llu bytes)",
+				   "truncated: segment %zu (%llu bytes at offset %llu) ends past "
+				   "the end (%llu bytes)",
 				   i, (unsigned long long)ph.p_filesz,
 				   (unsigned long long)ph.p_offset, (unsigned long long)fsize);
 	}

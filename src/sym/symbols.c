@@ -206,8 +206,8 @@ static void report_line(FILE *err, size_t nr, const char *what, const char *text
  * One line of input: a maps line (into @mf), an address or a bad line
  * (into @qs, reported on @err), or blank (ignored).
  */
-static int take_line(char *line, size_t len, size_t nr, FILE *mf, struct query **qs,
-		     size_t *cap, FILE *err, struct symbols_stats *ss)
+static int take_line(char *line, size_t len, size_t nr, FILE *mf, struct query **qs, size_t *cap,
+		     FILE *err, struct symbols_stats *ss)
 {
 	const char *what = NULL;
 	size_t n = len, i;
@@ -230,7 +230,9 @@ static int take_line(char *line, size_t len, size_t nr, FILE *mf, struct query *
 			return 0;
 		}
 		r = parse_addr(line, &a);
-		what = r < 0 ? "address of more than 64 bits" : r ? NULL : "not a 0x address or a maps line";
+		what = r < 0 ? "address of more than 64 bits"
+		       : r   ? NULL
+			     : "not a 0x address or a maps line";
 	}
 	if (ss->addrs + ss->bad == *cap) {
 		size_t c = *cap ? *cap * 2 : 256;

@@ -283,9 +283,9 @@ static void test_svg(void)
 	/* Weights beyond 64 bits, alone or summed, are refused with their line. */
 	{
 		static const char *const over[] = {
-			"a;b 1\n\na;c 18446744073709551616\n",		 /* 2^64: line 3 */
-			"a 18446744073709551615\nb 0\nc 1\n",		 /* the sum: line 3 */
-			"a 1\nb 1.5\nc 20000000000000000000\n",	 /* a decimal skipped: line 3 */
+			"a;b 1\n\na;c 18446744073709551616\n",	/* 2^64: line 3 */
+			"a 18446744073709551615\nb 0\nc 1\n",	/* the sum: line 3 */
+			"a 1\nb 1.5\nc 20000000000000000000\n", /* a decimal skipped: line 3 */
 			"a 99999999999999999999999999999999999999999\n", /* line 1 */
 		};
 		static const unsigned long at[] = { 3, 3, 3, 1 };
@@ -297,14 +297,15 @@ static void test_svg(void)
 			fclose(fp);
 			st.err_line = 0;
 			CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &st), -EOVERFLOW);
-			CHECK(st.err_line == at[i], "overflow %d: line %lu, want %lu", i, st.err_line,
-			      at[i]);
+			CHECK(st.err_line == at[i], "overflow %d: line %lu, want %lu", i,
+			      st.err_line, at[i]);
 		}
 		fp = fopen(in, "w");
 		fputs("a 18446744073709551614\nb 1\n", fp); /* 2^64 - 1 in all: fits */
 		fclose(fp);
 		CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &st), 0);
-		CHECK(st.total == UINT64_MAX && !st.bad, "total %llu", (unsigned long long)st.total);
+		CHECK(st.total == UINT64_MAX && !st.bad, "total %llu",
+		      (unsigned long long)st.total);
 	}
 	/* Skipped lines are counted, with the first one's number; all-zero is nothing to draw. */
 	{
@@ -376,14 +377,14 @@ static void test_parse_folded_line(void)
 	} cases[] = {
 		{ "a;b 1", 1, 3, 1 },
 		{ "a;b\t\t 42", 1, 3, 42 },
-		{ "a b;c d 7", 1, 7, 7 },		/* blanks inside frames */
-		{ "a 0", 1, 1, 0 },			/* zero is a count */
+		{ "a b;c d 7", 1, 7, 7 }, /* blanks inside frames */
+		{ "a 0", 1, 1, 0 },	  /* zero is a count */
 		{ "a 007", 1, 1, 7 },
 		{ "a 18446744073709551615", 1, 1, UINT64_MAX },
 		{ "a 18446744073709551616", -EOVERFLOW, 0, 0 },
 		{ "a 99999999999999999999999", -EOVERFLOW, 0, 0 },
-		{ "a;;b 2", 1, 4, 2 },			/* an empty frame */
-		{ "a\tb 2", 1, 3, 2 },			/* a tab in a frame */
+		{ "a;;b 2", 1, 4, 2 },		       /* an empty frame */
+		{ "a\tb 2", 1, 3, 2 },		       /* a tab in a frame */
 		{ "caf\xc3\xa9;\xff\xfe 3", 1, 8, 3 }, /* UTF-8 or not: kept */
 		{ "a 1.5", 0, 0, 0 },
 		{ "a 1e308", 0, 0, 0 },
@@ -394,13 +395,13 @@ static void test_parse_folded_line(void)
 		{ "a 0x10", 0, 0, 0 },
 		{ "a 1 2x", 0, 0, 0 },
 		{ "a", 0, 0, 0 },
-		{ "42", 0, 0, 0 },			/* no stack */
+		{ "42", 0, 0, 0 }, /* no stack */
 		{ " 42", 0, 0, 0 },
-		{ "a\x1b[31m 1", 0, 0, 0 },		/* control characters */
+		{ "a\x1b[31m 1", 0, 0, 0 }, /* control characters */
 		{ "a\x7f 1", 0, 0, 0 },
 		{ "a\x01;b 1", 0, 0, 0 },
 		{ "99999999999999999999999999 x", 0, 0, 0 }, /* not a count: no overflow */
-		{ "\x01 99999999999999999999999", 0, 0, 0 },	/* not a line: no overflow */
+		{ "\x01 99999999999999999999999", 0, 0, 0 }, /* not a line: no overflow */
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -304,8 +304,7 @@ static void test_errors(void)
 	/* a NUL in a line: skipped like any other bad line */
 	spit(path("bad.lat"), "1 2\n3 4\0\n", 9);
 	CHECK_INT(heatmap__lat_to_svg(path("bad.lat"), path("bad.svg"), NULL, &st), 0);
-	CHECK(st.bad == 1 && st.first_bad == 2, "NUL: %lu bad from line %lu", st.bad,
-	      st.first_bad);
+	CHECK(st.bad == 1 && st.first_bad == 2, "NUL: %lu bad from line %lu", st.bad, st.first_bad);
 	spit(path("bad.lat"), "x\n\0\n", 4);
 	unlink(path("bad.svg"));
 	CHECK_INT(heatmap__lat_to_svg(path("bad.lat"), path("bad.svg"), NULL, &st), -EINVAL);
