@@ -2,9 +2,13 @@
 /*
  * libFuzzer target: the ELF symbol loader on arbitrary bytes, from memory
  * (elf_memory) and from a file (the path libelf reads with pread, plus
- * the build-id and debug link searches), then lookups over the table.
+ * the build-id and debug link searches), then lookups over the table; and
+ * the whole-file check of --symbols BINARY (elfsyms__check_fd): a file it
+ * passes loads, and a refusal says why.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -36,6 +40,8 @@ static void lookups(struct elfsyms *es, const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct elfsyms *es = NULL;
+	char why[256];
+	int err, ok;
 
 	if (!elfsyms__from_mem(data, size, &es)) {
 		lookups(es, data, size);
@@ -50,9 +56,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		return 0;
 	es = NULL;
-	if (!elfsyms__open_fd(fd, path, "", &es)) {
+	err = elfsyms__open_fd(fd, path, "", &es);
+	if (!err) {
 		lookups(es, data, size);
 		elfsyms__delete(es);
 	}
+	why[0] = '\0';
+	ok = elfsyms__check_fd(fd, why, sizeof(why));
+	if (ok == -ENOEXEC && !why[0])
+		abort(); /* a refusal without a reason */
+	if (!ok && err && err != -ENOMEM)
+		abort(); /* a whole, well-formed file that does not load */
 	return 0;
 }

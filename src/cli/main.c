@@ -462,17 +462,30 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--symbols") || !strncmp(argv[1], "--symbols=", 10)) {
 		const char *bin = argv[1][9] == '=' ? argv[1] + 10 : argc > 2 ? argv[2] : NULL;
-		const char *why;
+		struct symbols_stats ss;
+		char why[256];
+		int err;
 
 		if (!bin) {
 			fprintf(stderr, "perf-prof: --symbols needs a binary path\n");
 			return 2;
 		}
-		if (symbols__check(bin, &why)) {
+		if (symbols__check(bin, why, sizeof(why))) {
 			fprintf(stderr, "perf-prof --symbols: %s: %s\n", bin, why);
 			return 1;
 		}
-		return symbols__main(bin, stdin, stdout) ? 1 : 0;
+		/* bad lines are answered "??" and reported: an error only if all were bad */
+		err = symbols__main(bin, stdin, stdout, stderr, &ss);
+		if (err) {
+			fprintf(stderr, "perf-prof --symbols: %s\n", strerror(-err));
+			return 1;
+		}
+		if (ss.bad && !ss.addrs) {
+			fprintf(stderr, "perf-prof --symbols: no address on stdin, %zu bad line%s\n",
+				ss.bad, ss.bad == 1 ? "" : "s");
+			return 1;
+		}
+		return 0;
 	}
 	for (int i = 0; i < nr_commands; i++)
 		if (!strcmp(commands[i]->name, argv[1]))

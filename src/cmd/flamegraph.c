@@ -10,6 +10,7 @@
 
 #include "profiler.h"
 #include "report/flame.h"
+#include "report/ftrie.h"
 #include "report/outfile.h"
 #include "util/ofile.h"
 
@@ -49,8 +50,8 @@ static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char
 	const struct log_opts *log = opt_set__get(opts, &log_group);
 	struct flamegraph *fg = priv;
 	const char *in, *out = o->path, *arg;
+	struct folded_stats st;
 	char *def = NULL;
-	unsigned long line = 0;
 	int err;
 
 	if (argc != 1) {
@@ -83,23 +84,34 @@ static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char
 		free(def);
 		return 1;
 	}
-	err = flame__folded_to_svg(in, out, fg->title, fg->count_name, &line);
+	err = flame__folded_to_svg(in, out, fg->title, fg->count_name, &st);
 	if (err == -EOVERFLOW)
 		fprintf(stderr,
 			"perf-prof flamegraph: %s:%lu: weight overflows 64 bits (alone or added "
 			"to the lines before)\n",
-			arg, line);
+			arg, st.err_line);
 	else if (err == -EISDIR)
 		fprintf(stderr, "perf-prof flamegraph: %s: %s\n", arg, strerror(EISDIR));
-	else if (err == -ENODATA)
+	else if (err == -ENODATA && !st.lines)
 		fprintf(stderr, "perf-prof flamegraph: no folded stacks in %s\n", arg);
-	else if (err == -EINVAL)
-		fprintf(stderr, "perf-prof flamegraph: %s: no \"frame;frame... WEIGHT\" lines\n",
+	else if (err == -ENODATA)
+		fprintf(stderr, "perf-prof flamegraph: %s: every count is 0: nothing to draw\n",
 			arg);
+	else if (err == -EINVAL)
+		fprintf(stderr,
+			"perf-prof flamegraph: %s: no 'STACK COUNT' line (%lu line%s, none a "
+			"stack and a whole number)\n",
+			arg, st.lines, st.lines == 1 ? "" : "s");
 	else if (err)
 		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, out,
 			ofile__strerror(-err));
-	else if (log->verbose)
+	if (!err && st.bad)
+		fprintf(stderr,
+			"perf-prof flamegraph: %s: skipped %lu line%s that %s not 'STACK COUNT' "
+			"(first: line %lu)\n",
+			arg, st.bad, st.bad == 1 ? "" : "s", st.bad == 1 ? "is" : "are",
+			st.first_bad);
+	if (!err && log->verbose)
 		fprintf(stderr, "wrote %s\n", out);
 	free(def);
 	return err ? 1 : 0;

@@ -45,8 +45,8 @@ static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **
 	const struct log_opts *log = opt_set__get(opts, &log_group);
 	struct heatmap_cmd *hm = priv;
 	const char *in, *out = o->path, *arg;
+	struct lat_stats st;
 	char *def = NULL;
-	unsigned long line = 0;
 	int err;
 
 	if (argc != 1) {
@@ -79,12 +79,12 @@ static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **
 		free(def);
 		return 1;
 	}
-	err = heatmap__lat_to_svg(in, out, hm->title, &line);
+	err = heatmap__lat_to_svg(in, out, hm->title, &st);
 	if (err == -EINVAL)
 		fprintf(stderr,
-			"perf-prof heatmap: %s:%lu: malformed line (want \"TIME LATENCY\": two "
-			"unsigned decimal numbers of nanoseconds)\n",
-			arg, line);
+			"perf-prof heatmap: %s: no 'TIME LATENCY' line (%lu line%s, none two whole "
+			"numbers of nanoseconds)\n",
+			arg, st.lines, st.lines == 1 ? "" : "s");
 	else if (err == -ENODATA)
 		fprintf(stderr,
 			"perf-prof heatmap: no pairs in %s (an empty .lat: did the run pair any "
@@ -98,7 +98,13 @@ static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **
 			"perf-prof heatmap: %s -> %s: %s (check that the .lat exists and is "
 			"readable, and that the SVG's directory is writable)\n",
 			arg, out, ofile__strerror(-err));
-	else if (log->verbose)
+	if (!err && st.bad)
+		fprintf(stderr,
+			"perf-prof heatmap: %s: skipped %lu line%s that %s not 'TIME LATENCY' "
+			"(first: line %lu)\n",
+			arg, st.bad, st.bad == 1 ? "" : "s", st.bad == 1 ? "is" : "are",
+			st.first_bad);
+	if (!err && log->verbose)
 		fprintf(stderr, "wrote %s\n", out);
 	free(def);
 	return err ? 1 : 0;

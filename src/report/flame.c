@@ -15,7 +15,9 @@
  *				flamegraph.pl --color=java and by our SVG)
  *   leaf			the caller's extra frame, as given
  * ';' in names becomes ':' and line breaks become spaces, so that a name
- * never splits a frame or a line.
+ * never splits a frame or a line; other control characters (a comm may
+ * hold any byte) become '?', as the folded reader refuses them and the
+ * SVG shows them so.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -118,6 +120,14 @@ void flame__delete(struct flame *f)
 	free(f);
 }
 
+/*
+ * What a folded line cannot hold: ';' and line breaks, and the control
+ * characters the folded reader refuses (ftrie__parse_folded_line).
+ */
+static const char unfolded[] = ";\n\r\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f"
+			       "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d"
+			       "\x1e\x1f\x7f";
+
 /* Intern the concatenation of @parts, rewriting characters a folded line cannot hold. */
 static int intern_parts(struct flame *f, const char *const *parts, int nr, uint32_t *id)
 {
@@ -125,7 +135,7 @@ static int intern_parts(struct flame *f, const char *const *parts, int nr, uint3
 	bool clean = nr == 1;
 
 	for (int i = 0; i < nr; i++) {
-		size_t n = strcspn(parts[i], ";\n\r");
+		size_t n = strcspn(parts[i], unfolded);
 
 		if (parts[i][n]) {
 			clean = false;
@@ -151,6 +161,8 @@ static int intern_parts(struct flame *f, const char *const *parts, int nr, uint3
 				c = ':';
 			else if (c == '\n' || c == '\r')
 				c = ' ';
+			else if (((unsigned char)c < 0x20 && c != '\t') || c == 0x7f)
+				c = '?'; /* what the SVG shows for it, too */
 			f->buf[len++] = c;
 		}
 	}
@@ -360,36 +372,33 @@ int flame__write(struct flame *f)
 }
 
 int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
-			 const char *count_name, unsigned long *err_line)
+			 const char *count_name, struct folded_stats *stp)
 {
+	struct folded_stats dummy, *st = stp ? stp : &dummy;
 	struct ftrie t;
-	unsigned long lines, bad;
 	struct outfile *of;
-	struct stat st;
+	struct stat sb;
 	FILE *in, *out;
 	int err;
 
-	if (err_line)
-		*err_line = 0;
+	*st = (struct folded_stats){ 0 };
 	if (!folded || !svg)
 		return -EINVAL;
 	in = fopen(folded, "r");
 	if (!in)
 		return -errno;
-	if (!fstat(fileno(in), &st) && S_ISDIR(st.st_mode)) {
+	if (!fstat(fileno(in), &sb) && S_ISDIR(sb.st_mode)) {
 		fclose(in);
 		return -EISDIR;
 	}
 	err = ftrie__init(&t);
 	if (!err)
-		err = ftrie__read_folded(&t, in, &lines, &bad);
-	if (err == -EOVERFLOW && err_line)
-		*err_line = t.err_line;
+		err = ftrie__read_folded(&t, in, st);
 	fclose(in);
-	if (!err && !lines)
+	if (!err && st->bad == st->lines)
+		err = st->lines ? -EINVAL /* not a folded file */ : -ENODATA;
+	else if (!err && !st->total)
 		err = -ENODATA; /* an empty graph would hide a failed collection */
-	else if (!err && bad == lines)
-		err = -EINVAL; /* not a folded file */
 	if (err)
 		goto out;
 	out = outfile__create(svg, &of);

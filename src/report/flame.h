@@ -38,12 +38,16 @@ void flame__interval(struct flame *f, const char *timestamp);
 int flame__write(struct flame *f);
 
 /*
- * Turn a .folded file into an SVG (the "flamegraph" subcommand).  Returns 0,
- * -ENODATA for an empty file, -EINVAL if no line is a folded stack,
- * -EISDIR for a directory, -EOVERFLOW with *@err_line when the weights do
- * not fit in 64 bits, -errno.
+ * Turn a .folded file into an SVG (the "flamegraph" subcommand).  Lines
+ * that are not "STACK COUNT" (ftrie__parse_folded_line) are skipped and
+ * counted in @st (may be NULL), which also gets the first one's number
+ * and the sum of the counts.  Returns 0, -ENODATA for a file without a
+ * line or whose counts are all 0, -EINVAL if no line is "STACK COUNT",
+ * -EISDIR for a directory, -EOVERFLOW with st->err_line when the counts
+ * do not fit in 64 bits, -errno.
  */
+struct folded_stats;
 int flame__folded_to_svg(const char *folded, const char *svg, const char *title,
-			 const char *count_name, unsigned long *err_line);
+			 const char *count_name, struct folded_stats *st);
 
 #endif

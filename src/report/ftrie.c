@@ -5,7 +5,6 @@
  * that probes stay short.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,30 +410,46 @@ int ftrie__write_folded(struct ftrie *t, FILE *fp)
 	return err;
 }
 
-/* "123", "12.5" (rounded): 1; 0 if @s is not a weight; -1 if it is beyond 64 bits. */
-static int parse_weight(const char *s, uint64_t *w)
+static bool blank(char c)
 {
-	char *end;
-	int range;
+	return c == ' ' || c == '\t';
+}
 
-	if (*s < '0' || *s > '9')
-		return 0;
-	errno = 0;
-	*w = strtoull(s, &end, 10);
-	range = errno == ERANGE;
-	if (*end == '.') {
-		double d = strtod(s, &end);
+int ftrie__parse_folded_line(const char *line, size_t len, size_t *stack_len, uint64_t *w)
+{
+	const char *end = line + len, *sep = end, *p;
+	bool over = false;
+	uint64_t x = 0;
 
-		/*
-		 * round() is exact and, below 2^64, stays below it: the conversion
-		 * is defined (llround is not beyond 2^63).
-		 */
-		range = !(d < 18446744073709551616.0); /* 2^64 */
-		*w = range ? 0 : (uint64_t)round(d);
+	while (sep > line && !blank(sep[-1]))
+		sep--;
+	if (sep == line || sep == end)
+		return 0; /* no blank, or nothing after the last one */
+	for (p = sep; p < end; p++) {
+		unsigned d = (unsigned char)*p - '0';
+
+		if (d > 9)
+			return 0;
+		if (x > (UINT64_MAX - d) / 10)
+			over = true;
+		else
+			x = x * 10 + d;
 	}
-	if (*end != '\0')
-		return 0;
-	return range ? -1 : 1;
+	while (sep > line && blank(sep[-1]))
+		sep--;
+	if (sep == line)
+		return 0; /* a count without a stack */
+	for (p = line; p < sep; p++) {
+		unsigned char c = *p;
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return 0;
+	}
+	if (over)
+		return -EOVERFLOW;
+	*stack_len = sep - line;
+	*w = x;
+	return 1;
 }
 
 /*
@@ -509,22 +524,22 @@ static int add_stack(struct ftrie *t, struct prev_line *pl, const char *s, size_
 	return 0;
 }
 
-int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned long *bad)
+int ftrie__read_folded(struct ftrie *t, FILE *fp, struct folded_stats *st)
 {
 	struct prev_line pl = { 0 };
 	unsigned long lineno = 0;
-	uint64_t total = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int err = 0, ok;
+	int err = 0;
 
-	*lines = *bad = 0;
+	*st = (struct folded_stats){ 0 };
 	t->err_line = 0;
 	while ((errno = 0, len = getline(&line, &cap, fp)) >= 0) {
-		char *sep, *p;
+		size_t n;
 		uint32_t node;
 		uint64_t w;
+		int ok;
 
 		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
@@ -532,30 +547,23 @@ int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
-		(*lines)++;
-		sep = memrchr(line, ' ', len);
-		p = memrchr(line, '\t', len);
-		if (p && (!sep || p > sep))
-			sep = p;
-		ok = sep ? parse_weight(sep + 1, &w) : 0;
-		/* every frame's total is at most the sum of all weights: it must fit */
-		if (ok < 0 || (ok > 0 && total + w < total)) {
-			t->err_line = lineno;
+		st->lines++;
+		ok = ftrie__parse_folded_line(line, len, &n, &w);
+		/* every frame's total is at most the sum of all counts: it must fit */
+		if (ok < 0 || (ok > 0 && st->total + w < st->total)) {
+			st->err_line = t->err_line = lineno;
 			err = -EOVERFLOW;
 			break;
 		}
 		if (!ok) {
-			(*bad)++;
+			if (!st->bad++)
+				st->first_bad = lineno;
 			continue;
 		}
-		total += w;
-		while (sep > line && (sep[-1] == ' ' || sep[-1] == '\t'))
-			sep--;
-		if (sep == line) {
-			(*bad)++;
-			continue;
-		}
-		err = add_stack(t, &pl, line, sep - line, &node);
+		st->total += w;
+		if (!w)
+			continue; /* a valid line with nothing to draw */
+		err = add_stack(t, &pl, line, n, &node);
 		if (err)
 			break;
 		t->nodes[node].self += w;

@@ -87,11 +87,34 @@ int ftrie__walk(const struct ftrie *t, ftrie_visit_fn visit, void *arg);
 int ftrie__write_folded(struct ftrie *t, FILE *fp);
 
 /*
- * Add the lines of a folded file ("a;b;c WEIGHT").  Lines without a
- * weight are counted in *@bad and skipped.  0 or -errno; -EOVERFLOW (with
- * t->err_line) when a weight, or the sum of the weights, exceeds 64 bits.
+ * One line of a folded file, its line break and trailing blanks cut:
+ * "STACK COUNT", frames separated by ';', a blank (spaces or tabs) before
+ * COUNT, which is a whole decimal number ("1.5", "-3", "1e3", "nan" are
+ * not).  Frames hold any bytes but control characters (tab aside): those
+ * never come from a stack collapser, and a text file with them is not one
+ * (broken UTF-8 is kept: old comm names and Latin-1 symbols have it; the
+ * SVG draws such a byte as '?').  1 with *@stack_len (the STACK part, its
+ * trailing blanks cut) and *@w; 0 for a line that is not "STACK COUNT";
+ * -EOVERFLOW for one whose COUNT does not fit in 64 bits.
  */
-int ftrie__read_folded(struct ftrie *t, FILE *fp, unsigned long *lines, unsigned long *bad);
+int ftrie__parse_folded_line(const char *line, size_t len, size_t *stack_len, uint64_t *w);
+
+struct folded_stats {
+	unsigned long lines;	 /* lines that are not blank */
+	unsigned long bad;	 /* of those, not "STACK COUNT": skipped */
+	unsigned long first_bad; /* the first of those (1-based line number), 0 if none */
+	unsigned long err_line;	 /* -EOVERFLOW: on this line */
+	uint64_t total;		 /* the sum of the counts */
+};
+
+/*
+ * Add the lines of a folded file (ftrie__parse_folded_line).  Other lines
+ * are counted in @st and skipped; blank lines are ignored; a line with a
+ * count of 0 is valid and adds nothing.  0 or -errno; -EOVERFLOW (with
+ * st->err_line and t->err_line) when a count, or the sum of the counts,
+ * exceeds 64 bits.
+ */
+int ftrie__read_folded(struct ftrie *t, FILE *fp, struct folded_stats *st);
 
 /* The SVG of @t (flame_svg.c).  0 or -errno. */
 int flame_svg__write(struct ftrie *t, FILE *fp, const char *title, const char *count_name);

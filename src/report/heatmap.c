@@ -152,7 +152,7 @@ static bool parse_u64(const char **p, const char *end, uint64_t *v)
 	return true;
 }
 
-/* "TIME LATENCY": 1; a blank or '#' line: 0; anything else: -1. */
+/* "TIME LATENCY": 1; a blank or '#' line: 0; anything else (to be skipped): -1. */
 static int parse_line(const char *buf, size_t len, uint64_t *t, uint64_t *l)
 {
 	const char *p = buf, *end = buf + len;
@@ -178,13 +178,14 @@ struct scan {
 	uint64_t lines; /* lines read, for the second pass */
 	uint64_t pairs;
 	uint64_t tmin, tmax, lmin, lmax;
+	struct lat_stats *st;
 };
 
 /*
  * First pass: the ranges.  @copy (non-NULL for an input that cannot be read
  * twice) gets the lines, for the second pass.
  */
-static int scan_lat(FILE *in, FILE *copy, struct scan *s, unsigned long *err_line)
+static int scan_lat(FILE *in, FILE *copy, struct scan *s, struct lat_stats *st)
 {
 	char buf[LINE_CAP];
 	uint64_t t, l;
@@ -199,16 +200,15 @@ static int scan_lat(FILE *in, FILE *copy, struct scan *s, unsigned long *err_lin
 		if (r < 0 && !nl)
 			break; /* the end of a live file: a line still being written */
 		s->lines++;
-		if (r < 0) {
-			if (err_line)
-				*err_line = (unsigned long)s->lines;
-			return -EINVAL;
-		}
+		if (r != 0)
+			st->lines++;
+		if (r < 0 && !st->bad++)
+			st->first_bad = (unsigned long)s->lines;
 		if (copy) {
 			fwrite(buf, 1, len, copy);
 			putc('\n', copy);
 		}
-		if (!r)
+		if (r <= 0)
 			continue;
 		if (!s->pairs++) {
 			s->tmin = s->tmax = t;
@@ -228,7 +228,9 @@ static int scan_lat(FILE *in, FILE *copy, struct scan *s, unsigned long *err_lin
 		return errno ? -errno : -EIO;
 	if (copy && (fflush(copy) || ferror(copy)))
 		return errno ? -errno : -EIO;
-	return s->pairs ? 0 : -ENODATA;
+	if (!s->pairs)
+		return st->bad ? -EINVAL : -ENODATA;
+	return 0;
 }
 
 /* ---- the grid ---- */
@@ -614,9 +616,9 @@ static void svg_write(FILE *fp, const struct grid *g, const struct scan *s, cons
 	fputs("</svg>\n", fp);
 }
 
-int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title,
-			unsigned long *err_line)
+int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title, struct lat_stats *stp)
 {
+	struct lat_stats dummy, *ls = stp ? stp : &dummy;
 	FILE *in, *copy = NULL, *out;
 	struct grid g = { 0 };
 	struct outfile *of;
@@ -624,8 +626,7 @@ int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title,
 	struct stat st;
 	int err;
 
-	if (err_line)
-		*err_line = 0;
+	*ls = (struct lat_stats){ 0 };
 	if (!lat || !svg)
 		return -EINVAL;
 	in = fopen(lat, "r");
@@ -647,7 +648,7 @@ int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title,
 			goto out;
 		}
 	}
-	err = scan_lat(in, copy, &s, err_line);
+	err = scan_lat(in, copy, &s, ls);
 	if (!err)
 		err = grid_init(&g, &s);
 	if (!err)

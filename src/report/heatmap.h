@@ -38,14 +38,22 @@ int heatmap__add(struct heatmap *h, uint64_t time_ns, uint64_t latency_ns);
  */
 int heatmap__close(struct heatmap *h, const char *svg_path, const char *title);
 
+struct lat_stats {
+	unsigned long lines;	 /* lines that are neither blank nor '#' comments */
+	unsigned long bad;	 /* of those, not "TIME LATENCY": skipped */
+	unsigned long first_bad; /* the first of those (1-based line number), 0 if none */
+};
+
 /*
  * Draw @svg from the .lat file @lat (@title: NULL or "" for "Latency Heat
- * Map").  The SVG is written to a temporary file renamed over @svg
- * (report/outfile.h).  0, -ENODATA for a file without a single valid line,
- * -EINVAL with *@err_line (1-based) for a malformed line, -EISDIR, -errno.
- * @err_line may be NULL.
+ * Map").  A line is "TIME LATENCY", two whole decimal numbers of
+ * nanoseconds (at most 64 bits) separated by blanks; blank lines and '#'
+ * comments are ignored; any other line is skipped and counted in @st (may
+ * be NULL), with the number of the first.  The SVG is written to a
+ * temporary file renamed over @svg (report/outfile.h).  0, -ENODATA for a
+ * file without a line, -EINVAL for one without a single valid line,
+ * -EISDIR, -errno.
  */
-int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title,
-			unsigned long *err_line);
+int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title, struct lat_stats *st);
 
 #endif

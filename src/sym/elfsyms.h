@@ -29,6 +29,15 @@ int elfsyms__open(const char *path, struct elfsyms **out);
 /* An ELF image in memory (the vdso, fuzzing); no debug file search. */
 int elfsyms__from_mem(const void *buf, size_t len, struct elfsyms **out);
 void elfsyms__delete(struct elfsyms *es);
+/*
+ * Is the file at @fd a whole, well-formed ELF file (header, section and
+ * program header tables, sections and loadable segments inside the file,
+ * symbol tables of whole entries linked to a string table)?  0, or
+ * -ENOEXEC with the first fault in @why ("not an ELF file", "truncated:
+ * ...", "corrupt ...") or -errno.  The loader above is lenient on purpose
+ * (process files); a file a user names is checked with this first.
+ */
+int elfsyms__check_fd(int fd, char *why, size_t len);
 
 /* The build-id of the file at @fd without loading symbols. Returns its length or -errno. */
 int elfsyms__read_build_id(int fd, unsigned char *buf, int size);

@@ -135,18 +135,29 @@ void stack__set_warn(void (*warn)(const char *msg));
 
 /*
  * perf-prof --symbols BINARY: pprof-compatible address -> symbol.  @in holds
- * /proc/PID/maps lines (optional) and addresses ("0x..." lines); for each
- * address one line with its function name (pprof's short form, no
- * arguments or template parameters) or "??" goes to @out, in input order.
- * Returns 0 or -errno.
+ * /proc/PID/maps lines (optional) and addresses (lines with a word
+ * "0x<hex>"); for each address one line with its function name (pprof's
+ * short form, no arguments or template parameters) or "??" goes to @out,
+ * in input order.  Any other line but a blank one is a bad line: it is
+ * reported on @errf (NULL: not at all; the first SYMBOLS_SHOW_BAD, then a
+ * count) and answered "??" like an address, so that a caller pairing
+ * answers with its lines stays in step.  @ss (may be NULL) gets the
+ * counts.  Returns 0 or -errno.
  */
-int symbols__main(const char *binary, FILE *in, FILE *out);
+#define SYMBOLS_SHOW_BAD 20
+#define SYMBOLS_SHOW_TEXT 40
+struct symbols_stats {
+	size_t addrs, maps, bad;
+	size_t first_bad; /* line number of the first bad line, 0 if none */
+};
+int symbols__main(const char *binary, FILE *in, FILE *out, FILE *errf, struct symbols_stats *ss);
 /*
- * Can @binary be read as an ELF file?  0, or -errno with @why saying what
- * is wrong ("No such file or directory", "Is a directory", "not a regular
- * file", "empty file", "not an ELF file").
+ * Can @binary be read as a whole ELF file?  0, or -errno with @why saying
+ * what is wrong ("No such file or directory", "Is a directory", "not a
+ * regular file", "empty file", "not an ELF file", "truncated: ...",
+ * "corrupt ...": elfsyms__check_fd).
  */
-int symbols__check(const char *binary, const char **why);
+int symbols__check(const char *binary, char *why, size_t len);
 /* pprof's short form of a demangled name into @out (truncated to @size). */
 void symbols__short_name(const char *full, char *out, size_t size);
 

@@ -64,13 +64,21 @@ check_eq "missing input: exit 1" $? 1
 check_eq "missing input: one line" "$(wc -l <"$T/err")" 1
 check "missing input: says why" grep -q "^perf-prof heatmap: .*missing.lat.*No such file" "$T/err"
 check "missing input: no SVG" test ! -e "$T/missing.svg"
-{ head -n 41 "$T/run.lat"; echo "12 34 56"; tail -n 5 "$T/run.lat"; } >"$T/bad.lat"
+# malformed lines are skipped and reported (count, first line); the rest is drawn
+{ head -n 41 "$T/run.lat"; echo "12 34 56"; echo "1.5 2"; tail -n 5 "$T/run.lat"; } >"$T/bad.lat"
+$PP heatmap "$T/bad.lat" 2>"$T/err"
+check_eq "malformed lines: exit 0" $? 0
+check_eq "malformed lines: counted, the first named" "$(cat "$T/err")" \
+	"perf-prof heatmap: $T/bad.lat: skipped 2 lines that are not 'TIME LATENCY' (first: line 42)"
+check "malformed lines: the others drawn" grep -q "46 pairs over" "$T/bad.svg"
+# no valid line at all: refused, the old SVG kept
+printf '12 34 56\nx\n' >"$T/bad.lat"
 echo old >"$T/bad.svg"
 $PP heatmap "$T/bad.lat" 2>"$T/err"
-check_eq "malformed line: exit 1" $? 1
-check_eq "malformed line: one line" "$(wc -l <"$T/err")" 1
-check "malformed line: names line 42" grep -q "^perf-prof heatmap: .*bad.lat:42: " "$T/err"
-check_eq "malformed line: the old SVG kept" "$(cat "$T/bad.svg")" old
+check_eq "no valid line: exit 1" $? 1
+check_eq "no valid line: one line" "$(cat "$T/err")" \
+	"perf-prof heatmap: $T/bad.lat: no 'TIME LATENCY' line (2 lines, none two whole numbers of nanoseconds)"
+check_eq "no valid line: the old SVG kept" "$(cat "$T/bad.svg")" old
 : >"$T/empty.lat"
 $PP heatmap "$T/empty.lat" 2>"$T/err"
 check_eq "empty input: exit 1" $? 1

@@ -89,8 +89,11 @@ static void test_shapes(void)
 	flame__add(f, "a;b\nc\r", user, 1, NULL, 1);
 	struct frame odd[] = { U("ns::f<a;b>(int)\n") };
 	flame__add(f, NULL, odd, 1, NULL, 2);
+	/* a comm may hold any byte: control characters become '?', a tab and 0xff stay */
+	flame__add(f, "e\x1b\x01\x7f\tf\xff", user, 1, NULL, 3);
 	out = folded_of(f, "shapes.folded");
 	CHECK_STR(out, "a:b c ;leaf 1\n"
+		       "e???\tf\xff;leaf 3\n"
 		       "kworker/0:1;ret_from_fork_[k];worker_thread_[k] 7\n"
 		       "ns::f<a:b>(int)  2\n"
 		       "prog 9\n"
@@ -280,26 +283,49 @@ static void test_svg(void)
 	/* Weights beyond 64 bits, alone or summed, are refused with their line. */
 	{
 		static const char *const over[] = {
-			"a;b 1\n\na;c 18446744073709551616\n",		 /* 2^64: line 3 */
-			"a 18446744073709551615\nb 0\nc 1\n",		 /* the sum: line 3 */
-			"a 1\nb 20000000000000000000.5\n",		 /* a decimal: line 2 */
+			"a;b 1\n\na;c 18446744073709551616\n",	/* 2^64: line 3 */
+			"a 18446744073709551615\nb 0\nc 1\n",	/* the sum: line 3 */
+			"a 1\nb 1.5\nc 20000000000000000000\n", /* a decimal skipped: line 3 */
 			"a 99999999999999999999999999999999999999999\n", /* line 1 */
 		};
-		static const unsigned long at[] = { 3, 3, 2, 1 };
-		unsigned long line;
+		static const unsigned long at[] = { 3, 3, 3, 1 };
+		struct folded_stats st;
 
 		for (int i = 0; i < 4; i++) {
 			fp = fopen(in, "w");
 			fputs(over[i], fp);
 			fclose(fp);
-			line = 0;
-			CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &line), -EOVERFLOW);
-			CHECK(line == at[i], "overflow %d: line %lu, want %lu", i, line, at[i]);
+			st.err_line = 0;
+			CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &st), -EOVERFLOW);
+			CHECK(st.err_line == at[i], "overflow %d: line %lu, want %lu", i,
+			      st.err_line, at[i]);
 		}
 		fp = fopen(in, "w");
 		fputs("a 18446744073709551614\nb 1\n", fp); /* 2^64 - 1 in all: fits */
 		fclose(fp);
-		CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &line), 0);
+		CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &st), 0);
+		CHECK(st.total == UINT64_MAX && !st.bad, "total %llu",
+		      (unsigned long long)st.total);
+	}
+	/* Skipped lines are counted, with the first one's number; all-zero is nothing to draw. */
+	{
+		struct folded_stats st;
+
+		fp = fopen(in, "w");
+		fputs("a;b 3\n\nx 1.5\nx 1e308\nx nan\nx inf\nx -3\na;c 4\nx +1\n", fp);
+		fclose(fp);
+		CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &st), 0);
+		CHECK(st.lines == 8 && st.bad == 6 && st.first_bad == 3 && st.total == 7,
+		      "lines %lu bad %lu first %lu total %llu", st.lines, st.bad, st.first_bad,
+		      (unsigned long long)st.total);
+		out = slurp(svg);
+		CHECK(out && strstr(out, "<title>all (7 samples, 100.00%)</title>"), "total 7");
+		free(out);
+		fp = fopen(in, "w");
+		fputs("a 0\nb;c 0\n", fp);
+		fclose(fp);
+		CHECK_INT(flame__folded_to_svg(in, svg, NULL, NULL, &st), -ENODATA);
+		CHECK(st.lines == 2 && !st.bad, "all zero: %lu lines, %lu bad", st.lines, st.bad);
 	}
 }
 
@@ -318,51 +344,82 @@ static void test_read_folded(void)
 				 "a;;b 8\n"
 				 "no-weight\n"
 				 "w -1\n"
-				 "x 2.5\n";
-	unsigned long lines, bad;
+				 "x 2.5\n"
+				 "y 0\n";
+	struct folded_stats st;
 	struct ftrie t;
 	char *out = NULL;
 	size_t len = 0;
 	FILE *fp = fmemopen((void *)in, sizeof(in) - 1, "r"), *o = open_memstream(&out, &len);
 
 	CHECK_INT(ftrie__init(&t), 0);
-	CHECK_INT(ftrie__read_folded(&t, fp, &lines, &bad), 0);
-	CHECK_INT(lines, 13);
-	CHECK_INT(bad, 2);
+	CHECK_INT(ftrie__read_folded(&t, fp, &st), 0);
+	CHECK_INT(st.lines, 14);
+	CHECK_INT(st.bad, 3);
+	CHECK_INT(st.first_bad, 11);
+	CHECK_INT(st.total, 76);
 	CHECK_INT(ftrie__write_folded(&t, o), 0);
 	fclose(o);
-	CHECK_STR(out, "a 4\na;;b 8\na;b 11\na;b;c 33\na;b;c;d 6\na;b;cd 7\na;bc 2\nab;x 5\nx 3\n");
+	CHECK_STR(out, "a 4\na;;b 8\na;b 11\na;b;c 33\na;b;c;d 6\na;b;cd 7\na;bc 2\nab;x 5\n");
 	free(out);
 	fclose(fp);
 	ftrie__exit(&t);
 }
 
-/* Decimal weights at and beyond 2^63 round to the nearest integer (as their double). */
-static void test_read_folded_big(void)
+/* The line parser: "STACK COUNT" with a whole COUNT that fits; anything else is not one. */
+static void test_parse_folded_line(void)
 {
-	static const char *const in[] = { "a 10000000000000000000.5\n",
-					  "b 18446744073709549568.5\n" };
-	static const char *const want[] = { "a 10000000000000000000\n",
-					    "b 18446744073709549568\n" };
+	static const struct {
+		const char *line;
+		int ret;
+		size_t stack;
+		uint64_t w;
+	} cases[] = {
+		{ "a;b 1", 1, 3, 1 },
+		{ "a;b\t\t 42", 1, 3, 42 },
+		{ "a b;c d 7", 1, 7, 7 }, /* blanks inside frames */
+		{ "a 0", 1, 1, 0 },	  /* zero is a count */
+		{ "a 007", 1, 1, 7 },
+		{ "a 18446744073709551615", 1, 1, UINT64_MAX },
+		{ "a 18446744073709551616", -EOVERFLOW, 0, 0 },
+		{ "a 99999999999999999999999", -EOVERFLOW, 0, 0 },
+		{ "a;;b 2", 1, 4, 2 },		       /* an empty frame */
+		{ "a\tb 2", 1, 3, 2 },		       /* a tab in a frame */
+		{ "caf\xc3\xa9;\xff\xfe 3", 1, 8, 3 }, /* UTF-8 or not: kept */
+		{ "a 1.5", 0, 0, 0 },
+		{ "a 1e308", 0, 0, 0 },
+		{ "a nan", 0, 0, 0 },
+		{ "a inf", 0, 0, 0 },
+		{ "a -3", 0, 0, 0 },
+		{ "a +3", 0, 0, 0 },
+		{ "a 0x10", 0, 0, 0 },
+		{ "a 1 2x", 0, 0, 0 },
+		{ "a", 0, 0, 0 },
+		{ "42", 0, 0, 0 }, /* no stack */
+		{ " 42", 0, 0, 0 },
+		{ "a\x1b[31m 1", 0, 0, 0 }, /* control characters */
+		{ "a\x7f 1", 0, 0, 0 },
+		{ "a\x01;b 1", 0, 0, 0 },
+		{ "99999999999999999999999999 x", 0, 0, 0 }, /* not a count: no overflow */
+		{ "\x01 99999999999999999999999", 0, 0, 0 }, /* not a line: no overflow */
+	};
 
-	for (int i = 0; i < 2; i++) {
-		unsigned long lines, bad;
-		struct ftrie t;
-		char *out = NULL;
-		size_t len = 0;
-		FILE *fp = fmemopen((void *)in[i], strlen(in[i]), "r");
-		FILE *o = open_memstream(&out, &len);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = 99;
+		uint64_t w = 99;
+		int r = ftrie__parse_folded_line(cases[i].line, strlen(cases[i].line), &n, &w);
 
-		CHECK_INT(ftrie__init(&t), 0);
-		CHECK_INT(ftrie__read_folded(&t, fp, &lines, &bad), 0);
-		CHECK_INT(lines, 1);
-		CHECK_INT(bad, 0);
-		CHECK_INT(ftrie__write_folded(&t, o), 0);
-		fclose(o);
-		CHECK_STR(out, want[i]);
-		free(out);
-		fclose(fp);
-		ftrie__exit(&t);
+		CHECK(r == cases[i].ret, "'%s': %d, want %d", cases[i].line, r, cases[i].ret);
+		if (r == 1 && cases[i].ret == 1)
+			CHECK(n == cases[i].stack && w == cases[i].w, "'%s': stack %zu count %llu",
+			      cases[i].line, n, (unsigned long long)w);
+	}
+	/* a NUL byte is a control character too */
+	{
+		size_t n;
+		uint64_t w;
+
+		CHECK_INT(ftrie__parse_folded_line("a\0b 1", 5, &n, &w), 0);
 	}
 }
 
@@ -452,7 +509,7 @@ int main(void)
 	test_weights();
 	test_svg();
 	test_read_folded();
-	test_read_folded_big();
+	test_parse_folded_line();
 	test_svg_min_width();
 	test_speed();
 	if (!ut_fail) {

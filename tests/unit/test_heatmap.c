@@ -2,7 +2,7 @@
 /*
  * Latency heat maps: the .lat lines heatmap__add writes, the grid the SVG
  * is drawn on (columns, log2 rows, counts in the hover titles), the
- * escaped title, and the errors (empty, malformed line N, missing input,
+ * escaped title, and the errors (empty, no valid line, bad lines counted, missing input,
  * a write error remembered until close).
  */
 #include <errno.h>
@@ -177,12 +177,12 @@ static void test_input_forms(void)
 				   "1000000 1\n"
 				   "\t3000000 3 \n"
 				   "1000500 2"; /* no final newline */
-	unsigned long line = 99;
+	struct lat_stats st;
 	char *svg;
 
 	spit(path("forms.lat"), text, sizeof(text) - 1);
-	CHECK_INT(heatmap__lat_to_svg(path("forms.lat"), path("forms.svg"), NULL, &line), 0);
-	CHECK_INT(line, 0);
+	CHECK_INT(heatmap__lat_to_svg(path("forms.lat"), path("forms.svg"), NULL, &st), 0);
+	CHECK(st.lines == 4 && !st.bad, "%lu lines, %lu bad", st.lines, st.bad);
 	svg = slurp(path("forms.svg"));
 	/* 2ms in 20us columns (10us would need 201), rows [0, 2) and [2, 4) */
 	CHECK(svg && strstr(svg, ">Latency Heat Map</text>"), "default title");
@@ -252,55 +252,63 @@ static void test_many(void)
 
 static void test_errors(void)
 {
+	/* bad lines are skipped and counted; a file without a valid line is refused */
 	static const struct {
 		const char *text;
-		unsigned long line;
+		unsigned long first, bad;
+		int ret;
 	} bad[] = {
-		{ "1 2\n3 4\nx 5\n", 3 },
-		{ "1 2\n3\n", 2 },
-		{ "1 2 3\n", 1 },
-		{ "-1 2\n", 1 },
-		{ "1 +2\n", 1 },
-		{ "1,2\n", 1 },
-		{ "1 2.5\n", 1 },
-		{ "\n\n1 18446744073709551616\n", 3 },
-		{ "# c\n1 2ms\n", 2 },
+		{ "1 2\n3 4\nx 5\n", 3, 1, 0 },
+		{ "1 2\n3\n", 2, 1, 0 },
+		{ "1 2 3\n", 1, 1, -EINVAL },
+		{ "-1 2\n", 1, 1, -EINVAL },
+		{ "1 +2\n", 1, 1, -EINVAL },
+		{ "1,2\n", 1, 1, -EINVAL },
+		{ "1 2.5\n5 6\n", 1, 1, 0 },
+		{ "\n\n1 18446744073709551616\n", 3, 1, -EINVAL },
+		{ "# c\n1 2ms\n1 nan\n7 8\n", 2, 2, 0 },
 		{ "1 2\n12345678901234567890123456789012345678901234567890123456789012345678901"
 		  "234567890123456789012345678901234567890123456789012345678901234567890 1\n",
-		  2 },
+		  2, 1, 0 },
 	};
-	unsigned long line;
+	struct lat_stats st;
 	char *svg;
 
 	spit(path("empty.lat"), "", 0);
-	CHECK_INT(heatmap__lat_to_svg(path("empty.lat"), path("empty.svg"), NULL, &line), -ENODATA);
+	CHECK_INT(heatmap__lat_to_svg(path("empty.lat"), path("empty.svg"), NULL, &st), -ENODATA);
 	spit(path("blank.lat"), "\n# only a comment\n  \n", 21);
-	CHECK_INT(heatmap__lat_to_svg(path("blank.lat"), path("empty.svg"), NULL, &line), -ENODATA);
+	CHECK_INT(heatmap__lat_to_svg(path("blank.lat"), path("empty.svg"), NULL, &st), -ENODATA);
 	CHECK(access(path("empty.svg"), F_OK) != 0, "no SVG for an empty .lat");
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		spit(path("bad.lat"), bad[i].text, strlen(bad[i].text));
-		line = 0;
-		CHECK_INT(heatmap__lat_to_svg(path("bad.lat"), path("bad.svg"), NULL, &line),
-			  -EINVAL);
-		CHECK(line == bad[i].line, "case %zu: line %lu, not %lu", i, line, bad[i].line);
+		unlink(path("bad.svg"));
+		CHECK_INT(heatmap__lat_to_svg(path("bad.lat"), path("bad.svg"), NULL, &st),
+			  bad[i].ret);
+		CHECK(st.first_bad == bad[i].first && st.bad == bad[i].bad,
+		      "case %zu: %lu bad from line %lu, not %lu from %lu", i, st.bad, st.first_bad,
+		      bad[i].bad, bad[i].first);
+		CHECK((access(path("bad.svg"), F_OK) == 0) == !bad[i].ret, "case %zu: SVG or not",
+		      i);
 	}
 	/* an unfinished last line of a live file is left out, a finished one is not */
 	spit(path("live.lat"), "1 2\n3 4\n5", 9);
-	line = 99;
-	CHECK_INT(heatmap__lat_to_svg(path("live.lat"), path("live.svg"), NULL, &line), 0);
-	CHECK_INT(line, 0);
+	CHECK_INT(heatmap__lat_to_svg(path("live.lat"), path("live.svg"), NULL, &st), 0);
+	CHECK_INT(st.bad, 0);
 	svg = slurp(path("live.svg"));
 	CHECK(svg && strstr(svg, "2 pairs over"), "the unfinished line left out");
 	free(svg);
 	spit(path("live.lat"), "5 ", 2);
-	CHECK_INT(heatmap__lat_to_svg(path("live.lat"), path("live.svg"), NULL, &line), -ENODATA);
+	CHECK_INT(heatmap__lat_to_svg(path("live.lat"), path("live.svg"), NULL, &st), -ENODATA);
 
-	/* a NUL in a line */
+	/* a NUL in a line: skipped like any other bad line */
 	spit(path("bad.lat"), "1 2\n3 4\0\n", 9);
-	CHECK_INT(heatmap__lat_to_svg(path("bad.lat"), path("bad.svg"), NULL, &line), -EINVAL);
-	CHECK_INT(line, 2);
-	CHECK(access(path("bad.svg"), F_OK) != 0, "no SVG for a malformed .lat");
+	CHECK_INT(heatmap__lat_to_svg(path("bad.lat"), path("bad.svg"), NULL, &st), 0);
+	CHECK(st.bad == 1 && st.first_bad == 2, "NUL: %lu bad from line %lu", st.bad, st.first_bad);
+	spit(path("bad.lat"), "x\n\0\n", 4);
+	unlink(path("bad.svg"));
+	CHECK_INT(heatmap__lat_to_svg(path("bad.lat"), path("bad.svg"), NULL, &st), -EINVAL);
+	CHECK(access(path("bad.svg"), F_OK) != 0, "no SVG for a .lat without a valid line");
 
 	CHECK_INT(heatmap__lat_to_svg(path("missing.lat"), path("m.svg"), NULL, NULL), -ENOENT);
 	CHECK_INT(heatmap__lat_to_svg(dir, path("m.svg"), NULL, NULL), -EISDIR);

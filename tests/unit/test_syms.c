@@ -568,7 +568,7 @@ static void test_symbols_main(void)
 	fclose(in);
 	in = fmemopen(in_text, in_len, "r");
 	out = open_memstream(&out_text, &out_len);
-	CHECK_INT(symbols__main(exe, in, out), 0);
+	CHECK_INT(symbols__main(exe, in, out, NULL, NULL), 0);
 	fclose(in);
 	fclose(out);
 	CHECK(out_text && !strncmp(out_text, "test_marker_fn\n", 15), "got '%s'", out_text);
@@ -576,6 +576,42 @@ static void test_symbols_main(void)
 	      out_text);
 	free(in_text);
 	free(out_text);
+}
+
+/*
+ * Bad lines on stdin: each answered "??" in its place and reported; maps
+ * lines and blank lines get no answer; the counts say what was read.
+ */
+static void test_symbols_bad_lines(void)
+{
+	static const char in_text[] = "00400000-00401000 r-xp 00000000 08:01 12 /nonexistent/x\n"
+				      "0x1\nhello\n\n0x\n  0x2 extra words\n1234\r\n"
+				      "0x100000000000000000\n0x0000000000000000000003\nx\0y\n";
+	char *out_text = NULL, *err_text = NULL;
+	size_t out_len, err_len;
+	struct symbols_stats ss;
+	FILE *in = fmemopen((void *)in_text, sizeof(in_text) - 1, "r");
+	FILE *out = open_memstream(&out_text, &out_len);
+	FILE *err = open_memstream(&err_text, &err_len);
+
+	CHECK_INT(symbols__main(exe, in, out, err, &ss), 0);
+	fclose(in);
+	fclose(out);
+	fclose(err);
+	CHECK_STR(out_text, "??\n??\n??\n??\n??\n??\n??\n??\n");
+	CHECK_INT(ss.addrs, 3);
+	CHECK_INT(ss.maps, 1);
+	CHECK_INT(ss.bad, 5);
+	CHECK_INT(ss.first_bad, 3);
+	CHECK_STR(err_text,
+		  "perf-prof --symbols: stdin line 3: not a 0x address or a maps line: 'hello'\n"
+		  "perf-prof --symbols: stdin line 5: not a 0x address or a maps line: '0x'\n"
+		  "perf-prof --symbols: stdin line 7: not a 0x address or a maps line: '1234'\n"
+		  "perf-prof --symbols: stdin line 8: address of more than 64 bits: "
+		  "'0x100000000000000000'\n"
+		  "perf-prof --symbols: stdin line 10: a NUL byte: 'x\\x00y'\n");
+	free(out_text);
+	free(err_text);
 }
 
 /* pprof's ShortFunctionName rules, and conversion operators kept whole. */
@@ -1021,6 +1057,7 @@ int main(void)
 	test_lifecycle();
 	test_print();
 	test_symbols_main();
+	test_symbols_bad_lines();
 	test_short_name();
 	test_section_bounds();
 	test_nested_last_hit();
