@@ -5,6 +5,7 @@
  * error and "perf-prof X -h" shows exactly what X takes.  Each group's
  * module parses and checks its own options (util/opt.h).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "expr/expr.h"
 
 #define K_OWN 1000
 #define K_GROUP 2000 /* + 100 * group + option */
@@ -195,11 +197,34 @@ static int has_arg(const struct popt *o)
 /*
  * The order the checks run in, whatever order a profiler lists its groups:
  * the stack group reads the events' "stack" attributes, the flame group
- * reads the stack group.
+ * reads the stack group; the key group reads the events' key= attributes.
  */
 static int check_phase(const struct opt_group *g)
 {
-	return g == &stack_group ? 1 : g == &flame_group ? 2 : 0;
+	return g == &stack_group || g == &key_group ? 1 : g == &flame_group ? 2 : 0;
+}
+
+/*
+ * A filter must parse in the expression language before anything opens,
+ * even when the kernel would take it: "a > 1 &&" is a typo the kernel reads
+ * in its own way.  The names are not looked up here (the events' fields
+ * are not known yet): an unknown field is the kernel's to refuse, or the
+ * user-space filter's.
+ */
+static int check_filter(const struct parsee *p, const struct ev_spec *spec)
+{
+	struct expr_error err;
+	int r;
+
+	if (!spec->filter)
+		return 0;
+	r = expr__check_filter(spec->filter, &err);
+	if (r == -EINVAL)
+		fprintf(stderr, "perf-prof %s: bad filter '%s' in '%s' at column %d: %s\n",
+			p->name, spec->filter, spec->text, err.col, err.msg);
+	else if (r)
+		fprintf(stderr, "perf-prof %s: %s\n", p->name, strerror(-r));
+	return r ? -1 : 0;
 }
 
 /* The events' attributes: those every profiler takes, and its own. */
@@ -221,6 +246,8 @@ static int check_attrs(const struct parsee *p, const struct opt_set *set)
 				ev->specs[i].text);
 			return -1;
 		}
+		if (check_filter(p, &ev->specs[i]))
+			return -1;
 	}
 	return 0;
 }
