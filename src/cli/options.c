@@ -253,6 +253,18 @@ static int check_attrs(const struct parsee *p, const struct opt_set *set)
 }
 
 /*
+ * The end of an option error for a profiler that takes an expression as
+ * its positional argument, when the word in error could be one: getopt
+ * reads "expr -e EV '-pid'" as -p id.
+ */
+static const char *dash_hint(const struct parsee *p, const char *word)
+{
+	if (!p->args || !word || word[0] != '-' || !word[1] || word[1] == '-')
+		return "";
+	return " (an expression that starts with '-' goes after --: -- '-x')";
+}
+
+/*
  * @command: positional arguments are taken anywhere (getopt permutes them
  * to the end); a profiler takes none, and stops at "--" for its workload.
  */
@@ -312,6 +324,10 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		if (key == '?' || key == ':') {
 			const char *bad = argv[optind - 1];
 
+			/* a short option inside a word: getopt is still on that word */
+			if (optopt && optind < dashdash && argv[optind][0] == '-' &&
+			    argv[optind][1] != '-' && strchr(argv[optind] + 1, optopt))
+				bad = argv[optind];
 			if (optopt && optopt < 256 && strchr(shorts, optopt))
 				fprintf(stderr,
 					"perf-prof %s: option -%c needs a value (see: perf-prof %s "
@@ -320,8 +336,8 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			else
 				fprintf(stderr,
 					"perf-prof %s: unknown or incomplete option '%s' (see: "
-					"perf-prof %s -h)\n",
-					p->name, bad, p->name);
+					"perf-prof %s -h)%s\n",
+					p->name, bad, p->name, dash_hint(p, bad));
 			goto out;
 		}
 		if (key == 'h') {
@@ -350,13 +366,40 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		if (!o)
 			goto out;
 		if (popt__set(o, data, optarg, err, sizeof(err))) {
-			fprintf(stderr, "perf-prof %s: %s\n", p->name, err);
+			/* "-pid": the value in the option's word, not a word of its own */
+			const char *word = optarg && optarg != argv[optind - 1] ? argv[optind - 1]
+										: NULL;
+
+			fprintf(stderr, "perf-prof %s: %s%s\n", p->name, err, dash_hint(p, word));
 			goto out;
 		}
 	}
 	if (p->args) {
+		char **args = argv + optind;
+		int nr_args = dashdash - optind;
+
+		/*
+		 * "expr -e EV -- '-pid' [-- CMD]": with nothing positional before
+		 * "--", a word starting with '-' after it (never a command) is the
+		 * positional argument; a command then follows a second "--".
+		 */
+		if (!nr_args && dashdash + 1 < argc && argv[dashdash + 1][0] == '-' &&
+		    argv[dashdash + 1][1]) {
+			args = argv + dashdash + 1;
+			nr_args = 1;
+			if (dashdash + 2 < argc && strcmp(argv[dashdash + 2], "--")) {
+				fprintf(stderr,
+					"perf-prof %s: after -- '%s': options go before --, a command after a "
+					"second '--'\n",
+					p->name, argv[dashdash + 1]);
+				goto out;
+			}
+			dashdash += 2;
+			if (dashdash > argc)
+				dashdash = argc;
+		}
 		err[0] = 0;
-		if (p->args(priv, dashdash - optind, argv + optind, err, sizeof(err))) {
+		if (p->args(priv, nr_args, args, err, sizeof(err))) {
 			fprintf(stderr, "perf-prof %s: %s\n", p->name,
 				err[0] ? err : "bad arguments");
 			goto out;
