@@ -298,8 +298,8 @@ static int event_check(void *data, const struct opt_set *set, char *err, size_t 
 		int n = 0;
 
 		if (evspec__parse(e->texts[t], &specs, &n, &perr)) {
-			snprintf(err, errlen, "bad event spec at offset %d: %s\n  %s\n  %*s^",
-				 perr.pos, perr.msg, e->texts[t], perr.pos > 0 ? perr.pos : 0, "");
+			snprintf(err, errlen, "bad event spec '%s' at offset %d: %s", e->texts[t],
+				 perr.pos, perr.msg);
 			return -1;
 		}
 		all = realloc(e->specs, (e->nr_specs + n) * sizeof(*all));
