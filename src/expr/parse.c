@@ -328,6 +328,7 @@ static bool bare_word_next(const struct parser *p)
 
 static struct node *parse_binary(struct parser *p, int minprec)
 {
+	const char *s;
 	struct node *a, *b;
 	enum op op;
 	int prec, opcol;
@@ -342,9 +343,37 @@ static struct node *parse_binary(struct parser *p, int minprec)
 		if (!prec || prec < minprec)
 			break;
 		opcol = p->tok.pos;
-		/* the kernel's filter syntax: comm == bash, comm ~ ksoft* */
-		if ((p->flags & EXPR_FILTER) && (a->is_str || a->any) &&
-		    (op == OP_EQ || op == OP_NE || op == OP_GLOB) && bare_word_next(p)) {
+		/*
+		 * EXPR_SYNTAX, a name of unknown type on the left of ==, != or ~:
+		 * the right side is an operand of the language if it parses as
+		 * one (a > b + 1), else the kernel's bare word (comm ~ ksoft*).
+		 */
+		if ((p->flags & (EXPR_FILTER | EXPR_SYNTAX)) == (EXPR_FILTER | EXPR_SYNTAX) &&
+		    a->any && (op == OP_EQ || op == OP_NE || op == OP_GLOB)) {
+			struct lexer lx = p->lx;
+			struct token tok = p->tok; /* the operator: no string */
+			struct expr_error err = *p->lx.err;
+			int depth = p->depth;
+
+			b = next(p) ? parse_binary(p, prec + 1) : NULL;
+			if (b) {
+				a = binary(p, op, opcol, a, b);
+				continue;
+			}
+			/* as bare_word_next: not a string, a parenthesis or nothing */
+			for (s = lx.text + lx.pos; isspace((unsigned char)*s); s++)
+				;
+			if (!*s || *s == '"' || *s == '(')
+				return NULL;
+			free(p->tok.str);
+			p->lx = lx;
+			p->tok = tok;
+			*p->lx.err = err;
+			p->depth = depth;
+			if (!lex__bareword(&p->lx, &p->tok))
+				return NULL;
+		} else if ((p->flags & EXPR_FILTER) && a->is_str &&
+			   (op == OP_EQ || op == OP_NE || op == OP_GLOB) && bare_word_next(p)) {
 			free(p->tok.str);
 			if (!lex__bareword(&p->lx, &p->tok))
 				return NULL;

@@ -54,6 +54,10 @@ int main(void)
 	ok("syscall_name(id) == \"read\"");
 	ok("data[3] == 1");
 	ok("prev_pid / next_pid > 0");
+	ok("prev_pid == next_pid + 1");
+	ok("x == y [0]");
+	ok("prev_comm ~ foo-bar* || prev_comm == 1.5");
+	ok("prev_comm == 'a b' && prev_pid == 1");
 	/* refused */
 	bad("prev_pid > 1 &&", 15, "expected an operand, found the end");
 	bad("prev_pid ||", 11, "expected an operand, found the end");
