@@ -365,6 +365,11 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		}
 		if (!o)
 			goto out;
+		if (o->type == POPT_STR && optarg && !*optarg) {
+			fprintf(stderr, "perf-prof %s: bad --%s '': needs a value (see: perf-prof %s -h)\n",
+				p->name, o->lname, p->name);
+			goto out;
+		}
 		if (popt__set(o, data, optarg, err, sizeof(err))) {
 			/* "-pid": the value in the option's word, not a word of its own */
 			const char *word = optarg && optarg != argv[optind - 1] ? argv[optind - 1]

@@ -58,14 +58,14 @@ refused "-e a,,b" "bad event spec '$SW,,sched:sched_wakeup' at offset 19: empty 
 # --- values that mean nothing
 refused "top -k unused by every event" "-k 'nosuch' keys no event: every -e has its own key=" \
 	top -e "$SW//key=prev_pid/" -k nosuch "${RUN[@]}"
-refused "top -k ''" "--key needs a value ('' given)" top -e "$SW//key=prev_pid/" -k '' "${RUN[@]}"
+refused "top -k ''" "bad --key '': needs a value (see: perf-prof top -h)" top -e "$SW//key=prev_pid/" -k '' "${RUN[@]}"
 refused "multi-trace -k unused" "keys no event" \
 	multi-trace -e 'sched:sched_wakeup//key=pid/' -e "$SW//key=prev_pid/" -k nosuch "${RUN[@]}"
 refused "top -k with a syntax error" "bad -k 'prev_pid +' at column 10" \
 	top -e "$SW" -k 'prev_pid +' "${RUN[@]}"
 refused "profile -F 0" "bad --freq '0' (1..100000)" profile -F 0 "${RUN[@]}"
 refused "profile --top 0" "bad --top '0' (at least 1)" profile --top 0 "${RUN[@]}"
-refused "-o ''" "--output needs a value ('' given)" trace -e $SW -o '' "${RUN[@]}"
+refused "-o ''" "bad --output '': needs a value (see: perf-prof trace -h)" trace -e $SW -o '' "${RUN[@]}"
 
 # --- expr: an expression that starts with '-'
 refused "expr -e EV '-pid'" "bad pid 'id'" expr -e sched:sched_process_exec '-pid' "${RUN[@]}"
