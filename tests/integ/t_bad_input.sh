@@ -39,8 +39,8 @@ refused "newline after the event" "bad --event: control character 0x0a at offset
 	trace -e $'sched:sched_switch\n' "${RUN[@]}"
 refused "tab in a list" "control character 0x09 at offset 1" \
 	trace -e $SW -p $'1\t2' "${RUN[@]}"
-refused "newline in -o" "bad --output: control character 0x0a at offset 1" \
-	trace -e $SW -o $'x\n' "${RUN[@]}"
+refused "newline in -o" "bad --output: control character 0x0a at offset $((${#T} + 2))" \
+	trace -e $SW -o "$T/x"$'\n' "${RUN[@]}"
 
 # --- one list parser: empty items are refused everywhere, with the same words
 refused "-p 1,,2" "bad pid list '1,,2': empty item at offset 2" trace -e $SW -p 1,,2
