@@ -6,7 +6,10 @@
  * RANDOM_FMT: the next bytes describe one) and the filter syntax (bit 7),
  * the expression up to a NUL, then the record, copied to a buffer of
  * exactly its size so that ASan sees any read past it.  A compile error
- * must point inside the text; strings handed out must be readable.
+ * must point inside the text; strings handed out must be readable.  The
+ * same text also goes through the syntax check of -e filters and -k
+ * (expr__check_filter, expr__check_syntax), whose errors must point inside
+ * it as well.
  *
  * A random format: a byte N (1..6 fields), then 3 bytes per field: its
  * kind (integers of 1/2/4/8 bytes, signed or not, char[LEN], __data_loc
@@ -138,6 +141,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	smp.raw = raw;
 	smp.raw_size = (u32)rlen;
 
+	/*
+	 * The syntax check every -e filter and -k passes before anything opens
+	 * (EXPR_SYNTAX: no format): its error points inside the text too.
+	 */
+	{
+		struct expr_error serr;
+		int r = flags & EXPR_FILTER ? expr__check_filter(text, &serr)
+					    : expr__check_syntax(text, &serr);
+
+		if (r && (serr.col < -1 || serr.col > (int)tlen ||
+			  !memchr(serr.msg, '\0', sizeof(serr.msg))))
+			abort();
+		sink += (unsigned)r;
+	}
 	e = expr__compile_ex(text, rtep ? &rev : ev < NR_EV_FORMATS ? &evs[ev] : NULL, flags, &err);
 	if (!e) {
 		if (err.col < -1 || err.col > (int)tlen || !memchr(err.msg, '\0', sizeof(err.msg)))

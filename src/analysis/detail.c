@@ -10,6 +10,7 @@
 #include "report/evline.h"
 #include "report/stats_table.h"
 #include "util/json.h"
+#include "util/list.h"
 #include "util/units.h"
 
 #define TRIM_EVERY 4096
@@ -51,18 +52,17 @@ static int parse_time(const char *s, u64 *ns)
 
 int detail__parse(const char *text, struct detail_opts *o, char *err, size_t len)
 {
-	char *copy, *save = NULL;
-	int ret = 0;
+	char **items;
+	int ret = 0, nr;
 
 	memset(o, 0, sizeof(*o));
 	if (!text || !*text)
 		return 0;
-	copy = strdup(text);
-	if (!copy) {
-		snprintf(err, len, "out of memory");
+	if (list__split(text, "--detail", &items, &nr, err, len))
 		return -1;
-	}
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	for (int i = 0; i < nr; i++) {
+		const char *t = items[i];
+
 		if (!strcmp(t, "samecpu")) {
 			o->samecpu = true;
 		} else if (!strcmp(t, "samepid")) {
@@ -85,7 +85,7 @@ int detail__parse(const char *text, struct detail_opts *o, char *err, size_t len
 			break;
 		}
 	}
-	free(copy);
+	free(items);
 	return ret;
 }
 

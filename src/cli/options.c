@@ -5,6 +5,7 @@
  * error and "perf-prof X -h" shows exactly what X takes.  Each group's
  * module parses and checks its own options (util/opt.h).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "expr/expr.h"
 
 #define K_OWN 1000
 #define K_GROUP 2000 /* + 100 * group + option */
@@ -195,11 +197,34 @@ static int has_arg(const struct popt *o)
 /*
  * The order the checks run in, whatever order a profiler lists its groups:
  * the stack group reads the events' "stack" attributes, the flame group
- * reads the stack group.
+ * reads the stack group; the key group reads the events' key= attributes.
  */
 static int check_phase(const struct opt_group *g)
 {
-	return g == &stack_group ? 1 : g == &flame_group ? 2 : 0;
+	return g == &stack_group || g == &key_group ? 1 : g == &flame_group ? 2 : 0;
+}
+
+/*
+ * A filter must parse in the expression language before anything opens,
+ * even when the kernel would take it: "a > 1 &&" is a typo the kernel reads
+ * in its own way.  The names are not looked up here (the events' fields
+ * are not known yet): an unknown field is the kernel's to refuse, or the
+ * user-space filter's.
+ */
+static int check_filter(const struct parsee *p, const struct ev_spec *spec)
+{
+	struct expr_error err;
+	int r;
+
+	if (!spec->filter)
+		return 0;
+	r = expr__check_filter(spec->filter, &err);
+	if (r == -EINVAL)
+		fprintf(stderr, "perf-prof %s: bad filter '%s' in '%s' at column %d: %s\n",
+			p->name, spec->filter, spec->text, err.col, err.msg);
+	else if (r)
+		fprintf(stderr, "perf-prof %s: %s\n", p->name, strerror(-r));
+	return r ? -1 : 0;
 }
 
 /* The events' attributes: those every profiler takes, and its own. */
@@ -221,8 +246,22 @@ static int check_attrs(const struct parsee *p, const struct opt_set *set)
 				ev->specs[i].text);
 			return -1;
 		}
+		if (check_filter(p, &ev->specs[i]))
+			return -1;
 	}
 	return 0;
+}
+
+/*
+ * The end of an option error for a profiler that takes an expression as
+ * its positional argument, when the word in error could be one: getopt
+ * reads "expr -e EV '-pid'" as -p id.
+ */
+static const char *dash_hint(const struct parsee *p, const char *word)
+{
+	if (!p->args || !word || word[0] != '-' || !word[1] || word[1] == '-')
+		return "";
+	return " (an expression that starts with '-' goes after --: -- '-x')";
 }
 
 /*
@@ -285,6 +324,10 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		if (key == '?' || key == ':') {
 			const char *bad = argv[optind - 1];
 
+			/* a short option inside a word: getopt is still on that word */
+			if (optopt && optind < dashdash && argv[optind][0] == '-' &&
+			    argv[optind][1] != '-' && strchr(argv[optind] + 1, optopt))
+				bad = argv[optind];
 			if (optopt && optopt < 256 && strchr(shorts, optopt))
 				fprintf(stderr,
 					"perf-prof %s: option -%c needs a value (see: perf-prof %s "
@@ -293,8 +336,8 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			else
 				fprintf(stderr,
 					"perf-prof %s: unknown or incomplete option '%s' (see: "
-					"perf-prof %s -h)\n",
-					p->name, bad, p->name);
+					"perf-prof %s -h)%s\n",
+					p->name, bad, p->name, dash_hint(p, bad));
 			goto out;
 		}
 		if (key == 'h') {
@@ -322,14 +365,46 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		}
 		if (!o)
 			goto out;
+		if (o->type == POPT_STR && optarg && !*optarg) {
+			fprintf(stderr, "perf-prof %s: bad --%s '': needs a value (see: perf-prof %s -h)\n",
+				p->name, o->lname, p->name);
+			goto out;
+		}
 		if (popt__set(o, data, optarg, err, sizeof(err))) {
-			fprintf(stderr, "perf-prof %s: %s\n", p->name, err);
+			/* "-pid": the value in the option's word, not a word of its own */
+			const char *word = optarg && optarg != argv[optind - 1] ? argv[optind - 1]
+										: NULL;
+
+			fprintf(stderr, "perf-prof %s: %s%s\n", p->name, err, dash_hint(p, word));
 			goto out;
 		}
 	}
 	if (p->args) {
+		char **args = argv + optind;
+		int nr_args = dashdash - optind;
+
+		/*
+		 * "expr -e EV -- '-pid' [-- CMD]": with nothing positional before
+		 * "--", a word starting with '-' after it (never a command) is the
+		 * positional argument; a command then follows a second "--".
+		 */
+		if (!nr_args && dashdash + 1 < argc && argv[dashdash + 1][0] == '-' &&
+		    argv[dashdash + 1][1]) {
+			args = argv + dashdash + 1;
+			nr_args = 1;
+			if (dashdash + 2 < argc && strcmp(argv[dashdash + 2], "--")) {
+				fprintf(stderr,
+					"perf-prof %s: after -- '%s': options go before --, a command after a "
+					"second '--'\n",
+					p->name, argv[dashdash + 1]);
+				goto out;
+			}
+			dashdash += 2;
+			if (dashdash > argc)
+				dashdash = argc;
+		}
 		err[0] = 0;
-		if (p->args(priv, dashdash - optind, argv + optind, err, sizeof(err))) {
+		if (p->args(priv, nr_args, args, err, sizeof(err))) {
 			fprintf(stderr, "perf-prof %s: %s\n", p->name,
 				err[0] ? err : "bad arguments");
 			goto out;

@@ -7,40 +7,38 @@
 
 #include "engine/conf.h"
 #include "engine/cpulist.h"
+#include "util/list.h"
 #include "util/units.h"
 
 static int parse_ids(const char *arg, pid_t **out, int *nr, const char *what, char *err,
 		     size_t errlen)
 {
-	char *copy = strdup(arg), *save = NULL, *tok;
-	int n = *nr; /* a repeated option adds to the list */
+	int n = *nr, nr_items; /* a repeated option adds to the list */
+	char **items;
 
-	if (!copy)
+	if (list__split(arg, what, &items, &nr_items, err, errlen))
 		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (int i = 0; i < nr_items; i++) {
 		unsigned long long v;
 		pid_t *ids;
 
-		if (units__parse_uint(tok, 1, 4194304, &v)) {
+		if (units__parse_uint(items[i], 1, 4194304, &v)) {
 			snprintf(err, errlen,
-				 "bad %s '%s' in '%s' (expected numbers like 1234,5678)", what, tok,
-				 arg);
-			free(copy);
+				 "bad %s '%s' in '%s' (expected numbers like 1234,5678)", what,
+				 items[i], arg);
+			free(items);
 			return -1;
 		}
 		ids = realloc(*out, (n + 1) * sizeof(*ids));
 		if (!ids) {
-			free(copy);
+			free(items);
+			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
 		*out = ids;
 		ids[n++] = (pid_t)v;
 	}
-	free(copy);
-	if (!n) {
-		snprintf(err, errlen, "empty %s list", what);
-		return -1;
-	}
+	free(items);
 	*nr = n;
 	return 0;
 }
@@ -48,11 +46,29 @@ static int parse_ids(const char *arg, pid_t **out, int *nr, const char *what, ch
 static int opt_cpus(void *data, const char *arg, char *err, size_t errlen)
 {
 	struct target_opts *t = data;
+	char **items, *joined;
+	size_t len = 0;
 	int n;
 
+	/* the list's own rules first (empty items, spaces), then the ranges */
+	if (list__split(arg, "CPU", &items, &n, err, errlen))
+		return -1;
+	for (int i = 0; i < n; i++)
+		len += strlen(items[i]) + 1;
+	joined = malloc(len + 1);
+	if (!joined) {
+		free(items);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	joined[0] = 0;
+	for (int i = 0; i < n; i++)
+		strcat(strcat(joined, i ? "," : ""), items[i]);
+	free(items);
 	free(t->cpus); /* the last -C wins */
 	t->cpus = NULL;
-	n = cpulist__parse(arg, cpulist__possible(), &t->cpus);
+	n = cpulist__parse(joined, cpulist__possible(), &t->cpus);
+	free(joined);
 	if (n <= 0) {
 		snprintf(err, errlen, "bad CPU list '%s' (e.g. 0-3,5; this host has CPUs 0-%d)",
 			 arg, cpulist__possible() - 1);
@@ -282,8 +298,8 @@ static int event_check(void *data, const struct opt_set *set, char *err, size_t 
 		int n = 0;
 
 		if (evspec__parse(e->texts[t], &specs, &n, &perr)) {
-			snprintf(err, errlen, "bad event spec at offset %d: %s\n  %s\n  %*s^",
-				 perr.pos, perr.msg, e->texts[t], perr.pos > 0 ? perr.pos : 0, "");
+			snprintf(err, errlen, "bad event spec '%s' at offset %d: %s", e->texts[t],
+				 perr.pos, perr.msg);
 			return -1;
 		}
 		all = realloc(e->specs, (e->nr_specs + n) * sizeof(*all));

@@ -547,6 +547,11 @@ int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_sp
 	}
 
 	len = strlen(str);
+	/* printable text only: a newline or a DEL would reach the kernel's filter parser */
+	for (size_t c = 0; c < len; c++)
+		if ((unsigned char)str[c] < 0x20 || str[c] == 0x7f)
+			return fail(&p, c, "control character 0x%02x (events are printable text)",
+				    (unsigned char)str[c]);
 	for (;;) {
 		size_t b = i, e;
 

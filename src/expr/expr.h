@@ -65,6 +65,13 @@ struct expr_error {
 
 /* Flags of expr__compile_ex. */
 #define EXPR_FILTER 0x1 /* a filter: kernel filter syntax too (bare words), a number result */
+/*
+ * The syntax only, before any event is known: a name that is no function
+ * and no _variable may be any field of any type (a number or a string), and
+ * in a filter the kernel's CPUS{LIST} and NAME.function are taken.  The
+ * result is only for checking: never evaluate it.
+ */
+#define EXPR_SYNTAX 0x2
 
 /*
  * Compile @text against @ev's format (@ev or its ->tp may be NULL: then only
@@ -93,6 +100,17 @@ struct expr *expr__compile(const char *text, const struct evsel *ev, char *buf, 
 /* Format @err about @text as expr__compile does; returns @buf. */
 char *expr__strerror(const char *text, const struct expr_error *err, char *buf, size_t len);
 void expr__free(struct expr *e);
+/*
+ * Whether @text is a filter this language parses (EXPR_FILTER | EXPR_SYNTAX:
+ * before the event's fields are known, each name may be one): 0, or
+ * -EINVAL (-ENOMEM) with @err filled, its column a byte offset into @text.
+ * Every -e filter passes it before anything opens, even one the kernel
+ * would take: what the kernel takes and this language does not parse is a
+ * typo ("a > 1 &&") that the kernel reads in its own way.
+ */
+int expr__check_filter(const char *text, struct expr_error *err);
+/* The same for an expression (-k, key=): its syntax, any name a field. */
+int expr__check_syntax(const char *text, struct expr_error *err);
 
 /* Whether the result is a string (otherwise an integer). */
 bool expr__is_string(const struct expr *e);

@@ -122,6 +122,7 @@ struct node {
 	enum op op;
 	bool is_str;
 	bool uns; /* integer: unsigned 64-bit */
+	bool any; /* EXPR_SYNTAX: a name not looked up, of any type (never evaluated) */
 	unsigned char cast_size;
 	bool cast_signed;
 	int col;	/* where its text starts */

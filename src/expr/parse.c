@@ -245,7 +245,9 @@ static struct node *binary(struct parser *p, enum op op, int opcol, struct node 
 {
 	struct node *n;
 
-	if (op == OP_EQ || op == OP_NE) {
+	if (a->any || b->any) {
+		/* EXPR_SYNTAX: a name of unknown type; only the syntax counts */
+	} else if (op == OP_EQ || op == OP_NE) {
 		if (a->is_str != b->is_str) {
 			perr(p, b->col, "comparing a %s with a %s", a->is_str ? "string" : "number",
 			     b->is_str ? "string" : "number");
@@ -326,6 +328,7 @@ static bool bare_word_next(const struct parser *p)
 
 static struct node *parse_binary(struct parser *p, int minprec)
 {
+	const char *s;
 	struct node *a, *b;
 	enum op op;
 	int prec, opcol;
@@ -340,9 +343,37 @@ static struct node *parse_binary(struct parser *p, int minprec)
 		if (!prec || prec < minprec)
 			break;
 		opcol = p->tok.pos;
-		/* the kernel's filter syntax: comm == bash, comm ~ ksoft* */
-		if ((p->flags & EXPR_FILTER) && a->is_str &&
-		    (op == OP_EQ || op == OP_NE || op == OP_GLOB) && bare_word_next(p)) {
+		/*
+		 * EXPR_SYNTAX, a name of unknown type on the left of ==, != or ~:
+		 * the right side is an operand of the language if it parses as
+		 * one (a > b + 1), else the kernel's bare word (comm ~ ksoft*).
+		 */
+		if ((p->flags & (EXPR_FILTER | EXPR_SYNTAX)) == (EXPR_FILTER | EXPR_SYNTAX) &&
+		    a->any && (op == OP_EQ || op == OP_NE || op == OP_GLOB)) {
+			struct lexer lx = p->lx;
+			struct token tok = p->tok; /* the operator: no string */
+			struct expr_error err = *p->lx.err;
+			int depth = p->depth;
+
+			b = next(p) ? parse_binary(p, prec + 1) : NULL;
+			if (b) {
+				a = binary(p, op, opcol, a, b);
+				continue;
+			}
+			/* as bare_word_next: not a string, a parenthesis or nothing */
+			for (s = lx.text + lx.pos; isspace((unsigned char)*s); s++)
+				;
+			if (!*s || *s == '"' || *s == '(')
+				return NULL;
+			free(p->tok.str);
+			p->lx = lx;
+			p->tok = tok;
+			*p->lx.err = err;
+			p->depth = depth;
+			if (!lex__bareword(&p->lx, &p->tok))
+				return NULL;
+		} else if ((p->flags & EXPR_FILTER) && a->is_str &&
+			   (op == OP_EQ || op == OP_NE || op == OP_GLOB) && bare_word_next(p)) {
 			free(p->tok.str);
 			if (!lex__bareword(&p->lx, &p->tok))
 				return NULL;
@@ -579,7 +610,7 @@ static struct node *parse_call(struct parser *p, const struct func *fn, int col)
 		arg = parse_expr(p);
 		if (!arg)
 			return NULL;
-		if (arg->is_str != (fn->args[i] == 's')) {
+		if (!arg->any && arg->is_str != (fn->args[i] == 's')) {
 			perr(p, arg->col, "argument %d of %s() must be a %s", i + 1, fn->name,
 			     fn->args[i] == 's' ? "string" : "number");
 			return NULL;
@@ -695,6 +726,61 @@ static void unknown_var(struct parser *p, const char *name, int col)
 	perr(p, col, "unknown name '%s' (names: %s)", name, p->nr_vars ? list : "none");
 }
 
+/*
+ * EXPR_SYNTAX: the current name, not looked up, as a value of any type;
+ * NAME[INDEX] and, in a filter, the kernel's NAME.function (a symbol
+ * compare) are taken too.
+ */
+static struct node *any_name(struct parser *p, int col)
+{
+	struct node *n = new_node(p, OP_FIELD, col), *idx;
+	const char *s = p->lx.text;
+	char buf[48];
+
+	if (!n)
+		return NULL;
+	n->any = true;
+	n->depth = 1;
+	if ((p->flags & EXPR_FILTER) && !strncmp(s + p->lx.pos, ".function", 9) &&
+	    !isalnum((unsigned char)s[p->lx.pos + 9]) && s[p->lx.pos + 9] != '_')
+		p->lx.pos += 9;
+	if (!next(p))
+		return NULL;
+	if (p->tok.type != T_LBRACK)
+		return n;
+	if (!next(p) || !(idx = parse_expr(p)) || !need_int(p, idx))
+		return NULL;
+	if (p->tok.type != T_RBRACK) {
+		perr(p, p->tok.pos, "expected ']', found %s", tok_text(p, buf, sizeof(buf)));
+		return NULL;
+	}
+	return next(p) ? n : NULL;
+}
+
+/* EXPR_SYNTAX in a filter: the kernel's CPUS{0-3,5} (a CPU mask) at the current name. */
+static struct node *cpus_mask(struct parser *p, int col)
+{
+	const char *s = p->lx.text, *close = strchr(s + p->lx.pos, '}');
+	struct node *n;
+
+	for (const char *c = s + p->lx.pos + 1; close && c < close; c++)
+		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-') {
+			perr(p, (int)(c - s), "bad CPU list in CPUS{...}");
+			return NULL;
+		}
+	if (!close) {
+		perr(p, p->lx.pos, "'{' of CPUS{...} without its '}'");
+		return NULL;
+	}
+	n = new_node(p, OP_FIELD, col);
+	if (!n)
+		return NULL;
+	n->any = true;
+	n->depth = 1;
+	p->lx.pos = (int)(close - s) + 1;
+	return next(p) ? n : NULL;
+}
+
 static struct node *parse_ident(struct parser *p)
 {
 	int col = p->tok.pos;
@@ -709,6 +795,9 @@ static struct node *parse_ident(struct parser *p)
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%.*s", p->tok.len, p->lx.text + col);
+	if ((p->flags & (EXPR_SYNTAX | EXPR_FILTER)) == (EXPR_SYNTAX | EXPR_FILTER) &&
+	    !strcmp(name, "CPUS") && p->lx.text[p->lx.pos] == '{')
+		return cpus_mask(p, col);
 	if (peek(p, &t) == T_LPAREN) {
 		fn = func__find(name, p->tok.len);
 		if (!fn) {
@@ -754,6 +843,8 @@ static struct node *parse_ident(struct parser *p)
 
 			probe__field(p->ev, name, &pf, &why);
 		}
+		if (p->flags & EXPR_SYNTAX)
+			return any_name(p, col);
 		if (why)
 			perr(p, col, "no '%s' here: %s", name, why);
 		else
@@ -877,6 +968,26 @@ struct expr *expr__compile_ex(const char *text, const struct evsel *ev, unsigned
 			      struct expr_error *err)
 {
 	return compile(text, ev, flags, NULL, 0, err);
+}
+
+static int check(const char *text, unsigned flags, struct expr_error *err)
+{
+	struct expr *e = expr__compile_ex(text, NULL, flags | EXPR_SYNTAX, err);
+
+	if (!e)
+		return err->col < 0 ? -ENOMEM : -EINVAL;
+	expr__free(e);
+	return 0;
+}
+
+int expr__check_filter(const char *text, struct expr_error *err)
+{
+	return check(text, EXPR_FILTER, err);
+}
+
+int expr__check_syntax(const char *text, struct expr_error *err)
+{
+	return check(text, 0, err);
 }
 
 struct expr *expr__compile_vars(const char *text, const char *const *names, int nr_names, char *buf,

@@ -488,7 +488,7 @@ static const struct popt hc_opts[] = {
 	  .sname = 'F',
 	  .argname = "HZ",
 	  .help = "or HZ times a second",
-	  POPT_BIND_UINT(struct hrcount, freq) },
+	  POPT_BIND_UINT(struct hrcount, freq), POPT_RANGE(1, 0) },
 	{ .lname = "perins",
 	  .help = "per instance: each CPU (or each thread with -p/-t/--)",
 	  POPT_BIND_FLAG(struct hrcount, perins) },

@@ -203,7 +203,7 @@ static const struct popt ht_opts[] = {
 	  .sname = 'F',
 	  .argname = "HZ",
 	  .help = "or HZ periods a second",
-	  POPT_BIND_UINT(struct hrtimer_prof, freq) },
+	  POPT_BIND_UINT(struct hrtimer_prof, freq), POPT_RANGE(1, 0) },
 	{ 0 },
 };
 

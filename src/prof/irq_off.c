@@ -323,7 +323,7 @@ static const struct popt io_opts[] = {
 	  .sname = 'F',
 	  .argname = "HZ",
 	  .help = "timer samples per second per CPU (default 1000)",
-	  POPT_BIND_UINT(struct irq_off, freq) },
+	  POPT_BIND_UINT(struct irq_off, freq), POPT_RANGE(1, 0) },
 	{ .lname = "period",
 	  .argname = "T",
 	  .help = "time between timer samples (default 1ms; a bare number is in us)",

@@ -901,7 +901,7 @@ static const struct popt oc_opts[] = {
 	{ .lname = "top",
 	  .argname = "N",
 	  .help = "threads shown per CPU (default 10)",
-	  POPT_BIND_UINT(struct oncpu, top) },
+	  POPT_BIND_UINT(struct oncpu, top), POPT_RANGE(1, 0) },
 	{ 0 },
 };
 

@@ -18,6 +18,7 @@
 #include "profiler.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
+#include "util/list.h"
 
 #define MAX_NR 1024 /* syscall numbers looked up by name */
 
@@ -52,45 +53,66 @@ static void sc_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *ro
 		row->mark = (long long)ret < 0 && (long long)ret >= -4095;
 }
 
-/* "id == 1 || id == 2" of --syscall's names; NULL with the error set. */
+/* The number of syscall @n (a name or a number), or MAX_NR when it is none. */
+static unsigned long syscall_nr(const char *n)
+{
+	char *end;
+	unsigned long nr = strtoul(n, &end, 10);
+	const char *name;
+
+	if (*end || end == n || *n < '0' || *n > '9') {
+		for (nr = 0; nr < MAX_NR; nr++)
+			if ((name = expr__syscall_name(nr)) && !strcmp(name, n))
+				break;
+	}
+	return nr >= MAX_NR ? MAX_NR : nr;
+}
+
+/* --syscall: a list (util/list.h) of syscalls of this machine, checked before anything runs. */
+static int opt_syscall(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct syscalls *sc = data;
+	char **items;
+	int nr;
+
+	if (list__split(arg, "syscall", &items, &nr, err, errlen))
+		return -1;
+	for (int i = 0; i < nr; i++)
+		if (syscall_nr(items[i]) == MAX_NR) {
+			snprintf(err, errlen, "--syscall: '%s' is not a syscall of this machine",
+				 items[i]);
+			free(items);
+			return -1;
+		}
+	free(items);
+	sc->names = arg;
+	return 0;
+}
+
+/* "id == 1 || id == 2" of --syscall's names (checked by opt_syscall); NULL with the error set. */
 static char *id_filter(struct session *s, const char *names)
 {
-	char *list = strdup(names), *save = NULL, *f = NULL;
+	char **items = NULL, *f = NULL, err[256];
 	size_t len = 0;
-	FILE *m = open_memstream(&f, &len);
+	FILE *m;
+	int nr;
 
-	if (!list || !m) {
-		free(list);
-		if (m)
-			fclose(m);
-		free(f);
+	if (list__split(names, "syscall", &items, &nr, err, sizeof(err))) {
+		session__usage_err(s, "%s", err);
+		return NULL;
+	}
+	m = open_memstream(&f, &len);
+	if (!m) {
+		free(items);
 		session__set_err(s, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
-		char *end;
-		unsigned long nr = strtoul(n, &end, 10);
-		const char *name;
-
-		if (*end || end == n) {
-			for (nr = 0; nr < MAX_NR; nr++)
-				if ((name = expr__syscall_name(nr)) && !strcmp(name, n))
-					break;
-		}
-		if (nr >= MAX_NR) {
-			fclose(m);
-			free(f);
-			session__usage_err(s, "--syscall: '%s' is not a syscall of this machine",
-					   n);
-			free(list);
-			return NULL;
-		}
-		fprintf(m, "%sid == %lu", ftell(m) ? " || " : "", nr);
-	}
-	free(list);
-	if (fclose(m) || !len) {
+	for (int i = 0; i < nr; i++)
+		fprintf(m, "%sid == %lu", i ? " || " : "", syscall_nr(items[i]));
+	free(items);
+	if (fclose(m)) {
 		free(f);
-		session__usage_err(s, "--syscall: give NAME[,NAME...]");
+		session__set_err(s, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	return f;
@@ -217,7 +239,8 @@ static const struct popt sc_opts[] = {
 	{ .lname = "syscall",
 	  .argname = "NAME[,NAME...]",
 	  .help = "only these syscalls (names or numbers), filtered in the kernel",
-	  POPT_BIND_STR(struct syscalls, names) },
+	  POPT_CB,
+	  .cb = opt_syscall },
 	{ 0 },
 };
 

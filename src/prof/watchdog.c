@@ -507,7 +507,7 @@ static const struct popt wd_opts[] = {
 	  .sname = 'F',
 	  .argname = "HZ",
 	  .help = "samples per second per CPU kept for the stacks (default 10)",
-	  POPT_BIND_UINT(struct watchdog, freq) },
+	  POPT_BIND_UINT(struct watchdog, freq), POPT_RANGE(1, 0) },
 	{ .lname = "warn",
 	  .argname = "PCT",
 	  .help = "warn at this percentage of a lockup threshold (50..99, default 50)",

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/list.h"
 #include "util/opt.h"
 #include "util/units.h"
 
@@ -18,12 +19,24 @@ int popt__set(const struct popt *o, void *data, const char *arg, char *err, size
 {
 	char *field = (char *)data + o->off;
 	unsigned long long v;
+	int bad = text__control_char(arg);
 
+	if (bad >= 0) {
+		snprintf(err, errlen,
+			 "bad --%s: control character 0x%02x at offset %d (values are printable "
+			 "text)",
+			 o->lname, (unsigned char)arg[bad], bad);
+		return -1;
+	}
 	switch (o->type) {
 	case POPT_FLAG:
 		*(bool *)field = true;
 		return 0;
 	case POPT_STR:
+		if (arg && !*arg) {
+			snprintf(err, errlen, "--%s needs a value ('' given)", o->lname);
+			return -1;
+		}
 		*(const char **)field = arg;
 		return 0;
 	case POPT_COUNT:
@@ -32,6 +45,15 @@ int popt__set(const struct popt *o, void *data, const char *arg, char *err, size
 	case POPT_UINT:
 		if (units__parse_uint(arg, 0, ~0ULL, &v))
 			break;
+		if (v < o->min || (o->max && v > o->max)) {
+			if (o->max)
+				snprintf(err, errlen, "bad --%s '%s' (%llu..%llu)", o->lname, arg,
+					 o->min, o->max);
+			else
+				snprintf(err, errlen, "bad --%s '%s' (at least %llu)", o->lname,
+					 arg, o->min);
+			return -1;
+		}
 		*(unsigned long long *)field = v;
 		return 0;
 	case POPT_TIME:

@@ -32,6 +32,8 @@ struct popt {
 	enum popt_type type;
 	size_t off;	  /* offset in the bound struct */
 	const char *unit; /* POPT_TIME: unit of a bare number ("ms") */
+	/* POPT_UINT: the values allowed, when either is set (max 0: no upper bound) */
+	unsigned long long min, max;
 	/* POPT_CB: 0, or -1 with one line (no newline) in @err */
 	int (*cb)(void *data, const char *arg, char *err, size_t errlen);
 };
@@ -49,6 +51,8 @@ struct popt {
 #define POPT_BIND_STR(T, m) .type = POPT_STR, .off = POPT_OFF_(T, m, const char *)
 #define POPT_BIND_UINT(T, m) .type = POPT_UINT, .off = POPT_OFF_(T, m, unsigned long long)
 #define POPT_BIND_COUNT(T, m) .type = POPT_COUNT, .off = POPT_OFF_(T, m, int)
+/* POPT_UINT within [lo, hi] (hi 0: no upper bound): "-F 0" is refused with min 1 */
+#define POPT_RANGE(lo, hi) .min = (lo), .max = (hi)
 #define POPT_BIND_TIME_MS(T, m) POPT_BIND_TIME(T, m, "ms")
 #define POPT_BIND_TIME(T, m, u) \
 	.type = POPT_TIME, .off = POPT_OFF_(T, m, unsigned long long), .unit = (u)
@@ -85,7 +89,10 @@ void *opt_set__get(const struct opt_set *set, const struct opt_group *g);
 
 /*
  * Store @arg in @data per @o (POPT_FLAG, _STR, _UINT, _TIME, _COUNT, _CB).
- * 0, or -1 with one line in @err.
+ * 0, or -1 with one line in @err.  Every value is printable text: a control
+ * character (a tab, a newline, 0x7f...) is refused wherever it is, with its
+ * offset; a string option's value may not be empty; a number must be in the
+ * option's range (POPT_RANGE).
  */
 int popt__set(const struct popt *o, void *data, const char *arg, char *err, size_t errlen);
 /* "-v, --verbose" / "    --order-mem SIZE" into @buf, for help. */

@@ -238,7 +238,12 @@ static void test_attrs(void)
 
 static void test_whitespace_and_list(void)
 {
-	if (parse("  a:b  ,\tc:d/x>1/ ,\ne:f//stack/  "))
+	/* control characters, tabs and newlines included, are refused wherever they are */
+	bad("a:b,\tc:d", 4, "control character 0x09");
+	bad("a:b\n", 3, "control character 0x0a");
+	bad("a:b/x==1\x7f/", 8, "control character 0x7f");
+	bad("a:b//alias=\x01/", 11, "control character 0x01");
+	if (parse("  a:b  ,  c:d/x>1/ , e:f//stack/  "))
 		return;
 	CHECK_INT(nr, 3);
 	CHECK_STR(specs[0].text, "a:b");
