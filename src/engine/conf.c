@@ -125,10 +125,11 @@ static void target_free(void *data)
 
 static const struct popt target_opts[] = {
 	{ "cpu", 'C', "CPUS", "monitor these CPUs, e.g. 0-3,5 (default: all online)", POPT_CB,
-	  .cb = opt_cpus },
+	  .cb = opt_cpus, .alias = "cpus" },
 	{ "pid", 'p', "PID,...", "monitor these processes (all threads, and new ones)", POPT_CB,
-	  .cb = opt_pids },
-	{ "tid", 't', "TID,...", "monitor these threads", POPT_CB, .cb = opt_tids },
+	  .cb = opt_pids, .alias = "pids" },
+	{ "tid", 't', "TID,...", "monitor these threads", POPT_CB, .cb = opt_tids,
+	  .alias = "tids" },
 	{ 0 },
 };
 
@@ -264,7 +265,8 @@ static const struct popt run_opts[] = {
 	  "print perf-prof's own CPU use, max RSS, records read and lost every MS ms (also on "
 	  "SIGUSR2)",
 	  POPT_CB, .cb = opt_usage },
-	{ "count", 'N', "COUNT", "stop after COUNT samples", POPT_CB, .cb = opt_count },
+	{ "count", 'N', "COUNT", "stop after COUNT samples", POPT_CB, .cb = opt_count,
+	  .alias = "exit-N" },
 	{ 0 },
 };
 
