@@ -33,7 +33,7 @@ static const struct {
 	{ "event", "Events" },		{ "target", "What to monitor" }, { "run", "Running" },
 	{ "ring", "Ring buffers" },	{ "output", "Output" },		 { "stack", "Stacks" },
 	{ "flame", "Flame graphs" },	{ "latency", "Latency" },	 { "key", "Keys" },
-	{ "log", "Messages and help" },
+	{ "log", "Messages and help" }, { "exclude", "Modes left out" },
 };
 
 struct page {

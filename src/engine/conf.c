@@ -141,6 +141,36 @@ const struct opt_group target_group = {
 	.free = target_free,
 };
 
+static int exclude_check(void *data, const struct opt_set *set, char *err, size_t errlen)
+{
+	const struct exclude_opts *x = data;
+
+	(void)set;
+	if (x->guest && x->host) {
+		snprintf(err, errlen, "-G/--exclude-host and --exclude-guest leave nothing");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct popt exclude_opts[] = {
+	{ "exclude-user", 0, NULL, "leave out user mode", POPT_BIND_FLAG(struct exclude_opts, user) },
+	{ "exclude-kernel", 0, NULL, "leave out kernel mode",
+	  POPT_BIND_FLAG(struct exclude_opts, kernel) },
+	{ "exclude-guest", 0, NULL, "leave out the time a guest runs (where the PMU can tell)",
+	  POPT_BIND_FLAG(struct exclude_opts, guest) },
+	{ "exclude-host", 'G', NULL, "leave out the host: only the time a guest runs",
+	  POPT_BIND_FLAG(struct exclude_opts, host), .alias = "guest" },
+	{ 0 },
+};
+
+const struct opt_group exclude_group = {
+	.name = "exclude",
+	.opts = exclude_opts,
+	.size = sizeof(struct exclude_opts),
+	.check = exclude_check,
+};
+
 static int opt_pages(void *data, const char *arg, char *err, size_t errlen)
 {
 	struct ring_opts *r = data;
