@@ -33,7 +33,7 @@ static const struct {
 	{ "event", "Events" },		{ "target", "What to monitor" }, { "run", "Running" },
 	{ "ring", "Ring buffers" },	{ "output", "Output" },		 { "stack", "Stacks" },
 	{ "flame", "Flame graphs" },	{ "latency", "Latency" },	 { "key", "Keys" },
-	{ "log", "Messages and help" },
+	{ "log", "Messages and help" }, { "exclude", "Modes left out" },
 };
 
 struct page {
@@ -177,6 +177,11 @@ static void opt_entry(FILE *out, const struct popt *o)
 	fputs("\\fB\\-\\-", out);
 	roff__text(out, o->lname, 0);
 	fputs("\\fR", out);
+	if (o->alias) {
+		fputs(", \\fB\\-\\-", out);
+		roff__text(out, o->alias, 0);
+		fputs("\\fR", out);
+	}
 	if (o->argname) {
 		if (o->argname[0] != '[')
 			fputc(' ', out);
@@ -573,6 +578,8 @@ static int complete_main(int argc, char **argv)
 		if (o->sname)
 			printf("-%c", o->sname);
 		printf("\t--%s\t%s\n", o->lname, o->argname ? o->argname : "");
+		if (o->alias)
+			printf("\t--%s\t%s\n", o->alias, o->argname ? o->argname : "");
 	}
 	printf("-h\t--help\t\n");
 	if (d.workload)

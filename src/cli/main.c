@@ -31,7 +31,7 @@
 #include "util/ofile.h"
 #include "util/stopsig.h"
 
-#define VERSION "0.1"
+#define VERSION PERF_PROF_VERSION
 
 struct run {
 	const struct profiler *p;
@@ -456,7 +456,7 @@ int main(int argc, char **argv)
 	/* man pages and shell completion from the option tables (cli/doc.h) */
 	if (!strcmp(argv[1], "--man") || !strcmp(argv[1], "--complete"))
 		return doc__main(argc - 1, argv + 1, VERSION);
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("perf-prof %s\n", VERSION);
 		return 0;
 	}

@@ -40,6 +40,16 @@ static int nr_of(const struct popt *o)
 	return n;
 }
 
+/* getopt entries of @o: one per long name, aliases included */
+static int nr_names(const struct popt *o)
+{
+	int n = 0;
+
+	for (; o && o->lname; o++)
+		n += o->alias ? 2 : 1;
+	return n;
+}
+
 /* The groups in order: the listed ones, then -v/-q. */
 static int groups_of(const struct parsee *p, const struct opt_group **g)
 {
@@ -264,6 +274,71 @@ static const char *dash_hint(const struct parsee *p, const char *word)
 	return " (an expression that starts with '-' goes after --: -- '-x')";
 }
 
+/* The options as given, for "help" as the last word. */
+#define MAX_GIVEN 64
+struct given {
+	const struct popt *o;
+	const char *val;
+};
+
+static void explain_events(const struct opt_set *set, FILE *fp)
+{
+	const struct event_opts *ev = opt_set__get(set, &event_group);
+
+	if (!ev || !ev->nr_specs)
+		return;
+	fprintf(fp, "\nEvents:\n");
+	for (int i = 0; i < ev->nr_specs; i++) {
+		const struct ev_spec *e = &ev->specs[i];
+
+		fprintf(fp, "  %s:%s", e->sys, e->name);
+		if (e->alias)
+			fprintf(fp, " (alias %s)", e->alias);
+		fprintf(fp, "\n    filter: %s\n", e->filter ? e->filter : "none");
+		if (e->stack || e->max_stack)
+			fprintf(fp, "    stack: captured%s\n", e->max_stack ? " (max-stack)" : "");
+		if (e->cpus)
+			fprintf(fp, "    cpus: %s\n", e->cpus);
+		for (int a = 0; a < e->nr_attrs; a++)
+			fprintf(fp, "    %s%s%s\n", e->attrs[a].key, e->attrs[a].value ? "=" : "",
+				e->attrs[a].value ? e->attrs[a].value : "");
+	}
+}
+
+/*
+ * "perf-prof trace -e sched:sched_wakeup help": the command assembled,
+ * each option given with its value and what it means, the events with
+ * their filters, the workload.
+ */
+static void explain(const struct parsee *p, int argc, char **argv, int last,
+		    const struct given *gv, int ngv, const struct opt_set *set, FILE *fp)
+{
+	const struct target_opts *t = opt_set__get(set, &target_group);
+
+	fprintf(fp, "Command: perf-prof");
+	for (int i = 0; i < argc; i++)
+		if (i != last)
+			fprintf(fp, " %s", argv[i]);
+	fprintf(fp, "\n%s: %s\n", p->name, p->desc ? p->desc : "");
+	fprintf(fp, "\nOptions given:%s\n", ngv ? "" : " none (every option at its default)");
+	for (int i = 0; i < ngv; i++) {
+		char left[64];
+
+		popt__left(gv[i].o, left, sizeof(left));
+		fprintf(fp, "  %s\n    value: %s\n    meaning: %s\n", left,
+			gv[i].val ? gv[i].val : gv[i].o->argname ? "(default)" : "(set)",
+			gv[i].o->help ? gv[i].o->help : "");
+	}
+	explain_events(set, fp);
+	if (t && t->argv) {
+		fprintf(fp, "\nWorkload:");
+		for (char **a = t->argv; *a; a++)
+			fprintf(fp, " %s", *a);
+		fprintf(fp, "\n    run and monitored from its exec until it exits\n");
+	}
+	fprintf(fp, "\nAll options: perf-prof %s -h\n", p->name);
+}
+
 /*
  * @command: positional arguments are taken anywhere (getopt permutes them
  * to the end); a profiler takes none, and stops at "--" for its workload.
@@ -273,7 +348,9 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 {
 	const struct opt_group *g[OPT_MAX_GROUPS];
 	int ng = groups_of(p, g), nown = nr_of(p->own), n = 0, dashdash = argc, nopts = nown;
-	char shorts[160] = "+h", err[2048];
+	char shorts[160] = "+h", err[2048], *help_word;
+	struct given gv[MAX_GIVEN];
+	int ngv = 0, help_at = -1;
 	struct target_opts *target;
 	struct option *lo;
 	int ret = -1;
@@ -289,8 +366,9 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		if (!set->e[k].data)
 			return -1;
 		set->n = k + 1;
-		nopts += nr_of(g[k]->opts);
+		nopts += nr_names(g[k]->opts);
 	}
+	nopts += nr_names(p->own) - nown;
 	lo = calloc(nopts + 2, sizeof(*lo));
 	if (!lo)
 		return -1;
@@ -299,9 +377,15 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			dashdash = i;
 			break;
 		}
+	/* "help" last before "--" (after it: the workload's); the same word, not a value */
+	help_word = dashdash > 1 && !strcmp(argv[dashdash - 1], "help") ? argv[dashdash - 1] : NULL;
 	for (int i = 0; i < nown; i++) {
-		lo[n++] = (struct option){ p->own[i].lname, has_arg(&p->own[i]), NULL, K_OWN + i };
-		add_short(shorts, &p->own[i]);
+		const struct popt *o = &p->own[i];
+
+		lo[n++] = (struct option){ o->lname, has_arg(o), NULL, K_OWN + i };
+		if (o->alias)
+			lo[n++] = (struct option){ o->alias, has_arg(o), NULL, K_OWN + i };
+		add_short(shorts, o);
 	}
 	for (int k = 0; k < ng; k++)
 		for (int i = 0; g[k]->opts[i].lname; i++) {
@@ -309,6 +393,9 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 
 			lo[n++] = (struct option){ o->lname, has_arg(o), NULL,
 						   K_GROUP + 100 * k + i };
+			if (o->alias)
+				lo[n++] = (struct option){ o->alias, has_arg(o), NULL,
+							   K_GROUP + 100 * k + i };
 			add_short(shorts, o);
 		}
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
@@ -365,6 +452,11 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		}
 		if (!o)
 			goto out;
+		/* "--call-graph dwarf": an optional value in the next word */
+		if (o->takes_word && !optarg && optind < dashdash && o->takes_word(argv[optind]))
+			optarg = argv[optind++];
+		if (ngv < MAX_GIVEN)
+			gv[ngv++] = (struct given){ o, optarg };
 		if (o->type == POPT_STR && optarg && !*optarg) {
 			fprintf(stderr, "perf-prof %s: bad --%s '': needs a value (see: perf-prof %s -h)\n",
 				p->name, o->lname, p->name);
@@ -378,10 +470,21 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			fprintf(stderr, "perf-prof %s: %s%s\n", p->name, err, dash_hint(p, word));
 			goto out;
 		}
+		if (data == set->e[ng - 1].data && ((struct log_opts *)data)->version) {
+			printf("perf-prof %s\n", PERF_PROF_VERSION);
+			ret = 1;
+			goto out;
+		}
 	}
 	if (p->args) {
 		char **args = argv + optind;
 		int nr_args = dashdash - optind;
+
+		/* after the profiler's own argument(s): a lone "help" is theirs (expr's) */
+		if (nr_args > 1 && args[nr_args - 1] == help_word) {
+			nr_args--;
+			help_at = dashdash - 1;
+		}
 
 		/*
 		 * "expr -e EV -- '-pid' [-- CMD]": with nothing positional before
@@ -410,14 +513,19 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			goto out;
 		}
 	} else if (optind < dashdash) {
-		if (!command) {
+		int end = dashdash;
+
+		/* getopt moved a command's positional words last, in their order */
+		if (argv[end - 1] == help_word && (command || optind == end - 1))
+			help_at = --end;
+		if (optind < end && !command) {
 			fprintf(stderr, "perf-prof %s: unexpected argument '%s'%s\n", p->name,
 				argv[optind],
 				has_group(p, &target_group) ? " (put a command after --)" : "");
 			goto out;
 		}
 		*pos = argv + optind;
-		*nr_pos = dashdash - optind;
+		*nr_pos = end - optind;
 	}
 	target = opt_set__get(set, &target_group);
 	if (dashdash < argc) {
@@ -452,6 +560,10 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			goto out;
 		}
 	ret = check_attrs(p, set);
+	if (!ret && help_at >= 0) {
+		explain(p, argc, argv, help_at, gv, ngv, set, stdout);
+		ret = 1;
+	}
 out:
 	free(lo);
 	return ret;

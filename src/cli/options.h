@@ -9,12 +9,15 @@
 #include "report/stack_flame.h"
 #include "sym/stack.h"
 
+#define PERF_PROF_VERSION "0.1"
+
 /*
  * Parse argv (argv[0] is the profiler name) into @set (one struct per
  * group the profiler lists, plus log_group) and @priv, then run the
  * groups' checks in order.  Everything after "--" becomes the target
- * group's argv.  Returns 0, 1 when help was printed, or -1 after printing
- * one error line to stderr.  options__free(@set) in every case.
+ * group's argv.  Returns 0, 1 when help (-h, or "help" as the last word
+ * before "--": the command line explained) or the version (-V) was
+ * printed, or -1 after printing one error line to stderr.  options__free(@set) in every case.
  */
 int options__parse(const struct profiler *p, int argc, char **argv, struct opt_set *set,
 		   void *priv);

@@ -125,10 +125,11 @@ static void target_free(void *data)
 
 static const struct popt target_opts[] = {
 	{ "cpu", 'C', "CPUS", "monitor these CPUs, e.g. 0-3,5 (default: all online)", POPT_CB,
-	  .cb = opt_cpus },
+	  .cb = opt_cpus, .alias = "cpus" },
 	{ "pid", 'p', "PID,...", "monitor these processes (all threads, and new ones)", POPT_CB,
-	  .cb = opt_pids },
-	{ "tid", 't', "TID,...", "monitor these threads", POPT_CB, .cb = opt_tids },
+	  .cb = opt_pids, .alias = "pids" },
+	{ "tid", 't', "TID,...", "monitor these threads", POPT_CB, .cb = opt_tids,
+	  .alias = "tids" },
 	{ 0 },
 };
 
@@ -138,6 +139,36 @@ const struct opt_group target_group = {
 	.size = sizeof(struct target_opts),
 	.check = target_check,
 	.free = target_free,
+};
+
+static int exclude_check(void *data, const struct opt_set *set, char *err, size_t errlen)
+{
+	const struct exclude_opts *x = data;
+
+	(void)set;
+	if (x->guest && x->host) {
+		snprintf(err, errlen, "-G/--exclude-host and --exclude-guest leave nothing");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct popt exclude_opts[] = {
+	{ "exclude-user", 0, NULL, "leave out user mode", POPT_BIND_FLAG(struct exclude_opts, user) },
+	{ "exclude-kernel", 0, NULL, "leave out kernel mode",
+	  POPT_BIND_FLAG(struct exclude_opts, kernel) },
+	{ "exclude-guest", 0, NULL, "leave out the time a guest runs (where the PMU can tell)",
+	  POPT_BIND_FLAG(struct exclude_opts, guest) },
+	{ "exclude-host", 'G', NULL, "leave out the host: only the time a guest runs",
+	  POPT_BIND_FLAG(struct exclude_opts, host), .alias = "guest" },
+	{ 0 },
+};
+
+const struct opt_group exclude_group = {
+	.name = "exclude",
+	.opts = exclude_opts,
+	.size = sizeof(struct exclude_opts),
+	.check = exclude_check,
 };
 
 static int opt_pages(void *data, const char *arg, char *err, size_t errlen)
@@ -264,7 +295,8 @@ static const struct popt run_opts[] = {
 	  "print perf-prof's own CPU use, max RSS, records read and lost every MS ms (also on "
 	  "SIGUSR2)",
 	  POPT_CB, .cb = opt_usage },
-	{ "count", 'N', "COUNT", "stop after COUNT samples", POPT_CB, .cb = opt_count },
+	{ "count", 'N', "COUNT", "stop after COUNT samples", POPT_CB, .cb = opt_count,
+	  .alias = "exit-N" },
 	{ 0 },
 };
 

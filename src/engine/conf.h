@@ -85,6 +85,16 @@ struct engine_conf {
 	bool output_file; /* the output is a file: SIGHUP calls the reopen hook */
 };
 
+/*
+ * --exclude-user, --exclude-kernel, --exclude-guest, -G/--exclude-host: the
+ * modes a sampling profiler leaves out (the perf attr's exclude_* bits, or
+ * the profiler's documented meaning).  Excluding both guest and host leaves
+ * nothing and is refused; each profiler refuses what is empty for it.
+ */
+struct exclude_opts {
+	bool user, kernel, guest, host;
+};
+extern const struct opt_group exclude_group; /* --exclude-* -G */
 extern const struct opt_group target_group; /* -C -p -t (and "-- command") */
 extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem */
 extern const struct opt_group run_group;    /* -i --usage-self -N */

@@ -52,9 +52,15 @@ static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
 		.extra_sample_type = PERF_SAMPLE_IP,
 		.name = "cpu-clock",
 	};
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	int err;
 
-	(void)opts;
+	if (ex) {
+		cu->excl_user = ex->user;
+		cu->excl_kernel = ex->kernel;
+		cu->excl_guest = ex->guest;
+		cu->guest_only = ex->host;
+	}
 	if (tg->nr_pids || tg->nr_tids)
 		return session__usage_err(s, "-p/-t: cpu-util measures CPUs; choose them with -C "
 					     "(a command after -- runs for the measurement)");
@@ -353,23 +359,6 @@ static void cu_deinit(struct session *s, void *priv)
 	cu->stat_now = NULL;
 }
 
-static const struct popt cu_opts[] = {
-	{ .lname = "exclude-user",
-	  .help = "user time is not busy (not shown)",
-	  POPT_BIND_FLAG(struct cpu_util, excl_user) },
-	{ .lname = "exclude-kernel",
-	  .help = "kernel time is not busy (not shown)",
-	  POPT_BIND_FLAG(struct cpu_util, excl_kernel) },
-	{ .lname = "exclude-guest",
-	  .help = "guest time is not busy (not shown)",
-	  POPT_BIND_FLAG(struct cpu_util, excl_guest) },
-	{ .lname = "guest",
-	  .sname = 'G',
-	  .help = "guest time only",
-	  POPT_BIND_FLAG(struct cpu_util, guest_only) },
-	{ 0 },
-};
-
 const struct profiler prof_cpu_util = {
 	.name = "cpu-util",
 	.needs = (const char *const[]){ "cpu-wide", NULL },
@@ -382,8 +371,7 @@ const struct profiler prof_cpu_util = {
 		    "cpu-clock sampled every 1 ms per CPU (a sample's mode from its ip) beside "
 		    "the\nkernel's accounting (/proc/stat); said once on stderr.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
-						     &output_group, NULL },
-	.own = cu_opts,
+						     &output_group, &exclude_group, NULL },
 	.priv_size = sizeof(struct cpu_util),
 	.init = cu_init,
 	.ops = { .sample = cu_sample, .interval = cu_interval, .snapshot = cu_snapshot },

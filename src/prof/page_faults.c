@@ -15,27 +15,31 @@
 #include "util/json.h"
 
 struct page_faults {
-	bool excl_user, excl_kernel;
 	struct evsel *ev;
 };
 
 static int pgf_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct page_faults *p = priv;
 	struct evsel_conf c = {
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_PAGE_FAULTS,
 		.sample_period = 1,
 		.callchain = st && st->capture.cg != CG_NONE,
-		.exclude_user = p->excl_user,
-		.exclude_kernel = p->excl_kernel,
+		.exclude_user = ex && ex->user,
+		.exclude_kernel = ex && ex->kernel,
 		.extra_sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR,
 		.name = "page-faults",
 	};
 
-	if (p->excl_user && p->excl_kernel)
+	if (c.exclude_user && c.exclude_kernel)
 		return session__usage_err(s, "--exclude-user and --exclude-kernel leave nothing");
+	/* the host's own faults: a guest's are its kernel's, not events here */
+	if (ex && ex->host)
+		return session__usage_err(s, "-G/--exclude-host: page-faults sees only the host's "
+					     "faults, that leaves nothing");
 	p->ev = session__add_event(s, &c);
 	return p->ev ? 0 : -ENOMEM;
 }
@@ -72,16 +76,6 @@ static void pgf_deinit(struct session *s, void *priv)
 		session__print_lost(s, session__out(s));
 }
 
-static const struct popt pgf_opts[] = {
-	{ .lname = "exclude-user",
-	  .help = "faults taken in kernel mode only",
-	  POPT_BIND_FLAG(struct page_faults, excl_user) },
-	{ .lname = "exclude-kernel",
-	  .help = "faults taken in user mode only",
-	  POPT_BIND_FLAG(struct page_faults, excl_kernel) },
-	{ 0 },
-};
-
 const struct profiler prof_page_faults = {
 	.name = "page-faults",
 	.needs = (const char *const[]){ NULL },
@@ -92,8 +86,7 @@ const struct profiler prof_page_faults = {
 		    "  perf-prof page-faults --exclude-user -C 0 # faults taken in the kernel on "
 		    "CPU 0",
 	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
-						     &output_group, &stack_group, NULL },
-	.own = pgf_opts,
+						     &output_group, &stack_group, &exclude_group, NULL },
 	.priv_size = sizeof(struct page_faults),
 	.init = pgf_init,
 	.ops = { .sample = pgf_sample },

@@ -69,6 +69,7 @@ struct profile {
 static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct profile *p = priv;
 	struct evsel_conf c = { 0 };
 	const char *cpu = features__cpu_pmu();
@@ -82,6 +83,12 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 					  p->than);
 	if (!p->top)
 		p->top = 10;
+	if (ex) {
+		p->excl_user = ex->user;
+		p->excl_kernel = ex->kernel;
+		p->excl_guest = ex->guest;
+		p->guest = ex->host;
+	}
 	if (p->excl_user && p->excl_kernel)
 		return session__usage_err(s, "--exclude-user and --exclude-kernel leave nothing");
 	if (p->guest && p->excl_guest)
@@ -539,19 +546,6 @@ static const struct popt pf_opts[] = {
 	  .argname = "N",
 	  .help = "rows of the table (default 10)",
 	  POPT_BIND_UINT(struct profile, top), POPT_RANGE(1, 0) },
-	{ .lname = "exclude-user",
-	  .help = "kernel mode only",
-	  POPT_BIND_FLAG(struct profile, excl_user) },
-	{ .lname = "exclude-kernel",
-	  .help = "user mode only",
-	  POPT_BIND_FLAG(struct profile, excl_kernel) },
-	{ .lname = "exclude-guest",
-	  .help = "not while a guest runs (where the PMU can tell)",
-	  POPT_BIND_FLAG(struct profile, excl_guest) },
-	{ .lname = "guest",
-	  .sname = 'G',
-	  .help = "only while a guest runs (samples in guest mode)",
-	  POPT_BIND_FLAG(struct profile, guest) },
 	{ .lname = "perins",
 	  .help = "a table per CPU (per thread with -p/-t/--)",
 	  POPT_BIND_FLAG(struct profile, perins) },
@@ -572,7 +566,7 @@ const struct profiler prof_profile = {
 		"cycles where the host has a PMU, else cpu-clock (said once).",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
-						     NULL },
+						     &exclude_group, NULL },
 	.own = pf_opts,
 	.stacks = true,
 	.priv_size = sizeof(struct profile),

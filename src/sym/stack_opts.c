@@ -40,11 +40,23 @@ static int opt_g(void *data, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* --call-graph alone is -g (frame pointers); a value may be the next word */
 static int opt_call_graph(void *data, const char *arg, char *err, size_t errlen)
 {
 	struct stack_opts *o = data;
 
+	if (!arg) {
+		o->capture.cg = CG_FP;
+		return 0;
+	}
 	return parse_callgraph(&o->capture, arg, err, errlen);
+}
+
+/* "--call-graph dwarf", "--call-graph fp": the next word is the mode */
+static bool callgraph_word(const char *word)
+{
+	return !strcmp(word, "fp") ||
+	       (!strncmp(word, "dwarf", 5) && (word[5] == 0 || word[5] == ','));
 }
 
 static int opt_max_stack(void *data, const char *arg, char *err, size_t errlen)
@@ -168,9 +180,10 @@ static int stack_check(void *data, const struct opt_set *set, char *err, size_t 
 
 static const struct popt stack_opts[] = {
 	{ "call-graph-fp", 'g', NULL, "capture stacks (frame pointers)", POPT_CB, .cb = opt_g },
-	{ "call-graph", 0, "fp|dwarf[,SIZE]",
-	  "stack capture mode; dwarf unwinds user stacks from a SIZE-byte copy (default 8192)",
-	  POPT_CB, .cb = opt_call_graph },
+	{ "call-graph", 0, "[=fp|dwarf[,SIZE]]",
+	  "stack capture mode (alone: fp, as -g; the mode may be the next word: --call-graph "
+	  "dwarf); dwarf unwinds user stacks from a SIZE-byte copy (default 8192)",
+	  POPT_CB, .cb = opt_call_graph, .takes_word = callgraph_word },
 	{ "max-stack", 0, "N", "capture at most N frames", POPT_CB, .cb = opt_max_stack },
 	{ "no-addr", 0, NULL, "stacks: hide addresses", POPT_CB, .cb = opt_no_addr },
 	{ "no-offset", 0, NULL, "stacks: hide +0xOFF offsets", POPT_CB, .cb = opt_no_offset },

@@ -81,17 +81,20 @@ void popt__left(const struct popt *o, char *buf, size_t len)
 {
 	const char *a = o->argname;
 	const char *sep = a && a[0] != '[' ? " " : "";
+	char sh[8] = "    ";
 
 	if (o->sname)
-		snprintf(buf, len, "-%c, --%s%s%s", o->sname, o->lname, sep, a ? a : "");
-	else
-		snprintf(buf, len, "    --%s%s%s", o->lname, sep, a ? a : "");
+		snprintf(sh, sizeof(sh), "-%c, ", o->sname);
+	snprintf(buf, len, "%s--%s%s%s%s%s", sh, o->lname, o->alias ? ", --" : "",
+		 o->alias ? o->alias : "", sep, a ? a : "");
 }
 
 static const struct popt log_opts[] = {
 	{ "verbose", 'v', NULL, "more messages (repeatable)",
 	  POPT_BIND_COUNT(struct log_opts, verbose) },
 	{ "quiet", 'q', NULL, "only errors on stderr", POPT_BIND_FLAG(struct log_opts, quiet) },
+	{ "version", 'V', NULL, "print the version and exit",
+	  POPT_BIND_FLAG(struct log_opts, version) },
 	{ 0 },
 };
 

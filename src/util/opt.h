@@ -36,6 +36,17 @@ struct popt {
 	unsigned long long min, max;
 	/* POPT_CB: 0, or -1 with one line (no newline) in @err */
 	int (*cb)(void *data, const char *arg, char *err, size_t errlen);
+	/*
+	 * A second long name, the original perf-prof's spelling ("cpus" beside
+	 * "cpu"): the same option, shown as "--cpu, --cpus" in -h and man pages.
+	 */
+	const char *alias;
+	/*
+	 * An optional argument ("[=...]") that may also be the next word: when
+	 * the option is given without "=VALUE" and this says yes to the word
+	 * after it ("--call-graph dwarf"), that word is the value.
+	 */
+	bool (*takes_word)(const char *word);
 };
 
 /*
@@ -98,10 +109,11 @@ int popt__set(const struct popt *o, void *data, const char *arg, char *err, size
 /* "-v, --verbose" / "    --order-mem SIZE" into @buf, for help. */
 void popt__left(const struct popt *o, char *buf, size_t len);
 
-/* -v and -q: every profiler and command takes them. */
+/* -v, -q and -V: every profiler and command takes them. */
 struct log_opts {
-	int verbose; /* -v (repeatable) */
-	bool quiet;  /* -q */
+	int verbose;  /* -v (repeatable) */
+	bool quiet;   /* -q */
+	bool version; /* -V: print the version and exit 0 (the CLI does) */
 };
 extern const struct opt_group log_group;
 

@@ -128,6 +128,61 @@ int main(void)
 	CHECK_INT(parse("-g --user-stack --kernel-stack", &set, &own), -1);
 	options__free(&set);
 
+	/* the original's long names: an alias is the same option */
+	ret = parse("--cpus 0 --pids 1,2 --tids=3", &set, &own);
+	CHECK_INT(ret, 0);
+	t = opt_set__get(&set, &target_group);
+	CHECK(t->cpus_given && t->nr_cpus == 1 && t->cpus[0] == 0, "--cpus 0");
+	CHECK(t->nr_pids == 2 && t->pids[1] == 2 && t->nr_tids == 1 && t->tids[0] == 3,
+	      "--pids, --tids=");
+	options__free(&set);
+	{
+		char left[64];
+
+		popt__left(&target_group.opts[0], left, sizeof(left));
+		CHECK(!strcmp(left, "-C, --cpu, --cpus CPUS"), "help left: %s", left);
+	}
+	/* --call-graph: alone fp; its mode as the next word or after '=' */
+	ret = parse("--call-graph -C 0", &set, &own);
+	CHECK_INT(ret, 0);
+	st = opt_set__get(&set, &stack_group);
+	CHECK(st->capture.cg == CG_FP && !st->capture.defaulted, "--call-graph alone");
+	options__free(&set);
+	ret = parse("--call-graph fp", &set, &own);
+	CHECK_INT(ret, 0);
+	CHECK(((struct stack_opts *)opt_set__get(&set, &stack_group))->capture.cg == CG_FP,
+	      "--call-graph fp");
+	options__free(&set);
+	ret = parse("--call-graph=dwarf", &set, &own);
+	CHECK_INT(ret, 0);
+	CHECK(((struct stack_opts *)opt_set__get(&set, &stack_group))->capture.cg == CG_DWARF,
+	      "--call-graph=dwarf");
+	options__free(&set);
+	ret = parse("--call-graph dwarf,16 --", &set, &own);
+	CHECK_INT(ret, -1); /* "--" with nothing after */
+	options__free(&set);
+	CHECK_INT(parse("--call-graph dwarf,7", &set, &own), -1);
+	options__free(&set);
+	/* a word that is no mode stays a word: here an unexpected argument */
+	CHECK_INT(parse("--call-graph dwraf", &set, &own), -1);
+	options__free(&set);
+	/* -V and "help" as the last word: printed, 1 (exit 0) */
+	CHECK_INT(parse("-V", &set, &own), 1);
+	options__free(&set);
+	CHECK_INT(parse("-C 0 --version", &set, &own), 1);
+	options__free(&set);
+	CHECK_INT(parse("-e sched:sched_wakeup -C 0 help", &set, &own), 1);
+	options__free(&set);
+	CHECK_INT(parse("-e help", &set, &own), -1); /* -e's value, a bad event */
+	options__free(&set);
+	CHECK_INT(parse("help -C 0", &set, &own), -1); /* not the last word */
+	options__free(&set);
+	ret = parse("-C 0 -- /bin/echo help", &set, &own); /* the workload's */
+	CHECK_INT(ret, 0);
+	t = opt_set__get(&set, &target_group);
+	CHECK(t->argv && !strcmp(t->argv[1], "help"), "help after --");
+	options__free(&set);
+
 	/* "--" is the target group's workload; -p with it is refused */
 	ret = parse("-C 0 -- /bin/true x", &set, &own);
 	CHECK_INT(ret, 0);
