@@ -341,7 +341,7 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 		}
 		session__set_stack(s, r.stack);
 		/* a stop during start-up: no stack will be resolved */
-		if (!stopsig__pending())
+		if (!stopsig__pending(!output->path))
 			stack_ctx__preload(r.stack);
 	}
 	/* maps and names first, then the profiler, then the CLI (exit: reverse) */

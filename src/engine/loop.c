@@ -446,12 +446,10 @@ static int droppable(const struct perf_event_header *h)
  */
 #define CHECK_EVERY 256
 
-static void handle_signals(struct session *s);
-
 static bool give_up(struct session *s, unsigned n)
 {
 	if (n % CHECK_EVERY == 0 && s->sigfd >= 0)
-		handle_signals(s);
+		session__handle_signals(s);
 	if (!s->interrupted)
 		return false;
 	return s->nr_interrupts > s->interrupts_seen || session__now(s) >= s->abandon_at;
@@ -586,101 +584,13 @@ static int arm_timer(int fd, unsigned ms)
 	return timerfd_settime(fd, 0, &it, NULL);
 }
 
-/*
- * The signals the loop reads through its signalfd.  SIGHUP is not among
- * them if it was ignored at start (nohup): a blocked signal is queued even
- * when ignored, so an ignored SIGHUP must stay unblocked to stay ignored.
- */
-static void loop_sigset(struct session *s, sigset_t *set)
-{
-	stopsig__set(set);
-	if (s->hup_ignored)
-		sigdelset(set, SIGHUP);
-	sigaddset(set, SIGUSR1);
-	sigaddset(set, SIGUSR2);
-	sigaddset(set, SIGCHLD);
-}
-
-static void set_handler(int sig, void (*h)(int))
-{
-	struct sigaction sa = { 0 };
-
-	sa.sa_handler = h;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-}
-
-static bool ignored(int sig)
-{
-	struct sigaction sa;
-
-	return !sigaction(sig, NULL, &sa) && sa.sa_handler == SIG_IGN;
-}
-
-/*
- * From open to the end of the run these signals are only read through the
- * signalfd: a Ctrl-C while probes or ftrace instances are being set up
- * cannot kill us half-way, and SIGUSR1/SIGUSR2/SIGQUIT never kill.  A
- * background job of a shell script starts with SIGINT and SIGQUIT ignored:
- * blocked, they reach the signalfd all the same (the kernel never discards
- * a blocked signal as ignored; a workload starts with default actions).
- */
-void session__block_signals(struct session *s)
-{
-	sigset_t set;
-
-	if (s->sig_blocked)
-		return;
-	s->hup_ignored = ignored(SIGHUP);
-	loop_sigset(s, &set);
-	if (sigprocmask(SIG_BLOCK, &set, &s->old_mask))
-		return;
-	s->sig_blocked = true;
-	s->old_pipe = signal(SIGPIPE, SIG_IGN);
-}
-
-/*
- * After the run: what is pending is handled (a stop signal counts as one
- * more interrupt, the others have nothing left to act on), then the old
- * mask comes back, except for the stop signals: they stay blocked until
- * the process exits, which discards them.  The run is over and its report
- * written; one more stop signal (timeout(1) sends its signal twice, to
- * perf-prof and to its process group; an impatient second Ctrl-C) must not
- * kill perf-prof before its buffered output is flushed, nor turn a clean
- * exit into status 130.  SIGUSR1/SIGUSR2, and SIGHUP with an output file
- * (log rotation), are ignored from then on rather than fatal.
- */
-void session__restore_signals(struct session *s)
-{
-	if (!s->sig_blocked)
-		return;
-	if (s->sigfd >= 0) {
-		handle_signals(s);
-		close(s->sigfd);
-		s->sigfd = -1;
-	}
-	set_handler(SIGUSR1, SIG_IGN);
-	set_handler(SIGUSR2, SIG_IGN);
-	if (s->conf.output_file && !s->hup_ignored)
-		set_handler(SIGHUP, SIG_IGN);
-	s->want_snapshot = s->want_usage = s->want_reopen = false;
-	signal(SIGPIPE, s->old_pipe);
-	sigaddset(&s->old_mask, SIGINT);
-	sigaddset(&s->old_mask, SIGTERM);
-	sigaddset(&s->old_mask, SIGQUIT);
-	if (!s->hup_ignored)
-		sigaddset(&s->old_mask, SIGHUP);
-	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
-	s->sig_blocked = false;
-}
-
 static int setup_loop(struct session *s)
 {
 	struct epoll_event e = { 0 };
 	sigset_t set;
 
 	session__block_signals(s);
-	loop_sigset(s, &set);
+	session__loop_sigset(s, &set);
 	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->tickfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -732,50 +642,6 @@ static void watch_next(struct session *s, struct buf *b, u64 tag)
 		if (!epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fds[b->fd_cur], &e))
 			return;
 	b->hup = true;
-}
-
-static void handle_signals(struct session *s)
-{
-	struct signalfd_siginfo si;
-
-	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
-		switch (si.ssi_signo) {
-		case SIGCHLD:
-			if (s->has_wl && workload__reap(&s->wl)) {
-				s->stop = true;
-				s->stop_reason = "workload exited";
-			}
-			continue;
-		case SIGUSR1:
-			s->want_snapshot = true;
-			continue;
-		case SIGUSR2:
-			s->want_usage = true;
-			continue;
-		case SIGHUP:
-			if (s->conf.output_file) {
-				s->want_reopen = true;
-				continue;
-			}
-			break;
-		default:
-			break;
-		}
-		/* the workload decides how it ends: pass the signal on, wait for it below */
-		if (s->has_wl && !s->wl.exited)
-			kill(s->wl.pid, (int)si.ssi_signo);
-		s->stop = true;
-		s->stop_reason = "interrupted";
-		s->interrupted = true;
-		if (!s->nr_interrupts++) {
-			struct timespec cpu;
-
-			s->abandon_at = session__now(s) + ABANDON_NS;
-			s->interrupts_seen = s->nr_interrupts;
-			if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu))
-				s->signal_cpu = (u64)cpu.tv_sec * 1000000000ULL + cpu.tv_nsec;
-		}
-	}
 }
 
 /*
@@ -891,16 +757,15 @@ int session__run(struct session *s)
 	if (err)
 		return session__set_err(s, err, "cannot set up the event loop: %s", strerror(-err));
 	/*
-	 * A stop held since start-up ends the run now: the events are
-	 * enabled and drained as always (an empty report, not a missing
-	 * one), but a command is not started only to be interrupted.
+	 * A stop held since start-up ends the run before it starts: nothing
+	 * enabled, no command run, no output opened (session__enable).
 	 */
-	handle_signals(s);
+	session__handle_signals(s);
 	err = session__enable(s);
 	if (err)
 		return err;
 	/* scripts (and the tests) wait for this line before starting a workload */
-	if (s->conf.log->verbose)
+	if (s->conf.log->verbose && s->started)
 		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n", s->nr_fds);
 	while (!s->stop) {
 		bool tick = false, interval = false, usage = false;
@@ -916,7 +781,7 @@ int session__run(struct session *s)
 			uint64_t exp;
 
 			if (tag == ~0ULL) {
-				handle_signals(s);
+				session__handle_signals(s);
 			} else if (tag == ~1ULL) {
 				tick = read(s->tickfd, &exp, sizeof(exp)) > 0;
 			} else if (tag == ~2ULL) {
@@ -966,7 +831,8 @@ int session__run(struct session *s)
 		flush_order(s, ~0ULL);
 	count_abandoned(s);
 	if (s->conf.log->verbose) {
-		fprintf(stderr, "perf-prof: stopped: %s\n", s->stop_reason ? s->stop_reason : "?");
+		fprintf(stderr, "perf-prof: stopped: %s%s\n", s->stop_reason ? s->stop_reason : "?",
+			s->started ? "" : " (during start-up: nothing enabled)");
 		if (s->oq) {
 			char size[32];
 

@@ -811,17 +811,25 @@ int session__open(struct session *s)
  */
 int session__enable(struct session *s)
 {
+	if (s->interrupted) {
+		/*
+		 * Stopped during start-up: the run never starts.  No event
+		 * is enabled, the command is not run, no output is opened
+		 * (an old -o FILE or flame graph stays as it was).
+		 */
+		if (s->has_wl) {
+			workload__kill(&s->wl);
+			s->wl_stopped = s->wl_unstarted = true;
+		}
+		return 0;
+	}
 	s->enabled_at = session__now(s);
 	for (int i = 0; i < s->nr_fds; i++)
 		if (!(s->has_wl && s->per_thread))
 			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	/* (a workload's events all enable at its exec, later) */
 	s->all_enabled_at = session__now(s);
-	if (s->has_wl && s->interrupted) {
-		/* stopped during start-up: the command never runs */
-		workload__kill(&s->wl);
-		s->wl_stopped = s->wl_unstarted = true;
-	} else if (s->has_wl) {
+	if (s->has_wl) {
 		int err = workload__start(&s->wl);
 
 		if (err)

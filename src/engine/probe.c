@@ -132,11 +132,15 @@ int probe__remove_stale(char *groups, size_t len)
 {
 	unsigned types = TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE |
 			 TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE;
-	struct tracefs_dynevent **all = tracefs_dynevent_get_all(types, NULL);
+	struct tracefs_dynevent **all;
 	int removed = 0;
 
 	if (groups && len)
 		groups[0] = 0;
+	/* only a tracefs already mounted (libtracefs would mount one) */
+	if (!features__tracefs_dir())
+		return 0;
+	all = tracefs_dynevent_get_all(types, NULL);
 	for (int i = 0; all && all[i]; i++) {
 		char *sys = NULL, *ev = NULL, *end;
 		long pid;

@@ -119,7 +119,10 @@ void probe__remove_all(struct session *s);
 /*
  * Remove the tracefs probes of perf-prof runs that are gone (SIGKILL, a
  * crash): groups perf_prof_PID whose PID is no perf-prof.  Every run does
- * it at start.  Returns how many were removed; their "GROUP/EVENT" names,
+ * it at start, when tracefs is mounted.  A perf-prof of another PID
+ * namespace sharing this tracefs looks gone: the kernel keeps a probe in
+ * use (EBUSY), so only one made and not yet opened, or closed and not yet
+ * removed, could go.  Returns how many were removed; their "GROUP/EVENT" names,
  * space-separated, in @groups (@len bytes, may be NULL).
  */
 int probe__remove_stale(char *groups, size_t len);

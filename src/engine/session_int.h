@@ -159,6 +159,9 @@ void session__set_wakeup(struct session *s, struct perf_event_attr *a);
 int session__enable(struct session *s);
 void session__block_signals(struct session *s);
 void session__restore_signals(struct session *s);
+/* engine/signals.c: the signals the loop's signalfd reads; act on those pending. */
+void session__loop_sigset(struct session *s, sigset_t *set);
+void session__handle_signals(struct session *s);
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu);
 /* A LOST / LOST_SAMPLES record: add it to the totals and its CPU's count. */
 void session__count_lost(struct session *s, const struct perf_event_header *h, int cpu);

@@ -7,7 +7,7 @@
 static sigset_t start_mask;
 static bool held, hup_ignored;
 
-static bool ignored(int sig)
+bool stopsig__ignored(int sig)
 {
 	struct sigaction sa;
 
@@ -30,7 +30,7 @@ void stopsig__hold(void)
 
 	if (held)
 		return;
-	hup_ignored = ignored(SIGHUP);
+	hup_ignored = stopsig__ignored(SIGHUP);
 	stopsig__set(&set);
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGUSR2);
@@ -47,13 +47,15 @@ void stopsig__release(void)
 	sigprocmask(SIG_SETMASK, &start_mask, NULL);
 }
 
-bool stopsig__pending(void)
+bool stopsig__pending(bool hup)
 {
 	sigset_t pending, stop;
 
 	if (sigpending(&pending))
 		return false;
 	stopsig__set(&stop);
+	if (!hup)
+		sigdelset(&stop, SIGHUP);
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sigismember(&stop, sig) == 1 && sigismember(&pending, sig) == 1)
 			return true;

@@ -24,7 +24,9 @@ void stopsig__hold(void);
 void stopsig__release(void);
 /* The stop signals: SIGINT, SIGTERM, SIGQUIT, and SIGHUP unless it was ignored at start. */
 void stopsig__set(sigset_t *set);
-/* Is a stop signal pending (held, not yet read)? */
-bool stopsig__pending(void);
+/* Is a stop signal pending (held, not yet read)?  SIGHUP counts only with @hup (no -o FILE). */
+bool stopsig__pending(bool hup);
+/* Is @sig's disposition SIG_IGN? */
+bool stopsig__ignored(int sig);
 
 #endif

@@ -19,7 +19,8 @@ storm() {
 	shift 3
 	[ "$1" = -i ] && { opt=(-i); shift; }
 	shift # --
-	"$S" "${opt[@]}" -l "$T/$name.log" -s "$RANDOM" "$sig" "$runs" 100 -- "$PP" "$@" >"$T/$name.res"
+	"$S" "${opt[@]}" -l "$T/$name.log" -p "$T/$name.pids" -s "$RANDOM" "$sig" "$runs" 100 -- \
+		"$PP" "$@" >"$T/$name.res"
 	grep '^run ' "$T/$name.res" | head -n 5 | sed 's/^/# /'
 	tail -n 1 "$T/$name.res"
 }
@@ -62,13 +63,25 @@ for sig in INT TERM; do
 	storm "up-$sig" "$sig" 20 -- trace -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" >/dev/null
 	all_clean "up-$sig" 20
 done
-# other perf-prof runs (tests in parallel) may have probes of their own:
-# count only groups whose process is gone
+# the groups of those runs (perf_prof_PID): none left
 gone=0
-for g in $(grep -oE 'perf_prof_[0-9]+' "$UP" 2>/dev/null | sort -u); do
-	kill -0 "${g#perf_prof_}" 2>/dev/null || gone=$((gone + 1))
+for p in $(cat "$T"/up-*.pids); do
+	grep -q "perf_prof_$p/" "$UP" 2>/dev/null && gone=$((gone + 1))
 done
 check_eq "uprobe runs: no probe of a finished run left in tracefs" "$gone" 0
+
+# a stop right as main starts (task-state -g takes tens of ms to start): the
+# run never starts, so its outputs are left as they were and its command is
+# not run
+echo OLD >"$T/keep.out"
+echo OLD >"$T/keep.svg"
+"$S" -l "$T/early.log" INT 5 0 -- "$PP" task-state -g -o "$T/keep.out" --flame-graph "$T/keep.svg" \
+	-- touch "$T/ran" >"$T/early.res"
+check_eq "stop at start: each run exit 0" "$(tail -n 1 "$T/early.res")" \
+	"runs=5 exit0=5 exit_other=0 signaled=0 hung=0"
+check_eq "... -o FILE left as it was" "$(cat "$T/keep.out")" OLD
+check_eq "... the flame graph left as it was" "$(cat "$T/keep.svg")" OLD
+check "... the command never ran" test ! -e "$T/ran"
 
 # a command: a stop before it started means it is not run; after, it gets the signal
 storm wl INT 20 -- trace -e sched:sched_switch -- sleep 5 >/dev/null
@@ -93,12 +106,18 @@ for i in $(seq 600); do
 done
 kill -KILL "$kp"
 wait "$kp" 2>/dev/null
-check "SIGKILL: its group perf_prof_$kp is left in tracefs" grep -q "perf_prof_$kp/" "$UP"
+# SIGKILL leaves its group (unless another perf-prof on the host removed it
+# already: then there is nothing to name)
+grep -q "perf_prof_$kp/" "$UP" && left=1 || left=0
 timeout --preserve-status -s INT 1 "$PP" trace -v -e sched:sched_switch -o /dev/null 2>"$T/k2.err"
 check_eq "the next run (trace sched_switch, no probe of its own) exits 0" "$?" 0
-check "... and says with -v what it removed" \
-	grep -qE "^perf-prof: removed [0-9]+ probes? left by perf-prof runs that are gone: .*perf_prof_$kp/nanosleep" \
-	"$T/k2.err"
+if [ "$left" = 1 ]; then
+	check "... and says with -v what it removed" \
+		grep -qE "^perf-prof: removed [0-9]+ probes? left by perf-prof runs that are gone: .*perf_prof_$kp/nanosleep" \
+		"$T/k2.err"
+else
+	skip "... naming it: another perf-prof run on this host removed it first"
+fi
 check "... the group is gone" bash -c "! grep -q 'perf_prof_$kp/' $UP"
 # again, for check
 "$PP" trace -v -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" -o /dev/null 2>"$T/k3.err" &
@@ -110,13 +129,19 @@ for i in $(seq 600); do
 done
 kill -KILL "$kp"
 wait "$kp" 2>/dev/null
+grep -q "perf_prof_$kp/" "$UP" && left=1 || left=0
 "$PP" check >"$T/check.out" 2>&1
-check "check: reports the leftover it removed" \
-	grep -qE "^  leftover probes +removed +removed [0-9]+ probes? of perf-prof runs that are gone: .*perf_prof_$kp/nanosleep" \
-	"$T/check.out"
+if [ "$left" = 1 ]; then
+	check "check: reports the leftover it removed" \
+		grep -qE "^  leftover probes +removed +removed [0-9]+ probes? of perf-prof runs that are gone: .*perf_prof_$kp/nanosleep" \
+		"$T/check.out"
+else
+	skip "check naming it: another perf-prof run on this host removed it first"
+fi
 check "... the group is gone" bash -c "! grep -q 'perf_prof_$kp/' $UP"
 "$PP" check >"$T/check2.out" 2>&1
-check "check: none the second time" grep -qE '^  leftover probes +none ' "$T/check2.out"
+check "check: a leftover row the second time, without this run's group" \
+	bash -c "grep -qE '^  leftover probes +(none|removed) ' '$T/check2.out' && ! grep -q 'perf_prof_$kp/' '$T/check2.out'"
 kill "$tgt"
 wait "$tgt" 2>/dev/null
 done_tests

@@ -2,7 +2,7 @@
 /*
  * sigstorm: stop signals at random moments of perf-prof's start-up.
  *
- *   sigstorm [-i] [-l LOG] [-s SEED] SIGNAL RUNS MAXDELAY_MS -- PERF-PROF ARGS...
+ *   sigstorm [-i] [-l LOG] [-p PIDS] [-s SEED] SIGNAL RUNS MAXDELAY_MS -- PERF-PROF ARGS...
  *
  * RUNS times: start the command (its own process group; SIGINT and SIGQUIT
  * at their default action, or ignored with -i as a shell script's
@@ -14,7 +14,7 @@
  * follows it 50 ms later.  Prints one line per run that went wrong and a
  * summary "runs=N exit0=N exit_other=N signaled=N hung=N"; the exit codes
  * other than 0 are listed by count.  The command's stdout and stderr go to
- * LOG (appended), or to /dev/null.
+ * LOG (appended), or to /dev/null.  -p: each run's pid is appended to PIDS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -88,19 +88,25 @@ int main(int argc, char **argv)
 	int codes[256] = { 0 };
 	unsigned seed = (unsigned)getpid();
 	const char *log = "/dev/null";
+	FILE *pids = NULL;
 
-	while ((opt = getopt(argc, argv, "+il:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "+il:p:s:")) != -1) {
 		if (opt == 'i')
 			ignore = 1;
 		else if (opt == 'l')
 			log = optarg;
+		else if (opt == 'p' && (pids = fopen(optarg, "ae")))
+			continue;
+		else if (opt == 'p')
+			return 1;
 		else if (opt == 's')
 			seed = (unsigned)strtoul(optarg, NULL, 0);
 		else
 			return 2;
 	}
 	if (argc - optind < 5 || strcmp(argv[optind + 3], "--")) {
-		fprintf(stderr, "usage: sigstorm [-i] [-l LOG] [-s SEED] SIGNAL RUNS MAXDELAY_MS -- CMD...\n");
+		fprintf(stderr, "usage: sigstorm [-i] [-l LOG] [-p PIDS] [-s SEED] SIGNAL RUNS "
+				"MAXDELAY_MS -- CMD...\n");
 		return 2;
 	}
 	sig = signum(argv[optind]);
@@ -130,6 +136,8 @@ int main(int argc, char **argv)
 			_exit(127);
 		}
 		setpgid(pid, pid);
+		if (pids)
+			fprintf(pids, "%d\n", (int)pid);
 		/* until main runs (or the process is gone) */
 		t0 = now();
 		while ((held = holds_stop(pid)) == 0 && now() - t0 < 10)
@@ -163,6 +171,8 @@ int main(int argc, char **argv)
 			codes[WEXITSTATUS(status)]++;
 		}
 	}
+	if (pids)
+		fclose(pids);
 	printf("runs=%d exit0=%d exit_other=%d signaled=%d hung=%d", runs, exit0, other, signaled,
 	       hung);
 	for (int c = 1; c < 256; c++)
