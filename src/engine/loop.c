@@ -762,8 +762,9 @@ static void handle_signals(struct session *s)
 			break;
 		}
 		/* the workload decides how it ends: pass the signal on, wait for it below */
-		if (s->has_wl && !s->wl.exited)
-			kill(s->wl.pid, (int)si.ssi_signo);
+		if (s->has_wl && !s->wl.exited && !kill(s->wl.pid, (int)si.ssi_signo) &&
+		    !s->wl_signal)
+			s->wl_signal = (int)si.ssi_signo;
 		s->stop = true;
 		s->stop_reason = "interrupted";
 		s->interrupted = true;
@@ -1002,4 +1003,9 @@ bool session__workload_unstarted(struct session *s)
 bool session__workload_stopped(struct session *s)
 {
 	return s->has_wl && s->wl_stopped;
+}
+
+int session__stop_signal(struct session *s)
+{
+	return s->has_wl ? s->wl_signal : 0;
 }

@@ -93,9 +93,9 @@ static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
 		memcpy(cu->stat[NOW], cu->stat[RUN], cu->nr_ids * sizeof(*cu->stat[NOW]));
 	else
 		session__warn(s, "cannot read /proc/stat (%s): samples only", strerror(-err));
-	session__warn(s, "%sutilization from cpu-clock samples every 1 ms%s",
-		      features__cpu_pmu() ? "" : "no hardware PMU: ",
-		      cu->have_stat ? " and /proc/stat" : "");
+	session__notice(s, "%sutilization from cpu-clock samples every 1 ms%s",
+			features__cpu_pmu() ? "" : "no hardware PMU: ",
+			cu->have_stat ? " and /proc/stat" : "");
 	cu->start = cu->edge = session__now(s);
 	return 0;
 }
