@@ -128,19 +128,29 @@ static void on_snapshot(struct session *s, void *arg)
 	struct run *r = arg;
 	FILE *out = session__out(s);
 
-	/* a profiler's own snapshot ran before this hook */
-	if (!r->p->ops.snapshot) {
+	/* a profiler's own snapshot ran before this hook; else the counts, on the output */
+	if (!r->p->ops.snapshot && session__json(s)) {
+		struct json j;
+
+		json__begin(&j, out, "events");
+		json__str(&j, "scope", "so_far");
+		json__obj(&j, "events");
+		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+			if (ev->nr_samples)
+				json__u64(&j, ev->name, ev->nr_samples);
+		json__close(&j);
+		json__end(&j);
+	} else if (!r->p->ops.snapshot) {
 		u64 total = 0;
 
 		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
 			total += ev->nr_samples;
-		fprintf(stderr, "perf-prof: %llu events so far", (unsigned long long)total);
+		fprintf(out, "perf-prof: %llu events so far", (unsigned long long)total);
 		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
 			if (ev->nr_samples)
-				fprintf(stderr, "%s %s %llu", total ? ":" : ",", ev->name,
+				fprintf(out, "%s %s %llu", total ? ":" : ",", ev->name,
 					(unsigned long long)ev->nr_samples);
-		fputc('\n', stderr);
-		out = stderr;
+		fputc('\n', out);
 	}
 	print_interval_lost(s, r);
 	fflush(out);

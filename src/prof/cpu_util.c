@@ -380,7 +380,7 @@ const struct profiler prof_cpu_util = {
 		    "  perf-prof cpu-util -C 0-3 -G      # the guest share of CPUs 0-3\n"
 		    "  perf-prof cpu-util -C 1 -- ./job  # CPU 1 while ./job runs\n"
 		    "cpu-clock sampled every 1 ms per CPU (a sample's mode from its ip) beside "
-		    "the\nkernel's accounting (/proc/stat); said once on stderr.",
+		    "the\nkernel's accounting (/proc/stat); said once on stderr with -v.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, NULL },
 	.own = cu_opts,
