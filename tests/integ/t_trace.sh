@@ -332,10 +332,14 @@ gate_start "$W/getppid_loop" 100 0 --wait
 gate_run trace -e syscalls:sys_enter_getppid -p $gpid,$gpid -t $gpid
 check_eq "-p X,X -t X: each event once" "$(events syscalls:sys_enter_getppid "$T/out")" 100
 
-# -N ends the workload and everything it started; perf-prof says so and exits 0
+# -N ends the workload and everything it started; exit 0, and -v says so
+# (a notice: nothing on stderr without -v, issue 21)
 run trace -e sched:sched_process_exec -N 1 -- sh -c 'sleep 30; echo done'
 check_eq "-N with a workload: exit status" "$rc" 0
-check "-N with a workload: says it stopped it" grep -q "stopped 'sh'" "$T/err"
+check_eq "-N with a workload: nothing on stderr" "$(cat "$T/err")" ""
+run trace -v -e sched:sched_process_exec -N 1 -- sh -c 'sleep 30; echo done'
+check_eq "-N -v with a workload: exit status" "$rc" 0
+check "-N -v with a workload: says it stopped it" grep -q "stopped 'sh'" "$T/err"
 # ours only (PP_TEST_TOKEN is in their environment): other runs may sleep 30 too
 ours_sleeping() {
 	for p in $(pgrep -f 'sleep 30'); do
