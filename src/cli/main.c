@@ -128,19 +128,29 @@ static void on_snapshot(struct session *s, void *arg)
 	struct run *r = arg;
 	FILE *out = session__out(s);
 
-	/* a profiler's own snapshot ran before this hook */
-	if (!r->p->ops.snapshot) {
+	/* a profiler's own snapshot ran before this hook; else the counts, on the output */
+	if (!r->p->ops.snapshot && session__json(s)) {
+		struct json j;
+
+		json__begin(&j, out, "events");
+		json__str(&j, "scope", "so_far");
+		json__obj(&j, "events");
+		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+			if (ev->nr_samples)
+				json__u64(&j, ev->name, ev->nr_samples);
+		json__close(&j);
+		json__end(&j);
+	} else if (!r->p->ops.snapshot) {
 		u64 total = 0;
 
 		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
 			total += ev->nr_samples;
-		fprintf(stderr, "perf-prof: %llu events so far", (unsigned long long)total);
+		fprintf(out, "perf-prof: %llu events so far", (unsigned long long)total);
 		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
 			if (ev->nr_samples)
-				fprintf(stderr, "%s %s %llu", total ? ":" : ",", ev->name,
+				fprintf(out, "%s %s %llu", total ? ":" : ",", ev->name,
 					(unsigned long long)ev->nr_samples);
-		fputc('\n', stderr);
-		out = stderr;
+		fputc('\n', out);
 	}
 	print_interval_lost(s, r);
 	fflush(out);
@@ -168,12 +178,27 @@ static void on_usage(struct session *s, void *arg)
 	span = wall - r->wall;
 	if (span <= 0)
 		span = 1e-9;
-	fprintf(stderr,
-		"perf-prof: usage: %.1f%% usr %.1f%% sys (of one CPU, last %.2f s), max RSS %.1f "
-		"MiB, %llu records read, %llu lost\n",
-		100 * (usr - r->cpu_usr) / span, 100 * (sys - r->cpu_sys) / span, span,
-		ru.ru_maxrss / 1024.0, (unsigned long long)session__records_read(s),
-		(unsigned long long)session__lost(s));
+	/* data asked for: on the output, in order with the rest (not a problem: no stderr) */
+	if (session__json(s)) {
+		struct json j;
+
+		json__begin(&j, session__out(s), "usage");
+		json__f64(&j, "usr_pct", 100 * (usr - r->cpu_usr) / span);
+		json__f64(&j, "sys_pct", 100 * (sys - r->cpu_sys) / span);
+		json__f64(&j, "span_s", span);
+		json__f64(&j, "max_rss_mib", ru.ru_maxrss / 1024.0);
+		json__u64(&j, "records", session__records_read(s));
+		json__u64(&j, "lost", session__lost(s));
+		json__end(&j);
+	} else {
+		fprintf(session__out(s),
+			"perf-prof: usage: %.1f%% usr %.1f%% sys (of one CPU, last %.2f s), max "
+			"RSS %.1f MiB, %llu records read, %llu lost\n",
+			100 * (usr - r->cpu_usr) / span, 100 * (sys - r->cpu_sys) / span, span,
+			ru.ru_maxrss / 1024.0, (unsigned long long)session__records_read(s),
+			(unsigned long long)session__lost(s));
+	}
+	fflush(session__out(s));
 	r->cpu_usr = usr;
 	r->cpu_sys = sys;
 	r->wall = wall;
@@ -247,6 +272,19 @@ static int exit_code_of(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 1;
+}
+
+/*
+ * The workload died of the stop signal perf-prof passed on to it (or, a
+ * shell's way, exited with 128 + that signal): the run's own end.
+ */
+static bool died_of_stop(int status, int sig)
+{
+	if (!sig)
+		return false;
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status) == sig;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig;
 }
 
 /*
@@ -385,15 +423,24 @@ out_deinit:
 	if (session__json(s) && session__started(s))
 		session__json_lost(s, out);
 	status = session__workload_status(s);
+	/*
+	 * A workload perf-prof ended itself (-N, a stop signal passed on to
+	 * it and which it died of) is part of a successful run: said only
+	 * with -v.  One that failed or died on its own gives its status.
+	 */
 	if (!ret && session__workload_unstarted(s)) {
-		if (!log->quiet)
+		if (log->verbose && !log->quiet)
 			fprintf(stderr, "perf-prof: stopped before '%s' was started\n",
 				target->argv[0]);
 	} else if (!ret && session__workload_stopped(s)) {
-		if (!log->quiet)
+		if (log->verbose && !log->quiet)
 			fprintf(stderr,
 				"perf-prof: stopped '%s' (pid %d) at the end of monitoring\n",
 				target->argv[0], session__workload_pid(s));
+	} else if (!ret && status >= 0 && died_of_stop(status, session__stop_signal(s))) {
+		if (log->verbose && !log->quiet)
+			fprintf(stderr, "perf-prof: '%s' ended by the stop signal (%s)\n",
+				target->argv[0], strsignal(session__stop_signal(s)));
 	} else if (!ret && status >= 0) {
 		ret = exit_code_of(status);
 		/* quiet on success: scripts take anything on stderr for a failure */

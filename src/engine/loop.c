@@ -869,3 +869,8 @@ bool session__workload_stopped(struct session *s)
 {
 	return s->has_wl && s->wl_stopped;
 }
+
+int session__stop_signal(struct session *s)
+{
+	return s->has_wl ? s->wl_signal : 0;
+}

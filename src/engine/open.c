@@ -351,11 +351,11 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 		else
 			snprintf(name, sizeof(name), "%s", ev->name);
 		if (*kern)
-			session__warn(
+			session__notice(
 				s, "filter '%s' on %s runs in user space (the kernel keeps '%s')",
 				user, name, kern);
 		else
-			session__warn(s, "filter '%s' on %s runs in user space", user, name);
+			session__notice(s, "filter '%s' on %s runs in user space", user, name);
 	}
 	free(ev->filter);
 	ev->filter = NULL;

@@ -210,6 +210,19 @@ void session__warn(struct session *s, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void session__notice(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->conf.log->quiet || !s->conf.log->verbose)
+		return;
+	fprintf(stderr, "perf-prof%s%s: ", s->name ? " " : "", s->name ? s->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void session__output_err(struct session *s, const char *fmt, ...)
 {
 	va_list ap;

@@ -168,6 +168,12 @@ int session__usage_err(struct session *s, const char *fmt, ...)
  * profiler writes to stderr; NAME is what session__set_name gave.
  */
 void session__warn(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A notice: how the run is done (a fallback, a filter run in user space),
+ * nothing lost or cut short.  Like session__warn, but only with -v: a
+ * successful run prints nothing on stderr.
+ */
+void session__notice(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session__set_name(struct session *s, const char *name);
 bool session__err_is_usage(struct session *s);
 /*
@@ -328,6 +334,11 @@ int session__workload_status(struct session *s);
 pid_t session__workload_pid(struct session *s);
 /* True when perf-prof ended the workload itself (-N reached, output failed). */
 bool session__workload_stopped(struct session *s);
+/*
+ * The first stop signal (SIGINT, SIGTERM, SIGQUIT, SIGHUP) that ended the
+ * run and was passed on to a running workload; 0 if none was.
+ */
+int session__stop_signal(struct session *s);
 /* A stop signal came during start-up: the command was never run. */
 bool session__workload_unstarted(struct session *s);
 

@@ -101,6 +101,7 @@ struct session {
 	bool want_reopen;	  /* SIGHUP seen, with an output file */
 	u64 nr_read;		  /* records read from the ring buffers */
 	bool interrupted;	  /* SIGINT/SIGTERM/SIGQUIT/SIGHUP (passed on to the workload) */
+	int wl_signal;		  /* the first of them passed on to a running workload */
 	unsigned nr_interrupts;	  /* stop signals received */
 	unsigned interrupts_seen; /* ... when the loops started to give up */
 	u64 abandon_at;		  /* after an interrupt, stop processing at this time */

@@ -121,8 +121,9 @@ void session__handle_signals(struct session *s)
 			break;
 		}
 		/* the workload decides how it ends: pass the signal on, wait for it below */
-		if (s->has_wl && !s->wl.exited)
-			kill(s->wl.pid, (int)si.ssi_signo);
+		if (s->has_wl && !s->wl.exited && !kill(s->wl.pid, (int)si.ssi_signo) &&
+		    !s->wl_signal)
+			s->wl_signal = (int)si.ssi_signo;
 		s->stop = true;
 		s->stop_reason = "interrupted";
 		s->interrupted = true;

@@ -380,16 +380,16 @@ static int bp_init(struct session *s, void *priv, const struct opt_set *opts)
 	for (int i = 0; i < p->nr; i++)
 		if (tg->cpus_given && !tg->nr_pids && !tg->nr_tids && tg->argv && tg->argv[0] &&
 		    p->bp[i].sym[0] && !p->bp[i].sa.kernel)
-			session__warn(s,
-				      "'%s': with -C, watched in every process on those CPUs for "
-				      "as long as '%s' runs, not in it alone (without -C: in it "
-				      "and its children, wherever they run)",
-				      p->bp[i].text, tg->argv[0]);
+			session__notice(s,
+					"'%s': with -C, watched in every process on those CPUs for "
+					"as long as '%s' runs, not in it alone (without -C: in it "
+					"and its children, wherever they run)",
+					p->bp[i].text, tg->argv[0]);
 	if (p->persona_set)
-		session__warn(s,
-			      "'%s' runs without address randomization: its symbols' "
-			      "addresses are known before it starts",
-			      session__conf(s)->target->argv[0]);
+		session__notice(s,
+				"'%s' runs without address randomization: its symbols' "
+				"addresses are known before it starts",
+				session__conf(s)->target->argv[0]);
 	return 0;
 }
 

@@ -99,9 +99,9 @@ static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
 		memcpy(cu->stat[NOW], cu->stat[RUN], cu->nr_ids * sizeof(*cu->stat[NOW]));
 	else
 		session__warn(s, "cannot read /proc/stat (%s): samples only", strerror(-err));
-	session__warn(s, "%sutilization from cpu-clock samples every 1 ms%s",
-		      features__cpu_pmu() ? "" : "no hardware PMU: ",
-		      cu->have_stat ? " and /proc/stat" : "");
+	session__notice(s, "%sutilization from cpu-clock samples every 1 ms%s",
+			features__cpu_pmu() ? "" : "no hardware PMU: ",
+			cu->have_stat ? " and /proc/stat" : "");
 	cu->start = cu->edge = session__now(s);
 	return 0;
 }
@@ -369,7 +369,7 @@ const struct profiler prof_cpu_util = {
 		    "  perf-prof cpu-util -C 0-3 -G      # the guest share of CPUs 0-3\n"
 		    "  perf-prof cpu-util -C 1 -- ./job  # CPU 1 while ./job runs\n"
 		    "cpu-clock sampled every 1 ms per CPU (a sample's mode from its ip) beside "
-		    "the\nkernel's accounting (/proc/stat); said once on stderr.",
+		    "the\nkernel's accounting (/proc/stat); said once on stderr with -v.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &exclude_group, NULL },
 	.priv_size = sizeof(struct cpu_util),

@@ -119,7 +119,7 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (p->guest && cpu)
 		p->ev->attr.exclude_host = 1; /* the PMU counts only while a guest runs */
 	if (!cpu)
-		session__warn(
+		session__notice(
 			s, "no hardware PMU here: sampling the cpu-clock software event at %llu Hz",
 			p->freq);
 	return stack_flame__open(s, opt_set__get(opts, &flame_group),

@@ -104,9 +104,9 @@ static int watched_cpus(struct session *s, struct watchdog *w, const struct targ
 	}
 	free(mask);
 	if (len)
-		session__warn(s,
-			      "CPU %s: not in kernel.watchdog_cpumask, no lockup to predict there",
-			      skipped);
+		session__notice(
+			s, "CPU %s: not in kernel.watchdog_cpumask, no lockup to predict there",
+			skipped);
 	return 0;
 }
 
@@ -210,18 +210,19 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 	/* an idle CPU is in no lockup; and a NOHZ idle CPU, without its tick, throttles the clock */
 	w->smp->attr.exclude_idle = !pmu;
 	if (pmu)
-		session__warn(s, "sampling cycles (an NMI) at %llu Hz", w->freq);
+		session__notice(s, "sampling cycles (an NMI) at %llu Hz", w->freq);
 	else
-		session__warn(s,
-			      "no hardware PMU here: sampling the cpu-clock software event at %llu "
-			      "Hz (a timer interrupt: no samples while a CPU holds interrupts off)",
-			      w->freq);
+		session__notice(
+			s,
+			"no hardware PMU here: sampling the cpu-clock software event at %llu "
+			"Hz (a timer interrupt: no samples while a CPU holds interrupts off)",
+			w->freq);
 	if (!nmi)
-		session__warn(s, "the NMI watchdog is off (kernel.nmi_watchdog = 0): the kernel "
-				 "would not declare hard lockups; predicted all the same");
+		session__notice(s, "the NMI watchdog is off (kernel.nmi_watchdog = 0): the kernel "
+				   "would not declare hard lockups; predicted all the same");
 	if (w->soft_off)
-		session__warn(s, "the soft lockup detector is off (kernel.soft_watchdog = 0): "
-				 "hard lockups only");
+		session__notice(s, "the soft lockup detector is off (kernel.soft_watchdog = 0): "
+				   "hard lockups only");
 	return 0;
 }
 

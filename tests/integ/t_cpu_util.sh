@@ -76,11 +76,15 @@ ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 cu 1 "$T/u" -C 1 -i 1000 -- "$W/pinned" 3 spin@1 sleep
 check_eq "spin: exit status" $? 0
 check "spin: the workload ran" grep -q '^done$' "$T/u"
+# how it measures is a notice: only with -v (issue 21)
+check_eq "without -v: nothing on stderr" "$(cat "$T/u.err")" ""
+"$PP" cpu-util -v -C 1 -i 1000 -- sleep 0.2 >/dev/null 2>"$T/v.err"
+check_eq "-v: exit status" $? 0
 if [ -e /sys/bus/event_source/devices/cpu/events/cpu-cycles ]; then
-	check_eq "a PMU: what is used, said once" "$(grep -c 'utilization from cpu-clock samples every 1 ms and /proc/stat' "$T/u.err")" 1
+	check_eq "a PMU: what is used, said once with -v" "$(grep -c 'utilization from cpu-clock samples every 1 ms and /proc/stat' "$T/v.err")" 1
 else
-	check_eq "no PMU: said once, on stderr" \
-		"$(grep -c '^perf-prof cpu-util: no hardware PMU: utilization from cpu-clock samples every 1 ms and /proc/stat$' "$T/u.err")" 1
+	check_eq "no PMU: said once, on stderr with -v" \
+		"$(grep -c '^perf-prof cpu-util: no hardware PMU: utilization from cpu-clock samples every 1 ms and /proc/stat$' "$T/v.err")" 1
 fi
 check_range "-i 1000: 2 to 4 intervals, then the run" "$(grep -c ' cpu-util: [0-9.]* ms on 1 CPU$' "$T/u")" 2 4
 check "the columns" grep -q '^CPU   USER%   SYS% GUEST%  BUSY%    USER%   SYS% GUEST% STEAL%  BUSY%$' "$T/u"

@@ -178,7 +178,7 @@ if [ "$(cat /proc/sys/kernel/watchdog 2>/dev/null)" = 1 ] && [ "$thresh" -gt 0 ]
 	done
 	secs=$((thresh * 2 / 5 * 2 + 1)) # two periods of the hrtimer and a bit
 	kernel_trace_start && traced=1 || traced=0
-	"${DIE_TERM[@]}" "$PP" watchdog -g -- sleep "$secs" >"$T/w" 2>"$T/w.err"
+	"${DIE_TERM[@]}" "$PP" watchdog -v -g -- sleep "$secs" >"$T/w" 2>"$T/w.err"
 	rc=$?
 	[ "$traced" = 1 ] && kernel_trace_stop "$T/w.kernel"
 	for w in "${pids[@]}"; do reap "$w"; done

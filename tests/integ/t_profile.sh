@@ -10,6 +10,8 @@
 [ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
 
 "$PP" profile -F 999 --flame-graph "$T/f.folded" -- "$W/spin" 3 >"$T/f" 2>"$T/f.err"
+check_eq "stderr says nothing without -v" "$(cat "$T/f.err")" ""
+"$PP" profile -v -F 999 -- "$W/spin" 1 >/dev/null 2>"$T/f.err"
 check_eq "exit status" $? 0
 check "the workload ran" grep -q '^done$' "$T/f"
 share() { awk -v f=";$2;" '{ n = $NF; if (index($0, f)) s += n; if (index($0, ";spin_a;") || index($0, ";spin_b;")) t += n }
@@ -20,7 +22,7 @@ check "folded: main -> spin_a -> spin_for, names exact" grep -q '^spinner;__libc
 if [ -d /sys/bus/event_source/devices/cpu ] && [ -e /sys/bus/event_source/devices/cpu/events/cpu-cycles ]; then
 	check "a PMU: cycles" grep -q 'samples of cycles' "$T/f"
 else
-	check_eq "no PMU: said once, on stderr" "$(grep -c 'no hardware PMU here: sampling the cpu-clock software event at 999 Hz' "$T/f.err")" 1
+	check_eq "no PMU: said once, on stderr with -v" "$(grep -c 'no hardware PMU here: sampling the cpu-clock software event at 999 Hz' "$T/f.err")" 1
 	check "no PMU: cpu-clock samples" grep -q 'samples of cpu-clock at 999 Hz' "$T/f"
 fi
 

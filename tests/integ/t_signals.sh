@@ -46,15 +46,18 @@ spawn pp "$PP" trace -v -e "syscalls:sys_enter_getppid/$filter/" >"$T/u1.out" 2>
 monitoring "$T/u1.err"
 "$T/$GP" 1000 >/dev/null
 kill -USR1 "$pp"
-check "trace: SIGUSR1 gives the counts so far" \
-	wait_for "$T/u1.err" "^perf-prof: 1000 events so far: syscalls:sys_enter_getppid 1000$"
+check "trace: SIGUSR1 gives the counts so far, on the output (issue 21)" \
+	wait_for "$T/u1.out" "^perf-prof: 1000 events so far: syscalls:sys_enter_getppid 1000$"
 kill -USR1 "$pp"
 check "trace: a second SIGUSR1 gives the same counts (nothing reset)" \
-	wait_for "$T/u1.err" "^perf-prof: 1000 events so far" 2
+	wait_for "$T/u1.out" "^perf-prof: 1000 events so far" 2
 kill -TERM "$pp"
 wait "$pp"
 check_eq "trace: SIGTERM after SIGUSR1 exits 0" "$?" 0
 check_eq "trace: every event printed" "$(grep -c "$GP" "$T/u1.out")" 1000
+check_eq "trace: the counts come after the 1000 events, in order with them" \
+	"$(grep -n 'events so far' "$T/u1.out" | head -1 | cut -d: -f1)" 1001
+check_eq "trace: nothing of it on stderr" "$(grep -c 'events so far' "$T/u1.err")" 0
 
 spawn pp "$PP" task-state -v -S --filter "$SL" >"$T/t1.out" 2>"$T/t1.err"
 monitoring "$T/t1.err"
@@ -85,15 +88,23 @@ usage_re='^perf-prof: usage: [0-9.]+% usr [0-9.]+% sys \(of one CPU, last [0-9.]
 spawn pp "$PP" trace -v --usage-self 100 -e "syscalls:sys_enter_getppid/$filter/" \
 	>"$T/u2.out" 2>"$T/u2.err"
 monitoring "$T/u2.err"
+check "--usage-self 100: a cost line comes, on the output (issue 21)" wait_for "$T/u2.out" "$usage_re" 1
 "$T/$GP" 500 >/dev/null
-check "--usage-self 100: cost lines come" wait_for "$T/u2.err" "$usage_re" 3
+n=$(grep -cE "$usage_re" "$T/u2.out")
+check "--usage-self 100: more cost lines come" wait_for "$T/u2.out" "$usage_re" $((n + 2))
 kill -USR2 "$pp"
 kill -TERM "$pp"
 wait "$pp"
 check_eq "--usage-self run exits 0" "$?" 0
-read_last=$(grep -E "$usage_re" "$T/u2.err" | tail -1 | sed -E 's/.* ([0-9]+) records read.*/\1/')
+read_last=$(grep -E "$usage_re" "$T/u2.out" | tail -1 | sed -E 's/.* ([0-9]+) records read.*/\1/')
 check_range "records read counts the 500 events" "${read_last:-0}" 500 1000000
-check "RSS is reported" grep -qE 'max RSS [1-9][0-9.]* MiB' "$T/u2.err"
+check "RSS is reported" grep -qE 'max RSS [1-9][0-9.]* MiB' "$T/u2.out"
+check_eq "no cost line on stderr" "$(grep -c 'usage:' "$T/u2.err")" 0
+# in order with the data: the 500 events come between two cost lines
+first=$(grep -n "$GP" "$T/u2.out" | head -1 | cut -d: -f1)
+last=$(grep -n "$GP" "$T/u2.out" | tail -1 | cut -d: -f1)
+check "a cost line before the events and one after them" \
+	awk -v f="$first" -v l="$last" -v re="$usage_re" '$0 ~ re { if (NR < f) b = 1; if (NR > l) a = 1 } END { exit !(a && b) }' "$T/u2.out"
 
 # --- SIGQUIT: a clean stop with the final output ---
 spawn pp "$PP" task-state -v >"$T/q.out" 2>"$T/q.err"
@@ -147,7 +158,7 @@ spawn pp "$PP" trace -v -e "syscalls:sys_enter_getppid/$filter/" -o "$T/rot.txt"
 monitoring "$T/h.err"
 "$T/$GP" 300 >/dev/null
 kill -USR1 "$pp" # the 300 are in the file once the snapshot line is out
-wait_for "$T/h.err" '^perf-prof: 300 events so far'
+wait_for "$T/rot.txt" '^perf-prof: 300 events so far'
 mv "$T/rot.txt" "$T/rot.txt.1"
 kill -HUP "$pp"
 check "-o: SIGHUP reopens the file" wait_for "$T/h.err" "^perf-prof: SIGHUP: reopened '$T/rot.txt'$"
@@ -163,7 +174,7 @@ spawn pp nohup "$PP" trace -v -e "syscalls:sys_enter_getppid/$filter/" >"$T/n.ou
 monitoring "$T/n.err"
 kill -HUP "$pp"
 kill -USR1 "$pp" # still there to answer?
-check "nohup: still running after SIGHUP (answers SIGUSR1)" wait_for "$T/n.err" 'events so far'
+check "nohup: still running after SIGHUP (answers SIGUSR1)" wait_for "$T/n.out" 'events so far'
 kill -TERM "$pp"
 wait "$pp"
 check_eq "nohup: exit 0 on SIGTERM" "$?" 0
@@ -297,7 +308,8 @@ kill -USR2 $ep 2>/dev/null
 wait $ep
 check_eq "SIGUSR1/SIGUSR2 at start-up: exit status 0" "$?" 0
 check "SIGUSR1/SIGUSR2 at start-up: the table is printed" grep -q '^STATE ' "$T/early.out"
-check "SIGUSR2 at start-up: its cost line comes once the loop runs" \
-	grep -q '^perf-prof: usage' "$T/early.err"
+check "SIGUSR2 at start-up: its cost line comes once the loop runs, on the output" \
+	grep -q '^perf-prof: usage' "$T/early.out"
+check_eq "SIGUSR1/SIGUSR2 at start-up: nothing on stderr" "$(cat "$T/early.err")" ""
 
 done_tests

@@ -332,10 +332,14 @@ gate_start "$W/getppid_loop" 100 0 --wait
 gate_run trace -e syscalls:sys_enter_getppid -p $gpid,$gpid -t $gpid
 check_eq "-p X,X -t X: each event once" "$(events syscalls:sys_enter_getppid "$T/out")" 100
 
-# -N ends the workload and everything it started; perf-prof says so and exits 0
+# -N ends the workload and everything it started; exit 0, and -v says so
+# (a notice: nothing on stderr without -v, issue 21)
 run trace -e sched:sched_process_exec -N 1 -- sh -c 'sleep 30; echo done'
 check_eq "-N with a workload: exit status" "$rc" 0
-check "-N with a workload: says it stopped it" grep -q "stopped 'sh'" "$T/err"
+check_eq "-N with a workload: nothing on stderr" "$(cat "$T/err")" ""
+run trace -v -e sched:sched_process_exec -N 1 -- sh -c 'sleep 30; echo done'
+check_eq "-N -v with a workload: exit status" "$rc" 0
+check "-N -v with a workload: says it stopped it" grep -q "stopped 'sh'" "$T/err"
 # ours only (PP_TEST_TOKEN is in their environment): other runs may sleep 30 too
 ours_sleeping() {
 	for p in $(pgrep -f 'sleep 30'); do
@@ -345,14 +349,16 @@ ours_sleeping() {
 for _ in $(seq 50); do [ "$(ours_sleeping)" = 0 ] && break; sleep 0.1; done
 check_eq "-N with a workload: no process of it left" "$(ours_sleeping)" 0
 
-# SIGTERM to perf-prof goes to the workload, whose status perf-prof returns
+# SIGTERM to perf-prof goes to the workload, which dies of it: the run's own
+# end (issue 21), exit 0; -v says so
 "$PP" trace -e sched:sched_switch -o /dev/null -v -- sleep 30 2>"$T/err" &
 tpid=$!
 for _ in $(seq 600); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.1; done
 kill -TERM $tpid
 wait $tpid
-check_eq "SIGTERM: perf-prof exits with the workload's status" "$?" 143
-check "SIGTERM: the workload's end is reported" grep -q "status 143" "$T/err"
+check_eq "SIGTERM: the workload ended by it, exit 0" "$?" 0
+check "SIGTERM: -v says the workload ended by the stop" grep -q "^perf-prof: 'sleep' ended by the stop signal (Terminated)$" "$T/err"
+check_eq "SIGTERM: no exit status reported" "$(grep -c 'exited with status' "$T/err")" 0
 
 # a full output device is an error, not a silent success
 run trace -e sched:sched_switch -N 50 -o /dev/full
