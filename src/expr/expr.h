@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine/sample.h"
 #include "util/opt.h"
@@ -40,6 +41,7 @@ struct expr_ctx {
 	struct ksyms *ksyms;	  /* ksymbol(); NULL: ksymbol() gives "[unknown]" */
 	const u64 *vars;	  /* the values of the names bound by expr__compile_vars */
 	int nr_vars;		  /* a name past them reads as 0, counted as a bad read */
+	FILE *out;		  /* printf()'s output; NULL: stdout */
 };
 
 enum expr_kind { EXPR_INT, EXPR_STR };

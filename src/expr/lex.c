@@ -221,6 +221,7 @@ static const struct {
 	const char *s;
 	enum tok_type t;
 } ops[] = {
+	{ "++", T_INC },   { "--", T_DEC },
 	{ "<<", T_SHL },   { ">>", T_SHR },   { "&&", T_ANDAND }, { "||", T_OROR },
 	{ "==", T_EQ },	   { "!=", T_NE },    { "<=", T_LE },	  { ">=", T_GE },
 	{ "+", T_PLUS },   { "-", T_MINUS },  { "*", T_STAR },	  { "/", T_SLASH },
@@ -235,8 +236,15 @@ bool lex__next(struct lexer *lx, struct token *t)
 	const char *s = lx->text;
 	unsigned char c;
 
-	while (isspace((unsigned char)s[lx->pos]))
-		lx->pos++;
+	for (;;) {
+		while (isspace((unsigned char)s[lx->pos]))
+			lx->pos++;
+		/* '#' and '//' start a comment up to the end of the line */
+		if (s[lx->pos] != '#' && (s[lx->pos] != '/' || s[lx->pos + 1] != '/'))
+			break;
+		while (s[lx->pos] && s[lx->pos] != '\n')
+			lx->pos++;
+	}
 	memset(t, 0, sizeof(*t));
 	t->pos = lx->pos;
 	c = s[lx->pos];

@@ -27,6 +27,8 @@ struct parser {
 	int depth;		 /* recursion of the parser itself */
 	const char *const *vars; /* bound names (expr__compile_vars), or NULL */
 	int nr_vars;
+	bool want_addr; /* the operand of '&': an array's name is its address */
+	bool want_lval; /* the operand of prefix ++/--: an unknown name is a variable */
 };
 
 static void perr(struct parser *p, int col, const char *fmt, ...)
@@ -101,6 +103,7 @@ static struct node *new_node(struct parser *p, enum op op, int col)
 }
 
 static struct node *parse_expr(struct parser *p);
+static struct node *parse_assign(struct parser *p);
 static struct node *parse_cond(struct parser *p);
 static struct node *parse_unary(struct parser *p);
 static struct node *parse_postfix(struct parser *p);
@@ -159,6 +162,117 @@ static bool check_depth(struct parser *p, struct node *n)
 		return false;
 	}
 	return true;
+}
+
+/* @n takes @from's type (a string, signedness, pointer). */
+static void copy_type(struct node *n, const struct node *from)
+{
+	n->is_str = from->is_str;
+	n->uns = from->uns;
+	n->any = from->any;
+	n->ptr = from->ptr;
+	n->psize = from->psize;
+	n->psigned = from->psigned;
+}
+
+/* The bytes one step of pointer @n moves by: what it points to. */
+static unsigned char ptr_scale(const struct node *n)
+{
+	return n->ptr > 1 ? 8 : n->psize ? n->psize : 1;
+}
+
+/* The slot of the name at @n (a new one if none): 1 + its index, 0 on error. */
+static int slot_of(struct parser *p, const struct node *n, bool user)
+{
+	struct expr *e = p->e;
+
+	for (int i = 0; i < e->nr_slots; i++)
+		if (e->slots[i].len == n->nlen &&
+		    !strncmp(e->text + e->slots[i].col, e->text + n->col, n->nlen))
+			return i + 1;
+	if (e->nr_slots == EXPR_MAX_SLOTS) {
+		perr(p, n->col, "too many names assigned (%d at most)", EXPR_MAX_SLOTS);
+		return 0;
+	}
+	e->slots[e->nr_slots] = (struct slot){ .col = n->col, .len = n->nlen, .user = user };
+	return ++e->nr_slots;
+}
+
+/*
+ * Whether @n can be assigned by @op: a field, a _variable, a bound name or
+ * a variable of the expression, each a number.
+ */
+static bool lvalue(struct parser *p, struct node *n, const char *op)
+{
+	if (n->any)
+		return true;
+	switch (n->op) {
+	case OP_FIELD:
+	case OP_CPU ... OP_VAR:
+	case OP_UVAR:
+		if (n->nlen)
+			break;
+		/* fall through */
+	default:
+		perr(p, n->col,
+		     "'%s' needs a name: a field, a _variable or a variable of the expression", op);
+		return false;
+	}
+	n->slot = slot_of(p, n, n->op == OP_UVAR);
+	return n->slot != 0;
+}
+
+/* A variable's type is its first assignment's (a number or a pointer). */
+static void uvar_type(struct parser *p, struct node *var, const struct node *val)
+{
+	struct slot *sl = &p->e->slots[var->slot - 1];
+
+	if (sl->typed)
+		return;
+	sl->typed = true;
+	sl->ptr = val->ptr;
+	sl->psize = val->psize;
+	sl->psigned = val->psigned;
+	sl->uns = val->uns;
+	var->ptr = sl->ptr;
+	var->psize = sl->psize;
+	var->psigned = sl->psigned;
+	var->uns = sl->uns;
+}
+
+/* P + N, N + P, P - N (N scaled by what P points to) and P - Q (in those units). */
+static struct node *ptr_arith(struct parser *p, enum op op, int opcol, struct node *a,
+			      struct node *b)
+{
+	struct node *n;
+
+	if (a->ptr && b->ptr && op == OP_ADD) {
+		perr(p, opcol, "adding two pointers");
+		return NULL;
+	}
+	if (!a->ptr && op == OP_SUB) {
+		perr(p, b->col, "a number minus a pointer");
+		return NULL;
+	}
+	n = new_node(p, a->ptr && b->ptr ? OP_PTRDIFF : OP_PTRADD, a->col);
+	if (!n)
+		return NULL;
+	if (!a->ptr) { /* N + P: P first */
+		struct node *t = a;
+
+		a = b;
+		b = t;
+	}
+	n->a = a;
+	n->b = b;
+	n->cast_size = ptr_scale(a);
+	n->cast_signed = op == OP_SUB; /* P - N */
+	if (n->op == OP_PTRADD) {
+		copy_type(n, a);
+	} else {
+		n->uns = false;
+	}
+	return check_depth(p, n) ? n : NULL;
 }
 
 static struct node *unary(struct parser *p, enum op op, int col, struct node *a)
@@ -272,6 +386,8 @@ static struct node *binary(struct parser *p, enum op op, int opcol, struct node 
 	} else if ((op == OP_DIV || op == OP_MOD) && is_const(b) && !b->val) {
 		perr(p, b->col, "division by zero");
 		return NULL;
+	} else if ((op == OP_ADD || op == OP_SUB) && (a->ptr || b->ptr)) {
+		return ptr_arith(p, op, opcol, a, b);
 	}
 	n = new_node(p, op, a->col);
 	if (!n)
@@ -428,16 +544,67 @@ static struct node *parse_cond(struct parser *p)
 	return n;
 }
 
-static struct node *parse_expr(struct parser *p)
+/* NAME = VALUE, right to left; C's assignment expression. */
+static struct node *parse_assign(struct parser *p)
 {
+	struct node *a, *b, *n;
+	int opcol;
+
 	if (++p->depth > MAX_DEPTH) {
 		perr(p, p->tok.pos, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
 		return NULL;
 	}
-	struct node *n = parse_cond(p);
-
+	a = parse_cond(p);
+	if (a && p->tok.type == T_ASSIGN) {
+		opcol = p->tok.pos;
+		if (!lvalue(p, a, "=") || !next(p) || !(b = parse_assign(p)))
+			return NULL;
+		if (b->is_str && !b->any) {
+			perr(p, b->col, "a string cannot be assigned: variables hold numbers");
+			return NULL;
+		}
+		if (a->op == OP_UVAR)
+			uvar_type(p, a, b);
+		n = new_node(p, OP_ASSIGN, a->col);
+		if (!n)
+			return NULL;
+		n->a = a;
+		n->b = b;
+		n->opcol = opcol;
+		copy_type(n, a);
+		if (!check_depth(p, n))
+			return NULL;
+		a = n;
+	}
 	p->depth--;
-	return n;
+	return a;
+}
+
+/* A, B: both evaluated, B's value; the lowest precedence. */
+static struct node *parse_expr(struct parser *p)
+{
+	struct node *a, *b, *n;
+
+	if (++p->depth > MAX_DEPTH) {
+		perr(p, p->tok.pos, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		return NULL;
+	}
+	a = parse_assign(p);
+	while (a && p->tok.type == T_COMMA) {
+		if (!next(p) || !(b = parse_assign(p)))
+			return NULL;
+		n = new_node(p, OP_COMMA, a->col);
+		if (!n)
+			return NULL;
+		n->a = a;
+		n->b = b;
+		copy_type(n, b);
+		if (!check_depth(p, n))
+			return NULL;
+		a = n;
+	}
+	p->depth--;
+	return a;
 }
 
 /* Cast types: fixed-width names, then C's keyword combinations. */
@@ -510,10 +677,20 @@ static bool parse_type(struct parser *p, struct node *n)
 		n->cast_size = cnt[2] ? 1 : cnt[3] ? 2 : cnt[5] ? 8 : 4;
 		n->cast_signed = !cnt[0];
 	}
-	if (p->tok.type == T_STAR) {
-		perr(p, p->tok.pos, "bad cast: pointers cannot be cast to (the language has none)");
-		return false;
+	/* pointers: to the type, to pointers to it... */
+	n->ptr = 0;
+	n->psize = n->cast_size ? n->cast_size : 1;
+	n->psigned = n->cast_signed;
+	while (p->tok.type == T_STAR) {
+		if (++n->ptr > 8) {
+			perr(p, p->tok.pos, "bad cast: too many '*'");
+			return false;
+		}
+		if (!next(p))
+			return false;
 	}
+	if (n->ptr)
+		n->cast_size = 8, n->cast_signed = false;
 	if (p->tok.type != T_RPAREN) {
 		perr(p, p->tok.pos, "bad cast: expected ')' after the type, found %s",
 		     tok_text(p, buf, sizeof(buf)));
@@ -539,7 +716,17 @@ static struct node *parse_cast(struct parser *p)
 	if (!a)
 		return NULL;
 	p->depth--;
-	if (a->is_str) {
+	if (a->is_str && n->ptr && !a->any) {
+		/* (char *)comm: the string's bytes */
+		struct node *sp = new_node(p, OP_STR2PTR, a->col);
+
+		if (!sp)
+			return NULL;
+		sp->a = a;
+		if (!check_depth(p, sp))
+			return NULL;
+		a = sp;
+	} else if (a->is_str && !a->any) {
 		perr(p, n->col, "bad cast: a string cannot be cast to a number");
 		return NULL;
 	}
@@ -548,6 +735,166 @@ static struct node *parse_cast(struct parser *p)
 	if (!check_depth(p, n))
 		return NULL;
 	fold(p, n);
+	return n;
+}
+
+/* A string's bytes as a char pointer. */
+static struct node *str_ptr(struct parser *p, struct node *a)
+{
+	struct node *n = new_node(p, OP_STR2PTR, a->col);
+
+	if (!n)
+		return NULL;
+	n->a = a;
+	n->ptr = 1;
+	n->psize = 1;
+	n->psigned = true; /* char */
+	n->uns = true;
+	return check_depth(p, n) ? n : NULL;
+}
+
+/* &NAME, &ARRAY, &ARRAY[I], &*P: an address inside the record. */
+static struct node *addr_of(struct parser *p, struct node *a, int col)
+{
+	struct node *n;
+
+	if (a->any)
+		return a;
+	switch (a->op) {
+	case OP_ADDR: /* an array's name: already its address */
+		return a;
+	case OP_DEREF:
+		return a->a;
+	case OP_SFIELD:
+		return str_ptr(p, a);
+	case OP_FIELD:
+	case OP_ELEM:
+		if (a->nlen || a->op == OP_ELEM)
+			break;
+		/* fall through */
+	default:
+		perr(p, col, "'&' needs a field of the event: the address of what the record holds");
+		return NULL;
+	}
+	n = new_node(p, OP_ADDR, col);
+	if (!n)
+		return NULL;
+	n->f = a->f;
+	n->a = a->op == OP_ELEM ? a->a : NULL;
+	n->ptr = 1;
+	n->psize = (unsigned char)(a->op == OP_ELEM ? a->f.elem_size : a->f.size);
+	n->psigned = a->f.is_signed;
+	n->uns = true;
+	return check_depth(p, n) ? n : NULL;
+}
+
+/* *P: what P points to, read inside the record or a string (else a fault, 0). */
+static struct node *deref(struct parser *p, struct node *a, int col)
+{
+	struct node *n;
+
+	if (a->any)
+		return a;
+	if (a->is_str && !(a = str_ptr(p, a)))
+		return NULL;
+	if (!a->ptr) {
+		perr(p, col, "'*' needs a pointer: a cast gives one, *(u32 *)&field");
+		return NULL;
+	}
+	n = new_node(p, OP_DEREF, col);
+	if (!n)
+		return NULL;
+	n->a = a;
+	n->ptr = a->ptr - 1;
+	n->psize = a->psize;
+	n->psigned = a->psigned;
+	n->cast_size = n->ptr ? 8 : a->psize;
+	n->cast_signed = n->ptr ? false : a->psigned;
+	n->uns = n->ptr || (n->cast_size == 8 && !n->cast_signed);
+	return check_depth(p, n) ? n : NULL;
+}
+
+/* ++X, --X, X++, X-- */
+static struct node *incdec(struct parser *p, enum op op, int col, struct node *a)
+{
+	struct node *n;
+
+	if (!lvalue(p, a, op == OP_PREINC || op == OP_POSTINC ? "++" : "--"))
+		return NULL;
+	n = new_node(p, op, col);
+	if (!n)
+		return NULL;
+	n->a = a;
+	copy_type(n, a);
+	n->cast_size = ptr_scale(a);
+	return check_depth(p, n) ? n : NULL;
+}
+
+/* X[I] of a pointer or a string: *(X + I). */
+static struct node *subscript(struct parser *p, struct node *a)
+{
+	struct node *idx, *sum;
+	char buf[48];
+	int col = p->tok.pos;
+
+	if (!a->any && !a->is_str && !a->ptr) {
+		perr(p, col, "'[' needs an array, a pointer or a string");
+		return NULL;
+	}
+	if (!next(p) || !(idx = parse_expr(p)) || !need_int(p, idx))
+		return NULL;
+	if (p->tok.type != T_RBRACK) {
+		perr(p, p->tok.pos, "expected ']', found %s", tok_text(p, buf, sizeof(buf)));
+		return NULL;
+	}
+	if (!next(p))
+		return NULL;
+	if (a->any)
+		return a;
+	if (a->is_str && !(a = str_ptr(p, a)))
+		return NULL;
+	if (idx->ptr) {
+		perr(p, idx->col, "a pointer as an index");
+		return NULL;
+	}
+	sum = ptr_arith(p, OP_ADD, col, a, idx);
+	return sum ? deref(p, sum, a->col) : NULL;
+}
+
+/* sizeof(TYPE), sizeof EXPR: C's sizes on x86_64 (a pointer, a long: 8). */
+static struct node *parse_sizeof(struct parser *p)
+{
+	struct node *n = new_node(p, OP_INT, p->tok.pos), *a;
+	struct token t;
+
+	if (!n || !next(p))
+		return NULL;
+	n->depth = 1;
+	if (p->tok.type == T_LPAREN && peek(p, &t) == T_IDENT &&
+	    (typedef_of(p, &t) >= 0 || keyword_of(p, &t) >= 0)) {
+		struct node ty = { 0 };
+
+		if (!parse_type(p, &ty))
+			return NULL;
+		n->val = ty.ptr ? 8 : ty.cast_size ? ty.cast_size : 1;
+		return n;
+	}
+	/* an expression: not evaluated, its type's size */
+	a = parse_unary(p);
+	if (!a)
+		return NULL;
+	if (a->ptr)
+		n->val = 8;
+	else if (a->op == OP_FIELD || a->op == OP_SFIELD)
+		n->val = a->f.size;
+	else if (a->op == OP_ELEM)
+		n->val = a->f.elem_size;
+	else if ((a->op == OP_CAST || a->op == OP_DEREF) && a->cast_size)
+		n->val = a->cast_size;
+	else if (a->op == OP_CPU || a->op == OP_PID || a->op == OP_TID)
+		n->val = 4;
+	else
+		n->val = 8;
 	return n;
 }
 
@@ -571,9 +918,25 @@ static struct node *parse_unary(struct parser *p)
 	case T_TILDE:
 		op = OP_BNOT;
 		break;
+	case T_INC:
+		op = OP_PREINC;
+		break;
+	case T_DEC:
+		op = OP_PREDEC;
+		break;
+	case T_AMP:
+		op = OP_ADDR;
+		break;
+	case T_STAR:
+		op = OP_DEREF;
+		break;
 	case T_LPAREN:
 		if (peek(p, &t) == T_IDENT && (typedef_of(p, &t) >= 0 || keyword_of(p, &t) >= 0))
 			return parse_cast(p);
+		return parse_postfix(p);
+	case T_IDENT:
+		if (word_is(p, &p->tok, "sizeof"))
+			return parse_sizeof(p);
 		return parse_postfix(p);
 	default:
 		return parse_postfix(p);
@@ -582,12 +945,86 @@ static struct node *parse_unary(struct parser *p)
 		perr(p, col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
 		return NULL;
 	}
-	if (!next(p) || !(a = parse_unary(p)))
+	if (!next(p))
+		return NULL;
+	p->want_addr = op == OP_ADDR;
+	p->want_lval = op == OP_PREINC || op == OP_PREDEC;
+	a = parse_unary(p);
+	p->want_addr = p->want_lval = false;
+	if (!a)
 		return NULL;
 	p->depth--;
 	if (op == OP_INT)
 		return need_int(p, a) ? a : NULL;
+	if (op == OP_ADDR)
+		return addr_of(p, a, col);
+	if (op == OP_DEREF)
+		return deref(p, a, col);
+	if (op == OP_PREINC || op == OP_PREDEC)
+		return incdec(p, op, col, a);
 	return unary(p, op, col, a);
+}
+
+/* printf(FMT, ...), system(FMT, ...): a literal format and up to 6 values. */
+static struct node *parse_vcall(struct parser *p, const struct func *fn, int col)
+{
+	struct node *n = new_node(p, fn->op, col), *arg;
+	char buf[48], msg[120];
+	int fcol = 0, depth = 0;
+
+	if (!n || !next(p) || !next(p)) /* the name, '(' */
+		return NULL;
+	n->args = calloc(7, sizeof(*n->args));
+	if (!n->args) {
+		perr(p, -1, "out of memory");
+		return NULL;
+	}
+	while (p->tok.type != T_RPAREN || n->nargs) {
+		if (n->nargs == 7) {
+			perr(p, p->tok.pos, "%s() takes a format and 6 values at most", fn->name);
+			return NULL;
+		}
+		arg = parse_assign(p);
+		if (!arg)
+			return NULL;
+		if (!n->nargs && arg->op != OP_STR && !arg->any) {
+			perr(p, arg->col, "the format of %s() must be a string in double quotes",
+			     fn->name);
+			return NULL;
+		}
+		if (arg->depth > depth)
+			depth = arg->depth;
+		n->args[n->nargs++] = arg;
+		if (p->tok.type == T_RPAREN)
+			break;
+		if (p->tok.type != T_COMMA) {
+			perr(p, p->tok.pos, "expected ',' or ')' in the call of %s(), found %s",
+			     fn->name, tok_text(p, buf, sizeof(buf)));
+			return NULL;
+		}
+		if (!next(p))
+			return NULL;
+	}
+	if (!n->nargs) {
+		perr(p, p->tok.pos, "%s() needs a format", fn->name);
+		return NULL;
+	}
+	if (!n->args[0]->any &&
+	    fmt__check(n->args[0]->str, n->args[0]->len, n->args + 1, n->nargs - 1, msg,
+		       sizeof(msg), &fcol)) {
+		/* the column of the conversion inside the literal: after its quote */
+		perr(p, n->args[0]->col + 1 + fcol, "%s(): %s", fn->name, msg);
+		return NULL;
+	}
+	if (!next(p))
+		return NULL;
+	n->depth = depth + 1;
+	if (n->depth > MAX_DEPTH) {
+		perr(p, col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		return NULL;
+	}
+	p->e->uses |= fn->uses;
+	return n;
 }
 
 static struct node *parse_call(struct parser *p, const struct func *fn, int col)
@@ -596,6 +1033,8 @@ static struct node *parse_call(struct parser *p, const struct func *fn, int col)
 	struct node *n = new_node(p, fn->op, col), *arg, **slot[3];
 	char buf[48];
 
+	if (fn->op == OP_PRINTF || fn->op == OP_SYSTEM)
+		return parse_vcall(p, fn, col);
 	if (!n || !next(p) || !next(p)) /* the name, '(' */
 		return NULL;
 	slot[0] = &n->a;
@@ -607,7 +1046,7 @@ static struct node *parse_call(struct parser *p, const struct func *fn, int col)
 			     nargs == 1 ? "" : "s");
 			return NULL;
 		}
-		arg = parse_expr(p);
+		arg = parse_assign(p);
 		if (!arg)
 			return NULL;
 		if (!arg->any && arg->is_str != (fn->args[i] == 's')) {
@@ -781,14 +1220,44 @@ static struct node *cpus_mask(struct parser *p, int col)
 	return next(p) ? n : NULL;
 }
 
+/* A variable of the expression: @name assigned before, or being assigned now (@lval). */
+static struct node *user_var(struct parser *p, int col, bool lval)
+{
+	struct expr *e = p->e;
+	struct node *n;
+	int i;
+
+	for (i = 0; i < e->nr_slots; i++)
+		if (e->slots[i].user && e->slots[i].len == p->tok.len &&
+		    !strncmp(e->text + e->slots[i].col, e->text + col, p->tok.len))
+			break;
+	if (i == e->nr_slots && !lval)
+		return NULL;
+	n = new_node(p, OP_UVAR, col);
+	if (!n)
+		return NULL;
+	n->nlen = p->tok.len;
+	n->depth = 1;
+	n->slot = slot_of(p, n, true);
+	if (!n->slot || !next(p))
+		return NULL;
+	n->ptr = e->slots[n->slot - 1].ptr;
+	n->psize = e->slots[n->slot - 1].psize;
+	n->psigned = e->slots[n->slot - 1].psigned;
+	n->uns = e->slots[n->slot - 1].uns;
+	return n;
+}
+
 static struct node *parse_ident(struct parser *p)
 {
 	int col = p->tok.pos;
+	bool want_addr = p->want_addr, lval = p->want_lval;
 	const struct func *fn;
 	struct token t;
 	struct field f;
 	struct node *n;
 	char name[128];
+	enum tok_type nt;
 
 	if (p->tok.len >= (int)sizeof(name)) {
 		perr(p, col, "name too long");
@@ -798,7 +1267,10 @@ static struct node *parse_ident(struct parser *p)
 	if ((p->flags & (EXPR_SYNTAX | EXPR_FILTER)) == (EXPR_SYNTAX | EXPR_FILTER) &&
 	    !strcmp(name, "CPUS") && p->lx.text[p->lx.pos] == '{')
 		return cpus_mask(p, col);
-	if (peek(p, &t) == T_LPAREN) {
+	p->want_addr = p->want_lval = false;
+	nt = peek(p, &t);
+	lval = lval || nt == T_ASSIGN || nt == T_INC || nt == T_DEC;
+	if (nt == T_LPAREN) {
 		fn = func__find(name, p->tok.len);
 		if (!fn) {
 			perr(p, col, "unknown function '%s'", name);
@@ -814,6 +1286,7 @@ static struct node *parse_ident(struct parser *p)
 			return NULL;
 		n->val = (u64)i;
 		n->depth = 1;
+		n->nlen = (int)strlen(name);
 		return n;
 	}
 	for (size_t i = 0; i < sizeof(sample_vars) / sizeof(sample_vars[0]); i++) {
@@ -824,8 +1297,12 @@ static struct node *parse_ident(struct parser *p)
 			return NULL;
 		n->uns = sample_vars[i].uns;
 		n->depth = 1;
+		n->nlen = (int)strlen(name);
 		return n;
 	}
+	if (!(p->flags & EXPR_SYNTAX) && (!p->ev || evsel__field(p->ev, name, &f)) &&
+	    ((n = user_var(p, col, lval)) || p->lx.failed))
+		return n;
 	if (p->vars) {
 		unknown_var(p, name, col);
 		return NULL;
@@ -833,8 +1310,10 @@ static struct node *parse_ident(struct parser *p)
 	if (!p->ev || evsel__field(p->ev, name, &f)) {
 		if (p->flags & EXPR_FILTER) {
 			n = filter_name(p, name, col);
-			if (n)
+			if (n) {
+				n->nlen = n->op == OP_CPU ? (int)strlen(name) : 0;
 				return next(p) ? n : NULL;
+			}
 		}
 		const char *why = NULL;
 
@@ -859,13 +1338,24 @@ static struct node *parse_ident(struct parser *p)
 		n = new_node(p, OP_SFIELD, col);
 		if (n)
 			n->is_str = true;
+	} else if (f.is_array && want_addr) {
+		/* &array: its first element's address */
+		n = new_node(p, OP_ADDR, col);
+		if (n) {
+			n->ptr = 1;
+			n->psize = (unsigned char)f.elem_size;
+			n->psigned = f.is_signed;
+			n->uns = true;
+		}
 	} else if (f.is_array) {
 		perr(p, col, "'%s' is an array: give an index, %s[0]", name, name);
 		return NULL;
 	} else if (f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8) {
 		n = new_node(p, OP_FIELD, col);
-		if (n)
+		if (n) {
 			n->uns = f.size == 8 && !f.is_signed;
+			n->nlen = (int)strlen(name);
+		}
 	} else {
 		perr(p, col, "'%s' is %u bytes: not a number", name, f.size);
 		return NULL;
@@ -877,11 +1367,35 @@ static struct node *parse_ident(struct parser *p)
 	return n;
 }
 
+static struct node *parse_primary(struct parser *p);
+
+/* A primary, then its [I], ++ and -- */
 static struct node *parse_postfix(struct parser *p)
+{
+	struct node *n = parse_primary(p);
+	int col;
+
+	while (n) {
+		col = p->tok.pos;
+		if (p->tok.type == T_LBRACK)
+			n = subscript(p, n);
+		else if (p->tok.type == T_INC)
+			n = next(p) ? incdec(p, OP_POSTINC, col, n) : NULL;
+		else if (p->tok.type == T_DEC)
+			n = next(p) ? incdec(p, OP_POSTDEC, col, n) : NULL;
+		else
+			break;
+	}
+	return n;
+}
+
+static struct node *parse_primary(struct parser *p)
 {
 	struct node *n;
 	char buf[48];
 
+	if (p->tok.type != T_IDENT)
+		p->want_addr = p->want_lval = false;
 	switch (p->tok.type) {
 	case T_NUM:
 		n = new_node(p, OP_INT, p->tok.pos);
@@ -921,6 +1435,19 @@ static struct node *parse_postfix(struct parser *p)
 	}
 }
 
+/* Every read of an assigned name looks at its slot first. */
+static void bind_slots(struct expr *e)
+{
+	for (struct node *n = e->nodes; n; n = n->next_alloc) {
+		if (!n->nlen || n->any || n->slot)
+			continue;
+		for (int i = 0; i < e->nr_slots; i++)
+			if (e->slots[i].len == n->nlen &&
+			    !strncmp(e->text + e->slots[i].col, e->text + n->col, n->nlen))
+				n->slot = i + 1;
+	}
+}
+
 static struct expr *compile(const char *text, const struct evsel *ev, unsigned flags,
 			    const char *const *vars, int nr_vars, struct expr_error *err)
 {
@@ -954,6 +1481,10 @@ static struct expr *compile(const char *text, const struct evsel *ev, unsigned f
 		     tok_text(&p, buf, sizeof(buf)));
 	else if (root && (flags & EXPR_FILTER) && root->is_str)
 		perr(&p, 0, "a filter must be a condition, not a string");
+	else if (root && (flags & EXPR_FILTER) && root->op == OP_ASSIGN)
+		perr(&p, root->opcol, "'=' assigns: a filter compares with '=='");
+	if (root && !p.lx.failed)
+		bind_slots(p.e);
 	free(p.tok.str);
 	if (p.lx.failed) {
 		expr__free(p.e);
@@ -1050,6 +1581,7 @@ void expr__free(struct expr *e)
 		return;
 	for (n = e->nodes; n; n = nx) {
 		nx = n->next_alloc;
+		free(n->args);
 		free(n->str);
 		free(n);
 	}
