@@ -383,7 +383,8 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 	differs = kfilter__kernel_differs(ev->filter);
 	if (!differs && !ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
 		return 0;
-	if (differs)
+	/* the kernel's parser gives EPERM for some syntax it has not (a '*', a '#') */
+	if (differs || errno == EPERM)
 		errno = EINVAL;
 	if (errno != EINVAL || (!ev->tp && !ev->probe))
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
