@@ -155,6 +155,12 @@ struct expr_faults {
 };
 void expr__faults(const struct expr *e, struct expr_faults *f);
 
+/*
+ * 'help' as the expression: @ev's fields with their C types, the
+ * variables, the functions and the operators, to @out.
+ */
+void expr__help(const struct evsel *ev, FILE *out);
+
 /* Glob match (* ? [a-z] [!x] [^x], \ escapes) of @s against @pat, both with lengths. */
 bool expr__glob(const char *pat, int plen, const char *s, int slen);
 /* The x86_64 name of syscall @nr ("read"), or NULL. */

@@ -65,6 +65,14 @@ static int expr_init(struct session *s, void *priv, const struct opt_set *opts)
 		if (session__add_spec(s, &eo->specs[i], &c) < 0)
 			return -EINVAL;
 	}
+	if (!strcmp(x->text, "help")) {
+		/* what the expression can use, then a run that stops at once: status 0 */
+		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+			expr__help(ev, session__out(s));
+		fflush(session__out(s));
+		session__stop(s);
+		return 0;
+	}
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
 		struct expr_event *e = calloc(1, sizeof(*e));
 
