@@ -66,7 +66,10 @@ char *kvm_reasons__fmt(const struct kvm_reasons *kr, u32 isa, u32 code, char *bu
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "%s_%#x",
-			 isa == KVM_ISA_SVM ? "SVM" : isa == KVM_ISA_VMX ? "VMX" : "REASON", code);
+			 isa == KVM_ISA_SVM   ? "SVM"
+			 : isa == KVM_ISA_VMX ? "VMX"
+					      : "REASON",
+			 code);
 	return buf;
 }
 

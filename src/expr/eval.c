@@ -166,7 +166,7 @@ static u64 deref(struct expr *e, struct node *n, const struct expr_ctx *c)
 	memcpy(&v, p, n->cast_size);
 	if (!n->cast_signed || n->cast_size == 8)
 		return v;
-	return n->cast_size == 1 ? (u64)(s64)(int8_t)v
+	return n->cast_size == 1   ? (u64)(s64)(int8_t)v
 	       : n->cast_size == 2 ? (u64)(s64)(int16_t)v
 				   : (u64)(s64)(int32_t)v;
 }
@@ -253,8 +253,11 @@ u64 eval__int(struct expr *e, struct node *n, const struct expr_ctx *c)
 		return store(e, n->a, eval__int(e, n->b, c));
 	case OP_PREINC ... OP_POSTDEC:
 		return incdec(e, n, c);
-	case OP_COMMA:
-		eval__int(e, n->a, c);
+	case OP_COMMA: /* its left side may be a string: evaluated, not used */
+		if (n->a->is_str)
+			eval__str(e, n->a, c, &la);
+		else
+			eval__int(e, n->a, c);
 		return eval__int(e, n->b, c);
 	case OP_PRINTF:
 		return (u64)fmt__print(e, n, c);

@@ -119,7 +119,7 @@ enum op {
 	OP_COMM,
 	OP_NTOHS,
 	OP_NTOHL,
-	OP_STRNCMP, /* a, b, c */
+	OP_STRNCMP,    /* a, b, c */
 	OP_EXITREASON, /* exit_reason_str(a = isa, b = reason): a string */
 	OP_PRINTF,     /* args[0] the format (a literal), args[1..] its values */
 	OP_SYSTEM,     /* the same, the text run by /bin/sh */
@@ -157,20 +157,20 @@ struct node {
 	/* pointers: ptr levels of *, pointing (at the last level) to psize bytes */
 	unsigned char ptr, psize;
 	bool psigned;
-	int slot;		/* a name's slot + 1 when it is ever assigned (0: none) */
-	int nlen;		/* a name's length at col (OP_FIELD, OP_CPU..., OP_VAR, OP_UVAR) */
-	int opcol;		/* OP_ASSIGN: the column of its '=' */
-	struct node **args;	/* OP_PRINTF, OP_SYSTEM: nargs values, args[0] the format */
+	int slot;	    /* a name's slot + 1 when it is ever assigned (0: none) */
+	int nlen;	    /* a name's length at col (OP_FIELD, OP_CPU..., OP_VAR, OP_UVAR) */
+	int opcol;	    /* OP_ASSIGN: the column of its '=' */
+	struct node **args; /* OP_PRINTF, OP_SYSTEM: nargs values, args[0] the format */
 	int nargs;
 };
 
 /* A name assigned in the expression: a variable of its own, or a field's new value. */
 #define EXPR_MAX_SLOTS 32
 struct slot {
-	int col, len;	/* the name in the text */
-	bool user;	/* a variable of the expression (kept from one evaluation to the next) */
+	int col, len; /* the name in the text */
+	bool user;    /* a variable of the expression (kept from one evaluation to the next) */
 	u64 val;
-	u64 gen;	/* a field's: the evaluation that assigned it (else it reads the record) */
+	u64 gen; /* a field's: the evaluation that assigned it (else it reads the record) */
 	unsigned char ptr, psize; /* a variable's type, from its first assignment */
 	bool psigned, uns, typed;
 };

@@ -124,8 +124,8 @@ int fmt__check(const char *fmt, int len, struct node *const *args, int nargs, ch
 		i = next;
 	}
 	if (k != nargs) {
-		snprintf(err, errlen, "%d value%s for %d conversion%s", nargs, nargs == 1 ? "" : "s",
-			 k, k == 1 ? "" : "s");
+		snprintf(err, errlen, "%d value%s for %d conversion%s", nargs,
+			 nargs == 1 ? "" : "s", k, k == 1 ? "" : "s");
 		*col = len;
 		return -1;
 	}
@@ -133,8 +133,8 @@ int fmt__check(const char *fmt, int len, struct node *const *args, int nargs, ch
 }
 
 struct sink {
-	FILE *out;  /* printf */
-	char *buf;  /* system: the command so far */
+	FILE *out; /* printf */
+	char *buf; /* system: the command so far */
 	size_t len, cap;
 	bool over;  /* system: longer than its buffer */
 	long count; /* bytes given */

@@ -66,8 +66,9 @@ static bool run(int ev, const char *text, struct expr_value *v, int *faults)
 
 /* sched_switch: bash (1234, prio 120, D) -> swapper/1 (0, 120) */
 static unsigned char sw_raw[64];
-static struct sample sw = { .raw = sw_raw, .raw_size = sizeof(sw_raw), .cpu = 1, .pid = 1234,
-			    .tid = 1235 };
+static struct sample sw = {
+	.raw = sw_raw, .raw_size = sizeof(sw_raw), .cpu = 1, .pid = 1234, .tid = 1235
+};
 
 static void put(int off, const void *p, size_t n)
 {
@@ -215,6 +216,7 @@ static void test_side_effects(void)
 	CHECK_I(S, "1, 2, 3", 3);
 	CHECK_I(S, "(prev_pid, next_prio)", 120);
 	CHECK_S(S, "1, prev_comm", "bash");
+	CHECK_I(S, "\"str\", prev_comm, n++, 4", 4); /* strings on the left (fuzz) */
 	CHECK_I(S, "prev_pid > 1 ? 1, 2 : 3", 2);
 	/* comments */
 	CHECK_I(S, "prev_pid # a comment", 1234);

@@ -51,7 +51,8 @@ static const struct bad {
 	{ EV_SCHED_WAKEUP, "pid, ", 5, "expected an operand" },
 	{ EV_SCHED_WAKEUP, "# only a comment", 0, "empty expression" },
 	/* printf() and system() */
-	{ EV_SCHED_WAKEUP, "printf(pid)", 7, "the format of printf() must be a string in double quotes" },
+	{ EV_SCHED_WAKEUP, "printf(pid)", 7,
+	  "the format of printf() must be a string in double quotes" },
 	{ EV_SCHED_WAKEUP, "printf()", 7, "printf() needs a format" },
 	{ EV_SCHED_WAKEUP, "printf(\"%d %d\", pid)", 11, "more conversions than values (1)" },
 	{ EV_SCHED_WAKEUP, "printf(\"%d\", pid, 1)", 10, "2 values for 1 conversion" },
@@ -61,7 +62,8 @@ static const struct bad {
 	{ EV_SCHED_WAKEUP, "printf(\"%d\", comm)", 8, "%d of value 1, a string" },
 	{ EV_SCHED_WAKEUP, "printf(\"%999d\", pid)", 8, "a width over 256" },
 	{ EV_SCHED_WAKEUP, "printf(\"%\")", 8, "a '%' without its conversion" },
-	{ EV_SCHED_WAKEUP, "system(\"%d%d%d%d%d%d%d\",1,2,3,4,5,6,7)", 36, "a format and 6 values at most" },
+	{ EV_SCHED_WAKEUP, "system(\"%d%d%d%d%d%d%d\",1,2,3,4,5,6,7)", 36,
+	  "a format and 6 values at most" },
 	{ EV_SCHED_WAKEUP, "exit_reason_str(1)", 17, "exit_reason_str() takes 2 arguments" },
 	/* literals */
 	{ EV_SCHED_WAKEUP, "comm == \"abc", 8, "unterminated string" },
