@@ -859,7 +859,7 @@ static struct expr *compile(const char *text, const struct evsel *ev, unsigned f
 	else if (root && (flags & EXPR_FILTER) && root->is_str)
 		px_err(&p, 0, "a filter must be a condition, not a string");
 	else if (root && (flags & EXPR_FILTER) && root->op == OP_ASSIGN)
-		px_err(&p, root->opcol, "'=' assigns: a filter compares with '=='");
+		px_err(&p, root->opcol, "'=' is not an operator in a filter: compare with '=='");
 	if (root && !p.lx.failed)
 		px_bind_slots(p.e);
 	free(p.tok.str);

@@ -78,7 +78,7 @@ int main(void)
 	/* refused */
 	bad("prev_pid > 1 &&", 15, "expected an operand, found the end");
 	bad("prev_pid ||", 11, "expected an operand, found the end");
-	bad("prev_pid = 1", 9, "'=' assigns: a filter compares with '=='");
+	bad("prev_pid = 1", 9, "'=' is not an operator in a filter: compare with '=='");
 	bad("prev_pid 1", 9, "expected an operator, found '1'");
 	bad("(prev_pid == 1", 14, "expected ')' to close the '(' at column 0, found the end");
 	bad("prev_pid == 1)", 13, "')' without its '('");
