@@ -123,4 +123,11 @@ check_eq "top key=cast<<32: nothing on stderr" "$(cat "$T/top.err")" ""
 k=$(awk '$1 ~ /^[0-9]+$/ && $2 == '$N' { print $1 }' "$T/top")
 check "top key=cast<<32: the key is a pid << 32 with $N events" \
 	test -n "$k" -a "$((k & 0xffffffff))" -eq 0 -a "$((k >> 32))" -gt 0
+# top printkey=printf(...): what printf prints is the key's label
+"$PP" top -e "$E//key=common_pid/printkey=printf(\"pid:%d\", common_pid)/" -- "$G" $N \
+	>"$T/tpk" 2>"$T/tpk.err"
+check_eq "top printkey=printf: exit 0" $? 0
+check_eq "top printkey=printf: nothing on stderr" "$(cat "$T/tpk.err")" ""
+check "top printkey=printf: the label is printf's text, $N events" \
+	grep -qE "^pid:[0-9]+ +$N\$" "$T/tpk"
 done_tests
