@@ -147,12 +147,12 @@ static void expr_sample(struct session *s, void *priv, struct evsel *ev, struct 
 
 	if (!e)
 		return;
+	ctx.out = out; /* printf()'s */
 	if (session__json(s)) {
 		expr_json(s, e, ev, smp, &ctx, out);
 		return;
 	}
 	/* first: what printf() and system() print comes before the event's line */
-	ctx.out = out;
 	expr__eval(e->e, &ctx, &v); /* faults read as 0, counted */
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
