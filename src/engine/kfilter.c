@@ -207,3 +207,8 @@ void kfilter__free_list(char **list)
 		free(*p);
 	free(list);
 }
+
+bool kfilter__kernel_differs(const char *filter)
+{
+	return filter && strstr(filter, "[^") != NULL;
+}

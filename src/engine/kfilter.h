@@ -40,6 +40,13 @@ char *kfilter__or(const char *a, const char *b);
  * (also when it has a top-level ||: "a || b && c" is not "(a || b) && c").
  */
 char **kfilter__clauses(const char *filter);
+/*
+ * Whether the kernel would take @filter with another meaning than the
+ * expression language gives it: a glob class [^...] (the kernel's '^' is a
+ * member, the language's a negation, as [!...]).  Such a filter (clause)
+ * runs in user space.
+ */
+bool kfilter__kernel_differs(const char *filter);
 void kfilter__free_list(char **list);
 
 #endif

@@ -322,7 +322,8 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 	s->uf_ops->done(ev->ufilter, s, ev);
 	ev->ufilter = NULL;
 	for (int i = 0; clauses[i]; i++) {
-		bool ok = clauses[1] && kernel_takes(ev, pid, cpu, clauses[i]);
+		bool ok = clauses[1] && !kfilter__kernel_differs(clauses[i]) &&
+			  kernel_takes(ev, pid, cpu, clauses[i]);
 		char **side = ok ? &kern : &user;
 
 		t = kfilter__and(*side, clauses[i]);
@@ -374,11 +375,17 @@ out:
 static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, int cpu)
 {
 	char reason[256], **clauses;
+	bool differs;
 
 	if (!ev->filter)
 		return 0;
-	if (!ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
+	/* what the kernel would read otherwise goes to user space directly */
+	differs = kfilter__kernel_differs(ev->filter);
+	if (!differs && !ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter))
 		return 0;
+	/* the kernel's parser gives EPERM for some syntax it has not (a '*', a '#') */
+	if (differs || errno == EPERM)
+		errno = EINVAL;
 	if (errno != EINVAL || (!ev->tp && !ev->probe))
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));

@@ -75,6 +75,21 @@ static u64 read_elem(struct expr *e, const struct node *n, const struct sample *
 	return v;
 }
 
+/* @v as a field of @f's size and sign holds it. */
+static u64 field_width(const struct field *f, u64 v)
+{
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? (u64)(s64)(int8_t)v : (uint8_t)v;
+	case 2:
+		return f->is_signed ? (u64)(s64)(int16_t)v : (uint16_t)v;
+	case 4:
+		return f->is_signed ? (u64)(s64)(int32_t)v : (uint32_t)v;
+	default:
+		return v;
+	}
+}
+
 static u64 cast(const struct node *n, u64 v)
 {
 	switch (n->cast_size) {
@@ -89,6 +104,106 @@ static u64 cast(const struct node *n, u64 v)
 	default:
 		return v;
 	}
+}
+
+/*
+ * Where pointer @addr may be read: inside the record, or inside a string
+ * made readable this evaluation (its terminating NUL included).  The bytes
+ * there and how many, or NULL.
+ */
+const char *eval__span(struct expr *e, const struct expr_ctx *c, u64 addr, u64 *avail)
+{
+	static const char nul[8];
+	uintptr_t raw = (uintptr_t)c->smp->raw;
+
+	if (raw && addr >= raw && addr - raw < c->smp->raw_size) {
+		*avail = c->smp->raw_size - (addr - raw);
+		return (const char *)(uintptr_t)addr;
+	}
+	for (int i = 0; i < e->nr_regions; i++) {
+		uintptr_t p = (uintptr_t)e->regions[i].p;
+		u64 len = e->regions[i].len;
+
+		if (addr >= p && addr - p < len) {
+			*avail = len - (addr - p);
+			return (const char *)(uintptr_t)addr;
+		}
+		if (addr == p + len) { /* the terminating NUL */
+			*avail = 1;
+			return nul;
+		}
+	}
+	return NULL;
+}
+
+/* The address of a field (or of element a of an array field) in the record, or a fault. */
+static u64 addr_of(struct expr *e, struct node *n, const struct expr_ctx *c)
+{
+	const unsigned char *p;
+	unsigned size, esz = n->f.elem_size ? n->f.elem_size : 1;
+	u64 idx;
+
+	if (!n->f.is_array && !n->f.is_string) {
+		if (!c->smp->raw || (unsigned)n->f.offset + n->f.size > c->smp->raw_size)
+			return bad_read(e);
+		return (u64)(uintptr_t)(c->smp->raw + n->f.offset);
+	}
+	p = array_span(&n->f, c->smp, &size);
+	idx = n->a ? eval__int(e, n->a, c) : 0;
+	if (!p || (idx && idx >= size / esz))
+		return bad_read(e);
+	return (u64)(uintptr_t)(p + idx * esz);
+}
+
+/* *P: @n->cast_size bytes at P, where they may be read. */
+static u64 deref(struct expr *e, struct node *n, const struct expr_ctx *c)
+{
+	u64 addr = eval__int(e, n->a, c), avail, v = 0;
+	const char *p = eval__span(e, c, addr, &avail);
+
+	if (!p || avail < n->cast_size)
+		return bad_read(e);
+	memcpy(&v, p, n->cast_size);
+	if (!n->cast_signed || n->cast_size == 8)
+		return v;
+	return n->cast_size == 1   ? (u64)(s64)(int8_t)v
+	       : n->cast_size == 2 ? (u64)(s64)(int16_t)v
+				   : (u64)(s64)(int32_t)v;
+}
+
+/* A string made readable by * and []: the string's bytes this evaluation. */
+static u64 str_ptr(struct expr *e, struct node *n, const struct expr_ctx *c)
+{
+	int len;
+	const char *s = eval__str(e, n->a, c, &len);
+
+	if (e->nr_regions < EXPR_MAX_REGIONS)
+		e->regions[e->nr_regions++] = (struct region){ .p = s, .len = (u64)len };
+	return (u64)(uintptr_t)s;
+}
+
+/* Assign @v to the name @lv; the value it then has. */
+static u64 store(struct expr *e, struct node *lv, u64 v)
+{
+	struct slot *sl;
+
+	if (!lv->slot) /* never: the parser gave every assigned name a slot */
+		return v;
+	sl = &e->slots[lv->slot - 1];
+	if (lv->op == OP_FIELD) /* as the field's type holds it */
+		v = field_width(&lv->f, v);
+	sl->val = v;
+	sl->gen = e->gen;
+	return v;
+}
+
+static u64 incdec(struct expr *e, struct node *n, const struct expr_ctx *c)
+{
+	u64 old = eval__int(e, n->a, c), step = n->cast_size ? n->cast_size : 1;
+	u64 v = n->op == OP_PREINC || n->op == OP_POSTINC ? old + step : old - step;
+
+	v = store(e, n->a, v);
+	return n->op == OP_PREINC || n->op == OP_PREDEC ? v : old;
 }
 
 /* C's strncmp on counted strings: the end of a string reads as NUL. */
@@ -112,9 +227,42 @@ u64 eval__int(struct expr *e, struct node *n, const struct expr_ctx *c)
 	int la, lb;
 	bool uns;
 
+	/* a name assigned earlier in this evaluation: its new value */
+	if (n->slot && (n->op == OP_UVAR || e->slots[n->slot - 1].gen == e->gen))
+		return e->slots[n->slot - 1].val;
 	switch (n->op) {
 	case OP_INT:
 		return n->val;
+	case OP_UVAR:
+		return 0;
+	case OP_ADDR:
+		return addr_of(e, n, c);
+	case OP_STR2PTR:
+		return str_ptr(e, n, c);
+	case OP_DEREF:
+		return deref(e, n, c);
+	case OP_PTRADD:
+		a = eval__int(e, n->a, c);
+		b = eval__int(e, n->b, c) * n->cast_size;
+		return n->cast_signed ? a - b : a + b;
+	case OP_PTRDIFF:
+		a = eval__int(e, n->a, c);
+		b = eval__int(e, n->b, c);
+		return (u64)((s64)(a - b) / (s64)n->cast_size);
+	case OP_ASSIGN:
+		return store(e, n->a, eval__int(e, n->b, c));
+	case OP_PREINC ... OP_POSTDEC:
+		return incdec(e, n, c);
+	case OP_COMMA: /* its left side may be a string: evaluated, not used */
+		if (n->a->is_str)
+			eval__str(e, n->a, c, &la);
+		else
+			eval__int(e, n->a, c);
+		return eval__int(e, n->b, c);
+	case OP_PRINTF:
+		return (u64)fmt__print(e, n, c);
+	case OP_SYSTEM:
+		return fmt__system(e, n, c);
 	case OP_FIELD:
 		if (field__u64(&n->f, c->smp, &v))
 			return bad_read(e);
@@ -230,7 +378,7 @@ const char *eval__str(struct expr *e, struct node *n, const struct expr_ctx *c, 
 {
 	const struct sym *sym;
 	const char *s;
-	u64 v;
+	u64 v, a;
 
 	switch (n->op) {
 	case OP_STR:
@@ -245,6 +393,18 @@ const char *eval__str(struct expr *e, struct node *n, const struct expr_ctx *c, 
 	case OP_COND:
 		return eval__int(e, n->a, c) ? eval__str(e, n->b, c, len)
 					     : eval__str(e, n->c, c, len);
+	case OP_COMMA:
+		if (n->a->is_str)
+			eval__str(e, n->a, c, len);
+		else
+			eval__int(e, n->a, c);
+		return eval__str(e, n->b, c, len);
+	case OP_EXITREASON:
+		a = eval__int(e, n->a, c);
+		v = eval__int(e, n->b, c);
+		s = expr__exit_reason(a, v, n->buf, sizeof(n->buf));
+		*len = (int)strlen(s);
+		return s;
 	case OP_KSYM:
 		v = eval__int(e, n->a, c);
 		sym = c->ksyms ? ksyms__find(c->ksyms, v, NULL) : NULL;
@@ -281,6 +441,14 @@ const char *eval__str(struct expr *e, struct node *n, const struct expr_ctx *c, 
 
 static const struct sample no_sample;
 
+/* A new evaluation: fields read the record again, no string is readable yet. */
+static void begin(struct expr *e, const struct expr_ctx *ctx)
+{
+	e->gen++;
+	e->nr_regions = 0;
+	e->out = ctx->out ? ctx->out : stdout;
+}
+
 int expr__eval(struct expr *e, const struct expr_ctx *ctx, struct expr_value *out)
 {
 	u64 before = e->faults.bad_reads + e->faults.div_zero;
@@ -291,6 +459,7 @@ int expr__eval(struct expr *e, const struct expr_ctx *ctx, struct expr_value *ou
 		c.smp = &no_sample;
 		ctx = &c;
 	}
+	begin(e, ctx);
 	if (e->root->is_str) {
 		out->kind = EXPR_STR;
 		out->is_signed = false;
@@ -316,6 +485,7 @@ bool expr__match(struct expr *e, const struct expr_ctx *ctx)
 		c.smp = &no_sample;
 		ctx = &c;
 	}
+	begin(e, ctx);
 	if (e->root->is_str)
 		return eval__str(e, e->root, ctx, &len) && len > 0;
 	return eval__int(e, e->root, ctx) != 0;

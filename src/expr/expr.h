@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine/sample.h"
 #include "util/opt.h"
@@ -40,6 +41,7 @@ struct expr_ctx {
 	struct ksyms *ksyms;	  /* ksymbol(); NULL: ksymbol() gives "[unknown]" */
 	const u64 *vars;	  /* the values of the names bound by expr__compile_vars */
 	int nr_vars;		  /* a name past them reads as 0, counted as a bad read */
+	FILE *out;		  /* printf()'s output; NULL: stdout */
 };
 
 enum expr_kind { EXPR_INT, EXPR_STR };
@@ -152,6 +154,12 @@ struct expr_faults {
 	u64 div_zero;  /* division or modulo by zero: gave 0 */
 };
 void expr__faults(const struct expr *e, struct expr_faults *f);
+
+/*
+ * 'help' as the expression: @ev's fields with their C types, the
+ * variables, the functions and the operators, to @out.
+ */
+void expr__help(const struct evsel *ev, FILE *out);
 
 /* Glob match (* ? [a-z] [!x] [^x], \ escapes) of @s against @pat, both with lengths. */
 bool expr__glob(const char *pat, int plen, const char *s, int slen);

@@ -5,18 +5,55 @@
  */
 #include <string.h>
 
+#include "engine/kvm_reasons.h"
 #include "expr/expr_int.h"
 
 static const struct func funcs[] = {
+	{ "printf", OP_PRINTF, "s*", false, 0 },
+	{ "system", OP_SYSTEM, "s*", false, 0 },
 	{ "ksymbol", OP_KSYM, "i", true, EXPR_USES_KSYMS },
 	{ "syscall_name", OP_SYSCALL, "i", true, 0 },
 	{ "comm_get", OP_COMM, "i", true, EXPR_USES_COMM },
-	{ "ntohs", OP_NTOHS, "i", false, 0 },
-	{ "ntohl", OP_NTOHL, "i", false, 0 },
-	{ "htons", OP_NTOHS, "i", false, 0 },
-	{ "htonl", OP_NTOHL, "i", false, 0 },
+	{ "exit_reason_str", OP_EXITREASON, "ii", true, 0 },
 	{ "strncmp", OP_STRNCMP, "ssi", false, 0 },
+	{ "ntohl", OP_NTOHL, "i", false, 0 },
+	{ "ntohs", OP_NTOHS, "i", false, 0 },
+	{ "htonl", OP_NTOHL, "i", false, 0 },
+	{ "htons", OP_NTOHS, "i", false, 0 },
 };
+
+/* Prototypes for help, in the order of funcs[]. */
+static const char *const protos[] = {
+	"int printf(char *fmt, ...)      print to the output (6 values at most); the bytes printed",
+	"int system(char *fmt, ...)      format and run a shell command with perf-prof's own "
+	"privileges; its status",
+	"char *ksymbol(long addr)        the kernel symbol at addr",
+	"char *syscall_name(int nr)      the x86_64 name of syscall nr",
+	"char *comm_get(int pid)         the name of task pid",
+	"char *exit_reason_str(int isa, int val)  the VM exit reason (isa 1 VMX, 2 SVM)",
+	"int strncmp(char *a, char *b, long n)",
+	"int ntohl(int v)",
+	"short ntohs(short v)",
+	"int htonl(int v)",
+	"short htons(short v)",
+};
+
+const struct func *func__at(int i)
+{
+	return i >= 0 && i < (int)(sizeof(funcs) / sizeof(funcs[0])) ? &funcs[i] : NULL;
+}
+
+const char *func__proto(const struct func *fn)
+{
+	return protos[fn - funcs];
+}
+
+const char *expr__exit_reason(u64 isa, u64 reason, char *buf, size_t len)
+{
+	if (isa == KVM_ISA_VMX)
+		reason &= 0xffff; /* the basic exit reason, without its flags */
+	return kvm_reasons__fmt(kvm_reasons__host(), (u32)isa, (u32)reason, buf, len);
+}
 
 const struct func *func__find(const char *name, int len)
 {

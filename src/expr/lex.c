@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The expression lexer: C's integer and character literals, strings with
- * C escapes, identifiers and operators.  Every token knows its column so
+ * C escapes, identifiers and operators, skipping # and // comments.  Every
+ * token knows its column so
  * that errors point at it.
  */
 #include <ctype.h>
@@ -221,13 +222,14 @@ static const struct {
 	const char *s;
 	enum tok_type t;
 } ops[] = {
-	{ "<<", T_SHL },   { ">>", T_SHR },   { "&&", T_ANDAND }, { "||", T_OROR },
-	{ "==", T_EQ },	   { "!=", T_NE },    { "<=", T_LE },	  { ">=", T_GE },
-	{ "+", T_PLUS },   { "-", T_MINUS },  { "*", T_STAR },	  { "/", T_SLASH },
-	{ "%", T_PCT },	   { "&", T_AMP },    { "|", T_PIPE },	  { "^", T_CARET },
-	{ "~", T_TILDE },  { "!", T_BANG },   { "?", T_QUEST },	  { ":", T_COLON },
-	{ "<", T_LT },	   { ">", T_GT },     { "(", T_LPAREN },  { ")", T_RPAREN },
-	{ "[", T_LBRACK }, { "]", T_RBRACK }, { ",", T_COMMA },	  { "=", T_ASSIGN },
+	{ "++", T_INC },    { "--", T_DEC },   { "<<", T_SHL },	  { ">>", T_SHR },
+	{ "&&", T_ANDAND }, { "||", T_OROR },  { "==", T_EQ },	  { "!=", T_NE },
+	{ "<=", T_LE },	    { ">=", T_GE },    { "+", T_PLUS },	  { "-", T_MINUS },
+	{ "*", T_STAR },    { "/", T_SLASH },  { "%", T_PCT },	  { "&", T_AMP },
+	{ "|", T_PIPE },    { "^", T_CARET },  { "~", T_TILDE },  { "!", T_BANG },
+	{ "?", T_QUEST },   { ":", T_COLON },  { "<", T_LT },	  { ">", T_GT },
+	{ "(", T_LPAREN },  { ")", T_RPAREN }, { "[", T_LBRACK }, { "]", T_RBRACK },
+	{ ",", T_COMMA },   { "=", T_ASSIGN },
 };
 
 bool lex__next(struct lexer *lx, struct token *t)
@@ -235,8 +237,15 @@ bool lex__next(struct lexer *lx, struct token *t)
 	const char *s = lx->text;
 	unsigned char c;
 
-	while (isspace((unsigned char)s[lx->pos]))
-		lx->pos++;
+	for (;;) {
+		while (isspace((unsigned char)s[lx->pos]))
+			lx->pos++;
+		/* '#' and '//' start a comment up to the end of the line */
+		if (s[lx->pos] != '#' && (s[lx->pos] != '/' || s[lx->pos + 1] != '/'))
+			break;
+		while (s[lx->pos] && s[lx->pos] != '\n')
+			lx->pos++;
+	}
 	memset(t, 0, sizeof(*t));
 	t->pos = lx->pos;
 	c = s[lx->pos];

@@ -13,25 +13,9 @@
 #include <string.h>
 
 #include "engine/probe.h"
-#include "expr/expr_int.h"
+#include "expr/parse_int.h"
 
-/* Deeper trees are refused: evaluation recurses once per level. */
-#define MAX_DEPTH 128
-
-struct parser {
-	struct lexer lx;
-	struct token tok; /* the current token */
-	const struct evsel *ev;
-	struct expr *e;
-	unsigned flags;
-	int depth;		 /* recursion of the parser itself */
-	const char *const *vars; /* bound names (expr__compile_vars), or NULL */
-	int nr_vars;
-};
-
-static void perr(struct parser *p, int col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void perr(struct parser *p, int col, const char *fmt, ...)
+void px_err(struct parser *p, int col, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -44,7 +28,7 @@ static void perr(struct parser *p, int col, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool next(struct parser *p)
+bool px_next(struct parser *p)
 {
 	free(p->tok.str);
 	p->tok.str = NULL;
@@ -52,7 +36,7 @@ static bool next(struct parser *p)
 }
 
 /* The token after the current one, without consuming it. */
-static enum tok_type peek(struct parser *p, struct token *t)
+enum tok_type px_peek(struct parser *p, struct token *t)
 {
 	struct lexer save = p->lx;
 	struct expr_error err = *p->lx.err;
@@ -66,14 +50,14 @@ static enum tok_type peek(struct parser *p, struct token *t)
 	return t->type;
 }
 
-static bool word_is(const struct parser *p, const struct token *t, const char *word)
+bool px_word_is(const struct parser *p, const struct token *t, const char *word)
 {
 	return t->type == T_IDENT && (int)strlen(word) == t->len &&
 	       !strncmp(p->lx.text + t->pos, word, t->len);
 }
 
 /* "'text'" of the current token for messages. */
-static const char *tok_text(const struct parser *p, char *buf, size_t len)
+const char *px_tok_text(const struct parser *p, char *buf, size_t len)
 {
 	int n = p->tok.end - p->tok.pos;
 
@@ -85,12 +69,12 @@ static const char *tok_text(const struct parser *p, char *buf, size_t len)
 	return buf;
 }
 
-static struct node *new_node(struct parser *p, enum op op, int col)
+struct node *px_node(struct parser *p, enum op op, int col)
 {
 	struct node *n = calloc(1, sizeof(*n));
 
 	if (!n) {
-		perr(p, -1, "out of memory");
+		px_err(p, -1, "out of memory");
 		return NULL;
 	}
 	n->op = op;
@@ -100,31 +84,30 @@ static struct node *new_node(struct parser *p, enum op op, int col)
 	return n;
 }
 
-static struct node *parse_expr(struct parser *p);
 static struct node *parse_cond(struct parser *p);
-static struct node *parse_unary(struct parser *p);
 static struct node *parse_postfix(struct parser *p);
 
-static bool need_int(struct parser *p, const struct node *n)
+bool px_need_int(struct parser *p, const struct node *n)
 {
 	if (!n->is_str)
 		return true;
-	perr(p, n->col, "a string used as a number (strings compare with ==, != and ~)");
+	px_err(p, n->col, "a string used as a number (strings compare with ==, != and ~)");
 	return false;
 }
 
-static bool is_const(const struct node *n)
+bool px_is_const(const struct node *n)
 {
 	return n && n->op == OP_INT;
 }
 
 /* Replace @n by its value when its operands are constants. */
-static void fold(struct parser *p, struct node *n)
+void px_fold(struct parser *p, struct node *n)
 {
 	struct expr_ctx ctx = { 0 };
 	u64 v;
 
-	if (n->is_str || !is_const(n->a) || (n->b && !is_const(n->b)) || (n->c && !is_const(n->c)))
+	if (n->is_str || !px_is_const(n->a) || (n->b && !px_is_const(n->b)) ||
+	    (n->c && !px_is_const(n->c)))
 		return;
 	switch (n->op) {
 	case OP_NEG ... OP_LOR:
@@ -143,7 +126,7 @@ static void fold(struct parser *p, struct node *n)
 }
 
 /* Tree depth, checked as nodes are built: evaluation recurses once per level. */
-static bool check_depth(struct parser *p, struct node *n)
+bool px_check_depth(struct parser *p, struct node *n)
 {
 	int d = 0;
 
@@ -155,7 +138,7 @@ static bool check_depth(struct parser *p, struct node *n)
 		d = n->c->depth;
 	n->depth = d + 1;
 	if (n->depth > MAX_DEPTH) {
-		perr(p, n->col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		px_err(p, n->col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
 		return false;
 	}
 	return true;
@@ -165,13 +148,13 @@ static struct node *unary(struct parser *p, enum op op, int col, struct node *a)
 {
 	struct node *n;
 
-	if (!need_int(p, a) || !(n = new_node(p, op, col)))
+	if (!px_need_int(p, a) || !(n = px_node(p, op, col)))
 		return NULL;
 	n->a = a;
 	n->uns = op == OP_NOT ? false : a->uns;
-	if (!check_depth(p, n))
+	if (!px_check_depth(p, n))
 		return NULL;
-	fold(p, n);
+	px_fold(p, n);
 	return n;
 }
 
@@ -249,31 +232,33 @@ static struct node *binary(struct parser *p, enum op op, int opcol, struct node 
 		/* EXPR_SYNTAX: a name of unknown type; only the syntax counts */
 	} else if (op == OP_EQ || op == OP_NE) {
 		if (a->is_str != b->is_str) {
-			perr(p, b->col, "comparing a %s with a %s", a->is_str ? "string" : "number",
-			     b->is_str ? "string" : "number");
+			px_err(p, b->col, "comparing a %s with a %s",
+			       a->is_str ? "string" : "number", b->is_str ? "string" : "number");
 			return NULL;
 		}
 		if (a->is_str)
 			op = op == OP_EQ ? OP_SEQ : OP_SNE;
 	} else if (op == OP_GLOB) {
 		if (!a->is_str) {
-			perr(p, a->col, "'~' matches a string against a glob: this is a number");
+			px_err(p, a->col, "'~' matches a string against a glob: this is a number");
 			return NULL;
 		}
 		if (!b->is_str) {
-			perr(p, b->col, "the glob after '~' must be a string");
+			px_err(p, b->col, "the glob after '~' must be a string");
 			return NULL;
 		}
 	} else if (a->is_str && b->is_str && op >= OP_LT && op <= OP_GE) {
-		perr(p, opcol, "strings compare with ==, != and ~ only");
+		px_err(p, opcol, "strings compare with ==, != and ~ only");
 		return NULL;
-	} else if (!need_int(p, a) || !need_int(p, b)) {
+	} else if (!px_need_int(p, a) || !px_need_int(p, b)) {
 		return NULL;
-	} else if ((op == OP_DIV || op == OP_MOD) && is_const(b) && !b->val) {
-		perr(p, b->col, "division by zero");
+	} else if ((op == OP_DIV || op == OP_MOD) && px_is_const(b) && !b->val) {
+		px_err(p, b->col, "division by zero");
 		return NULL;
+	} else if ((op == OP_ADD || op == OP_SUB) && (a->ptr || b->ptr)) {
+		return px_ptr_arith(p, op, opcol, a, b);
 	}
-	n = new_node(p, op, a->col);
+	n = px_node(p, op, a->col);
 	if (!n)
 		return NULL;
 	n->a = a;
@@ -290,40 +275,10 @@ static struct node *binary(struct parser *p, enum op op, int opcol, struct node 
 	default:
 		n->uns = false;
 	}
-	if (!check_depth(p, n))
+	if (!px_check_depth(p, n))
 		return NULL;
-	fold(p, n);
+	px_fold(p, n);
 	return n;
-}
-
-/*
- * In a filter, after a string and ==, != or ~: whether the right side is a
- * bare word (the kernel's unquoted string) rather than an operand of the
- * language (a string, a parenthesis, a field, a function, a _variable).
- */
-static bool bare_word_next(const struct parser *p)
-{
-	const char *s = p->lx.text + p->lx.pos;
-	struct field f;
-	char name[128];
-	int n = 0;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!*s || *s == '"' || *s == '(')
-		return false;
-	while (isalnum((unsigned char)s[n]) || s[n] == '_')
-		n++;
-	if (s[0] == '_') /* _cpu, _pid...: the language's */
-		return false;
-	if (!n || n >= (int)sizeof(name) || isdigit((unsigned char)s[0]))
-		return true;
-	snprintf(name, sizeof(name), "%.*s", n, s);
-	while (isspace((unsigned char)s[n]))
-		n++;
-	if (s[n] == '(')
-		return false;
-	return !(p->ev && !evsel__field(p->ev, name, &f));
 }
 
 static struct node *parse_binary(struct parser *p, int minprec)
@@ -334,10 +289,11 @@ static struct node *parse_binary(struct parser *p, int minprec)
 	int prec, opcol;
 
 	if (++p->depth > MAX_DEPTH) {
-		perr(p, p->tok.pos, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		px_err(p, p->tok.pos, "expression nested too deeply (%d levels at most)",
+		       MAX_DEPTH);
 		return NULL;
 	}
-	a = parse_unary(p);
+	a = px_unary(p);
 	while (a) {
 		op = binop_of(p->tok.type, &prec);
 		if (!prec || prec < minprec)
@@ -355,7 +311,7 @@ static struct node *parse_binary(struct parser *p, int minprec)
 			struct expr_error err = *p->lx.err;
 			int depth = p->depth;
 
-			b = next(p) ? parse_binary(p, prec + 1) : NULL;
+			b = px_next(p) ? parse_binary(p, prec + 1) : NULL;
 			if (b) {
 				a = binary(p, op, opcol, a, b);
 				continue;
@@ -373,11 +329,11 @@ static struct node *parse_binary(struct parser *p, int minprec)
 			if (!lex__bareword(&p->lx, &p->tok))
 				return NULL;
 		} else if ((p->flags & EXPR_FILTER) && a->is_str &&
-			   (op == OP_EQ || op == OP_NE || op == OP_GLOB) && bare_word_next(p)) {
+			   (op == OP_EQ || op == OP_NE || op == OP_GLOB) && px_bare_word_next(p)) {
 			free(p->tok.str);
 			if (!lex__bareword(&p->lx, &p->tok))
 				return NULL;
-		} else if (!next(p)) {
+		} else if (!px_next(p)) {
 			return NULL;
 		}
 		b = parse_binary(p, prec + 1);
@@ -395,25 +351,25 @@ static struct node *parse_cond(struct parser *p)
 
 	if (!c || p->tok.type != T_QUEST)
 		return c;
-	if (!need_int(p, c) || !next(p))
+	if (!px_need_int(p, c) || !px_next(p))
 		return NULL;
-	a = parse_expr(p);
+	a = px_expr(p);
 	if (!a)
 		return NULL;
 	if (p->tok.type != T_COLON) {
 		char buf[48];
 
-		perr(p, p->tok.pos, "expected ':' of '?:', found %s",
-		     tok_text(p, buf, sizeof(buf)));
+		px_err(p, p->tok.pos, "expected ':' of '?:', found %s",
+		       px_tok_text(p, buf, sizeof(buf)));
 		return NULL;
 	}
-	if (!next(p) || !(b = parse_cond(p)))
+	if (!px_next(p) || !(b = parse_cond(p)))
 		return NULL;
 	if (a->is_str != b->is_str) {
-		perr(p, b->col, "both sides of ':' must be numbers or both strings");
+		px_err(p, b->col, "both sides of ':' must be numbers or both strings");
 		return NULL;
 	}
-	n = new_node(p, OP_COND, c->col);
+	n = px_node(p, OP_COND, c->col);
 	if (!n)
 		return NULL;
 	n->a = c;
@@ -421,137 +377,79 @@ static struct node *parse_cond(struct parser *p)
 	n->c = b;
 	n->is_str = a->is_str;
 	n->uns = a->uns || b->uns;
-	if (!check_depth(p, n))
+	if (!px_check_depth(p, n))
 		return NULL;
-	if (is_const(c) && !a->is_str)
-		fold(p, n);
+	if (px_is_const(c) && !a->is_str)
+		px_fold(p, n);
 	return n;
 }
 
-static struct node *parse_expr(struct parser *p)
+/* NAME = VALUE, right to left; C's assignment expression. */
+struct node *px_assign(struct parser *p)
 {
+	struct node *a, *b, *n;
+	int opcol;
+
 	if (++p->depth > MAX_DEPTH) {
-		perr(p, p->tok.pos, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		px_err(p, p->tok.pos, "expression nested too deeply (%d levels at most)",
+		       MAX_DEPTH);
 		return NULL;
 	}
-	struct node *n = parse_cond(p);
-
+	a = parse_cond(p);
+	if (a && p->tok.type == T_ASSIGN) {
+		opcol = p->tok.pos;
+		if (!px_lvalue(p, a, "=") || !px_next(p) || !(b = px_assign(p)))
+			return NULL;
+		if (b->is_str && !b->any) {
+			px_err(p, b->col, "a string cannot be assigned: variables hold numbers");
+			return NULL;
+		}
+		if (a->op == OP_UVAR)
+			px_uvar_type(p, a, b);
+		n = px_node(p, OP_ASSIGN, a->col);
+		if (!n)
+			return NULL;
+		n->a = a;
+		n->b = b;
+		n->opcol = opcol;
+		px_copy_type(n, a);
+		if (!px_check_depth(p, n))
+			return NULL;
+		a = n;
+	}
 	p->depth--;
-	return n;
+	return a;
 }
 
-/* Cast types: fixed-width names, then C's keyword combinations. */
-static const struct {
-	const char *name;
-	unsigned char size;
-	bool is_signed;
-} typedefs[] = {
-	{ "u8", 1, false },	  { "s8", 1, true },	    { "u16", 2, false },
-	{ "s16", 2, true },	  { "u32", 4, false },	    { "s32", 4, true },
-	{ "u64", 8, false },	  { "s64", 8, true },	    { "__u8", 1, false },
-	{ "__s8", 1, true },	  { "__u16", 2, false },    { "__s16", 2, true },
-	{ "__u32", 4, false },	  { "__s32", 4, true },	    { "__u64", 8, false },
-	{ "__s64", 8, true },	  { "uint8_t", 1, false },  { "int8_t", 1, true },
-	{ "uint16_t", 2, false }, { "int16_t", 2, true },   { "uint32_t", 4, false },
-	{ "int32_t", 4, true },	  { "uint64_t", 8, false }, { "int64_t", 8, true },
-	{ "size_t", 8, false },	  { "ssize_t", 8, true },   { "pid_t", 4, true },
-	{ "bool", 0, false },
-};
-static const char *const keywords[] = { "unsigned", "signed", "char", "short", "int", "long" };
-
-static int typedef_of(const struct parser *p, const struct token *t)
+/* A, B: both evaluated, B's value; the lowest precedence. */
+struct node *px_expr(struct parser *p)
 {
-	for (size_t i = 0; i < sizeof(typedefs) / sizeof(typedefs[0]); i++)
-		if (word_is(p, t, typedefs[i].name))
-			return (int)i;
-	return -1;
-}
+	struct node *a, *b, *n;
 
-static int keyword_of(const struct parser *p, const struct token *t)
-{
-	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
-		if (word_is(p, t, keywords[i]))
-			return (int)i;
-	return -1;
-}
-
-/* At the '(' of a cast: the type up to ')' into @n; the token after ')' is current. */
-static bool parse_type(struct parser *p, struct node *n)
-{
-	int cnt[6] = { 0 }, k, col = p->tok.pos, td;
-	char buf[48];
-
-	if (!next(p))
-		return false;
-	td = typedef_of(p, &p->tok);
-	if (td >= 0) {
-		n->cast_size = typedefs[td].size;
-		n->cast_signed = typedefs[td].is_signed;
-		if (!next(p))
-			return false;
-	} else {
-		while ((k = keyword_of(p, &p->tok)) >= 0) {
-			cnt[k]++;
-			if (!next(p))
-				return false;
-		}
-		/* unsigned signed char short int long */
-		if ((cnt[0] && cnt[1]) || cnt[0] > 1 || cnt[1] > 1 || cnt[2] > 1 || cnt[3] > 1 ||
-		    cnt[4] > 1 || cnt[5] > 2 || (cnt[2] && (cnt[3] || cnt[4] || cnt[5])) ||
-		    (cnt[3] && cnt[5])) {
-			perr(p, col, "bad cast: not a C integer type");
-			return false;
-		}
-		if (p->tok.type == T_IDENT) {
-			perr(p, p->tok.pos, "bad cast: %s is not an integer type",
-			     tok_text(p, buf, sizeof(buf)));
-			return false;
-		}
-		n->cast_size = cnt[2] ? 1 : cnt[3] ? 2 : cnt[5] ? 8 : 4;
-		n->cast_signed = !cnt[0];
-	}
-	if (p->tok.type == T_STAR) {
-		perr(p, p->tok.pos, "bad cast: pointers cannot be cast to (the language has none)");
-		return false;
-	}
-	if (p->tok.type != T_RPAREN) {
-		perr(p, p->tok.pos, "bad cast: expected ')' after the type, found %s",
-		     tok_text(p, buf, sizeof(buf)));
-		return false;
-	}
-	return next(p);
-}
-
-static struct node *parse_cast(struct parser *p)
-{
-	struct node *n = new_node(p, OP_CAST, p->tok.pos), *a;
-
-	if (!n)
-		return NULL;
-	/* counted like the unary operators: a folded cast is one level deep */
 	if (++p->depth > MAX_DEPTH) {
-		perr(p, n->col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		px_err(p, p->tok.pos, "expression nested too deeply (%d levels at most)",
+		       MAX_DEPTH);
 		return NULL;
 	}
-	if (!parse_type(p, n))
-		return NULL;
-	a = parse_unary(p);
-	if (!a)
-		return NULL;
+	a = px_assign(p);
+	while (a && p->tok.type == T_COMMA) {
+		if (!px_next(p) || !(b = px_assign(p)))
+			return NULL;
+		n = px_node(p, OP_COMMA, a->col);
+		if (!n)
+			return NULL;
+		n->a = a;
+		n->b = b;
+		px_copy_type(n, b);
+		if (!px_check_depth(p, n))
+			return NULL;
+		a = n;
+	}
 	p->depth--;
-	if (a->is_str) {
-		perr(p, n->col, "bad cast: a string cannot be cast to a number");
-		return NULL;
-	}
-	n->a = a;
-	n->uns = n->cast_size == 8 && !n->cast_signed;
-	if (!check_depth(p, n))
-		return NULL;
-	fold(p, n);
-	return n;
+	return a;
 }
 
-static struct node *parse_unary(struct parser *p)
+struct node *px_unary(struct parser *p)
 {
 	int col = p->tok.pos;
 	struct token t;
@@ -571,73 +469,104 @@ static struct node *parse_unary(struct parser *p)
 	case T_TILDE:
 		op = OP_BNOT;
 		break;
+	case T_INC:
+		op = OP_PREINC;
+		break;
+	case T_DEC:
+		op = OP_PREDEC;
+		break;
+	case T_AMP:
+		op = OP_ADDR;
+		break;
+	case T_STAR:
+		op = OP_DEREF;
+		break;
 	case T_LPAREN:
-		if (peek(p, &t) == T_IDENT && (typedef_of(p, &t) >= 0 || keyword_of(p, &t) >= 0))
-			return parse_cast(p);
+		if (px_peek(p, &t) == T_IDENT &&
+		    (px_typedef_of(p, &t) >= 0 || px_keyword_of(p, &t) >= 0))
+			return px_cast(p);
+		return parse_postfix(p);
+	case T_IDENT:
+		if (px_word_is(p, &p->tok, "sizeof"))
+			return px_sizeof(p);
 		return parse_postfix(p);
 	default:
 		return parse_postfix(p);
 	}
 	if (++p->depth > MAX_DEPTH) {
-		perr(p, col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		px_err(p, col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
 		return NULL;
 	}
-	if (!next(p) || !(a = parse_unary(p)))
+	if (!px_next(p))
+		return NULL;
+	p->want_addr = op == OP_ADDR;
+	p->want_lval = op == OP_PREINC || op == OP_PREDEC;
+	a = px_unary(p);
+	p->want_addr = p->want_lval = false;
+	if (!a)
 		return NULL;
 	p->depth--;
 	if (op == OP_INT)
-		return need_int(p, a) ? a : NULL;
+		return px_need_int(p, a) ? a : NULL;
+	if (op == OP_ADDR)
+		return px_addr_of(p, a, col);
+	if (op == OP_DEREF)
+		return px_deref(p, a, col);
+	if (op == OP_PREINC || op == OP_PREDEC)
+		return px_incdec(p, op, col, a);
 	return unary(p, op, col, a);
 }
 
 static struct node *parse_call(struct parser *p, const struct func *fn, int col)
 {
 	int nargs = (int)strlen(fn->args), i = 0;
-	struct node *n = new_node(p, fn->op, col), *arg, **slot[3];
+	struct node *n = px_node(p, fn->op, col), *arg, **slot[3];
 	char buf[48];
 
-	if (!n || !next(p) || !next(p)) /* the name, '(' */
+	if (fn->op == OP_PRINTF || fn->op == OP_SYSTEM)
+		return px_vcall(p, fn, col);
+	if (!n || !px_next(p) || !px_next(p)) /* the name, '(' */
 		return NULL;
 	slot[0] = &n->a;
 	slot[1] = &n->b;
 	slot[2] = &n->c;
 	while (p->tok.type != T_RPAREN || i) {
 		if (i == nargs) {
-			perr(p, p->tok.pos, "%s() takes %d argument%s", fn->name, nargs,
-			     nargs == 1 ? "" : "s");
+			px_err(p, p->tok.pos, "%s() takes %d argument%s", fn->name, nargs,
+			       nargs == 1 ? "" : "s");
 			return NULL;
 		}
-		arg = parse_expr(p);
+		arg = px_assign(p);
 		if (!arg)
 			return NULL;
 		if (!arg->any && arg->is_str != (fn->args[i] == 's')) {
-			perr(p, arg->col, "argument %d of %s() must be a %s", i + 1, fn->name,
-			     fn->args[i] == 's' ? "string" : "number");
+			px_err(p, arg->col, "argument %d of %s() must be a %s", i + 1, fn->name,
+			       fn->args[i] == 's' ? "string" : "number");
 			return NULL;
 		}
 		*slot[i++] = arg;
 		if (p->tok.type == T_RPAREN)
 			break;
 		if (p->tok.type != T_COMMA) {
-			perr(p, p->tok.pos, "expected ',' or ')' in the call of %s(), found %s",
-			     fn->name, tok_text(p, buf, sizeof(buf)));
+			px_err(p, p->tok.pos, "expected ',' or ')' in the call of %s(), found %s",
+			       fn->name, px_tok_text(p, buf, sizeof(buf)));
 			return NULL;
 		}
-		if (!next(p))
+		if (!px_next(p))
 			return NULL;
 	}
 	if (i != nargs) {
-		perr(p, p->tok.pos, "%s() takes %d argument%s", fn->name, nargs,
-		     nargs == 1 ? "" : "s");
+		px_err(p, p->tok.pos, "%s() takes %d argument%s", fn->name, nargs,
+		       nargs == 1 ? "" : "s");
 		return NULL;
 	}
-	if (!next(p))
+	if (!px_next(p))
 		return NULL;
 	n->is_str = fn->ret_str;
 	p->e->uses |= fn->uses;
-	if (!check_depth(p, n))
+	if (!px_check_depth(p, n))
 		return NULL;
-	fold(p, n);
+	px_fold(p, n);
 	return n;
 }
 
@@ -650,26 +579,6 @@ static const struct {
 	{ "_time", OP_TIME, true }, { "_period", OP_PERIOD, true },
 };
 
-/* Names the kernel's filters know beyond the format's fields. */
-static struct node *filter_name(struct parser *p, const char *name, int col)
-{
-	struct node *n, *tid;
-
-	if (!strcmp(name, "CPU") || !strcmp(name, "cpu") || !strcmp(name, "common_cpu"))
-		return new_node(p, OP_CPU, col);
-	if (strcmp(name, "COMM") && strcmp(name, "comm"))
-		return NULL;
-	n = new_node(p, OP_COMM, col);
-	tid = new_node(p, OP_TID, col);
-	if (!n || !tid)
-		return NULL;
-	n->a = tid;
-	n->is_str = true;
-	n->depth = 2;
-	p->e->uses |= EXPR_USES_COMM;
-	return n;
-}
-
 static struct node *parse_index(struct parser *p, const struct field *f, const char *name, int col)
 {
 	struct node *n, *idx;
@@ -677,34 +586,35 @@ static struct node *parse_index(struct parser *p, const struct field *f, const c
 	int icol;
 
 	if (!f->is_array) {
-		perr(p, p->tok.pos, "'%s' is not an array", name);
+		px_err(p, p->tok.pos, "'%s' is not an array", name);
 		return NULL;
 	}
 	if (f->elem_size != 1 && f->elem_size != 2 && f->elem_size != 4 && f->elem_size != 8) {
-		perr(p, col, "the elements of '%s' are %u bytes: not numbers", name, f->elem_size);
+		px_err(p, col, "the elements of '%s' are %u bytes: not numbers", name,
+		       f->elem_size);
 		return NULL;
 	}
-	if (!next(p))
+	if (!px_next(p))
 		return NULL;
 	icol = p->tok.pos;
-	idx = parse_expr(p);
-	if (!idx || !need_int(p, idx))
+	idx = px_expr(p);
+	if (!idx || !px_need_int(p, idx))
 		return NULL;
 	if (p->tok.type != T_RBRACK) {
-		perr(p, p->tok.pos, "expected ']', found %s", tok_text(p, buf, sizeof(buf)));
+		px_err(p, p->tok.pos, "expected ']', found %s", px_tok_text(p, buf, sizeof(buf)));
 		return NULL;
 	}
-	if (is_const(idx) && f->nr_elems && idx->val >= f->nr_elems) {
-		perr(p, icol, "index %lld is outside '%s' (%u elements)", (long long)idx->val, name,
-		     f->nr_elems);
+	if (px_is_const(idx) && f->nr_elems && idx->val >= f->nr_elems) {
+		px_err(p, icol, "index %lld is outside '%s' (%u elements)", (long long)idx->val,
+		       name, f->nr_elems);
 		return NULL;
 	}
-	if (!next(p) || !(n = new_node(p, OP_ELEM, col)))
+	if (!px_next(p) || !(n = px_node(p, OP_ELEM, col)))
 		return NULL;
 	n->f = *f;
 	n->a = idx;
 	n->uns = f->elem_size == 8 && !f->is_signed;
-	return check_depth(p, n) ? n : NULL;
+	return px_check_depth(p, n) ? n : NULL;
 }
 
 /* "unknown name 'x' (names: a, b, c)", as many names as the message holds */
@@ -723,85 +633,35 @@ static void unknown_var(struct parser *p, const char *name, int col)
 		}
 		o += (size_t)n;
 	}
-	perr(p, col, "unknown name '%s' (names: %s)", name, p->nr_vars ? list : "none");
-}
-
-/*
- * EXPR_SYNTAX: the current name, not looked up, as a value of any type;
- * NAME[INDEX] and, in a filter, the kernel's NAME.function (a symbol
- * compare) are taken too.
- */
-static struct node *any_name(struct parser *p, int col)
-{
-	struct node *n = new_node(p, OP_FIELD, col), *idx;
-	const char *s = p->lx.text;
-	char buf[48];
-
-	if (!n)
-		return NULL;
-	n->any = true;
-	n->depth = 1;
-	if ((p->flags & EXPR_FILTER) && !strncmp(s + p->lx.pos, ".function", 9) &&
-	    !isalnum((unsigned char)s[p->lx.pos + 9]) && s[p->lx.pos + 9] != '_')
-		p->lx.pos += 9;
-	if (!next(p))
-		return NULL;
-	if (p->tok.type != T_LBRACK)
-		return n;
-	if (!next(p) || !(idx = parse_expr(p)) || !need_int(p, idx))
-		return NULL;
-	if (p->tok.type != T_RBRACK) {
-		perr(p, p->tok.pos, "expected ']', found %s", tok_text(p, buf, sizeof(buf)));
-		return NULL;
-	}
-	return next(p) ? n : NULL;
-}
-
-/* EXPR_SYNTAX in a filter: the kernel's CPUS{0-3,5} (a CPU mask) at the current name. */
-static struct node *cpus_mask(struct parser *p, int col)
-{
-	const char *s = p->lx.text, *close = strchr(s + p->lx.pos, '}');
-	struct node *n;
-
-	for (const char *c = s + p->lx.pos + 1; close && c < close; c++)
-		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-') {
-			perr(p, (int)(c - s), "bad CPU list in CPUS{...}");
-			return NULL;
-		}
-	if (!close) {
-		perr(p, p->lx.pos, "'{' of CPUS{...} without its '}'");
-		return NULL;
-	}
-	n = new_node(p, OP_FIELD, col);
-	if (!n)
-		return NULL;
-	n->any = true;
-	n->depth = 1;
-	p->lx.pos = (int)(close - s) + 1;
-	return next(p) ? n : NULL;
+	px_err(p, col, "unknown name '%s' (names: %s)", name, p->nr_vars ? list : "none");
 }
 
 static struct node *parse_ident(struct parser *p)
 {
 	int col = p->tok.pos;
+	bool want_addr = p->want_addr, lval = p->want_lval;
 	const struct func *fn;
 	struct token t;
 	struct field f;
 	struct node *n;
 	char name[128];
+	enum tok_type nt;
 
 	if (p->tok.len >= (int)sizeof(name)) {
-		perr(p, col, "name too long");
+		px_err(p, col, "name too long");
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%.*s", p->tok.len, p->lx.text + col);
 	if ((p->flags & (EXPR_SYNTAX | EXPR_FILTER)) == (EXPR_SYNTAX | EXPR_FILTER) &&
 	    !strcmp(name, "CPUS") && p->lx.text[p->lx.pos] == '{')
-		return cpus_mask(p, col);
-	if (peek(p, &t) == T_LPAREN) {
+		return px_cpus_mask(p, col);
+	p->want_addr = p->want_lval = false;
+	nt = px_peek(p, &t);
+	lval = lval || nt == T_ASSIGN || nt == T_INC || nt == T_DEC;
+	if (nt == T_LPAREN) {
 		fn = func__find(name, p->tok.len);
 		if (!fn) {
-			perr(p, col, "unknown function '%s'", name);
+			px_err(p, col, "unknown function '%s'", name);
 			return NULL;
 		}
 		return parse_call(p, fn, col);
@@ -809,32 +669,39 @@ static struct node *parse_ident(struct parser *p)
 	for (int i = 0; p->vars && i < p->nr_vars; i++) {
 		if (strcmp(name, p->vars[i]))
 			continue;
-		n = new_node(p, OP_VAR, col);
-		if (!n || !next(p))
+		n = px_node(p, OP_VAR, col);
+		if (!n || !px_next(p))
 			return NULL;
 		n->val = (u64)i;
 		n->depth = 1;
+		n->nlen = (int)strlen(name);
 		return n;
 	}
 	for (size_t i = 0; i < sizeof(sample_vars) / sizeof(sample_vars[0]); i++) {
 		if (strcmp(name, sample_vars[i].name))
 			continue;
-		n = new_node(p, sample_vars[i].op, col);
-		if (!n || !next(p))
+		n = px_node(p, sample_vars[i].op, col);
+		if (!n || !px_next(p))
 			return NULL;
 		n->uns = sample_vars[i].uns;
 		n->depth = 1;
+		n->nlen = (int)strlen(name);
 		return n;
 	}
+	if (!(p->flags & EXPR_SYNTAX) && (!p->ev || evsel__field(p->ev, name, &f)) &&
+	    ((n = px_user_var(p, col, lval)) || p->lx.failed))
+		return n;
 	if (p->vars) {
 		unknown_var(p, name, col);
 		return NULL;
 	}
 	if (!p->ev || evsel__field(p->ev, name, &f)) {
 		if (p->flags & EXPR_FILTER) {
-			n = filter_name(p, name, col);
-			if (n)
-				return next(p) ? n : NULL;
+			n = px_filter_name(p, name, col);
+			if (n) {
+				n->nlen = n->op == OP_CPU ? (int)strlen(name) : 0;
+				return px_next(p) ? n : NULL;
+			}
 		}
 		const char *why = NULL;
 
@@ -844,30 +711,41 @@ static struct node *parse_ident(struct parser *p)
 			probe__field(p->ev, name, &pf, &why);
 		}
 		if (p->flags & EXPR_SYNTAX)
-			return any_name(p, col);
+			return px_any_name(p, col);
 		if (why)
-			perr(p, col, "no '%s' here: %s", name, why);
+			px_err(p, col, "no '%s' here: %s", name, why);
 		else
-			perr(p, col, "unknown field '%s'", name);
+			px_err(p, col, "unknown field '%s'", name);
 		return NULL;
 	}
-	if (!next(p))
+	if (!px_next(p))
 		return NULL;
 	if (p->tok.type == T_LBRACK)
 		return parse_index(p, &f, name, col);
 	if (f.is_string) {
-		n = new_node(p, OP_SFIELD, col);
+		n = px_node(p, OP_SFIELD, col);
 		if (n)
 			n->is_str = true;
+	} else if (f.is_array && want_addr) {
+		/* &array: its first element's address */
+		n = px_node(p, OP_ADDR, col);
+		if (n) {
+			n->ptr = 1;
+			n->psize = (unsigned char)f.elem_size;
+			n->psigned = f.is_signed;
+			n->uns = true;
+		}
 	} else if (f.is_array) {
-		perr(p, col, "'%s' is an array: give an index, %s[0]", name, name);
+		px_err(p, col, "'%s' is an array: give an index, %s[0]", name, name);
 		return NULL;
 	} else if (f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8) {
-		n = new_node(p, OP_FIELD, col);
-		if (n)
+		n = px_node(p, OP_FIELD, col);
+		if (n) {
 			n->uns = f.size == 8 && !f.is_signed;
+			n->nlen = (int)strlen(name);
+		}
 	} else {
-		perr(p, col, "'%s' is %u bytes: not a number", name, f.size);
+		px_err(p, col, "'%s' is %u bytes: not a number", name, f.size);
 		return NULL;
 	}
 	if (n) {
@@ -877,22 +755,46 @@ static struct node *parse_ident(struct parser *p)
 	return n;
 }
 
+static struct node *parse_primary(struct parser *p);
+
+/* A primary, then its [I], ++ and -- */
 static struct node *parse_postfix(struct parser *p)
+{
+	struct node *n = parse_primary(p);
+	int col;
+
+	while (n) {
+		col = p->tok.pos;
+		if (p->tok.type == T_LBRACK)
+			n = px_subscript(p, n);
+		else if (p->tok.type == T_INC)
+			n = px_next(p) ? px_incdec(p, OP_POSTINC, col, n) : NULL;
+		else if (p->tok.type == T_DEC)
+			n = px_next(p) ? px_incdec(p, OP_POSTDEC, col, n) : NULL;
+		else
+			break;
+	}
+	return n;
+}
+
+static struct node *parse_primary(struct parser *p)
 {
 	struct node *n;
 	char buf[48];
 
+	if (p->tok.type != T_IDENT)
+		p->want_addr = p->want_lval = false;
 	switch (p->tok.type) {
 	case T_NUM:
-		n = new_node(p, OP_INT, p->tok.pos);
+		n = px_node(p, OP_INT, p->tok.pos);
 		if (!n)
 			return NULL;
 		n->val = p->tok.num;
 		n->uns = p->tok.uns;
 		n->depth = 1;
-		return next(p) ? n : NULL;
+		return px_next(p) ? n : NULL;
 	case T_STR:
-		n = new_node(p, OP_STR, p->tok.pos);
+		n = px_node(p, OP_STR, p->tok.pos);
 		if (!n)
 			return NULL;
 		n->str = p->tok.str;
@@ -900,23 +802,25 @@ static struct node *parse_postfix(struct parser *p)
 		n->is_str = true;
 		n->depth = 1;
 		p->tok.str = NULL;
-		return next(p) ? n : NULL;
+		return px_next(p) ? n : NULL;
 	case T_IDENT:
 		return parse_ident(p);
 	case T_LPAREN: {
 		int col = p->tok.pos;
 
-		if (!next(p) || !(n = parse_expr(p)))
+		if (!px_next(p) || !(n = px_expr(p)))
 			return NULL;
 		if (p->tok.type != T_RPAREN) {
-			perr(p, p->tok.pos, "expected ')' to close the '(' at column %d, found %s",
-			     col, tok_text(p, buf, sizeof(buf)));
+			px_err(p, p->tok.pos,
+			       "expected ')' to close the '(' at column %d, found %s", col,
+			       px_tok_text(p, buf, sizeof(buf)));
 			return NULL;
 		}
-		return next(p) ? n : NULL;
+		return px_next(p) ? n : NULL;
 	}
 	default:
-		perr(p, p->tok.pos, "expected an operand, found %s", tok_text(p, buf, sizeof(buf)));
+		px_err(p, p->tok.pos, "expected an operand, found %s",
+		       px_tok_text(p, buf, sizeof(buf)));
 		return NULL;
 	}
 }
@@ -939,21 +843,25 @@ static struct expr *compile(const char *text, const struct evsel *ev, unsigned f
 	}
 	p.lx.text = p.e->text;
 	p.lx.err = err;
-	if (next(&p)) {
+	if (px_next(&p)) {
 		if (p.tok.type == T_EOF)
-			perr(&p, 0, "empty expression");
+			px_err(&p, 0, "empty expression");
 		else
-			root = parse_expr(&p);
+			root = px_expr(&p);
 	}
 	if (root && p.tok.type == T_ASSIGN)
-		perr(&p, p.tok.pos, "'=' is not an operator: compare with '=='");
+		px_err(&p, p.tok.pos, "'=' is not an operator: compare with '=='");
 	else if (root && p.tok.type == T_RPAREN)
-		perr(&p, p.tok.pos, "')' without its '('");
+		px_err(&p, p.tok.pos, "')' without its '('");
 	else if (root && p.tok.type != T_EOF)
-		perr(&p, p.tok.pos, "expected an operator, found %s",
-		     tok_text(&p, buf, sizeof(buf)));
+		px_err(&p, p.tok.pos, "expected an operator, found %s",
+		       px_tok_text(&p, buf, sizeof(buf)));
 	else if (root && (flags & EXPR_FILTER) && root->is_str)
-		perr(&p, 0, "a filter must be a condition, not a string");
+		px_err(&p, 0, "a filter must be a condition, not a string");
+	else if (root && (flags & EXPR_FILTER) && root->op == OP_ASSIGN)
+		px_err(&p, root->opcol, "'=' is not an operator in a filter: compare with '=='");
+	if (root && !p.lx.failed)
+		px_bind_slots(p.e);
 	free(p.tok.str);
 	if (p.lx.failed) {
 		expr__free(p.e);
@@ -1050,6 +958,7 @@ void expr__free(struct expr *e)
 		return;
 	for (n = e->nodes; n; n = nx) {
 		nx = n->next_alloc;
+		free(n->args);
 		free(n->str);
 		free(n);
 	}

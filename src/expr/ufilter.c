@@ -37,7 +37,9 @@ static void *uf_compile(struct session *s, struct evsel *ev, const char *text, c
 static bool uf_match(void *priv, struct session *s, const struct sample *smp)
 {
 	struct ufilter *f = priv;
-	struct expr_ctx ctx = { .smp = smp, .session = s, .ksyms = f->ksyms };
+	struct expr_ctx ctx = {
+		.smp = smp, .session = s, .ksyms = f->ksyms, .out = session__out(s)
+	};
 
 	return expr__match(f->e, &ctx);
 }

@@ -65,6 +65,14 @@ static int expr_init(struct session *s, void *priv, const struct opt_set *opts)
 		if (session__add_spec(s, &eo->specs[i], &c) < 0)
 			return -EINVAL;
 	}
+	if (!strcmp(x->text, "help")) {
+		/* what the expression can use, then a run that stops at once: status 0 */
+		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+			expr__help(ev, session__out(s));
+		fflush(session__out(s));
+		session__stop(s);
+		return 0;
+	}
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
 		struct expr_event *e = calloc(1, sizeof(*e));
 
@@ -139,15 +147,17 @@ static void expr_sample(struct session *s, void *priv, struct evsel *ev, struct 
 
 	if (!e)
 		return;
+	ctx.out = out; /* printf()'s */
 	if (session__json(s)) {
 		expr_json(s, e, ev, smp, &ctx, out);
 		return;
 	}
+	/* first: what printf() and system() print comes before the event's line */
+	expr__eval(e->e, &ctx, &v); /* faults read as 0, counted */
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
 		     ev->name);
 	evsel__print_raw(s, ev, smp, out);
-	expr__eval(e->e, &ctx, &v); /* faults read as 0, counted */
 	if (v.kind == EXPR_STR)
 		print_str(out, v.str, v.len);
 	else if (v.is_signed)

@@ -12,66 +12,29 @@
 #include <string.h>
 
 #include "analysis/mtrace.h"
-#include "engine/tp.h"
+#include "engine/kvm_reasons.h"
 #include "profiler.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
 
-#define ISA_VMX 1 /* kvm_exit's isa field */
-#define ISA_SVM 2
-#define MAX_REASONS 512
-
-struct reason {
-	u32 isa, code;
-	char name[28];
-};
+#define ISA_VMX KVM_ISA_VMX
+#define ISA_SVM KVM_ISA_SVM
 
 struct kvm_exit {
 	struct mtrace *mt;
 	struct evsel *exit, *entry;
 	struct field reason, isa, rip;
-	struct reason reasons[MAX_REASONS];
-	int nr_reasons;
-	int cur_isa; /* while the names are read */
+	struct kvm_reasons reasons; /* the names of the tracepoint's format */
 };
-
-static void add_reason(void *arg, unsigned long long value, const char *name)
-{
-	struct kvm_exit *ke = arg;
-	struct reason *r;
-
-	if (ke->nr_reasons >= MAX_REASONS)
-		return;
-	r = &ke->reasons[ke->nr_reasons++];
-	r->isa = (u32)ke->cur_isa;
-	r->code = (u32)value;
-	snprintf(r->name, sizeof(r->name), "%s", name);
-}
-
-static const char *reason_name(const struct kvm_exit *ke, u32 isa, u32 code)
-{
-	for (int i = 0; i < ke->nr_reasons; i++)
-		if (ke->reasons[i].isa == isa && ke->reasons[i].code == code)
-			return ke->reasons[i].name;
-	return NULL;
-}
 
 static void ke_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
 {
 	struct kvm_exit *ke = arg;
 	u32 isa = (u32)(p->data[0] >> 32), code = (u32)p->data[0];
-	const char *name = reason_name(ke, isa, code);
 
 	row->key = p->data[0];
 	row->group = 0;
-	if (name)
-		snprintf(row->label, sizeof(row->label), "%s", name);
-	else
-		snprintf(row->label, sizeof(row->label), "%s_%#x",
-			 isa == ISA_SVM	  ? "SVM"
-			 : isa == ISA_VMX ? "VMX"
-					  : "REASON",
-			 code);
+	kvm_reasons__fmt(&ke->reasons, isa, code, row->label, sizeof(row->label));
 	row->mark = p->data[1];
 }
 
@@ -109,10 +72,8 @@ static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 	/* older kernels have no isa field (valid false): VMX then */
 	evsel__field(ke->exit, "isa", &ke->isa);
 	/* the names the kernel prints: its format's first table is VMX's, the second SVM's */
-	ke->cur_isa = ISA_VMX;
-	tp__print_symbols(ke->exit->tp, 0, add_reason, ke);
-	ke->cur_isa = ISA_SVM;
-	tp__print_symbols(ke->exit->tp, 1, add_reason, ke);
+	if (kvm_reasons__read(ke->exit->tp, &ke->reasons))
+		return session__set_err(s, -ENOMEM, "out of memory");
 	return mtrace__ready(ke->mt, s);
 }
 
@@ -170,6 +131,7 @@ static void ke_deinit(struct session *s, void *priv)
 		mtrace__finish(ke->mt, s);
 	mtrace__delete(ke->mt);
 	ke->mt = NULL;
+	kvm_reasons__clear(&ke->reasons);
 }
 
 const struct profiler prof_kvm_exit = {

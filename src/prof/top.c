@@ -281,8 +281,27 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	if (!row)
 		return;
 	if (created) {
-		if (e->printkey)
+		if (e->printkey) {
+			/* printkey=printf(...): what it prints is the label */
+			char *pbuf = NULL;
+			size_t plen = 0;
+
+			ctx.out = open_memstream(&pbuf, &plen);
 			expr__eval(e->printkey, &ctx, &k);
+			if (ctx.out) {
+				fclose(ctx.out);
+				while (plen && pbuf[plen - 1] == '\n')
+					plen--;
+				if (plen) {
+					snprintf(buf, sizeof(buf), "%.*s", (int)plen, pbuf);
+					k = (struct expr_value){ .kind = EXPR_STR,
+								 .str = buf,
+								 .len = (int)strlen(buf) };
+				}
+			}
+			ctx.out = NULL;
+			free(pbuf);
+		}
 		len = fmt_value(&k, buf, sizeof(buf), &text);
 		top_row__set_label(row, text, len);
 		if (e->comm) {

@@ -58,10 +58,27 @@ int main(void)
 	ok("x == y [0]");
 	ok("prev_comm ~ foo-bar* || prev_comm == 1.5");
 	ok("prev_comm == 'a b' && prev_pid == 1");
+	/* C's operators of the language: names of any type, no refusal before the fields are known */
+	ok("*(unsigned int *)&prev_pid == prev_pid");
+	ok("(unsigned long)common_pid << 32 != 0");
+	ok("sizeof(long **) == 8 && sizeof(unsigned) == 4");
+	ok("n++ < 10");
+	ok("++n < 10 && --m > 0");
+	ok("(x = prev_pid, x > 1)");
+	ok("prev_comm[0] == 'b' && *prev_comm == 'b'");
+	ok("((u32 *)&args)[1] > 0");
+	ok("printf(\"%d\\n\", prev_pid) > 0");
+	ok("system(\"true %d\", prev_pid) == 0");
+	ok("exit_reason_str(isa, exit_reason) ~ \"EPT*\"");
+	ok("prev_comm ~ \"[^k]*\" && prev_comm ~ \"[!s]*\"");
+	ok("prev_pid > 1 # a comment");
+	ok("prev_pid > 1 // a comment");
+	bad("prev_comm == \"a\" = 1", 0,
+	    "'=' needs a name: a field, a _variable or a variable of the expression");
 	/* refused */
 	bad("prev_pid > 1 &&", 15, "expected an operand, found the end");
 	bad("prev_pid ||", 11, "expected an operand, found the end");
-	bad("prev_pid = 1", 9, "'=' is not an operator: compare with '=='");
+	bad("prev_pid = 1", 9, "'=' is not an operator in a filter: compare with '=='");
 	bad("prev_pid 1", 9, "expected an operator, found '1'");
 	bad("(prev_pid == 1", 14, "expected ')' to close the '(' at column 0, found the end");
 	bad("prev_pid == 1)", 13, "')' without its '('");
