@@ -349,6 +349,8 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 	const struct opt_group *g[OPT_MAX_GROUPS];
 	int ng = groups_of(p, g), nown = nr_of(p->own), n = 0, dashdash = argc, nopts = nown;
 	char shorts[160] = "+h", err[2048], *help_word;
+	const struct popt *tw_opt; /* an option whose value may be the next word, given without */
+	const char *tw_next;	   /* and that word */
 	struct given gv[MAX_GIVEN];
 	int ngv = 0, help_at = -1;
 	struct target_opts *target;
@@ -379,6 +381,8 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		}
 	/* "help" last before "--" (after it: the workload's); the same word, not a value */
 	help_word = dashdash > 1 && !strcmp(argv[dashdash - 1], "help") ? argv[dashdash - 1] : NULL;
+	tw_opt = NULL;
+	tw_next = NULL;
 	for (int i = 0; i < nown; i++) {
 		const struct popt *o = &p->own[i];
 
@@ -455,6 +459,8 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		/* "--call-graph dwarf": an optional value in the next word */
 		if (o->takes_word && !optarg && optind < dashdash && o->takes_word(argv[optind]))
 			optarg = argv[optind++];
+		else if (o->takes_word && !optarg && optind < dashdash)
+			tw_opt = o, tw_next = argv[optind]; /* "--call-graph zz": named if left over */
 		if (ngv < MAX_GIVEN)
 			gv[ngv++] = (struct given){ o, optarg };
 		if (o->type == POPT_STR && optarg && !*optarg) {
@@ -518,6 +524,11 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		/* getopt moved a command's positional words last, in their order */
 		if (argv[end - 1] == help_word && (command || optind == end - 1))
 			help_at = --end;
+		if (optind < end && !command && tw_opt && argv[optind] == tw_next) {
+			fprintf(stderr, "perf-prof %s: bad --%s '%s' (--%s%s)\n", p->name,
+				tw_opt->lname, tw_next, tw_opt->lname, tw_opt->argname);
+			goto out;
+		}
 		if (optind < end && !command) {
 			fprintf(stderr, "perf-prof %s: unexpected argument '%s'%s\n", p->name,
 				argv[optind],

@@ -25,8 +25,8 @@ static const struct func funcs[] = {
 /* Prototypes for help, in the order of funcs[]. */
 static const char *const protos[] = {
 	"int printf(char *fmt, ...)      print to the output (6 values at most); the bytes printed",
-	"int system(char *fmt, ...)      format and run a shell command with perf-prof's own "
-	"privileges; its status",
+	("int system(char *fmt, ...)      format and run a shell command with perf-prof's own "
+	 "privileges; its status"),
 	"char *ksymbol(long addr)        the kernel symbol at addr",
 	"char *syscall_name(int nr)      the x86_64 name of syscall nr",
 	"char *comm_get(int pid)         the name of task pid",

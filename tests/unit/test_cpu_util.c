@@ -227,12 +227,12 @@ static void test_usage(void)
 		/* guest and host both excluded: the shared exclude group refuses it as parsed */
 		if (i == 0) {
 			CHECK(err, "'%s': refused by the option parser", bad[i]);
-			if (!err)
-				synth_run__cleanup(&r.h);
+			synth_run__cleanup(&r.h);
 			continue;
 		}
 		if (err) {
 			CHECK(0, "parse '%s'", bad[i]);
+			synth_run__cleanup(&r.h);
 			continue;
 		}
 		CHECK(r.h.init_err && session__err_is_usage(r.h.s), "'%s': a usage error (%s)",
