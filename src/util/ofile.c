@@ -36,7 +36,7 @@ static int open_dir(const char *path, const char **base)
 		return -ENOMEM;
 	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		fd = errno == ELOOP ? -EMLINK : -errno;
+		fd = -errno;
 	free(dir);
 	return fd;
 }
@@ -64,11 +64,11 @@ static int follow(int dfd, const char *base, const struct stat *link, int flags,
 	if (fstat(dfd, &dir))
 		return -errno;
 	if (refused(&dir, link))
-		return -ELOOP;
+		return -OFILE_ESYMLINK;
 	/* not truncated before the link is known to be the one looked at */
 	fd = openat(dfd, base, flags & ~O_TRUNC, mode);
 	if (fd < 0)
-		return errno == ELOOP ? -EMLINK : -errno;
+		return -errno; /* ELOOP: the link loops */
 	if (fstatat(dfd, base, &again, AT_SYMLINK_NOFOLLOW) || !same_link(link, &again)) {
 		close(fd);
 		return -EAGAIN;
@@ -138,7 +138,7 @@ int ofile__check(const char *path)
 		if (fstat(dfd, &dir))
 			err = -errno;
 		else if (refused(&dir, &link))
-			err = -ELOOP;
+			err = -OFILE_ESYMLINK;
 	}
 	close(dfd);
 	return err;
@@ -146,10 +146,13 @@ int ofile__check(const char *path)
 
 const char *ofile__strerror(int err)
 {
-	if (err == ELOOP)
+	switch (err) {
+	case OFILE_ESYMLINK:
 		return "not following a symlink another user owns in a sticky world-writable "
 		       "directory";
-	return strerror(err);
+	default:
+		return strerror(err);
+	}
 }
 
 /* ---- temporary files ---- */

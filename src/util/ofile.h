@@ -8,9 +8,10 @@
  * effective user nor by the directory's owner: what the kernel enforces
  * with fs.protected_symlinks=1, done here whatever the sysctl says, so that
  * a link another user planted in /tmp never makes perf-prof overwrite the
- * file it points to.  Such a refusal is -ELOOP (ofile__strerror says why);
- * a path that really loops is -EMLINK.  Any other symlink is followed, and
- * devices and FIFOs (/dev/null, /dev/stdout, /dev/fd/N) are opened as usual.
+ * file it points to.  Such a refusal is -OFILE_ESYMLINK (ofile__strerror
+ * says why); a path that really loops is -ELOOP, as open(2) says.  Any
+ * other symlink is followed, and devices and FIFOs (/dev/null, /dev/stdout,
+ * /dev/fd/N) are opened as usual.
  *
  * Temporary files (written, then renamed over the target) get a name no one
  * can guess (".NAME.XXXXXXXX" beside the target), a name taken is retried,
@@ -25,6 +26,16 @@
 #include <sys/types.h>
 
 /*
+ * ofile's refusals, returned negated like any -errno: numbers above the
+ * kernel's errno range (at most 4095), so that no system call's failure is
+ * ever taken for one (a real symlink loop stays ELOOP).  Print them with
+ * ofile__strerror, which spells each out.
+ */
+enum {
+	OFILE_ESYMLINK = 4200, /* another user's symlink in a sticky world-writable directory */
+};
+
+/*
  * open(2) of @path for writing with @flags (O_WRONLY and O_CREAT, O_TRUNC,
  * O_APPEND...; O_CLOEXEC is added) and @mode, refusing a planted symlink
  * as above.  A followed symlink's file is truncated (O_TRUNC) only once
@@ -32,10 +43,10 @@
  */
 int ofile__open(const char *path, int flags, mode_t mode);
 
-/* Would ofile__open refuse @path's last component?  0 or -ELOOP; -errno of a failed look. */
+/* Would ofile__open refuse @path's last component?  0 or -OFILE_E*; -errno of a failed look. */
 int ofile__check(const char *path);
 
-/* strerror, with the reason of an -ELOOP refusal spelled out (@err > 0). */
+/* strerror, and the reason of an OFILE_E* refusal spelled out (@err > 0). */
 const char *ofile__strerror(int err);
 
 /* A temporary file beside a target. */

@@ -172,6 +172,16 @@ ln -s "$T/owners.svg" "$T/nd/o.svg" && chown -h nobody "$T/nd/o.svg"
 $PP flamegraph "$T/s.folded" -o "$T/nd/o.svg"
 check_eq "the directory owner's link: followed" $? 0
 check "the directory owner's link: target written" grep -q '</svg>' "$T/owners.svg"
+# a real symlink loop (not sticky, no one else's link) is a loop, not a planted link
+mkdir "$T/nl" && ln -s loop "$T/nl/loop"
+$PP flamegraph "$T/s.folded" -o "$T/nl/loop" 2>"$T/err"
+check_eq "flamegraph -o LOOP: exit 1" $? 1
+check_eq "flamegraph -o LOOP: says it loops" "$(cat "$T/err")" \
+	"perf-prof flamegraph: cannot write '$T/nl/loop': Too many levels of symbolic links"
+$PP trace -e sched:sched_switch -o "$T/nl/loop" -- true 2>"$T/err"
+check_eq "-o LOOP: exit 1" $? 1
+check_eq "-o LOOP: says it loops" "$(cat "$T/err")" \
+	"perf-prof trace: cannot write '$T/nl/loop': Too many levels of symbolic links"
 # devices and FIFOs keep working
 $PP trace -e sched:sched_switch -o /dev/null -- true
 check_eq "-o /dev/null: exit 0" $? 0

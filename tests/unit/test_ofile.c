@@ -102,9 +102,20 @@ static void test_plain(void)
 	close(fd);
 	CHECK_INT(ofile__check(at("new")), 0);
 	CHECK_INT(ofile__check(at("missing")), 0);
-	/* a loop is no refusal */
+	/* a loop is no refusal: ELOOP, said as strerror says it */
 	CHECK_INT(symlink("loop", at("loop")), 0);
-	CHECK_INT(ofile__open(at("loop"), O_WRONLY | O_CREAT, 0666), -EMLINK);
+	CHECK_INT(ofile__open(at("loop"), O_WRONLY | O_CREAT, 0666), -ELOOP);
+	CHECK_INT(ofile__check(at("loop")), 0);
+	CHECK_INT(outfile__check(at("loop")), -ELOOP);
+	CHECK_INT(ofile__open(at("loop/x"), O_WRONLY | O_CREAT, 0666), -ELOOP);
+	CHECK_STR(ofile__strerror(ELOOP), strerror(ELOOP));
+	{
+		struct outfile *of;
+
+		errno = 0;
+		CHECK(outfile__create(at("loop"), &of) == NULL && errno == ELOOP, "outfile: %d",
+		      errno);
+	}
 }
 
 static void test_links(void)
@@ -131,16 +142,26 @@ static void test_links(void)
 	snprintf(path, sizeof(path), "%s/out", sticky);
 	CHECK_INT(symlink(at("victim"), path), 0);
 	CHECK_INT(lchown(path, OTHER_UID, OTHER_UID), 0);
-	CHECK_INT(ofile__check(path), -ELOOP);
-	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -ELOOP);
-	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_APPEND, 0666), -ELOOP);
+	CHECK_INT(ofile__check(path), -OFILE_ESYMLINK);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_ESYMLINK);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_APPEND, 0666), -OFILE_ESYMLINK);
 	CHECK_STR(get(at("victim")), "SECRET");
-	CHECK(strstr(ofile__strerror(ELOOP), "symlink") != NULL, "%s", ofile__strerror(ELOOP));
+	CHECK(strstr(ofile__strerror(OFILE_ESYMLINK), "symlink another user owns") != NULL, "%s",
+	      ofile__strerror(OFILE_ESYMLINK));
+	/* ... even when it loops (the refusal comes first) */
+	snprintf(path, sizeof(path), "%s/loop", sticky);
+	CHECK_INT(symlink("loop", path), 0);
+	CHECK_INT(lchown(path, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_ESYMLINK);
+	/* our own loop there: a loop */
+	snprintf(path, sizeof(path), "%s/ourloop", sticky);
+	CHECK_INT(symlink("ourloop", path), 0);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -ELOOP);
 	/* ... dangling: the target is not created */
 	snprintf(path, sizeof(path), "%s/dangling", sticky);
 	CHECK_INT(symlink(at("created"), path), 0);
 	CHECK_INT(lchown(path, OTHER_UID, OTHER_UID), 0);
-	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -ELOOP);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_ESYMLINK);
 	CHECK(access(at("created"), F_OK) != 0, "a refused link's target was created");
 	/* the library's users: outfile__create (in place for a link), the .lat */
 	{
@@ -148,10 +169,12 @@ static void test_links(void)
 
 		snprintf(path, sizeof(path), "%s/out", sticky);
 		errno = 0;
-		CHECK(outfile__create(path, &of) == NULL && errno == ELOOP, "outfile: %d", errno);
-		CHECK_INT(outfile__check(path), -ELOOP);
+		CHECK(outfile__create(path, &of) == NULL && errno == OFILE_ESYMLINK, "outfile: %d",
+		      errno);
+		CHECK_INT(outfile__check(path), -OFILE_ESYMLINK);
 		errno = 0;
-		CHECK(heatmap__open(path) == NULL && errno == ELOOP, "heatmap .lat: %d", errno);
+		CHECK(heatmap__open(path) == NULL && errno == OFILE_ESYMLINK, "heatmap .lat: %d",
+		      errno);
 		CHECK_STR(get(at("victim")), "SECRET");
 	}
 	/* our own link there: followed, the target truncated and written */
