@@ -41,12 +41,34 @@ static int open_dir(const char *path, const char **base)
 	return fd;
 }
 
+static bool sticky_ww(const struct stat *dir)
+{
+	return (dir->st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH);
+}
+
 /* fs.protected_symlinks=1: a link in a sticky world-writable directory is followed only by its owner or the directory's. */
 static bool refused(const struct stat *dir, const struct stat *link)
 {
-	if ((dir->st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+	if (!sticky_ww(dir))
 		return false;
 	return link->st_uid != geteuid() && link->st_uid != dir->st_uid;
+}
+
+/*
+ * fs.protected_regular: in a sticky world-writable directory, a regular
+ * file another user (not the directory's owner) owns is not written.  Nor
+ * is one with other hard links, whoever owns it: anyone may have made that
+ * name (with fs.protected_hardlinks=0, a link to /etc/shadow is root's
+ * file), and writing in place would write the file it links to.  0 or
+ * -OFILE_E*.
+ */
+static int foreign(const struct stat *dir, const struct stat *st)
+{
+	if (!sticky_ww(dir) || !S_ISREG(st->st_mode))
+		return 0;
+	if (st->st_uid != geteuid() && st->st_uid != dir->st_uid)
+		return -OFILE_EFOREIGN;
+	return st->st_nlink > 1 ? -OFILE_EHARDLINK : 0;
 }
 
 static bool same_link(const struct stat *a, const struct stat *b)
@@ -55,24 +77,14 @@ static bool same_link(const struct stat *a, const struct stat *b)
 	       a->st_uid == b->st_uid;
 }
 
-/* Follow the symlink @base (seen as @link) in @dfd, if allowed. */
-static int follow(int dfd, const char *base, const struct stat *link, int flags, mode_t mode)
-{
-	struct stat dir, again, st;
-	int fd;
+/* The name changed under us (a link became a file, or went): look again. */
+#define CHANGED (-OFILE_ESYMLINK - 1000)
 
-	if (fstat(dfd, &dir))
-		return -errno;
-	if (refused(&dir, link))
-		return -OFILE_ESYMLINK;
-	/* not truncated before the link is known to be the one looked at */
-	fd = openat(dfd, base, flags & ~O_TRUNC, mode);
-	if (fd < 0)
-		return -errno; /* ELOOP: the link loops */
-	if (fstatat(dfd, base, &again, AT_SYMLINK_NOFOLLOW) || !same_link(link, &again)) {
-		close(fd);
-		return -EAGAIN;
-	}
+/* Truncate @fd if asked and a regular file; the fd, or -errno (@fd closed). */
+static int finish(int fd, int flags)
+{
+	struct stat st;
+
 	if ((flags & O_TRUNC) && !fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
 		int e = errno;
 
@@ -82,11 +94,71 @@ static int follow(int dfd, const char *base, const struct stat *link, int flags,
 	return fd;
 }
 
+/* Follow the symlink @base (seen as @link) in @dfd (seen as @dir), if allowed. */
+static int follow(int dfd, const struct stat *dir, const char *base, const struct stat *link,
+		  int flags, mode_t mode)
+{
+	struct stat again;
+	int fd;
+
+	if (refused(dir, link))
+		return -OFILE_ESYMLINK;
+	/* not truncated before the link is known to be the one looked at */
+	fd = openat(dfd, base, flags & ~O_TRUNC, mode);
+	if (fd < 0)
+		return -errno; /* ELOOP: the link loops */
+	if (fstatat(dfd, base, &again, AT_SYMLINK_NOFOLLOW) || !same_link(link, &again)) {
+		close(fd);
+		return CHANGED;
+	}
+	return finish(fd, flags);
+}
+
+/*
+ * One try at @base in @dfd (seen as @dir): the fd, -errno, -OFILE_E*, or
+ * CHANGED.  Opened without O_TRUNC, looked at (fstat), then truncated: a
+ * file we may not write is never touched.
+ */
+static int open_name(int dfd, const struct stat *dir, const char *base, int flags, mode_t mode)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = openat(dfd, base, (flags & ~O_TRUNC) | O_NOFOLLOW, mode);
+	if (fd >= 0) {
+		if (fstat(fd, &st))
+			err = -errno;
+		else
+			err = foreign(dir, &st);
+		if (err) {
+			close(fd);
+			return err;
+		}
+		return finish(fd, flags);
+	}
+	err = -errno;
+	/*
+	 * ELOOP: a symlink.  EACCES: recent kernels refuse O_CREAT on another
+	 * user's symlink in a sticky world-writable directory whatever the
+	 * sysctls say, and fs.protected_regular=1 another user's file there:
+	 * say which of our refusals it is.
+	 */
+	if (err != -ELOOP && err != -EACCES)
+		return err;
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? CHANGED : -errno;
+	if (S_ISLNK(st.st_mode))
+		return follow(dfd, dir, base, &st, flags, mode);
+	if (err == -EACCES)
+		return foreign(dir, &st) ?: err;
+	return CHANGED;
+}
+
 int ofile__open(const char *path, int flags, mode_t mode)
 {
 	const char *base;
-	struct stat link;
-	int dfd, fd = -EAGAIN;
+	struct stat dir;
+	int dfd, fd = CHANGED;
 
 	if (!path || !*path)
 		return -ENOENT;
@@ -98,34 +170,19 @@ int ofile__open(const char *path, int flags, mode_t mode)
 		fd = open(path, flags, mode);
 		if (fd < 0)
 			fd = -errno;
+	} else if (fstat(dfd, &dir)) {
+		fd = -errno;
 	}
 	/* a few tries: the name may change from a link to a file and back under us */
-	for (int i = 0; *base && fd == -EAGAIN && i < 4; i++) {
-		fd = openat(dfd, base, flags | O_NOFOLLOW, mode);
-		if (fd >= 0)
-			break;
-		fd = -errno;
-		/*
-		 * ELOOP: a symlink.  Recent kernels refuse O_CREAT on another
-		 * user's symlink in a sticky world-writable directory with
-		 * EACCES whatever the sysctls say: a symlink too.
-		 */
-		if (fd != -ELOOP && fd != -EACCES)
-			break;
-		if (fstatat(dfd, base, &link, AT_SYMLINK_NOFOLLOW))
-			fd = errno == ENOENT ? -EAGAIN : -errno;
-		else if (!S_ISLNK(link.st_mode))
-			fd = fd == -EACCES ? fd : -EAGAIN;
-		else
-			fd = follow(dfd, base, &link, flags, mode);
-	}
+	for (int i = 0; *base && fd == CHANGED && i < 4; i++)
+		fd = open_name(dfd, &dir, base, flags, mode);
 	close(dfd);
-	return fd;
+	return fd == CHANGED ? -EAGAIN : fd;
 }
 
 int ofile__check(const char *path)
 {
-	struct stat dir, link;
+	struct stat dir, st;
 	const char *base;
 	int dfd, err = 0;
 
@@ -134,11 +191,13 @@ int ofile__check(const char *path)
 	dfd = open_dir(path, &base);
 	if (dfd < 0)
 		return dfd;
-	if (*base && !fstatat(dfd, base, &link, AT_SYMLINK_NOFOLLOW) && S_ISLNK(link.st_mode)) {
+	if (*base && !fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW)) {
 		if (fstat(dfd, &dir))
 			err = -errno;
-		else if (refused(&dir, &link))
-			err = -OFILE_ESYMLINK;
+		else if (S_ISLNK(st.st_mode))
+			err = refused(&dir, &st) ? -OFILE_ESYMLINK : 0;
+		else
+			err = foreign(&dir, &st);
 	}
 	close(dfd);
 	return err;
@@ -150,9 +209,20 @@ const char *ofile__strerror(int err)
 	case OFILE_ESYMLINK:
 		return "not following a symlink another user owns in a sticky world-writable "
 		       "directory";
+	case OFILE_EFOREIGN:
+		return "not writing into a file another user owns in a sticky world-writable "
+		       "directory";
+	case OFILE_EHARDLINK:
+		return "not writing into a file with other hard links in a sticky "
+		       "world-writable directory";
 	default:
 		return strerror(err);
 	}
+}
+
+bool ofile__refusal(int err)
+{
+	return err <= -OFILE_EFIRST && err > -OFILE_EFIRST - 100;
 }
 
 /* ---- temporary files ---- */

@@ -13,6 +13,14 @@
  * other symlink is followed, and devices and FIFOs (/dev/null, /dev/stdout,
  * /dev/fd/N) are opened as usual.
  *
+ * In such a directory an existing regular file is not written (nor
+ * truncated) unless the effective user or the directory's owner owns it
+ * (what fs.protected_regular enforces for O_CREAT, done here for every
+ * open), nor one with other hard links, whoever owns it (a hard link
+ * another user made to /etc/shadow is root's file): a file another user
+ * placed under the output's name is never written into.  The file is
+ * opened without O_TRUNC, looked at, and only then truncated.
+ *
  * Temporary files (written, then renamed over the target) get a name no one
  * can guess (".NAME.XXXXXXXX" beside the target), a name taken is retried,
  * and one still there when the process dies of a signal that it did not
@@ -32,14 +40,22 @@
  * ofile__strerror, which spells each out.
  */
 enum {
-	OFILE_ESYMLINK = 4200, /* another user's symlink in a sticky world-writable directory */
+	OFILE_EFIRST = 4200,
+	/* in a sticky world-writable directory, not the effective user's nor the directory owner's: */
+	OFILE_ESYMLINK = OFILE_EFIRST, /* a symlink (fs.protected_symlinks) */
+	OFILE_EFOREIGN,		       /* a regular file (fs.protected_regular) */
+	OFILE_EHARDLINK, /* there, a regular file with other hard links, whoever owns it */
 };
+
+/* Is @err (< 0) one of ofile's refusals? */
+bool ofile__refusal(int err);
 
 /*
  * open(2) of @path for writing with @flags (O_WRONLY and O_CREAT, O_TRUNC,
  * O_APPEND...; O_CLOEXEC is added) and @mode, refusing a planted symlink
- * as above.  A followed symlink's file is truncated (O_TRUNC) only once
- * the link was seen unchanged after the open.  The fd, or -errno.
+ * or another user's file as above.  A followed symlink's file is
+ * truncated (O_TRUNC) only once the link was seen unchanged after the
+ * open.  The fd, or -errno (-OFILE_E*: refused).
  */
 int ofile__open(const char *path, int flags, mode_t mode);
 

@@ -172,6 +172,41 @@ ln -s "$T/owners.svg" "$T/nd/o.svg" && chown -h nobody "$T/nd/o.svg"
 $PP flamegraph "$T/s.folded" -o "$T/nd/o.svg"
 check_eq "the directory owner's link: followed" $? 0
 check "the directory owner's link: target written" grep -q '</svg>' "$T/owners.svg"
+# another user's file, or a file with other hard links, in a sticky directory:
+# not written into (fs.protected_regular's rule, whatever the sysctl)
+# kept DESC NAME FILE CONTENT WHY CMD...: exit 1, FILE still CONTENT, one line naming NAME and why
+kept() {
+	local desc=$1 name=$2 file=$3 content=$4 why=$5
+	shift 5
+	"$@" >/dev/null 2>"$T/err"
+	check_eq "$desc: exit 1" $? 1
+	check_eq "$desc: the file unchanged" "$(cat "$file")" "$content"
+	check_eq "$desc: one line" "$(lines "$T/err")" 1
+	check "$desc: names $name and why" grep -q "'$name': $why\$" "$T/err"
+}
+foreign="not writing into a file another user owns in a sticky world-writable directory"
+echo NOBODY >"$T/d/theirs.svg" && chown nobody "$T/d/theirs.svg"
+kept "flamegraph -o (another user's file)" "$T/d/theirs.svg" "$T/d/theirs.svg" NOBODY "$foreign" \
+	$PP flamegraph "$T/s.folded" -o "$T/d/theirs.svg"
+check_eq "another user's file: still theirs" "$(stat -c %U "$T/d/theirs.svg")" nobody
+echo NOBODY >"$T/d/theirs.out" && chown nobody "$T/d/theirs.out"
+kept "-o (another user's file)" "$T/d/theirs.out" "$T/d/theirs.out" NOBODY "$foreign" \
+	$PP trace -e sched:sched_switch -o "$T/d/theirs.out" -- true
+# a hard link (made by root here; by anyone with fs.protected_hardlinks=0) to a root-owned file
+hard="not writing into a file with other hard links in a sticky world-writable directory"
+ln "$T/victim" "$T/d/hl.svg"
+kept "flamegraph -o (a hard link)" "$T/d/hl.svg" "$T/victim" SECRET "$hard" \
+	$PP flamegraph "$T/s.folded" -o "$T/d/hl.svg"
+ln "$T/victim" "$T/d/hl.out"
+kept "-o (a hard link)" "$T/d/hl.out" "$T/victim" SECRET "$hard" \
+	$PP trace -e sched:sched_switch -o "$T/d/hl.out" -- true
+rm -f "$T/d/hl.svg" "$T/d/hl.out"
+# our own file there is replaced as always
+echo OLD >"$T/d/own.svg"
+$PP flamegraph "$T/s.folded" -o "$T/d/own.svg" 2>"$T/err"
+check_eq "own file in a sticky dir: exit 0" $? 0
+check "own file in a sticky dir: replaced" grep -q '</svg>' "$T/d/own.svg"
+check_eq "own file in a sticky dir: quiet" "$(cat "$T/err")" ""
 # a real symlink loop (not sticky, no one else's link) is a loop, not a planted link
 mkdir "$T/nl" && ln -s loop "$T/nl/loop"
 $PP flamegraph "$T/s.folded" -o "$T/nl/loop" 2>"$T/err"

@@ -118,6 +118,8 @@ static void test_plain(void)
 	}
 }
 
+static void test_files(const char *sticky, const char *plain, const char *theirs);
+
 static void test_links(void)
 {
 	char sticky[600], plain[600], theirs[600], path[700];
@@ -204,13 +206,75 @@ static void test_links(void)
 	CHECK(fd >= 0, "link in a non-sticky dir: %d", fd);
 	CHECK_INT(write_fd(fd, "z"), 0);
 	CHECK_STR(get(at("plain.txt")), "z");
-	/* a regular file of another user there is no symlink: opened */
+	test_files(sticky, plain, theirs);
+}
+
+/* fs.protected_regular's rule: files of others, and hard links, in sticky dirs */
+static void test_files(const char *sticky, const char *plain, const char *theirs)
+{
+	char path[700], other[700];
+	struct outfile *of;
+	int fd;
+
+	/* another user's regular file in a sticky world-writable directory: untouched */
 	snprintf(path, sizeof(path), "%s/file", sticky);
-	put(path, "f");
+	put(path, "theirs");
 	CHECK_INT(chown(path, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT(ofile__check(path), -OFILE_EFOREIGN);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_EFOREIGN);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_APPEND, 0666), -OFILE_EFOREIGN);
+	errno = 0;
+	CHECK(outfile__create(path, &of) == NULL && errno == OFILE_EFOREIGN, "outfile: %d", errno);
+	CHECK_INT(outfile__check(path), -OFILE_EFOREIGN);
+	errno = 0;
+	CHECK(heatmap__open(path) == NULL && errno == OFILE_EFOREIGN, ".lat: %d", errno);
+	CHECK_STR(get(path), "theirs");
+	CHECK(strstr(ofile__strerror(OFILE_EFOREIGN), "file another user owns") != NULL, "%s",
+	      ofile__strerror(OFILE_EFOREIGN));
+	CHECK(ofile__refusal(-OFILE_EFOREIGN) && !ofile__refusal(-EACCES), "ofile__refusal");
+	/* ... a hard link of the directory owner's file there: refused */
+	snprintf(path, sizeof(path), "%s/hard", theirs);
+	snprintf(other, sizeof(other), "%s/hard2", theirs);
+	put(path, "linked");
+	CHECK_INT(chown(path, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT(ofile__check(path), 0); /* the directory owner's, one link: written */
+	CHECK_INT(link(path, other), 0);
+	CHECK_INT(ofile__check(path), -OFILE_EHARDLINK);
+	CHECK_INT(ofile__open(other, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_EHARDLINK);
+	errno = 0;
+	CHECK(outfile__create(path, &of) == NULL && errno == OFILE_EHARDLINK, "outfile: %d",
+	      errno);
+	CHECK_STR(get(path), "linked");
+	CHECK(strstr(ofile__strerror(OFILE_EHARDLINK), "hard links") != NULL, "%s",
+	      ofile__strerror(OFILE_EHARDLINK));
+	/* ... the directory owner's file with one link: written */
+	unlink(other);
 	fd = ofile__open(path, O_WRONLY | O_TRUNC, 0666);
-	CHECK(fd >= 0, "a file: %d", fd);
-	close(fd);
+	CHECK(fd >= 0, "the directory owner's file: %d", fd);
+	CHECK_INT(write_fd(fd, "w"), 0);
+	CHECK_STR(get(path), "w");
+	/* our own file there: written */
+	snprintf(path, sizeof(path), "%s/own", sticky);
+	put(path, "old");
+	fd = ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	CHECK(fd >= 0, "own file: %d", fd);
+	CHECK_INT(write_fd(fd, "new"), 0);
+	CHECK_STR(get(path), "new");
+	/* ... but not with another link (anyone may have made this name: a link to /etc/shadow) */
+	snprintf(other, sizeof(other), "%s/own2", sticky);
+	CHECK_INT(link(at("victim"), other), 0);
+	CHECK_INT(ofile__open(other, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_EHARDLINK);
+	CHECK_INT(ofile__open(other, O_WRONLY | O_APPEND, 0666), -OFILE_EHARDLINK);
+	CHECK_STR(get(at("victim")), "SECRET");
+	/* another user's file in a directory that is not sticky: written */
+	snprintf(path, sizeof(path), "%s/file", plain);
+	put(path, "x");
+	CHECK_INT(chown(path, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT(ofile__check(path), 0);
+	fd = ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	CHECK(fd >= 0, "a file in a non-sticky dir: %d", fd);
+	CHECK_INT(write_fd(fd, "y"), 0);
+	CHECK_STR(get(path), "y");
 }
 
 static void test_tmp(void)
