@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/ofile.h"
+#include "util/stopsig.h"
 
 /*
  * The directory of @path, opened O_PATH (symlinks in it followed, as the
@@ -64,9 +65,16 @@ static bool refused(const struct stat *dir, const struct stat *link)
  */
 static int foreign(const struct stat *dir, const struct stat *st)
 {
-	if (!sticky_ww(dir) || !S_ISREG(st->st_mode))
+	bool theirs = st->st_uid != geteuid() && st->st_uid != dir->st_uid;
+
+	if (!sticky_ww(dir))
 		return 0;
-	if (st->st_uid != geteuid() && st->st_uid != dir->st_uid)
+	/* fs.protected_fifos: a FIFO planted in /tmp would hang the run or feed another user */
+	if (S_ISFIFO(st->st_mode))
+		return theirs ? -OFILE_EFIFO : 0;
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	if (theirs)
 		return -OFILE_EFOREIGN;
 	return st->st_nlink > 1 ? -OFILE_EHARDLINK : 0;
 }
@@ -78,20 +86,39 @@ static bool same_link(const struct stat *a, const struct stat *b)
 }
 
 /* The name changed under us (a link became a file, or went): look again. */
-#define CHANGED (-OFILE_ESYMLINK - 1000)
+#define CHANGED (-OFILE_EFIRST - 1000)
+/* A FIFO without a reader (open says ENXIO with O_NONBLOCK): wait for one. */
+#define NO_READER (-OFILE_EFIRST - 1001)
 
-/* Truncate @fd if asked and a regular file; the fd, or -errno (@fd closed). */
+/*
+ * Truncate @fd if asked and a regular file; writes block again (opened
+ * O_NONBLOCK, for a FIFO without a reader): the fd, or -errno (@fd closed).
+ */
 static int finish(int fd, int flags)
 {
 	struct stat st;
+	int fl, e;
 
-	if ((flags & O_TRUNC) && !fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
+	if ((flags & O_TRUNC) && !fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0))
+		goto fail;
+	fl = fcntl(fd, F_GETFL);
+	if (!(flags & O_NONBLOCK) && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)))
+		goto fail;
 	return fd;
+fail:
+	e = errno;
+	close(fd);
+	return -e;
+}
+
+/* After open said ENXIO of @base: NO_READER if it is a FIFO (@follow: through a link), else -ENXIO. */
+static int no_reader(int dfd, const char *base, bool follow)
+{
+	struct stat st;
+
+	if (fstatat(dfd, base, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW))
+		return -ENXIO;
+	return S_ISFIFO(st.st_mode) ? NO_READER : -ENXIO;
 }
 
 /* Follow the symlink @base (seen as @link) in @dfd (seen as @dir), if allowed. */
@@ -104,7 +131,9 @@ static int follow(int dfd, const struct stat *dir, const char *base, const struc
 	if (refused(dir, link))
 		return -OFILE_ESYMLINK;
 	/* not truncated before the link is known to be the one looked at */
-	fd = openat(dfd, base, flags & ~O_TRUNC, mode);
+	fd = openat(dfd, base, (flags & ~O_TRUNC) | O_NONBLOCK, mode);
+	if (fd < 0 && errno == ENXIO)
+		return no_reader(dfd, base, true);
 	if (fd < 0)
 		return -errno; /* ELOOP: the link loops */
 	if (fstatat(dfd, base, &again, AT_SYMLINK_NOFOLLOW) || !same_link(link, &again)) {
@@ -115,16 +144,17 @@ static int follow(int dfd, const struct stat *dir, const char *base, const struc
 }
 
 /*
- * One try at @base in @dfd (seen as @dir): the fd, -errno, -OFILE_E*, or
- * CHANGED.  Opened without O_TRUNC, looked at (fstat), then truncated: a
- * file we may not write is never touched.
+ * One try at @base in @dfd (seen as @dir): the fd, -errno, -OFILE_E*,
+ * CHANGED or NO_READER.  Opened without O_TRUNC, looked at (fstat), then
+ * truncated: a file we may not write is never touched.  O_NONBLOCK: a FIFO
+ * without a reader is ENXIO at once, not a wait no signal ends.
  */
 static int open_name(int dfd, const struct stat *dir, const char *base, int flags, mode_t mode)
 {
 	struct stat st;
 	int fd, err;
 
-	fd = openat(dfd, base, (flags & ~O_TRUNC) | O_NOFOLLOW, mode);
+	fd = openat(dfd, base, (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK, mode);
 	if (fd >= 0) {
 		if (fstat(fd, &st))
 			err = -errno;
@@ -137,6 +167,11 @@ static int open_name(int dfd, const struct stat *dir, const char *base, int flag
 		return finish(fd, flags);
 	}
 	err = -errno;
+	if (err == -ENXIO) { /* another user's FIFO is refused before any wait */
+		if (!fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) && foreign(dir, &st))
+			return foreign(dir, &st);
+		return no_reader(dfd, base, false);
+	}
 	/*
 	 * ELOOP: a symlink.  EACCES: recent kernels refuse O_CREAT on another
 	 * user's symlink in a sticky world-writable directory whatever the
@@ -174,8 +209,24 @@ int ofile__open(const char *path, int flags, mode_t mode)
 		fd = -errno;
 	}
 	/* a few tries: the name may change from a link to a file and back under us */
-	for (int i = 0; *base && fd == CHANGED && i < 4; i++)
+	for (int i = 0; *base && fd == CHANGED && i < 4;) {
 		fd = open_name(dfd, &dir, base, flags, mode);
+		if (fd == CHANGED)
+			i++;
+		if (fd != NO_READER)
+			continue;
+		/*
+		 * A FIFO nobody reads yet: look again every 50 ms until a
+		 * reader comes, or a stop (held by a profiler run, so it
+		 * cannot end this wait itself) says to give up.
+		 */
+		if (stopsig__stopped()) {
+			fd = -OFILE_ENOREADER;
+			break;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000 * 1000 }, NULL);
+		fd = CHANGED;
+	}
 	close(dfd);
 	return fd == CHANGED ? -EAGAIN : fd;
 }
@@ -212,6 +263,10 @@ const char *ofile__strerror(int err)
 	case OFILE_EFOREIGN:
 		return "not writing into a file another user owns in a sticky world-writable "
 		       "directory";
+	case OFILE_EFIFO:
+		return "not opening a FIFO another user owns in a sticky world-writable directory";
+	case OFILE_ENOREADER:
+		return "no reader of the FIFO came before the stop";
 	case OFILE_EHARDLINK:
 		return "not writing into a file with other hard links in a sticky "
 		       "world-writable directory";

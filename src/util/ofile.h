@@ -19,7 +19,14 @@
  * open), nor one with other hard links, whoever owns it (a hard link
  * another user made to /etc/shadow is root's file): a file another user
  * placed under the output's name is never written into.  The file is
- * opened without O_TRUNC, looked at, and only then truncated.
+ * opened without O_TRUNC, looked at, and only then truncated.  Another
+ * user's FIFO there is refused too (fs.protected_fifos): one planted in
+ * /tmp would hang a run, or read what root writes.
+ *
+ * A FIFO is opened O_NONBLOCK (then made blocking again): without a reader
+ * it is looked at again every 50 ms until one comes, or until a stop
+ * signal came (util/stopsig.h: a profiler run holds them, so they cannot
+ * interrupt the wait), which gives up with -OFILE_ENOREADER.
  *
  * Temporary files (written, then renamed over the target) get a name no one
  * can guess (".NAME.XXXXXXXX" beside the target), a name taken is retried,
@@ -44,7 +51,9 @@ enum {
 	/* in a sticky world-writable directory, not the effective user's nor the directory owner's: */
 	OFILE_ESYMLINK = OFILE_EFIRST, /* a symlink (fs.protected_symlinks) */
 	OFILE_EFOREIGN,		       /* a regular file (fs.protected_regular) */
+	OFILE_EFIFO,		       /* a FIFO (fs.protected_fifos) */
 	OFILE_EHARDLINK, /* there, a regular file with other hard links, whoever owns it */
+	OFILE_ENOREADER, /* a FIFO without a reader, and a stop came (util/stopsig.h) */
 };
 
 /* Is @err (< 0) one of ofile's refusals? */

@@ -6,6 +6,7 @@
 
 static sigset_t start_mask;
 static bool held, hup_ignored;
+static volatile sig_atomic_t noted;
 
 static bool ignored(int sig)
 {
@@ -58,4 +59,14 @@ bool stopsig__pending(void)
 		if (sigismember(&stop, sig) == 1 && sigismember(&pending, sig) == 1)
 			return true;
 	return false;
+}
+
+void stopsig__note(void)
+{
+	noted = 1;
+}
+
+bool stopsig__stopped(void)
+{
+	return noted || stopsig__pending();
 }

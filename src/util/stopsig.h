@@ -26,5 +26,12 @@ void stopsig__release(void);
 void stopsig__set(sigset_t *set);
 /* Is a stop signal pending (held, not yet read)? */
 bool stopsig__pending(void);
+/* A stop signal was read (by the event loop's signalfd): remembered for stopsig__stopped. */
+void stopsig__note(void);
+/*
+ * Has a stop come, read or pending?  What a wait that may never end (a
+ * FIFO output without a reader: util/ofile.h) checks to give up.
+ */
+bool stopsig__stopped(void);
 
 #endif

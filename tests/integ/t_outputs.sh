@@ -232,6 +232,82 @@ check_eq "-o FIFO: exit 0" $? 0
 wait $reader
 check "-o FIFO: the SVG through it" grep -q '</svg>' "$T/fifo.out"
 
+# --- FIFOs: opened without hanging, written blocking, another user's refused ---
+# wchan_of PID REGEX: until the process sleeps in a kernel function matching REGEX
+# (at most 10 s), or is gone
+wchan_of() {
+	local i
+	for i in $(seq 200); do
+		[ -e "/proc/$1" ] || return 1
+		grep -qE "$2" "/proc/$1/wchan" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# a reader: trace -o FIFO writes the events through it
+cat "$T/fifo" >"$T/fifo.out" &
+reader=$!
+$PP trace -e sched:sched_switch -N 1 -o "$T/fifo" -- sleep 0.05 2>"$T/err"
+check_eq "trace -o FIFO with a reader: exit 0" $? 0
+wait $reader
+check_eq "trace -o FIFO with a reader: the event through it" \
+	"$(grep -c 'sched:sched_switch:' "$T/fifo.out")" 1
+# a reader that waits until the pipe is full (146 KB of SVG): the writes block, none fails
+for i in $(seq 300); do echo "prog;main;f$i;g$i;h$i 10"; done >"$T/big.folded"
+rm -f "$T/go"
+{ until [ -e "$T/go" ]; do sleep 0.05; done; cat; } <"$T/fifo" >"$T/fifo.out" &
+reader=$!
+$PP flamegraph "$T/big.folded" -o "$T/fifo" 2>"$T/err" &
+fg=$!
+wchan_of $fg pipe_write
+touch "$T/go"
+wait $fg
+check_eq "-o FIFO, a slow reader: exit 0" $? 0
+wait $reader
+check "-o FIFO, a slow reader: the whole SVG through it" grep -q '</svg>' "$T/fifo.out"
+check_eq "-o FIFO, a slow reader: quiet" "$(cat "$T/err")" ""
+# no reader: perf-prof waits for one (it used to hang in open(2), SIGINT and
+# SIGTERM held, only SIGKILL ended it); a stop gives up: status 1, said
+# nostop DESC FIFO CMD...: CMD (under timeout -s KILL 20) is stopped by SIGINT once it waits
+nostop() {
+	local desc=$1 fifo=$2 tpid pid rc
+	shift 2
+	timeout -s KILL 20 "$@" >/dev/null 2>"$T/err" &
+	tpid=$!
+	for i in $(seq 100); do pid=$(pgrep -P $tpid) && break; sleep 0.05; done
+	wchan_of "$pid" 'nanosleep|fifo|wait_for_partner'
+	kill -INT "$pid"
+	wait $tpid
+	rc=$?
+	check_eq "$desc, no reader, SIGINT: ends by itself, exit 1" $rc 1
+	check "$desc, no reader, SIGINT: says why" \
+		grep -q "'$fifo': no reader of the FIFO came before the stop$" "$T/err"
+	check_eq "$desc, no reader, SIGINT: one line" "$(lines "$T/err")" 1
+}
+nostop "trace -o FIFO" "$T/fifo" $PP trace -e sched:sched_switch -o "$T/fifo"
+nostop "trace -o FIFO -- CMD" "$T/fifo" $PP trace -e sched:sched_switch -o "$T/fifo" -- sleep 30
+# the flame graph at the end of a run (written in place: a FIFO)
+mkfifo "$T/fg.svg"
+nostop "--flame-graph FIFO" "$T/fg.svg" \
+	$PP trace -e sched:sched_switch -g --flame-graph "$T/fg.svg" -- true
+check_eq "FIFO, no reader: no process left" "$(pgrep -f "$T/(fifo|fg.svg)" | wc -l)" 0
+# another user's FIFO in a sticky world-writable directory: refused, reader or not
+mkfifo "$T/d/ff" && chown nobody "$T/d/ff"
+fifo_msg="cannot write '$T/d/ff': not opening a FIFO another user owns in a sticky world-writable directory"
+timeout -s KILL 20 $PP trace -e sched:sched_switch -o "$T/d/ff" -- true 2>"$T/err"
+check_eq "another user's FIFO: exit 1" $? 1
+check_eq "another user's FIFO: says why" "$(cat "$T/err")" "perf-prof trace: $fifo_msg"
+timeout 20 cat "$T/d/ff" >"$T/ff.out" &
+reader=$!
+timeout -s KILL 20 $PP flamegraph "$T/s.folded" -o "$T/d/ff" 2>"$T/err"
+check_eq "another user's FIFO with a reader: exit 1" $? 1
+check_eq "another user's FIFO with a reader: says why" "$(cat "$T/err")" "perf-prof flamegraph: $fifo_msg"
+# lets the reader go if it still waits (O_RDWR does not wait for a reader)
+exec 9<>"$T/d/ff"
+exec 9>&-
+wait $reader
+check_eq "another user's FIFO with a reader: nothing written to it" "$(wc -c <"$T/ff.out")" 0
+
 # --- temporary names cannot be guessed: 100 names planted as the old scheme made them ---
 mkdir "$T/p"
 # the command runs as the shell's pid: NAME.tmpPID.0..99 all taken

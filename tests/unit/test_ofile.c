@@ -10,11 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <signal.h>
 
 #include "report/heatmap.h"
 #include "report/outfile.h"
 #include "util/ofile.h"
 #include "util/ostream.h"
+#include "util/stopsig.h"
 #include "ut.h"
 
 #define OTHER_UID 65534 /* nobody */
@@ -277,6 +279,63 @@ static void test_files(const char *sticky, const char *plain, const char *theirs
 	CHECK_STR(get(path), "y");
 }
 
+/* FIFOs: opened without waiting forever, another user's refused in a sticky dir */
+static void test_fifo(void)
+{
+	char sticky[600], path[700];
+	sigset_t intr, old;
+	int fd, rd, fl;
+
+	/* a reader there: opened, and writes block again */
+	CHECK_INT(mkfifo(at("fifo"), 0600), 0);
+	rd = open(at("fifo"), O_RDONLY | O_NONBLOCK);
+	fd = ofile__open(at("fifo"), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	CHECK(fd >= 0, "FIFO with a reader: %d", fd);
+	fl = fcntl(fd, F_GETFL);
+	CHECK(fl >= 0 && !(fl & O_NONBLOCK), "O_NONBLOCK left on: %#x", fl);
+	CHECK_INT(write_fd(fd, "through"), 0);
+	{
+		char buf[16] = { 0 };
+
+		CHECK_INT(read(rd, buf, sizeof(buf) - 1), 7);
+		CHECK(!strcmp(buf, "through"), "read '%s'", buf);
+	}
+	close(rd);
+	/* no reader, a stop pending (held, as in a profiler run): given up */
+	sigemptyset(&intr);
+	sigaddset(&intr, SIGINT);
+	sigprocmask(SIG_BLOCK, &intr, &old);
+	raise(SIGINT);
+	CHECK_INT(ofile__open(at("fifo"), O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_ENOREADER);
+	CHECK_STR(ofile__strerror(OFILE_ENOREADER), "no reader of the FIFO came before the stop");
+	{
+		struct timespec now = { 0 };
+
+		CHECK_INT(sigtimedwait(&intr, NULL, &now), SIGINT);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	/* ... a stop already read (the event loop's): given up too */
+	CHECK(!stopsig__stopped(), "a stop before any");
+	stopsig__note();
+	CHECK(stopsig__stopped(), "a stop noted");
+	CHECK_INT(ofile__open(at("fifo"), O_WRONLY | O_APPEND, 0666), -OFILE_ENOREADER);
+	/* another user's FIFO in a sticky world-writable directory: refused, reader or not */
+	snprintf(sticky, sizeof(sticky), "%s", at("sticky"));
+	snprintf(path, sizeof(path), "%s/fifo", sticky);
+	CHECK_INT(mkfifo(path, 0666), 0);
+	if (geteuid() || chown(path, OTHER_UID, OTHER_UID)) {
+		printf("skip - another user's FIFO needs root\n");
+		return;
+	}
+	CHECK_INT(ofile__check(path), -OFILE_EFIFO);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_EFIFO);
+	rd = open(path, O_RDONLY | O_NONBLOCK);
+	CHECK_INT(ofile__open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_EFIFO);
+	close(rd);
+	CHECK(strstr(ofile__strerror(OFILE_EFIFO), "FIFO another user owns") != NULL, "%s",
+	      ofile__strerror(OFILE_EFIFO));
+}
+
 static void test_tmp(void)
 {
 	struct ofile_tmp a, b;
@@ -371,6 +430,7 @@ int main(void)
 	test_links();
 	test_tmp();
 	test_stream();
+	test_fifo(); /* last: it notes a stop, for good */
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
 	if (system(cmd))
 		printf("could not remove %s\n", top);
