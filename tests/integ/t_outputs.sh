@@ -286,6 +286,24 @@ nostop() {
 }
 nostop "trace -o FIFO" "$T/fifo" $PP trace -e sched:sched_switch -o "$T/fifo"
 nostop "trace -o FIFO -- CMD" "$T/fifo" $PP trace -e sched:sched_switch -o "$T/fifo" -- sleep 30
+# -o failing at the start (the FIFO given up) kills the command that already
+# ran, and its children (they were left running, orphaned)
+rm -f "$T/wl.pid"
+timeout -s KILL 20 $PP trace -e sched:sched_switch -o "$T/fifo" -- \
+	sh -c 'sleep 300 & echo $! >"$0"; wait' "$T/wl.pid" >/dev/null 2>"$T/err" &
+tpid=$!
+for i in $(seq 200); do [ -s "$T/wl.pid" ] && break; sleep 0.05; done
+pid=$(pgrep -P $tpid)
+wchan_of "$pid" nanosleep
+kill -INT "$pid"
+wait $tpid
+check_eq "-o given up with a command running: exit 1" $? 1
+gchild=$(cat "$T/wl.pid")
+# gone, or a zombie not reaped yet
+gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat"; }
+for i in $(seq 40); do gone "$gchild" && break; sleep 0.05; done
+check "-o given up with a command running: the command's child killed too" gone "$gchild"
+kill -KILL "$gchild" 2>/dev/null
 # the flame graph at the end of a run (written in place: a FIFO)
 mkfifo "$T/fg.svg"
 nostop "--flame-graph FIFO" "$T/fg.svg" \
