@@ -267,6 +267,9 @@ const char *ofile__strerror(int err)
 		return "not opening a FIFO another user owns in a sticky world-writable directory";
 	case OFILE_ENOREADER:
 		return "no reader of the FIFO came before the stop";
+	case OFILE_ENOTMP:
+		return "no free name for a temporary file beside it (every random name tried "
+		       "was taken)";
 	case OFILE_EHARDLINK:
 		return "not writing into a file with other hard links in a sticky "
 		       "world-writable directory";
@@ -338,6 +341,13 @@ static void catch_fatal(void)
 			sigaction(fatal_sigs[i], &sa, NULL);
 }
 
+static uint64_t (*random_source)(void);
+
+void ofile__set_random(uint64_t (*fn)(void))
+{
+	random_source = fn;
+}
+
 /* 64 random bits: getrandom, else the clock and the pid mixed. */
 static uint64_t random64(void)
 {
@@ -345,6 +355,8 @@ static uint64_t random64(void)
 	struct timespec ts;
 	uint64_t x;
 
+	if (random_source)
+		return random_source();
 	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) == sizeof(x))
 		return x;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -389,7 +401,7 @@ int ofile__tmp_create(const char *path, struct ofile_tmp *t)
 	catch_fatal();
 	fatal_set(&fatal);
 	/* a name taken (by chance, or planted) is another draw */
-	for (int i = 0; fd == -EEXIST && i < 100; i++) {
+	for (int i = 0; fd == -EEXIST && i < OFILE_TMP_TRIES; i++) {
 		random_name(t->name, base);
 		sigprocmask(SIG_BLOCK, &fatal, &old);
 		fd = openat(dfd, t->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -409,7 +421,7 @@ int ofile__tmp_create(const char *path, struct ofile_tmp *t)
 	if (fd < 0) {
 		close(dfd);
 		t->name[0] = 0;
-		return fd;
+		return fd == -EEXIST ? -OFILE_ENOTMP : fd;
 	}
 	t->dfd = dfd;
 	return fd;

@@ -38,6 +38,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -54,6 +55,7 @@ enum {
 	OFILE_EFIFO,		       /* a FIFO (fs.protected_fifos) */
 	OFILE_EHARDLINK, /* there, a regular file with other hard links, whoever owns it */
 	OFILE_ENOREADER, /* a FIFO without a reader, and a stop came (util/stopsig.h) */
+	OFILE_ENOTMP,	 /* OFILE_TMP_TRIES random temporary names, all taken */
 };
 
 /* Is @err (< 0) one of ofile's refusals? */
@@ -85,9 +87,18 @@ struct ofile_tmp {
 /*
  * Create a new file (O_EXCL, mode 0666 less the umask) with an
  * unpredictable name in the directory of @path; @t describes it for
- * ofile__tmp_end.  The fd, or -errno (nothing left behind).
+ * ofile__tmp_end.  A name taken is another random draw, up to
+ * OFILE_TMP_TRIES.  The fd, or -errno (-OFILE_ENOTMP: every name drawn was
+ * taken; nothing left behind).
  */
 int ofile__tmp_create(const char *path, struct ofile_tmp *t);
+#define OFILE_TMP_TRIES 100
+
+/*
+ * For tests: where the temporaries' random names come from (64 bits a
+ * call; NULL: getrandom(2)), to make names collide on purpose.
+ */
+void ofile__set_random(uint64_t (*fn)(void));
 
 /*
  * Rename the temporary over its target (@keep), or remove it.  Either way

@@ -374,6 +374,65 @@ static void test_tmp(void)
 	CHECK_INT(a.dfd, -1);
 }
 
+/* The random names, drawn from a source the test chooses: collisions */
+static uint64_t seq_next;
+static uint64_t fixed(void)
+{
+	return 42;
+}
+static uint64_t counting(void)
+{
+	return seq_next++;
+}
+
+static void test_tmp_collide(void)
+{
+	struct ofile_tmp a, b, c;
+	int fa, fb, fc;
+
+	put(at("coll"), "old");
+	ofile__set_random(fixed);
+	fa = ofile__tmp_create(at("coll"), &a);
+	CHECK(fa >= 0, "first draw: %d", fa);
+	/* the first draw is a's name: taken, retried with the next */
+	seq_next = 42;
+	ofile__set_random(counting);
+	fb = ofile__tmp_create(at("coll"), &b);
+	CHECK(fb >= 0, "a taken name is retried: %d", fb);
+	CHECK_INT(seq_next, 44);
+	CHECK(strcmp(a.name, b.name) != 0, "one name twice: '%s'", b.name);
+	CHECK_INT(count(top, ".coll."), 2);
+	/* every draw taken: a clear error, nothing left, @t done with */
+	ofile__set_random(fixed);
+	fc = ofile__tmp_create(at("coll"), &c);
+	CHECK_INT(fc, -OFILE_ENOTMP);
+	CHECK_INT(c.dfd, -1);
+	CHECK(strstr(ofile__strerror(OFILE_ENOTMP), "temporary") != NULL, "%s",
+	      ofile__strerror(OFILE_ENOTMP));
+	CHECK_INT(count(top, ".coll."), 2);
+	ofile__set_random(NULL);
+	close(fa);
+	close(fb);
+	CHECK_INT(ofile__tmp_end(&a, false), 0);
+	CHECK_INT(ofile__tmp_end(&b, false), 0);
+	CHECK_INT(count(top, ".coll."), 0);
+	CHECK_STR(get(at("coll")), "old");
+	/* outfile__create says the same */
+	{
+		struct outfile *of;
+
+		ofile__set_random(fixed);
+		fa = ofile__tmp_create(at("coll"), &a);
+		errno = 0;
+		CHECK(outfile__create(at("coll"), &of) == NULL && errno == OFILE_ENOTMP,
+		      "outfile: %d", errno);
+		ofile__set_random(NULL);
+		close(fa);
+		ofile__tmp_end(&a, false);
+		CHECK_STR(get(at("coll")), "old");
+	}
+}
+
 static void test_stream(void)
 {
 	struct ostream *os;
@@ -429,6 +488,7 @@ int main(void)
 	test_plain();
 	test_links();
 	test_tmp();
+	test_tmp_collide();
 	test_stream();
 	test_fifo(); /* last: it notes a stop, for good */
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
