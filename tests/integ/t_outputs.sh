@@ -348,6 +348,21 @@ mkdir "$T/sig"
 (ulimit -f 1; exec "$PP" flamegraph "$T/s.folded" -o "$T/sig/big.svg") 2>/dev/null
 check_eq "SIGXFSZ while writing: dies of it" $? $((128 + 25))
 check "SIGXFSZ while writing: no temporary, no SVG" only "$T/sig"
+# a profiler run is not killed by SIGXFSZ (its probes and temporaries would
+# stay): the write fails with EFBIG, the run reports it, status 1
+(ulimit -f 1; exec "$PP" trace -e sched:sched_switch -o "$T/sig/big.out" -- \
+	sh -c 'i=0; while [ $i -lt 200 ]; do sleep 0.001; i=$((i + 1)); done') 2>"$T/err"
+check_eq "trace -o past ulimit -f: exit 1" $? 1
+check_eq "trace -o past ulimit -f: File too large" "$(cat "$T/err")" \
+	"perf-prof trace: writing the output failed: File too large"
+check_eq "trace -o past ulimit -f: no process left" "$(pgrep -f "$T/sig/big.out" | wc -l)" 0
+rm -f "$T/sig/big.out"
+(ulimit -f 1; exec "$PP" trace -e sched:sched_switch -g --flame-graph "$T/sig/fg.svg" -- \
+	sleep 0.05) >/dev/null 2>"$T/err"
+check_eq "--flame-graph past ulimit -f: exit 1" $? 1
+check "--flame-graph past ulimit -f: File too large" \
+	grep -q "'$T/sig/fg.svg': File too large$" "$T/err"
+check "--flame-graph past ulimit -f: no temporary, no SVG" only "$T/sig"
 # SIGINT and SIGTERM while the first write is held (strace delays it)
 if command -v strace >/dev/null; then
 	for sig in INT TERM; do
