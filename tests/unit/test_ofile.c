@@ -244,8 +244,7 @@ static void test_files(const char *sticky, const char *plain, const char *theirs
 	CHECK_INT(ofile__check(path), -OFILE_EHARDLINK);
 	CHECK_INT(ofile__open(other, O_WRONLY | O_CREAT | O_TRUNC, 0666), -OFILE_EHARDLINK);
 	errno = 0;
-	CHECK(outfile__create(path, &of) == NULL && errno == OFILE_EHARDLINK, "outfile: %d",
-	      errno);
+	CHECK(outfile__create(path, &of) == NULL && errno == OFILE_EHARDLINK, "outfile: %d", errno);
 	CHECK_STR(get(path), "linked");
 	CHECK(strstr(ofile__strerror(OFILE_EHARDLINK), "hard links") != NULL, "%s",
 	      ofile__strerror(OFILE_EHARDLINK));
