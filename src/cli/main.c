@@ -337,6 +337,11 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 	 * kills it: the flame graph and the other outputs are still written.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Nor does a file size limit (ulimit -f): the write fails with EFBIG,
+	 * the run ends as on any output error (status 1) and cleans up.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	sigemptyset(&pipe);
 	sigaddset(&pipe, SIGPIPE);
 	sigprocmask(SIG_UNBLOCK, &pipe, NULL);

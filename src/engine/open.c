@@ -848,8 +848,11 @@ int session__enable(struct session *s)
 		int err = ops->started ? ops->started(s, s->hooks[i].priv) : 0;
 
 		if (err) {
-			if (s->has_wl)
+			if (s->has_wl) {
+				/* the command ran: its children too (end_workload) */
+				workload__signal_tree(&s->wl, SIGKILL);
 				workload__kill(&s->wl);
+			}
 			return err;
 		}
 	}

@@ -127,6 +127,7 @@ void session__handle_signals(struct session *s)
 		s->stop = true;
 		s->stop_reason = "interrupted";
 		s->interrupted = true;
+		stopsig__note(); /* an output waiting for a FIFO's reader gives up */
 		if (!s->nr_interrupts++) {
 			struct timespec cpu;
 

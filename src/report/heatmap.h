@@ -24,7 +24,7 @@ struct heatmap;
  * Open NAME for writing the .lat (written as pairs come, flushed at
  * heatmap__close; created or truncated in place, a long run's file grows
  * live; a planted symlink is not followed: util/ofile.h).  NULL with errno
- * (ELOOP: such a symlink).
+ * (OFILE_E*: such a name refused, util/ofile.h).
  */
 struct heatmap *heatmap__open(const char *lat_path);
 

@@ -88,6 +88,12 @@ FILE *outfile__create(const char *path, struct outfile **of)
 	int fd;
 
 	*of = NULL;
+	/* another user's file is not replaced either (the rename would destroy it) */
+	fd = ofile__check(path);
+	if (ofile__refusal(fd)) {
+		errno = -fd;
+		return NULL;
+	}
 	if (!lstat(path, &st) && (!S_ISREG(st.st_mode) || st.st_nlink > 1))
 		return in_place(path, O_TRUNC, of);
 	fd = ofile__tmp_create(path, &tmp);

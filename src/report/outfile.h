@@ -26,8 +26,8 @@ extern const struct opt_group output_group;
 
 /*
  * Could @path be written (created or replaced)?  0 or -errno; touches
- * nothing.  -ELOOP: a symlink that would not be followed (util/ofile.h:
- * say why with ofile__strerror).
+ * nothing.  -OFILE_E*: a name ofile refuses (util/ofile.h: say why with
+ * ofile__strerror, as for any error here).
  */
 int outfile__check(const char *path);
 
@@ -38,7 +38,7 @@ struct outfile;
  * unpredictable name, removed if a fatal signal comes first), or open
  * @path itself when it is written in place; *@of gets what
  * outfile__commit needs.  The stream keeps the errno of its first failed
- * write.  NULL with errno (ELOOP: a planted symlink refused).
+ * write.  NULL with errno (OFILE_E*: a planted name refused).
  */
 FILE *outfile__create(const char *path, struct outfile **of);
 

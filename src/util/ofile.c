@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/ofile.h"
+#include "util/stopsig.h"
 
 /*
  * The directory of @path, opened O_PATH (symlinks in it followed, as the
@@ -36,17 +37,46 @@ static int open_dir(const char *path, const char **base)
 		return -ENOMEM;
 	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		fd = errno == ELOOP ? -EMLINK : -errno;
+		fd = -errno;
 	free(dir);
 	return fd;
+}
+
+static bool sticky_ww(const struct stat *dir)
+{
+	return (dir->st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH);
 }
 
 /* fs.protected_symlinks=1: a link in a sticky world-writable directory is followed only by its owner or the directory's. */
 static bool refused(const struct stat *dir, const struct stat *link)
 {
-	if ((dir->st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+	if (!sticky_ww(dir))
 		return false;
 	return link->st_uid != geteuid() && link->st_uid != dir->st_uid;
+}
+
+/*
+ * fs.protected_regular: in a sticky world-writable directory, a regular
+ * file another user (not the directory's owner) owns is not written.  Nor
+ * is one with other hard links, whoever owns it: anyone may have made that
+ * name (with fs.protected_hardlinks=0, a link to /etc/shadow is root's
+ * file), and writing in place would write the file it links to.  0 or
+ * -OFILE_E*.
+ */
+static int foreign(const struct stat *dir, const struct stat *st)
+{
+	bool theirs = st->st_uid != geteuid() && st->st_uid != dir->st_uid;
+
+	if (!sticky_ww(dir))
+		return 0;
+	/* fs.protected_fifos: a FIFO planted in /tmp would hang the run or feed another user */
+	if (S_ISFIFO(st->st_mode))
+		return theirs ? -OFILE_EFIFO : 0;
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	if (theirs)
+		return -OFILE_EFOREIGN;
+	return st->st_nlink > 1 ? -OFILE_EHARDLINK : 0;
 }
 
 static bool same_link(const struct stat *a, const struct stat *b)
@@ -55,38 +85,115 @@ static bool same_link(const struct stat *a, const struct stat *b)
 	       a->st_uid == b->st_uid;
 }
 
-/* Follow the symlink @base (seen as @link) in @dfd, if allowed. */
-static int follow(int dfd, const char *base, const struct stat *link, int flags, mode_t mode)
+/* The name changed under us (a link became a file, or went): look again. */
+#define CHANGED (-OFILE_EFIRST - 1000)
+/* A FIFO without a reader (open says ENXIO with O_NONBLOCK): wait for one. */
+#define NO_READER (-OFILE_EFIRST - 1001)
+
+/*
+ * Truncate @fd if asked and a regular file; writes block again (opened
+ * O_NONBLOCK, for a FIFO without a reader): the fd, or -errno (@fd closed).
+ */
+static int finish(int fd, int flags)
 {
-	struct stat dir, again, st;
+	struct stat st;
+	int fl, e;
+
+	if ((flags & O_TRUNC) && !fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0))
+		goto fail;
+	fl = fcntl(fd, F_GETFL);
+	if (!(flags & O_NONBLOCK) && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)))
+		goto fail;
+	return fd;
+fail:
+	e = errno;
+	close(fd);
+	return -e;
+}
+
+/* After open said ENXIO of @base: NO_READER if it is a FIFO (@follow: through a link), else -ENXIO. */
+static int no_reader(int dfd, const char *base, bool follow)
+{
+	struct stat st;
+
+	if (fstatat(dfd, base, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW))
+		return -ENXIO;
+	return S_ISFIFO(st.st_mode) ? NO_READER : -ENXIO;
+}
+
+/* Follow the symlink @base (seen as @link) in @dfd (seen as @dir), if allowed. */
+static int follow(int dfd, const struct stat *dir, const char *base, const struct stat *link,
+		  int flags, mode_t mode)
+{
+	struct stat again;
 	int fd;
 
-	if (fstat(dfd, &dir))
-		return -errno;
-	if (refused(&dir, link))
-		return -ELOOP;
+	if (refused(dir, link))
+		return -OFILE_ESYMLINK;
 	/* not truncated before the link is known to be the one looked at */
-	fd = openat(dfd, base, flags & ~O_TRUNC, mode);
+	fd = openat(dfd, base, (flags & ~O_TRUNC) | O_NONBLOCK, mode);
+	if (fd < 0 && errno == ENXIO)
+		return no_reader(dfd, base, true);
 	if (fd < 0)
-		return errno == ELOOP ? -EMLINK : -errno;
+		return -errno; /* ELOOP: the link loops */
 	if (fstatat(dfd, base, &again, AT_SYMLINK_NOFOLLOW) || !same_link(link, &again)) {
 		close(fd);
-		return -EAGAIN;
+		return CHANGED;
 	}
-	if ((flags & O_TRUNC) && !fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
-		int e = errno;
+	return finish(fd, flags);
+}
 
-		close(fd);
-		return -e;
+/*
+ * One try at @base in @dfd (seen as @dir): the fd, -errno, -OFILE_E*,
+ * CHANGED or NO_READER.  Opened without O_TRUNC, looked at (fstat), then
+ * truncated: a file we may not write is never touched.  O_NONBLOCK: a FIFO
+ * without a reader is ENXIO at once, not a wait no signal ends.
+ */
+static int open_name(int dfd, const struct stat *dir, const char *base, int flags, mode_t mode)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = openat(dfd, base, (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK, mode);
+	if (fd >= 0) {
+		if (fstat(fd, &st))
+			err = -errno;
+		else
+			err = foreign(dir, &st);
+		if (err) {
+			close(fd);
+			return err;
+		}
+		return finish(fd, flags);
 	}
-	return fd;
+	err = -errno;
+	if (err == -ENXIO) { /* another user's FIFO is refused before any wait */
+		if (!fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) && foreign(dir, &st))
+			return foreign(dir, &st);
+		return no_reader(dfd, base, false);
+	}
+	/*
+	 * ELOOP: a symlink.  EACCES: recent kernels refuse O_CREAT on another
+	 * user's symlink in a sticky world-writable directory whatever the
+	 * sysctls say, and fs.protected_regular=1 another user's file there:
+	 * say which of our refusals it is.
+	 */
+	if (err != -ELOOP && err != -EACCES)
+		return err;
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? CHANGED : -errno;
+	if (S_ISLNK(st.st_mode))
+		return follow(dfd, dir, base, &st, flags, mode);
+	if (err == -EACCES)
+		return foreign(dir, &st) ?: err;
+	return CHANGED;
 }
 
 int ofile__open(const char *path, int flags, mode_t mode)
 {
 	const char *base;
-	struct stat link;
-	int dfd, fd = -EAGAIN;
+	struct stat dir;
+	int dfd, fd = CHANGED;
 
 	if (!path || !*path)
 		return -ENOENT;
@@ -98,34 +205,35 @@ int ofile__open(const char *path, int flags, mode_t mode)
 		fd = open(path, flags, mode);
 		if (fd < 0)
 			fd = -errno;
+	} else if (fstat(dfd, &dir)) {
+		fd = -errno;
 	}
 	/* a few tries: the name may change from a link to a file and back under us */
-	for (int i = 0; *base && fd == -EAGAIN && i < 4; i++) {
-		fd = openat(dfd, base, flags | O_NOFOLLOW, mode);
-		if (fd >= 0)
-			break;
-		fd = -errno;
+	for (int i = 0; *base && fd == CHANGED && i < 4;) {
+		fd = open_name(dfd, &dir, base, flags, mode);
+		if (fd == CHANGED)
+			i++;
+		if (fd != NO_READER)
+			continue;
 		/*
-		 * ELOOP: a symlink.  Recent kernels refuse O_CREAT on another
-		 * user's symlink in a sticky world-writable directory with
-		 * EACCES whatever the sysctls say: a symlink too.
+		 * A FIFO nobody reads yet: look again every 50 ms until a
+		 * reader comes, or a stop (held by a profiler run, so it
+		 * cannot end this wait itself) says to give up.
 		 */
-		if (fd != -ELOOP && fd != -EACCES)
+		if (stopsig__stopped()) {
+			fd = -OFILE_ENOREADER;
 			break;
-		if (fstatat(dfd, base, &link, AT_SYMLINK_NOFOLLOW))
-			fd = errno == ENOENT ? -EAGAIN : -errno;
-		else if (!S_ISLNK(link.st_mode))
-			fd = fd == -EACCES ? fd : -EAGAIN;
-		else
-			fd = follow(dfd, base, &link, flags, mode);
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000 * 1000 }, NULL);
+		fd = CHANGED;
 	}
 	close(dfd);
-	return fd;
+	return fd == CHANGED ? -EAGAIN : fd;
 }
 
 int ofile__check(const char *path)
 {
-	struct stat dir, link;
+	struct stat dir, st;
 	const char *base;
 	int dfd, err = 0;
 
@@ -134,11 +242,13 @@ int ofile__check(const char *path)
 	dfd = open_dir(path, &base);
 	if (dfd < 0)
 		return dfd;
-	if (*base && !fstatat(dfd, base, &link, AT_SYMLINK_NOFOLLOW) && S_ISLNK(link.st_mode)) {
+	if (*base && !fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW)) {
 		if (fstat(dfd, &dir))
 			err = -errno;
-		else if (refused(&dir, &link))
-			err = -ELOOP;
+		else if (S_ISLNK(st.st_mode))
+			err = refused(&dir, &st) ? -OFILE_ESYMLINK : 0;
+		else
+			err = foreign(&dir, &st);
 	}
 	close(dfd);
 	return err;
@@ -146,10 +256,31 @@ int ofile__check(const char *path)
 
 const char *ofile__strerror(int err)
 {
-	if (err == ELOOP)
+	switch (err) {
+	case OFILE_ESYMLINK:
 		return "not following a symlink another user owns in a sticky world-writable "
 		       "directory";
-	return strerror(err);
+	case OFILE_EFOREIGN:
+		return "not writing into a file another user owns in a sticky world-writable "
+		       "directory";
+	case OFILE_EFIFO:
+		return "not opening a FIFO another user owns in a sticky world-writable directory";
+	case OFILE_ENOREADER:
+		return "no reader of the FIFO came before the stop";
+	case OFILE_ENOTMP:
+		return "no free name for a temporary file beside it (every random name tried "
+		       "was taken)";
+	case OFILE_EHARDLINK:
+		return "not writing into a file with other hard links in a sticky "
+		       "world-writable directory";
+	default:
+		return strerror(err);
+	}
+}
+
+bool ofile__refusal(int err)
+{
+	return err <= -OFILE_EFIRST && err > -OFILE_EFIRST - 100;
 }
 
 /* ---- temporary files ---- */
@@ -210,6 +341,13 @@ static void catch_fatal(void)
 			sigaction(fatal_sigs[i], &sa, NULL);
 }
 
+static uint64_t (*random_source)(void);
+
+void ofile__set_random(uint64_t (*fn)(void))
+{
+	random_source = fn;
+}
+
 /* 64 random bits: getrandom, else the clock and the pid mixed. */
 static uint64_t random64(void)
 {
@@ -217,6 +355,8 @@ static uint64_t random64(void)
 	struct timespec ts;
 	uint64_t x;
 
+	if (random_source)
+		return random_source();
 	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) == sizeof(x))
 		return x;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -261,7 +401,7 @@ int ofile__tmp_create(const char *path, struct ofile_tmp *t)
 	catch_fatal();
 	fatal_set(&fatal);
 	/* a name taken (by chance, or planted) is another draw */
-	for (int i = 0; fd == -EEXIST && i < 100; i++) {
+	for (int i = 0; fd == -EEXIST && i < OFILE_TMP_TRIES; i++) {
 		random_name(t->name, base);
 		sigprocmask(SIG_BLOCK, &fatal, &old);
 		fd = openat(dfd, t->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -281,7 +421,7 @@ int ofile__tmp_create(const char *path, struct ofile_tmp *t)
 	if (fd < 0) {
 		close(dfd);
 		t->name[0] = 0;
-		return fd;
+		return fd == -EEXIST ? -OFILE_ENOTMP : fd;
 	}
 	t->dfd = dfd;
 	return fd;

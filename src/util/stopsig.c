@@ -6,6 +6,7 @@
 
 static sigset_t start_mask;
 static bool held, hup_ignored;
+static volatile sig_atomic_t noted;
 
 bool stopsig__ignored(int sig)
 {
@@ -60,4 +61,14 @@ bool stopsig__pending(bool hup)
 		if (sigismember(&stop, sig) == 1 && sigismember(&pending, sig) == 1)
 			return true;
 	return false;
+}
+
+void stopsig__note(void)
+{
+	noted = 1;
+}
+
+bool stopsig__stopped(void)
+{
+	return noted || stopsig__pending(true);
 }

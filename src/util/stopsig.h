@@ -28,5 +28,12 @@ void stopsig__set(sigset_t *set);
 bool stopsig__pending(bool hup);
 /* Is @sig's disposition SIG_IGN? */
 bool stopsig__ignored(int sig);
+/* A stop signal was read (by the event loop's signalfd): remembered for stopsig__stopped. */
+void stopsig__note(void);
+/*
+ * Has a stop come, read or pending?  What a wait that may never end (a
+ * FIFO output without a reader: util/ofile.h) checks to give up.
+ */
+bool stopsig__stopped(void);
 
 #endif

@@ -172,6 +172,51 @@ ln -s "$T/owners.svg" "$T/nd/o.svg" && chown -h nobody "$T/nd/o.svg"
 $PP flamegraph "$T/s.folded" -o "$T/nd/o.svg"
 check_eq "the directory owner's link: followed" $? 0
 check "the directory owner's link: target written" grep -q '</svg>' "$T/owners.svg"
+# another user's file, or a file with other hard links, in a sticky directory:
+# not written into (fs.protected_regular's rule, whatever the sysctl)
+# kept DESC NAME FILE CONTENT WHY CMD...: exit 1, FILE still CONTENT, one line naming NAME and why
+kept() {
+	local desc=$1 name=$2 file=$3 content=$4 why=$5
+	shift 5
+	"$@" >/dev/null 2>"$T/err"
+	check_eq "$desc: exit 1" $? 1
+	check_eq "$desc: the file unchanged" "$(cat "$file")" "$content"
+	check_eq "$desc: one line" "$(lines "$T/err")" 1
+	check "$desc: names $name and why" grep -q "'$name': $why\$" "$T/err"
+}
+foreign="not writing into a file another user owns in a sticky world-writable directory"
+echo NOBODY >"$T/d/theirs.svg" && chown nobody "$T/d/theirs.svg"
+kept "flamegraph -o (another user's file)" "$T/d/theirs.svg" "$T/d/theirs.svg" NOBODY "$foreign" \
+	$PP flamegraph "$T/s.folded" -o "$T/d/theirs.svg"
+check_eq "another user's file: still theirs" "$(stat -c %U "$T/d/theirs.svg")" nobody
+echo NOBODY >"$T/d/theirs.out" && chown nobody "$T/d/theirs.out"
+kept "-o (another user's file)" "$T/d/theirs.out" "$T/d/theirs.out" NOBODY "$foreign" \
+	$PP trace -e sched:sched_switch -o "$T/d/theirs.out" -- true
+# a hard link (made by root here; by anyone with fs.protected_hardlinks=0) to a root-owned file
+hard="not writing into a file with other hard links in a sticky world-writable directory"
+ln "$T/victim" "$T/d/hl.svg"
+kept "flamegraph -o (a hard link)" "$T/d/hl.svg" "$T/victim" SECRET "$hard" \
+	$PP flamegraph "$T/s.folded" -o "$T/d/hl.svg"
+ln "$T/victim" "$T/d/hl.out"
+kept "-o (a hard link)" "$T/d/hl.out" "$T/victim" SECRET "$hard" \
+	$PP trace -e sched:sched_switch -o "$T/d/hl.out" -- true
+rm -f "$T/d/hl.svg" "$T/d/hl.out"
+# our own file there is replaced as always
+echo OLD >"$T/d/own.svg"
+$PP flamegraph "$T/s.folded" -o "$T/d/own.svg" 2>"$T/err"
+check_eq "own file in a sticky dir: exit 0" $? 0
+check "own file in a sticky dir: replaced" grep -q '</svg>' "$T/d/own.svg"
+check_eq "own file in a sticky dir: quiet" "$(cat "$T/err")" ""
+# a real symlink loop (not sticky, no one else's link) is a loop, not a planted link
+mkdir "$T/nl" && ln -s loop "$T/nl/loop"
+$PP flamegraph "$T/s.folded" -o "$T/nl/loop" 2>"$T/err"
+check_eq "flamegraph -o LOOP: exit 1" $? 1
+check_eq "flamegraph -o LOOP: says it loops" "$(cat "$T/err")" \
+	"perf-prof flamegraph: cannot write '$T/nl/loop': Too many levels of symbolic links"
+$PP trace -e sched:sched_switch -o "$T/nl/loop" -- true 2>"$T/err"
+check_eq "-o LOOP: exit 1" $? 1
+check_eq "-o LOOP: says it loops" "$(cat "$T/err")" \
+	"perf-prof trace: cannot write '$T/nl/loop': Too many levels of symbolic links"
 # devices and FIFOs keep working
 $PP trace -e sched:sched_switch -o /dev/null -- true
 check_eq "-o /dev/null: exit 0" $? 0
@@ -186,6 +231,100 @@ $PP flamegraph "$T/s.folded" -o "$T/fifo"
 check_eq "-o FIFO: exit 0" $? 0
 wait $reader
 check "-o FIFO: the SVG through it" grep -q '</svg>' "$T/fifo.out"
+
+# --- FIFOs: opened without hanging, written blocking, another user's refused ---
+# wchan_of PID REGEX: until the process sleeps in a kernel function matching REGEX
+# (at most 10 s), or is gone
+wchan_of() {
+	local i
+	for i in $(seq 200); do
+		[ -e "/proc/$1" ] || return 1
+		grep -qE "$2" "/proc/$1/wchan" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# a reader: trace -o FIFO writes the events through it
+cat "$T/fifo" >"$T/fifo.out" &
+reader=$!
+$PP trace -e sched:sched_switch -N 1 -o "$T/fifo" -- sleep 0.05 2>"$T/err"
+check_eq "trace -o FIFO with a reader: exit 0" $? 0
+wait $reader
+check_eq "trace -o FIFO with a reader: the event through it" \
+	"$(grep -c 'sched:sched_switch:' "$T/fifo.out")" 1
+# a reader that waits until the pipe is full (146 KB of SVG): the writes block, none fails
+for i in $(seq 300); do echo "prog;main;f$i;g$i;h$i 10"; done >"$T/big.folded"
+rm -f "$T/go"
+{ until [ -e "$T/go" ]; do sleep 0.05; done; cat; } <"$T/fifo" >"$T/fifo.out" &
+reader=$!
+$PP flamegraph "$T/big.folded" -o "$T/fifo" 2>"$T/err" &
+fg=$!
+wchan_of $fg pipe_write
+touch "$T/go"
+wait $fg
+check_eq "-o FIFO, a slow reader: exit 0" $? 0
+wait $reader
+check "-o FIFO, a slow reader: the whole SVG through it" grep -q '</svg>' "$T/fifo.out"
+check_eq "-o FIFO, a slow reader: quiet" "$(cat "$T/err")" ""
+# no reader: perf-prof waits for one (it used to hang in open(2), SIGINT and
+# SIGTERM held, only SIGKILL ended it); a stop gives up: status 1, said
+# nostop DESC FIFO CMD...: CMD (under timeout -s KILL 20) is stopped by SIGINT once it waits
+nostop() {
+	local desc=$1 fifo=$2 tpid pid rc
+	shift 2
+	timeout -s KILL 20 "$@" >/dev/null 2>"$T/err" &
+	tpid=$!
+	for i in $(seq 100); do pid=$(pgrep -P $tpid) && break; sleep 0.05; done
+	wchan_of "$pid" 'nanosleep|fifo|wait_for_partner'
+	kill -INT "$pid"
+	wait $tpid
+	rc=$?
+	check_eq "$desc, no reader, SIGINT: ends by itself, exit 1" $rc 1
+	check "$desc, no reader, SIGINT: says why" \
+		grep -q "'$fifo': no reader of the FIFO came before the stop$" "$T/err"
+	check_eq "$desc, no reader, SIGINT: one line" "$(lines "$T/err")" 1
+}
+nostop "trace -o FIFO" "$T/fifo" $PP trace -e sched:sched_switch -o "$T/fifo"
+nostop "trace -o FIFO -- CMD" "$T/fifo" $PP trace -e sched:sched_switch -o "$T/fifo" -- sleep 30
+# -o failing at the start (the FIFO given up) kills the command that already
+# ran, and its children (they were left running, orphaned)
+rm -f "$T/wl.pid"
+timeout -s KILL 20 $PP trace -e sched:sched_switch -o "$T/fifo" -- \
+	sh -c 'sleep 300 & echo $! >"$0"; wait' "$T/wl.pid" >/dev/null 2>"$T/err" &
+tpid=$!
+for i in $(seq 200); do [ -s "$T/wl.pid" ] && break; sleep 0.05; done
+pid=$(pgrep -P $tpid)
+wchan_of "$pid" nanosleep
+kill -INT "$pid"
+wait $tpid
+check_eq "-o given up with a command running: exit 1" $? 1
+gchild=$(cat "$T/wl.pid")
+# gone, or a zombie not reaped yet
+gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat"; }
+for i in $(seq 40); do gone "$gchild" && break; sleep 0.05; done
+check "-o given up with a command running: the command's child killed too" gone "$gchild"
+kill -KILL "$gchild" 2>/dev/null
+# the flame graph at the end of a run (written in place: a FIFO)
+mkfifo "$T/fg.svg"
+nostop "--flame-graph FIFO" "$T/fg.svg" \
+	$PP trace -e sched:sched_switch -g --flame-graph "$T/fg.svg" -- true
+check_eq "FIFO, no reader: no process left" "$(pgrep -f "$T/(fifo|fg.svg)" | wc -l)" 0
+# another user's FIFO in a sticky world-writable directory: refused, reader or not
+mkfifo "$T/d/ff" && chown nobody "$T/d/ff"
+fifo_msg="cannot write '$T/d/ff': not opening a FIFO another user owns in a sticky world-writable directory"
+timeout -s KILL 20 $PP trace -e sched:sched_switch -o "$T/d/ff" -- true 2>"$T/err"
+check_eq "another user's FIFO: exit 1" $? 1
+check_eq "another user's FIFO: says why" "$(cat "$T/err")" "perf-prof trace: $fifo_msg"
+timeout 20 cat "$T/d/ff" >"$T/ff.out" &
+reader=$!
+timeout -s KILL 20 $PP flamegraph "$T/s.folded" -o "$T/d/ff" 2>"$T/err"
+check_eq "another user's FIFO with a reader: exit 1" $? 1
+check_eq "another user's FIFO with a reader: says why" "$(cat "$T/err")" "perf-prof flamegraph: $fifo_msg"
+# lets the reader go if it still waits (O_RDWR does not wait for a reader)
+exec 9<>"$T/d/ff"
+exec 9>&-
+wait $reader
+check_eq "another user's FIFO with a reader: nothing written to it" "$(wc -c <"$T/ff.out")" 0
 
 # --- temporary names cannot be guessed: 100 names planted as the old scheme made them ---
 mkdir "$T/p"
@@ -209,6 +348,21 @@ mkdir "$T/sig"
 (ulimit -f 1; exec "$PP" flamegraph "$T/s.folded" -o "$T/sig/big.svg") 2>/dev/null
 check_eq "SIGXFSZ while writing: dies of it" $? $((128 + 25))
 check "SIGXFSZ while writing: no temporary, no SVG" only "$T/sig"
+# a profiler run is not killed by SIGXFSZ (its probes and temporaries would
+# stay): the write fails with EFBIG, the run reports it, status 1
+(ulimit -f 1; exec "$PP" trace -e sched:sched_switch -o "$T/sig/big.out" -- \
+	sh -c 'i=0; while [ $i -lt 200 ]; do sleep 0.001; i=$((i + 1)); done') 2>"$T/err"
+check_eq "trace -o past ulimit -f: exit 1" $? 1
+check_eq "trace -o past ulimit -f: File too large" "$(cat "$T/err")" \
+	"perf-prof trace: writing the output failed: File too large"
+check_eq "trace -o past ulimit -f: no process left" "$(pgrep -f "$T/sig/big.out" | wc -l)" 0
+rm -f "$T/sig/big.out"
+(ulimit -f 1; exec "$PP" trace -e sched:sched_switch -g --flame-graph "$T/sig/fg.svg" -- \
+	sleep 0.05) >/dev/null 2>"$T/err"
+check_eq "--flame-graph past ulimit -f: exit 1" $? 1
+check "--flame-graph past ulimit -f: File too large" \
+	grep -q "'$T/sig/fg.svg': File too large$" "$T/err"
+check "--flame-graph past ulimit -f: no temporary, no SVG" only "$T/sig"
 # SIGINT and SIGTERM while the first write is held (strace delays it)
 if command -v strace >/dev/null; then
 	for sig in INT TERM; do
