@@ -13,25 +13,9 @@
 #include <string.h>
 
 #include "engine/probe.h"
-#include "expr/expr_int.h"
+#include "expr/parser.h"
 
-/* Deeper trees are refused: evaluation recurses once per level. */
-#define MAX_DEPTH 128
-
-struct parser {
-	struct lexer lx;
-	struct token tok; /* the current token */
-	const struct evsel *ev;
-	struct expr *e;
-	unsigned flags;
-	int depth;		 /* recursion of the parser itself */
-	const char *const *vars; /* bound names (expr__compile_vars), or NULL */
-	int nr_vars;
-};
-
-static void perr(struct parser *p, int col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void perr(struct parser *p, int col, const char *fmt, ...)
+void parse__error(struct parser *p, int col, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -44,7 +28,7 @@ static void perr(struct parser *p, int col, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool next(struct parser *p)
+bool parse__next(struct parser *p)
 {
 	free(p->tok.str);
 	p->tok.str = NULL;
@@ -73,7 +57,7 @@ static bool word_is(const struct parser *p, const struct token *t, const char *w
 }
 
 /* "'text'" of the current token for messages. */
-static const char *tok_text(const struct parser *p, char *buf, size_t len)
+const char *parse__tok_text(const struct parser *p, char *buf, size_t len)
 {
 	int n = p->tok.end - p->tok.pos;
 
@@ -85,12 +69,12 @@ static const char *tok_text(const struct parser *p, char *buf, size_t len)
 	return buf;
 }
 
-static struct node *new_node(struct parser *p, enum op op, int col)
+struct node *parse__node(struct parser *p, enum op op, int col)
 {
 	struct node *n = calloc(1, sizeof(*n));
 
 	if (!n) {
-		perr(p, -1, "out of memory");
+		parse__error(p, -1, "out of memory");
 		return NULL;
 	}
 	n->op = op;
@@ -100,16 +84,15 @@ static struct node *new_node(struct parser *p, enum op op, int col)
 	return n;
 }
 
-static struct node *parse_expr(struct parser *p);
 static struct node *parse_cond(struct parser *p);
 static struct node *parse_unary(struct parser *p);
 static struct node *parse_postfix(struct parser *p);
 
-static bool need_int(struct parser *p, const struct node *n)
+bool parse__need_int(struct parser *p, const struct node *n)
 {
 	if (!n->is_str)
 		return true;
-	perr(p, n->col, "a string used as a number (strings compare with ==, != and ~)");
+	parse__error(p, n->col, "a string used as a number (strings compare with ==, != and ~)");
 	return false;
 }
 
@@ -155,7 +138,8 @@ static bool check_depth(struct parser *p, struct node *n)
 		d = n->c->depth;
 	n->depth = d + 1;
 	if (n->depth > MAX_DEPTH) {
-		perr(p, n->col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		parse__error(p, n->col, "expression nested too deeply (%d levels at most)",
+			     MAX_DEPTH);
 		return false;
 	}
 	return true;
@@ -165,7 +149,7 @@ static struct node *unary(struct parser *p, enum op op, int col, struct node *a)
 {
 	struct node *n;
 
-	if (!need_int(p, a) || !(n = new_node(p, op, col)))
+	if (!parse__need_int(p, a) || !(n = parse__node(p, op, col)))
 		return NULL;
 	n->a = a;
 	n->uns = op == OP_NOT ? false : a->uns;
@@ -249,31 +233,33 @@ static struct node *binary(struct parser *p, enum op op, int opcol, struct node 
 		/* EXPR_SYNTAX: a name of unknown type; only the syntax counts */
 	} else if (op == OP_EQ || op == OP_NE) {
 		if (a->is_str != b->is_str) {
-			perr(p, b->col, "comparing a %s with a %s", a->is_str ? "string" : "number",
-			     b->is_str ? "string" : "number");
+			parse__error(p, b->col, "comparing a %s with a %s",
+				     a->is_str ? "string" : "number",
+				     b->is_str ? "string" : "number");
 			return NULL;
 		}
 		if (a->is_str)
 			op = op == OP_EQ ? OP_SEQ : OP_SNE;
 	} else if (op == OP_GLOB) {
 		if (!a->is_str) {
-			perr(p, a->col, "'~' matches a string against a glob: this is a number");
+			parse__error(p, a->col,
+				     "'~' matches a string against a glob: this is a number");
 			return NULL;
 		}
 		if (!b->is_str) {
-			perr(p, b->col, "the glob after '~' must be a string");
+			parse__error(p, b->col, "the glob after '~' must be a string");
 			return NULL;
 		}
 	} else if (a->is_str && b->is_str && op >= OP_LT && op <= OP_GE) {
-		perr(p, opcol, "strings compare with ==, != and ~ only");
+		parse__error(p, opcol, "strings compare with ==, != and ~ only");
 		return NULL;
-	} else if (!need_int(p, a) || !need_int(p, b)) {
+	} else if (!parse__need_int(p, a) || !parse__need_int(p, b)) {
 		return NULL;
 	} else if ((op == OP_DIV || op == OP_MOD) && is_const(b) && !b->val) {
-		perr(p, b->col, "division by zero");
+		parse__error(p, b->col, "division by zero");
 		return NULL;
 	}
-	n = new_node(p, op, a->col);
+	n = parse__node(p, op, a->col);
 	if (!n)
 		return NULL;
 	n->a = a;
@@ -296,45 +282,15 @@ static struct node *binary(struct parser *p, enum op op, int opcol, struct node 
 	return n;
 }
 
-/*
- * In a filter, after a string and ==, != or ~: whether the right side is a
- * bare word (the kernel's unquoted string) rather than an operand of the
- * language (a string, a parenthesis, a field, a function, a _variable).
- */
-static bool bare_word_next(const struct parser *p)
+struct node *parse__binary(struct parser *p, int minprec)
 {
-	const char *s = p->lx.text + p->lx.pos;
-	struct field f;
-	char name[128];
-	int n = 0;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!*s || *s == '"' || *s == '(')
-		return false;
-	while (isalnum((unsigned char)s[n]) || s[n] == '_')
-		n++;
-	if (s[0] == '_') /* _cpu, _pid...: the language's */
-		return false;
-	if (!n || n >= (int)sizeof(name) || isdigit((unsigned char)s[0]))
-		return true;
-	snprintf(name, sizeof(name), "%.*s", n, s);
-	while (isspace((unsigned char)s[n]))
-		n++;
-	if (s[n] == '(')
-		return false;
-	return !(p->ev && !evsel__field(p->ev, name, &f));
-}
-
-static struct node *parse_binary(struct parser *p, int minprec)
-{
-	const char *s;
 	struct node *a, *b;
 	enum op op;
 	int prec, opcol;
 
 	if (++p->depth > MAX_DEPTH) {
-		perr(p, p->tok.pos, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		parse__error(p, p->tok.pos, "expression nested too deeply (%d levels at most)",
+			     MAX_DEPTH);
 		return NULL;
 	}
 	a = parse_unary(p);
@@ -343,44 +299,11 @@ static struct node *parse_binary(struct parser *p, int minprec)
 		if (!prec || prec < minprec)
 			break;
 		opcol = p->tok.pos;
-		/*
-		 * EXPR_SYNTAX, a name of unknown type on the left of ==, != or ~:
-		 * the right side is an operand of the language if it parses as
-		 * one (a > b + 1), else the kernel's bare word (comm ~ ksoft*).
-		 */
-		if ((p->flags & (EXPR_FILTER | EXPR_SYNTAX)) == (EXPR_FILTER | EXPR_SYNTAX) &&
-		    a->any && (op == OP_EQ || op == OP_NE || op == OP_GLOB)) {
-			struct lexer lx = p->lx;
-			struct token tok = p->tok; /* the operator: no string */
-			struct expr_error err = *p->lx.err;
-			int depth = p->depth;
-
-			b = next(p) ? parse_binary(p, prec + 1) : NULL;
-			if (b) {
-				a = binary(p, op, opcol, a, b);
-				continue;
-			}
-			/* as bare_word_next: not a string, a parenthesis or nothing */
-			for (s = lx.text + lx.pos; isspace((unsigned char)*s); s++)
-				;
-			if (!*s || *s == '"' || *s == '(')
-				return NULL;
-			free(p->tok.str);
-			p->lx = lx;
-			p->tok = tok;
-			*p->lx.err = err;
-			p->depth = depth;
-			if (!lex__bareword(&p->lx, &p->tok))
-				return NULL;
-		} else if ((p->flags & EXPR_FILTER) && a->is_str &&
-			   (op == OP_EQ || op == OP_NE || op == OP_GLOB) && bare_word_next(p)) {
-			free(p->tok.str);
-			if (!lex__bareword(&p->lx, &p->tok))
-				return NULL;
-		} else if (!next(p)) {
-			return NULL;
-		}
-		b = parse_binary(p, prec + 1);
+		if ((p->flags & EXPR_FILTER) && (a->is_str || a->any) &&
+		    (op == OP_EQ || op == OP_NE || op == OP_GLOB))
+			b = check__filter_rhs(p, a, prec);
+		else
+			b = parse__next(p) ? parse__binary(p, prec + 1) : NULL;
 		if (!b)
 			return NULL;
 		a = binary(p, op, opcol, a, b);
@@ -391,29 +314,29 @@ static struct node *parse_binary(struct parser *p, int minprec)
 
 static struct node *parse_cond(struct parser *p)
 {
-	struct node *c = parse_binary(p, 1), *a, *b, *n;
+	struct node *c = parse__binary(p, 1), *a, *b, *n;
 
 	if (!c || p->tok.type != T_QUEST)
 		return c;
-	if (!need_int(p, c) || !next(p))
+	if (!parse__need_int(p, c) || !parse__next(p))
 		return NULL;
-	a = parse_expr(p);
+	a = parse__expr(p);
 	if (!a)
 		return NULL;
 	if (p->tok.type != T_COLON) {
 		char buf[48];
 
-		perr(p, p->tok.pos, "expected ':' of '?:', found %s",
-		     tok_text(p, buf, sizeof(buf)));
+		parse__error(p, p->tok.pos, "expected ':' of '?:', found %s",
+			     parse__tok_text(p, buf, sizeof(buf)));
 		return NULL;
 	}
-	if (!next(p) || !(b = parse_cond(p)))
+	if (!parse__next(p) || !(b = parse_cond(p)))
 		return NULL;
 	if (a->is_str != b->is_str) {
-		perr(p, b->col, "both sides of ':' must be numbers or both strings");
+		parse__error(p, b->col, "both sides of ':' must be numbers or both strings");
 		return NULL;
 	}
-	n = new_node(p, OP_COND, c->col);
+	n = parse__node(p, OP_COND, c->col);
 	if (!n)
 		return NULL;
 	n->a = c;
@@ -428,10 +351,11 @@ static struct node *parse_cond(struct parser *p)
 	return n;
 }
 
-static struct node *parse_expr(struct parser *p)
+struct node *parse__expr(struct parser *p)
 {
 	if (++p->depth > MAX_DEPTH) {
-		perr(p, p->tok.pos, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		parse__error(p, p->tok.pos, "expression nested too deeply (%d levels at most)",
+			     MAX_DEPTH);
 		return NULL;
 	}
 	struct node *n = parse_cond(p);
@@ -481,56 +405,58 @@ static bool parse_type(struct parser *p, struct node *n)
 	int cnt[6] = { 0 }, k, col = p->tok.pos, td;
 	char buf[48];
 
-	if (!next(p))
+	if (!parse__next(p))
 		return false;
 	td = typedef_of(p, &p->tok);
 	if (td >= 0) {
 		n->cast_size = typedefs[td].size;
 		n->cast_signed = typedefs[td].is_signed;
-		if (!next(p))
+		if (!parse__next(p))
 			return false;
 	} else {
 		while ((k = keyword_of(p, &p->tok)) >= 0) {
 			cnt[k]++;
-			if (!next(p))
+			if (!parse__next(p))
 				return false;
 		}
 		/* unsigned signed char short int long */
 		if ((cnt[0] && cnt[1]) || cnt[0] > 1 || cnt[1] > 1 || cnt[2] > 1 || cnt[3] > 1 ||
 		    cnt[4] > 1 || cnt[5] > 2 || (cnt[2] && (cnt[3] || cnt[4] || cnt[5])) ||
 		    (cnt[3] && cnt[5])) {
-			perr(p, col, "bad cast: not a C integer type");
+			parse__error(p, col, "bad cast: not a C integer type");
 			return false;
 		}
 		if (p->tok.type == T_IDENT) {
-			perr(p, p->tok.pos, "bad cast: %s is not an integer type",
-			     tok_text(p, buf, sizeof(buf)));
+			parse__error(p, p->tok.pos, "bad cast: %s is not an integer type",
+				     parse__tok_text(p, buf, sizeof(buf)));
 			return false;
 		}
 		n->cast_size = cnt[2] ? 1 : cnt[3] ? 2 : cnt[5] ? 8 : 4;
 		n->cast_signed = !cnt[0];
 	}
 	if (p->tok.type == T_STAR) {
-		perr(p, p->tok.pos, "bad cast: pointers cannot be cast to (the language has none)");
+		parse__error(p, p->tok.pos,
+			     "bad cast: pointers cannot be cast to (the language has none)");
 		return false;
 	}
 	if (p->tok.type != T_RPAREN) {
-		perr(p, p->tok.pos, "bad cast: expected ')' after the type, found %s",
-		     tok_text(p, buf, sizeof(buf)));
+		parse__error(p, p->tok.pos, "bad cast: expected ')' after the type, found %s",
+			     parse__tok_text(p, buf, sizeof(buf)));
 		return false;
 	}
-	return next(p);
+	return parse__next(p);
 }
 
 static struct node *parse_cast(struct parser *p)
 {
-	struct node *n = new_node(p, OP_CAST, p->tok.pos), *a;
+	struct node *n = parse__node(p, OP_CAST, p->tok.pos), *a;
 
 	if (!n)
 		return NULL;
 	/* counted like the unary operators: a folded cast is one level deep */
 	if (++p->depth > MAX_DEPTH) {
-		perr(p, n->col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		parse__error(p, n->col, "expression nested too deeply (%d levels at most)",
+			     MAX_DEPTH);
 		return NULL;
 	}
 	if (!parse_type(p, n))
@@ -540,7 +466,7 @@ static struct node *parse_cast(struct parser *p)
 		return NULL;
 	p->depth--;
 	if (a->is_str) {
-		perr(p, n->col, "bad cast: a string cannot be cast to a number");
+		parse__error(p, n->col, "bad cast: a string cannot be cast to a number");
 		return NULL;
 	}
 	n->a = a;
@@ -579,59 +505,60 @@ static struct node *parse_unary(struct parser *p)
 		return parse_postfix(p);
 	}
 	if (++p->depth > MAX_DEPTH) {
-		perr(p, col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
+		parse__error(p, col, "expression nested too deeply (%d levels at most)", MAX_DEPTH);
 		return NULL;
 	}
-	if (!next(p) || !(a = parse_unary(p)))
+	if (!parse__next(p) || !(a = parse_unary(p)))
 		return NULL;
 	p->depth--;
 	if (op == OP_INT)
-		return need_int(p, a) ? a : NULL;
+		return parse__need_int(p, a) ? a : NULL;
 	return unary(p, op, col, a);
 }
 
 static struct node *parse_call(struct parser *p, const struct func *fn, int col)
 {
 	int nargs = (int)strlen(fn->args), i = 0;
-	struct node *n = new_node(p, fn->op, col), *arg, **slot[3];
+	struct node *n = parse__node(p, fn->op, col), *arg, **slot[3];
 	char buf[48];
 
-	if (!n || !next(p) || !next(p)) /* the name, '(' */
+	if (!n || !parse__next(p) || !parse__next(p)) /* the name, '(' */
 		return NULL;
 	slot[0] = &n->a;
 	slot[1] = &n->b;
 	slot[2] = &n->c;
 	while (p->tok.type != T_RPAREN || i) {
 		if (i == nargs) {
-			perr(p, p->tok.pos, "%s() takes %d argument%s", fn->name, nargs,
-			     nargs == 1 ? "" : "s");
+			parse__error(p, p->tok.pos, "%s() takes %d argument%s", fn->name, nargs,
+				     nargs == 1 ? "" : "s");
 			return NULL;
 		}
-		arg = parse_expr(p);
+		arg = parse__expr(p);
 		if (!arg)
 			return NULL;
 		if (!arg->any && arg->is_str != (fn->args[i] == 's')) {
-			perr(p, arg->col, "argument %d of %s() must be a %s", i + 1, fn->name,
-			     fn->args[i] == 's' ? "string" : "number");
+			parse__error(p, arg->col, "argument %d of %s() must be a %s", i + 1,
+				     fn->name, fn->args[i] == 's' ? "string" : "number");
 			return NULL;
 		}
 		*slot[i++] = arg;
 		if (p->tok.type == T_RPAREN)
 			break;
 		if (p->tok.type != T_COMMA) {
-			perr(p, p->tok.pos, "expected ',' or ')' in the call of %s(), found %s",
-			     fn->name, tok_text(p, buf, sizeof(buf)));
+			parse__error(p, p->tok.pos,
+				     "expected ',' or ')' in the call of %s(), found %s", fn->name,
+				     parse__tok_text(p, buf, sizeof(buf)));
 			return NULL;
 		}
-		if (!next(p))
+		if (!parse__next(p))
 			return NULL;
 	}
 	if (i != nargs) {
-		perr(p, p->tok.pos, "%s() takes %d argument%s", fn->name, nargs,
-		     nargs == 1 ? "" : "s");
+		parse__error(p, p->tok.pos, "%s() takes %d argument%s", fn->name, nargs,
+			     nargs == 1 ? "" : "s");
 		return NULL;
 	}
-	if (!next(p))
+	if (!parse__next(p))
 		return NULL;
 	n->is_str = fn->ret_str;
 	p->e->uses |= fn->uses;
@@ -650,26 +577,6 @@ static const struct {
 	{ "_time", OP_TIME, true }, { "_period", OP_PERIOD, true },
 };
 
-/* Names the kernel's filters know beyond the format's fields. */
-static struct node *filter_name(struct parser *p, const char *name, int col)
-{
-	struct node *n, *tid;
-
-	if (!strcmp(name, "CPU") || !strcmp(name, "cpu") || !strcmp(name, "common_cpu"))
-		return new_node(p, OP_CPU, col);
-	if (strcmp(name, "COMM") && strcmp(name, "comm"))
-		return NULL;
-	n = new_node(p, OP_COMM, col);
-	tid = new_node(p, OP_TID, col);
-	if (!n || !tid)
-		return NULL;
-	n->a = tid;
-	n->is_str = true;
-	n->depth = 2;
-	p->e->uses |= EXPR_USES_COMM;
-	return n;
-}
-
 static struct node *parse_index(struct parser *p, const struct field *f, const char *name, int col)
 {
 	struct node *n, *idx;
@@ -677,29 +584,31 @@ static struct node *parse_index(struct parser *p, const struct field *f, const c
 	int icol;
 
 	if (!f->is_array) {
-		perr(p, p->tok.pos, "'%s' is not an array", name);
+		parse__error(p, p->tok.pos, "'%s' is not an array", name);
 		return NULL;
 	}
 	if (f->elem_size != 1 && f->elem_size != 2 && f->elem_size != 4 && f->elem_size != 8) {
-		perr(p, col, "the elements of '%s' are %u bytes: not numbers", name, f->elem_size);
+		parse__error(p, col, "the elements of '%s' are %u bytes: not numbers", name,
+			     f->elem_size);
 		return NULL;
 	}
-	if (!next(p))
+	if (!parse__next(p))
 		return NULL;
 	icol = p->tok.pos;
-	idx = parse_expr(p);
-	if (!idx || !need_int(p, idx))
+	idx = parse__expr(p);
+	if (!idx || !parse__need_int(p, idx))
 		return NULL;
 	if (p->tok.type != T_RBRACK) {
-		perr(p, p->tok.pos, "expected ']', found %s", tok_text(p, buf, sizeof(buf)));
+		parse__error(p, p->tok.pos, "expected ']', found %s",
+			     parse__tok_text(p, buf, sizeof(buf)));
 		return NULL;
 	}
 	if (is_const(idx) && f->nr_elems && idx->val >= f->nr_elems) {
-		perr(p, icol, "index %lld is outside '%s' (%u elements)", (long long)idx->val, name,
-		     f->nr_elems);
+		parse__error(p, icol, "index %lld is outside '%s' (%u elements)",
+			     (long long)idx->val, name, f->nr_elems);
 		return NULL;
 	}
-	if (!next(p) || !(n = new_node(p, OP_ELEM, col)))
+	if (!parse__next(p) || !(n = parse__node(p, OP_ELEM, col)))
 		return NULL;
 	n->f = *f;
 	n->a = idx;
@@ -723,62 +632,7 @@ static void unknown_var(struct parser *p, const char *name, int col)
 		}
 		o += (size_t)n;
 	}
-	perr(p, col, "unknown name '%s' (names: %s)", name, p->nr_vars ? list : "none");
-}
-
-/*
- * EXPR_SYNTAX: the current name, not looked up, as a value of any type;
- * NAME[INDEX] and, in a filter, the kernel's NAME.function (a symbol
- * compare) are taken too.
- */
-static struct node *any_name(struct parser *p, int col)
-{
-	struct node *n = new_node(p, OP_FIELD, col), *idx;
-	const char *s = p->lx.text;
-	char buf[48];
-
-	if (!n)
-		return NULL;
-	n->any = true;
-	n->depth = 1;
-	if ((p->flags & EXPR_FILTER) && !strncmp(s + p->lx.pos, ".function", 9) &&
-	    !isalnum((unsigned char)s[p->lx.pos + 9]) && s[p->lx.pos + 9] != '_')
-		p->lx.pos += 9;
-	if (!next(p))
-		return NULL;
-	if (p->tok.type != T_LBRACK)
-		return n;
-	if (!next(p) || !(idx = parse_expr(p)) || !need_int(p, idx))
-		return NULL;
-	if (p->tok.type != T_RBRACK) {
-		perr(p, p->tok.pos, "expected ']', found %s", tok_text(p, buf, sizeof(buf)));
-		return NULL;
-	}
-	return next(p) ? n : NULL;
-}
-
-/* EXPR_SYNTAX in a filter: the kernel's CPUS{0-3,5} (a CPU mask) at the current name. */
-static struct node *cpus_mask(struct parser *p, int col)
-{
-	const char *s = p->lx.text, *close = strchr(s + p->lx.pos, '}');
-	struct node *n;
-
-	for (const char *c = s + p->lx.pos + 1; close && c < close; c++)
-		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-') {
-			perr(p, (int)(c - s), "bad CPU list in CPUS{...}");
-			return NULL;
-		}
-	if (!close) {
-		perr(p, p->lx.pos, "'{' of CPUS{...} without its '}'");
-		return NULL;
-	}
-	n = new_node(p, OP_FIELD, col);
-	if (!n)
-		return NULL;
-	n->any = true;
-	n->depth = 1;
-	p->lx.pos = (int)(close - s) + 1;
-	return next(p) ? n : NULL;
+	parse__error(p, col, "unknown name '%s' (names: %s)", name, p->nr_vars ? list : "none");
 }
 
 static struct node *parse_ident(struct parser *p)
@@ -791,17 +645,17 @@ static struct node *parse_ident(struct parser *p)
 	char name[128];
 
 	if (p->tok.len >= (int)sizeof(name)) {
-		perr(p, col, "name too long");
+		parse__error(p, col, "name too long");
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%.*s", p->tok.len, p->lx.text + col);
 	if ((p->flags & (EXPR_SYNTAX | EXPR_FILTER)) == (EXPR_SYNTAX | EXPR_FILTER) &&
 	    !strcmp(name, "CPUS") && p->lx.text[p->lx.pos] == '{')
-		return cpus_mask(p, col);
+		return check__cpus(p, col);
 	if (peek(p, &t) == T_LPAREN) {
 		fn = func__find(name, p->tok.len);
 		if (!fn) {
-			perr(p, col, "unknown function '%s'", name);
+			parse__error(p, col, "unknown function '%s'", name);
 			return NULL;
 		}
 		return parse_call(p, fn, col);
@@ -809,8 +663,8 @@ static struct node *parse_ident(struct parser *p)
 	for (int i = 0; p->vars && i < p->nr_vars; i++) {
 		if (strcmp(name, p->vars[i]))
 			continue;
-		n = new_node(p, OP_VAR, col);
-		if (!n || !next(p))
+		n = parse__node(p, OP_VAR, col);
+		if (!n || !parse__next(p))
 			return NULL;
 		n->val = (u64)i;
 		n->depth = 1;
@@ -819,8 +673,8 @@ static struct node *parse_ident(struct parser *p)
 	for (size_t i = 0; i < sizeof(sample_vars) / sizeof(sample_vars[0]); i++) {
 		if (strcmp(name, sample_vars[i].name))
 			continue;
-		n = new_node(p, sample_vars[i].op, col);
-		if (!n || !next(p))
+		n = parse__node(p, sample_vars[i].op, col);
+		if (!n || !parse__next(p))
 			return NULL;
 		n->uns = sample_vars[i].uns;
 		n->depth = 1;
@@ -832,9 +686,9 @@ static struct node *parse_ident(struct parser *p)
 	}
 	if (!p->ev || evsel__field(p->ev, name, &f)) {
 		if (p->flags & EXPR_FILTER) {
-			n = filter_name(p, name, col);
+			n = check__filter_name(p, name, col);
 			if (n)
-				return next(p) ? n : NULL;
+				return parse__next(p) ? n : NULL;
 		}
 		const char *why = NULL;
 
@@ -844,30 +698,30 @@ static struct node *parse_ident(struct parser *p)
 			probe__field(p->ev, name, &pf, &why);
 		}
 		if (p->flags & EXPR_SYNTAX)
-			return any_name(p, col);
+			return check__any_name(p, col);
 		if (why)
-			perr(p, col, "no '%s' here: %s", name, why);
+			parse__error(p, col, "no '%s' here: %s", name, why);
 		else
-			perr(p, col, "unknown field '%s'", name);
+			parse__error(p, col, "unknown field '%s'", name);
 		return NULL;
 	}
-	if (!next(p))
+	if (!parse__next(p))
 		return NULL;
 	if (p->tok.type == T_LBRACK)
 		return parse_index(p, &f, name, col);
 	if (f.is_string) {
-		n = new_node(p, OP_SFIELD, col);
+		n = parse__node(p, OP_SFIELD, col);
 		if (n)
 			n->is_str = true;
 	} else if (f.is_array) {
-		perr(p, col, "'%s' is an array: give an index, %s[0]", name, name);
+		parse__error(p, col, "'%s' is an array: give an index, %s[0]", name, name);
 		return NULL;
 	} else if (f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8) {
-		n = new_node(p, OP_FIELD, col);
+		n = parse__node(p, OP_FIELD, col);
 		if (n)
 			n->uns = f.size == 8 && !f.is_signed;
 	} else {
-		perr(p, col, "'%s' is %u bytes: not a number", name, f.size);
+		parse__error(p, col, "'%s' is %u bytes: not a number", name, f.size);
 		return NULL;
 	}
 	if (n) {
@@ -884,15 +738,15 @@ static struct node *parse_postfix(struct parser *p)
 
 	switch (p->tok.type) {
 	case T_NUM:
-		n = new_node(p, OP_INT, p->tok.pos);
+		n = parse__node(p, OP_INT, p->tok.pos);
 		if (!n)
 			return NULL;
 		n->val = p->tok.num;
 		n->uns = p->tok.uns;
 		n->depth = 1;
-		return next(p) ? n : NULL;
+		return parse__next(p) ? n : NULL;
 	case T_STR:
-		n = new_node(p, OP_STR, p->tok.pos);
+		n = parse__node(p, OP_STR, p->tok.pos);
 		if (!n)
 			return NULL;
 		n->str = p->tok.str;
@@ -900,23 +754,25 @@ static struct node *parse_postfix(struct parser *p)
 		n->is_str = true;
 		n->depth = 1;
 		p->tok.str = NULL;
-		return next(p) ? n : NULL;
+		return parse__next(p) ? n : NULL;
 	case T_IDENT:
 		return parse_ident(p);
 	case T_LPAREN: {
 		int col = p->tok.pos;
 
-		if (!next(p) || !(n = parse_expr(p)))
+		if (!parse__next(p) || !(n = parse__expr(p)))
 			return NULL;
 		if (p->tok.type != T_RPAREN) {
-			perr(p, p->tok.pos, "expected ')' to close the '(' at column %d, found %s",
-			     col, tok_text(p, buf, sizeof(buf)));
+			parse__error(p, p->tok.pos,
+				     "expected ')' to close the '(' at column %d, found %s", col,
+				     parse__tok_text(p, buf, sizeof(buf)));
 			return NULL;
 		}
-		return next(p) ? n : NULL;
+		return parse__next(p) ? n : NULL;
 	}
 	default:
-		perr(p, p->tok.pos, "expected an operand, found %s", tok_text(p, buf, sizeof(buf)));
+		parse__error(p, p->tok.pos, "expected an operand, found %s",
+			     parse__tok_text(p, buf, sizeof(buf)));
 		return NULL;
 	}
 }
@@ -939,21 +795,21 @@ static struct expr *compile(const char *text, const struct evsel *ev, unsigned f
 	}
 	p.lx.text = p.e->text;
 	p.lx.err = err;
-	if (next(&p)) {
+	if (parse__next(&p)) {
 		if (p.tok.type == T_EOF)
-			perr(&p, 0, "empty expression");
+			parse__error(&p, 0, "empty expression");
 		else
-			root = parse_expr(&p);
+			root = parse__expr(&p);
 	}
 	if (root && p.tok.type == T_ASSIGN)
-		perr(&p, p.tok.pos, "'=' is not an operator: compare with '=='");
+		parse__error(&p, p.tok.pos, "'=' is not an operator: compare with '=='");
 	else if (root && p.tok.type == T_RPAREN)
-		perr(&p, p.tok.pos, "')' without its '('");
+		parse__error(&p, p.tok.pos, "')' without its '('");
 	else if (root && p.tok.type != T_EOF)
-		perr(&p, p.tok.pos, "expected an operator, found %s",
-		     tok_text(&p, buf, sizeof(buf)));
+		parse__error(&p, p.tok.pos, "expected an operator, found %s",
+			     parse__tok_text(&p, buf, sizeof(buf)));
 	else if (root && (flags & EXPR_FILTER) && root->is_str)
-		perr(&p, 0, "a filter must be a condition, not a string");
+		parse__error(&p, 0, "a filter must be a condition, not a string");
 	free(p.tok.str);
 	if (p.lx.failed) {
 		expr__free(p.e);
@@ -968,26 +824,6 @@ struct expr *expr__compile_ex(const char *text, const struct evsel *ev, unsigned
 			      struct expr_error *err)
 {
 	return compile(text, ev, flags, NULL, 0, err);
-}
-
-static int check(const char *text, unsigned flags, struct expr_error *err)
-{
-	struct expr *e = expr__compile_ex(text, NULL, flags | EXPR_SYNTAX, err);
-
-	if (!e)
-		return err->col < 0 ? -ENOMEM : -EINVAL;
-	expr__free(e);
-	return 0;
-}
-
-int expr__check_filter(const char *text, struct expr_error *err)
-{
-	return check(text, EXPR_FILTER, err);
-}
-
-int expr__check_syntax(const char *text, struct expr_error *err)
-{
-	return check(text, 0, err);
 }
 
 struct expr *expr__compile_vars(const char *text, const char *const *names, int nr_names, char *buf,
