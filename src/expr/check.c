@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "expr/parser.h"
 
@@ -42,44 +43,81 @@ static bool bare_word_next(const struct parser *p)
 	return !(p->ev && !evsel__field(p->ev, name, &f));
 }
 
-struct node *check__filter_rhs(struct parser *p, const struct node *a, int prec)
+/*
+ * Whether the current token, after a right side of ==, != or ~ in the
+ * language, continues the expression: another operator, the end, or what
+ * closes the construct around (')' always, ']' of an index, ',' of a call,
+ * ':' of '?:').  Anything else ("kworker:0", "bash!", "ba=sh", "b[a]sh")
+ * means the right side was a bare word of which the language read a part.
+ */
+static bool continues(const struct parser *p)
 {
+	int prec;
+
+	switch (p->tok.type) {
+	case T_EOF:
+	case T_RPAREN:
+		return true;
+	case T_QUEST: /* "a ? b : c"; the glob "a?b" has no blank before it */
+		return p->tok.pos > 0 && isspace((unsigned char)p->lx.text[p->tok.pos - 1]);
+	case T_COLON:
+		return p->ctx == CTX_COND;
+	case T_COMMA:
+		return p->ctx == CTX_CALL;
+	case T_RBRACK:
+		return p->ctx == CTX_INDEX;
+	default:
+		parse__binop(p->tok.type, &prec);
+		return prec > 0;
+	}
+}
+
+/*
+ * EXPR_SYNTAX: the right side of a string compare whose left side's type
+ * is not known.  It is an operand of the language if one parses there and
+ * the expression goes on after it (a == b + 1), else the kernel's bare word
+ * (comm ~ ksoft*, comm == kworker:0), or its quoted string without escapes
+ * ("a\q"): whatever the old build ran, in the kernel or in user space.
+ */
+static struct node *syntax_rhs(struct parser *p, int prec)
+{
+	struct lexer lx = p->lx;
+	struct token tok = p->tok; /* the operator: no string */
+	struct expr_error err = *p->lx.err;
+	enum parse_ctx ctx = p->ctx;
+	int depth = p->depth;
+	struct node *b = parse__next(p) ? parse__binary(p, prec + 1) : NULL;
 	const char *s;
 
-	/*
-	 * EXPR_SYNTAX, a name of unknown type on the left: the right side is
-	 * an operand of the language if it parses as one (a > b + 1), else the
-	 * kernel's bare word (comm ~ ksoft*).
-	 */
-	if ((p->flags & EXPR_SYNTAX) && a->any) {
-		struct lexer lx = p->lx;
-		struct token tok = p->tok; /* the operator: no string */
-		struct expr_error err = *p->lx.err;
-		int depth = p->depth;
-		struct node *b = parse__next(p) ? parse__binary(p, prec + 1) : NULL;
-
-		if (b)
-			return b;
-		/* as bare_word_next: not a string, a parenthesis or nothing */
-		for (s = lx.text + lx.pos; isspace((unsigned char)*s); s++)
-			;
-		if (!*s || *s == '"' || *s == '(')
-			return NULL;
-		free(p->tok.str);
-		p->lx = lx;
-		p->tok = tok;
-		*p->lx.err = err;
-		p->depth = depth;
-		if (!lex__bareword(&p->lx, &p->tok))
-			return NULL;
-	} else if (a->is_str && bare_word_next(p)) {
-		free(p->tok.str);
-		if (!lex__bareword(&p->lx, &p->tok))
-			return NULL;
-	} else if (!parse__next(p)) {
+	if (b && continues(p))
+		return b;
+	/* a parenthesis or nothing is no bare word: the language's verdict stands */
+	for (s = lx.text + lx.pos; isspace((unsigned char)*s); s++)
+		;
+	if (!*s || *s == '(')
+		return b;
+	free(p->tok.str);
+	p->lx = lx;
+	p->tok = tok;
+	*p->lx.err = err;
+	p->depth = depth;
+	p->ctx = ctx;
+	if (!lex__bareword(&p->lx, &p->tok))
 		return NULL;
-	}
 	return parse__binary(p, prec + 1);
+}
+
+struct node *check__filter_rhs(struct parser *p, const struct node *a, int prec)
+{
+	if (a->is_str && bare_word_next(p)) {
+		free(p->tok.str);
+		if (!lex__bareword(&p->lx, &p->tok))
+			return NULL;
+		return parse__binary(p, prec + 1);
+	}
+	if (p->flags & EXPR_SYNTAX)
+		return syntax_rhs(p, prec);
+	return parse__next(p) ? parse__binary(p, prec + 1) : NULL;
 }
 
 /* Names the kernel's filters know beyond the format's fields. */
@@ -124,7 +162,7 @@ struct node *check__any_name(struct parser *p, int col)
 		return NULL;
 	if (p->tok.type != T_LBRACK)
 		return n;
-	if (!parse__next(p) || !(idx = parse__expr(p)) || !parse__need_int(p, idx))
+	if (!parse__next(p) || !(idx = parse__expr_in(p, CTX_INDEX)) || !parse__need_int(p, idx))
 		return NULL;
 	if (p->tok.type != T_RBRACK) {
 		parse__error(p, p->tok.pos, "expected ']', found %s",
@@ -134,19 +172,85 @@ struct node *check__any_name(struct parser *p, int col)
 	return parse__next(p) ? n : NULL;
 }
 
-/* EXPR_SYNTAX in a filter: the kernel's CPUS{0-3,5} (a CPU mask) at the current name. */
+/* A number of a CPU list at s[*i]: decimal digits, or N (the last CPU). */
+static bool cpu_num(const char *s, int end, int *i)
+{
+	int b = *i;
+
+	if (*i < end && s[*i] == 'N')
+		return ++*i, true;
+	while (*i < end && isdigit((unsigned char)s[*i]))
+		++*i;
+	return *i > b;
+}
+
+static bool cpu_sep(const char *s, int end, int i)
+{
+	return i == end || s[i] == ',' || isspace((unsigned char)s[i]);
+}
+
+/*
+ * The kernel's CPU list (cpulist_parse) in s[i..end): regions apart by
+ * commas or blanks, each "all" or A or A-B, the last two with a pattern
+ * ":USED/GROUP"; numbers decimal or N.  The ranges are the kernel's to
+ * judge (it knows the CPUs).  Returns the offset of the first bad byte or
+ * -1.
+ */
+static int cpulist_bad(const char *s, int i, int end)
+{
+	while (i < end) {
+		if (cpu_sep(s, end, i)) {
+			i++;
+			continue;
+		}
+		if (end - i >= 3 && !strncasecmp(s + i, "all", 3)) {
+			i += 3;
+		} else {
+			if (!cpu_num(s, end, &i))
+				return i;
+			if (cpu_sep(s, end, i))
+				continue;
+			if (s[i] != '-')
+				return i;
+			i++;
+			if (!cpu_num(s, end, &i))
+				return i;
+		}
+		if (cpu_sep(s, end, i))
+			continue;
+		if (s[i] != ':')
+			return i;
+		i++;
+		if (!cpu_num(s, end, &i))
+			return i;
+		if (i == end || s[i] != '/')
+			return i;
+		i++;
+		if (!cpu_num(s, end, &i))
+			return i;
+		if (!cpu_sep(s, end, i))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * EXPR_SYNTAX in a filter: the kernel's CPUS{0-3,5} (a CPU mask) at the
+ * current name.  "{}" is refused as the kernel does ("{ }" it takes).
+ */
 struct node *check__cpus(struct parser *p, int col)
 {
 	const char *s = p->lx.text, *close = strchr(s + p->lx.pos, '}');
+	int open = p->lx.pos, bad;
 	struct node *n;
 
-	for (const char *c = s + p->lx.pos + 1; close && c < close; c++)
-		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-') {
-			parse__error(p, (int)(c - s), "bad CPU list in CPUS{...}");
-			return NULL;
-		}
 	if (!close) {
-		parse__error(p, p->lx.pos, "'{' of CPUS{...} without its '}'");
+		parse__error(p, open, "'{' of CPUS{...} without its '}'");
+		return NULL;
+	}
+	bad = close == s + open + 1 ? open + 1 : cpulist_bad(s, open + 1, (int)(close - s));
+	if (bad >= 0) {
+		parse__error(p, bad, "bad CPU list in CPUS{...}");
 		return NULL;
 	}
 	n = parse__node(p, OP_FIELD, col);

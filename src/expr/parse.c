@@ -159,7 +159,7 @@ static struct node *unary(struct parser *p, enum op op, int col, struct node *a)
 	return n;
 }
 
-static enum op binop_of(enum tok_type t, int *prec)
+enum op parse__binop(enum tok_type t, int *prec)
 {
 	switch (t) {
 	case T_OROR:
@@ -295,7 +295,7 @@ struct node *parse__binary(struct parser *p, int minprec)
 	}
 	a = parse_unary(p);
 	while (a) {
-		op = binop_of(p->tok.type, &prec);
+		op = parse__binop(p->tok.type, &prec);
 		if (!prec || prec < minprec)
 			break;
 		opcol = p->tok.pos;
@@ -320,7 +320,7 @@ static struct node *parse_cond(struct parser *p)
 		return c;
 	if (!parse__need_int(p, c) || !parse__next(p))
 		return NULL;
-	a = parse__expr(p);
+	a = parse__expr_in(p, CTX_COND);
 	if (!a)
 		return NULL;
 	if (p->tok.type != T_COLON) {
@@ -332,7 +332,8 @@ static struct node *parse_cond(struct parser *p)
 	}
 	if (!parse__next(p) || !(b = parse_cond(p)))
 		return NULL;
-	if (a->is_str != b->is_str) {
+	/* EXPR_SYNTAX: a name of unknown type takes the other side's */
+	if (!a->any && !b->any && a->is_str != b->is_str) {
 		parse__error(p, b->col, "both sides of ':' must be numbers or both strings");
 		return NULL;
 	}
@@ -342,12 +343,24 @@ static struct node *parse_cond(struct parser *p)
 	n->a = c;
 	n->b = a;
 	n->c = b;
-	n->is_str = a->is_str;
+	n->is_str = a->any ? b->is_str : a->is_str;
+	n->any = a->any && b->any;
 	n->uns = a->uns || b->uns;
 	if (!check_depth(p, n))
 		return NULL;
 	if (is_const(c) && !a->is_str)
 		fold(p, n);
+	return n;
+}
+
+struct node *parse__expr_in(struct parser *p, enum parse_ctx ctx)
+{
+	enum parse_ctx outer = p->ctx;
+	struct node *n;
+
+	p->ctx = ctx;
+	n = parse__expr(p);
+	p->ctx = outer;
 	return n;
 }
 
@@ -533,7 +546,7 @@ static struct node *parse_call(struct parser *p, const struct func *fn, int col)
 				     nargs == 1 ? "" : "s");
 			return NULL;
 		}
-		arg = parse__expr(p);
+		arg = parse__expr_in(p, CTX_CALL);
 		if (!arg)
 			return NULL;
 		if (!arg->any && arg->is_str != (fn->args[i] == 's')) {
@@ -595,7 +608,7 @@ static struct node *parse_index(struct parser *p, const struct field *f, const c
 	if (!parse__next(p))
 		return NULL;
 	icol = p->tok.pos;
-	idx = parse__expr(p);
+	idx = parse__expr_in(p, CTX_INDEX);
 	if (!idx || !parse__need_int(p, idx))
 		return NULL;
 	if (p->tok.type != T_RBRACK) {
@@ -760,7 +773,7 @@ static struct node *parse_postfix(struct parser *p)
 	case T_LPAREN: {
 		int col = p->tok.pos;
 
-		if (!parse__next(p) || !(n = parse__expr(p)))
+		if (!parse__next(p) || !(n = parse__expr_in(p, CTX_PAREN)))
 			return NULL;
 		if (p->tok.type != T_RPAREN) {
 			parse__error(p, p->tok.pos,

@@ -11,6 +11,15 @@
 /* Deeper trees are refused: evaluation recurses once per level. */
 #define MAX_DEPTH 128
 
+/* What encloses the expression being parsed: the tokens that may end it. */
+enum parse_ctx {
+	CTX_TOP,   /* the end */
+	CTX_PAREN, /* ')' */
+	CTX_INDEX, /* ']' */
+	CTX_CALL,  /* ',' or ')' */
+	CTX_COND,  /* ':' of '?:' */
+};
+
 struct parser {
 	struct lexer lx;
 	struct token tok; /* the current token */
@@ -20,6 +29,7 @@ struct parser {
 	int depth;		 /* recursion of the parser itself */
 	const char *const *vars; /* bound names (expr__compile_vars), or NULL */
 	int nr_vars;
+	enum parse_ctx ctx; /* the innermost enclosing construct */
 };
 
 void parse__error(struct parser *p, int col, const char *fmt, ...)
@@ -31,6 +41,10 @@ const char *parse__tok_text(const struct parser *p, char *buf, size_t len);
 struct node *parse__node(struct parser *p, enum op op, int col);
 bool parse__need_int(struct parser *p, const struct node *n);
 struct node *parse__expr(struct parser *p);
+/* parse__expr inside @ctx (a parenthesis, an index, a call, '?:') */
+struct node *parse__expr_in(struct parser *p, enum parse_ctx ctx);
+/* The operator of a binary token and its precedence (*prec 0: none). */
+enum op parse__binop(enum tok_type t, int *prec);
 /* Binary operators of precedence @minprec and above, from the current token. */
 struct node *parse__binary(struct parser *p, int minprec);
 
