@@ -457,7 +457,7 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			optarg = argv[optind++];
 		if (ngv < MAX_GIVEN)
 			gv[ngv++] = (struct given){ o, optarg };
-		if (o->type == POPT_STR && optarg && !*optarg) {
+		if (o->type == POPT_STR && optarg && !*optarg && !o->empty_default) {
 			fprintf(stderr, "perf-prof %s: bad --%s '': needs a value (see: perf-prof %s -h)\n",
 				p->name, o->lname, p->name);
 			goto out;
