@@ -91,10 +91,14 @@ static struct node *syntax_rhs(struct parser *p, int prec)
 
 	if (b && continues(p))
 		return b;
-	/* a parenthesis or nothing is no bare word: the language's verdict stands */
+	/*
+	 * A parenthesis or nothing is no bare word, and past its budget of
+	 * tokens the check tries no more (text made to nest tries): the
+	 * language's verdict stands.
+	 */
 	for (s = lx.text + lx.pos; isspace((unsigned char)*s); s++)
 		;
-	if (!*s || *s == '(')
+	if (!*s || *s == '(' || p->work > p->work_max)
 		return b;
 	free(p->tok.str);
 	p->lx = lx;

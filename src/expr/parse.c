@@ -32,6 +32,7 @@ bool parse__next(struct parser *p)
 {
 	free(p->tok.str);
 	p->tok.str = NULL;
+	p->work++;
 	return lex__next(&p->lx, &p->tok);
 }
 
@@ -793,7 +794,11 @@ static struct node *parse_postfix(struct parser *p)
 static struct expr *compile(const char *text, const struct evsel *ev, unsigned flags,
 			    const char *const *vars, int nr_vars, struct expr_error *err)
 {
-	struct parser p = { .ev = ev, .flags = flags, .vars = vars, .nr_vars = nr_vars };
+	struct parser p = { .ev = ev,
+			    .flags = flags,
+			    .vars = vars,
+			    .nr_vars = nr_vars,
+			    .work_max = 16 * (long)strlen(text) + 1024 };
 	struct node *root = NULL;
 	char buf[48];
 

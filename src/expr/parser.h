@@ -30,6 +30,12 @@ struct parser {
 	const char *const *vars; /* bound names (expr__compile_vars), or NULL */
 	int nr_vars;
 	enum parse_ctx ctx; /* the innermost enclosing construct */
+	/*
+	 * Tokens read so far, and how many the syntax check's second tries
+	 * (a bare word after a failed operand) may take the parse to: each
+	 * try parses the rest again, so nested ones would cost 2^depth.
+	 */
+	long work, work_max;
 };
 
 void parse__error(struct parser *p, int col, const char *fmt, ...)

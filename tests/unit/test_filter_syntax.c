@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "expr/expr.h"
 #include "ut.h"
@@ -189,6 +190,28 @@ int main(void)
 	/* the column of a bad CPU list is the bad byte's */
 	CHECK_INT(check("CPU & CPUS{0-1:1/2x}", &e), -EINVAL);
 	CHECK_INT(e.col, 18);
+
+	/*
+	 * Second tries (a bare word after an operand that failed) are bounded:
+	 * 100 nested ones would take 2^100 parses; the verdict is the language's.
+	 */
+	{
+		char deep[1024] = "a == ";
+
+		for (int i = 0; i < 100; i++)
+			strcat(deep, "x[b == ");
+		strcat(deep, "1 +");
+		CHECK_INT(check(deep, &e), -EINVAL);
+	}
+	/* ... and a long filter of bare words still passes */
+	{
+		char many[4096] = "";
+
+		for (int i = 0; i < 60; i++)
+			snprintf(many + strlen(many), sizeof(many) - strlen(many),
+				 "%s(comm == b%d! && prev_pid == %d)", i ? " || " : "", i, i);
+		CHECK(check(many, &e) == 0, "60 bare words: col %d: %s", e.col, e.msg);
+	}
 
 	/* an expression (-k, key=): its syntax, any name a field of any type */
 	CHECK_INT(expr__check_syntax("prev_comm", &e), 0);
