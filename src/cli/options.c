@@ -463,7 +463,7 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			tw_opt = o, tw_next = argv[optind]; /* "--call-graph zz": named if left over */
 		if (ngv < MAX_GIVEN)
 			gv[ngv++] = (struct given){ o, optarg };
-		if (o->type == POPT_STR && optarg && !*optarg) {
+		if (o->type == POPT_STR && optarg && !*optarg && !o->empty_default) {
 			fprintf(stderr, "perf-prof %s: bad --%s '': needs a value (see: perf-prof %s -h)\n",
 				p->name, o->lname, p->name);
 			goto out;

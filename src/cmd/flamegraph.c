@@ -22,11 +22,13 @@ struct flamegraph {
 static const struct popt flamegraph_opts[] = {
 	{ .lname = "title",
 	  .argname = "TITLE",
-	  .help = "title of the graph (default \"Flame Graph\")",
+	  .help = "title of the graph (default, or '': \"Flame Graph\")",
+	  .empty_default = true,
 	  POPT_BIND_STR(struct flamegraph, title) },
 	{ .lname = "count-name",
 	  .argname = "NAME",
-	  .help = "unit of the weights: samples, ms, us, bytes (default samples)",
+	  .help = "unit of the weights: samples, ms, us, bytes (default, or '': samples)",
+	  .empty_default = true,
 	  POPT_BIND_STR(struct flamegraph, count_name) },
 	{ 0 },
 };

@@ -21,7 +21,8 @@ struct heatmap_cmd {
 static const struct popt heatmap_opts[] = {
 	{ .lname = "title",
 	  .argname = "TITLE",
-	  .help = "title of the map (default \"Latency Heat Map\")",
+	  .help = "title of the map (default, or '': \"Latency Heat Map\")",
+	  .empty_default = true,
 	  POPT_BIND_STR(struct heatmap_cmd, title) },
 	{ 0 },
 };

@@ -59,7 +59,7 @@ static int is_key_char(char c)
 
 /*
  * Find the first byte of s[i..end) that is one of @stops and not protected
- * by quotes or parentheses; *@out is @end when there is none.  The
+ * by quotes, parentheses or the braces of CPUS{...}; *@out is @end when there is none.  The
  * event-level scan sees every byte first, so quote and parenthesis errors
  * always surface there, at the outermost offending byte.
  */
@@ -85,6 +85,15 @@ static int scan(struct parser *p, size_t i, size_t end, const char *stops, size_
 					    c == '"' ? "double" : "single");
 			i++;
 			continue;
+		}
+		/* the kernel's CPUS{0-7:2/4,9}: its ',' and '/' are the list's */
+		if (c == '{' && i >= 4 && !strncmp(s + i - 4, "CPUS", 4)) {
+			const char *close = memchr(s + i, '}', end - i);
+
+			if (close) {
+				i = (size_t)(close - s) + 1;
+				continue;
+			}
 		}
 		if (c == '(') {
 			if (depth++ == 0)

@@ -65,7 +65,8 @@ struct lexer {
 bool lex__next(struct lexer *lx, struct token *t);
 /*
  * A kernel-filter string from the current position: a bare word (up to a
- * blank, ')', '&' or '|') or one in single quotes.
+ * blank, ')', '&' or '|') or one in single or double quotes, without
+ * escapes (as the kernel reads them).
  */
 bool lex__bareword(struct lexer *lx, struct token *t);
 void lex__error(struct lexer *lx, int col, const char *fmt, ...)

@@ -301,8 +301,8 @@ bool lex__bareword(struct lexer *lx, struct token *t)
 	memset(t, 0, sizeof(*t));
 	t->pos = start;
 	t->type = T_STR;
-	if (s[start] == '\'') { /* the kernel's single quotes: no escapes */
-		const char *q = strchr(s + start + 1, '\'');
+	if (s[start] == '\'' || s[start] == '"') { /* the kernel's quotes: no escapes */
+		const char *q = strchr(s + start + 1, s[start]);
 
 		if (!q) {
 			lex__error(lx, start, "unterminated string");

@@ -5,7 +5,6 @@
  * operator checks its operands), constant folding, and errors that carry
  * the column of the culprit.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +31,7 @@ bool px_next(struct parser *p)
 {
 	free(p->tok.str);
 	p->tok.str = NULL;
+	p->work++;
 	return lex__next(&p->lx, &p->tok);
 }
 
@@ -158,7 +158,7 @@ static struct node *unary(struct parser *p, enum op op, int col, struct node *a)
 	return n;
 }
 
-static enum op binop_of(enum tok_type t, int *prec)
+enum op px_binop(enum tok_type t, int *prec)
 {
 	switch (t) {
 	case T_OROR:
@@ -281,9 +281,8 @@ static struct node *binary(struct parser *p, enum op op, int opcol, struct node 
 	return n;
 }
 
-static struct node *parse_binary(struct parser *p, int minprec)
+struct node *px_binary(struct parser *p, int minprec)
 {
-	const char *s;
 	struct node *a, *b;
 	enum op op;
 	int prec, opcol;
@@ -295,48 +294,15 @@ static struct node *parse_binary(struct parser *p, int minprec)
 	}
 	a = px_unary(p);
 	while (a) {
-		op = binop_of(p->tok.type, &prec);
+		op = px_binop(p->tok.type, &prec);
 		if (!prec || prec < minprec)
 			break;
 		opcol = p->tok.pos;
-		/*
-		 * EXPR_SYNTAX, a name of unknown type on the left of ==, != or ~:
-		 * the right side is an operand of the language if it parses as
-		 * one (a > b + 1), else the kernel's bare word (comm ~ ksoft*).
-		 */
-		if ((p->flags & (EXPR_FILTER | EXPR_SYNTAX)) == (EXPR_FILTER | EXPR_SYNTAX) &&
-		    a->any && (op == OP_EQ || op == OP_NE || op == OP_GLOB)) {
-			struct lexer lx = p->lx;
-			struct token tok = p->tok; /* the operator: no string */
-			struct expr_error err = *p->lx.err;
-			int depth = p->depth;
-
-			b = px_next(p) ? parse_binary(p, prec + 1) : NULL;
-			if (b) {
-				a = binary(p, op, opcol, a, b);
-				continue;
-			}
-			/* as bare_word_next: not a string, a parenthesis or nothing */
-			for (s = lx.text + lx.pos; isspace((unsigned char)*s); s++)
-				;
-			if (!*s || *s == '"' || *s == '(')
-				return NULL;
-			free(p->tok.str);
-			p->lx = lx;
-			p->tok = tok;
-			*p->lx.err = err;
-			p->depth = depth;
-			if (!lex__bareword(&p->lx, &p->tok))
-				return NULL;
-		} else if ((p->flags & EXPR_FILTER) && a->is_str &&
-			   (op == OP_EQ || op == OP_NE || op == OP_GLOB) && px_bare_word_next(p)) {
-			free(p->tok.str);
-			if (!lex__bareword(&p->lx, &p->tok))
-				return NULL;
-		} else if (!px_next(p)) {
-			return NULL;
-		}
-		b = parse_binary(p, prec + 1);
+		if ((p->flags & EXPR_FILTER) && (a->is_str || a->any) &&
+		    (op == OP_EQ || op == OP_NE || op == OP_GLOB))
+			b = px_filter_rhs(p, a, prec);
+		else
+			b = px_next(p) ? px_binary(p, prec + 1) : NULL;
 		if (!b)
 			return NULL;
 		a = binary(p, op, opcol, a, b);
@@ -347,13 +313,13 @@ static struct node *parse_binary(struct parser *p, int minprec)
 
 static struct node *parse_cond(struct parser *p)
 {
-	struct node *c = parse_binary(p, 1), *a, *b, *n;
+	struct node *c = px_binary(p, 1), *a, *b, *n;
 
 	if (!c || p->tok.type != T_QUEST)
 		return c;
 	if (!px_need_int(p, c) || !px_next(p))
 		return NULL;
-	a = px_expr(p);
+	a = px_expr_in(p, CTX_COND);
 	if (!a)
 		return NULL;
 	if (p->tok.type != T_COLON) {
@@ -365,7 +331,8 @@ static struct node *parse_cond(struct parser *p)
 	}
 	if (!px_next(p) || !(b = parse_cond(p)))
 		return NULL;
-	if (a->is_str != b->is_str) {
+	/* EXPR_SYNTAX: a name of unknown type takes the other side's */
+	if (!a->any && !b->any && a->is_str != b->is_str) {
 		px_err(p, b->col, "both sides of ':' must be numbers or both strings");
 		return NULL;
 	}
@@ -375,7 +342,8 @@ static struct node *parse_cond(struct parser *p)
 	n->a = c;
 	n->b = a;
 	n->c = b;
-	n->is_str = a->is_str;
+	n->is_str = a->any ? b->is_str : a->is_str;
+	n->any = a->any && b->any;
 	n->uns = a->uns || b->uns;
 	if (!px_check_depth(p, n))
 		return NULL;
@@ -419,6 +387,17 @@ struct node *px_assign(struct parser *p)
 	}
 	p->depth--;
 	return a;
+}
+
+struct node *px_expr_in(struct parser *p, enum parse_ctx ctx)
+{
+	enum parse_ctx outer = p->ctx;
+	struct node *n;
+
+	p->ctx = ctx;
+	n = ctx == CTX_CALL ? px_assign(p) : px_expr(p);
+	p->ctx = outer;
+	return n;
 }
 
 /* A, B: both evaluated, B's value; the lowest precedence. */
@@ -536,7 +515,7 @@ static struct node *parse_call(struct parser *p, const struct func *fn, int col)
 			       nargs == 1 ? "" : "s");
 			return NULL;
 		}
-		arg = px_assign(p);
+		arg = px_expr_in(p, CTX_CALL);
 		if (!arg)
 			return NULL;
 		if (!arg->any && arg->is_str != (fn->args[i] == 's')) {
@@ -597,7 +576,7 @@ static struct node *parse_index(struct parser *p, const struct field *f, const c
 	if (!px_next(p))
 		return NULL;
 	icol = p->tok.pos;
-	idx = px_expr(p);
+	idx = px_expr_in(p, CTX_INDEX);
 	if (!idx || !px_need_int(p, idx))
 		return NULL;
 	if (p->tok.type != T_RBRACK) {
@@ -808,7 +787,7 @@ static struct node *parse_primary(struct parser *p)
 	case T_LPAREN: {
 		int col = p->tok.pos;
 
-		if (!px_next(p) || !(n = px_expr(p)))
+		if (!px_next(p) || !(n = px_expr_in(p, CTX_PAREN)))
 			return NULL;
 		if (p->tok.type != T_RPAREN) {
 			px_err(p, p->tok.pos,
@@ -828,7 +807,11 @@ static struct node *parse_primary(struct parser *p)
 static struct expr *compile(const char *text, const struct evsel *ev, unsigned flags,
 			    const char *const *vars, int nr_vars, struct expr_error *err)
 {
-	struct parser p = { .ev = ev, .flags = flags, .vars = vars, .nr_vars = nr_vars };
+	struct parser p = { .ev = ev,
+			    .flags = flags,
+			    .vars = vars,
+			    .nr_vars = nr_vars,
+			    .work_max = 16 * (long)strlen(text) + 1024 };
 	struct node *root = NULL;
 	char buf[48];
 

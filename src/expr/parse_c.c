@@ -357,7 +357,7 @@ struct node *px_subscript(struct parser *p, struct node *a)
 		px_err(p, col, "'[' needs an array, a pointer or a string");
 		return NULL;
 	}
-	if (!px_next(p) || !(idx = px_expr(p)) || !px_need_int(p, idx))
+	if (!px_next(p) || !(idx = px_expr_in(p, CTX_INDEX)) || !px_need_int(p, idx))
 		return NULL;
 	if (p->tok.type != T_RBRACK) {
 		px_err(p, p->tok.pos, "expected ']', found %s", px_tok_text(p, buf, sizeof(buf)));
@@ -433,7 +433,7 @@ struct node *px_vcall(struct parser *p, const struct func *fn, int col)
 			px_err(p, p->tok.pos, "%s() takes a format and 6 values at most", fn->name);
 			return NULL;
 		}
-		arg = px_assign(p);
+		arg = px_expr_in(p, CTX_CALL);
 		if (!arg)
 			return NULL;
 		if (!n->nargs && arg->op != OP_STR && !arg->any) {

@@ -12,6 +12,15 @@
 /* Deeper trees are refused: evaluation recurses once per level. */
 #define MAX_DEPTH 128
 
+/* What encloses the expression being parsed: the tokens that may end it. */
+enum parse_ctx {
+	CTX_TOP,   /* the end */
+	CTX_PAREN, /* ')' */
+	CTX_INDEX, /* ']' */
+	CTX_CALL,  /* ',' or ')' */
+	CTX_COND,  /* ':' of '?:' */
+};
+
 struct parser {
 	struct lexer lx;
 	struct token tok; /* the current token */
@@ -21,8 +30,15 @@ struct parser {
 	int depth;		 /* recursion of the parser itself */
 	const char *const *vars; /* bound names (expr__compile_vars), or NULL */
 	int nr_vars;
-	bool want_addr; /* the operand of '&': an array's name is its address */
-	bool want_lval; /* the operand of prefix ++/--: an unknown name is a variable */
+	bool want_addr;	    /* the operand of '&': an array's name is its address */
+	bool want_lval;	    /* the operand of prefix ++/--: an unknown name is a variable */
+	enum parse_ctx ctx; /* the innermost enclosing construct */
+	/*
+	 * Tokens read so far, and how many the syntax check's second tries
+	 * (a bare word after a failed operand) may take the parse to: each
+	 * try parses the rest again, so nested ones would cost 2^depth.
+	 */
+	long work, work_max;
 };
 
 /* parse.c: errors, tokens, nodes and the levels of the grammar */
@@ -38,6 +54,12 @@ void px_fold(struct parser *p, struct node *n);
 bool px_check_depth(struct parser *p, struct node *n);
 struct node *px_expr(struct parser *p);	  /* with the comma */
 struct node *px_assign(struct parser *p); /* without */
+/* px_expr inside @ctx (a parenthesis, an index, '?:'); px_assign in a call */
+struct node *px_expr_in(struct parser *p, enum parse_ctx ctx);
+/* The operator of a binary token and its precedence (*prec 0: none). */
+enum op px_binop(enum tok_type t, int *prec);
+/* Binary operators of precedence @minprec and above, from the current token. */
+struct node *px_binary(struct parser *p, int minprec);
 struct node *px_unary(struct parser *p);
 
 /* parse_c.c: C's types and operators on names and pointers */
@@ -58,7 +80,8 @@ struct node *px_user_var(struct parser *p, int col, bool lval);
 void px_bind_slots(struct expr *e);
 
 /* parse_filter.c: the kernel's filter syntax */
-bool px_bare_word_next(const struct parser *p);
+/* In a filter, the right side of ==, != or ~ after @a (a string or any type). */
+struct node *px_filter_rhs(struct parser *p, const struct node *a, int prec);
 struct node *px_filter_name(struct parser *p, const char *name, int col);
 struct node *px_any_name(struct parser *p, int col);
 struct node *px_cpus_mask(struct parser *p, int col);

@@ -33,11 +33,11 @@ int popt__set(const struct popt *o, void *data, const char *arg, char *err, size
 		*(bool *)field = true;
 		return 0;
 	case POPT_STR:
-		if (arg && !*arg) {
+		if (arg && !*arg && !o->empty_default) {
 			snprintf(err, errlen, "--%s needs a value ('' given)", o->lname);
 			return -1;
 		}
-		*(const char **)field = arg;
+		*(const char **)field = arg && !*arg ? NULL : arg;
 		return 0;
 	case POPT_COUNT:
 		(*(int *)field)++;

@@ -47,6 +47,11 @@ struct popt {
 	 * after it ("--call-graph dwarf"), that word is the value.
 	 */
 	bool (*takes_word)(const char *word);
+	/*
+	 * POPT_STR: '' is a value, meaning the default (the option left as
+	 * if not given: --title '').  Otherwise '' is refused.
+	 */
+	bool empty_default;
 };
 
 /*
@@ -102,8 +107,9 @@ void *opt_set__get(const struct opt_set *set, const struct opt_group *g);
  * Store @arg in @data per @o (POPT_FLAG, _STR, _UINT, _TIME, _COUNT, _CB).
  * 0, or -1 with one line in @err.  Every value is printable text: a control
  * character (a tab, a newline, 0x7f...) is refused wherever it is, with its
- * offset; a string option's value may not be empty; a number must be in the
- * option's range (POPT_RANGE).
+ * offset; a string option's value may not be empty unless it says '' is
+ * its default (.empty_default); a number must be in the option's range
+ * (POPT_RANGE).
  */
 int popt__set(const struct popt *o, void *data, const char *arg, char *err, size_t errlen);
 /* "-v, --verbose" / "    --order-mem SIZE" into @buf, for help. */

@@ -84,6 +84,29 @@ for f in 'prev_pid > 0 || prev_pid == 0' 'prev_comm ~ "*" && prev_state & 0x7fff
 	"$PP" trace -e "$SW/$f/" -N 1 -- sh -c 'sleep 0.01' >"$T/out" 2>"$T/err"
 	check_eq "filter '$f' runs" "$?" 0
 done
+# filters the build before the syntax check ran (the kernel's, or bare
+# words and globs read in user space) still run; the kernel's CPU lists
+# whole, their ',' and '/' included
+for f in 'prev_comm==kworker:0 || prev_pid >= 0' 'prev_comm ~ b[a]sh || prev_pid >= 0' \
+	'prev_comm == bash! || prev_pid >= 0' 'prev_comm==ba=sh || prev_pid >= 0' \
+	'prev_comm ~ a?b || prev_pid >= 0' 'prev_comm == "a\q" || prev_pid >= 0' \
+	'comm != bash && prev_pid >= 0' '!(prev_pid == 0) || prev_prio<100&&next_prio>=120' \
+	'prev_state & 0x1f || prev_pid > -1' 'common_cpu & CPUS{0-N} || prev_pid >= 0' \
+	'common_cpu & CPUS{0,N} || prev_pid >= 0' 'common_cpu & CPUS{0-N:1/2,N} || prev_pid >= 0' \
+	'CPU & CPUS{ all } || prev_pid >= 0'; do
+	"$PP" trace -e "$SW/$f/" -N 1 -- sh -c 'sleep 0.01' >"$T/out" 2>"$T/err"
+	rc=$?
+	check_eq "filter '$f' runs (stderr: $(head -c 200 "$T/err"))" "$rc" 0
+done
+"$PP" top -e "$SW" -k 'prev_pid ? prev_comm : "idle"' -N 1 -- true >"$T/out" 2>"$T/err"
+rc=$?
+check_eq "-k with a string ?: runs (stderr: $(head -c 200 "$T/err"))" "$rc" 0
+refused "CPUS{} empty" "at column 18: bad CPU list in CPUS{...}" trace -e "$SW/common_cpu & CPUS{}/" "${RUN[@]}"
+refused "CPUS{} group without its size" "at column 23: bad CPU list in CPUS{...}" \
+	trace -e "$SW/common_cpu & CPUS{0-N:1}/" "${RUN[@]}"
+refused "bare word then a second word" "at column 15: expected an operator, found 'b'" \
+	trace -e "$SW/prev_comm == a b/" "${RUN[@]}"
+
 # spaces around list items are trimmed, as around -e items
 "$PP" trace -e "$SW" -C ' 0 , 0' -N 1 -- true >/dev/null 2>"$T/err"
 check_eq "-C ' 0 , 0': spaces around items are fine" "$?" 0

@@ -44,6 +44,14 @@ check "user frames red ($r,$g,$b)" test "$r" -ge 200 -a "$g" -le 105 -a "$b" -le
 read -r r g b <<<"$(fill_of prog)"
 check "comm frames blue ($r,$g,$b)" test "$b" -ge 200 -a "$r" -lt "$b"
 
+# --- '' for --title and --count-name is their default (as before the empty-value check) ---
+$PP flamegraph "$T/small.folded" -o "$T/default.svg"
+$PP flamegraph --title '' --count-name '' "$T/small.folded" -o "$T/empty.svg" 2>"$T/err"
+rc=$?
+check_eq "--title '' --count-name '': exit 0 ($(head -c 200 "$T/err"))" $rc 0
+check "--title '' --count-name '': the default graph" cmp -s "$T/default.svg" "$T/empty.svg"
+check_eq "--title '': nothing on stderr" "$(wc -c <"$T/err")" 0
+
 # --- -o, stdin, determinism ---
 $PP flamegraph --title 'Small & simple' --count-name bytes "$T/small.folded" -o "$T/o.svg"
 check "-o after the input" cmp -s "$T/small.svg" "$T/o.svg"

@@ -33,6 +33,11 @@ check_eq "counts in the titles sum to 1000" "$(sum_counts "$T/run.svg")" 1000
 # 10 s in 50 ms columns: 200 columns, 5 pairs each (2 or 3 per band), one row per band
 check "columns of 50 ms" grep -qF "columns of 50.000ms" "$T/run.svg"
 check_eq "one cell per column and band" "$(titles "$T/run.svg" | wc -l)" 400
+# --title '' is the default title (as before the empty-value check)
+$PP heatmap --title '' "$T/run.lat" -o "$T/notitle.svg" 2>"$T/err"
+rc=$?
+check_eq "--title '': exit 0 ($(head -c 200 "$T/err"))" $rc 0
+check "--title '': the default map" cmp -s "$T/run.svg" "$T/notitle.svg"
 check_eq "every cell in one of the two bands" \
 	"$(titles "$T/run.svg" | grep -cE 'latency (524\.288us\.\.1\.048ms|65\.536us\.\.131\.072us):')" 400
 check "first column's ~100 us cell" grep -qF \

@@ -92,6 +92,19 @@ static void test_quotes_parens(void)
 	CHECK_STR(specs[1].sys, "c");
 	CHECK_STR(specs[1].name, "d");
 
+	/* the kernel's CPUS{...} keeps its ',' and '/' (cpulist groups) */
+	if (parse("a:b/cpu & CPUS{0-7:2/4,9} || x == 1/stack/,c:d"))
+		return;
+	CHECK_INT(nr, 2);
+	CHECK_STR(specs[0].filter, "cpu & CPUS{0-7:2/4,9} || x == 1");
+	CHECK(specs[0].stack, "stack");
+	CHECK_STR(specs[1].name, "d");
+	/* a brace without its '}' protects nothing (the filter check says so) */
+	if (parse("a:b/cpu & CPUS{0-3/,c:d"))
+		return;
+	CHECK_INT(nr, 2);
+	CHECK_STR(specs[0].filter, "cpu & CPUS{0-3");
+
 	/* nested parentheses keep ',' and '/' inside the attribute value */
 	if (parse("k:m//key=f(a,(b/c))/,x:y"))
 		return;

@@ -62,7 +62,7 @@ static void test_split(void)
 }
 
 struct vals {
-	const char *s;
+	const char *s, *title;
 	unsigned long long hz, n;
 };
 
@@ -70,6 +70,7 @@ static const struct popt opts[] = {
 	{ .lname = "str", POPT_BIND_STR(struct vals, s) },
 	{ .lname = "freq", POPT_BIND_UINT(struct vals, hz), POPT_RANGE(1, 100000) },
 	{ .lname = "top", POPT_BIND_UINT(struct vals, n), POPT_RANGE(1, 0) },
+	{ .lname = "title", .empty_default = true, POPT_BIND_STR(struct vals, title) },
 	{ 0 },
 };
 
@@ -96,6 +97,12 @@ static void test_popt(void)
 	CHECK_INT(popt__set(&opts[2], &v, "0", err, sizeof(err)), -1);
 	CHECK_ERR("bad --top '0' (at least 1)");
 	CHECK_INT(popt__set(&opts[2], &v, "18446744073709551615", err, sizeof(err)), 0);
+	/* '' is the default of an option that says so: as if not given */
+	CHECK_INT(popt__set(&opts[3], &v, "T", err, sizeof(err)), 0);
+	CHECK_STR(v.title, "T");
+	CHECK_INT(popt__set(&opts[3], &v, "", err, sizeof(err)), 0);
+	CHECK(v.title == NULL, "--title '' leaves the default");
+	CHECK_INT(popt__set(&opts[3], &v, "a\tb", err, sizeof(err)), -1);
 }
 
 int main(void)
