@@ -72,13 +72,15 @@ static int hc_init(struct session *s, void *priv, const struct opt_set *opts)
 	int err;
 
 	(void)opts;
-	err = hrgroup__period(s, p->period, p->freq, &period);
+	/* no --period: one per interval (-i, default 1 s), as the original's */
+	session__want_interval(s, 1000);
+	err = hrgroup__period(s, p->period, p->freq, session__interval_ms(s) * 1000000ULL,
+			      &period);
 	if (err)
 		return err;
 	p->period = period;
 	if (!p->nr_texts)
 		p->texts[p->nr_texts++] = dflt;
-	session__want_interval(s, 1000);
 	err = hrgroup__add(&p->g, s, p->period, p->texts, p->nr_texts);
 	if (err)
 		return err;
@@ -108,6 +110,8 @@ static void hc_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		HASH_ADD_INT(p->insts, key, in);
 	}
 	for (int k = 0; k < nr; k++) {
+		if (!per.on[k]) /* cpus= left it out of this CPU's group */
+			continue;
 		hrg_stat__add(&p->all[k], per.count[k], per.periods, per.time, per.key);
 		if (in)
 			hrg_stat__add(&in->st[k], per.count[k], per.periods, per.time, per.key);

@@ -66,7 +66,10 @@ static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
 	int err;
 
 	(void)opts;
-	err = hrgroup__period(s, p->period, p->freq, &period);
+	/* no --period: every second (-i MS: every MS) */
+	err = hrgroup__period(s, p->period, p->freq,
+			      (session__interval_ms(s) ? session__interval_ms(s) : 1000) * 1000000ULL,
+			      &period);
 	if (err)
 		return err;
 	p->period = period;
