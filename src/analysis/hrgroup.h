@@ -62,8 +62,8 @@ struct hrgroup {
 	u64 *count;		/* the counts of the last period (nr) */
 	int *slot;		/* each member's place in the group read (-1: not open) */
 	bool slots_known;
-	u64 nr_read;  /* values in a read: the leader and the members open (resolved) */
-	u64 *retired; /* per member: the last values of threads that ended */
+	u64 nr_read;	/* values in a read: the leader and the members open (resolved) */
+	u64 *retired;	/* per member: the last values of threads that ended */
 	bool some_cpus; /* a member has cpus=LIST: the read's layout depends on the CPU */
 	int *cpu_slot;	/* the layout of the sample being read (some_cpus) */
 	bool *on;	/* per member: in the last sample's read (cpus=LIST) */
