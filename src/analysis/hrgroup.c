@@ -112,12 +112,12 @@ static int add_spec(struct hrgroup *g, struct session *s, const char *text)
 
 	if (evspec__parse(text, &specs, &nr, &perr))
 		return session__usage_err(s, "-e %s: %s", text, perr.msg);
-	if (nr != 1 || specs[0].probe != EV_TP || specs[0].stack || specs[0].cpus ||
-	    specs[0].max_stack || specs[0].nr_attrs) {
+	/* cpus=LIST: counted on those CPUs only (the group's read there holds it) */
+	if (nr != 1 || specs[0].probe != EV_TP || specs[0].stack || specs[0].max_stack ||
+	    specs[0].nr_attrs) {
 		const char *why = nr != 1		    ? "one event here"
 				  : specs[0].probe != EV_TP ? "tracepoints only (no probes)"
-				  : specs[0].cpus	    ? "no cpus=: the group is on every CPU"
-				  : specs[0].nr_attrs	    ? "only alias= and a filter"
+				  : specs[0].nr_attrs	    ? "only alias=, cpus= and a filter"
 							    : "no stacks on a counter";
 
 		evspec__free(specs, nr);
@@ -204,15 +204,16 @@ static int add_evnames(struct hrgroup *g, struct session *s, const char *text)
 	return ret;
 }
 
-int hrgroup__period(struct session *s, u64 period, u64 freq, u64 *out)
+int hrgroup__period(struct session *s, u64 period, u64 freq, u64 dflt, u64 *out)
 {
 	char buf[32];
 
 	if (period && freq)
 		return session__usage_err(s, "--period and -F: give one of them");
-	if (!period && !freq)
-		return session__usage_err(s, "no --period: how often the timer reads the counters "
-					     "(e.g. --period 10ms, or -F 100)");
+	if (!period && !freq) /* a default: within the bounds */
+		period = dflt < HRG_MIN_PERIOD	 ? HRG_MIN_PERIOD
+			 : dflt > HRG_MAX_PERIOD ? HRG_MAX_PERIOD
+						 : dflt;
 	if (freq > 1000000000ULL / HRG_MIN_PERIOD)
 		return session__usage_err(s,
 					  "-F %llu: at most %llu Hz (the timer fires every "
@@ -288,7 +289,9 @@ int hrgroup__add(struct hrgroup *g, struct session *s, u64 period, const char *c
 	g->count = calloc(g->nr + 1, sizeof(*g->count));
 	g->slot = calloc(g->nr + 1, sizeof(*g->slot));
 	g->retired = calloc(g->nr + 1, sizeof(*g->retired));
-	if (!g->count || !g->slot || !g->retired)
+	g->cpu_slot = calloc(g->nr + 1, sizeof(*g->cpu_slot));
+	g->on = calloc(g->nr + 1, sizeof(*g->on));
+	if (!g->count || !g->slot || !g->retired || !g->cpu_slot || !g->on)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -317,9 +320,39 @@ void hrgroup__resolve(struct hrgroup *g)
 		}
 		/* the kernel puts the members in the read in the order they joined the group */
 		g->slot[i] = live ? (int)n++ : -1;
+		if (live && m->ev->cpus)
+			g->some_cpus = true;
 	}
 	g->nr_read = n;
 	g->slots_known = true;
+}
+
+/* Whether member @i is in the group's reads on @cpu (cpus=LIST leaves it out elsewhere). */
+static bool member_on(const struct hrgroup *g, int i, int cpu)
+{
+	const struct evsel *ev = g->m[i].ev;
+
+	if (g->slot[i] < 0)
+		return false;
+	if (!ev->cpus)
+		return true;
+	for (int c = 0; c < ev->nr_cpus; c++)
+		if (ev->cpus[c] == cpu)
+			return true;
+	return false;
+}
+
+/*
+ * The read's layout on @cpu: slot[i] (or -1) into @slot, the values it
+ * holds returned.  Without cpus= it is the same on every CPU.
+ */
+static u64 layout_on(const struct hrgroup *g, int cpu, int *slot)
+{
+	u64 n = 1;
+
+	for (int i = 0; i < g->nr; i++)
+		slot[i] = member_on(g, i, cpu) ? (int)n++ : -1;
+	return n;
 }
 
 static struct hrg_inst *inst_of(struct hrgroup *g, const struct sample *smp)
@@ -345,12 +378,14 @@ int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct samp
 {
 	u64 nr_read, clock, idx;
 	struct hrg_inst *in;
+	const int *slot;
 	const u64 *r;
 
 	if (ev != g->leader)
 		return -ENOENT;
 	hrgroup__resolve(g);
-	nr_read = g->nr_read;
+	nr_read = g->some_cpus ? layout_on(g, (int)smp->cpu, g->cpu_slot) : g->nr_read;
+	slot = g->some_cpus ? g->cpu_slot : g->slot;
 	r = smp->read_values;
 	if (!(smp->sample_type & PERF_SAMPLE_READ) || !r || smp->read_nr != nr_read ||
 	    ((smp->sample_type & PERF_SAMPLE_IDENTIFIER) && r[1] != smp->id)) {
@@ -375,9 +410,10 @@ int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct samp
 	out->periods = idx > in->idx ? idx - in->idx : 1;
 	in->idx = idx > in->idx ? idx : in->idx + 1;
 	for (int i = 0; i < g->nr; i++) {
-		u64 v = g->slot[i] >= 0 ? r[2 * g->slot[i]] : 0;
+		u64 v = slot[i] >= 0 ? r[2 * slot[i]] : 0;
 
 		g->count[i] = v > in->val[i] ? v - in->val[i] : 0;
+		g->on[i] = slot[i] >= 0;
 		in->val[i] = v;
 	}
 	g->nr_samples++;
@@ -386,6 +422,7 @@ int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct samp
 	out->key = in->key;
 	out->time = smp->time;
 	out->count = g->count;
+	out->on = g->on;
 	return 0;
 }
 
@@ -532,6 +569,8 @@ void hrgroup__free(struct hrgroup *g)
 	free(g->count);
 	free(g->slot);
 	free(g->retired);
+	free(g->cpu_slot);
+	free(g->on);
 	memset(g, 0, sizeof(*g));
 }
 

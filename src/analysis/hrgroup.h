@@ -3,7 +3,8 @@
  * A high-resolution timer group (hrcount, hrtimer): per CPU (or per thread
  * with -p/-t/-- and no -C), a cpu-clock event sampling every PERIOD ns
  * leads a group of counting members (events named as for stat, or
- * tracepoints with a filter and an alias).  Each leader sample carries the
+ * tracepoints with a filter, an alias and cpus=LIST: such a member is
+ * only in the group on those CPUs, and its counts come from them only).  Each leader sample carries the
  * cumulative values of the whole group (PERF_SAMPLE_READ, PERF_FORMAT_GROUP
  * | ID, the leader first, then the members the kernel opened in the order
  * they were added); the difference with the previous sample of the same
@@ -61,8 +62,11 @@ struct hrgroup {
 	u64 *count;		/* the counts of the last period (nr) */
 	int *slot;		/* each member's place in the group read (-1: not open) */
 	bool slots_known;
-	u64 nr_read;  /* values in a read: the leader and the members open (resolved) */
-	u64 *retired; /* per member: the last values of threads that ended */
+	u64 nr_read;	/* values in a read: the leader and the members open (resolved) */
+	u64 *retired;	/* per member: the last values of threads that ended */
+	bool some_cpus; /* a member has cpus=LIST: the read's layout depends on the CPU */
+	int *cpu_slot;	/* the layout of the sample being read (some_cpus) */
+	bool *on;	/* per member: in the last sample's read (cpus=LIST) */
 	u64 nr_samples, nr_gaps, nr_bad;
 };
 
@@ -72,13 +76,14 @@ struct hrg_period {
 	u64 time;	  /* the sample's: when the last of the periods ended */
 	u64 periods;	  /* the periods the counts cover: 1, or k after a gap */
 	const u64 *count; /* per member (g->nr): its count in those periods */
+	const bool *on;	  /* per member: counted there (false: cpus= left it out, count 0) */
 };
 
 /*
  * The period from --period @period (ns) or -F @freq (one of them, 0 for
- * the other): *@out, 0; or a usage error set on @s.
+ * the other; neither: @dflt ns): *@out, 0; or a usage error set on @s.
  */
-int hrgroup__period(struct session *s, u64 period, u64 freq, u64 *out);
+int hrgroup__period(struct session *s, u64 period, u64 freq, u64 dflt, u64 *out);
 
 /*
  * Add the leader (cpu-clock every @period ns, with a stack when -g asks)

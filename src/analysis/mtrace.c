@@ -163,10 +163,11 @@ struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
 		 conf->key_title ? conf->key_title : "KEY");
 	for (char *c = mt->key_name; *c; c++)
 		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c == ' ' ? '_' : *c);
-	if (conf->nr_points < 2 || conf->nr_points > MTRACE_MAX_POINTS) {
+	/* one point pairs each event with the next of its key: only as a cycle */
+	if (conf->nr_points < (conf->cycle ? 1 : 2) || conf->nr_points > MTRACE_MAX_POINTS) {
 		free(mt);
-		session__usage_err(s, "%d points: give 2 to %d", conf->nr_points,
-				   MTRACE_MAX_POINTS);
+		session__usage_err(s, "%d points: give %d to %d", conf->nr_points,
+				   conf->cycle ? 1 : 2, MTRACE_MAX_POINTS);
 		return NULL;
 	}
 	/* the window is a timeline: events in time order across CPUs */

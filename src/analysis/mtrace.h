@@ -71,8 +71,8 @@ struct mtrace_row {
 
 struct mtrace_conf {
 	const char *who; /* "syscalls": messages */
-	int nr_points;	 /* 2..MTRACE_MAX_POINTS */
-	bool cycle;	 /* the last point pairs with the first */
+	int nr_points;	 /* 2..MTRACE_MAX_POINTS (1 with cycle) */
+	bool cycle;	 /* the last point pairs with the first (one point: with itself) */
 	const struct lat_opts *lat;
 	/* the --perins key column: "TID", "CPU", "KEY"; keys print in hex when "KEY" */
 	const char *key_title;

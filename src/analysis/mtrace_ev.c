@@ -135,11 +135,14 @@ struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf 
 		return NULL;
 	}
 	m->nr_points = number_points(m, c, eo);
-	if (m->nr_points < 2) {
-		session__usage_err(s, c->by_index
-					      ? "give at least two points: -e 'START,END[,...]'"
+	/* --cycle with one point: each event pairs with the next one of its key */
+	if (m->nr_points < (c->cycle ? 1 : 2)) {
+		session__usage_err(s, c->by_index ? "give at least two points: -e 'START,END[,...]'"
+				      : c->cycle
+					      ? "give at least one point: -e EV --cycle"
 					      : "give at least two points: -e START -e END (one -e "
-						"per point, alternatives within one -e)");
+						"per point, alternatives within one -e; one -e "
+						"with --cycle)");
 		goto fail;
 	}
 	if (m->nr_points > MTRACE_MAX_POINTS) {

@@ -468,7 +468,7 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 				p->name, o->lname, p->name);
 			goto out;
 		}
-		if (popt__set(o, data, optarg, err, sizeof(err))) {
+		if (popt__set_as(o, data, optarg, p->name, err, sizeof(err))) {
 			/* "-pid": the value in the option's word, not a word of its own */
 			const char *word = optarg && optarg != argv[optind - 1] ? argv[optind - 1]
 										: NULL;

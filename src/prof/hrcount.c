@@ -72,13 +72,14 @@ static int hc_init(struct session *s, void *priv, const struct opt_set *opts)
 	int err;
 
 	(void)opts;
-	err = hrgroup__period(s, p->period, p->freq, &period);
+	/* no --period: one per interval (-i, default 1 s), as the original's */
+	session__want_interval(s, 1000);
+	err = hrgroup__period(s, p->period, p->freq, session__interval_ms(s) * 1000000ULL, &period);
 	if (err)
 		return err;
 	p->period = period;
 	if (!p->nr_texts)
 		p->texts[p->nr_texts++] = dflt;
-	session__want_interval(s, 1000);
 	err = hrgroup__add(&p->g, s, p->period, p->texts, p->nr_texts);
 	if (err)
 		return err;
@@ -108,6 +109,8 @@ static void hc_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		HASH_ADD_INT(p->insts, key, in);
 	}
 	for (int k = 0; k < nr; k++) {
+		if (!per.on[k]) /* cpus= left it out of this CPU's group */
+			continue;
 		hrg_stat__add(&p->all[k], per.count[k], per.periods, per.time, per.key);
 		if (in)
 			hrg_stat__add(&in->st[k], per.count[k], per.periods, per.time, per.key);
@@ -482,13 +485,15 @@ static const struct popt hc_opts[] = {
 	  .cb = hc_opt_e },
 	{ .lname = "period",
 	  .argname = "TIME",
-	  .help = "read the counters every TIME (10us..60s; 10ms, 500us; a bare number is ms)",
+	  .help = "read the counters every TIME (10us..60s; 10ms, 500us; a bare number is ms; "
+		  "default: the interval, -i)",
 	  POPT_BIND_TIME(struct hrcount, period, "ms") },
 	{ .lname = "freq",
 	  .sname = 'F',
 	  .argname = "HZ",
 	  .help = "or HZ times a second",
-	  POPT_BIND_UINT(struct hrcount, freq), POPT_RANGE(1, 0) },
+	  POPT_BIND_UINT(struct hrcount, freq),
+	  POPT_RANGE(1, 0) },
 	{ .lname = "perins",
 	  .help = "per instance: each CPU (or each thread with -p/-t/--)",
 	  POPT_BIND_FLAG(struct hrcount, perins) },
@@ -500,7 +505,7 @@ const struct profiler prof_hrcount = {
 	.needs = (const char *const[]){ NULL },
 	.desc = "counters read every --period by a high-resolution timer: min/avg/max per period "
 		"(microbursts)",
-	.synopsis = "perf-prof hrcount [-e EVENT,...] --period TIME|-F HZ [-i MS] [--perins] [-C "
+	.synopsis = "perf-prof hrcount [-e EVENT,...] [--period TIME|-F HZ] [-i MS] [--perins] [-C "
 		    "CPUS|-p PID|-t TID|-- command]",
 	.examples = "perf-prof hrcount -e syscalls:sys_enter_getppid,cs -C 1 --period 10ms\n"
 		    "  perf-prof hrcount -e 'sched:sched_wakeup,irq:irq_handler_entry' --period "

@@ -66,7 +66,10 @@ static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
 	int err;
 
 	(void)opts;
-	err = hrgroup__period(s, p->period, p->freq, &period);
+	/* no --period: every second (-i MS: every MS) */
+	err = hrgroup__period(
+		s, p->period, p->freq,
+		(session__interval_ms(s) ? session__interval_ms(s) : 1000) * 1000000ULL, &period);
 	if (err)
 		return err;
 	p->period = period;
@@ -197,13 +200,15 @@ static const struct popt ht_opts[] = {
 	  .cb = ht_opt_e },
 	{ .lname = "period",
 	  .argname = "TIME",
-	  .help = "the timer's period (10us..60s; 10ms, 500us; a bare number is ms)",
+	  .help = "the timer's period (10us..60s; 10ms, 500us; a bare number is ms; default 1s, or "
+		  "-i)",
 	  POPT_BIND_TIME(struct hrtimer_prof, period, "ms") },
 	{ .lname = "freq",
 	  .sname = 'F',
 	  .argname = "HZ",
 	  .help = "or HZ periods a second",
-	  POPT_BIND_UINT(struct hrtimer_prof, freq), POPT_RANGE(1, 0) },
+	  POPT_BIND_UINT(struct hrtimer_prof, freq),
+	  POPT_RANGE(1, 0) },
 	{ 0 },
 };
 
@@ -212,7 +217,7 @@ const struct profiler prof_hrtimer = {
 	.needs = (const char *const[]){ NULL },
 	.desc = "counts of events per high-resolution timer period; print (with -g, the stack) "
 		"when an expression over them is true",
-	.synopsis = "perf-prof hrtimer [-e EVENT,...] --period TIME|-F HZ [-g] ['EXPR'] [-C "
+	.synopsis = "perf-prof hrtimer [-e EVENT,...] [--period TIME|-F HZ] [-g] ['EXPR'] [-C "
 		    "CPUS|-p PID|-t TID|-- command]",
 	.examples =
 		"perf-prof hrtimer -e syscalls:sys_enter_getppid -C 1 --period 10ms "

@@ -289,6 +289,8 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 				   ts->perins ? LAT_DROP_ROWS : 0);
 	if (!ts->table)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	/* --than in the header with its unit: a ">100ms" column, the intervals over it */
+	lat_table__set_than(ts->table, ts->than);
 	for (int i = 0; i < NR_STATES && !ts->perins; i++) {
 		struct lat_row *r = lat_table__row(ts->table, i, i, state_names[i]);
 

@@ -10,6 +10,7 @@
 #include "report/lat_table.h"
 #include "report/log2_hist.h"
 #include "report/stats_table.h"
+#include "util/units.h"
 #include "util/json.h"
 
 struct lat_row {
@@ -203,7 +204,8 @@ void lat_table__print(struct lat_table *t, FILE *fp)
 	if (t->than) {
 		char tb[32];
 
-		snprintf(buf, sizeof(buf), ">%s", stats_table__fmt_ns(t->than, tb, sizeof(tb)));
+		/* the threshold as the command line spells it: ">100ms", ">1500us" */
+		snprintf(buf, sizeof(buf), ">%s", units__fmt_exact(t->than, tb, sizeof(tb)));
 		fprintf(fp, " %*s", LAT_COUNT_WIDTH, buf);
 	}
 	if (t->mark)

@@ -15,7 +15,55 @@ void *opt_set__get(const struct opt_set *set, const struct opt_group *g)
 	return NULL;
 }
 
+/* "1000", "60.5", "0.001": @ns in seconds, no trailing zeros. */
+static void fmt_seconds(unsigned long long ns, char *buf, size_t len)
+{
+	unsigned long long frac = ns % 1000000000ULL;
+	int digits = 9;
+
+	if (!frac) {
+		snprintf(buf, len, "%llu", ns / 1000000000ULL);
+		return;
+	}
+	while (frac % 10 == 0)
+		frac /= 10, digits--;
+	snprintf(buf, len, "%llu.%0*llu", ns / 1000000000ULL, digits, frac);
+}
+
+/*
+ * A bare number over POPT_BARE_MAX_NS: the original's later versions read a
+ * bare --than or --period as ns, so "--than 1000000" meant 1ms there and
+ * would be 1000s here.  Refused with both spellings.
+ */
+static int bare_too_long(const struct popt *o, const char *arg, const char *owner,
+			 unsigned long long ns, char *err, size_t errlen)
+{
+	unsigned long long as_ns = 0;
+	char secs[32], orig[32], ours[32], who[64];
+
+	if (ns <= POPT_BARE_MAX_NS || !units__is_bare(arg))
+		return 0;
+	fmt_seconds(ns, secs, sizeof(secs));
+	if (units__parse_time(arg, "ns", &as_ns))
+		as_ns = 0;
+	units__fmt_exact(as_ns, orig, sizeof(orig));
+	units__fmt_exact(ns, ours, sizeof(ours));
+	if (owner)
+		snprintf(who, sizeof(who), "%s's", owner);
+	else
+		snprintf(who, sizeof(who), "this option's");
+	snprintf(err, errlen, "--%s %s: %s s in %s unit (%s): write the unit, e.g. %s or %s",
+		 o->lname, arg, secs, who, o->unit ? o->unit : "ms", orig, ours);
+	return -1;
+}
+
 int popt__set(const struct popt *o, void *data, const char *arg, char *err, size_t errlen)
+{
+	return popt__set_as(o, data, arg, NULL, err, errlen);
+}
+
+int popt__set_as(const struct popt *o, void *data, const char *arg, const char *owner, char *err,
+		 size_t errlen)
 {
 	char *field = (char *)data + o->off;
 	unsigned long long v;
@@ -63,6 +111,8 @@ int popt__set(const struct popt *o, void *data, const char *arg, char *err, size
 				 o->lname);
 			return -1;
 		}
+		if (bare_too_long(o, arg, owner, v, err, errlen))
+			return -1;
 		*(unsigned long long *)field = v;
 		return 0;
 	case POPT_CB:

@@ -112,6 +112,17 @@ void *opt_set__get(const struct opt_set *set, const struct opt_group *g);
  * (POPT_RANGE).
  */
 int popt__set(const struct popt *o, void *data, const char *arg, char *err, size_t errlen);
+/*
+ * The same, for @owner (a profiler's name, or NULL) in messages.  A
+ * POPT_TIME value written as a bare number ("1000000", read in the option's
+ * unit) that means more than POPT_BARE_MAX_NS is refused with a hint to
+ * write the unit: "--than 1000000: 1000 s in task-state's unit (ms): write
+ * the unit, e.g. 1ms or 1000s" (the original's later versions read a bare
+ * --than or --period as ns).  With a unit ("2m", "120s") any length goes.
+ */
+#define POPT_BARE_MAX_NS (60ULL * 1000000000ULL)
+int popt__set_as(const struct popt *o, void *data, const char *arg, const char *owner, char *err,
+		 size_t errlen);
 /* "-v, --verbose" / "    --order-mem SIZE" into @buf, for help. */
 void popt__left(const struct popt *o, char *buf, size_t len);
 

@@ -166,3 +166,31 @@ char *units__fmt_ns(unsigned long long ns, char *buf, size_t len)
 		snprintf(buf, len, "%llu.%03llus", ns / 1000000000, ns % 1000000000 / 1000000);
 	return buf;
 }
+
+char *units__fmt_exact(unsigned long long ns, char *buf, size_t len)
+{
+	static const struct unit *const order[] = { &units[3], &units[2], &units[1] };
+
+	if (!buf || !len)
+		return buf;
+	for (size_t i = 0; ns && i < sizeof(order) / sizeof(order[0]); i++) {
+		if (ns % order[i]->ns == 0) {
+			snprintf(buf, len, "%llu%s", ns / order[i]->ns, order[i]->name);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%lluns", ns);
+	return buf;
+}
+
+int units__is_bare(const char *s)
+{
+	if (!s || !is_digit(*s))
+		return 0;
+	while (is_digit(*s))
+		s++;
+	if (*s == '.')
+		for (s++; is_digit(*s); s++)
+			;
+	return !*s;
+}

@@ -35,4 +35,14 @@ int units__parse_size(const char *s, unsigned long long *bytes);
  */
 char *units__fmt_ns(unsigned long long ns, char *buf, size_t len);
 
+/*
+ * Format @ns as the command line spells it, exactly: in the largest of
+ * s, ms, us, ns that divides it ("100ms", "1500us", "1000s", "0ns"), so
+ * that units__parse_time() gives @ns back.  Returns @buf.
+ */
+char *units__fmt_exact(unsigned long long ns, char *buf, size_t len);
+
+/* Whether @s is a number without a unit ("300", "1.5"): read in the option's own unit. */
+int units__is_bare(const char *s);
+
 #endif

@@ -172,9 +172,10 @@ else
 fi
 
 # --- bad input ---
-"$PP" hrcount -e cs -C 1 >/dev/null 2>"$T/e1"
-check_eq "no --period: status 2" $? 2
-check "no --period: said" grep -q 'no --period' "$T/e1"
+# no --period: one period per interval (the original's default), not refused
+"$PP" hrcount -e cs -C 1 -i 100 -- sleep 0.3 >"$T/e1.out" 2>"$T/e1"
+check_eq "no --period: exit 0, quiet" "$?:$(cat "$T/e1")" "0:"
+check "no --period: the period is the interval (-i 100)" grep -q 'hrcount: total .*, period 100.000ms:' "$T/e1.out"
 "$PP" hrtimer -e cs --period 10ms 'nosuch > 10' -C 1 >/dev/null 2>"$T/e2"
 check_eq "an expression naming an unknown event: status 2" $? 2
 check "... the names it knows are listed" grep -q "unknown name 'nosuch' (names: cs, _periods)" "$T/e2"
@@ -189,5 +190,6 @@ check_eq "--period and -F: status 2" $? 2
 check_eq "--period 5us: status 2" $? 2
 check "--period 5us: the range" grep -q 'between 10us and 60s' "$T/e6"
 "$PP" hrtimer -e 'sched:sched_switch//cpus=0/' --period 10ms -C 1 >/dev/null 2>"$T/e7"
-check_eq "cpus= on a member: status 2" $? 2
+check_eq "cpus= on a member outside -C: status 2" $? 2
+check "cpus= outside -C: said" grep -q "cpus=0 in 'sched:sched_switch//cpus=0/': CPU 0 is not monitored" "$T/e7"
 done_tests

@@ -446,16 +446,51 @@ static void test_hrtimer(void)
 		      session__err_is_usage(r.s) && strstr(session__strerror(r.s), "alias"),
 	      "two 'cs': %s", r.s ? session__strerror(r.s) ?: "" : "");
 	synth_run__cleanup(&r);
-	CHECK(start(&r, "hrtimer", "-e|cs") != 0 && r.s && session__err_is_usage(r.s) &&
-		      strstr(session__strerror(r.s), "no --period"),
-	      "no period");
+	/* no --period: a default (1 s), as the original's; not refused */
+	CHECK(start(&r, "hrtimer", "-e|cs") == 0, "no period: %s",
+	      r.s ? session__strerror(r.s) ?: "" : "");
 	synth_run__cleanup(&r);
 	CHECK(start(&r, "hrcount", "-e|cs|-F|200000") != 0 && r.s && session__err_is_usage(r.s),
 	      "-F too high");
 	synth_run__cleanup(&r);
-	CHECK(start(&r, "hrcount", "-e|hrt:burst//cpus=0/|--period|1ms") != 0 && r.s &&
+	CHECK(start(&r, "hrcount", "-e|hrt:burst//cpus=999/|--period|1ms") != 0 && r.s &&
 		      session__err_is_usage(r.s) && strstr(session__strerror(r.s), "cpus="),
-	      "cpus= refused: %s", r.s ? session__strerror(r.s) ?: "" : "");
+	      "cpus= beyond the host refused: %s", r.s ? session__strerror(r.s) ?: "" : "");
+	synth_run__cleanup(&r);
+}
+
+/*
+ * cpus=1 on a member: the group's read on CPU 1 holds it, on CPU 0 not
+ * (one value fewer); each CPU's read is laid out as its group, and the
+ * member's statistics are over CPU 1's periods only.
+ */
+static void test_cpus(void)
+{
+	struct synth_run r;
+	char buf[512], name[64];
+	unsigned long long per, tot;
+	u64 t = T0;
+
+	CHECK(start(&r, "hrcount", "-e|cs,hrt:burst//cpus=1/|--period|10ms|-C|0,1") == 0,
+	      "start: %s", r.s ? session__strerror(r.s) ?: "" : "");
+	if (!r.s || !r.p)
+		return;
+	for (u64 i = 1; i <= 10; i++) {
+		put2(&r, 1, t + i * 10 * MS, i * 10 * MS + 5000, i, 7 * i);
+		put1(&r, 0, 1000, t + i * 10 * MS + 1, i * 10 * MS + 5000, 2 * i);
+	}
+	r.p->ops.interval(r.s, r.priv);
+	fflush(r.fp);
+	CHECK(r.out && strstr(r.out, "20 periods in 20 samples"), "both CPUs' samples read: %s",
+	      r.out ? r.out : "");
+	CHECK(line_with(r.out, "hrt:burst", NULL, buf, sizeof(buf)) &&
+		      sscanf(buf, "%63s %llu %llu", name, &per, &tot) == 3 && per == 10 &&
+		      tot == 70,
+	      "burst: CPU 1's 10 periods, 70: %s", buf);
+	CHECK(line_with(r.out, "cs ", NULL, buf, sizeof(buf)) &&
+		      sscanf(buf, "%63s %llu %llu", name, &per, &tot) == 3 && per == 20 &&
+		      tot == 30,
+	      "cs: both CPUs' 20 periods, 10 + 20: %s", buf);
 	synth_run__cleanup(&r);
 }
 
@@ -658,5 +693,6 @@ int main(void)
 	test_threads();
 	test_refused();
 	test_churn();
+	test_cpus();
 	return ut_done("test_hrgroup");
 }

@@ -214,6 +214,44 @@ int main(void)
 	CHECK_INT(parse("-e sched:a//alias=x/ -e sched:b//alias=x/", &set, &own), -1);
 	options__free(&set);
 
+	/*
+	 * The 60 s rule: a bare --than in the option's unit (ms) over 60 s is
+	 * refused (the original's later versions read it as ns); with a unit
+	 * any length goes; exactly 60 s bare is still taken.
+	 */
+	CHECK_INT(parse("--than 60000", &set, &own), 0);
+	CHECK(own.than == 60000000000ULL, "--than 60000 = 60s: %llu", own.than);
+	options__free(&set);
+	CHECK_INT(parse("--than 60001", &set, &own), -1);
+	options__free(&set);
+	CHECK_INT(parse("--than 60000.5", &set, &own), -1);
+	options__free(&set);
+	CHECK_INT(parse("--than 1000000", &set, &own), -1);
+	options__free(&set);
+	CHECK_INT(parse("--than 1000000ns", &set, &own), 0);
+	CHECK(own.than == 1000000ULL, "--than 1000000ns: %llu", own.than);
+	options__free(&set);
+	CHECK_INT(parse("--than 2m", &set, &own), 0);
+	CHECK(own.than == 120000000000ULL, "--than 2m: %llu", own.than);
+	options__free(&set);
+	CHECK_INT(parse("--than 1000s", &set, &own), 0);
+	options__free(&set);
+	{
+		struct own o = { .than = 7 };
+		char buf[256], *err = buf;
+
+		CHECK_INT(popt__set_as(&own_opts[2], &o, "1000000", "task-state", buf, sizeof(buf)),
+			  -1);
+		CHECK_STR(err, "--than 1000000: 1000 s in task-state's unit (ms): write the unit, "
+			       "e.g. 1ms or 1000s");
+		CHECK(o.than == 7, "refused value stored: %llu", o.than);
+		CHECK_INT(popt__set(&own_opts[2], &o, "60000.001", buf, sizeof(buf)), -1);
+		CHECK_STR(err, "--than 60000.001: 60.000001 s in this option's unit (ms): write "
+			       "the unit, e.g. 60us or 60000001us");
+		CHECK_INT(popt__set(&own_opts[2], &o, "100", buf, sizeof(buf)), 0);
+		CHECK(o.than == 100000000ULL, "--than 100 = 100ms: %llu", o.than);
+	}
+
 	/* an unknown -e attribute of this profiler is refused */
 	CHECK_INT(parse("-e sched:sched_switch//num=prev_pid/", &set, &own), -1);
 	options__free(&set);

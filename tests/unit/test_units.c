@@ -193,8 +193,34 @@ static void test_size(void)
 	size_bad(NULL, -EINVAL);
 }
 
+static void exact(unsigned long long ns, const char *want)
+{
+	char buf[32];
+	unsigned long long back = 0;
+
+	CHECK_STR(units__fmt_exact(ns, buf, sizeof(buf)), want);
+	CHECK(!units__parse_time(buf, "ms", &back) && back == ns, "'%s' back: %llu != %llu", buf,
+	      back, ns);
+}
+
+static void test_exact(void)
+{
+	exact(0, "0ns");
+	exact(1, "1ns");
+	exact(1000, "1us");
+	exact(1500000, "1500us");
+	exact(100000000, "100ms");
+	exact(1000000000000ULL, "1000s");
+	exact(60000000001ULL, "60000000001ns");
+	CHECK(units__is_bare("300") && units__is_bare("1.5") && units__is_bare("0"), "bare");
+	CHECK(!units__is_bare("300ms") && !units__is_bare("") &&
+		      !units__is_bare(NULL) && !units__is_bare(".5") && !units__is_bare("5s"),
+	      "not bare");
+}
+
 int main(void)
 {
+	test_exact();
 	test_time();
 	test_uint();
 	test_size();
