@@ -211,12 +211,12 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 	w->smp->attr.exclude_idle = !pmu;
 	if (pmu)
 		session__notice(s, "sampling cycles (an NMI) at %llu Hz", w->freq);
-	else
-		session__notice(
-			s,
-			"no hardware PMU here: sampling the cpu-clock software event at %llu "
-			"Hz (a timer interrupt: no samples while a CPU holds interrupts off)",
-			w->freq);
+	else /* a limit of what it sees, not a note: said without -v */
+		session__warn(s,
+			      "no hardware PMU here: sampling the cpu-clock software event at %llu "
+			      "Hz (a timer interrupt: no samples while a CPU holds interrupts "
+			      "off, so a hard lockup shows only by its missing hrtimer)",
+			      w->freq);
 	if (!nmi)
 		session__notice(s, "the NMI watchdog is off (kernel.nmi_watchdog = 0): the kernel "
 				   "would not declare hard lockups; predicted all the same");
