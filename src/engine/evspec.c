@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "engine/evspec.h"
+#include "util/list.h"
 
 /* Matches PERF_MAX_STACK_DEPTH-sized limits; deeper chains are useless in reports. */
 #define EVSPEC_MAX_STACK 1024
@@ -542,7 +543,7 @@ int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_sp
 	struct parser p = { .s = str, .err = err ? err : &dummy };
 	struct ev_spec *arr = NULL, *tmp;
 	size_t len, i = 0;
-	int n = 0, ret = 0;
+	int n = 0, ret = 0, ctl;
 
 	p.err->pos = -1;
 	p.err->msg[0] = '\0';
@@ -557,10 +558,10 @@ int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_sp
 
 	len = strlen(str);
 	/* printable text only: a newline or a DEL would reach the kernel's filter parser */
-	for (size_t c = 0; c < len; c++)
-		if ((unsigned char)str[c] < 0x20 || str[c] == 0x7f)
-			return fail(&p, c, "control character 0x%02x (events are printable text)",
-				    (unsigned char)str[c]);
+	ctl = text__control_char(str);
+	if (ctl >= 0)
+		return fail(&p, (size_t)ctl, "control character 0x%02x (events are printable text)",
+			    (unsigned char)str[ctl]);
 	for (;;) {
 		size_t b = i, e;
 

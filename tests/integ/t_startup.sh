@@ -96,15 +96,20 @@ check "workload -v: each run says how its command ended (not run, or ended by th
 	test "$(grep -cE "^perf-prof: (stopped before 'sleep' was started|'sleep' ended by the stop signal \(Interrupt\))$" "$T/wl-v.log")" -eq 10
 
 # --- SIGKILL leaves the probe; the next run (any profiler) and check remove it ---
-"$PP" trace -v -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" -o /dev/null 2>"$T/k.err" &
-kp=$!
-for i in $(seq 600); do
-	grep -q '^perf-prof: monitoring' "$T/k.err" && break
-	kill -0 "$kp" 2>/dev/null || break
-	sleep 0.1
-done
-kill -KILL "$kp"
-wait "$kp" 2>/dev/null
+# killed_run ERR: a run with a tracefs uprobe, SIGKILLed once monitoring; kp gets its pid
+killed_run() {
+	local i
+	"$PP" trace -v -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" -o /dev/null 2>"$T/$1" &
+	kp=$!
+	for i in $(seq 600); do
+		grep -q '^perf-prof: monitoring' "$T/$1" && break
+		kill -0 "$kp" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$kp"
+	wait "$kp" 2>/dev/null
+}
+killed_run k.err
 # SIGKILL leaves its group (unless another perf-prof on the host removed it
 # already: then there is nothing to name)
 grep -q "perf_prof_$kp/" "$UP" && left=1 || left=0
@@ -119,15 +124,7 @@ else
 fi
 check "... the group is gone" bash -c "! grep -q 'perf_prof_$kp/' $UP"
 # again, for check
-"$PP" trace -v -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" -o /dev/null 2>"$T/k3.err" &
-kp=$!
-for i in $(seq 600); do
-	grep -q '^perf-prof: monitoring' "$T/k3.err" && break
-	kill -0 "$kp" 2>/dev/null || break
-	sleep 0.1
-done
-kill -KILL "$kp"
-wait "$kp" 2>/dev/null
+killed_run k3.err
 grep -q "perf_prof_$kp/" "$UP" && left=1 || left=0
 "$PP" check >"$T/check.out" 2>&1
 if [ "$left" = 1 ]; then
