@@ -17,10 +17,13 @@ run() {
 	timeout 60 "$PP" "$@" >"$T/$n" 2>"$T/$n.err"
 	echo $? >"$T/$n.rc"
 }
-# clean NAME: status 0 and nothing on stderr (the cpu-clock notice of a
-# host without a PMU is issue 21's stderr item, not these options')
+# clean NAME: status 0 and nothing on stderr but the kernel's throttling of
+# a sampling event, which is always said (kernel.perf_event_max_sample_rate
+# counts samples per tick; on a tickless vCPU even 1 kHz cpu-clock samples
+# were throttled now and then: seen in CI as "throttled sampling 1 times")
 clean() {
-	[ "$(cat "$T/$1.rc")" = 0 ] && ! grep -v 'no hardware PMU' "$T/$1.err" | grep -q .
+	[ "$(cat "$T/$1.rc")" = 0 ] &&
+		! grep -v '^perf-prof: the kernel throttled sampling [0-9]* times' "$T/$1.err" | grep -q .
 }
 # events NAME: the event lines of a trace output
 events() { grep -c ' \[[0-9]*\] ' "$T/$1"; }
@@ -114,6 +117,7 @@ run pfh page-faults -G -N 3
 check_eq "page-faults -G: status 2 (a host event: always empty)" "$(cat "$T/pfh.rc")" 2
 run cuk cpu-util --exclude-kernel -C 0 -- sleep 1.2
 check "cpu-util --exclude-kernel -C 0" clean cuk
+check "... no SYS% column (kernel time excluded)" eval "grep -q '^CPU   USER% GUEST%  BUSY%' '$T/cuk' && ! grep -q 'SYS%' '$T/cuk'"
 
 # help as the last word
 run h trace -e 'sched:sched_wakeup/pid>0/' --cpus 0 --exit-N 2 help

@@ -53,8 +53,12 @@ agree() {
 	local c=$1 f=$2 m
 	local a b
 	m=$(miss "$f") a=$(col $c 5 $f) b=$(col $c 10 $f)
-	check "CPU $c: samples' busy% ($a) at most /proc/stat's ($b) + 5, at least half of it - $m (ticks missing)" \
-		awk -v a="$a" -v b="$b" -v m="$m" 'BEGIN { exit !(a != "" && b != "" && a <= b + 5 && a >= b / 2 - m) }'
+	# the lower bound allows 2 points more: an idle CPU's short kernel work
+	# runs at timer expiries, in step with the ticks that /proc/stat counts
+	# and out of step with the 1 ms clock samples (CI: 0.2% sampled against
+	# /proc/stat's 1.4% on an idle CPU 0)
+	check "CPU $c: samples' busy% ($a) at most /proc/stat's ($b) + 5, at least half of it - 2 - $m (ticks missing)" \
+		awk -v a="$a" -v b="$b" -v m="$m" 'BEGIN { exit !(a != "" && b != "" && a <= b + 5 && a >= b / 2 - 2 - m) }'
 	if awk -v a="$a" -v b="$b" -v m="$m" 'BEGIN { exit !(a >= b - 5 - m) }'; then
 		check "CPU $c: samples' busy% ($a) at least /proc/stat's ($b) - 5 - $m" true
 	else
