@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/svgcmd.h"
+#include "report/outfile.h"
 #include "profiler.h"
 #include "report/flame.h"
 #include "report/ftrie.h"
-#include "report/outfile.h"
 #include "util/ofile.h"
 
 struct flamegraph {
@@ -33,60 +34,28 @@ static const struct popt flamegraph_opts[] = {
 	{ 0 },
 };
 
-/* IN.folded -> IN.svg, anything else -> IN.svg appended. */
-static char *default_output(const char *in)
-{
-	size_t n = strlen(in);
-	char *out;
-
-	if (n > 7 && strcmp(in + n - 7, ".folded") == 0)
-		n -= 7;
-	if (asprintf(&out, "%.*s.svg", (int)n, in) < 0)
-		return NULL;
-	return out;
-}
+static const struct svg_cmd flamegraph_svg = {
+	.name = "flamegraph",
+	.usage = "[--title T] [--count-name N] IN.folded [-o OUT.svg]",
+	.suffix = ".folded",
+	.line = "STACK COUNT",
+};
 
 static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char **argv)
 {
 	const struct output_opts *o = opt_set__get(opts, &output_group);
 	const struct log_opts *log = opt_set__get(opts, &log_group);
 	struct flamegraph *fg = priv;
-	const char *in, *out = o->path, *arg;
 	struct folded_stats st;
-	char *def = NULL;
+	struct svg_paths p;
+	const char *arg;
 	int err;
 
-	if (argc != 1) {
-		fprintf(stderr,
-			"perf-prof flamegraph: %s (usage: perf-prof flamegraph [--title T] "
-			"[--count-name N] IN.folded [-o OUT.svg])\n",
-			argc ? "one input file, not several" : "no input file");
-		return 2;
-	}
-	arg = argv[0];
-	in = strcmp(arg, "-") == 0 ? "/dev/stdin" : arg;
-	if (!out) {
-		if (in != arg) {
-			fprintf(stderr, "perf-prof flamegraph: reading stdin needs -o OUT.svg\n");
-			return 2;
-		}
-		out = def = default_output(in);
-		if (!out) {
-			fprintf(stderr, "perf-prof flamegraph: out of memory\n");
-			return 1;
-		}
-	} else if (strcmp(out, "-") == 0) {
-		out = "/dev/stdout";
-	}
-	/* the output's problem is named as such, before the input is read */
-	err = outfile__check(out);
-	if (err) {
-		fprintf(stderr, "perf-prof flamegraph: cannot write '%s': %s\n", out,
-			ofile__strerror(-err));
-		free(def);
-		return 1;
-	}
-	err = flame__folded_to_svg(in, out, fg->title, fg->count_name, &st);
+	err = svg_cmd__paths(&flamegraph_svg, o->path, argc, argv, &p);
+	if (err)
+		return err;
+	arg = p.arg;
+	err = flame__folded_to_svg(p.in, p.out, fg->title, fg->count_name, &st);
 	if (err == -EOVERFLOW)
 		fprintf(stderr,
 			"perf-prof flamegraph: %s:%lu: weight overflows 64 bits (alone or added "
@@ -105,18 +74,9 @@ static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char
 			"stack and a whole number)\n",
 			arg, st.lines, st.lines == 1 ? "" : "s");
 	else if (err)
-		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, out,
+		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, p.out,
 			ofile__strerror(-err));
-	if (!err && st.bad)
-		fprintf(stderr,
-			"perf-prof flamegraph: %s: skipped %lu line%s that %s not 'STACK COUNT' "
-			"(first: line %lu)\n",
-			arg, st.bad, st.bad == 1 ? "" : "s", st.bad == 1 ? "is" : "are",
-			st.first_bad);
-	if (!err && log->verbose)
-		fprintf(stderr, "wrote %s\n", out);
-	free(def);
-	return err ? 1 : 0;
+	return svg_cmd__done(&flamegraph_svg, &p, err, st.bad, st.first_bad, log->verbose);
 }
 
 const struct command cmd_flamegraph = {

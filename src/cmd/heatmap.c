@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/svgcmd.h"
+#include "report/outfile.h"
 #include "profiler.h"
 #include "report/heatmap.h"
-#include "report/outfile.h"
 #include "util/ofile.h"
 
 struct heatmap_cmd {
@@ -27,60 +28,28 @@ static const struct popt heatmap_opts[] = {
 	{ 0 },
 };
 
-/* IN.lat -> IN.svg, anything else -> IN.svg appended. */
-static char *default_output(const char *in)
-{
-	size_t n = strlen(in);
-	char *out;
-
-	if (n > 4 && strcmp(in + n - 4, ".lat") == 0)
-		n -= 4;
-	if (asprintf(&out, "%.*s.svg", (int)n, in) < 0)
-		return NULL;
-	return out;
-}
+static const struct svg_cmd heatmap_svg = {
+	.name = "heatmap",
+	.usage = "[--title T] IN.lat [-o OUT.svg]",
+	.suffix = ".lat",
+	.line = "TIME LATENCY",
+};
 
 static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **argv)
 {
 	const struct output_opts *o = opt_set__get(opts, &output_group);
 	const struct log_opts *log = opt_set__get(opts, &log_group);
 	struct heatmap_cmd *hm = priv;
-	const char *in, *out = o->path, *arg;
 	struct lat_stats st;
-	char *def = NULL;
+	struct svg_paths p;
+	const char *arg;
 	int err;
 
-	if (argc != 1) {
-		fprintf(stderr,
-			"perf-prof heatmap: %s (usage: perf-prof heatmap [--title T] IN.lat "
-			"[-o OUT.svg])\n",
-			argc ? "one input file, not several" : "no input file");
-		return 2;
-	}
-	arg = argv[0];
-	in = strcmp(arg, "-") == 0 ? "/dev/stdin" : arg;
-	if (!out) {
-		if (in != arg) {
-			fprintf(stderr, "perf-prof heatmap: reading stdin needs -o OUT.svg\n");
-			return 2;
-		}
-		out = def = default_output(in);
-		if (!out) {
-			fprintf(stderr, "perf-prof heatmap: out of memory\n");
-			return 1;
-		}
-	} else if (strcmp(out, "-") == 0) {
-		out = "/dev/stdout";
-	}
-	/* the output's problem is named as such, before the input is read */
-	err = outfile__check(out);
-	if (err) {
-		fprintf(stderr, "perf-prof heatmap: cannot write '%s': %s\n", out,
-			ofile__strerror(-err));
-		free(def);
-		return 1;
-	}
-	err = heatmap__lat_to_svg(in, out, hm->title, &st);
+	err = svg_cmd__paths(&heatmap_svg, o->path, argc, argv, &p);
+	if (err)
+		return err;
+	arg = p.arg;
+	err = heatmap__lat_to_svg(p.in, p.out, hm->title, &st);
 	if (err == -EINVAL)
 		fprintf(stderr,
 			"perf-prof heatmap: %s: no 'TIME LATENCY' line (%lu line%s, none two whole "
@@ -98,17 +67,8 @@ static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **
 		fprintf(stderr,
 			"perf-prof heatmap: %s -> %s: %s (check that the .lat exists and is "
 			"readable, and that the SVG's directory is writable)\n",
-			arg, out, ofile__strerror(-err));
-	if (!err && st.bad)
-		fprintf(stderr,
-			"perf-prof heatmap: %s: skipped %lu line%s that %s not 'TIME LATENCY' "
-			"(first: line %lu)\n",
-			arg, st.bad, st.bad == 1 ? "" : "s", st.bad == 1 ? "is" : "are",
-			st.first_bad);
-	if (!err && log->verbose)
-		fprintf(stderr, "wrote %s\n", out);
-	free(def);
-	return err ? 1 : 0;
+			arg, p.out, ofile__strerror(-err));
+	return svg_cmd__done(&heatmap_svg, &p, err, st.bad, st.first_bad, log->verbose);
 }
 
 const struct command cmd_heatmap = {
