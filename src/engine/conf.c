@@ -71,8 +71,8 @@ static int parse_cpus(const char *arg, const char *what, int **cpus, char *err, 
 	n = cpulist__parse(joined, cpulist__possible(), cpus);
 	free(joined);
 	if (n <= 0) {
-		snprintf(err, errlen, "bad %s list '%s' (e.g. 0-3,5; this host has CPUs 0-%d)", what,
-			 arg, cpulist__possible() - 1);
+		snprintf(err, errlen, "bad %s list '%s' (e.g. 0-3,5; this host has CPUs 0-%d)",
+			 what, arg, cpulist__possible() - 1);
 		return -1;
 	}
 	return n;

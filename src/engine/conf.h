@@ -105,7 +105,7 @@ struct exclude_opts {
 extern const struct opt_group exclude_group; /* --exclude-* -G */
 extern const struct opt_group target_group; /* -C -p -t (and "-- command") */
 extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem */
-extern const struct opt_group run_group;    /* -i --usage-self -N --sampling-limit --perfeval-* */
+extern const struct opt_group run_group;    /* -i --usage-self -N --sampling-limit ... */
 extern const struct opt_group event_group;  /* -e (parsed into specs by its check) */
 
 /*

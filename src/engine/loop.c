@@ -163,8 +163,7 @@ void session__json_lost(struct session *s, FILE *fp)
 	u64 kept = 0, dropped = s->oq ? order__dropped(s->oq, &kept) : 0;
 	struct json j;
 
-	if (!session__lost(s) && !session__limited(s) && !s->abandoned_recs &&
-	    !s->abandoned_bytes)
+	if (!session__lost(s) && !session__limited(s) && !s->abandoned_recs && !s->abandoned_bytes)
 		return;
 	json__begin(&j, fp, "lost");
 	json__str(&j, "scope", "run");
@@ -334,9 +333,8 @@ static bool dispatch_sample(struct session *s, const struct perf_event_header *h
 		return false;
 	memcpy(&id, h + 1, sizeof(id)); /* PERF_SAMPLE_IDENTIFIER comes first */
 	ev = session__evsel_by_id(s, id);
-	if (!ev ||
-	    sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
-			       ev->attr.sample_regs_user, ev->attr.sample_regs_intr, smp))
+	if (!ev || sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
+				      ev->attr.sample_regs_user, ev->attr.sample_regs_intr, smp))
 		return false;
 	if (smp->tid == (u32)-1 && ev->tp)
 		exiting_task(s, ev, smp);

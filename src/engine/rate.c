@@ -83,8 +83,7 @@ struct rate *rate__new(const struct run_opts *run, int max_cpu, bool per_thread)
 	}
 	if (eval_init(&r->eval[0], "cpus", run->eval_cpus_text, run->eval_cpus,
 		      run->nr_eval_cpus) ||
-	    eval_init(&r->eval[1], "pids", run->eval_pids_text, run->eval_pids,
-		      run->nr_eval_pids))
+	    eval_init(&r->eval[1], "pids", run->eval_pids_text, run->eval_pids, run->nr_eval_pids))
 		goto nomem;
 	return r;
 nomem:
@@ -246,8 +245,7 @@ static int find_id(const struct eval *e, int id)
 	return -1;
 }
 
-void rate__handled(struct rate *r, unsigned cpu, unsigned pid, unsigned size,
-		   unsigned long long ns)
+void rate__handled(struct rate *r, unsigned cpu, unsigned pid, unsigned size, unsigned long long ns)
 {
 	unsigned key[2] = { cpu, pid };
 
@@ -268,8 +266,8 @@ void rate__handled(struct rate *r, unsigned cpu, unsigned pid, unsigned size,
 	}
 }
 
-static void eval_line(const struct rate *r, const struct eval *e, FILE *fp, bool json,
-		      double span, const char *scope)
+static void eval_line(const struct rate *r, const struct eval *e, FILE *fp, bool json, double span,
+		      const char *scope)
 {
 	double ms = e->ns / 1e6;
 
