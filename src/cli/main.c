@@ -118,6 +118,7 @@ static void on_interval(struct session *s, void *arg)
 	u64 budget = session__lost_budget(s);
 
 	print_interval_lost(s, r);
+	session__print_perfeval(s, "interval");
 	r->lost_seen = session__lost(s) - budget;
 	r->budget_seen = budget;
 }
@@ -415,6 +416,9 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 out_deinit:
 	if (p->deinit)
 		p->deinit(s, priv);
+	/* --perfeval-*: the cost since the last interval, after the profiler's report */
+	if (session__started(s))
+		session__print_perfeval(s, "end");
 	/* a flame graph, a heat map... that was not written (said already) */
 	if (!ret && session__output_failed(s))
 		ret = 1;
@@ -423,7 +427,7 @@ out_deinit:
 			output->path ? output->path : "the output", strerror(err));
 		ret = 1;
 	}
-	if (session__lost(s))
+	if (session__lost(s) || session__limited(s))
 		session__print_lost(s, stderr);
 	if (session__json(s) && session__started(s))
 		session__json_lost(s, out);

@@ -43,15 +43,18 @@ static int parse_ids(const char *arg, pid_t **out, int *nr, const char *what, ch
 	return 0;
 }
 
-static int opt_cpus(void *data, const char *arg, char *err, size_t errlen)
+/*
+ * A CPU list: the list's own rules first (empty items, spaces), then the
+ * ranges.  @what names it in errors ("CPU", "--perfeval-cpus").  The
+ * number of CPUs, or -1 with @err.
+ */
+static int parse_cpus(const char *arg, const char *what, int **cpus, char *err, size_t errlen)
 {
-	struct target_opts *t = data;
 	char **items, *joined;
 	size_t len = 0;
 	int n;
 
-	/* the list's own rules first (empty items, spaces), then the ranges */
-	if (list__split(arg, "CPU", &items, &n, err, errlen))
+	if (list__split(arg, what, &items, &n, err, errlen))
 		return -1;
 	for (int i = 0; i < n; i++)
 		len += strlen(items[i]) + 1;
@@ -65,15 +68,26 @@ static int opt_cpus(void *data, const char *arg, char *err, size_t errlen)
 	for (int i = 0; i < n; i++)
 		strcat(strcat(joined, i ? "," : ""), items[i]);
 	free(items);
-	free(t->cpus); /* the last -C wins */
-	t->cpus = NULL;
-	n = cpulist__parse(joined, cpulist__possible(), &t->cpus);
+	n = cpulist__parse(joined, cpulist__possible(), cpus);
 	free(joined);
 	if (n <= 0) {
-		snprintf(err, errlen, "bad CPU list '%s' (e.g. 0-3,5; this host has CPUs 0-%d)",
-			 arg, cpulist__possible() - 1);
+		snprintf(err, errlen, "bad %s list '%s' (e.g. 0-3,5; this host has CPUs 0-%d)",
+			 what, arg, cpulist__possible() - 1);
 		return -1;
 	}
+	return n;
+}
+
+static int opt_cpus(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct target_opts *t = data;
+	int n;
+
+	free(t->cpus); /* the last -C wins */
+	t->cpus = NULL;
+	n = parse_cpus(arg, "CPU", &t->cpus, err, errlen);
+	if (n < 0)
+		return -1;
 	t->nr_cpus = n;
 	t->cpus_given = true;
 	return 0;
@@ -288,6 +302,72 @@ static int opt_count(void *data, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+static int opt_sampling_limit(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts *r = data;
+	unsigned long long v;
+
+	/* 0: no limit, as the original reads it */
+	if (units__parse_uint(arg, 0, 100000000, &v)) {
+		snprintf(err, errlen,
+			 "bad --sampling-limit '%s' (samples a second per CPU or thread, "
+			 "0..100000000)",
+			 arg);
+		return -1;
+	}
+	r->sampling_limit = v;
+	return 0;
+}
+
+/* The list as given (trimmed items joined), for the cost line. */
+static int keep_text(char **text, const char *arg, char *err, size_t errlen)
+{
+	free(*text);
+	*text = strdup(arg);
+	if (!*text) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_eval_cpus(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts *r = data;
+	int n;
+
+	free(r->eval_cpus); /* the last one wins, as with -C */
+	r->eval_cpus = NULL;
+	r->nr_eval_cpus = 0;
+	n = parse_cpus(arg, "--perfeval-cpus", &r->eval_cpus, err, errlen);
+	if (n < 0)
+		return -1;
+	r->nr_eval_cpus = n;
+	return keep_text(&r->eval_cpus_text, arg, err, errlen);
+}
+
+static int opt_eval_pids(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct run_opts *r = data;
+
+	free(r->eval_pids); /* the last one wins */
+	r->eval_pids = NULL;
+	r->nr_eval_pids = 0;
+	if (parse_ids(arg, &r->eval_pids, &r->nr_eval_pids, "--perfeval-pids", err, errlen))
+		return -1;
+	return keep_text(&r->eval_pids_text, arg, err, errlen);
+}
+
+static void run_free(void *data)
+{
+	struct run_opts *r = data;
+
+	free(r->eval_cpus);
+	free(r->eval_cpus_text);
+	free(r->eval_pids);
+	free(r->eval_pids_text);
+}
+
 static const struct popt run_opts[] = {
 	{ "interval", 'i', "MS", "print (and reset) statistics every MS milliseconds", POPT_CB,
 	  .cb = opt_interval },
@@ -297,6 +377,18 @@ static const struct popt run_opts[] = {
 	  POPT_CB, .cb = opt_usage },
 	{ "count", 'N', "COUNT", "stop after COUNT samples", POPT_CB, .cb = opt_count,
 	  .alias = "exit-N" },
+	{ "sampling-limit", 0, "N",
+	  "deliver at most N samples a second per CPU (per thread with -p/-t/--); the rest "
+	  "are dropped, counted and reported like lost events (0: no limit)",
+	  POPT_CB, .cb = opt_sampling_limit },
+	{ "perfeval-cpus", 0, "CPUS",
+	  "print perf-prof's cost of handling these CPUs' samples (records, bytes, time) with "
+	  "each interval and at the end",
+	  POPT_CB, .cb = opt_eval_cpus },
+	{ "perfeval-pids", 0, "PID,...",
+	  "print perf-prof's cost of handling these processes' samples (records, bytes, "
+	  "time) with each interval and at the end",
+	  POPT_CB, .cb = opt_eval_pids },
 	{ 0 },
 };
 
@@ -304,6 +396,7 @@ const struct opt_group run_group = {
 	.name = "run",
 	.opts = run_opts,
 	.size = sizeof(struct run_opts),
+	.free = run_free,
 };
 
 static int opt_event(void *data, const char *arg, char *err, size_t errlen)

@@ -2,7 +2,8 @@
 /*
  * The engine's configuration, in the option groups the engine owns: what
  * to monitor (-C/-p/-t/--), the ring buffers and time order (-m,
- * --watermark, --order, --order-mem), the run (-i, --usage-self, -N) and
+ * --watermark, --order, --order-mem), the run (-i, --usage-self, -N,
+ * --sampling-limit, --perfeval-cpus/--perfeval-pids) and
  * the events (-e).  Stack capture (-g, --call-graph ...) is a struct of
  * the engine too, parsed in the stack group (sym/stack.h) that also holds
  * the print options.  The CLI gives the session a struct engine_conf of the
@@ -47,6 +48,13 @@ struct run_opts {
 	unsigned interval_ms; /* -i */
 	unsigned usage_ms;    /* --usage-self: perf-prof's own cost every MS */
 	u64 max_samples;      /* -N, 0 = unlimited */
+	u64 sampling_limit;   /* --sampling-limit: samples a second per CPU or thread, 0 = all */
+	int *eval_cpus;	      /* --perfeval-cpus: perf-prof's cost for these CPUs' samples */
+	int nr_eval_cpus;
+	char *eval_cpus_text; /* ... as given, for the cost line */
+	pid_t *eval_pids;     /* --perfeval-pids: ... and these processes' samples */
+	int nr_eval_pids;
+	char *eval_pids_text;
 };
 
 #define EV_MAX_POS 16 /* -e given this many times at most */
@@ -97,7 +105,7 @@ struct exclude_opts {
 extern const struct opt_group exclude_group; /* --exclude-* -G */
 extern const struct opt_group target_group; /* -C -p -t (and "-- command") */
 extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem */
-extern const struct opt_group run_group;    /* -i --usage-self -N */
+extern const struct opt_group run_group;    /* -i --usage-self -N --sampling-limit ... */
 extern const struct opt_group event_group;  /* -e (parsed into specs by its check) */
 
 /*

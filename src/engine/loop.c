@@ -22,6 +22,7 @@
 #include <event-parse.h>
 
 #include "engine/procfs.h"
+#include "engine/rate.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
 #include "util/json.h"
@@ -114,8 +115,24 @@ static void print_budget_lost(struct session *s, FILE *fp)
 		(unsigned long long)dropped, (unsigned long long)kept, size);
 }
 
+u64 session__limited(struct session *s)
+{
+	return s ? rate__dropped(s->rate) : 0;
+}
+
+void session__print_perfeval(struct session *s, const char *scope)
+{
+	u64 now = session__now(s);
+
+	if (!rate__evaluates(s->rate))
+		return;
+	rate__print_eval(s->rate, s->out, s->json, (now - s->eval_since) / 1e9, scope);
+	s->eval_since = now;
+}
+
 void session__print_lost(struct session *s, FILE *fp)
 {
+	rate__print_dropped(s->rate, fp);
 	if (s->throttled)
 		fprintf(fp,
 			"perf-prof: the kernel throttled sampling %llu times "
@@ -146,7 +163,7 @@ void session__json_lost(struct session *s, FILE *fp)
 	u64 kept = 0, dropped = s->oq ? order__dropped(s->oq, &kept) : 0;
 	struct json j;
 
-	if (!session__lost(s) && !s->abandoned_recs && !s->abandoned_bytes)
+	if (!session__lost(s) && !session__limited(s) && !s->abandoned_recs && !s->abandoned_bytes)
 		return;
 	json__begin(&j, fp, "lost");
 	json__str(&j, "scope", "run");
@@ -166,6 +183,7 @@ void session__json_lost(struct session *s, FILE *fp)
 	json__u64(&j, "dropped_records", kept);
 	json__u64(&j, "unprocessed_records", s->abandoned_recs);
 	json__u64(&j, "unprocessed_bytes", s->abandoned_bytes);
+	json__u64(&j, "sampling_limit_dropped", session__limited(s));
 	json__end(&j);
 }
 
@@ -304,37 +322,52 @@ static void exiting_task(struct session *s, struct evsel *ev, struct sample *smp
 	}
 }
 
+/* A sample to the profiler: true when it was handled (delivered or filtered). */
+static bool dispatch_sample(struct session *s, const struct perf_event_header *h,
+			    struct sample *smp)
+{
+	struct evsel *ev;
+	u64 id;
+
+	if (s->stop && s->conf.run->max_samples && s->nr_samples >= s->conf.run->max_samples)
+		return false;
+	memcpy(&id, h + 1, sizeof(id)); /* PERF_SAMPLE_IDENTIFIER comes first */
+	ev = session__evsel_by_id(s, id);
+	if (!ev || sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
+				      ev->attr.sample_regs_user, ev->attr.sample_regs_intr, smp))
+		return false;
+	if (smp->tid == (u32)-1 && ev->tp)
+		exiting_task(s, ev, smp);
+	if (ev->ufilter && !s->uf_ops->match(ev->ufilter, s, smp)) {
+		ev->nr_ufiltered++;
+		return true;
+	}
+	ev->nr_samples++;
+	s->nr_samples++;
+	SESSION_CALL(s, sample, ev, smp);
+	if (s->conf.run->max_samples && s->nr_samples >= s->conf.run->max_samples) {
+		s->stop = true;
+		s->stop_reason = "sample limit (-N) reached";
+	}
+	return true;
+}
+
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu)
 {
 	struct sample smp;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: {
-		struct evsel *ev;
-		u64 id;
+		u64 t0;
 
-		if (s->stop && s->conf.run->max_samples &&
-		    s->nr_samples >= s->conf.run->max_samples)
-			return;
-		memcpy(&id, h + 1, sizeof(id)); /* PERF_SAMPLE_IDENTIFIER comes first */
-		ev = session__evsel_by_id(s, id);
-		if (!ev ||
-		    sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
-				       ev->attr.sample_regs_user, ev->attr.sample_regs_intr, &smp))
-			return;
-		if (smp.tid == (u32)-1 && ev->tp)
-			exiting_task(s, ev, &smp);
-		if (ev->ufilter && !s->uf_ops->match(ev->ufilter, s, &smp)) {
-			ev->nr_ufiltered++;
+		if (!rate__evaluates(s->rate)) {
+			dispatch_sample(s, h, &smp);
 			return;
 		}
-		ev->nr_samples++;
-		s->nr_samples++;
-		SESSION_CALL(s, sample, ev, &smp);
-		if (s->conf.run->max_samples && s->nr_samples >= s->conf.run->max_samples) {
-			s->stop = true;
-			s->stop_reason = "sample limit (-N) reached";
-		}
+		/* --perfeval-*: what handling it costs, from parsing to the profiler's return */
+		t0 = session__now(s);
+		if (dispatch_sample(s, h, &smp))
+			rate__handled(s->rate, smp.cpu, smp.pid, h->size, session__now(s) - t0);
 		return;
 	}
 	case PERF_RECORD_COMM: {
@@ -402,7 +435,8 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 	}
 }
 
-static u64 record_time(struct session *s, const struct perf_event_header *h)
+/* A record's time (0 when it has none) and, for a sample, its thread in *@tid. */
+static u64 record_time(struct session *s, const struct perf_event_header *h, u32 *tid)
 {
 	struct sample smp;
 
@@ -419,9 +453,58 @@ static u64 record_time(struct session *s, const struct perf_event_header *h)
 		    sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
 				       ev->attr.sample_regs_user, ev->attr.sample_regs_intr, &smp))
 			return 0;
+		if (tid)
+			*tid = smp.tid;
 		return smp.time;
 	}
 	return sample__parse_id(h, BASE_SAMPLE_TYPE, &smp) ? 0 : smp.time;
+}
+
+/* Samples --sampling-limit dropped in a row from one buffer, from @time on. */
+struct gap {
+	u64 n, time;
+};
+
+/*
+ * The profiler hears of dropped samples where they were, as of lost ones
+ * (its lost hook): a pairing profiler forgets what spans the hole rather
+ * than pair across it.  With --order, a marker in the queue at the time
+ * of the first one, as the queue's own drops leave.
+ */
+static int flush_gap(struct session *s, struct buf *b, struct gap *g)
+{
+	struct {
+		struct perf_event_header h;
+		u64 id, lost;
+	} rec = { .h = { .type = PERF_RECORD_LOST, .size = sizeof(rec) },
+		  .id = ORDER_GAP_ID,
+		  .lost = g->n };
+	int err = 0;
+
+	if (!g->n)
+		return 0;
+	if (s->oq)
+		err = order__push(s->oq, g->time, &rec.h, b->ring.cpu, 1);
+	else
+		SESSION_CALL(s, lost, b->ring.cpu, g->n);
+	g->n = 0;
+	return err == -ENOMEM ? err : 0;
+}
+
+/* --sampling-limit: true when this sample is one too many (then it joins @g). */
+static bool over_limit(struct session *s, struct buf *b, const struct perf_event_header *h,
+		       struct gap *g, u64 *time)
+{
+	u32 tid = 0;
+
+	*time = record_time(s, h, &tid);
+	/* the seconds of the printed clock: a second's lines are at most N */
+	if (!*time ||
+	    rate__admit(s->rate, b->ring.cpu, tid, session__wall_ns(s, *time) / 1000000000ULL))
+		return false;
+	if (!g->n++)
+		g->time = *time;
+	return true;
 }
 
 /*
@@ -458,7 +541,8 @@ static bool give_up(struct session *s, unsigned n)
 static int drain(struct session *s, struct buf *b)
 {
 	const struct perf_event_header *h;
-	int cpu = b->ring.cpu;
+	struct gap gap = { 0 };
+	int cpu = b->ring.cpu, err;
 	unsigned n = 0;
 
 	b->read_time = session__now(s);
@@ -467,6 +551,8 @@ static int drain(struct session *s, struct buf *b)
 	if (!s->oq && s->nr_bufs > 1)
 		prescan_names(s, b);
 	while ((h = ring__next(&b->ring))) {
+		u64 time = 0;
+
 		s->nr_read++;
 		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
 			u64 before = s->lost_total;
@@ -474,15 +560,21 @@ static int drain(struct session *s, struct buf *b)
 			session__count_lost(s, h, cpu);
 			b->lost += s->lost_total - before;
 		}
-		if (s->oq) {
-			int err = order__push(s->oq, record_time(s, h), h, cpu, !droppable(h));
-
+		if (h->type == PERF_RECORD_SAMPLE && rate__limits(s->rate) &&
+		    over_limit(s, b, h, &gap, &time)) {
+			if (give_up(s, ++n))
+				break;
+			continue;
+		}
+		err = flush_gap(s, b, &gap);
+		if (!err && s->oq) {
+			if (h->type != PERF_RECORD_SAMPLE || !time)
+				time = record_time(s, h, NULL);
+			err = order__push(s->oq, time, h, cpu, !droppable(h));
 			/* -ENOBUFS: refused by the budget, counted and marked in the queue */
-			if (err == -ENOMEM) {
-				ring__end(&b->ring);
-				return -ENOMEM;
-			}
-		} else {
+			if (err == -ENOBUFS)
+				err = 0;
+		} else if (!err) {
 			/*
 			 * Also after a stop (workload exited, -p targets gone):
 			 * the final drain delivers what is left; dispatch itself
@@ -490,11 +582,16 @@ static int drain(struct session *s, struct buf *b)
 			 */
 			session__dispatch(s, h, cpu);
 		}
+		if (err) {
+			ring__end(&b->ring);
+			return err;
+		}
 		if (give_up(s, ++n))
 			break;
 	}
+	err = flush_gap(s, b, &gap);
 	ring__end(&b->ring);
-	return 0;
+	return err;
 }
 
 /*
@@ -753,6 +850,9 @@ int session__run(struct session *s)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	if (s->oq)
 		order__set_budget(s->oq, session__order_budget(s));
+	s->rate = rate__new(s->conf.run, s->max_cpu, s->per_thread);
+	if (!s->rate && errno)
+		return session__set_err(s, -ENOMEM, "out of memory");
 	err = setup_loop(s);
 	if (err)
 		return session__set_err(s, err, "cannot set up the event loop: %s", strerror(-err));
@@ -764,6 +864,7 @@ int session__run(struct session *s)
 	err = session__enable(s);
 	if (err)
 		return err;
+	s->eval_since = session__now(s);
 	/* scripts (and the tests) wait for this line before starting a workload */
 	if (s->conf.log->verbose && s->started)
 		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n", s->nr_fds);

@@ -21,6 +21,7 @@
 #include "engine/cpulist.h"
 #include "engine/fastprint.h"
 #include "engine/fields_json.h"
+#include "engine/rate.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
 
@@ -181,6 +182,7 @@ void session__delete(struct session *s)
 	comm_map__delete(s->comms);
 	target_set__delete(s->targets);
 	order__delete(s->oq);
+	rate__delete(s->rate);
 	free(s->lost_cpu);
 	free(s->threads);
 	free(s->def_target.cpus);

@@ -316,13 +316,27 @@ u64 session__order_budget(struct session *s);
 u64 session__lost(struct session *s);
 /* Of those, the records the time-order queue dropped over its budget. */
 u64 session__lost_budget(struct session *s);
-/* Print "lost N events (CPU0: x, ...)" and throttling to @fp, if any. */
+/*
+ * Samples --sampling-limit dropped so far (not in session__lost: the user
+ * asked for it, no buffer was too small).
+ */
+u64 session__limited(struct session *s);
+/*
+ * --perfeval-cpus/--perfeval-pids: perf-prof's cost of handling those
+ * CPUs' or processes' samples since the last such lines, on the output
+ * (under --json objects of type "perfeval"); @scope "interval" or "end".
+ */
+void session__print_perfeval(struct session *s, const char *scope);
+/*
+ * Print "lost N events (CPU0: x, ...)", throttling and the samples
+ * --sampling-limit dropped to @fp, if any.
+ */
 void session__print_lost(struct session *s, FILE *fp);
 /*
  * --json: the same as one line {"type":"lost","scope":"run","lost":N,
  * "lost_per_cpu":{"CPU":N},"throttled":N,"dropped_samples":N,
- * "dropped_records":N,"unprocessed_records":N,"unprocessed_bytes":N};
- * nothing when nothing was lost.
+ * "dropped_records":N,"unprocessed_records":N,"unprocessed_bytes":N,
+ * "sampling_limit_dropped":N}; nothing when nothing was lost or dropped.
  */
 void session__json_lost(struct session *s, FILE *fp);
 /* --json: the profilers write JSON lines (util/json.h) instead of text. */

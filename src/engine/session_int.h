@@ -87,6 +87,9 @@ struct session {
 	u64 *lost_cpu; /* indexed by CPU */
 	u64 lost_total;
 	u64 throttled; /* PERF_RECORD_THROTTLE seen */
+	/* --sampling-limit, --perfeval-* (engine/rate.h), or NULL */
+	struct rate *rate;
+	u64 eval_since; /* the last --perfeval-* lines (session__now) */
 
 	int epfd, sigfd, tickfd, intfd, usefd;
 	struct order_queue *oq;
