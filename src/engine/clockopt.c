@@ -196,8 +196,7 @@ int clock__find_guest(const char *proc_root, const char *uuid, pid_t *pid, int *
 	while ((d = readdir(dir))) {
 		int fd;
 
-		if (!isdigit((unsigned char)d->d_name[0]) ||
-		    !runs_uuid(proc_root, d->d_name, uuid))
+		if (!isdigit((unsigned char)d->d_name[0]) || !runs_uuid(proc_root, d->d_name, uuid))
 			continue;
 		*pid = (pid_t)atoi(d->d_name);
 		fd = vm_fd_of(proc_root, d->d_name);
@@ -229,7 +228,7 @@ static int opt_offset(void *data, const char *arg, char *err, size_t errlen)
 	if (!*p)
 		goto bad;
 	for (; *p; p++) {
-		int d = isdigit((unsigned char)*p)		   ? *p - '0'
+		int d = isdigit((unsigned char)*p)		    ? *p - '0'
 			: base == 16 && isxdigit((unsigned char)*p) ? tolower(*p) - 'a' + 10
 								    : -1;
 

@@ -89,11 +89,11 @@ struct clock_tsc {
 };
 
 struct clock_opts {
-	bool tsc;	      /* --tsc */
-	bool monotonic;	      /* --monotonic (the events' clock in any case) */
-	bool offset_set;      /* --clock-offset given */
-	u64 offset;	      /* --clock-offset, modulo 2^64 (0xffee... is a negative one) */
-	const char *kvmclock; /* --kvmclock UUID */
+	bool tsc;	       /* --tsc */
+	bool monotonic;	       /* --monotonic (the events' clock in any case) */
+	bool offset_set;       /* --clock-offset given */
+	u64 offset;	       /* --clock-offset, modulo 2^64 (0xffee... is a negative one) */
+	const char *kvmclock;  /* --kvmclock UUID */
 	struct clock_tsc conv; /* --tsc: filled in by the check */
 };
 

@@ -27,8 +27,10 @@ static int set(struct clock_opts *c, const char *name, const char *arg, char *er
 
 static void test_offset(void)
 {
-	static const char *const bad[] = { "",	  "0x",	 "12abc", "1.5", "18446744073709551616",
-					   "0x10000000000000000", "--1", "1s",  "0x-1", NULL };
+	static const char *const bad[] = {
+		"",    "0x", "12abc", "1.5", "18446744073709551616", "0x10000000000000000",
+		"--1", "1s", "0x-1",  NULL
+	};
 	struct clock_opts c = { 0 };
 	char err[512];
 
@@ -89,8 +91,9 @@ static void test_tsc(void)
 			       .time_mult = (unsigned)((1000000ULL << 31) / 2445430),
 			       .time_zero = 123456789 };
 	struct clock_tsc ghz = { .time_shift = 31, .time_mult = 1U << 31, .time_zero = 1000 };
-	static const u64 tscs[] = { 0, 1, 2445430, 1ULL << 40, 18085684369061234ULL,
-				    (1ULL << 63) / 3 };
+	static const u64 tscs[] = {
+		0, 1, 2445430, 1ULL << 40, 18085684369061234ULL, (1ULL << 63) / 3
+	};
 
 	/* 1 GHz: a tick a ns, shifted by time_zero, below it modulo 2^64 */
 	CHECK(clock__perf_to_tsc(&ghz, 1000 + 5000000000ULL) == 5000000000ULL, "%llu",
@@ -108,8 +111,7 @@ static void test_tsc(void)
 
 		/* back within a ns worth of ticks below (the time is rounded down to the ns) */
 		CHECK(back <= tscs[i] && tscs[i] - back <= 3, "tsc %llu -> %llu -> %llu",
-		      (unsigned long long)tscs[i], (unsigned long long)t,
-		      (unsigned long long)back);
+		      (unsigned long long)tscs[i], (unsigned long long)t, (unsigned long long)back);
 		/* and a time goes to the tick at or before it */
 		CHECK(clock__tsc_to_perf(&c, clock__perf_to_tsc(&c, t + 7)) <= t + 7 &&
 			      clock__tsc_to_perf(&c, clock__perf_to_tsc(&c, t + 7)) >= t + 6,
