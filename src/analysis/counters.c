@@ -19,6 +19,12 @@ static u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
 }
 
+/* The events' clock: the session's (perf's own clock under --tsc). */
+static u64 set_now(const struct ctr_set *cs)
+{
+	return cs->s ? session__now(cs->s) : now_ns();
+}
+
 static bool tp_exists(const char *sys, const char *name)
 {
 	char **list;
@@ -94,7 +100,7 @@ int ctr_set__add(struct ctr_set *cs, struct session *s, const struct evname *evs
 	cs->c = c;
 	cs->s = s;
 	if (!cs->t_first)
-		cs->t_first = cs->t_last = cs->t_now = now_ns();
+		cs->t_first = cs->t_last = cs->t_now = set_now(cs);
 	for (int i = 0; i < nr; i++) {
 		const struct evname *e = &evs[i];
 		struct ctr *k = &cs->c[cs->nr];
@@ -214,7 +220,7 @@ void ctr_set__read(struct ctr_set *cs)
 			counter__add(&c->sum_now, &v);
 		}
 	}
-	cs->t_now = now_ns();
+	cs->t_now = set_now(cs);
 }
 
 double ctr_set__value(const struct ctr_set *cs, int k, int i, bool since_start, double *share)

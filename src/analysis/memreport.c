@@ -13,12 +13,9 @@
 
 static const char *const size_fields[] = { "bytes_alloc", "bytes_req", "size", NULL };
 
-u64 memreport__now(void)
+u64 memreport__now(struct session *s)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (u64)t.tv_sec * 1000000000ULL + (u64)t.tv_nsec;
+	return session__now(s);
 }
 
 int memreport__size(struct session *s, struct evsel *ev, struct expr **size)
@@ -130,7 +127,7 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 {
 	FILE *out = session__out(s);
 	struct memtrack_group *g = NULL;
-	u64 now = memreport__now(), bytes = 0, objects = 0;
+	u64 now = memreport__now(s), bytes = 0, objects = 0;
 	char tbuf[64], than[32], age[32];
 	int n = memtrack__groups(mt, now, than_ns, by_comm, &g);
 

@@ -53,7 +53,7 @@ void memreport__json_head(struct session *s, struct json *j, const char *type, c
 /* ... and the member "stack" of stack @id (none without stacks). */
 void memreport__json_stack(struct session *s, struct stackdb *db, u32 id, struct json *j);
 
-/* CLOCK_MONOTONIC now: the events' clock. */
-u64 memreport__now(void);
+/* Now in the events' clock (session__now). */
+u64 memreport__now(struct session *s);
 
 #endif

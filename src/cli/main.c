@@ -330,7 +330,7 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 	struct output *o = NULL;
 	FILE *out = stdout;
 	int ret = 1, err, status;
-	u64 sig, sig_cpu;
+	u64 sig, sig_cpu, sig_now;
 	sigset_t pipe;
 
 	/*
@@ -460,6 +460,7 @@ out_deinit:
 	}
 out:
 	sig = session__signal_time(s, &sig_cpu);
+	sig_now = session__now(s); /* the clock of sig (perf's own under --tsc) */
 	session__delete(s);
 	stack_ctx__delete(r.stack);
 	if (sig && log->verbose) {
@@ -468,7 +469,7 @@ out:
 		/* CPU time tells work from waiting for a CPU on a busy host */
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
 		fprintf(stderr, "perf-prof: done %.0f ms after the stop signal (%.0f ms of CPU)\n",
-			(session__now(NULL) - sig) / 1e6,
+			(sig_now - sig) / 1e6,
 			((double)cpu.tv_sec * 1e9 + cpu.tv_nsec - (double)sig_cpu) / 1e6);
 	}
 	if (out != stdout) {

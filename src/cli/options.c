@@ -50,19 +50,24 @@ static int nr_names(const struct popt *o)
 	return n;
 }
 
-/* The groups in order: the listed ones, then -v/-q. */
+static bool has_group(const struct parsee *p, const struct opt_group *g);
+
+/* The groups in order: the listed ones, a profiler's clock group, then -v/-q. */
 static int groups_of(const struct parsee *p, const struct opt_group **g)
 {
 	int n = 0;
 
 	for (int i = 0; p->groups && p->groups[i]; i++) {
-		if (n == OPT_MAX_GROUPS - 1) { /* a table's mistake, not the user's */
+		if (n == OPT_MAX_GROUPS - 2) { /* a table's mistake, not the user's */
 			fprintf(stderr, "perf-prof %s: more than %d option groups\n", p->name,
-				OPT_MAX_GROUPS - 1);
+				OPT_MAX_GROUPS - 2);
 			abort();
 		}
 		g[n++] = p->groups[i];
 	}
+	/* every profiler prints times: the clock they are printed in (commands have no target) */
+	if (has_group(p, &target_group))
+		g[n++] = &clock_group;
 	g[n++] = &log_group;
 	return n;
 }
@@ -619,6 +624,7 @@ void options__engine_conf(const struct opt_set *set, struct engine_conf *conf)
 		.events = opt_set__get(set, &event_group),
 		.capture = stack ? &stack->capture : NULL,
 		.log = opt_set__get(set, &log_group),
+		.clock = opt_set__get(set, &clock_group),
 		.output_file = output && output->path,
 	};
 }

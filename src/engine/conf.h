@@ -82,6 +82,29 @@ struct capture_opts {
 	bool defaulted;		 /* stacks without -g: the profiler takes them by default */
 };
 
+/*
+ * The clock the times are printed in (every profiler takes these): the
+ * engine's events run on CLOCK_MONOTONIC (--monotonic says so, as the
+ * original's spelling); --tsc prints the TSC of each time, --kvmclock a
+ * guest's kvmclock; --clock-offset is added to every printed time, in its
+ * unit (ns, or TSC ticks with --tsc).  The check probes the host: what it
+ * cannot convert is refused before the run.
+ */
+struct clock_tsc {
+	unsigned short time_shift; /* the perf mmap page's conversion of perf time <-> TSC */
+	unsigned time_mult;
+	u64 time_zero;
+};
+
+struct clock_opts {
+	bool tsc;	       /* --tsc */
+	bool monotonic;	       /* --monotonic (the events' clock in any case) */
+	bool offset_set;       /* --clock-offset given */
+	u64 offset;	       /* --clock-offset, modulo 2^64 (0xffee... is a negative one) */
+	const char *kvmclock;  /* --kvmclock UUID */
+	struct clock_tsc conv; /* --tsc: filled in by the check */
+};
+
 /* What a session is created with: any pointer may be NULL (defaults). */
 struct engine_conf {
 	const struct target_opts *target;
@@ -90,6 +113,7 @@ struct engine_conf {
 	const struct event_opts *events;
 	const struct capture_opts *capture;
 	const struct log_opts *log;
+	const struct clock_opts *clock; /* --tsc, --clock-offset, ... (NULL: wall clock) */
 	bool output_file; /* the output is a file: SIGHUP calls the reopen hook */
 };
 
@@ -107,6 +131,8 @@ extern const struct opt_group target_group; /* -C -p -t (and "-- command") */
 extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem */
 extern const struct opt_group run_group;    /* -i --usage-self -N --sampling-limit ... */
 extern const struct opt_group event_group;  /* -e (parsed into specs by its check) */
+/* --tsc --clock-offset --monotonic --kvmclock: every profiler gets it (cli/options.c) */
+extern const struct opt_group clock_group;
 
 /*
  * Default ring size: a 64 MiB budget split over @nr_cpus, 128..2048 pages

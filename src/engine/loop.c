@@ -21,6 +21,7 @@
 
 #include <event-parse.h>
 
+#include "engine/clockopt.h"
 #include "engine/procfs.h"
 #include "engine/rate.h"
 #include "engine/session_int.h"
@@ -34,22 +35,48 @@ u64 session__now(struct session *s)
 {
 	struct timespec ts;
 
-	(void)s;
+	/* --tsc: the events run on perf's own clock, read through the TSC */
+	if (s && s->conf.clock && s->conf.clock->tsc)
+		return clock__tsc_perf_now(&s->conf.clock->conv);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-u64 session__wall_ns(struct session *s, u64 time)
+u64 session__epoch_ns(struct session *s, u64 time)
 {
 	return (u64)((long long)time + s->wall_offset);
 }
 
+u64 session__wall_ns(struct session *s, u64 time)
+{
+	const struct clock_opts *c = s->conf.clock;
+
+	if (c->tsc)
+		return clock__perf_to_tsc(&c->conv, time) + c->offset;
+	return session__epoch_ns(s, time) + c->offset;
+}
+
 void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
 {
-	long long wall = (long long)time + s->wall_offset;
-	long long sec = wall / 1000000000LL;
-	long usec = (long)(wall % 1000000000LL) / 1000;
+	long long wall, sec, ns;
+	long usec;
 
+	if (s->conf.clock->tsc) {
+		/* the original's form: ticks / 10^9 as SECONDS.USEC */
+		u64 t = session__wall_ns(s, time);
+
+		snprintf(buf, len, "%llu.%06llu", (unsigned long long)(t / 1000000000ULL),
+			 (unsigned long long)(t % 1000000000ULL / 1000));
+		return;
+	}
+	wall = (long long)session__wall_ns(s, time);
+	sec = wall / 1000000000LL;
+	ns = wall % 1000000000LL;
+	if (ns < 0) { /* before the epoch (a --clock-offset): round down */
+		ns += 1000000000LL;
+		sec--;
+	}
+	usec = (long)(ns / 1000);
 	/* localtime_r is costly per event; the seconds part rarely changes */
 	if (sec != s->cached_sec) {
 		time_t t = (time_t)sec;

@@ -23,7 +23,7 @@ struct sample {
 	unsigned misc;
 	u64 ip;
 	u32 pid, tid;
-	u64 time; /* perf clock (CLOCK_MONOTONIC, see clock.h) */
+	u64 time; /* perf clock (CLOCK_MONOTONIC; perf's own with --tsc) */
 	u64 addr;
 	u64 id;
 	u64 stream_id;

@@ -67,24 +67,24 @@ int session__skipped(struct session *s, char *const **names)
 	return s->nr_skipped;
 }
 
-static long long mono_to_wall_offset(void)
+static long long mono_to_wall_offset(struct session *s)
 {
-	struct timespec r1, m, r2;
+	struct timespec r1, r2;
 	long long best = 0, best_gap = -1;
 
 	/* The tightest of a few bracketing reads gives the offset to ~1 us. */
 	for (int i = 0; i < 5; i++) {
-		long long gap;
+		long long gap, m;
 
 		clock_gettime(CLOCK_REALTIME, &r1);
-		clock_gettime(CLOCK_MONOTONIC, &m);
+		m = (long long)session__now(s); /* the events' clock */
 		clock_gettime(CLOCK_REALTIME, &r2);
 		gap = (r2.tv_sec - r1.tv_sec) * 1000000000LL + (r2.tv_nsec - r1.tv_nsec);
 		if (best_gap < 0 || gap < best_gap) {
 			long long rmid = r1.tv_sec * 1000000000LL + r1.tv_nsec + gap / 2;
 
 			best_gap = gap;
-			best = rmid - (m.tv_sec * 1000000000LL + m.tv_nsec);
+			best = rmid - m;
 		}
 	}
 	return best;
@@ -120,6 +120,8 @@ struct session *session__new(const struct engine_conf *conf, FILE *out)
 		s->conf.capture = &s->def_capture;
 	if (!s->conf.log)
 		s->conf.log = &s->def_log;
+	if (!s->conf.clock)
+		s->conf.clock = &s->def_clock;
 	/*
 	 * Stacks resolve through the maps that MMAP2 records build: a sample
 	 * read from one CPU's buffer must not overtake the mmap of its library
@@ -133,7 +135,7 @@ struct session *session__new(const struct engine_conf *conf, FILE *out)
 	s->wl.go_fd = s->wl.err_fd = -1;
 	s->cached_sec = -1;
 	s->order_margin = 10 * 1000000ULL;
-	s->wall_offset = mono_to_wall_offset();
+	s->wall_offset = mono_to_wall_offset(s);
 	s->max_cpu = cpulist__possible();
 	if (s->max_cpu <= 0)
 		s->max_cpu = 1024;
@@ -409,8 +411,9 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	a->config2 = c->config2;
 	a->disabled = 1;
 	a->sample_id_all = 1;
-	a->use_clockid = 1;
-	a->clockid = CLOCK_MONOTONIC;
+	/* --tsc: perf's own clock, the one the kernel converts to the TSC */
+	a->use_clockid = !s->conf.clock->tsc;
+	a->clockid = a->use_clockid ? CLOCK_MONOTONIC : 0;
 	/* wakeups: set at open (session__set_wakeup), when the ring size is known */
 	if (c->callchain && cap->cg != CG_NONE) {
 		/*

@@ -224,7 +224,7 @@ void session__output_err(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 bool session__output_failed(struct session *s);
 /*
- * When the events were enabled (session__now's clock: CLOCK_MONOTONIC), the
+ * When the events were enabled (session__now's clock: the events'), the
  * start of what counters count; 0 before (injected sessions: what
  * session__inject_enabled set, else 0).
  */
@@ -393,11 +393,20 @@ const char *session__comm(struct session *s, u32 pid);
 /* The comm @pid had at @time (a sample's): what a sample should print. */
 const char *session__comm_at(struct session *s, u32 pid, u64 time);
 
-/* Convert a sample timestamp to wall-clock text "YYYY-MM-DD HH:MM:SS.uuuuuu". */
+/*
+ * A sample timestamp as printed: wall-clock text "YYYY-MM-DD HH:MM:SS.uuuuuu"
+ * (local time), or with --tsc the TSC ticks as "SECONDS.USEC" of ticks / 10^9
+ * (the original's form); --clock-offset is added (clock group, engine/conf.h).
+ */
 void session__fmt_time(struct session *s, u64 time, char *buf, size_t len);
-/* A sample timestamp as wall-clock nanoseconds since the Unix epoch (--json's time_ns). */
+/*
+ * The same as a number (--json's time_ns): wall-clock ns since the Unix
+ * epoch, or TSC ticks with --tsc, plus --clock-offset.
+ */
 u64 session__wall_ns(struct session *s, u64 time);
-/* Current time in the events' clock. */
+/* A sample timestamp as wall-clock ns since the epoch whatever the clock options. */
+u64 session__epoch_ns(struct session *s, u64 time);
+/* Current time in the events' clock (CLOCK_MONOTONIC; perf's own with --tsc). */
 u64 session__now(struct session *s);
 
 /*

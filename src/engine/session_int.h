@@ -55,6 +55,7 @@ struct session {
 	struct event_opts def_events;
 	struct capture_opts def_capture;
 	struct log_opts def_log;
+	struct clock_opts def_clock;
 	bool order;		 /* time order: --order, stacks, or the profiler asked */
 	bool cpu_wide;		 /* the profiler asked for per-CPU events with -p/-t/-- */
 	unsigned want_pages;	 /* the profiler's minimum ring size without -m */
@@ -125,7 +126,7 @@ struct session {
 	bool want_switch;	/* a hook set takes context-switch records */
 	unsigned targets_nomem; /* workload processes not followed (out of memory) */
 
-	long long wall_offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	long long wall_offset; /* CLOCK_REALTIME - the events' clock (session__now), ns */
 	long long cached_sec;
 	char cached_prefix[32];
 	struct trace_seq seq; /* event printing buffer */

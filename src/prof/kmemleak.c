@@ -261,7 +261,7 @@ static void json_stats(struct session *s, struct kmemleak *k, bool final,
 	struct json j;
 
 	memreport__json_head(s, &j, final ? "summary" : "interval", final ? "run" : "interval",
-			     memreport__now());
+			     memreport__now(s));
 	json__u64(&j, "allocations", st->allocs);
 	json__u64(&j, "frees", st->frees);
 	json__u64(&j, "ignored_frees", st->ignored_frees);

@@ -106,7 +106,7 @@ static int kmp_init(struct session *s, void *priv, const struct opt_set *opts)
 	session__want_pages(s, 512);
 	k->mt = memtrack__new(0);
 	k->db = stackdb__new();
-	k->last = memreport__now();
+	k->last = memreport__now(s);
 	if (!k->mt || !k->db)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	memtrack__set_stackdb(k->mt, k->db);
@@ -293,7 +293,7 @@ static void report(struct session *s, struct kmemprof *k)
 	if (session__json(s)) {
 		struct json j;
 
-		k->now = memreport__now();
+		k->now = memreport__now(s);
 		k->scope = session__interval_ms(s) ? "interval" : "run";
 		/* without -i, the one table is the whole run's: scope "run" */
 		memreport__json_head(s, &j, "interval", k->scope, k->now);
@@ -314,7 +314,7 @@ static void report(struct session *s, struct kmemprof *k)
 		fflush(out);
 		return;
 	}
-	session__fmt_time(s, memreport__now(), tbuf, sizeof(tbuf));
+	session__fmt_time(s, memreport__now(s), tbuf, sizeof(tbuf));
 	fprintf(out,
 		"%s kmemprof: allocated %llu bytes in %llu objects, freed %llu bytes in %llu "
 		"objects, %llu frees of memory allocated before the start\n",
@@ -354,7 +354,7 @@ static void kmp_deinit(struct session *s, void *priv)
 		if (session__json(s)) {
 			struct json j;
 
-			memreport__json_head(s, &j, "summary", "run", memreport__now());
+			memreport__json_head(s, &j, "summary", "run", memreport__now(s));
 			json__u64(&j, "replaced", st.replaced);
 			json__u64(&j, "untracked", st.untracked);
 			json__u64(&j, "bad_reads", k->bad_reads);

@@ -223,7 +223,7 @@ static int write_pprof(struct stack_flame *f, struct session *s, const char *who
 	FILE *fp;
 	int err;
 
-	pprof__set_time(f->pp, (int64_t)session__wall_ns(s, start),
+	pprof__set_time(f->pp, (int64_t)session__epoch_ns(s, start),
 			now > start ? (int64_t)(now - start) : 0);
 	if (session__stack(s))
 		pprof__set_src(f->pp, src_of, session__stack(s));

@@ -107,6 +107,23 @@ refused "CPUS{} group without its size" "at column 23: bad CPU list in CPUS{...}
 refused "bare word then a second word" "at column 15: expected an operator, found 'b'" \
 	trace -e "$SW/prev_comm == a b/" "${RUN[@]}"
 
+# --- the clock options (issue 21): values, combinations, what the host cannot do
+refused "--clock-offset not a number" "bad --clock-offset '12abc' (an integer added to every time" \
+	trace -e "$SW" --clock-offset 12abc "${RUN[@]}"
+refused "--kvmclock not a UUID" "bad --kvmclock '8ab13543' (a guest's UUID" \
+	trace -e "$SW" --kvmclock 8ab13543 "${RUN[@]}"
+refused "--kvmclock of no guest" "--kvmclock: no KVM guest with UUID 0badc0de-95fc-4a78-9056-d605a03e9033" \
+	trace -e "$SW" --kvmclock 0badc0de-95fc-4a78-9056-d605a03e9033 "${RUN[@]}"
+refused "--tsc with --kvmclock" "--tsc and --kvmclock exclude each other" \
+	trace -e "$SW" --tsc --kvmclock 0badc0de-95fc-4a78-9056-d605a03e9033 "${RUN[@]}"
+refused "--monotonic with --tsc" "--monotonic and --tsc exclude each other" \
+	trace -e "$SW" --monotonic --tsc "${RUN[@]}"
+case $("$W/perf_caps" 2>/dev/null) in
+*cap_user_time_zero=0*)
+	refused "--tsc on a host without the conversion" "--tsc: this host gives no conversion of perf time to TSC" \
+		trace -e "$SW" --tsc "${RUN[@]}" ;;
+esac
+
 # spaces around list items are trimmed, as around -e items
 "$PP" trace -e "$SW" -C ' 0 , 0' -N 1 -- true >/dev/null 2>"$T/err"
 check_eq "-C ' 0 , 0': spaces around items are fine" "$?" 0
