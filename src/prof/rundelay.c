@@ -297,7 +297,8 @@ const struct profiler prof_rundelay = {
 		    "  perf-prof rundelay --filter 'java,qemu*' --perins --hist\n"
 		    "  perf-prof rundelay -p 1234",
 	.groups = (const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
-						     &ring_group, &output_group, NULL },
+						     &ring_group, &output_group, &exclude_tp_group,
+						     NULL },
 	.own = rd_opts,
 	.priv_size = sizeof(struct rundelay),
 	.init = rd_init,

@@ -254,9 +254,9 @@ const struct profiler prof_syscalls = {
 	.examples = "perf-prof syscalls -p 1234 -i 1000\n"
 		    "  perf-prof syscalls --syscall read,write --than 10ms -g\n"
 		    "  perf-prof syscalls --perins -- ./workload",
-	.groups =
-		(const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
-						   &ring_group, &output_group, &stack_group, NULL },
+	.groups = (const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
+						     &ring_group, &output_group, &stack_group,
+						     &exclude_tp_group, NULL },
 	.own = sc_opts,
 	.priv_size = sizeof(struct syscalls),
 	.init = sc_init,
