@@ -185,6 +185,65 @@ const struct opt_group exclude_group = {
 	.check = exclude_check,
 };
 
+static int exclude_tp_check(void *data, const struct opt_set *set, char *err, size_t errlen)
+{
+	const struct exclude_opts *x = data;
+
+	if (exclude_check(data, set, err, errlen))
+		return -1;
+	if (x->kernel) {
+		snprintf(err, errlen,
+			 "tracepoints fire in the kernel: --exclude-kernel leaves nothing");
+		return -1;
+	}
+	if (x->host) {
+		snprintf(err, errlen,
+			 "tracepoints fire in the host's kernel: -G/--exclude-host leaves nothing");
+		return -1;
+	}
+	return 0;
+}
+
+const struct opt_group exclude_tp_group = {
+	.name = "exclude",
+	.opts = exclude_opts,
+	.size = sizeof(struct exclude_opts),
+	.check = exclude_tp_check,
+};
+
+void exclude__attr(const struct exclude_opts *x, struct perf_event_attr *a)
+{
+	if (!x)
+		return;
+	a->exclude_user |= x->user;
+	a->exclude_kernel |= x->kernel;
+	a->exclude_guest |= x->guest;
+	a->exclude_host |= x->host;
+}
+
+bool exclude__keep(const struct exclude_opts *x, unsigned misc)
+{
+	if (!x)
+		return true;
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_USER:
+		return !x->user && !x->host;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return !x->kernel && !x->guest;
+	case PERF_RECORD_MISC_GUEST_USER:
+		return !x->user && !x->guest;
+	default: /* the kernel, the hypervisor */
+		return !x->kernel && !x->host;
+	}
+}
+
+const char *exclude__empty(const struct exclude_opts *x)
+{
+	if (x && x->user && x->kernel)
+		return "--exclude-user and --exclude-kernel leave nothing";
+	return NULL;
+}
+
 static int opt_pages(void *data, const char *arg, char *err, size_t errlen)
 {
 	struct ring_opts *r = data;

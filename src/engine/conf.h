@@ -127,6 +127,24 @@ struct exclude_opts {
 	bool user, kernel, guest, host;
 };
 extern const struct opt_group exclude_group; /* --exclude-* -G */
+/*
+ * The same options for profilers of tracepoints (and kprobes): those fire
+ * in the host's kernel, so --exclude-user and --exclude-guest leave none of
+ * them out (accepted, nothing changes) and --exclude-kernel or -G leave
+ * nothing (refused by the group's check, one line).
+ */
+extern const struct opt_group exclude_tp_group;
+
+/*
+ * The options as exclude bits ORed into @a, a hardware, software or PMU
+ * event's attr (the kernel applies exclude_guest/exclude_host to PMU events
+ * only).  @x may be NULL (nothing).
+ */
+void exclude__attr(const struct exclude_opts *x, struct perf_event_attr *a);
+/* Whether a sample whose record's misc is @misc is in a mode @x keeps. */
+bool exclude__keep(const struct exclude_opts *x, unsigned misc);
+/* NULL when @x leaves some mode, else the reason (for session__usage_err's "%s"). */
+const char *exclude__empty(const struct exclude_opts *x);
 extern const struct opt_group target_group; /* -C -p -t (and "-- command") */
 extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem */
 extern const struct opt_group run_group;    /* -i --usage-self -N --sampling-limit ... */

@@ -195,9 +195,9 @@ const struct profiler prof_blktrace = {
 		    "MS] [-C CPUS]",
 	.examples = "perf-prof blktrace -d /dev/sda -i 1000\n"
 		    "  perf-prof blktrace -d /dev/nvme0n1 --than 10ms --hist",
-	.groups =
-		(const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
-						   &ring_group, &output_group, &stack_group, NULL },
+	.groups = (const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
+						     &ring_group, &output_group, &stack_group,
+						     &exclude_tp_group, NULL },
 	.own = bt_opts,
 	.priv_size = sizeof(struct blktrace),
 	.init = bt_init,

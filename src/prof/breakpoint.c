@@ -42,6 +42,7 @@ struct breakpoint {
 	struct bp bp[BP_MAX];
 	int nr;
 	bool show_stack;
+	bool excl_user, excl_kernel; /* --exclude-user/--exclude-kernel: the hits left out */
 	bool persona_set; /* address randomization turned off for the command */
 	int old_persona;  /* ... and the personality to restore */
 	bool checked;	  /* the command's exec was checked against the guesses */
@@ -285,6 +286,8 @@ static int bp_add(struct session *s, struct breakpoint *p, struct bp *b)
 		.type = PERF_TYPE_BREAKPOINT,
 		.sample_period = 1,
 		.callchain = p->show_stack,
+		.exclude_user = p->excl_user,
+		.exclude_kernel = p->excl_kernel,
 		.extra_sample_type = PERF_SAMPLE_IP,
 		.name = b->text,
 	};
@@ -360,9 +363,18 @@ static int bp_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
 	const struct target_opts *tg = session__conf(s)->target;
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct breakpoint *p = priv;
 	int err;
 
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
+	if (ex && ex->host)
+		return session__usage_err(s, "breakpoints are the host's debug registers: "
+					     "-G/--exclude-host leaves nothing");
+	/* --exclude-guest: a guest runs with debug registers of its own; nothing to leave out */
+	p->excl_user = ex && ex->user;
+	p->excl_kernel = ex && ex->kernel;
 	p->show_stack = st && !st->capture.defaulted && st->capture.cg != CG_NONE;
 	if (!p->nr) /* an injected session without args */
 		return session__usage_err(s, "no breakpoint: give %s", syntax);
@@ -560,7 +572,8 @@ const struct profiler prof_breakpoint = {
 		"libraries (SYMBOL+OFF for a member).  LEN 1, 2, 4 or 8 (default: the symbol's\n"
 		"size, else 4); TYPE r, w, rw or x (default: x for a function, else rw).",
 	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
-						     &output_group, &stack_group, NULL },
+						     &output_group, &stack_group, &exclude_group,
+						     NULL },
 	.stacks = true,
 	.priv_size = sizeof(struct breakpoint),
 	.args = bp_args,

@@ -209,9 +209,9 @@ const struct profiler prof_expr = {
 		    "Each event prints as trace prints it, then ' = VALUE': a number in decimal "
 		    "and hex,\n"
 		    "or a string in quotes.  The language: README, 'Expressions'.",
-	.groups =
-		(const struct opt_group *const[]){ &event_group, &target_group, &run_group,
-						   &ring_group, &output_group, &stack_group, NULL },
+	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &run_group,
+						     &ring_group, &output_group, &stack_group,
+						     &exclude_tp_group, NULL },
 	.priv_size = sizeof(struct expr_prof),
 	.args = expr_args,
 	.init = expr_init,

@@ -66,12 +66,14 @@ static int hc_opt_e(void *data, const char *arg, char *err, size_t errlen)
 
 static int hc_init(struct session *s, void *priv, const struct opt_set *opts)
 {
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	static const char *const dflt = "context-switches,cpu-migrations,page-faults";
 	struct hrcount *p = priv;
 	u64 period;
 	int err;
 
-	(void)opts;
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
 	/* no --period: one per interval (-i, default 1 s), as the original's */
 	session__want_interval(s, 1000);
 	err = hrgroup__period(s, p->period, p->freq, session__interval_ms(s) * 1000000ULL, &period);
@@ -83,6 +85,10 @@ static int hc_init(struct session *s, void *priv, const struct opt_set *opts)
 	err = hrgroup__add(&p->g, s, p->period, p->texts, p->nr_texts);
 	if (err)
 		return err;
+	/* the members count in the modes kept; the timer samples every period regardless */
+	for (int i = 0; i < p->g.nr; i++)
+		if (p->g.m[i].ev)
+			exclude__attr(ex, &p->g.m[i].ev->attr);
 	p->all = calloc(2 * (p->g.nr ? p->g.nr : 1), sizeof(*p->all));
 	if (!p->all)
 		return session__set_err(s, -ENOMEM, "out of memory");
@@ -513,7 +519,7 @@ const struct profiler prof_hrcount = {
 		    "  perf-prof hrcount -e 'sched:sched_switch/prev_state==0/alias=preempt/' -F "
 		    "1000 -p 4242",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
-						     &output_group, NULL },
+						     &output_group, &exclude_group, NULL },
 	.own = hc_opts,
 	.priv_size = sizeof(struct hrcount),
 	.init = hc_init,

@@ -60,12 +60,14 @@ static int ht_args(void *priv, int argc, char **argv, char *err, size_t errlen)
 
 static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
 {
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct hrtimer_prof *p = priv;
 	char buf[512];
 	u64 period;
 	int err;
 
-	(void)opts;
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
 	/* no --period: every second (-i MS: every MS) */
 	err = hrgroup__period(
 		s, p->period, p->freq,
@@ -76,6 +78,10 @@ static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
 	err = hrgroup__add(&p->g, s, p->period, p->texts, p->nr_texts);
 	if (err)
 		return err;
+	/* the members count in the modes kept; the timer samples every period regardless */
+	for (int i = 0; i < p->g.nr; i++)
+		if (p->g.m[i].ev)
+			exclude__attr(ex, &p->g.m[i].ev->attr);
 	if (p->text) {
 		p->e = hrgroup__compile(&p->g, p->text, buf, sizeof(buf));
 		if (!p->e)
@@ -230,7 +236,8 @@ const struct profiler prof_hrtimer = {
 		"event's\n"
 		"name with '-' and ':' made '_' (context_switches); _periods: the periods covered.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
-						     &output_group, &stack_group, NULL },
+						     &output_group, &stack_group, &exclude_group,
+						     NULL },
 	.own = ht_opts,
 	.priv_size = sizeof(struct hrtimer_prof),
 	.args = ht_args,

@@ -23,10 +23,13 @@ struct hwstat {
 
 static int hw_init(struct session *s, void *priv, const struct opt_set *opts)
 {
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct hwstat *p = priv;
 	char err[256];
+	int rc;
 
-	(void)opts;
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
 	if (!features__cpu_pmu())
 		return session__set_err(
 			s, -ENODEV,
@@ -36,7 +39,10 @@ static int hw_init(struct session *s, void *priv, const struct opt_set *opts)
 			"stat -e task-clock' counts time");
 	if (evname__parse_list("{cycles,instructions}", &p->evs, &p->nr_evs, err, sizeof(err)))
 		return session__set_err(s, -EINVAL, "%s", err);
-	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+	rc = ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+	for (int i = 0; !rc && i < p->cs.nr; i++) /* counted in the modes kept */
+		exclude__attr(ex, &p->cs.c[i].ev->attr);
+	return rc;
 }
 
 /* What was read last: since the last interval, or (@since_start) since the start. */
@@ -97,8 +103,8 @@ const struct profiler prof_hwstat = {
 	.synopsis = "perf-prof hwstat [-i MS] [--perins] [-C CPUS|-p PID|-t TID|-- command]",
 	.examples = "perf-prof hwstat -C 0-3 -i 1000 --perins\n"
 		    "  perf-prof hwstat -- ./spin 2",
-	.groups =
-		(const struct opt_group *const[]){ &target_group, &run_group, &output_group, NULL },
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &output_group,
+						     &exclude_group, NULL },
 	.own = hw_opts,
 	.priv_size = sizeof(struct hwstat),
 	.init = hw_init,

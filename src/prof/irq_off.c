@@ -40,6 +40,7 @@ struct io_cpu {
 struct irq_off {
 	unsigned long long freq, period, than;
 	bool precise;
+	struct exclude_opts ex; /* a gap is reported when its last sample is in a mode kept */
 	struct evsel *ev;
 	struct gapwatch *gw;
 	struct ksyms *ks; /* names the ip without -g */
@@ -54,6 +55,7 @@ static int io_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
 	const struct target_opts *tg = opt_set__get(opts, &target_group);
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct irq_off *p = priv;
 	bool stacks = st && st->capture.cg != CG_NONE;
 	struct evsel_conf c = {
@@ -70,6 +72,10 @@ static int io_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (tg && (tg->nr_pids || tg->nr_tids))
 		return session__usage_err(s, "irq-off watches CPUs, not tasks: use -C CPUS "
 					     "(or '-- command' for how long to watch)");
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
+	if (ex)
+		p->ex = *ex;
 	if (p->freq && p->period)
 		return session__usage_err(s, "-F and --period both set the timer: give one");
 	if (p->freq) {
@@ -141,6 +147,12 @@ static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	(void)ev;
 	p->samples++;
 	if (gapwatch__tick(p->gw, 0, (int)smp->cpu, smp->time, smp->pid, p->limit, &t) != GW_GAP)
+		return;
+	/*
+	 * The timer must sample every mode to see the gaps: the modes left
+	 * out are left out of what is reported (where the gap ended).
+	 */
+	if (!exclude__keep(&p->ex, smp->misc))
 		return;
 	/*
 	 * Interrupts are never off in user mode: the timer, due all along,
@@ -346,7 +358,8 @@ const struct profiler prof_irq_off = {
 		    "least,\nthe time without a timer sample, and the stack (-g) or the ip.  Gaps "
 		    "of idle CPUs are not reported.",
 	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
-						     &output_group, &stack_group, NULL },
+						     &output_group, &stack_group, &exclude_group,
+						     NULL },
 	.own = io_opts,
 	.priv_size = sizeof(struct irq_off),
 	.init = io_init,

@@ -423,7 +423,7 @@ const struct profiler prof_kmemleak = {
 		"and every -i: what is still allocated, grouped by stack, largest first.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
-						     NULL },
+						     &exclude_tp_group, NULL },
 	.own = kml_opts,
 	.stacks = true,
 	.priv_size = sizeof(struct kmemleak),

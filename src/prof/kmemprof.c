@@ -422,7 +422,7 @@ const struct profiler prof_kmemprof = {
 		    "(default: the fields ptr and bytes_alloc/bytes_req/size).",
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &target_group,
 						     &run_group, &ring_group, &output_group,
-						     &stack_group, NULL },
+						     &stack_group, &exclude_tp_group, NULL },
 	.own = kmp_opts,
 	.ev_attrs = kmp_attrs,
 	.stacks = true,

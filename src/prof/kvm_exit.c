@@ -143,9 +143,9 @@ const struct profiler prof_kvm_exit = {
 	.examples = "perf-prof kvm-exit -C 5-20 -i 1000 --than 1000   # exits over 1000us printed\n"
 		    "  perf-prof kvm-exit -p $(pidof qemu-system-x86_64) --perins --hist\n"
 		    "--than: a bare number is us, as the original's.",
-	.groups =
-		(const struct opt_group *const[]){ &lat_group_us, &target_group, &run_group,
-						   &ring_group, &output_group, &stack_group, NULL },
+	.groups = (const struct opt_group *const[]){ &lat_group_us, &target_group, &run_group,
+						     &ring_group, &output_group, &stack_group,
+						     &exclude_tp_group, NULL },
 	.priv_size = sizeof(struct kvm_exit),
 	.init = ke_init,
 	.ops = { .sample = ke_sample,

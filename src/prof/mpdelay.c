@@ -85,7 +85,7 @@ const struct profiler prof_mpdelay = {
 		    "Key: the thread (with -p/-t/--), else the CPU.  --than: a bare number is us.",
 	.groups = (const struct opt_group *const[]){ &event_group, &lat_group_us, &target_group,
 						     &run_group, &ring_group, &output_group,
-						     &stack_group, NULL },
+						     &stack_group, &exclude_tp_group, NULL },
 	.ev_attrs = mp_attrs,
 	.priv_size = sizeof(struct mpdelay),
 	.init = mp_init,

@@ -375,7 +375,7 @@ const struct profiler prof_nested_trace = {
 		"Key: -k EXPR, else the thread (with -p/-t/--), else the CPU.",
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &target_group,
 						     &run_group, &ring_group, &output_group,
-						     &stack_group, NULL },
+						     &stack_group, &exclude_tp_group, NULL },
 	.own = nt_opts,
 	.priv_size = sizeof(struct nested_trace),
 	.init = nt_init,

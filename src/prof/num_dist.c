@@ -414,9 +414,9 @@ const struct profiler prof_num_dist = {
 		"  perf-prof num-dist -e 'sched:sched_switch//num=prev_prio/' --than 120 -g\n"
 		"Columns: calls, total, min, avg, p50, p95, p99, max of the numbers, per event\n"
 		"(per CPU or thread with --perins); quantiles are within 0.8%.",
-	.groups =
-		(const struct opt_group *const[]){ &event_group, &target_group, &run_group,
-						   &ring_group, &output_group, &stack_group, NULL },
+	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &run_group,
+						     &ring_group, &output_group, &stack_group,
+						     &exclude_tp_group, NULL },
 	.own = num_dist_opts,
 	.ev_attrs = num_dist_attrs,
 	.priv_size = sizeof(struct num_dist),

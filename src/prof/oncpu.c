@@ -917,7 +917,7 @@ const struct profiler prof_oncpu = {
 		    "Each interval (default 1000 ms) and the whole run at exit; a slice "
 		    "running at\nan interval's edge is cut there; the idle task is not busy.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
-						     &output_group, NULL },
+						     &output_group, &exclude_tp_group, NULL },
 	.own = oc_opts,
 	.priv_size = sizeof(struct oncpu),
 	.init = oc_init,

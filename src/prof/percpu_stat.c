@@ -73,8 +73,12 @@ static int pcs_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct percpu_stat *p = priv;
 	const struct target_opts *t = opt_set__get(opts, &target_group);
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	char err[256];
+	int rc;
 
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
 	if (t && (t->nr_pids || t->nr_tids))
 		return session__usage_err(s, "percpu-stat counts whole CPUs: use -C CPUS (or stat "
 					     "-p for a process's counts)");
@@ -92,7 +96,10 @@ static int pcs_init(struct session *s, void *priv, const struct opt_set *opts)
 			return session__set_err(s, -EINVAL, "%s: %s", pcs_cols[i].event, err);
 		p->titles[p->nr_evs - 1] = pcs_cols[i].title;
 	}
-	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+	rc = ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+	for (int i = 0; !rc && i < p->cs.nr; i++) /* counted in the modes kept */
+		exclude__attr(ex, &p->cs.c[i].ev->attr);
+	return rc;
 }
 
 static void print_row(struct percpu_stat *p, FILE *out, const char *who, int inst, bool since_start)
@@ -184,8 +191,8 @@ const struct profiler prof_percpu_stat = {
 	.synopsis = "perf-prof percpu-stat [-i MS] [--syscalls] [-C CPUS] [-- command]",
 	.examples = "perf-prof percpu-stat -i 1000                # every second, every CPU\n"
 		    "  perf-prof percpu-stat -C 2-3 --syscalls -i 500",
-	.groups =
-		(const struct opt_group *const[]){ &target_group, &run_group, &output_group, NULL },
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &output_group,
+						     &exclude_group, NULL },
 	.own = pcs_opts,
 	.priv_size = sizeof(struct percpu_stat),
 	.init = pcs_init,

@@ -15,6 +15,7 @@
  * analysis/mtrace.h.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "analysis/mtrace.h"
 #include "analysis/pairs.h"
 #include "engine/kfilter.h"
+#include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
@@ -36,6 +38,9 @@ struct rundelay {
 	struct mtrace *mt;
 	struct pairs *asleep; /* threads seen switching out asleep, not woken yet */
 	struct evsel *sw, *wk, *wk_new;
+	/* the original's -e spelling: which starts, the events' own filters, untraced events */
+	bool no_wk, no_wk_new, no_preempt;
+	const char *sw_filter[2], *wk_filter, *wk_new_filter;
 	struct field prev_pid, prev_state, prev_comm, next_pid, wk_pid, wk_new_pid;
 	u64 closed_by_record;
 };
@@ -70,22 +75,36 @@ static int add_events(struct session *s, struct rundelay *rd)
 		goto out;
 	}
 	err = -EINVAL;
+	if (rd->sw_filter[0] && rd->sw_filter[1]) { /* one event for both ends: either's */
+		free(sw);
+		sw = kfilter__or(rd->sw_filter[0], rd->sw_filter[1]);
+	}
 	rd->sw = session__add_tp(s, "sched", "sched_switch",
-				 &(struct evsel_conf){ .filter = *sw ? sw : NULL });
-	rd->wk = rd->sw ? session__add_tp(s, "sched", "sched_wakeup",
-					  &(struct evsel_conf){ .filter = *wk ? wk : NULL })
-			: NULL;
-	rd->wk_new = rd->wk ? session__add_tp(s, "sched", "sched_wakeup_new",
-					      &(struct evsel_conf){ .filter = *wk ? wk : NULL })
-			    : NULL;
-	if (!rd->wk_new)
+				 &(struct evsel_conf){ .filter = sw && *sw ? sw : NULL });
+	if (!rd->no_wk && rd->sw) {
+		const char *f = rd->wk_filter ? rd->wk_filter : *wk ? wk : NULL;
+
+		rd->wk = session__add_tp(s, "sched", "sched_wakeup",
+					 &(struct evsel_conf){ .filter = f });
+		if (!rd->wk)
+			goto out;
+	}
+	if (!rd->no_wk_new && rd->sw) {
+		const char *f = rd->wk_new_filter ? rd->wk_new_filter : *wk ? wk : NULL;
+
+		rd->wk_new = session__add_tp(s, "sched", "sched_wakeup_new",
+					     &(struct evsel_conf){ .filter = f });
+		if (!rd->wk_new)
+			goto out;
+	}
+	if (!rd->sw)
 		goto out;
 	if (evsel__field(rd->sw, "prev_pid", &rd->prev_pid) ||
 	    evsel__field(rd->sw, "prev_state", &rd->prev_state) ||
 	    evsel__field(rd->sw, "prev_comm", &rd->prev_comm) ||
 	    evsel__field(rd->sw, "next_pid", &rd->next_pid) ||
-	    evsel__field(rd->wk, "pid", &rd->wk_pid) ||
-	    evsel__field(rd->wk_new, "pid", &rd->wk_new_pid)) {
+	    (rd->wk && evsel__field(rd->wk, "pid", &rd->wk_pid)) ||
+	    (rd->wk_new && evsel__field(rd->wk_new, "pid", &rd->wk_new_pid))) {
 		err = session__set_err(s, -EINVAL,
 				       "sched_switch or sched_wakeup lacks a field it needs "
 				       "(prev_pid, prev_state, prev_comm, next_pid, pid)");
@@ -100,15 +119,140 @@ out:
 	return err;
 }
 
+/*
+ * The point of each -e position: the positions with an event that is not
+ * untraced, in order (-1: untraced events only).  Returns how many.
+ */
+static int points(const struct event_opts *eo, int pt[EV_MAX_POS])
+{
+	int n = 0;
+
+	for (int p = 0; p < eo->nr_texts; p++) {
+		pt[p] = -1;
+		for (int i = 0; i < eo->nr_specs; i++)
+			if (eo->specs[i].pos == p && !evspec__attr(&eo->specs[i], "untraced"))
+				pt[p] = n;
+		n += pt[p] >= 0;
+	}
+	return n;
+}
+
+/* Whether @sp names the sched tracepoint @name (a glob such as sched:sched_wakeup* may). */
+static bool names(const struct ev_spec *sp, const char *name)
+{
+	return sp->probe == EV_TP && !fnmatch(sp->sys, "sched", 0) && !fnmatch(sp->name, name, 0);
+}
+
+/*
+ * The original's spelling: -e WAKEUPS,sched:sched_switch//key=prev_pid/
+ * -e sched:sched_switch//key=next_pid/ -k pid, the same three starts and
+ * end as the default; a start left out of the first -e is not measured,
+ * the events' filters are the kernel's (the switch opens once: its filter
+ * is either position's), and untraced events are seen by --detail only.
+ */
+static int rd_events(struct session *s, struct rundelay *rd, const struct event_opts *eo,
+		     const struct key_opts *ko)
+{
+	bool wk = false, wk_new = false, sw0 = false, sw1 = false;
+	int pt[EV_MAX_POS];
+
+	if (points(eo, pt) != 2)
+		return session__usage_err(s, "rundelay -e: give two, -e sched:sched_wakeup,"
+					     "sched:sched_wakeup_new,sched:sched_switch -e "
+					     "sched:sched_switch (the starts, then the end)");
+	if (ko && ko->expr && strcmp(ko->expr, "pid") && strcmp(ko->expr, "common_pid"))
+		return session__usage_err(s,
+					  "-k '%s': rundelay keys every event by its thread "
+					  "(-k pid, as the original)",
+					  ko->expr);
+	if (rd->filter)
+		for (int i = 0; i < eo->nr_specs; i++)
+			if (eo->specs[i].filter)
+				return session__usage_err(
+					s, "give --filter or filters on -e, not both");
+	for (int i = 0; i < eo->nr_specs; i++) {
+		const struct ev_spec *sp = &eo->specs[i];
+		const char *key = evspec__attr(sp, "key");
+		bool hit = false;
+		int at;
+
+		if (evspec__attr(sp, "untraced"))
+			continue; /* added as it is, for --detail */
+		at = pt[sp->pos];
+		if (at == 0 && names(sp, "sched_wakeup")) {
+			hit = wk = true;
+			rd->wk_filter = sp->filter;
+			if (key && strcmp(key, "pid"))
+				goto bad_key;
+		}
+		if (at == 0 && names(sp, "sched_wakeup_new")) {
+			hit = wk_new = true;
+			rd->wk_new_filter = sp->filter;
+			if (key && strcmp(key, "pid"))
+				goto bad_key;
+		}
+		if (names(sp, "sched_switch")) {
+			hit = true;
+			*(at ? &sw1 : &sw0) = true;
+			rd->sw_filter[at] = sp->filter;
+			if (key && strcmp(key, at ? "next_pid" : "prev_pid"))
+				goto bad_key;
+		}
+		if (!hit)
+			return session__usage_err(
+				s,
+				"-e %s: rundelay measures sched_wakeup, sched_wakeup_new and "
+				"sched_switch (other events: add untraced, for --detail)",
+				sp->text);
+		continue;
+	bad_key:
+		return session__usage_err(s,
+					  "-e %s: key=%s: rundelay keys each event by its thread "
+					  "(sched_switch: prev_pid, then next_pid; wakeups: pid)",
+					  sp->text, key);
+	}
+	if (!sw1)
+		return session__usage_err(s,
+					  "rundelay -e: the second -e must be sched:sched_switch "
+					  "(the switch-in that ends the delay)");
+	if (!wk && !wk_new && !sw0)
+		return session__usage_err(
+			s, "rundelay -e: the first -e names no start "
+			   "(sched:sched_wakeup, sched:sched_wakeup_new, sched:sched_switch)");
+	if ((rd->sw_filter[0] != NULL) != (rd->sw_filter[1] != NULL))
+		rd->sw_filter[0] = rd->sw_filter[1] = NULL; /* one side unfiltered: every switch */
+	rd->no_wk = !wk;
+	rd->no_wk_new = !wk_new;
+	rd->no_preempt = !sw0;
+	return 0;
+}
+
+/* The untraced events of -e: seen by --detail timelines only. */
+static int rd_untraced(struct session *s, const struct event_opts *eo)
+{
+	for (int i = 0; eo && i < eo->nr_specs; i++)
+		if (evspec__attr(&eo->specs[i], "untraced")) {
+			int n = session__add_spec(s, &eo->specs[i], &(struct evsel_conf){ 0 });
+
+			if (n < 0)
+				return n;
+		}
+	return 0;
+}
+
 static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 {
+	const struct event_opts *eo = opt_set__get(opts, &event_group);
 	struct rundelay *rd = priv;
+	int err;
 
 	if (rd->filter && !kfilter__globs_ok(rd->filter))
 		return session__usage_err(s,
 					  "--filter '%s': give COMM globs without quotes, "
 					  "parentheses, & or | ([^...] is not a kernel glob)",
 					  rd->filter);
+	if (eo && eo->nr_specs && (err = rd_events(s, rd, eo, opt_set__get(opts, &key_group))))
+		return err;
 	/* a thread's switch-in and wakeup come from other tasks, on any CPU */
 	session__want_order(s);
 	session__want_cpu_wide(s);
@@ -134,7 +278,7 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MTRACE_MAX_KEYS });
 	if (!rd->asleep)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	return add_events(s, rd) ?: mtrace__ready(rd->mt, s);
+	return add_events(s, rd) ?: rd_untraced(s, eo) ?: mtrace__ready(rd->mt, s);
 }
 
 /* @tid runs from @time on: whatever it waited for ends. */
@@ -178,9 +322,10 @@ static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, 
 	}
 	if (!session__is_target(s, smp->pid, (u32)prev) || !comm_ok(rd, smp))
 		return;
-	if (!state || (state & PREV_STATE_PREEMPT))
-		mtrace__start(rd->mt, s, P_PREEMPT, prev, ev, smp);
-	else
+	if (!state || (state & PREV_STATE_PREEMPT)) {
+		if (!rd->no_preempt)
+			mtrace__start(rd->mt, s, P_PREEMPT, prev, ev, smp);
+	} else
 		pairs__start(rd->asleep, prev, smp->time, smp->cpu);
 }
 
@@ -278,6 +423,8 @@ static void rd_deinit(struct session *s, void *priv)
 	rd->asleep = NULL;
 }
 
+static const char *const rd_attrs[] = { "key", "untraced", NULL };
+
 static const struct popt rd_opts[] = {
 	{ .lname = "filter",
 	  .argname = "COMM[,COMM...]",
@@ -291,14 +438,20 @@ const struct profiler prof_rundelay = {
 	.needs = (const char *const[]){ "tp:sched:sched_switch", "tp:sched:sched_wakeup",
 					"tp:sched:sched_wakeup_new", "cpu-wide", NULL },
 	.desc = "scheduling delay: from wakeup or preemption to switch-in, per thread",
-	.synopsis = "perf-prof rundelay [--filter COMM,...] [--than TIME [-g]] [--perins] "
+	.synopsis = "perf-prof rundelay [-e STARTS -e sched:sched_switch [-k pid]] "
+		    "[--filter COMM,...] [--than TIME [-g]] [--perins] "
 		    "[--hist] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",
 	.examples = "perf-prof rundelay --than 10ms -i 1000\n"
 		    "  perf-prof rundelay --filter 'java,qemu*' --perins --hist\n"
-		    "  perf-prof rundelay -p 1234",
-	.groups = (const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
-						     &ring_group, &output_group, NULL },
+		    "  perf-prof rundelay -p 1234\n"
+		    "  perf-prof rundelay -e sched:sched_wakeup,sched:sched_wakeup_new,"
+		    "sched:sched_switch//key=prev_pid/ -e sched:sched_switch//key=next_pid/ -k pid "
+		    "-p 1234",
+	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
+						     &target_group, &run_group, &ring_group,
+						     &output_group, &exclude_tp_group, NULL },
 	.own = rd_opts,
+	.ev_attrs = rd_attrs,
 	.priv_size = sizeof(struct rundelay),
 	.init = rd_init,
 	.ops = { .sample = rd_sample,

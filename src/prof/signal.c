@@ -164,7 +164,8 @@ const struct profiler prof_signal = {
 		"(process) for a process-directed signal, and delivered / ignored / already "
 		"pending / ....",
 	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
-						     &output_group, &stack_group, NULL },
+						     &output_group, &stack_group, &exclude_tp_group,
+						     NULL },
 	.own = sw_opts,
 	.priv_size = sizeof(struct sigwatch),
 	.init = sw_init,

@@ -53,11 +53,13 @@ static void cpu_vendor(char *buf, size_t len)
 
 static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 {
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct split_lock *p = priv;
 	char vendor[64], err[256];
 	const char *ev;
 
-	(void)opts;
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
 	if (!features__cpu_pmu())
 		return session__set_err(s, -ENODEV,
 					"needs a hardware PMU, and this host has none (no "
@@ -73,11 +75,17 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 	session__want_cpu_wide(s);
 	if (evname__parse_list(ev, &p->evs, &p->nr_evs, err, sizeof(err)))
 		return session__set_err(s, -EINVAL, "%s", err);
+	for (int i = 0; i < p->nr_evs; i++) /* counted in the modes kept, sampled too */
+		exclude__attr(ex, &p->evs[i].attr);
 	if (p->trigger) {
 		struct evsel_conf c = {
 			.type = p->evs[0].attr.type,
 			.config = p->evs[0].attr.config,
 			.sample_period = p->trigger,
+			.exclude_user = p->evs[0].attr.exclude_user,
+			.exclude_kernel = p->evs[0].attr.exclude_kernel,
+			.exclude_guest = p->evs[0].attr.exclude_guest,
+			.exclude_host = p->evs[0].attr.exclude_host,
 			.extra_sample_type = PERF_SAMPLE_IP,
 			.name = "split-lock",
 		};
@@ -177,8 +185,8 @@ const struct profiler prof_split_lock = {
 	.synopsis = "perf-prof split-lock [-T N] [-i MS] [--perins] [-C CPUS]",
 	.examples = "perf-prof split-lock -i 1000 --perins\n"
 		    "  perf-prof split-lock -T 1000 -C 0-7     # who takes them, every 1000",
-	.groups =
-		(const struct opt_group *const[]){ &target_group, &run_group, &output_group, NULL },
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &output_group,
+						     &exclude_group, NULL },
 	.own = sl_opts,
 	.priv_size = sizeof(struct split_lock),
 	.init = sl_init,

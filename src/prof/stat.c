@@ -50,7 +50,12 @@ static int stat_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct stat_prof *p = priv;
 	const struct target_opts *t = opt_set__get(opts, &target_group);
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	char err[256];
+	int rc;
+
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
 
 	if (t && t->cpus_given && (t->nr_pids || t->nr_tids))
 		session__warn(s, "-C is ignored with -p/-t: a thread's counters count wherever it "
@@ -64,7 +69,10 @@ static int stat_init(struct session *s, void *priv, const struct opt_set *opts)
 	for (int i = 0; i < p->nr_texts; i++)
 		if (evname__parse_list(p->texts[i], &p->evs, &p->nr_evs, err, sizeof(err)))
 			return session__usage_err(s, "-e %s: %s", p->texts[i], err);
-	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+	rc = ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+	for (int i = 0; !rc && i < p->cs.nr; i++) /* counted in the modes kept */
+		exclude__attr(ex, &p->cs.c[i].ev->attr);
+	return rc;
 }
 
 /* The interval since the last one (read already). */
@@ -193,8 +201,8 @@ const struct profiler prof_stat = {
 		"perf-prof stat -e page-faults,context-switches -- ./touch 300\n"
 		"  perf-prof stat -e cpu-clock,cs,sched:sched_wakeup -C 0-3 -i 1000 --perins\n"
 		"  perf-prof stat -e '{cycles,instructions}' -p 4242   # a group: read together",
-	.groups =
-		(const struct opt_group *const[]){ &target_group, &run_group, &output_group, NULL },
+	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &output_group,
+						     &exclude_group, NULL },
 	.own = stat_opts,
 	.priv_size = sizeof(struct stat_prof),
 	.init = stat_init,

@@ -118,14 +118,104 @@ static char *id_filter(struct session *s, const char *names)
 	return f;
 }
 
+/*
+ * The point of each -e position: the positions with an event that is not
+ * untraced, in order (-1: untraced events only).  Returns how many.
+ */
+static int points(const struct event_opts *eo, int pt[EV_MAX_POS])
+{
+	int n = 0;
+
+	for (int p = 0; p < eo->nr_texts; p++) {
+		pt[p] = -1;
+		for (int i = 0; i < eo->nr_specs; i++)
+			if (eo->specs[i].pos == p && !evspec__attr(&eo->specs[i], "untraced"))
+				pt[p] = n;
+		n += pt[p] >= 0;
+	}
+	return n;
+}
+
+/*
+ * The original's spelling: -e raw_syscalls:sys_enter[/FILTER/] -e
+ * raw_syscalls:sys_exit[/FILTER/] [-k common_pid], the same pairs as the
+ * default; the events' filters are the kernel's, untraced events are seen by
+ * --detail only.  0 with the two specs set, or the usage error.
+ */
+static int sc_events(struct session *s, struct syscalls *sc, const struct event_opts *eo,
+		     const struct key_opts *ko, struct ev_spec **enter, struct ev_spec **exit)
+{
+	static const char *const want[2] = { "sys_enter", "sys_exit" };
+	int pt[EV_MAX_POS];
+
+	if (points(eo, pt) != 2)
+		return session__usage_err(s, "syscalls -e: give two, -e raw_syscalls:sys_enter "
+					     "-e raw_syscalls:sys_exit");
+	if (ko && ko->expr && strcmp(ko->expr, "common_pid"))
+		return session__usage_err(s,
+					  "-k '%s': syscalls pairs each sys_exit with its "
+					  "thread's sys_enter (-k common_pid, as the original)",
+					  ko->expr);
+	for (int i = 0; i < eo->nr_specs; i++) {
+		struct ev_spec *sp = &eo->specs[i];
+		const char *key = evspec__attr(sp, "key");
+
+		if (evspec__attr(sp, "untraced"))
+			continue;
+		if (sp->probe != EV_TP || strcmp(sp->sys, "raw_syscalls") ||
+		    strcmp(sp->name, want[pt[sp->pos]]) || (pt[sp->pos] ? *exit : *enter))
+			return session__usage_err(s,
+						  "-e %s: the %s -e of syscalls is "
+						  "raw_syscalls:%s (other events: add untraced, "
+						  "for --detail)",
+						  sp->text, pt[sp->pos] ? "second" : "first",
+						  want[pt[sp->pos]]);
+		if (key && strcmp(key, "common_pid"))
+			return session__usage_err(s,
+						  "-e %s: key=%s: syscalls pairs by thread "
+						  "(key=common_pid)",
+						  sp->text, key);
+		if (sp->filter && sc->names)
+			return session__usage_err(s, "give --syscall or filters on -e, not both");
+		*(pt[sp->pos] ? exit : enter) = sp;
+	}
+	if (!*enter || !*exit)
+		return session__usage_err(s, "syscalls -e: give -e raw_syscalls:sys_enter "
+					     "-e raw_syscalls:sys_exit");
+	return 0;
+}
+
+/* An event of syscalls: the -e spec's (its filter, or @c's), or raw_syscalls:@name. */
+static struct evsel *sc_add(struct session *s, struct ev_spec *sp, const char *name,
+			    const struct evsel_conf *c)
+{
+	struct evsel *last = NULL;
+
+	if (!sp)
+		return session__add_tp(s, "raw_syscalls", name, c);
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+		last = ev;
+	if (session__add_spec(s, sp, c) < 0)
+		return NULL;
+	for (struct evsel *ev = last ? last->next : session__evsels(s); ev; ev = ev->next)
+		last = ev;
+	return last;
+}
+
 static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 {
+	const struct event_opts *eo = opt_set__get(opts, &event_group);
+	struct ev_spec *sp_enter = NULL, *sp_exit = NULL;
 	const struct target_opts *t = session__conf(s)->target;
 	struct syscalls *sc = priv;
 	struct evsel_conf c = { .callchain = session__stacks_for_all(s) };
 	char *ids = NULL, *filter = NULL;
 	int err = -EINVAL;
 
+	if (eo && eo->nr_specs &&
+	    (err = sc_events(s, sc, eo, opt_set__get(opts, &key_group), &sp_enter, &sp_exit)))
+		return err;
+	err = -EINVAL;
 	if (sc->names && !(ids = id_filter(s, sc->names)))
 		return -EINVAL;
 	if (!t->nr_pids && !t->nr_tids && !t->argv) {
@@ -158,10 +248,14 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 		goto out;
 	mtrace__name(sc->mt, 0, "raw_syscalls:sys_enter", "sys_enter");
 	mtrace__name(sc->mt, 1, "raw_syscalls:sys_exit", "sys_exit");
-	sc->enter = session__add_tp(s, "raw_syscalls", "sys_enter", &c);
-	sc->exit = sc->enter ? session__add_tp(s, "raw_syscalls", "sys_exit", &c) : NULL;
+	sc->enter = sc_add(s, sp_enter, "sys_enter", &c);
+	sc->exit = sc->enter ? sc_add(s, sp_exit, "sys_exit", &c) : NULL;
 	if (!sc->enter || !sc->exit)
 		goto out;
+	for (int i = 0; eo && i < eo->nr_specs; i++) /* for --detail */
+		if (evspec__attr(&eo->specs[i], "untraced") &&
+		    session__add_spec(s, &eo->specs[i], &(struct evsel_conf){ 0 }) < 0)
+			goto out;
 	if (evsel__field(sc->enter, "id", &sc->enter_id) ||
 	    evsel__field(sc->exit, "id", &sc->exit_id) || evsel__field(sc->exit, "ret", &sc->ret)) {
 		err = session__set_err(s, -EINVAL, "raw_syscalls lacks a field it needs (id, ret)");
@@ -235,6 +329,8 @@ static void sc_deinit(struct session *s, void *priv)
 	sc->mt = NULL;
 }
 
+static const char *const sc_attrs[] = { "key", "untraced", NULL };
+
 static const struct popt sc_opts[] = {
 	{ .lname = "syscall",
 	  .argname = "NAME[,NAME...]",
@@ -249,15 +345,20 @@ const struct profiler prof_syscalls = {
 	.needs = (const char *const[]){ "tp:raw_syscalls:sys_enter", "tp:raw_syscalls:sys_exit",
 					NULL },
 	.desc = "system call latency per syscall (per thread with --perins), with errors",
-	.synopsis = "perf-prof syscalls [--syscall NAME,...] [--than TIME [-g]] [--perins] "
+	.synopsis = "perf-prof syscalls [-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit "
+		    "[-k common_pid]] [--syscall NAME,...] [--than TIME [-g]] [--perins] "
 		    "[--hist] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",
-	.examples = "perf-prof syscalls -p 1234 -i 1000\n"
-		    "  perf-prof syscalls --syscall read,write --than 10ms -g\n"
-		    "  perf-prof syscalls --perins -- ./workload",
-	.groups =
-		(const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
-						   &ring_group, &output_group, &stack_group, NULL },
+	.examples =
+		"perf-prof syscalls -p 1234 -i 1000\n"
+		"  perf-prof syscalls --syscall read,write --than 10ms -g\n"
+		"  perf-prof syscalls --perins -- ./workload\n"
+		"  perf-prof syscalls -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -p 1234",
+	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
+						     &target_group, &run_group, &ring_group,
+						     &output_group, &stack_group, &exclude_tp_group,
+						     NULL },
 	.own = sc_opts,
+	.ev_attrs = sc_attrs,
 	.priv_size = sizeof(struct syscalls),
 	.init = sc_init,
 	.ops = { .sample = sc_sample,

@@ -694,7 +694,7 @@ const struct profiler prof_task_state = {
 		    "'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
-						     NULL },
+						     &exclude_tp_group, NULL },
 	.own = task_state_opts,
 	.priv_size = sizeof(struct task_state),
 	.init = task_state_init,

@@ -477,7 +477,8 @@ const struct profiler prof_top = {
 		"Rows sort by the top-by columns, then the others, largest first; -i defaults to "
 		"1000 ms.",
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &target_group,
-						     &run_group, &ring_group, &output_group, NULL },
+						     &run_group, &ring_group, &output_group,
+						     &exclude_tp_group, NULL },
 	.own = top_opts,
 	.ev_attrs = top_attrs,
 	.priv_size = sizeof(struct top),

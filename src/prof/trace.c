@@ -88,7 +88,7 @@ const struct profiler prof_trace = {
 		    "  perf-prof trace -e skb:kfree_skb -g --flame-graph drops.svg -i 60000",
 	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &run_group,
 						     &ring_group, &output_group, &stack_group,
-						     &flame_group, NULL },
+						     &flame_group, &exclude_tp_group, NULL },
 	.priv_size = sizeof(struct trace),
 	.init = trace_init,
 	.ops = { .sample = trace_sample, .interval = trace_interval },

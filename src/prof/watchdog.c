@@ -47,6 +47,7 @@ enum { CLK_HARD, CLK_SOFT, CLK_SAMPLES, NR_CLK };
 struct watchdog {
 	unsigned long long freq, warn;
 	struct evsel *hr, *sw, *smp;
+	struct exclude_opts ex; /* the modes of the samples kept (the attr's bits, and -G) */
 	struct field fn, prev_comm;
 	u64 fn_addr;
 	const char *kthread; /* "migration" or "watchdog" */
@@ -114,6 +115,7 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
 	const struct target_opts *tg = opt_set__get(opts, &target_group);
+	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct watchdog *w = priv;
 	const char *pmu = features__cpu_pmu();
 	unsigned long long on = 1, thresh = 0, soft = 1, nmi = 0;
@@ -124,6 +126,10 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 
 	if (tg && (tg->nr_pids || tg->nr_tids))
 		return session__usage_err(s, "watchdog watches CPUs, not tasks: use -C CPUS");
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
+	if (ex)
+		w->ex = *ex;
 	if (!w->freq)
 		w->freq = 10;
 	if (w->freq > 10000)
@@ -209,6 +215,10 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 		return -ENOMEM;
 	/* an idle CPU is in no lockup; and a NOHZ idle CPU, without its tick, throttles the clock */
 	w->smp->attr.exclude_idle = !pmu;
+	exclude__attr(&w->ex, &w->smp->attr);
+	if (!pmu)
+		w->smp->attr.exclude_host = w->smp->attr.exclude_guest =
+			0; /* -G: the sample's mode */
 	if (pmu)
 		session__notice(s, "sampling cycles (an NMI) at %llu Hz", w->freq);
 	else /* a limit of what it sees, not a note: said without -v */
@@ -383,7 +393,8 @@ static void wd_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 			tick(s, w, CLK_SOFT, smp);
 	} else {
 		gapwatch__tick(w->gw, CLK_SAMPLES, (int)smp->cpu, smp->time, smp->pid, 0, NULL);
-		gapwatch__keep(w->gw, smp);
+		if (exclude__keep(&w->ex, smp->misc))
+			gapwatch__keep(w->gw, smp);
 	}
 	check(s, w, (int)smp->cpu, smp->time);
 }
@@ -530,7 +541,8 @@ const struct profiler prof_watchdog = {
 		    "the\nCPU's stopper kthread (migration/N).  Warned once per episode, with the "
 		    "samples\ntaken on that CPU meanwhile (the last 32).",
 	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
-						     &output_group, &stack_group, NULL },
+						     &output_group, &stack_group, &exclude_group,
+						     NULL },
 	.own = wd_opts,
 	.priv_size = sizeof(struct watchdog),
 	.init = wd_init,
