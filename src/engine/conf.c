@@ -125,6 +125,22 @@ static int target_check(void *data, const struct opt_set *set, char *err, size_t
 		snprintf(err, errlen, "use either -p/-t or -- COMMAND, not both");
 		return -1;
 	}
+	if (t->cgroups && (t->nr_pids || t->nr_tids || t->argv)) {
+		const char *other = t->argv ? "-- COMMAND" : t->nr_pids ? "-p" : "-t";
+
+		snprintf(err, errlen, "--cgroups watches CPUs: it does not go with %s (drop one)",
+			 other);
+		return -1;
+	}
+	if (t->ptrace && !t->nr_pids && !t->nr_tids && !t->argv) {
+		snprintf(err, errlen,
+			 "--ptrace follows the tasks of -p, -t or -- COMMAND: give one");
+		return -1;
+	}
+	if (t->inherit && !t->nr_pids && !t->nr_tids && !t->argv) {
+		snprintf(err, errlen, "--inherit applies to -p, -t or -- COMMAND: give one");
+		return -1;
+	}
 	return 0;
 }
 
@@ -144,6 +160,19 @@ static const struct popt target_opts[] = {
 	  .cb = opt_pids, .alias = "pids" },
 	{ "tid", 't', "TID,...", "monitor these threads", POPT_CB, .cb = opt_tids,
 	  .alias = "tids" },
+	{ "inherit", 0, NULL,
+	  "tasks the targets create are targets too: -t threads' children, and for "
+	  "profilers that watch CPUs the processes -p's processes fork (-p and -- "
+	  "always follow theirs)",
+	  POPT_BIND_FLAG(struct target_opts, inherit) },
+	{ "cgroups", 0, "NAME,...",
+	  "only the tasks of these cgroups (paths under the cgroup mount; a name "
+	  "with regex characters is a pattern: each matching cgroup), on every CPU or -C",
+	  POPT_BIND_STR(struct target_opts, cgroups) },
+	{ "ptrace", 0, NULL,
+	  "trace the targets with ptrace: each task they create is stopped at birth "
+	  "until it is a target (implies --inherit); detached at the end",
+	  POPT_BIND_FLAG(struct target_opts, ptrace) },
 	{ 0 },
 };
 

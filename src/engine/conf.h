@@ -34,6 +34,9 @@ struct target_opts {
 	pid_t *tids; /* -t: threads */
 	int nr_tids;
 	char **argv; /* -- command args (NULL-terminated), set by the CLI */
+	bool inherit; /* --inherit: -t threads' children too; CPU-wide: -p's children */
+	bool ptrace;  /* --ptrace: new tasks stop at birth until they are targets */
+	const char *cgroups; /* --cgroups NAME,...: per CPU, only these cgroups' tasks */
 };
 
 struct ring_opts {

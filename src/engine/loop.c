@@ -775,13 +775,13 @@ static void watch_next(struct session *s, struct buf *b, u64 tag)
  */
 static void end_workload(struct session *s)
 {
-	if (!s->has_wl || workload__reap(&s->wl))
+	if (session__reap_workload(s))
 		return;
 	if (!s->interrupted) {
 		workload__signal_tree(&s->wl, SIGTERM);
 		s->wl_stopped = true;
 	}
-	for (int i = 0; i < 200 && !workload__reap(&s->wl); i++)
+	for (int i = 0; i < 200 && !session__reap_workload(s); i++)
 		usleep(10000);
 	if (!s->wl.exited) {
 		s->wl_stopped = true;
@@ -929,6 +929,8 @@ int session__run(struct session *s)
 			}
 		}
 		if (tick || interval || s->want_snapshot) {
+			if (s->tracer) /* (SIGCHLD says it too) */
+				session__reap_workload(s);
 			check_targets(s);
 			err = drain_all(s, false);
 			if (err)
@@ -949,6 +951,14 @@ int session__run(struct session *s)
 		}
 	}
 	end_workload(s);
+	if (s->tracer) {
+		tracer__detach(s->tracer, s->has_wl ? &s->wl : NULL);
+		if (s->conf.log->verbose)
+			fprintf(stderr,
+				"perf-prof: ptrace: %u new tasks followed from birth, %u not "
+				"detached\n",
+				tracer__born(s->tracer), tracer__nr(s->tracer));
+	}
 	/* Everything written before the stop is delivered, in order. */
 	for (int i = 0; i < s->nr_fds; i++)
 		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);

@@ -32,6 +32,12 @@ static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, u
 	return (int)syscall(SYS_perf_event_open, a, pid, cpu, group, fl);
 }
 
+/* --cgroups: the "pid" of an event is a cgroup directory's fd */
+static unsigned long open_flags(const struct session *s)
+{
+	return PERF_FLAG_FD_CLOEXEC | (s->cg.nr ? PERF_FLAG_PID_CGROUP : 0);
+}
+
 static int read_int_file(const char *path, int def)
 {
 	FILE *f = fopen(path, "re");
@@ -280,7 +286,8 @@ static bool user_filter_said(struct session *s, const struct evsel *ev)
  * its own (a perf event's filter can be set only once), opened disabled
  * for the same task and CPU, then closed.
  */
-static bool kernel_takes(const struct evsel *ev, pid_t pid, int cpu, const char *clause)
+static bool kernel_takes(const struct session *s, const struct evsel *ev, pid_t pid, int cpu,
+			 const char *clause)
 {
 	struct perf_event_attr a = ev->attr;
 	bool ok;
@@ -289,7 +296,7 @@ static bool kernel_takes(const struct evsel *ev, pid_t pid, int cpu, const char 
 	a.disabled = 1;
 	a.inherit = 0;
 	a.enable_on_exec = 0;
-	fd = perf_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = perf_open(&a, pid, cpu, -1, open_flags(s));
 	if (fd < 0)
 		return false;
 	ok = !ioctl(fd, PERF_EVENT_IOC_SET_FILTER, clause);
@@ -323,7 +330,7 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 	ev->ufilter = NULL;
 	for (int i = 0; clauses[i]; i++) {
 		bool ok = clauses[1] && !kfilter__kernel_differs(clauses[i]) &&
-			  kernel_takes(ev, pid, cpu, clauses[i]);
+			  kernel_takes(s, ev, pid, cpu, clauses[i]);
 		char **side = ok ? &kern : &user;
 
 		t = kfilter__and(*side, clauses[i]);
@@ -431,14 +438,17 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 
 /*
  * -p and -- targets follow the threads they create; a thread named only by
- * -t does not (as with perf).  A -t thread of a -p process follows its
- * process's rule.
+ * -t does not (as with perf), unless --inherit (or --ptrace) says so.  A -t
+ * thread of a -p process follows its process's rule.
  */
 static bool inherits(struct session *s, pid_t tid)
 {
 	const struct target_opts *tg = s->conf.target;
 	bool named_by_t = false;
 	char path[64];
+
+	if (tg->inherit || tg->ptrace)
+		return true;
 
 	for (int i = 0; i < tg->nr_tids; i++)
 		named_by_t |= tg->tids[i] == tid;
@@ -502,11 +512,18 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 			a.build_id = 1;
 		}
 	}
-	fd = perf_open(&a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+	fd = perf_open(&a, pid, cpu, group, open_flags(s));
 	if (fd < 0 && errno == EINVAL && a.build_id) {
 		a.build_id = 0; /* kernels before 5.12 */
-		fd = perf_open(&a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+		fd = perf_open(&a, pid, cpu, group, open_flags(s));
 	}
+	if (fd < 0 && errno == EINVAL && a.inherit && (a.sample_type & PERF_SAMPLE_READ))
+		/* Linux before 6.12 (and without PERF_SAMPLE_TID after) */
+		return session__set_err(s, -EINVAL,
+					"this kernel cannot give %s's counter values to samples "
+					"of tasks that inherit it (-p, --, --inherit): watch "
+					"threads with -t, or CPUs with -C",
+					ev->name);
 	if (fd < 0)
 		return -errno;
 	if (add_fd(s, fd, ev)) {
@@ -724,6 +741,16 @@ int session__open(struct session *s)
 	err = expand_targets(s);
 	if (err)
 		return err;
+	if (tg->ptrace) {
+		err = session__trace_targets(s);
+		if (err)
+			return err;
+	}
+	if (tg->cgroups) {
+		err = session__open_cgroups(s);
+		if (err)
+			return err;
+	}
 	if (s->cpu_wide) {
 		s->nr_threads = 0; /* validated above; the profiler selects them */
 	} else if (s->has_wl && !tg->cpus_given && !s->nr_threads) {
@@ -733,7 +760,7 @@ int session__open(struct session *s)
 		s->threads[s->nr_threads++] = s->wl.pid;
 	}
 	s->per_thread = s->nr_threads > 0;
-	nthreads = s->per_thread ? s->nr_threads : 1;
+	nthreads = s->per_thread ? s->nr_threads : s->cg.nr ? s->cg.nr : 1;
 	err = add_tracker(s);
 	if (err)
 		return err;
@@ -757,7 +784,7 @@ int session__open(struct session *s)
 		int cpu = tg->cpus[c], leader = -1;
 
 		for (int t = 0; t < nthreads; t++) {
-			pid_t pid = s->per_thread ? s->threads[t] : -1;
+			pid_t pid = s->per_thread ? s->threads[t] : s->cg.nr ? s->cg.fds[t] : -1;
 			bool first_of_thread = true;
 			int at; /* the CPU an event opens on: -1 for a thread's counter */
 
@@ -913,4 +940,5 @@ void session__close(struct session *s)
 	if (s->usefd >= 0)
 		close(s->usefd);
 	s->epfd = s->sigfd = s->tickfd = s->intfd = s->usefd = -1;
+	cgroups__close(&s->cg); /* (the events hold their cgroups) */
 }

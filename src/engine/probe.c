@@ -384,7 +384,8 @@ static bool needs_dyn(struct session *s, const struct ev_spec *spec, const struc
 	 * Events that must follow new threads (-p, -- command) are tracefs
 	 * events, which inherit like any tracepoint.
 	 */
-	if (ev_probe__is_user(spec->probe) && !s->cpu_wide && (t->nr_pids || t->argv))
+	if (ev_probe__is_user(spec->probe) && !s->cpu_wide &&
+	    (t->nr_pids || t->argv || (t->nr_tids && (t->inherit || t->ptrace))))
 		return true;
 	for (int i = 0; i < spec->nr_attrs; i++)
 		if (evspec__is_fetch_attr(spec->attrs[i].key))

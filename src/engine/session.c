@@ -142,6 +142,8 @@ struct session *session__new(const struct engine_conf *conf, FILE *out)
 	s->comms = comm_map__new();
 	t = s->conf.target;
 	s->targets = target_set__new(t->pids, t->nr_pids, t->tids, t->nr_tids);
+	if (s->targets && (t->inherit || t->ptrace))
+		target_set__set_inherit(s->targets);
 	s->lost_cpu = calloc(s->max_cpu, sizeof(u64));
 	if (!s->comms || !s->targets || !s->lost_cpu) {
 		session__delete(s);
@@ -158,6 +160,10 @@ void session__delete(struct session *s)
 	if (!s)
 		return;
 	session__close(s);
+	if (s->tracer) { /* (a run that failed before its end) */
+		tracer__detach(s->tracer, s->has_wl ? &s->wl : NULL);
+		tracer__delete(s->tracer);
+	}
 	if (s->has_wl)
 		workload__kill(&s->wl);
 	session__restore_signals(s);

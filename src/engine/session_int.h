@@ -6,12 +6,14 @@
 #include <signal.h>
 #include <trace-seq.h>
 
+#include "engine/cgroup.h"
 #include "engine/comm.h"
 #include "engine/order.h"
 #include "engine/probe.h"
 #include "engine/ring.h"
 #include "engine/session.h"
 #include "engine/tp.h"
+#include "engine/tracer.h"
 #include "engine/workload.h"
 
 /* Every event shares these sample_id bits so any record's trailer parses alike. */
@@ -77,6 +79,8 @@ struct session {
 	bool per_thread;
 	struct workload wl;
 	bool has_wl;
+	struct cgroup_set cg;  /* --cgroups: opened per CPU in place of threads */
+	struct tracer *tracer; /* --ptrace */
 
 	int *fds;
 	int nr_fds, cap_fds;
@@ -167,6 +171,10 @@ void session__restore_signals(struct session *s);
 /* engine/signals.c: the signals the loop's signalfd reads; act on those pending. */
 void session__loop_sigset(struct session *s, sigset_t *set);
 void session__handle_signals(struct session *s);
+bool session__reap_workload(struct session *s);
+/* open_target.c: --ptrace on the workload or the -p/-t threads; --cgroups */
+int session__trace_targets(struct session *s);
+int session__open_cgroups(struct session *s);
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu);
 /* A LOST / LOST_SAMPLES record: add it to the totals and its CPU's count. */
 void session__count_lost(struct session *s, const struct perf_event_header *h, int cpu);

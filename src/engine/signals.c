@@ -93,6 +93,16 @@ void session__restore_signals(struct session *s)
 	s->sig_blocked = false;
 }
 
+/* The workload exited?  With --ptrace the tracer reaps every child's stops. */
+bool session__reap_workload(struct session *s)
+{
+	if (s->tracer) {
+		tracer__poll(s->tracer, s->has_wl ? &s->wl : NULL);
+		return !s->has_wl || s->wl.exited;
+	}
+	return !s->has_wl || workload__reap(&s->wl);
+}
+
 void session__handle_signals(struct session *s)
 {
 	struct signalfd_siginfo si;
@@ -100,7 +110,7 @@ void session__handle_signals(struct session *s)
 	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		switch (si.ssi_signo) {
 		case SIGCHLD:
-			if (s->has_wl && workload__reap(&s->wl)) {
+			if (session__reap_workload(s) && s->has_wl) {
 				s->stop = true;
 				s->stop_reason = "workload exited";
 			}

@@ -17,6 +17,7 @@ struct target_set {
 	int *pids, nr_pids;
 	int *tids, nr_tids;
 	bool workload;
+	bool inherit;		/* -p processes' (and -t threads') new processes join */
 	struct followed *procs; /* the workload and the processes it forked */
 	unsigned nr_procs;
 };
@@ -96,11 +97,35 @@ int target_set__add_workload(struct target_set *t, u32 pid)
 	return follow(t, pid);
 }
 
+void target_set__set_inherit(struct target_set *t)
+{
+	t->inherit = true;
+}
+
+int target_set__add_process(struct target_set *t, u32 pid)
+{
+	return follow(t, pid);
+}
+
+/* With --inherit: a new process of a -p process or of a -t thread is followed. */
+static bool listed_parent(const struct target_set *t, const struct rec_task *r)
+{
+	if (!t->inherit)
+		return false;
+	for (int i = 0; i < t->nr_pids; i++)
+		if ((u32)t->pids[i] == r->ppid)
+			return true;
+	for (int i = 0; i < t->nr_tids; i++)
+		if ((u32)t->tids[i] == r->ptid)
+			return true;
+	return false;
+}
+
 int target_set__fork(struct target_set *t, const struct rec_task *r)
 {
 	struct followed *f;
 
-	if (!t->procs)
+	if (!t->procs && !t->inherit)
 		return 0;
 	/* a new thread of a followed process: one more to outlive */
 	if (r->pid == r->ppid) {
@@ -109,7 +134,7 @@ int target_set__fork(struct target_set *t, const struct rec_task *r)
 			f->threads++;
 		return 0;
 	}
-	if (!find(t, r->ppid))
+	if (!find(t, r->ppid) && !listed_parent(t, r))
 		return 0;
 	return follow(t, r->pid);
 }

@@ -24,6 +24,10 @@ struct target_set *target_set__new(const int *pids, int nr_pids, const int *tids
 void target_set__delete(struct target_set *t);
 /* The workload process: it and its descendants are targets. */
 int target_set__add_workload(struct target_set *t, u32 pid);
+/* --inherit: the new processes of -p processes and -t threads join too. */
+void target_set__set_inherit(struct target_set *t);
+/* A new process of a target, seen before it runs (--ptrace).  0 or -ENOMEM. */
+int target_set__add_process(struct target_set *t, u32 pid);
 /* A FORK record: a new process of a followed one joins.  0 or -ENOMEM. */
 int target_set__fork(struct target_set *t, const struct rec_task *r);
 /* An EXIT record: a followed process leaves with its last thread. */

@@ -136,9 +136,13 @@ void workload__kill(struct workload *w)
 		close(w->err_fd);
 	w->go_fd = w->err_fd = -1;
 	if (w->pid > 0 && !w->exited) {
+		pid_t r;
+
 		kill(w->pid, SIGKILL);
-		while (waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR)
-			;
+		/* a traced workload (--ptrace) may report a stop before its end */
+		do
+			r = waitpid(w->pid, &w->status, __WALL);
+		while ((r < 0 && errno == EINTR) || (r == w->pid && WIFSTOPPED(w->status)));
 		w->exited = true;
 	}
 }

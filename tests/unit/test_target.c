@@ -58,5 +58,32 @@ int main(void)
 	CHECK(!target_set__has(t, 600, 600), "process exit: its pid may be reused");
 	CHECK_INT(target_set__followed(t), 2);
 	target_set__delete(t);
+
+	/* --inherit: -p's new processes, and those a -t thread forks, join */
+	t = target_set__new(pids, 1, tids, 2);
+	target_set__set_inherit(t);
+	r = (struct rec_task){ .pid = 300, .ppid = 100, .tid = 300, .ptid = 101 };
+	target_set__fork(t, &r);
+	CHECK(target_set__has(t, 300, 300), "--inherit: -p child followed");
+	r = (struct rec_task){ .pid = 310, .ppid = 300, .tid = 310, .ptid = 300 };
+	target_set__fork(t, &r);
+	CHECK(target_set__has(t, 310, 310), "--inherit: and its child");
+	r = (struct rec_task){ .pid = 320, .ppid = 200, .tid = 320, .ptid = 205 };
+	target_set__fork(t, &r);
+	CHECK(target_set__has(t, 320, 320), "--inherit: a -t thread's child process");
+	r = (struct rec_task){ .pid = 330, .ppid = 200, .tid = 330, .ptid = 207 };
+	target_set__fork(t, &r);
+	CHECK(!target_set__has(t, 330, 330), "--inherit: not another thread's child");
+	r = (struct rec_task){ .pid = 800, .ppid = 1, .tid = 800, .ptid = 1 };
+	target_set__fork(t, &r);
+	CHECK(!target_set__has(t, 800, 800), "--inherit: unrelated fork");
+	CHECK_INT(target_set__followed(t), 3);
+	/* --ptrace: a new process known before its FORK record */
+	CHECK_INT(target_set__add_process(t, 900), 0);
+	CHECK(target_set__has(t, 900, 900), "--ptrace: added at birth");
+	r = (struct rec_task){ .pid = 900, .ppid = 100, .tid = 900, .ptid = 100 };
+	target_set__fork(t, &r); /* its FORK record, later: no second entry */
+	CHECK_INT(target_set__followed(t), 4);
+	target_set__delete(t);
 	return ut_done("test_target");
 }
