@@ -41,6 +41,7 @@ struct ring_opts {
 	bool watermark_set;
 	bool order;    /* --order */
 	u64 order_mem; /* --order-mem: queued bytes at most, 0 = ORDER_MEM_DEFAULT */
+	bool overwrite; /* --overwrite: overwritable rings, read at SIGUSR1, -i and the end */
 };
 
 struct run_opts {
@@ -96,7 +97,7 @@ struct exclude_opts {
 };
 extern const struct opt_group exclude_group; /* --exclude-* -G */
 extern const struct opt_group target_group; /* -C -p -t (and "-- command") */
-extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem */
+extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem --overwrite */
 extern const struct opt_group run_group;    /* -i --usage-self -N */
 extern const struct opt_group event_group;  /* -e (parsed into specs by its check) */
 
