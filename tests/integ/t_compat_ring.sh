@@ -5,7 +5,7 @@
 # kernel priority is in LIST) on oncpu, profile, task-state and rundelay.
 . "$(dirname "$0")/lib.sh"
 
-for w in ow_names spin; do
+for w in ow_names prio_pair; do
 	[ -x "$W/$w" ] || { skip "workload $w not built (make workloads)"; done_tests; exit; }
 done
 
@@ -73,5 +73,89 @@ check_eq "cpu-util --overwrite: one line" "$(cat "$T/e.err")" \
 "$PP" watchdog --overwrite -- true >"$T/e.out" 2>"$T/e.err"
 check_eq "watchdog --overwrite: status 2" $? 2
 check "watchdog --overwrite: one line" [ "$(wc -l <"$T/e.err")" = 1 ]
+
+# --- --prio LIST: a SCHED_FIFO 50 thread (prio 49) and a nice-0 one (prio 120) ---
+# run NAME 'PROFILER ARGS': the profiler on prio_pair 1; sets RT, NRM (tids), RTN, NRMN (naps)
+run() {
+	"$PP" $2 -- "$W/prio_pair" 1 >"$T/$1.out" 2>"$T/$1.err"
+	echo $? >"$T/$1.rc"
+	RT=$(sed -n 's/^rt tid=\([0-9]*\) .*/\1/p' "$T/$1.out")
+	NRM=$(sed -n 's/^nrm tid=\([0-9]*\) .*/\1/p' "$T/$1.out")
+	RTN=$(sed -n 's/^rt tid=[0-9]* naps=//p' "$T/$1.out")
+	NRMN=$(sed -n 's/^nrm tid=[0-9]* naps=//p' "$T/$1.out")
+}
+clean() { # NAME WHAT: exit 0 and nothing on stderr
+	check_eq "$2: exit 0" "$(cat "$T/$1.rc")" 0
+	check_eq "$2: nothing on stderr" "$(cat "$T/$1.err")" ""
+}
+run probe "task-state --perins"
+if grep -q '^nort:' "$T/probe.out"; then
+	skip "--prio: SCHED_FIFO refused here ($(cat "$T/probe.out"))"
+	done_tests
+	exit
+fi
+check "without --prio: both threads" grep -q ' rt_burst .* nrm_burst\| nrm_burst .* rt_burst' \
+	<(tr '\n' ' ' <"$T/probe.out")
+
+# task-state: the S row of the chosen thread counts its naps, the other has no row
+run ts_rt "task-state --perins --prio 1-99"
+clean ts_rt "task-state --perins --prio 1-99"
+check_eq "task-state --prio 1-99: rows of rt_burst only" \
+	"$(awk '/^[RSDTtI] /{print $2}' "$T/ts_rt.out" | sort -u)" rt_burst
+check_range "task-state --prio 1-99: rt_burst's S calls are its naps ($RTN)" \
+	"$(awk -v t="$RT" '$1 == "S" && $3 == t {print $4}' "$T/ts_rt.out")" $((RTN - 2)) $((RTN + 1))
+run ts_n "task-state --perins --prio 120"
+clean ts_n "task-state --perins --prio 120"
+check_eq "task-state --prio 120: no rt_burst row" "$(grep -c ' rt_burst ' "$T/ts_n.out")" 0
+check_range "task-state --prio 120: nrm_burst's S calls are its naps ($NRMN)" \
+	"$(awk -v t="$NRM" '$1 == "S" && $3 == t {print $4}' "$T/ts_n.out")" $((NRMN - 2)) $((NRMN + 1))
+
+# profile: ~1 cpu-clock sample per ms of CPU; each nap is followed by 5 ms of it
+run pf_rt "profile -F 997 --prio 1-99 --perins"
+clean pf_rt "profile -F 997 --prio 1-99"
+check_eq "profile --prio 1-99: samples of rt_burst only" \
+	"$(grep -o '^[a-z_]*:[0-9]*: [0-9]* samples' "$T/pf_rt.out" | cut -d: -f1 | sort -u)" rt_burst
+check_range "profile --prio 1-99: rt_burst's samples, ~5 per nap ($RTN naps)" \
+	"$(sed -n "s/^rt_burst:$RT: \([0-9]*\) samples.*/\1/p" "$T/pf_rt.out")" $((RTN * 3)) $((RTN * 8))
+run pf_n "profile -F 997 --prio 120 --perins"
+clean pf_n "profile -F 997 --prio 120"
+check_eq "profile --prio 120: no sample of rt_burst" "$(grep -c '^rt_burst:' "$T/pf_n.out")" 0
+check_range "profile --prio 120: nrm_burst's samples, ~5 per nap ($NRMN naps)" \
+	"$(sed -n "s/^nrm_burst:$NRM: \([0-9]*\) samples.*/\1/p" "$T/pf_n.out")" $((NRMN * 3)) $((NRMN * 8))
+
+# oncpu: the thread's ms on CPU, the other not shown
+run oc_rt "oncpu --prio 1-99"
+clean oc_rt "oncpu --prio 1-99"
+check_eq "oncpu --prio 1-99: rt_burst only" \
+	"$(awk '/^[a-z_]*:[0-9]+ /{sub(/:.*/, "", $1); print $1}' "$T/oc_rt.out" | sort -u)" rt_burst
+check_range "oncpu --prio 1-99: rt_burst's ms, ~5 per nap ($RTN naps)" \
+	"$(awk -v k="rt_burst:$RT" '$1 == k {v = $2} END {print v}' "$T/oc_rt.out")" \
+	$((RTN * 4)) $((RTN * 8))
+run oc_n "oncpu --prio 120"
+clean oc_n "oncpu --prio 120"
+check_eq "oncpu --prio 120: no rt_burst" "$(grep -c '^rt_burst:' "$T/oc_n.out")" 0
+check "oncpu --prio 120: nrm_burst" grep -q "^nrm_burst:$NRM " "$T/oc_n.out"
+
+# rundelay: wakeups of the chosen thread, one per nap
+run rd_rt "rundelay --perins --prio 1-99"
+clean rd_rt "rundelay --perins --prio 1-99"
+check_eq "rundelay --prio 1-99: rows of rt_burst's tid only" \
+	"$(awk '/=> switch-in/{print $4}' "$T/rd_rt.out" | sort -u)" "$RT"
+check_range "rundelay --prio 1-99: rt_burst's wakeups are its naps ($RTN)" \
+	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_rt.out")" $((RTN - 2)) $((RTN + 1))
+run rd_n "rundelay --perins --prio 120"
+clean rd_n "rundelay --perins --prio 120"
+check_eq "rundelay --prio 120: no wakeup of rt_burst" \
+	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t' "$T/rd_n.out" | wc -l)" 0
+check_range "rundelay --prio 120: nrm_burst's wakeups are its naps ($NRMN)" \
+	"$(awk -v t="$NRM" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_n.out")" $((NRMN - 2)) $((NRMN + 1))
+
+# --prio refused: one line, status 2
+for bad in 140 5-3 x 1-; do
+	"$PP" task-state --prio "$bad" -- true >"$T/b.out" 2>"$T/b.err"
+	check_eq "task-state --prio $bad: status 2" $? 2
+	check_eq "task-state --prio $bad: one line" "$(cat "$T/b.err")" \
+		"perf-prof task-state: bad --prio '$bad' in '$bad' (kernel priorities 0-139: 0-99 real-time, 100-139 normal, e.g. 1-99 or 120)"
+done
 
 done_tests
