@@ -15,8 +15,8 @@ names() { grep -o "prev_comm=ow$2[0-9]*" "$1" | sed "s/prev_comm=ow$2//; s/^0*//
 ascending() { awk 'NR > 1 && $1 + 0 < p + 0 { bad = 1 } { p = $1 } END { exit bad }'; }
 
 # --- --overwrite at the end: only the newest records, in time order ---
-# (on CPU 0 only: each CPU has a ring of its own, each keeps its newest)
-"$PP" trace -e sched:sched_switch --overwrite -m 1 -- taskset -c 0 "$W/ow_names" 1000 \
+# (on CPU 0 only, the workload from its start: each CPU has a ring of its own, each keeps its newest)
+taskset -c 0 "$PP" trace -e sched:sched_switch --overwrite -m 1 -- "$W/ow_names" 1000 \
 	>"$T/o.out" 2>"$T/o.err"
 check_eq "trace --overwrite -m 1 -- ow_names 1000: exit 0" $? 0
 check_eq "trace --overwrite: nothing on stderr" "$(cat "$T/o.err")" ""
@@ -32,7 +32,7 @@ check_range "trace --overwrite: the oldest overwritten (the first name kept)" "$
 check "trace --overwrite: in time order" ascending < <(names "$T/o.out" A)
 # the same without --overwrite: all of them
 "$PP" trace -e sched:sched_switch -- "$W/ow_names" 1000 >"$T/a.out" 2>"$T/a.err"
-check_eq "trace (no --overwrite): the oldest name too" "$(names "$T/a.out" A | head -1)" 1
+check_eq "trace (no --overwrite): the oldest name too" "$(names "$T/a.out" A | sort -n | head -1)" 1
 
 # --- -N with --overwrite: counts the records delivered ---
 "$PP" trace -e sched:sched_switch --overwrite -m 1 -N 5 -- "$W/ow_names" 300 >"$T/n.out" 2>"$T/n.err"
@@ -45,14 +45,18 @@ mkfifo "$T/go"
 "$PP" trace -e sched:sched_switch --overwrite -m 1 -- "$W/ow_names" 300 300 "$T/ready" "$T/go" \
 	>"$T/u.out" 2>"$T/u.err" &
 p=$!
-for i in $(seq 600); do [ -e "$T/ready" ] && break; sleep 0.1; done
+for i in $(seq 600); do [ -e "$T/ready" ] || ! kill -0 $p 2>/dev/null && break; sleep 0.1; done
 sleep 0.2 # (the workload blocks on the FIFO)
 check_eq "SIGUSR1: nothing printed before it" "$(wc -c <"$T/u.out")" 0
 kill -USR1 $p
-for i in $(seq 600); do grep -q 'prev_comm=owA00300' "$T/u.out" && break; sleep 0.1; done
+for i in $(seq 600); do
+	grep -q 'prev_comm=owA00300' "$T/u.out" || ! kill -0 $p 2>/dev/null && break
+	sleep 0.1
+done
 check "SIGUSR1: the first phase's newest record printed at once" grep -q 'prev_comm=owA00300' "$T/u.out"
 check_eq "SIGUSR1: nothing of the second phase yet" "$(grep -c 'prev_comm=owB' "$T/u.out")" 0
-echo go >"$T/go"
+# (read-write: never blocks, also when the workload did not start)
+echo go 1<>"$T/go"
 wait $p
 check_eq "SIGUSR1 run: exit 0" $? 0
 check_eq "SIGUSR1 run: nothing on stderr" "$(cat "$T/u.err")" ""
@@ -141,14 +145,16 @@ run rd_rt "rundelay --perins --prio 1-99"
 clean rd_rt "rundelay --perins --prio 1-99"
 check_eq "rundelay --prio 1-99: rows of rt_burst's tid only" \
 	"$(awk '/=> switch-in/{print $4}' "$T/rd_rt.out" | sort -u)" "$RT"
-check_range "rundelay --prio 1-99: rt_burst's wakeups are its naps ($RTN)" \
-	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_rt.out")" $((RTN - 2)) $((RTN + 1))
+# (at most one per nap; fewer where a wakeup sample raised in an idle CPU's context is not
+# delivered, as on some VMs)
+check_range "rundelay --prio 1-99: rt_burst's wakeups, one per nap ($RTN) at most" \
+	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_rt.out")" $((RTN / 2)) $((RTN + 1))
 run rd_n "rundelay --perins --prio 120"
 clean rd_n "rundelay --perins --prio 120"
 check_eq "rundelay --prio 120: no wakeup of rt_burst" \
 	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t' "$T/rd_n.out" | wc -l)" 0
-check_range "rundelay --prio 120: nrm_burst's wakeups are its naps ($NRMN)" \
-	"$(awk -v t="$NRM" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_n.out")" $((NRMN - 2)) $((NRMN + 1))
+check_range "rundelay --prio 120: nrm_burst's wakeups, one per nap ($NRMN) at most" \
+	"$(awk -v t="$NRM" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_n.out")" $((NRMN / 2)) $((NRMN + 1))
 
 # --prio refused: one line, status 2
 for bad in 140 5-3 x 1-; do
