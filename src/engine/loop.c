@@ -478,7 +478,8 @@ static int drain(struct session *s, struct buf *b)
 			b->lost += s->lost_total - before;
 		}
 		if (s->oq) {
-			int err = order__push(s->oq, session__record_time(s, h), h, cpu, !droppable(h));
+			int err = order__push(s->oq, session__record_time(s, h), h, cpu,
+					      !droppable(h));
 
 			/* -ENOBUFS: refused by the budget, counted and marked in the queue */
 			if (err == -ENOMEM) {

@@ -808,10 +808,11 @@ int session__open(struct session *s)
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");
 	if (s->conf.ring->overwrite && !s->nr_bufs)
-		return session__usage_err(s,
-					  "--overwrite keeps records in ring buffers: %s only counts "
-					  "(it has none)",
-					  s->name ? s->name : "this profiler");
+		return session__usage_err(
+			s,
+			"--overwrite keeps records in ring buffers: %s only counts "
+			"(it has none)",
+			s->name ? s->name : "this profiler");
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
 	if (!s->per_thread)
 		snapshot_comms(s);

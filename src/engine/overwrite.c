@@ -87,7 +87,8 @@ int session__read_overwrite(struct session *s, bool final)
 			const struct perf_event_header *h = (const void *)(data + start + pos);
 
 			if (nr == cap) {
-				struct ow_rec *n = realloc(recs, (cap = cap ? cap * 2 : 256) * sizeof(*n));
+				struct ow_rec *n =
+					realloc(recs, (cap = cap ? cap * 2 : 256) * sizeof(*n));
 
 				if (!n) {
 					err = -ENOMEM;

@@ -100,8 +100,7 @@ void ring__copy(const unsigned char *data, size_t size, uint64_t from, size_t le
 	memcpy((unsigned char *)dst + first, data, len - first);
 }
 
-uint64_t ring__backward_span(const unsigned char *data, size_t size, uint64_t head,
-			     uint64_t old)
+uint64_t ring__backward_span(const unsigned char *data, size_t size, uint64_t head, uint64_t old)
 {
 	uint64_t limit = old - head, pos = 0; /* bytes written since @old */
 	struct perf_event_header h;

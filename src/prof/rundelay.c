@@ -63,8 +63,9 @@ static int add_events(struct session *s, struct rundelay *rd)
 
 	/* --prio: the kernel keeps the records of threads with a kept priority */
 	if (prev && next && wk &&
-	    !(rd->prio && (prio__and(&prev, rd->prio, "prev_prio") ||
-			   prio__and(&next, rd->prio, "next_prio") || prio__and(&wk, rd->prio, "prio"))))
+	    !(rd->prio &&
+	      (prio__and(&prev, rd->prio, "prev_prio") || prio__and(&next, rd->prio, "next_prio") ||
+	       prio__and(&wk, rd->prio, "prio"))))
 		sw = kfilter__or(prev, next);
 
 	if (!prev || !next || !wk || !sw) {
@@ -317,8 +318,9 @@ const struct profiler prof_rundelay = {
 	.examples = "perf-prof rundelay --than 10ms -i 1000\n"
 		    "  perf-prof rundelay --filter 'java,qemu*' --perins --hist\n"
 		    "  perf-prof rundelay -p 1234",
-	.groups = (const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
-						     &ring_group, &output_group, &prio_group, NULL },
+	.groups =
+		(const struct opt_group *const[]){ &lat_group, &target_group, &run_group,
+						   &ring_group, &output_group, &prio_group, NULL },
 	.own = rd_opts,
 	.priv_size = sizeof(struct rundelay),
 	.init = rd_init,

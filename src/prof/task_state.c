@@ -71,7 +71,8 @@ struct task_state {
 
 	struct evsel *sw_out, *sw_in, *wakeup;
 	struct field prev_pid, prev_state, prev_comm, next_pid, wakeup_pid, prev_prio;
-	const struct prio_opts *prio; /* --prio */
+	/* --prio, or NULL */
+	const struct prio_opts *prio;
 	unsigned state_mask;	   /* 1 << ST_* accepted */
 	struct pairs *pending;	   /* tid -> ts_thread, switch-out to switch-in */
 	struct lat_table *table;   /* by state, or by thread and state (--perins) */

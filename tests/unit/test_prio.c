@@ -50,7 +50,7 @@ int main(void)
 	memset(&p, 0, sizeof(p));
 	prio__parse(&p, "140", err, sizeof(err));
 	CHECK_STR(e, "bad --prio '140' in '140' (kernel priorities 0-139: 0-99 real-time, "
-		       "100-139 normal, e.g. 1-99 or 120)");
+		     "100-139 normal, e.g. 1-99 or 120)");
 	CHECK(prio__of_task(getpid()) >= 100, "our own priority %d", prio__of_task(getpid()));
 	CHECK_INT(prio__of_task(0), -1);
 	return ut_done("prio");
