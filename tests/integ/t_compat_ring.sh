@@ -146,15 +146,16 @@ clean rd_rt "rundelay --perins --prio 1-99"
 check_eq "rundelay --prio 1-99: rows of rt_burst's tid only" \
 	"$(awk '/=> switch-in/{print $4}' "$T/rd_rt.out" | sort -u)" "$RT"
 # (at most one per nap; fewer where a wakeup sample raised in an idle CPU's context is not
-# delivered, as on some VMs)
+# delivered: on this kind of VM, from 9 to all of 58 on the same run)
 check_range "rundelay --prio 1-99: rt_burst's wakeups, one per nap ($RTN) at most" \
-	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_rt.out")" $((RTN / 2)) $((RTN + 1))
+	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_rt.out")" 1 $((RTN + 1))
 run rd_n "rundelay --perins --prio 120"
 clean rd_n "rundelay --perins --prio 120"
 check_eq "rundelay --prio 120: no wakeup of rt_burst" \
 	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t' "$T/rd_n.out" | wc -l)" 0
-check_range "rundelay --prio 120: nrm_burst's wakeups, one per nap ($NRMN) at most" \
-	"$(awk -v t="$NRM" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_n.out")" $((NRMN / 2)) $((NRMN + 1))
+# (nrm_burst's wakeups on CPU 1 may all be lost here, as without --prio: its other rows)
+check "rundelay --prio 120: nrm_burst's rows" \
+	awk -v t="$NRM" '/=> switch-in/ && $4 == t {n++} END {exit !n}' "$T/rd_n.out"
 
 # --prio refused: one line, status 2
 for bad in 140 5-3 x 1-; do
