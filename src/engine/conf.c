@@ -342,13 +342,32 @@ static const struct popt ring_opts[] = {
 	  "memory for records waiting to be ordered, e.g. 64M or 1G (default 32M); beyond, "
 	  "samples are dropped and counted",
 	  POPT_CB, .cb = opt_order_mem },
+	{ "overwrite", 0, NULL,
+	  "flight recorder: the kernel overwrites the oldest records; the newest are read at "
+	  "the end, at SIGUSR1 and at each -i interval",
+	  POPT_BIND_FLAG(struct ring_opts, overwrite) },
 	{ 0 },
 };
+
+static int ring_check(void *data, const struct opt_set *set, char *err, size_t errlen)
+{
+	const struct ring_opts *r = data;
+
+	(void)set;
+	if (r->overwrite && r->watermark_set) {
+		snprintf(err, errlen,
+			 "--watermark has no use with --overwrite (its rings are read at the end, "
+			 "at SIGUSR1 and at -i, never on a wakeup)");
+		return -1;
+	}
+	return 0;
+}
 
 const struct opt_group ring_group = {
 	.name = "ring",
 	.opts = ring_opts,
 	.size = sizeof(struct ring_opts),
+	.check = ring_check,
 };
 
 static int opt_interval(void *data, const char *arg, char *err, size_t errlen)

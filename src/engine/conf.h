@@ -45,6 +45,7 @@ struct ring_opts {
 	bool watermark_set;
 	bool order;    /* --order */
 	u64 order_mem; /* --order-mem: queued bytes at most, 0 = ORDER_MEM_DEFAULT */
+	bool overwrite; /* --overwrite: overwritable rings, read at SIGUSR1, -i and the end */
 };
 
 struct run_opts {
@@ -149,7 +150,7 @@ bool exclude__keep(const struct exclude_opts *x, unsigned misc);
 /* NULL when @x leaves some mode, else the reason (for session__usage_err's "%s"). */
 const char *exclude__empty(const struct exclude_opts *x);
 extern const struct opt_group target_group; /* -C -p -t (and "-- command") */
-extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem */
+extern const struct opt_group ring_group;   /* -m --watermark --order --order-mem --overwrite */
 extern const struct opt_group run_group;    /* -i --usage-self -N --sampling-limit ... */
 extern const struct opt_group event_group;  /* -e (parsed into specs by its check) */
 /* --tsc --clock-offset --monotonic --kvmclock: every profiler gets it (cli/options.c) */

@@ -182,7 +182,10 @@ void session__print_lost(struct session *s, FILE *fp)
 			(unsigned long long)s->lost_cpu[c]);
 		first = 0;
 	}
-	fprintf(fp, "); a bigger buffer (-m PAGES) or a kernel filter helps\n");
+	if (s->conf.ring->overwrite)
+		fprintf(fp, "); --overwrite drops what comes while a read pauses the rings\n");
+	else
+		fprintf(fp, "); a bigger buffer (-m PAGES) or a kernel filter helps\n");
 }
 
 void session__json_lost(struct session *s, FILE *fp)
@@ -487,6 +490,11 @@ static u64 record_time(struct session *s, const struct perf_event_header *h, u32
 	return sample__parse_id(h, BASE_SAMPLE_TYPE, &smp) ? 0 : smp.time;
 }
 
+u64 session__record_time(struct session *s, const struct perf_event_header *h)
+{
+	return record_time(s, h, NULL);
+}
+
 /* Samples --sampling-limit dropped in a row from one buffer, from @time on. */
 struct gap {
 	u64 n, time;
@@ -743,7 +751,8 @@ static int setup_loop(struct session *s)
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->usefd, &e))
 			return -errno;
 	}
-	for (int i = 0; i < s->nr_bufs; i++) {
+	/* --overwrite: the rings are read at set times only, never on a wakeup */
+	for (int i = 0; i < s->nr_bufs && !s->conf.ring->overwrite; i++) {
 		e.events = EPOLLIN;
 		e.data.u64 = (u64)i;
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->bufs[i].ring.fd, &e))
@@ -850,7 +859,8 @@ static void count_abandoned(struct session *s)
 		return;
 	if (s->oq)
 		s->abandoned_recs = order__len(s->oq);
-	for (int i = 0; i < s->nr_bufs; i++) {
+	/* (--overwrite: a second signal counted what its read left) */
+	for (int i = 0; i < s->nr_bufs && !s->conf.ring->overwrite; i++) {
 		struct ring *r = &s->bufs[i].ring;
 
 		s->abandoned_bytes +=
@@ -873,7 +883,8 @@ int session__run(struct session *s)
 	struct epoll_event evs[64];
 	int err;
 
-	if (s->order && !(s->oq = order__new()))
+	/* --overwrite orders each read itself */
+	if (s->order && !s->conf.ring->overwrite && !(s->oq = order__new()))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	if (s->oq)
 		order__set_budget(s->oq, session__order_budget(s));
@@ -932,7 +943,10 @@ int session__run(struct session *s)
 			if (s->tracer) /* (SIGCHLD says it too) */
 				session__reap_workload(s);
 			check_targets(s);
-			err = drain_all(s, false);
+			if (!s->conf.ring->overwrite)
+				err = drain_all(s, false);
+			else if (interval || s->want_snapshot)
+				err = session__read_overwrite(s, false);
 			if (err)
 				return session__set_err(s, err, "out of memory");
 		}
@@ -962,7 +976,7 @@ int session__run(struct session *s)
 	/* Everything written before the stop is delivered, in order. */
 	for (int i = 0; i < s->nr_fds; i++)
 		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	err = drain_all(s, true);
+	err = s->conf.ring->overwrite ? session__read_overwrite(s, true) : drain_all(s, true);
 	if (err)
 		return session__set_err(s, err, "out of memory");
 	if (s->oq)

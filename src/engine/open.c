@@ -500,6 +500,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		track = false;
 	a.inherit = s->per_thread && inherits(s, pid);
 	a.enable_on_exec = s->has_wl && s->per_thread;
+	a.write_backward = s->conf.ring->overwrite; /* every event of a ring alike */
 	if (ev->leader)
 		a.disabled = 0; /* it follows its leader */
 	if (track) {
@@ -556,7 +557,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		struct buf *b = &s->bufs[s->nr_bufs];
 		unsigned pages = session__pages(s);
 
-		err = ring__mmap(&b->ring, fd, cpu, pages);
+		err = ring__mmap(&b->ring, fd, cpu, pages, s->conf.ring->overwrite);
 		if (err)
 			return session__set_err(
 				s, err, "cannot mmap %u pages for %s: %s%s", pages, ev->name,
@@ -833,6 +834,12 @@ int session__open(struct session *s)
 	if (!opened)
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");
+	if (s->conf.ring->overwrite && !s->nr_bufs)
+		return session__usage_err(
+			s,
+			"--overwrite keeps records in ring buffers: %s only counts "
+			"(it has none)",
+			s->name ? s->name : "this profiler");
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
 	if (!s->per_thread)
 		snapshot_comms(s);
@@ -918,6 +925,8 @@ void session__close(struct session *s)
 	}
 	for (int i = 0; i < s->nr_bufs; i++)
 		ring__munmap(&s->bufs[i].ring);
+	free(s->ow_data);
+	s->ow_data = NULL;
 	for (int i = 0; i < s->nr_fds; i++)
 		close(s->fds[i]);
 	free(s->fds);

@@ -7,7 +7,7 @@
 
 #include "engine/ring.h"
 
-int ring__mmap(struct ring *r, int fd, int cpu, unsigned pages)
+int ring__mmap(struct ring *r, int fd, int cpu, unsigned pages, bool backward)
 {
 	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
 	void *base;
@@ -15,7 +15,9 @@ int ring__mmap(struct ring *r, int fd, int cpu, unsigned pages)
 	if (!pages || (pages & (pages - 1)))
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
-	base = mmap(NULL, (pages + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* read-only: the kernel ignores data_tail and overwrites the oldest */
+	base = mmap(NULL, (pages + 1) * psz, backward ? PROT_READ : PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return -errno;
 	r->meta = base;
@@ -84,4 +86,33 @@ void ring__end(struct ring *r)
 {
 	/* Our reads must complete before the kernel may overwrite the space. */
 	__atomic_store_n(&r->meta->data_tail, r->pos, __ATOMIC_RELEASE);
+}
+
+void ring__copy(const unsigned char *data, size_t size, uint64_t from, size_t len, void *dst)
+{
+	size_t off = from & (size - 1), first = size - off;
+
+	if (len <= first) {
+		memcpy(dst, data + off, len);
+		return;
+	}
+	memcpy(dst, data + off, first);
+	memcpy((unsigned char *)dst + first, data, len - first);
+}
+
+uint64_t ring__backward_span(const unsigned char *data, size_t size, uint64_t head, uint64_t old)
+{
+	uint64_t limit = old - head, pos = 0; /* bytes written since @old */
+	struct perf_event_header h;
+
+	if (limit > size)
+		limit = size;
+	while (pos + sizeof(h) <= limit) {
+		ring__copy(data, size, head + pos, sizeof(h), &h);
+		/* an unwritten (zeroed) area or garbage ends the walk too */
+		if (h.size < sizeof(h) || h.size % 8 || !h.type || pos + h.size > limit)
+			break;
+		pos += h.size;
+	}
+	return pos;
 }

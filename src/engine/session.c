@@ -280,6 +280,16 @@ void session__want_cpu_wide(struct session *s)
 	s->cpu_wide = true;
 }
 
+int session__refuse_overwrite(struct session *s, const char *what)
+{
+	if (!s->conf.ring->overwrite)
+		return 0;
+	return session__usage_err(s,
+				  "--overwrite keeps only the newest records: %s needs every one "
+				  "as it comes (run it without --overwrite)",
+				  what);
+}
+
 void session__want_interval(struct session *s, unsigned ms)
 {
 	s->want_interval = ms;

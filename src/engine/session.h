@@ -199,6 +199,12 @@ bool session__stacks_for_all(struct session *s);
 void session__want_order(struct session *s);
 void session__want_cpu_wide(struct session *s);
 void session__want_pages(struct session *s, unsigned pages);
+/*
+ * A profiler whose result is a rate over the run's time or a live alarm
+ * cannot take --overwrite (the rings keep only their newest records):
+ * a usage error naming @what, or 0 without --overwrite.
+ */
+int session__refuse_overwrite(struct session *s, const char *what);
 /* The interval hook every @ms when -i is not given (top: 1000). */
 void session__want_interval(struct session *s, unsigned ms);
 /* -i, or the profiler's default; 0: no interval. */

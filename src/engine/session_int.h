@@ -39,6 +39,7 @@ struct buf {
 	int fd_end;
 	int fd_cur;  /* the one epoll watches */
 	u64 scanned; /* COMM/FORK records looked at up to here (prescan_names) */
+	u64 ow_head; /* --overwrite: data_head at the last read (0: none yet) */
 };
 
 struct id_map {
@@ -154,6 +155,8 @@ struct session {
 	sigset_t probe_old_mask;
 	struct evsel **fd_ev;	    /* the event of each fds[] entry */
 	char probe_filter_err[256]; /* why user space could not take a probe's filter */
+	unsigned char *ow_data;	    /* --overwrite: the copies of a read (every ring's size) */
+	size_t ow_size;
 };
 
 struct evsel *session__evsel_by_id(struct session *s, u64 id);
@@ -176,6 +179,10 @@ bool session__reap_workload(struct session *s);
 int session__trace_targets(struct session *s);
 int session__open_cgroups(struct session *s);
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu);
+/* A record's time (0 when it has none). */
+u64 session__record_time(struct session *s, const struct perf_event_header *h);
+/* --overwrite (overwrite.c): deliver the records written since the last read, in time order. */
+int session__read_overwrite(struct session *s, bool final);
 /* A LOST / LOST_SAMPLES record: add it to the totals and its CPU's count. */
 void session__count_lost(struct session *s, const struct perf_event_header *h, int cpu);
 

@@ -77,6 +77,9 @@ static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
 	for (int i = 0; i < tg->nr_cpus; i++)
 		if (tg->cpus[i] + 1 > cu->nr_ids)
 			cu->nr_ids = tg->cpus[i] + 1;
+	err = session__refuse_overwrite(s, "cpu-util's busy time (samples per interval)");
+	if (err)
+		return err;
 	/* every task of the CPUs: a command after -- only sets how long */
 	session__want_cpu_wide(s);
 	session__want_interval(s, 1000);

@@ -23,6 +23,7 @@
 
 #include <uthash.h>
 
+#include "analysis/prio.h"
 #include "analysis/runslice.h"
 #include "engine/procfs.h"
 #include "profiler.h"
@@ -79,6 +80,10 @@ struct oncpu {
 	struct evsel *sw, *clk;
 	struct field prev_pid, next_pid;
 	struct runslice *rs;
+	/* --prio: only time of threads whose priority (as the switches tell it) is kept */
+	const struct prio_opts *prio;
+	struct prio_map *prios;
+	struct field prev_prio, next_prio;
 	struct oc_entry *entries;
 	u32 nr_entries;
 	struct oc_thread *threads;
@@ -181,8 +186,11 @@ static struct oc_thread *get_thread(struct oncpu *oc, u32 tid, u32 pid)
 static void credit(void *arg, u32 cpu, u32 pid, u32 tid, u64 ns)
 {
 	struct oncpu *oc = arg;
-	struct oc_entry *e = get_entry(oc, cpu, tid);
+	struct oc_entry *e;
 
+	if (oc->prio && !prio__has(oc->prio, prio_map__get(oc->prios, tid)))
+		return;
+	e = get_entry(oc, cpu, tid);
 	if (!e || (oc->per_thread && !get_thread(oc, tid, pid))) {
 		oc->not_kept += ns;
 		return;
@@ -214,8 +222,12 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 	struct oncpu *oc = priv;
 	int max_cpu = 0;
 
-	(void)opts;
 	oc->s = s;
+	oc->prio = opt_set__get(opts, &prio_group);
+	if (oc->prio && !oc->prio->set)
+		oc->prio = NULL;
+	if (oc->prio && !(oc->prios = prio_map__new()))
+		return session__set_err(s, -ENOMEM, "out of memory");
 	if (!oc->top)
 		oc->top = 10;
 	oc->cpus = tg->cpus;
@@ -239,10 +251,13 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (!oc->sw)
 		return -ENOENT;
 	if (evsel__field(oc->sw, "prev_pid", &oc->prev_pid) ||
-	    evsel__field(oc->sw, "next_pid", &oc->next_pid))
-		return session__set_err(
-			s, -EINVAL,
-			"sched:sched_switch lacks a field it needs (prev_pid, next_pid)");
+	    evsel__field(oc->sw, "next_pid", &oc->next_pid) ||
+	    (oc->prio && (evsel__field(oc->sw, "prev_prio", &oc->prev_prio) ||
+			  evsel__field(oc->sw, "next_prio", &oc->next_prio))))
+		return session__set_err(s, -EINVAL,
+					"sched:sched_switch lacks a field it needs (prev_pid, "
+					"next_pid%s)",
+					oc->prio ? ", prev_prio, next_prio" : "");
 	oc->clk = session__add_event(s, &(struct evsel_conf){ .type = PERF_TYPE_SOFTWARE,
 							      .config = PERF_COUNT_SW_CPU_CLOCK,
 							      .sample_period = OC_HINT_NS,
@@ -290,6 +305,15 @@ static void oc_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	}
 	if (field__u64(&oc->prev_pid, smp, &prev) || field__u64(&oc->next_pid, smp, &next))
 		return;
+	if (oc->prio) {
+		u64 pp, np;
+
+		/* every switch is read (slices need both ends): prev's ends at its priority */
+		if (!field__u64(&oc->prev_prio, smp, &pp))
+			prio_map__set(oc->prios, (u32)prev, (int)pp);
+		if (!field__u64(&oc->next_prio, smp, &np))
+			prio_map__set(oc->prios, (u32)next, (int)np);
+	}
 	/* the sample is taken in the context of the task leaving: its pid is prev's process */
 	runslice__switch(oc->rs, smp->cpu, smp->time,
 			 (u32)prev == smp->tid ? smp->pid : RUNSLICE_NO_PID, (u32)prev, (u32)next);
@@ -542,6 +566,12 @@ static void drop_others(struct oncpu *oc)
 	}
 }
 
+/* --prio: a target thread that never ran at a kept priority is not shown */
+static bool hidden(struct oncpu *oc, const struct oc_thread *t)
+{
+	return oc->prio && !t->sum && !prio__has(oc->prio, prio_map__get(oc->prios, t->tid));
+}
+
 static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 {
 	const struct oc_kept *g = &oc->kept_threads;
@@ -557,12 +587,14 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 	HASH_ITER(hh, oc->threads, t, tt)
 	{
 		t->sum = thread_ns(oc, t->tid, k);
-		all[m++] = t;
+		if (!hidden(oc, t))
+			all[m++] = t;
 	}
 	for (unsigned i = 0; k == RUN && i < g->n; i++) {
 		t = g->v[i];
 		t->sum = t->run;
-		all[m++] = t;
+		if (!hidden(oc, t))
+			all[m++] = t;
 	}
 	qsort(all, m, sizeof(*all), thread_by_sum);
 	if (!oc->scope)
@@ -894,6 +926,7 @@ static void oc_deinit(struct session *s, void *priv)
 	free(oc->kept_threads.v);
 	memset(&oc->kept_threads, 0, sizeof(oc->kept_threads));
 	runslice__delete(oc->rs);
+	prio_map__delete(oc->prios);
 	oc->rs = NULL;
 }
 
@@ -917,7 +950,8 @@ const struct profiler prof_oncpu = {
 		    "Each interval (default 1000 ms) and the whole run at exit; a slice "
 		    "running at\nan interval's edge is cut there; the idle task is not busy.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
-						     &output_group, &exclude_tp_group, NULL },
+						     &output_group, &exclude_tp_group,
+						     &prio_group, NULL },
 	.own = oc_opts,
 	.priv_size = sizeof(struct oncpu),
 	.init = oc_init,

@@ -15,7 +15,9 @@
 
 #include <uthash.h>
 
+#include "analysis/prio.h"
 #include "analysis/stackdb.h"
+#include "engine/kfilter.h"
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/evline.h"
@@ -62,9 +64,55 @@ struct profile {
 	u32 nr_funcs;
 	u64 total, lost_nomem;
 	struct pf_thread *threads;
+	/* --prio: each thread's priority, as sched_switch tells it */
+	const struct prio_opts *prio;
+	struct prio_map *prios;
+	struct evsel *sw;
+	struct field prev_pid, prev_prio, next_pid, next_prio;
 	u64 than_swept; /* the second --than last dropped idle threads */
 	u64 t_last;	/* the last report's time (session__now), or the start */
 };
+
+/*
+ * --prio: the kernel keeps the sched_switch records where a side has a
+ * kept priority; a sample counts when its thread's priority (the last
+ * switch that named it, else /proc) is kept.  The idle task has none.
+ */
+static int add_prio(struct session *s, struct profile *p)
+{
+	char *prev = prio__filter(p->prio, "prev_prio"), *next = prio__filter(p->prio, "next_prio");
+	char *f = prev && next ? kfilter__or(prev, next) : NULL;
+
+	free(prev);
+	free(next);
+	p->prios = prio_map__new();
+	if (!f || !p->prios) {
+		free(f);
+		return session__set_err(s, -ENOMEM, "out of memory");
+	}
+	p->sw = session__add_tp(s, "sched", "sched_switch", &(struct evsel_conf){ .filter = f });
+	free(f);
+	if (!p->sw)
+		return -ENOENT;
+	if (evsel__field(p->sw, "prev_pid", &p->prev_pid) ||
+	    evsel__field(p->sw, "prev_prio", &p->prev_prio) ||
+	    evsel__field(p->sw, "next_pid", &p->next_pid) ||
+	    evsel__field(p->sw, "next_prio", &p->next_prio))
+		return session__set_err(s, -EINVAL,
+					"sched:sched_switch lacks a field --prio needs (prev_pid, "
+					"prev_prio, next_pid, next_prio)");
+	return 0;
+}
+
+static void learn_prio(struct profile *p, const struct sample *smp)
+{
+	u64 pid, prio;
+
+	if (!field__u64(&p->prev_pid, smp, &pid) && !field__u64(&p->prev_prio, smp, &prio))
+		prio_map__set(p->prios, (u32)pid, (int)prio);
+	if (!field__u64(&p->next_pid, smp, &pid) && !field__u64(&p->next_prio, smp, &prio))
+		prio_map__set(p->prios, (u32)pid, (int)prio);
+}
 
 static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 {
@@ -118,6 +166,15 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 	p->ev->attr.exclude_guest = p->excl_guest;
 	if (p->guest && cpu)
 		p->ev->attr.exclude_host = 1; /* the PMU counts only while a guest runs */
+	p->prio = opt_set__get(opts, &prio_group);
+	if (p->prio && !p->prio->set)
+		p->prio = NULL;
+	if (p->prio) {
+		int err = add_prio(s, p);
+
+		if (err)
+			return err;
+	}
 	if (!cpu)
 		session__notice(
 			s, "no hardware PMU here: sampling the cpu-clock software event at %llu Hz",
@@ -304,7 +361,12 @@ static void pf_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct stack_ctx *ctx = session__stack(s);
 	u32 id = 0;
 
-	(void)ev;
+	if (ev == p->sw) {
+		learn_prio(p, smp);
+		return;
+	}
+	if (p->prio && (!smp->tid || !prio__has(p->prio, prio_map__get(p->prios, smp->tid))))
+		return;
 	if (p->guest) { /* a software clock cannot leave the host out: the sample's mode can */
 		unsigned mode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
@@ -504,6 +566,15 @@ static void pf_interval(struct session *s, void *priv)
 	stack_flame__interval(p->flame, s);
 }
 
+static void pf_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct profile *p = priv;
+
+	(void)s;
+	if (p->prios)
+		prio_map__forget(p->prios, t->tid);
+}
+
 static void pf_deinit(struct session *s, void *priv)
 {
 	struct profile *p = priv;
@@ -530,6 +601,7 @@ static void pf_deinit(struct session *s, void *priv)
 	}
 	free(p->func_by_id);
 	stackdb__delete(p->db);
+	prio_map__delete(p->prios);
 }
 
 static const struct popt pf_opts[] = {
@@ -566,11 +638,14 @@ const struct profiler prof_profile = {
 		"cycles where the host has a PMU, else cpu-clock (said once).",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
-						     &exclude_group, NULL },
+						     &exclude_group, &prio_group, NULL },
 	.own = pf_opts,
 	.stacks = true,
 	.priv_size = sizeof(struct profile),
 	.init = pf_init,
-	.ops = { .sample = pf_sample, .interval = pf_interval, .snapshot = pf_interval },
+	.ops = { .sample = pf_sample,
+		 .interval = pf_interval,
+		 .snapshot = pf_interval,
+		 .exit = pf_exit },
 	.deinit = pf_deinit,
 };

@@ -22,6 +22,7 @@
 
 #include "analysis/mtrace.h"
 #include "analysis/pairs.h"
+#include "analysis/prio.h"
 #include "engine/kfilter.h"
 #include "expr/expr.h"
 #include "profiler.h"
@@ -41,7 +42,8 @@ struct rundelay {
 	/* the original's -e spelling: which starts, the events' own filters, untraced events */
 	bool no_wk, no_wk_new, no_preempt;
 	const char *sw_filter[2], *wk_filter, *wk_new_filter;
-	struct field prev_pid, prev_state, prev_comm, next_pid, wk_pid, wk_new_pid;
+	struct field prev_pid, prev_state, prev_comm, next_pid, wk_pid, wk_new_pid, prev_prio;
+	const struct prio_opts *prio; /* --prio, or NULL */
 	u64 closed_by_record;
 };
 
@@ -61,8 +63,15 @@ static int add_events(struct session *s, struct rundelay *rd)
 	char *prev = kfilter__comm_globs("prev_comm", rd->filter);
 	char *next = kfilter__comm_globs("next_comm", rd->filter);
 	char *wk = kfilter__comm_globs("comm", rd->filter);
-	char *sw = prev && next ? kfilter__or(prev, next) : NULL;
+	char *sw = NULL;
 	int err = -ENOMEM;
+
+	/* --prio: the kernel keeps the records of threads with a kept priority */
+	if (prev && next && wk &&
+	    !(rd->prio &&
+	      (prio__and(&prev, rd->prio, "prev_prio") || prio__and(&next, rd->prio, "next_prio") ||
+	       prio__and(&wk, rd->prio, "prio"))))
+		sw = kfilter__or(prev, next);
 
 	if (!prev || !next || !wk || !sw) {
 		if (errno == EINVAL)
@@ -104,7 +113,8 @@ static int add_events(struct session *s, struct rundelay *rd)
 	    evsel__field(rd->sw, "prev_comm", &rd->prev_comm) ||
 	    evsel__field(rd->sw, "next_pid", &rd->next_pid) ||
 	    (rd->wk && evsel__field(rd->wk, "pid", &rd->wk_pid)) ||
-	    (rd->wk_new && evsel__field(rd->wk_new, "pid", &rd->wk_new_pid))) {
+	    (rd->wk_new && evsel__field(rd->wk_new, "pid", &rd->wk_new_pid)) ||
+	    (rd->prio && evsel__field(rd->sw, "prev_prio", &rd->prev_prio))) {
 		err = session__set_err(s, -EINVAL,
 				       "sched_switch or sched_wakeup lacks a field it needs "
 				       "(prev_pid, prev_state, prev_comm, next_pid, pid)");
@@ -251,6 +261,9 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 					  "--filter '%s': give COMM globs without quotes, "
 					  "parentheses, & or | ([^...] is not a kernel glob)",
 					  rd->filter);
+	rd->prio = opt_set__get(opts, &prio_group);
+	if (rd->prio && !rd->prio->set)
+		rd->prio = NULL;
 	if (eo && eo->nr_specs && (err = rd_events(s, rd, eo, opt_set__get(opts, &key_group))))
 		return err;
 	/* a thread's switch-in and wakeup come from other tasks, on any CPU */
@@ -306,6 +319,15 @@ static bool comm_ok(struct rundelay *rd, const struct sample *smp)
 	return kfilter__comm_match(rd->filter, buf);
 }
 
+/* --prio: the thread leaving has a kept priority (the kernel kept the record for either side) */
+static bool prio_ok(struct rundelay *rd, const struct sample *smp)
+{
+	u64 prio;
+
+	return !rd->prio ||
+	       (!field__u64(&rd->prev_prio, smp, &prio) && prio__has(rd->prio, (long long)prio));
+}
+
 static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, struct sample *smp)
 {
 	u64 prev, state, next;
@@ -320,7 +342,7 @@ static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, 
 		mtrace__forget(rd->mt, prev);
 		return;
 	}
-	if (!session__is_target(s, smp->pid, (u32)prev) || !comm_ok(rd, smp))
+	if (!session__is_target(s, smp->pid, (u32)prev) || !comm_ok(rd, smp) || !prio_ok(rd, smp))
 		return;
 	if (!state || (state & PREV_STATE_PREEMPT)) {
 		if (!rd->no_preempt)
@@ -449,7 +471,8 @@ const struct profiler prof_rundelay = {
 		    "-p 1234",
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
 						     &target_group, &run_group, &ring_group,
-						     &output_group, &exclude_tp_group, NULL },
+						     &output_group, &exclude_tp_group,
+						     &prio_group, NULL },
 	.own = rd_opts,
 	.ev_attrs = rd_attrs,
 	.priv_size = sizeof(struct rundelay),

@@ -24,6 +24,7 @@
 #include <uthash.h>
 
 #include "analysis/pairs.h"
+#include "analysis/prio.h"
 #include "engine/kfilter.h"
 #include "report/outfile.h"
 #include "report/stack_flame.h"
@@ -69,7 +70,9 @@ struct task_state {
 	unsigned long long than;
 
 	struct evsel *sw_out, *sw_in, *wakeup;
-	struct field prev_pid, prev_state, prev_comm, next_pid, wakeup_pid;
+	struct field prev_pid, prev_state, prev_comm, next_pid, wakeup_pid, prev_prio;
+	/* --prio, or NULL */
+	const struct prio_opts *prio;
 	unsigned state_mask;	   /* 1 << ST_* accepted */
 	struct pairs *pending;	   /* tid -> ts_thread, switch-out to switch-in */
 	struct lat_table *table;   /* by state, or by thread and state (--perins) */
@@ -189,7 +192,8 @@ static int add_events(struct session *s, struct task_state *ts)
 	prev = kfilter__comm_globs("prev_comm", ts->filter);
 	next = kfilter__comm_globs("next_comm", ts->filter);
 	wk = kfilter__comm_globs("comm", ts->filter);
-	if (!prev || !next || !wk)
+	if (!prev || !next || !wk || prio__and(&prev, ts->prio, "prev_prio") ||
+	    prio__and(&next, ts->prio, "next_prio") || prio__and(&wk, ts->prio, "prio"))
 		goto out;
 
 	if (*states) {
@@ -229,11 +233,13 @@ static int add_events(struct session *s, struct task_state *ts)
 	if (!err && (evsel__field(ts->sw_out, "prev_pid", &ts->prev_pid) ||
 		     evsel__field(ts->sw_out, "prev_state", &ts->prev_state) ||
 		     evsel__field(ts->sw_out, "prev_comm", &ts->prev_comm) ||
+		     (ts->prio && evsel__field(ts->sw_out, "prev_prio", &ts->prev_prio)) ||
 		     evsel__field(ts->sw_in, "next_pid", &ts->next_pid) ||
 		     evsel__field(ts->wakeup, "pid", &ts->wakeup_pid))) {
 		err = session__set_err(s, -EINVAL,
 				       "sched_switch or sched_wakeup lacks a field it needs "
-				       "(prev_pid, prev_state, prev_comm, next_pid, pid)");
+				       "(prev_pid, prev_state, prev_comm, next_pid, pid%s)",
+				       ts->prio ? ", prev_prio" : "");
 	}
 out:
 	if (err == -ENOMEM)
@@ -283,6 +289,9 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 			ts->filter);
 	ts->state_mask = state_mask(ts);
 	ts->json = session__json(s);
+	ts->prio = opt_set__get(opts, &prio_group);
+	if (ts->prio && !ts->prio->set)
+		ts->prio = NULL;
 	/* Threads come and go: --perins rows are dropped at each interval. */
 	ts->table = lat_table__new(ts->perins ? "STATE COMM                 TID" : "STATE    ",
 				   (const char *const[]){ "sleep", "runq", NULL },
@@ -403,6 +412,18 @@ static void copy_comm(char *dst, const char *src, int len)
 	dst[strnlen(dst, len)] = 0;
 }
 
+/*
+ * --prio: the thread leaving has a kept priority (one sched_switch record
+ * serves both sides: the kernel kept it for either).
+ */
+static bool prio_ok(struct task_state *ts, struct sample *smp)
+{
+	u64 prio;
+
+	return !ts->prio ||
+	       (!field__u64(&ts->prev_prio, smp, &prio) && prio__has(ts->prio, (long long)prio));
+}
+
 static void on_switch_out(struct session *s, struct task_state *ts, struct sample *smp)
 {
 	u64 prev_pid, prev_state;
@@ -428,7 +449,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct sampl
 	comm = field__str(&ts->prev_comm, smp, &len);
 	copy_comm(cbuf, comm, len);
 	if (!(ts->state_mask & (1u << state)) || !session__is_target(s, smp->pid, tid) ||
-	    (ts->filter && !kfilter__comm_match(ts->filter, cbuf))) {
+	    (ts->filter && !kfilter__comm_match(ts->filter, cbuf)) || !prio_ok(ts, smp)) {
 		pairs__cancel(ts->pending, tid);
 		return;
 	}
@@ -694,7 +715,7 @@ const struct profiler prof_task_state = {
 		    "'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
-						     &exclude_tp_group, NULL },
+						     &exclude_tp_group, &prio_group, NULL },
 	.own = task_state_opts,
 	.priv_size = sizeof(struct task_state),
 	.init = task_state_init,

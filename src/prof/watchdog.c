@@ -126,6 +126,9 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 
 	if (tg && (tg->nr_pids || tg->nr_tids))
 		return session__usage_err(s, "watchdog watches CPUs, not tasks: use -C CPUS");
+	err = session__refuse_overwrite(s, "watchdog's lockup alarm");
+	if (err)
+		return err;
 	if (exclude__empty(ex))
 		return session__usage_err(s, "%s", exclude__empty(ex));
 	if (ex)
