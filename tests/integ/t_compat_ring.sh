@@ -145,10 +145,12 @@ run rd_rt "rundelay --perins --prio 1-99"
 clean rd_rt "rundelay --perins --prio 1-99"
 check_eq "rundelay --prio 1-99: rows of rt_burst's tid only" \
 	"$(awk '/=> switch-in/{print $4}' "$T/rd_rt.out" | sort -u)" "$RT"
-# (at most one per nap; fewer where a wakeup sample raised in an idle CPU's context is not
-# delivered: on this kind of VM, from 9 to all of 58 on the same run)
-check_range "rundelay --prio 1-99: rt_burst's wakeups, one per nap ($RTN) at most" \
-	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_rt.out")" 1 $((RTN + 1))
+# (one per nap, and up to two at its start: a thread born real-time waits for
+# its creator to set its policy; fewer where a wakeup sample raised in an idle
+# CPU's context is not delivered: on this kind of VM, from 9 to all of 58 on
+# the same run)
+check_range "rundelay --prio 1-99: rt_burst's wakeups, one per nap ($RTN) and two more at most" \
+	"$(awk -v t="$RT" '$1 == "wakeup" && $4 == t {print $5}' "$T/rd_rt.out")" 1 $((RTN + 2))
 run rd_n "rundelay --perins --prio 120"
 clean rd_n "rundelay --perins --prio 120"
 check_eq "rundelay --prio 120: no wakeup of rt_burst" \

@@ -54,8 +54,8 @@ static void *run(void *arg)
 	double end;
 
 	b->tid = syscall(SYS_gettid);
-	/* real-time before its name: no record names it at its first priority */
-	if (b->fifo) {
+	/* real-time before its name (the real-time thread is born so; this is a check) */
+	if (b->fifo && sched_getscheduler(0) != SCHED_FIFO) {
 		struct sched_param sp = { .sched_priority = b->fifo };
 
 		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
@@ -91,7 +91,22 @@ int main(int argc, char **argv)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		nrm.cpu = 0;
 	prctl(PR_SET_NAME, "prio_pair", 0, 0, 0);
-	pthread_create(&a, NULL, run, &rt);
+	{
+		/* born real-time: no slice of it at the parent's priority */
+		struct sched_param sp = { .sched_priority = rt.fifo };
+		pthread_attr_t at;
+
+		pthread_attr_init(&at);
+		pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&at, SCHED_FIFO);
+		pthread_attr_setschedparam(&at, &sp);
+		rt.err = pthread_create(&a, &at, run, &rt);
+		pthread_attr_destroy(&at);
+		if (rt.err) {
+			printf("nort: %s\n", strerror(rt.err));
+			return 1;
+		}
+	}
 	pthread_create(&b, NULL, run, &nrm);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
