@@ -17,6 +17,7 @@ void expr__help(const struct evsel *ev, FILE *out)
 		"_cpu     the CPU of the event", "_pid     its process (thread group) id",
 		"_tid     its thread id",	 "_time    its time stamp (ns)",
 		"_period  its sample period",
+		"key      in printkey= (top): the key of the row printed, a number or a string",
 	};
 	const struct func *fn;
 
