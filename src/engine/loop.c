@@ -324,6 +324,8 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 			return;
 		if (smp.tid == (u32)-1 && ev->tp)
 			exiting_task(s, ev, &smp);
+		if (ev->tp)
+			session__learn_names(s, ev, &smp);
 		if (ev->ufilter && !s->uf_ops->match(ev->ufilter, s, &smp)) {
 			ev->nr_ufiltered++;
 			return;
@@ -766,7 +768,8 @@ int session__run(struct session *s)
 		return err;
 	/* scripts (and the tests) wait for this line before starting a workload */
 	if (s->conf.log->verbose && s->started)
-		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n", s->nr_fds);
+		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n",
+			s->nr_fds - s->nr_trackers);
 	while (!s->stop) {
 		bool tick = false, interval = false, usage = false;
 		int n = epoll_wait(s->epfd, evs, 64, -1);

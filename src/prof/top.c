@@ -65,8 +65,8 @@ static struct top_event *top_of(struct top *t, struct evsel *ev)
 }
 
 /* Compile @text of attribute @what on @ev; a string where a number is needed is refused. */
-static struct expr *compile_ex(struct session *s, struct top *t, struct evsel *ev,
-			       const char *what, const char *text, int want_string, unsigned flags)
+static struct expr *compile_ex(struct session *s, struct top *t, struct evsel *ev, const char *what,
+			       const char *text, int want_string, unsigned flags)
 {
 	struct expr_error err;
 	char buf[512];
@@ -151,6 +151,7 @@ static int compile_event(struct session *s, struct top *t, struct evsel *ev, str
 	const char *key = evspec__attr(spec, "key"), *pk = evspec__attr(spec, "printkey");
 	const char *comm = evspec__attr(spec, "comm");
 	struct top_event *e = calloc(1, sizeof(*e));
+	unsigned pk_flags = EXPR_KEY;
 	int n = 0;
 
 	if (!e)
@@ -163,10 +164,9 @@ static int compile_event(struct session *s, struct top *t, struct evsel *ev, str
 	if (key && !t->only_comm && !(e->key = compile(s, t, ev, "key", key, -1)))
 		return -EINVAL;
 	/* printkey= reads the row's key as `key`: a string key= or --only-comm's comm */
-	if (pk && !(e->printkey = compile_ex(s, t, ev, "printkey", pk, -1,
-					     EXPR_KEY | (t->only_comm || (e->key && expr__is_string(e->key))
-								 ? EXPR_KEY_STR
-								 : 0))))
+	if (t->only_comm || (e->key && expr__is_string(e->key)))
+		pk_flags |= EXPR_KEY_STR;
+	if (pk && !(e->printkey = compile_ex(s, t, ev, "printkey", pk, -1, pk_flags)))
 		return -EINVAL;
 	if (comm && !(e->comm = compile(s, t, ev, "comm", comm, 1)))
 		return -EINVAL;

@@ -67,4 +67,38 @@ check_eq "key= cannot read key: exit 2" "$(cat "$T/bad.rc")" 2
 check "key= cannot read key: unknown field 'key'" grep -q "unknown field 'key'" "$T/bad.err"
 check_eq "key= cannot read key: one line and its caret" "$(wc -l <"$T/bad.err")" 3
 
+# Kernel threads and short-lived tasks are named, never "<...>": wake_names
+# wakes its main thread N times through migration/0 (a kernel thread) and
+# N times from "short_waker", a child that forks and names itself on CPU 1,
+# wakes it from CPU 0 and exits at once.  -C 0: the child's FORK and COMM
+# happen on a CPU not monitored (before, its wakeups printed "<...>").
+WN=$W/wake_names
+if [ ! -x "$WN" ]; then
+	skip "no workload $WN (make workloads)"
+elif [ ! -d /sys/devices/system/cpu/cpu1 ] ||
+	[ "$(cat /sys/devices/system/cpu/cpu1/online 2>/dev/null || echo 1)" != 1 ]; then
+	skip "CPU 1 is not online"
+else
+	N=20
+	# names RUN: the waker names of RUN's event lines, "NAME COUNT ..." sorted
+	names() { awk '/ sched:sched_wakeup: / { print $3 }' "$T/$1" | sort | uniq -c |
+		awk '{ printf "%s %s ", $2, $1 }'; }
+	for run in "kt0:-C 0" "ktall:-C $(cat /sys/devices/system/cpu/online)"; do
+		n=${run%%:*}
+		# shellcheck disable=SC2086 # the -C option and its value
+		"$PP" trace ${run#*:} -e 'sched:sched_wakeup/comm=="wake_names"/' -g --call-graph dwarf \
+			-- "$WN" $N >"$T/$n" 2>"$T/$n.err"
+		echo $? >"$T/$n.rc"
+		clean "$n"
+		got=$(names "$n")
+		check "$n (${run#*:}): no <...> among the wakers ($got)" \
+			test "$(grep -c ' sched:sched_wakeup: ' "$T/$n")" -gt 0 -a \
+			"$(awk '/ sched:sched_wakeup: / && $3 == "<...>"' "$T/$n" | wc -l)" = 0
+		check_eq "$n: migration/0 woke it $N times" \
+			"$(awk '/ sched:sched_wakeup: / && $3 == "migration/0"' "$T/$n" | wc -l)" $N
+		check "$n: short_waker woke it at least $N times ($got)" \
+			test "$(awk '/ sched:sched_wakeup: / && $3 == "short_waker"' "$T/$n" | wc -l)" -ge $N
+	done
+fi
+
 done_tests

@@ -53,8 +53,7 @@ static void test_int_key(void)
 	      out, f);
 	expr__free(e);
 	e = run("key", EXPR_KEY, &key, &v, &f, out, sizeof(out));
-	CHECK(e && !f && v.kind == EXPR_INT && v.u == key.u, "key = %llx",
-	      (unsigned long long)v.u);
+	CHECK(e && !f && v.kind == EXPR_INT && v.u == key.u, "key = %llx", (unsigned long long)v.u);
 	expr__free(e);
 	e = run("printf(\"%lx\", key)", EXPR_KEY, &key, &v, &f, out, sizeof(out));
 	CHECK(e && !strcmp(out, "30000002a"), "printed '%s'", out);
