@@ -470,6 +470,10 @@ static int drain(struct session *s, struct buf *b)
 		prescan_names(s, b);
 	while ((h = ring__next(&b->ring))) {
 		s->nr_read++;
+		/* a name tracker's loss is no event's: those names fall back to /proc */
+		if (b->names_only &&
+		    (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES))
+			continue;
 		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
 			u64 before = s->lost_total;
 

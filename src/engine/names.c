@@ -155,6 +155,7 @@ void session__open_name_trackers(struct session *s)
 		}
 		b->fd_first = b->fd_cur = s->nr_fds - 1;
 		b->fd_end = s->nr_fds;
+		b->names_only = true;
 		s->nr_bufs++;
 		s->nr_trackers++;
 	}

@@ -56,6 +56,8 @@ struct buf {
 	int fd_end;
 	int fd_cur;  /* the one epoll watches */
 	u64 scanned; /* COMM/FORK records looked at up to here (prescan_names) */
+
+	bool names_only; /* a name tracker's (engine/names.c): task records only */
 };
 
 struct id_map {
