@@ -66,6 +66,13 @@ top bad -e 'sched:sched_switch//key=key/' -- "$G" 1
 check_eq "key= cannot read key: exit 2" "$(cat "$T/bad.rc")" 2
 check "key= cannot read key: unknown field 'key'" grep -q "unknown field 'key'" "$T/bad.err"
 check_eq "key= cannot read key: one line and its caret" "$(wc -l <"$T/bad.err")" 3
+# a string key cannot change
+top bad2 -e 'sched:sched_switch//key=prev_comm/printkey=key++/' -- "$G" 1
+check_eq "printkey=key++ on a string key: exit 2" "$(cat "$T/bad2.rc")" 2
+check "printkey=key++ on a string key: said so" \
+	grep -q "bad printkey= on sched:sched_switch: expr: '++' on key: the key is a string here" \
+	"$T/bad2.err"
+check_eq "printkey=key++ on a string key: nothing on stdout" "$(cat "$T/bad2")" ""
 
 # Kernel threads and short-lived tasks are named, never "<...>": wake_names
 # wakes its main thread N times through migration/0 (a kernel thread) and
