@@ -75,10 +75,10 @@ check "printkey=key++ on a string key: said so" \
 check_eq "printkey=key++ on a string key: nothing on stdout" "$(cat "$T/bad2")" ""
 
 # Kernel threads and short-lived tasks are named, never "<...>": wake_names
-# wakes its main thread N times through migration/0 (a kernel thread) and
-# N times from "short_waker", a child that forks and names itself on CPU 1,
-# wakes it from CPU 0 and exits at once.  -C 0: the child's FORK and COMM
-# happen on a CPU not monitored (before, its wakeups printed "<...>").
+# N times forks on CPU 1 a child that names itself "short_waker" there, then
+# wakes the main thread on CPU 0 and exits at once; the main thread's moves
+# from CPU 0 make the stopper migration/0 run.  -C 0: the child's FORK and
+# COMM happen on a CPU not monitored (before: its wakeups printed "<...>").
 WN=$W/wake_names
 if [ ! -x "$WN" ]; then
 	skip "no workload $WN (make workloads)"
@@ -87,25 +87,35 @@ elif [ ! -d /sys/devices/system/cpu/cpu1 ] ||
 	skip "CPU 1 is not online"
 else
 	N=20
-	# names RUN: the waker names of RUN's event lines, "NAME COUNT ..." sorted
-	names() { awk '/ sched:sched_wakeup: / { print $3 }' "$T/$1" | sort | uniq -c |
+	# names RUN EVENT: the task column of RUN's EVENT lines, "NAME COUNT ..."
+	names() { awk -v e=" $2: " 'index($0, e) { print $3 }' "$T/$1" | sort | uniq -c |
 		awk '{ printf "%s %s ", $2, $1 }'; }
-	for run in "kt0:-C 0" "ktall:-C $(cat /sys/devices/system/cpu/online)"; do
-		n=${run%%:*}
-		# shellcheck disable=SC2086 # the -C option and its value
-		"$PP" trace ${run#*:} -e 'sched:sched_wakeup/comm=="wake_names"/' -g --call-graph dwarf \
-			-- "$WN" $N >"$T/$n" 2>"$T/$n.err"
+	# lines RUN EVENT NAME: how many of RUN's EVENT lines have NAME as their task
+	lines() { awk -v e=" $2: " -v n="$3" 'index($0, e) && $3 == n' "$T/$1" | wc -l; }
+	all=$(cat /sys/devices/system/cpu/online)
+	for run in "kt0:0" "ktall:$all"; do
+		n=${run%%:*} cpus=${run#*:}
+		"$PP" trace -C "$cpus" -e 'sched:sched_wakeup/comm=="wake_names"/' -g \
+			--call-graph dwarf -- "$WN" $N >"$T/$n" 2>"$T/$n.err"
 		echo $? >"$T/$n.rc"
 		clean "$n"
-		got=$(names "$n")
-		check "$n (${run#*:}): no <...> among the wakers ($got)" \
-			test "$(grep -c ' sched:sched_wakeup: ' "$T/$n")" -gt 0 -a \
-			"$(awk '/ sched:sched_wakeup: / && $3 == "<...>"' "$T/$n" | wc -l)" = 0
-		check_eq "$n: migration/0 woke it $N times" \
-			"$(awk '/ sched:sched_wakeup: / && $3 == "migration/0"' "$T/$n" | wc -l)" $N
-		check "$n: short_waker woke it at least $N times ($got)" \
-			test "$(awk '/ sched:sched_wakeup: / && $3 == "short_waker"' "$T/$n" | wc -l)" -ge $N
+		got=$(names "$n" sched:sched_wakeup)
+		check_eq "$n (-C $cpus): no <...> among the wakers ($got)" \
+			"$(lines "$n" sched:sched_wakeup "<...>")" 0
+		check "$n: short_waker, forked and named on CPU 1, woke it ($got)" \
+			test "$(lines "$n" sched:sched_wakeup short_waker)" -ge 1
 	done
+	# the kernel thread as the task of its own events: migration/0 switching out
+	"$PP" trace -C 0 -e 'sched:sched_switch/prev_comm ~ "migration/*"/' -g --call-graph dwarf \
+		-- "$WN" $N >"$T/mig" 2>"$T/mig.err"
+	echo $? >"$T/mig.rc"
+	clean mig
+	got=$(names mig sched:sched_switch)
+	check "migration/0 printed as itself, once per move at least ($got)" \
+		test "$(lines mig sched:sched_switch migration/0)" -ge $N
+	check_eq "migration/0 switching out: every line is migration/0 ($got)" \
+		"$(lines mig sched:sched_switch migration/0)" \
+		"$(grep -c ' sched:sched_switch: ' "$T/mig")"
 fi
 
 done_tests

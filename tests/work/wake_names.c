@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wake_names N: wakeups by tasks whose names are known only from records
- * of CPU 1, seen on CPU 0 (t_compat_comm's -C 0 case), and by a kernel
- * thread.  N times: the main thread ("wake_names") pins itself to CPU 0,
- * then to CPU 1 (the stopper migration/0 moves it and wakes it on CPU 0);
- * it forks a child on CPU 1 that names itself "short_waker" there, moves
- * to CPU 0, writes a byte to a pipe (waking the main thread, blocked in
- * read) and exits at once.  Prints "pid=PID" first and "done N" at the end.
+ * wake_names N: wakeups on CPU 0 by a task whose FORK and COMM happen on
+ * CPU 1 (t_compat_comm's -C 0 case), and the stopper migration/0 at work.
+ * N times: the main thread ("wake_names") moves to CPU 1 (from CPU 0:
+ * migration/0 moves it) and forks there a child that names itself
+ * "short_waker" on CPU 1; the main thread goes back to CPU 0 and blocks in
+ * read on a pipe; the child moves to CPU 0, writes a byte (waking the main
+ * thread on its own CPU) and exits at once.  Prints "pid=PID" first and
+ * "done N" at the end.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -38,19 +39,19 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; i++) {
 		pid_t child;
 
-		if (pin(0) || pin(1))
+		if (pin(1))
 			return 1;
 		child = fork();
 		if (child < 0)
 			return 1;
 		if (!child) {
 			prctl(PR_SET_NAME, "short_waker");
-			usleep(2000); /* the parent blocks in read meanwhile */
+			usleep(5000); /* the parent is back on CPU 0, in read, meanwhile */
 			if (pin(0) || write(fd[1], "x", 1) != 1)
 				_exit(1);
 			_exit(0);
 		}
-		if (read(fd[0], &c, 1) != 1 || waitpid(child, NULL, 0) != child)
+		if (pin(0) || read(fd[0], &c, 1) != 1 || waitpid(child, NULL, 0) != child)
 			return 1;
 	}
 	printf("done %ld\n", n);
