@@ -58,6 +58,15 @@ check "sched_switch printkey: PID getppid_loop, the sum a multiple of PID ($p, $
 top swc -e 'sched:sched_switch//key=prev_comm/printkey=printf("<%s>", key)/' -- "$G" 3 100
 clean swc
 check "printkey on a string key: <getppid_loop>" grep -qE '^<getppid_loop> +[0-9]+$' "$T/swc"
+# --only-comm: the key is the comm
+top swo -e 'sched:sched_switch//printkey=printf("[%s]", key)/' --only-comm -- "$G" 3 100
+clean swo
+check "printkey with --only-comm: [getppid_loop]" grep -qE '^\[getppid_loop\] +[0-9]+$' "$T/swo"
+# no key=: the key is the thread, its comm in the COMM column
+top swt -e 'sched:sched_switch//printkey=printf("tid %d", key)/' -- "$G" 3 100
+clean swt
+check "printkey on thread keys: tid TID getppid_loop" \
+	grep -qE '^tid [0-9]+ +getppid_loop +[0-9]+$' "$T/swt"
 # 'help' lists key
 "$PP" expr -e sched:sched_switch help >"$T/help" 2>&1
 check "expr help lists key for printkey=" grep -q '^    key .*printkey=' "$T/help"
