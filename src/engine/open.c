@@ -815,10 +815,8 @@ int session__open(struct session *s)
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
-	if (!s->per_thread) {
+	if (!s->per_thread)
 		session__open_name_trackers(s);
-		snapshot_comms(s);
-	}
 	return 0;
 }
 
@@ -847,8 +845,9 @@ int session__enable(struct session *s)
 	/* (a workload's events all enable at its exec, later) */
 	s->all_enabled_at = session__now(s);
 	/*
-	 * The tasks started between the snapshot at the open and now have
-	 * no FORK record: their names now (a task known already is kept).
+	 * Once the events are on: a task started since has a FORK record,
+	 * one started before is in the snapshot (taken at the open, a task
+	 * forked between the open and the enabling had neither).
 	 */
 	if (!s->per_thread)
 		snapshot_comms(s);
