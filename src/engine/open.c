@@ -846,8 +846,8 @@ int session__enable(struct session *s)
 	s->all_enabled_at = session__now(s);
 	/*
 	 * Once the events are on: a task started since has a FORK record,
-	 * one started before is in the snapshot (taken at the open, a task
-	 * forked between the open and the enabling had neither).
+	 * one started before is in this snapshot (taken here, not at the
+	 * open: a task forked in between would have had neither).
 	 */
 	if (!s->per_thread)
 		snapshot_comms(s);
