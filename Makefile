@@ -107,7 +107,8 @@ fuzz: $(LIB_SRCS) build-fuzz/gen/expr_syscalls.h build-fuzz/gen/profile.pb-c.c
 	for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); c=$${n#fuzz_}; \
 		mkdir -p build-fuzz/corpus-$$c; \
-		build-fuzz/$$n -max_total_time=$(FUZZ_TIME) -timeout=5 -rss_limit_mb=2048 \
+		d=; [ -f fuzz/$$c.dict ] && d=-dict=fuzz/$$c.dict; \
+		build-fuzz/$$n -max_total_time=$(FUZZ_TIME) -timeout=5 -rss_limit_mb=2048 $$d \
 			build-fuzz/corpus-$$c fuzz/corpus/$$c || exit 1; \
 	done
 

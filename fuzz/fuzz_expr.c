@@ -12,7 +12,10 @@
  * it as well.  The C operators (*, & and [] on pointers, ++, =) read only
  * inside the record or a string the evaluation made: ASan checks it.
  * printf() writes to /dev/null; a text calling system() is skipped (the
- * fuzzer would run shell commands).
+ * fuzzer would run shell commands).  Bit 6 of the first byte compiles with
+ * EXPR_KEY (top's printkey=): `key` is a number, or a string (not
+ * NUL-terminated, in a buffer of exactly its size) when the text's length
+ * is odd.
  *
  * A random format: a byte N (1..6 fields), then 3 bytes per field: its
  * kind (integers of 1/2/4/8 bytes, signed or not, char[LEN], __data_loc
@@ -83,7 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct expr_error err;
 	struct expr_value v;
 	struct sample smp = { .cpu = 1, .pid = 2, .tid = 3, .time = 4, .period = 5 };
-	struct expr_ctx ctx = { .smp = &smp };
+	static const char keystr[11] = { 'k', 'w', 'o', 'r', 'k', 'e', 'r', '/', '0', ':', '1' };
+	struct expr_value key = { .kind = EXPR_INT, .is_signed = true, .u = 0xfffffffe00000007ull };
+	struct expr_ctx ctx = { .smp = &smp, .key = &key };
 	unsigned char *raw = NULL;
 	char *text, msg[256];
 	size_t tlen, rlen;
@@ -105,6 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	flags = data[0] & 0x80 ? EXPR_FILTER : 0;
+	if (data[0] & 0x40)
+		flags |= EXPR_KEY;
 	ev = data[0] & 0x3f;
 	data++, size--;
 	if (ev == RANDOM_FMT) {
@@ -135,6 +142,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memcpy(text, data, tlen);
 	text[tlen] = '\0';
+	if ((flags & EXPR_KEY) && (tlen & 1)) {
+		flags |= EXPR_KEY_STR;
+		key = (struct expr_value){ .kind = EXPR_STR, .str = keystr, .len = sizeof(keystr) };
+	}
 	if (strstr(text, "system")) { /* no shell commands from the fuzzer */
 		free(text);
 		if (rtep)

@@ -191,17 +191,42 @@ void comm_map__set_at(struct comm_map *m, uint32_t pid, const char *comm, uint64
 	put_version(s, comm, time);
 }
 
-const char *comm_map__get_at(struct comm_map *m, uint32_t pid, uint64_t time)
+const char *comm_map__peek_at(struct comm_map *m, uint32_t pid, uint64_t time)
 {
 	struct slot *s = find(m, pid);
 	int i;
 
 	if (!s->used || !s->n)
-		return comm_map__get(m, pid);
+		return NULL;
 	/* the last rename at or before @time; before the first, the first name */
 	for (i = s->n - 1; i > 0 && s->v[i].since > time; i--)
 		;
 	return s->v[i].comm;
+}
+
+const char *comm_map__get_at(struct comm_map *m, uint32_t pid, uint64_t time)
+{
+	const char *c = comm_map__peek_at(m, pid, time);
+
+	return c ? c : comm_map__get(m, pid);
+}
+
+void comm_map__seen(struct comm_map *m, uint32_t pid, const char *comm, int len, uint64_t time)
+{
+	const char *held = comm_map__peek_at(m, pid, time);
+	char buf[COMM_LEN];
+
+	/* the kernel's fields are char[16]: a NUL ends them sooner */
+	if (len > COMM_LEN - 1)
+		len = COMM_LEN - 1;
+	len = (int)strnlen(comm, (size_t)len);
+	if (len <= 0)
+		return;
+	if (held && !strncmp(held, comm, (size_t)len) && (!held[len] || held[len] == '-'))
+		return;
+	memcpy(buf, comm, (size_t)len);
+	buf[len] = 0;
+	comm_map__set_at(m, pid, buf, time ? time : 1);
 }
 
 const char *comm_map__get(struct comm_map *m, uint32_t pid)

@@ -29,5 +29,13 @@ size_t comm_map__count(const struct comm_map *m, size_t *evicted);
 const char *comm_map__get(struct comm_map *m, uint32_t pid);
 /* The name @pid had at @time (its first known name if @time is earlier). */
 const char *comm_map__get_at(struct comm_map *m, uint32_t pid, uint64_t time);
+/* The same from what the map holds only (no /proc): NULL when @pid is unknown. */
+const char *comm_map__peek_at(struct comm_map *m, uint32_t pid, uint64_t time);
+/*
+ * @pid is named @comm at @time by the kernel itself (a tracepoint's comm
+ * field): kept from @time on unless the name held then already is it, or
+ * is it with /proc's "-suffix" (a kworker's "kworker/0:1-events").
+ */
+void comm_map__seen(struct comm_map *m, uint32_t pid, const char *comm, int len, uint64_t time);
 
 #endif

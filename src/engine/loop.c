@@ -368,6 +368,8 @@ static bool dispatch_sample(struct session *s, const struct perf_event_header *h
 		return false;
 	if (smp->tid == (u32)-1 && ev->tp)
 		exiting_task(s, ev, smp);
+	if (ev->tp)
+		session__learn_names(s, ev, smp);
 	if (ev->ufilter && !s->uf_ops->match(ev->ufilter, s, smp)) {
 		ev->nr_ufiltered++;
 		return true;
@@ -589,6 +591,10 @@ static int drain(struct session *s, struct buf *b)
 		u64 time = 0;
 
 		s->nr_read++;
+		/* a name tracker's loss is no event's: those names fall back to /proc */
+		if (b->names_only &&
+		    (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES))
+			continue;
 		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
 			u64 before = s->lost_total;
 
@@ -905,7 +911,8 @@ int session__run(struct session *s)
 	s->eval_since = session__now(s);
 	/* scripts (and the tests) wait for this line before starting a workload */
 	if (s->conf.log->verbose && s->started)
-		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n", s->nr_fds);
+		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n",
+			s->nr_fds - s->nr_trackers);
 	while (!s->stop) {
 		bool tick = false, interval = false, usage = false;
 		int n = epoll_wait(s->epfd, evs, 64, -1);

@@ -104,6 +104,13 @@ static int open_error(struct session *s, struct evsel *ev, int err, pid_t pid, i
 	}
 }
 
+static int add_fd(struct session *s, int fd, struct evsel *ev);
+
+int session__add_fd(struct session *s, int fd, struct evsel *ev)
+{
+	return add_fd(s, fd, ev);
+}
+
 static int add_fd(struct session *s, int fd, struct evsel *ev)
 {
 	if (s->nr_fds == s->cap_fds) {
@@ -778,7 +785,8 @@ int session__open(struct session *s)
 		if (s->conf.log->verbose >= 2)
 			dump_attr(ev);
 	}
-	s->bufs = calloc(tg->nr_cpus, sizeof(*s->bufs));
+	/* (and one per online CPU for the name trackers: engine/names.c) */
+	s->bufs = calloc(tg->nr_cpus + session__name_cpus(s), sizeof(*s->bufs));
 	if (!s->bufs)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int c = 0; c < tg->nr_cpus; c++) {
@@ -842,7 +850,7 @@ int session__open(struct session *s)
 			s->name ? s->name : "this profiler");
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
 	if (!s->per_thread)
-		snapshot_comms(s);
+		session__open_name_trackers(s);
 	return 0;
 }
 
@@ -870,6 +878,13 @@ int session__enable(struct session *s)
 			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	/* (a workload's events all enable at its exec, later) */
 	s->all_enabled_at = session__now(s);
+	/*
+	 * Once the events are on: a task started since has a FORK record,
+	 * one started before is in this snapshot (taken here, not at the
+	 * open: a task forked in between would have had neither).
+	 */
+	if (!s->per_thread)
+		snapshot_comms(s);
 	if (s->has_wl) {
 		int err = workload__start(&s->wl);
 
@@ -934,6 +949,9 @@ void session__close(struct session *s)
 	s->fd_ev = NULL;
 	free(s->bufs);
 	free(s->ids);
+	free(s->online);
+	s->online = NULL;
+	s->nr_online = s->nr_trackers = 0;
 	s->fds = NULL;
 	s->bufs = NULL;
 	s->ids = NULL;

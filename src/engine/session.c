@@ -175,6 +175,7 @@ void session__delete(struct session *s)
 			s->uf_ops->done(ev->ufilter, s, ev);
 		fastprint__delete(ev->fastprint);
 		jfields__delete(ev->jfields);
+		tp_names__delete(ev->names);
 		free(ev->cpus);
 		free(ev->cnt);
 		free(ev->filter);

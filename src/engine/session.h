@@ -96,6 +96,8 @@ struct evsel {
 	int cur_fd;	      /* open: its fd on the CPU/thread being opened */
 	struct counter_fd *cnt; /* counting: where it is open (cpu, then thread order) */
 	int nr_cnt, cap_cnt;
+	struct tp_names *names; /* the task names its fields carry (engine/tpnames.c) */
+	bool names_tried;
 };
 
 /*

@@ -22,6 +22,25 @@
 
 #define SESSION_MAX_OPS 4
 
+/*
+ * The names a tracepoint's record gives tasks (comm/pid, prev_comm/prev_pid,
+ * next_comm/next_pid, parent_comm/child_comm...: the kernel's own names at
+ * the event) go into the comm map, so a task whose COMM or FORK record was
+ * lost, or happened on a CPU not monitored, is named all the same.
+ */
+void session__learn_names(struct session *s, struct evsel *ev, const struct sample *smp);
+void tp_names__delete(struct tp_names *n);
+/*
+ * CPU-wide with CPUs left out (-C, cpus=): a dummy event on each online
+ * CPU that has no buffer carries the task records (FORK, COMM, EXIT) of
+ * what starts or renames there, in a small ring of its own.  Best effort:
+ * a CPU refused keeps the /proc fallback.  session__name_cpus: how many
+ * buffers that may add (the online CPUs), for the allocation.
+ */
+int session__name_cpus(struct session *s);
+void session__open_name_trackers(struct session *s);
+int session__add_fd(struct session *s, int fd, struct evsel *ev);
+
 /* Call HOOK(s, priv, ...) of every registered set that has it, in order. */
 #define SESSION_CALL(s, hook, ...)                                                               \
 	do {                                                                                     \
@@ -40,6 +59,8 @@ struct buf {
 	int fd_cur;  /* the one epoll watches */
 	u64 scanned; /* COMM/FORK records looked at up to here (prescan_names) */
 	u64 ow_head; /* --overwrite: data_head at the last read (0: none yet) */
+
+	bool names_only; /* a name tracker's (engine/names.c): task records only */
 };
 
 struct id_map {
@@ -87,6 +108,9 @@ struct session {
 	int nr_fds, cap_fds;
 	struct buf *bufs;
 	int nr_bufs;
+	int nr_trackers; /* of nr_fds: name trackers (engine/names.c), not events */
+	int *online;	 /* the online CPUs (session__name_cpus), or NULL */
+	int nr_online;
 	struct id_map *ids;
 	int nr_ids, cap_ids;
 	int max_cpu;

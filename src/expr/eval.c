@@ -279,6 +279,10 @@ u64 eval__int(struct expr *e, struct node *n, const struct expr_ctx *c)
 		return c->smp->time;
 	case OP_PERIOD:
 		return c->smp->period;
+	case OP_KEY:
+		if (!c->key || c->key->kind != EXPR_INT)
+			return bad_read(e);
+		return c->key->u;
 	case OP_VAR:
 		if (!c->vars || n->val >= (u64)c->nr_vars)
 			return bad_read(e);
@@ -388,6 +392,14 @@ const char *eval__str(struct expr *e, struct node *n, const struct expr_ctx *c, 
 		s = field__str(&n->f, c->smp, len);
 		if (s)
 			return s;
+		bad_read(e);
+		break;
+	case OP_KEY:
+		if (c->key && c->key->kind == EXPR_STR && c->key->len >= 0 &&
+		    (c->key->str || !c->key->len)) {
+			*len = c->key->len;
+			return c->key->len ? c->key->str : "";
+		}
 		bad_read(e);
 		break;
 	case OP_COND:

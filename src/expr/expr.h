@@ -42,6 +42,8 @@ struct expr_ctx {
 	const u64 *vars;	  /* the values of the names bound by expr__compile_vars */
 	int nr_vars;		  /* a name past them reads as 0, counted as a bad read */
 	FILE *out;		  /* printf()'s output; NULL: stdout */
+	/* EXPR_KEY: the value `key` reads (a row's key in printkey=); NULL: 0, a bad read */
+	const struct expr_value *key;
 };
 
 enum expr_kind { EXPR_INT, EXPR_STR };
@@ -74,6 +76,13 @@ struct expr_error {
  * result is only for checking: never evaluate it.
  */
 #define EXPR_SYNTAX 0x2
+/*
+ * The name `key` is the key of the row printed (top's printkey=): it reads
+ * ctx->key, a number (a signed 64-bit value), or with EXPR_KEY_STR a string
+ * (a key= that is a string, --only-comm's comm).  It hides a field named key.
+ */
+#define EXPR_KEY 0x4
+#define EXPR_KEY_STR 0x8
 
 /*
  * Compile @text against @ev's format (@ev or its ->tp may be NULL: then only

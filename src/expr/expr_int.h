@@ -84,6 +84,7 @@ enum op {
 	OP_TID,
 	OP_TIME,
 	OP_PERIOD,
+	OP_KEY, /* EXPR_KEY: ctx->key */
 	OP_VAR, /* a bound name (expr__compile_vars): ctx->vars[val] */
 	/* unary: a */
 	OP_NEG,

@@ -14,9 +14,12 @@ static void fields(const struct tep_format_field *f, FILE *out)
 void expr__help(const struct evsel *ev, FILE *out)
 {
 	static const char *const vars[] = {
-		"_cpu     the CPU of the event", "_pid     its process (thread group) id",
-		"_tid     its thread id",	 "_time    its time stamp (ns)",
+		"_cpu     the CPU of the event",
+		"_pid     its process (thread group) id",
+		"_tid     its thread id",
+		"_time    its time stamp (ns)",
 		"_period  its sample period",
+		"key      in printkey= (top): the key of the row printed, a number or a string",
 	};
 	const struct func *fn;
 

@@ -656,6 +656,15 @@ static struct node *parse_ident(struct parser *p)
 		n->nlen = (int)strlen(name);
 		return n;
 	}
+	if ((p->flags & EXPR_KEY) && !strcmp(name, "key")) {
+		n = px_node(p, OP_KEY, col);
+		if (!n || !px_next(p))
+			return NULL;
+		n->is_str = (p->flags & EXPR_KEY_STR) != 0;
+		n->depth = 1;
+		n->nlen = 3;
+		return n;
+	}
 	for (size_t i = 0; i < sizeof(sample_vars) / sizeof(sample_vars[0]); i++) {
 		if (strcmp(name, sample_vars[i].name))
 			continue;

@@ -52,11 +52,15 @@ bool px_lvalue(struct parser *p, struct node *n, const char *op)
 {
 	if (n->any)
 		return true;
+	if (n->op == OP_KEY && n->is_str) {
+		px_err(p, n->col, "'%s' on key: the key is a string here, only numbers change", op);
+		return false;
+	}
 	switch (n->op) {
 	case OP_FIELD:
 	case OP_CPU ... OP_VAR:
 	case OP_UVAR:
-		if (n->nlen)
+		if (n->nlen && !n->is_str)
 			break;
 		/* fall through */
 	default:

@@ -65,9 +65,10 @@ static struct top_event *top_of(struct top *t, struct evsel *ev)
 }
 
 /* Compile @text of attribute @what on @ev; a string where a number is needed is refused. */
-static struct expr *compile(struct session *s, struct top *t, struct evsel *ev, const char *what,
-			    const char *text, int want_string)
+static struct expr *compile_ex(struct session *s, struct top *t, struct evsel *ev, const char *what,
+			       const char *text, int want_string, unsigned flags)
 {
+	struct expr_error err;
 	char buf[512];
 	struct expr *e;
 
@@ -75,7 +76,9 @@ static struct expr *compile(struct session *s, struct top *t, struct evsel *ev, 
 		session__usage_err(s, "%s= on %s needs an expression", what, ev->name);
 		return NULL;
 	}
-	e = expr__compile(text, ev, buf, sizeof(buf));
+	e = expr__compile_ex(text, ev, flags, &err);
+	if (!e)
+		expr__strerror(text, &err, buf, sizeof(buf));
 	if (!e) {
 		if (errno == ENOMEM)
 			session__set_err(s, -ENOMEM, "out of memory");
@@ -94,6 +97,12 @@ static struct expr *compile(struct session *s, struct top *t, struct evsel *ev, 
 	if ((expr__uses(e) & EXPR_USES_KSYMS) && !t->ksyms && ksyms__load(NULL, &t->ksyms))
 		t->ksyms = NULL; /* ksymbol() then gives "[unknown]" */
 	return e;
+}
+
+static struct expr *compile(struct session *s, struct top *t, struct evsel *ev, const char *what,
+			    const char *text, int want_string)
+{
+	return compile_ex(s, t, ev, what, text, want_string, 0);
 }
 
 static bool is_value_attr(const struct ev_attr *a)
@@ -142,6 +151,7 @@ static int compile_event(struct session *s, struct top *t, struct evsel *ev, str
 	const char *key = evspec__attr(spec, "key"), *pk = evspec__attr(spec, "printkey");
 	const char *comm = evspec__attr(spec, "comm");
 	struct top_event *e = calloc(1, sizeof(*e));
+	unsigned pk_flags = EXPR_KEY;
 	int n = 0;
 
 	if (!e)
@@ -153,7 +163,10 @@ static int compile_event(struct session *s, struct top *t, struct evsel *ev, str
 		key = t->key_text;
 	if (key && !t->only_comm && !(e->key = compile(s, t, ev, "key", key, -1)))
 		return -EINVAL;
-	if (pk && !(e->printkey = compile(s, t, ev, "printkey", pk, -1)))
+	/* printkey= reads the row's key as `key`: a string key= or --only-comm's comm */
+	if (t->only_comm || (e->key && expr__is_string(e->key)))
+		pk_flags |= EXPR_KEY_STR;
+	if (pk && !(e->printkey = compile_ex(s, t, ev, "printkey", pk, -1, pk_flags)))
 		return -EINVAL;
 	if (comm && !(e->comm = compile(s, t, ev, "comm", comm, 1)))
 		return -EINVAL;
@@ -283,9 +296,11 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	if (created) {
 		if (e->printkey) {
 			/* printkey=printf(...): what it prints is the label */
+			struct expr_value key = k;
 			char *pbuf = NULL;
 			size_t plen = 0;
 
+			ctx.key = &key;
 			ctx.out = open_memstream(&pbuf, &plen);
 			expr__eval(e->printkey, &ctx, &k);
 			if (ctx.out) {
@@ -300,6 +315,7 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
 				}
 			}
 			ctx.out = NULL;
+			ctx.key = NULL;
 			free(pbuf);
 		}
 		len = fmt_value(&k, buf, sizeof(buf), &text);

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/comm.h"
 #include "ut.h"
@@ -104,9 +105,61 @@ static void test_versions(void)
 	comm_map__delete(m);
 }
 
+/*
+ * Where a name comes from, in order: the map (COMM/FORK records, a
+ * tracepoint's comm field), then /proc/PID/comm (kept), then "<...>";
+ * pid 0 is "<idle>".  peek_at never reads /proc.
+ */
+static void test_fallback(void)
+{
+	struct comm_map *m = comm_map__new();
+	uint32_t self = (uint32_t)getpid(), gone = 0x3ffffff0; /* above any pid_max */
+	char own[32] = "";
+	FILE *f = fopen("/proc/self/comm", "r");
+
+	if (f) {
+		if (fgets(own, sizeof(own), f))
+			own[strcspn(own, "\n")] = 0;
+		fclose(f);
+	}
+	CHECK(own[0] != 0, "read /proc/self/comm");
+	CHECK(comm_map__peek_at(m, self, 5) == NULL, "peek_at: unknown, no /proc");
+	CHECK_STR(comm_map__get(m, 0), "<idle>");
+	CHECK_STR(comm_map__get(m, gone), "<...>");
+	CHECK(comm_map__peek_at(m, gone, 5) == NULL, "no such task: still unknown");
+	CHECK(!strcmp(comm_map__get_at(m, self, 5), own), "/proc"); /* /proc */
+	CHECK(!strcmp(comm_map__peek_at(m, self, 5), own), "kept");
+	/* a record's name wins over /proc's from its time on */
+	comm_map__set_at(m, self, "renamed", 10);
+	CHECK_STR(comm_map__get_at(m, self, 20), "renamed");
+	CHECK(!strcmp(comm_map__get_at(m, self, 5), own), "before the rename");
+
+	/* a tracepoint's comm field: an unknown task gets it */
+	comm_map__seen(m, 4242, "migration/1\0xyz", 16, 100);
+	CHECK_STR(comm_map__get_at(m, 4242, 100), "migration/1");
+	/* /proc's "kworker/0:1-events" is the kernel's "kworker/0:1": kept as it is */
+	comm_map__set(m, 4243, "kworker/0:1-eve");
+	comm_map__seen(m, 4243, "kworker/0:1", 16, 100);
+	CHECK_STR(comm_map__get_at(m, 4243, 200), "kworker/0:1-eve");
+	/* a FORK's inherited name, the rename lost: the field's name from its time */
+	comm_map__set_at(m, 4244, "kthreadd", 50);
+	comm_map__seen(m, 4244, "kworker/1:2", 11, 150);
+	CHECK_STR(comm_map__get_at(m, 4244, 100), "kthreadd");
+	CHECK_STR(comm_map__get_at(m, 4244, 150), "kworker/1:2");
+	/* the same name again adds nothing; empty fields are ignored */
+	comm_map__seen(m, 4244, "kworker/1:2", 16, 160);
+	comm_map__seen(m, 4245, "\0", 16, 160);
+	CHECK(comm_map__peek_at(m, 4245, 160) == NULL, "an empty name names nobody");
+	/* longer than a comm: cut at 15 bytes */
+	comm_map__seen(m, 4246, "abcdefghijklmnopqrstuvwxyz", 26, 1);
+	CHECK_STR(comm_map__get(m, 4246), "abcdefghijklmno");
+	comm_map__delete(m);
+}
+
 int main(void)
 {
 	test_churn();
 	test_versions();
+	test_fallback();
 	return ut_done("test_comm");
 }

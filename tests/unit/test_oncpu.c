@@ -180,10 +180,14 @@ static void sw(struct run *r, u64 ms, u32 cpu, u32 pid, u32 prev, u32 next)
 {
 	unsigned char raw[64] = { 0 };
 
+	/*
+	 * No names in the fields: the kernel's would be the tasks' own (the
+	 * engine takes them), these tests name the threads by COMM records.
+	 */
 	synth__field_u64(r->sw, raw, "common_pid", prev);
-	synth__field_str(r->sw, raw, "prev_comm", "x");
+	synth__field_str(r->sw, raw, "prev_comm", "");
 	synth__field_u64(r->sw, raw, "prev_pid", prev);
-	synth__field_str(r->sw, raw, "next_comm", "y");
+	synth__field_str(r->sw, raw, "next_comm", "");
 	synth__field_u64(r->sw, raw, "next_pid", next);
 	session__inject(r->h.s,
 			synth__sample(&r->h.b, r->sw,
