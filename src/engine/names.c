@@ -130,7 +130,8 @@ void session__open_name_trackers(struct session *s)
 		.task = 1,
 	};
 
-	if (s->per_thread || !s->nr_bufs)
+	/* --overwrite reads its own rings backward at set times: names from fields and /proc */
+	if (s->per_thread || !s->nr_bufs || s->conf.ring->overwrite)
 		return;
 	if (s->evsels) { /* the same clock as the events' */
 		a.use_clockid = s->evsels->attr.use_clockid;
@@ -149,7 +150,7 @@ void session__open_name_trackers(struct session *s)
 			close(fd);
 			return;
 		}
-		if (ring__mmap(&b->ring, fd, cpu, TRACKER_PAGES)) {
+		if (ring__mmap(&b->ring, fd, cpu, TRACKER_PAGES, false)) {
 			close(s->fds[--s->nr_fds]);
 			continue;
 		}
