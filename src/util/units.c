@@ -194,3 +194,14 @@ int units__is_bare(const char *s)
 			;
 	return !*s;
 }
+
+char *units__fmt_size(unsigned long long bytes, char *buf, size_t len)
+{
+	if (bytes >= (1ULL << 30) && !(bytes & ((1ULL << 30) - 1)))
+		snprintf(buf, len, "%lluG", bytes >> 30);
+	else if (bytes >= (1ULL << 20))
+		snprintf(buf, len, "%.4gM", (double)bytes / (1 << 20));
+	else
+		snprintf(buf, len, "%.4gK", (double)bytes / 1024);
+	return buf;
+}

@@ -45,4 +45,7 @@ char *units__fmt_exact(unsigned long long ns, char *buf, size_t len);
 /* Whether @s is a number without a unit ("300", "1.5"): read in the option's own unit. */
 int units__is_bare(const char *s);
 
+/* "32M", "1.5G", "512K": a size for messages (whole G, else 4 digits of M or K).  @buf. */
+char *units__fmt_size(unsigned long long bytes, char *buf, size_t len);
+
 #endif
