@@ -402,7 +402,7 @@ static const struct popt clock_popts[] = {
 	  "events timed by CLOCK_MONOTONIC (always so here; times print as without it)",
 	  POPT_BIND_FLAG(struct clock_opts, monotonic) },
 	{ "kvmclock", 0, "UUID",
-	  "print times as the kvmclock of the KVM guest UUID (SECONDS.USEC since its boot; "
+	  "print times as the kvmclock of the KVM guest UUID (SECONDS.USEC of ns since the VM started; "
 	  "needs a stable TSC, debugfs and kvm:kvm_pvclock_update; 0 before its first pvclock "
 	  "update)",
 	  POPT_CB, .cb = opt_kvmclock },
