@@ -322,8 +322,8 @@ static int guest_ready(struct clock_opts *c, pid_t pid, int vm, char *err, size_
 	kvmclock__free(&k);
 	if (e) {
 		snprintf(err, errlen,
-			 "--kvmclock: guest %s (process %d) has no readable vCPU TSC offset in "
-			 DEBUGFS "/kvm/%d-%d/vcpuN/tsc-offset (%s)",
+			 "--kvmclock: guest %s (process %d) has no readable vCPU TSC offset "
+			 "in " DEBUGFS "/kvm/%d-%d/vcpuN/tsc-offset (%s)",
 			 c->kvmclock, (int)pid, (int)pid, vm,
 			 e == -ENOENT ? "no such directory" : "no vcpuN/tsc-offset");
 		return -1;
@@ -402,7 +402,8 @@ static const struct popt clock_popts[] = {
 	  "events timed by CLOCK_MONOTONIC (always so here; times print as without it)",
 	  POPT_BIND_FLAG(struct clock_opts, monotonic) },
 	{ "kvmclock", 0, "UUID",
-	  "print times as the kvmclock of the KVM guest UUID (SECONDS.USEC of ns since the VM started; "
+	  "print times as the kvmclock of the KVM guest UUID (SECONDS.USEC of ns since the VM "
+	  "started; "
 	  "needs a stable TSC, debugfs and kvm:kvm_pvclock_update; 0 before its first pvclock "
 	  "update)",
 	  POPT_CB, .cb = opt_kvmclock },

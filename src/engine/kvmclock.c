@@ -239,8 +239,7 @@ static int filter_of(const char *dir_path, bool vcpus_only, char *buf, size_t le
 		if (!isdigit((unsigned char)d->d_name[0]) ||
 		    (vcpus_only && !vcpu_thread(dir_path, d->d_name)))
 			continue;
-		n = snprintf(buf + at, len - at, "%scommon_pid == %s", at ? " || " : "",
-			     d->d_name);
+		n = snprintf(buf + at, len - at, "%scommon_pid == %s", at ? " || " : "", d->d_name);
 		if (n < 0 || (size_t)n >= len - at) {
 			ret = -ENOSPC;
 			break;

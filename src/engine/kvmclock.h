@@ -29,10 +29,10 @@
 
 /* What a vCPU's TSC is made of (debugfs). */
 struct kvm_vcpu_tsc {
-	u64 offset;	   /* tsc-offset (printed signed; modulo 2^64 here) */
-	u64 ratio;	   /* tsc-scaling-ratio, 0: no scaling */
-	unsigned frac;	   /* tsc-scaling-ratio-frac-bits */
-	bool known;	   /* read */
+	u64 offset;    /* tsc-offset (printed signed; modulo 2^64 here) */
+	u64 ratio;     /* tsc-scaling-ratio, 0: no scaling */
+	unsigned frac; /* tsc-scaling-ratio-frac-bits */
+	bool known;    /* read */
 };
 
 /* One kvm:kvm_pvclock_update. */
@@ -48,14 +48,14 @@ struct kvmclock {
 	struct kvm_vcpu_tsc *vcpus;
 	unsigned nr_vcpus;
 	struct kvm_update {
-		u64 time;	       /* perf time of the update */
-		u64 ratio;	       /* the vCPU's scaling then */
+		u64 time;  /* perf time of the update */
+		u64 ratio; /* the vCPU's scaling then */
 		unsigned frac;
 		struct clock_pvclock p; /* with the vCPU's tsc_offset then */
-	} *upd;
+	} * upd;
 	unsigned nr_upd, cap_upd;
-	u64 nr_unknown;	 /* times asked before the first update */
-	u64 nr_no_vcpu;	 /* updates of a vCPU whose offset could not be read */
+	u64 nr_unknown; /* times asked before the first update */
+	u64 nr_no_vcpu; /* updates of a vCPU whose offset could not be read */
 };
 
 /*

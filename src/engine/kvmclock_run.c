@@ -104,10 +104,9 @@ int session__open_kvmclock(struct session *s)
 					"module is not loaded?)");
 	e = kvmclock__filter("/proc", c->guest_pid, filter, sizeof(filter));
 	if (e)
-		return session__set_err(s, e, "--kvmclock: the guest's threads (process %d): %s",
-					(int)c->guest_pid,
-					e == -ENOSPC ? "too many for a kernel filter"
-						     : "the process is gone");
+		return session__set_err(
+			s, e, "--kvmclock: the guest's threads (process %d): %s", (int)c->guest_pid,
+			e == -ENOSPC ? "too many for a kernel filter" : "the process is gone");
 	a.config = (u64)ev->tp->id;
 	if (s->evsels) { /* the same clock as the events' */
 		a.use_clockid = s->evsels->attr.use_clockid;
@@ -118,10 +117,11 @@ int session__open_kvmclock(struct session *s)
 	for (int i = 0; i < session__name_cpus(s); i++) {
 		e = open_cpu(s, &a, s->online[i], filter);
 		if (e)
-			return session__set_err(s, e,
-						"--kvmclock: cannot follow kvm:kvm_pvclock_update on "
-						"CPU %d: %s",
-						s->online[i], strerror(-e));
+			return session__set_err(
+				s, e,
+				"--kvmclock: cannot follow kvm:kvm_pvclock_update on "
+				"CPU %d: %s",
+				s->online[i], strerror(-e));
 	}
 	s->order = true; /* updates and samples of all CPUs in time order */
 	return 0;

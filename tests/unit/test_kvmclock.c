@@ -33,7 +33,7 @@ static struct kvm_pvclock_rec upd(unsigned vcpu, u64 tsc_timestamp, u64 system_t
 					 .shift = 0 };
 }
 
-#define CHECK_U64(a, b)                                                                 \
+#define CHECK_U64(a, b)                                                                  \
 	CHECK((u64)(a) == (u64)(b), "%s = %llu, want %llu", #a, (unsigned long long)(a), \
 	      (unsigned long long)(b))
 
