@@ -10,10 +10,18 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "engine/clockopt.h"
+#include "engine/kvmclock.h"
+
+#define DEBUGFS "/sys/kernel/debug"
+#ifndef DEBUGFS_MAGIC
+#define DEBUGFS_MAGIC 0x64626720
+#endif
 
 typedef unsigned __int128 u128;
 
@@ -35,13 +43,18 @@ u64 clock__perf_to_tsc(const struct clock_tsc *c, u64 time)
 u64 clock__tsc_to_kvmclock(const struct clock_pvclock *p, u64 host_tsc)
 {
 	u64 delta = host_tsc + p->tsc_offset - p->tsc_timestamp;
+	bool before = (long long)delta < 0; /* a time before tsc_timestamp */
+	u64 ns;
 
+	if (before)
+		delta = -delta;
 	/* the guest's own scaling: 2^shift first, then mul / 2^32 */
 	if (p->shift < 0)
 		delta >>= -p->shift;
 	else
 		delta <<= p->shift;
-	return p->system_time + (u64)(((u128)delta * p->mul) >> 32);
+	ns = (u64)(((u128)delta * p->mul) >> 32);
+	return before ? p->system_time - ns : p->system_time + ns;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -275,6 +288,58 @@ static int tsc_refused(int e, const char *opt, char *err, size_t errlen)
 	return -1;
 }
 
+/* debugfs at DEBUGFS, mounted here when nothing is (as perf does): 0 or -errno. */
+static int debugfs_mounted(void)
+{
+	struct statfs st;
+
+	if (!statfs(DEBUGFS, &st) && st.f_type == DEBUGFS_MAGIC)
+		return 0;
+	if (mount("debugfs", DEBUGFS, "debugfs", 0, NULL))
+		return -errno;
+	return 0;
+}
+
+/*
+ * --kvmclock of guest @pid (VM fd @vm): what the run needs, each refused
+ * with its reason: the vCPUs' TSC offsets (debugfs) and the tracepoint the
+ * pvclock updates come from.
+ */
+static int guest_ready(struct clock_opts *c, pid_t pid, int vm, char *err, size_t errlen)
+{
+	struct kvmclock k = { 0 };
+	int e;
+
+	e = debugfs_mounted();
+	if (e) {
+		snprintf(err, errlen,
+			 "--kvmclock: the vCPUs' TSC offsets are in debugfs, which is not mounted "
+			 "and cannot be (%s): mount -t debugfs none " DEBUGFS,
+			 strerror(-e));
+		return -1;
+	}
+	e = kvmclock__open_dir(&k, DEBUGFS, pid, vm);
+	kvmclock__free(&k);
+	if (e) {
+		snprintf(err, errlen,
+			 "--kvmclock: guest %s (process %d) has no readable vCPU TSC offset "
+			 "in " DEBUGFS "/kvm/%d-%d/vcpuN/tsc-offset (%s)",
+			 c->kvmclock, (int)pid, (int)pid, vm,
+			 e == -ENOENT ? "no such directory" : "no vcpuN/tsc-offset");
+		return -1;
+	}
+	if (access("/sys/kernel/tracing/events/kvm/kvm_pvclock_update", F_OK) &&
+	    access(DEBUGFS "/tracing/events/kvm/kvm_pvclock_update", F_OK)) {
+		snprintf(err, errlen,
+			 "--kvmclock: no tracepoint kvm:kvm_pvclock_update, where the guest's "
+			 "pvclock comes from (tracefs not mounted, or a kernel without it)");
+		return -1;
+	}
+	c->guest_pid = pid;
+	c->guest_vm_fd = vm;
+	return 0;
+}
+
 static int clock_check(void *data, const struct opt_set *set, char *err, size_t errlen)
 {
 	struct clock_opts *c = data;
@@ -314,17 +379,7 @@ static int clock_check(void *data, const struct opt_set *set, char *err, size_t 
 		e = clock__probe_tsc(&c->conv);
 		if (e)
 			return tsc_refused(e, "--kvmclock", err, errlen);
-		/*
-		 * The guest's pvclock is known only from kvm:kvm_pvclock_update as
-		 * the host updates it; perf-prof does not follow that event yet.
-		 */
-		snprintf(err, errlen,
-			 "--kvmclock: guest %s (process %d) found, but perf-prof cannot read its "
-			 "pvclock yet; for a guest on the tsc clocksource use --tsc "
-			 "--clock-offset with its vcpu's tsc-offset (debugfs kvm/%d-%d/vcpu0/"
-			 "tsc-offset)",
-			 c->kvmclock, (int)pid, (int)pid, vm);
-		return -1;
+		return guest_ready(c, pid, vm, err, errlen);
 	}
 	if (c->tsc) {
 		e = clock__probe_tsc(&c->conv);
@@ -347,8 +402,10 @@ static const struct popt clock_popts[] = {
 	  "events timed by CLOCK_MONOTONIC (always so here; times print as without it)",
 	  POPT_BIND_FLAG(struct clock_opts, monotonic) },
 	{ "kvmclock", 0, "UUID",
-	  "print times as the kvmclock of the KVM guest UUID (refused: no such guest, no "
-	  "stable TSC, or its pvclock not readable)",
+	  "print times as the kvmclock of the KVM guest UUID (SECONDS.USEC of ns since the VM "
+	  "started; "
+	  "needs a stable TSC, debugfs and kvm:kvm_pvclock_update; 0 before its first pvclock "
+	  "update)",
 	  POPT_CB, .cb = opt_kvmclock },
 	{ 0 },
 };

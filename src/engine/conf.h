@@ -106,7 +106,9 @@ struct clock_opts {
 	bool offset_set;       /* --clock-offset given */
 	u64 offset;	       /* --clock-offset, modulo 2^64 (0xffee... is a negative one) */
 	const char *kvmclock;  /* --kvmclock UUID */
-	struct clock_tsc conv; /* --tsc: filled in by the check */
+	struct clock_tsc conv; /* --tsc, --kvmclock: filled in by the check */
+	pid_t guest_pid;       /* --kvmclock: the guest's process ... */
+	int guest_vm_fd;       /* ... and its VM's fd (debugfs kvm/PID-FD) */
 };
 
 /* What a session is created with: any pointer may be NULL (defaults). */

@@ -37,7 +37,7 @@ u64 session__now(struct session *s)
 	struct timespec ts;
 
 	/* --tsc: the events run on perf's own clock, read through the TSC */
-	if (s && s->conf.clock && s->conf.clock->tsc)
+	if (s && s->conf.clock && (s->conf.clock->tsc || s->conf.clock->kvmclock))
 		return clock__tsc_perf_now(&s->conf.clock->conv);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
@@ -54,6 +54,11 @@ u64 session__wall_ns(struct session *s, u64 time)
 
 	if (c->tsc)
 		return clock__perf_to_tsc(&c->conv, time) + c->offset;
+	if (c->kvmclock) { /* 0 before the guest's first pvclock update: unknown */
+		u64 ns;
+
+		return session__wall_kvmclock(s, time, &ns) ? 0 : ns + c->offset;
+	}
 	return session__epoch_ns(s, time) + c->offset;
 }
 
@@ -62,8 +67,8 @@ void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
 	long long wall, sec, ns;
 	long usec;
 
-	if (s->conf.clock->tsc) {
-		/* the original's form: ticks / 10^9 as SECONDS.USEC */
+	if (s->conf.clock->tsc || s->conf.clock->kvmclock) {
+		/* the original's form: ticks (kvmclock ns) / 10^9 as SECONDS.USEC */
 		u64 t = session__wall_ns(s, time);
 
 		snprintf(buf, len, "%llu.%06llu", (unsigned long long)(t / 1000000000ULL),
@@ -235,6 +240,10 @@ static bool dispatch_sample(struct session *s, const struct perf_event_header *h
 	if (!ev || sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
 				      ev->attr.sample_regs_user, ev->attr.sample_regs_intr, smp))
 		return false;
+	if (ev == s->kvm_ev) { /* --kvmclock's: the clock's, no profiler's */
+		session__kvmclock_sample(s, ev, smp);
+		return false;
+	}
 	if (smp->tid == (u32)-1 && ev->tp)
 		exiting_task(s, ev, smp);
 	if (ev->tp)
@@ -470,7 +479,7 @@ static int drain(struct session *s, struct buf *b)
 			session__count_lost(s, h, cpu);
 			b->lost += s->lost_total - before;
 		}
-		if (h->type == PERF_RECORD_SAMPLE && rate__limits(s->rate) &&
+		if (h->type == PERF_RECORD_SAMPLE && !b->kvmclock && rate__limits(s->rate) &&
 		    over_limit(s, b, h, &gap, &time)) {
 			if (give_up(s, ++n))
 				break;

@@ -109,7 +109,7 @@ int session__name_cpus(struct session *s)
 static bool has_buf(const struct session *s, int cpu)
 {
 	for (int i = 0; i < s->nr_bufs; i++)
-		if (s->bufs[i].ring.cpu == cpu)
+		if (s->bufs[i].ring.cpu == cpu && !s->bufs[i].kvmclock)
 			return true;
 	return false;
 }

@@ -786,7 +786,8 @@ int session__open(struct session *s)
 			dump_attr(ev);
 	}
 	/* (and one per online CPU for the name trackers: engine/names.c) */
-	s->bufs = calloc(tg->nr_cpus + session__name_cpus(s), sizeof(*s->bufs));
+	s->bufs = calloc(tg->nr_cpus + session__name_cpus(s) + session__kvmclock_cpus(s),
+			 sizeof(*s->bufs));
 	if (!s->bufs)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int c = 0; c < tg->nr_cpus; c++) {
@@ -848,6 +849,9 @@ int session__open(struct session *s)
 			"--overwrite keeps records in ring buffers: %s only counts "
 			"(it has none)",
 			s->name ? s->name : "this profiler");
+	err = session__open_kvmclock(s);
+	if (err)
+		return err;
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
 	if (!s->per_thread)
 		session__open_name_trackers(s);

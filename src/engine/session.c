@@ -160,6 +160,7 @@ void session__delete(struct session *s)
 	if (!s)
 		return;
 	session__close(s);
+	session__kvmclock_done(s);
 	if (s->tracer) { /* (a run that failed before its end) */
 		tracer__detach(s->tracer, s->has_wl ? &s->wl : NULL);
 		tracer__delete(s->tracer);
@@ -428,8 +429,8 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	a->config2 = c->config2;
 	a->disabled = 1;
 	a->sample_id_all = 1;
-	/* --tsc: perf's own clock, the one the kernel converts to the TSC */
-	a->use_clockid = !s->conf.clock->tsc;
+	/* --tsc, --kvmclock: perf's own clock, the one the kernel converts to the TSC */
+	a->use_clockid = !s->conf.clock->tsc && !s->conf.clock->kvmclock;
 	a->clockid = a->use_clockid ? CLOCK_MONOTONIC : 0;
 	/* wakeups: set at open (session__set_wakeup), when the ring size is known */
 	if (c->callchain && cap->cg != CG_NONE) {

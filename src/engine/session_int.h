@@ -41,6 +41,19 @@ int session__name_cpus(struct session *s);
 void session__open_name_trackers(struct session *s);
 int session__add_fd(struct session *s, int fd, struct evsel *ev);
 
+/*
+ * --kvmclock (engine/kvmclock_run.c): kvm:kvm_pvclock_update of the guest
+ * on each online CPU in a ring of its own (session__kvmclock_cpus: how many
+ * buffers that adds), its samples to the conversion only, never to a
+ * profiler; the times as the guest's kvmclock (-EAGAIN before its first
+ * update); at the end, what could not be converted.
+ */
+int session__kvmclock_cpus(struct session *s);
+int session__open_kvmclock(struct session *s);
+void session__kvmclock_sample(struct session *s, struct evsel *ev, const struct sample *smp);
+int session__wall_kvmclock(struct session *s, u64 time, u64 *ns);
+void session__kvmclock_done(struct session *s);
+
 /* Call HOOK(s, priv, ...) of every registered set that has it, in order. */
 #define SESSION_CALL(s, hook, ...)                                                               \
 	do {                                                                                     \
@@ -61,6 +74,7 @@ struct buf {
 	u64 ow_head; /* --overwrite: data_head at the last read (0: none yet) */
 
 	bool names_only; /* a name tracker's (engine/names.c): task records only */
+	bool kvmclock;	 /* --kvmclock's pvclock updates (engine/kvmclock_run.c) */
 };
 
 struct id_map {
@@ -108,7 +122,9 @@ struct session {
 	int nr_fds, cap_fds;
 	struct buf *bufs;
 	int nr_bufs;
-	int nr_trackers; /* of nr_fds: name trackers (engine/names.c), not events */
+	int nr_trackers; /* of nr_fds: name trackers (engine/names.c), --kvmclock's: not events */
+	struct kvmclock *kvm;  /* --kvmclock: the guest's vCPUs and pvclock updates */
+	struct evsel *kvm_ev;  /* ... its kvm:kvm_pvclock_update, no profiler's */
 	int *online;	 /* the online CPUs (session__name_cpus), or NULL */
 	int nr_online;
 	struct id_map *ids;

@@ -14,8 +14,9 @@ void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uin
 	size_t n = 0, l = strlen(comm);
 	int k = 0;
 
-	memcpy(buf, ts, 26);
-	n = 26;
+	/* the wall clock's 26 characters, or --tsc/--kvmclock's shorter SECONDS.USEC */
+	n = strnlen(ts, 26);
+	memcpy(buf, ts, n);
 	buf[n++] = ' ';
 	if (l > 16)
 		l = 16;
