@@ -7,9 +7,18 @@
 #include "engine/rate.h"
 #include "util/json.h"
 
-/* One CPU's or thread's count in the current second. */
+/*
+ * A thread's samples come from one ring per CPU, each drained whole in
+ * turn: a later second's sample may be counted before an earlier
+ * second's.  Each slot keeps the counts of the last RATE_SECS seconds.
+ */
+#define RATE_SECS 4
+
+/* One CPU's or thread's counts in the newest seconds. */
 struct slot {
-	unsigned long long sec, count, dropped;
+	unsigned long long sec; /* the newest second seen */
+	unsigned long long count[RATE_SECS]; /* second s's in count[s % RATE_SECS] */
+	unsigned long long dropped;
 	unsigned tid;
 	bool used; /* threads: the hash entry is taken */
 };
@@ -167,12 +176,15 @@ bool rate__admit(struct rate *r, int cpu, unsigned tid, unsigned long long sec)
 		s = cpu >= 0 && (size_t)cpu < r->nr_slots ? &r->slots[cpu] : NULL;
 	if (!s) /* nowhere to count it (out of memory, a CPU beyond the possible) */
 		return true;
-	if (s->sec != sec) {
+	if (sec > s->sec) { /* the seconds between start at 0 */
+		for (unsigned long long t = sec; t > s->sec && sec - t < RATE_SECS; t--)
+			s->count[t % RATE_SECS] = 0;
 		s->sec = sec;
-		s->count = 0;
+	} else if (s->sec - sec >= RATE_SECS) {
+		return true; /* too late to be counted: a second long gone */
 	}
-	if (s->count < r->limit) {
-		s->count++;
+	if (s->count[sec % RATE_SECS] < r->limit) {
+		s->count[sec % RATE_SECS]++;
 		return true;
 	}
 	s->dropped++;
