@@ -15,6 +15,7 @@
 
 #include "analysis/mtrace.h"
 #include "expr/expr.h"
+#include "engine/kfilter.h"
 #include "profiler.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
@@ -27,6 +28,9 @@ struct syscalls {
 	struct mtrace *mt;
 	struct evsel *enter, *exit;
 	struct field enter_id, exit_id, ret;
+	/* -e with a filter, system-wide: the spec with ours and's the user's */
+	struct ev_spec both[2];
+	char *both_filter[2];
 };
 
 static const char *syscall_label(u64 nr, char *buf, size_t len)
@@ -186,13 +190,27 @@ static int sc_events(struct session *s, struct syscalls *sc, const struct event_
 }
 
 /* An event of syscalls: the -e spec's (its filter, or @c's), or raw_syscalls:@name. */
-static struct evsel *sc_add(struct session *s, struct ev_spec *sp, const char *name,
-			    const struct evsel_conf *c)
+static struct evsel *sc_add(struct session *s, struct syscalls *sc, int at, struct ev_spec *sp,
+			    const char *name, const struct evsel_conf *c)
 {
 	struct evsel *last = NULL;
 
 	if (!sp)
 		return session__add_tp(s, "raw_syscalls", name, c);
+	/*
+	 * The -e filter and ours (not perf-prof's own syscalls) both hold.
+	 * The event keeps its spec: the copy lives in @sc, as long as the run.
+	 */
+	if (sp->filter && c->filter) {
+		sc->both_filter[at] = kfilter__and(c->filter, sp->filter);
+		if (!sc->both_filter[at]) {
+			session__set_err(s, -ENOMEM, "out of memory");
+			return NULL;
+		}
+		sc->both[at] = *sp;
+		sc->both[at].filter = sc->both_filter[at];
+		sp = &sc->both[at];
+	}
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
 		last = ev;
 	if (session__add_spec(s, sp, c) < 0)
@@ -248,8 +266,8 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 		goto out;
 	mtrace__name(sc->mt, 0, "raw_syscalls:sys_enter", "sys_enter");
 	mtrace__name(sc->mt, 1, "raw_syscalls:sys_exit", "sys_exit");
-	sc->enter = sc_add(s, sp_enter, "sys_enter", &c);
-	sc->exit = sc->enter ? sc_add(s, sp_exit, "sys_exit", &c) : NULL;
+	sc->enter = sc_add(s, sc, 0, sp_enter, "sys_enter", &c);
+	sc->exit = sc->enter ? sc_add(s, sc, 1, sp_exit, "sys_exit", &c) : NULL;
 	if (!sc->enter || !sc->exit)
 		goto out;
 	for (int i = 0; eo && i < eo->nr_specs; i++) /* for --detail */
@@ -327,6 +345,12 @@ static void sc_deinit(struct session *s, void *priv)
 		mtrace__finish(sc->mt, s);
 	mtrace__delete(sc->mt);
 	sc->mt = NULL;
+	/* read only as the events were added (each keeps a copy) */
+	for (int i = 0; i < 2; i++) {
+		free(sc->both_filter[i]);
+		sc->both_filter[i] = NULL;
+		sc->both[i].filter = NULL;
+	}
 }
 
 static const char *const sc_attrs[] = { "key", "untraced", NULL };

@@ -183,6 +183,18 @@ check "syscalls --detail: the untraced switch in a timeline" \
 	grep -q '^  +.* sched:sched_switch: prev_comm=lat_sleep' "$T/c3"
 check_eq "syscalls --detail: 3 sleeps in the table" "$(calls "$T/c3" clock_nanosleep)" 3
 
+# system-wide with a filter on -e: perf-prof's own reads are still left out
+# (its filter and the -e filter both hold)
+"$PP" syscalls -e 'raw_syscalls:sys_enter/id==0/' -e 'raw_syscalls:sys_exit/id==0/' --perins \
+	>"$T/c4" 2>"$T/c4.err" &
+pc4=$!
+sleep 1.5
+kill -INT $pc4
+wait $pc4
+check_eq "syscalls -e FILTER system-wide: status 0, stderr empty" "$?:$(cat "$T/c4.err")" "0:"
+check "... some thread's reads" grep -q '^read ' "$T/c4"
+check_eq "... none of perf-prof's own ($pc4)" "$(awk -v p=$pc4 '$2 == p' "$T/c4" | wc -l)" 0
+
 refused "syscalls -e in the wrong order" \
 	"perf-prof syscalls: -e raw_syscalls:sys_exit: the first -e of syscalls is raw_syscalls:sys_enter (other events: add untraced, for --detail)" \
 	syscalls -e raw_syscalls:sys_exit -e raw_syscalls:sys_enter -- true
