@@ -44,6 +44,12 @@ struct rundelay {
 	const char *sw_filter[2], *wk_filter, *wk_new_filter;
 	struct field prev_pid, prev_state, prev_comm, next_pid, wk_pid, wk_new_pid, prev_prio;
 	const struct prio_opts *prio; /* --prio, or NULL */
+	/*
+	 * The -e filters of sched_switch's two roles, checked on their own
+	 * side in user space: the kernel keeps a switch either one passes.
+	 */
+	const char *sw_uf_text[2];
+	struct expr *sw_uf[2];
 	u64 closed_by_record;
 };
 
@@ -119,6 +125,18 @@ static int add_events(struct session *s, struct rundelay *rd)
 				       "sched_switch or sched_wakeup lacks a field it needs "
 				       "(prev_pid, prev_state, prev_comm, next_pid, pid)");
 		goto out;
+	}
+	for (int i = 0; i < 2; i++) {
+		char msg[256];
+
+		if (!rd->sw_uf_text[i])
+			continue;
+		rd->sw_uf[i] = expr__compile_filter(rd->sw_uf_text[i], rd->sw, msg, sizeof(msg));
+		if (!rd->sw_uf[i]) {
+			err = session__usage_err(s, "-e sched:sched_switch/%s/: %s", rd->sw_uf_text[i],
+						 msg);
+			goto out;
+		}
 	}
 	err = 0;
 out:
@@ -229,6 +247,8 @@ static int rd_events(struct session *s, struct rundelay *rd, const struct event_
 		return session__usage_err(
 			s, "rundelay -e: the first -e names no start "
 			   "(sched:sched_wakeup, sched:sched_wakeup_new, sched:sched_switch)");
+	rd->sw_uf_text[0] = rd->sw_filter[0];
+	rd->sw_uf_text[1] = rd->sw_filter[1];
 	if ((rd->sw_filter[0] != NULL) != (rd->sw_filter[1] != NULL))
 		rd->sw_filter[0] = rd->sw_filter[1] = NULL; /* one side unfiltered: every switch */
 	rd->no_wk = !wk;
@@ -328,11 +348,18 @@ static bool prio_ok(struct rundelay *rd, const struct sample *smp)
 	       (!field__u64(&rd->prev_prio, smp, &prio) && prio__has(rd->prio, (long long)prio));
 }
 
+/* Whether @smp passes the -e filter of sched_switch's role @at (0: prev, 1: next). */
+static bool role_ok(struct session *s, struct rundelay *rd, int at, const struct sample *smp)
+{
+	return !rd->sw_uf[at] ||
+	       expr__match(rd->sw_uf[at], &(struct expr_ctx){ .smp = smp, .session = s });
+}
+
 static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, struct sample *smp)
 {
 	u64 prev, state, next;
 
-	if (!field__u64(&rd->next_pid, smp, &next) && next)
+	if (!field__u64(&rd->next_pid, smp, &next) && next && role_ok(s, rd, 1, smp))
 		switch_in(s, rd, (u32)next, ev, smp, 0);
 	if (field__u64(&rd->prev_pid, smp, &prev) || !prev ||
 	    field__u64(&rd->prev_state, smp, &state))
@@ -342,7 +369,8 @@ static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, 
 		mtrace__forget(rd->mt, prev);
 		return;
 	}
-	if (!session__is_target(s, smp->pid, (u32)prev) || !comm_ok(rd, smp) || !prio_ok(rd, smp))
+	if (!session__is_target(s, smp->pid, (u32)prev) || !comm_ok(rd, smp) || !prio_ok(rd, smp) ||
+	    !role_ok(s, rd, 0, smp))
 		return;
 	if (!state || (state & PREV_STATE_PREEMPT)) {
 		if (!rd->no_preempt)
@@ -427,6 +455,11 @@ static void rd_snapshot(struct session *s, void *priv)
 static void rd_deinit(struct session *s, void *priv)
 {
 	struct rundelay *rd = priv;
+
+	for (int i = 0; i < 2; i++) {
+		expr__free(rd->sw_uf[i]);
+		rd->sw_uf[i] = NULL;
+	}
 
 	if (rd->mt && session__started(s)) {
 		mtrace__finish(rd->mt, s);

@@ -208,7 +208,8 @@ void top_table__print(struct top_table *t, FILE *out, int max_rows)
 				w[c] = digits(r->v[c], t->neg[c]);
 	}
 	sort_table = t;
-	qsort(rows, n, sizeof(*rows), cmp_rows);
+	if (n > 1) /* (no rows: rows is NULL, which qsort must not get) */
+		qsort(rows, n, sizeof(*rows), cmp_rows);
 	fprintf(out, "%-*s", kw, t->key_title);
 	if (t->comm)
 		fprintf(out, " %-16s", "COMM");
@@ -268,7 +269,8 @@ void top_table__json(struct top_table *t, FILE *out, const struct stats_stamp *s
 		rows[n++] = r;
 	}
 	sort_table = t;
-	qsort(rows, n, sizeof(*rows), cmp_rows);
+	if (n > 1) /* (no rows: rows is NULL, which qsort must not get) */
+		qsort(rows, n, sizeof(*rows), cmp_rows);
 	for (int i = 0; i < n; i++) {
 		struct json j;
 		int64_t v;

@@ -243,6 +243,21 @@ clean "rundelay -e with filters" "$T/r7" \
 check_eq "rundelay -e filtered wakeups: none" "$(wakeups "$T/r7")" 0
 reap "$rspin"
 
+# the filters of sched_switch's two roles hold each on its own side: two
+# shells named rd_a and rd_b take turns on CPU 0, and only rd_a's delays are
+# measured (the kernel keeps a switch either filter passes: rd_b preempted by
+# rd_a passes next_comm's, and was measured before)
+ln -s /bin/sh "$T/rd_a"
+ln -s /bin/sh "$T/rd_b"
+clean "rundelay -e prev_comm/next_comm filters" "$T/r8" \
+	rundelay -e 'sched:sched_wakeup/comm=="rd_a"/,sched:sched_switch/prev_comm=="rd_a"/key=prev_pid/' \
+	-e 'sched:sched_switch/next_comm=="rd_a"/key=next_pid/' -k pid --perins -- \
+	sh -c "taskset -c 0 timeout 1 '$T/rd_a' -c 'while :; do :; done' & taskset -c 0 timeout 1 '$T/rd_b' -c 'while :; do :; done'; wait"
+check "rundelay -e role filters: rd_a preempted by rd_b, measured" \
+	awk '$1 == "preempted" && $5 > 10 { f = 1 } END { exit !f }' "$T/r8"
+check_eq "rundelay -e role filters: one thread's rows (rd_a's), not rd_b's" \
+	"$(awk '$1 == "preempted" { print $4 }' "$T/r8" | sort -u | wc -l)" 1
+
 refused "rundelay -e with another event" \
 	"perf-prof rundelay: -e sched:sched_process_exec: rundelay measures sched_wakeup, sched_wakeup_new and sched_switch (other events: add untraced, for --detail)" \
 	rundelay -e sched:sched_wakeup,sched:sched_process_exec -e sched:sched_switch -- true
