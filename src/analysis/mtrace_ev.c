@@ -290,3 +290,17 @@ void mtrace_ev__exit(struct mtrace_ev *m, u32 tid)
 	if (m->key_mode == KEY_THREAD)
 		mtrace__forget(m->mt, tid);
 }
+
+int mtrace_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS])
+{
+	int n = 0;
+
+	for (int p = 0; p < eo->nr_texts; p++) {
+		pt[p] = -1;
+		for (int i = 0; i < eo->nr_specs; i++)
+			if (eo->specs[i].pos == p && !evspec__attr(&eo->specs[i], "untraced"))
+				pt[p] = n;
+		n += pt[p] >= 0;
+	}
+	return n;
+}

@@ -33,4 +33,11 @@ void mtrace_ev__sample(struct mtrace_ev *m, struct session *s, struct evsel *ev,
 /* A task exited: keyed by thread, its pairs are dropped. */
 void mtrace_ev__exit(struct mtrace_ev *m, u32 tid);
 
+/*
+ * The point of each -e position: the positions with an event that is not
+ * untraced, in order (-1: untraced events only).  Returns how many.  For
+ * profilers that take the original's -e spelling (syscalls, rundelay).
+ */
+int mtrace_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS]);
+
 #endif

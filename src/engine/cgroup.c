@@ -133,7 +133,10 @@ static int match(struct cgroup_set *set, const char *pat, char *err, size_t errl
 		char why[128];
 
 		regerror(r, &re, why, sizeof(why));
-		snprintf(err, errlen, "--cgroups: bad pattern '%s': %s", pat, why);
+		snprintf(err, errlen,
+			 "--cgroups: bad pattern '%s': %s (a POSIX basic regular expression, "
+			 "matched anywhere in the cgroup's path; ^...$ anchors it)",
+			 pat, why);
 		return -EINVAL;
 	}
 	walk.set = set;

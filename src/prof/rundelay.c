@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analysis/mtrace.h"
+#include "analysis/mtrace_ev.h"
 #include "analysis/pairs.h"
 #include "analysis/prio.h"
 #include "engine/kfilter.h"
@@ -147,24 +148,6 @@ out:
 	return err;
 }
 
-/*
- * The point of each -e position: the positions with an event that is not
- * untraced, in order (-1: untraced events only).  Returns how many.
- */
-static int points(const struct event_opts *eo, int pt[EV_MAX_POS])
-{
-	int n = 0;
-
-	for (int p = 0; p < eo->nr_texts; p++) {
-		pt[p] = -1;
-		for (int i = 0; i < eo->nr_specs; i++)
-			if (eo->specs[i].pos == p && !evspec__attr(&eo->specs[i], "untraced"))
-				pt[p] = n;
-		n += pt[p] >= 0;
-	}
-	return n;
-}
-
 /* Whether @sp names the sched tracepoint @name (a glob such as sched:sched_wakeup* may). */
 static bool names(const struct ev_spec *sp, const char *name)
 {
@@ -184,7 +167,7 @@ static int rd_events(struct session *s, struct rundelay *rd, const struct event_
 	bool wk = false, wk_new = false, sw0 = false, sw1 = false;
 	int pt[EV_MAX_POS];
 
-	if (points(eo, pt) != 2)
+	if (mtrace_ev__points(eo, pt) != 2)
 		return session__usage_err(s, "rundelay -e: give two, -e sched:sched_wakeup,"
 					     "sched:sched_wakeup_new,sched:sched_switch -e "
 					     "sched:sched_switch (the starts, then the end)");

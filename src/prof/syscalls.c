@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis/mtrace.h"
+#include "analysis/mtrace_ev.h"
 #include "expr/expr.h"
 #include "engine/kfilter.h"
 #include "profiler.h"
@@ -123,24 +124,6 @@ static char *id_filter(struct session *s, const char *names)
 }
 
 /*
- * The point of each -e position: the positions with an event that is not
- * untraced, in order (-1: untraced events only).  Returns how many.
- */
-static int points(const struct event_opts *eo, int pt[EV_MAX_POS])
-{
-	int n = 0;
-
-	for (int p = 0; p < eo->nr_texts; p++) {
-		pt[p] = -1;
-		for (int i = 0; i < eo->nr_specs; i++)
-			if (eo->specs[i].pos == p && !evspec__attr(&eo->specs[i], "untraced"))
-				pt[p] = n;
-		n += pt[p] >= 0;
-	}
-	return n;
-}
-
-/*
  * The original's spelling: -e raw_syscalls:sys_enter[/FILTER/] -e
  * raw_syscalls:sys_exit[/FILTER/] [-k common_pid], the same pairs as the
  * default; the events' filters are the kernel's, untraced events are seen by
@@ -152,7 +135,7 @@ static int sc_events(struct session *s, struct syscalls *sc, const struct event_
 	static const char *const want[2] = { "sys_enter", "sys_exit" };
 	int pt[EV_MAX_POS];
 
-	if (points(eo, pt) != 2)
+	if (mtrace_ev__points(eo, pt) != 2)
 		return session__usage_err(s, "syscalls -e: give two, -e raw_syscalls:sys_enter "
 					     "-e raw_syscalls:sys_exit");
 	if (ko && ko->expr && strcmp(ko->expr, "common_pid"))

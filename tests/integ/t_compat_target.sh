@@ -207,7 +207,7 @@ refused "--cgroups PATTERN matching nothing" \
 	"perf-prof trace: --cgroups: pattern '^pp-no-such-cg.*$' matches no cgroup under $mnt" \
 	trace -e "$GP" --cgroups '^pp-no-such-cg.*$'
 refused "--cgroups bad pattern" \
-	"perf-prof trace: --cgroups: bad pattern 'pp[': Invalid regular expression" \
+	"perf-prof trace: --cgroups: bad pattern 'pp[': Invalid regular expression (a POSIX basic regular expression, matched anywhere in the cgroup's path; ^...$ anchors it)" \
 	trace -e "$GP" --cgroups 'pp['
 refused "--cgroups ../x" "perf-prof trace: --cgroups: '../x' leaves the cgroup mount" \
 	trace -e "$GP" --cgroups ../x
