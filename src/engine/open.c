@@ -853,8 +853,17 @@ int session__open(struct session *s)
 	if (err)
 		return err;
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
-	if (!s->per_thread)
+	/*
+	 * The names of the tasks running now; one started later has a FORK
+	 * record (or is read from /proc when first seen).  Taken here, before
+	 * the enable: taken after it, the walk of /proc delayed a -- command's
+	 * start and its anonymous mappings were no longer resolved in
+	 * t_errors (cause not understood).
+	 */
+	if (!s->per_thread) {
 		session__open_name_trackers(s);
+		snapshot_comms(s);
+	}
 	return 0;
 }
 
@@ -882,13 +891,6 @@ int session__enable(struct session *s)
 			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	/* (a workload's events all enable at its exec, later) */
 	s->all_enabled_at = session__now(s);
-	/*
-	 * Once the events are on: a task started since has a FORK record,
-	 * one started before is in this snapshot (taken here, not at the
-	 * open: a task forked in between would have had neither).
-	 */
-	if (!s->per_thread)
-		snapshot_comms(s);
 	if (s->has_wl) {
 		int err = workload__start(&s->wl);
 
