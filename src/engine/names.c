@@ -8,8 +8,9 @@
  * a kworker).  A dummy event on each of those CPUs carries their task
  * records into a small ring of its own; the loop reads it as any other.
  *
- * Task names from tracepoint fields.  A field named XXXcomm (a string) with
- * a sibling XXXpid names task XXXpid at the event: sched_switch's
+ * Task names from tracepoint fields.  In the scheduler's events (and
+ * task_newtask), a field named XXXcomm (a string) with a sibling XXXpid
+ * names task XXXpid at the event: sched_switch's
  * prev_comm/prev_pid and next_comm/next_pid, sched_wakeup's comm/pid,
  * sched_process_fork's parent_ and child_, task_newtask's comm/pid...  Each
  * sample of such an event updates the comm map (comm_map__seen: only a
@@ -43,6 +44,21 @@ void tp_names__delete(struct tp_names *n)
 	free(n);
 }
 
+/*
+ * Whether @tp's XXXcomm and XXXpid fields name one task.  Not so in
+ * general: sched_process_wait's comm is the waiting task, its pid the
+ * child waited for, and a probe's fields are whatever its user named.
+ * The scheduler's events and task_newtask are known to.
+ */
+static bool same_task_fields(const struct tep_event *tp)
+{
+	if (!tp->system || !tp->name)
+		return false;
+	if (!strcmp(tp->system, "task"))
+		return !strcmp(tp->name, "task_newtask");
+	return !strcmp(tp->system, "sched") && strcmp(tp->name, "sched_process_wait");
+}
+
 /* The pairs of @ev, or NULL when it has none. */
 static struct tp_names *pairs(struct evsel *ev)
 {
@@ -51,7 +67,7 @@ static struct tp_names *pairs(struct evsel *ev)
 	if (ev->names_tried)
 		return ev->names;
 	ev->names_tried = true;
-	if (!ev->tp)
+	if (!ev->tp || !same_task_fields(ev->tp))
 		return NULL;
 	n = calloc(1, sizeof(*n));
 	if (!n)
