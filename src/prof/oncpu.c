@@ -847,6 +847,9 @@ static void reset(struct oncpu *oc, u64 now)
 	}
 	HASH_ITER(hh, oc->exited, x, xx)
 	if (x->iv < oc->nr_reports) {
+		/* its last slices are in: --prio forgets its priority too (flat memory) */
+		if (oc->prios)
+			prio_map__forget(oc->prios, x->tid);
 		HASH_DEL(oc->exited, x);
 		free(x);
 	}

@@ -68,7 +68,8 @@ struct profile {
 	const struct prio_opts *prio;
 	struct prio_map *prios;
 	struct evsel *sw;
-	struct field prev_pid, prev_prio, next_pid, next_prio;
+	struct field prev_pid, prev_prio, prev_state, next_pid, next_prio;
+	bool has_state; /* prev_state read: a dying thread is not learnt again */
 	u64 than_swept; /* the second --than last dropped idle threads */
 	u64 t_last;	/* the last report's time (session__now), or the start */
 };
@@ -101,14 +102,25 @@ static int add_prio(struct session *s, struct profile *p)
 		return session__set_err(s, -EINVAL,
 					"sched:sched_switch lacks a field --prio needs (prev_pid, "
 					"prev_prio, next_pid, next_prio)");
+	p->has_state = !evsel__field(p->sw, "prev_state", &p->prev_state);
 	return 0;
 }
 
+#define PREV_STATE_DEAD 0x30 /* sched_switch prev_state: EXIT_DEAD | EXIT_ZOMBIE */
+
 static void learn_prio(struct profile *p, const struct sample *smp)
 {
-	u64 pid, prio;
+	u64 pid, prio, state = 0;
 
-	if (!field__u64(&p->prev_pid, smp, &pid) && !field__u64(&p->prev_prio, smp, &prio))
+	/*
+	 * A dying thread's last switch comes after its EXIT record (which
+	 * forgot it): it is not learnt again, or the map would keep every
+	 * thread that ever ran
+	 */
+	if (p->has_state)
+		field__u64(&p->prev_state, smp, &state);
+	if (!(state & PREV_STATE_DEAD) && !field__u64(&p->prev_pid, smp, &pid) &&
+	    !field__u64(&p->prev_prio, smp, &prio))
 		prio_map__set(p->prios, (u32)pid, (int)prio);
 	if (!field__u64(&p->next_pid, smp, &pid) && !field__u64(&p->next_prio, smp, &prio))
 		prio_map__set(p->prios, (u32)pid, (int)prio);
