@@ -16,7 +16,7 @@
 
 /* One CPU's or thread's counts in the newest seconds. */
 struct slot {
-	unsigned long long sec; /* the newest second seen */
+	unsigned long long sec;		     /* the newest second seen */
 	unsigned long long count[RATE_SECS]; /* second s's in count[s % RATE_SECS] */
 	unsigned long long dropped;
 	unsigned tid;

@@ -937,7 +937,8 @@ static const struct popt oc_opts[] = {
 	{ .lname = "top",
 	  .argname = "N",
 	  .help = "threads shown per CPU (default 10)",
-	  POPT_BIND_UINT(struct oncpu, top), POPT_RANGE(1, 0) },
+	  POPT_BIND_UINT(struct oncpu, top),
+	  POPT_RANGE(1, 0) },
 	{ 0 },
 };
 
@@ -953,8 +954,8 @@ const struct profiler prof_oncpu = {
 		    "Each interval (default 1000 ms) and the whole run at exit; a slice "
 		    "running at\nan interval's edge is cut there; the idle task is not busy.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
-						     &output_group, &exclude_tp_group,
-						     &prio_group, NULL },
+						     &output_group, &exclude_tp_group, &prio_group,
+						     NULL },
 	.own = oc_opts,
 	.priv_size = sizeof(struct oncpu),
 	.init = oc_init,

@@ -134,8 +134,8 @@ static int add_events(struct session *s, struct rundelay *rd)
 			continue;
 		rd->sw_uf[i] = expr__compile_filter(rd->sw_uf_text[i], rd->sw, msg, sizeof(msg));
 		if (!rd->sw_uf[i]) {
-			err = session__usage_err(s, "-e sched:sched_switch/%s/: %s", rd->sw_uf_text[i],
-						 msg);
+			err = session__usage_err(s, "-e sched:sched_switch/%s/: %s",
+						 rd->sw_uf_text[i], msg);
 			goto out;
 		}
 	}
@@ -487,8 +487,8 @@ const struct profiler prof_rundelay = {
 		    "-p 1234",
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
 						     &target_group, &run_group, &ring_group,
-						     &output_group, &exclude_tp_group,
-						     &prio_group, NULL },
+						     &output_group, &exclude_tp_group, &prio_group,
+						     NULL },
 	.own = rd_opts,
 	.ev_attrs = rd_attrs,
 	.priv_size = sizeof(struct rundelay),
