@@ -94,16 +94,27 @@ check-asan-integ:
 		LDFLAGS="-fsanitize=address,undefined" build-asan/perf-prof workloads
 	$(ASAN_ENV) tests/run.sh build-asan integ
 
-# libFuzzer targets (clang).  FUZZ_TIME seconds each.
+# libFuzzer targets (clang).  FUZZ_TIME seconds each.  The library is
+# compiled once for all of them (fuzzer-no-link), then each target linked.
 FUZZ_TIME ?= 60
-fuzz: $(LIB_SRCS) build-fuzz/gen/expr_syscalls.h build-fuzz/gen/profile.pb-c.c
-	@mkdir -p build-fuzz
-	for f in $(FUZZ_SRCS); do \
-		n=$$(basename $$f .c); \
-		clang -std=gnu11 -O1 -g -D_GNU_SOURCE -Isrc -Ibuild-fuzz/gen $(PKG_CFLAGS) \
-			-fsanitize=fuzzer,address,undefined -o build-fuzz/$$n $$f $(LIB_SRCS) build-fuzz/gen/profile.pb-c.c \
-			$(LDLIBS) || exit 1; \
-	done
+FUZZ_CFLAGS := -std=gnu11 -O1 -g -D_GNU_SOURCE -Isrc -Ibuild-fuzz/gen $(PKG_CFLAGS)
+FUZZ_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o) build-fuzz/obj/gen/profile.pb-c.o
+FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
+
+build-fuzz/obj/%.o: %.c | build-fuzz/gen/expr_syscalls.h build-fuzz/gen/profile.pb-c.h
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
+
+build-fuzz/obj/gen/profile.pb-c.o: build-fuzz/gen/profile.pb-c.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+
+build-fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OBJS)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+
+-include $(wildcard build-fuzz/obj/src/*/*.d build-fuzz/obj/src/*.d)
+
+fuzz: $(FUZZ_BINS)
 	for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); c=$${n#fuzz_}; \
 		mkdir -p build-fuzz/corpus-$$c; \
