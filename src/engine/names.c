@@ -33,6 +33,7 @@
 #include "engine/session_int.h"
 
 #define TP_NAMES_MAX 4
+#define NAME_CACHE 256 /* session_int.h: name_cache[] */
 
 struct tp_names {
 	int n;
@@ -100,6 +101,7 @@ void session__learn_names(struct session *s, struct evsel *ev, const struct samp
 	struct tp_names *n = pairs(ev);
 
 	for (int i = 0; n && i < n->n; i++) {
+		typeof(&s->name_cache[0]) e;
 		const char *comm;
 		int len;
 		u64 pid;
@@ -107,6 +109,20 @@ void session__learn_names(struct session *s, struct evsel *ev, const struct samp
 		if (field__u64(&n->pid[i], smp, &pid) || !pid || pid > 0x3fffffff ||
 		    !(comm = field__str(&n->comm[i], smp, &len)))
 			continue;
+		/*
+		 * The same pid with the same name as last time: nothing to
+		 * learn (most switches are between a few tasks).  This skips
+		 * the comm map's lookup, the cost of learning.
+		 */
+		if (len > 15)
+			len = 15;
+		len = (int)strnlen(comm, (size_t)len);
+		e = &s->name_cache[pid & (NAME_CACHE - 1)];
+		if (e->pid == (u32)pid && !memcmp(e->comm, comm, (size_t)len) && !e->comm[len])
+			continue;
+		e->pid = (u32)pid;
+		memcpy(e->comm, comm, (size_t)len);
+		e->comm[len] = 0;
 		comm_map__seen(s->comms, (u32)pid, comm, len, smp->time);
 	}
 }
