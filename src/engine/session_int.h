@@ -123,14 +123,14 @@ struct session {
 	struct buf *bufs;
 	int nr_bufs;
 	int nr_trackers; /* of nr_fds: name trackers (engine/names.c), --kvmclock's: not events */
-	struct kvmclock *kvm;  /* --kvmclock: the guest's vCPUs and pvclock updates */
-	struct evsel *kvm_ev;  /* ... its kvm:kvm_pvclock_update, no profiler's */
+	struct kvmclock *kvm; /* --kvmclock: the guest's vCPUs and pvclock updates */
+	struct evsel *kvm_ev; /* ... its kvm:kvm_pvclock_update, no profiler's */
 	/* names learnt from fields, by pid & (NAME_CACHE - 1): a repeat costs a compare */
 	struct {
 		u32 pid;
 		char comm[16];
 	} name_cache[256];
-	int *online;	 /* the online CPUs (session__name_cpus), or NULL */
+	int *online; /* the online CPUs (session__name_cpus), or NULL */
 	int nr_online;
 	struct id_map *ids;
 	int nr_ids, cap_ids;
