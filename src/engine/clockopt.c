@@ -17,6 +17,7 @@
 
 #include "engine/clockopt.h"
 #include "engine/kvmclock.h"
+#include "engine/procfs.h"
 
 #define DEBUGFS "/sys/kernel/debug"
 #ifndef DEBUGFS_MAGIC
@@ -145,17 +146,11 @@ static bool runs_uuid(const char *proc_root, const char *pid, const char *uuid)
 	char path[512], buf[8192];
 	bool hit = false;
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s/cmdline", proc_root, pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = procfs__read(path, buf, sizeof(buf));
 	if (n <= 0)
 		return false;
-	buf[n] = 0;
 	for (char *w = buf, *prev = NULL; w < buf + n; prev = w, w += strlen(w) + 1) {
 		if (prev && !strcmp(prev, "-uuid") && !strcasecmp(w, uuid))
 			hit = true;

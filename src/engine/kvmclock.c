@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/kvmclock.h"
+#include "engine/procfs.h"
 
 typedef unsigned __int128 u128;
 
@@ -20,17 +21,11 @@ static int read_num(const char *dir, const char *name, u64 *v)
 {
 	char path[512], buf[64], *end;
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = procfs__read(path, buf, sizeof(buf));
 	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	buf[n] = 0;
+		return n < 0 ? (int)n : -EINVAL;
 	errno = 0;
 	if (buf[0] == '-')
 		*v = (u64)strtoll(buf, &end, 10);
@@ -204,17 +199,10 @@ static bool vcpu_thread(const char *task_dir, const char *tid)
 {
 	char path[600], comm[32];
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s/comm", task_dir, tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (procfs__read(path, comm, sizeof(comm)) <= 0)
 		return false;
-	n = read(fd, comm, sizeof(comm) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	comm[n] = 0;
 	comm[strcspn(comm, "\n")] = 0;
 	n = (ssize_t)strlen(comm);
 	return !strncmp(comm, "CPU ", 4) && n > 4 && !strcmp(comm + n - 4, "/KVM");

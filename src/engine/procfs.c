@@ -8,23 +8,30 @@
 
 #include "engine/procfs.h"
 
+ssize_t procfs__read(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return n;
+}
+
 /* The start of /proc/@pid/@file, NUL-terminated, into @buf.  0 or -errno. */
 static int read_head(pid_t pid, const char *file, char *buf, size_t len)
 {
 	char path[64];
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENOENT;
-	buf[n] = 0;
-	return 0;
+	n = procfs__read(path, buf, len);
+	return n > 0 ? 0 : n < 0 ? (int)n : -ENOENT;
 }
 
 int procfs__stat(pid_t pid, char *state, pid_t *ppid)

@@ -7,6 +7,12 @@
 #include <sys/types.h>
 
 /*
+ * The start of the file at @path, NUL-terminated, into @buf (@len > 0):
+ * the bytes read (0 for an empty file), or -errno.
+ */
+ssize_t procfs__read(const char *path, char *buf, size_t len);
+
+/*
  * State letter (R, S, D, Z, X, ...) and parent pid of @pid from
  * /proc/PID/stat.  Returns 0, or -errno (-ENOENT when it is gone).
  */
