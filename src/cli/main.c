@@ -538,7 +538,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (ss.bad && !ss.addrs) {
-			fprintf(stderr, "perf-prof --symbols: no address on stdin, %zu bad line%s\n",
+			fprintf(stderr,
+				"perf-prof --symbols: no address on stdin, %zu bad line%s\n",
 				ss.bad, ss.bad == 1 ? "" : "s");
 			return 1;
 		}

@@ -235,8 +235,8 @@ static int check_filter(const struct parsee *p, const struct ev_spec *spec)
 		return 0;
 	r = expr__check_filter(spec->filter, &err);
 	if (r == -EINVAL)
-		fprintf(stderr, "perf-prof %s: bad filter '%s' in '%s' at column %d: %s\n",
-			p->name, spec->filter, spec->text, err.col, err.msg);
+		fprintf(stderr, "perf-prof %s: bad filter '%s' in '%s' at column %d: %s\n", p->name,
+			spec->filter, spec->text, err.col, err.msg);
 	else if (r)
 		fprintf(stderr, "perf-prof %s: %s\n", p->name, strerror(-r));
 	return r ? -1 : 0;
@@ -315,8 +315,8 @@ static void explain_events(const struct opt_set *set, FILE *fp)
  * each option given with its value and what it means, the events with
  * their filters, the workload.
  */
-static void explain(const struct parsee *p, int argc, char **argv, int last,
-		    const struct given *gv, int ngv, const struct opt_set *set, FILE *fp)
+static void explain(const struct parsee *p, int argc, char **argv, int last, const struct given *gv,
+		    int ngv, const struct opt_set *set, FILE *fp)
 {
 	const struct target_opts *t = opt_set__get(set, &target_group);
 
@@ -331,7 +331,9 @@ static void explain(const struct parsee *p, int argc, char **argv, int last,
 
 		popt__left(gv[i].o, left, sizeof(left));
 		fprintf(fp, "  %s\n    value: %s\n    meaning: %s\n", left,
-			gv[i].val ? gv[i].val : gv[i].o->argname ? "(default)" : "(set)",
+			gv[i].val	   ? gv[i].val
+			: gv[i].o->argname ? "(default)"
+					   : "(set)",
 			gv[i].o->help ? gv[i].o->help : "");
 	}
 	explain_events(set, fp);
@@ -465,18 +467,20 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		if (o->takes_word && !optarg && optind < dashdash && o->takes_word(argv[optind]))
 			optarg = argv[optind++];
 		else if (o->takes_word && !optarg && optind < dashdash)
-			tw_opt = o, tw_next = argv[optind]; /* "--call-graph zz": named if left over */
+			tw_opt = o,
+			tw_next = argv[optind]; /* "--call-graph zz": named if left over */
 		if (ngv < MAX_GIVEN)
 			gv[ngv++] = (struct given){ o, optarg };
 		if (o->type == POPT_STR && optarg && !*optarg && !o->empty_default) {
-			fprintf(stderr, "perf-prof %s: bad --%s '': needs a value (see: perf-prof %s -h)\n",
+			fprintf(stderr,
+				"perf-prof %s: bad --%s '': needs a value (see: perf-prof %s -h)\n",
 				p->name, o->lname, p->name);
 			goto out;
 		}
 		if (popt__set_as(o, data, optarg, p->name, err, sizeof(err))) {
 			/* "-pid": the value in the option's word, not a word of its own */
-			const char *word = optarg && optarg != argv[optind - 1] ? argv[optind - 1]
-										: NULL;
+			const char *word =
+				optarg && optarg != argv[optind - 1] ? argv[optind - 1] : NULL;
 
 			fprintf(stderr, "perf-prof %s: %s%s\n", p->name, err, dash_hint(p, word));
 			goto out;
@@ -508,7 +512,8 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			nr_args = 1;
 			if (dashdash + 2 < argc && strcmp(argv[dashdash + 2], "--")) {
 				fprintf(stderr,
-					"perf-prof %s: after -- '%s': options go before --, a command after a "
+					"perf-prof %s: after -- '%s': options go before --, a "
+					"command after a "
 					"second '--'\n",
 					p->name, argv[dashdash + 1]);
 				goto out;

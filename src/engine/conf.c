@@ -197,7 +197,8 @@ static int exclude_check(void *data, const struct opt_set *set, char *err, size_
 }
 
 static const struct popt exclude_opts[] = {
-	{ "exclude-user", 0, NULL, "leave out user mode", POPT_BIND_FLAG(struct exclude_opts, user) },
+	{ "exclude-user", 0, NULL, "leave out user mode",
+	  POPT_BIND_FLAG(struct exclude_opts, user) },
 	{ "exclude-kernel", 0, NULL, "leave out kernel mode",
 	  POPT_BIND_FLAG(struct exclude_opts, kernel) },
 	{ "exclude-guest", 0, NULL, "leave out the time a guest runs (where the PMU can tell)",

@@ -33,9 +33,9 @@ struct target_opts {
 	int nr_pids;
 	pid_t *tids; /* -t: threads */
 	int nr_tids;
-	char **argv; /* -- command args (NULL-terminated), set by the CLI */
-	bool inherit; /* --inherit: -t threads' children too; CPU-wide: -p's children */
-	bool ptrace;  /* --ptrace: new tasks stop at birth until they are targets */
+	char **argv;	     /* -- command args (NULL-terminated), set by the CLI */
+	bool inherit;	     /* --inherit: -t threads' children too; CPU-wide: -p's children */
+	bool ptrace;	     /* --ptrace: new tasks stop at birth until they are targets */
 	const char *cgroups; /* --cgroups NAME,...: per CPU, only these cgroups' tasks */
 };
 
@@ -43,8 +43,8 @@ struct ring_opts {
 	unsigned mmap_pages; /* -m, 0 = default (ring__default_pages) */
 	unsigned watermark;  /* --watermark: PCT of the ring filled wakes us up */
 	bool watermark_set;
-	bool order;    /* --order */
-	u64 order_mem; /* --order-mem: queued bytes at most, 0 = ORDER_MEM_DEFAULT */
+	bool order;	/* --order */
+	u64 order_mem;	/* --order-mem: queued bytes at most, 0 = ORDER_MEM_DEFAULT */
 	bool overwrite; /* --overwrite: overwritable rings, read at SIGUSR1, -i and the end */
 };
 
@@ -120,7 +120,7 @@ struct engine_conf {
 	const struct capture_opts *capture;
 	const struct log_opts *log;
 	const struct clock_opts *clock; /* --tsc, --clock-offset, ... (NULL: wall clock) */
-	bool output_file; /* the output is a file: SIGHUP calls the reopen hook */
+	bool output_file;		/* the output is a file: SIGHUP calls the reopen hook */
 };
 
 /*

@@ -175,7 +175,8 @@ void probe__cleanup_stale(struct session *s)
 	s->dyn_tried = true;
 	n = probe__remove_stale(names, sizeof(names));
 	if (n && s->conf.log->verbose)
-		fprintf(stderr, "perf-prof: removed %d probe%s left by perf-prof runs that are gone: %s\n",
+		fprintf(stderr,
+			"perf-prof: removed %d probe%s left by perf-prof runs that are gone: %s\n",
 			n, n > 1 ? "s" : "", names);
 }
 

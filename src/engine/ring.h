@@ -49,8 +49,7 @@ void ring__end(struct ring *r);
  * (the oldest record, partly overwritten by the newest), and at a header
  * that cannot be a record's.
  */
-uint64_t ring__backward_span(const unsigned char *data, size_t size, uint64_t head,
-			     uint64_t old);
+uint64_t ring__backward_span(const unsigned char *data, size_t size, uint64_t head, uint64_t old);
 /* Copy @len bytes from position @from of the ring (wrapping at @size) to @dst. */
 void ring__copy(const unsigned char *data, size_t size, uint64_t from, size_t len, void *dst);
 

@@ -43,9 +43,9 @@ struct breakpoint {
 	int nr;
 	bool show_stack;
 	bool excl_user, excl_kernel; /* --exclude-user/--exclude-kernel: the hits left out */
-	bool persona_set; /* address randomization turned off for the command */
-	int old_persona;  /* ... and the personality to restore */
-	bool checked;	  /* the command's exec was checked against the guesses */
+	bool persona_set;	     /* address randomization turned off for the command */
+	int old_persona;	     /* ... and the personality to restore */
+	bool checked;		     /* the command's exec was checked against the guesses */
 	u64 hits;
 };
 

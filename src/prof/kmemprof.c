@@ -404,7 +404,8 @@ static const struct popt kmp_opts[] = {
 	{ .lname = "top",
 	  .argname = "N",
 	  .help = "stacks shown per table (default 10)",
-	  POPT_BIND_UINT(struct kmemprof, top), POPT_RANGE(1, 0) },
+	  POPT_BIND_UINT(struct kmemprof, top),
+	  POPT_RANGE(1, 0) },
 	{ 0 },
 };
 

@@ -173,7 +173,8 @@ static const struct popt sl_opts[] = {
 	  .sname = 'T',
 	  .argname = "N",
 	  .help = "a sample (task, ip) every N split locks on a CPU",
-	  POPT_BIND_UINT(struct split_lock, trigger), POPT_RANGE(1, 0) },
+	  POPT_BIND_UINT(struct split_lock, trigger),
+	  POPT_RANGE(1, 0) },
 	{ .lname = "perins", .help = "a row per CPU", POPT_BIND_FLAG(struct split_lock, perins) },
 	{ 0 },
 };
