@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The direction of arrows: a source file may include headers of its own layer
 # and of the layers below it, never of a layer above.  Layers, top first:
-#   cli -> profilers -> reports, analysis, expressions -> symbols -> engine -> utilities
+#   cli -> profilers -> analysis -> reports, expressions -> symbols -> engine -> utilities
 # The table maps each directory (or top-level file) of src/ to its rank; a
 # directory that is not in the table is an error, so a new module gets a
 # place in the order when it is created.
@@ -11,9 +11,10 @@ src=${1:-$(cd "$(dirname "$0")/.." && pwd)/src}
 
 rank_of() { # path relative to src/ -> rank, or empty
 	case $1 in
-	cli/*) echo 6 ;;
-	prof/* | cmd/* | profiler.h | profilers.c) echo 5 ;;
-	report/* | analysis/* | expr/*) echo 4 ;;
+	cli/*) echo 7 ;;
+	prof/* | cmd/* | profiler.h | profilers.c) echo 6 ;;
+	analysis/*) echo 5 ;;
+	report/* | expr/*) echo 4 ;;
 	sym/*) echo 3 ;;
 	engine/*) echo 2 ;;
 	util/*) echo 1 ;;
@@ -22,7 +23,7 @@ rank_of() { # path relative to src/ -> rank, or empty
 }
 name_of() {
 	case $1 in
-	6) echo cli ;; 5) echo profilers ;; 4) echo reports ;;
+	7) echo cli ;; 6) echo profilers ;; 5) echo analysis ;; 4) echo reports ;;
 	3) echo symbols ;; 2) echo engine ;; 1) echo utilities ;;
 	esac
 }

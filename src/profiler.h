@@ -2,8 +2,9 @@
 /*
  * Layers, top first; a file includes its own layer and lower ones only
  * (scripts/check-layers.sh, run by make check):
- *   cli -> profilers, commands (prof/, cmd/) -> reports, pairing,
- *   expressions (report/, analysis/, expr/) -> symbols (sym/) -> engine
+ *   cli -> profilers, commands (prof/, cmd/) -> analysis (analysis/:
+ *   latency, memory, cpu, counting, stacks) -> reports, expressions
+ *   (report/, expr/) -> symbols (sym/) -> engine
  *   (engine/) -> utilities (util/).
  *
  * A profiler is one struct profiler in one file under src/prof/, listed

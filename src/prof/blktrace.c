@@ -6,7 +6,7 @@
  *   insert => issue     in the scheduler until the driver takes it
  *   getrq => issue      issued directly (no scheduler: blk-mq skips insert)
  *   issue => complete   in the driver and the device
- * The latency engine is analysis/mtrace.h.
+ * The latency engine is analysis/latency/multipoint.h.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "analysis/mtrace.h"
+#include "analysis/latency/multipoint.h"
 #include "profiler.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
@@ -30,12 +30,12 @@ static const char *const briefs[NR_P] = { "getrq", "insert", "issue", "complete"
 
 struct blktrace {
 	const char *device; /* -d */
-	struct mtrace *mt;
+	struct multipoint *mt;
 	struct evsel *ev[NR_P];
 	struct field sector[NR_P];
 };
 
-static void bt_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
+static void bt_row(void *arg, const struct multipoint_pair *p, struct multipoint_row *row)
 {
 	(void)arg;
 	/* in the order a request goes */
@@ -87,25 +87,25 @@ static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
 		 (unsigned long long)major(st.st_rdev) << 20 | minor(st.st_rdev));
 	/* a request is issued and completed on any CPU */
 	session__want_order(s);
-	bt->mt = mtrace__new(s, &(struct mtrace_conf){
-					.who = "blktrace",
-					.nr_points = NR_P,
-					.lat = opt_set__get(opts, &lat_group),
-					.key_title = "SECTOR",
-					.row_title = "STAGE",
-					.json_row = "stage",
-					.row_width = 20,
-					.row = bt_row,
-					.ends = { 1u << P_INSERT | 1u << P_ISSUE, 1u << P_ISSUE,
-						  1u << P_COMPLETE },
-				});
+	bt->mt = multipoint__new(s, &(struct multipoint_conf){
+					    .who = "blktrace",
+					    .nr_points = NR_P,
+					    .lat = opt_set__get(opts, &lat_group),
+					    .key_title = "SECTOR",
+					    .row_title = "STAGE",
+					    .json_row = "stage",
+					    .row_width = 20,
+					    .row = bt_row,
+					    .ends = { 1u << P_INSERT | 1u << P_ISSUE, 1u << P_ISSUE,
+						      1u << P_COMPLETE },
+				    });
 	if (!bt->mt)
 		return -EINVAL;
 	for (int k = 0; k < NR_P; k++) {
 		char full[64];
 
 		snprintf(full, sizeof(full), "block:%s", tp_names[k]);
-		mtrace__name(bt->mt, k, full, briefs[k]);
+		multipoint__name(bt->mt, k, full, briefs[k]);
 		bt->ev[k] = session__add_tp(
 			s, "block", tp_names[k],
 			&(struct evsel_conf){ .filter = filter,
@@ -116,7 +116,7 @@ static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
 			return session__set_err(s, -EINVAL, "block:%s has no sector field",
 						tp_names[k]);
 	}
-	return mtrace__ready(bt->mt, s);
+	return multipoint__ready(bt->mt, s);
 }
 
 static void bt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -129,23 +129,23 @@ static void bt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		k++;
 	if (k == NR_P || field__u64(&bt->sector[k], smp, &sector))
 		return;
-	mtrace__see(bt->mt, s, ev, smp, sector, true);
+	multipoint__see(bt->mt, s, ev, smp, sector, true);
 	switch (k) {
 	case P_GETRQ:
-		mtrace__start(bt->mt, s, P_GETRQ, sector, ev, smp);
+		multipoint__start(bt->mt, s, P_GETRQ, sector, ev, smp);
 		break;
 	case P_INSERT:
-		mtrace__end(bt->mt, s, P_GETRQ, P_INSERT, sector, ev, smp, 0);
-		mtrace__start(bt->mt, s, P_INSERT, sector, ev, smp);
+		multipoint__end(bt->mt, s, P_GETRQ, P_INSERT, sector, ev, smp, 0);
+		multipoint__start(bt->mt, s, P_INSERT, sector, ev, smp);
 		break;
 	case P_ISSUE:
 		/* from the scheduler, or straight from getrq (no insert: direct issue) */
-		if (!mtrace__end(bt->mt, s, P_INSERT, P_ISSUE, sector, ev, smp, 0))
-			mtrace__end(bt->mt, s, P_GETRQ, P_ISSUE, sector, ev, smp, 0);
-		mtrace__start(bt->mt, s, P_ISSUE, sector, ev, smp);
+		if (!multipoint__end(bt->mt, s, P_INSERT, P_ISSUE, sector, ev, smp, 0))
+			multipoint__end(bt->mt, s, P_GETRQ, P_ISSUE, sector, ev, smp, 0);
+		multipoint__start(bt->mt, s, P_ISSUE, sector, ev, smp);
 		break;
 	case P_COMPLETE:
-		mtrace__end(bt->mt, s, P_ISSUE, P_COMPLETE, sector, ev, smp, 0);
+		multipoint__end(bt->mt, s, P_ISSUE, P_COMPLETE, sector, ev, smp, 0);
 		break;
 	}
 }
@@ -153,17 +153,17 @@ static void bt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 static void bt_lost(struct session *s, void *priv, int cpu, u64 nr)
 {
 	(void)s, (void)cpu, (void)nr;
-	mtrace__lost(((struct blktrace *)priv)->mt);
+	multipoint__lost(((struct blktrace *)priv)->mt);
 }
 
 static void bt_interval(struct session *s, void *priv)
 {
-	mtrace__interval(((struct blktrace *)priv)->mt, s);
+	multipoint__interval(((struct blktrace *)priv)->mt, s);
 }
 
 static void bt_snapshot(struct session *s, void *priv)
 {
-	mtrace__snapshot(((struct blktrace *)priv)->mt, s);
+	multipoint__snapshot(((struct blktrace *)priv)->mt, s);
 }
 
 static void bt_deinit(struct session *s, void *priv)
@@ -171,8 +171,8 @@ static void bt_deinit(struct session *s, void *priv)
 	struct blktrace *bt = priv;
 
 	if (bt->mt && session__started(s))
-		mtrace__finish(bt->mt, s);
-	mtrace__delete(bt->mt);
+		multipoint__finish(bt->mt, s);
+	multipoint__delete(bt->mt);
 	bt->mt = NULL;
 }
 

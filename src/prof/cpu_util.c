@@ -3,7 +3,7 @@
  * cpu-util: per-CPU utilization per interval, by mode (user, kernel,
  * guest), two ways side by side: the cpu-clock software event sampled
  * every 1 ms on each CPU (a sample's mode from the record's cpumode bits,
- * analysis/cpustat.h) and the
+ * analysis/cpu/cpustat.h) and the
  * kernel's own accounting (/proc/stat).  Busy = the samples of the kept
  * modes * 1 ms / the interval: samples are counted against time, not
  * against each other, since some hosts deliver none while a CPU idles.
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cpustat.h"
+#include "analysis/cpu/cpustat.h"
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/outfile.h"

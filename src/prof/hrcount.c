@@ -14,8 +14,8 @@
 
 #include <uthash.h>
 
-#include "analysis/counters.h"
-#include "analysis/hrgroup.h"
+#include "analysis/counting/counters.h"
+#include "analysis/counting/hrgroup.h"
 #include "profiler.h"
 #include "report/outfile.h"
 #include "util/json.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/hrgroup.h"
+#include "analysis/counting/hrgroup.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/evline.h"

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "analysis/counters.h"
+#include "analysis/counting/counters.h"
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/outfile.h"

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/gapwatch.h"
+#include "analysis/cpu/gapwatch.h"
 #include "engine/cpulist.h"
 #include "profiler.h"
 #include "report/evline.h"

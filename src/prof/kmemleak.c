@@ -16,10 +16,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/memreport.h"
-#include "analysis/memtrack.h"
-#include "analysis/stackdb.h"
-#include "analysis/umalloc.h"
+#include "analysis/memory/memreport.h"
+#include "analysis/memory/memtrack.h"
+#include "analysis/stacks/stackdb.h"
+#include "analysis/memory/umalloc.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"

@@ -14,9 +14,9 @@
 
 #include <uthash.h>
 
-#include "analysis/memreport.h"
-#include "analysis/memtrack.h"
-#include "analysis/stackdb.h"
+#include "analysis/memory/memreport.h"
+#include "analysis/memory/memtrack.h"
+#include "analysis/stacks/stackdb.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"

@@ -4,14 +4,14 @@
  * kvm:kvm_exit to the vCPU thread's next kvm:kvm_entry, one row per exit
  * reason (VMX and SVM names, read from the tracepoint's own format), per
  * vCPU thread too with --perins, with the share of exits taken in guest
- * kernel mode.  The latency engine is analysis/mtrace.h.
+ * kernel mode.  The latency engine is analysis/latency/multipoint.h.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mtrace.h"
+#include "analysis/latency/multipoint.h"
 #include "engine/kvm_reasons.h"
 #include "profiler.h"
 #include "report/outfile.h"
@@ -21,13 +21,13 @@
 #define ISA_SVM KVM_ISA_SVM
 
 struct kvm_exit {
-	struct mtrace *mt;
+	struct multipoint *mt;
 	struct evsel *exit, *entry;
 	struct field reason, isa, rip;
 	struct kvm_reasons reasons; /* the names of the tracepoint's format */
 };
 
-static void ke_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
+static void ke_row(void *arg, const struct multipoint_pair *p, struct multipoint_row *row)
 {
 	struct kvm_exit *ke = arg;
 	u32 isa = (u32)(p->data[0] >> 32), code = (u32)p->data[0];
@@ -45,22 +45,22 @@ static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 
 	/* a vCPU that halts re-enters on whichever CPU wakes it */
 	session__want_order(s);
-	ke->mt = mtrace__new(s, &(struct mtrace_conf){
-					.who = "kvm-exit",
-					.nr_points = 2,
-					.lat = opt_set__get(opts, &lat_group_us),
-					.key_title = "TID",
-					.row_title = "EXIT REASON",
-					.row_width = 20,
-					.mark_title = "guest-kernel",
-					.json_row = "exit_reason",
-					.row = ke_row,
-					.arg = ke,
-				});
+	ke->mt = multipoint__new(s, &(struct multipoint_conf){
+					    .who = "kvm-exit",
+					    .nr_points = 2,
+					    .lat = opt_set__get(opts, &lat_group_us),
+					    .key_title = "TID",
+					    .row_title = "EXIT REASON",
+					    .row_width = 20,
+					    .mark_title = "guest-kernel",
+					    .json_row = "exit_reason",
+					    .row = ke_row,
+					    .arg = ke,
+				    });
 	if (!ke->mt)
 		return -EINVAL;
-	mtrace__name(ke->mt, 0, "kvm:kvm_exit", "kvm_exit");
-	mtrace__name(ke->mt, 1, "kvm:kvm_entry", "kvm_entry");
+	multipoint__name(ke->mt, 0, "kvm:kvm_exit", "kvm_exit");
+	multipoint__name(ke->mt, 1, "kvm:kvm_entry", "kvm_entry");
 	ke->exit = session__add_tp(s, "kvm", "kvm_exit", &c);
 	ke->entry = ke->exit ? session__add_tp(s, "kvm", "kvm_entry", &c) : NULL;
 	if (!ke->exit || !ke->entry)
@@ -74,7 +74,7 @@ static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 	/* the names the kernel prints: its format's first table is VMX's, the second SVM's */
 	if (kvm_reasons__read(ke->exit->tp, &ke->reasons))
 		return session__set_err(s, -ENOMEM, "out of memory");
-	return mtrace__ready(ke->mt, s);
+	return multipoint__ready(ke->mt, s);
 }
 
 static void ke_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -82,7 +82,7 @@ static void ke_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct kvm_exit *ke = priv;
 	u64 reason, isa = ISA_VMX, rip = 0, *data;
 
-	mtrace__see(ke->mt, s, ev, smp, smp->tid, true);
+	multipoint__see(ke->mt, s, ev, smp, smp->tid, true);
 	if (ev == ke->exit) {
 		if (field__u64(&ke->reason, smp, &reason))
 			return;
@@ -91,36 +91,36 @@ static void ke_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		field__u64(&ke->rip, smp, &rip);
 		if (isa == ISA_VMX)
 			reason &= 0xffff; /* the basic exit reason, without its flags */
-		if ((data = mtrace__start(ke->mt, s, 0, smp->tid, ev, smp))) {
+		if ((data = multipoint__start(ke->mt, s, 0, smp->tid, ev, smp))) {
 			data[0] = isa << 32 | (u32)reason;
 			/* a 64-bit guest's kernel runs in the upper canonical half */
 			data[1] = rip >> 63;
 		}
 	} else if (ev == ke->entry) {
-		mtrace__end(ke->mt, s, 0, 1, smp->tid, ev, smp, 0);
+		multipoint__end(ke->mt, s, 0, 1, smp->tid, ev, smp, 0);
 	}
 }
 
 static void ke_exit(struct session *s, void *priv, const struct rec_task *t)
 {
 	(void)s;
-	mtrace__forget(((struct kvm_exit *)priv)->mt, t->tid);
+	multipoint__forget(((struct kvm_exit *)priv)->mt, t->tid);
 }
 
 static void ke_lost(struct session *s, void *priv, int cpu, u64 nr)
 {
 	(void)s, (void)cpu, (void)nr;
-	mtrace__lost(((struct kvm_exit *)priv)->mt);
+	multipoint__lost(((struct kvm_exit *)priv)->mt);
 }
 
 static void ke_interval(struct session *s, void *priv)
 {
-	mtrace__interval(((struct kvm_exit *)priv)->mt, s);
+	multipoint__interval(((struct kvm_exit *)priv)->mt, s);
 }
 
 static void ke_snapshot(struct session *s, void *priv)
 {
-	mtrace__snapshot(((struct kvm_exit *)priv)->mt, s);
+	multipoint__snapshot(((struct kvm_exit *)priv)->mt, s);
 }
 
 static void ke_deinit(struct session *s, void *priv)
@@ -128,8 +128,8 @@ static void ke_deinit(struct session *s, void *priv)
 	struct kvm_exit *ke = priv;
 
 	if (ke->mt && session__started(s))
-		mtrace__finish(ke->mt, s);
-	mtrace__delete(ke->mt);
+		multipoint__finish(ke->mt, s);
+	multipoint__delete(ke->mt);
 	ke->mt = NULL;
 	kvm_reasons__clear(&ke->reasons);
 }

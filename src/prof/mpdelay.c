@@ -4,56 +4,56 @@
  * 'A,B[,C...]': every event is a point in the order given, each adjacent
  * pair measured, keyed by the thread under -p/-t/-- and by the CPU
  * otherwise; --than's bare number is in microseconds, as the original's.
- * The shared latency engine does the rest (analysis/mtrace_ev.h).
+ * The shared latency engine does the rest (analysis/latency/multipoint_ev.h).
  */
 #include <errno.h>
 
-#include "analysis/mtrace_ev.h"
+#include "analysis/latency/multipoint_ev.h"
 #include "profiler.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
 
 struct mpdelay {
-	struct mtrace_ev *m;
+	struct multipoint_ev *m;
 };
 
 static int mp_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct mpdelay *mp = priv;
 
-	mp->m = mtrace_ev__new(s, &(struct mtrace_ev_conf){
-					  .who = "mpdelay",
-					  .by_index = true,
-					  .lat = opt_set__get(opts, &lat_group_us),
-				  });
+	mp->m = multipoint_ev__new(s, &(struct multipoint_ev_conf){
+					      .who = "mpdelay",
+					      .by_index = true,
+					      .lat = opt_set__get(opts, &lat_group_us),
+				      });
 	return mp->m ? 0 : -EINVAL;
 }
 
 static void mp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	mtrace_ev__sample(((struct mpdelay *)priv)->m, s, ev, smp);
+	multipoint_ev__sample(((struct mpdelay *)priv)->m, s, ev, smp);
 }
 
 static void mp_lost(struct session *s, void *priv, int cpu, u64 nr)
 {
 	(void)s, (void)cpu, (void)nr;
-	mtrace__lost(mtrace_ev__mtrace(((struct mpdelay *)priv)->m));
+	multipoint__lost(multipoint_ev__multipoint(((struct mpdelay *)priv)->m));
 }
 
 static void mp_exit(struct session *s, void *priv, const struct rec_task *t)
 {
 	(void)s;
-	mtrace_ev__exit(((struct mpdelay *)priv)->m, t->tid);
+	multipoint_ev__exit(((struct mpdelay *)priv)->m, t->tid);
 }
 
 static void mp_interval(struct session *s, void *priv)
 {
-	mtrace__interval(mtrace_ev__mtrace(((struct mpdelay *)priv)->m), s);
+	multipoint__interval(multipoint_ev__multipoint(((struct mpdelay *)priv)->m), s);
 }
 
 static void mp_snapshot(struct session *s, void *priv)
 {
-	mtrace__snapshot(mtrace_ev__mtrace(((struct mpdelay *)priv)->m), s);
+	multipoint__snapshot(multipoint_ev__multipoint(((struct mpdelay *)priv)->m), s);
 }
 
 static void mp_deinit(struct session *s, void *priv)
@@ -63,8 +63,8 @@ static void mp_deinit(struct session *s, void *priv)
 	if (!mp->m)
 		return;
 	if (session__started(s))
-		mtrace__finish(mtrace_ev__mtrace(mp->m), s);
-	mtrace_ev__delete(mp->m, s);
+		multipoint__finish(multipoint_ev__multipoint(mp->m), s);
+	multipoint_ev__delete(mp->m, s);
 	mp->m = NULL;
 }
 

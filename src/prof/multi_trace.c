@@ -4,11 +4,11 @@
  * alternatives for it); an event at point k opens the pair k -> k+1 under
  * its key, an event at point k+1 with the same key closes it (--cycle: the
  * last point pairs with the first too).  Everything else is the shared
- * latency engine (analysis/mtrace_ev.h, analysis/mtrace.h).
+ * latency engine (analysis/latency/multipoint_ev.h, analysis/latency/multipoint.h).
  */
 #include <errno.h>
 
-#include "analysis/mtrace_ev.h"
+#include "analysis/latency/multipoint_ev.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
@@ -16,7 +16,7 @@
 
 struct multi_trace {
 	bool cycle;
-	struct mtrace_ev *m;
+	struct multipoint_ev *m;
 };
 
 static int mt_init(struct session *s, void *priv, const struct opt_set *opts)
@@ -24,40 +24,40 @@ static int mt_init(struct session *s, void *priv, const struct opt_set *opts)
 	const struct key_opts *ko = opt_set__get(opts, &key_group);
 	struct multi_trace *mt = priv;
 
-	mt->m = mtrace_ev__new(s, &(struct mtrace_ev_conf){
-					  .who = "multi-trace",
-					  .cycle = mt->cycle,
-					  .lat = opt_set__get(opts, &lat_group),
-					  .key_text = ko ? ko->expr : NULL,
-				  });
+	mt->m = multipoint_ev__new(s, &(struct multipoint_ev_conf){
+					      .who = "multi-trace",
+					      .cycle = mt->cycle,
+					      .lat = opt_set__get(opts, &lat_group),
+					      .key_text = ko ? ko->expr : NULL,
+				      });
 	return mt->m ? 0 : -EINVAL;
 }
 
 static void mt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	mtrace_ev__sample(((struct multi_trace *)priv)->m, s, ev, smp);
+	multipoint_ev__sample(((struct multi_trace *)priv)->m, s, ev, smp);
 }
 
 static void mt_lost(struct session *s, void *priv, int cpu, u64 nr)
 {
 	(void)s, (void)cpu, (void)nr;
-	mtrace__lost(mtrace_ev__mtrace(((struct multi_trace *)priv)->m));
+	multipoint__lost(multipoint_ev__multipoint(((struct multi_trace *)priv)->m));
 }
 
 static void mt_exit(struct session *s, void *priv, const struct rec_task *t)
 {
 	(void)s;
-	mtrace_ev__exit(((struct multi_trace *)priv)->m, t->tid);
+	multipoint_ev__exit(((struct multi_trace *)priv)->m, t->tid);
 }
 
 static void mt_interval(struct session *s, void *priv)
 {
-	mtrace__interval(mtrace_ev__mtrace(((struct multi_trace *)priv)->m), s);
+	multipoint__interval(multipoint_ev__multipoint(((struct multi_trace *)priv)->m), s);
 }
 
 static void mt_snapshot(struct session *s, void *priv)
 {
-	mtrace__snapshot(mtrace_ev__mtrace(((struct multi_trace *)priv)->m), s);
+	multipoint__snapshot(multipoint_ev__multipoint(((struct multi_trace *)priv)->m), s);
 }
 
 static void mt_deinit(struct session *s, void *priv)
@@ -67,8 +67,8 @@ static void mt_deinit(struct session *s, void *priv)
 	if (!mt->m)
 		return;
 	if (session__started(s))
-		mtrace__finish(mtrace_ev__mtrace(mt->m), s);
-	mtrace_ev__delete(mt->m, s);
+		multipoint__finish(multipoint_ev__multipoint(mt->m), s);
+	multipoint_ev__delete(mt->m, s);
 	mt->m = NULL;
 }
 

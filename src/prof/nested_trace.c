@@ -3,7 +3,7 @@
  * nested-trace: entry/exit pairs that nest per key.  Each -e is one
  * function, 'ENTRY,EXIT' (-e A,A_ret -e B,B_ret); calls nest on a stack per
  * key (-k EXPR, else the thread under -p/-t/--, else the CPU), and each
- * call's latency goes to its path in a call tree (analysis/calltree.h),
+ * call's latency goes to its path in a call tree (analysis/latency/calltree.h),
  * printed as a table, children indented under their callers.  --returns
  * prints each call as it returns, indented by depth, as ftrace's
  * function_graph does; --than prints the two events of each slower call.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/calltree.h"
+#include "analysis/latency/calltree.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/evline.h"

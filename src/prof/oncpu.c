@@ -7,7 +7,7 @@
  * (sched:sched_switch on every CPU, the kernel's context-switch records
  * where its samples are not delivered, a 100 Hz cpu-clock for CPUs that
  * never switch), a slice running at an interval's edge is cut there
- * (analysis/runslice.h).
+ * (analysis/cpu/runslice.h).
  *
  * Over hours: a thread that has exited leaves the live tables at the end of
  * the interval it exited in; the whole run keeps the --top largest of them
@@ -23,8 +23,8 @@
 
 #include <uthash.h>
 
-#include "analysis/prio.h"
-#include "analysis/runslice.h"
+#include "analysis/cpu/prio.h"
+#include "analysis/cpu/runslice.h"
 #include "engine/procfs.h"
 #include "profiler.h"
 #include "report/outfile.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/counters.h"
+#include "analysis/counting/counters.h"
 #include "engine/tp.h"
 #include "profiler.h"
 #include "report/outfile.h"

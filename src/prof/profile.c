@@ -15,8 +15,8 @@
 
 #include <uthash.h>
 
-#include "analysis/prio.h"
-#include "analysis/stackdb.h"
+#include "analysis/cpu/prio.h"
+#include "analysis/stacks/stackdb.h"
 #include "engine/kfilter.h"
 #include "engine/features.h"
 #include "profiler.h"

@@ -12,7 +12,7 @@
  * These are task-state's runq split and its R row on the same run.
  * --filter COMM,... (globs) filters in the kernel; -p/-t/-- choose the
  * threads among every CPU's switches.  The latency engine is
- * analysis/mtrace.h.
+ * analysis/latency/multipoint.h.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mtrace.h"
-#include "analysis/mtrace_ev.h"
-#include "analysis/pairs.h"
-#include "analysis/prio.h"
+#include "analysis/latency/multipoint.h"
+#include "analysis/latency/multipoint_ev.h"
+#include "analysis/latency/pairs.h"
+#include "analysis/cpu/prio.h"
 #include "engine/kfilter.h"
 #include "expr/expr.h"
 #include "profiler.h"
@@ -37,7 +37,7 @@ enum { P_WAKEUP, P_WAKEUP_NEW, P_PREEMPT, P_SWITCH_IN, NR_P };
 
 struct rundelay {
 	const char *filter; /* --filter COMM globs */
-	struct mtrace *mt;
+	struct multipoint *mt;
 	struct pairs *asleep; /* threads seen switching out asleep, not woken yet */
 	struct evsel *sw, *wk, *wk_new;
 	/* the original's -e spelling: which starts, the events' own filters, untraced events */
@@ -54,7 +54,7 @@ struct rundelay {
 	u64 closed_by_record;
 };
 
-static void rd_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
+static void rd_row(void *arg, const struct multipoint_pair *p, struct multipoint_row *row)
 {
 	static const char *const labels[] = { "wakeup => switch-in", "wakeup_new => switch-in",
 					      "preempted => switch-in" };
@@ -167,7 +167,7 @@ static int rd_events(struct session *s, struct rundelay *rd, const struct event_
 	bool wk = false, wk_new = false, sw0 = false, sw1 = false;
 	int pt[EV_MAX_POS];
 
-	if (mtrace_ev__points(eo, pt) != 2)
+	if (multipoint_ev__points(eo, pt) != 2)
 		return session__usage_err(s, "rundelay -e: give two, -e sched:sched_wakeup,"
 					     "sched:sched_wakeup_new,sched:sched_switch -e "
 					     "sched:sched_switch (the starts, then the end)");
@@ -273,8 +273,8 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 	session__want_order(s);
 	session__want_cpu_wide(s);
 	session__want_pages(s, 512);
-	rd->mt = mtrace__new(
-		s, &(struct mtrace_conf){
+	rd->mt = multipoint__new(
+		s, &(struct multipoint_conf){
 			   .who = "rundelay",
 			   .nr_points = NR_P,
 			   .lat = opt_set__get(opts, &lat_group),
@@ -287,14 +287,14 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 		   });
 	if (!rd->mt)
 		return -EINVAL;
-	mtrace__name(rd->mt, P_WAKEUP, "sched:sched_wakeup", "sched_wakeup");
-	mtrace__name(rd->mt, P_WAKEUP_NEW, "sched:sched_wakeup_new", "sched_wakeup_new");
-	mtrace__name(rd->mt, P_PREEMPT, "sched:sched_switch", "sched_switch");
-	mtrace__name(rd->mt, P_SWITCH_IN, "sched:sched_switch", "sched_switch");
-	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MTRACE_MAX_KEYS });
+	multipoint__name(rd->mt, P_WAKEUP, "sched:sched_wakeup", "sched_wakeup");
+	multipoint__name(rd->mt, P_WAKEUP_NEW, "sched:sched_wakeup_new", "sched_wakeup_new");
+	multipoint__name(rd->mt, P_PREEMPT, "sched:sched_switch", "sched_switch");
+	multipoint__name(rd->mt, P_SWITCH_IN, "sched:sched_switch", "sched_switch");
+	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MULTIPOINT_MAX_KEYS });
 	if (!rd->asleep)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	return add_events(s, rd) ?: rd_untraced(s, eo) ?: mtrace__ready(rd->mt, s);
+	return add_events(s, rd) ?: rd_untraced(s, eo) ?: multipoint__ready(rd->mt, s);
 }
 
 /* @tid runs from @time on: whatever it waited for ends. */
@@ -303,7 +303,7 @@ static void switch_in(struct session *s, struct rundelay *rd, u32 tid, struct ev
 {
 	pairs__cancel(rd->asleep, tid);
 	for (int k = P_WAKEUP; k < P_SWITCH_IN; k++)
-		if (mtrace__end(rd->mt, s, k, P_SWITCH_IN, tid, ev, smp, time))
+		if (multipoint__end(rd->mt, s, k, P_SWITCH_IN, tid, ev, smp, time))
 			break;
 }
 
@@ -349,7 +349,7 @@ static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, 
 		return;
 	if (state & PREV_STATE_DEAD) {
 		pairs__forget(rd->asleep, prev);
-		mtrace__forget(rd->mt, prev);
+		multipoint__forget(rd->mt, prev);
 		return;
 	}
 	if (!session__is_target(s, smp->pid, (u32)prev) || !comm_ok(rd, smp) || !prio_ok(rd, smp) ||
@@ -357,7 +357,7 @@ static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, 
 		return;
 	if (!state || (state & PREV_STATE_PREEMPT)) {
 		if (!rd->no_preempt)
-			mtrace__start(rd->mt, s, P_PREEMPT, prev, ev, smp);
+			multipoint__start(rd->mt, s, P_PREEMPT, prev, ev, smp);
 	} else
 		pairs__start(rd->asleep, prev, smp->time, smp->cpu);
 }
@@ -368,7 +368,7 @@ static void rd_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	u64 pid, start;
 
 	/* samekey: the events the thread raised itself */
-	mtrace__see(rd->mt, s, ev, smp, smp->tid, true);
+	multipoint__see(rd->mt, s, ev, smp, smp->tid, true);
 	if (ev == rd->sw) {
 		on_switch(s, rd, ev, smp);
 	} else if (ev == rd->wk) {
@@ -377,14 +377,14 @@ static void rd_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		    !pairs__pending(rd->asleep, pid, &start) || smp->time < start)
 			return;
 		pairs__cancel(rd->asleep, pid);
-		mtrace__start(rd->mt, s, P_WAKEUP, pid, ev, smp);
+		multipoint__start(rd->mt, s, P_WAKEUP, pid, ev, smp);
 	} else if (ev == rd->wk_new) {
 		if (field__u64(&rd->wk_new_pid, smp, &pid))
 			return;
 		/* a new process is its own target; a new thread is its creator's */
 		if (session__is_target(s, (u32)pid, (u32)pid) ||
 		    session__is_target(s, smp->pid, (u32)pid))
-			mtrace__start(rd->mt, s, P_WAKEUP_NEW, pid, ev, smp);
+			multipoint__start(rd->mt, s, P_WAKEUP_NEW, pid, ev, smp);
 	}
 }
 
@@ -400,7 +400,7 @@ static void rd_switch(struct session *s, void *priv, const struct rec_switch *sw
 	if (sw->out || !sw->tid)
 		return;
 	for (int k = P_WAKEUP; k < P_SWITCH_IN; k++)
-		if (mtrace__pending(rd->mt, k, sw->tid, NULL)) {
+		if (multipoint__pending(rd->mt, k, sw->tid, NULL)) {
 			rd->closed_by_record++;
 			break;
 		}
@@ -413,7 +413,7 @@ static void rd_exit(struct session *s, void *priv, const struct rec_task *t)
 
 	(void)s;
 	pairs__forget(rd->asleep, t->tid);
-	mtrace__forget(rd->mt, t->tid);
+	multipoint__forget(rd->mt, t->tid);
 }
 
 static void rd_lost(struct session *s, void *priv, int cpu, u64 nr)
@@ -422,17 +422,17 @@ static void rd_lost(struct session *s, void *priv, int cpu, u64 nr)
 
 	(void)s, (void)cpu, (void)nr;
 	pairs__lost(rd->asleep);
-	mtrace__lost(rd->mt);
+	multipoint__lost(rd->mt);
 }
 
 static void rd_interval(struct session *s, void *priv)
 {
-	mtrace__interval(((struct rundelay *)priv)->mt, s);
+	multipoint__interval(((struct rundelay *)priv)->mt, s);
 }
 
 static void rd_snapshot(struct session *s, void *priv)
 {
-	mtrace__snapshot(((struct rundelay *)priv)->mt, s);
+	multipoint__snapshot(((struct rundelay *)priv)->mt, s);
 }
 
 static void rd_deinit(struct session *s, void *priv)
@@ -445,7 +445,7 @@ static void rd_deinit(struct session *s, void *priv)
 	}
 
 	if (rd->mt && session__started(s)) {
-		mtrace__finish(rd->mt, s);
+		multipoint__finish(rd->mt, s);
 		/* --json: a note for people, on stderr */
 		if (session__verbose(s) && rd->closed_by_record && session__json(s))
 			session__warn(s, "%llu switch-ins seen only as switch records",
@@ -455,7 +455,7 @@ static void rd_deinit(struct session *s, void *priv)
 				"rundelay: %llu switch-ins seen only as switch records\n",
 				(unsigned long long)rd->closed_by_record);
 	}
-	mtrace__delete(rd->mt);
+	multipoint__delete(rd->mt);
 	rd->mt = NULL;
 	pairs__delete(rd->asleep);
 	rd->asleep = NULL;

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/counters.h"
+#include "analysis/counting/counters.h"
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/evline.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "analysis/counters.h"
+#include "analysis/counting/counters.h"
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/outfile.h"

@@ -5,7 +5,7 @@
  * syscall (per thread too with --perins) with the shared latency columns
  * and the errors (negative returns).  A thread that exits inside exit or
  * exit_group closes its pair at its exit; any other pair a task leaves
- * open is dropped and counted.  The latency engine is analysis/mtrace.h.
+ * open is dropped and counted.  The latency engine is analysis/latency/multipoint.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/mtrace.h"
-#include "analysis/mtrace_ev.h"
+#include "analysis/latency/multipoint.h"
+#include "analysis/latency/multipoint_ev.h"
 #include "expr/expr.h"
 #include "engine/kfilter.h"
 #include "profiler.h"
@@ -26,7 +26,7 @@
 
 struct syscalls {
 	const char *names; /* --syscall NAME[,NAME...] */
-	struct mtrace *mt;
+	struct multipoint *mt;
 	struct evsel *enter, *exit;
 	struct field enter_id, exit_id, ret;
 	/* -e with a filter, system-wide: the spec with ours and's the user's */
@@ -44,7 +44,7 @@ static const char *syscall_label(u64 nr, char *buf, size_t len)
 	return buf;
 }
 
-static void sc_row(void *arg, const struct mtrace_pair *p, struct mtrace_row *row)
+static void sc_row(void *arg, const struct multipoint_pair *p, struct multipoint_row *row)
 {
 	struct syscalls *sc = arg;
 	u64 ret = 0;
@@ -135,7 +135,7 @@ static int sc_events(struct session *s, struct syscalls *sc, const struct event_
 	static const char *const want[2] = { "sys_enter", "sys_exit" };
 	int pt[EV_MAX_POS];
 
-	if (mtrace_ev__points(eo, pt) != 2)
+	if (multipoint_ev__points(eo, pt) != 2)
 		return session__usage_err(s, "syscalls -e: give two, -e raw_syscalls:sys_enter "
 					     "-e raw_syscalls:sys_exit");
 	if (ko && ko->expr && strcmp(ko->expr, "common_pid"))
@@ -233,22 +233,22 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 	}
 	/* a thread's syscall may end on another CPU */
 	session__want_order(s);
-	sc->mt = mtrace__new(s, &(struct mtrace_conf){
-					.who = "syscalls",
-					.nr_points = 2,
-					.lat = opt_set__get(opts, &lat_group),
-					.key_title = "TID",
-					.row_title = "SYSCALL",
-					.row_width = 24,
-					.mark_title = "errors",
-					.json_row = "syscall",
-					.row = sc_row,
-					.arg = sc,
-				});
+	sc->mt = multipoint__new(s, &(struct multipoint_conf){
+					    .who = "syscalls",
+					    .nr_points = 2,
+					    .lat = opt_set__get(opts, &lat_group),
+					    .key_title = "TID",
+					    .row_title = "SYSCALL",
+					    .row_width = 24,
+					    .mark_title = "errors",
+					    .json_row = "syscall",
+					    .row = sc_row,
+					    .arg = sc,
+				    });
 	if (!sc->mt)
 		goto out;
-	mtrace__name(sc->mt, 0, "raw_syscalls:sys_enter", "sys_enter");
-	mtrace__name(sc->mt, 1, "raw_syscalls:sys_exit", "sys_exit");
+	multipoint__name(sc->mt, 0, "raw_syscalls:sys_enter", "sys_enter");
+	multipoint__name(sc->mt, 1, "raw_syscalls:sys_exit", "sys_exit");
 	sc->enter = sc_add(s, sc, 0, sp_enter, "sys_enter", &c);
 	sc->exit = sc->enter ? sc_add(s, sc, 1, sp_exit, "sys_exit", &c) : NULL;
 	if (!sc->enter || !sc->exit)
@@ -262,7 +262,7 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 		err = session__set_err(s, -EINVAL, "raw_syscalls lacks a field it needs (id, ret)");
 		goto out;
 	}
-	err = mtrace__ready(sc->mt, s);
+	err = multipoint__ready(sc->mt, s);
 out:
 	free(ids);
 	free(filter);
@@ -274,50 +274,51 @@ static void sc_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct syscalls *sc = priv;
 	u64 id, *data, *pending;
 
-	mtrace__see(sc->mt, s, ev, smp, smp->tid, true);
+	multipoint__see(sc->mt, s, ev, smp, smp->tid, true);
 	if (ev == sc->enter) {
 		if (field__u64(&sc->enter_id, smp, &id))
 			return;
-		if ((data = mtrace__start(sc->mt, s, 0, smp->tid, ev, smp)))
+		if ((data = multipoint__start(sc->mt, s, 0, smp->tid, ev, smp)))
 			data[0] = id;
 	} else if (ev == sc->exit) {
 		/* an exit of another syscall than the pending one: its enter was not seen */
 		if (!field__u64(&sc->exit_id, smp, &id) &&
-		    (pending = mtrace__pending(sc->mt, 0, smp->tid, NULL)) && pending[0] != id) {
-			mtrace__cancel(sc->mt, 0, smp->tid);
+		    (pending = multipoint__pending(sc->mt, 0, smp->tid, NULL)) &&
+		    pending[0] != id) {
+			multipoint__cancel(sc->mt, 0, smp->tid);
 			return;
 		}
-		mtrace__end(sc->mt, s, 0, 1, smp->tid, ev, smp, 0);
+		multipoint__end(sc->mt, s, 0, 1, smp->tid, ev, smp, 0);
 	}
 }
 
 static void sc_exit(struct session *s, void *priv, const struct rec_task *t)
 {
 	struct syscalls *sc = priv;
-	u64 *pending = mtrace__pending(sc->mt, 0, t->tid, NULL);
+	u64 *pending = multipoint__pending(sc->mt, 0, t->tid, NULL);
 	const char *name = pending ? expr__syscall_name(pending[0]) : NULL;
 
 	/* exit and exit_group never return: the task's exit ends them */
 	if (name && (!strcmp(name, "exit") || !strcmp(name, "exit_group")))
-		mtrace__end(sc->mt, s, 0, 1, t->tid, NULL, NULL, t->time);
+		multipoint__end(sc->mt, s, 0, 1, t->tid, NULL, NULL, t->time);
 	else
-		mtrace__forget(sc->mt, t->tid);
+		multipoint__forget(sc->mt, t->tid);
 }
 
 static void sc_lost(struct session *s, void *priv, int cpu, u64 nr)
 {
 	(void)s, (void)cpu, (void)nr;
-	mtrace__lost(((struct syscalls *)priv)->mt);
+	multipoint__lost(((struct syscalls *)priv)->mt);
 }
 
 static void sc_interval(struct session *s, void *priv)
 {
-	mtrace__interval(((struct syscalls *)priv)->mt, s);
+	multipoint__interval(((struct syscalls *)priv)->mt, s);
 }
 
 static void sc_snapshot(struct session *s, void *priv)
 {
-	mtrace__snapshot(((struct syscalls *)priv)->mt, s);
+	multipoint__snapshot(((struct syscalls *)priv)->mt, s);
 }
 
 static void sc_deinit(struct session *s, void *priv)
@@ -325,8 +326,8 @@ static void sc_deinit(struct session *s, void *priv)
 	struct syscalls *sc = priv;
 
 	if (sc->mt && session__started(s))
-		mtrace__finish(sc->mt, s);
-	mtrace__delete(sc->mt);
+		multipoint__finish(sc->mt, s);
+	multipoint__delete(sc->mt);
 	sc->mt = NULL;
 	/* read only as the events were added (each keeps a copy) */
 	for (int i = 0; i < 2; i++) {

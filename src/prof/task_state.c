@@ -23,8 +23,8 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "analysis/pairs.h"
-#include "analysis/prio.h"
+#include "analysis/latency/pairs.h"
+#include "analysis/cpu/prio.h"
 #include "engine/kfilter.h"
 #include "report/outfile.h"
 #include "report/stack_flame.h"

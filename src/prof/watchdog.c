@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gapwatch.h"
+#include "analysis/cpu/gapwatch.h"
 #include "engine/cpulist.h"
 #include "engine/features.h"
 #include "profiler.h"

@@ -18,6 +18,14 @@ echo '#include "cli/options.h"' >>"$T/src/sym/maps.c"
 "$chk" "$T/src" >/dev/null 2>&1
 check_eq "a symbols file including a cli header fails" "$?" 1
 
+# analysis (pairing, memory, cpu...) sits above reports and expressions
+rm -rf "$T/src" && cp -r "$TOP/src" "$T/src"
+echo '#include "analysis/latency/pairs.h"' >>"$T/src/report/hist.c"
+"$chk" "$T/src" >"$T/an.out" 2>&1
+check_eq "a report file including an analysis header fails" "$?" 1
+check "... naming both layers" grep -qF '(reports) includes "analysis/latency/pairs.h" (analysis)' "$T/an.out"
+check "an analysis file may include reports and expressions" grep -q '^#include "report/' "$TOP/src/analysis/latency/multipoint.c"
+
 rm -rf "$T/src" && cp -r "$TOP/src" "$T/src"
 mkdir "$T/src/newdir" && touch "$T/src/newdir/x.c"
 "$chk" "$T/src" >"$T/dir.out" 2>&1

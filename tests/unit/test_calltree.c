@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/calltree.h"
+#include "analysis/latency/calltree.h"
 #include "report/stats_table.h"
 #include "ut.h"
 

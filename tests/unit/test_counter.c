@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/counters.h"
+#include "analysis/counting/counters.h"
 #include "cli/options.h"
 #include "engine/features.h"
 #include "profiler.h"

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/counters.h"
+#include "analysis/counting/counters.h"
 #include "engine/features.h"
 #include "synth_run.h"
 #include "util/json.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cpustat.h"
+#include "analysis/cpu/cpustat.h"
 #include "synth_run.h"
 #include "ut.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gapwatch.h"
+#include "analysis/cpu/gapwatch.h"
 #include "expr_formats.h"
 #include "sym/symaddr.h"
 #include "synth_run.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/hrgroup.h"
+#include "analysis/counting/hrgroup.h"
 #include "engine/session_int.h"
 #include "expr/expr.h"
 #include "synth_run.h"

@@ -2,7 +2,7 @@
 /* The allocation table against a plain reference array, and its grouping. */
 #include <stdlib.h>
 
-#include "analysis/memtrack.h"
+#include "analysis/memory/memtrack.h"
 #include "ut.h"
 
 #define N 20000

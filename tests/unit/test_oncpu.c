@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/runslice.h"
+#include "analysis/cpu/runslice.h"
 #include "expr_formats.h"
 #include "synth_run.h"
 #include "ut.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/pairs.h"
+#include "analysis/latency/pairs.h"
 #include "ut.h"
 
 #define MS 1000000ULL

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/prio.h"
+#include "analysis/cpu/prio.h"
 #include "ut.h"
 
 static int parse(struct prio_opts *p, const char *arg)

@@ -17,8 +17,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analysis/memtrack.h"
-#include "analysis/stackdb.h"
+#include "analysis/memory/memtrack.h"
+#include "analysis/stacks/stackdb.h"
 #include "ut.h"
 
 #define PID_A 0x7ffff001u

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/umalloc.h"
+#include "analysis/memory/umalloc.h"
 #include "engine/probe.h"
 #include "ut.h"
 

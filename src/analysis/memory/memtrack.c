@@ -10,7 +10,7 @@
 
 #include <uthash.h>
 
-#include "analysis/memtrack.h"
+#include "analysis/memory/memtrack.h"
 
 #define DEFAULT_CAP (1ULL << 22)
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The latency engine of the pairing profilers: see mtrace.h. */
+/* The latency engine of the pairing profilers: see multipoint.h. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mtrace.h"
-#include "analysis/pairs.h"
+#include "analysis/latency/multipoint.h"
+#include "analysis/latency/pairs.h"
 #include "report/evline.h"
 #include "report/heatmap.h"
 #include "report/outfile.h"
@@ -20,23 +20,24 @@
 struct mt_start {
 	struct evsel *ev;
 	struct sample_copy *copy; /* kept with --than/--detail: the start event, to print */
-	u64 data[MTRACE_DATA];
+	u64 data[MULTIPOINT_DATA];
 };
 
-struct mtrace {
-	struct mtrace_conf conf;
+struct multipoint {
+	struct multipoint_conf conf;
 	struct lat_opts lat;
 	bool keep; /* keep start samples */
-	char names[MTRACE_MAX_POINTS][MTRACE_NAME];
-	char briefs[MTRACE_MAX_POINTS][MTRACE_NAME];
-	char labels[MTRACE_MAX_POINTS][LAT_LABEL - 16]; /* "A => B" from each point */
+	char names[MULTIPOINT_MAX_POINTS][MULTIPOINT_NAME];
+	char briefs[MULTIPOINT_MAX_POINTS][MULTIPOINT_NAME];
+	char labels[MULTIPOINT_MAX_POINTS][LAT_LABEL - 16]; /* "A => B" from each point */
 	int label_width;
-	struct pairs *store[MTRACE_MAX_POINTS]; /* store[k]: pairs from point k */
-	struct lat_table *table;		/* made by mtrace__ready */
-	struct detail *detail;			/* --detail */
-	struct heatmap *heat[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS]; /* --heatmap, [from][to] */
-	char *heat_name[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS];	    /* NAME-A-B */
-	int heat_err[MTRACE_MAX_POINTS][MTRACE_MAX_POINTS];
+	struct pairs *store[MULTIPOINT_MAX_POINTS]; /* store[k]: pairs from point k */
+	struct lat_table *table;		    /* made by multipoint__ready */
+	struct detail *detail;			    /* --detail */
+	struct heatmap
+		*heat[MULTIPOINT_MAX_POINTS][MULTIPOINT_MAX_POINTS];   /* --heatmap, [from][to] */
+	char *heat_name[MULTIPOINT_MAX_POINTS][MULTIPOINT_MAX_POINTS]; /* NAME-A-B */
+	int heat_err[MULTIPOINT_MAX_POINTS][MULTIPOINT_MAX_POINTS];
 	bool failed_alloc;
 	bool json;	   /* --json */
 	char key_name[16]; /* --json: the key's member, "tid" */
@@ -144,9 +145,9 @@ static void start_free(void *payload)
 	}
 }
 
-struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
+struct multipoint *multipoint__new(struct session *s, const struct multipoint_conf *conf)
 {
-	struct mtrace *mt = calloc(1, sizeof(*mt));
+	struct multipoint *mt = calloc(1, sizeof(*mt));
 
 	if (!mt) {
 		session__set_err(s, -ENOMEM, "out of memory");
@@ -164,10 +165,10 @@ struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
 	for (char *c = mt->key_name; *c; c++)
 		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c == ' ' ? '_' : *c);
 	/* one point pairs each event with the next of its key: only as a cycle */
-	if (conf->nr_points < (conf->cycle ? 1 : 2) || conf->nr_points > MTRACE_MAX_POINTS) {
+	if (conf->nr_points < (conf->cycle ? 1 : 2) || conf->nr_points > MULTIPOINT_MAX_POINTS) {
 		free(mt);
 		session__usage_err(s, "%d points: give %d to %d", conf->nr_points,
-				   conf->cycle ? 1 : 2, MTRACE_MAX_POINTS);
+				   conf->cycle ? 1 : 2, MULTIPOINT_MAX_POINTS);
 		return NULL;
 	}
 	/* the window is a timeline: events in time order across CPUs */
@@ -179,15 +180,15 @@ struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
 		return NULL;
 	}
 	for (int k = 0; k < conf->nr_points; k++) {
-		if (!mtrace__opens(mt, k))
+		if (!multipoint__opens(mt, k))
 			continue;
 		mt->store[k] =
 			pairs__new(&(struct pairs_conf){ .payload_size = sizeof(struct mt_start),
-							 .max_keys = MTRACE_MAX_KEYS,
-							 .idle_ns = MTRACE_IDLE_NS,
+							 .max_keys = MULTIPOINT_MAX_KEYS,
+							 .idle_ns = MULTIPOINT_IDLE_NS,
 							 .payload_free = start_free });
 		if (!mt->store[k]) {
-			mtrace__delete(mt);
+			multipoint__delete(mt);
 			session__set_err(s, -ENOMEM, "out of memory");
 			return NULL;
 		}
@@ -195,14 +196,14 @@ struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf)
 	return mt;
 }
 
-void mtrace__delete(struct mtrace *mt)
+void multipoint__delete(struct multipoint *mt)
 {
 	if (!mt)
 		return;
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		pairs__delete(mt->store[k]);
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
-		for (int j = 0; j < MTRACE_MAX_POINTS; j++) {
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
+		for (int j = 0; j < MULTIPOINT_MAX_POINTS; j++) {
 			if (mt->heat[k][j])
 				heatmap__close(mt->heat[k][j], NULL, NULL);
 			free(mt->heat_name[k][j]);
@@ -212,30 +213,30 @@ void mtrace__delete(struct mtrace *mt)
 	free(mt);
 }
 
-void mtrace__name(struct mtrace *mt, int k, const char *full, const char *brief)
+void multipoint__name(struct multipoint *mt, int k, const char *full, const char *brief)
 {
 	snprintf(mt->names[k], sizeof(mt->names[k]), "%s", full);
 	snprintf(mt->briefs[k], sizeof(mt->briefs[k]), "%s", brief ? brief : full);
 }
 
-const char *mtrace__point_name(const struct mtrace *mt, int k)
+const char *multipoint__point_name(const struct multipoint *mt, int k)
 {
 	return mt->names[k];
 }
 
-bool mtrace__opens(const struct mtrace *mt, int k)
+bool multipoint__opens(const struct multipoint *mt, int k)
 {
 	return k < mt->conf.nr_points - 1 || mt->conf.cycle;
 }
 
 /* hex keys (pointers) take 18 columns */
-static int key_width(const struct mtrace *mt)
+static int key_width(const struct multipoint *mt)
 {
 	return !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY") ? 18 : 12;
 }
 
 /* The labels "A => B" (with the systems when they fit) and the table, once names are known. */
-static struct lat_table *table(struct mtrace *mt)
+static struct lat_table *table(struct multipoint *mt)
 {
 	char title[LAT_LABEL + 16];
 	int width;
@@ -246,7 +247,7 @@ static struct lat_table *table(struct mtrace *mt)
 		int to = (k + 1) % mt->conf.nr_points, l;
 		size_t len = sizeof(mt->labels[k]);
 
-		if (!mtrace__opens(mt, k))
+		if (!multipoint__opens(mt, k))
 			continue;
 		if ((size_t)snprintf(mt->labels[k], len, "%s => %s", mt->names[k], mt->names[to]) >=
 		    len)
@@ -276,19 +277,19 @@ static struct lat_table *table(struct mtrace *mt)
 	return mt->table;
 }
 
-static unsigned ends_of(const struct mtrace *mt, int k)
+static unsigned ends_of(const struct multipoint *mt, int k)
 {
 	return mt->conf.ends[k] ? mt->conf.ends[k] : 1u << ((k + 1) % mt->conf.nr_points);
 }
 
-int mtrace__ready(struct mtrace *mt, struct session *s)
+int multipoint__ready(struct multipoint *mt, struct session *s)
 {
 	int err;
 
 	if (!table(mt))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int k = 0; mt->lat.heatmap && k < mt->conf.nr_points; k++) {
-		for (int j = 0; mtrace__opens(mt, k) && j < mt->conf.nr_points; j++) {
+		for (int j = 0; multipoint__opens(mt, k) && j < mt->conf.nr_points; j++) {
 			const char *sfx[] = { ".lat", ".svg" };
 			char *file;
 
@@ -317,8 +318,8 @@ int mtrace__ready(struct mtrace *mt, struct session *s)
 	return 0;
 }
 
-void mtrace__see(struct mtrace *mt, struct session *s, struct evsel *ev, const struct sample *smp,
-		 u64 key, bool has_key)
+void multipoint__see(struct multipoint *mt, struct session *s, struct evsel *ev,
+		     const struct sample *smp, u64 key, bool has_key)
 {
 	struct detail *d = mt->detail;
 
@@ -331,7 +332,7 @@ void mtrace__see(struct mtrace *mt, struct session *s, struct evsel *ev, const s
 		u64 horizon = smp->time, before = mt->lat.dopts.before, need;
 
 		/* the oldest open start, or now (this event may start a pair) */
-		for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 			if (mt->store[k])
 				pairs__for_each_pending(mt->store[k], min_start, &horizon);
 		horizon = horizon > before ? horizon - before : 0;
@@ -340,8 +341,8 @@ void mtrace__see(struct mtrace *mt, struct session *s, struct evsel *ev, const s
 	}
 }
 
-u64 *mtrace__start(struct mtrace *mt, struct session *s, int k, u64 key, struct evsel *ev,
-		   const struct sample *smp)
+u64 *multipoint__start(struct multipoint *mt, struct session *s, int k, u64 key, struct evsel *ev,
+		       const struct sample *smp)
 {
 	struct mt_start *st;
 
@@ -361,25 +362,26 @@ u64 *mtrace__start(struct mtrace *mt, struct session *s, int k, u64 key, struct 
 	return st->data;
 }
 
-u64 *mtrace__pending(struct mtrace *mt, int k, u64 key, u64 *start)
+u64 *multipoint__pending(struct multipoint *mt, int k, u64 key, u64 *start)
 {
 	struct mt_start *st = mt->store[k] ? pairs__pending(mt->store[k], key, start) : NULL;
 
 	return st ? st->data : NULL;
 }
 
-void mtrace__cancel(struct mtrace *mt, int k, u64 key)
+void multipoint__cancel(struct multipoint *mt, int k, u64 key)
 {
 	if (mt->store[k])
 		pairs__cancel(mt->store[k], key);
 }
 
-void mtrace__print_event(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out)
+void multipoint__print_event(struct session *s, struct evsel *ev, const struct sample *smp,
+			     FILE *out)
 {
 	evline__print(s, ev, smp, out, NULL);
 }
 
-static void fmt_key(const struct mtrace *mt, u64 key, char *buf, size_t len)
+static void fmt_key(const struct multipoint *mt, u64 key, char *buf, size_t len)
 {
 	bool expr = !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY");
 
@@ -390,7 +392,7 @@ static void fmt_key(const struct mtrace *mt, u64 key, char *buf, size_t len)
 }
 
 /* --json: the key as the text prints it: a number, above 32 bits (a pointer) a "0x..." string. */
-static void json_key(const struct mtrace *mt, struct json *j, u64 key)
+static void json_key(const struct multipoint *mt, struct json *j, u64 key)
 {
 	bool expr = !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY");
 
@@ -401,7 +403,7 @@ static void json_key(const struct mtrace *mt, struct json *j, u64 key)
 }
 
 /* --json: the row's label, under json_row, or the pair's points as "from" and "to". */
-static void json_label(const struct mtrace *mt, struct json *j, const struct mtrace_pair *p,
+static void json_label(const struct multipoint *mt, struct json *j, const struct multipoint_pair *p,
 		       const char *label)
 {
 	if (mt->conf.json_row) {
@@ -413,7 +415,7 @@ static void json_label(const struct mtrace *mt, struct json *j, const struct mtr
 }
 
 /* --json: a row's key members, once, when it is made. */
-static void json_row_key(struct mtrace *mt, struct lat_row *r, const struct mtrace_pair *p,
+static void json_row_key(struct multipoint *mt, struct lat_row *r, const struct multipoint_pair *p,
 			 const char *label)
 {
 	struct json j;
@@ -449,7 +451,7 @@ static void json_event(struct session *s, struct json *j, const char *key, struc
  * "start":{event},"end":{event} (null: ended by a record)}; with --detail its
  * members go to the timeline's line.
  */
-static void json_slow(struct mtrace *mt, struct session *s, const struct mtrace_pair *p,
+static void json_slow(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
 		      const char *label, struct json *j)
 {
 	json__u64(j, "time_ns", session__wall_ns(s, p->start + p->delta));
@@ -466,7 +468,7 @@ static void json_slow(struct mtrace *mt, struct session *s, const struct mtrace_
 		json__null(j, "end");
 }
 
-static void print_slow(struct mtrace *mt, struct session *s, const struct mtrace_pair *p,
+static void print_slow(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
 		       const char *label)
 {
 	FILE *out = session__out(s);
@@ -521,13 +523,13 @@ static void print_slow(struct mtrace *mt, struct session *s, const struct mtrace
 	}
 	fprintf(out, "%s\n", header);
 	if (p->start_smp)
-		mtrace__print_event(s, p->start_ev, p->start_smp, out);
+		multipoint__print_event(s, p->start_ev, p->start_smp, out);
 	if (p->end_ev)
-		mtrace__print_event(s, p->end_ev, p->end_smp, out);
+		multipoint__print_event(s, p->end_ev, p->end_smp, out);
 }
 
 /* One line in the pair's .lat, opened at its first pair; an error stops that file, said once. */
-static void heat_add(struct mtrace *mt, struct session *s, const struct mtrace_pair *p)
+static void heat_add(struct multipoint *mt, struct session *s, const struct multipoint_pair *p)
 {
 	int *err = &mt->heat_err[p->from][p->to];
 	const char *name = mt->heat_name[p->from][p->to];
@@ -550,9 +552,9 @@ static void heat_add(struct mtrace *mt, struct session *s, const struct mtrace_p
 				    name, ofile__strerror(-*err));
 }
 
-static void record(struct mtrace *mt, struct session *s, const struct mtrace_pair *p)
+static void record(struct multipoint *mt, struct session *s, const struct multipoint_pair *p)
 {
-	struct mtrace_row row = { .key = (u64)p->from, .group = p->from };
+	struct multipoint_row row = { .key = (u64)p->from, .group = p->from };
 	char label[LAT_LABEL + 32], kbuf[32];
 	struct lat_table *t = table(mt);
 	struct lat_row *r;
@@ -584,17 +586,17 @@ static void record(struct mtrace *mt, struct session *s, const struct mtrace_pai
 		print_slow(mt, s, p, row.label);
 }
 
-bool mtrace__end(struct mtrace *mt, struct session *s, int from, int to, u64 key, struct evsel *ev,
-		 const struct sample *smp, u64 time)
+bool multipoint__end(struct multipoint *mt, struct session *s, int from, int to, u64 key,
+		     struct evsel *ev, const struct sample *smp, u64 time)
 {
 	struct pair_span span;
-	struct mtrace_pair p;
+	struct multipoint_pair p;
 	struct mt_start *st;
 
 	if (!mt->store[from] || !pairs__end(mt->store[from], key, ev ? smp->time : time, &span))
 		return false;
 	st = span.payload;
-	p = (struct mtrace_pair){
+	p = (struct multipoint_pair){
 		.from = from,
 		.to = to,
 		.key = key,
@@ -610,22 +612,22 @@ bool mtrace__end(struct mtrace *mt, struct session *s, int from, int to, u64 key
 	return true;
 }
 
-void mtrace__lost(struct mtrace *mt)
+void multipoint__lost(struct multipoint *mt)
 {
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__lost(mt->store[k]);
 }
 
-void mtrace__forget(struct mtrace *mt, u64 key)
+void multipoint__forget(struct multipoint *mt, u64 key)
 {
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__forget(mt->store[k], key);
 }
 
 /* --json: the rows, a "dropped" line per point that dropped pairs; notices to stderr. */
-static void json_print(struct mtrace *mt, struct session *s, int when)
+static void json_print(struct multipoint *mt, struct session *s, int when)
 {
 	FILE *out = session__out(s);
 	struct lat_table *t = table(mt);
@@ -635,7 +637,7 @@ static void json_print(struct mtrace *mt, struct session *s, int when)
 	stats_stamp__now(s, &mt->since, when, &st);
 	if (t)
 		lat_table__json(t, out, &st);
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++) {
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++) {
 		if (!mt->store[k] || !pairs__dropped(mt->store[k]))
 			continue;
 		json__begin(&j, out, "dropped");
@@ -655,14 +657,14 @@ static void json_print(struct mtrace *mt, struct session *s, int when)
 	if (mt->failed_alloc)
 		session__warn(s, "out of memory, some pairs were not counted");
 	if (session__verbose(s))
-		for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 			if (mt->store[k])
 				pairs__print_usage(mt->store[k], stderr, mt->conf.who,
 						   mt->names[k]);
 	fflush(out);
 }
 
-static void print(struct mtrace *mt, struct session *s, int when)
+static void print(struct multipoint *mt, struct session *s, int when)
 {
 	FILE *out = session__out(s);
 	struct lat_table *t = table(mt);
@@ -676,7 +678,7 @@ static void print(struct mtrace *mt, struct session *s, int when)
 		if (mt->lat.hist)
 			lat_table__print_log2(t, out, NULL, "ns");
 	}
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__print_drops(mt->store[k], out, mt->conf.who, "pairs",
 					   "the start came again before an end");
@@ -685,28 +687,28 @@ static void print(struct mtrace *mt, struct session *s, int when)
 	if (mt->failed_alloc)
 		fprintf(out, "%s: out of memory, some pairs were not counted\n", mt->conf.who);
 	if (session__verbose(s))
-		for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 			if (mt->store[k])
 				pairs__print_usage(mt->store[k], out, mt->conf.who, mt->names[k]);
 	fflush(out);
 }
 
-void mtrace__print(struct mtrace *mt, struct session *s)
+void multipoint__print(struct multipoint *mt, struct session *s)
 {
 	print(mt, s, STATS_END);
 }
 
-void mtrace__reset(struct mtrace *mt)
+void multipoint__reset(struct multipoint *mt)
 {
 	if (mt->table)
 		lat_table__reset(mt->table);
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__reset_counts(mt->store[k]);
 	mt->failed_alloc = false;
 }
 
-static void print_time(struct mtrace *mt, struct session *s)
+static void print_time(struct multipoint *mt, struct session *s)
 {
 	char buf[64];
 
@@ -716,14 +718,14 @@ static void print_time(struct mtrace *mt, struct session *s)
 	fprintf(session__out(s), "%s\n", buf);
 }
 
-void mtrace__interval(struct mtrace *mt, struct session *s)
+void multipoint__interval(struct multipoint *mt, struct session *s)
 {
 	print_time(mt, s);
 	print(mt, s, STATS_INTERVAL);
-	mtrace__reset(mt);
+	multipoint__reset(mt);
 }
 
-void mtrace__snapshot(struct mtrace *mt, struct session *s)
+void multipoint__snapshot(struct multipoint *mt, struct session *s)
 {
 	print_time(mt, s);
 	print(mt, s, STATS_SO_FAR);
@@ -735,14 +737,14 @@ static void count_open(u64 key, u64 start, void *payload, void *arg)
 	(*(u64 *)arg)++;
 }
 
-void mtrace__finish(struct mtrace *mt, struct session *s)
+void multipoint__finish(struct multipoint *mt, struct session *s)
 {
 	u64 open = 0;
 
 	if (mt->detail)
 		detail__flush(mt->detail, s, true);
-	mtrace__print(mt, s);
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
+	multipoint__print(mt, s);
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__for_each_pending(mt->store[k], count_open, &open);
 	if (open && mt->json) {
@@ -756,9 +758,9 @@ void mtrace__finish(struct mtrace *mt, struct session *s)
 		fprintf(session__out(s), "%s: %llu pairs still open at the end (no end seen)\n",
 			mt->conf.who, (unsigned long long)open);
 	}
-	for (int k = 0; k < MTRACE_MAX_POINTS; k++)
-		for (int j = 0; j < MTRACE_MAX_POINTS; j++) {
-			char *svg, title[2 * MTRACE_NAME + 32];
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
+		for (int j = 0; j < MULTIPOINT_MAX_POINTS; j++) {
+			char *svg, title[2 * MULTIPOINT_NAME + 32];
 			int err;
 
 			if (!mt->heat[k][j]) {

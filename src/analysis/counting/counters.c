@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/counters.h"
+#include "analysis/counting/counters.h"
 #include "engine/cpulist.h"
 #include "engine/tp.h"
 #include "util/json.h"

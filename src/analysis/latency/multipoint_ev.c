@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Events as points, keys and roles from -e attributes: see mtrace_ev.h. */
+/* Events as points, keys and roles from -e attributes: see multipoint_ev.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mtrace_ev.h"
+#include "analysis/latency/multipoint_ev.h"
 #include "expr/expr.h"
 #include "sym/ksyms.h"
 
@@ -16,21 +16,21 @@ enum key_mode { KEY_EXPR, KEY_THREAD, KEY_CPU };
 
 /* Per event (evsel->priv). */
 struct mt_event {
-	struct mtrace_ev *owner;
+	struct multipoint_ev *owner;
 	int point;	   /* -1: untraced (only in --detail timelines) */
 	struct expr *key;  /* KEY_EXPR */
 	struct expr *role; /* NULL: open and close */
 };
 
-struct mtrace_ev {
-	struct mtrace *mt;
+struct multipoint_ev {
+	struct multipoint *mt;
 	enum key_mode key_mode;
 	int nr_points;
 	int point_of_pos[EV_MAX_POS]; /* -e position -> point, -1 for untraced ones */
 	struct ksyms *ksyms;
 };
 
-static struct expr *compile(struct session *s, struct mtrace_ev *m, struct evsel *ev,
+static struct expr *compile(struct session *s, struct multipoint_ev *m, struct evsel *ev,
 			    const char *what, const char *text)
 {
 	char buf[512];
@@ -63,7 +63,7 @@ static bool untraced(const struct ev_spec *sp)
  * Points: -e positions (multi-trace) or events in order (mpdelay), those
  * that only have untraced events left out.
  */
-static int number_points(struct mtrace_ev *m, const struct mtrace_ev_conf *c,
+static int number_points(struct multipoint_ev *m, const struct multipoint_ev_conf *c,
 			 const struct event_opts *eo)
 {
 	bool traced[EV_MAX_POS] = { false };
@@ -83,7 +83,7 @@ static int number_points(struct mtrace_ev *m, const struct mtrace_ev_conf *c,
 }
 
 /* The point of spec @i, -1 when untraced. */
-static int point_of(const struct mtrace_ev *m, const struct mtrace_ev_conf *c,
+static int point_of(const struct multipoint_ev *m, const struct multipoint_ev_conf *c,
 		    const struct event_opts *eo, int i)
 {
 	int n = 0;
@@ -98,11 +98,11 @@ static int point_of(const struct mtrace_ev *m, const struct mtrace_ev_conf *c,
 }
 
 /* A point's name: its events ("sys:name" or the alias) joined by ','; @brief without systems. */
-static void name_points(struct mtrace_ev *m, const struct mtrace_ev_conf *c,
+static void name_points(struct multipoint_ev *m, const struct multipoint_ev_conf *c,
 			const struct event_opts *eo)
 {
 	for (int k = 0; k < m->nr_points; k++) {
-		char full[MTRACE_NAME] = "", brief[MTRACE_NAME] = "";
+		char full[MULTIPOINT_NAME] = "", brief[MULTIPOINT_NAME] = "";
 		size_t fo = 0, bo = 0;
 
 		for (int i = 0; i < eo->nr_specs; i++) {
@@ -118,15 +118,15 @@ static void name_points(struct mtrace_ev *m, const struct mtrace_ev_conf *c,
 				bo += snprintf(brief + bo, sizeof(brief) - bo, "%s%s",
 					       bo ? "," : "", sp->alias ? sp->alias : sp->name);
 		}
-		mtrace__name(m->mt, k, full, brief);
+		multipoint__name(m->mt, k, full, brief);
 	}
 }
 
-struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf *c)
+struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipoint_ev_conf *c)
 {
 	const struct event_opts *eo = session__conf(s)->events;
 	const struct target_opts *t = session__conf(s)->target;
-	struct mtrace_ev *m;
+	struct multipoint_ev *m;
 	bool keyed = false;
 
 	m = calloc(1, sizeof(*m));
@@ -145,8 +145,8 @@ struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf 
 						"with --cycle)");
 		goto fail;
 	}
-	if (m->nr_points > MTRACE_MAX_POINTS) {
-		session__usage_err(s, "%d points: at most %d", m->nr_points, MTRACE_MAX_POINTS);
+	if (m->nr_points > MULTIPOINT_MAX_POINTS) {
+		session__usage_err(s, "%d points: at most %d", m->nr_points, MULTIPOINT_MAX_POINTS);
 		goto fail;
 	}
 	for (int i = 0; i < eo->nr_specs; i++)
@@ -157,15 +157,15 @@ struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf 
 	/* keys other than the CPU cross CPUs: pairs need time order */
 	if (m->key_mode != KEY_CPU)
 		session__want_order(s);
-	m->mt = mtrace__new(s, &(struct mtrace_conf){
-				       .who = c->who,
-				       .nr_points = m->nr_points,
-				       .cycle = c->cycle,
-				       .lat = c->lat,
-				       .key_title = m->key_mode == KEY_CPU	? "CPU"
-						    : m->key_mode == KEY_THREAD ? "TID"
-										: "KEY",
-			       });
+	m->mt = multipoint__new(s, &(struct multipoint_conf){
+					   .who = c->who,
+					   .nr_points = m->nr_points,
+					   .cycle = c->cycle,
+					   .lat = c->lat,
+					   .key_title = m->key_mode == KEY_CPU	    ? "CPU"
+							: m->key_mode == KEY_THREAD ? "TID"
+										    : "KEY",
+				   });
 	if (!m->mt)
 		goto fail;
 	name_points(m, c, eo);
@@ -218,15 +218,15 @@ struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf 
 			goto fail;
 		}
 	}
-	if (mtrace__ready(m->mt, s))
+	if (multipoint__ready(m->mt, s))
 		goto fail;
 	return m;
 fail:
-	mtrace_ev__delete(m, s);
+	multipoint_ev__delete(m, s);
 	return NULL;
 }
 
-void mtrace_ev__delete(struct mtrace_ev *m, struct session *s)
+void multipoint_ev__delete(struct multipoint_ev *m, struct session *s)
 {
 	if (!m)
 		return;
@@ -240,17 +240,17 @@ void mtrace_ev__delete(struct mtrace_ev *m, struct session *s)
 		free(e);
 		ev->priv = NULL;
 	}
-	mtrace__delete(m->mt);
+	multipoint__delete(m->mt);
 	ksyms__delete(m->ksyms);
 	free(m);
 }
 
-struct mtrace *mtrace_ev__mtrace(struct mtrace_ev *m)
+struct multipoint *multipoint_ev__multipoint(struct multipoint_ev *m)
 {
 	return m->mt;
 }
 
-static u64 eval(struct session *s, struct mtrace_ev *m, struct expr *e, struct sample *smp)
+static u64 eval(struct session *s, struct multipoint_ev *m, struct expr *e, struct sample *smp)
 {
 	struct expr_ctx ctx = { .smp = smp, .session = s, .ksyms = m->ksyms };
 	struct expr_value v;
@@ -259,7 +259,8 @@ static u64 eval(struct session *s, struct mtrace_ev *m, struct expr *e, struct s
 	return v.u;
 }
 
-void mtrace_ev__sample(struct mtrace_ev *m, struct session *s, struct evsel *ev, struct sample *smp)
+void multipoint_ev__sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
+			   struct sample *smp)
 {
 	struct mt_event *e = ev->priv;
 	unsigned role = ROLE_OPEN | ROLE_CLOSE;
@@ -272,26 +273,26 @@ void mtrace_ev__sample(struct mtrace_ev *m, struct session *s, struct evsel *ev,
 	      : m->key_mode == KEY_THREAD ? smp->tid
 	      : e->key			  ? eval(s, m, e->key, smp)
 					  : 0;
-	mtrace__see(m->mt, s, ev, smp, key, m->key_mode != KEY_EXPR || e->key);
+	multipoint__see(m->mt, s, ev, smp, key, m->key_mode != KEY_EXPR || e->key);
 	if (e->point < 0)
 		return;
 	if (e->role)
 		role = (unsigned)eval(s, m, e->role, smp) & (ROLE_OPEN | ROLE_CLOSE);
 	k = e->point;
 	/* close the pair that ends here: from the previous point (the last one with --cycle) */
-	if ((role & ROLE_CLOSE) && mtrace__opens(m->mt, (k + n - 1) % n))
-		mtrace__end(m->mt, s, (k + n - 1) % n, k, key, ev, smp, 0);
-	if ((role & ROLE_OPEN) && mtrace__opens(m->mt, k))
-		mtrace__start(m->mt, s, k, key, ev, smp);
+	if ((role & ROLE_CLOSE) && multipoint__opens(m->mt, (k + n - 1) % n))
+		multipoint__end(m->mt, s, (k + n - 1) % n, k, key, ev, smp, 0);
+	if ((role & ROLE_OPEN) && multipoint__opens(m->mt, k))
+		multipoint__start(m->mt, s, k, key, ev, smp);
 }
 
-void mtrace_ev__exit(struct mtrace_ev *m, u32 tid)
+void multipoint_ev__exit(struct multipoint_ev *m, u32 tid)
 {
 	if (m->key_mode == KEY_THREAD)
-		mtrace__forget(m->mt, tid);
+		multipoint__forget(m->mt, tid);
 }
 
-int mtrace_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS])
+int multipoint_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS])
 {
 	int n = 0;
 

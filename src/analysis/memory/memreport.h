@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis/memtrack.h"
-#include "analysis/stackdb.h"
+#include "analysis/memory/memtrack.h"
+#include "analysis/stacks/stackdb.h"
 #include "engine/session.h"
 
 struct expr;

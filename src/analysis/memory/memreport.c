@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "analysis/memreport.h"
+#include "analysis/memory/memreport.h"
 #include "expr/expr.h"
 #include "report/stack_flame.h"
 #include "sym/stack.h"

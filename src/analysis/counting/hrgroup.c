@@ -7,8 +7,8 @@
 
 #include <uthash.h>
 
-#include "analysis/counters.h"
-#include "analysis/hrgroup.h"
+#include "analysis/counting/counters.h"
+#include "analysis/counting/hrgroup.h"
 #include "engine/evname.h"
 #include "engine/tp.h"
 #include "expr/expr.h"

@@ -17,7 +17,7 @@
 #include <asm/perf_regs.h>
 #include <uthash.h>
 
-#include "analysis/umalloc.h"
+#include "analysis/memory/umalloc.h"
 #include "engine/probe.h"
 #include "sym/probe_elf.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* CPU time by mode: /proc/stat and software-clock samples (analysis/cpustat.h). */
+/* CPU time by mode: /proc/stat and software-clock samples (analysis/cpu/cpustat.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <asm/perf_regs.h>
 #endif
 
-#include "analysis/cpustat.h"
+#include "analysis/cpu/cpustat.h"
 
 int cpustat__parse(const char *text, struct cpustat_times *t, int max)
 {

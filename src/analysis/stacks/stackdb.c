@@ -28,7 +28,7 @@
 
 #include <uthash.h>
 
-#include "analysis/stackdb.h"
+#include "analysis/stacks/stackdb.h"
 
 #define MAX_FRAMES 512
 #define STK_SWEEP_MIN 4096 /* stacks kept before the first sweep */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "analysis/pairs.h"
+#include "analysis/latency/pairs.h"
 #include "util/json.h"
 
 struct pair_entry {

@@ -7,7 +7,7 @@
 
 #include <uthash.h>
 
-#include "analysis/prio.h"
+#include "analysis/cpu/prio.h"
 #include "engine/kfilter.h"
 #include "util/list.h"
 #include "util/units.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU running task and its slices (analysis/runslice.h).
+ * Per-CPU running task and its slices (analysis/cpu/runslice.h).
  *
  * On a switch X -> Y the kernel writes, in this order and into the CPU's
  * own ring: the sched_switch sample (from X's context), X's switch-out
@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "analysis/runslice.h"
+#include "analysis/cpu/runslice.h"
 
 struct rs_cpu {
 	u32 tid, pid; /* running now (tid 0: idle) */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/detail.h"
+#include "analysis/latency/detail.h"
 #include "report/evline.h"
 #include "report/stats_table.h"
 #include "util/json.h"

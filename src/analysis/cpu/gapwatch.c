@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gapwatch.h"
+#include "analysis/cpu/gapwatch.h"
 
 #define SLOT_BYTES 512 /* a kept sample's first buffer: 60 frames */
 

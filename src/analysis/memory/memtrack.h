@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis/stackdb.h"
+#include "analysis/stacks/stackdb.h"
 #include "engine/sample.h"
 
 struct memtrack;

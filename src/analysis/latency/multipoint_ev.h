@@ -8,12 +8,12 @@
  * pair from k.  Keys other than the CPU cross CPUs: the session is asked
  * for time order.
  */
-#ifndef PP_MTRACE_EV_H
-#define PP_MTRACE_EV_H
+#ifndef PP_MULTIPOINT_EV_H
+#define PP_MULTIPOINT_EV_H
 
-#include "analysis/mtrace.h"
+#include "analysis/latency/multipoint.h"
 
-struct mtrace_ev_conf {
+struct multipoint_ev_conf {
 	const char *who; /* "multi-trace" */
 	bool by_index;	 /* mpdelay: every -e event is its own point, in order */
 	bool cycle;
@@ -21,23 +21,23 @@ struct mtrace_ev_conf {
 	const char *key_text; /* -k EXPR, NULL none */
 };
 
-struct mtrace_ev;
+struct multipoint_ev;
 
 /* Add the -e events to @s; NULL with the session's error set. */
-struct mtrace_ev *mtrace_ev__new(struct session *s, const struct mtrace_ev_conf *conf);
-void mtrace_ev__delete(struct mtrace_ev *m, struct session *s);
-struct mtrace *mtrace_ev__mtrace(struct mtrace_ev *m);
+struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipoint_ev_conf *conf);
+void multipoint_ev__delete(struct multipoint_ev *m, struct session *s);
+struct multipoint *multipoint_ev__multipoint(struct multipoint_ev *m);
 
-void mtrace_ev__sample(struct mtrace_ev *m, struct session *s, struct evsel *ev,
-		       struct sample *smp);
+void multipoint_ev__sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
+			   struct sample *smp);
 /* A task exited: keyed by thread, its pairs are dropped. */
-void mtrace_ev__exit(struct mtrace_ev *m, u32 tid);
+void multipoint_ev__exit(struct multipoint_ev *m, u32 tid);
 
 /*
  * The point of each -e position: the positions with an event that is not
  * untraced, in order (-1: untraced events only).  Returns how many.  For
  * profilers that take the original's -e spelling (syscalls, rundelay).
  */
-int mtrace_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS]);
+int multipoint_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS]);
 
 #endif

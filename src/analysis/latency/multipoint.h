@@ -6,37 +6,37 @@
  *
  * A profiler decides which event is which point and what its key is (a
  * thread, a CPU, a request's sector, any key=EXPR), then calls
- * mtrace__start at a point (the pair from there to the next is open under
- * the key; a newer start replaces it) and mtrace__end at a later point
- * (the pair under the same key closes).  mtrace records the latency in a
+ * multipoint__start at a point (the pair from there to the next is open under
+ * the key; a newer start replaces it) and multipoint__end at a later point
+ * (the pair under the same key closes).  multipoint records the latency in a
  * table (one row per pair of points, or per row the profiler's row hook
  * chooses: a syscall, an exit reason), per key too with --perins; prints
  * both events of a pair slower than --than; keeps a log2 histogram with
  * --hist.  Pending pairs live in analysis/pairs stores (one per start
  * point): lost records drop them, a key's task exit forgets or closes
- * them, memory is bounded by the open pairs (at most MTRACE_MAX_KEYS per
+ * them, memory is bounded by the open pairs (at most MULTIPOINT_MAX_KEYS per
  * point, refusals counted and reported).
  *
  * The generic dispatcher of multi-trace and mpdelay (every event a point,
- * key=/role= attributes, -k) is mtrace_ev.c.
+ * key=/role= attributes, -k) is multipoint_ev.c.
  */
-#ifndef PP_MTRACE_H
-#define PP_MTRACE_H
+#ifndef PP_MULTIPOINT_H
+#define PP_MULTIPOINT_H
 
 #include <stdbool.h>
 
-#include "analysis/detail.h"
+#include "analysis/latency/detail.h"
 #include "engine/evspec.h"
 #include "engine/session.h"
 #include "report/lat_table.h"
 #include "util/opt.h"
 
-#define MTRACE_MAX_POINTS EV_MAX_POS
-#define MTRACE_MAX_KEYS (1u << 20)
+#define MULTIPOINT_MAX_POINTS EV_MAX_POS
+#define MULTIPOINT_MAX_KEYS (1u << 20)
 /* keys with nothing open for this long (event time) are freed: sectors, pointers come and go */
-#define MTRACE_IDLE_NS 1000000000ULL
-#define MTRACE_NAME 64
-#define MTRACE_DATA 2 /* words a profiler may keep with a start */
+#define MULTIPOINT_IDLE_NS 1000000000ULL
+#define MULTIPOINT_NAME 64
+#define MULTIPOINT_DATA 2 /* words a profiler may keep with a start */
 
 /* The options every latency profiler takes (lat_group). */
 struct lat_opts {
@@ -50,18 +50,18 @@ struct lat_opts {
 extern const struct opt_group lat_group, lat_group_us;
 
 /* A closed pair, as the hooks see it. */
-struct mtrace_pair {
+struct multipoint_pair {
 	int from, to; /* points */
 	u64 key;      /* the pair's key */
 	u64 start, delta;
-	const u64 *data; /* the words mtrace__start's caller kept (MTRACE_DATA) */
+	const u64 *data; /* the words multipoint__start's caller kept (MULTIPOINT_DATA) */
 	/* the events at both ends; start_smp NULL unless kept (--than), end_* NULL at exit */
 	struct evsel *start_ev, *end_ev;
 	const struct sample *start_smp, *end_smp;
 };
 
 /* Where a closed pair goes in the table (the row hook fills it). */
-struct mtrace_row {
+struct multipoint_row {
 	u64 key;	       /* the row's key (one row per value) */
 	int group;	       /* rows print by group, then by total */
 	char label[LAT_LABEL]; /* its label (made once per row) */
@@ -69,9 +69,9 @@ struct mtrace_row {
 	bool skip;	       /* not recorded at all */
 };
 
-struct mtrace_conf {
+struct multipoint_conf {
 	const char *who; /* "syscalls": messages */
-	int nr_points;	 /* 2..MTRACE_MAX_POINTS (1 with cycle) */
+	int nr_points;	 /* 2..MULTIPOINT_MAX_POINTS (1 with cycle) */
 	bool cycle;	 /* the last point pairs with the first (one point: with itself) */
 	const struct lat_opts *lat;
 	/* the --perins key column: "TID", "CPU", "KEY"; keys print in hex when "KEY" */
@@ -85,77 +85,78 @@ struct mtrace_conf {
 	 */
 	const char *json_row;
 	/* ends[k]: bit j set when a pair from point k may end at point j; 0: the next point */
-	unsigned ends[MTRACE_MAX_POINTS];
+	unsigned ends[MULTIPOINT_MAX_POINTS];
 	bool keep_start; /* keep the start sample even without --than */
 	/* the row of a closed pair; NULL: one row per pair of points */
-	void (*row)(void *arg, const struct mtrace_pair *p, struct mtrace_row *row);
+	void (*row)(void *arg, const struct multipoint_pair *p, struct multipoint_row *row);
 	void *arg;
 };
 
-struct mtrace;
+struct multipoint;
 
-/* NULL with the session's error set.  Point names come with mtrace__name. */
-struct mtrace *mtrace__new(struct session *s, const struct mtrace_conf *conf);
-void mtrace__delete(struct mtrace *mt);
+/* NULL with the session's error set.  Point names come with multipoint__name. */
+struct multipoint *multipoint__new(struct session *s, const struct multipoint_conf *conf);
+void multipoint__delete(struct multipoint *mt);
 
 /* Name point @k: @full ("sys:name") and @brief (without the system) when labels are long. */
-void mtrace__name(struct mtrace *mt, int k, const char *full, const char *brief);
+void multipoint__name(struct multipoint *mt, int k, const char *full, const char *brief);
 /*
  * Once the points are named, at the end of init: the table, and the
  * --heatmap files (their errors are the run's).  0 or -errno with the
  * session's error set.
  */
-int mtrace__ready(struct mtrace *mt, struct session *s);
+int multipoint__ready(struct multipoint *mt, struct session *s);
 /*
  * Every event the profiler sees, once, before it starts or ends anything
  * with it (--detail's window; nothing without --detail): @key its key
  * when @has_key.
  */
-void mtrace__see(struct mtrace *mt, struct session *s, struct evsel *ev, const struct sample *smp,
-		 u64 key, bool has_key);
-const char *mtrace__point_name(const struct mtrace *mt, int k);
+void multipoint__see(struct multipoint *mt, struct session *s, struct evsel *ev,
+		     const struct sample *smp, u64 key, bool has_key);
+const char *multipoint__point_name(const struct multipoint *mt, int k);
 /* Whether point @k opens a pair (not the last, unless cycle). */
-bool mtrace__opens(const struct mtrace *mt, int k);
+bool multipoint__opens(const struct multipoint *mt, int k);
 
 /*
  * Open the pair from point @k under @key with the event @ev/@smp: the words
  * the caller may keep (zeroed), or NULL when refused (counted).
  */
-u64 *mtrace__start(struct mtrace *mt, struct session *s, int k, u64 key, struct evsel *ev,
-		   const struct sample *smp);
+u64 *multipoint__start(struct multipoint *mt, struct session *s, int k, u64 key, struct evsel *ev,
+		       const struct sample *smp);
 /* The words of the pending pair from @k under @key (NULL if none); *start its time. */
-u64 *mtrace__pending(struct mtrace *mt, int k, u64 key, u64 *start);
+u64 *multipoint__pending(struct multipoint *mt, int k, u64 key, u64 *start);
 /*
  * Close the pair from point @from under @key at point @to with @ev/@smp
  * (@ev NULL: at @time, with no event: the task exited, a switch record).  True when one was
  * pending (then it was recorded).
  */
-bool mtrace__end(struct mtrace *mt, struct session *s, int from, int to, u64 key, struct evsel *ev,
-		 const struct sample *smp, u64 time);
+bool multipoint__end(struct multipoint *mt, struct session *s, int from, int to, u64 key,
+		     struct evsel *ev, const struct sample *smp, u64 time);
 /* Drop the pending pair from @k under @key, uncounted (not wanted after all). */
-void mtrace__cancel(struct mtrace *mt, int k, u64 key);
+void multipoint__cancel(struct multipoint *mt, int k, u64 key);
 
 /* Records were lost: every pending pair is dropped (counted). */
-void mtrace__lost(struct mtrace *mt);
+void multipoint__lost(struct multipoint *mt);
 /* @key's task exited: its pending pairs are dropped (counted). */
-void mtrace__forget(struct mtrace *mt, u64 key);
+void multipoint__forget(struct multipoint *mt, u64 key);
 
 /*
- * The table, the histograms, the drops; mtrace__reset for the next interval.
+ * The table, the histograms, the drops; multipoint__reset for the next interval.
  * With --json (README "multi-trace"): a "row" line per row (its label under
  * json_row or as "from" and "to", the --perins key under the key column's
  * name: "tid", "cpu", "sector", "key"), a "dropped" line per start point
  * that dropped pairs; slow pairs are "slow" lines as they close.
  */
-void mtrace__print(struct mtrace *mt, struct session *s);
+void multipoint__print(struct multipoint *mt, struct session *s);
 /* At the end of a run that started: print, then draw the --heatmap SVGs. */
-void mtrace__finish(struct mtrace *mt, struct session *s);
-void mtrace__reset(struct mtrace *mt);
+void multipoint__finish(struct multipoint *mt, struct session *s);
+void multipoint__reset(struct multipoint *mt);
 /* The session hooks' common forms: time line, print (and reset). */
-void mtrace__interval(struct mtrace *mt, struct session *s);
-void mtrace__snapshot(struct mtrace *mt, struct session *s);
+void multipoint__interval(struct multipoint *mt, struct session *s);
+void multipoint__snapshot(struct multipoint *mt, struct session *s);
 
 /* Print one event as trace prints it (its stack under it, if it has one). */
-void mtrace__print_event(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out);
+void multipoint__print_event(struct session *s, struct evsel *ev, const struct sample *smp,
+			     FILE *out);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "analysis/calltree.h"
+#include "analysis/latency/calltree.h"
 #include "report/hist.h"
 #include "report/stats_table.h"
 #include "util/json.h"
