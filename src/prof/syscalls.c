@@ -73,7 +73,7 @@ static unsigned long syscall_nr(const char *n)
 	return nr >= MAX_NR ? MAX_NR : nr;
 }
 
-/* --syscall: a list (util/list.h) of syscalls of this machine, checked before anything runs. */
+/* --syscall: a list (util/list.h) of x86-64 syscalls (names or numbers), checked before anything runs. */
 static int opt_syscall(void *data, const char *arg, char *err, size_t errlen)
 {
 	struct syscalls *sc = data;

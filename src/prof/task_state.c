@@ -500,10 +500,11 @@ static void on_wakeup(struct task_state *ts, struct sample *smp)
 
 /*
  * The kernel's switch-in record comes a few us after sched_switch, from the
- * next task's context.  sched_switch samples taken in some contexts (CPU 1's
- * idle task on this VM) are never delivered, so a thread woken on an idle
- * CPU would have no switch-in; the record closes the interval then.  When
- * the tracepoint was seen, it came first and nothing is pending any more.
+ * next task's context.  sched_switch samples taken in some contexts (an
+ * idle task, on some virtual machines) are never delivered, so a thread
+ * woken on an idle CPU would have no switch-in; the record closes the
+ * interval then.  When the tracepoint was seen, it came first and nothing
+ * is pending any more.
  * Records arrive for every task on the CPU, unfiltered: a hash lookup is all
  * an untracked thread costs.
  */

@@ -14,7 +14,7 @@
  * CPU, and reported per thread.
  *
  * Gaps: the timer only delivers a sample where the CPU runs something (on
- * this VM an idle CPU gets none; a thread's clock only runs while it is on
+ * some virtual machines an idle CPU gets none; a thread's clock only runs while it is on
  * a CPU).  The leader's own value is its clock (ns): the number of periods
  * a sample closes is floor(clock / PERIOD) minus that of the previous
  * sample, so after a gap one sample covers k periods.  Its counts are then
