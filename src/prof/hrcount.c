@@ -18,6 +18,7 @@
 #include "analysis/counting/hrgroup.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "util/hash.h"
 #include "util/json.h"
 #include "util/units.h"
 
@@ -446,7 +447,6 @@ static void print_tail(struct session *s, struct hrcount *p, FILE *out)
 static void hc_deinit(struct session *s, void *priv)
 {
 	struct hrcount *p = priv;
-	struct hc_inst *in, *tmp;
 
 	if (session__started(s) && p->all) {
 		FILE *out = session__out(s);
@@ -470,11 +470,7 @@ static void hc_deinit(struct session *s, void *priv)
 		fflush(out);
 	}
 out_free:
-	HASH_ITER(hh, p->insts, in, tmp)
-	{
-		HASH_DEL(p->insts, in);
-		free(in);
-	}
+	HASH_FREE_ALL(hh, p->insts);
 	free(p->gone);
 	free(p->all);
 	hrgroup__free(&p->g);

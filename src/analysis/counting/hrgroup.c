@@ -12,6 +12,7 @@
 #include "engine/evname.h"
 #include "engine/tp.h"
 #include "expr/expr.h"
+#include "util/hash.h"
 #include "util/units.h"
 
 /*
@@ -549,13 +550,7 @@ bool hrgroup__match(struct hrgroup *g, struct expr *e, const struct hrg_period *
 
 void hrgroup__free(struct hrgroup *g)
 {
-	struct hrg_inst *in, *tmp;
-
-	HASH_ITER(hh, g->insts, in, tmp)
-	{
-		HASH_DEL(g->insts, in);
-		free(in);
-	}
+	HASH_FREE_ALL(hh, g->insts);
 	/* the session's events point at the specs: no longer (refused ones are gone) */
 	if (g->slot)
 		hrgroup__resolve(g);
