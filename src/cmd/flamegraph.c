@@ -34,36 +34,24 @@ static const struct popt flamegraph_opts[] = {
 	{ 0 },
 };
 
-static const struct svg_cmd flamegraph_svg = {
-	.name = "flamegraph",
-	.usage = "[--title T] [--count-name N] IN.folded [-o OUT.svg]",
-	.suffix = ".folded",
-	.line = "STACK COUNT",
-};
-
-static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char **argv)
+static int flamegraph_draw(const void *priv, const char *in, const char *out, struct svg_counts *n)
 {
-	const struct output_opts *o = opt_set__get(opts, &output_group);
-	const struct log_opts *log = opt_set__get(opts, &log_group);
-	struct flamegraph *fg = priv;
-	struct folded_stats st;
-	struct svg_paths p;
-	const char *arg;
-	int err;
+	const struct flamegraph *fg = priv;
+	struct folded_stats st = { 0 };
+	int err = flame__folded_to_svg(in, out, fg->title, fg->count_name, &st);
 
-	err = svg_cmd__paths(&flamegraph_svg, o->path, argc, argv, &p);
-	if (err)
-		return err;
-	arg = p.arg;
-	err = flame__folded_to_svg(p.in, p.out, fg->title, fg->count_name, &st);
+	*n = (struct svg_counts){ st.lines, st.bad, st.first_bad, st.err_line };
+	return err;
+}
+
+static bool flamegraph_explain(int err, const char *arg, const struct svg_counts *n)
+{
 	if (err == -EOVERFLOW)
 		fprintf(stderr,
 			"perf-prof flamegraph: %s:%lu: weight overflows 64 bits (alone or added "
 			"to the lines before)\n",
-			arg, st.err_line);
-	else if (err == -EISDIR)
-		fprintf(stderr, "perf-prof flamegraph: %s: %s\n", arg, strerror(EISDIR));
-	else if (err == -ENODATA && !st.lines)
+			arg, n->err_line);
+	else if (err == -ENODATA && !n->lines)
 		fprintf(stderr, "perf-prof flamegraph: no folded stacks in %s\n", arg);
 	else if (err == -ENODATA)
 		fprintf(stderr, "perf-prof flamegraph: %s: every count is 0: nothing to draw\n",
@@ -72,11 +60,26 @@ static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char
 		fprintf(stderr,
 			"perf-prof flamegraph: %s: no 'STACK COUNT' line (%lu line%s, none a "
 			"stack and a whole number)\n",
-			arg, st.lines, st.lines == 1 ? "" : "s");
-	else if (err)
-		fprintf(stderr, "perf-prof flamegraph: %s -> %s: %s\n", arg, p.out,
-			ofile__strerror(-err));
-	return svg_cmd__done(&flamegraph_svg, &p, err, st.bad, st.first_bad, log->verbose);
+			arg, n->lines, n->lines == 1 ? "" : "s");
+	else
+		return false;
+	return true;
+}
+
+static const struct svg_cmd flamegraph_svg = {
+	.name = "flamegraph",
+	.usage = "[--title T] [--count-name N] IN.folded [-o OUT.svg]",
+	.suffix = ".folded",
+	.line = "STACK COUNT",
+	.draw = flamegraph_draw,
+	.explain = flamegraph_explain,
+	.isdir_hint = "",
+	.io_hint = "",
+};
+
+static int flamegraph_run(const struct opt_set *opts, void *priv, int argc, char **argv)
+{
+	return svg_cmd__run(&flamegraph_svg, opts, priv, argc, argv);
 }
 
 const struct command cmd_flamegraph = {

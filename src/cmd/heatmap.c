@@ -28,47 +28,48 @@ static const struct popt heatmap_opts[] = {
 	{ 0 },
 };
 
-static const struct svg_cmd heatmap_svg = {
-	.name = "heatmap",
-	.usage = "[--title T] IN.lat [-o OUT.svg]",
-	.suffix = ".lat",
-	.line = "TIME LATENCY",
-};
-
-static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **argv)
+static int heatmap_draw(const void *priv, const char *in, const char *out, struct svg_counts *n)
 {
-	const struct output_opts *o = opt_set__get(opts, &output_group);
-	const struct log_opts *log = opt_set__get(opts, &log_group);
-	struct heatmap_cmd *hm = priv;
-	struct lat_stats st;
-	struct svg_paths p;
-	const char *arg;
-	int err;
+	const struct heatmap_cmd *hm = priv;
+	struct lat_stats st = { 0 };
+	int err = heatmap__lat_to_svg(in, out, hm->title, &st);
 
-	err = svg_cmd__paths(&heatmap_svg, o->path, argc, argv, &p);
-	if (err)
-		return err;
-	arg = p.arg;
-	err = heatmap__lat_to_svg(p.in, p.out, hm->title, &st);
+	*n = (struct svg_counts){ st.lines, st.bad, st.first_bad, 0 };
+	return err;
+}
+
+static bool heatmap_explain(int err, const char *arg, const struct svg_counts *n)
+{
 	if (err == -EINVAL)
 		fprintf(stderr,
 			"perf-prof heatmap: %s: no 'TIME LATENCY' line (%lu line%s, none two whole "
 			"numbers of nanoseconds)\n",
-			arg, st.lines, st.lines == 1 ? "" : "s");
+			arg, n->lines, n->lines == 1 ? "" : "s");
 	else if (err == -ENODATA)
 		fprintf(stderr,
 			"perf-prof heatmap: no pairs in %s (an empty .lat: did the run pair any "
 			"events?)\n",
 			arg);
-	else if (err == -EISDIR)
-		fprintf(stderr, "perf-prof heatmap: %s: %s (give a .lat file)\n", arg,
-			strerror(EISDIR));
-	else if (err)
-		fprintf(stderr,
-			"perf-prof heatmap: %s -> %s: %s (check that the .lat exists and is "
-			"readable, and that the SVG's directory is writable)\n",
-			arg, p.out, ofile__strerror(-err));
-	return svg_cmd__done(&heatmap_svg, &p, err, st.bad, st.first_bad, log->verbose);
+	else
+		return false;
+	return true;
+}
+
+static const struct svg_cmd heatmap_svg = {
+	.name = "heatmap",
+	.usage = "[--title T] IN.lat [-o OUT.svg]",
+	.suffix = ".lat",
+	.line = "TIME LATENCY",
+	.draw = heatmap_draw,
+	.explain = heatmap_explain,
+	.isdir_hint = " (give a .lat file)",
+	.io_hint = " (check that the .lat exists and is readable, and that the SVG's directory "
+		   "is writable)",
+};
+
+static int heatmap_run(const struct opt_set *opts, void *priv, int argc, char **argv)
+{
+	return svg_cmd__run(&heatmap_svg, opts, priv, argc, argv);
 }
 
 const struct command cmd_heatmap = {

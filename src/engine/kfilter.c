@@ -148,50 +148,47 @@ static char *trimmed(const char *s, size_t n)
 	return strndup(s, n);
 }
 
+/* The first "@c@c" of @p outside quotes and parentheses, or NULL. */
+static const char *top_level_op(const char *p, char c)
+{
+	char quote = 0; /* the kernel's strings: in '' or "", without escapes */
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')') {
+			depth--;
+		} else if (!depth && p[0] == c && p[1] == c) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
 char **kfilter__clauses(const char *filter)
 {
 	char **list = calloc(strlen(filter) / 2 + 2, sizeof(*list));
-	const char *p = filter, *start = filter;
-	int depth = 0, n = 0;
-	char quote = 0; /* the kernel's strings: in '' or "", without escapes */
+	const char *p = filter, *op;
+	int n = 0;
 
 	if (!list)
 		return NULL;
 	/* "a || b && c" is a || (b && c): with a top-level ||, one clause */
-	for (; *p; p++) {
-		if (quote) {
-			if (*p == quote)
-				quote = 0;
-		} else if (*p == '"' || *p == '\'') {
-			quote = *p;
-		} else if (*p == '(') {
-			depth++;
-		} else if (*p == ')') {
-			depth--;
-		} else if (!depth && p[0] == '|' && p[1] == '|') {
-			if (!(list[0] = trimmed(filter, strlen(filter))))
-				goto fail;
-			return list;
-		}
+	if (top_level_op(filter, '|')) {
+		if (!(list[0] = trimmed(filter, strlen(filter))))
+			goto fail;
+		return list;
 	}
-	p = filter, depth = 0, quote = 0;
-	for (; *p; p++) {
-		if (quote) {
-			if (*p == quote)
-				quote = 0;
-		} else if (*p == '"' || *p == '\'') {
-			quote = *p;
-		} else if (*p == '(') {
-			depth++;
-		} else if (*p == ')') {
-			depth--;
-		} else if (!depth && p[0] == '&' && p[1] == '&') {
-			if (!(list[n++] = trimmed(start, p - start)))
-				goto fail;
-			start = ++p + 1;
-		}
-	}
-	if (!(list[n] = trimmed(start, p - start)))
+	for (; (op = top_level_op(p, '&')); p = op + 2)
+		if (!(list[n++] = trimmed(p, op - p)))
+			goto fail;
+	if (!(list[n] = trimmed(p, strlen(p))))
 		goto fail;
 	return list;
 fail:

@@ -6,6 +6,7 @@
 #include <uthash.h>
 
 #include "engine/target.h"
+#include "util/hash.h"
 
 struct followed {
 	u32 pid;
@@ -53,15 +54,9 @@ struct target_set *target_set__new(const int *pids, int nr_pids, const int *tids
 
 void target_set__delete(struct target_set *t)
 {
-	struct followed *f, *tmp;
-
 	if (!t)
 		return;
-	HASH_ITER(hh, t->procs, f, tmp)
-	{
-		HASH_DEL(t->procs, f);
-		free(f);
-	}
+	HASH_FREE_ALL(hh, t->procs);
 	free(t->pids);
 	free(t->tids);
 	free(t);

@@ -11,6 +11,7 @@
 
 #include "engine/procfs.h"
 #include "engine/tracer.h"
+#include "util/hash.h"
 
 struct tracee {
 	pid_t pid;
@@ -228,14 +229,8 @@ unsigned tracer__born(const struct tracer *t)
 
 void tracer__delete(struct tracer *t)
 {
-	struct tracee *e, *tmp;
-
 	if (!t)
 		return;
-	HASH_ITER(hh, t->tasks, e, tmp)
-	{
-		HASH_DEL(t->tasks, e);
-		free(e);
-	}
+	HASH_FREE_ALL(hh, t->tasks);
 	free(t);
 }

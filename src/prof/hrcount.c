@@ -18,10 +18,10 @@
 #include "analysis/counting/hrgroup.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "util/hash.h"
 #include "util/json.h"
 #include "util/units.h"
 
-#define HC_MAX_E 16
 /*
  * --perins per thread: rows of threads that ended are kept for the total,
  * up to this many; beyond, at an interval's end, they are folded into one
@@ -38,9 +38,7 @@ struct hc_inst {
 };
 
 struct hrcount {
-	const char *texts[HC_MAX_E];
-	int nr_texts;
-	unsigned long long period, freq;
+	struct hrg_opts o; /* first: -e, --period, -F */
 	bool perins;
 	struct hrgroup g;
 	struct hc_inst *insts;
@@ -51,44 +49,20 @@ struct hrcount {
 	u64 t_first, t_last;
 };
 
-static int hc_opt_e(void *data, const char *arg, char *err, size_t errlen)
-{
-	struct hrcount *p = data;
-
-	if (p->nr_texts == HC_MAX_E) {
-		snprintf(err, errlen, "too many -e (at most %d; put several events in one)",
-			 HC_MAX_E);
-		return -1;
-	}
-	p->texts[p->nr_texts++] = arg;
-	return 0;
-}
-
 static int hc_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	static const char *const dflt = "context-switches,cpu-migrations,page-faults";
 	struct hrcount *p = priv;
-	u64 period;
 	int err;
 
-	if (exclude__empty(ex))
-		return session__usage_err(s, "%s", exclude__empty(ex));
 	/* no --period: one per interval (-i, default 1 s), as the original's */
 	session__want_interval(s, 1000);
-	err = hrgroup__period(s, p->period, p->freq, session__interval_ms(s) * 1000000ULL, &period);
+	if (!p->o.nr_texts)
+		p->o.texts[p->o.nr_texts++] = dflt;
+	err = hrgroup__setup(&p->g, s, &p->o, ex, session__interval_ms(s) * 1000000ULL);
 	if (err)
 		return err;
-	p->period = period;
-	if (!p->nr_texts)
-		p->texts[p->nr_texts++] = dflt;
-	err = hrgroup__add(&p->g, s, p->period, p->texts, p->nr_texts);
-	if (err)
-		return err;
-	/* the members count in the modes kept; the timer samples every period regardless */
-	for (int i = 0; i < p->g.nr; i++)
-		if (p->g.m[i].ev)
-			exclude__attr(ex, &p->g.m[i].ev->attr);
 	p->all = calloc(2 * (p->g.nr ? p->g.nr : 1), sizeof(*p->all));
 	if (!p->all)
 		return session__set_err(s, -ENOMEM, "out of memory");
@@ -243,7 +217,7 @@ static void json_head(struct session *s, struct hrcount *p, FILE *out, const cha
 	json__str(&j, "scope", scope);
 	json__u64(&j, "time_ns", session__wall_ns(s, now));
 	json__u64(&j, "interval_ns", ns);
-	json__u64(&j, "period_ns", p->period);
+	json__u64(&j, "period_ns", p->o.period);
 	json__u64(&j, "periods", nr ? p->all[base].periods : 0);
 	json__u64(&j, "samples", nr ? p->all[base].samples : 0);
 	if (p->perins) {
@@ -330,7 +304,7 @@ static void report(struct session *s, struct hrcount *p, const char *title, bool
 	ninst += nr && in->st[base].samples;
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
 	fprintf(out, "%s hrcount: %s%.3f s, period %s: %llu periods in %llu samples", ts, title,
-		(double)ns / 1e9, units__fmt_ns(p->period, per, sizeof(per)),
+		(double)ns / 1e9, units__fmt_ns(p->o.period, per, sizeof(per)),
 		(unsigned long long)periods, (unsigned long long)samples);
 	if (p->perins)
 		fprintf(out, " on %u %s", ninst,
@@ -446,7 +420,6 @@ static void print_tail(struct session *s, struct hrcount *p, FILE *out)
 static void hc_deinit(struct session *s, void *priv)
 {
 	struct hrcount *p = priv;
-	struct hc_inst *in, *tmp;
 
 	if (session__started(s) && p->all) {
 		FILE *out = session__out(s);
@@ -470,36 +443,20 @@ static void hc_deinit(struct session *s, void *priv)
 		fflush(out);
 	}
 out_free:
-	HASH_ITER(hh, p->insts, in, tmp)
-	{
-		HASH_DEL(p->insts, in);
-		free(in);
-	}
+	HASH_FREE_ALL(hh, p->insts);
 	free(p->gone);
 	free(p->all);
 	hrgroup__free(&p->g);
 }
 
 static const struct popt hc_opts[] = {
-	{ .lname = "event",
-	  .sname = 'e',
-	  .argname = "EVENT,...",
-	  .help = "events to count, as for stat (cs, sys:name, PMU/TERMS/), or "
+	HRG_POPTS(struct hrcount, o,
+		  "events to count, as for stat (cs, sys:name, PMU/TERMS/), or "
 		  "sys:name/FILTER/alias=NAME/; default context-switches,cpu-migrations,"
 		  "page-faults",
-	  .type = POPT_CB,
-	  .cb = hc_opt_e },
-	{ .lname = "period",
-	  .argname = "TIME",
-	  .help = "read the counters every TIME (10us..60s; 10ms, 500us; a bare number is ms; "
+		  "read the counters every TIME (10us..60s; 10ms, 500us; a bare number is ms; "
 		  "default: the interval, -i)",
-	  POPT_BIND_TIME(struct hrcount, period, "ms") },
-	{ .lname = "freq",
-	  .sname = 'F',
-	  .argname = "HZ",
-	  .help = "or HZ times a second",
-	  POPT_BIND_UINT(struct hrcount, freq),
-	  POPT_RANGE(1, 0) },
+		  "or HZ times a second"),
 	{ .lname = "perins",
 	  .help = "per instance: each CPU (or each thread with -p/-t/--)",
 	  POPT_BIND_FLAG(struct hrcount, perins) },

@@ -21,30 +21,13 @@
 #include "sym/stack.h"
 #include "util/json.h"
 
-#define HT_MAX_E 16
-
 struct hrtimer_prof {
-	const char *texts[HT_MAX_E];
-	int nr_texts;
-	unsigned long long period, freq;
-	const char *text; /* the expression, or NULL */
+	struct hrg_opts o; /* first: -e, --period, -F */
+	const char *text;  /* the expression, or NULL */
 	struct hrgroup g;
 	struct expr *e;
 	u64 samples, periods, matched;
 };
-
-static int ht_opt_e(void *data, const char *arg, char *err, size_t errlen)
-{
-	struct hrtimer_prof *p = data;
-
-	if (p->nr_texts == HT_MAX_E) {
-		snprintf(err, errlen, "too many -e (at most %d; put several events in one)",
-			 HT_MAX_E);
-		return -1;
-	}
-	p->texts[p->nr_texts++] = arg;
-	return 0;
-}
 
 static int ht_args(void *priv, int argc, char **argv, char *err, size_t errlen)
 {
@@ -63,25 +46,14 @@ static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
 	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
 	struct hrtimer_prof *p = priv;
 	char buf[512];
-	u64 period;
 	int err;
 
-	if (exclude__empty(ex))
-		return session__usage_err(s, "%s", exclude__empty(ex));
 	/* no --period: every second (-i MS: every MS) */
-	err = hrgroup__period(
-		s, p->period, p->freq,
-		(session__interval_ms(s) ? session__interval_ms(s) : 1000) * 1000000ULL, &period);
+	err = hrgroup__setup(&p->g, s, &p->o, ex,
+			     (session__interval_ms(s) ? session__interval_ms(s) : 1000) *
+				     1000000ULL);
 	if (err)
 		return err;
-	p->period = period;
-	err = hrgroup__add(&p->g, s, p->period, p->texts, p->nr_texts);
-	if (err)
-		return err;
-	/* the members count in the modes kept; the timer samples every period regardless */
-	for (int i = 0; i < p->g.nr; i++)
-		if (p->g.m[i].ev)
-			exclude__attr(ex, &p->g.m[i].ev->attr);
 	if (p->text) {
 		p->e = hrgroup__compile(&p->g, p->text, buf, sizeof(buf));
 		if (!p->e)
@@ -197,24 +169,12 @@ static void ht_deinit(struct session *s, void *priv)
 }
 
 static const struct popt ht_opts[] = {
-	{ .lname = "event",
-	  .sname = 'e',
-	  .argname = "EVENT,...",
-	  .help = "events counted each period, as for stat (cs, sys:name, PMU/TERMS/), or "
+	HRG_POPTS(struct hrtimer_prof, o,
+		  "events counted each period, as for stat (cs, sys:name, PMU/TERMS/), or "
 		  "sys:name/FILTER/alias=NAME/",
-	  .type = POPT_CB,
-	  .cb = ht_opt_e },
-	{ .lname = "period",
-	  .argname = "TIME",
-	  .help = "the timer's period (10us..60s; 10ms, 500us; a bare number is ms; default 1s, or "
+		  "the timer's period (10us..60s; 10ms, 500us; a bare number is ms; default 1s, or "
 		  "-i)",
-	  POPT_BIND_TIME(struct hrtimer_prof, period, "ms") },
-	{ .lname = "freq",
-	  .sname = 'F',
-	  .argname = "HZ",
-	  .help = "or HZ periods a second",
-	  POPT_BIND_UINT(struct hrtimer_prof, freq),
-	  POPT_RANGE(1, 0) },
+		  "or HZ periods a second"),
 	{ 0 },
 };
 

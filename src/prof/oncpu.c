@@ -28,6 +28,7 @@
 #include "engine/procfs.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "util/hash.h"
 #include "util/json.h"
 
 #define OC_MAX_ENTRIES (1u << 18) /* (CPU, thread) pairs kept; beyond: "[other]" */
@@ -884,8 +885,7 @@ static void oc_deinit(struct session *s, void *priv)
 {
 	struct oncpu *oc = priv;
 	struct oc_entry *e, *tmp;
-	struct oc_thread *t, *tt;
-	struct oc_exited *x, *xx;
+	struct oc_thread *t;
 
 	if (session__started(s) && oc->rs) {
 		struct runslice_stats st;
@@ -904,16 +904,8 @@ static void oc_deinit(struct session *s, void *priv)
 	}
 	HASH_ITER(hh, oc->entries, e, tmp)
 	del_entry(oc, e);
-	HASH_ITER(hh, oc->threads, t, tt)
-	{
-		HASH_DEL(oc->threads, t);
-		free(t);
-	}
-	HASH_ITER(hh, oc->exited, x, xx)
-	{
-		HASH_DEL(oc->exited, x);
-		free(x);
-	}
+	HASH_FREE_ALL(hh, oc->threads);
+	HASH_FREE_ALL(hh, oc->exited);
 	for (int i = 0; oc->kept && i < oc->nr_ids; i++) {
 		for (unsigned j = 0; j < oc->kept[i].n; j++)
 			free(oc->kept[i].v[j]);

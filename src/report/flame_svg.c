@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report/ftrie.h"
+#include "util/xml.h"
 
 #define SVG_W 1200
 #define PAD 10
@@ -139,96 +140,6 @@ static const char style[] = "text { font-family: monospace; font-size: 12px; fil
 			    "#frames text { pointer-events: none; }\n"
 			    ".anc rect { fill-opacity: 0.5; }\n";
 
-/*
- * Decode one UTF-8 character at @s (at most @len bytes).  Returns its byte
- * length, or 0 if it is not valid XML text (broken UTF-8, control or
- * non-character code points).
- */
-static size_t xml_char(const unsigned char *s, size_t len)
-{
-	unsigned cp;
-	size_t n;
-
-	if (s[0] < 0x80)
-		return (s[0] >= 0x20 || s[0] == '\t' || s[0] == '\n' || s[0] == '\r') ? 1 : 0;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n > len)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	if ((cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
-}
-
-/* Characters of @s as the label clipping counts them. */
-static size_t nr_chars(const char *s, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; n++) {
-		size_t c = xml_char((const unsigned char *)s + i, len - i);
-
-		i += c ? c : 1;
-	}
-	return n;
-}
-
-/* Write at most @max characters of @s as XML text; anything XML cannot hold becomes '?'. */
-static void xml_put(FILE *fp, const char *s, size_t len, size_t max)
-{
-	for (size_t i = 0; i < len && max; max--) {
-		size_t c = xml_char((const unsigned char *)s + i, len - i);
-
-		if (!c) {
-			fputc('?', fp);
-			i++;
-			continue;
-		}
-		switch (s[i]) {
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		case '\'':
-			fputs("&apos;", fp);
-			break;
-		default:
-			fwrite(s + i, 1, c, fp);
-		}
-		i += c;
-	}
-}
-
-static void xml_str(FILE *fp, const char *s)
-{
-	xml_put(fp, s, strlen(s), (size_t)-1);
-}
-
 /* "1,234,567" */
 static void fmt_count(uint64_t v, char *buf)
 {
@@ -334,7 +245,7 @@ static void put_frame(struct svg *g, uint32_t node, double x, double w)
 	const struct fnode *n = &g->t->nodes[node];
 	const struct fname *nm = node ? &g->t->names[n->name] : NULL;
 	const char *s = nm ? nm->s : "all";
-	size_t len = nm ? nm->len : 3, chars = nr_chars(s, len);
+	size_t len = nm ? nm->len : 3, chars = xml__nr_chars(s, len);
 	long avail = (long)floor((w - 6) / CHAR_W);
 	double y = TOP + (double)(g->maxd - n->depth) * FRAME_H;
 	char fill[32], cnt[32];
@@ -345,18 +256,18 @@ static void put_frame(struct svg *g, uint32_t node, double x, double w)
 		snprintf(fill, sizeof(fill), "rgb(180,185,215)");
 	fmt_count(n->total, cnt);
 	fputs("<g><title>", g->fp);
-	xml_put(g->fp, s, len, (size_t)-1);
+	xml__put(g->fp, s, len, (size_t)-1);
 	fprintf(g->fp, " (%s ", cnt);
-	xml_str(g->fp, g->count_name);
+	xml__puts(g->fp, g->count_name);
 	fprintf(g->fp,
 		", %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" "
 		"fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.0f\">",
 		100.0 * n->total / g->total, x, y, w, FRAME_H - 1, fill, x + 3, y + FRAME_H - 4);
 	if (avail >= 3) {
 		if (chars <= (size_t)avail) {
-			xml_put(g->fp, s, len, chars);
+			xml__put(g->fp, s, len, chars);
 		} else {
-			xml_put(g->fp, s, len, avail - 2);
+			xml__put(g->fp, s, len, avail - 2);
 			fputs("..", g->fp);
 		}
 	}
@@ -431,9 +342,9 @@ int flame_svg__write(struct ftrie *t, FILE *fp, const char *title, const char *c
 	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n", script);
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f2\"/>\n");
 	fprintf(fp, "<text id=\"title\" x=\"%d\" y=\"22\">", SVG_W / 2);
-	xml_str(fp, title);
+	xml__puts(fp, title);
 	fprintf(fp, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"38\">%s ", SVG_W / 2, cnt);
-	xml_str(fp, count_name);
+	xml__puts(fp, count_name);
 	fprintf(fp, " in total%s</text>\n", g.total ? "" : ": no samples");
 	fprintf(fp, "<text id=\"unzoom\" class=\"btn hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n",
 		PAD);

@@ -20,6 +20,7 @@
 #include "util/ofile.h"
 #include "util/ostream.h"
 #include "util/units.h"
+#include "util/xml.h"
 
 /* A valid line is two numbers of at most 20 digits; longer lines are malformed. */
 #define LINE_CAP 128
@@ -328,77 +329,6 @@ static int fill_grid(struct grid *g, FILE *in, uint64_t lines)
 
 /* ---- drawing ---- */
 
-/*
- * One UTF-8 character at @s (at most @len bytes) that XML text can hold:
- * its length, or 0 (broken UTF-8, control characters, surrogates).
- */
-static size_t utf8_len(const unsigned char *s, size_t len)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return s[0] >= 0x20 || s[0] == '\t' || s[0] == '\n' ? 1 : 0;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n > len)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
-}
-
-/* @s as XML character data (also fit for attribute values). */
-static void xml_text(FILE *fp, const char *s)
-{
-	size_t len = strlen(s);
-
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len((const unsigned char *)s + i, len - i);
-
-		switch (n ? s[i] : 0) {
-		case 0:
-			fputc('?', fp);
-			n = 1;
-			break;
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		case '\'':
-			fputs("&apos;", fp);
-			break;
-		default:
-			fwrite(s + i, 1, n, fp);
-		}
-		i += n;
-	}
-}
-
 /* Decimal places that show multiples of @step ns in seconds, within [@lo, 9]. */
 static int decimals(uint64_t step, int lo)
 {
@@ -603,7 +533,7 @@ static void svg_write(FILE *fp, const struct grid *g, const struct scan *s, cons
 	height = PLOT_Y + ph + BOTTOM;
 	svg_head(fp, width, height);
 	fprintf(fp, "<text class=\"title\" x=\"%u\" y=\"26\" text-anchor=\"middle\">", width / 2);
-	xml_text(fp, title);
+	xml__puts(fp, title);
 	fprintf(fp,
 		"</text>\n<text class=\"sub\" x=\"%u\" y=\"46\" text-anchor=\"middle\">%" PRIu64
 		" pairs over %s, latency %s..%s (first pair at %" PRIu64 " ns)</text>\n",

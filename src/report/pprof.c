@@ -30,6 +30,7 @@
 #include <zlib.h>
 
 #include "report/pprof.h"
+#include "util/hash.h"
 #include "util/utf8.h"
 
 #define LABEL_WORDS 4	/* a label in a sample's key: key, str, num, unit */
@@ -193,33 +194,12 @@ struct pprof *pprof__new(const struct pprof_type *types, int nr, int main)
 
 void pprof__delete(struct pprof *p)
 {
-	struct func_ent *f, *tf;
-	struct map_ent *m, *tm;
-	struct loc_ent *l, *tl;
-	struct sample_ent *e, *te;
-
 	if (!p)
 		return;
-	HASH_ITER(hh, p->samples, e, te)
-	{
-		HASH_DEL(p->samples, e);
-		free(e);
-	}
-	HASH_ITER(hh, p->locs, l, tl)
-	{
-		HASH_DEL(p->locs, l);
-		free(l);
-	}
-	HASH_ITER(hh, p->maps, m, tm)
-	{
-		HASH_DEL(p->maps, m);
-		free(m);
-	}
-	HASH_ITER(hh, p->funcs, f, tf)
-	{
-		HASH_DEL(p->funcs, f);
-		free(f);
-	}
+	HASH_FREE_ALL(hh, p->samples);
+	HASH_FREE_ALL(hh, p->locs);
+	HASH_FREE_ALL(hh, p->maps);
+	HASH_FREE_ALL(hh, p->funcs);
 	HASH_CLEAR(hh, p->strs);
 	for (size_t i = 0; i < p->nr_strs; i++)
 		free(p->str_by_idx[i]);

@@ -12,6 +12,7 @@
 #include <uthash.h>
 
 #include "sym/srcline.h"
+#include "util/hash.h"
 
 /* Where a unit's code is, for files without .debug_aranges (clang's default). */
 struct cu_range {
@@ -48,15 +49,10 @@ struct srclines *srclines__new(void)
 void srclines__delete(struct srclines *sl)
 {
 	struct dwfile *f, *t;
-	struct path *p, *tp;
 
 	if (!sl)
 		return;
-	HASH_ITER(hh, sl->paths, p, tp)
-	{
-		HASH_DEL(sl->paths, p);
-		free(p);
-	}
+	HASH_FREE_ALL(hh, sl->paths);
 	HASH_ITER(hh, sl->files, f, t)
 	{
 		HASH_DEL(sl->files, f);

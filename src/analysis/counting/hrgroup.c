@@ -9,9 +9,11 @@
 
 #include "analysis/counting/counters.h"
 #include "analysis/counting/hrgroup.h"
+#include "engine/conf.h"
 #include "engine/evname.h"
 #include "engine/tp.h"
 #include "expr/expr.h"
+#include "util/hash.h"
 #include "util/units.h"
 
 /*
@@ -549,13 +551,7 @@ bool hrgroup__match(struct hrgroup *g, struct expr *e, const struct hrg_period *
 
 void hrgroup__free(struct hrgroup *g)
 {
-	struct hrg_inst *in, *tmp;
-
-	HASH_ITER(hh, g->insts, in, tmp)
-	{
-		HASH_DEL(g->insts, in);
-		free(in);
-	}
+	HASH_FREE_ALL(hh, g->insts);
 	/* the session's events point at the specs: no longer (refused ones are gone) */
 	if (g->slot)
 		hrgroup__resolve(g);
@@ -612,4 +608,38 @@ void hrg_stat__merge(struct hrg_stat *into, const struct hrg_stat *from)
 		into->max_time = from->max_time;
 		into->max_key = from->max_key;
 	}
+}
+
+int hrg_opts__add_e(void *data, const char *arg, char *err, size_t errlen)
+{
+	struct hrg_opts *o = data;
+
+	if (o->nr_texts == HRG_MAX_TEXTS) {
+		snprintf(err, errlen, "too many -e (at most %d; put several events in one)",
+			 HRG_MAX_TEXTS);
+		return -1;
+	}
+	o->texts[o->nr_texts++] = arg;
+	return 0;
+}
+
+int hrgroup__setup(struct hrgroup *g, struct session *s, struct hrg_opts *o,
+		   const struct exclude_opts *ex, u64 dflt)
+{
+	u64 period;
+	int err;
+
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
+	err = hrgroup__period(s, o->period, o->freq, dflt, &period);
+	if (err)
+		return err;
+	o->period = period;
+	err = hrgroup__add(g, s, o->period, o->texts, o->nr_texts);
+	if (err)
+		return err;
+	for (int i = 0; i < g->nr; i++)
+		if (g->m[i].ev)
+			exclude__attr(ex, &g->m[i].ev->attr);
+	return 0;
 }

@@ -31,7 +31,9 @@
 
 #include "engine/evspec.h"
 #include "engine/session.h"
+#include "util/opt.h"
 
+struct exclude_opts;
 struct expr;
 
 /* The kernel's hrtimer events fire at most every 10us. */
@@ -162,5 +164,50 @@ struct hrg_stat {
 
 void hrg_stat__add(struct hrg_stat *st, u64 count, u64 periods, u64 time, int key);
 void hrg_stat__merge(struct hrg_stat *into, const struct hrg_stat *from);
+
+/*
+ * The options of a profiler over one group (hrcount, hrtimer): the -e
+ * lists, --period and -F.  Its struct holds a struct hrg_opts as its first
+ * member; its table lists HRG_POPTS with its own help texts.
+ */
+#define HRG_MAX_TEXTS 16
+
+struct hrg_opts {
+	const char *texts[HRG_MAX_TEXTS];
+	int nr_texts;
+	unsigned long long period, freq; /* ns, Hz; after hrgroup__setup, period is the one used */
+};
+
+/* -e: one more list (@data: the struct hrg_opts). */
+int hrg_opts__add_e(void *data, const char *arg, char *err, size_t errlen);
+
+/* -e, --period and -F, bound to the struct hrg_opts @m at the start of @T. */
+#define HRG_POPTS(T, m, e_help, period_help, freq_help)                                 \
+	{ .lname = "event",                                                             \
+	  .sname = 'e',                                                                 \
+	  .argname = "EVENT,...",                                                       \
+	  .help = (e_help),                                                             \
+	  .type = POPT_CB,                                                              \
+	  .cb = __builtin_choose_expr(offsetof(T, m) == 0, hrg_opts__add_e, (void)0) }, \
+	{ .lname = "period",                                                            \
+	  .argname = "TIME",                                                            \
+	  .help = (period_help),                                                        \
+	  POPT_BIND_TIME(T, m.period, "ms") },                                          \
+	{ .lname = "freq",                                                              \
+	  .sname = 'F',                                                                 \
+	  .argname = "HZ",                                                              \
+	  .help = (freq_help),                                                          \
+	  POPT_BIND_UINT(T, m.freq),                                                    \
+	  POPT_RANGE(1, 0) }
+
+/*
+ * The group of @o on @s: the period (hrgroup__period, @dflt ns when
+ * neither --period nor -F) into o->period, the leader and the members
+ * (hrgroup__add), the members counting in the modes @ex keeps (the timer
+ * samples every period regardless).  0, or -errno with the session's
+ * error set (a usage error for an --exclude-* that leaves nothing).
+ */
+int hrgroup__setup(struct hrgroup *g, struct session *s, struct hrg_opts *o,
+		   const struct exclude_opts *ex, u64 dflt);
 
 #endif

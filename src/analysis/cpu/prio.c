@@ -9,6 +9,7 @@
 
 #include "analysis/cpu/prio.h"
 #include "engine/kfilter.h"
+#include "util/hash.h"
 #include "util/list.h"
 #include "util/units.h"
 
@@ -149,15 +150,9 @@ struct prio_map *prio_map__new(void)
 
 void prio_map__delete(struct prio_map *m)
 {
-	struct prio_ent *e, *t;
-
 	if (!m)
 		return;
-	HASH_ITER(hh, m->ents, e, t)
-	{
-		HASH_DEL(m->ents, e);
-		free(e);
-	}
+	HASH_FREE_ALL(hh, m->ents);
 	free(m);
 }
 

@@ -11,6 +11,7 @@
 #include <uthash.h>
 
 #include "analysis/memory/memtrack.h"
+#include "util/hash.h"
 
 #define DEFAULT_CAP (1ULL << 22)
 
@@ -71,15 +72,9 @@ void memtrack__set_stackdb(struct memtrack *mt, struct stackdb *db)
 
 void memtrack__delete(struct memtrack *mt)
 {
-	struct comm_ent *c, *tmp;
-
 	if (!mt)
 		return;
-	HASH_ITER(hh, mt->comms, c, tmp)
-	{
-		HASH_DEL(mt->comms, c);
-		free(c);
-	}
+	HASH_FREE_ALL(hh, mt->comms);
 	free(mt->comm_by_id);
 	free(mt->t);
 	free(mt);

@@ -20,6 +20,7 @@
 #include "analysis/memory/umalloc.h"
 #include "engine/probe.h"
 #include "sym/probe_elf.h"
+#include "util/hash.h"
 
 #define NEST_MAX 16
 #define MEMPTR_STACK 2048 /* bytes of user stack copied at posix_memalign's return */
@@ -508,15 +509,9 @@ void umalloc__stats(const struct umalloc *u, struct umalloc_stats *st)
 
 void umalloc__delete(struct umalloc *u)
 {
-	struct uthread *t, *tmp;
-
 	if (!u)
 		return;
-	HASH_ITER(hh, u->threads, t, tmp)
-	{
-		HASH_DEL(u->threads, t);
-		free(t);
-	}
+	HASH_FREE_ALL(hh, u->threads);
 	/* the specs' contents: the array itself was allocated whole */
 	for (int i = 0; i < u->nr_specs; i++)
 		evspec__clear(&u->specs[i]);

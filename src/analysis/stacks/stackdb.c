@@ -29,6 +29,7 @@
 #include <uthash.h>
 
 #include "analysis/stacks/stackdb.h"
+#include "util/hash.h"
 
 #define MAX_FRAMES 512
 #define STK_SWEEP_MIN 4096 /* stacks kept before the first sweep */
@@ -125,27 +126,11 @@ static void stk_free(struct stackdb *db, struct stk *k)
 
 void stackdb__delete(struct stackdb *db)
 {
-	struct str *s, *ts;
-	struct raw *r, *tr;
-	struct stk *k, *tk;
-
 	if (!db)
 		return;
-	HASH_ITER(hh, db->raws, r, tr)
-	{
-		HASH_DEL(db->raws, r);
-		free(r);
-	}
-	HASH_ITER(hh, db->stks, k, tk)
-	{
-		HASH_DEL(db->stks, k);
-		free(k);
-	}
-	HASH_ITER(hh, db->strs, s, ts)
-	{
-		HASH_DEL(db->strs, s);
-		free(s);
-	}
+	HASH_FREE_ALL(hh, db->raws);
+	HASH_FREE_ALL(hh, db->stks);
+	HASH_FREE_ALL(hh, db->strs);
 	free(db->by_id);
 	free(db->free_ids);
 	free(db);
