@@ -27,6 +27,7 @@
 #include "report/outfile.h"
 #include "report/lat_table.h"
 #include "report/log2_hist.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
@@ -282,9 +283,10 @@ static void print_stats(struct session *s, struct num_dist *nd, int when)
 
 	if (nd->json) {
 		struct stats_stamp st;
+		struct rt_json js;
 
 		stats_stamp__now(s, &nd->since, when, &st);
-		lat_table__json(nd->table, out, &st);
+		lat_table__emit(nd->table, rt_json__init(&js, out, &st));
 		if (nd->failed_alloc)
 			session__warn(s, "out of memory, some values were not counted");
 		fflush(out);

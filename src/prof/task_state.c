@@ -29,6 +29,7 @@
 #include "report/outfile.h"
 #include "report/stack_flame.h"
 #include "report/lat_table.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "profiler.h"
 #include "sym/stack.h"
@@ -561,10 +562,11 @@ static void json_stats(struct session *s, struct task_state *ts, int when)
 {
 	FILE *out = session__out(s);
 	struct stats_stamp st;
+	struct rt_json js;
 	struct json j;
 
 	stats_stamp__now(s, &ts->since, when, &st);
-	lat_table__json(ts->table, out, &st);
+	lat_table__emit(ts->table, rt_json__init(&js, out, &st));
 	if (pairs__dropped(ts->pending)) {
 		json__begin(&j, out, "dropped");
 		stats_stamp__json(&j, &st);

@@ -71,17 +71,17 @@ void lat_table__print(struct lat_table *t, FILE *fp);
 void lat_row__set_json_key(struct lat_row *r, char *members);
 bool lat_row__has_json_key(const struct lat_row *r);
 /*
- * --json: the rows lat_table__print prints, in its order, one line each:
- * {"type":"row", @st's time_ns and interval_ns, the row's key, its
- * statistics (stats_table__json: count, total_ns, ..., max_ns; without
- * "_ns" for LAT_PLAIN), "than_ns" and "slow" (the totals above it) with a
- * threshold, the mark column's count under its title ("errors",
- * "guest_kernel"), each sub-row that has values as an object of its
- * statistics ("sleep":{...}), and with LAT_LOG2 the log2 histogram
- * ("hist":[{"lo_ns":..,"hi_ns":..,"count":..}], log2_hist__json)}.
+ * The rows lat_table__print prints, in its order, to the sink @k (rtable.h):
+ * text, the table as lat_table__print prints it; JSON, one line each,
+ * {"type":"row", the sink's stamp, the row's key, its statistics (count,
+ * total_ns, ..., max_ns; without "_ns" for LAT_PLAIN), "than_ns" and
+ * "slow" (the totals above it) with a threshold, the mark column's count
+ * under its title ("errors", "guest_kernel"), each sub-row that has values
+ * as an object of its statistics ("sleep":{...}), and with LAT_LOG2 the
+ * log2 histogram ("hist":[{"lo_ns":..,"hi_ns":..,"count":..}])}.
  */
-struct stats_stamp;
-void lat_table__json(struct lat_table *t, FILE *fp, const struct stats_stamp *st);
+struct rt_sink;
+void lat_table__emit(struct lat_table *t, struct rt_sink *k);
 /*
  * LAT_LOG2: each row's log2 histogram, in the table's order, under its
  * label, the key column's title in parentheses and @what (NULL: none):
