@@ -23,6 +23,8 @@ struct lat_row {
 	uint64_t over;		/* totals above the table's than */
 	uint64_t marked;	/* lat_row__mark */
 	char *json_key;		/* --json: the key's members */
+	struct rt_val kv[LAT_MAX_KEYS]; /* lat_row__set_keys (strings copied) */
+	bool keyed;
 	UT_hash_handle hh;
 };
 
@@ -36,6 +38,8 @@ struct lat_table {
 	uint64_t than;	    /* lat_table__set_than */
 	char *mark;	    /* lat_table__set_mark */
 	char *json_mark;    /* its --json member name */
+	struct rt_col keys[LAT_MAX_KEYS]; /* lat_table__set_keys */
+	int nr_keys;
 	struct lat_row *rows;
 	unsigned nr_rows;
 };
@@ -67,6 +71,9 @@ static void row_free(struct lat_table *t, struct lat_row *r)
 		hist__delete(r->sub[i]);
 	free(r->log2);
 	free(r->json_key);
+	for (int i = 0; i < t->nr_keys; i++)
+		if (t->keys[i].type == RT_STR)
+			free((char *)r->kv[i].s);
 	free(r);
 	t->nr_rows--;
 }
@@ -102,6 +109,52 @@ void lat_table__set_mark(struct lat_table *t, const char *title)
 	for (char *c = t->json_mark; c && *c; c++)
 		if (*c == '-' || *c == ' ')
 			*c = '_';
+}
+
+int lat_table__set_keys(struct lat_table *t, const struct rt_col *keys, int n)
+{
+	char title[LAT_LABEL], *dup;
+
+	if (n > LAT_MAX_KEYS)
+		return -EINVAL;
+	rt_text__line(keys, n, NULL, title, sizeof(title));
+	dup = strdup(title);
+	if (!dup)
+		return -ENOMEM;
+	free(t->key_title);
+	t->key_title = dup;
+	memcpy(t->keys, keys, n * sizeof(*keys));
+	t->nr_keys = n;
+	return 0;
+}
+
+int lat_row__set_keys(struct lat_table *t, struct lat_row *r, const struct rt_val *v)
+{
+	bool same = r->keyed;
+
+	for (int i = 0; i < t->nr_keys && same; i++)
+		if (t->keys[i].type == RT_STR)
+			same = r->kv[i].s && v[i].s && !strcmp(r->kv[i].s, v[i].s);
+		else
+			same = r->kv[i].u == v[i].u;
+	if (same)
+		return 0;
+	for (int i = 0; i < t->nr_keys; i++) {
+		if (t->keys[i].type != RT_STR) {
+			r->kv[i] = v[i];
+			continue;
+		}
+		if (r->kv[i].s && v[i].s && !strcmp(r->kv[i].s, v[i].s))
+			continue;
+		free((char *)r->kv[i].s);
+		r->kv[i] = (struct rt_val){ .s = v[i].s ? strdup(v[i].s) : NULL };
+		if (v[i].s && !r->kv[i].s)
+			return -ENOMEM;
+	}
+	r->keyed = true;
+	/* the label: what the key's columns print, for lat_table__print_log2 */
+	rt_text__line(t->keys, t->nr_keys, r->kv, r->label, sizeof(r->label));
+	return 0;
 }
 
 void lat_row__mark(struct lat_row *r)
@@ -190,8 +243,9 @@ static int row_cmp(const struct lat_row *a, const struct lat_row *b)
  * set, the sub-rows, the log2 histogram if kept.  @at: where each of
  * C_* went (-1: not in this table).  Returns the number of columns.
  */
-enum { C_LABEL, C_KEY, C_STATS, C_THAN_NS, C_SLOW, C_MARK, C_LOG2, C_SUB };
-#define LAT_COLS (C_SUB + LAT_MAX_SUB)
+enum { C_LABEL, C_KEY, C_STATS, C_THAN_NS, C_SLOW, C_MARK, C_LOG2, C_SUB,
+       C_KEYS = C_SUB + LAT_MAX_SUB };
+#define LAT_COLS (C_KEYS + LAT_MAX_KEYS)
 
 static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *than, size_t len)
 {
@@ -201,13 +255,20 @@ static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *
 
 	for (int i = 0; i < LAT_COLS; i++)
 		at[i] = -1;
-	at[C_LABEL] = n;
-	c[n++] = (struct rt_col){ .title = t->key_title,
-				  .type = RT_STR,
-				  .width = (int)strlen(t->key_title),
-				  .flags = RT_LEFT | RT_NO_JSON };
-	at[C_KEY] = n;
-	c[n++] = (struct rt_col){ .type = RT_JSON, .flags = RT_NO_TEXT };
+	for (int i = 0; i < t->nr_keys; i++) {
+		at[C_KEYS + i] = n;
+		c[n++] = t->keys[i];
+	}
+	if (!t->nr_keys) {
+		/* a label the owner formats, and its JSON members (lat_row__set_json_key) */
+		at[C_LABEL] = n;
+		c[n++] = (struct rt_col){ .title = t->key_title,
+					  .type = RT_STR,
+					  .width = (int)strlen(t->key_title),
+					  .flags = RT_LEFT | RT_NO_JSON };
+		at[C_KEY] = n;
+		c[n++] = (struct rt_col){ .type = RT_JSON, .flags = RT_NO_TEXT };
+	}
 	at[C_STATS] = n;
 	c[n++] = (struct rt_col){ .type = RT_STATS, .unit = unit };
 	if (t->than) {
@@ -278,6 +339,8 @@ void lat_table__emit(struct lat_table *t, struct rt_sink *k)
 		v[at[C_LOG2]] = (struct rt_val){ .l2 = r->log2 };
 		for (int i = 0; i < t->nr_subs; i++)
 			v[at[C_SUB + i]] = (struct rt_val){ .h = r->sub[i] };
+		for (int i = 0; i < t->nr_keys; i++)
+			v[at[C_KEYS + i]] = r->kv[i];
 		rtable__row(k, v);
 	}
 	rtable__end(k);

@@ -43,6 +43,21 @@ struct lat_row;
 struct lat_table *lat_table__new(const char *key_title, const char *const *subs, unsigned flags);
 void lat_table__delete(struct lat_table *t);
 
+/*
+ * The key's columns, declared once (report/rtable.h: name, title, type,
+ * width; strings must outlive the table): the text prints them first, in
+ * their widths (their titles replace @key_title), JSON writes them first
+ * after the stamp.  At most LAT_MAX_KEYS.  Returns 0, -EINVAL or -ENOMEM.
+ * Without them, the owner gives each row a label (text) and its JSON
+ * members (lat_row__set_json_key).
+ */
+#define LAT_MAX_KEYS 4
+struct rt_col;
+struct rt_val;
+int lat_table__set_keys(struct lat_table *t, const struct rt_col *keys, int n);
+/* The row's key values, in the key columns' order (strings are copied).  0 or -ENOMEM. */
+int lat_row__set_keys(struct lat_table *t, struct lat_row *r, const struct rt_val *v);
+
 /* The row of @key (made on first use); @label is set when it is made or non-NULL. */
 struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, const char *label);
 /* The same under a two-word key (a syscall and a thread, a pair of points and a key). */

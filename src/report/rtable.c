@@ -214,9 +214,9 @@ static void text_begin(struct rt_sink *k, const struct rt_desc *d)
 static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
 {
 	struct rt_text *t = text_of(k);
-	int w0 = d->ncols ? text_width(t, 0, &d->cols[0]) : 0;
 	bool first = true;
 	char buf[256];
+	int w0 = -1;
 
 	if (t->max_rows && t->rows++ >= t->max_rows)
 		return;
@@ -232,7 +232,13 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 			    rt_cell(c, &v[i], buf, sizeof(buf)));
 	}
 	fputc('\n', t->fp);
-	/* sub-rows: "  TITLE" in the first column, then the statistics */
+	/* sub-rows: "  TITLE" across the columns before the statistics, then the statistics */
+	for (int i = 0; i < d->ncols && i < RT_MAX_COLS; i++) {
+		if (d->cols[i].type == RT_STATS)
+			break;
+		if (text_col(&d->cols[i]))
+			w0 += 1 + text_width(t, i, &d->cols[i]);
+	}
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
@@ -253,6 +259,25 @@ static void text_end(struct rt_sink *k, const struct rt_desc *d)
 	(void)d;
 	if (t->max_rows && t->rows > t->max_rows)
 		fprintf(t->fp, "... %d more\n", t->rows - t->max_rows);
+}
+
+int rt_text__line(const struct rt_col *c, int n, const struct rt_val *v, char *buf, size_t len)
+{
+	size_t at = 0;
+	char cell[256];
+	bool first = true;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && at < len; i++) {
+		const char *s = v ? rt_cell(&c[i], &v[i], cell, sizeof(cell)) : c[i].title;
+
+		if (!text_col(&c[i]) || c[i].type == RT_STATS)
+			continue;
+		at += snprintf(buf + at, len - at, (c[i].flags & RT_LEFT) ? "%s%-*s" : "%s%*s",
+			       first ? "" : " ", c[i].width, s ? s : "");
+		first = false;
+	}
+	return at < len ? (int)at : (int)len - 1;
 }
 
 static const struct rt_sink_ops text_ops = {

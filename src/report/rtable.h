@@ -178,6 +178,12 @@ struct rt_text {
 	int w[RT_MAX_COLS]; /* RT_FIT widths */
 };
 struct rt_sink *rt_text__init(struct rt_text *t, FILE *fp);
+/*
+ * The text cells of @c[0..n) as a row prints them (their widths, one space
+ * apart), or their titles (@v NULL), into @buf: a row's label elsewhere (a
+ * histogram's heading).  Returns its length.
+ */
+int rt_text__line(const struct rt_col *c, int n, const struct rt_val *v, char *buf, size_t len);
 
 /* JSON lines: {"type":TYPE, the stamp (if any), the columns}, one per row. */
 struct rt_json {

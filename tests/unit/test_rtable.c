@@ -112,7 +112,7 @@ static const char text_want[] =
 	"         p95         p99         max       >1ms  RATIO   ADDR  ON\n"
 	"bash           1000          3     6.000ms     1.000ms     2.000ms     2.002ms"
 	"     3.000ms     3.000ms     3.000ms   0 (0.0%)   0.33   0x10  no\n"
-	"  sleep                1   500.000us   500.000us   500.000us   500.000us"
+	"  sleep                      1   500.000us   500.000us   500.000us   500.000us"
 	"   500.000us   500.000us   500.000us\n"
 	"a \"long\" name  1001          1       800ns       800ns       800ns       800ns"
 	"       800ns       800ns       800ns 1 (100.0%)   1.33   0x11 yes\n";
