@@ -58,6 +58,13 @@
  * is read only during the call that gets it: nothing is kept, and no sink
  * allocates per value or per row.
  *
+ * The shared tables render through it: stats_table (one row of RT_STATS),
+ * lat_table (lat_table__emit; its key declared with lat_table__set_keys,
+ * or, for owners not converted yet, a text label and an RT_JSON key),
+ * top_table (top_table__emit) and calltree (calltree__emit).  A profiler
+ * with such a table picks the sink (text, or JSON with its stamp) and
+ * calls the emit; a profiler with a table of its own describes it as above.
+ *
  * A sink is a struct rt_sink whose ops get the description at begin, then
  * every row's values in column order, then end (a sink for SQL would
  * create its table at begin, insert at row and commit at end).  Embed
