@@ -27,6 +27,7 @@
 #include "report/outfile.h"
 #include "report/lat_table.h"
 #include "report/log2_hist.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
@@ -99,31 +100,27 @@ static int compile_spec(struct session *s, struct num_dist *nd, struct ev_spec *
 	return 0;
 }
 
-/* --json: a row's key, "event" (and "cpu", or "comm" and "tid", with --perins). */
-static int set_json_key(struct lat_row *r, const char *event, const char *comm, u32 inst,
-			bool perins)
+/* A row's key: the event (and with --perins its "comm" and "tid", or its "cpu"). */
+static int set_key(struct num_dist *nd, struct lat_row *r, const char *event, const char *comm,
+		   u32 inst)
 {
-	struct json j;
-	char *key;
+	struct rt_val v[3] = { { .s = event } };
 
-	if (json__frag_begin(&j))
-		return -ENOMEM;
-	json__str(&j, "event", event);
-	if (perins && comm)
-		json__str(&j, "comm", comm);
-	if (perins)
-		json__u64(&j, comm ? "tid" : "cpu", inst);
-	key = json__frag_end(&j);
-	if (!key)
-		return -ENOMEM;
-	lat_row__set_json_key(r, key);
-	return 0;
+	if (nd->perins && nd->per_thread) {
+		v[1].s = comm;
+		v[2].u = inst;
+	} else if (nd->perins) {
+		v[1].u = inst;
+	}
+	return lat_row__set_keys(nd->table, r, v);
 }
 
 static int make_table(struct session *s, struct num_dist *nd)
 {
 	const struct target_opts *t = session__conf(s)->target;
-	char title[LAT_LABEL];
+	struct rt_col keys[3] = { { .name = "event", .title = "EVENT", .type = RT_STR,
+				    .flags = RT_LEFT } };
+	int nr_keys = 1;
 
 	nd->name_width = 5; /* "EVENT" */
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
@@ -133,29 +130,34 @@ static int make_table(struct session *s, struct num_dist *nd)
 			nd->name_width = l < LAT_LABEL - 30 ? l : LAT_LABEL - 30;
 	}
 	nd->per_thread = t->nr_pids || t->nr_tids || t->argv;
-	if (!nd->perins)
-		snprintf(title, sizeof(title), "%-*s", nd->name_width, "EVENT");
-	else if (nd->per_thread)
-		snprintf(title, sizeof(title), "%-*s %-16s %7s", nd->name_width, "EVENT", "COMM",
-			 "TID");
-	else
-		snprintf(title, sizeof(title), "%-*s %3s", nd->name_width, "EVENT", "CPU");
+	keys[0].width = nd->name_width;
+	if (nd->perins && nd->per_thread) {
+		keys[nr_keys++] = (struct rt_col){
+			.name = "comm", .title = "COMM", .type = RT_STR, .width = 16, .flags = RT_LEFT
+		};
+		keys[nr_keys++] = (struct rt_col){
+			.name = "tid", .title = "TID", .type = RT_U64, .width = 7
+		};
+	} else if (nd->perins) {
+		keys[nr_keys++] = (struct rt_col){
+			.name = "cpu", .title = "CPU", .type = RT_U64, .width = 3
+		};
+	}
 	/*
 	 * Threads come and go: --perins rows are dropped at each interval.
 	 * --json: every row carries its histogram.
 	 */
 	nd->json = session__json(s);
-	nd->table = lat_table__new(title, NULL,
+	nd->table = lat_table__new("", NULL,
 				   LAT_PLAIN | (nd->perins ? LAT_DROP_ROWS : 0) |
 					   ((nd->perins || nd->json) && nd->hist ? LAT_LOG2 : 0));
-	if (!nd->table)
+	if (!nd->table || lat_table__set_keys(nd->table, keys, nr_keys))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (struct evsel *ev = session__evsels(s); ev && !nd->perins; ev = ev->next) {
 		struct nd_event *e = nd_of(nd, ev);
 
-		if (e && !(e->row = lat_table__row(nd->table, e->idx, e->idx, ev->name)))
-			return session__set_err(s, -ENOMEM, "out of memory");
-		if (e && nd->json && set_json_key(e->row, ev->name, NULL, 0, false))
+		if (e && (!(e->row = lat_table__row(nd->table, e->idx, e->idx, NULL)) ||
+			  set_key(nd, e->row, ev->name, NULL, 0)))
 			return session__set_err(s, -ENOMEM, "out of memory");
 	}
 	return 0;
@@ -233,21 +235,14 @@ static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
 static struct lat_row *inst_row(struct session *s, struct num_dist *nd, struct nd_event *e,
 				struct evsel *ev, struct sample *smp)
 {
-	char label[LAT_LABEL];
 	u32 inst = nd->per_thread ? smp->tid : smp->cpu;
 	const char *comm = nd->per_thread ? session__comm_at(s, smp->tid, smp->time) : NULL;
 	struct lat_row *r;
 
 	if (!nd->perins)
 		return e->row;
-	if (nd->per_thread)
-		snprintf(label, sizeof(label), "%-*s %-16s %7u", nd->name_width, ev->name, comm,
-			 smp->tid);
-	else
-		snprintf(label, sizeof(label), "%-*s %3u", nd->name_width, ev->name, smp->cpu);
-	r = lat_table__row(nd->table, (u64)e->idx << 32 | inst, e->idx, label);
-	if (r && nd->json && !lat_row__has_json_key(r) &&
-	    set_json_key(r, ev->name, comm, inst, true))
+	r = lat_table__row(nd->table, (u64)e->idx << 32 | inst, e->idx, NULL);
+	if (r && set_key(nd, r, ev->name, comm, inst))
 		nd->failed_alloc = true;
 	return r;
 }
@@ -282,9 +277,10 @@ static void print_stats(struct session *s, struct num_dist *nd, int when)
 
 	if (nd->json) {
 		struct stats_stamp st;
+		struct rt_json js;
 
 		stats_stamp__now(s, &nd->since, when, &st);
-		lat_table__json(nd->table, out, &st);
+		lat_table__emit(nd->table, rt_json__init(&js, out, &st));
 		if (nd->failed_alloc)
 			session__warn(s, "out of memory, some values were not counted");
 		fflush(out);

@@ -29,6 +29,7 @@
 #include "report/outfile.h"
 #include "report/stack_flame.h"
 #include "report/lat_table.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "profiler.h"
 #include "sym/stack.h"
@@ -251,25 +252,26 @@ out:
 	return err;
 }
 
-/* --json: a row's key, "state" (and the thread's "comm", "pid", "tid" with --perins). */
-static int set_json_key(struct lat_row *r, int state, const struct ts_thread *th)
-{
-	struct json j;
-	char *key;
+/* A row's key: the state (and the thread's comm, pid and tid with --perins). */
+static const struct rt_col state_key[] = {
+	{ .name = "state", .title = "STATE", .type = RT_STR, .width = 9, .flags = RT_LEFT },
+};
+static const struct rt_col thread_key[] = {
+	{ .name = "state", .title = "STATE", .type = RT_STR, .width = 5, .flags = RT_LEFT },
+	{ .name = "comm", .title = "COMM", .type = RT_STR, .width = 16, .flags = RT_LEFT },
+	{ .name = "pid", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "tid", .title = "TID", .type = RT_U64, .width = 7 },
+};
 
-	if (json__frag_begin(&j))
-		return -ENOMEM;
-	json__str(&j, "state", state_names[state]);
-	if (th) {
-		json__str(&j, "comm", th->comm);
-		json__u64(&j, "pid", th->pid);
-		json__u64(&j, "tid", th->tid);
-	}
-	key = json__frag_end(&j);
-	if (!key)
-		return -ENOMEM;
-	lat_row__set_json_key(r, key);
-	return 0;
+static int set_key(struct task_state *ts, struct lat_row *r, int state, const struct ts_thread *th)
+{
+	if (!th)
+		return lat_row__set_keys(ts->table, r, (struct rt_val[]){ { .s = state_names[state] } });
+	return lat_row__set_keys(ts->table, r,
+				 (struct rt_val[]){ { .s = state_names[state] },
+						    { .s = th->comm },
+						    { .u = th->pid },
+						    { .u = th->tid } });
 }
 
 static int task_state_init(struct session *s, void *priv, const struct opt_set *opts)
@@ -293,19 +295,18 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 	if (ts->prio && !ts->prio->set)
 		ts->prio = NULL;
 	/* Threads come and go: --perins rows are dropped at each interval. */
-	ts->table = lat_table__new(ts->perins ? "STATE COMM                 TID" : "STATE    ",
-				   (const char *const[]){ "sleep", "runq", NULL },
+	ts->table = lat_table__new("", (const char *const[]){ "sleep", "runq", NULL },
 				   ts->perins ? LAT_DROP_ROWS : 0);
-	if (!ts->table)
+	if (!ts->table ||
+	    (ts->perins ? lat_table__set_keys(ts->table, thread_key, (int)(sizeof(thread_key) / sizeof(thread_key[0])))
+			: lat_table__set_keys(ts->table, state_key, (int)(sizeof(state_key) / sizeof(state_key[0])))))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	/* --than in the header with its unit: a ">100ms" column, the intervals over it */
 	lat_table__set_than(ts->table, ts->than);
 	for (int i = 0; i < NR_STATES && !ts->perins; i++) {
-		struct lat_row *r = lat_table__row(ts->table, i, i, state_names[i]);
+		struct lat_row *r = lat_table__row(ts->table, i, i, NULL);
 
-		if (!r)
-			return session__set_err(s, -ENOMEM, "out of memory");
-		if (ts->json && set_json_key(r, i, NULL))
+		if (!r || set_key(ts, r, i, NULL))
 			return session__set_err(s, -ENOMEM, "out of memory");
 	}
 	ts->pending = pairs__new(&(struct pairs_conf){ .payload_size = sizeof(struct ts_thread),
@@ -365,7 +366,6 @@ static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now
 	struct pair_span span;
 	struct ts_thread *th;
 	struct lat_row *row;
-	char label[LAT_LABEL];
 	bool woken;
 
 	if (!pairs__end(ts->pending, tid, now, &span))
@@ -378,11 +378,8 @@ static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now
 		runq = now - th->wake_time;
 	}
 	if (ts->perins) {
-		snprintf(label, sizeof(label), "%-5s %-16s %7u", state_names[th->state], th->comm,
-			 th->tid);
-		row = lat_table__row(ts->table, (u64)th->tid << 8 | th->state, th->state, label);
-		if (ts->json && row && !lat_row__has_json_key(row) &&
-		    set_json_key(row, th->state, th))
+		row = lat_table__row(ts->table, (u64)th->tid << 8 | th->state, th->state, NULL);
+		if (row && set_key(ts, row, th->state, th))
 			ts->failed_alloc = true;
 	} else {
 		row = lat_table__row(ts->table, th->state, th->state, NULL);
@@ -562,10 +559,11 @@ static void json_stats(struct session *s, struct task_state *ts, int when)
 {
 	FILE *out = session__out(s);
 	struct stats_stamp st;
+	struct rt_json js;
 	struct json j;
 
 	stats_stamp__now(s, &ts->since, when, &st);
-	lat_table__json(ts->table, out, &st);
+	lat_table__emit(ts->table, rt_json__init(&js, out, &st));
 	if (pairs__dropped(ts->pending)) {
 		json__begin(&j, out, "dropped");
 		stats_stamp__json(&j, &st);

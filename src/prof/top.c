@@ -16,6 +16,7 @@
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "report/top_table.h"
 #include "sym/ksyms.h"
@@ -347,6 +348,7 @@ static void json_table(struct session *s, struct top *t, int when)
 {
 	FILE *out = session__out(s);
 	struct stats_stamp st;
+	struct rt_json js;
 	struct json j;
 
 	stats_stamp__now(s, &t->since, when, &st);
@@ -357,7 +359,7 @@ static void json_table(struct session *s, struct top *t, int when)
 	json__u64(&j, "keys", top_table__nr_rows(t->table));
 	json__u64(&j, "not_kept", top_table__not_kept(t->table));
 	json__end(&j);
-	top_table__json(t->table, out, &st);
+	top_table__emit(t->table, rt_json__init(&js, out, &st));
 	fflush(out);
 	t->printed = true;
 }

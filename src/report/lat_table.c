@@ -9,9 +9,9 @@
 #include "report/hist.h"
 #include "report/lat_table.h"
 #include "report/log2_hist.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "util/units.h"
-#include "util/json.h"
 
 struct lat_row {
 	uint64_t key[2];
@@ -23,6 +23,8 @@ struct lat_row {
 	uint64_t over;		/* totals above the table's than */
 	uint64_t marked;	/* lat_row__mark */
 	char *json_key;		/* --json: the key's members */
+	struct rt_val kv[LAT_MAX_KEYS]; /* lat_row__set_keys (strings copied) */
+	bool keyed;
 	UT_hash_handle hh;
 };
 
@@ -36,6 +38,8 @@ struct lat_table {
 	uint64_t than;	    /* lat_table__set_than */
 	char *mark;	    /* lat_table__set_mark */
 	char *json_mark;    /* its --json member name */
+	struct rt_col keys[LAT_MAX_KEYS]; /* lat_table__set_keys */
+	int nr_keys;
 	struct lat_row *rows;
 	unsigned nr_rows;
 };
@@ -67,6 +71,9 @@ static void row_free(struct lat_table *t, struct lat_row *r)
 		hist__delete(r->sub[i]);
 	free(r->log2);
 	free(r->json_key);
+	for (int i = 0; i < t->nr_keys; i++)
+		if (t->keys[i].type == RT_STR)
+			free((char *)r->kv[i].s);
 	free(r);
 	t->nr_rows--;
 }
@@ -102,6 +109,52 @@ void lat_table__set_mark(struct lat_table *t, const char *title)
 	for (char *c = t->json_mark; c && *c; c++)
 		if (*c == '-' || *c == ' ')
 			*c = '_';
+}
+
+int lat_table__set_keys(struct lat_table *t, const struct rt_col *keys, int n)
+{
+	char title[LAT_LABEL], *dup;
+
+	if (n > LAT_MAX_KEYS)
+		return -EINVAL;
+	rt_text__line(keys, n, NULL, title, sizeof(title));
+	dup = strdup(title);
+	if (!dup)
+		return -ENOMEM;
+	free(t->key_title);
+	t->key_title = dup;
+	memcpy(t->keys, keys, n * sizeof(*keys));
+	t->nr_keys = n;
+	return 0;
+}
+
+int lat_row__set_keys(struct lat_table *t, struct lat_row *r, const struct rt_val *v)
+{
+	bool same = r->keyed;
+
+	for (int i = 0; i < t->nr_keys && same; i++)
+		if (t->keys[i].type == RT_STR)
+			same = r->kv[i].s && v[i].s && !strcmp(r->kv[i].s, v[i].s);
+		else
+			same = r->kv[i].u == v[i].u;
+	if (same)
+		return 0;
+	for (int i = 0; i < t->nr_keys; i++) {
+		if (t->keys[i].type != RT_STR) {
+			r->kv[i] = v[i];
+			continue;
+		}
+		if (r->kv[i].s && v[i].s && !strcmp(r->kv[i].s, v[i].s))
+			continue;
+		free((char *)r->kv[i].s);
+		r->kv[i] = (struct rt_val){ .s = v[i].s ? strdup(v[i].s) : NULL };
+		if (v[i].s && !r->kv[i].s)
+			return -ENOMEM;
+	}
+	r->keyed = true;
+	/* the label: what the key's columns print, for lat_table__print_log2 */
+	rt_text__line(t->keys, t->nr_keys, r->kv, r->label, sizeof(r->label));
+	return 0;
 }
 
 void lat_row__mark(struct lat_row *r)
@@ -184,51 +237,120 @@ static int row_cmp(const struct lat_row *a, const struct lat_row *b)
 
 #define LAT_COUNT_WIDTH 16
 
-/* "N (x.x%)" of @calls. */
-static void print_count(FILE *fp, uint64_t n, uint64_t calls)
-{
-	char buf[48];
+/*
+ * The table's description: the label (text) or the key's members (JSON),
+ * the statistics of the totals, the threshold's and the mark's counts if
+ * set, the sub-rows, the log2 histogram if kept.  @at: where each of
+ * C_* went (-1: not in this table).  Returns the number of columns.
+ */
+enum { C_LABEL, C_KEY, C_STATS, C_THAN_NS, C_SLOW, C_MARK, C_LOG2, C_SUB,
+       C_KEYS = C_SUB + LAT_MAX_SUB };
+#define LAT_COLS (C_KEYS + LAT_MAX_KEYS)
 
-	snprintf(buf, sizeof(buf), "%" PRIu64 " (%.1f%%)", n, calls ? 100.0 * n / calls : 0.0);
-	fprintf(fp, " %*s", LAT_COUNT_WIDTH, buf);
+static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *than, size_t len)
+{
+	enum rt_unit unit = t->row_flags & STATS_PLAIN ? RT_UNIT_COUNT : RT_UNIT_NS;
+	char tb[32];
+	int n = 0;
+
+	for (int i = 0; i < LAT_COLS; i++)
+		at[i] = -1;
+	for (int i = 0; i < t->nr_keys; i++) {
+		at[C_KEYS + i] = n;
+		c[n++] = t->keys[i];
+	}
+	if (!t->nr_keys) {
+		/* a label the owner formats, and its JSON members (lat_row__set_json_key) */
+		at[C_LABEL] = n;
+		c[n++] = (struct rt_col){ .title = t->key_title,
+					  .type = RT_STR,
+					  .width = (int)strlen(t->key_title),
+					  .flags = RT_LEFT | RT_NO_JSON };
+		at[C_KEY] = n;
+		c[n++] = (struct rt_col){ .type = RT_JSON, .flags = RT_NO_TEXT };
+	}
+	at[C_STATS] = n;
+	c[n++] = (struct rt_col){ .type = RT_STATS, .unit = unit };
+	if (t->than) {
+		/* the threshold as the command line spells it: ">100ms", ">1500us" */
+		snprintf(than, len, ">%s", units__fmt_exact(t->than, tb, sizeof(tb)));
+		at[C_THAN_NS] = n;
+		c[n++] = (struct rt_col){ .name = "than_ns", .type = RT_NS, .flags = RT_NO_TEXT };
+		at[C_SLOW] = n;
+		c[n++] = (struct rt_col){ .name = "slow",
+					  .title = than,
+					  .type = RT_U64,
+					  .width = LAT_COUNT_WIDTH,
+					  .flags = RT_PCT_OF };
+	}
+	if (t->mark) {
+		at[C_MARK] = n;
+		c[n++] = (struct rt_col){ .name = t->json_mark,
+					  .title = t->mark,
+					  .type = RT_U64,
+					  .width = LAT_COUNT_WIDTH,
+					  .flags = RT_PCT_OF };
+	}
+	for (int i = 0; i < t->nr_subs; i++) {
+		at[C_SUB + i] = n;
+		c[n++] = (struct rt_col){ .name = t->subs[i],
+					  .title = t->subs[i],
+					  .type = RT_STATS,
+					  .unit = unit,
+					  .flags = RT_SUBROW | RT_OMIT_EMPTY };
+	}
+	if (t->log2) {
+		at[C_LOG2] = n;
+		c[n++] = (struct rt_col){ .name = "hist",
+					  .type = RT_LOG2,
+					  .unit = unit,
+					  .flags = RT_NO_TEXT };
+	}
+	return n;
+}
+
+void lat_table__emit(struct lat_table *t, struct rt_sink *k)
+{
+	struct rt_col cols[LAT_COLS];
+	struct rt_desc d = { .type = "row", .cols = cols };
+	struct rt_val v[LAT_COLS + 1]; /* + 1: what is not in the table */
+	struct lat_row *r, *tmp;
+	int at[LAT_COLS];
+	char than[48];
+
+	d.ncols = describe(t, cols, at, than, sizeof(than));
+	for (int i = 0; i < LAT_COLS; i++)
+		if (at[i] < 0)
+			at[i] = LAT_COLS;
+	HASH_SORT(t->rows, row_cmp);
+	rtable__begin(k, &d);
+	HASH_ITER(hh, t->rows, r, tmp)
+	{
+		uint64_t calls = r->total ? hist__count(r->total) : 0;
+
+		if (!calls)
+			continue;
+		v[at[C_LABEL]] = (struct rt_val){ .s = r->label };
+		v[at[C_KEY]] = (struct rt_val){ .s = r->json_key };
+		v[at[C_STATS]] = (struct rt_val){ .h = r->total };
+		v[at[C_THAN_NS]] = (struct rt_val){ .u = t->than };
+		v[at[C_SLOW]] = (struct rt_val){ .u = r->over, .n = calls };
+		v[at[C_MARK]] = (struct rt_val){ .u = r->marked, .n = calls };
+		v[at[C_LOG2]] = (struct rt_val){ .l2 = r->log2 };
+		for (int i = 0; i < t->nr_subs; i++)
+			v[at[C_SUB + i]] = (struct rt_val){ .h = r->sub[i] };
+		for (int i = 0; i < t->nr_keys; i++)
+			v[at[C_KEYS + i]] = r->kv[i];
+		rtable__row(k, v);
+	}
+	rtable__end(k);
 }
 
 void lat_table__print(struct lat_table *t, FILE *fp)
 {
-	int width = (int)strlen(t->key_title);
-	char buf[LAT_LABEL + 16];
-	struct lat_row *r, *tmp;
+	struct rt_text tx;
 
-	HASH_SORT(t->rows, row_cmp);
-	stats_table__header_open(fp, t->key_title);
-	if (t->than) {
-		char tb[32];
-
-		/* the threshold as the command line spells it: ">100ms", ">1500us" */
-		snprintf(buf, sizeof(buf), ">%s", units__fmt_exact(t->than, tb, sizeof(tb)));
-		fprintf(fp, " %*s", LAT_COUNT_WIDTH, buf);
-	}
-	if (t->mark)
-		fprintf(fp, " %*s", LAT_COUNT_WIDTH, t->mark);
-	fputc('\n', fp);
-	HASH_ITER(hh, t->rows, r, tmp)
-	{
-		if (!r->total || !hist__count(r->total))
-			continue;
-		snprintf(buf, sizeof(buf), "%-*s", width, r->label);
-		stats_table__row_ex(fp, buf, r->total, t->row_flags | STATS_NO_EOL);
-		if (t->than)
-			print_count(fp, r->over, hist__count(r->total));
-		if (t->mark)
-			print_count(fp, r->marked, hist__count(r->total));
-		fputc('\n', fp);
-		for (int i = 0; i < t->nr_subs; i++) {
-			if (!r->sub[i] || !hist__count(r->sub[i]))
-				continue;
-			snprintf(buf, sizeof(buf), "  %-*s", width > 2 ? width - 2 : 0, t->subs[i]);
-			stats_table__row_ex(fp, buf, r->sub[i], t->row_flags);
-		}
-	}
+	lat_table__emit(t, rt_text__init(&tx, fp));
 }
 
 void lat_row__set_json_key(struct lat_row *r, char *members)
@@ -240,44 +362,6 @@ void lat_row__set_json_key(struct lat_row *r, char *members)
 bool lat_row__has_json_key(const struct lat_row *r)
 {
 	return r->json_key != NULL;
-}
-
-static void json_row(struct lat_table *t, struct lat_row *r, FILE *fp, const struct stats_stamp *st)
-{
-	struct json j;
-
-	json__begin(&j, fp, "row");
-	stats_stamp__json(&j, st);
-	json__raw(&j, r->json_key);
-	stats_table__json(&j, r->total, t->row_flags);
-	if (t->than) {
-		json__u64(&j, "than_ns", t->than);
-		json__u64(&j, "slow", r->over);
-	}
-	if (t->json_mark)
-		json__u64(&j, t->json_mark, r->marked);
-	for (int i = 0; i < t->nr_subs; i++) {
-		if (!r->sub[i] || !hist__count(r->sub[i]))
-			continue;
-		json__obj(&j, t->subs[i]);
-		stats_table__json(&j, r->sub[i], t->row_flags);
-		json__close(&j);
-	}
-	if (r->log2)
-		log2_hist__json(r->log2, &j, "hist", !(t->row_flags & STATS_PLAIN));
-	json__end(&j);
-}
-
-void lat_table__json(struct lat_table *t, FILE *fp, const struct stats_stamp *st)
-{
-	struct lat_row *r, *tmp;
-
-	HASH_SORT(t->rows, row_cmp);
-	HASH_ITER(hh, t->rows, r, tmp)
-	{
-		if (r->total && hist__count(r->total))
-			json_row(t, r, fp, st);
-	}
 }
 
 void lat_table__reset(struct lat_table *t)

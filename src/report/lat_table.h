@@ -43,6 +43,21 @@ struct lat_row;
 struct lat_table *lat_table__new(const char *key_title, const char *const *subs, unsigned flags);
 void lat_table__delete(struct lat_table *t);
 
+/*
+ * The key's columns, declared once (report/rtable.h: name, title, type,
+ * width; strings must outlive the table): the text prints them first, in
+ * their widths (their titles replace @key_title), JSON writes them first
+ * after the stamp.  At most LAT_MAX_KEYS.  Returns 0, -EINVAL or -ENOMEM.
+ * Without them, the owner gives each row a label (text) and its JSON
+ * members (lat_row__set_json_key).
+ */
+#define LAT_MAX_KEYS 4
+struct rt_col;
+struct rt_val;
+int lat_table__set_keys(struct lat_table *t, const struct rt_col *keys, int n);
+/* The row's key values, in the key columns' order (strings are copied).  0 or -ENOMEM. */
+int lat_row__set_keys(struct lat_table *t, struct lat_row *r, const struct rt_val *v);
+
 /* The row of @key (made on first use); @label is set when it is made or non-NULL. */
 struct lat_row *lat_table__row(struct lat_table *t, uint64_t key, int group, const char *label);
 /* The same under a two-word key (a syscall and a thread, a pair of points and a key). */
@@ -71,17 +86,17 @@ void lat_table__print(struct lat_table *t, FILE *fp);
 void lat_row__set_json_key(struct lat_row *r, char *members);
 bool lat_row__has_json_key(const struct lat_row *r);
 /*
- * --json: the rows lat_table__print prints, in its order, one line each:
- * {"type":"row", @st's time_ns and interval_ns, the row's key, its
- * statistics (stats_table__json: count, total_ns, ..., max_ns; without
- * "_ns" for LAT_PLAIN), "than_ns" and "slow" (the totals above it) with a
- * threshold, the mark column's count under its title ("errors",
- * "guest_kernel"), each sub-row that has values as an object of its
- * statistics ("sleep":{...}), and with LAT_LOG2 the log2 histogram
- * ("hist":[{"lo_ns":..,"hi_ns":..,"count":..}], log2_hist__json)}.
+ * The rows lat_table__print prints, in its order, to the sink @k (rtable.h):
+ * text, the table as lat_table__print prints it; JSON, one line each,
+ * {"type":"row", the sink's stamp, the row's key, its statistics (count,
+ * total_ns, ..., max_ns; without "_ns" for LAT_PLAIN), "than_ns" and
+ * "slow" (the totals above it) with a threshold, the mark column's count
+ * under its title ("errors", "guest_kernel"), each sub-row that has values
+ * as an object of its statistics ("sleep":{...}), and with LAT_LOG2 the
+ * log2 histogram ("hist":[{"lo_ns":..,"hi_ns":..,"count":..}])}.
  */
-struct stats_stamp;
-void lat_table__json(struct lat_table *t, FILE *fp, const struct stats_stamp *st);
+struct rt_sink;
+void lat_table__emit(struct lat_table *t, struct rt_sink *k);
 /*
  * LAT_LOG2: each row's log2 histogram, in the table's order, under its
  * label, the key column's title in parentheses and @what (NULL: none):

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "report/log2_hist.h"
-#include "util/json.h"
 
 #define STARS 40
 
@@ -30,21 +29,6 @@ uint64_t log2_hist__count(const struct log2_hist *h)
 void log2_hist__reset(struct log2_hist *h)
 {
 	memset(h, 0, sizeof(*h));
-}
-
-void log2_hist__json(const struct log2_hist *h, struct json *j, const char *key, bool ns)
-{
-	json__arr(j, key);
-	for (int i = 0; i < LOG2_SLOTS; i++) {
-		if (!h->slot[i])
-			continue;
-		json__obj(j, NULL);
-		json__u64(j, ns ? "lo_ns" : "lo", i ? 1ull << i : 0);
-		json__u64(j, ns ? "hi_ns" : "hi", i == 63 ? UINT64_MAX : (uint64_t)(2ull << i) - 1);
-		json__u64(j, "count", h->slot[i]);
-		json__close(j);
-	}
-	json__close(j);
 }
 
 void log2_hist__print(const struct log2_hist *h, const char *title, FILE *fp)

@@ -29,11 +29,9 @@ void log2_hist__reset(struct log2_hist *h);
 /* @title: the value column's title ("value", "bytes"). */
 void log2_hist__print(const struct log2_hist *h, const char *title, FILE *fp);
 /*
- * --json: the member @key ("hist") of the open object @j, an array of the
- * slots that hold values, lowest first: {"lo":2,"hi":3,"count":N} ("lo_ns",
- * "hi_ns" with @ns: the values are times).
+ * --json, and other sinks: an RT_LOG2 column of report/rtable.h, an array
+ * of the slots that hold values, lowest first: {"lo":2,"hi":3,"count":N}
+ * ("lo_ns", "hi_ns" in unit ns: the values are times).
  */
-struct json;
-void log2_hist__json(const struct log2_hist *h, struct json *j, const char *key, bool ns);
 
 #endif

@@ -21,44 +21,40 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/rtable.h"
+
 struct hist;
 
+/*
+ * The statistics of a histogram are a column type of report/rtable.h,
+ * RT_STATS: these print one text row (or a header) with it, for callers
+ * that print rows one at a time.  Tables go through rtable.
+ */
 /* Width of one value column. */
-#define STATS_COL_WIDTH 11
+#define STATS_COL_WIDTH RT_STATS_WIDTH
 
 /* @key_title: the key columns' titles, already padded by the caller to the keys' width. */
 void stats_table__header(FILE *fp, const char *key_title);
-/* The same without the newline (@extra columns follow). */
-void stats_table__header_open(FILE *fp, const char *key_title);
 /* One row: @key (padded like the title), then the statistics of @h. */
 void stats_table__row(FILE *fp, const char *key, const struct hist *h);
 
 /* Flags of stats_table__row_ex. */
-#define STATS_PLAIN 0x1	 /* plain numbers, not times */
-#define STATS_NO_EOL 0x2 /* no newline: the caller adds columns of its own */
+#define STATS_PLAIN 0x1 /* plain numbers, not times */
 void stats_table__row_ex(FILE *fp, const char *key, const struct hist *h, unsigned flags);
 
 /* "812ns", "12.345us", "5.062ms", "1.234s".  Returns @buf. */
 char *stats_table__fmt_ns(uint64_t ns, char *buf, size_t len);
 
 /*
- * --json: the statistics of @h as members of the open object @j, exact
- * integers: "count", "total_ns", "min_ns", "avg_ns" (rounded), "p50_ns",
- * "p95_ns", "p99_ns", "max_ns"; with STATS_PLAIN the same names without
- * "_ns", "avg" then the exact mean (a float).
- */
-struct json;
-void stats_table__json(struct json *j, const struct hist *h, unsigned flags);
-
-/*
  * --json: when a table's numbers were taken, written first in each of its
- * rows: "scope" ("interval": one -i interval's, reset after it; "run": the
+ * rows (rt_json__init's stamp): "scope" ("interval": one -i interval's, reset after it; "run": the
  * whole run's, at its end without -i; "so_far": SIGUSR1's, not reset),
  * "time_ns" (wall clock, ns since the epoch) and "interval_ns", the span
  * its numbers cover (since the events were enabled, or since the previous
  * -i interval: the last table of a run with -i covers what came after the
  * last interval).
  */
+struct json;
 struct session;
 struct stats_stamp {
 	const char *scope;

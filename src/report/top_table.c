@@ -8,9 +8,8 @@
 #include <unistd.h>
 #include <uthash.h>
 
-#include "report/stats_table.h"
+#include "report/rtable.h"
 #include "report/top_table.h"
-#include "util/json.h"
 
 struct top_row {
 	UT_hash_handle hh;
@@ -172,71 +171,6 @@ static int cmp_rows(const void *pa, const void *pb)
 	return strcmp(a->label, b->label);
 }
 
-static int digits(uint64_t v, bool neg)
-{
-	char buf[32];
-
-	return neg ? snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v)
-		   : snprintf(buf, sizeof(buf), "%" PRIu64, v);
-}
-
-void top_table__print(struct top_table *t, FILE *out, int max_rows)
-{
-	struct top_row **rows = NULL, *r, *tmp;
-	int kw = (int)strlen(t->key_title), *w, n = 0;
-
-	w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
-	if (t->nr_rows)
-		rows = malloc(t->nr_rows * sizeof(*rows));
-	if (!w || (t->nr_rows && !rows)) {
-		fprintf(out, "top: out of memory\n");
-		free(w);
-		free(rows);
-		return;
-	}
-	for (int c = 0; c < t->ncols; c++)
-		w[c] = (int)strlen(t->cols[c].title);
-	HASH_ITER(hh, t->rows, r, tmp)
-	{
-		int l = (int)strlen(r->label);
-
-		rows[n++] = r;
-		if (l > kw)
-			kw = l;
-		for (int c = 0; c < t->ncols; c++)
-			if (digits(r->v[c], t->neg[c]) > w[c])
-				w[c] = digits(r->v[c], t->neg[c]);
-	}
-	sort_table = t;
-	if (n > 1) /* (no rows: rows is NULL, which qsort must not get) */
-		qsort(rows, n, sizeof(*rows), cmp_rows);
-	fprintf(out, "%-*s", kw, t->key_title);
-	if (t->comm)
-		fprintf(out, " %-16s", "COMM");
-	for (int c = 0; c < t->ncols; c++)
-		fprintf(out, " %*s", w[c], t->cols[c].title);
-	fputc('\n', out);
-	for (int i = 0; i < n && (!max_rows || i < max_rows); i++) {
-		fprintf(out, "%-*s", kw, rows[i]->label);
-		if (t->comm)
-			fprintf(out, " %-16s", rows[i]->comm[0] ? rows[i]->comm : "-");
-		for (int c = 0; c < t->ncols; c++) {
-			if (t->neg[c])
-				fprintf(out, " %*" PRId64, w[c], (int64_t)rows[i]->v[c]);
-			else
-				fprintf(out, " %*" PRIu64, w[c], rows[i]->v[c]);
-		}
-		fputc('\n', out);
-	}
-	if (max_rows && n > max_rows)
-		fprintf(out, "... %d more\n", n - max_rows);
-	if (t->not_kept)
-		fprintf(out, "top: %" PRIu64 " samples of new keys not kept (%u keys at most)\n",
-			t->not_kept, TOP_MAX_ROWS);
-	free(rows);
-	free(w);
-}
-
 /* A label that is a decimal number (the text of a number key), and its value. */
 static bool label_num(const struct top_row *r, int64_t *v)
 {
@@ -254,46 +188,100 @@ static bool label_num(const struct top_row *r, int64_t *v)
 	return true;
 }
 
-void top_table__json(struct top_table *t, FILE *out, const struct stats_stamp *st)
+/*
+ * The table's description: the key (JSON: "tid", "comm" or "key" by its
+ * title; a label that came from a number is a number), the comm, the
+ * columns (JSON: in "values", by their titles), each as wide as its values.
+ */
+static int describe(const struct top_table *t, struct rt_col *c)
 {
-	const char *key = !strcmp(t->key_title, "TID")	  ? "tid"
-			  : !strcmp(t->key_title, "COMM") ? "comm"
-							  : "key";
+	int n = 0;
+
+	c[n++] = (struct rt_col){ .name = !strcmp(t->key_title, "TID")	   ? "tid"
+					  : !strcmp(t->key_title, "COMM") ? "comm"
+									  : "key",
+				  .title = t->key_title,
+				  .type = RT_STR,
+				  .flags = RT_LEFT | RT_FIT };
+	if (t->comm)
+		c[n++] = (struct rt_col){ .name = "comm",
+					  .title = "COMM",
+					  .type = RT_STR,
+					  .width = 16,
+					  .flags = RT_LEFT | RT_EMPTY_NULL };
+	for (int i = 0; i < t->ncols; i++)
+		c[n++] = (struct rt_col){ .name = t->cols[i].title,
+					  .title = t->cols[i].title,
+					  .type = t->neg[i] ? RT_S64 : RT_U64,
+					  .obj = "values",
+					  .flags = RT_FIT };
+	return n;
+}
+
+static void row_vals(const struct top_table *t, const struct top_row *r, struct rt_val *v)
+{
+	int n = 0;
+
+	v[n] = (struct rt_val){ .s = r->label };
+	v[n].num = label_num(r, &v[n].i);
+	n++;
+	if (t->comm)
+		v[n++] = (struct rt_val){ .s = r->comm };
+	for (int i = 0; i < t->ncols; i++)
+		v[n++] = (struct rt_val){ .u = r->v[i] };
+}
+
+int top_table__emit(struct top_table *t, struct rt_sink *k)
+{
+	struct rt_col *cols = malloc((2 + t->ncols) * sizeof(*cols));
+	struct rt_val *v = malloc((2 + t->ncols) * sizeof(*v));
+	struct rt_desc d = { .type = "row", .cols = cols };
 	struct top_row **rows = NULL, *r, *tmp;
 	int n = 0;
 
-	if (t->nr_rows && !(rows = malloc(t->nr_rows * sizeof(*rows))))
-		return;
+	if (t->nr_rows)
+		rows = malloc(t->nr_rows * sizeof(*rows));
+	if (!cols || !v || (t->nr_rows && !rows)) {
+		free(cols);
+		free(v);
+		free(rows);
+		return -ENOMEM;
+	}
+	d.ncols = describe(t, cols);
 	HASH_ITER(hh, t->rows, r, tmp)
 	{
 		rows[n++] = r;
+		row_vals(t, r, v);
+		rtable__fit(k, &d, v);
 	}
 	sort_table = t;
 	if (n > 1) /* (no rows: rows is NULL, which qsort must not get) */
 		qsort(rows, n, sizeof(*rows), cmp_rows);
+	rtable__begin(k, &d);
 	for (int i = 0; i < n; i++) {
-		struct json j;
-		int64_t v;
-
-		r = rows[i];
-		json__begin(&j, out, "row");
-		stats_stamp__json(&j, st);
-		if (label_num(r, &v))
-			json__i64(&j, key, v);
-		else
-			json__str(&j, key, r->label);
-		if (t->comm)
-			json__str(&j, "comm", r->comm[0] ? r->comm : NULL);
-		json__obj(&j, "values");
-		for (int c = 0; c < t->ncols; c++) {
-			if (t->neg[c])
-				json__i64(&j, t->cols[c].title, (int64_t)r->v[c]);
-			else
-				json__u64(&j, t->cols[c].title, r->v[c]);
-		}
-		json__end(&j);
+		row_vals(t, rows[i], v);
+		rtable__row(k, v);
 	}
+	rtable__end(k);
 	free(rows);
+	free(v);
+	free(cols);
+	return 0;
+}
+
+void top_table__print(struct top_table *t, FILE *out, int max_rows)
+{
+	struct rt_text tx;
+
+	rt_text__init(&tx, out);
+	tx.max_rows = max_rows;
+	if (top_table__emit(t, &tx.sink)) {
+		fprintf(out, "top: out of memory\n");
+		return;
+	}
+	if (t->not_kept)
+		fprintf(out, "top: %" PRIu64 " samples of new keys not kept (%u keys at most)\n",
+			t->not_kept, TOP_MAX_ROWS);
 }
 
 uint64_t top_table__not_kept(const struct top_table *t)

@@ -51,14 +51,15 @@ unsigned top_table__nr_rows(const struct top_table *t);
  */
 void top_table__print(struct top_table *t, FILE *out, int max_rows);
 /*
- * --json: the rows, sorted, one line each (all of them):
- * {"type":"row",time_ns,interval_ns,KEY:label,"comm":"..","values":{TITLE:N}}
- * KEY is "tid", "comm" or "key" by the key column's title; a label that
- * came from a number is a number.  The samples of new keys not kept:
- * top_table__not_kept.
+ * The rows, sorted, to the sink @k (rtable.h), all of them: text, the
+ * table as top_table__print prints it (without its last line); JSON, one
+ * line each, {"type":"row", the stamp, KEY:label,"comm":"..",
+ * "values":{TITLE:N}}: KEY is "tid", "comm" or "key" by the key column's
+ * title; a label that came from a number is a number.  The samples of new
+ * keys not kept: top_table__not_kept.  Returns 0 or -ENOMEM (nothing sent).
  */
-struct stats_stamp;
-void top_table__json(struct top_table *t, FILE *out, const struct stats_stamp *st);
+struct rt_sink;
+int top_table__emit(struct top_table *t, struct rt_sink *k);
 uint64_t top_table__not_kept(const struct top_table *t);
 /* Drop every row (a new interval). */
 void top_table__reset(struct top_table *t);

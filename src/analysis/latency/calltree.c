@@ -8,6 +8,7 @@
 
 #include "analysis/latency/calltree.h"
 #include "report/hist.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "util/json.h"
 
@@ -229,42 +230,36 @@ static int by_total(const void *a, const void *b)
 	return x->func - y->func;
 }
 
-/* --json: @n's row, "func", "depth", "path" (outermost first), its statistics. */
-static void json_node(struct calltree *t, const struct node *n, int depth, FILE *fp,
-		      const struct stats_stamp *st)
-{
-	const struct node *path[CALLTREE_DEPTH + 1];
-	struct json j;
-	int np = 0;
+/*
+ * The tree's description: the call indented by its depth (text), or its
+ * "func", "depth" and "path" (outermost first), then its statistics.
+ */
+enum { C_LABEL, C_FUNC, C_DEPTH, C_PATH, C_STATS, NR_COLS };
 
-	for (const struct node *p = n; p && p->func >= 0 && np <= CALLTREE_DEPTH; p = p->parent)
-		path[np++] = p;
-	json__begin(&j, fp, "row");
-	stats_stamp__json(&j, st);
-	json__str(&j, "func", t->names[n->func]);
-	json__u64(&j, "depth", (uint64_t)depth);
-	json__arr(&j, "path");
-	while (np > 0)
-		json__str(&j, NULL, t->names[path[--np]->func]);
-	json__close(&j);
-	stats_table__json(&j, n->lat, 0);
-	json__end(&j);
-}
-
-/* @st: --json rows instead of text */
-static void print_node(struct calltree *t, const struct node *n, int depth, FILE *fp,
-		       const struct stats_stamp *st)
+static void emit_node(struct calltree *t, const struct node *n, int depth, struct rt_sink *k)
 {
+	const char *path[CALLTREE_DEPTH + 1];
 	char label[CALLTREE_DEPTH * 2 + 64];
+	int np = 0, width = t->name_width + 2 * 8;
 	const struct node **kids;
-	int nr = 0, width = t->name_width + 2 * 8;
+	struct rt_val v[NR_COLS];
+	int nr = 0;
 
-	if (n->func >= 0 && n->lat && hist__count(n->lat) && st) {
-		json_node(t, n, depth, fp, st);
-	} else if (n->func >= 0 && n->lat && hist__count(n->lat)) {
+	if (n->func >= 0 && n->lat && hist__count(n->lat)) {
+		for (const struct node *p = n; p && p->func >= 0 && np <= CALLTREE_DEPTH;
+		     p = p->parent)
+			np++;
+		for (const struct node *p = n; p && p->func >= 0 && nr < np; p = p->parent)
+			path[np - ++nr] = t->names[p->func];
+		nr = 0;
 		snprintf(label, sizeof(label), "%*s%-*s", 2 * depth, "",
 			 width > 2 * depth ? width - 2 * depth : 0, t->names[n->func]);
-		stats_table__row(fp, label, n->lat);
+		v[C_LABEL] = (struct rt_val){ .s = label };
+		v[C_FUNC] = (struct rt_val){ .s = t->names[n->func] };
+		v[C_DEPTH] = (struct rt_val){ .u = (uint64_t)depth };
+		v[C_PATH] = (struct rt_val){ .sv = path, .n = (uint64_t)np };
+		v[C_STATS] = (struct rt_val){ .h = n->lat };
+		rtable__row(k, v);
 	}
 	for (const struct node *c = n->child; c; c = c->next)
 		nr++;
@@ -281,22 +276,41 @@ static void print_node(struct calltree *t, const struct node *n, int depth, FILE
 	/* children by total, largest first */
 	qsort(kids, (size_t)nr, sizeof(*kids), by_total);
 	for (int i = 0; i < nr; i++)
-		print_node(t, kids[i], n->func >= 0 ? depth + 1 : depth, fp, st);
+		emit_node(t, kids[i], n->func >= 0 ? depth + 1 : depth, k);
 	free(kids);
+}
+
+void calltree__emit(struct calltree *t, struct rt_sink *k)
+{
+	const struct rt_col cols[NR_COLS] = {
+		[C_LABEL] = { .title = "CALL",
+			      .type = RT_STR,
+			      .width = t->name_width + 2 * 8,
+			      .flags = RT_LEFT | RT_NO_JSON },
+		[C_FUNC] = { .name = "func", .type = RT_STR, .flags = RT_NO_TEXT },
+		[C_DEPTH] = { .name = "depth", .type = RT_U64, .flags = RT_NO_TEXT },
+		[C_PATH] = { .name = "path", .type = RT_STRS, .flags = RT_NO_TEXT },
+		[C_STATS] = { .type = RT_STATS, .unit = RT_UNIT_NS },
+	};
+	const struct rt_desc d = { .type = "row", .cols = cols, .ncols = NR_COLS };
+
+	rtable__begin(k, &d);
+	emit_node(t, &t->root, 0, k);
+	rtable__end(k);
 }
 
 void calltree__print(struct calltree *t, FILE *fp)
 {
-	char title[CALLTREE_DEPTH * 2 + 64];
+	struct rt_text tx;
 
-	snprintf(title, sizeof(title), "%-*s", t->name_width + 2 * 8, "CALL");
-	stats_table__header(fp, title);
-	print_node(t, &t->root, 0, fp, NULL);
+	calltree__emit(t, rt_text__init(&tx, fp));
 }
 
 void calltree__json(struct calltree *t, FILE *fp, const struct stats_stamp *st)
 {
-	print_node(t, &t->root, 0, fp, st);
+	struct rt_json js;
+
+	calltree__emit(t, rt_json__init(&js, fp, st));
 }
 
 uint64_t calltree__nr_open(const struct calltree *t)

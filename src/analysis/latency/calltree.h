@@ -56,8 +56,17 @@ void calltree__lost(struct calltree *t);
 /* The key is gone (its task exited): its open calls are dropped. */
 void calltree__forget(struct calltree *t, uint64_t key);
 
-/* The tree as a table; reset empties the latencies (the tree stays). */
+/*
+ * The tree as a table, to the sink @k (report/rtable.h), or as text to @fp;
+ * reset empties the latencies (the tree stays).  JSON: one line per call,
+ * {"type":"row", the stamp, "func":"hrtimer_expire","depth":1,
+ * "path":["local_timer","hrtimer_expire"],"count":..,"total_ns":..,...}.
+ */
+struct rt_sink;
+struct stats_stamp;
+void calltree__emit(struct calltree *t, struct rt_sink *k);
 void calltree__print(struct calltree *t, FILE *fp);
+void calltree__json(struct calltree *t, FILE *fp, const struct stats_stamp *st);
 void calltree__reset(struct calltree *t);
 /*
  * "WHO: N calls dropped: ..." lines, if any; @end (the run's last table):
@@ -66,16 +75,12 @@ void calltree__reset(struct calltree *t);
 void calltree__print_drops(struct calltree *t, FILE *fp, const char *who, bool end);
 uint64_t calltree__nr_open(const struct calltree *t);
 /*
- * --json: the tree's rows in calltree__print's order, one line each:
- * {"type":"row",time_ns,interval_ns,"func":"hrtimer_expire","depth":1,
- * "path":["local_timer","hrtimer_expire"],"count":..,"total_ns":..,...};
- * the drops (counted for the run) as one line {"type":"dropped",...,
+ * --json: the drops (counted for the run) as one line {"type":"dropped",...,
  * "what":"calls","unwound","orphan_exits","lost","exited","too_deep",
  * "nomem"} (@end: and "open") when any; calltree__failed_alloc: the
  * out-of-memory notice is due.
  */
 struct stats_stamp;
-void calltree__json(struct calltree *t, FILE *fp, const struct stats_stamp *st);
 void calltree__json_drops(struct calltree *t, FILE *fp, const struct stats_stamp *st, bool end);
 bool calltree__failed_alloc(const struct calltree *t);
 

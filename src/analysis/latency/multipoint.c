@@ -12,6 +12,7 @@
 #include "report/evline.h"
 #include "report/heatmap.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "util/json.h"
 #include "util/ofile.h"
@@ -632,11 +633,12 @@ static void json_print(struct multipoint *mt, struct session *s, int when)
 	FILE *out = session__out(s);
 	struct lat_table *t = table(mt);
 	struct stats_stamp st;
+	struct rt_json js;
 	struct json j;
 
 	stats_stamp__now(s, &mt->since, when, &st);
 	if (t)
-		lat_table__json(t, out, &st);
+		lat_table__emit(t, rt_json__init(&js, out, &st));
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++) {
 		if (!mt->store[k] || !pairs__dropped(mt->store[k]))
 			continue;

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One description per report.  A table (or a report of one row per record)
+ * declares its columns once, in a struct rt_desc; its producer emits rows
+ * of values; sinks render them.  The text table and the JSON lines of
+ * --json are two sinks of the same rows, so neither is written by hand and
+ * a new sink (SQL tables, metrics) is one more struct rt_sink_ops.
+ *
+ * A column (struct rt_col) says:
+ *   name   the JSON member's name ("comm", "total_ns"); NULL: none
+ *          (RT_STATS and RT_JSON with no name put their members in the row)
+ *   title  the text header ("COMM", ">10ms")
+ *   type   what a value is and which member of struct rt_val holds it:
+ *            RT_STR   .s (NULL: null)         RT_U64  .u    RT_S64 .i
+ *            RT_F64   .d                      RT_BOOL .b    RT_HEX .u
+ *            RT_NS    .u, a duration in ns (text: "5.062ms", units__fmt_ns)
+ *            RT_STATS .h, a struct hist: calls, total, min, avg, p50, p95,
+ *                     p99, max (text: 8 cells; JSON: "count", "total_ns",
+ *                     ... or, unless the unit is ns, "total", ..., "avg"
+ *                     the exact mean)
+ *            RT_LOG2  .l2, a struct log2_hist (JSON: an array of the slots
+ *                     that hold values, {"lo","hi","count"}, "lo_ns" and
+ *                     "hi_ns" in ns; no text cell: log2_hist__print)
+ *            RT_STRS  .sv, .n strings (JSON: an array; text: joined by ';')
+ *            RT_JSON  .s, members already written (json__frag_end), or NULL
+ *   unit   RT_UNIT_NS, _BYTES, _COUNT, _PERCENT or _NONE: for sinks that
+ *          keep units apart (and RT_STATS/RT_LOG2 print times by it)
+ *   obj    JSON: the column is a member of this object of the row; the
+ *          columns next to each other with the same obj share it ("values")
+ *   width, decimals, flags: the text format.  Cells are right-aligned in
+ *          @width (RT_LEFT: left), separated by one space; RT_FIT widens
+ *          the column to its widest value; RT_F64 prints @decimals.
+ *
+ * The record's "type" ("row") and a stamp (struct stats_stamp: "scope",
+ * "time_ns", "interval_ns") begin each JSON line, before the columns; the
+ * text sink does not print them.  A row's key members come first among
+ * the columns; members text does not show are RT_NO_TEXT columns, and a
+ * text label JSON does not show is an RT_NO_JSON column.
+ *
+ * A producer describes its table and emits its rows:
+ *
+ *   static const struct rt_col cols[] = {
+ *       { .name = "comm", .title = "COMM", .type = RT_STR, .width = 16, .flags = RT_LEFT },
+ *       { .name = "tid", .title = "TID", .type = RT_U64, .width = 7 },
+ *       { .type = RT_STATS, .unit = RT_UNIT_NS },
+ *   };
+ *   const struct rt_desc d = { .type = "row", .cols = cols, .ncols = 3 };
+ *   union rt_sinks u;
+ *   struct rt_sink *k = json ? rt_json__init(&u.json, fp, &stamp) : rt_text__init(&u.text, fp);
+ *
+ *   rtable__begin(k, &d);
+ *   for each row:
+ *       rtable__row(k, (struct rt_val[]){ { .s = comm }, { .u = tid }, { .h = hist } });
+ *   rtable__end(k);
+ *
+ * A table with RT_FIT columns passes each row to rtable__fit() before
+ * rtable__begin (the text sink measures them; others ignore it).  A value
+ * is read only during the call that gets it: nothing is kept, and no sink
+ * allocates per value or per row.
+ *
+ * The shared tables render through it: stats_table (one row of RT_STATS),
+ * lat_table (lat_table__emit; its key declared with lat_table__set_keys,
+ * or, for owners not converted yet, a text label and an RT_JSON key),
+ * top_table (top_table__emit) and calltree (calltree__emit).  A profiler
+ * with such a table picks the sink (text, or JSON with its stamp) and
+ * calls the emit; a profiler with a table of its own describes it as above.
+ *
+ * A sink is a struct rt_sink whose ops get the description at begin, then
+ * every row's values in column order, then end (a sink for SQL would
+ * create its table at begin, insert at row and commit at end).  Embed
+ * struct rt_sink first in the sink's own state and set its ops: see
+ * tests/unit/test_rtable.c for a sink that captures the rows.
+ */
+#ifndef PP_RTABLE_H
+#define PP_RTABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct hist;
+struct log2_hist;
+struct stats_stamp;
+
+enum rt_type {
+	RT_STR,
+	RT_U64,
+	RT_S64,
+	RT_F64,
+	RT_BOOL,
+	RT_HEX,
+	RT_NS,
+	RT_STATS,
+	RT_LOG2,
+	RT_STRS,
+	RT_JSON,
+};
+
+enum rt_unit {
+	RT_UNIT_NONE,
+	RT_UNIT_NS,
+	RT_UNIT_BYTES,
+	RT_UNIT_COUNT,
+	RT_UNIT_PERCENT,
+};
+
+/* Text format and placement of a column. */
+#define RT_LEFT 0x01	   /* left-aligned (default: right) */
+#define RT_FIT 0x02	   /* as wide as its widest value (rtable__fit) or title */
+#define RT_NO_TEXT 0x04	   /* JSON only: the text table has no such column */
+#define RT_NO_JSON 0x08	   /* text only (a label that JSON writes as key members) */
+#define RT_SUBROW 0x10	   /* RT_STATS: a text line of its own under the row, its */
+			   /* title indented in the first column: "  sleep  ..." */
+#define RT_OMIT_EMPTY 0x20 /* no member (nor sub-row) when NULL or without values */
+#define RT_EMPTY_NULL 0x40 /* RT_STR: "" is "-" in text and null in JSON */
+#define RT_PCT_OF 0x80	   /* RT_U64: text "N (x.x%)" of the value's .n */
+
+/* The text cells of RT_STATS: "calls" is one narrower than the values. */
+#define RT_STATS_WIDTH 11
+
+struct rt_col {
+	const char *name;
+	const char *title;
+	enum rt_type type;
+	enum rt_unit unit;
+	const char *obj;
+	int width;
+	int decimals;
+	unsigned flags;
+};
+
+struct rt_desc {
+	const char *type; /* JSON: the record's "type" */
+	const struct rt_col *cols;
+	int ncols;
+};
+
+struct rt_val {
+	union {
+		uint64_t u;
+		int64_t i;
+		double d;
+		bool b;
+		const struct hist *h;
+		const struct log2_hist *l2;
+		const char *const *sv;
+	};
+	const char *s;
+	uint64_t n; /* RT_STRS: how many; RT_PCT_OF: the whole */
+	bool num;   /* RT_STR: the text of the number .i (JSON writes the number) */
+};
+
+struct rt_sink;
+struct rt_sink_ops {
+	void (*fit)(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v);
+	void (*begin)(struct rt_sink *k, const struct rt_desc *d);
+	void (*row)(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v);
+	void (*end)(struct rt_sink *k, const struct rt_desc *d);
+};
+
+struct rt_sink {
+	const struct rt_sink_ops *ops;
+	const struct rt_desc *desc; /* between begin and end */
+};
+
+void rtable__fit(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v);
+void rtable__begin(struct rt_sink *k, const struct rt_desc *d);
+void rtable__row(struct rt_sink *k, const struct rt_val *v);
+void rtable__end(struct rt_sink *k);
+
+/* Columns of a table, at most (top: a key, a comm and 64 values). */
+#define RT_MAX_COLS 96
+
+/*
+ * The text table: a header line of the titles, then a line per row (and
+ * its sub-rows).  @max_rows (0: all) cuts the table, then "... N more".
+ * @no_header: rows only.
+ */
+struct rt_text {
+	struct rt_sink sink;
+	FILE *fp;
+	int max_rows;
+	bool no_header;
+	int rows;
+	int w[RT_MAX_COLS]; /* RT_FIT widths */
+};
+struct rt_sink *rt_text__init(struct rt_text *t, FILE *fp);
+/*
+ * The text cells of @c[0..n) as a row prints them (their widths, one space
+ * apart), or their titles (@v NULL), into @buf: a row's label elsewhere (a
+ * histogram's heading).  Returns its length.
+ */
+int rt_text__line(const struct rt_col *c, int n, const struct rt_val *v, char *buf, size_t len);
+
+/* JSON lines: {"type":TYPE, the stamp (if any), the columns}, one per row. */
+struct rt_json {
+	struct rt_sink sink;
+	FILE *fp;
+	const struct stats_stamp *stamp;
+};
+struct rt_sink *rt_json__init(struct rt_json *j, FILE *fp, const struct stats_stamp *stamp);
+
+/* Room for either of the two, for a producer that picks one. */
+union rt_sinks {
+	struct rt_text text;
+	struct rt_json json;
+};
+
+/* The text of one cell (not RT_STATS, RT_LOG2, RT_JSON) into @buf.  Returns @buf. */
+char *rt_cell(const struct rt_col *c, const struct rt_val *v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One report description, three sinks: the same rows of one table go to
+ * the text table and to JSON lines, each checked byte for byte, and to a
+ * sink written here that captures them (a new sink is one struct of ops).
+ */
+#include <stdlib.h>
+
+#include "report/hist.h"
+#include "report/log2_hist.h"
+#include "report/rtable.h"
+#include "report/stats_table.h"
+#include "ut.h"
+
+static const struct rt_col cols[] = {
+	{ .name = "comm", .title = "COMM", .type = RT_STR, .flags = RT_LEFT | RT_FIT },
+	{ .name = "pid", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "tid", .title = "TID", .type = RT_U64, .width = 5 },
+	{ .type = RT_STATS, .unit = RT_UNIT_NS },
+	{ .name = "than_ns", .type = RT_NS, .flags = RT_NO_TEXT },
+	{ .name = "slow", .title = ">1ms", .type = RT_U64, .width = 10, .flags = RT_PCT_OF },
+	{ .name = "sleep",
+	  .title = "sleep",
+	  .type = RT_STATS,
+	  .unit = RT_UNIT_NS,
+	  .flags = RT_SUBROW | RT_OMIT_EMPTY },
+	{ .name = "ratio", .title = "RATIO", .type = RT_F64, .decimals = 2, .width = 6 },
+	{ .name = "addr", .title = "ADDR", .type = RT_HEX, .obj = "more", .width = 6 },
+	{ .name = "on", .title = "ON", .type = RT_BOOL, .obj = "more", .width = 3 },
+	{ .name = "hist", .type = RT_LOG2, .unit = RT_UNIT_NS, .flags = RT_OMIT_EMPTY },
+};
+static const struct rt_desc desc = { .type = "row", .cols = cols, .ncols = 11 };
+
+#define NR_ROWS 2
+static struct hist *tot[NR_ROWS], *sleep_h[NR_ROWS];
+static struct log2_hist l2[NR_ROWS];
+
+static void row_vals(int r, struct rt_val *v)
+{
+	static const char *const comms[] = { "bash", "a \"long\" name" };
+
+	memset(v, 0, sizeof(*v) * desc.ncols);
+	v[0].s = comms[r];
+	v[1].u = 100 + r;
+	v[2].u = 1000 + r;
+	v[3].h = tot[r];
+	v[4].u = 1000000;
+	v[5].u = r;
+	v[5].n = hist__count(tot[r]);
+	v[6].h = sleep_h[r];
+	v[7].d = 1.0 / 3 + r;
+	v[8].u = 0x10 + r;
+	v[9].b = r;
+	v[10].l2 = &l2[r];
+}
+
+static void emit(struct rt_sink *k)
+{
+	struct rt_val v[11];
+
+	for (int r = 0; r < NR_ROWS; r++) {
+		row_vals(r, v);
+		rtable__fit(k, &desc, v);
+	}
+	rtable__begin(k, &desc);
+	for (int r = 0; r < NR_ROWS; r++) {
+		row_vals(r, v);
+		rtable__row(k, v);
+	}
+	rtable__end(k);
+}
+
+/* A third sink: keeps what a row says, as a metrics or SQL sink would read it. */
+struct capture {
+	struct rt_sink sink;
+	int begun, rows, ended;
+	uint64_t calls, tids;
+	char comms[64];
+};
+
+static void cap_begin(struct rt_sink *k, const struct rt_desc *d)
+{
+	((struct capture *)k)->begun += d->ncols;
+}
+
+static void cap_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
+{
+	struct capture *c = (struct capture *)k;
+
+	c->rows++;
+	for (int i = 0; i < d->ncols; i++) {
+		if (d->cols[i].type == RT_STATS && !d->cols[i].name)
+			c->calls += hist__count(v[i].h);
+		else if (d->cols[i].name && !strcmp(d->cols[i].name, "tid"))
+			c->tids += v[i].u;
+		else if (d->cols[i].name && !strcmp(d->cols[i].name, "comm"))
+			snprintf(c->comms + strlen(c->comms), sizeof(c->comms) - strlen(c->comms),
+				 "%s,", v[i].s);
+	}
+}
+
+static void cap_end(struct rt_sink *k, const struct rt_desc *d)
+{
+	(void)d;
+	((struct capture *)k)->ended++;
+}
+
+static const struct rt_sink_ops cap_ops = { .begin = cap_begin, .row = cap_row, .end = cap_end };
+
+static const char text_want[] =
+	"COMM            TID      calls       total         min         avg         p50"
+	"         p95         p99         max       >1ms  RATIO   ADDR  ON\n"
+	"bash           1000          3     6.000ms     1.000ms     2.000ms     2.002ms"
+	"     3.000ms     3.000ms     3.000ms   0 (0.0%)   0.33   0x10  no\n"
+	"  sleep                      1   500.000us   500.000us   500.000us   500.000us"
+	"   500.000us   500.000us   500.000us\n"
+	"a \"long\" name  1001          1       800ns       800ns       800ns       800ns"
+	"       800ns       800ns       800ns 1 (100.0%)   1.33   0x11 yes\n";
+
+static const char json_want[] =
+	"{\"type\":\"row\",\"scope\":\"run\",\"time_ns\":7,\"interval_ns\":9,\"comm\":\"bash\","
+	"\"pid\":100,\"tid\":1000,\"count\":3,\"total_ns\":6000000,\"min_ns\":1000000,"
+	"\"avg_ns\":2000000,\"p50_ns\":2002943,\"p95_ns\":3000000,\"p99_ns\":3000000,"
+	"\"max_ns\":3000000,\"than_ns\":1000000,\"slow\":0,\"sleep\":{\"count\":1,"
+	"\"total_ns\":500000,\"min_ns\":500000,\"avg_ns\":500000,\"p50_ns\":500000,"
+	"\"p95_ns\":500000,\"p99_ns\":500000,\"max_ns\":500000},\"ratio\":0.333333333333333,"
+	"\"more\":{\"addr\":\"0x10\",\"on\":false},\"hist\":[{\"lo_ns\":524288,"
+	"\"hi_ns\":1048575,\"count\":1},{\"lo_ns\":1048576,\"hi_ns\":2097151,\"count\":1},"
+	"{\"lo_ns\":2097152,\"hi_ns\":4194303,\"count\":1}]}\n"
+	"{\"type\":\"row\",\"scope\":\"run\",\"time_ns\":7,\"interval_ns\":9,"
+	"\"comm\":\"a \\\"long\\\" name\",\"pid\":101,\"tid\":1001,\"count\":1,\"total_ns\":800,"
+	"\"min_ns\":800,\"avg_ns\":800,\"p50_ns\":800,\"p95_ns\":800,\"p99_ns\":800,"
+	"\"max_ns\":800,\"than_ns\":1000000,\"slow\":1,\"ratio\":1.33333333333333,"
+	"\"more\":{\"addr\":\"0x11\",\"on\":true}}\n";
+
+int main(void)
+{
+	struct stats_stamp st = { .scope = "run", .time_ns = 7, .interval_ns = 9 };
+	struct capture cap = { .sink.ops = &cap_ops };
+	char *out = NULL;
+	size_t len = 0;
+	struct rt_text tx;
+	struct rt_json js;
+	FILE *fp;
+
+	for (int r = 0; r < NR_ROWS; r++) {
+		tot[r] = hist__new();
+		sleep_h[r] = hist__new();
+	}
+	hist__record(tot[0], 1000000);
+	hist__record(tot[0], 2000000);
+	hist__record(tot[0], 3000000);
+	hist__record(sleep_h[0], 500000);
+	log2_hist__add(&l2[0], 1000000);
+	log2_hist__add(&l2[0], 2000000);
+	log2_hist__add(&l2[0], 3000000);
+	hist__record(tot[1], 800);
+
+	fp = open_memstream(&out, &len);
+	emit(rt_text__init(&tx, fp));
+	fclose(fp);
+	CHECK(!strcmp(out, text_want), "text:\n%s\nwanted:\n%s", out, text_want);
+	free(out);
+
+	fp = open_memstream(&out, &len);
+	emit(rt_json__init(&js, fp, &st));
+	fclose(fp);
+	CHECK(!strcmp(out, json_want), "json:\n%s\nwanted:\n%s", out, json_want);
+	free(out);
+
+	emit(&cap.sink);
+	CHECK_INT(cap.begun, 11);
+	CHECK_INT(cap.rows, 2);
+	CHECK_INT(cap.ended, 1);
+	CHECK_INT(cap.calls, 4);
+	CHECK_INT(cap.tids, 2001);
+	CHECK_STR(cap.comms, "bash,a \"long\" name,");
+
+	/* max_rows: the first rows, then how many more */
+	fp = open_memstream(&out, &len);
+	rt_text__init(&tx, fp);
+	tx.max_rows = 1;
+	tx.no_header = true;
+	emit(&tx.sink);
+	fclose(fp);
+	CHECK(!strncmp(out, "bash ", 5) && strstr(out, "  sleep ") &&
+		      strstr(out, "\n... 1 more\n") && !strstr(out, "long"),
+	      "max_rows:\n%s", out);
+	free(out);
+
+	for (int r = 0; r < NR_ROWS; r++) {
+		hist__delete(tot[r]);
+		hist__delete(sleep_h[r]);
+	}
+	return ut_done("test_rtable");
+}
