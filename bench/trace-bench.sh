@@ -13,6 +13,8 @@
 #   BENCH_RT=1 runs both tools at SCHED_FIFO 10 and the workload at SCHED_FIFO 5,
 #   to take other load on the two CPUs out of the comparison (both tools get the
 #   same treatment).
+#   PP_OPTS adds options to perf-prof's command line (PP_OPTS=--order: through the
+#   time order, as perf script's output is).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
@@ -92,8 +94,9 @@ run_pp() { # [idle]: no workload, 1 s: the fixed cost of starting and stopping
 	local sub pid w seen lost cpu res=${1:-res}
 	rm -f "$tmp/pp.pid" "$tmp/pp.txt" "$tmp/pp.times"
 	(
-		"${rt[@]}" taskset -c 0 "$pp" trace -e sched:sched_switch -C 1 -o "$tmp/pp.txt" \
-			2>"$tmp/pp.err" &
+		# shellcheck disable=SC2086 # PP_OPTS: words
+		"${rt[@]}" taskset -c 0 "$pp" trace -e sched:sched_switch -C 1 ${PP_OPTS:-} \
+			-o "$tmp/pp.txt" 2>"$tmp/pp.err" &
 		echo $! >"$tmp/pp.pid"
 		wait $!
 		times >"$tmp/pp.times"
@@ -148,7 +151,7 @@ median() { # FILE COLUMN
 }
 
 printf "trace-bench: perf bench sched pipe -l %s on CPU 1 (~%s switches), tools on CPU 0, %s rounds%s\n" \
-	"$loops" "$((2 * loops))" "$rounds" "${rt[*]:+, tools under ${rt[*]}, workload under ${wrt[*]}}"
+	"$loops" "$((2 * loops))" "$rounds" "${rt[*]:+, tools under ${rt[*]}, workload under ${wrt[*]}}${PP_OPTS:+, perf-prof ${PP_OPTS}}"
 t_start=$(date +%s)
 run_pp idle || { echo "perf-prof run failed: $(cat "$tmp/pp.err")"; exit 1; }
 run_perf idle || { echo "perf run failed: $(cat "$tmp/rec.err")"; exit 1; }

@@ -68,6 +68,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(rec, data, len);
 	memcpy(rec, &h, sizeof(h));
 
+	/* the time order's key, read in place: the decoder's values wherever it decodes */
+	{
+		uint64_t time;
+		uint32_t tid;
+		int ret = sample__time((void *)rec, st, &time, &tid);
+
+		if (!sample__parse((void *)rec, st, rf, mask, &s) &&
+		    (ret || time != s.time || tid != s.tid))
+			__builtin_trap();
+		ret = sample__id_time((void *)rec, st, &time);
+		if (ret != sample__parse_id((void *)rec, st, &s) || (!ret && time != s.time))
+			__builtin_trap();
+	}
 	if (!sample__parse((void *)rec, st, rf, mask, &s)) {
 		touch(rec, h.size, s.ips, s.nr_ips * 8);
 		touch(rec, h.size, s.raw, s.raw_size);

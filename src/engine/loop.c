@@ -345,10 +345,15 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 	}
 }
 
-/* A record's time (0 when it has none) and, for a sample, its thread in *@tid. */
+/*
+ * A record's time (0 when it has none) and, for a sample, its thread in
+ * *@tid.  Read in place, not decoded: a sample is decoded once, when it
+ * is dispatched (queued with --order, kept by --overwrite or limited by
+ * --sampling-limit, it is not decoded before).
+ */
 static u64 record_time(struct session *s, const struct perf_event_header *h, u32 *tid)
 {
-	struct sample smp;
+	u64 time;
 
 	if (h->type == PERF_RECORD_SAMPLE) {
 		struct evsel *ev;
@@ -359,15 +364,11 @@ static u64 record_time(struct session *s, const struct perf_event_header *h, u32
 			return 0;
 		memcpy(&id, h + 1, sizeof(id));
 		ev = session__evsel_by_id(s, id);
-		if (!ev ||
-		    sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
-				       ev->attr.sample_regs_user, ev->attr.sample_regs_intr, &smp))
+		if (!ev || sample__time(h, ev->attr.sample_type, &time, tid))
 			return 0;
-		if (tid)
-			*tid = smp.tid;
-		return smp.time;
+		return time;
 	}
-	return sample__parse_id(h, BASE_SAMPLE_TYPE, &smp) ? 0 : smp.time;
+	return sample__id_time(h, BASE_SAMPLE_TYPE, &time) ? 0 : time;
 }
 
 u64 session__record_time(struct session *s, const struct perf_event_header *h)
@@ -567,6 +568,11 @@ static int drain_all(struct session *s, bool final)
 		flush_order(s, horizon);
 	}
 	return 0;
+}
+
+int session__drain_rings(struct session *s, bool final)
+{
+	return drain_all(s, final);
 }
 
 /*

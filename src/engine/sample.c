@@ -57,6 +57,50 @@ static unsigned read_format_size(u64 read_format)
 	return n;
 }
 
+static unsigned long nr_parsed;
+
+unsigned long sample__nr_parsed(void)
+{
+	return nr_parsed;
+}
+
+int sample__time(const struct perf_event_header *hdr, u64 st, u64 *time, u32 *tid)
+{
+	const unsigned char *p = (const unsigned char *)(hdr + 1);
+	unsigned before = 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP));
+	unsigned need =
+		before + 8 * __builtin_popcountll(st & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME));
+
+	*time = 0;
+	if (tid)
+		*tid = 0;
+	if (hdr->size < sizeof(*hdr) + need)
+		return -EINVAL;
+	p += before;
+	if (st & PERF_SAMPLE_TID) {
+		if (tid)
+			memcpy(tid, p + 4, 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME)
+		memcpy(time, p, 8);
+	return 0;
+}
+
+int sample__id_time(const struct perf_event_header *hdr, u64 st, u64 *time)
+{
+	unsigned size = sample__id_size(st);
+	const unsigned char *p;
+
+	*time = 0;
+	if (hdr->size < sizeof(*hdr) + size)
+		return -EINVAL;
+	p = (const unsigned char *)hdr + hdr->size - size;
+	if (st & PERF_SAMPLE_TIME)
+		memcpy(time, p + (st & PERF_SAMPLE_TID ? 8 : 0), 8);
+	return 0;
+}
+
 int sample__parse(const struct perf_event_header *hdr, u64 st, u64 read_format, u64 regs_user_mask,
 		  struct sample *s)
 {
@@ -72,6 +116,7 @@ int sample__parse_intr(const struct perf_event_header *hdr, u64 st, u64 read_for
 	u64 v;
 	const void *p;
 
+	nr_parsed++;
 	memset(s, 0, sizeof(*s));
 	s->type = hdr->type;
 	s->misc = hdr->misc;

@@ -109,6 +109,23 @@ int sample__parse_intr(const struct perf_event_header *hdr, u64 sample_type, u64
 		       u64 regs_user_mask, u64 regs_intr_mask, struct sample *s);
 
 /*
+ * A record's place in time without decoding it (the time order's key):
+ * a sample's TID and TIME come right after the fields of fixed size that
+ * precede them (IDENTIFIER, IP), so they are read where they are.  The
+ * values sample__parse gives for a record it accepts; 0 for a field
+ * @sample_type lacks.  Returns 0, or -EINVAL (*@time and *@tid 0) when the
+ * record is too short to hold them.  @tid may be NULL.
+ */
+int sample__time(const struct perf_event_header *hdr, u64 sample_type, u64 *time, u32 *tid);
+/* The same for a non-sample record: the time in its sample_id trailer, as sample__parse_id. */
+int sample__id_time(const struct perf_event_header *hdr, u64 sample_type, u64 *time);
+/*
+ * How many samples sample__parse(_intr) decoded in this process: the
+ * engine decodes each sample once, whatever the ordering (tests count).
+ */
+unsigned long sample__nr_parsed(void);
+
+/*
  * Decode the sample_id trailer of a non-sample record (sample_id_all).
  * Fills pid/tid/time/id/stream_id/cpu when present.  Returns 0 or -EINVAL.
  */

@@ -224,8 +224,14 @@ bool session__reap_workload(struct session *s);
 int session__trace_targets(struct session *s);
 int session__open_cgroups(struct session *s);
 void session__dispatch(struct session *s, const struct perf_event_header *h, int cpu);
-/* A record's time (0 when it has none). */
+/* A record's time (0 when it has none), read in place: samples are decoded at dispatch only. */
 u64 session__record_time(struct session *s, const struct perf_event_header *h);
+/*
+ * Read every ring now and deliver its records, through the time order when
+ * there is one (@final: all it holds).  0 or -ENOMEM.  The loop's; the
+ * tests' on rings they fill themselves.
+ */
+int session__drain_rings(struct session *s, bool final);
 /* --overwrite (overwrite.c): deliver the records written since the last read, in time order. */
 int session__read_overwrite(struct session *s, bool final);
 /* A LOST / LOST_SAMPLES record: add it to the totals and its CPU's count. */

@@ -211,6 +211,44 @@ static void check_decoded(const char *name, const struct spec *w, const struct b
 }
 
 /*
+ * The time order's key, read in place (sample__time), on the record and
+ * every cut of it: where the full decode succeeds, its time and tid; the
+ * record's own wherever it is long enough to hold them (IDENTIFIER, IP,
+ * TID, TIME come first), else -EINVAL and zeros.
+ */
+static void check_time(const char *name, const struct spec *w, const struct buf *b)
+{
+	u64 st = w->st, want_time = st & PERF_SAMPLE_TIME ? w->time : 0;
+	u32 want_tid = st & PERF_SAMPLE_TID ? w->tid : 0;
+	size_t need = 8 + 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+							 PERF_SAMPLE_TID | PERF_SAMPLE_TIME));
+	int bad = 0;
+
+	for (size_t n = 0; n <= b->len; n++) {
+		struct perf_event_header *h = cut(b, n);
+		struct sample s;
+		u64 time = 1;
+		u32 tid = 1;
+		int ret = sample__time(h, st, &time, &tid);
+		int full = sample__parse(h, st, w->rf, w->mask, &s);
+
+		if (n >= need ? ret || time != want_time || tid != want_tid
+			      : ret != -EINVAL || time || tid)
+			bad++;
+		if (!full && (ret || time != s.time || tid != s.tid))
+			bad++;
+		if (n == b->len) {
+			CHECK(!full && !ret, "%s: time of the whole record %d %d", name, full, ret);
+			time = 1;
+			CHECK(!sample__time(h, st, &time, NULL) && time == want_time,
+			      "%s: time without tid", name);
+		}
+		free(h);
+	}
+	CHECK(bad == 0, "%s: %d cuts read a time unlike the decode's", name, bad);
+}
+
+/*
  * Decode the full record (exact fields), the record with 8 bytes of
  * trailing slack (still fine), and every shorter cut (-EINVAL).
  */
@@ -251,6 +289,7 @@ static void run(const char *name, const struct spec *w)
 		free(h);
 	}
 	CHECK(bad == 0, "%s: %d cuts not rejected", name, bad);
+	check_time(name, w, &b);
 }
 
 static void base(struct spec *w, u64 st)
@@ -527,13 +566,21 @@ static void check_id(const char *name, const struct buf *b, u64 st, u32 type)
 	free(h);
 	/* any record shorter than header + trailer is refused; longer cuts stay in
    * bounds */
-	for (size_t n = 0; n < b->len; n++) {
+	for (size_t n = 0; n <= b->len; n++) {
 		int ret;
 
 		h = cut(b, n);
 		ret = sample__parse_id(h, st, &s);
 		if (n < sizeof(*h) + idsz)
 			CHECK(ret == -EINVAL, "%s: id cut %zu gave %d", name, n, ret);
+		/* the time order's key, read in place: as the decode */
+		{
+			u64 time = 1;
+			int r2 = sample__id_time(h, st, &time);
+
+			CHECK(r2 == ret && time == (ret ? 0 : s.time), "%s: id time cut %zu: %d %d",
+			      name, n, r2, ret);
+		}
 		free(h);
 	}
 }
