@@ -9,12 +9,14 @@
 #include "engine/cgroup.h"
 #include "engine/comm.h"
 #include "engine/order.h"
+#include "engine/output.h"
 #include "engine/probe.h"
+#include "engine/probeset.h"
 #include "engine/ring.h"
 #include "engine/session.h"
+#include "engine/signals.h"
 #include "engine/tp.h"
 #include "engine/tracer.h"
-#include "engine/workload.h"
 
 /* Every event shares these sample_id bits so any record's trailer parses alike. */
 #define BASE_SAMPLE_TYPE \
@@ -82,9 +84,6 @@ struct id_map {
 	struct evsel *ev;
 };
 
-/* After the first stop signal, what is left is processed this long at most. */
-#define ABANDON_NS (200 * 1000000ULL)
-
 struct session {
 	struct engine_conf conf; /* every group present: the defaults below when not given */
 	struct target_opts def_target;
@@ -94,14 +93,20 @@ struct session {
 	struct capture_opts def_capture;
 	struct log_opts def_log;
 	struct clock_opts def_clock;
+
+	/* The parts with one job each, in their own headers and files: */
+	struct session_output out;  /* results' stream, --json, warnings' name: output.h */
+	struct session_errors err;  /* the last error, the events skipped: output.h */
+	struct session_signals sig; /* signals read by the loop, and what they asked: signals.h */
+	struct session_workload wl; /* the -- command as the session runs it: signals.h */
+	struct probeset probes;	    /* probes in tracefs, the user probe resolver: probeset.h */
+
+	/* The rest: targets, events, rings and the loop (next: a source of their own). */
 	bool order;		 /* time order: --order, stacks, or the profiler asked */
 	bool cpu_wide;		 /* the profiler asked for per-CPU events with -p/-t/-- */
 	unsigned want_pages;	 /* the profiler's minimum ring size without -m */
 	unsigned want_interval;	 /* the profiler's -i when none is given */
-	const int *out_errno_at; /* where the -o stream keeps a failed write's errno */
-	const char *name;	 /* the profiler's, for session__warn */
 	const struct user_filter_ops *uf_ops; /* refused filters run in user space */
-	FILE *out;
 	struct tp_db *tp;
 	struct comm_map *comms;
 	struct target_set *targets; /* -p/-t/-- as seen by CPU-wide events */
@@ -113,8 +118,6 @@ struct session {
 	pid_t *threads; /* per-thread targets (-p/-t expanded, or the workload) */
 	int nr_threads;
 	bool per_thread;
-	struct workload wl;
-	bool has_wl;
 	struct cgroup_set cg;  /* --cgroups: opened per CPU in place of threads */
 	struct tracer *tracer; /* --ptrace */
 
@@ -142,30 +145,16 @@ struct session {
 	struct rate *rate;
 	u64 eval_since; /* the last --perfeval-* lines (session__now) */
 
-	int epfd, sigfd, tickfd, intfd, usefd;
+	int epfd, tickfd, intfd, usefd;
 	struct order_queue *oq;
 	u64 order_margin;
 	bool stop;
 	bool started;		  /* the events were enabled */
-	bool output_failed;	  /* session__output_err was called */
 	u64 enabled_at;		  /* ... then (session__now's clock) */
 	u64 all_enabled_at;	  /* the last of them enabled */
-	bool want_snapshot;	  /* SIGUSR1 seen */
-	bool want_usage;	  /* SIGUSR2 seen */
-	bool want_reopen;	  /* SIGHUP seen, with an output file */
 	u64 nr_read;		  /* records read from the ring buffers */
-	bool interrupted;	  /* SIGINT/SIGTERM/SIGQUIT/SIGHUP (passed on to the workload) */
-	int wl_signal;		  /* the first of them passed on to a running workload */
-	unsigned nr_interrupts;	  /* stop signals received */
-	unsigned interrupts_seen; /* ... when the loops started to give up */
-	u64 abandon_at;		  /* after an interrupt, stop processing at this time */
-	u64 signal_cpu;		  /* our CPU time (ns) at the first stop signal */
 	u64 abandoned_recs;	  /* left in the order queue by the interrupt */
 	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
-	bool wl_stopped;	  /* we ended the workload (-N, output error) */
-	bool wl_unstarted;	  /* stopped during start-up: the command never ran */
-	int out_errno;		  /* writing the output failed */
-	bool json;		  /* --json */
 	const char *stop_reason;
 	u64 nr_samples;
 	struct {
@@ -181,25 +170,7 @@ struct session {
 	char cached_prefix[32];
 	struct trace_seq seq; /* event printing buffer */
 	bool seq_ready;
-	sigset_t old_mask; /* restored after the run */
-	void (*old_pipe)(int);
-	bool sig_blocked;
-	bool hup_ignored; /* SIGHUP was ignored at start (nohup): it stays so */
-	char err[512];
-	int err_code;	/* -errno that went with err */
-	bool err_usage; /* err is a usage error */
-	char **skipped; /* glob matches the kernel refused */
-	int nr_skipped;
-	/* dynamic probes (probe.c) */
-	int (*probe_resolve)(struct session *s, const struct ev_spec *spec,
-			     struct probe_site **sites, int *nr);
-	char **dyn_names; /* "FILE\n-:GROUP/EVENT": how each tracefs event of ours goes */
-	int nr_dyn;
-	bool dyn_tried;	      /* stale groups removed */
-	bool probe_sigs_held; /* stop signals held while tracefs events of ours exist */
-	sigset_t probe_old_mask;
 	struct evsel **fd_ev;	    /* the event of each fds[] entry */
-	char probe_filter_err[256]; /* why user space could not take a probe's filter */
 	unsigned char *ow_data;	    /* --overwrite: the copies of a read (every ring's size) */
 	size_t ow_size;
 };
