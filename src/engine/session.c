@@ -242,12 +242,6 @@ u64 session__all_enabled_time(struct session *s)
 	return s && s->started ? s->all_enabled_at : 0;
 }
 
-u64 session__signal_time(struct session *s, u64 *cpu_ns)
-{
-	*cpu_ns = s ? s->sig.signal_cpu : 0;
-	return s && s->sig.abandon_at ? s->sig.abandon_at - ABANDON_NS : 0;
-}
-
 u64 session__records_read(struct session *s)
 {
 	return s->nr_read;

@@ -1,5 +1,75 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals shared by session.c (setup) and loop.c (event loop). */
+/*
+ * Internals shared by the engine's files: session.c (setup), open*.c (perf
+ * events), loop.c (event loop), and the parts below.
+ *
+ * struct session is a handful of parts, each with one job, one header and
+ * (mostly) one file:
+ *   out     the results' stream, --json, the name messages carry (output.h/.c)
+ *   err     the last error and its kind, the events skipped (output.h/.c)
+ *   sig     the signals the loop reads and what they asked (signals.h/.c)
+ *   wl      the -- command as the session runs it (signals.h/.c; workload.c)
+ *   probes  probes made in tracefs, the user probe resolver (probeset.h/.c)
+ *   the rest: targets, events, rings, the loop, order and dispatch: the
+ *           next step's work (below).
+ *
+ * ---- Next step: events from any source (issue 22, part 2) ----
+ *
+ * Two halves that today share struct session and struct evsel:
+ *
+ * 1. The event catalogue, independent of any source: what an event is.
+ *    evspec (the -e text), evname (a name to a PMU type/config), tp (the
+ *    tracefs formats), probe (a probe's site and arguments as fields),
+ *    kfilter (a filter's kernel and user parts), features (what this
+ *    kernel has).  An event of the catalogue is struct evsel without its
+ *    perf state: name, spec, tp format, probe, filter text, cpus=, stack
+ *    wish, the field decoders (fastprint, jfields, names), and the
+ *    profiler's handler and private data (the hooks work).  A profiler
+ *    asks for events and gets samples; it never sees an attr, fd or ring.
+ *    The probes in tracefs (probeset) are the perf source's way to fetch
+ *    memory at a probe; another source (BPF) fetches itself: they go with
+ *    the perf source, made when it takes the event rather than at add.
+ *
+ * 2. Sources, behind one interface (prototype, unused yet: engine/source.h):
+ *    add (take an event or leave it to another source), open, enable,
+ *    poll_fds (what the loop waits on), read (deliver what is ready; final
+ *    after disable), counters, stats (lost, throttled, abandoned), disable,
+ *    close.  The perf ring source is the first behind it.
+ *
+ *    read() hands parsed samples (struct sample with its evsel, time, CPU,
+ *    thread, stack) and task events (COMM, FORK, EXIT, MMAP2, SWITCH, LOST)
+ *    to the session: straight to dispatch, or into the order queue, which
+ *    then orders parsed samples of every source (parse once: the record's
+ *    time is the parsed sample's).  A source
+ *    says how its streams are ordered (perf: per ring) so the queue's
+ *    margin is per source.
+ *
+ *    The perf ring source takes what is perf's from here: fds, bufs, ids,
+ *    fd_ev, trackers (names.c) and --kvmclock's ring, ow_data (overwrite.c),
+ *    lost_cpu/lost_total/throttled (lost.c), threads/per_thread, cgroups,
+ *    --ptrace, and from struct evsel: attr, cur_fd, nr_open, cnt, refused*,
+ *    leader, counting.  Its files: open.c, open_target.c, ring.c,
+ *    overwrite.c, counter.c, names.c, kvmclock_run.c, and loop.c's drain.
+ *    The session keeps conf, the parts above, the catalogue's events, the
+ *    hooks, the order queue, stop/started and the enable times, comms,
+ *    targets, the stack resolver and time formatting; the loop waits on
+ *    every source's fds, the signalfd and the timers.  A source without
+ *    task events (no COMM/FORK) leaves names to the comm map's /proc
+ *    fallback, as a CPU not monitored does today.
+ *
+ *    Second sources to prove the interface: the injected session
+ *    (inject.c: records given by tests, a replay source), then a profiler
+ *    as a source (part 3: its rows as events whose fields are its report
+ *    columns), then BPF.
+ *
+ * Order of work, each step mechanical and tested like this one: (a) the
+ * perf fields into struct perf_source (s->perf); (b) struct evsel split,
+ * the perf state behind ev->src; (c) source_ops with the perf source its
+ * only user, the loop over sources; (d) inject.c as a source; (e) the
+ * profiler source.  session.h's functions stay; perf-only ones
+ * (session__want_pages, session__refuse_overwrite, session__lost...) ask
+ * the perf source.
+ */
 #ifndef PP_SESSION_INT_H
 #define PP_SESSION_INT_H
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The session's signals: from open to the end of the run the stop signals,
- * SIGUSR1/SIGUSR2 and SIGCHLD are read through the loop's signalfd (held
- * since main's first step: util/stopsig.h), never delivered.
+ * The session's signals and its workload (signals.h): from open to the end
+ * of the run the stop signals, SIGUSR1/SIGUSR2 and SIGCHLD are read through
+ * the loop's signalfd (held since main's first step: util/stopsig.h), never
+ * delivered; a stop is passed on to a running workload.
  */
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -147,4 +148,10 @@ void session__handle_signals(struct session *s)
 				s->sig.signal_cpu = (u64)cpu.tv_sec * 1000000000ULL + cpu.tv_nsec;
 		}
 	}
+}
+
+u64 session__signal_time(struct session *s, u64 *cpu_ns)
+{
+	*cpu_ns = s ? s->sig.signal_cpu : 0;
+	return s && s->sig.abandon_at ? s->sig.abandon_at - ABANDON_NS : 0;
 }

@@ -5,7 +5,7 @@
  * workload as the session runs it (the process itself: workload.h).  The
  * functions are the session's (session_int.h): session__block_signals,
  * session__loop_sigset, session__handle_signals, session__restore_signals,
- * session__reap_workload.
+ * session__reap_workload, session__signal_time.
  */
 #ifndef PP_SIGNALS_H
 #define PP_SIGNALS_H
