@@ -107,17 +107,17 @@ void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
 
 bool session__json(struct session *s)
 {
-	return s && s->json;
+	return s && s->out.json;
 }
 
 void session__set_json(struct session *s, bool on)
 {
-	s->json = on;
+	s->out.json = on;
 }
 
 int session__workload_status(struct session *s)
 {
-	return s->has_wl && s->wl.exited ? s->wl.status : -1;
+	return s->wl.forked && s->wl.proc.exited ? s->wl.proc.status : -1;
 }
 
 bool session__is_target(struct session *s, u32 pid, u32 tid)
@@ -127,7 +127,7 @@ bool session__is_target(struct session *s, u32 pid, u32 tid)
 
 pid_t session__workload_pid(struct session *s)
 {
-	return s->has_wl ? s->wl.pid : -1;
+	return s->wl.forked ? s->wl.proc.pid : -1;
 }
 
 void session__stop(struct session *s)
@@ -447,11 +447,12 @@ static int droppable(const struct perf_event_header *h)
 
 static bool give_up(struct session *s, unsigned n)
 {
-	if (n % CHECK_EVERY == 0 && s->sigfd >= 0)
+	if (n % CHECK_EVERY == 0 && s->sig.fd >= 0)
 		session__handle_signals(s);
-	if (!s->interrupted)
+	if (!s->sig.interrupted)
 		return false;
-	return s->nr_interrupts > s->interrupts_seen || session__now(s) >= s->abandon_at;
+	return s->sig.nr_interrupts > s->sig.interrupts_seen ||
+	       session__now(s) >= s->sig.abandon_at;
 }
 
 static int drain(struct session *s, struct buf *b)
@@ -613,14 +614,14 @@ static int setup_loop(struct session *s)
 
 	session__block_signals(s);
 	session__loop_sigset(s, &set);
-	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	s->sig.fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->tickfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (s->sigfd < 0 || s->epfd < 0 || s->tickfd < 0 || arm_timer(s->tickfd, TICK_MS))
+	if (s->sig.fd < 0 || s->epfd < 0 || s->tickfd < 0 || arm_timer(s->tickfd, TICK_MS))
 		return -errno;
 	e.events = EPOLLIN;
 	e.data.u64 = ~0ULL;
-	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->sigfd, &e))
+	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->sig.fd, &e))
 		return -errno;
 	e.data.u64 = ~1ULL;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->tickfd, &e))
@@ -676,16 +677,16 @@ static void end_workload(struct session *s)
 {
 	if (session__reap_workload(s))
 		return;
-	if (!s->interrupted) {
-		workload__signal_tree(&s->wl, SIGTERM);
-		s->wl_stopped = true;
+	if (!s->sig.interrupted) {
+		workload__signal_tree(&s->wl.proc, SIGTERM);
+		s->wl.stopped = true;
 	}
 	for (int i = 0; i < 200 && !session__reap_workload(s); i++)
 		usleep(10000);
-	if (!s->wl.exited) {
-		s->wl_stopped = true;
-		workload__signal_tree(&s->wl, SIGKILL);
-		workload__kill(&s->wl);
+	if (!s->wl.proc.exited) {
+		s->wl.stopped = true;
+		workload__signal_tree(&s->wl.proc, SIGKILL);
+		workload__kill(&s->wl.proc);
 	}
 }
 
@@ -730,7 +731,7 @@ static void check_targets(struct session *s)
 	const struct target_opts *t = s->conf.target;
 	int alive = 0;
 
-	if (s->has_wl || (!t->nr_pids && !t->nr_tids))
+	if (s->wl.forked || (!t->nr_pids && !t->nr_tids))
 		return;
 	for (int i = 0; i < t->nr_pids; i++)
 		alive += process_alive(t->pids[i]);
@@ -745,7 +746,7 @@ static void check_targets(struct session *s)
 /* What an interrupt left unprocessed, for the lost report. */
 static void count_abandoned(struct session *s)
 {
-	if (!s->abandon_at)
+	if (!s->sig.abandon_at)
 		return;
 	if (s->oq)
 		s->abandoned_recs = order__len(s->oq);
@@ -830,34 +831,34 @@ int session__run(struct session *s)
 				tick = true; /* ordering needs every buffer read */
 			}
 		}
-		if (tick || interval || s->want_snapshot) {
+		if (tick || interval || s->sig.want_snapshot) {
 			if (s->tracer) /* (SIGCHLD says it too) */
 				session__reap_workload(s);
 			check_targets(s);
 			if (!s->conf.ring->overwrite)
 				err = drain_all(s, false);
-			else if (interval || s->want_snapshot)
+			else if (interval || s->sig.want_snapshot)
 				err = session__read_overwrite(s, false);
 			if (err)
 				return session__set_err(s, err, "out of memory");
 		}
 		if (interval && !s->stop)
 			SESSION_CALL(s, interval);
-		if (s->want_snapshot && !s->stop)
+		if (s->sig.want_snapshot && !s->stop)
 			SESSION_CALL(s, snapshot);
-		if (usage || s->want_usage)
+		if (usage || s->sig.want_usage)
 			SESSION_CALL(s, usage);
-		if (s->want_reopen)
+		if (s->sig.want_reopen)
 			SESSION_CALL(s, reopen);
-		s->want_snapshot = s->want_usage = s->want_reopen = false;
-		if ((s->out_errno = output_errno(s->out, s->out_errno_at))) {
+		s->sig.want_snapshot = s->sig.want_usage = s->sig.want_reopen = false;
+		if ((s->out.err = output_errno(s->out.fp, s->out.errno_at))) {
 			s->stop = true;
 			s->stop_reason = "output error";
 		}
 	}
 	end_workload(s);
 	if (s->tracer) {
-		tracer__detach(s->tracer, s->has_wl ? &s->wl : NULL);
+		tracer__detach(s->tracer, s->wl.forked ? &s->wl.proc : NULL);
 		if (s->conf.log->verbose)
 			fprintf(stderr,
 				"perf-prof: ptrace: %u new tasks followed from birth, %u not "
@@ -897,23 +898,23 @@ int session__run(struct session *s)
 	 * SIGINT arriving as the run ends on its own (the target exited, -N)
 	 * must not kill the process in the middle of its final output.
 	 */
-	if (s->out_errno && s->out_errno != EPIPE)
-		return session__set_err(s, -s->out_errno, "writing the output failed: %s",
-					strerror(s->out_errno));
+	if (s->out.err && s->out.err != EPIPE)
+		return session__set_err(s, -s->out.err, "writing the output failed: %s",
+					strerror(s->out.err));
 	return 0;
 }
 
 bool session__workload_unstarted(struct session *s)
 {
-	return s->has_wl && s->wl_unstarted;
+	return s->wl.forked && s->wl.unstarted;
 }
 
 bool session__workload_stopped(struct session *s)
 {
-	return s->has_wl && s->wl_stopped;
+	return s->wl.forked && s->wl.stopped;
 }
 
 int session__stop_signal(struct session *s)
 {
-	return s->has_wl ? s->wl_signal : 0;
+	return s->wl.forked ? s->wl.signal : 0;
 }

@@ -56,7 +56,7 @@ void session__print_perfeval(struct session *s, const char *scope)
 
 	if (!rate__evaluates(s->rate))
 		return;
-	rate__print_eval(s->rate, s->out, s->json, (now - s->eval_since) / 1e9, scope);
+	rate__print_eval(s->rate, s->out.fp, s->out.json, (now - s->eval_since) / 1e9, scope);
 	s->eval_since = now;
 }
 

@@ -324,13 +324,13 @@ static int user_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, i
 	char err[256];
 	int ret = -1;
 
-	s->probe_filter_err[0] = 0;
+	s->probes.filter_err[0] = 0;
 	if (!clauses || !kern || !user)
 		goto out;
 	/* not even user space can: no probing (a glob's events without the fields) */
 	ev->ufilter = s->uf_ops->compile(s, ev, ev->filter, err, sizeof(err));
 	if (!ev->ufilter) {
-		snprintf(s->probe_filter_err, sizeof(s->probe_filter_err), "%s", err);
+		snprintf(s->probes.filter_err, sizeof(s->probes.filter_err), "%s", err);
 		goto out;
 	}
 	s->uf_ops->done(ev->ufilter, s, ev);
@@ -408,11 +408,11 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 		return 0;
 	if (!ev->tp) /* a probe's arguments, which only user space sees: compile() said why */
 		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
-					  s->probe_filter_err[0] ? s->probe_filter_err
-								 : "invalid expression");
-	if (ev->probe && s->probe_filter_err[0]) /* a probe argument that does not exist */
+					  s->probes.filter_err[0] ? s->probes.filter_err
+								  : "invalid expression");
+	if (ev->probe && s->probes.filter_err[0]) /* a probe argument that does not exist */
 		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
-					  s->probe_filter_err);
+					  s->probes.filter_err);
 	if (ev->from_glob && !ev->nr_open) {
 		ev->refused_filter = true;
 		return -EINVAL; /* skipped, or explained by refusal_error() */
@@ -506,7 +506,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	if (ev->counting)
 		track = false;
 	a.inherit = s->per_thread && inherits(s, pid);
-	a.enable_on_exec = s->has_wl && s->per_thread;
+	a.enable_on_exec = s->wl.forked && s->per_thread;
 	a.write_backward = s->conf.ring->overwrite; /* every event of a ring alike */
 	if (ev->leader)
 		a.disabled = 0; /* it follows its leader */
@@ -632,8 +632,8 @@ static bool refusable(struct session *s, const struct evsel *ev, int err)
 		return false;
 	if (ev->refused_filter)
 		return true;
-	return !s->err[0] && (err == EACCES || err == EPERM || err == ENOENT || err == EOPNOTSUPP ||
-			      err == EINVAL);
+	return !s->err.msg[0] && (err == EACCES || err == EPERM || err == ENOENT ||
+				  err == EOPNOTSUPP || err == EINVAL);
 }
 
 /* Why @ev was refused, as if it had been named alone. */
@@ -678,11 +678,11 @@ static int drop_refused(struct session *s)
 			pp = &ev->next;
 			continue;
 		}
-		names = realloc(s->skipped, (s->nr_skipped + 1) * sizeof(*names));
+		names = realloc(s->err.skipped, (s->err.nr_skipped + 1) * sizeof(*names));
 		if (!names)
 			return session__set_err(s, -ENOMEM, "out of memory");
-		s->skipped = names;
-		s->skipped[s->nr_skipped++] = ev->name;
+		s->err.skipped = names;
+		s->err.skipped[s->err.nr_skipped++] = ev->name;
 		*pp = ev->next;
 		s->nr_evsels--;
 		fastprint__delete(ev->fastprint);
@@ -738,12 +738,12 @@ int session__open(struct session *s)
 	session__block_signals(s);
 	probe__cleanup_stale(s);
 	if (tg->argv && tg->argv[0]) {
-		err = workload__prepare(&s->wl, tg->argv);
+		err = workload__prepare(&s->wl.proc, tg->argv);
 		if (err)
 			return session__set_err(s, err, "cannot start '%s': %s", tg->argv[0],
 						strerror(-err));
-		s->has_wl = true;
-		if (target_set__add_workload(s->targets, s->wl.pid))
+		s->wl.forked = true;
+		if (target_set__add_workload(s->targets, s->wl.proc.pid))
 			return session__set_err(s, -ENOMEM, "out of memory");
 	}
 	err = expand_targets(s);
@@ -761,11 +761,11 @@ int session__open(struct session *s)
 	}
 	if (s->cpu_wide) {
 		s->nr_threads = 0; /* validated above; the profiler selects them */
-	} else if (s->has_wl && !tg->cpus_given && !s->nr_threads) {
+	} else if (s->wl.forked && !tg->cpus_given && !s->nr_threads) {
 		s->threads = malloc(sizeof(pid_t));
 		if (!s->threads)
 			return session__set_err(s, -ENOMEM, "out of memory");
-		s->threads[s->nr_threads++] = s->wl.pid;
+		s->threads[s->nr_threads++] = s->wl.proc.pid;
 	}
 	s->per_thread = s->nr_threads > 0;
 	nthreads = s->per_thread ? s->nr_threads : s->cg.nr ? s->cg.nr : 1;
@@ -827,7 +827,7 @@ int session__open(struct session *s)
 					continue;
 				}
 				if (err < 0) {
-					if (!s->err[0])
+					if (!s->err.msg[0])
 						open_error(s, ev, -err, pid, at);
 					return err;
 				}
@@ -848,7 +848,7 @@ int session__open(struct session *s)
 			s,
 			"--overwrite keeps records in ring buffers: %s only counts "
 			"(it has none)",
-			s->name ? s->name : "this profiler");
+			s->out.name ? s->out.name : "this profiler");
 	err = session__open_kvmclock(s);
 	if (err)
 		return err;
@@ -873,26 +873,26 @@ int session__open(struct session *s)
  */
 int session__enable(struct session *s)
 {
-	if (s->interrupted) {
+	if (s->sig.interrupted) {
 		/*
 		 * Stopped during start-up: the run never starts.  No event
 		 * is enabled, the command is not run, no output is opened
 		 * (an old -o FILE or flame graph stays as it was).
 		 */
-		if (s->has_wl) {
-			workload__kill(&s->wl);
-			s->wl_stopped = s->wl_unstarted = true;
+		if (s->wl.forked) {
+			workload__kill(&s->wl.proc);
+			s->wl.stopped = s->wl.unstarted = true;
 		}
 		return 0;
 	}
 	s->enabled_at = session__now(s);
 	for (int i = 0; i < s->nr_fds; i++)
-		if (!(s->has_wl && s->per_thread))
+		if (!(s->wl.forked && s->per_thread))
 			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	/* (a workload's events all enable at its exec, later) */
 	s->all_enabled_at = session__now(s);
-	if (s->has_wl) {
-		int err = workload__start(&s->wl);
+	if (s->wl.forked) {
+		int err = workload__start(&s->wl.proc);
 
 		if (err)
 			return session__set_err(s, err, "cannot run '%s': %s",
@@ -903,10 +903,10 @@ int session__enable(struct session *s)
 		int err = ops->started ? ops->started(s, s->hooks[i].priv) : 0;
 
 		if (err) {
-			if (s->has_wl) {
+			if (s->wl.forked) {
 				/* the command ran: its children too (end_workload) */
-				workload__signal_tree(&s->wl, SIGKILL);
-				workload__kill(&s->wl);
+				workload__signal_tree(&s->wl.proc, SIGKILL);
+				workload__kill(&s->wl.proc);
 			}
 			return err;
 		}
@@ -930,7 +930,7 @@ void session__close(struct session *s)
 	 * Our own tracefs events are removed once their perf events are
 	 * gone: those close here (the helper would outlive the removal).
 	 */
-	for (int i = 0, j = 0; s->nr_dyn && i < s->nr_fds; i++) {
+	for (int i = 0, j = 0; s->probes.nr && i < s->nr_fds; i++) {
 		if (s->fd_ev[i] && s->fd_ev[i]->probe && s->fd_ev[i]->tp)
 			close(s->fds[i]);
 		else
@@ -964,14 +964,14 @@ void session__close(struct session *s)
 	s->nr_fds = s->nr_bufs = s->nr_ids = 0;
 	if (s->epfd >= 0)
 		close(s->epfd);
-	if (s->sigfd >= 0)
-		close(s->sigfd);
+	if (s->sig.fd >= 0)
+		close(s->sig.fd);
 	if (s->tickfd >= 0)
 		close(s->tickfd);
 	if (s->intfd >= 0)
 		close(s->intfd);
 	if (s->usefd >= 0)
 		close(s->usefd);
-	s->epfd = s->sigfd = s->tickfd = s->intfd = s->usefd = -1;
+	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
 	cgroups__close(&s->cg); /* (the events hold their cgroups) */
 }

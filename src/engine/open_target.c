@@ -30,8 +30,8 @@ int session__trace_targets(struct session *s)
 	s->tracer = tracer__new(born, s);
 	if (!s->tracer)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	if (s->has_wl) {
-		err = tracer__seize(s->tracer, s->wl.pid, true);
+	if (s->wl.forked) {
+		err = tracer__seize(s->tracer, s->wl.proc.pid, true);
 		if (err)
 			return session__set_err(s, err, "--ptrace: cannot trace '%s': %s",
 						s->conf.target->argv[0], strerror(-err));

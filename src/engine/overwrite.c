@@ -117,9 +117,9 @@ int session__read_overwrite(struct session *s, bool final)
 		struct buf *b = &s->bufs[recs[k].buf];
 
 		/* a second stop signal gives up what is left (the first lets a dump finish) */
-		if (k % 256 == 255 && s->sigfd >= 0)
+		if (k % 256 == 255 && s->sig.fd >= 0)
 			session__handle_signals(s);
-		if (s->nr_interrupts > 1) {
+		if (s->sig.nr_interrupts > 1) {
 			s->abandoned_recs += nr - k;
 			break;
 		}

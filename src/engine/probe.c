@@ -2,18 +2,17 @@
 /*
  * Dynamic probes (see probe.h): the kernel's kprobe/uprobe PMUs first,
  * tracefs dynamic events only for what the PMUs cannot give (memory the
- * kernel must read at the probe), made and removed by this process.
+ * kernel must read at the probe), made by this process; the session's
+ * record of them, and their removal, in probeset.c.
  */
 #include <asm/perf_regs.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -21,9 +20,9 @@
 
 #include "engine/features.h"
 #include "engine/probe.h"
+#include "engine/probeset.h"
 #include "engine/session_int.h"
 #include "util/json.h"
-#include "util/stopsig.h"
 
 #define GROUP_PREFIX "perf_prof_"
 
@@ -70,7 +69,7 @@ void probe_sites__free(struct probe_site *sites, int nr)
 
 void session__set_probe_resolver(struct session *s, probe_resolve_fn fn)
 {
-	s->probe_resolve = fn;
+	s->probes.resolve = fn;
 }
 
 bool probe__supported(bool kernel)
@@ -92,17 +91,6 @@ static int format_bit(const char *pmu, const char *name, int def)
 }
 
 /* ---- tracefs dynamic events: made only when the PMU cannot do it ---- */
-
-static void hold_signals(struct session *s)
-{
-	sigset_t set;
-
-	if (s->probe_sigs_held)
-		return;
-	stopsig__set(&set);
-	if (!sigprocmask(SIG_BLOCK, &set, &s->probe_old_mask))
-		s->probe_sigs_held = true;
-}
 
 /*
  * Is @pid a perf-prof that may still use its group?  Its name says so, or
@@ -167,73 +155,18 @@ int probe__remove_stale(char *groups, size_t len)
 
 void probe__cleanup_stale(struct session *s)
 {
-	char names[512];
-	int n;
-
-	if (s->dyn_tried)
-		return;
-	s->dyn_tried = true;
-	n = probe__remove_stale(names, sizeof(names));
-	if (n && s->conf.log->verbose)
-		fprintf(stderr,
-			"perf-prof: removed %d probe%s left by perf-prof runs that are gone: %s\n",
-			n, n > 1 ? "s" : "", names);
+	probeset__cleanup_stale(&s->probes, s->conf.log->verbose);
 }
 
-static int add_dyn_name(struct session *s, const char *file, const char *group, const char *event)
+static void warn_left(void *arg, const char *event, int err)
 {
-	char **n = realloc(s->dyn_names, (s->nr_dyn + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	s->dyn_names = n;
-	if (asprintf(&n[s->nr_dyn], "%s\n-:%s/%s", file, group, event) < 0)
-		return -ENOMEM;
-	s->nr_dyn++;
-	return 0;
+	session__warn(arg, "cannot remove the probe %s from tracefs: %s (the next run removes it)",
+		      event, strerror(err));
 }
 
 void probe__remove_all(struct session *s)
 {
-	for (int i = 0; i < s->nr_dyn; i++) {
-		char *nl = strchr(s->dyn_names[i], '\n');
-
-		*nl = 0;
-		/* EBUSY while a closing perf event still holds it: a moment later */
-		for (int try = 0;; try++) {
-			if (tracefs_instance_file_append(NULL, s->dyn_names[i], nl + 1) >= 0)
-				break;
-			if (errno != EBUSY || try == 250) {
-				session__warn(s,
-					      "cannot remove the probe %s from tracefs: %s (the "
-					      "next run removes it)",
-					      nl + 3, strerror(errno));
-				break;
-			}
-			usleep(20000);
-		}
-		free(s->dyn_names[i]);
-	}
-	free(s->dyn_names);
-	s->dyn_names = NULL;
-	s->nr_dyn = 0;
-	if (s->probe_sigs_held) {
-		sigset_t stop;
-		struct timespec zero = { 0, 0 };
-
-		/* a stop asked for during the teardown is what the teardown does */
-		stopsig__set(&stop);
-		while (sigtimedwait(&stop, NULL, &zero) > 0)
-			;
-		/*
-		 * The process is ending (session__delete): stop signals stay
-		 * blocked, as session__restore_signals leaves them, so that one
-		 * more cannot cut the final output short.
-		 */
-		sigorset(&s->probe_old_mask, &s->probe_old_mask, &stop);
-		sigprocmask(SIG_SETMASK, &s->probe_old_mask, NULL);
-		s->probe_sigs_held = false;
-	}
+	probeset__remove_all(&s->probes, warn_left, s);
 }
 
 /* The kernel's fetch type of a USDT operand. */
@@ -297,7 +230,7 @@ static int make_dyn(struct session *s, const struct ev_spec *spec, struct probe 
 	static unsigned seq;
 	bool user = ev_probe__is_user(pr->kind), ret = ev_probe__is_return(pr->kind);
 	const char *file = user ? "uprobe_events" : "kprobe_events";
-	char line[PATH_MAX + 1024], args[768] = "", base[40];
+	char line[PATH_MAX + 1024], args[768] = "", base[40], why[512];
 	size_t n = 0;
 	int err;
 
@@ -347,30 +280,12 @@ static int make_dyn(struct session *s, const struct ev_spec *spec, struct probe 
 			"with blanks: %s)",
 			spec->text, pr->site.path ? pr->site.path : pr->site.symbol);
 	probe__cleanup_stale(s);
-	hold_signals(s);
-	tracefs_error_clear(NULL);
-	if (tracefs_instance_file_append(NULL, file, line) < 0) {
-		char *why = tracefs_error_last(NULL);
-
-		err = -errno;
-		if (why) {
-			char *nl = strchr(why, '\n');
-
-			if (nl)
-				*nl = 0;
-		}
-		session__set_err(s, err ? err : -EINVAL,
-				 "%s: the kernel refused the probe '%s': %s", spec->text, line,
-				 why && *why ? why : strerror(-err));
-		free(why);
-		return err ? err : -EINVAL;
-	}
-	err = add_dyn_name(s, file, group, event);
-	if (err) { /* it exists, but would not be removed: remove it now */
-		snprintf(line, sizeof(line), "-:%s/%s", group, event);
-		tracefs_instance_file_append(NULL, file, line);
+	err = probeset__make(&s->probes, file, line, group, event, why, sizeof(why));
+	if (err && why[0])
+		return session__set_err(s, err, "%s: the kernel refused the probe '%s': %s",
+					spec->text, line, why);
+	if (err)
 		return session__set_err(s, err, "out of memory");
-	}
 	return 0;
 }
 
@@ -503,7 +418,7 @@ static int add_site(struct session *s, struct ev_spec *spec, const struct probe_
 	}
 	if (!ev) {
 		probe_free(pr);
-		return s->err_code ? s->err_code : session__set_err(s, -ENOMEM, "out of memory");
+		return s->err.code ? s->err.code : session__set_err(s, -ENOMEM, "out of memory");
 	}
 	ev->probe = pr;
 	ev->spec = spec;
@@ -543,10 +458,10 @@ int probe__add_spec(struct session *s, struct ev_spec *spec, const void *conf)
 		one.nr_args = -1;
 		return add_site(s, spec, &one, conf) ?: 1;
 	}
-	if (!s->probe_resolve)
+	if (!s->probes.resolve)
 		return session__set_err(s, -EOPNOTSUPP, "%s: user probes cannot be resolved here",
 					spec->text);
-	err = s->probe_resolve(s, spec, &sites, &nr);
+	err = s->probes.resolve(s, spec, &sites, &nr);
 	if (err)
 		return err;
 	for (int i = 0; i < nr && !err; i++)

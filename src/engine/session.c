@@ -27,46 +27,6 @@
 
 #define DEFAULT_DWARF_SIZE 8192
 
-int session__set_err(struct session *s, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof(s->err), fmt, ap);
-	va_end(ap);
-	s->err_code = err;
-	s->err_usage = false; /* a run-time error, whatever came before */
-	return err;
-}
-
-const char *session__strerror(struct session *s)
-{
-	return s->err[0] ? s->err : NULL;
-}
-
-int session__usage_err(struct session *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof(s->err), fmt, ap);
-	va_end(ap);
-	s->err_code = -EINVAL;
-	s->err_usage = true;
-	return -EINVAL;
-}
-
-bool session__err_is_usage(struct session *s)
-{
-	return s->err[0] && s->err_usage;
-}
-
-int session__skipped(struct session *s, char *const **names)
-{
-	*names = s->skipped;
-	return s->nr_skipped;
-}
-
 static long long mono_to_wall_offset(struct session *s)
 {
 	struct timespec r1, r2;
@@ -128,11 +88,11 @@ struct session *session__new(const struct engine_conf *conf, FILE *out)
 	 * recorded on another CPU, so stacks imply time order.
 	 */
 	s->order = s->conf.ring->order || s->conf.capture->cg != CG_NONE;
-	s->out = out;
+	s->out.fp = out;
 	s->tail = &s->evsels;
-	s->epfd = s->sigfd = s->tickfd = s->intfd = s->usefd = -1;
-	s->wl.pid = -1;
-	s->wl.go_fd = s->wl.err_fd = -1;
+	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
+	s->wl.proc.pid = -1;
+	s->wl.proc.go_fd = s->wl.proc.err_fd = -1;
 	s->cached_sec = -1;
 	s->order_margin = 10 * 1000000ULL;
 	s->wall_offset = mono_to_wall_offset(s);
@@ -162,11 +122,11 @@ void session__delete(struct session *s)
 	session__close(s);
 	session__kvmclock_done(s);
 	if (s->tracer) { /* (a run that failed before its end) */
-		tracer__detach(s->tracer, s->has_wl ? &s->wl : NULL);
+		tracer__detach(s->tracer, s->wl.forked ? &s->wl.proc : NULL);
 		tracer__delete(s->tracer);
 	}
-	if (s->has_wl)
-		workload__kill(&s->wl);
+	if (s->wl.forked)
+		workload__kill(&s->wl.proc);
 	session__restore_signals(s);
 	probe__remove_all(s);
 	for (ev = s->evsels; ev; ev = next) {
@@ -185,9 +145,9 @@ void session__delete(struct session *s)
 	}
 	if (s->seq_ready)
 		trace_seq_destroy(&s->seq);
-	for (int i = 0; i < s->nr_skipped; i++)
-		free(s->skipped[i]);
-	free(s->skipped);
+	for (int i = 0; i < s->err.nr_skipped; i++)
+		free(s->err.skipped[i]);
+	free(s->err.skipped);
 	tp__delete(s->tp);
 	comm_map__delete(s->comms);
 	target_set__delete(s->targets);
@@ -202,54 +162,6 @@ void session__delete(struct session *s)
 void session__set_user_filters(struct session *s, const struct user_filter_ops *ops)
 {
 	s->uf_ops = ops;
-}
-
-void session__set_name(struct session *s, const char *name)
-{
-	s->name = name;
-}
-
-void session__warn(struct session *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (s->conf.log->quiet)
-		return;
-	fprintf(stderr, "perf-prof%s%s: ", s->name ? " " : "", s->name ? s->name : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void session__notice(struct session *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (s->conf.log->quiet || !s->conf.log->verbose)
-		return;
-	fprintf(stderr, "perf-prof%s%s: ", s->name ? " " : "", s->name ? s->name : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void session__output_err(struct session *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	s->output_failed = true;
-	fprintf(stderr, "perf-prof%s%s: ", s->name ? " " : "", s->name ? s->name : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-bool session__output_failed(struct session *s)
-{
-	return s && s->output_failed;
 }
 
 const struct engine_conf *session__conf(struct session *s)
@@ -315,22 +227,6 @@ unsigned session__pages(struct session *s)
 	return ring__default_pages(s->conf.target->nr_cpus, s->want_pages);
 }
 
-FILE *session__out(struct session *s)
-{
-	return s->out;
-}
-
-void session__set_out(struct session *s, FILE *out, const int *out_errno)
-{
-	s->out = out;
-	s->out_errno_at = out_errno;
-}
-
-int session__out_errno(struct session *s)
-{
-	return s ? s->out_errno : 0;
-}
-
 bool session__started(struct session *s)
 {
 	return s && s->started;
@@ -344,12 +240,6 @@ u64 session__enabled_time(struct session *s)
 u64 session__all_enabled_time(struct session *s)
 {
 	return s && s->started ? s->all_enabled_at : 0;
-}
-
-u64 session__signal_time(struct session *s, u64 *cpu_ns)
-{
-	*cpu_ns = s ? s->signal_cpu : 0;
-	return s && s->abandon_at ? s->abandon_at - ABANDON_NS : 0;
 }
 
 u64 session__records_read(struct session *s)
@@ -611,7 +501,7 @@ static int add_one(struct session *s, struct ev_spec *spec, const char *sys, con
 	int n;
 
 	if (!ev)
-		return s->err_code;
+		return s->err.code;
 	ev->spec = spec;
 	ev->from_glob = glob;
 	n = spec_cpus(s, spec, &ev->cpus);
@@ -635,7 +525,7 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	int n, err;
 
 	if (need_tp(s))
-		return s->err_code;
+		return s->err.code;
 	if (spec->probe != EV_TP) /* usage errors are said so where they are found */
 		return probe__add_spec(s, spec, conf);
 	if (spec->filter)
@@ -648,7 +538,7 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 		c.name = spec->alias;
 		err = add_one(s, spec, spec->sys, spec->name, &c, false);
 		if (err == -ENOENT)
-			s->err_usage = true; /* an unknown event: the command line is wrong */
+			s->err.usage = true; /* an unknown event: the command line is wrong */
 		return err ? err : 1;
 	}
 	n = tp__expand(spec->sys, spec->name, &list);

@@ -1,5 +1,75 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals shared by session.c (setup) and loop.c (event loop). */
+/*
+ * Internals shared by the engine's files: session.c (setup), open*.c (perf
+ * events), loop.c (event loop), and the parts below.
+ *
+ * struct session is a handful of parts, each with one job, one header and
+ * (mostly) one file:
+ *   out     the results' stream, --json, the name messages carry (output.h/.c)
+ *   err     the last error and its kind, the events skipped (output.h/.c)
+ *   sig     the signals the loop reads and what they asked (signals.h/.c)
+ *   wl      the -- command as the session runs it (signals.h/.c; workload.c)
+ *   probes  probes made in tracefs, the user probe resolver (probeset.h/.c)
+ *   the rest: targets, events, rings, the loop, order and dispatch: the
+ *           next step's work (below).
+ *
+ * ---- Next step: events from any source (issue 22, part 2) ----
+ *
+ * Two halves that today share struct session and struct evsel:
+ *
+ * 1. The event catalogue, independent of any source: what an event is.
+ *    evspec (the -e text), evname (a name to a PMU type/config), tp (the
+ *    tracefs formats), probe (a probe's site and arguments as fields),
+ *    kfilter (a filter's kernel and user parts), features (what this
+ *    kernel has).  An event of the catalogue is struct evsel without its
+ *    perf state: name, spec, tp format, probe, filter text, cpus=, stack
+ *    wish, the field decoders (fastprint, jfields, names), and the
+ *    profiler's handler and private data (the hooks work).  A profiler
+ *    asks for events and gets samples; it never sees an attr, fd or ring.
+ *    The probes in tracefs (probeset) are the perf source's way to fetch
+ *    memory at a probe; another source (BPF) fetches itself: they go with
+ *    the perf source, made when it takes the event rather than at add.
+ *
+ * 2. Sources, behind one interface (prototype, unused yet: engine/source.h):
+ *    add (take an event or leave it to another source), open, enable,
+ *    poll_fds (what the loop waits on), read (deliver what is ready; final
+ *    after disable), counters, stats (lost, throttled, abandoned), disable,
+ *    close.  The perf ring source is the first behind it.
+ *
+ *    read() hands parsed samples (struct sample with its evsel, time, CPU,
+ *    thread, stack) and task events (COMM, FORK, EXIT, MMAP2, SWITCH, LOST)
+ *    to the session: straight to dispatch, or into the order queue, which
+ *    then orders parsed samples of every source (parse once: the record's
+ *    time is the parsed sample's).  A source
+ *    says how its streams are ordered (perf: per ring) so the queue's
+ *    margin is per source.
+ *
+ *    The perf ring source takes what is perf's from here: fds, bufs, ids,
+ *    fd_ev, trackers (names.c) and --kvmclock's ring, ow_data (overwrite.c),
+ *    lost_cpu/lost_total/throttled (lost.c), threads/per_thread, cgroups,
+ *    --ptrace, and from struct evsel: attr, cur_fd, nr_open, cnt, refused*,
+ *    leader, counting.  Its files: open.c, open_target.c, ring.c,
+ *    overwrite.c, counter.c, names.c, kvmclock_run.c, and loop.c's drain.
+ *    The session keeps conf, the parts above, the catalogue's events, the
+ *    hooks, the order queue, stop/started and the enable times, comms,
+ *    targets, the stack resolver and time formatting; the loop waits on
+ *    every source's fds, the signalfd and the timers.  A source without
+ *    task events (no COMM/FORK) leaves names to the comm map's /proc
+ *    fallback, as a CPU not monitored does today.
+ *
+ *    Second sources to prove the interface: the injected session
+ *    (inject.c: records given by tests, a replay source), then a profiler
+ *    as a source (part 3: its rows as events whose fields are its report
+ *    columns), then BPF.
+ *
+ * Order of work, each step mechanical and tested like this one: (a) the
+ * perf fields into struct perf_source (s->perf); (b) struct evsel split,
+ * the perf state behind ev->src; (c) source_ops with the perf source its
+ * only user, the loop over sources; (d) inject.c as a source; (e) the
+ * profiler source.  session.h's functions stay; perf-only ones
+ * (session__want_pages, session__refuse_overwrite, session__lost...) ask
+ * the perf source.
+ */
 #ifndef PP_SESSION_INT_H
 #define PP_SESSION_INT_H
 
@@ -9,12 +79,14 @@
 #include "engine/cgroup.h"
 #include "engine/comm.h"
 #include "engine/order.h"
+#include "engine/output.h"
 #include "engine/probe.h"
+#include "engine/probeset.h"
 #include "engine/ring.h"
 #include "engine/session.h"
+#include "engine/signals.h"
 #include "engine/tp.h"
 #include "engine/tracer.h"
-#include "engine/workload.h"
 
 /* Every event shares these sample_id bits so any record's trailer parses alike. */
 #define BASE_SAMPLE_TYPE \
@@ -82,9 +154,6 @@ struct id_map {
 	struct evsel *ev;
 };
 
-/* After the first stop signal, what is left is processed this long at most. */
-#define ABANDON_NS (200 * 1000000ULL)
-
 struct session {
 	struct engine_conf conf; /* every group present: the defaults below when not given */
 	struct target_opts def_target;
@@ -94,14 +163,20 @@ struct session {
 	struct capture_opts def_capture;
 	struct log_opts def_log;
 	struct clock_opts def_clock;
+
+	/* The parts with one job each, in their own headers and files: */
+	struct session_output out;  /* results' stream, --json, warnings' name: output.h */
+	struct session_errors err;  /* the last error, the events skipped: output.h */
+	struct session_signals sig; /* signals read by the loop, and what they asked: signals.h */
+	struct session_workload wl; /* the -- command as the session runs it: signals.h */
+	struct probeset probes;	    /* probes in tracefs, the user probe resolver: probeset.h */
+
+	/* The rest: targets, events, rings and the loop (next: a source of their own). */
 	bool order;		 /* time order: --order, stacks, or the profiler asked */
 	bool cpu_wide;		 /* the profiler asked for per-CPU events with -p/-t/-- */
 	unsigned want_pages;	 /* the profiler's minimum ring size without -m */
 	unsigned want_interval;	 /* the profiler's -i when none is given */
-	const int *out_errno_at; /* where the -o stream keeps a failed write's errno */
-	const char *name;	 /* the profiler's, for session__warn */
 	const struct user_filter_ops *uf_ops; /* refused filters run in user space */
-	FILE *out;
 	struct tp_db *tp;
 	struct comm_map *comms;
 	struct target_set *targets; /* -p/-t/-- as seen by CPU-wide events */
@@ -113,8 +188,6 @@ struct session {
 	pid_t *threads; /* per-thread targets (-p/-t expanded, or the workload) */
 	int nr_threads;
 	bool per_thread;
-	struct workload wl;
-	bool has_wl;
 	struct cgroup_set cg;  /* --cgroups: opened per CPU in place of threads */
 	struct tracer *tracer; /* --ptrace */
 
@@ -142,30 +215,16 @@ struct session {
 	struct rate *rate;
 	u64 eval_since; /* the last --perfeval-* lines (session__now) */
 
-	int epfd, sigfd, tickfd, intfd, usefd;
+	int epfd, tickfd, intfd, usefd;
 	struct order_queue *oq;
 	u64 order_margin;
 	bool stop;
 	bool started;		  /* the events were enabled */
-	bool output_failed;	  /* session__output_err was called */
 	u64 enabled_at;		  /* ... then (session__now's clock) */
 	u64 all_enabled_at;	  /* the last of them enabled */
-	bool want_snapshot;	  /* SIGUSR1 seen */
-	bool want_usage;	  /* SIGUSR2 seen */
-	bool want_reopen;	  /* SIGHUP seen, with an output file */
 	u64 nr_read;		  /* records read from the ring buffers */
-	bool interrupted;	  /* SIGINT/SIGTERM/SIGQUIT/SIGHUP (passed on to the workload) */
-	int wl_signal;		  /* the first of them passed on to a running workload */
-	unsigned nr_interrupts;	  /* stop signals received */
-	unsigned interrupts_seen; /* ... when the loops started to give up */
-	u64 abandon_at;		  /* after an interrupt, stop processing at this time */
-	u64 signal_cpu;		  /* our CPU time (ns) at the first stop signal */
 	u64 abandoned_recs;	  /* left in the order queue by the interrupt */
 	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
-	bool wl_stopped;	  /* we ended the workload (-N, output error) */
-	bool wl_unstarted;	  /* stopped during start-up: the command never ran */
-	int out_errno;		  /* writing the output failed */
-	bool json;		  /* --json */
 	const char *stop_reason;
 	u64 nr_samples;
 	struct {
@@ -181,25 +240,7 @@ struct session {
 	char cached_prefix[32];
 	struct trace_seq seq; /* event printing buffer */
 	bool seq_ready;
-	sigset_t old_mask; /* restored after the run */
-	void (*old_pipe)(int);
-	bool sig_blocked;
-	bool hup_ignored; /* SIGHUP was ignored at start (nohup): it stays so */
-	char err[512];
-	int err_code;	/* -errno that went with err */
-	bool err_usage; /* err is a usage error */
-	char **skipped; /* glob matches the kernel refused */
-	int nr_skipped;
-	/* dynamic probes (probe.c) */
-	int (*probe_resolve)(struct session *s, const struct ev_spec *spec,
-			     struct probe_site **sites, int *nr);
-	char **dyn_names; /* "FILE\n-:GROUP/EVENT": how each tracefs event of ours goes */
-	int nr_dyn;
-	bool dyn_tried;	      /* stale groups removed */
-	bool probe_sigs_held; /* stop signals held while tracefs events of ours exist */
-	sigset_t probe_old_mask;
 	struct evsel **fd_ev;	    /* the event of each fds[] entry */
-	char probe_filter_err[256]; /* why user space could not take a probe's filter */
 	unsigned char *ow_data;	    /* --overwrite: the copies of a read (every ring's size) */
 	size_t ow_size;
 };

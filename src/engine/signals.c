@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The session's signals: from open to the end of the run the stop signals,
- * SIGUSR1/SIGUSR2 and SIGCHLD are read through the loop's signalfd (held
- * since main's first step: util/stopsig.h), never delivered.
+ * The session's signals and its workload (signals.h): from open to the end
+ * of the run the stop signals, SIGUSR1/SIGUSR2 and SIGCHLD are read through
+ * the loop's signalfd (held since main's first step: util/stopsig.h), never
+ * delivered; a stop is passed on to a running workload.
  */
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -20,7 +21,7 @@
 void session__loop_sigset(struct session *s, sigset_t *set)
 {
 	stopsig__set(set);
-	if (s->hup_ignored)
+	if (s->sig.hup_ignored)
 		sigdelset(set, SIGHUP);
 	sigaddset(set, SIGUSR1);
 	sigaddset(set, SIGUSR2);
@@ -48,14 +49,14 @@ void session__block_signals(struct session *s)
 {
 	sigset_t set;
 
-	if (s->sig_blocked)
+	if (s->sig.blocked)
 		return;
-	s->hup_ignored = stopsig__ignored(SIGHUP);
+	s->sig.hup_ignored = stopsig__ignored(SIGHUP);
 	session__loop_sigset(s, &set);
-	if (sigprocmask(SIG_BLOCK, &set, &s->old_mask))
+	if (sigprocmask(SIG_BLOCK, &set, &s->sig.old_mask))
 		return;
-	s->sig_blocked = true;
-	s->old_pipe = signal(SIGPIPE, SIG_IGN);
+	s->sig.blocked = true;
+	s->sig.old_pipe = signal(SIGPIPE, SIG_IGN);
 }
 
 /*
@@ -71,59 +72,59 @@ void session__block_signals(struct session *s)
  */
 void session__restore_signals(struct session *s)
 {
-	if (!s->sig_blocked)
+	if (!s->sig.blocked)
 		return;
-	if (s->sigfd >= 0) {
+	if (s->sig.fd >= 0) {
 		session__handle_signals(s);
-		close(s->sigfd);
-		s->sigfd = -1;
+		close(s->sig.fd);
+		s->sig.fd = -1;
 	}
 	set_handler(SIGUSR1, SIG_IGN);
 	set_handler(SIGUSR2, SIG_IGN);
-	if (s->conf.output_file && !s->hup_ignored)
+	if (s->conf.output_file && !s->sig.hup_ignored)
 		set_handler(SIGHUP, SIG_IGN);
-	s->want_snapshot = s->want_usage = s->want_reopen = false;
-	signal(SIGPIPE, s->old_pipe);
-	sigaddset(&s->old_mask, SIGINT);
-	sigaddset(&s->old_mask, SIGTERM);
-	sigaddset(&s->old_mask, SIGQUIT);
-	if (!s->hup_ignored)
-		sigaddset(&s->old_mask, SIGHUP);
-	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
-	s->sig_blocked = false;
+	s->sig.want_snapshot = s->sig.want_usage = s->sig.want_reopen = false;
+	signal(SIGPIPE, s->sig.old_pipe);
+	sigaddset(&s->sig.old_mask, SIGINT);
+	sigaddset(&s->sig.old_mask, SIGTERM);
+	sigaddset(&s->sig.old_mask, SIGQUIT);
+	if (!s->sig.hup_ignored)
+		sigaddset(&s->sig.old_mask, SIGHUP);
+	sigprocmask(SIG_SETMASK, &s->sig.old_mask, NULL);
+	s->sig.blocked = false;
 }
 
 /* The workload exited?  With --ptrace the tracer reaps every child's stops. */
 bool session__reap_workload(struct session *s)
 {
 	if (s->tracer) {
-		tracer__poll(s->tracer, s->has_wl ? &s->wl : NULL);
-		return !s->has_wl || s->wl.exited;
+		tracer__poll(s->tracer, s->wl.forked ? &s->wl.proc : NULL);
+		return !s->wl.forked || s->wl.proc.exited;
 	}
-	return !s->has_wl || workload__reap(&s->wl);
+	return !s->wl.forked || workload__reap(&s->wl.proc);
 }
 
 void session__handle_signals(struct session *s)
 {
 	struct signalfd_siginfo si;
 
-	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
+	while (read(s->sig.fd, &si, sizeof(si)) == sizeof(si)) {
 		switch (si.ssi_signo) {
 		case SIGCHLD:
-			if (session__reap_workload(s) && s->has_wl) {
+			if (session__reap_workload(s) && s->wl.forked) {
 				s->stop = true;
 				s->stop_reason = "workload exited";
 			}
 			continue;
 		case SIGUSR1:
-			s->want_snapshot = true;
+			s->sig.want_snapshot = true;
 			continue;
 		case SIGUSR2:
-			s->want_usage = true;
+			s->sig.want_usage = true;
 			continue;
 		case SIGHUP:
 			if (s->conf.output_file) {
-				s->want_reopen = true;
+				s->sig.want_reopen = true;
 				continue;
 			}
 			break;
@@ -131,20 +132,26 @@ void session__handle_signals(struct session *s)
 			break;
 		}
 		/* the workload decides how it ends: pass the signal on, wait for it below */
-		if (s->has_wl && !s->wl.exited && !kill(s->wl.pid, (int)si.ssi_signo) &&
-		    !s->wl_signal)
-			s->wl_signal = (int)si.ssi_signo;
+		if (s->wl.forked && !s->wl.proc.exited &&
+		    !kill(s->wl.proc.pid, (int)si.ssi_signo) && !s->wl.signal)
+			s->wl.signal = (int)si.ssi_signo;
 		s->stop = true;
 		s->stop_reason = "interrupted";
-		s->interrupted = true;
+		s->sig.interrupted = true;
 		stopsig__note(); /* an output waiting for a FIFO's reader gives up */
-		if (!s->nr_interrupts++) {
+		if (!s->sig.nr_interrupts++) {
 			struct timespec cpu;
 
-			s->abandon_at = session__now(s) + ABANDON_NS;
-			s->interrupts_seen = s->nr_interrupts;
+			s->sig.abandon_at = session__now(s) + ABANDON_NS;
+			s->sig.interrupts_seen = s->sig.nr_interrupts;
 			if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu))
-				s->signal_cpu = (u64)cpu.tv_sec * 1000000000ULL + cpu.tv_nsec;
+				s->sig.signal_cpu = (u64)cpu.tv_sec * 1000000000ULL + cpu.tv_nsec;
 		}
 	}
+}
+
+u64 session__signal_time(struct session *s, u64 *cpu_ns)
+{
+	*cpu_ns = s ? s->sig.signal_cpu : 0;
+	return s && s->sig.abandon_at ? s->sig.abandon_at - ABANDON_NS : 0;
 }
