@@ -20,8 +20,6 @@
 #define BASE_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
-#define SESSION_MAX_OPS 4
-
 /*
  * The names a tracepoint's record gives tasks (comm/pid, prev_comm/prev_pid,
  * next_comm/next_pid, parent_comm/child_comm...: the kernel's own names at
@@ -168,11 +166,11 @@ struct session {
 	bool json;		  /* --json */
 	const char *stop_reason;
 	u64 nr_samples;
-	struct {
+	struct session_hooks {
 		const struct session_ops *ops;
 		void *priv;
-	} hooks[SESSION_MAX_OPS];
-	int nr_hooks;
+	} *hooks; /* session__add_ops: grows as sets are added */
+	int nr_hooks, cap_hooks;
 	bool want_switch;	/* a hook set takes context-switch records */
 	unsigned targets_nomem; /* workload processes not followed (out of memory) */
 
