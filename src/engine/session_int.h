@@ -60,6 +60,12 @@ void session__kvmclock_done(struct session *s);
 				(s)->hooks[h_].ops->hook(s, (s)->hooks[h_].priv, ##__VA_ARGS__); \
 	} while (0)
 
+/* A registered hook set (session__add_ops). */
+struct session_hooks {
+	const struct session_ops *ops;
+	void *priv;
+};
+
 struct buf {
 	struct ring ring;
 	u64 lost;      /* records lost in this buffer */
@@ -166,10 +172,7 @@ struct session {
 	bool json;		  /* --json */
 	const char *stop_reason;
 	u64 nr_samples;
-	struct session_hooks {
-		const struct session_ops *ops;
-		void *priv;
-	} *hooks; /* session__add_ops: grows as sets are added */
+	struct session_hooks *hooks; /* session__add_ops: grows as sets are added */
 	int nr_hooks, cap_hooks;
 	bool want_switch;	/* a hook set takes context-switch records */
 	unsigned targets_nomem; /* workload processes not followed (out of memory) */

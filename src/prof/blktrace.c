@@ -117,9 +117,10 @@ static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
 
 		snprintf(full, sizeof(full), "block:%s", tp_names[k]);
 		multipoint__name(bt->mt, k, full, briefs[k]);
-		ev = session__add_tp(s, "block", tp_names[k],
-				     &(struct evsel_conf){ .filter = filter,
-							   .callchain = session__stacks_for_all(s) });
+		ev = session__add_tp(
+			s, "block", tp_names[k],
+			&(struct evsel_conf){ .filter = filter,
+					      .callchain = session__stacks_for_all(s) });
 		if (!ev)
 			return -EINVAL;
 		bt->pt[k] = (struct bt_point){ .bt = bt, .k = k };

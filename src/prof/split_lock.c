@@ -96,8 +96,8 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 		if (!p->sampler)
 			return -ENOMEM;
 	}
-	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs) ?:
-		       ctr_set__report_by(&p->cs, s, report, p);
+	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs)
+		       ?: ctr_set__report_by(&p->cs, s, report, p);
 }
 
 static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
