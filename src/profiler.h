@@ -67,7 +67,11 @@ struct profiler {
 	/*
 	 * The session's hooks, called with priv (engine/session.h: sample,
 	 * lost, interval, snapshot, exit, fork, comm, mmap2, context_switch:
-	 * setting it turns the kernel's context-switch records on).
+	 * setting it turns the kernel's context-switch records on).  Only the
+	 * profiler's own: a shared module registers its set itself in init
+	 * (multipoint__ready, multipoint_ev__new, ctr_set__report_by,
+	 * hrgroup__report_to, umalloc__add), and an event's samples can go to
+	 * its own handler (evsel__set_handler) instead of ops.sample.
 	 */
 	struct session_ops ops;
 	/*

@@ -43,6 +43,7 @@ struct run {
 	u64 budget_seen;	       /* of those, drops over the order queue's budget */
 	double cpu_usr, cpu_sys, wall; /* at the last usage line (s) */
 	struct output *o;	       /* -o FILE */
+	bool own_snapshot;	       /* the profiler's (or its modules') sets have a snapshot */
 };
 
 static void top_help(FILE *fp)
@@ -130,7 +131,7 @@ static void on_snapshot(struct session *s, void *arg)
 	FILE *out = session__out(s);
 
 	/* a profiler's own snapshot ran before this hook; else the counts, on the output */
-	if (!r->p->ops.snapshot && session__json(s)) {
+	if (!r->own_snapshot && session__json(s)) {
 		struct json j;
 
 		json__begin(&j, out, "events");
@@ -141,7 +142,7 @@ static void on_snapshot(struct session *s, void *arg)
 				json__u64(&j, ev->name, ev->nr_samples);
 		json__close(&j);
 		json__end(&j);
-	} else if (!r->p->ops.snapshot) {
+	} else if (!r->own_snapshot) {
 		u64 total = 0;
 
 		for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
@@ -388,13 +389,19 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 		if (!stopsig__pending(!output->path))
 			stack_ctx__preload(r.stack);
 	}
-	/* maps and names first, then the profiler, then the CLI (exit: reverse) */
+	/*
+	 * Maps and names first, then the profiler, then the sets of the modules
+	 * it registers in init, then the CLI (exit: reverse).
+	 */
 	if ((r.stack && session__add_ops(s, &stack_ctx__ops, r.stack)) ||
-	    session__add_ops(s, &p->ops, priv) || session__add_ops(s, &cli_ops, &r)) {
+	    session__add_ops(s, &p->ops, priv)) {
 		ret = report(p, s);
 		goto out_deinit;
 	}
 	err = p->init(s, priv, set);
+	r.own_snapshot = session__has_snapshot(s);
+	if (!err)
+		err = session__add_ops(s, &cli_ops, &r);
 	if (err) {
 		ret = report(p, s);
 		goto out_deinit;

@@ -255,6 +255,8 @@ static bool dispatch_sample(struct session *s, const struct perf_event_header *h
 	ev->nr_samples++;
 	s->nr_samples++;
 	SESSION_CALL(s, sample, ev, smp);
+	if (ev->handler)
+		ev->handler(s, ev->priv, ev, smp);
 	if (s->conf.run->max_samples && s->nr_samples >= s->conf.run->max_samples) {
 		s->stop = true;
 		s->stop_reason = "sample limit (-N) reached";
@@ -761,12 +763,27 @@ static void count_abandoned(struct session *s)
 
 int session__add_ops(struct session *s, const struct session_ops *ops, void *priv)
 {
-	if (s->nr_hooks == SESSION_MAX_OPS)
-		return session__set_err(s, -ENOSPC, "too many hook sets");
+	if (s->nr_hooks == s->cap_hooks) {
+		int cap = s->cap_hooks ? 2 * s->cap_hooks : 4;
+		struct session_hooks *h = realloc(s->hooks, cap * sizeof(*h));
+
+		if (!h)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		s->hooks = h;
+		s->cap_hooks = cap;
+	}
 	s->hooks[s->nr_hooks].ops = ops;
 	s->hooks[s->nr_hooks++].priv = priv;
 	s->want_switch |= ops->context_switch != NULL;
 	return 0;
+}
+
+bool session__has_snapshot(const struct session *s)
+{
+	for (int i = 0; i < s->nr_hooks; i++)
+		if (s->hooks[i].ops->snapshot)
+			return true;
+	return false;
 }
 
 int session__run(struct session *s)

@@ -156,6 +156,7 @@ void session__delete(struct session *s)
 	free(s->lost_cpu);
 	free(s->threads);
 	free(s->def_target.cpus);
+	free(s->hooks);
 	free(s);
 }
 

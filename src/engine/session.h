@@ -74,7 +74,15 @@ struct evsel {
 	struct ev_spec *spec; /* the -e spec it came from, or NULL */
 	struct perf_event_attr attr;
 	char *filter; /* tracepoint filter text, NULL for none */
-	void *priv;   /* the profiler's per-event data */
+	/*
+	 * Who takes its samples (evsel__set_handler): a profiler, or the
+	 * module it is built on, sets it when it adds the event; the engine
+	 * calls it with @priv, its per-event data, for each sample of the
+	 * event, after the sample hooks of the hook sets.  NULL: the sample
+	 * hooks only.
+	 */
+	void (*handler)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+	void *priv; /* the handler's (or the profiler's) per-event data */
 	u64 nr_samples;
 	void *ufilter;		     /* the filter, run in user space (the kernel refused it) */
 	u64 nr_ufiltered;	     /* samples it left out */
@@ -101,11 +109,16 @@ struct evsel {
 };
 
 /*
- * Hooks on what a session reads.  Several sets can be registered
- * (session__add_ops): the symbol layer's (maps, names), the profiler's, the
+ * Hooks on what a session reads.  Any number of sets can be registered
+ * (session__add_ops): the symbol layer's (maps, names), the profiler's,
+ * those of the shared modules a profiler is built on (a module registers
+ * its own set in the profiler's init: multipoint, ctr_set, hrgroup), the
  * CLI's; each hook runs for every set that has it, in registration order,
  * except exit, which runs in reverse (a profiler still sees the maps of a
- * task at its exit).  @priv is the pointer given with the set.
+ * task at its exit).  @priv is the pointer given with the set.  A sample
+ * goes to every set's sample hook, then to its event's own handler
+ * (struct evsel, evsel__set_handler), if it has one: a profiler whose
+ * events all have handlers needs no sample hook and no `if (ev == ...)`.
  */
 struct session_ops {
 	/* A sample of @ev.  @s is valid only during the call. */
@@ -305,8 +318,22 @@ struct user_filter_ops {
 };
 void session__set_user_filters(struct session *s, const struct user_filter_ops *ops);
 
-/* Register a hook set, before session__open.  0 or -ENOSPC (more than 4 sets). */
+/*
+ * Register a hook set, before session__open (@ops must live as long as the
+ * session).  0 or -ENOMEM with the session's error set.
+ */
 int session__add_ops(struct session *s, const struct session_ops *ops, void *priv);
+/* Whether a set registered so far has a snapshot hook (the CLI's default snapshot). */
+bool session__has_snapshot(const struct session *s);
+/* @ev's samples go to @fn with @priv (struct evsel: handler). */
+static inline void evsel__set_handler(struct evsel *ev,
+				      void (*fn)(struct session *s, void *priv, struct evsel *ev,
+						 struct sample *smp),
+				      void *priv)
+{
+	ev->handler = fn;
+	ev->priv = priv;
+}
 int session__run(struct session *s);
 void session__stop(struct session *s);
 

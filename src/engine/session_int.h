@@ -92,8 +92,6 @@
 #define BASE_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
-#define SESSION_MAX_OPS 4
-
 /*
  * The names a tracepoint's record gives tasks (comm/pid, prev_comm/prev_pid,
  * next_comm/next_pid, parent_comm/child_comm...: the kernel's own names at
@@ -133,6 +131,12 @@ void session__kvmclock_done(struct session *s);
 			if ((s)->hooks[h_].ops->hook)                                            \
 				(s)->hooks[h_].ops->hook(s, (s)->hooks[h_].priv, ##__VA_ARGS__); \
 	} while (0)
+
+/* A registered hook set (session__add_ops). */
+struct session_hooks {
+	const struct session_ops *ops;
+	void *priv;
+};
 
 struct buf {
 	struct ring ring;
@@ -227,11 +231,8 @@ struct session {
 	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
 	const char *stop_reason;
 	u64 nr_samples;
-	struct {
-		const struct session_ops *ops;
-		void *priv;
-	} hooks[SESSION_MAX_OPS];
-	int nr_hooks;
+	struct session_hooks *hooks; /* session__add_ops: grows as sets are added */
+	int nr_hooks, cap_hooks;
 	bool want_switch;	/* a hook set takes context-switch records */
 	unsigned targets_nomem; /* workload processes not followed (out of memory) */
 

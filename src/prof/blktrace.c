@@ -28,11 +28,19 @@ static const char *const tp_names[NR_P] = { "block_getrq", "block_rq_insert", "b
 					    "block_rq_complete" };
 static const char *const briefs[NR_P] = { "getrq", "insert", "issue", "complete" };
 
+struct blktrace;
+
+/* Per event (its handler's): the point it is, its sector field. */
+struct bt_point {
+	struct blktrace *bt;
+	int k;
+	struct field sector;
+};
+
 struct blktrace {
 	const char *device; /* -d */
 	struct multipoint *mt;
-	struct evsel *ev[NR_P];
-	struct field sector[NR_P];
+	struct bt_point pt[NR_P];
 };
 
 static void bt_row(void *arg, const struct multipoint_pair *p, struct multipoint_row *row)
@@ -60,6 +68,8 @@ static bool is_partition(dev_t dev, char *disk, size_t len)
 	snprintf(disk, len, "%.63s", slash ? slash + 1 : real);
 	return true;
 }
+
+static void bt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 
 static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
 {
@@ -102,35 +112,37 @@ static int bt_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (!bt->mt)
 		return -EINVAL;
 	for (int k = 0; k < NR_P; k++) {
+		struct evsel *ev;
 		char full[64];
 
 		snprintf(full, sizeof(full), "block:%s", tp_names[k]);
 		multipoint__name(bt->mt, k, full, briefs[k]);
-		bt->ev[k] = session__add_tp(
+		ev = session__add_tp(
 			s, "block", tp_names[k],
 			&(struct evsel_conf){ .filter = filter,
 					      .callchain = session__stacks_for_all(s) });
-		if (!bt->ev[k])
+		if (!ev)
 			return -EINVAL;
-		if (evsel__field(bt->ev[k], "sector", &bt->sector[k]))
+		bt->pt[k] = (struct bt_point){ .bt = bt, .k = k };
+		if (evsel__field(ev, "sector", &bt->pt[k].sector))
 			return session__set_err(s, -EINVAL, "block:%s has no sector field",
 						tp_names[k]);
+		evsel__set_handler(ev, bt_sample, &bt->pt[k]);
 	}
 	return multipoint__ready(bt->mt, s);
 }
 
+/* The handler of each point's event (@priv its bt_point): keyed by the request's sector. */
 static void bt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct blktrace *bt = priv;
-	int k = 0;
+	struct bt_point *pt = priv;
+	struct blktrace *bt = pt->bt;
 	u64 sector;
 
-	while (k < NR_P && bt->ev[k] != ev)
-		k++;
-	if (k == NR_P || field__u64(&bt->sector[k], smp, &sector))
+	if (field__u64(&pt->sector, smp, &sector))
 		return;
 	multipoint__see(bt->mt, s, ev, smp, sector, true);
-	switch (k) {
+	switch (pt->k) {
 	case P_GETRQ:
 		multipoint__start(bt->mt, s, P_GETRQ, sector, ev, smp);
 		break;
@@ -150,29 +162,11 @@ static void bt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	}
 }
 
-static void bt_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	(void)s, (void)cpu, (void)nr;
-	multipoint__lost(((struct blktrace *)priv)->mt);
-}
-
-static void bt_interval(struct session *s, void *priv)
-{
-	multipoint__interval(((struct blktrace *)priv)->mt, s);
-}
-
-static void bt_snapshot(struct session *s, void *priv)
-{
-	multipoint__snapshot(((struct blktrace *)priv)->mt, s);
-}
-
 static void bt_deinit(struct session *s, void *priv)
 {
 	struct blktrace *bt = priv;
 
-	if (bt->mt && session__started(s))
-		multipoint__finish(bt->mt, s);
-	multipoint__delete(bt->mt);
+	multipoint__done(bt->mt, s);
 	bt->mt = NULL;
 }
 
@@ -201,9 +195,5 @@ const struct profiler prof_blktrace = {
 	.own = bt_opts,
 	.priv_size = sizeof(struct blktrace),
 	.init = bt_init,
-	.ops = { .sample = bt_sample,
-		 .lost = bt_lost,
-		 .interval = bt_interval,
-		 .snapshot = bt_snapshot },
 	.deinit = bt_deinit,
 };

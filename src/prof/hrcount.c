@@ -49,6 +49,9 @@ struct hrcount {
 	u64 t_first, t_last;
 };
 
+static void hc_period(struct session *s, void *priv, const struct hrg_period *period,
+		      const struct sample *smp);
+
 static int hc_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
@@ -67,19 +70,19 @@ static int hc_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (!p->all)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	p->t_first = p->t_last = session__now(s);
-	return 0;
+	return hrgroup__report_to(&p->g, s, hc_period, p);
 }
 
-static void hc_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+/* The periods a leader sample closes: into the statistics (per instance with --perins). */
+static void hc_period(struct session *s, void *priv, const struct hrg_period *period,
+		      const struct sample *smp)
 {
 	struct hrcount *p = priv;
-	struct hrg_period per;
+	struct hrg_period per = *period;
 	struct hc_inst *in;
 	int nr = p->g.nr;
 
-	(void)s;
-	if (hrgroup__sample(&p->g, ev, smp, &per))
-		return;
+	(void)s, (void)smp;
 	HASH_FIND_INT(p->insts, &per.key, in);
 	if (!in && p->perins) {
 		in = calloc(1, sizeof(*in) + 2 * nr * sizeof(in->st[0]));
@@ -104,9 +107,8 @@ static void hc_exit(struct session *s, void *priv, const struct rec_task *t)
 	int key = (int)t->tid;
 
 	(void)s;
-	if (!p->g.per_thread)
+	if (!p->g.per_thread) /* (hrgroup forgets its values itself) */
 		return;
-	hrgroup__forget(&p->g, key);
 	HASH_FIND_INT(p->insts, &key, in);
 	if (in && !in->exited) {
 		in->exited = true;
@@ -480,9 +482,6 @@ const struct profiler prof_hrcount = {
 	.own = hc_opts,
 	.priv_size = sizeof(struct hrcount),
 	.init = hc_init,
-	.ops = { .sample = hc_sample,
-		 .interval = hc_interval,
-		 .snapshot = hc_snapshot,
-		 .exit = hc_exit },
+	.ops = { .interval = hc_interval, .snapshot = hc_snapshot, .exit = hc_exit },
 	.deinit = hc_deinit,
 };

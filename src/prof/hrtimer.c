@@ -41,6 +41,9 @@ static int ht_args(void *priv, int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
+static void ht_period(struct session *s, void *priv, const struct hrg_period *period,
+		      const struct sample *smp);
+
 static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
@@ -60,18 +63,18 @@ static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
 			return errno == ENOMEM ? session__set_err(s, -ENOMEM, "out of memory")
 					       : session__usage_err(s, "%s", buf);
 	}
-	return 0;
+	return hrgroup__report_to(&p->g, s, ht_period, p);
 }
 
-static void ht_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+/* The periods a leader sample closes: one line when the expression holds. */
+static void ht_period(struct session *s, void *priv, const struct hrg_period *period,
+		      const struct sample *smp)
 {
 	struct hrtimer_prof *p = priv;
 	FILE *out = session__out(s);
-	struct hrg_period per;
+	struct hrg_period per = *period;
 	char ts[64];
 
-	if (hrgroup__sample(&p->g, ev, smp, &per))
-		return;
 	p->samples++;
 	p->periods += per.periods;
 	if (p->e && !hrgroup__match(&p->g, p->e, &per, smp))
@@ -110,15 +113,6 @@ static void ht_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	fputc('\n', out);
 	if (smp->nr_ips)
 		stack__print(session__stack(s), smp, out, "    ");
-}
-
-static void ht_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	struct hrtimer_prof *p = priv;
-
-	(void)s;
-	if (p->g.per_thread)
-		hrgroup__forget(&p->g, (int)t->tid);
 }
 
 static void ht_deinit(struct session *s, void *priv)
@@ -202,6 +196,5 @@ const struct profiler prof_hrtimer = {
 	.priv_size = sizeof(struct hrtimer_prof),
 	.args = ht_args,
 	.init = ht_init,
-	.ops = { .sample = ht_sample, .exit = ht_exit },
 	.deinit = ht_deinit,
 };

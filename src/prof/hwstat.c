@@ -21,6 +21,8 @@ struct hwstat {
 	struct ctr_set cs;
 };
 
+static void report(struct session *s, void *priv, const char *what, bool since_start);
+
 static int hw_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
@@ -42,7 +44,7 @@ static int hw_init(struct session *s, void *priv, const struct opt_set *opts)
 	rc = ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
 	for (int i = 0; !rc && i < p->cs.nr; i++) /* counted in the modes kept */
 		exclude__attr(ex, &p->cs.c[i].ev->attr);
-	return rc;
+	return rc ?: ctr_set__report_by(&p->cs, s, report, p);
 }
 
 /* What was read last: since the last interval, or (@since_start) since the start. */
@@ -66,25 +68,11 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 	fflush(out);
 }
 
-static void hw_interval(struct session *s, void *priv)
-{
-	struct hwstat *p = priv;
-
-	ctr_set__interval(&p->cs, s, report, p);
-}
-
-static void hw_snapshot(struct session *s, void *priv)
-{
-	struct hwstat *p = priv;
-
-	ctr_set__snapshot(&p->cs, s, report, p);
-}
-
 static void hw_deinit(struct session *s, void *priv)
 {
 	struct hwstat *p = priv;
 
-	ctr_set__end(&p->cs, s, report, p);
+	ctr_set__end(&p->cs, s);
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);
 }
@@ -108,6 +96,5 @@ const struct profiler prof_hwstat = {
 	.own = hw_opts,
 	.priv_size = sizeof(struct hwstat),
 	.init = hw_init,
-	.ops = { .interval = hw_interval, .snapshot = hw_snapshot },
 	.deinit = hw_deinit,
 };

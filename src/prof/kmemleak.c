@@ -28,7 +28,12 @@
 #include "util/json.h"
 #include "util/units.h"
 
+struct kmemleak;
+
+/* Per event (its handler's). */
 struct kml_ev {
+	struct kmemleak *k;
+	struct kml_ev *next; /* kmemleak.evs */
 	bool alloc;
 	struct expr *ptr, *size;
 };
@@ -39,8 +44,7 @@ struct kmemleak {
 	unsigned long long than;
 	struct ev_spec *specs[2]; /* --alloc's, --free's: the events point into them */
 	int nr_specs[2];
-	struct kml_ev *evs; /* [evsel idx] */
-	int nr_evs;
+	struct kml_ev *evs; /* every event's, to free */
 	struct memtrack *mt;
 	struct stackdb *db;
 	struct umalloc *um;
@@ -86,22 +90,20 @@ static void u_free(void *arg, struct session *s, const struct sample *smp, u64 p
 
 static const struct umalloc_ops u_ops = { .alloc = u_alloc, .free = u_free };
 
-/* ptr= and size= of one event, or the defaults its fields give. */
+static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
+/* ptr= and size= of one event, or the defaults its fields give; its handler. */
 static int compile_ev(struct session *s, struct kmemleak *k, struct evsel *ev, bool alloc)
 {
-	struct kml_ev *ke;
+	struct kml_ev *ke = calloc(1, sizeof(*ke));
 
-	if (ev->idx >= k->nr_evs) {
-		struct kml_ev *n = realloc(k->evs, (ev->idx + 1) * sizeof(*n));
-
-		if (!n)
-			return session__set_err(s, -ENOMEM, "out of memory");
-		memset(n + k->nr_evs, 0, (ev->idx + 1 - k->nr_evs) * sizeof(*n));
-		k->evs = n;
-		k->nr_evs = ev->idx + 1;
-	}
-	ke = &k->evs[ev->idx];
+	if (!ke)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	ke->k = k;
+	ke->next = k->evs;
+	k->evs = ke;
 	ke->alloc = alloc;
+	evsel__set_handler(ev, kml_sample, ke);
 	return memreport__exprs(s, ev, alloc, &ke->ptr, &ke->size);
 }
 
@@ -203,18 +205,17 @@ static int kml_init(struct session *s, void *priv, const struct opt_set *opts)
 				 &k->flame);
 }
 
+/* The handler of an --alloc or --free event (@priv its kml_ev). */
 static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct kmemleak *k = priv;
+	struct kml_ev *ke = priv;
+	struct kmemleak *k = ke->k;
 	struct expr_ctx ctx = { .smp = smp, .session = s };
 	struct expr_value v;
-	struct kml_ev *ke;
 	u64 ptr, size = 0;
 	bool target;
 
-	if (umalloc__sample(k->um, s, ev, smp) || ev->idx >= k->nr_evs)
-		return;
-	ke = &k->evs[ev->idx];
+	(void)ev;
 	if (!ke->ptr)
 		return;
 	if (expr__eval(ke->ptr, &ctx, &v)) {
@@ -244,14 +245,6 @@ static void kml_lost(struct session *s, void *priv, int cpu, u64 nr)
 
 	(void)s, (void)cpu;
 	k->lost += nr;
-	if (k->um)
-		umalloc__lost(k->um);
-}
-
-static void kml_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	(void)s;
-	umalloc__exit(((struct kmemleak *)priv)->um, t->tid);
 }
 
 /* --json: the counts under the table, one record (README, kmemleak). */
@@ -360,11 +353,14 @@ static void kml_deinit(struct session *s, void *priv)
 		report(s, k, true);
 	stack_flame__close(k->flame, s, "kmemleak");
 	umalloc__delete(k->um);
-	for (int i = 0; i < k->nr_evs; i++) {
-		expr__free(k->evs[i].ptr);
-		expr__free(k->evs[i].size);
+	while (k->evs) {
+		struct kml_ev *ke = k->evs;
+
+		k->evs = ke->next;
+		expr__free(ke->ptr);
+		expr__free(ke->size);
+		free(ke);
 	}
-	free(k->evs);
 	for (int i = 0; i < 2; i++)
 		evspec__free(k->specs[i], k->nr_specs[i]);
 	if (session__verbose(s))
@@ -428,10 +424,6 @@ const struct profiler prof_kmemleak = {
 	.stacks = true,
 	.priv_size = sizeof(struct kmemleak),
 	.init = kml_init,
-	.ops = { .sample = kml_sample,
-		 .lost = kml_lost,
-		 .interval = kml_interval,
-		 .snapshot = kml_interval,
-		 .exit = kml_exit },
+	.ops = { .lost = kml_lost, .interval = kml_interval, .snapshot = kml_interval },
 	.deinit = kml_deinit,
 };

@@ -34,15 +34,19 @@ struct kmp_side {
 	u64 bytes, objects;
 };
 
+struct kmemprof;
+
+/* Per event (its handler's). */
 struct kmp_ev {
-	bool used, alloc;
+	struct kmemprof *k;
+	struct kmp_ev *next; /* kmemprof.evs */
+	bool alloc;
 	struct expr *ptr, *size;
 };
 
 struct kmemprof {
 	unsigned long long top;
-	struct kmp_ev *evs; /* [evsel idx] */
-	int nr_evs;
+	struct kmp_ev *evs; /* every event's, to free */
 	struct memtrack *mt;
 	struct stackdb *db;
 	struct kmp_side alloc, free;
@@ -59,26 +63,23 @@ struct kmemprof {
 
 static const char *const kmp_attrs[] = { "key", "ptr", "size", NULL };
 
-/* key= (or ptr=) of the event, else -k, else its field ptr. */
+static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
+/* key= (or ptr=) of the event, else -k, else its field ptr; its handler. */
 static int compile_ev(struct session *s, struct kmemprof *k, struct evsel *ev, const char *key)
 {
 	const char *text = evspec__attr(ev->spec, "key");
 	bool alloc = ev->spec->pos == 0;
-	struct kmp_ev *ke;
+	struct kmp_ev *ke = calloc(1, sizeof(*ke));
 	char err[512];
 
-	if (ev->idx >= k->nr_evs) {
-		struct kmp_ev *n = realloc(k->evs, (ev->idx + 1) * sizeof(*n));
-
-		if (!n)
-			return session__set_err(s, -ENOMEM, "out of memory");
-		memset(n + k->nr_evs, 0, (ev->idx + 1 - k->nr_evs) * sizeof(*n));
-		k->evs = n;
-		k->nr_evs = ev->idx + 1;
-	}
-	ke = &k->evs[ev->idx];
-	ke->used = true;
+	if (!ke)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	ke->k = k;
+	ke->next = k->evs;
+	k->evs = ke;
 	ke->alloc = alloc;
+	evsel__set_handler(ev, kmp_sample, ke);
 	if (!text && !evspec__attr(ev->spec, "ptr"))
 		text = key;
 	if (!text)
@@ -149,17 +150,17 @@ static void count(struct kmemprof *k, struct kmp_side *side, u32 stack, u64 byte
 	st->objects++;
 }
 
+/* The handler of an allocation or free event (@priv its kmp_ev). */
 static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct kmemprof *k = priv;
+	struct kmp_ev *ke = priv;
+	struct kmemprof *k = ke->k;
 	struct expr_ctx ctx = { .smp = smp, .session = s };
 	struct expr_value v;
-	struct kmp_ev *ke;
 	u64 ptr, size = 0;
 	u32 stack = 0;
 
-	if (ev->idx >= k->nr_evs || !(ke = &k->evs[ev->idx])->used)
-		return;
+	(void)ev;
 	if (expr__eval(ke->ptr, &ctx, &v)) {
 		k->bad_reads++;
 		return;
@@ -391,11 +392,14 @@ out_free:
 	side_clear(k, &k->free);
 	if (session__verbose(s))
 		stackdb__print_stats(k->db, "kmemprof", stderr);
-	for (int i = 0; i < k->nr_evs; i++) {
-		expr__free(k->evs[i].ptr);
-		expr__free(k->evs[i].size);
+	while (k->evs) {
+		struct kmp_ev *ke = k->evs;
+
+		k->evs = ke->next;
+		expr__free(ke->ptr);
+		expr__free(ke->size);
+		free(ke);
 	}
-	free(k->evs);
 	memtrack__delete(k->mt);
 	stackdb__delete(k->db);
 }
@@ -429,6 +433,6 @@ const struct profiler prof_kmemprof = {
 	.stacks = true,
 	.priv_size = sizeof(struct kmemprof),
 	.init = kmp_init,
-	.ops = { .sample = kmp_sample, .interval = kmp_interval, .snapshot = kmp_interval },
+	.ops = { .interval = kmp_interval, .snapshot = kmp_interval },
 	.deinit = kmp_deinit,
 };

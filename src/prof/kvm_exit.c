@@ -38,6 +38,32 @@ static void ke_row(void *arg, const struct multipoint_pair *p, struct multipoint
 	row->mark = p->data[1];
 }
 
+/* kvm:kvm_exit opens the pair of its vCPU thread, with its reason and the guest's mode. */
+static void ke_exit_ev(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct kvm_exit *ke = priv;
+	u64 reason, isa = ISA_VMX, rip = 0, *data;
+
+	if (field__u64(&ke->reason, smp, &reason))
+		return;
+	if (ke->isa.valid)
+		field__u64(&ke->isa, smp, &isa);
+	field__u64(&ke->rip, smp, &rip);
+	if (isa == ISA_VMX)
+		reason &= 0xffff; /* the basic exit reason, without its flags */
+	if ((data = multipoint__start(ke->mt, s, 0, smp->tid, ev, smp))) {
+		data[0] = isa << 32 | (u32)reason;
+		/* a 64-bit guest's kernel runs in the upper canonical half */
+		data[1] = rip >> 63;
+	}
+}
+
+/* kvm:kvm_entry closes it. */
+static void ke_entry_ev(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	multipoint__end(((struct kvm_exit *)priv)->mt, s, 0, 1, smp->tid, ev, smp, 0);
+}
+
 static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct evsel_conf c = { .callchain = session__stacks_for_all(s) };
@@ -56,6 +82,8 @@ static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 					    .json_row = "exit_reason",
 					    .row = ke_row,
 					    .arg = ke,
+					    .exit_forgets = true,
+					    .see_by_thread = true,
 				    });
 	if (!ke->mt)
 		return -EINVAL;
@@ -65,6 +93,8 @@ static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 	ke->entry = ke->exit ? session__add_tp(s, "kvm", "kvm_entry", &c) : NULL;
 	if (!ke->exit || !ke->entry)
 		return -EINVAL;
+	evsel__set_handler(ke->exit, ke_exit_ev, ke);
+	evsel__set_handler(ke->entry, ke_entry_ev, ke);
 	if (evsel__field(ke->exit, "exit_reason", &ke->reason) ||
 	    evsel__field(ke->exit, "guest_rip", &ke->rip))
 		return session__set_err(
@@ -77,59 +107,11 @@ static int ke_init(struct session *s, void *priv, const struct opt_set *opts)
 	return multipoint__ready(ke->mt, s);
 }
 
-static void ke_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
-{
-	struct kvm_exit *ke = priv;
-	u64 reason, isa = ISA_VMX, rip = 0, *data;
-
-	multipoint__see(ke->mt, s, ev, smp, smp->tid, true);
-	if (ev == ke->exit) {
-		if (field__u64(&ke->reason, smp, &reason))
-			return;
-		if (ke->isa.valid)
-			field__u64(&ke->isa, smp, &isa);
-		field__u64(&ke->rip, smp, &rip);
-		if (isa == ISA_VMX)
-			reason &= 0xffff; /* the basic exit reason, without its flags */
-		if ((data = multipoint__start(ke->mt, s, 0, smp->tid, ev, smp))) {
-			data[0] = isa << 32 | (u32)reason;
-			/* a 64-bit guest's kernel runs in the upper canonical half */
-			data[1] = rip >> 63;
-		}
-	} else if (ev == ke->entry) {
-		multipoint__end(ke->mt, s, 0, 1, smp->tid, ev, smp, 0);
-	}
-}
-
-static void ke_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	(void)s;
-	multipoint__forget(((struct kvm_exit *)priv)->mt, t->tid);
-}
-
-static void ke_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	(void)s, (void)cpu, (void)nr;
-	multipoint__lost(((struct kvm_exit *)priv)->mt);
-}
-
-static void ke_interval(struct session *s, void *priv)
-{
-	multipoint__interval(((struct kvm_exit *)priv)->mt, s);
-}
-
-static void ke_snapshot(struct session *s, void *priv)
-{
-	multipoint__snapshot(((struct kvm_exit *)priv)->mt, s);
-}
-
 static void ke_deinit(struct session *s, void *priv)
 {
 	struct kvm_exit *ke = priv;
 
-	if (ke->mt && session__started(s))
-		multipoint__finish(ke->mt, s);
-	multipoint__delete(ke->mt);
+	multipoint__done(ke->mt, s);
 	ke->mt = NULL;
 	kvm_reasons__clear(&ke->reasons);
 }
@@ -148,10 +130,5 @@ const struct profiler prof_kvm_exit = {
 						     &exclude_tp_group, NULL },
 	.priv_size = sizeof(struct kvm_exit),
 	.init = ke_init,
-	.ops = { .sample = ke_sample,
-		 .lost = ke_lost,
-		 .exit = ke_exit,
-		 .interval = ke_interval,
-		 .snapshot = ke_snapshot },
 	.deinit = ke_deinit,
 };

@@ -3,8 +3,15 @@
  * multi-trace: latency between points.  Each -e is a point (its events are
  * alternatives for it); an event at point k opens the pair k -> k+1 under
  * its key, an event at point k+1 with the same key closes it (--cycle: the
- * last point pairs with the first too).  Everything else is the shared
- * latency engine (analysis/latency/multipoint_ev.h, analysis/latency/multipoint.h).
+ * last point pairs with the first too).
+ *
+ * mpdelay, the original's multipoint delay, is a preset of it: one -e list
+ * 'A,B[,C...]', every event a point in the order given, keyed by the thread
+ * under -p/-t/-- and by the CPU otherwise, --than's bare number in
+ * microseconds; no -k, no --cycle.
+ *
+ * Everything else is the shared latency engine, its hooks included
+ * (analysis/latency/multipoint_ev.h, analysis/latency/multipoint.h).
  */
 #include <errno.h>
 
@@ -33,41 +40,22 @@ static int mt_init(struct session *s, void *priv, const struct opt_set *opts)
 	return mt->m ? 0 : -EINVAL;
 }
 
-static void mt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+static int mp_init(struct session *s, void *priv, const struct opt_set *opts)
 {
-	multipoint_ev__sample(((struct multi_trace *)priv)->m, s, ev, smp);
-}
+	struct multi_trace *mt = priv;
 
-static void mt_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	(void)s, (void)cpu, (void)nr;
-	multipoint__lost(multipoint_ev__multipoint(((struct multi_trace *)priv)->m));
-}
-
-static void mt_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	(void)s;
-	multipoint_ev__exit(((struct multi_trace *)priv)->m, t->tid);
-}
-
-static void mt_interval(struct session *s, void *priv)
-{
-	multipoint__interval(multipoint_ev__multipoint(((struct multi_trace *)priv)->m), s);
-}
-
-static void mt_snapshot(struct session *s, void *priv)
-{
-	multipoint__snapshot(multipoint_ev__multipoint(((struct multi_trace *)priv)->m), s);
+	mt->m = multipoint_ev__new(s, &(struct multipoint_ev_conf){
+					      .who = "mpdelay",
+					      .by_index = true,
+					      .lat = opt_set__get(opts, &lat_group_us),
+				      });
+	return mt->m ? 0 : -EINVAL;
 }
 
 static void mt_deinit(struct session *s, void *priv)
 {
 	struct multi_trace *mt = priv;
 
-	if (!mt->m)
-		return;
-	if (session__started(s))
-		multipoint__finish(multipoint_ev__multipoint(mt->m), s);
 	multipoint_ev__delete(mt->m, s);
 	mt->m = NULL;
 }
@@ -104,10 +92,27 @@ const struct profiler prof_multi_trace = {
 	.ev_attrs = mt_attrs,
 	.priv_size = sizeof(struct multi_trace),
 	.init = mt_init,
-	.ops = { .sample = mt_sample,
-		 .lost = mt_lost,
-		 .exit = mt_exit,
-		 .interval = mt_interval,
-		 .snapshot = mt_snapshot },
+	.deinit = mt_deinit,
+};
+
+const struct profiler prof_mpdelay = {
+	.name = "mpdelay",
+	.needs = (const char *const[]){ "tracefs", NULL },
+	.desc = "multipoint delay: from each event of one -e list to the next, per thread or CPU",
+	.synopsis = "perf-prof mpdelay -e EVENT,EVENT[,EVENT...] [--than TIME [-g]] [--perins] "
+		    "[--hist] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",
+	.examples = "perf-prof mpdelay -e "
+		    "'syscalls:sys_enter_nanosleep,syscalls:sys_exit_nanosleep' -p 1234 -i 1000 "
+		    "--than 600 --perins\n"
+		    "  perf-prof mpdelay -e "
+		    "'timer:hrtimer_start/function==0x.../,timer:hrtimer_expire_entry,timer:"
+		    "hrtimer_expire_exit' -C 1 -i 1000\n"
+		    "Key: the thread (with -p/-t/--), else the CPU.  --than: a bare number is us.",
+	.groups = (const struct opt_group *const[]){ &event_group, &lat_group_us, &target_group,
+						     &run_group, &ring_group, &output_group,
+						     &stack_group, &exclude_tp_group, NULL },
+	.ev_attrs = (const char *const[]){ "untraced", NULL },
+	.priv_size = sizeof(struct multi_trace),
+	.init = mp_init,
 	.deinit = mt_deinit,
 };

@@ -69,6 +69,8 @@ static bool have(const char *event)
 	return n > 0;
 }
 
+static void report(struct session *s, void *priv, const char *what, bool since_start);
+
 static int pcs_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct percpu_stat *p = priv;
@@ -99,7 +101,7 @@ static int pcs_init(struct session *s, void *priv, const struct opt_set *opts)
 	rc = ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
 	for (int i = 0; !rc && i < p->cs.nr; i++) /* counted in the modes kept */
 		exclude__attr(ex, &p->cs.c[i].ev->attr);
-	return rc;
+	return rc ?: ctr_set__report_by(&p->cs, s, report, p);
 }
 
 static void print_row(struct percpu_stat *p, FILE *out, const char *who, int inst, bool since_start)
@@ -145,25 +147,11 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 	fflush(out);
 }
 
-static void pcs_interval(struct session *s, void *priv)
-{
-	struct percpu_stat *p = priv;
-
-	ctr_set__interval(&p->cs, s, report, p);
-}
-
-static void pcs_snapshot(struct session *s, void *priv)
-{
-	struct percpu_stat *p = priv;
-
-	ctr_set__snapshot(&p->cs, s, report, p);
-}
-
 static void pcs_deinit(struct session *s, void *priv)
 {
 	struct percpu_stat *p = priv;
 
-	ctr_set__end(&p->cs, s, report, p);
+	ctr_set__end(&p->cs, s);
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);
 }
@@ -196,6 +184,5 @@ const struct profiler prof_percpu_stat = {
 	.own = pcs_opts,
 	.priv_size = sizeof(struct percpu_stat),
 	.init = pcs_init,
-	.ops = { .interval = pcs_interval, .snapshot = pcs_snapshot },
 	.deinit = pcs_deinit,
 };

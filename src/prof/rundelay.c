@@ -253,6 +253,10 @@ static int rd_untraced(struct session *s, const struct event_opts *eo)
 	return 0;
 }
 
+static void on_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void on_wakeup(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void on_wakeup_new(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct event_opts *eo = opt_set__get(opts, &event_group);
@@ -284,6 +288,8 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 			   .row_width = 24,
 			   .row = rd_row,
 			   .ends = { 1u << P_SWITCH_IN, 1u << P_SWITCH_IN, 1u << P_SWITCH_IN },
+			   .exit_forgets = true,
+			   .see_by_thread = true, /* samekey: the events the thread raised itself */
 		   });
 	if (!rd->mt)
 		return -EINVAL;
@@ -294,7 +300,15 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MULTIPOINT_MAX_KEYS });
 	if (!rd->asleep)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	return add_events(s, rd) ?: rd_untraced(s, eo) ?: multipoint__ready(rd->mt, s);
+	err = add_events(s, rd) ?: rd_untraced(s, eo);
+	if (err)
+		return err;
+	evsel__set_handler(rd->sw, on_switch, rd);
+	if (rd->wk)
+		evsel__set_handler(rd->wk, on_wakeup, rd);
+	if (rd->wk_new)
+		evsel__set_handler(rd->wk_new, on_wakeup_new, rd);
+	return multipoint__ready(rd->mt, s);
 }
 
 /* @tid runs from @time on: whatever it waited for ends. */
@@ -338,8 +352,9 @@ static bool role_ok(struct session *s, struct rundelay *rd, int at, const struct
 	       expr__match(rd->sw_uf[at], &(struct expr_ctx){ .smp = smp, .session = s });
 }
 
-static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, struct sample *smp)
+static void on_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
+	struct rundelay *rd = priv;
 	u64 prev, state, next;
 
 	if (!field__u64(&rd->next_pid, smp, &next) && next && role_ok(s, rd, 1, smp))
@@ -362,30 +377,29 @@ static void on_switch(struct session *s, struct rundelay *rd, struct evsel *ev, 
 		pairs__start(rd->asleep, prev, smp->time, smp->cpu);
 }
 
-static void rd_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+/* The first wakeup since it was seen falling asleep. */
+static void on_wakeup(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct rundelay *rd = priv;
 	u64 pid, start;
 
-	/* samekey: the events the thread raised itself */
-	multipoint__see(rd->mt, s, ev, smp, smp->tid, true);
-	if (ev == rd->sw) {
-		on_switch(s, rd, ev, smp);
-	} else if (ev == rd->wk) {
-		/* the first wakeup since it was seen falling asleep */
-		if (field__u64(&rd->wk_pid, smp, &pid) ||
-		    !pairs__pending(rd->asleep, pid, &start) || smp->time < start)
-			return;
-		pairs__cancel(rd->asleep, pid);
-		multipoint__start(rd->mt, s, P_WAKEUP, pid, ev, smp);
-	} else if (ev == rd->wk_new) {
-		if (field__u64(&rd->wk_new_pid, smp, &pid))
-			return;
-		/* a new process is its own target; a new thread is its creator's */
-		if (session__is_target(s, (u32)pid, (u32)pid) ||
-		    session__is_target(s, smp->pid, (u32)pid))
-			multipoint__start(rd->mt, s, P_WAKEUP_NEW, pid, ev, smp);
-	}
+	if (field__u64(&rd->wk_pid, smp, &pid) || !pairs__pending(rd->asleep, pid, &start) ||
+	    smp->time < start)
+		return;
+	pairs__cancel(rd->asleep, pid);
+	multipoint__start(rd->mt, s, P_WAKEUP, pid, ev, smp);
+}
+
+static void on_wakeup_new(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct rundelay *rd = priv;
+	u64 pid;
+
+	if (field__u64(&rd->wk_new_pid, smp, &pid))
+		return;
+	/* a new process is its own target; a new thread is its creator's */
+	if (session__is_target(s, (u32)pid, (u32)pid) || session__is_target(s, smp->pid, (u32)pid))
+		multipoint__start(rd->mt, s, P_WAKEUP_NEW, pid, ev, smp);
 }
 
 /*
@@ -413,7 +427,6 @@ static void rd_exit(struct session *s, void *priv, const struct rec_task *t)
 
 	(void)s;
 	pairs__forget(rd->asleep, t->tid);
-	multipoint__forget(rd->mt, t->tid);
 }
 
 static void rd_lost(struct session *s, void *priv, int cpu, u64 nr)
@@ -422,17 +435,6 @@ static void rd_lost(struct session *s, void *priv, int cpu, u64 nr)
 
 	(void)s, (void)cpu, (void)nr;
 	pairs__lost(rd->asleep);
-	multipoint__lost(rd->mt);
-}
-
-static void rd_interval(struct session *s, void *priv)
-{
-	multipoint__interval(((struct rundelay *)priv)->mt, s);
-}
-
-static void rd_snapshot(struct session *s, void *priv)
-{
-	multipoint__snapshot(((struct rundelay *)priv)->mt, s);
 }
 
 static void rd_deinit(struct session *s, void *priv)
@@ -493,11 +495,6 @@ const struct profiler prof_rundelay = {
 	.ev_attrs = rd_attrs,
 	.priv_size = sizeof(struct rundelay),
 	.init = rd_init,
-	.ops = { .sample = rd_sample,
-		 .lost = rd_lost,
-		 .exit = rd_exit,
-		 .context_switch = rd_switch,
-		 .interval = rd_interval,
-		 .snapshot = rd_snapshot },
+	.ops = { .lost = rd_lost, .exit = rd_exit, .context_switch = rd_switch },
 	.deinit = rd_deinit,
 };

@@ -51,6 +51,8 @@ static void cpu_vendor(char *buf, size_t len)
 		fclose(f);
 }
 
+static void report(struct session *s, void *priv, const char *what, bool since_start);
+
 static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
@@ -94,7 +96,8 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 		if (!p->sampler)
 			return -ENOMEM;
 	}
-	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
+	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs)
+		       ?: ctr_set__report_by(&p->cs, s, report, p);
 }
 
 static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -143,25 +146,11 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 	fflush(out);
 }
 
-static void sl_interval(struct session *s, void *priv)
-{
-	struct split_lock *p = priv;
-
-	ctr_set__interval(&p->cs, s, report, p);
-}
-
-static void sl_snapshot(struct session *s, void *priv)
-{
-	struct split_lock *p = priv;
-
-	ctr_set__snapshot(&p->cs, s, report, p);
-}
-
 static void sl_deinit(struct session *s, void *priv)
 {
 	struct split_lock *p = priv;
 
-	ctr_set__end(&p->cs, s, report, p);
+	ctr_set__end(&p->cs, s);
 	if (session__started(s) && !session__json(s)) /* --json: the CLI's "lost" record */
 		session__print_lost(s, session__out(s));
 	ctr_set__free(&p->cs);
@@ -191,6 +180,6 @@ const struct profiler prof_split_lock = {
 	.own = sl_opts,
 	.priv_size = sizeof(struct split_lock),
 	.init = sl_init,
-	.ops = { .sample = sl_sample, .interval = sl_interval, .snapshot = sl_snapshot },
+	.ops = { .sample = sl_sample },
 	.deinit = sl_deinit,
 };

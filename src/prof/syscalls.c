@@ -203,6 +203,33 @@ static struct evsel *sc_add(struct session *s, struct syscalls *sc, int at, stru
 	return last;
 }
 
+/* sys_enter opens the pair of its thread, with the syscall's number. */
+static void sc_enter_ev(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct syscalls *sc = priv;
+	u64 id, *data;
+
+	if (field__u64(&sc->enter_id, smp, &id))
+		return;
+	if ((data = multipoint__start(sc->mt, s, 0, smp->tid, ev, smp)))
+		data[0] = id;
+}
+
+/* sys_exit closes it. */
+static void sc_exit_ev(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct syscalls *sc = priv;
+	u64 id, *pending;
+
+	/* an exit of another syscall than the pending one: its enter was not seen */
+	if (!field__u64(&sc->exit_id, smp, &id) &&
+	    (pending = multipoint__pending(sc->mt, 0, smp->tid, NULL)) && pending[0] != id) {
+		multipoint__cancel(sc->mt, 0, smp->tid);
+		return;
+	}
+	multipoint__end(sc->mt, s, 0, 1, smp->tid, ev, smp, 0);
+}
+
 static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct event_opts *eo = opt_set__get(opts, &event_group);
@@ -244,6 +271,7 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 					    .json_row = "syscall",
 					    .row = sc_row,
 					    .arg = sc,
+					    .see_by_thread = true,
 				    });
 	if (!sc->mt)
 		goto out;
@@ -253,6 +281,8 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 	sc->exit = sc->enter ? sc_add(s, sc, 1, sp_exit, "sys_exit", &c) : NULL;
 	if (!sc->enter || !sc->exit)
 		goto out;
+	evsel__set_handler(sc->enter, sc_enter_ev, sc);
+	evsel__set_handler(sc->exit, sc_exit_ev, sc);
 	for (int i = 0; eo && i < eo->nr_specs; i++) /* for --detail */
 		if (evspec__attr(&eo->specs[i], "untraced") &&
 		    session__add_spec(s, &eo->specs[i], &(struct evsel_conf){ 0 }) < 0)
@@ -269,29 +299,6 @@ out:
 	return err;
 }
 
-static void sc_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
-{
-	struct syscalls *sc = priv;
-	u64 id, *data, *pending;
-
-	multipoint__see(sc->mt, s, ev, smp, smp->tid, true);
-	if (ev == sc->enter) {
-		if (field__u64(&sc->enter_id, smp, &id))
-			return;
-		if ((data = multipoint__start(sc->mt, s, 0, smp->tid, ev, smp)))
-			data[0] = id;
-	} else if (ev == sc->exit) {
-		/* an exit of another syscall than the pending one: its enter was not seen */
-		if (!field__u64(&sc->exit_id, smp, &id) &&
-		    (pending = multipoint__pending(sc->mt, 0, smp->tid, NULL)) &&
-		    pending[0] != id) {
-			multipoint__cancel(sc->mt, 0, smp->tid);
-			return;
-		}
-		multipoint__end(sc->mt, s, 0, 1, smp->tid, ev, smp, 0);
-	}
-}
-
 static void sc_exit(struct session *s, void *priv, const struct rec_task *t)
 {
 	struct syscalls *sc = priv;
@@ -305,29 +312,11 @@ static void sc_exit(struct session *s, void *priv, const struct rec_task *t)
 		multipoint__forget(sc->mt, t->tid);
 }
 
-static void sc_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	(void)s, (void)cpu, (void)nr;
-	multipoint__lost(((struct syscalls *)priv)->mt);
-}
-
-static void sc_interval(struct session *s, void *priv)
-{
-	multipoint__interval(((struct syscalls *)priv)->mt, s);
-}
-
-static void sc_snapshot(struct session *s, void *priv)
-{
-	multipoint__snapshot(((struct syscalls *)priv)->mt, s);
-}
-
 static void sc_deinit(struct session *s, void *priv)
 {
 	struct syscalls *sc = priv;
 
-	if (sc->mt && session__started(s))
-		multipoint__finish(sc->mt, s);
-	multipoint__delete(sc->mt);
+	multipoint__done(sc->mt, s);
 	sc->mt = NULL;
 	/* read only as the events were added (each keeps a copy) */
 	for (int i = 0; i < 2; i++) {
@@ -369,10 +358,6 @@ const struct profiler prof_syscalls = {
 	.ev_attrs = sc_attrs,
 	.priv_size = sizeof(struct syscalls),
 	.init = sc_init,
-	.ops = { .sample = sc_sample,
-		 .lost = sc_lost,
-		 .exit = sc_exit,
-		 .interval = sc_interval,
-		 .snapshot = sc_snapshot },
+	.ops = { .exit = sc_exit },
 	.deinit = sc_deinit,
 };

@@ -590,29 +590,46 @@ void ctr_set__json_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, con
 	}
 }
 
-void ctr_set__interval(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv)
+/* The hook set of ctr_set__report_by (@priv the ctr_set). */
+static void on_interval(struct session *s, void *priv)
 {
+	struct ctr_set *cs = priv;
+
 	ctr_set__read(cs);
-	fn(s, priv, "interval", false);
+	cs->report(s, cs->report_priv, "interval", false);
 	ctr_set__advance(cs);
 }
 
-void ctr_set__snapshot(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv)
+static void on_snapshot(struct session *s, void *priv)
 {
+	struct ctr_set *cs = priv;
+
 	ctr_set__read(cs);
-	fn(s, priv, "so far", true);
+	cs->report(s, cs->report_priv, "so far", true);
 }
 
-void ctr_set__end(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv)
+static const struct session_ops ctr_set_ops = {
+	.interval = on_interval,
+	.snapshot = on_snapshot,
+};
+
+int ctr_set__report_by(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv)
 {
-	if (!session__started(s))
+	cs->report = fn;
+	cs->report_priv = priv;
+	return session__add_ops(s, &ctr_set_ops, cs);
+}
+
+void ctr_set__end(struct ctr_set *cs, struct session *s)
+{
+	if (!session__started(s) || !cs->report)
 		return;
 	ctr_set__read(cs);
 	if (session__interval_ms(s) && cs->t_now > cs->t_last) {
-		fn(s, priv, "interval", false);
+		cs->report(s, cs->report_priv, "interval", false);
 		ctr_set__advance(cs);
 	}
-	fn(s, priv, "total", true);
+	cs->report(s, cs->report_priv, "total", true);
 }
 
 void ctr_set__free(struct ctr_set *cs)

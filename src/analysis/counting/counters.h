@@ -40,6 +40,9 @@ struct ctr_set {
 	int **inst_of_fd; /* [counter][fd index] -> instance */
 	/* when the counters were enabled (session__enabled_time), last advanced, read */
 	u64 t_first, t_last, t_now;
+	/* ctr_set__report_by: how the profiler reports what was read */
+	void (*report)(struct session *s, void *priv, const char *what, bool since_start);
+	void *report_priv;
 };
 
 /* How a counter of @e is opened: counting, in @leader's group (NULL: none). */
@@ -123,15 +126,20 @@ const char *ctr__fmt(double v, bool fraction, char *buf, size_t len);
  * interval.
  */
 typedef void (*ctr_report_fn)(struct session *s, void *priv, const char *what, bool since_start);
-/* The interval hook: read, report, and the interval becomes the base of the next. */
-void ctr_set__interval(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv);
-/* SIGUSR1: read, report the run so far. */
-void ctr_set__snapshot(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv);
 /*
- * The end of a started session: read, the last partial interval (with -i:
- * the intervals add up to the total), then the total.
+ * The module's own hooks, registered with @s (after ctr_set__add, in the
+ * profiler's init; the profiler needs no interval or snapshot hook): each
+ * -i interval, read, @fn(@priv) reports "interval", and the interval
+ * becomes the base of the next; SIGUSR1: read, report the run "so far".
+ * 0, or -ENOMEM with the session's error set.
  */
-void ctr_set__end(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv);
+int ctr_set__report_by(struct ctr_set *cs, struct session *s, ctr_report_fn fn, void *priv);
+/*
+ * The end of a started session (deinit): read, the last partial interval
+ * (with -i: the intervals add up to the total), then the total, through
+ * the report of ctr_set__report_by (none: nothing).
+ */
+void ctr_set__end(struct ctr_set *cs, struct session *s);
 
 void ctr_set__free(struct ctr_set *cs);
 

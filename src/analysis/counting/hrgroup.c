@@ -436,6 +436,38 @@ static void retire(struct hrgroup *g, struct hrg_inst *in)
 	free(in);
 }
 
+/* The leader's handler (@priv the group). */
+static void on_leader(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct hrgroup *g = priv;
+	struct hrg_period per;
+
+	if (!hrgroup__sample(g, ev, smp, &per))
+		g->period_fn(s, g->period_priv, &per, smp);
+}
+
+static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct hrgroup *g = priv;
+
+	(void)s;
+	if (g->per_thread)
+		hrgroup__forget(g, (int)t->tid);
+}
+
+static const struct session_ops hrgroup_ops = { .exit = on_exit_rec };
+
+int hrgroup__report_to(struct hrgroup *g, struct session *s,
+		       void (*fn)(struct session *s, void *priv, const struct hrg_period *p,
+				  const struct sample *smp),
+		       void *priv)
+{
+	g->period_fn = fn;
+	g->period_priv = priv;
+	evsel__set_handler(g->leader, on_leader, g);
+	return session__add_ops(s, &hrgroup_ops, g);
+}
+
 void hrgroup__forget(struct hrgroup *g, int key)
 {
 	const struct target_opts *tg = g->s ? session__conf(g->s)->target : NULL;

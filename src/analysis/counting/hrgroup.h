@@ -50,6 +50,7 @@ struct hrg_member {
 };
 
 struct hrg_inst;
+struct hrg_period;
 
 struct hrgroup {
 	struct session *s;
@@ -70,6 +71,10 @@ struct hrgroup {
 	int *cpu_slot;	/* the layout of the sample being read (some_cpus) */
 	bool *on;	/* per member: in the last sample's read (cpus=LIST) */
 	u64 nr_samples, nr_gaps, nr_bad;
+	/* hrgroup__report_to: where the leader's periods go */
+	void (*period_fn)(struct session *s, void *priv, const struct hrg_period *p,
+			  const struct sample *smp);
+	void *period_priv;
 };
 
 /* What one leader sample tells. */
@@ -106,6 +111,20 @@ int hrgroup__add(struct hrgroup *g, struct session *s, u64 period, const char *c
  */
 int hrgroup__sample(struct hrgroup *g, const struct evsel *ev, const struct sample *smp,
 		    struct hrg_period *out);
+
+/*
+ * The module's own hooks, after hrgroup__add (in the profiler's init): the
+ * leader's samples go to @fn(@priv) as the periods they close (the leader's
+ * handler, through hrgroup__sample; an ill-laid read is counted, not
+ * given), and per thread a task's exit forgets its values
+ * (hrgroup__forget), in a hook set registered with @s.  The profiler needs
+ * no sample or exit hook for the group.  0, or -ENOMEM with the session's
+ * error set.
+ */
+int hrgroup__report_to(struct hrgroup *g, struct session *s,
+		       void (*fn)(struct session *s, void *priv, const struct hrg_period *p,
+				  const struct sample *smp),
+		       void *priv);
 
 /*
  * A thread ended (per_thread): forget its previous values on every CPU.

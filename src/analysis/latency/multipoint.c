@@ -283,6 +283,8 @@ static unsigned ends_of(const struct multipoint *mt, int k)
 	return mt->conf.ends[k] ? mt->conf.ends[k] : 1u << ((k + 1) % mt->conf.nr_points);
 }
 
+static const struct session_ops multipoint_ops;
+
 int multipoint__ready(struct multipoint *mt, struct session *s)
 {
 	int err;
@@ -316,7 +318,7 @@ int multipoint__ready(struct multipoint *mt, struct session *s)
 			}
 		}
 	}
-	return 0;
+	return session__add_ops(s, &multipoint_ops, mt);
 }
 
 void multipoint__see(struct multipoint *mt, struct session *s, struct evsel *ev,
@@ -720,18 +722,50 @@ static void print_time(struct multipoint *mt, struct session *s)
 	fprintf(session__out(s), "%s\n", buf);
 }
 
-void multipoint__interval(struct multipoint *mt, struct session *s)
+/* The module's hook set (multipoint__ready registers it, @priv the multipoint). */
+static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	print_time(mt, s);
-	print(mt, s, STATS_INTERVAL);
-	multipoint__reset(mt);
+	struct multipoint *mt = priv;
+
+	if (mt->conf.see_by_thread)
+		multipoint__see(mt, s, ev, smp, smp->tid, true);
 }
 
-void multipoint__snapshot(struct multipoint *mt, struct session *s)
+static void on_lost(struct session *s, void *priv, int cpu, u64 nr)
 {
-	print_time(mt, s);
-	print(mt, s, STATS_SO_FAR);
+	(void)s, (void)cpu, (void)nr;
+	multipoint__lost(priv);
 }
+
+static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct multipoint *mt = priv;
+
+	(void)s;
+	if (mt->conf.exit_forgets)
+		multipoint__forget(mt, t->tid);
+}
+
+static void on_interval(struct session *s, void *priv)
+{
+	print_time(priv, s);
+	print(priv, s, STATS_INTERVAL);
+	multipoint__reset(priv);
+}
+
+static void on_snapshot(struct session *s, void *priv)
+{
+	print_time(priv, s);
+	print(priv, s, STATS_SO_FAR);
+}
+
+static const struct session_ops multipoint_ops = {
+	.sample = on_sample,
+	.lost = on_lost,
+	.exit = on_exit_rec,
+	.interval = on_interval,
+	.snapshot = on_snapshot,
+};
 
 static void count_open(u64 key, u64 start, void *payload, void *arg)
 {
@@ -788,4 +822,11 @@ void multipoint__finish(struct multipoint *mt, struct session *s)
 						    mt->heat_name[k][j], ofile__strerror(-err));
 			free(svg);
 		}
+}
+
+void multipoint__done(struct multipoint *mt, struct session *s)
+{
+	if (mt && session__started(s))
+		multipoint__finish(mt, s);
+	multipoint__delete(mt);
 }

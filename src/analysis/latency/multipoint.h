@@ -17,6 +17,12 @@
  * them, memory is bounded by the open pairs (at most MULTIPOINT_MAX_KEYS per
  * point, refusals counted and reported).
  *
+ * The module owns its session hooks: multipoint__ready registers its set
+ * (lost records, -i intervals, SIGUSR1 snapshots; task exits and --detail's
+ * view of every event when the keys are threads), so a profiler over it is
+ * a configuration, the handlers of its events (evsel__set_handler) and its
+ * row hook; its deinit ends with multipoint__done.
+ *
  * The generic dispatcher of multi-trace and mpdelay (every event a point,
  * key=/role= attributes, -k) is multipoint_ev.c.
  */
@@ -87,6 +93,13 @@ struct multipoint_conf {
 	/* ends[k]: bit j set when a pair from point k may end at point j; 0: the next point */
 	unsigned ends[MULTIPOINT_MAX_POINTS];
 	bool keep_start; /* keep the start sample even without --than */
+	/*
+	 * Keys are threads: exit_forgets drops a task's pending pairs at its
+	 * exit (multipoint__forget); see_by_thread shows every sample to
+	 * --detail under its thread (multipoint__see) before the event's
+	 * handler runs.  Without them, the profiler does these itself.
+	 */
+	bool exit_forgets, see_by_thread;
 	/* the row of a closed pair; NULL: one row per pair of points */
 	void (*row)(void *arg, const struct multipoint_pair *p, struct multipoint_row *row);
 	void *arg;
@@ -101,11 +114,14 @@ void multipoint__delete(struct multipoint *mt);
 /* Name point @k: @full ("sys:name") and @brief (without the system) when labels are long. */
 void multipoint__name(struct multipoint *mt, int k, const char *full, const char *brief);
 /*
- * Once the points are named, at the end of init: the table, and the
- * --heatmap files (their errors are the run's).  0 or -errno with the
- * session's error set.
+ * Once the points are named, at the end of init: the table, the --heatmap
+ * files (their errors are the run's), and the module's hook set registered
+ * with @s (it lasts as long as the session: delete @mt only at the end, in
+ * deinit).  0 or -errno with the session's error set.
  */
 int multipoint__ready(struct multipoint *mt, struct session *s);
+/* The end (deinit): multipoint__finish if the session started, then delete (NULL: nothing). */
+void multipoint__done(struct multipoint *mt, struct session *s);
 /*
  * Every event the profiler sees, once, before it starts or ends anything
  * with it (--detail's window; nothing without --detail): @key its key
@@ -151,9 +167,6 @@ void multipoint__print(struct multipoint *mt, struct session *s);
 /* At the end of a run that started: print, then draw the --heatmap SVGs. */
 void multipoint__finish(struct multipoint *mt, struct session *s);
 void multipoint__reset(struct multipoint *mt);
-/* The session hooks' common forms: time line, print (and reset). */
-void multipoint__interval(struct multipoint *mt, struct session *s);
-void multipoint__snapshot(struct multipoint *mt, struct session *s);
 
 /* Print one event as trace prints it (its stack under it, if it has one). */
 void multipoint__print_event(struct session *s, struct evsel *ev, const struct sample *smp,

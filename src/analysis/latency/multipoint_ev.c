@@ -14,7 +14,7 @@
 
 enum key_mode { KEY_EXPR, KEY_THREAD, KEY_CPU };
 
-/* Per event (evsel->priv). */
+/* Per event (evsel->priv, the handler's). */
 struct mt_event {
 	struct multipoint_ev *owner;
 	int point;	   /* -1: untraced (only in --detail timelines) */
@@ -122,6 +122,8 @@ static void name_points(struct multipoint_ev *m, const struct multipoint_ev_conf
 	}
 }
 
+static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipoint_ev_conf *c)
 {
 	const struct event_opts *eo = session__conf(s)->events;
@@ -165,6 +167,7 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 					   .key_title = m->key_mode == KEY_CPU	    ? "CPU"
 							: m->key_mode == KEY_THREAD ? "TID"
 										    : "KEY",
+					   .exit_forgets = m->key_mode == KEY_THREAD,
 				   });
 	if (!m->mt)
 		goto fail;
@@ -198,7 +201,7 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 			}
 			e->owner = m;
 			e->point = point_of(m, c, eo, i);
-			ev->priv = e;
+			evsel__set_handler(ev, on_sample, e);
 			if (m->key_mode == KEY_EXPR && key &&
 			    !(e->key = compile(s, m, ev, "key", key)))
 				goto fail;
@@ -233,21 +236,16 @@ void multipoint_ev__delete(struct multipoint_ev *m, struct session *s)
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
 		struct mt_event *e = ev->priv;
 
-		if (!e || e->owner != m)
+		if (ev->handler != on_sample || e->owner != m)
 			continue;
 		expr__free(e->key);
 		expr__free(e->role);
 		free(e);
-		ev->priv = NULL;
+		evsel__set_handler(ev, NULL, NULL);
 	}
-	multipoint__delete(m->mt);
+	multipoint__done(m->mt, s);
 	ksyms__delete(m->ksyms);
 	free(m);
-}
-
-struct multipoint *multipoint_ev__multipoint(struct multipoint_ev *m)
-{
-	return m->mt;
 }
 
 static u64 eval(struct session *s, struct multipoint_ev *m, struct expr *e, struct sample *smp)
@@ -259,16 +257,15 @@ static u64 eval(struct session *s, struct multipoint_ev *m, struct expr *e, stru
 	return v.u;
 }
 
-void multipoint_ev__sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
-			   struct sample *smp)
+/* The handler of every event it added (@priv its mt_event). */
+static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct mt_event *e = ev->priv;
+	struct mt_event *e = priv;
+	struct multipoint_ev *m = e->owner;
 	unsigned role = ROLE_OPEN | ROLE_CLOSE;
 	int k, n = m->nr_points;
 	u64 key;
 
-	if (!e || e->owner != m)
-		return;
 	key = m->key_mode == KEY_CPU	  ? smp->cpu
 	      : m->key_mode == KEY_THREAD ? smp->tid
 	      : e->key			  ? eval(s, m, e->key, smp)
@@ -284,12 +281,6 @@ void multipoint_ev__sample(struct multipoint_ev *m, struct session *s, struct ev
 		multipoint__end(m->mt, s, (k + n - 1) % n, k, key, ev, smp, 0);
 	if ((role & ROLE_OPEN) && multipoint__opens(m->mt, k))
 		multipoint__start(m->mt, s, k, key, ev, smp);
-}
-
-void multipoint_ev__exit(struct multipoint_ev *m, u32 tid)
-{
-	if (m->key_mode == KEY_THREAD)
-		multipoint__forget(m->mt, tid);
 }
 
 int multipoint_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS])

@@ -23,15 +23,15 @@ struct multipoint_ev_conf {
 
 struct multipoint_ev;
 
-/* Add the -e events to @s; NULL with the session's error set. */
+/*
+ * Add the -e events to @s, each with its handler, and the latency
+ * engine's hooks (multipoint__ready: keyed by thread, a task's exit drops
+ * its pairs): the profiler needs no hooks of its own.  NULL with the
+ * session's error set.
+ */
 struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipoint_ev_conf *conf);
+/* The end (deinit): the final report if the session started, then free (NULL: nothing). */
 void multipoint_ev__delete(struct multipoint_ev *m, struct session *s);
-struct multipoint *multipoint_ev__multipoint(struct multipoint_ev *m);
-
-void multipoint_ev__sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
-			   struct sample *smp);
-/* A task exited: keyed by thread, its pairs are dropped. */
-void multipoint_ev__exit(struct multipoint_ev *m, u32 tid);
 
 /*
  * The point of each -e position: the positions with an event that is not

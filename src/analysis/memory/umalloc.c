@@ -205,6 +205,9 @@ int umalloc__watch(struct umalloc *u, struct evsel *ev, const char *fn, bool ret
 	return 0;
 }
 
+static const struct session_ops umalloc_ops;
+static void on_uev(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 int umalloc__add(struct session *s, bool mmap, const struct umalloc_ops *ops, void *arg,
 		 struct umalloc **out)
 {
@@ -255,6 +258,10 @@ int umalloc__add(struct session *s, bool mmap, const struct umalloc_ops *ops, vo
 	if (!err && !u->st.probes)
 		err = session__usage_err(s, "no allocator (malloc, free, new...) found in the "
 					    "target's files");
+	for (int i = 0; !err && i < u->nr_evs; i++)
+		evsel__set_handler(u->evs[i].ev, on_uev, u);
+	if (!err)
+		err = session__add_ops(s, &umalloc_ops, u);
 	if (err) {
 		umalloc__delete(u);
 		return err;
@@ -501,6 +508,26 @@ void umalloc__exit(struct umalloc *u, u32 tid)
 		free(t);
 	}
 }
+
+/* The module's hooks (umalloc__add registers them): its probes' handler, lost records, exits. */
+static void on_uev(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	umalloc__sample(priv, s, ev, smp);
+}
+
+static void on_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)cpu, (void)nr;
+	umalloc__lost(priv);
+}
+
+static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
+{
+	(void)s;
+	umalloc__exit(priv, t->tid);
+}
+
+static const struct session_ops umalloc_ops = { .lost = on_lost, .exit = on_exit_rec };
 
 void umalloc__stats(const struct umalloc *u, struct umalloc_stats *st)
 {

@@ -38,7 +38,10 @@ struct umalloc_stats {
 
 /*
  * Add the probes for the session's target (-p, -t or -- COMMAND; else a
- * usage error).  @mmap: mmap/munmap too.  0 or -errno with the message set.
+ * usage error), each with its handler, and the module's hooks (lost
+ * records, task exits): @ops sees the pairs, the profiler needs no hooks of
+ * its own for them.  @mmap: mmap/munmap too.  0 or -errno with the message
+ * set.
  */
 int umalloc__add(struct session *s, bool mmap, const struct umalloc_ops *ops, void *arg,
 		 struct umalloc **out);
