@@ -252,9 +252,15 @@ static bool dispatch_sample(struct session *s, const struct perf_event_header *h
 		ev->nr_ufiltered++;
 		return true;
 	}
+	/* an event of one profiler of several (engine/joint.c) */
+	if (ev->owner >= 0 && !session__owner_takes(s, ev, smp))
+		return true;
 	ev->nr_samples++;
 	s->nr_samples++;
-	SESSION_CALL(s, sample, ev, smp);
+	if (ev->owner >= 0)
+		session__deliver(s, ev, smp);
+	else
+		SESSION_CALL(s, sample, ev, smp);
 	if (s->conf.run->max_samples && s->nr_samples >= s->conf.run->max_samples) {
 		s->stop = true;
 		s->stop_reason = "sample limit (-N) reached";

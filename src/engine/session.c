@@ -130,6 +130,7 @@ struct session *session__new(const struct engine_conf *conf, FILE *out)
 	s->order = s->conf.ring->order || s->conf.capture->cg != CG_NONE;
 	s->out = out;
 	s->tail = &s->evsels;
+	s->cur_owner = -1;
 	s->epfd = s->sigfd = s->tickfd = s->intfd = s->usefd = -1;
 	s->wl.pid = -1;
 	s->wl.go_fd = s->wl.err_fd = -1;
@@ -280,6 +281,8 @@ void session__want_order(struct session *s)
 void session__want_cpu_wide(struct session *s)
 {
 	s->cpu_wide = true;
+	if (s->cur_owner >= 0)
+		s->hooks[s->cur_owner].cpu_wide = true;
 }
 
 int session__refuse_overwrite(struct session *s, const char *what)
@@ -471,6 +474,7 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	}
 	ev->leader = c->leader;
 	ev->cur_fd = -1;
+	ev->owner = s->cur_owner;
 	ev->idx = s->nr_evsels++;
 	*s->tail = ev;
 	s->tail = &ev->next;
@@ -576,7 +580,8 @@ static struct evsel *find_same(struct session *s, const struct evsel *ev)
 		    o->attr.sample_max_stack != ev->attr.sample_max_stack ||
 		    o->attr.exclude_callchain_user != ev->attr.exclude_callchain_user ||
 		    o->attr.exclude_callchain_kernel != ev->attr.exclude_callchain_kernel ||
-		    strcmp(o->name, ev->name) || o->nr_cpus != ev->nr_cpus)
+		    strcmp(o->name, ev->name) || o->nr_cpus != ev->nr_cpus ||
+		    o->owner != ev->owner)
 			continue;
 		if ((o->filter || ev->filter) &&
 		    (!o->filter || !ev->filter || strcmp(o->filter, ev->filter)))

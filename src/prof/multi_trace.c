@@ -38,6 +38,11 @@ static void mt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	multipoint_ev__sample(((struct multi_trace *)priv)->m, s, ev, smp);
 }
 
+static void mt_inner_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	multipoint_ev__inner_sample(((struct multi_trace *)priv)->m, s, ev, smp);
+}
+
 static void mt_lost(struct session *s, void *priv, int cpu, u64 nr)
 {
 	(void)s, (void)cpu, (void)nr;
@@ -105,6 +110,7 @@ const struct profiler prof_multi_trace = {
 	.priv_size = sizeof(struct multi_trace),
 	.init = mt_init,
 	.ops = { .sample = mt_sample,
+		 .inner_sample = mt_inner_sample,
 		 .lost = mt_lost,
 		 .exit = mt_exit,
 		 .interval = mt_interval,

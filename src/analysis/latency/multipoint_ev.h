@@ -30,6 +30,12 @@ struct multipoint *multipoint_ev__multipoint(struct multipoint_ev *m);
 
 void multipoint_ev__sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
 			   struct sample *smp);
+/*
+ * A sample of an inner profiler's event (joint analysis: "profile/-F 99/untraced/"
+ * in -e): an untraced event, seen in the --detail timelines only.
+ */
+void multipoint_ev__inner_sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
+				 struct sample *smp);
 /* A task exited: keyed by thread, its pairs are dropped. */
 void multipoint_ev__exit(struct multipoint_ev *m, u32 tid);
 
