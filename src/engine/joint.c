@@ -67,7 +67,9 @@ void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
 	for (int h = 0; h < s->nr_hooks; h++)
 		if (s->hooks[h].ops->sample && (!s->hooks[h].owns || h == o))
 			s->hooks[h].ops->sample(s, s->hooks[h].priv, ev, smp);
-	if (outer >= 0 && s->hooks[outer].ops->inner_sample)
+	/* an outer profiler that did not ask for CPU-wide events gets its targets' only */
+	if (outer >= 0 && s->hooks[outer].ops->inner_sample &&
+	    (!s->cpu_wide || s->hooks[outer].cpu_wide || session__is_target(s, smp->pid, smp->tid)))
 		s->hooks[outer].ops->inner_sample(s, s->hooks[outer].priv, ev, smp);
 	s->hooks[o].nr++;
 }
