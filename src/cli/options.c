@@ -314,6 +314,15 @@ static void explain_events(const struct opt_set *set, FILE *fp)
 	for (int i = 0; i < ev->nr_specs; i++) {
 		const struct ev_spec *e = &ev->specs[i];
 
+		if (e->profiler) { /* joint analysis */
+			fprintf(fp, "  profiler %s\n    options: %s\n", e->profiler,
+				e->options ? e->options : "none");
+			for (int a = 0; a < e->nr_attrs; a++)
+				fprintf(fp, "    %s%s%s\n", e->attrs[a].key,
+					e->attrs[a].value ? "=" : "",
+					e->attrs[a].value ? e->attrs[a].value : "");
+			continue;
+		}
 		fprintf(fp, "  %s:%s", e->sys, e->name);
 		if (e->alias)
 			fprintf(fp, " (alias %s)", e->alias);

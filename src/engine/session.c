@@ -639,6 +639,8 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	char **list = NULL;
 	int n, err;
 
+	if (spec->profiler) /* joint analysis: the CLI runs it (cli/joint.h) */
+		return session__usage_err(s, "'%s' is a profiler: no event of this one", spec->text);
 	if (need_tp(s))
 		return s->err_code;
 	if (spec->probe != EV_TP) /* usage errors are said so where they are found */
