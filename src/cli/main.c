@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/doc.h"
+#include "cli/joint.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "engine/fdcloser.h"
@@ -310,13 +311,17 @@ static int out_error(struct session *s, FILE *out, struct output *o)
 	return e ? e : EIO;
 }
 
-static int run_profiler(const struct profiler *p, const struct opt_set *set, void *priv)
+static int run_profiler(const struct profiler *p, const struct opt_set *set, void *priv,
+			struct joint *j)
 {
 	static const struct output_opts no_output;
 	const struct output_opts *output = opt_set__get(set, &output_group);
 	const struct log_opts *log = opt_set__get(set, &log_group);
 	const struct target_opts *target = opt_set__get(set, &target_group);
 	const struct stack_opts *stack = opt_set__get(set, &stack_group);
+	/* an inner profiler's -g: the maps and time order for all, stacks for its events */
+	const struct stack_opts *inner_stack = joint__stack(j);
+	struct capture_opts inner_cap;
 	struct engine_conf conf;
 	/* the CLI's hooks: per-interval losses, SIGUSR1/SIGUSR2, SIGHUP */
 	static const struct session_ops cli_ops = {
@@ -348,6 +353,12 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 	sigaddset(&pipe, SIGPIPE);
 	sigprocmask(SIG_UNBLOCK, &pipe, NULL);
 	options__engine_conf(set, &conf);
+	if (inner_stack && (!stack || stack->capture.cg == CG_NONE)) {
+		inner_cap = inner_stack->capture;
+		inner_cap.by_attr = true; /* the outer's events: with the 'stack' attribute only */
+		conf.capture = &inner_cap;
+		stack = inner_stack;
+	}
 	if (!output)
 		output = &no_output;
 	r.output = output;
@@ -394,11 +405,11 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 	 * it registers in init, then the CLI (exit: reverse).
 	 */
 	if ((r.stack && session__add_ops(s, &stack_ctx__ops, r.stack)) ||
-	    session__add_ops(s, &p->ops, priv)) {
+	    joint__add_ops(s, &p->ops, priv, j)) {
 		ret = report(p, s);
 		goto out_deinit;
 	}
-	err = p->init(s, priv, set);
+	err = joint__init(s, p, priv, set, j);
 	r.own_snapshot = session__has_snapshot(s);
 	if (!err)
 		err = session__add_ops(s, &cli_ops, &r);
@@ -423,6 +434,7 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 out_deinit:
 	if (p->deinit)
 		p->deinit(s, priv);
+	joint__deinit(s, j);
 	/* --perfeval-*: the cost since the last interval, after the profiler's report */
 	if (session__started(s))
 		session__print_perfeval(s, "end");
@@ -494,6 +506,7 @@ int main(int argc, char **argv)
 {
 	const struct profiler *p = NULL;
 	struct opt_set set;
+	struct joint j = { 0 };
 	int ret;
 	void *priv;
 
@@ -563,13 +576,17 @@ int main(int argc, char **argv)
 	if (!priv)
 		return 1;
 	ret = options__parse(p, argc - 1, argv + 1, &set, priv);
+	if (!ret)
+		ret = joint__parse(p, &set, &j);
 	if (ret) {
+		joint__free(&j);
 		free(priv);
 		options__free(&set);
 		return ret > 0 ? 0 : 2;
 	}
-	ret = run_profiler(p, &set, priv);
+	ret = run_profiler(p, &set, priv, &j);
 	fflush(stdout);
+	joint__free(&j);
 	free(priv);
 	options__free(&set);
 	return ret;

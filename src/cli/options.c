@@ -29,6 +29,9 @@ struct parsee {
 	const char *const *ev_attrs;
 	int (*args)(void *priv, int argc, char **argv, char *err, size_t errlen);
 	bool stacks; /* stacks by default (frame pointers) without -g */
+	bool joint;  /* takes profilers in -e (ops.inner_sample) */
+	/* an inner profiler (joint analysis): the outer's name, the item's text */
+	const char *outer, *item;
 };
 
 static int nr_of(const struct popt *o)
@@ -150,7 +153,8 @@ static struct parsee of_profiler(const struct profiler *p)
 				.own = p->own,
 				.ev_attrs = p->ev_attrs,
 				.args = p->args,
-				.stacks = p->stacks };
+				.stacks = p->stacks,
+				.joint = p->ops.inner_sample != NULL };
 }
 
 static struct parsee of_command(const struct command *c)
@@ -250,6 +254,20 @@ static int check_attrs(const struct parsee *p, const struct opt_set *set)
 	struct ev_spec_err err;
 
 	for (int i = 0; ev && i < ev->nr_specs; i++) {
+		if (ev->specs[i].profiler && !p->joint) {
+			fprintf(stderr,
+				"perf-prof %s: '%s' in -e: %s takes no profiler as an event source "
+				"(trace and multi-trace do)\n",
+				p->name, ev->specs[i].text, p->name);
+			return -1;
+		}
+		if (ev->specs[i].profiler && (ev->specs[i].stack || ev->specs[i].max_stack)) {
+			fprintf(stderr,
+				"perf-prof %s: 'stack' on '%s': a profiler's stacks are its -g "
+				"(%s/-g/)\n",
+				p->name, ev->specs[i].text, ev->specs[i].profiler);
+			return -1;
+		}
 		if ((ev->specs[i].stack || ev->specs[i].max_stack) && !has_group(p, &stack_group)) {
 			fprintf(stderr,
 				"perf-prof %s: takes no stacks: 'stack' or 'max-stack' in '%s'\n",
@@ -296,6 +314,15 @@ static void explain_events(const struct opt_set *set, FILE *fp)
 	for (int i = 0; i < ev->nr_specs; i++) {
 		const struct ev_spec *e = &ev->specs[i];
 
+		if (e->profiler) { /* joint analysis */
+			fprintf(fp, "  profiler %s\n    options: %s\n", e->profiler,
+				e->options ? e->options : "none");
+			for (int a = 0; a < e->nr_attrs; a++)
+				fprintf(fp, "    %s%s%s\n", e->attrs[a].key,
+					e->attrs[a].value ? "=" : "",
+					e->attrs[a].value ? e->attrs[a].value : "");
+			continue;
+		}
 		fprintf(fp, "  %s:%s", e->sys, e->name);
 		if (e->alias)
 			fprintf(fp, " (alias %s)", e->alias);
@@ -346,6 +373,34 @@ static void explain(const struct parsee *p, int argc, char **argv, int last, con
 	fprintf(fp, "\nAll options: perf-prof %s -h\n", p->name);
 }
 
+/* The names -e reads as profilers (joint analysis), NULL-terminated. */
+static const char *const *profiler_names(void)
+{
+	static const char *names[64];
+	static bool done;
+
+	for (int i = 0, n = 0; !done && i < nr_profilers && n < 63; i++)
+		if (profilers[i])
+			names[n++] = profilers[i]->name;
+	done = true;
+	return names;
+}
+
+/*
+ * Inside another profiler's -e, the session's options are the outer
+ * profiler's: the targets, the output, the clock, -v/-q, -i and the rest
+ * of the run group but -N, the ring's but -m (a wish for the shared rings'
+ * size) and --order (a wish for time order).
+ */
+static bool inner_refuses(const struct opt_group *g, const struct popt *o)
+{
+	if (g == &run_group)
+		return strcmp(o->lname, "count");
+	if (g == &ring_group)
+		return strcmp(o->lname, "mmap-pages") && strcmp(o->lname, "order");
+	return g == &target_group || g == &output_group || g == &clock_group || g == &log_group;
+}
+
 /*
  * @command: positional arguments are taken anywhere (getopt permutes them
  * to the end); a profiler takes none, and stops at "--" for its workload.
@@ -376,6 +431,9 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			return -1;
 		set->n = k + 1;
 		nopts += nr_names(g[k]->opts);
+		/* a profiler's -e may name profilers; an inner one's may not */
+		if (g[k] == &event_group && !command && !p->outer)
+			((struct event_opts *)set->e[k].data)->profilers = profiler_names();
 	}
 	nopts += nr_names(p->own) - nown;
 	lo = calloc(nopts + 2, sizeof(*lo));
@@ -463,6 +521,15 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		}
 		if (!o)
 			goto out;
+		for (int k = 0; p->outer && k < ng; k++)
+			if (o >= g[k]->opts && o < g[k]->opts + nr_of(g[k]->opts) &&
+			    inner_refuses(g[k], o)) {
+				fprintf(stderr,
+					"perf-prof %s: --%s in '%s': the outer profiler's option, "
+					"give it to %s\n",
+					p->name, o->lname, p->item, p->outer);
+				goto out;
+			}
 		/* "--call-graph dwarf": an optional value in the next word */
 		if (o->takes_word && !optarg && optind < dashdash && o->takes_word(argv[optind]))
 			optarg = argv[optind++];
@@ -549,6 +616,11 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 		*nr_pos = end - optind;
 	}
 	target = opt_set__get(set, &target_group);
+	if (dashdash < argc && p->outer) {
+		fprintf(stderr, "perf-prof %s: '--' in '%s': the command is %s's, after its options\n",
+			p->name, p->item, p->outer);
+		goto out;
+	}
 	if (dashdash < argc) {
 		if (!target) {
 			fprintf(stderr, "perf-prof %s: does not run a command (no '--' expected)\n",
@@ -597,6 +669,76 @@ int options__parse(const struct profiler *p, int argc, char **argv, struct opt_s
 	int nr_pos;
 
 	return parse(&pp, false, argc, argv, set, priv, &pos, &nr_pos);
+}
+
+/* Split @text into words at blanks; '...' and "..." quote (the quotes go). */
+static char **split_words(const char *text, int *argc)
+{
+	size_t len = strlen(text);
+	char **argv = calloc(len / 2 + 3, sizeof(*argv));
+	char *buf = malloc(len + 1), *w = buf;
+	int n = 1;
+
+	if (!argv || !buf) {
+		free(argv);
+		free(buf);
+		return NULL;
+	}
+	for (const char *c = text; *c;) {
+		char q = 0;
+
+		while (*c == ' ' || *c == '\t')
+			c++;
+		if (!*c)
+			break;
+		argv[n++] = w;
+		for (; *c && (q || (*c != ' ' && *c != '\t')); c++)
+			if (!q && (*c == '\'' || *c == '"'))
+				q = *c;
+			else if (q && *c == q)
+				q = 0;
+			else
+				*w++ = *c;
+		*w++ = 0;
+	}
+	argv[n] = buf; /* freed with argv: see free_words */
+	*argc = n;
+	return argv;
+}
+
+void options__free_words(char **argv, int argc)
+{
+	if (argv)
+		free(argv[argc]);
+	free(argv);
+}
+
+int options__parse_inner(const struct profiler *outer, const struct ev_spec *spec,
+			 const struct profiler *p, struct opt_set *set, void *priv, char ***words,
+			 int *nr_words)
+{
+	struct parsee pp = of_profiler(p);
+	char **argv, **pos;
+	int argc = 1, nr_pos, ret;
+
+	pp.outer = outer->name;
+	pp.item = spec->text;
+	*words = NULL;
+	*nr_words = 0;
+	argv = split_words(spec->options ? spec->options : "", &argc);
+	if (!argv) {
+		memset(set, 0, sizeof(*set));
+		fprintf(stderr, "perf-prof %s: out of memory\n", outer->name);
+		return -1;
+	}
+	argv[0] = (char *)p->name;
+	ret = parse(&pp, false, argc, argv, set, priv, &pos, &nr_pos);
+	/* the option values point into the words: they live as long as @set */
+	*words = argv;
+	*nr_words = argc;
+	if (ret > 0) /* -h or help: explained, nothing to run */
+		return 1;
+	return ret;
 }
 
 int options__parse_command(const struct command *c, int argc, char **argv, struct opt_set *set,

@@ -22,6 +22,19 @@
 int options__parse(const struct profiler *p, int argc, char **argv, struct opt_set *set,
 		   void *priv);
 void options__help(const struct profiler *p, FILE *fp);
+/*
+ * Joint analysis: the options of the inner profiler @p that @spec names in
+ * @outer's -e (spec->options, split at blanks), as options__parse would
+ * (its own table and groups), the session's options refused (the outer's:
+ * targets, output, clock, -v/-q, -i...; -N, -m and --order are taken).
+ * Same returns; an error line names @p and the item.  The option values
+ * point into *@words.
+ */
+int options__parse_inner(const struct profiler *outer, const struct ev_spec *spec,
+			 const struct profiler *p, struct opt_set *set, void *priv, char ***words,
+			 int *nr_words);
+/* The words options__parse_inner split (after options__free of its set). */
+void options__free_words(char **words, int nr);
 /* The same for a command: positional arguments anywhere, in *@pos. */
 int options__parse_command(const struct command *c, int argc, char **argv, struct opt_set *set,
 			   void *priv, char ***pos, int *nr_pos);

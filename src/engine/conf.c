@@ -530,7 +530,7 @@ static int event_check(void *data, const struct opt_set *set, char *err, size_t 
 		struct ev_spec_err perr;
 		int n = 0;
 
-		if (evspec__parse(e->texts[t], &specs, &n, &perr)) {
+		if (evspec__parse_joint(e->texts[t], e->profilers, &specs, &n, &perr)) {
 			snprintf(err, errlen, "bad event spec '%s' at offset %d: %s", e->texts[t],
 				 perr.pos, perr.msg);
 			return -1;

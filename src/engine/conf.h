@@ -73,6 +73,8 @@ struct event_opts {
 	int nr_texts;
 	struct ev_spec *specs; /* of every -e, in order */
 	int nr_specs;
+	/* names read as profilers (joint analysis: evspec__parse_joint), or NULL */
+	const char *const *profilers;
 };
 
 struct capture_opts {

@@ -22,6 +22,7 @@
 
 struct parser {
 	const char *s;
+	const char *const *profilers; /* evspec__parse_joint's names, or NULL */
 	struct ev_spec_err *err;
 	size_t alias_pos; /* offset of the current event's alias value */
 };
@@ -401,6 +402,44 @@ static int parse_probe_point(struct parser *p, struct ev_spec *spec, size_t b, s
 	return 0;
 }
 
+static bool is_profiler(const struct parser *p, size_t b, size_t e)
+{
+	for (int i = 0; p->profilers && p->profilers[i]; i++)
+		if (strlen(p->profilers[i]) == e - b && !strncmp(p->s + b, p->profilers[i], e - b))
+			return true;
+	return false;
+}
+
+static int parse_attrs(struct parser *p, struct ev_spec *spec, size_t i, size_t e);
+
+/* PROFILER[/OPTIONS/[ATTR/...]] in s[b..e), its name in s[b..name_end). */
+static int parse_profiler(struct parser *p, struct ev_spec *spec, size_t b, size_t name_end,
+			  size_t e)
+{
+	const char *s = p->s;
+	size_t ob, oe;
+	int ret;
+
+	spec->name = dup_range(s, b, name_end);
+	spec->profiler = dup_range(s, b, name_end);
+	if (!spec->name || !spec->profiler)
+		return -ENOMEM;
+	if (name_end == e)
+		return 0;
+	ret = scan(p, name_end + 1, e, "/", &oe);
+	if (ret)
+		return ret;
+	if (oe == e)
+		return fail(p, name_end, "unterminated options: missing closing '/'");
+	ob = name_end + 1;
+	trim(s, &ob, &oe);
+	if (ob < oe && !(spec->options = dup_range(s, ob, oe)))
+		return -ENOMEM;
+	for (oe++; oe < e && is_space(s[oe]); oe++)
+		;
+	return parse_attrs(p, spec, oe, e);
+}
+
 /* One EVENT in s[b..e), already trimmed and non-empty. */
 static int parse_event(struct parser *p, struct ev_spec *spec, size_t b, size_t e)
 {
@@ -416,6 +455,8 @@ static int parse_event(struct parser *p, struct ev_spec *spec, size_t b, size_t 
 		;
 	for (colon = b; colon < name_end && s[colon] != ':'; colon++)
 		;
+	if (colon == name_end && is_profiler(p, b, name_end))
+		return parse_profiler(p, spec, b, name_end, e);
 	if (colon == name_end)
 		return fail(p, b, "missing ':' between system and name");
 	ret = check_ident(p, b, colon, "system");
@@ -457,6 +498,15 @@ static int parse_event(struct parser *p, struct ev_spec *spec, size_t b, size_t 
 			return -ENOMEM;
 	}
 
+	return parse_attrs(p, spec, i, e);
+}
+
+/* ATTR/... in s[i..e) */
+static int parse_attrs(struct parser *p, struct ev_spec *spec, size_t i, size_t e)
+{
+	const char *s = p->s;
+	int ret;
+
 	while (i < e) {
 		size_t ab = i, ae;
 
@@ -484,6 +534,8 @@ void evspec__clear(struct ev_spec *spec)
 	free(spec->text);
 	free(spec->provider);
 	free(spec->file);
+	free(spec->profiler);
+	free(spec->options);
 	for (int i = 0; i < spec->nr_attrs; i++) {
 		free(spec->attrs[i].key);
 		free(spec->attrs[i].value);
@@ -539,8 +591,14 @@ static bool in_cpus_value(const char *s, size_t b, size_t comma)
 
 int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_spec_err *err)
 {
+	return evspec__parse_joint(str, NULL, specs, nr, err);
+}
+
+int evspec__parse_joint(const char *str, const char *const *profilers, struct ev_spec **specs,
+			int *nr, struct ev_spec_err *err)
+{
 	struct ev_spec_err dummy;
-	struct parser p = { .s = str, .err = err ? err : &dummy };
+	struct parser p = { .s = str, .profilers = profilers, .err = err ? err : &dummy };
 	struct ev_spec *arr = NULL, *tmp;
 	size_t len, i = 0;
 	int n = 0, ret = 0, ctl;
@@ -678,8 +736,8 @@ int evspec__check_attrs(const struct ev_spec *spec, const char *const *allowed,
 		if (err) {
 			/* The spec keeps no offsets; the CLI quotes spec->text instead. */
 			err->pos = -1;
-			snprintf(err->msg, sizeof(err->msg), "unknown attribute '%s' for %s:%s",
-				 key, spec->sys, spec->name);
+			snprintf(err->msg, sizeof(err->msg), "unknown attribute '%s' for %s%s%s",
+				 key, spec->sys ? spec->sys : "", spec->sys ? ":" : "", spec->name);
 		}
 		return -EINVAL;
 	}

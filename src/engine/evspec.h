@@ -11,6 +11,11 @@
  *   FILE  := "path" | 'path' | word      (a word: no '/', ',' or space)
  *   ATTR  := key | key=value
  *
+ * Joint analysis: where the caller allows it (evspec__parse_joint), an
+ * EVENT may also be PROFILER[/OPTIONS/[ATTR/...]]: a profiler's name (no
+ * ':'), its command line between the first pair of '/' ("-F 99 -g"), then
+ * attributes as for an event.
+ *
  * sys and name are globs (* ? [a-z] [!x]), except for the dynamic probes,
  * whose sys is one of kprobe, kretprobe, uprobe, uretprobe, usdt: FUNC is a
  * symbol (or 0xADDR for uprobes, a virtual address in FILE), OFF a byte
@@ -76,6 +81,9 @@ struct ev_spec {
 	char *file;		   /* @FILE without its quotes, or NULL */
 	char *text;		   /* the EVENT text as the user wrote it */
 	int pos;		   /* which -e it came from (0..), set by the event group */
+	/* joint analysis: a profiler as an event source (sys NULL, name its name) */
+	char *profiler;
+	char *options; /* its command line ("-F 99 -g"), or NULL */
 };
 
 struct ev_spec_err {
@@ -91,6 +99,13 @@ struct ev_spec_err {
  * (see evspec__check_attrs).
  */
 int evspec__parse(const char *str, struct ev_spec **specs, int *nr, struct ev_spec_err *err);
+/*
+ * The same, with an item that is one of the NULL-terminated @profilers
+ * names (and has no ':') read as a profiler: spec->profiler and
+ * spec->options set, no filter.  @profilers NULL: as evspec__parse.
+ */
+int evspec__parse_joint(const char *str, const char *const *profilers, struct ev_spec **specs,
+			int *nr, struct ev_spec_err *err);
 
 /* Free what one spec holds (not the spec itself). */
 void evspec__clear(struct ev_spec *spec);

@@ -252,11 +252,18 @@ static bool dispatch_sample(struct session *s, const struct perf_event_header *h
 		ev->nr_ufiltered++;
 		return true;
 	}
+	/* an event of one profiler of several (engine/joint.c) */
+	if (ev->owner >= 0 && !session__owner_takes(s, ev, smp))
+		return true;
 	ev->nr_samples++;
 	s->nr_samples++;
-	SESSION_CALL(s, sample, ev, smp);
-	if (ev->handler)
-		ev->handler(s, ev->priv, ev, smp);
+	if (ev->owner >= 0) {
+		session__deliver(s, ev, smp);
+	} else {
+		SESSION_CALL(s, sample, ev, smp);
+		if (ev->handler)
+			ev->handler(s, ev->priv, ev, smp);
+	}
 	if (s->conf.run->max_samples && s->nr_samples >= s->conf.run->max_samples) {
 		s->stop = true;
 		s->stop_reason = "sample limit (-N) reached";
@@ -772,8 +779,7 @@ int session__add_ops(struct session *s, const struct session_ops *ops, void *pri
 		s->hooks = h;
 		s->cap_hooks = cap;
 	}
-	s->hooks[s->nr_hooks].ops = ops;
-	s->hooks[s->nr_hooks++].priv = priv;
+	s->hooks[s->nr_hooks++] = (struct session_hooks){ .ops = ops, .priv = priv, .outer = -1 };
 	s->want_switch |= ops->context_switch != NULL;
 	return 0;
 }

@@ -90,6 +90,7 @@ struct session *session__new(const struct engine_conf *conf, FILE *out)
 	s->order = s->conf.ring->order || s->conf.capture->cg != CG_NONE;
 	s->out.fp = out;
 	s->tail = &s->evsels;
+	s->cur_owner = -1;
 	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
 	s->wl.proc.pid = -1;
 	s->wl.proc.go_fd = s->wl.proc.err_fd = -1;
@@ -193,6 +194,8 @@ void session__want_order(struct session *s)
 void session__want_cpu_wide(struct session *s)
 {
 	s->cpu_wide = true;
+	if (s->cur_owner >= 0)
+		s->hooks[s->cur_owner].cpu_wide = true;
 }
 
 int session__refuse_overwrite(struct session *s, const char *what)
@@ -362,6 +365,7 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	}
 	ev->leader = c->leader;
 	ev->cur_fd = -1;
+	ev->owner = s->cur_owner;
 	ev->idx = s->nr_evsels++;
 	*s->tail = ev;
 	s->tail = &ev->next;
@@ -467,7 +471,8 @@ static struct evsel *find_same(struct session *s, const struct evsel *ev)
 		    o->attr.sample_max_stack != ev->attr.sample_max_stack ||
 		    o->attr.exclude_callchain_user != ev->attr.exclude_callchain_user ||
 		    o->attr.exclude_callchain_kernel != ev->attr.exclude_callchain_kernel ||
-		    strcmp(o->name, ev->name) || o->nr_cpus != ev->nr_cpus)
+		    strcmp(o->name, ev->name) || o->nr_cpus != ev->nr_cpus ||
+		    o->owner != ev->owner)
 			continue;
 		if ((o->filter || ev->filter) &&
 		    (!o->filter || !ev->filter || strcmp(o->filter, ev->filter)))
@@ -525,6 +530,8 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	char **list = NULL;
 	int n, err;
 
+	if (spec->profiler) /* joint analysis: the CLI runs it (cli/joint.h) */
+		return session__usage_err(s, "'%s' is a profiler: no event of this one", spec->text);
 	if (need_tp(s))
 		return s->err.code;
 	if (spec->probe != EV_TP) /* usage errors are said so where they are found */

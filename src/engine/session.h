@@ -106,6 +106,7 @@ struct evsel {
 	int nr_cnt, cap_cnt;
 	struct tp_names *names; /* the task names its fields carry (engine/tpnames.c) */
 	bool names_tried;
+	int owner; /* the hook set that added it (session__own_events), -1: every set's */
 };
 
 /*
@@ -148,6 +149,13 @@ struct session_ops {
 	 * killed, and session__started stays false.
 	 */
 	int (*started)(struct session *s, void *priv);
+	/*
+	 * Joint analysis: a sample of an event that an inner profiler (one
+	 * named in this profiler's -e, session__add_profiler) added, after the
+	 * inner profiler's own sample hook saw it.  A profiler without it
+	 * takes no profiler in -e.
+	 */
+	void (*inner_sample)(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 };
 
 /*
@@ -336,6 +344,26 @@ static inline void evsel__set_handler(struct evsel *ev,
 }
 int session__run(struct session *s);
 void session__stop(struct session *s);
+
+/*
+ * Joint analysis (profilers inside another's -e).  A profiler's hook set
+ * registered this way sees the samples of its own events only: those
+ * added while session__own_events named it.  The set @outer (an index
+ * this returned, or -1) also gets them, in its inner_sample hook.  After
+ * @max samples (the inner profiler's -N; 0: no limit) its events reach no
+ * one, and the run goes on.  Sets of session__add_ops see every sample,
+ * as before.  Returns the set's index, or -errno with the message set.
+ */
+int session__add_profiler(struct session *s, const struct session_ops *ops, void *priv, int outer,
+			  u64 max);
+/* Events added from now on belong to set @set (-1: to none, every set sees them). */
+void session__own_events(struct session *s, int set);
+/*
+ * An inner profiler's init sees its own -e, stack capture and -N: swap
+ * those parts of the session's configuration with @c's (NULL: the
+ * defaults), and back with a second call.
+ */
+void session__swap_conf(struct session *s, struct engine_conf *c);
 
 /*
  * The time-order queue holds at most this many bytes of copied records

@@ -136,6 +136,11 @@ void session__kvmclock_done(struct session *s);
 struct session_hooks {
 	const struct session_ops *ops;
 	void *priv;
+	/* session__add_profiler: sees its own events only (evsel.owner) */
+	bool owns;
+	bool cpu_wide; /* it asked for CPU-wide events (the others filter) */
+	int outer;     /* the set its events also go to (inner_sample), or -1 */
+	u64 max, nr;   /* its -N (0: none), and its samples delivered */
 };
 
 struct buf {
@@ -233,6 +238,7 @@ struct session {
 	u64 nr_samples;
 	struct session_hooks *hooks; /* session__add_ops: grows as sets are added */
 	int nr_hooks, cap_hooks;
+	int cur_owner; /* session__own_events: the owner of the events added now */
 	bool want_switch;	/* a hook set takes context-switch records */
 	unsigned targets_nomem; /* workload processes not followed (out of memory) */
 
@@ -245,6 +251,13 @@ struct session {
 	unsigned char *ow_data;	    /* --overwrite: the copies of a read (every ring's size) */
 	size_t ow_size;
 };
+
+/*
+ * Joint analysis (engine/joint.c): whether the owner of @ev (ev->owner >= 0)
+ * takes @smp, and its delivery to the owner and to its outer profiler.
+ */
+bool session__owner_takes(struct session *s, const struct evsel *ev, const struct sample *smp);
+void session__deliver(struct session *s, struct evsel *ev, struct sample *smp);
 
 struct evsel *session__evsel_by_id(struct session *s, u64 id);
 /* The id map (open.c): add, then sort with session__cmp_id before lookups. */

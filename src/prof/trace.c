@@ -27,6 +27,8 @@ static int trace_init(struct session *s, void *priv, const struct opt_set *opts)
 	for (int i = 0; i < ev->nr_specs; i++) {
 		struct evsel_conf c = { 0 };
 
+		if (ev->specs[i].profiler) /* an inner profiler's: it adds them (cli/joint.h) */
+			continue;
 		c.callchain = session__stacks_for_all(s);
 		if (session__add_spec(s, &ev->specs[i], &c) < 0)
 			return -1;
@@ -91,6 +93,7 @@ const struct profiler prof_trace = {
 						     &flame_group, &exclude_tp_group, NULL },
 	.priv_size = sizeof(struct trace),
 	.init = trace_init,
-	.ops = { .sample = trace_sample, .interval = trace_interval },
+	/* an inner profiler's samples are printed like any event's */
+	.ops = { .sample = trace_sample, .interval = trace_interval, .inner_sample = trace_sample },
 	.deinit = trace_deinit,
 };

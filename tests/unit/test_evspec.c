@@ -415,6 +415,46 @@ static void test_long_list(void)
 	CHECK_INT(err.pos, (int)off + 5);
 }
 
+/* Joint analysis: PROFILER[/OPTIONS/[ATTR/...]] where the names are given. */
+static void test_joint(void)
+{
+	static const char *const names[] = { "profile", "task-state", NULL };
+	struct ev_spec *sp = NULL;
+	struct ev_spec_err err;
+	int n = 0, ret;
+
+	ret = evspec__parse_joint("task-state,a:b,profile/-F 200 -g/untraced/key=pid/", names,
+				  &sp, &n, &err);
+	CHECK(ret == 0 && n == 3, "parse: %d %d %s", ret, n, err.msg);
+	if (ret)
+		return;
+	CHECK_STR(sp[0].profiler, "task-state");
+	CHECK(!sp[0].options && !sp[0].sys && !sp[0].filter, "bare profiler");
+	CHECK(!sp[1].profiler, "a:b is an event");
+	CHECK_STR(sp[2].profiler, "profile");
+	CHECK_STR(sp[2].options, "-F 200 -g");
+	CHECK(!sp[2].filter, "options are no filter");
+	CHECK(evspec__attr(&sp[2], "untraced") && !strcmp(evspec__attr(&sp[2], "key"), "pid"),
+	      "attributes after the options");
+	CHECK_STR(sp[2].text, "profile/-F 200 -g/untraced/key=pid/");
+	evspec__free(sp, n);
+	/* quotes protect '/' and ',' in the options; "//": none */
+	ret = evspec__parse_joint("profile/--flame-graph 'a/b,c'/,profile//", names, &sp, &n, &err);
+	CHECK(ret == 0 && n == 2, "quoted: %d %d %s", ret, n, err.msg);
+	if (!ret) {
+		CHECK_STR(sp[0].options, "--flame-graph 'a/b,c'");
+		CHECK(!sp[1].options, "empty options");
+		evspec__free(sp, n);
+	}
+	ret = evspec__parse_joint("profile/-F 99", names, &sp, &n, &err);
+	CHECK(ret == -EINVAL && strstr(err.msg, "unterminated options") && err.pos == 7,
+	      "unterminated: %d %d %s", ret, err.pos, err.msg);
+	/* not a name given: as before */
+	ret = evspec__parse_joint("top/-F 99/", names, &sp, &n, &err);
+	CHECK(ret == -EINVAL && strstr(err.msg, "missing ':'"), "unknown: %s", err.msg);
+	bad("profile/-F 99/", 0, "missing ':'");
+}
+
 int main(void)
 {
 	test_simple();
@@ -429,6 +469,7 @@ int main(void)
 	test_api_edges();
 	test_check_attrs();
 	test_long_list();
+	test_joint();
 	evspec__free(specs, nr);
 	return ut_done("evspec");
 }

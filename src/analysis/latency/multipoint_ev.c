@@ -136,6 +136,15 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 		session__set_err(s, -ENOMEM, "out of memory");
 		return NULL;
 	}
+	/* an inner profiler (cli/joint.h) adds its own events: only in timelines */
+	for (int i = 0; i < eo->nr_specs; i++)
+		if (eo->specs[i].profiler && !untraced(&eo->specs[i])) {
+			session__usage_err(s,
+					   "'%s': a profiler in -e is not a point: give it "
+					   "/untraced/ (%s/OPTIONS/untraced/), it shows in --detail",
+					   eo->specs[i].text, eo->specs[i].profiler);
+			goto fail;
+		}
 	m->nr_points = number_points(m, c, eo);
 	/* --cycle with one point: each event pairs with the next one of its key */
 	if (m->nr_points < (c->cycle ? 1 : 2)) {
@@ -178,6 +187,8 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 		const char *key = evspec__attr(sp, "key"), *role = evspec__attr(sp, "role");
 		int n = 0;
 
+		if (sp->profiler)
+			continue;
 		if (session__add_spec(s, sp, &ec) < 0)
 			goto fail;
 		if (!key)
@@ -281,6 +292,15 @@ static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		multipoint__end(m->mt, s, (k + n - 1) % n, k, key, ev, smp, 0);
 	if ((role & ROLE_OPEN) && multipoint__opens(m->mt, k))
 		multipoint__start(m->mt, s, k, key, ev, smp);
+}
+
+void multipoint_ev__inner_sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
+				 struct sample *smp)
+{
+	/* untraced: the --detail timelines only, keyed by CPU or thread when those are the keys */
+	u64 key = m->key_mode == KEY_CPU ? smp->cpu : smp->tid;
+
+	multipoint__see(m->mt, s, ev, smp, key, m->key_mode != KEY_EXPR);
 }
 
 int multipoint_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS])

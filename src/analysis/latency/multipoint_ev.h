@@ -32,6 +32,12 @@ struct multipoint_ev;
 struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipoint_ev_conf *conf);
 /* The end (deinit): the final report if the session started, then free (NULL: nothing). */
 void multipoint_ev__delete(struct multipoint_ev *m, struct session *s);
+/*
+ * A sample of an inner profiler's event (joint analysis: "profile/-F 99/untraced/"
+ * in -e): an untraced event, seen in the --detail timelines only.
+ */
+void multipoint_ev__inner_sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
+				 struct sample *smp);
 
 /*
  * The point of each -e position: the positions with an event that is not

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Joint analysis: profilers inside another's -e share one session (the
+ * same rings, the same time order).  Each event belongs to the hook set of
+ * the profiler that added it (evsel.owner); its samples go to that set's
+ * sample hook (and the event's handler), then to its outer profiler's
+ * inner_sample hook.  Sets of
+ * session__add_ops (the symbol layer's, the CLI's, a profiler alone) own
+ * nothing and see every sample, as they always did.
+ */
+#include <errno.h>
+
+#include "engine/session_int.h"
+
+int session__add_profiler(struct session *s, const struct session_ops *ops, void *priv, int outer,
+			  u64 max)
+{
+	int i = s->nr_hooks;
+	int err = session__add_ops(s, ops, priv);
+
+	if (err)
+		return err;
+	if (outer >= i)
+		return session__set_err(s, -EINVAL, "no such outer hook set");
+	s->hooks[i].owns = true;
+	s->hooks[i].outer = outer;
+	s->hooks[i].max = max;
+	return i;
+}
+
+void session__own_events(struct session *s, int set)
+{
+	s->cur_owner = set >= 0 && set < s->nr_hooks ? set : -1;
+}
+
+void session__swap_conf(struct session *s, struct engine_conf *c)
+{
+	const struct event_opts *ev = s->conf.events;
+	const struct capture_opts *cap = s->conf.capture;
+	const struct run_opts *run = s->conf.run;
+
+	s->conf.events = c->events ? c->events : &s->def_events;
+	s->conf.capture = c->capture ? c->capture : &s->def_capture;
+	s->conf.run = c->run ? c->run : &s->def_run;
+	c->events = ev;
+	c->capture = cap;
+	c->run = run;
+}
+
+/*
+ * Whether the owner of @ev takes this sample: not after its -N, and, when
+ * another profiler made the session CPU-wide, only of the -p/-t/-- targets
+ * (the events it would have had on its own).
+ */
+bool session__owner_takes(struct session *s, const struct evsel *ev, const struct sample *smp)
+{
+	const int o = ev->owner;
+
+	if (s->hooks[o].max && s->hooks[o].nr >= s->hooks[o].max)
+		return false;
+	return !s->cpu_wide || s->hooks[o].cpu_wide || session__is_target(s, smp->pid, smp->tid);
+}
+
+void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
+{
+	const int o = ev->owner, outer = s->hooks[o].outer;
+
+	for (int h = 0; h < s->nr_hooks; h++)
+		if (s->hooks[h].ops->sample && (!s->hooks[h].owns || h == o))
+			s->hooks[h].ops->sample(s, s->hooks[h].priv, ev, smp);
+	if (ev->handler)
+		ev->handler(s, ev->priv, ev, smp);
+	/* an outer profiler that did not ask for CPU-wide events gets its targets' only */
+	if (outer >= 0 && s->hooks[outer].ops->inner_sample &&
+	    (!s->cpu_wide || s->hooks[outer].cpu_wide || session__is_target(s, smp->pid, smp->tid)))
+		s->hooks[outer].ops->inner_sample(s, s->hooks[outer].priv, ev, smp);
+	s->hooks[o].nr++;
+}

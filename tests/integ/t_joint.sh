@@ -1,0 +1,126 @@
+#!/bin/bash
+# Joint analysis: profilers inside another profiler's -e (PROFILER/OPTIONS/ATTR/)
+# run in the same session and their samples reach the outer profiler too.
+# Ground truth: profile/-N 10/ gives exactly 10 samples while the other
+# events go on (its own report says 10 too); the profile samples in a
+# multi-trace --detail timeline all lie between its two ends, and every
+# sample seen in any timeline that lies between a timeline's ends is in it
+# (tests/work/idle_wake: a SCHED_IDLE thread woken while its waker burns
+# the CPU); lat_sleep's N sleeps of 20 ms show in trace (N entries, N
+# switches out in S) and in task-state's own report (S: N calls, each
+# sleep at least 20 ms).  Bad inner options are usage errors naming them.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$W/lat_sleep" ] && [ -x "$W/spin" ] && [ -x "$W/idle_wake" ] ||
+	{ skip "workloads not built (make workloads)"; done_tests; exit; }
+[ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
+[ -d /sys/kernel/tracing/events/syscalls/sys_enter_clock_nanosleep ] ||
+	{ skip "no syscalls tracepoints"; done_tests; exit; }
+
+# (a) -N 10 of an inner profile stops it alone
+"$PP" trace -e 'raw_syscalls:sys_enter,profile/-F 5000 -N 10/' --order -- "$W/spin" 0.3 \
+	>"$T/a" 2>"$T/a.err"
+check_eq "trace + profile/-N 10/: exit status" "$?" 0
+check_eq "trace + profile/-N 10/: nothing on stderr" "$(cat "$T/a.err")" ""
+check_eq "exactly 10 profile samples printed" "$(grep -c '\] cpu-clock: *$' "$T/a")" 10
+check "the other events go on after the 10th" \
+	awk '/\] cpu-clock: *$/ { c++ } c == 10 && /raw_syscalls:sys_enter:/ { n++ } END { exit !(n > 0) }' "$T/a"
+check "profile's own report: 10 samples" grep -q "profile: 10 samples of cpu-clock" "$T/a"
+# (its line may land inside one of ours: the outputs share the file)
+check "the workload ran to its end" grep -q "done$" "$T/a"
+
+# the issue's first command line
+"$PP" trace -e 'task-state,page-faults/-N 10/,raw_syscalls:sys_enter,profile/-F 5000 -N 10/' \
+	--order -- cat /proc/self/maps >"$T/b" 2>"$T/b.err"
+check_eq "trace + task-state, page-faults, profile: exit status" "$?" 0
+check_eq "... nothing on stderr" "$(cat "$T/b.err")" ""
+# page-faults prints its own 10 lines ("addr ... ip ...") and trace its 10
+check_eq "... page-faults/-N 10/: 10 events reach trace" "$(grep -c '\] page-faults: *$' "$T/b")" 10
+check_eq "... and page-faults' own 10 lines" "$(grep -c '\] page-faults: addr ' "$T/b")" 10
+check "... at most 10 profile samples" \
+	awk '/\] cpu-clock: *$/ { c++ } END { exit !(c <= 10) }' "$T/b"
+check "... task-state's own report" grep -q "^STATE " "$T/b"
+check "... the workload's output" grep -q "/proc/self/maps\|\[stack\]" "$T/b"
+
+# (c) nanosleep + task-state/--perins -m 64/
+"$PP" trace -e 'syscalls:sys_enter_clock_nanosleep,task-state/--perins -m 64/' --order \
+	-- "$W/lat_sleep" 5 20 >"$T/c" 2>"$T/c.err"
+check_eq "trace + task-state/--perins -m 64/: exit status" "$?" 0
+check_eq "... nothing on stderr" "$(cat "$T/c.err")" ""
+check_eq "... 5 sleeps entered (trace)" \
+	"$(grep -c 'lat_sleep .*syscalls:sys_enter_clock_nanosleep:' "$T/c")" 5
+check_eq "... 5 switches out asleep (task-state's events through trace)" \
+	"$(grep -c 'sched:sched_switch: prev_comm=lat_sleep .*prev_state=S ' "$T/c")" 5
+# (its events before the exec too: the task is the workload's from its fork)
+check_eq "... no other task's events (trace follows the workload)" \
+	"$(awk '/\] sched:sched_(switch|wakeup): / { for (i = 2; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { print $(i - 1); break } }' "$T/c" | sort -u | wc -l)" 1
+check_eq "... task-state --perins: S 5 calls" \
+	"$(awk '$1 == "S" && $2 == "lat_sleep" { print $4 }' "$T/c")" 5
+# (its "sleep" part counts the sleeps whose wakeup it saw: not asserted)
+check "... each sleep at least 20 ms (the sleep part's min)" awk '$1 == "sleep" {
+	v = $4; m = v ~ /ms$/ ? 1 : v ~ /us$/ ? 0.001 : v ~ /ns$/ ? 0.000001 : 1000
+	f = 1; ok = (v + 0) * m >= 20 } END { exit !(f && ok) }' "$T/c"
+
+# (b) multi-trace --detail: the profile samples between the two ends
+MT_E2='sched:sched_switch//key=next_pid/,profile/-F 1000 -g/untraced/'
+"$PP" multi-trace -e 'sched:sched_wakeup//key=pid/' -e "$MT_E2" --than 2ms --detail \
+	-- "$W/idle_wake" 20 5 >"$T/d" 2>"$T/d.err"
+check_eq "multi-trace + profile/untraced/: exit status" "$?" 0
+check_eq "... nothing on stderr" "$(cat "$T/d.err")" ""
+# per timeline: START END and the times (us of the day) of its profile samples
+awk '
+function us(t,   a) { split(t, a, ":"); return (a[1] * 3600 + a[2] * 60) * 1e6 + a[3] * 1e6 }
+/^sched:sched_wakeup => sched:sched_switch: / { if (n) print line; n++; line = "" ; s = e = ""; next }
+{
+	for (i = 1; i < NF; i++) if ($i ~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]$/) break
+	if (i >= NF || !n) next
+	t = sprintf("%.0f", us($(i + 1)))
+	if ($1 == "S") line = t " " line
+	else if ($1 == "E") line = line " E" t
+	else if ($0 ~ /\] cpu-clock: *$/) line = line " " t
+}
+END { if (n) print line }' "$T/d" >"$T/d.tl"
+check "... slow pairs with profile samples in their timelines" \
+	awk 'NF > 2 { f = 1 } END { exit !f }' "$T/d.tl"
+# every sample inside its timeline's [start, end]
+check "... each timeline's samples lie between its ends" awk '
+{ s = $1 + 0; e = substr($NF, 2) + 0; for (i = 2; i < NF; i++) if ($i + 0 < s || $i + 0 > e) exit 1 }' "$T/d.tl"
+# every sample seen in any timeline that lies within a timeline's ends is in it
+check "... and every sample between the ends is in it" awk '
+{ for (i = 2; i < NF; i++) all[$i] = $i + 0; S[NR] = $1 + 0; E[NR] = substr($NF, 2) + 0; N[NR] = NF - 2 }
+END { for (r = 1; r <= NR; r++) { c = 0; for (t in all) if (all[t] >= S[r] && all[t] <= E[r]) c++; if (c != N[r]) exit 1 } }' \
+	"$T/d.tl"
+check "... profile's own report" grep -q "profile: [0-9]* samples of cpu-clock" "$T/d"
+
+# the issue's command line as written (system-wide, -F 200): it runs
+"$PP" multi-trace -e 'sched:sched_wakeup//key=pid/' \
+	-e 'sched:sched_switch//key=next_pid/,profile/-F 200 -g/untraced/' --than 2ms --detail \
+	-- sleep 0.2 >"$T/e" 2>"$T/e.err"
+check_eq "multi-trace, the issue's -e: exit status" "$?" 0
+
+# bad input: one line naming it, exit 2
+bad() {
+	local what=$1 want=$2
+	shift 2
+	"$PP" "$@" >"$T/bad" 2>"$T/bad.err"
+	check_eq "$what: exit 2" "$?" 2
+	check_eq "$what: one line" "$(wc -l <"$T/bad.err")" 1
+	check "$what: says '$want'" grep -qF -- "$want" "$T/bad.err"
+}
+bad "-C inside" "perf-prof profile: --cpu in 'profile/-C 0/': the outer profiler's option, give it to trace" \
+	trace -e 'profile/-C 0/' -- true
+bad "-i inside" "--interval in 'profile/-i 100/'" trace -e 'profile/-i 100/' -- true
+bad "-o inside" "--output in" trace -e 'profile/-o x/' -- true
+bad "an unknown inner option" "perf-prof profile: unknown or incomplete option '-Z'" \
+	trace -e 'profile/-Z/' -- true
+bad "a bad inner value" "perf-prof profile:" trace -e 'profile/-F 0/' -- true
+bad "an unknown profiler" "missing ':' between system and name" trace -e 'nosuch/-F 1/' -- true
+bad "unterminated options" "unterminated options" trace -e 'profile/-F 99' -- true
+bad "stack on a profiler" "a profiler's stacks are its -g" trace -e 'profile/-F 99/stack/' -- true
+bad "an outer without profilers" "top takes no profiler as an event source" \
+	top -e 'sched:sched_switch//key=prev_pid/,profile' -- true
+bad "a traced profiler in multi-trace" "a profiler in -e is not a point" \
+	multi-trace -e sched:sched_wakeup -e 'sched:sched_switch,profile/-F 99/' -- true
+bad "-- inside" "'--' in 'profile/-F 99 -- ls/'" trace -e 'profile/-F 99 -- ls/' -- true
+
+done_tests

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Joint analysis on an injected session (engine/joint.c): each event's
+ * samples go to the hook set that added it and then to its outer set's
+ * inner_sample; an inner set's -N stops it alone; a set of
+ * session__add_ops still sees every sample.
+ */
+#include "engine/session.h"
+#include "synth.h"
+#include "ut.h"
+
+struct rec {
+	int seen[4];	       /* per event idx */
+	int inner[4];	       /* inner_sample, per event idx */
+	u64 last_time;	       /* of the last sample seen, any hook */
+	bool out_of_order;
+};
+
+static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct rec *r = priv;
+
+	(void)s;
+	r->seen[ev->idx]++;
+	r->out_of_order |= smp->time < r->last_time;
+	r->last_time = smp->time;
+}
+
+static void on_inner(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct rec *r = priv;
+
+	(void)s;
+	r->inner[ev->idx]++;
+	r->out_of_order |= smp->time < r->last_time;
+	r->last_time = smp->time;
+}
+
+static const struct session_ops outer_ops = { .sample = on_sample, .inner_sample = on_inner };
+static const struct session_ops inner_ops = { .sample = on_sample };
+
+static void inject(struct session *s, struct synth *b, struct evsel *ev, u64 time)
+{
+	struct synth_sample w = { .pid = 7, .tid = 7, .cpu = 0, .time = time, .period = 1 };
+
+	session__inject(s, synth__sample(b, ev, &w), 0);
+}
+
+static void test_owners(void)
+{
+	struct engine_conf conf = { 0 };
+	struct session *s = session__new(&conf, stderr);
+	struct rec outer = { 0 }, in1 = { 0 }, in2 = { 0 }, all = { 0 };
+	struct evsel_conf c = { .type = PERF_TYPE_SOFTWARE, .name = "a" };
+	struct evsel *a, *b, *d;
+	int o, i1, i2;
+	struct synth sb;
+
+	CHECK(s != NULL, "session");
+	if (!s)
+		return;
+	CHECK(session__add_ops(s, &inner_ops, &all) == 0, "a set of every sample");
+	o = session__add_profiler(s, &outer_ops, &outer, -1, 0);
+	i1 = session__add_profiler(s, &inner_ops, &in1, o, 0);
+	i2 = session__add_profiler(s, &inner_ops, &in2, o, 3); /* its -N 3 */
+	CHECK(o == 1 && i1 == 2 && i2 == 3, "indexes %d %d %d", o, i1, i2);
+	session__own_events(s, o);
+	a = session__add_event(s, &c);
+	session__own_events(s, i1);
+	c.name = "b";
+	b = session__add_event(s, &c);
+	session__own_events(s, i2);
+	c.name = "d";
+	d = session__add_event(s, &c);
+	session__own_events(s, -1);
+	CHECK(a && b && d && a->owner == o && b->owner == i1 && d->owner == i2, "owners");
+	CHECK(session__inject_begin(s) == 0, "inject");
+	for (int k = 0; k < 5; k++) {
+		inject(s, &sb, a, 100 + 10 * k);
+		inject(s, &sb, b, 101 + 10 * k);
+		inject(s, &sb, d, 102 + 10 * k);
+	}
+	/* the outer: its own through sample, the inner ones' through inner_sample */
+	CHECK(outer.seen[0] == 5 && outer.seen[1] == 0 && outer.seen[2] == 0, "outer sees a: %d %d %d",
+	      outer.seen[0], outer.seen[1], outer.seen[2]);
+	CHECK(outer.inner[0] == 0 && outer.inner[1] == 5 && outer.inner[2] == 3,
+	      "outer's inner_sample: %d %d %d", outer.inner[0], outer.inner[1], outer.inner[2]);
+	CHECK(!outer.out_of_order, "in time order");
+	/* each inner set sees its own only; -N 3 stops the second alone */
+	CHECK(in1.seen[0] == 0 && in1.seen[1] == 5 && in1.seen[2] == 0, "inner 1");
+	CHECK(in2.seen[0] == 0 && in2.seen[1] == 0 && in2.seen[2] == 3, "inner 2 stopped at 3");
+	CHECK(d->nr_samples == 3, "d delivered 3 times: %llu", (unsigned long long)d->nr_samples);
+	/* a set of session__add_ops: every sample delivered */
+	CHECK(all.seen[0] == 5 && all.seen[1] == 5 && all.seen[2] == 3, "all: %d %d %d",
+	      all.seen[0], all.seen[1], all.seen[2]);
+	session__delete(s);
+}
+
+/* Without owners (one profiler, session__add_ops): every set sees every sample, as before. */
+static void test_no_owner(void)
+{
+	struct engine_conf conf = { 0 };
+	struct session *s = session__new(&conf, stderr);
+	struct rec r1 = { 0 }, r2 = { 0 };
+	struct evsel_conf c = { .type = PERF_TYPE_SOFTWARE, .name = "a" };
+	struct evsel *a;
+	struct synth sb;
+
+	CHECK(s && !session__add_ops(s, &outer_ops, &r1) && !session__add_ops(s, &inner_ops, &r2),
+	      "session");
+	if (!s)
+		return;
+	a = session__add_event(s, &c);
+	CHECK(a && a->owner == -1, "no owner");
+	CHECK(session__inject_begin(s) == 0, "inject");
+	inject(s, &sb, a, 100);
+	CHECK(r1.seen[0] == 1 && r2.seen[0] == 1 && r1.inner[0] == 0, "both sets, sample hook");
+	session__delete(s);
+}
+
+int main(void)
+{
+	test_owners();
+	test_no_owner();
+	return ut_done("joint");
+}
