@@ -236,7 +236,7 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
-		if (!text_col(c))
+		if (!text_col(c) || (c->flags & RT_HEAD_ONLY))
 			continue;
 		gap(t, first, c);
 		if (c->type == RT_STATS)

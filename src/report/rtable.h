@@ -117,6 +117,7 @@ enum rt_unit {
 #define RT_GAP 0x100	   /* text: two spaces before the cell, not one */
 #define RT_NAN_DASH 0x200  /* RT_F64: text "-" when not finite (JSON: null) */
 #define RT_PCT_SIGN 0x400  /* RT_F64: text "12.5%" */
+#define RT_HEAD_ONLY 0x800 /* text: a title, no cell (the row's lines below: a stack) */
 
 /* The text cells of RT_STATS: "calls" is one narrower than the values. */
 #define RT_STATS_WIDTH 11

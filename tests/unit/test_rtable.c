@@ -151,8 +151,9 @@ static void test_flags(void)
 		  .width = 5,
 		  .decimals = 1,
 		  .flags = RT_GAP | RT_NAN_DASH },
+		{ .title = "STACK", .type = RT_STR, .flags = RT_LEFT | RT_GAP | RT_HEAD_ONLY | RT_NO_JSON },
 	};
-	const struct rt_desc d = { .type = "row", .cols = c, .ncols = 3 };
+	const struct rt_desc d = { .type = "row", .cols = c, .ncols = 4 };
 	union rt_sinks u;
 	char *out = NULL, buf[64], *line = buf;
 	size_t len = 0;
@@ -164,20 +165,20 @@ static void test_flags(void)
 		fp = open_memstream(&out, &len);
 		k = json ? rt_json__init(&u.json, fp, NULL) : rt_text__init(&u.text, fp);
 		rtable__begin(k, &d);
-		rtable__row(k, (struct rt_val[]){ { .u = 0 }, { .d = 12.5 }, { .d = 3.3 } });
-		rtable__row(k, (struct rt_val[]){ { .u = 1 }, { .d = 0 }, { .d = NAN } });
+		rtable__row(k, (struct rt_val[]){ { .u = 0 }, { .d = 12.5 }, { .d = 3.3 }, { .s = "x" } });
+		rtable__row(k, (struct rt_val[]){ { .u = 1 }, { .d = 0 }, { .d = NAN }, { .s = "x" } });
 		rtable__end(k);
 		fclose(fp);
 		if (json)
 			CHECK_STR(out, "{\"type\":\"row\",\"cpu\":0,\"pct\":12.5,\"stat\":3.3}\n"
 				       "{\"type\":\"row\",\"cpu\":1,\"pct\":0,\"stat\":null}\n");
 		else
-			CHECK_STR(out, "CPU      %   STAT\n"
+			CHECK_STR(out, "CPU      %   STAT  STACK\n"
 				       "  0  12.5%    3.3\n"
 				       "  1   0.0%      -\n");
 		free(out);
 	}
-	rt_text__line(c, 3, NULL, buf, sizeof(buf));
+	rt_text__line(c, 3, NULL, buf, sizeof(buf)); /* not the stack */
 	CHECK_STR(line, "CPU      %   STAT");
 }
 
