@@ -20,12 +20,14 @@
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/outfile.h"
-#include "util/json.h"
+#include "report/rtable.h"
+#include "report/stats_table.h"
 
 #define CU_PERIOD_NS 1000000ULL /* one sample per ms per CPU */
 #define NS_PER_MS 1e6
 
 enum { NOW, RUN }; /* this interval, the whole run */
+#define CU_MAX_COLS 20 /* the table's columns, at most */
 
 struct cpu_util {
 	bool excl_user, excl_kernel, excl_guest, guest_only;
@@ -37,9 +39,13 @@ struct cpu_util {
 	struct cpustat_times *stat[2];	/* /proc/stat at the interval's start, at the run's */
 	struct cpustat_times *stat_now; /* ... and now */
 	bool have_stat;
+	struct rt_col cols[CU_MAX_COLS]; /* the table (describe) */
+	struct rt_desc desc;
 	u64 start, edge, last;
 	unsigned nr_reports;
 };
+
+static void describe(struct cpu_util *cu);
 
 static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
 {
@@ -105,6 +111,7 @@ static int cu_init(struct session *s, void *priv, const struct opt_set *opts)
 	session__notice(s, "%sutilization from cpu-clock samples every 1 ms%s",
 			features__cpu_pmu() ? "" : "no hardware PMU: ",
 			cu->have_stat ? " and /proc/stat" : "");
+	describe(cu);
 	cu->start = cu->edge = session__now(s);
 	return 0;
 }
@@ -125,6 +132,7 @@ static void cu_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 
 static const char *const titles[NR_CPU_MODES] = { "IDLE%", "USER%", "SYS%", "GUEST%" };
 
+/* The text table's heading above its titles: which columns are whose. */
 static void header(struct cpu_util *cu, FILE *out)
 {
 	int w = 0;
@@ -134,18 +142,6 @@ static void header(struct cpu_util *cu, FILE *out)
 	fprintf(out, "%-4s %-*s", "", w + 7, "cpu-clock");
 	if (cu->have_stat)
 		fprintf(out, "   /proc/stat");
-	fprintf(out, "\n%-4s", "CPU");
-	for (int m = CPU_USER; m < NR_CPU_MODES; m++)
-		if (cu->show[m])
-			fprintf(out, " %6s", titles[m]);
-	fprintf(out, " %6s", "BUSY%");
-	if (cu->have_stat) {
-		fprintf(out, "  ");
-		for (int m = CPU_USER; m < NR_CPU_MODES; m++)
-			if (cu->show[m])
-				fprintf(out, " %6s", titles[m]);
-		fprintf(out, " %6s %6s", "STEAL%", "BUSY%");
-	}
 	fprintf(out, "\n");
 }
 
@@ -166,108 +162,119 @@ static void add_times(struct cpustat_times *sum, const struct cpustat_times *t)
 	sum->valid = true;
 }
 
-/* One row: @n samples per mode over @ncpus CPUs of @len ns; @a -> @b from /proc/stat. */
-static void row(struct cpu_util *cu, FILE *out, const char *name, const u64 *n, int ncpus, u64 len,
-		const struct cpustat_times *a, const struct cpustat_times *b)
+static const char *const samples_key[NR_CPU_MODES] = { "idle_samples", "user_samples",
+						       "sys_samples", "guest_samples" };
+static const char *const pct_key[NR_CPU_MODES] = { "idle_pct", "user_pct", "sys_pct", "guest_pct" };
+static const char *const stat_key[NR_CPU_MODES] = { "stat_idle_pct", "stat_user_pct",
+						    "stat_sys_pct", "stat_guest_pct" };
+
+/*
+ * The table, declared once the modes shown are known (README, cpu-util):
+ * a row per CPU (and "all"), the samples' shares of each mode shown and
+ * busy, /proc/stat's beside them ("-", null in --json, without a tick).
+ * --json adds each mode's samples and /proc/stat's ticks.
+ */
+/*
+ * A column: a share (RT_F64, in text when titled) or a count (JSON only);
+ * @wide: the first of /proc/stat's, two spaces further.
+ */
+static void col(struct cpu_util *cu, const char *name, const char *title, enum rt_type type,
+		unsigned flags, bool wide)
+{
+	cu->cols[cu->desc.ncols++] = (struct rt_col){
+		.name = name,
+		.title = title,
+		.type = type,
+		.unit = type == RT_F64 ? RT_UNIT_PERCENT : RT_UNIT_COUNT,
+		.width = wide ? 8 : 6,
+		.decimals = 1,
+		.flags = flags | (title ? 0 : RT_NO_TEXT),
+	};
+}
+
+static void describe(struct cpu_util *cu)
+{
+	bool wide = true;
+
+	cu->desc = (struct rt_desc){ .type = "row", .cols = cu->cols };
+	cu->cols[cu->desc.ncols++] = (struct rt_col){
+		.title = "CPU", .type = RT_STR, .width = 4, .flags = RT_LEFT | RT_NO_JSON
+	};
+	/* a CPU's row: "cpu"; the row of all: "cpus", how many */
+	col(cu, "cpu", NULL, RT_STR, RT_OMIT_EMPTY, false);
+	col(cu, "cpus", NULL, RT_STR, RT_OMIT_EMPTY, false);
+	for (int m = CPU_IDLE; m < NR_CPU_MODES; m++)
+		if (m == CPU_IDLE || cu->show[m])
+			col(cu, samples_key[m], NULL, RT_U64, 0, false);
+	for (int m = CPU_USER; m < NR_CPU_MODES; m++)
+		if (cu->show[m])
+			col(cu, pct_key[m], titles[m], RT_F64, 0, false);
+	col(cu, "busy_pct", "BUSY%", RT_F64, 0, false);
+	if (!cu->have_stat)
+		return;
+	col(cu, "stat_ticks", NULL, RT_U64, 0, false);
+	for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
+		if (cu->show[m]) {
+			col(cu, stat_key[m], titles[m], RT_F64, RT_NAN_DASH, wide);
+			wide = false;
+		}
+	}
+	col(cu, "stat_steal_pct", "STEAL%", RT_F64, RT_NAN_DASH, wide);
+	col(cu, "stat_busy_pct", "BUSY%", RT_F64, RT_NAN_DASH, false);
+}
+
+/*
+ * One row: @name (@cpu's, or "all" of @ncpus CPUs), @n samples per mode
+ * over @len ns; @a -> @b from /proc/stat.
+ */
+static void row(struct cpu_util *cu, struct rt_sink *k, const char *name, int cpu, const u64 *n,
+		int ncpus, u64 len, const struct cpustat_times *a, const struct cpustat_times *b)
 {
 	double whole = (double)len * ncpus, busy = 0;
+	struct rt_val v[CU_MAX_COLS];
+	int i = 0;
 
-	fprintf(out, "%-4s", name);
+	memset(v, 0, sizeof(v));
+	v[i++].s = name;
+	if (cpu >= 0)
+		v[i].s = "", v[i].num = true, v[i].i = cpu;
+	i++;
+	if (cpu < 0)
+		v[i].s = "", v[i].num = true, v[i].i = ncpus;
+	i++;
+	for (int m = CPU_IDLE; m < NR_CPU_MODES; m++)
+		if (m == CPU_IDLE || cu->show[m])
+			v[i++].u = n[m];
 	for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
 		double p = whole > 0 ? 100.0 * (double)(n[m] * CU_PERIOD_NS) / whole : 0;
 
 		if (!cu->show[m])
 			continue;
-		fprintf(out, " %6.1f", p);
+		v[i++].d = p;
 		busy += p;
 	}
-	fprintf(out, " %6.1f", busy);
+	v[i++].d = busy;
 	if (cu->have_stat) {
 		struct cpustat_share sh;
-		double v[NR_CPU_MODES];
+		double st[NR_CPU_MODES];
 
 		cpustat__share(a, b, &sh);
-		v[CPU_USER] = sh.user;
-		v[CPU_KERNEL] = sh.sys;
-		v[CPU_GUEST] = sh.guest;
+		st[CPU_USER] = sh.user;
+		st[CPU_KERNEL] = sh.sys;
+		st[CPU_GUEST] = sh.guest;
 		busy = 0;
-		fprintf(out, "  ");
+		v[i++].u = sh.ticks;
 		/* no tick between the reads (a short run): nothing to tell */
 		for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
 			if (!cu->show[m])
 				continue;
-			if (sh.ticks)
-				fprintf(out, " %6.1f", v[m]);
-			else
-				fprintf(out, " %6s", "-");
-			busy += v[m];
+			v[i++].d = sh.ticks ? st[m] : NAN;
+			busy += st[m];
 		}
-		if (sh.ticks)
-			fprintf(out, " %6.1f %6.1f", sh.steal, busy);
-		else
-			fprintf(out, " %6s %6s", "-", "-");
+		v[i++].d = sh.ticks ? sh.steal : NAN;
+		v[i++].d = sh.ticks ? busy : NAN;
 	}
-	fprintf(out, "\n");
-}
-
-/*
- * --json: row()'s numbers, one record (README, cpu-util): the modes shown,
- * their samples and shares, /proc/stat's beside them (null without a tick).
- */
-static void json_row(struct session *s, struct cpu_util *cu, FILE *out, const char *scope, int cpu,
-		     const u64 *n, int ncpus, u64 now, u64 len, const struct cpustat_times *a,
-		     const struct cpustat_times *b)
-{
-	static const char *const key[NR_CPU_MODES] = { "idle", "user", "sys", "guest" };
-	double whole = (double)len * ncpus, busy = 0;
-	char name[32];
-	struct json j;
-
-	json__begin(&j, out, "row");
-	json__str(&j, "scope", scope);
-	json__u64(&j, "time_ns", session__wall_ns(s, now));
-	json__u64(&j, "interval_ns", len);
-	if (cpu >= 0)
-		json__i64(&j, "cpu", cpu);
-	else
-		json__i64(&j, "cpus", ncpus);
-	for (int m = CPU_IDLE; m < NR_CPU_MODES; m++) {
-		if (m != CPU_IDLE && !cu->show[m])
-			continue;
-		snprintf(name, sizeof(name), "%s_samples", key[m]);
-		json__u64(&j, name, n[m]);
-	}
-	for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
-		double p = whole > 0 ? 100.0 * (double)(n[m] * CU_PERIOD_NS) / whole : 0;
-
-		if (!cu->show[m])
-			continue;
-		snprintf(name, sizeof(name), "%s_pct", key[m]);
-		json__f64(&j, name, p);
-		busy += p;
-	}
-	json__f64(&j, "busy_pct", busy);
-	if (cu->have_stat) {
-		struct cpustat_share sh;
-		double v[NR_CPU_MODES];
-
-		cpustat__share(a, b, &sh);
-		v[CPU_USER] = sh.user;
-		v[CPU_KERNEL] = sh.sys;
-		v[CPU_GUEST] = sh.guest;
-		busy = 0;
-		json__u64(&j, "stat_ticks", sh.ticks);
-		for (int m = CPU_USER; m < NR_CPU_MODES; m++) {
-			if (!cu->show[m])
-				continue;
-			snprintf(name, sizeof(name), "stat_%s_pct", key[m]);
-			json__f64(&j, name, sh.ticks ? v[m] : NAN); /* no tick: null */
-			busy += v[m];
-		}
-		json__f64(&j, "stat_steal_pct", sh.ticks ? sh.steal : NAN);
-		json__f64(&j, "stat_busy_pct", sh.ticks ? busy : NAN);
-	}
-	json__end(&j);
+	rtable__row(k, v);
 }
 
 static u64 now_of(struct session *s, struct cpu_util *cu)
@@ -285,38 +292,37 @@ static void report(struct session *s, struct cpu_util *cu, u64 now, int k, const
 	u64 from = k == NOW ? cu->edge : cu->start, len = now > from ? now - from : 0;
 	u64 all[NR_CPU_MODES] = { 0 };
 	struct cpustat_times sa = { 0 }, sb = { 0 };
+	struct stats_stamp st = { .scope = k == RUN ? "run" : scope,
+				  .time_ns = session__wall_ns(s, now),
+				  .interval_ns = len };
 	char ts[64], name[16];
 	bool json = session__json(s);
+	union rt_sinks u;
+	struct rt_sink *sk = json ? rt_json__init(&u.json, out, &st) : rt_text__init(&u.text, out);
 
 	if (cu->have_stat && cpustat__read(cu->stat_now, cu->nr_ids) <= 0)
 		memcpy(cu->stat_now, cu->stat[k], cu->nr_ids * sizeof(*cu->stat_now));
-	if (json) {
-		scope = k == RUN ? "run" : scope;
-	} else {
+	if (!json) {
 		session__fmt_time(s, now, ts, sizeof(ts));
 		fprintf(out, "%s cpu-util: %s%.2f ms on %d CPU%s\n", ts,
 			k == RUN ? "the whole run, " : "", len / NS_PER_MS, cu->nr_cpus,
 			cu->nr_cpus == 1 ? "" : "s");
 		header(cu, out);
 	}
+	rtable__begin(sk, &cu->desc);
 	for (int i = 0; i < cu->nr_cpus; i++) {
 		int c = cu->cpus[i];
 
 		snprintf(name, sizeof(name), "%d", c);
-		if (json)
-			json_row(s, cu, out, scope, c, cu->n[k][c], 1, now, len, &cu->stat[k][c],
-				 &cu->stat_now[c]);
-		else
-			row(cu, out, name, cu->n[k][c], 1, len, &cu->stat[k][c], &cu->stat_now[c]);
+		row(cu, sk, name, c, cu->n[k][c], 1, len, &cu->stat[k][c], &cu->stat_now[c]);
 		for (int m = 0; m < NR_CPU_MODES; m++)
 			all[m] += cu->n[k][c][m];
 		add_times(&sa, &cu->stat[k][c]);
 		add_times(&sb, &cu->stat_now[c]);
 	}
-	if (cu->nr_cpus > 1 && json)
-		json_row(s, cu, out, scope, -1, all, cu->nr_cpus, now, len, &sa, &sb);
-	else if (cu->nr_cpus > 1)
-		row(cu, out, "all", all, cu->nr_cpus, len, &sa, &sb);
+	if (cu->nr_cpus > 1)
+		row(cu, sk, "all", -1, all, cu->nr_cpus, len, &sa, &sb);
+	rtable__end(sk);
 	if (!json) /* --json: the CLI's "lost" records */
 		session__print_lost(s, out);
 	fflush(out);

@@ -22,6 +22,7 @@
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
 #include "util/json.h"
@@ -217,103 +218,143 @@ static void io_lost(struct session *s, void *priv, int cpu, u64 nr)
 }
 
 /*
- * --json: a row per CPU, then the summary:
- *   {"type":"row","cpu":0,"samples":N,"irq_off":N,"longest_ns":N,
- *    "longest_time_ns":N|null,"stalls":N,"longest_stall_ns":N,"idle_gaps":N}
- *   {"type":"summary","than_ns":N,"period_ns":N,"samples":N,"irq_off":N,
- *    "longest_ns":N,"stalls":N,"longest_stall_ns":N,"idle_gaps":N}
+ * The report at the end (README, irq-off): a row per CPU, then the
+ * summary (--json: a record; text: a sentence).  A longest period prints
+ * "-" when there is none (--json: 0; its time null).
  */
-static void io_json(struct session *s, struct irq_off *p, FILE *out)
+static const struct rt_col io_cols[] = {
+	{ .name = "cpu", .title = "CPU", .type = RT_U64, .width = 4 },
+	{ .name = "samples",
+	  .title = "SAMPLES",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 10 },
+	{ .name = "irq_off",
+	  .title = "IRQ-OFF",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 8 },
+	{ .name = "longest_ns",
+	  .title = "LONGEST",
+	  .type = RT_STR,
+	  .unit = RT_UNIT_NS,
+	  .width = 10 },
+	{ .name = "longest_time_ns",
+	  .title = "AT",
+	  .type = RT_STR,
+	  .unit = RT_UNIT_NS,
+	  .width = 26,
+	  .flags = RT_LEFT | RT_GAP | RT_EMPTY_NULL },
+	{ .name = "stalls", .title = "STALLS", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 7 },
+	{ .name = "longest_stall_ns",
+	  .title = "LONGEST",
+	  .type = RT_STR,
+	  .unit = RT_UNIT_NS,
+	  .width = 10 },
+	{ .name = "idle_gaps",
+	  .title = "IDLE-GAPS",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
+};
+static const struct rt_desc io_desc = { .type = "row", .cols = io_cols, .ncols = 8 };
+
+static const struct rt_col sum_cols[] = {
+	{ .name = "than_ns", .type = RT_NS },
+	{ .name = "period_ns", .type = RT_NS },
+	{ .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT },
+	{ .name = "irq_off", .type = RT_U64, .unit = RT_UNIT_COUNT },
+	{ .name = "longest_ns", .type = RT_NS },
+	{ .name = "stalls", .type = RT_U64, .unit = RT_UNIT_COUNT },
+	{ .name = "longest_stall_ns", .type = RT_NS },
+	{ .name = "idle_gaps", .type = RT_U64, .unit = RT_UNIT_COUNT },
+};
+static const struct rt_desc sum_desc = { .type = "summary", .cols = sum_cols, .ncols = 8 };
+
+/* A duration in text ("-" when @none), its number in --json. */
+static struct rt_val ns_val(u64 ns, bool none, char *buf, size_t len)
 {
-	struct io_cpu all = { 0 };
-	struct json j;
-
-	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
-		struct gw_stats st = gapwatch__stats(p->gw, 0, cpu);
-		const struct io_cpu *c = &p->cpus[cpu];
-
-		if (!st.ticks && !p->watched[cpu])
-			continue;
-		json__begin(&j, out, "row");
-		json__u64(&j, "cpu", cpu);
-		json__u64(&j, "samples", st.ticks);
-		json__u64(&j, "irq_off", c->n[IO_OFF]);
-		json__u64(&j, "longest_ns", c->longest[IO_OFF]);
-		if (c->n[IO_OFF])
-			json__u64(&j, "longest_time_ns", session__wall_ns(s, c->at[IO_OFF]));
-		else
-			json__null(&j, "longest_time_ns");
-		json__u64(&j, "stalls", c->n[IO_STALL]);
-		json__u64(&j, "longest_stall_ns", c->longest[IO_STALL]);
-		json__u64(&j, "idle_gaps", st.idle_gaps);
-		json__end(&j);
-		for (int k = 0; k < 2; k++) {
-			all.n[k] += c->n[k];
-			if (c->longest[k] > all.longest[k])
-				all.longest[k] = c->longest[k];
-		}
-		all.idle += st.idle_gaps;
-	}
-	json__begin(&j, out, "summary");
-	json__u64(&j, "than_ns", p->than);
-	json__u64(&j, "period_ns", p->period);
-	json__u64(&j, "samples", p->samples);
-	json__u64(&j, "irq_off", all.n[IO_OFF]);
-	json__u64(&j, "longest_ns", all.longest[IO_OFF]);
-	json__u64(&j, "stalls", all.n[IO_STALL]);
-	json__u64(&j, "longest_stall_ns", all.longest[IO_STALL]);
-	json__u64(&j, "idle_gaps", all.idle);
-	json__end(&j);
+	return (struct rt_val){ .i = (s64)ns,
+				.num = true,
+				.s = none ? "-" : units__fmt_ns(ns, buf, len) };
 }
 
-static void io_deinit(struct session *s, void *priv)
+static void io_report(struct session *s, struct irq_off *p, FILE *out)
 {
-	struct irq_off *p = priv;
-	FILE *out = session__out(s);
+	bool json = session__json(s);
 	struct io_cpu all = { 0 };
+	union rt_sinks u;
+	struct rt_sink *k = json ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
 	char a[32], b[32], ts[64];
 
-	if (session__started(s) && p->gw && session__json(s))
-		io_json(s, p, out);
-	else if (session__started(s) && p->gw) {
+	if (!json)
 		fprintf(out,
 			"irq-off: interrupts held off %s or more (cpu-clock every %s), %llu "
 			"samples\n",
 			units__fmt_ns(p->than, a, sizeof(a)),
 			units__fmt_ns(p->period, b, sizeof(b)), (unsigned long long)p->samples);
-		fprintf(out, "%4s %10s %8s %10s  %-26s %7s %10s %9s\n", "CPU", "SAMPLES", "IRQ-OFF",
-			"LONGEST", "AT", "STALLS", "LONGEST", "IDLE-GAPS");
-		for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
-			struct gw_stats st = gapwatch__stats(p->gw, 0, cpu);
-			const struct io_cpu *c = &p->cpus[cpu];
+	rtable__begin(k, &io_desc);
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		struct gw_stats st = gapwatch__stats(p->gw, 0, cpu);
+		const struct io_cpu *c = &p->cpus[cpu];
+		struct rt_val at = { 0 };
 
-			if (!st.ticks && !p->watched[cpu])
-				continue;
-			if (c->n[IO_OFF])
-				session__fmt_time(s, c->at[IO_OFF], ts, sizeof(ts));
-			fprintf(out, "%4d %10llu %8llu %10s  %-26s %7llu %10s %9llu\n", cpu,
-				(unsigned long long)st.ticks, (unsigned long long)c->n[IO_OFF],
-				c->n[IO_OFF] ? units__fmt_ns(c->longest[IO_OFF], a, sizeof(a))
-					     : "-",
-				c->n[IO_OFF] ? ts : "-", (unsigned long long)c->n[IO_STALL],
-				c->n[IO_STALL] ? units__fmt_ns(c->longest[IO_STALL], b, sizeof(b))
-					       : "-",
-				(unsigned long long)st.idle_gaps);
-			for (int k = 0; k < 2; k++) {
-				all.n[k] += c->n[k];
-				if (c->longest[k] > all.longest[k])
-					all.longest[k] = c->longest[k];
-			}
-			all.idle += st.idle_gaps;
+		if (!st.ticks && !p->watched[cpu])
+			continue;
+		if (c->n[IO_OFF]) {
+			session__fmt_time(s, c->at[IO_OFF], ts, sizeof(ts));
+			at = (struct rt_val){ .s = ts,
+					      .num = true,
+					      .i = (s64)session__wall_ns(s, c->at[IO_OFF]) };
 		}
-		fprintf(out,
-			"total: %llu irq-off periods of %s or more, the longest %s; %llu stalls "
-			"(in user mode: the CPU did not run); %llu gaps of idle CPUs not counted\n",
-			(unsigned long long)all.n[IO_OFF], units__fmt_ns(p->than, a, sizeof(a)),
-			all.n[IO_OFF] ? units__fmt_ns(all.longest[IO_OFF], b, sizeof(b)) : "-",
-			(unsigned long long)all.n[IO_STALL], (unsigned long long)all.idle);
-		session__print_lost(s, out);
+		rtable__row(k, (struct rt_val[]){
+				       { .u = (u64)cpu },
+				       { .u = st.ticks },
+				       { .u = c->n[IO_OFF] },
+				       ns_val(c->longest[IO_OFF], !c->n[IO_OFF], a, sizeof(a)),
+				       at,
+				       { .u = c->n[IO_STALL] },
+				       ns_val(c->longest[IO_STALL], !c->n[IO_STALL], b, sizeof(b)),
+				       { .u = st.idle_gaps },
+			       });
+		for (int i = 0; i < 2; i++) {
+			all.n[i] += c->n[i];
+			if (c->longest[i] > all.longest[i])
+				all.longest[i] = c->longest[i];
+		}
+		all.idle += st.idle_gaps;
 	}
+	rtable__end(k);
+	if (json) {
+		rtable__begin(k, &sum_desc);
+		rtable__row(k, (struct rt_val[]){
+				       { .u = p->than },
+				       { .u = p->period },
+				       { .u = p->samples },
+				       { .u = all.n[IO_OFF] },
+				       { .u = all.longest[IO_OFF] },
+				       { .u = all.n[IO_STALL] },
+				       { .u = all.longest[IO_STALL] },
+				       { .u = all.idle },
+			       });
+		rtable__end(k);
+		return;
+	}
+	fprintf(out,
+		"total: %llu irq-off periods of %s or more, the longest %s; %llu stalls "
+		"(in user mode: the CPU did not run); %llu gaps of idle CPUs not counted\n",
+		(unsigned long long)all.n[IO_OFF], units__fmt_ns(p->than, a, sizeof(a)),
+		all.n[IO_OFF] ? units__fmt_ns(all.longest[IO_OFF], b, sizeof(b)) : "-",
+		(unsigned long long)all.n[IO_STALL], (unsigned long long)all.idle);
+	session__print_lost(s, out);
+}
+
+static void io_deinit(struct session *s, void *priv)
+{
+	struct irq_off *p = priv;
+
+	if (session__started(s) && p->gw)
+		io_report(s, p, session__out(s));
 	gapwatch__delete(p->gw);
 	ksyms__delete(p->ks);
 	free(p->cpus);

@@ -22,6 +22,8 @@
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
+#include "report/stats_table.h"
 #include "report/stack_flame.h"
 #include "sym/stack.h"
 #include "util/json.h"
@@ -414,88 +416,142 @@ static int by_count(const void *a, const void *b)
 	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->key > y->key) - (x->key < y->key);
 }
 
-/* --json: a record of report() (README, profile): @inst's, or (-1) none. */
-static void jbegin(struct session *s, struct profile *p, struct json *j, const char *type,
-		   long long inst, u64 now)
+/*
+ * report()'s records (README, profile): the head ("interval" or "summary"),
+ * with --perins an "instance" per thread or CPU, and the rows of each:
+ * samples, share, and the function ("sym (dso)"; --json: "function" and
+ * "dso") or, with -g, the stack (text: its lines under the row).  Columns
+ * [0][] by function, [1][] by stack.
+ */
+#define PF_INST                                                                          \
+	{ .name = "tid", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },          \
+		{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY }, \
+	{                                                                                \
+		.name = "cpu", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY       \
+	}
+#define PF_HEAD(what)                                                                \
+	{                                                                            \
+		{ .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT },        \
+			{ .name = "event", .type = RT_STR },                         \
+			{ .name = "freq_hz", .type = RT_U64 },                       \
+			{ .name = what, .type = RT_U64, .unit = RT_UNIT_COUNT },     \
+		{                                                                    \
+			.name = "not_counted", .type = RT_U64, .unit = RT_UNIT_COUNT \
+		}                                                                    \
+	}
+static const struct rt_col head_cols[2][5] = { PF_HEAD("functions"), PF_HEAD("stacks") };
+#define PF_INSTANCE(what)                                                              \
+	{                                                                              \
+		PF_INST, { .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT }, \
+		{                                                                      \
+			.name = what, .type = RT_U64, .unit = RT_UNIT_COUNT            \
+		}                                                                      \
+	}
+static const struct rt_col inst_cols[2][5] = { PF_INSTANCE("functions"), PF_INSTANCE("stacks") };
+#define PF_ROW                                                                            \
+	PF_INST, { .name = "samples", .title = "SAMPLES", .type = RT_U64, .width = 9 },   \
+	{                                                                                 \
+		.name = "pct", .title = "SHARE", .type = RT_F64, .unit = RT_UNIT_PERCENT, \
+		.width = 7, .decimals = 2, .flags = RT_PCT_SIGN                           \
+	}
+static const struct rt_col row_cols[2][8] = {
+	{ PF_ROW,
+	  { .title = "FUNCTION", .type = RT_STR, .flags = RT_LEFT | RT_GAP | RT_NO_JSON },
+	  { .name = "function", .type = RT_STR, .flags = RT_NO_TEXT },
+	  { .name = "dso", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY } },
+	{ PF_ROW,
+	  { .title = "STACK",
+	    .type = RT_STR,
+	    .flags = RT_LEFT | RT_GAP | RT_HEAD_ONLY | RT_NO_JSON },
+	  { .name = "stack", .type = RT_JSON, .flags = RT_OMIT_EMPTY } },
+};
+#define PF_NINST 3
+
+/* --perins: the instance's key members (a thread's tid and comm, or a CPU). */
+static void inst_vals(struct session *s, struct profile *p, u32 inst, struct rt_val *v)
 {
-	json__begin(j, session__out(s), type);
-	json__str(j, "scope", session__interval_ms(s) ? "interval" : "run");
-	json__u64(j, "time_ns", session__wall_ns(s, now));
-	json__u64(j, "interval_ns", now - p->t_last);
-	if (inst < 0)
+	memset(v, 0, PF_NINST * sizeof(*v));
+	if (!p->perins)
 		return;
 	if (p->per_thread) {
-		json__u64(j, "tid", (u64)inst);
-		json__str(j, "comm", session__comm(s, (u32)inst));
+		v[0] = (struct rt_val){ .s = "", .num = true, .i = inst };
+		v[1].s = session__comm(s, inst);
 	} else {
-		json__u64(j, "cpu", (u64)inst);
+		v[2] = (struct rt_val){ .s = "", .num = true, .i = inst };
 	}
 }
 
-/* --json: report()'s records; @all: the rows, by instance then samples. */
-static void json_report(struct session *s, struct profile *p, struct pf_count **all, unsigned n)
+/* The row of @c (of @base samples): its function, or its stack. */
+static void emit_row(struct session *s, struct profile *p, struct rt_sink *k, bool json,
+		     const struct pf_count *c, u64 base, const struct rt_val *inst)
 {
 	struct stack_ctx *ctx = session__stack(s);
-	u64 now = session__now(s);
-	struct json j;
+	struct rt_val v[PF_NINST + 5] = { 0 };
+	u32 id = (u32)c->key;
+	char *own[2] = { NULL, NULL };
+	const struct frame *fr = NULL;
+	int nf = 0, i = PF_NINST;
 
-	jbegin(s, p, &j, session__interval_ms(s) ? "interval" : "summary", -1, now);
-	json__u64(&j, "samples", p->total);
-	json__str(&j, "event", p->ev->name);
-	json__u64(&j, "freq_hz", p->freq);
-	json__u64(&j, p->by_stack ? "stacks" : "functions", n);
-	json__u64(&j, "not_counted", p->lost_nomem);
-	json__end(&j);
-	for (unsigned i = 0; i < n;) {
-		u32 inst = (u32)(all[i]->key >> 32);
-		unsigned k, e = i;
-		u64 tot = 0;
+	memcpy(v, inst, PF_NINST * sizeof(*v));
+	v[i++].u = c->n;
+	v[i++].d = base ? 100.0 * (double)c->n / (double)base : 0;
+	if (p->by_stack) {
+		struct json j;
 
-		while (e < n && (u32)(all[e]->key >> 32) == inst)
-			tot += all[e++]->n;
-		if (p->perins) {
-			jbegin(s, p, &j, "instance", inst, now);
-			json__u64(&j, "samples", tot);
-			json__u64(&j, p->by_stack ? "stacks" : "functions", e - i);
-			json__end(&j);
+		fr = stackdb__frames(p->db, id, &nf);
+		i++; /* STACK: the lines below */
+		if (json && ctx && !json__frag_begin(&j)) {
+			stack__json_frames(ctx, fr, nf, &j, "stack");
+			v[i].s = own[0] = json__frag_end(&j);
 		}
-		for (k = i; k < e && k - i < p->top; k++) {
-			u64 base = p->perins ? tot : p->total;
-			u32 id = (u32)all[k]->key;
+	} else if (id && id <= p->nr_funcs) {
+		const struct pf_func *fn = p->func_by_id[id - 1];
+		size_t len = strlen(fn->name);
 
-			jbegin(s, p, &j, "row", p->perins ? (long long)inst : -1, now);
-			json__u64(&j, "samples", all[k]->n);
-			json__f64(&j, "pct", base ? 100.0 * (double)all[k]->n / (double)base : 0);
-			if (p->by_stack) {
-				int nf;
-				const struct frame *fr = stackdb__frames(p->db, id, &nf);
-
-				if (ctx)
-					stack__json_frames(ctx, fr, nf, &j, "stack");
-			} else if (id && id <= p->nr_funcs) {
-				const struct pf_func *fn = p->func_by_id[id - 1];
-				size_t len = strlen(fn->name);
-
-				json__strn(&j, "function", fn->name, fn->sym_len);
-				/* "sym (dso)" */
-				json__strn(&j, "dso", fn->name + fn->sym_len + 2,
-					   len - fn->sym_len - 3);
-			} else {
-				json__str(&j, "function", "[unknown]");
-			}
-			json__end(&j);
+		v[i++].s = fn->name;
+		/* "sym (dso)" */
+		if (json) {
+			v[i++].s = own[0] = strndup(fn->name, fn->sym_len);
+			v[i].s = own[1] =
+				strndup(fn->name + fn->sym_len + 2, len - fn->sym_len - 3);
 		}
-		i = e;
+	} else {
+		v[i++].s = "[unknown]";
+		v[i].s = "[unknown]";
 	}
-	p->t_last = now;
+	rtable__row(k, v);
+	free(own[0]);
+	free(own[1]);
+	if (!json && p->by_stack) {
+		if (nf && ctx)
+			stack__print_frames(ctx, fr, nf, session__out(s), "        ");
+		else
+			fprintf(session__out(s), "        [no stack]\n");
+	}
 }
 
 static void report(struct session *s, struct profile *p)
 {
 	FILE *out = session__out(s);
-	struct stack_ctx *ctx = session__stack(s);
 	unsigned n = HASH_COUNT(p->counts), i = 0;
 	struct pf_count **all = calloc(n ? n : 1, sizeof(*all)), *c, *tmp;
+	bool json = session__json(s);
+	u64 now = session__now(s);
+	struct stats_stamp st = { .scope = session__interval_ms(s) ? "interval" : "run",
+				  .time_ns = session__wall_ns(s, now),
+				  .interval_ns = now - p->t_last };
+	const struct rt_desc row = { .type = "row",
+				     .cols = row_cols[p->by_stack],
+				     .ncols = p->by_stack ? 7 : 8 };
+	const struct rt_desc head = { .type = session__interval_ms(s) ? "interval" : "summary",
+				      .cols = head_cols[p->by_stack],
+				      .ncols = 5 };
+	const struct rt_desc instance = { .type = "instance",
+					  .cols = inst_cols[p->by_stack],
+					  .ncols = 5 };
+	union rt_sinks u;
+	struct rt_sink *k = json ? rt_json__init(&u.json, out, &st) : rt_text__init(&u.text, out);
+	struct rt_val iv[PF_NINST + 2];
 	char ts[64];
 
 	if (!all) {
@@ -505,60 +561,57 @@ static void report(struct session *s, struct profile *p)
 	HASH_ITER(hh, p->counts, c, tmp)
 	all[i++] = c;
 	qsort(all, n, sizeof(*all), by_count);
-	if (session__json(s)) {
-		json_report(s, p, all, n);
-		goto out;
+	if (json) {
+		rtable__begin(k, &head);
+		rtable__row(k, (struct rt_val[]){ { .u = p->total },
+						  { .s = p->ev->name },
+						  { .u = p->freq },
+						  { .u = n },
+						  { .u = p->lost_nomem } });
+		rtable__end(k);
+	} else {
+		session__fmt_time(s, now, ts, sizeof(ts));
+		fprintf(out, "%s profile: %llu samples of %s at %llu Hz, %u %s\n", ts,
+			(unsigned long long)p->total, p->ev->name, p->freq, n,
+			p->by_stack ? "stacks" : "functions");
 	}
-	session__fmt_time(s, session__now(s), ts, sizeof(ts));
-	fprintf(out, "%s profile: %llu samples of %s at %llu Hz, %u %s\n", ts,
-		(unsigned long long)p->total, p->ev->name, p->freq, n,
-		p->by_stack ? "stacks" : "functions");
 	if (n && !p->perins)
-		fprintf(out, "%9s %7s  %s\n", "SAMPLES", "SHARE",
-			p->by_stack ? "STACK" : "FUNCTION");
+		rtable__begin(k, &row);
 	for (i = 0; i < n;) {
 		u32 inst = (u32)(all[i]->key >> 32);
-		unsigned j = i, k;
+		unsigned j = i, m;
 		u64 tot = 0;
 
 		while (j < n && (u32)(all[j]->key >> 32) == inst)
 			tot += all[j++]->n;
-		if (p->perins) {
-			if (p->per_thread)
-				fprintf(out, "%s:%u: %llu samples\n", session__comm(s, inst), inst,
-					(unsigned long long)tot);
-			else
-				fprintf(out, "CPU %u: %llu samples\n", inst,
-					(unsigned long long)tot);
-			fprintf(out, "%9s %7s  %s\n", "SAMPLES", "SHARE",
-				p->by_stack ? "STACK" : "FUNCTION");
+		inst_vals(s, p, inst, iv);
+		if (p->perins && json) {
+			iv[PF_NINST].u = tot;
+			iv[PF_NINST + 1].u = j - i;
+			rtable__begin(k, &instance);
+			rtable__row(k, iv);
+			rtable__end(k);
+		} else if (p->perins && p->per_thread) {
+			fprintf(out, "%s:%u: %llu samples\n", session__comm(s, inst), inst,
+				(unsigned long long)tot);
+		} else if (p->perins) {
+			fprintf(out, "CPU %u: %llu samples\n", inst, (unsigned long long)tot);
 		}
-		for (k = i; k < j && k - i < p->top; k++) {
-			u64 base = p->perins ? tot : p->total;
-			double share = base ? 100.0 * (double)all[k]->n / (double)base : 0;
-			u32 id = (u32)all[k]->key;
-
-			if (p->by_stack) {
-				int nf;
-				const struct frame *fr = stackdb__frames(p->db, id, &nf);
-
-				fprintf(out, "%9llu %6.2f%%\n", (unsigned long long)all[k]->n,
-					share);
-				if (nf && ctx)
-					stack__print_frames(ctx, fr, nf, out, "        ");
-				else
-					fprintf(out, "        [no stack]\n");
-			} else {
-				fprintf(out, "%9llu %6.2f%%  %s\n", (unsigned long long)all[k]->n,
-					share,
-					id && id <= p->nr_funcs ? p->func_by_id[id - 1]->name
-								: "[unknown]");
-			}
-		}
-		if (j - i > p->top)
+		if (p->perins)
+			rtable__begin(k, &row);
+		for (m = i; m < j && m - i < p->top; m++)
+			emit_row(s, p, k, json, all[m], p->perins ? tot : p->total, iv);
+		if (p->perins)
+			rtable__end(k);
+		if (j - i > p->top && !json)
 			fprintf(out, "... %llu more\n", (unsigned long long)(j - i - p->top));
 		i = j;
 	}
+	if (n && !p->perins)
+		rtable__end(k);
+	p->t_last = now;
+	if (json)
+		goto out;
 	if (p->lost_nomem)
 		fprintf(out, "warning: out of memory: %llu samples not counted\n",
 			(unsigned long long)p->lost_nomem);

@@ -33,6 +33,7 @@
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
 #include "sym/symaddr.h"
@@ -293,12 +294,50 @@ static void print_kept(void *arg, const struct sample *smp)
 		stack__print(session__stack(a->s), smp, out, "      ");
 }
 
+/*
+ * --json: the records of a warning and of a recovery (README, watchdog);
+ * text: their sentences.
+ *   {"type":"warning","time_ns":N,"cpu":N,"lockup":"hard","what":
+ *    "watchdog hrtimer","for_ns":N,"limit_ns":N,"samples":[...]}
+ *   {"type":"recovered","time_ns":N,"cpu":N,"lockup":"hard","what":"..","gap_ns":N}
+ */
+#define WD_HEAD                                                                          \
+	{ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS },                       \
+		{ .name = "cpu", .type = RT_U64 }, { .name = "lockup", .type = RT_STR }, \
+	{                                                                                \
+		.name = "what", .type = RT_STR                                           \
+	}
+static const struct rt_col warning_cols[] = {
+	WD_HEAD,
+	{ .name = "for_ns", .type = RT_NS, .unit = RT_UNIT_NS },
+	{ .name = "limit_ns", .type = RT_NS, .unit = RT_UNIT_NS },
+	{ .name = "samples", .type = RT_JSON },
+};
+static const struct rt_desc warning_desc = { .type = "warning", .cols = warning_cols, .ncols = 7 };
+static const struct rt_col recovered_cols[] = {
+	WD_HEAD,
+	{ .name = "gap_ns", .type = RT_NS, .unit = RT_UNIT_NS },
+};
+static const struct rt_desc recovered_desc = { .type = "recovered",
+					       .cols = recovered_cols,
+					       .ncols = 5 };
+
+/* One record of @d, --json's. */
+static void event_line(struct session *s, const struct rt_desc *d, const struct rt_val *v)
+{
+	struct rt_json j;
+	struct rt_sink *k = rt_json__init(&j, session__out(s), NULL);
+
+	rtable__begin(k, d);
+	rtable__row(k, v);
+	rtable__end(k);
+}
+
 /* Is a threshold near on @cpu at @now?  Say so once per episode, with the samples meanwhile. */
 static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 {
 	FILE *out = session__out(s);
 	struct print_arg a = { s, w, NULL };
-	struct json j;
 
 	if (cpu < 0 || cpu >= w->nr_watched || !w->watched[cpu])
 		return;
@@ -311,22 +350,28 @@ static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 		if (!gapwatch__overdue(w->gw, k, cpu, now, w->warn_at[k], &age, &since))
 			continue;
 		if (session__json(s)) {
-			/*
-			 * {"type":"warning","time_ns":N,"cpu":N,"lockup":"hard","what":
-			 * "watchdog hrtimer","for_ns":N,"limit_ns":N,"samples":[...]}
-			 */
-			json__begin(&j, out, "warning");
-			json__u64(&j, "time_ns", session__wall_ns(s, now));
-			json__u64(&j, "cpu", cpu);
-			json__str(&j, "lockup", k == CLK_HARD ? "hard" : "soft");
-			json__str(&j, "what", clk_what(w, k, cpu, name, sizeof(name)));
-			json__u64(&j, "for_ns", age);
-			json__u64(&j, "limit_ns", w->limit[k]);
-			json__arr(&j, "samples");
-			a.j = &j;
-			gapwatch__kept(w->gw, cpu, since, print_kept, &a);
-			a.j = NULL;
-			json__end(&j);
+			struct json j;
+			char *kept = NULL;
+
+			/* the kept samples: members of their own, written once */
+			if (!json__frag_begin(&j)) {
+				json__arr(&j, "samples");
+				a.j = &j;
+				gapwatch__kept(w->gw, cpu, since, print_kept, &a);
+				a.j = NULL;
+				kept = json__frag_end(&j);
+			}
+			event_line(s, &warning_desc,
+				   (struct rt_val[]){
+					   { .u = session__wall_ns(s, now) },
+					   { .u = (u64)cpu },
+					   { .s = k == CLK_HARD ? "hard" : "soft" },
+					   { .s = clk_what(w, k, cpu, name, sizeof(name)) },
+					   { .u = age },
+					   { .u = w->limit[k] },
+					   { .s = kept },
+				   });
+			free(kept);
 			fflush(out);
 			continue;
 		}
@@ -353,16 +398,14 @@ static void tick(struct session *s, struct watchdog *w, int k, const struct samp
 	if (!t.overdue)
 		return;
 	if (session__json(s)) {
-		/* {"type":"recovered","time_ns":N,"cpu":N,"lockup":"hard","what":"..","gap_ns":N} */
-		struct json j;
-
-		json__begin(&j, session__out(s), "recovered");
-		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
-		json__u64(&j, "cpu", smp->cpu);
-		json__str(&j, "lockup", k == CLK_HARD ? "hard" : "soft");
-		json__str(&j, "what", clk_what(w, k, (int)smp->cpu, name, sizeof(name)));
-		json__u64(&j, "gap_ns", t.gap);
-		json__end(&j);
+		event_line(s, &recovered_desc,
+			   (struct rt_val[]){
+				   { .u = session__wall_ns(s, smp->time) },
+				   { .u = smp->cpu },
+				   { .s = k == CLK_HARD ? "hard" : "soft" },
+				   { .s = clk_what(w, k, (int)smp->cpu, name, sizeof(name)) },
+				   { .u = t.gap },
+			   });
 		return;
 	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
@@ -442,76 +485,110 @@ static void wd_lost(struct session *s, void *priv, int cpu, u64 nr)
 }
 
 /*
- * --json: a row per watched CPU, then the summary:
- *   {"type":"row","cpu":0,"hrtimer":N,"hrtimer_longest_ns":N,
- *    "hrtimer_warned":N,"kthread":"migration/0","kthread_runs":N,
- *    "kthread_longest_ns":N,"kthread_warned":N,"samples":N}
- *   {"type":"summary","hard_limit_ns":N,"soft_limit_ns":N,
- *    "kthread":"migration","warn_pct":N}
+ * The report at the end (README, watchdog): a row per watched CPU, then
+ * the summary (--json: a record; text: the sentence above the table).
  */
-static void wd_json(struct watchdog *w, FILE *out)
-{
-	char name[32];
-	struct json j;
+static const struct rt_col wd_cols[] = {
+	{ .name = "cpu", .title = "CPU", .type = RT_U64, .width = 4 },
+	{ .name = "hrtimer",
+	  .title = "HRTIMER",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 8 },
+	{ .name = "hrtimer_longest_ns",
+	  .title = "LONGEST",
+	  .type = RT_NS,
+	  .unit = RT_UNIT_NS,
+	  .width = 10 },
+	{ .name = "hrtimer_warned",
+	  .title = "WARNED",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 7 },
+	{ .name = "kthread",
+	  .title = "KTHREAD",
+	  .type = RT_STR,
+	  .width = 14,
+	  .flags = RT_LEFT | RT_GAP },
+	{ .name = "kthread_runs",
+	  .title = "RUNS",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 6 },
+	{ .name = "kthread_longest_ns",
+	  .title = "LONGEST",
+	  .type = RT_NS,
+	  .unit = RT_UNIT_NS,
+	  .width = 10 },
+	{ .name = "kthread_warned",
+	  .title = "WARNED",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 7 },
+	{ .name = "samples",
+	  .title = "SAMPLES",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 8 },
+};
+static const struct rt_desc wd_desc = { .type = "row", .cols = wd_cols, .ncols = 9 };
 
-	for (int cpu = 0; cpu < w->nr_watched; cpu++) {
-		struct gw_stats h = gapwatch__stats(w->gw, CLK_HARD, cpu);
-		struct gw_stats k = gapwatch__stats(w->gw, CLK_SOFT, cpu);
-
-		if (!w->watched[cpu])
-			continue;
-		json__begin(&j, out, "row");
-		json__u64(&j, "cpu", cpu);
-		json__u64(&j, "hrtimer", h.ticks);
-		json__u64(&j, "hrtimer_longest_ns", h.worst);
-		json__u64(&j, "hrtimer_warned", h.episodes);
-		json__str(&j, "kthread", clk_what(w, CLK_SOFT, cpu, name, sizeof(name)));
-		json__u64(&j, "kthread_runs", k.ticks);
-		json__u64(&j, "kthread_longest_ns", k.worst);
-		json__u64(&j, "kthread_warned", k.episodes);
-		json__u64(&j, "samples", gapwatch__stats(w->gw, CLK_SAMPLES, cpu).ticks);
-		json__end(&j);
-	}
-	json__begin(&j, out, "summary");
-	json__u64(&j, "hard_limit_ns", w->limit[CLK_HARD]);
-	json__u64(&j, "soft_limit_ns", w->limit[CLK_SOFT]);
-	json__str(&j, "kthread", w->kthread);
-	json__u64(&j, "warn_pct", w->warn);
-	json__end(&j);
-}
+static const struct rt_col sum_cols[] = {
+	{ .name = "hard_limit_ns", .type = RT_NS, .unit = RT_UNIT_NS },
+	{ .name = "soft_limit_ns", .type = RT_NS, .unit = RT_UNIT_NS },
+	{ .name = "kthread", .type = RT_STR },
+	{ .name = "warn_pct", .type = RT_U64, .unit = RT_UNIT_PERCENT },
+};
+static const struct rt_desc sum_desc = { .type = "summary", .cols = sum_cols, .ncols = 4 };
 
 static void wd_deinit(struct session *s, void *priv)
 {
 	struct watchdog *w = priv;
 	FILE *out = session__out(s);
+	bool json = session__json(s);
+	union rt_sinks u;
+	struct rt_sink *k = json ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
 	char a[32], b[32], name[32];
 
-	if (session__started(s) && w->gw && session__json(s))
-		wd_json(w, out);
-	else if (session__started(s) && w->gw) {
+	if (!session__started(s) || !w->gw)
+		goto out;
+	if (!json)
 		fprintf(out,
 			"watchdog: hard lockup after %s without the watchdog hrtimer, soft lockup "
 			"after %s without %s/N; warned at %llu%%\n",
 			units__fmt_ns(w->limit[CLK_HARD], a, sizeof(a)),
 			units__fmt_ns(w->limit[CLK_SOFT], b, sizeof(b)), w->kthread, w->warn);
-		fprintf(out, "%4s %8s %10s %7s  %-14s %6s %10s %7s %8s\n", "CPU", "HRTIMER",
-			"LONGEST", "WARNED", "KTHREAD", "RUNS", "LONGEST", "WARNED", "SAMPLES");
-		for (int cpu = 0; cpu < w->nr_watched; cpu++) {
-			struct gw_stats h = gapwatch__stats(w->gw, CLK_HARD, cpu);
-			struct gw_stats k = gapwatch__stats(w->gw, CLK_SOFT, cpu);
+	rtable__begin(k, &wd_desc);
+	for (int cpu = 0; cpu < w->nr_watched; cpu++) {
+		struct gw_stats h = gapwatch__stats(w->gw, CLK_HARD, cpu);
+		struct gw_stats t = gapwatch__stats(w->gw, CLK_SOFT, cpu);
 
-			if (!w->watched[cpu])
-				continue;
-			fprintf(out, "%4d %8llu %10s %7llu  %-14s %6llu %10s %7llu %8llu\n", cpu,
-				(unsigned long long)h.ticks, units__fmt_ns(h.worst, a, sizeof(a)),
-				(unsigned long long)h.episodes,
-				clk_what(w, CLK_SOFT, cpu, name, sizeof(name)),
-				(unsigned long long)k.ticks, units__fmt_ns(k.worst, b, sizeof(b)),
-				(unsigned long long)k.episodes,
-				(unsigned long long)gapwatch__stats(w->gw, CLK_SAMPLES, cpu).ticks);
-		}
+		if (!w->watched[cpu])
+			continue;
+		rtable__row(k, (struct rt_val[]){
+				       { .u = (u64)cpu },
+				       { .u = h.ticks },
+				       { .u = h.worst },
+				       { .u = h.episodes },
+				       { .s = clk_what(w, CLK_SOFT, cpu, name, sizeof(name)) },
+				       { .u = t.ticks },
+				       { .u = t.worst },
+				       { .u = t.episodes },
+				       { .u = gapwatch__stats(w->gw, CLK_SAMPLES, cpu).ticks },
+			       });
+	}
+	rtable__end(k);
+	if (json) {
+		rtable__begin(k, &sum_desc);
+		rtable__row(k, (struct rt_val[]){ { .u = w->limit[CLK_HARD] },
+						  { .u = w->limit[CLK_SOFT] },
+						  { .s = w->kthread },
+						  { .u = w->warn } });
+		rtable__end(k);
+	} else {
 		session__print_lost(s, out);
 	}
+out:
 	gapwatch__delete(w->gw);
 	ksyms__delete(w->ks);
 	free(w->watched);

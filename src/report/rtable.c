@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One description per report, rendered by sinks: see rtable.h. */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "report/hist.h"
@@ -94,7 +95,11 @@ char *rt_cell(const struct rt_col *c, const struct rt_val *v, char *buf, size_t 
 		snprintf(buf, len, "%" PRId64, v->i);
 		break;
 	case RT_F64:
-		snprintf(buf, len, "%.*f", c->decimals, v->d);
+		if ((c->flags & RT_NAN_DASH) && !isfinite(v->d))
+			snprintf(buf, len, "-");
+		else
+			snprintf(buf, len, "%.*f%s", c->decimals, v->d,
+				 (c->flags & RT_PCT_SIGN) ? "%" : "");
 		break;
 	case RT_BOOL:
 		snprintf(buf, len, "%s", v->b ? "yes" : "no");
@@ -140,6 +145,13 @@ static void put(struct rt_text *t, bool *first, bool left, int w, const char *s)
 {
 	fprintf(t->fp, left ? "%s%-*s" : "%s%*s", *first ? "" : " ", w, s);
 	*first = false;
+}
+
+/* RT_GAP: the second space before a column's cell (or title). */
+static void gap(struct rt_text *t, bool first, const struct rt_col *c)
+{
+	if (!first && (c->flags & RT_GAP))
+		fputc(' ', t->fp);
 }
 
 /* The cells of a histogram's statistics: calls, then times (unit ns) or plain numbers. */
@@ -206,6 +218,7 @@ static void text_begin(struct rt_sink *k, const struct rt_desc *d)
 				put(t, &first, false, RT_STATS_WIDTH, stats_titles[s]);
 			continue;
 		}
+		gap(t, first, c);
 		put(t, &first, c->flags & RT_LEFT, text_width(t, i, c), c->title ? c->title : "");
 	}
 	fputc('\n', t->fp);
@@ -223,8 +236,9 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
-		if (!text_col(c))
+		if (!text_col(c) || (c->flags & RT_HEAD_ONLY))
 			continue;
+		gap(t, first, c);
 		if (c->type == RT_STATS)
 			put_stats(t, &first, c, v[i].h);
 		else
@@ -273,8 +287,9 @@ int rt_text__line(const struct rt_col *c, int n, const struct rt_val *v, char *b
 
 		if (!text_col(&c[i]) || c[i].type == RT_STATS)
 			continue;
-		at += snprintf(buf + at, len - at, (c[i].flags & RT_LEFT) ? "%s%-*s" : "%s%*s",
-			       first ? "" : " ", c[i].width, s ? s : "");
+		at += snprintf(buf + at, len - at, (c[i].flags & RT_LEFT) ? "%s%s%-*s" : "%s%s%*s",
+			       first ? "" : " ", !first && (c[i].flags & RT_GAP) ? " " : "",
+			       c[i].width, s ? s : "");
 		first = false;
 	}
 	return at < len ? (int)at : (int)len - 1;

@@ -114,6 +114,10 @@ enum rt_unit {
 #define RT_OMIT_EMPTY 0x20 /* no member (nor sub-row) when NULL or without values */
 #define RT_EMPTY_NULL 0x40 /* RT_STR: "" is "-" in text and null in JSON */
 #define RT_PCT_OF 0x80	   /* RT_U64: text "N (x.x%)" of the value's .n */
+#define RT_GAP 0x100	   /* text: two spaces before the cell, not one */
+#define RT_NAN_DASH 0x200  /* RT_F64: text "-" when not finite (JSON: null) */
+#define RT_PCT_SIGN 0x400  /* RT_F64: text "12.5%" */
+#define RT_HEAD_ONLY 0x800 /* text: a title, no cell (the row's lines below: a stack) */
 
 /* The text cells of RT_STATS: "calls" is one narrower than the values. */
 #define RT_STATS_WIDTH 11

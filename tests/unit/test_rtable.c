@@ -4,6 +4,7 @@
  * the text table and to JSON lines, each checked byte for byte, and to a
  * sink written here that captures them (a new sink is one struct of ops).
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "report/hist.h"
@@ -133,8 +134,57 @@ static const char json_want[] =
 	"\"max_ns\":800,\"than_ns\":1000000,\"slow\":1,\"ratio\":1.33333333333333,"
 	"\"more\":{\"addr\":\"0x11\",\"on\":true}}\n";
 
+/* RT_GAP, RT_NAN_DASH, RT_PCT_SIGN: text formats; JSON unchanged (NaN: null) */
+static void test_flags(void)
+{
+	static const struct rt_col c[] = {
+		{ .name = "cpu", .title = "CPU", .type = RT_U64, .width = 3 },
+		{ .name = "pct",
+		  .title = "%",
+		  .type = RT_F64,
+		  .width = 6,
+		  .decimals = 1,
+		  .flags = RT_PCT_SIGN },
+		{ .name = "stat",
+		  .title = "STAT",
+		  .type = RT_F64,
+		  .width = 5,
+		  .decimals = 1,
+		  .flags = RT_GAP | RT_NAN_DASH },
+		{ .title = "STACK", .type = RT_STR, .flags = RT_LEFT | RT_GAP | RT_HEAD_ONLY | RT_NO_JSON },
+	};
+	const struct rt_desc d = { .type = "row", .cols = c, .ncols = 4 };
+	union rt_sinks u;
+	char *out = NULL, buf[64], *line = buf;
+	size_t len = 0;
+	FILE *fp;
+
+	for (int json = 0; json < 2; json++) {
+		struct rt_sink *k;
+
+		fp = open_memstream(&out, &len);
+		k = json ? rt_json__init(&u.json, fp, NULL) : rt_text__init(&u.text, fp);
+		rtable__begin(k, &d);
+		rtable__row(k, (struct rt_val[]){ { .u = 0 }, { .d = 12.5 }, { .d = 3.3 }, { .s = "x" } });
+		rtable__row(k, (struct rt_val[]){ { .u = 1 }, { .d = 0 }, { .d = NAN }, { .s = "x" } });
+		rtable__end(k);
+		fclose(fp);
+		if (json)
+			CHECK_STR(out, "{\"type\":\"row\",\"cpu\":0,\"pct\":12.5,\"stat\":3.3}\n"
+				       "{\"type\":\"row\",\"cpu\":1,\"pct\":0,\"stat\":null}\n");
+		else
+			CHECK_STR(out, "CPU      %   STAT  STACK\n"
+				       "  0  12.5%    3.3\n"
+				       "  1   0.0%      -\n");
+		free(out);
+	}
+	rt_text__line(c, 3, NULL, buf, sizeof(buf)); /* not the stack */
+	CHECK_STR(line, "CPU      %   STAT");
+}
+
 int main(void)
 {
+	test_flags();
 	struct stats_stamp st = { .scope = "run", .time_ns = 7, .interval_ns = 9 };
 	struct capture cap = { .sink.ops = &cap_ops };
 	char *out = NULL;
