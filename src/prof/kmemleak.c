@@ -25,7 +25,6 @@
 #include "report/outfile.h"
 #include "report/stack_flame.h"
 #include "sym/stack.h"
-#include "util/json.h"
 #include "util/units.h"
 
 struct kmemleak;
@@ -247,43 +246,84 @@ static void kml_lost(struct session *s, void *priv, int cpu, u64 nr)
 	k->lost += nr;
 }
 
-/* --json: the counts under the table, one record (README, kmemleak). */
-static void json_stats(struct session *s, struct kmemleak *k, bool final,
-		       const struct memtrack_stats *st)
+/* The counts under the table: sentences in text; the last seven with --user. */
+static const struct rt_col stats_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	MEMREPORT_STAMP_COLS,
+	{ .name = "allocations", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "frees", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "ignored_frees", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "failed", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "replaced", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "untracked", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "bad_reads", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "lost", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "out_of_memory", .type = RT_BOOL, .flags = RT_NO_TEXT },
+	{ .name = "nested", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "probes", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "files", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "unmatched", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "unwound", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "late_reads", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "unreadable", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+};
+#define NR_STATS_COLS (int)(sizeof(stats_cols) / sizeof(stats_cols[0]))
+
+static void stats_text(FILE *fp, struct session *s, struct kmemleak *k,
+		       const struct memtrack_stats *st, const struct umalloc_stats *us)
 {
-	struct json j;
-
-	memreport__json_head(s, &j, final ? "summary" : "interval", final ? "run" : "interval",
-			     memreport__now(s));
-	json__u64(&j, "allocations", st->allocs);
-	json__u64(&j, "frees", st->frees);
-	json__u64(&j, "ignored_frees", st->ignored_frees);
-	json__u64(&j, "failed", st->failed);
-	json__u64(&j, "replaced", st->replaced);
-	json__u64(&j, "untracked", st->untracked);
-	json__u64(&j, "bad_reads", k->bad_reads);
-	json__u64(&j, "lost", k->lost ? k->lost : session__lost(s));
-	json__bool(&j, "out_of_memory", k->nomem);
+	fprintf(fp,
+		"allocations %llu, frees %llu, frees ignored %llu (allocated before the start), "
+		"failed allocations %llu",
+		(unsigned long long)st->allocs, (unsigned long long)st->frees,
+		(unsigned long long)st->ignored_frees, (unsigned long long)st->failed);
 	if (k->um) {
-		struct umalloc_stats us;
-
-		umalloc__stats(k->um, &us);
-		json__u64(&j, "nested", us.nested);
-		json__u64(&j, "probes", us.probes);
-		json__u64(&j, "files", us.files);
-		json__u64(&j, "unmatched", us.unmatched);
-		json__u64(&j, "unwound", us.unwound);
-		json__u64(&j, "late_reads", us.late_reads);
-		json__u64(&j, "unreadable", us.unreadable);
+		fprintf(fp, ", nested calls %llu (%d probes in %d files)",
+			(unsigned long long)us->nested, us->probes, us->files);
+		if (us->unmatched)
+			fprintf(fp, ", returns without their call %llu",
+				(unsigned long long)us->unmatched);
+		if (us->unwound)
+			fprintf(fp, ", calls left without a return (exception, longjmp) %llu",
+				(unsigned long long)us->unwound);
+		if (us->late_reads || us->unreadable)
+			fprintf(fp,
+				", posix_memalign results read after the fact %llu, unreadable "
+				"(not counted) %llu",
+				(unsigned long long)us->late_reads,
+				(unsigned long long)us->unreadable);
 	}
-	json__end(&j);
-	fflush(session__out(s));
+	if (st->replaced)
+		fprintf(fp,
+			"\nnote: %llu addresses were allocated again before their free was seen",
+			(unsigned long long)st->replaced);
+	if (st->untracked)
+		fprintf(fp, "\nnote: %llu allocations over the table's limit were not tracked",
+			(unsigned long long)st->untracked);
+	if (k->bad_reads)
+		fprintf(fp, "\nnote: %llu events whose ptr could not be read were left out",
+			(unsigned long long)k->bad_reads);
+	if (k->lost || session__lost(s))
+		fprintf(fp,
+			"\nwarning: %llu events lost: the list may hold allocations whose free was "
+			"lost and miss allocations that were lost",
+			(unsigned long long)(k->lost ? k->lost : session__lost(s)));
+	if (k->nomem)
+		fprintf(fp, "\nwarning: out of memory: some allocations were not recorded");
 }
 
 static void report(struct session *s, struct kmemleak *k, bool final)
 {
-	FILE *out = session__out(s);
+	const struct rt_desc d = { .type = final ? "summary" : "interval",
+				   .cols = stats_cols,
+				   .ncols = k->um ? NR_STATS_COLS : NR_STATS_COLS - 7 };
+	struct umalloc_stats us = { 0 };
 	struct memtrack_stats st;
+	union rt_sinks u;
+	struct rt_sink *sink;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
 
 	if (memreport__outstanding(s, k->mt, k->db, k->than, k->by_comm, final ? k->flame : NULL,
 				   "kmemleak", 0, final ? "run" : "interval") < 0) {
@@ -291,53 +331,37 @@ static void report(struct session *s, struct kmemleak *k, bool final)
 		return;
 	}
 	memtrack__stats(k->mt, &st);
-	if (session__json(s)) {
-		json_stats(s, k, final, &st);
-		return;
-	}
-	fprintf(out,
-		"allocations %llu, frees %llu, frees ignored %llu (allocated before the start), "
-		"failed allocations %llu",
-		(unsigned long long)st.allocs, (unsigned long long)st.frees,
-		(unsigned long long)st.ignored_frees, (unsigned long long)st.failed);
-	if (k->um) {
-		struct umalloc_stats us;
-
+	if (k->um)
 		umalloc__stats(k->um, &us);
-		fprintf(out, ", nested calls %llu (%d probes in %d files)",
-			(unsigned long long)us.nested, us.probes, us.files);
-		if (us.unmatched)
-			fprintf(out, ", returns without their call %llu",
-				(unsigned long long)us.unmatched);
-		if (us.unwound)
-			fprintf(out, ", calls left without a return (exception, longjmp) %llu",
-				(unsigned long long)us.unwound);
-		if (us.late_reads || us.unreadable)
-			fprintf(out,
-				", posix_memalign results read after the fact %llu, unreadable "
-				"(not counted) %llu",
-				(unsigned long long)us.late_reads,
-				(unsigned long long)us.unreadable);
+	fp = open_memstream(&text, &len);
+	if (fp) {
+		stats_text(fp, s, k, &st, &us);
+		fclose(fp);
 	}
-	fputc('\n', out);
-	if (st.replaced)
-		fprintf(out,
-			"note: %llu addresses were allocated again before their free was seen\n",
-			(unsigned long long)st.replaced);
-	if (st.untracked)
-		fprintf(out, "note: %llu allocations over the table's limit were not tracked\n",
-			(unsigned long long)st.untracked);
-	if (k->bad_reads)
-		fprintf(out, "note: %llu events whose ptr could not be read were left out\n",
-			(unsigned long long)k->bad_reads);
-	if (k->lost || session__lost(s))
-		fprintf(out,
-			"warning: %llu events lost: the list may hold allocations whose free was "
-			"lost and miss allocations that were lost\n",
-			(unsigned long long)(k->lost ? k->lost : session__lost(s)));
-	if (k->nomem)
-		fprintf(out, "warning: out of memory: some allocations were not recorded\n");
-	fflush(out);
+	sink = memreport__sink(s, &u);
+	rtable__begin(sink, &d);
+	rtable__row(sink, (struct rt_val[]){ { .s = text ? text : "" },
+					     { .s = final ? "run" : "interval" },
+					     { .u = session__wall_ns(s, memreport__now(s)) },
+					     { .u = st.allocs },
+					     { .u = st.frees },
+					     { .u = st.ignored_frees },
+					     { .u = st.failed },
+					     { .u = st.replaced },
+					     { .u = st.untracked },
+					     { .u = k->bad_reads },
+					     { .u = k->lost ? k->lost : session__lost(s) },
+					     { .b = k->nomem },
+					     { .u = us.nested },
+					     { .u = (u64)us.probes },
+					     { .u = (u64)us.files },
+					     { .u = us.unmatched },
+					     { .u = us.unwound },
+					     { .u = us.late_reads },
+					     { .u = us.unreadable } });
+	rtable__end(sink);
+	free(text);
+	fflush(session__out(s));
 }
 
 static void kml_interval(struct session *s, void *priv)

@@ -21,7 +21,7 @@
 #include "profiler.h"
 #include "report/outfile.h"
 #include "sym/stack.h"
-#include "util/json.h"
+#include "report/stats_table.h"
 
 struct kmp_stat {
 	UT_hash_handle hh;
@@ -56,7 +56,7 @@ struct kmemprof {
 	u64 untracked_frees_run; /* for the run: at most as many as went untracked */
 	u64 bad_reads;
 	bool nomem;
-	/* --json: the report being made's scope (NULL: text) and time, the last one's */
+	/* the report being made's scope and time, the last one's */
 	const char *scope;
 	u64 now, last;
 };
@@ -229,33 +229,33 @@ static void side_clear(struct kmemprof *k, struct kmp_side *side)
 	side->bytes = side->objects = 0;
 }
 
-/* --json: a row of print_side's table @title ("allocated", "freed"). */
-static void json_side_row(struct session *s, struct kmemprof *k, const struct kmp_side *side,
-			  const char *title, const struct kmp_stat *st, u64 more)
-{
-	struct json j;
-
-	memreport__json_head(s, &j, "row", k->scope, k->now);
-	json__str(&j, "table", title);
-	if (!st) {
-		json__u64(&j, "more_stacks", more);
-		json__end(&j);
-		return;
-	}
-	json__u64(&j, "bytes", st->bytes);
-	json__f64(&j, "pct", side->bytes ? 100.0 * (double)st->bytes / (double)side->bytes : 0.0);
-	json__u64(&j, "objects", st->objects);
-	memreport__json_stack(s, k->db, st->stack, &j);
-	json__end(&j);
-}
+/* A side's table ("ALLOCATED"/"allocated", "FREED"/"freed"): its stacks, largest first. */
+static const struct rt_col side_cols[] = {
+	{ .type = RT_STR, .width = 9, .flags = RT_LEFT | RT_NO_JSON }, /* title: the side's */
+	MEMREPORT_STAMP_COLS,
+	{ .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .name = "bytes", .title = "BYTES", .type = RT_U64, .unit = RT_UNIT_BYTES, .width = 12 },
+	{ .name = "pct",
+	  .title = "SHARE",
+	  .type = RT_F64,
+	  .unit = RT_UNIT_PERCENT,
+	  .width = 7,
+	  .decimals = 1,
+	  .flags = RT_PCT_SIGN },
+	{ .name = "objects", .title = "OBJECTS", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	MEMREPORT_STACK_COL,
+};
+#define NR_SIDE_COLS (int)(sizeof(side_cols) / sizeof(side_cols[0]))
 
 /* The top stacks of one side with their share, then the side is reset. */
-static void print_side(struct session *s, struct kmemprof *k, struct kmp_side *side,
-		       const char *title)
+static void print_side(struct session *s, struct kmemprof *k, struct rt_sink *sink,
+		       struct kmp_side *side, const char *title, const char *table)
 {
-	FILE *out = session__out(s);
 	unsigned n = HASH_COUNT(side->by_stack), i = 0;
 	struct kmp_stat **all = calloc(n ? n : 1, sizeof(*all)), *st, *tmp;
+	struct rt_col cols[NR_SIDE_COLS];
+	const struct rt_desc d = { .type = "row", .cols = cols, .ncols = NR_SIDE_COLS };
+	u64 wall = session__wall_ns(s, k->now);
 
 	if (!all) {
 		k->nomem = true;
@@ -264,74 +264,147 @@ static void print_side(struct session *s, struct kmemprof *k, struct kmp_side *s
 	HASH_ITER(hh, side->by_stack, st, tmp)
 	all[i++] = st;
 	qsort(all, n, sizeof(*all), by_bytes);
-	if (k->scope) {
-		for (i = 0; i < n && i < k->top; i++)
-			json_side_row(s, k, side, title, all[i], 0);
-		if (n > k->top)
-			json_side_row(s, k, side, title, NULL, n - k->top);
-		goto out;
+	memcpy(cols, side_cols, sizeof(cols));
+	cols[0].title = title;
+	if (n)
+		rtable__begin(sink, &d);
+	for (i = 0; i < n && i < k->top; i++) {
+		struct rt_stack stk;
+
+		memreport__stack_val(s, k->db, all[i]->stack, &stk);
+		rtable__row(sink,
+			    (struct rt_val[]){
+				    { .s = "" },
+				    { .s = k->scope },
+				    { .u = wall },
+				    { .s = table },
+				    { .u = all[i]->bytes },
+				    { .d = side->bytes ? 100.0 * (double)all[i]->bytes /
+								 (double)side->bytes
+						       : 0.0 },
+				    { .u = all[i]->objects },
+				    { .stk = &stk } });
 	}
 	if (n)
-		fprintf(out, "%-9s %12s %7s %9s\n", title, "BYTES", "SHARE", "OBJECTS");
-	for (i = 0; i < n && i < k->top; i++) {
-		fprintf(out, "%9s %12llu %6.1f%% %9llu\n", "", (unsigned long long)all[i]->bytes,
-			side->bytes ? 100.0 * (double)all[i]->bytes / (double)side->bytes : 0.0,
-			(unsigned long long)all[i]->objects);
-		memreport__stack(s, k->db, all[i]->stack, out);
-	}
+		rtable__end(sink);
 	if (n > k->top)
-		fprintf(out, "... %llu more stacks\n", n - k->top);
-out:
+		memreport__more(s, sink, k->scope, k->now, table, n - k->top);
 	free(all);
 	side_clear(k, side);
 }
 
+/* The interval's record: a sentence (two with untracked frees) in text. */
+static const struct rt_col interval_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	{ .name = "allocated_bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
+	{ .name = "allocated_objects", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "freed_bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
+	{ .name = "freed_objects", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "older_frees", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "untracked_frees", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+};
+static const struct rt_desc interval_desc = { .type = "interval", .cols = interval_cols, .ncols = 7 };
+
 static void report(struct session *s, struct kmemprof *k)
 {
 	FILE *out = session__out(s);
-	char tbuf[64];
+	struct stats_stamp stamp;
+	union rt_sinks u;
+	struct rt_sink *sink;
+	char tbuf[64], text[512];
+	int l;
 
-	if (session__json(s)) {
-		struct json j;
-
-		k->now = memreport__now(s);
-		k->scope = session__interval_ms(s) ? "interval" : "run";
-		/* without -i, the one table is the whole run's: scope "run" */
-		memreport__json_head(s, &j, "interval", k->scope, k->now);
-		json__u64(&j, "interval_ns", k->now - k->last);
-		json__u64(&j, "allocated_bytes", k->alloc.bytes);
-		json__u64(&j, "allocated_objects", k->alloc.objects);
-		json__u64(&j, "freed_bytes", k->free.bytes);
-		json__u64(&j, "freed_objects", k->free.objects);
-		json__u64(&j, "older_frees", k->older_frees);
-		json__u64(&j, "untracked_frees", k->untracked_frees);
-		json__end(&j);
-		print_side(s, k, &k->alloc, "allocated");
-		print_side(s, k, &k->free, "freed");
-		k->older_frees = 0;
-		k->untracked_frees = 0;
-		k->scope = NULL;
-		k->last = k->now;
-		fflush(out);
-		return;
-	}
-	session__fmt_time(s, memreport__now(s), tbuf, sizeof(tbuf));
-	fprintf(out,
-		"%s kmemprof: allocated %llu bytes in %llu objects, freed %llu bytes in %llu "
-		"objects, %llu frees of memory allocated before the start\n",
-		tbuf, (unsigned long long)k->alloc.bytes, (unsigned long long)k->alloc.objects,
-		(unsigned long long)k->free.bytes, (unsigned long long)k->free.objects,
-		(unsigned long long)k->older_frees);
-	if (k->untracked_frees)
-		fprintf(out,
-			"%s kmemprof: %llu frees of memory not tracked (allocated over the table's "
-			"limit, or before the start)\n",
-			tbuf, (unsigned long long)k->untracked_frees);
-	print_side(s, k, &k->alloc, "ALLOCATED");
-	print_side(s, k, &k->free, "FREED");
+	k->now = memreport__now(s);
+	/* without -i, the one table is the whole run's: scope "run" */
+	k->scope = session__interval_ms(s) ? "interval" : "run";
+	stamp = (struct stats_stamp){ .scope = k->scope,
+				      .time_ns = session__wall_ns(s, k->now),
+				      .interval_ns = k->now - k->last };
+	sink = session__json(s) ? rt_json__init(&u.json, out, &stamp) : rt_text__init(&u.text, out);
+	session__fmt_time(s, k->now, tbuf, sizeof(tbuf));
+	l = snprintf(text, sizeof(text),
+		     "%s kmemprof: allocated %llu bytes in %llu objects, freed %llu bytes in %llu "
+		     "objects, %llu frees of memory allocated before the start",
+		     tbuf, (unsigned long long)k->alloc.bytes, (unsigned long long)k->alloc.objects,
+		     (unsigned long long)k->free.bytes, (unsigned long long)k->free.objects,
+		     (unsigned long long)k->older_frees);
+	if (k->untracked_frees && l > 0 && (size_t)l < sizeof(text))
+		snprintf(text + l, sizeof(text) - (size_t)l,
+			 "\n%s kmemprof: %llu frees of memory not tracked (allocated over the "
+			 "table's limit, or before the start)",
+			 tbuf, (unsigned long long)k->untracked_frees);
+	rtable__begin(sink, &interval_desc);
+	rtable__row(sink, (struct rt_val[]){ { .s = text },
+					     { .u = k->alloc.bytes },
+					     { .u = k->alloc.objects },
+					     { .u = k->free.bytes },
+					     { .u = k->free.objects },
+					     { .u = k->older_frees },
+					     { .u = k->untracked_frees } });
+	rtable__end(sink);
+	sink = memreport__sink(s, &u);
+	print_side(s, k, sink, &k->alloc, "ALLOCATED", "allocated");
+	print_side(s, k, sink, &k->free, "FREED", "freed");
 	k->older_frees = 0;
 	k->untracked_frees = 0;
+	k->last = k->now;
 	fflush(out);
+}
+
+/* The run's record: notes in text (none when all is well). */
+static const struct rt_col summary_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON | RT_OMIT_EMPTY },
+	MEMREPORT_STAMP_COLS,
+	{ .name = "replaced", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "untracked", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "bad_reads", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "events_lost", .type = RT_BOOL, .flags = RT_NO_TEXT },
+	{ .name = "out_of_memory", .type = RT_BOOL, .flags = RT_NO_TEXT },
+};
+static const struct rt_desc summary_desc = { .type = "summary", .cols = summary_cols, .ncols = 8 };
+
+static void summary(struct session *s, struct kmemprof *k)
+{
+	struct memtrack_stats st;
+	union rt_sinks u;
+	struct rt_sink *sink = memreport__sink(s, &u);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	memtrack__stats(k->mt, &st);
+	/* frees not traced (kfree_rcu's batches) leave allocations live: a cap */
+	if (fp && st.untracked)
+		fprintf(fp,
+			"note: %llu allocations over the table's limit (%llu live) were not "
+			"tracked: not in the not-freed list\n",
+			(unsigned long long)st.untracked, (unsigned long long)memtrack__live(k->mt));
+	if (fp && st.replaced)
+		fprintf(fp, "note: %llu addresses were allocated again before their free was seen\n",
+			(unsigned long long)st.replaced);
+	if (fp && k->bad_reads)
+		fprintf(fp, "note: %llu events whose key could not be read\n",
+			(unsigned long long)k->bad_reads);
+	if (fp && session__lost(s))
+		fprintf(fp, "warning: events were lost: frees may be missing (more not freed) "
+			    "and allocations too\n");
+	if (fp && k->nomem)
+		fprintf(fp, "warning: out of memory: the counts are short\n");
+	if (fp)
+		fclose(fp);
+	if (text && len && text[len - 1] == '\n')
+		text[len - 1] = 0; /* the row ends the line */
+	rtable__begin(sink, &summary_desc);
+	rtable__row(sink, (struct rt_val[]){ { .s = text && *text ? text : NULL },
+					     { .s = "run" },
+					     { .u = session__wall_ns(s, memreport__now(s)) },
+					     { .u = st.replaced },
+					     { .u = st.untracked },
+					     { .u = k->bad_reads },
+					     { .b = session__lost(s) != 0 },
+					     { .b = k->nomem } });
+	rtable__end(sink);
+	free(text);
 }
 
 static void kmp_interval(struct session *s, void *priv)
@@ -344,50 +417,13 @@ static void kmp_deinit(struct session *s, void *priv)
 	struct kmemprof *k = priv;
 
 	if (session__started(s) && k->mt) {
-		struct memtrack_stats st;
-
 		if (k->alloc.objects || k->free.objects || !session__interval_ms(s))
 			report(s, k);
 		if (memreport__outstanding(s, k->mt, k->db, 0, false, NULL, "not freed",
 					   (int)k->top, "run") < 0)
 			k->nomem = true;
-		memtrack__stats(k->mt, &st);
-		if (session__json(s)) {
-			struct json j;
-
-			memreport__json_head(s, &j, "summary", "run", memreport__now(s));
-			json__u64(&j, "replaced", st.replaced);
-			json__u64(&j, "untracked", st.untracked);
-			json__u64(&j, "bad_reads", k->bad_reads);
-			json__bool(&j, "events_lost", session__lost(s) != 0);
-			json__bool(&j, "out_of_memory", k->nomem);
-			json__end(&j);
-			goto out_free;
-		}
-		/* frees not traced (kfree_rcu's batches) leave allocations live: a cap */
-		if (st.untracked)
-			fprintf(session__out(s),
-				"note: %llu allocations over the table's limit (%llu live) were "
-				"not "
-				"tracked: not in the not-freed list\n",
-				(unsigned long long)st.untracked,
-				(unsigned long long)memtrack__live(k->mt));
-		if (st.replaced)
-			fprintf(session__out(s),
-				"note: %llu addresses were allocated again before their free was "
-				"seen\n",
-				(unsigned long long)st.replaced);
-		if (k->bad_reads)
-			fprintf(session__out(s), "note: %llu events whose key could not be read\n",
-				(unsigned long long)k->bad_reads);
-		if (session__lost(s))
-			fprintf(session__out(s),
-				"warning: events were lost: frees may be missing (more not freed) "
-				"and allocations too\n");
-		if (k->nomem)
-			fprintf(session__out(s), "warning: out of memory: the counts are short\n");
+		summary(s, k);
 	}
-out_free:
 	side_clear(k, &k->alloc);
 	side_clear(k, &k->free);
 	if (session__verbose(s))

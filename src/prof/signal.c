@@ -15,10 +15,9 @@
 #include "engine/kfilter.h"
 #include "engine/procfs.h"
 #include "profiler.h"
-#include "report/evline.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
 #include "sym/stack.h"
-#include "util/json.h"
 
 struct sigwatch {
 	const char *filter;
@@ -80,13 +79,35 @@ static int sw_init(struct session *s, void *priv, const struct opt_set *opts)
 	return 0;
 }
 
+/* A signal sent: its event line in text (the signal's name for the event's), members in JSON. */
+static const struct rt_col sig_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	{ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+	{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .name = "pid", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "tid", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "event", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .name = "signal", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .name = "sig", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "target_comm", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .name = "target_pid", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "process", .type = RT_BOOL, .flags = RT_NO_TEXT },
+	{ .name = "result", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .name = "stack", .type = RT_STACK, .width = 4 },
+};
+static const struct rt_desc sig_desc = { .type = "event", .cols = sig_cols, .ncols = 14 };
+
 static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct sigwatch *w = priv;
 	FILE *out = session__out(s);
 	u64 sig = 0, pid = 0, group = 0, result = 0;
-	char ts[64], name[32];
-	const char *comm;
+	char ts[64], name[32], target[64], text[512];
+	const char *comm, *res, *scomm;
+	struct rt_stack stk = { .ctx = session__stack(s), .smp = smp };
+	union rt_sinks u;
+	struct rt_sink *k;
 	int len = 0;
 	pid_t tgid;
 
@@ -100,37 +121,39 @@ static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		return;
 	comm = field__str(&w->comm, smp, &len);
 	if (w->filter) {
-		char target[32];
-
 		snprintf(target, sizeof(target), "%.*s", comm ? len : 0, comm ? comm : "");
 		if (!kfilter__comm_match(w->filter, target) &&
 		    !kfilter__comm_match(w->filter, session__comm(s, smp->tid)))
 			return;
 	}
 	w->shown++;
-	if (session__json(s)) {
-		struct json j;
-
-		evline__json_head(&j, out, s, smp, session__comm(s, smp->tid), ev->name);
-		json__str(&j, "signal", sig_name((int)sig, name, sizeof(name)));
-		json__u64(&j, "sig", sig);
-		json__strn(&j, "target_comm", comm ? comm : "", comm ? len : 0);
-		json__u64(&j, "target_pid", pid);
-		json__bool(&j, "process", group != 0);
-		json__str(&j, "result",
-			  result < sizeof(results) / sizeof(results[0]) ? results[result] : "?");
-		evline__json_stack(&j, s, smp);
-		json__end(&j);
-		return;
-	}
+	scomm = session__comm(s, smp->tid);
+	sig_name((int)sig, name, sizeof(name));
+	res = result < sizeof(results) / sizeof(results[0]) ? results[result] : "?";
+	snprintf(target, sizeof(target), "%.*s", comm ? len : 0, comm ? comm : "");
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu,
-		     sig_name((int)sig, name, sizeof(name)));
-	fprintf(out, "to %.*s %llu%s: %s\n", comm ? len : 1, comm ? comm : "?",
-		(unsigned long long)pid, group ? " (process)" : "",
-		result < sizeof(results) / sizeof(results[0]) ? results[result] : "?");
-	if (smp->nr_ips)
-		stack__print(session__stack(s), smp, out, "    ");
+	/* the head as evline__head prints it */
+	snprintf(text, sizeof(text), "%.26s %16.16s %7u [%03u] %s: to %s %llu%s: %s", ts, scomm,
+		 smp->tid, smp->cpu, name, comm ? target : "?", (unsigned long long)pid,
+		 group ? " (process)" : "", res);
+	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
+	rtable__begin(k, &sig_desc);
+	rtable__row(k, (struct rt_val[]){
+			       { .s = text },
+			       { .u = session__wall_ns(s, smp->time) },
+			       { .s = scomm },
+			       { .u = smp->pid },
+			       { .u = smp->tid },
+			       { .u = smp->cpu },
+			       { .s = ev->name },
+			       { .s = name },
+			       { .u = sig },
+			       { .s = target },
+			       { .u = pid },
+			       { .b = group != 0 },
+			       { .s = res },
+			       { .stk = stk.ctx && (smp->nr_ips || smp->stack) ? &stk : NULL } });
+	rtable__end(k);
 }
 
 static void sw_deinit(struct session *s, void *priv)

@@ -8,6 +8,7 @@
 #include "report/log2_hist.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
+#include "sym/stack.h"
 #include "util/json.h"
 #include "util/units.h"
 
@@ -67,6 +68,11 @@ static bool empty(const struct rt_col *c, const struct rt_val *v)
 	case RT_STR:
 	case RT_JSON:
 		return !v->s;
+	case RT_U64:
+	case RT_NS:
+	case RT_HEX:
+	case RT_S64:
+		return !v->u;
 	default:
 		return false;
 	}
@@ -129,7 +135,8 @@ static struct rt_text *text_of(struct rt_sink *k)
 
 static bool text_col(const struct rt_col *c)
 {
-	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 && c->type != RT_JSON;
+	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 &&
+	       c->type != RT_JSON && c->type != RT_STACK;
 }
 
 static int text_width(const struct rt_text *t, int i, const struct rt_col *c)
@@ -176,6 +183,26 @@ static void put_stats(struct rt_text *t, bool *first, const struct rt_col *c, co
 	}
 }
 
+/* An RT_STACK's frames under the row, indented by the column's width (rtable.h). */
+static void text_stack(struct rt_text *t, const struct rt_col *c, const struct rt_stack *st)
+{
+	char ind[64];
+	int w = c->width < (int)sizeof(ind) ? c->width : (int)sizeof(ind) - 1;
+
+	memset(ind, ' ', (size_t)w);
+	ind[w] = 0;
+	if (st && st->ctx && st->smp) {
+		stack__print(st->ctx, st->smp, t->fp, ind);
+		return;
+	}
+	if (st && st->ctx && st->nf > 0) {
+		stack__print_frames(st->ctx, st->fr, st->nf, t->fp, ind);
+		return;
+	}
+	if (c->title && *c->title)
+		fprintf(t->fp, "%s%s\n", ind, c->title);
+}
+
 static void text_fit(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
 {
 	struct rt_text *t = text_of(k);
@@ -210,6 +237,14 @@ static void text_begin(struct rt_sink *k, const struct rt_desc *d)
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
+		if (text_col(c) && (c->type == RT_STATS || (c->title && *c->title)))
+			break;
+		if (i == d->ncols - 1)
+			return; /* no titles: no header */
+	}
+	for (int i = 0; i < d->ncols; i++) {
+		const struct rt_col *c = &d->cols[i];
+
 		if (!text_col(c))
 			continue;
 		if (c->type == RT_STATS) {
@@ -238,14 +273,22 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 
 		if (!text_col(c) || (c->flags & RT_HEAD_ONLY))
 			continue;
+		if (c->type == RT_STR && !(c->flags & RT_EMPTY_NULL) && empty(c, &v[i]))
+			continue;
 		gap(t, first, c);
-		if (c->type == RT_STATS)
+		if (c->type == RT_STATS) {
 			put_stats(t, &first, c, v[i].h);
-		else
+		} else if (c->type == RT_STR && !(c->flags & RT_EMPTY_NULL)) {
+			/* as it is, whatever its length: a record's sentence */
+			put(t, &first, c->flags & RT_LEFT, text_width(t, i, c),
+			    v[i].s ? v[i].s : "");
+		} else {
 			put(t, &first, c->flags & RT_LEFT, text_width(t, i, c),
 			    rt_cell(c, &v[i], buf, sizeof(buf)));
+		}
 	}
-	fputc('\n', t->fp);
+	if (!first)
+		fputc('\n', t->fp);
 	/* sub-rows: "  TITLE" across the columns before the statistics, then the statistics */
 	for (int i = 0; i < d->ncols && i < RT_MAX_COLS; i++) {
 		if (d->cols[i].type == RT_STATS)
@@ -264,6 +307,9 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 		put_stats(t, &first, c, v[i].h);
 		fputc('\n', t->fp);
 	}
+	for (int i = 0; i < d->ncols; i++)
+		if (d->cols[i].type == RT_STACK && !(d->cols[i].flags & RT_NO_TEXT))
+			text_stack(t, &d->cols[i], v[i].stk);
 }
 
 static void text_end(struct rt_sink *k, const struct rt_desc *d)
@@ -393,6 +439,14 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 	case RT_JSON:
 		if (v->s)
 			json__raw(j, v->s);
+		break;
+	case RT_STACK:
+		if (!v->stk || !v->stk->ctx)
+			break;
+		if (v->stk->smp)
+			stack__json(v->stk->ctx, v->stk->smp, j, c->name);
+		else
+			stack__json_frames(v->stk->ctx, v->stk->fr, v->stk->nf, j, c->name);
 		break;
 	}
 }

@@ -23,6 +23,8 @@
  *                     "hi_ns" in ns; no text cell: log2_hist__print)
  *            RT_STRS  .sv, .n strings (JSON: an array; text: joined by ';')
  *            RT_JSON  .s, members already written (json__frag_end), or NULL
+ *            RT_STACK .stk, a stack (struct rt_stack; JSON: an array of
+ *                     frames; text: no cell, its frames under the row)
  *   unit   RT_UNIT_NS, _BYTES, _COUNT, _PERCENT or _NONE: for sinks that
  *          keep units apart (and RT_STATS/RT_LOG2 print times by it)
  *   obj    JSON: the column is a member of this object of the row; the
@@ -94,6 +96,7 @@ enum rt_type {
 	RT_LOG2,
 	RT_STRS,
 	RT_JSON,
+	RT_STACK,
 };
 
 enum rt_unit {
@@ -118,6 +121,15 @@ enum rt_unit {
 #define RT_NAN_DASH 0x200  /* RT_F64: text "-" when not finite (JSON: null) */
 #define RT_PCT_SIGN 0x400  /* RT_F64: text "12.5%" */
 #define RT_HEAD_ONLY 0x800 /* text: a title, no cell (the row's lines below: a stack) */
+/*
+ * More of the text format:
+ *  - RT_OMIT_EMPTY on a number: no JSON member when it is 0; on an RT_STR,
+ *    no text cell either when it is NULL (a row none of whose cells
+ *    prints is no line).
+ *  - A table none of whose text columns has a title prints no header: a
+ *    record whose text is a sentence (its one RT_NO_JSON RT_STR column, any
+ *    length, lines apart by '\n') and whose members are RT_NO_TEXT.
+ */
 
 /* The text cells of RT_STATS: "calls" is one narrower than the values. */
 #define RT_STATS_WIDTH 11
@@ -139,6 +151,24 @@ struct rt_desc {
 	int ncols;
 };
 
+/*
+ * RT_STACK's value: the frames @fr[0..@nf) (a stackdb's), or, when @smp is
+ * set, the sample's stack, resolved by @ctx.  No JSON member when the
+ * value or @ctx is NULL.  Text: the frames under the row (and its
+ * sub-rows), one a line, indented by the column's width; when there are
+ * none (the value or @ctx NULL, or no frames @fr), the column's title so
+ * indented ("[no stack]"), if it has one.
+ */
+struct stack_ctx;
+struct frame;
+struct sample;
+struct rt_stack {
+	struct stack_ctx *ctx;
+	const struct frame *fr;
+	int nf;
+	const struct sample *smp;
+};
+
 struct rt_val {
 	union {
 		uint64_t u;
@@ -148,6 +178,7 @@ struct rt_val {
 		const struct hist *h;
 		const struct log2_hist *l2;
 		const char *const *sv;
+		const struct rt_stack *stk;
 	};
 	const char *s;
 	uint64_t n; /* RT_STRS: how many; RT_PCT_OF: the whole */

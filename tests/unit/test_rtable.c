@@ -238,6 +238,50 @@ int main(void)
 	      "max_rows:\n%s", out);
 	free(out);
 
+	/*
+	 * A record: a sentence in text (no titles: no header), members in
+	 * JSON; a number 0 with RT_OMIT_EMPTY has no member, nor a NULL
+	 * sentence a line; a percentage; a stack without frames: its title.
+	 */
+	{
+		static const struct rt_col rc[] = {
+			{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON | RT_OMIT_EMPTY },
+			{ .name = "bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
+			{ .name = "than_ns", .type = RT_NS, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+			{ .name = "pct", .type = RT_F64, .unit = RT_UNIT_PERCENT,
+			  .width = 7, .decimals = 1, .flags = RT_PCT_SIGN },
+			{ .name = "stack", .title = "[no stack]", .type = RT_STACK, .width = 4 },
+		};
+		const struct rt_desc rd = { .type = "outstanding", .cols = rc, .ncols = 5 };
+		struct rt_stack none = { 0 };
+
+		for (int json = 0; json < 2; json++) {
+			struct rt_sink *k;
+
+			fp = open_memstream(&out, &len);
+			k = json ? rt_json__init(&js, fp, NULL) : rt_text__init(&tx, fp);
+			rtable__begin(k, &rd);
+			rtable__row(k, (struct rt_val[]){ { .s = "2 bytes\nnote: more" },
+							  { .u = 2 },
+							  { .u = 0 },
+							  { .d = 12.345 },
+							  { .stk = &none } });
+			rtable__row(k, (struct rt_val[]){ { .s = NULL },
+							  { .u = 3 },
+							  { .u = 5 },
+							  { .d = 100 },
+							  { .stk = NULL } });
+			rtable__end(k);
+			fclose(fp);
+			CHECK_STR(out, json ? "{\"type\":\"outstanding\",\"bytes\":2,\"pct\":12.345}\n"
+					      "{\"type\":\"outstanding\",\"bytes\":3,\"than_ns\":5,"
+					      "\"pct\":100}\n"
+					    : "2 bytes\nnote: more   12.3%\n    [no stack]\n"
+					      " 100.0%\n    [no stack]\n");
+			free(out);
+		}
+	}
+
 	for (int r = 0; r < NR_ROWS; r++) {
 		hist__delete(tot[r]);
 		hist__delete(sleep_h[r]);

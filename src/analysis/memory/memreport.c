@@ -8,7 +8,6 @@
 #include "expr/expr.h"
 #include "report/stack_flame.h"
 #include "sym/stack.h"
-#include "util/json.h"
 #include "util/units.h"
 
 static const char *const size_fields[] = { "bytes_alloc", "bytes_req", "size", NULL };
@@ -57,79 +56,89 @@ int memreport__exprs(struct session *s, struct evsel *ev, bool alloc, struct exp
 	return alloc && size ? memreport__size(s, ev, size) : 0;
 }
 
-void memreport__stack(struct session *s, struct stackdb *db, u32 id, FILE *out)
+struct rt_sink *memreport__sink(struct session *s, union rt_sinks *u)
 {
-	struct stack_ctx *ctx = session__stack(s);
-	const struct frame *fr;
-	int nf;
-
-	fr = stackdb__frames(db, id, &nf);
-	if (ctx && nf)
-		stack__print_frames(ctx, fr, nf, out, "        ");
-	else
-		fprintf(out, "        [no stack]\n");
+	return session__json(s) ? rt_json__init(&u->json, session__out(s), NULL)
+				 : rt_text__init(&u->text, session__out(s));
 }
 
-void memreport__json_head(struct session *s, struct json *j, const char *type, const char *scope,
-			  u64 now)
+void memreport__stack_val(struct session *s, struct stackdb *db, u32 id, struct rt_stack *st)
 {
-	json__begin(j, session__out(s), type);
-	json__str(j, "scope", scope);
-	json__u64(j, "time_ns", session__wall_ns(s, now));
+	*st = (struct rt_stack){ .ctx = session__stack(s) };
+	st->fr = stackdb__frames(db, id, &st->nf);
 }
 
-void memreport__json_stack(struct session *s, struct stackdb *db, u32 id, struct json *j)
-{
-	struct stack_ctx *ctx = session__stack(s);
-	const struct frame *fr;
-	int nf;
+/* "... N more stacks" under a table cut at its first rows. */
+static const struct rt_col more_cols[] = {
+	MEMREPORT_STAMP_COLS,
+	{ .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .name = "more_stacks", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+};
+static const struct rt_desc more_desc = { .type = "row", .cols = more_cols, .ncols = 5 };
 
-	fr = stackdb__frames(db, id, &nf);
-	if (ctx)
-		stack__json_frames(ctx, fr, nf, j, "stack");
+void memreport__more(struct session *s, struct rt_sink *k, const char *scope, u64 now,
+		     const char *table, u64 n)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "... %llu more stacks", (unsigned long long)n);
+	rtable__begin(k, &more_desc);
+	rtable__row(k, (struct rt_val[]){ { .s = scope },
+					  { .u = session__wall_ns(s, now) },
+					  { .s = table },
+					  { .u = n },
+					  { .s = text } });
+	rtable__end(k);
 }
 
-/* --json: memreport__outstanding's records (memreport.h). */
-static void json_outstanding(struct session *s, const struct memtrack_group *g, int n,
-			     struct stackdb *db, u64 now, u64 than_ns, bool by_comm, int max,
-			     const char *scope, u64 bytes, u64 objects)
-{
-	struct json j;
+/* The record over the table: a sentence in text. */
+static const struct rt_col head_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	MEMREPORT_STAMP_COLS,
+	{ .name = "bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
+	{ .name = "objects", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "stacks", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
+	{ .name = "than_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+};
+static const struct rt_desc head_desc = { .type = "outstanding", .cols = head_cols, .ncols = 7 };
 
-	memreport__json_head(s, &j, "outstanding", scope, now);
-	json__u64(&j, "bytes", bytes);
-	json__u64(&j, "objects", objects);
-	json__u64(&j, "stacks", n);
-	if (than_ns)
-		json__u64(&j, "than_ns", than_ns);
-	json__end(&j);
-	for (int i = 0; i < n; i++) {
-		memreport__json_head(s, &j, "row", scope, now);
-		json__str(&j, "table", "outstanding");
-		if (max && i >= max) {
-			json__u64(&j, "more_stacks", n - max);
-			json__end(&j);
-			break;
-		}
-		json__u64(&j, "bytes", g[i].bytes);
-		json__u64(&j, "objects", g[i].objects);
-		json__u64(&j, "age_ns", now > g[i].oldest ? now - g[i].oldest : 0);
-		if (by_comm)
-			json__str(&j, "comm", g[i].comm);
-		memreport__json_stack(s, db, g[i].stack, &j);
-		json__end(&j);
-	}
-}
+/* A group of allocations, with --comm its comm two spaces after the age; its stack under it. */
+#define GROUP_COLS                                                                             \
+	MEMREPORT_STAMP_COLS, { .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },        \
+		{ .name = "bytes",                                                             \
+		  .title = "BYTES",                                                            \
+		  .type = RT_U64,                                                              \
+		  .unit = RT_UNIT_BYTES,                                                       \
+		  .width = 12 },                                                               \
+		{ .name = "objects",                                                           \
+		  .title = "OBJECTS",                                                          \
+		  .type = RT_U64,                                                              \
+		  .unit = RT_UNIT_COUNT,                                                       \
+		  .width = 9 },                                                                \
+		{ .name = "age_ns", .title = "OLDEST", .type = RT_NS, .unit = RT_UNIT_NS, .width = 9 }
+static const struct rt_col group_cols[] = { GROUP_COLS, MEMREPORT_STACK_COL };
+static const struct rt_col group_comm_cols[] = {
+	GROUP_COLS,
+	{ .type = RT_STR, .flags = RT_NO_JSON },
+	{ .title = "COMM", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT },
+	MEMREPORT_STACK_COL,
+};
 
 int memreport__outstanding(struct session *s, const struct memtrack *mt, struct stackdb *db,
 			   u64 than_ns, bool by_comm, struct stack_flame *flame, const char *who,
 			   int max, const char *scope)
 {
-	FILE *out = session__out(s);
+	const struct rt_desc gd = { .type = "row",
+				    .cols = by_comm ? group_comm_cols : group_cols,
+				    .ncols = by_comm ? 10 : 7 };
 	struct memtrack_group *g = NULL;
-	u64 now = memreport__now(s), bytes = 0, objects = 0;
-	char tbuf[64], than[32], age[32];
+	u64 now = memreport__now(s), wall = session__wall_ns(s, now), bytes = 0, objects = 0;
+	char tbuf[64], than[32], text[256];
 	int n = memtrack__groups(mt, now, than_ns, by_comm, &g);
+	union rt_sinks u;
+	struct rt_sink *k = memreport__sink(s, &u);
 
 	if (n < 0)
 		return n;
@@ -137,32 +146,50 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 		bytes += g[i].bytes;
 		objects += g[i].objects;
 	}
-	if (session__json(s)) {
-		json_outstanding(s, g, n, db, now, than_ns, by_comm, max, scope, bytes, objects);
-		goto flame;
-	}
 	session__fmt_time(s, now, tbuf, sizeof(tbuf));
-	fprintf(out, "%s %s: %llu bytes in %llu objects outstanding from %d stacks%s%s%s\n", tbuf,
-		who, (unsigned long long)bytes, (unsigned long long)objects, n,
-		than_ns ? " (older than " : "",
-		than_ns ? units__fmt_ns(than_ns, than, sizeof(than)) : "", than_ns ? ")" : "");
+	snprintf(text, sizeof(text), "%s %s: %llu bytes in %llu objects outstanding from %d stacks%s%s%s",
+		 tbuf, who, (unsigned long long)bytes, (unsigned long long)objects, n,
+		 than_ns ? " (older than " : "",
+		 than_ns ? units__fmt_ns(than_ns, than, sizeof(than)) : "", than_ns ? ")" : "");
+	rtable__begin(k, &head_desc);
+	rtable__row(k, (struct rt_val[]){ { .s = text },
+					  { .s = scope },
+					  { .u = wall },
+					  { .u = bytes },
+					  { .u = objects },
+					  { .u = (u64)n },
+					  { .u = than_ns } });
+	rtable__end(k);
 	if (n)
-		fprintf(out, "%12s %9s %9s%s\n", "BYTES", "OBJECTS", "OLDEST",
-			by_comm ? "  COMM" : "");
-	for (int i = 0; i < n; i++) {
-		if (max && i >= max) {
-			fprintf(out, "... %d more stacks\n", n - max);
-			break;
-		}
-		units__fmt_ns(now > g[i].oldest ? now - g[i].oldest : 0, age, sizeof(age));
-		fprintf(out, "%12llu %9llu %9s", (unsigned long long)g[i].bytes,
-			(unsigned long long)g[i].objects, age);
+		rtable__begin(k, &gd);
+	for (int i = 0; n && i < n && (!max || i < max); i++) {
+		struct rt_stack st;
+
+		memreport__stack_val(s, db, g[i].stack, &st);
 		if (by_comm)
-			fprintf(out, "  %s", g[i].comm ? g[i].comm : "?");
-		fputc('\n', out);
-		memreport__stack(s, db, g[i].stack, out);
+			rtable__row(k, (struct rt_val[]){ { .s = scope },
+							  { .u = wall },
+							  { .s = "outstanding" },
+							  { .u = g[i].bytes },
+							  { .u = g[i].objects },
+							  { .u = now > g[i].oldest ? now - g[i].oldest : 0 },
+							  { .s = "" },
+							  { .s = g[i].comm ? g[i].comm : "?" },
+							  { .s = g[i].comm },
+							  { .stk = &st } });
+		else
+			rtable__row(k, (struct rt_val[]){ { .s = scope },
+							  { .u = wall },
+							  { .s = "outstanding" },
+							  { .u = g[i].bytes },
+							  { .u = g[i].objects },
+							  { .u = now > g[i].oldest ? now - g[i].oldest : 0 },
+							  { .stk = &st } });
 	}
-flame:
+	if (n)
+		rtable__end(k);
+	if (max && n > max)
+		memreport__more(s, k, scope, now, "outstanding", (u64)(n - max));
 	for (int i = 0; flame && i < n; i++) {
 		int nf;
 		const struct frame *fr = stackdb__frames(db, g[i].stack, &nf);

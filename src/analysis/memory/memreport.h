@@ -13,6 +13,7 @@
 #include "analysis/memory/memtrack.h"
 #include "analysis/stacks/stackdb.h"
 #include "engine/session.h"
+#include "report/rtable.h"
 
 struct expr;
 struct stack_flame;
@@ -29,8 +30,32 @@ int memreport__exprs(struct session *s, struct evsel *ev, bool alloc, struct exp
 /* size= of @ev, else its bytes_alloc, bytes_req or size field (none: *@size NULL). */
 int memreport__size(struct session *s, struct evsel *ev, struct expr **size);
 
-/* The frames of stack @id as the stack options print them ("[no stack]" without). */
-void memreport__stack(struct session *s, struct stackdb *db, u32 id, FILE *out);
+/*
+ * The sink of a report on the session's output: the text table, or JSON
+ * lines (--json) whose rows carry their own stamp (MEMREPORT_STAMP_COLS).
+ */
+struct rt_sink *memreport__sink(struct session *s, union rt_sinks *u);
+
+/* "scope" and "time_ns" (wall clock) first in each JSON record: values a scope and session__wall_ns. */
+#define MEMREPORT_STAMP_COLS                                              \
+	{ .name = "scope", .type = RT_STR, .flags = RT_NO_TEXT },         \
+	{                                                                 \
+		.name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS,    \
+		.flags = RT_NO_TEXT                                       \
+	}
+
+/* A row's stack (memreport__stack_val): the frames under the row, "[no stack]" without. */
+#define MEMREPORT_STACK_COL \
+	{ .name = "stack", .title = "[no stack]", .type = RT_STACK, .width = 8 }
+/* The value of stack @id of @db for MEMREPORT_STACK_COL. */
+void memreport__stack_val(struct session *s, struct stackdb *db, u32 id, struct rt_stack *st);
+
+/*
+ * After a table's first rows, "... N more stacks"; --json: {"type":"row",
+ * "scope","time_ns","table":@table,"more_stacks":N}.
+ */
+void memreport__more(struct session *s, struct rt_sink *k, const char *scope, u64 now,
+		     const char *table, u64 n);
 
 /*
  * "TIME WHO: B bytes in N objects outstanding from K stacks", then each
@@ -45,13 +70,6 @@ void memreport__stack(struct session *s, struct stackdb *db, u32 id, FILE *out);
 int memreport__outstanding(struct session *s, const struct memtrack *mt, struct stackdb *db,
 			   u64 than_ns, bool by_comm, struct stack_flame *flame, const char *who,
 			   int max, const char *scope);
-
-/* --json: a line {"type":@type,"scope":@scope,"time_ns":@now (CLOCK_MONOTONIC)... */
-struct json;
-void memreport__json_head(struct session *s, struct json *j, const char *type, const char *scope,
-			  u64 now);
-/* ... and the member "stack" of stack @id (none without stacks). */
-void memreport__json_stack(struct session *s, struct stackdb *db, u32 id, struct json *j);
 
 /* Now in the events' clock (session__now). */
 u64 memreport__now(struct session *s);
