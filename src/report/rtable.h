@@ -59,8 +59,7 @@
  * allocates per value or per row.
  *
  * The shared tables render through it: stats_table (one row of RT_STATS),
- * lat_table (lat_table__emit; its key declared with lat_table__set_keys,
- * or, for owners not converted yet, a text label and an RT_JSON key),
+ * lat_table (lat_table__emit; its key declared with lat_table__set_keys),
  * top_table (top_table__emit) and calltree (calltree__emit).  A profiler
  * with such a table picks the sink (text, or JSON with its stamp) and
  * calls the emit; a profiler with a table of its own describes it as above.

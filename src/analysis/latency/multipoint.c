@@ -42,6 +42,9 @@ struct multipoint {
 	bool failed_alloc;
 	bool json;	   /* --json */
 	char key_name[16]; /* --json: the key's member, "tid" */
+	/* the table's key: the label (text; JSON: under json_row, or from and to), the key */
+	struct rt_col keys[LAT_MAX_KEYS];
+	int nr_keys;
 	u64 since;	   /* --json: where the next table's span begins */
 };
 
@@ -236,10 +239,61 @@ static int key_width(const struct multipoint *mt)
 	return !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY") ? 18 : 12;
 }
 
+/* keys as the text prints them: a number, above 32 bits (a pointer) in hex */
+static bool hex_keys(const struct multipoint *mt)
+{
+	return !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY");
+}
+
+/*
+ * The table's key columns: the row's label (its text, in label_width; JSON:
+ * under json_row, else the pair's points as "from" and "to"), and with
+ * --perins the key (JSON: under key_name, a number, or a "0x..." string
+ * as the text prints it above 32 bits).  Returns their number.
+ */
+static int describe_keys(struct multipoint *mt)
+{
+	const char *title = mt->conf.row_title ? mt->conf.row_title : "START => END";
+	struct rt_col *c = mt->keys;
+	int n = 0, w = mt->label_width;
+
+	/* alone, the label is as wide as its title (its rows too) */
+	if (!mt->lat.perins && (int)strlen(title) > w)
+		w = (int)strlen(title);
+	c[n++] = (struct rt_col){ .name = mt->conf.json_row,
+				  .title = title,
+				  .type = RT_STR,
+				  .width = w,
+				  .flags = RT_LEFT | (mt->conf.json_row ? 0 : RT_NO_JSON) };
+	if (!mt->conf.json_row) {
+		c[n++] = (struct rt_col){ .name = "from", .type = RT_STR, .flags = RT_NO_TEXT };
+		c[n++] = (struct rt_col){ .name = "to", .type = RT_STR, .flags = RT_NO_TEXT };
+	}
+	if (mt->lat.perins)
+		c[n++] = (struct rt_col){ .name = mt->key_name,
+					  .title = mt->conf.key_title ? mt->conf.key_title : "KEY",
+					  .type = hex_keys(mt) ? RT_STR : RT_U64,
+					  .width = key_width(mt) };
+	mt->nr_keys = n;
+	return n;
+}
+
+/* A key column's value: hex keys are text that JSON writes as the number up to 32 bits. */
+static struct rt_val key_val(const struct multipoint *mt, u64 key, char *buf, size_t len)
+{
+	if (!hex_keys(mt))
+		return (struct rt_val){ .u = key };
+	if (key > 0xffffffffULL) {
+		snprintf(buf, len, "%#" PRIx64, key);
+		return (struct rt_val){ .s = buf };
+	}
+	snprintf(buf, len, "%" PRIu64, key);
+	return (struct rt_val){ .i = (int64_t)key, .s = buf, .num = true };
+}
+
 /* The labels "A => B" (with the systems when they fit) and the table, once names are known. */
 static struct lat_table *table(struct multipoint *mt)
 {
-	char title[LAT_LABEL + 16];
 	int width;
 
 	if (mt->table || mt->failed_alloc)
@@ -261,14 +315,11 @@ static struct lat_table *table(struct multipoint *mt)
 	if (width > LAT_LABEL - 20)
 		width = LAT_LABEL - 20;
 	mt->label_width = width;
-	snprintf(title, sizeof(title), "%-*s", width,
-		 mt->conf.row_title ? mt->conf.row_title : "START => END");
-	if (mt->lat.perins)
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), " %*s",
-			 key_width(mt), mt->conf.key_title ? mt->conf.key_title : "KEY");
 	mt->table = lat_table__new(
-		title, NULL, (mt->lat.perins ? LAT_DROP_ROWS : 0) | (mt->lat.hist ? LAT_LOG2 : 0));
-	if (!mt->table) {
+		"", NULL, (mt->lat.perins ? LAT_DROP_ROWS : 0) | (mt->lat.hist ? LAT_LOG2 : 0));
+	if (!mt->table || lat_table__set_keys(mt->table, mt->keys, describe_keys(mt))) {
+		lat_table__delete(mt->table);
+		mt->table = NULL;
 		mt->failed_alloc = true;
 		return NULL;
 	}
@@ -415,27 +466,6 @@ static void json_label(const struct multipoint *mt, struct json *j, const struct
 	json__str(j, "to", mt->names[p->to]);
 }
 
-/* --json: a row's key members, once, when it is made. */
-static void json_row_key(struct multipoint *mt, struct lat_row *r, const struct multipoint_pair *p,
-			 const char *label)
-{
-	struct json j;
-	char *key;
-
-	if (json__frag_begin(&j)) {
-		mt->failed_alloc = true;
-		return;
-	}
-	json_label(mt, &j, p, label);
-	if (mt->lat.perins)
-		json_key(mt, &j, p->key);
-	key = json__frag_end(&j);
-	if (key)
-		lat_row__set_json_key(r, key);
-	else
-		mt->failed_alloc = true;
-}
-
 /* --json: one event of a pair, as an object: trace's event record without its type. */
 static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
 		       const struct sample *smp)
@@ -556,7 +586,7 @@ static void heat_add(struct multipoint *mt, struct session *s, const struct mult
 static void record(struct multipoint *mt, struct session *s, const struct multipoint_pair *p)
 {
 	struct multipoint_row row = { .key = (u64)p->from, .group = p->from };
-	char label[LAT_LABEL + 32], kbuf[32];
+	char kbuf[32];
 	struct lat_table *t = table(mt);
 	struct lat_row *r;
 
@@ -567,16 +597,21 @@ static void record(struct multipoint *mt, struct session *s, const struct multip
 		mt->conf.row(mt->conf.arg, p, &row);
 	if (row.skip)
 		return;
-	if (mt->lat.perins) {
-		fmt_key(mt, p->key, kbuf, sizeof(kbuf));
-		snprintf(label, sizeof(label), "%-*s %*s", mt->label_width, row.label,
-			 key_width(mt), kbuf);
-		r = lat_table__row2(t, row.key, p->key, row.group, label);
-	} else {
-		r = lat_table__row2(t, row.key, 0, row.group, row.label);
+	r = lat_table__row2(t, row.key, mt->lat.perins ? p->key : 0, row.group, NULL);
+	if (r) {
+		struct rt_val kv[LAT_MAX_KEYS];
+		int n = 0;
+
+		kv[n++] = (struct rt_val){ .s = row.label };
+		if (!mt->conf.json_row) {
+			kv[n++] = (struct rt_val){ .s = mt->names[p->from] };
+			kv[n++] = (struct rt_val){ .s = mt->names[p->to] };
+		}
+		if (mt->lat.perins)
+			kv[n++] = key_val(mt, p->key, kbuf, sizeof(kbuf));
+		if (lat_row__set_keys(t, r, kv))
+			r = NULL;
 	}
-	if (mt->json && r && !lat_row__has_json_key(r))
-		json_row_key(mt, r, p, row.label);
 	if (!r || lat_table__record(t, r, p->delta, NULL))
 		mt->failed_alloc = true;
 	else if (row.mark)
