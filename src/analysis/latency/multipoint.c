@@ -669,28 +669,17 @@ static void json_print(struct multipoint *mt, struct session *s, int when)
 	struct lat_table *t = table(mt);
 	struct stats_stamp st;
 	struct rt_json js;
-	struct json j;
+	struct rt_sink *sink;
 
 	stats_stamp__now(s, &mt->since, when, &st);
+	sink = rt_json__init(&js, out, &st);
 	if (t)
-		lat_table__emit(t, rt_json__init(&js, out, &st));
-	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++) {
-		if (!mt->store[k] || !pairs__dropped(mt->store[k]))
-			continue;
-		json__begin(&j, out, "dropped");
-		stats_stamp__json(&j, &st);
-		json__str(&j, "what", "pairs");
-		json__str(&j, "from", mt->names[k]);
-		pairs__json_drops(mt->store[k], &j);
-		json__end(&j);
-	}
-	if (mt->detail && detail__dropped(mt->detail)) {
-		json__begin(&j, out, "dropped");
-		stats_stamp__json(&j, &st);
-		json__str(&j, "what", "detail_events");
-		json__u64(&j, "full", detail__dropped(mt->detail));
-		json__end(&j);
-	}
+		lat_table__emit(t, sink);
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
+		if (mt->store[k])
+			pairs__emit_drops(mt->store[k], sink, "pairs", mt->names[k]);
+	if (mt->detail)
+		detail__emit_drops(mt->detail, sink);
 	if (mt->failed_alloc)
 		session__warn(s, "out of memory, some pairs were not counted");
 	if (session__verbose(s))
