@@ -198,6 +198,13 @@ struct rt_json {
 	const struct stats_stamp *stamp;
 };
 struct rt_sink *rt_json__init(struct rt_json *j, FILE *fp, const struct stats_stamp *stamp);
+/*
+ * One row's members as the JSON sink writes them, into the open object of
+ * @j: a row that is part of a line another writer ends (a timeline's
+ * "slow" line begins with them).
+ */
+struct json;
+void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_val *v);
 
 /* Room for either of the two, for a producer that picks one. */
 union rt_sinks {

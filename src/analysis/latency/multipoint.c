@@ -45,6 +45,9 @@ struct multipoint {
 	/* the table's key: the label (text; JSON: under json_row, or from and to), the key */
 	struct rt_col keys[LAT_MAX_KEYS];
 	int nr_keys;
+	/* --json: a slow pair's line (the last column: its events) */
+	struct rt_col slow[LAT_MAX_KEYS + 3];
+	struct rt_desc slow_desc;
 	u64 since;	   /* --json: where the next table's span begins */
 };
 
@@ -246,6 +249,30 @@ static bool hex_keys(const struct multipoint *mt)
 }
 
 /*
+ * --json: a slow pair's line, {"type":"slow","time_ns":END, the label under
+ * json_row or "from" and "to", the key, "duration_ns":N, "start":{event},
+ * "end":{event} (null: ended by a record)}; with --detail all but the
+ * events begin the timeline's line.
+ */
+static void describe_slow(struct multipoint *mt)
+{
+	struct rt_col *c = mt->slow;
+	int n = 0;
+
+	c[n++] = (struct rt_col){ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS };
+	if (mt->conf.json_row) {
+		c[n++] = (struct rt_col){ .name = mt->conf.json_row, .type = RT_STR };
+	} else {
+		c[n++] = (struct rt_col){ .name = "from", .type = RT_STR };
+		c[n++] = (struct rt_col){ .name = "to", .type = RT_STR };
+	}
+	c[n++] = (struct rt_col){ .name = mt->key_name, .type = hex_keys(mt) ? RT_STR : RT_U64 };
+	c[n++] = (struct rt_col){ .name = "duration_ns", .type = RT_U64, .unit = RT_UNIT_NS };
+	c[n++] = (struct rt_col){ .type = RT_JSON }; /* "start", "end": trace's event records */
+	mt->slow_desc = (struct rt_desc){ .type = "slow", .cols = mt->slow, .ncols = n };
+}
+
+/*
  * The table's key columns: the row's label (its text, in label_width; JSON:
  * under json_row, else the pair's points as "from" and "to"), and with
  * --perins the key (JSON: under key_name, a number, or a "0x..." string
@@ -275,6 +302,7 @@ static int describe_keys(struct multipoint *mt)
 					  .type = hex_keys(mt) ? RT_STR : RT_U64,
 					  .width = key_width(mt) };
 	mt->nr_keys = n;
+	describe_slow(mt);
 	return n;
 }
 
@@ -443,29 +471,6 @@ static void fmt_key(const struct multipoint *mt, u64 key, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, key);
 }
 
-/* --json: the key as the text prints it: a number, above 32 bits (a pointer) a "0x..." string. */
-static void json_key(const struct multipoint *mt, struct json *j, u64 key)
-{
-	bool expr = !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY");
-
-	if (expr && key > 0xffffffffULL)
-		json__hex(j, mt->key_name, key);
-	else
-		json__u64(j, mt->key_name, key);
-}
-
-/* --json: the row's label, under json_row, or the pair's points as "from" and "to". */
-static void json_label(const struct multipoint *mt, struct json *j, const struct multipoint_pair *p,
-		       const char *label)
-{
-	if (mt->conf.json_row) {
-		json__str(j, mt->conf.json_row, label);
-		return;
-	}
-	json__str(j, "from", mt->names[p->from]);
-	json__str(j, "to", mt->names[p->to]);
-}
-
 /* --json: one event of a pair, as an object: trace's event record without its type. */
 static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
 		       const struct sample *smp)
@@ -477,26 +482,39 @@ static void json_event(struct session *s, struct json *j, const char *key, struc
 	json__close(j);
 }
 
-/*
- * --json: a slow pair, {"type":"slow","time_ns":END,LABEL,KEY,"duration_ns":N,
- * "start":{event},"end":{event} (null: ended by a record)}; with --detail its
- * members go to the timeline's line.
- */
-static void json_slow(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
-		      const char *label, struct json *j)
+/* --json: the slow pair's row of slow_desc; its events (@events) when not NULL. */
+static void slow_row(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
+		     const char *label, const char *events, char *kbuf, size_t len,
+		     struct rt_val *v)
 {
-	json__u64(j, "time_ns", session__wall_ns(s, p->start + p->delta));
-	json_label(mt, j, p, label);
-	json_key(mt, j, p->key);
-	json__u64(j, "duration_ns", p->delta);
-	if (mt->detail)
-		return;
+	int n = 0;
+
+	v[n++] = (struct rt_val){ .u = session__wall_ns(s, p->start + p->delta) };
+	if (mt->conf.json_row) {
+		v[n++] = (struct rt_val){ .s = label };
+	} else {
+		v[n++] = (struct rt_val){ .s = mt->names[p->from] };
+		v[n++] = (struct rt_val){ .s = mt->names[p->to] };
+	}
+	v[n++] = key_val(mt, p->key, kbuf, len);
+	v[n++] = (struct rt_val){ .u = p->delta };
+	v[n++] = (struct rt_val){ .s = events };
+}
+
+/* --json: the pair's events, "start" (if kept) and "end" (null: ended by a record). */
+static char *slow_events(struct session *s, const struct multipoint_pair *p)
+{
+	struct json j;
+
+	if (json__frag_begin(&j))
+		return NULL;
 	if (p->start_smp)
-		json_event(s, j, "start", p->start_ev, p->start_smp);
+		json_event(s, &j, "start", p->start_ev, p->start_smp);
 	if (p->end_ev)
-		json_event(s, j, "end", p->end_ev, p->end_smp);
+		json_event(s, &j, "end", p->end_ev, p->end_smp);
 	else
-		json__null(j, "end");
+		json__null(&j, "end");
+	return json__frag_end(&j);
 }
 
 static void print_slow(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
@@ -504,21 +522,36 @@ static void print_slow(struct multipoint *mt, struct session *s, const struct mu
 {
 	FILE *out = session__out(s);
 	char dbuf[32], kbuf[32], header[LAT_LABEL + 128], *frag = NULL;
-	struct json j;
+	struct rt_val v[LAT_MAX_KEYS + 3];
 
 	if (mt->json && !mt->detail) {
-		json__begin(&j, out, "slow");
-		json_slow(mt, s, p, label, &j);
-		json__end(&j);
+		char *events = slow_events(s, p);
+		struct rt_json js;
+		struct rt_sink *k = rt_json__init(&js, out, NULL);
+
+		if (!events) {
+			mt->failed_alloc = true;
+			return;
+		}
+		slow_row(mt, s, p, label, events, kbuf, sizeof(kbuf), v);
+		rtable__begin(k, &mt->slow_desc);
+		rtable__row(k, v);
+		rtable__end(k);
+		free(events);
 		return;
 	}
 	if (mt->json) {
-		/* the timeline's line begins with these members */
+		/* the timeline's line begins with these members: the row without its events */
+		struct rt_desc d = mt->slow_desc;
+		struct json j;
+
+		d.ncols--;
 		if (json__frag_begin(&j)) {
 			mt->failed_alloc = true;
 			return;
 		}
-		json_slow(mt, s, p, label, &j);
+		slow_row(mt, s, p, label, NULL, kbuf, sizeof(kbuf), v);
+		rt_json__members(&j, &d, v);
 		if (!(frag = json__frag_end(&j))) {
 			mt->failed_alloc = true;
 			return;
