@@ -695,60 +695,50 @@ void multipoint__forget(struct multipoint *mt, u64 key)
 			pairs__forget(mt->store[k], key);
 }
 
-/* --json: the rows, a "dropped" line per point that dropped pairs; notices to stderr. */
-static void json_print(struct multipoint *mt, struct session *s, int when)
-{
-	FILE *out = session__out(s);
-	struct lat_table *t = table(mt);
-	struct stats_stamp st;
-	struct rt_json js;
-	struct rt_sink *sink;
-
-	stats_stamp__now(s, &mt->since, when, &st);
-	sink = rt_json__init(&js, out, &st);
-	if (t)
-		lat_table__emit(t, sink);
-	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
-		if (mt->store[k])
-			pairs__emit_drops(mt->store[k], sink, "pairs", mt->names[k]);
-	if (mt->detail)
-		detail__emit_drops(mt->detail, sink);
-	if (mt->failed_alloc)
-		session__warn(s, "out of memory, some pairs were not counted");
-	if (session__verbose(s))
-		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
-			if (mt->store[k])
-				pairs__print_usage(mt->store[k], stderr, mt->conf.who,
-						   mt->names[k]);
-	fflush(out);
-}
-
+/*
+ * The table to the text or JSON sink (with the interval's stamp), the drops
+ * (text: a sentence each; JSON: a "dropped" row per point that dropped
+ * pairs), the notices (with --json on stderr).
+ */
 static void print(struct multipoint *mt, struct session *s, int when)
 {
-	FILE *out = session__out(s);
+	FILE *out = session__out(s), *notes = mt->json ? stderr : out;
 	struct lat_table *t = table(mt);
+	struct stats_stamp st;
+	union rt_sinks u;
+	struct rt_sink *sink;
 
 	if (mt->json) {
-		json_print(mt, s, when);
-		return;
+		stats_stamp__now(s, &mt->since, when, &st);
+		sink = rt_json__init(&u.json, out, &st);
+	} else {
+		sink = rt_text__init(&u.text, out);
 	}
-	if (t) {
-		lat_table__print(t, out);
-		if (mt->lat.hist)
-			lat_table__print_log2(t, out, NULL, "ns");
-	}
-	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
-		if (mt->store[k])
+	if (t)
+		lat_table__emit(t, sink);
+	if (t && mt->lat.hist && !mt->json)
+		lat_table__print_log2(t, out, NULL, "ns");
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++) {
+		if (!mt->store[k])
+			continue;
+		if (mt->json)
+			pairs__emit_drops(mt->store[k], sink, "pairs", mt->names[k]);
+		else
 			pairs__print_drops(mt->store[k], out, mt->conf.who, "pairs",
 					   "the start came again before an end");
-	if (mt->detail)
+	}
+	if (mt->detail && mt->json)
+		detail__emit_drops(mt->detail, sink);
+	else if (mt->detail)
 		detail__print_drops(mt->detail, out, mt->conf.who);
-	if (mt->failed_alloc)
+	if (mt->failed_alloc && mt->json)
+		session__warn(s, "out of memory, some pairs were not counted");
+	else if (mt->failed_alloc)
 		fprintf(out, "%s: out of memory, some pairs were not counted\n", mt->conf.who);
 	if (session__verbose(s))
 		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 			if (mt->store[k])
-				pairs__print_usage(mt->store[k], out, mt->conf.who, mt->names[k]);
+				pairs__print_usage(mt->store[k], notes, mt->conf.who, mt->names[k]);
 	fflush(out);
 }
 
