@@ -341,10 +341,18 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
 
 /* The interval's counts (--json: a line before the rows; the text prints its own header). */
 static const struct rt_col interval_cols[] = {
-	{ .name = "samples", .title = "SAMPLES", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "samples",
+	  .title = "SAMPLES",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
 	{ .name = "lost", .title = "LOST", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
 	{ .name = "keys", .title = "KEYS", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "not_kept", .title = "NOT_KEPT", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "not_kept",
+	  .title = "NOT_KEPT",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
 };
 
 static const struct rt_desc interval_desc = {

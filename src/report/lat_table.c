@@ -146,7 +146,8 @@ int lat_row__set_keys(struct lat_table *t, struct lat_row *r, const struct rt_va
 			continue;
 		free((char *)r->kv[i].s);
 		/* .num and .i: a number's text, written as the number */
-		r->kv[i] = (struct rt_val){ .i = v[i].i, .s = v[i].s ? strdup(v[i].s) : NULL,
+		r->kv[i] = (struct rt_val){ .i = v[i].i,
+					    .s = v[i].s ? strdup(v[i].s) : NULL,
 					    .num = v[i].num };
 		if (v[i].s && !r->kv[i].s)
 			return -ENOMEM;

@@ -236,13 +236,25 @@ bool pairs__dropped(const struct pairs *p)
 
 static const struct rt_col drop_cols[] = {
 	{ .name = "what", .title = "WHAT", .type = RT_STR, .width = 10, .flags = RT_LEFT },
-	{ .name = "from", .title = "FROM", .type = RT_STR, .width = 12, .flags = RT_LEFT | RT_OMIT_EMPTY },
+	{ .name = "from",
+	  .title = "FROM",
+	  .type = RT_STR,
+	  .width = 12,
+	  .flags = RT_LEFT | RT_OMIT_EMPTY },
 	{ .name = "lost", .title = "LOST", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
 	{ .name = "exited", .title = "EXITED", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "replaced", .title = "REPLACED", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "replaced",
+	  .title = "REPLACED",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
 	{ .name = "full", .title = "FULL", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
 	{ .name = "nomem", .title = "NOMEM", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "backwards", .title = "BACKWARDS", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "backwards",
+	  .title = "BACKWARDS",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
 };
 
 static const struct rt_desc drop_desc = {
@@ -251,8 +263,7 @@ static const struct rt_desc drop_desc = {
 	.ncols = (int)(sizeof(drop_cols) / sizeof(drop_cols[0])),
 };
 
-void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what,
-		       const char *from)
+void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what, const char *from)
 {
 	const struct pairs_counts *c = &p->c;
 
