@@ -19,6 +19,7 @@
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
@@ -295,10 +296,11 @@ static void print_all(struct session *s, struct nested_trace *nt, int when)
 
 	if (nt->json) {
 		struct stats_stamp st;
+		struct rt_json js;
 
 		stats_stamp__now(s, &nt->since, when, &st);
 		calltree__json(nt->tree, out, &st);
-		calltree__json_drops(nt->tree, out, &st, when == STATS_END);
+		calltree__emit_drops(nt->tree, rt_json__init(&js, out, &st), when == STATS_END);
 		if (calltree__failed_alloc(nt->tree))
 			session__warn(s, "out of memory, some calls were not counted");
 		fflush(out);

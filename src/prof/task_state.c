@@ -560,17 +560,12 @@ static void json_stats(struct session *s, struct task_state *ts, int when)
 	FILE *out = session__out(s);
 	struct stats_stamp st;
 	struct rt_json js;
-	struct json j;
+	struct rt_sink *sink;
 
 	stats_stamp__now(s, &ts->since, when, &st);
-	lat_table__emit(ts->table, rt_json__init(&js, out, &st));
-	if (pairs__dropped(ts->pending)) {
-		json__begin(&j, out, "dropped");
-		stats_stamp__json(&j, &st);
-		json__str(&j, "what", "intervals");
-		pairs__json_drops(ts->pending, &j);
-		json__end(&j);
-	}
+	sink = rt_json__init(&js, out, &st);
+	lat_table__emit(ts->table, sink);
+	pairs__emit_drops(ts->pending, sink, "intervals", NULL);
 	if (ts->failed_alloc)
 		session__warn(s, "out of memory, some intervals were not counted");
 	if (ts->closed_by_record && session__verbose(s))

@@ -20,7 +20,6 @@
 #include "report/stats_table.h"
 #include "report/top_table.h"
 #include "sym/ksyms.h"
-#include "util/json.h"
 
 #define TOP_MAX_COLS 64
 #define TOP_MAX_VALS 16
@@ -340,28 +339,38 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	}
 }
 
-/*
- * --json: {"type":"interval",time_ns,interval_ns,"samples":N,"lost":N,"keys":N,
- * "not_kept":N} then the rows.
- */
-static void json_table(struct session *s, struct top *t, int when)
-{
-	FILE *out = session__out(s);
-	struct stats_stamp st;
-	struct rt_json js;
-	struct json j;
+/* The interval's counts (--json: a line before the rows; the text prints its own header). */
+static const struct rt_col interval_cols[] = {
+	{ .name = "samples",
+	  .title = "SAMPLES",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
+	{ .name = "lost", .title = "LOST", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "keys", .title = "KEYS", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "not_kept",
+	  .title = "NOT_KEPT",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
+};
 
-	stats_stamp__now(s, &t->since, when, &st);
-	json__begin(&j, out, "interval");
-	stats_stamp__json(&j, &st);
-	json__u64(&j, "samples", t->samples);
-	json__u64(&j, "lost", session__lost(s) - t->lost_seen);
-	json__u64(&j, "keys", top_table__nr_rows(t->table));
-	json__u64(&j, "not_kept", top_table__not_kept(t->table));
-	json__end(&j);
-	top_table__emit(t->table, rt_json__init(&js, out, &st));
-	fflush(out);
-	t->printed = true;
+static const struct rt_desc interval_desc = {
+	.type = "interval",
+	.cols = interval_cols,
+	.ncols = (int)(sizeof(interval_cols) / sizeof(interval_cols[0])),
+};
+
+/* The interval's counts, then the rows, to @k. */
+static void emit(struct session *s, struct top *t, struct rt_sink *k)
+{
+	rtable__begin(k, &interval_desc);
+	rtable__row(k, (struct rt_val[]){ { .u = t->samples },
+					  { .u = session__lost(s) - t->lost_seen },
+					  { .u = top_table__nr_rows(t->table) },
+					  { .u = top_table__not_kept(t->table) } });
+	rtable__end(k);
+	top_table__emit(t->table, k);
 }
 
 static void print_table(struct session *s, struct top *t, int when)
@@ -372,7 +381,13 @@ static void print_table(struct session *s, struct top *t, int when)
 	char ts[64];
 
 	if (session__json(s)) {
-		json_table(s, t, when);
+		struct stats_stamp st;
+		struct rt_json js;
+
+		stats_stamp__now(s, &t->since, when, &st);
+		emit(s, t, rt_json__init(&js, out, &st));
+		fflush(out);
+		t->printed = true;
 		return;
 	}
 	rows = top_screen__begin(out);

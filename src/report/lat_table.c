@@ -22,7 +22,6 @@ struct lat_row {
 	struct log2_hist *log2; /* LAT_LOG2 */
 	uint64_t over;		/* totals above the table's than */
 	uint64_t marked;	/* lat_row__mark */
-	char *json_key;		/* --json: the key's members */
 	struct rt_val kv[LAT_MAX_KEYS]; /* lat_row__set_keys (strings copied) */
 	bool keyed;
 	UT_hash_handle hh;
@@ -70,7 +69,6 @@ static void row_free(struct lat_table *t, struct lat_row *r)
 	for (int i = 0; i < t->nr_subs; i++)
 		hist__delete(r->sub[i]);
 	free(r->log2);
-	free(r->json_key);
 	for (int i = 0; i < t->nr_keys; i++)
 		if (t->keys[i].type == RT_STR)
 			free((char *)r->kv[i].s);
@@ -147,7 +145,10 @@ int lat_row__set_keys(struct lat_table *t, struct lat_row *r, const struct rt_va
 		if (r->kv[i].s && v[i].s && !strcmp(r->kv[i].s, v[i].s))
 			continue;
 		free((char *)r->kv[i].s);
-		r->kv[i] = (struct rt_val){ .s = v[i].s ? strdup(v[i].s) : NULL };
+		/* .num and .i: a number's text, written as the number */
+		r->kv[i] = (struct rt_val){ .i = v[i].i,
+					    .s = v[i].s ? strdup(v[i].s) : NULL,
+					    .num = v[i].num };
 		if (v[i].s && !r->kv[i].s)
 			return -ENOMEM;
 	}
@@ -243,7 +244,7 @@ static int row_cmp(const struct lat_row *a, const struct lat_row *b)
  * set, the sub-rows, the log2 histogram if kept.  @at: where each of
  * C_* went (-1: not in this table).  Returns the number of columns.
  */
-enum { C_LABEL, C_KEY, C_STATS, C_THAN_NS, C_SLOW, C_MARK, C_LOG2, C_SUB,
+enum { C_LABEL, C_STATS, C_THAN_NS, C_SLOW, C_MARK, C_LOG2, C_SUB,
        C_KEYS = C_SUB + LAT_MAX_SUB };
 #define LAT_COLS (C_KEYS + LAT_MAX_KEYS)
 
@@ -260,14 +261,12 @@ static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *
 		c[n++] = t->keys[i];
 	}
 	if (!t->nr_keys) {
-		/* a label the owner formats, and its JSON members (lat_row__set_json_key) */
+		/* a label the owner formats (text only) */
 		at[C_LABEL] = n;
 		c[n++] = (struct rt_col){ .title = t->key_title,
 					  .type = RT_STR,
 					  .width = (int)strlen(t->key_title),
 					  .flags = RT_LEFT | RT_NO_JSON };
-		at[C_KEY] = n;
-		c[n++] = (struct rt_col){ .type = RT_JSON, .flags = RT_NO_TEXT };
 	}
 	at[C_STATS] = n;
 	c[n++] = (struct rt_col){ .type = RT_STATS, .unit = unit };
@@ -331,7 +330,6 @@ void lat_table__emit(struct lat_table *t, struct rt_sink *k)
 		if (!calls)
 			continue;
 		v[at[C_LABEL]] = (struct rt_val){ .s = r->label };
-		v[at[C_KEY]] = (struct rt_val){ .s = r->json_key };
 		v[at[C_STATS]] = (struct rt_val){ .h = r->total };
 		v[at[C_THAN_NS]] = (struct rt_val){ .u = t->than };
 		v[at[C_SLOW]] = (struct rt_val){ .u = r->over, .n = calls };
@@ -351,17 +349,6 @@ void lat_table__print(struct lat_table *t, FILE *fp)
 	struct rt_text tx;
 
 	lat_table__emit(t, rt_text__init(&tx, fp));
-}
-
-void lat_row__set_json_key(struct lat_row *r, char *members)
-{
-	free(r->json_key);
-	r->json_key = members;
-}
-
-bool lat_row__has_json_key(const struct lat_row *r)
-{
-	return r->json_key != NULL;
 }
 
 void lat_table__reset(struct lat_table *t)

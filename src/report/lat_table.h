@@ -48,14 +48,17 @@ void lat_table__delete(struct lat_table *t);
  * width; strings must outlive the table): the text prints them first, in
  * their widths (their titles replace @key_title), JSON writes them first
  * after the stamp.  At most LAT_MAX_KEYS.  Returns 0, -EINVAL or -ENOMEM.
- * Without them, the owner gives each row a label (text) and its JSON
- * members (lat_row__set_json_key).
+ * Without them, the owner gives each row a label (text only: JSON rows
+ * have no key).
  */
 #define LAT_MAX_KEYS 4
 struct rt_col;
 struct rt_val;
 int lat_table__set_keys(struct lat_table *t, const struct rt_col *keys, int n);
-/* The row's key values, in the key columns' order (strings are copied).  0 or -ENOMEM. */
+/*
+ * The row's key values, in the key columns' order (strings are copied, with
+ * .num and .i: rtable.h).  0 or -ENOMEM.
+ */
 int lat_row__set_keys(struct lat_table *t, struct lat_row *r, const struct rt_val *v);
 
 /* The row of @key (made on first use); @label is set when it is made or non-NULL. */
@@ -78,13 +81,6 @@ void lat_row__label(struct lat_row *r, const char *label);
 
 void lat_table__print(struct lat_table *t, FILE *fp);
 
-/*
- * --json: the row's key, members written before its numbers in each of its
- * JSON rows ("state":"S","tid":12: text from json__frag_end, which the row
- * keeps and frees; a row may get it once, when it is made).
- */
-void lat_row__set_json_key(struct lat_row *r, char *members);
-bool lat_row__has_json_key(const struct lat_row *r);
 /*
  * The rows lat_table__print prints, in its order, to the sink @k (rtable.h):
  * text, the table as lat_table__print prints it; JSON, one line each,

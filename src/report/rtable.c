@@ -451,15 +451,10 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 	}
 }
 
-static void jl_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
+void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_val *v)
 {
-	struct rt_json *o = (struct rt_json *)k;
 	const char *obj = NULL;
-	struct json j;
 
-	json__begin(&j, o->fp, d->type);
-	if (o->stamp)
-		stats_stamp__json(&j, o->stamp);
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
@@ -467,13 +462,26 @@ static void jl_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_v
 			continue;
 		if (c->obj != obj && (!c->obj || !obj || strcmp(c->obj, obj))) {
 			if (obj)
-				json__close(&j);
+				json__close(j);
 			if (c->obj)
-				json__obj(&j, c->obj);
+				json__obj(j, c->obj);
 			obj = c->obj;
 		}
-		jl_member(&j, c, &v[i]);
+		jl_member(j, c, &v[i]);
 	}
+	if (obj)
+		json__close(j);
+}
+
+static void jl_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
+{
+	struct rt_json *o = (struct rt_json *)k;
+	struct json j;
+
+	json__begin(&j, o->fp, d->type);
+	if (o->stamp)
+		stats_stamp__json(&j, o->stamp);
+	rt_json__members(&j, d, v);
 	json__end(&j);
 }
 

@@ -61,8 +61,7 @@
  * allocates per value or per row.
  *
  * The shared tables render through it: stats_table (one row of RT_STATS),
- * lat_table (lat_table__emit; its key declared with lat_table__set_keys,
- * or, for owners not converted yet, a text label and an RT_JSON key),
+ * lat_table (lat_table__emit; its key declared with lat_table__set_keys),
  * top_table (top_table__emit) and calltree (calltree__emit).  A profiler
  * with such a table picks the sink (text, or JSON with its stamp) and
  * calls the emit; a profiler with a table of its own describes it as above.
@@ -234,6 +233,13 @@ struct rt_json {
 	const struct stats_stamp *stamp;
 };
 struct rt_sink *rt_json__init(struct rt_json *j, FILE *fp, const struct stats_stamp *stamp);
+/*
+ * One row's members as the JSON sink writes them, into the open object of
+ * @j: a row that is part of a line another writer ends (a timeline's
+ * "slow" line begins with them).
+ */
+struct json;
+void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_val *v);
 
 /* Room for either of the two, for a producer that picks one. */
 union rt_sinks {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/latency/calltree.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "ut.h"
 
@@ -95,13 +96,14 @@ int main(void)
 	/* --json: the same rows, depth first, with their paths; the drops in one record */
 	{
 		struct stats_stamp st = { .scope = "run", .time_ns = 5, .interval_ns = 6 };
+		struct rt_json js;
 		size_t len = 0;
 		FILE *fp;
 
 		out = NULL;
 		fp = open_memstream(&out, &len);
 		calltree__json(t, fp, &st);
-		calltree__json_drops(t, fp, &st, false);
+		calltree__emit_drops(t, rt_json__init(&js, fp, &st), false);
 		fclose(fp);
 		CHECK_STR(
 			out,
@@ -146,12 +148,13 @@ int main(void)
 	free(out);
 	{
 		struct stats_stamp st = { .scope = "run", .time_ns = 5, .interval_ns = 6 };
+		struct rt_json js;
 		size_t len = 0;
 		FILE *fp;
 
 		out = NULL;
 		fp = open_memstream(&out, &len);
-		calltree__json_drops(t, fp, &st, true);
+		calltree__emit_drops(t, rt_json__init(&js, fp, &st), true);
 		fclose(fp);
 		CHECK(out && strstr(out, ",\"nomem\":0,\"open\":3}\n"), "--json at the end: %s",
 		      out ? out : "");

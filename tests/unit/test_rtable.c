@@ -11,6 +11,7 @@
 #include "report/log2_hist.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
+#include "util/json.h"
 #include "ut.h"
 
 static const struct rt_col cols[] = {
@@ -280,6 +281,29 @@ int main(void)
 					      " 100.0%\n    [no stack]\n");
 			free(out);
 		}
+	}
+
+	/* rt_json__members: a row's members inside a line another writer began and ends */
+	{
+		static const struct rt_col mc[] = {
+			{ .name = "from", .type = RT_STR },
+			{ .name = "key", .type = RT_STR },
+			{ .name = "addr", .type = RT_HEX, .obj = "more" },
+			{ .name = "label", .type = RT_STR, .flags = RT_NO_JSON },
+		};
+		const struct rt_desc md = { .type = "slow", .cols = mc, .ncols = 4 };
+		struct json j;
+		char *frag;
+
+		CHECK(json__frag_begin(&j) == 0, "frag_begin");
+		rt_json__members(&j, &md,
+				 (struct rt_val[]){ { .s = "a:b" },
+						    { .i = 12, .s = "12", .num = true },
+						    { .u = 16 },
+						    { .s = "text only" } });
+		frag = json__frag_end(&j);
+		CHECK_STR(frag, "\"from\":\"a:b\",\"key\":12,\"more\":{\"addr\":\"0x10\"}");
+		free(frag);
 	}
 
 	for (int r = 0; r < NR_ROWS; r++) {

@@ -10,7 +10,6 @@
 #include "report/hist.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
-#include "util/json.h"
 
 struct node {
 	int func;
@@ -322,26 +321,49 @@ uint64_t calltree__nr_open(const struct calltree *t)
 	return n;
 }
 
-void calltree__json_drops(struct calltree *t, FILE *fp, const struct stats_stamp *st, bool end)
+static const struct rt_col drop_cols[] = {
+	{ .name = "what", .title = "WHAT", .type = RT_STR, .width = 6, .flags = RT_LEFT },
+	{ .name = "unwound",
+	  .title = "UNWOUND",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
+	{ .name = "orphan_exits",
+	  .title = "ORPHANS",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
+	{ .name = "lost", .title = "LOST", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "exited", .title = "EXITED", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "too_deep",
+	  .title = "TOO_DEEP",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
+	{ .name = "nomem", .title = "NOMEM", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	/* the last table's only */
+	{ .name = "open", .title = "OPEN", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+};
+
+void calltree__emit_drops(struct calltree *t, struct rt_sink *k, bool end)
 {
 	uint64_t open = end ? calltree__nr_open(t) : 0;
-	struct json j;
+	struct rt_desc d = { .type = "dropped",
+			     .cols = drop_cols,
+			     .ncols = (int)(sizeof(drop_cols) / sizeof(drop_cols[0])) - !end };
 
-	if (!t->unwound && !t->orphan_exits && !t->lost && !t->exited && !t->too_deep &&
-	    !t->nomem && !open)
-		return;
-	json__begin(&j, fp, "dropped");
-	stats_stamp__json(&j, st);
-	json__str(&j, "what", "calls");
-	json__u64(&j, "unwound", t->unwound);
-	json__u64(&j, "orphan_exits", t->orphan_exits);
-	json__u64(&j, "lost", t->lost);
-	json__u64(&j, "exited", t->exited);
-	json__u64(&j, "too_deep", t->too_deep);
-	json__u64(&j, "nomem", t->nomem);
-	if (end)
-		json__u64(&j, "open", open);
-	json__end(&j);
+	rtable__begin(k, &d);
+	if (t->unwound || t->orphan_exits || t->lost || t->exited || t->too_deep || t->nomem ||
+	    open)
+		rtable__row(k, (struct rt_val[]){ { .s = "calls" },
+						  { .u = t->unwound },
+						  { .u = t->orphan_exits },
+						  { .u = t->lost },
+						  { .u = t->exited },
+						  { .u = t->too_deep },
+						  { .u = t->nomem },
+						  { .u = open } });
+	rtable__end(k);
 }
 
 bool calltree__failed_alloc(const struct calltree *t)

@@ -75,13 +75,13 @@ void calltree__reset(struct calltree *t);
 void calltree__print_drops(struct calltree *t, FILE *fp, const char *who, bool end);
 uint64_t calltree__nr_open(const struct calltree *t);
 /*
- * --json: the drops (counted for the run) as one line {"type":"dropped",...,
+ * The drops (counted for the run) as a one-row table to the sink @k
+ * (report/rtable.h), the row only when any: {"type":"dropped", the stamp,
  * "what":"calls","unwound","orphan_exits","lost","exited","too_deep",
- * "nomem"} (@end: and "open") when any; calltree__failed_alloc: the
+ * "nomem"} (@end: and "open") in JSON; calltree__failed_alloc: the
  * out-of-memory notice is due.
  */
-struct stats_stamp;
-void calltree__json_drops(struct calltree *t, FILE *fp, const struct stats_stamp *st, bool end);
+void calltree__emit_drops(struct calltree *t, struct rt_sink *k, bool end);
 bool calltree__failed_alloc(const struct calltree *t);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "analysis/latency/detail.h"
 #include "report/evline.h"
+#include "report/rtable.h"
 #include "report/stats_table.h"
 #include "util/json.h"
 #include "util/list.h"
@@ -376,4 +377,19 @@ void detail__print_drops(const struct detail *d, FILE *fp, const char *who)
 			"%s: %llu events left the --detail window early (over %u MiB of open "
 			"pairs' events)\n",
 			who, (unsigned long long)d->dropped, DETAIL_MAX_BYTES >> 20);
+}
+
+static const struct rt_col drop_cols[] = {
+	{ .name = "what", .title = "WHAT", .type = RT_STR, .width = 13, .flags = RT_LEFT },
+	{ .name = "full", .title = "FULL", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+};
+
+void detail__emit_drops(const struct detail *d, struct rt_sink *k)
+{
+	static const struct rt_desc desc = { .type = "dropped", .cols = drop_cols, .ncols = 2 };
+
+	rtable__begin(k, &desc);
+	if (d->dropped)
+		rtable__row(k, (struct rt_val[]){ { .s = "detail_events" }, { .u = d->dropped } });
+	rtable__end(k);
 }

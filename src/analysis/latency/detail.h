@@ -80,5 +80,12 @@ bool detail__trim_due(const struct detail *d);
 u64 detail__dropped(const struct detail *d);
 /* "N events left the --detail window early (full)", if any. */
 void detail__print_drops(const struct detail *d, FILE *fp, const char *who);
+/*
+ * The same as a one-row table to the sink @k (report/rtable.h), the row
+ * only when some left: {"type":"dropped", the stamp, "what":"detail_events",
+ * "full":N} in JSON.
+ */
+struct rt_sink;
+void detail__emit_drops(const struct detail *d, struct rt_sink *k);
 
 #endif

@@ -42,6 +42,12 @@ struct multipoint {
 	bool failed_alloc;
 	bool json;	   /* --json */
 	char key_name[16]; /* --json: the key's member, "tid" */
+	/* the table's key: the label (text; JSON: under json_row, or from and to), the key */
+	struct rt_col keys[LAT_MAX_KEYS];
+	int nr_keys;
+	/* --json: a slow pair's line (the last column: its events) */
+	struct rt_col slow[LAT_MAX_KEYS + 3];
+	struct rt_desc slow_desc;
 	u64 since;	   /* --json: where the next table's span begins */
 };
 
@@ -236,10 +242,86 @@ static int key_width(const struct multipoint *mt)
 	return !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY") ? 18 : 12;
 }
 
+/* keys as the text prints them: a number, above 32 bits (a pointer) in hex */
+static bool hex_keys(const struct multipoint *mt)
+{
+	return !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY");
+}
+
+/*
+ * --json: a slow pair's line, {"type":"slow","time_ns":END, the label under
+ * json_row or "from" and "to", the key, "duration_ns":N, "start":{event},
+ * "end":{event} (null: ended by a record)}; with --detail all but the
+ * events begin the timeline's line.
+ */
+static void describe_slow(struct multipoint *mt)
+{
+	struct rt_col *c = mt->slow;
+	int n = 0;
+
+	c[n++] = (struct rt_col){ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS };
+	if (mt->conf.json_row) {
+		c[n++] = (struct rt_col){ .name = mt->conf.json_row, .type = RT_STR };
+	} else {
+		c[n++] = (struct rt_col){ .name = "from", .type = RT_STR };
+		c[n++] = (struct rt_col){ .name = "to", .type = RT_STR };
+	}
+	c[n++] = (struct rt_col){ .name = mt->key_name, .type = hex_keys(mt) ? RT_STR : RT_U64 };
+	c[n++] = (struct rt_col){ .name = "duration_ns", .type = RT_U64, .unit = RT_UNIT_NS };
+	c[n++] = (struct rt_col){ .type = RT_JSON }; /* "start", "end": trace's event records */
+	mt->slow_desc = (struct rt_desc){ .type = "slow", .cols = mt->slow, .ncols = n };
+}
+
+/*
+ * The table's key columns: the row's label (its text, in label_width; JSON:
+ * under json_row, else the pair's points as "from" and "to"), and with
+ * --perins the key (JSON: under key_name, a number, or a "0x..." string
+ * as the text prints it above 32 bits).  Returns their number.
+ */
+static int describe_keys(struct multipoint *mt)
+{
+	const char *title = mt->conf.row_title ? mt->conf.row_title : "START => END";
+	struct rt_col *c = mt->keys;
+	int n = 0, w = mt->label_width;
+
+	/* alone, the label is as wide as its title (its rows too) */
+	if (!mt->lat.perins && (int)strlen(title) > w)
+		w = (int)strlen(title);
+	c[n++] = (struct rt_col){ .name = mt->conf.json_row,
+				  .title = title,
+				  .type = RT_STR,
+				  .width = w,
+				  .flags = RT_LEFT | (mt->conf.json_row ? 0 : RT_NO_JSON) };
+	if (!mt->conf.json_row) {
+		c[n++] = (struct rt_col){ .name = "from", .type = RT_STR, .flags = RT_NO_TEXT };
+		c[n++] = (struct rt_col){ .name = "to", .type = RT_STR, .flags = RT_NO_TEXT };
+	}
+	if (mt->lat.perins)
+		c[n++] = (struct rt_col){ .name = mt->key_name,
+					  .title = mt->conf.key_title ? mt->conf.key_title : "KEY",
+					  .type = hex_keys(mt) ? RT_STR : RT_U64,
+					  .width = key_width(mt) };
+	mt->nr_keys = n;
+	describe_slow(mt);
+	return n;
+}
+
+/* A key column's value: hex keys are text that JSON writes as the number up to 32 bits. */
+static struct rt_val key_val(const struct multipoint *mt, u64 key, char *buf, size_t len)
+{
+	if (!hex_keys(mt))
+		return (struct rt_val){ .u = key };
+	if (key > 0xffffffffULL) {
+		snprintf(buf, len, "%#" PRIx64, key);
+		return (struct rt_val){ .s = buf };
+	}
+	snprintf(buf, len, "%" PRIu64, key);
+	return (struct rt_val){ .i = (int64_t)key, .s = buf, .num = true };
+}
+
 /* The labels "A => B" (with the systems when they fit) and the table, once names are known. */
 static struct lat_table *table(struct multipoint *mt)
 {
-	char title[LAT_LABEL + 16];
 	int width;
 
 	if (mt->table || mt->failed_alloc)
@@ -261,14 +343,11 @@ static struct lat_table *table(struct multipoint *mt)
 	if (width > LAT_LABEL - 20)
 		width = LAT_LABEL - 20;
 	mt->label_width = width;
-	snprintf(title, sizeof(title), "%-*s", width,
-		 mt->conf.row_title ? mt->conf.row_title : "START => END");
-	if (mt->lat.perins)
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), " %*s",
-			 key_width(mt), mt->conf.key_title ? mt->conf.key_title : "KEY");
 	mt->table = lat_table__new(
-		title, NULL, (mt->lat.perins ? LAT_DROP_ROWS : 0) | (mt->lat.hist ? LAT_LOG2 : 0));
-	if (!mt->table) {
+		"", NULL, (mt->lat.perins ? LAT_DROP_ROWS : 0) | (mt->lat.hist ? LAT_LOG2 : 0));
+	if (!mt->table || lat_table__set_keys(mt->table, mt->keys, describe_keys(mt))) {
+		lat_table__delete(mt->table);
+		mt->table = NULL;
 		mt->failed_alloc = true;
 		return NULL;
 	}
@@ -394,50 +473,6 @@ static void fmt_key(const struct multipoint *mt, u64 key, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, key);
 }
 
-/* --json: the key as the text prints it: a number, above 32 bits (a pointer) a "0x..." string. */
-static void json_key(const struct multipoint *mt, struct json *j, u64 key)
-{
-	bool expr = !mt->conf.key_title || !strcmp(mt->conf.key_title, "KEY");
-
-	if (expr && key > 0xffffffffULL)
-		json__hex(j, mt->key_name, key);
-	else
-		json__u64(j, mt->key_name, key);
-}
-
-/* --json: the row's label, under json_row, or the pair's points as "from" and "to". */
-static void json_label(const struct multipoint *mt, struct json *j, const struct multipoint_pair *p,
-		       const char *label)
-{
-	if (mt->conf.json_row) {
-		json__str(j, mt->conf.json_row, label);
-		return;
-	}
-	json__str(j, "from", mt->names[p->from]);
-	json__str(j, "to", mt->names[p->to]);
-}
-
-/* --json: a row's key members, once, when it is made. */
-static void json_row_key(struct multipoint *mt, struct lat_row *r, const struct multipoint_pair *p,
-			 const char *label)
-{
-	struct json j;
-	char *key;
-
-	if (json__frag_begin(&j)) {
-		mt->failed_alloc = true;
-		return;
-	}
-	json_label(mt, &j, p, label);
-	if (mt->lat.perins)
-		json_key(mt, &j, p->key);
-	key = json__frag_end(&j);
-	if (key)
-		lat_row__set_json_key(r, key);
-	else
-		mt->failed_alloc = true;
-}
-
 /* --json: one event of a pair, as an object: trace's event record without its type. */
 static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
 		       const struct sample *smp)
@@ -449,26 +484,39 @@ static void json_event(struct session *s, struct json *j, const char *key, struc
 	json__close(j);
 }
 
-/*
- * --json: a slow pair, {"type":"slow","time_ns":END,LABEL,KEY,"duration_ns":N,
- * "start":{event},"end":{event} (null: ended by a record)}; with --detail its
- * members go to the timeline's line.
- */
-static void json_slow(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
-		      const char *label, struct json *j)
+/* --json: the slow pair's row of slow_desc; its events (@events) when not NULL. */
+static void slow_row(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
+		     const char *label, const char *events, char *kbuf, size_t len,
+		     struct rt_val *v)
 {
-	json__u64(j, "time_ns", session__wall_ns(s, p->start + p->delta));
-	json_label(mt, j, p, label);
-	json_key(mt, j, p->key);
-	json__u64(j, "duration_ns", p->delta);
-	if (mt->detail)
-		return;
+	int n = 0;
+
+	v[n++] = (struct rt_val){ .u = session__wall_ns(s, p->start + p->delta) };
+	if (mt->conf.json_row) {
+		v[n++] = (struct rt_val){ .s = label };
+	} else {
+		v[n++] = (struct rt_val){ .s = mt->names[p->from] };
+		v[n++] = (struct rt_val){ .s = mt->names[p->to] };
+	}
+	v[n++] = key_val(mt, p->key, kbuf, len);
+	v[n++] = (struct rt_val){ .u = p->delta };
+	v[n++] = (struct rt_val){ .s = events };
+}
+
+/* --json: the pair's events, "start" (if kept) and "end" (null: ended by a record). */
+static char *slow_events(struct session *s, const struct multipoint_pair *p)
+{
+	struct json j;
+
+	if (json__frag_begin(&j))
+		return NULL;
 	if (p->start_smp)
-		json_event(s, j, "start", p->start_ev, p->start_smp);
+		json_event(s, &j, "start", p->start_ev, p->start_smp);
 	if (p->end_ev)
-		json_event(s, j, "end", p->end_ev, p->end_smp);
+		json_event(s, &j, "end", p->end_ev, p->end_smp);
 	else
-		json__null(j, "end");
+		json__null(&j, "end");
+	return json__frag_end(&j);
 }
 
 static void print_slow(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
@@ -476,21 +524,36 @@ static void print_slow(struct multipoint *mt, struct session *s, const struct mu
 {
 	FILE *out = session__out(s);
 	char dbuf[32], kbuf[32], header[LAT_LABEL + 128], *frag = NULL;
-	struct json j;
+	struct rt_val v[LAT_MAX_KEYS + 3];
 
 	if (mt->json && !mt->detail) {
-		json__begin(&j, out, "slow");
-		json_slow(mt, s, p, label, &j);
-		json__end(&j);
+		char *events = slow_events(s, p);
+		struct rt_json js;
+		struct rt_sink *k = rt_json__init(&js, out, NULL);
+
+		if (!events) {
+			mt->failed_alloc = true;
+			return;
+		}
+		slow_row(mt, s, p, label, events, kbuf, sizeof(kbuf), v);
+		rtable__begin(k, &mt->slow_desc);
+		rtable__row(k, v);
+		rtable__end(k);
+		free(events);
 		return;
 	}
 	if (mt->json) {
-		/* the timeline's line begins with these members */
+		/* the timeline's line begins with these members: the row without its events */
+		struct rt_desc d = mt->slow_desc;
+		struct json j;
+
+		d.ncols--;
 		if (json__frag_begin(&j)) {
 			mt->failed_alloc = true;
 			return;
 		}
-		json_slow(mt, s, p, label, &j);
+		slow_row(mt, s, p, label, NULL, kbuf, sizeof(kbuf), v);
+		rt_json__members(&j, &d, v);
 		if (!(frag = json__frag_end(&j))) {
 			mt->failed_alloc = true;
 			return;
@@ -558,7 +621,7 @@ static void heat_add(struct multipoint *mt, struct session *s, const struct mult
 static void record(struct multipoint *mt, struct session *s, const struct multipoint_pair *p)
 {
 	struct multipoint_row row = { .key = (u64)p->from, .group = p->from };
-	char label[LAT_LABEL + 32], kbuf[32];
+	char kbuf[32];
 	struct lat_table *t = table(mt);
 	struct lat_row *r;
 
@@ -569,16 +632,21 @@ static void record(struct multipoint *mt, struct session *s, const struct multip
 		mt->conf.row(mt->conf.arg, p, &row);
 	if (row.skip)
 		return;
-	if (mt->lat.perins) {
-		fmt_key(mt, p->key, kbuf, sizeof(kbuf));
-		snprintf(label, sizeof(label), "%-*s %*s", mt->label_width, row.label,
-			 key_width(mt), kbuf);
-		r = lat_table__row2(t, row.key, p->key, row.group, label);
-	} else {
-		r = lat_table__row2(t, row.key, 0, row.group, row.label);
+	r = lat_table__row2(t, row.key, mt->lat.perins ? p->key : 0, row.group, NULL);
+	if (r) {
+		struct rt_val kv[LAT_MAX_KEYS];
+		int n = 0;
+
+		kv[n++] = (struct rt_val){ .s = row.label };
+		if (!mt->conf.json_row) {
+			kv[n++] = (struct rt_val){ .s = mt->names[p->from] };
+			kv[n++] = (struct rt_val){ .s = mt->names[p->to] };
+		}
+		if (mt->lat.perins)
+			kv[n++] = key_val(mt, p->key, kbuf, sizeof(kbuf));
+		if (lat_row__set_keys(t, r, kv))
+			r = NULL;
 	}
-	if (mt->json && r && !lat_row__has_json_key(r))
-		json_row_key(mt, r, p, row.label);
 	if (!r || lat_table__record(t, r, p->delta, NULL))
 		mt->failed_alloc = true;
 	else if (row.mark)
@@ -629,71 +697,50 @@ void multipoint__forget(struct multipoint *mt, u64 key)
 			pairs__forget(mt->store[k], key);
 }
 
-/* --json: the rows, a "dropped" line per point that dropped pairs; notices to stderr. */
-static void json_print(struct multipoint *mt, struct session *s, int when)
-{
-	FILE *out = session__out(s);
-	struct lat_table *t = table(mt);
-	struct stats_stamp st;
-	struct rt_json js;
-	struct json j;
-
-	stats_stamp__now(s, &mt->since, when, &st);
-	if (t)
-		lat_table__emit(t, rt_json__init(&js, out, &st));
-	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++) {
-		if (!mt->store[k] || !pairs__dropped(mt->store[k]))
-			continue;
-		json__begin(&j, out, "dropped");
-		stats_stamp__json(&j, &st);
-		json__str(&j, "what", "pairs");
-		json__str(&j, "from", mt->names[k]);
-		pairs__json_drops(mt->store[k], &j);
-		json__end(&j);
-	}
-	if (mt->detail && detail__dropped(mt->detail)) {
-		json__begin(&j, out, "dropped");
-		stats_stamp__json(&j, &st);
-		json__str(&j, "what", "detail_events");
-		json__u64(&j, "full", detail__dropped(mt->detail));
-		json__end(&j);
-	}
-	if (mt->failed_alloc)
-		session__warn(s, "out of memory, some pairs were not counted");
-	if (session__verbose(s))
-		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
-			if (mt->store[k])
-				pairs__print_usage(mt->store[k], stderr, mt->conf.who,
-						   mt->names[k]);
-	fflush(out);
-}
-
+/*
+ * The table to the text or JSON sink (with the interval's stamp), the drops
+ * (text: a sentence each; JSON: a "dropped" row per point that dropped
+ * pairs), the notices (with --json on stderr).
+ */
 static void print(struct multipoint *mt, struct session *s, int when)
 {
-	FILE *out = session__out(s);
+	FILE *out = session__out(s), *notes = mt->json ? stderr : out;
 	struct lat_table *t = table(mt);
+	struct stats_stamp st;
+	union rt_sinks u;
+	struct rt_sink *sink;
 
 	if (mt->json) {
-		json_print(mt, s, when);
-		return;
+		stats_stamp__now(s, &mt->since, when, &st);
+		sink = rt_json__init(&u.json, out, &st);
+	} else {
+		sink = rt_text__init(&u.text, out);
 	}
-	if (t) {
-		lat_table__print(t, out);
-		if (mt->lat.hist)
-			lat_table__print_log2(t, out, NULL, "ns");
-	}
-	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
-		if (mt->store[k])
+	if (t)
+		lat_table__emit(t, sink);
+	if (t && mt->lat.hist && !mt->json)
+		lat_table__print_log2(t, out, NULL, "ns");
+	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++) {
+		if (!mt->store[k])
+			continue;
+		if (mt->json)
+			pairs__emit_drops(mt->store[k], sink, "pairs", mt->names[k]);
+		else
 			pairs__print_drops(mt->store[k], out, mt->conf.who, "pairs",
 					   "the start came again before an end");
-	if (mt->detail)
+	}
+	if (mt->detail && mt->json)
+		detail__emit_drops(mt->detail, sink);
+	else if (mt->detail)
 		detail__print_drops(mt->detail, out, mt->conf.who);
-	if (mt->failed_alloc)
+	if (mt->failed_alloc && mt->json)
+		session__warn(s, "out of memory, some pairs were not counted");
+	else if (mt->failed_alloc)
 		fprintf(out, "%s: out of memory, some pairs were not counted\n", mt->conf.who);
 	if (session__verbose(s))
 		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 			if (mt->store[k])
-				pairs__print_usage(mt->store[k], out, mt->conf.who, mt->names[k]);
+				pairs__print_usage(mt->store[k], notes, mt->conf.who, mt->names[k]);
 	fflush(out);
 }
 

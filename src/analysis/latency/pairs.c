@@ -7,7 +7,7 @@
 #include <uthash.h>
 
 #include "analysis/latency/pairs.h"
-#include "util/json.h"
+#include "report/rtable.h"
 
 struct pair_entry {
 	u64 key;
@@ -234,16 +234,50 @@ bool pairs__dropped(const struct pairs *p)
 	return c->lost || c->exited || c->replaced || c->full || c->nomem || c->backwards;
 }
 
-void pairs__json_drops(const struct pairs *p, struct json *j)
+static const struct rt_col drop_cols[] = {
+	{ .name = "what", .title = "WHAT", .type = RT_STR, .width = 10, .flags = RT_LEFT },
+	{ .name = "from",
+	  .title = "FROM",
+	  .type = RT_STR,
+	  .width = 12,
+	  .flags = RT_LEFT | RT_OMIT_EMPTY },
+	{ .name = "lost", .title = "LOST", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "exited", .title = "EXITED", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "replaced",
+	  .title = "REPLACED",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
+	{ .name = "full", .title = "FULL", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "nomem", .title = "NOMEM", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "backwards",
+	  .title = "BACKWARDS",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
+};
+
+static const struct rt_desc drop_desc = {
+	.type = "dropped",
+	.cols = drop_cols,
+	.ncols = (int)(sizeof(drop_cols) / sizeof(drop_cols[0])),
+};
+
+void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what, const char *from)
 {
 	const struct pairs_counts *c = &p->c;
 
-	json__u64(j, "lost", c->lost);
-	json__u64(j, "exited", c->exited);
-	json__u64(j, "replaced", c->replaced);
-	json__u64(j, "full", c->full);
-	json__u64(j, "nomem", c->nomem);
-	json__u64(j, "backwards", c->backwards);
+	rtable__begin(k, &drop_desc);
+	if (pairs__dropped(p))
+		rtable__row(k, (struct rt_val[]){ { .s = what },
+						  { .s = from },
+						  { .u = c->lost },
+						  { .u = c->exited },
+						  { .u = c->replaced },
+						  { .u = c->full },
+						  { .u = c->nomem },
+						  { .u = c->backwards } });
+	rtable__end(k);
 }
 
 void pairs__print_usage(const struct pairs *p, FILE *fp, const char *who, const char *key)

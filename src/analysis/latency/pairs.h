@@ -91,14 +91,17 @@ void pairs__reset_counts(struct pairs *p);
  */
 void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const char *what,
 			const char *why);
-/*
- * --json: the same counts as members of the open object @j, all of them:
- * "lost", "exited", "replaced", "full", "nomem", "backwards";
- * pairs__dropped: whether any is not 0.
- */
-struct json;
+/* Whether any of the counts pairs__print_drops says is not 0. */
 bool pairs__dropped(const struct pairs *p);
-void pairs__json_drops(const struct pairs *p, struct json *j);
+/*
+ * The same counts as a one-row table to the sink @k (report/rtable.h), the
+ * row only when pairs__dropped: {"type":"dropped", the sink's stamp,
+ * "what":@what, "from":@from (NULL: none), "lost", "exited", "replaced",
+ * "full", "nomem", "backwards"} in JSON.
+ */
+struct rt_sink;
+void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what,
+		       const char *from);
 /* "WHO: N KEY entries at the end (peak N), N evicted idle" (for -v). */
 void pairs__print_usage(const struct pairs *p, FILE *fp, const char *who, const char *key);
 
