@@ -7,6 +7,8 @@
 #include "report/log2_hist.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
+#include "engine/session.h"
+#include "sym/stack.h"
 #include "util/json.h"
 #include "util/units.h"
 
@@ -54,6 +56,12 @@ static void stats_of(const struct hist *h, uint64_t *v, double *mean)
 	v[6] = hist__max(h);
 }
 
+/* RT_STACK: stacks not resolved, or the sample has none */
+static bool no_stack(const struct rt_val *v)
+{
+	return !v->rec.of || !v->rec.smp || (!v->rec.smp->nr_ips && !v->rec.smp->stack);
+}
+
 static bool empty(const struct rt_col *c, const struct rt_val *v)
 {
 	if (!(c->flags & RT_OMIT_EMPTY))
@@ -66,6 +74,10 @@ static bool empty(const struct rt_col *c, const struct rt_val *v)
 	case RT_STR:
 	case RT_JSON:
 		return !v->s;
+	case RT_STACK:
+		return no_stack(v);
+	case RT_ROW:
+		return !v->row.v;
 	default:
 		return false;
 	}
@@ -124,7 +136,8 @@ static struct rt_text *text_of(struct rt_sink *k)
 
 static bool text_col(const struct rt_col *c)
 {
-	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 && c->type != RT_JSON;
+	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 && c->type != RT_JSON &&
+	       c->type < RT_FIELDS;
 }
 
 static int text_width(const struct rt_text *t, int i, const struct rt_col *c)
@@ -379,18 +392,29 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 		if (v->s)
 			json__raw(j, v->s);
 		break;
+	case RT_FIELDS:
+		evsel__json_fields((struct evsel *)v->rec.of, v->rec.smp, j, c->name);
+		break;
+	case RT_STACK:
+		if (!no_stack(v))
+			stack__json((struct stack_ctx *)v->rec.of, v->rec.smp, j, c->name);
+		break;
+	case RT_ROW:
+		if (!v->row.v) {
+			json__null(j, c->name);
+			break;
+		}
+		json__obj(j, c->name);
+		rt_json__members(j, v->row.d, v->row.v);
+		json__close(j);
+		break;
 	}
 }
 
-static void jl_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
+void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_val *v)
 {
-	struct rt_json *o = (struct rt_json *)k;
 	const char *obj = NULL;
-	struct json j;
 
-	json__begin(&j, o->fp, d->type);
-	if (o->stamp)
-		stats_stamp__json(&j, o->stamp);
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
@@ -398,13 +422,26 @@ static void jl_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_v
 			continue;
 		if (c->obj != obj && (!c->obj || !obj || strcmp(c->obj, obj))) {
 			if (obj)
-				json__close(&j);
+				json__close(j);
 			if (c->obj)
-				json__obj(&j, c->obj);
+				json__obj(j, c->obj);
 			obj = c->obj;
 		}
-		jl_member(&j, c, &v[i]);
+		jl_member(j, c, &v[i]);
 	}
+	if (obj)
+		json__close(j);
+}
+
+static void jl_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
+{
+	struct rt_json *o = (struct rt_json *)k;
+	struct json j;
+
+	json__begin(&j, o->fp, d->type);
+	if (o->stamp)
+		stats_stamp__json(&j, o->stamp);
+	rt_json__members(&j, d, v);
 	json__end(&j);
 }
 

@@ -23,6 +23,15 @@
  *                     "hi_ns" in ns; no text cell: log2_hist__print)
  *            RT_STRS  .sv, .n strings (JSON: an array; text: joined by ';')
  *            RT_JSON  .s, members already written (json__frag_end), or NULL
+ *            RT_FIELDS .rec, a record's payload: .rec.of its struct evsel,
+ *                     .rec.smp the sample (JSON: an object of its fields,
+ *                     evsel__json_fields; text: the event line's sink)
+ *            RT_STACK .rec, a record's stack: .rec.of the struct stack_ctx
+ *                     (NULL: stacks are not resolved), .rec.smp the sample
+ *                     (JSON: an array of frames, stack__json; empty when
+ *                     the sample has none)
+ *            RT_ROW   .row, a row of another description as one value
+ *                     (JSON: an object of its members; .row.v NULL: null)
  *   unit   RT_UNIT_NS, _BYTES, _COUNT, _PERCENT or _NONE: for sinks that
  *          keep units apart (and RT_STATS/RT_LOG2 print times by it)
  *   obj    JSON: the column is a member of this object of the row; the
@@ -81,6 +90,10 @@
 struct hist;
 struct log2_hist;
 struct stats_stamp;
+struct sample;
+struct rt_desc;
+struct rt_val;
+struct json;
 
 enum rt_type {
 	RT_STR,
@@ -94,6 +107,9 @@ enum rt_type {
 	RT_LOG2,
 	RT_STRS,
 	RT_JSON,
+	RT_FIELDS,
+	RT_STACK,
+	RT_ROW,
 };
 
 enum rt_unit {
@@ -144,6 +160,14 @@ struct rt_val {
 		const struct hist *h;
 		const struct log2_hist *l2;
 		const char *const *sv;
+		struct {
+			const void *of; /* RT_FIELDS: struct evsel; RT_STACK: struct stack_ctx */
+			const struct sample *smp;
+		} rec;
+		struct {
+			const struct rt_desc *d;
+			const struct rt_val *v;
+		} row;
 	};
 	const char *s;
 	uint64_t n; /* RT_STRS: how many; RT_PCT_OF: the whole */
@@ -199,6 +223,12 @@ struct rt_json {
 	const struct stats_stamp *stamp;
 };
 struct rt_sink *rt_json__init(struct rt_json *j, FILE *fp, const struct stats_stamp *stamp);
+
+/*
+ * The members of row @v of @d into @j's open object, as a JSON line has
+ * them after its type and stamp: a row inside another record.
+ */
+void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_val *v);
 
 /* Room for either of the two, for a producer that picks one. */
 union rt_sinks {

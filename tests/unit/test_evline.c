@@ -25,19 +25,19 @@
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                     \
 	"\n"
 
-static const char fmt_entry[] = "name: local_timer_entry\n"
-				"ID: 165\n"
-				"format:\n" COMMON_FIELDS
-				"\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
-				"\n"
-				"print fmt: \"vector=%d\", REC->vector\n";
+static const char fmt_entry[] =
+	"name: local_timer_entry\n"
+	"ID: 165\n"
+	"format:\n" COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"vector=%d\", REC->vector\n";
 
-static const char fmt_exit[] = "name: local_timer_exit\n"
-			       "ID: 164\n"
-			       "format:\n" COMMON_FIELDS
-			       "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
-			       "\n"
-			       "print fmt: \"vector=%d\", REC->vector\n";
+static const char fmt_exit[] =
+	"name: local_timer_exit\n"
+	"ID: 164\n"
+	"format:\n" COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"vector=%d\", REC->vector\n";
 
 static const struct synth_fmt fmts[] = { { "irq_vectors", fmt_entry },
 					 { "irq_vectors", fmt_exit },
@@ -93,7 +93,7 @@ static const char *run(const char *prof, const char *args, bool stack, char *buf
 	snprintf(buf, len, "%s", o);
 	/* the report's stamp: "scope":"run","time_ns":0 */
 	for (char *p = buf; (p = strstr(p, "\"scope\":\"run\",\"time_ns\":"));) {
-		char *d = p += 26, *e = d;
+		char *d = p += 24, *e = d;
 
 		while (*e >= '0' && *e <= '9')
 			e++;
