@@ -143,6 +143,14 @@ void evline__members(struct json *j, struct session *s, struct evsel *ev, const 
 	rt_json__members(j, &evline_desc, v);
 }
 
+void evline__object(struct json *j, const char *key, struct session *s, struct evsel *ev,
+		    const struct sample *smp)
+{
+	json__obj(j, key);
+	evline__members(j, s, ev, smp);
+	json__close(j);
+}
+
 void evline__json_members(struct json *j, struct session *s, const struct sample *smp,
 			  const char *comm, const char *name)
 {

@@ -97,6 +97,9 @@ void evline__print(struct session *s, struct evsel *ev, const struct sample *smp
  * writes them) into @j's open object: an event inside another record.
  */
 void evline__members(struct json *j, struct session *s, struct evsel *ev, const struct sample *smp);
+/* The event as the object @key of @j's open object (an RT_ROW of evline_desc). */
+void evline__object(struct json *j, const char *key, struct session *s, struct evsel *ev,
+		    const struct sample *smp);
 
 /*
  * For records of a profiler's own that carry an event's head and stack

@@ -436,17 +436,6 @@ static void json_row_key(struct multipoint *mt, struct lat_row *r, const struct 
 		mt->failed_alloc = true;
 }
 
-/* --json: one event of a pair, as an object: trace's event record without its type. */
-static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
-		       const struct sample *smp)
-{
-	json__obj(j, key);
-	evline__json_members(j, s, smp, NULL, ev->name);
-	evsel__json_fields(ev, smp, j, "fields");
-	evline__json_stack(j, s, smp);
-	json__close(j);
-}
-
 /*
  * --json: a slow pair, {"type":"slow","time_ns":END,LABEL,KEY,"duration_ns":N,
  * "start":{event},"end":{event} (null: ended by a record)}; with --detail its
@@ -462,9 +451,9 @@ static void json_slow(struct multipoint *mt, struct session *s, const struct mul
 	if (mt->detail)
 		return;
 	if (p->start_smp)
-		json_event(s, j, "start", p->start_ev, p->start_smp);
+		evline__object(j, "start", s, p->start_ev, p->start_smp);
 	if (p->end_ev)
-		json_event(s, j, "end", p->end_ev, p->end_smp);
+		evline__object(j, "end", s, p->end_ev, p->end_smp);
 	else
 		json__null(j, "end");
 }
