@@ -75,15 +75,19 @@ void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uin
 void evline__row(struct rt_val *v, struct session *s, struct evsel *ev, const struct sample *smp,
 		 const char *comm, const char *name)
 {
-	v[EVL_TIME] = (struct rt_val){ .u = session__wall_ns(s, smp->time) };
-	v[EVL_COMM] =
-		(struct rt_val){ .s = comm ? comm : session__comm_at(s, smp->tid, smp->time) };
-	v[EVL_PID] = (struct rt_val){ .u = smp->pid };
-	v[EVL_TID] = (struct rt_val){ .u = smp->tid };
-	v[EVL_CPU] = (struct rt_val){ .u = smp->cpu };
-	v[EVL_EVENT] = (struct rt_val){ .s = name ? name : ev->name };
-	v[EVL_FIELDS] = (struct rt_val){ .rec = { .of = ev, .smp = smp } };
-	v[EVL_STACK] = (struct rt_val){ .rec = { .of = session__stack(s), .smp = smp } };
+	/* the members each column reads, no more: this runs for every event trace prints */
+	v[EVL_TIME].u = session__wall_ns(s, smp->time);
+	v[EVL_COMM].s = comm ? comm : session__comm_at(s, smp->tid, smp->time);
+	v[EVL_COMM].num = false;
+	v[EVL_PID].u = smp->pid;
+	v[EVL_TID].u = smp->tid;
+	v[EVL_CPU].u = smp->cpu;
+	v[EVL_EVENT].s = name ? name : ev->name;
+	v[EVL_EVENT].num = false;
+	v[EVL_FIELDS].rec.of = ev;
+	v[EVL_FIELDS].rec.smp = smp;
+	v[EVL_STACK].rec.of = session__stack(s);
+	v[EVL_STACK].rec.smp = smp;
 }
 
 /*

@@ -418,7 +418,8 @@ void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_v
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
-		if ((c->flags & RT_NO_JSON) || empty(c, &v[i]))
+		if ((c->flags & (RT_NO_JSON | RT_OMIT_EMPTY)) &&
+		    ((c->flags & RT_NO_JSON) || empty(c, &v[i])))
 			continue;
 		if (c->obj != obj && (!c->obj || !obj || strcmp(c->obj, obj))) {
 			if (obj)
