@@ -23,7 +23,6 @@
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
-#include "util/json.h"
 
 struct nt_event {
 	int func;
@@ -169,69 +168,158 @@ static u64 key_of(struct session *s, struct nested_trace *nt, struct nt_event *e
 	return nt->by_cpu ? smp->cpu : smp->tid;
 }
 
-/* --returns: "TIME [CPU] KEY  |  <indent>NAME  DURATION", as function_graph */
+/*
+ * The records of single calls.  A return (--returns), as function_graph
+ * prints it, "TIME [CPU] KEY | <indent>NAME  DURATION"; JSON {"type":
+ * "return","time_ns","cpu","key","func","depth","duration_ns"}.  The text
+ * cells JSON does not have (the time's text, "[CPU]", the bar, the name
+ * indented by depth) are RT_NO_JSON columns, the members text does not
+ * show RT_NO_TEXT ones.
+ */
+enum {
+	R_TS,
+	R_TIME,
+	R_CPUTXT,
+	R_CPU,
+	R_KEY,
+	R_BAR,
+	R_INDENTED,
+	R_FUNC,
+	R_DEPTH,
+	R_GAP,
+	R_DUR,
+	R_N
+};
+static const struct rt_col ret_cols[R_N] = {
+	[R_TS] = { .title = "TIME", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	[R_TIME] = { .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+	[R_CPUTXT] = { .title = "[CPU]", .type = RT_STR, .flags = RT_NO_JSON },
+	[R_CPU] = { .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
+	[R_KEY] = { .name = "key", .title = "KEY", .type = RT_U64, .width = 7 },
+	[R_BAR] = { .title = "|", .type = RT_STR, .flags = RT_NO_JSON },
+	[R_INDENTED] = { .title = "CALL", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	[R_FUNC] = { .name = "func", .type = RT_STR, .flags = RT_NO_TEXT },
+	[R_DEPTH] = { .name = "depth", .type = RT_U64, .flags = RT_NO_TEXT },
+	[R_GAP] = { .type = RT_STR, .flags = RT_NO_JSON },
+	[R_DUR] = { .name = "duration_ns", .title = "DURATION", .type = RT_NS, .unit = RT_UNIT_NS },
+};
+static const struct rt_desc ret_desc = { .type = "return", .cols = ret_cols, .ncols = R_N };
+
+/*
+ * A slower call (--than), "NAME: DURATION key KEY depth DEPTH" and its two
+ * events' lines under it; JSON {"type":"slow","time_ns","func","key",
+ * "depth","duration_ns","start":{event},"end":{event}}, the events as
+ * trace's records without their type (evline_desc).
+ */
+enum {
+	S_TIME,
+	S_LABEL,
+	S_FUNC,
+	S_DURTXT,
+	S_KEYTXT,
+	S_KEY,
+	S_DEPTHTXT,
+	S_DEPTH,
+	S_DUR,
+	S_START,
+	S_END,
+	S_N
+};
+static const struct rt_col slow_cols[S_N] = {
+	[S_TIME] = { .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+	[S_LABEL] = { .title = "CALL:", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	[S_FUNC] = { .name = "func", .type = RT_STR, .flags = RT_NO_TEXT },
+	[S_DURTXT] = { .title = "DURATION",
+		       .type = RT_NS,
+		       .unit = RT_UNIT_NS,
+		       .flags = RT_NO_JSON },
+	[S_KEYTXT] = { .type = RT_STR, .flags = RT_NO_JSON },
+	[S_KEY] = { .name = "key", .title = "KEY", .type = RT_U64 },
+	[S_DEPTHTXT] = { .type = RT_STR, .flags = RT_NO_JSON },
+	[S_DEPTH] = { .name = "depth", .title = "DEPTH", .type = RT_U64 },
+	[S_DUR] = { .name = "duration_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+	[S_START] = { .name = "start", .type = RT_ROW, .flags = RT_OMIT_EMPTY },
+	[S_END] = { .name = "end", .type = RT_ROW },
+};
+static const struct rt_desc slow_desc = { .type = "slow", .cols = slow_cols, .ncols = S_N };
+
+/* @d's one row @v to the output: a JSON line, or a text line without a header */
+static void emit_one(struct session *s, struct nested_trace *nt, const struct rt_desc *d,
+		     const struct rt_val *v)
+{
+	union rt_sinks u;
+	struct rt_sink *k;
+
+	if (nt->json) {
+		k = rt_json__init(&u.json, session__out(s), NULL);
+	} else {
+		k = rt_text__init(&u.text, session__out(s));
+		u.text.no_header = true;
+	}
+	rtable__begin(k, d);
+	rtable__row(k, v);
+	rtable__end(k);
+}
+
 static void print_return(struct session *s, struct nested_trace *nt, const struct sample *smp,
 			 u64 key, const struct calltree_ret *r)
 {
-	char ts[40], d[32];
+	char ts[40], cpu[16], indented[2 * CALLTREE_DEPTH + 64];
+	struct rt_val v[R_N] = {
+		[R_TS] = { .s = ts },
+		[R_TIME] = { .u = session__wall_ns(s, smp->time) },
+		[R_CPUTXT] = { .s = cpu },
+		[R_CPU] = { .u = smp->cpu },
+		[R_KEY] = { .u = key },
+		[R_BAR] = { .s = "|" },
+		[R_INDENTED] = { .s = indented },
+		[R_FUNC] = { .s = nt->names[r->func] },
+		[R_DEPTH] = { .u = (u64)r->depth },
+		[R_GAP] = { .s = "" },
+		[R_DUR] = { .u = r->delta },
+	};
 
-	if (nt->json) {
-		struct json j;
-
-		json__begin(&j, session__out(s), "return");
-		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
-		json__u64(&j, "cpu", smp->cpu);
-		json__u64(&j, "key", key);
-		json__str(&j, "func", nt->names[r->func]);
-		json__u64(&j, "depth", (u64)r->depth);
-		json__u64(&j, "duration_ns", r->delta);
-		json__end(&j);
-		return;
+	if (!nt->json) {
+		session__fmt_time(s, smp->time, ts, sizeof(ts));
+		snprintf(cpu, sizeof(cpu), "[%03u]", smp->cpu);
+		snprintf(indented, sizeof(indented), "%*s%s", 2 * r->depth, "", nt->names[r->func]);
 	}
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	fprintf(session__out(s), "%s [%03u] %7" PRIu64 " | %*s%s  %s\n", ts, smp->cpu, key,
-		2 * r->depth, "", nt->names[r->func], stats_table__fmt_ns(r->delta, d, sizeof(d)));
+	emit_one(s, nt, &ret_desc, v);
 }
 
-/* --json: one end of a call, as an object: trace's event record without its type. */
-static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
-		       const struct sample *smp)
-{
-	json__obj(j, key);
-	evline__json_members(j, s, smp, NULL, ev->name);
-	evsel__json_fields(ev, smp, j, "fields");
-	evline__json_stack(j, s, smp);
-	json__close(j);
-}
-
-/* --than: the call's entry (if kept) and exit. */
+/* --than: the call and its entry's event (if kept) and exit's. */
 static void print_slow(struct session *s, struct nested_trace *nt, struct evsel *ev,
 		       const struct sample *smp, u64 key, const struct calltree_ret *r)
 {
 	const struct sample *entry = r->data ? &((struct sample_copy *)r->data)->smp : NULL;
-	FILE *out = session__out(s);
-	char d[32];
+	struct evsel *entry_ev = nt->entry_ev[r->func];
+	struct rt_val start[EVL_NCOLS], end[EVL_NCOLS];
+	struct rt_stack start_stk, end_stk;
+	char label[64];
+	struct rt_val v[S_N] = {
+		[S_TIME] = { .u = session__wall_ns(s, smp->time) },
+		[S_LABEL] = { .s = label },
+		[S_FUNC] = { .s = nt->names[r->func] },
+		[S_DURTXT] = { .u = r->delta },
+		[S_KEYTXT] = { .s = "key" },
+		[S_KEY] = { .u = key },
+		[S_DEPTHTXT] = { .s = "depth" },
+		[S_DEPTH] = { .u = (u64)r->depth },
+		[S_DUR] = { .u = r->delta },
+		[S_START] = { .row = { &evline_desc, entry ? start : NULL } },
+		[S_END] = { .row = { &evline_desc, end } },
+	};
 
-	if (nt->json) {
-		struct json j;
-
-		json__begin(&j, out, "slow");
-		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
-		json__str(&j, "func", nt->names[r->func]);
-		json__u64(&j, "key", key);
-		json__u64(&j, "depth", (u64)r->depth);
-		json__u64(&j, "duration_ns", r->delta);
-		if (entry)
-			json_event(s, &j, "start", nt->entry_ev[r->func], entry);
-		json_event(s, &j, "end", ev, smp);
-		json__end(&j);
-		return;
-	}
-	fprintf(out, "%s: %s key %" PRIu64 " depth %d\n", nt->names[r->func],
-		stats_table__fmt_ns(r->delta, d, sizeof(d)), key, r->depth);
+	snprintf(label, sizeof(label), "%s:", nt->names[r->func]);
 	if (entry)
-		evline__print(s, nt->entry_ev[r->func], entry, out, NULL);
-	evline__print(s, ev, smp, out, NULL);
+		evline__row(start, &start_stk, s, entry_ev, entry, NULL, NULL);
+	evline__row(end, &end_stk, s, ev, smp, NULL, NULL);
+	emit_one(s, nt, &slow_desc, v);
+	if (nt->json)
+		return;
+	if (entry)
+		evline__print(s, entry_ev, entry, session__out(s), NULL);
+	evline__print(s, ev, smp, session__out(s), NULL);
 }
 
 static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -299,14 +387,14 @@ static void print_all(struct session *s, struct nested_trace *nt, int when)
 		struct rt_json js;
 
 		stats_stamp__now(s, &nt->since, when, &st);
-		calltree__json(nt->tree, out, &st);
+		calltree__emit(nt->tree, rt_json__init(&js, out, &st));
 		calltree__emit_drops(nt->tree, rt_json__init(&js, out, &st), when == STATS_END);
 		if (calltree__failed_alloc(nt->tree))
 			session__warn(s, "out of memory, some calls were not counted");
 		fflush(out);
 		return;
 	}
-	calltree__print(nt->tree, out);
+	calltree__emit(nt->tree, rt_text__init(&(struct rt_text){ 0 }, out));
 	calltree__print_drops(nt->tree, out, "nested-trace", when == STATS_END);
 	fflush(out);
 }

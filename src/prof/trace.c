@@ -15,6 +15,9 @@
 
 struct trace {
 	struct stack_flame *flame;
+	union evline_sinks u;
+	struct rt_sink *lines; /* the event lines, on @out */
+	FILE *out;
 };
 
 static int trace_init(struct session *s, void *priv, const struct opt_set *opts)
@@ -41,27 +44,25 @@ static int trace_init(struct session *s, void *priv, const struct opt_set *opts)
 
 static void trace_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct stack_ctx *stack = session__stack(s);
 	FILE *out = session__out(s);
 	struct trace *t = priv;
-	char ts[40];
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
 
 	if (t->flame) {
 		stack_flame__add(t->flame, s, smp, session__comm_at(s, smp->tid, smp->time), NULL,
 				 1, 0);
 		return;
 	}
-	if (session__json(s)) {
-		evline__json(s, ev, smp, out);
-		return;
+	if (!t->lines || t->out != out) {
+		if (t->lines)
+			rtable__end(t->lines);
+		t->lines = evline__sink(&t->u, s, out);
+		t->out = out;
+		rtable__begin(t->lines, &evline_desc);
 	}
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     ev->name);
-	evsel__print_raw(s, ev, smp, out);
-	fputc_unlocked('\n', out);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__print(stack, smp, out, "    ");
+	evline__row(v, &stk, s, ev, smp, NULL, NULL);
+	rtable__row(t->lines, v);
 }
 
 static void trace_interval(struct session *s, void *priv)
@@ -75,6 +76,8 @@ static void trace_deinit(struct session *s, void *priv)
 {
 	struct trace *t = priv;
 
+	if (t->lines)
+		rtable__end(t->lines);
 	stack_flame__close(t->flame, s, "trace");
 }
 

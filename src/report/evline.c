@@ -1,11 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The head of an event line: see evline.h. */
+/* The event line, declared once, and its text sink: see evline.h. */
 #include <string.h>
 
 #include "engine/session.h"
 #include "report/evline.h"
 #include "sym/stack.h"
 #include "util/json.h"
+
+const struct rt_col evline_cols[EVL_NCOLS] = {
+	[EVL_TIME] = { .name = "time_ns",
+		       .title = "TIME",
+		       .type = RT_U64,
+		       .unit = RT_UNIT_NS,
+		       .width = 26,
+		       .flags = RT_LEFT },
+	[EVL_COMM] = { .name = "comm", .title = "COMM", .type = RT_STR, .width = 16 },
+	[EVL_PID] = { .name = "pid", .title = "PID", .type = RT_U64, .flags = RT_NO_TEXT },
+	[EVL_TID] = { .name = "tid", .title = "TID", .type = RT_U64, .width = 7 },
+	[EVL_CPU] = { .name = "cpu", .title = "CPU", .type = RT_U64, .width = 3 },
+	[EVL_EVENT] = { .name = "event", .title = "EVENT", .type = RT_STR, .flags = RT_LEFT },
+	[EVL_FIELDS] = { .name = "fields", .title = "FIELDS", .type = RT_FIELDS },
+	[EVL_STACK] = { .name = "stack",
+			.title = "STACK",
+			.type = RT_STACK,
+			.flags = RT_OMIT_EMPTY },
+};
+
+const struct rt_desc evline_desc = { .type = "event", .cols = evline_cols, .ncols = EVL_NCOLS };
+
+/* The head's columns and the stack's, for records that write members between them. */
+static const struct rt_desc head_desc = { .cols = evline_cols, .ncols = EVL_FIELDS };
+static const struct rt_desc stack_desc = { .cols = evline_cols + EVL_STACK, .ncols = 1 };
 
 void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
 		  const char *name)
@@ -47,55 +72,115 @@ void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uin
 	fputs_unlocked(": ", out);
 }
 
+void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, struct evsel *ev,
+		 const struct sample *smp, const char *comm, const char *name)
+{
+	/* the members each column reads, no more: this runs for every event trace prints */
+	v[EVL_TIME].u = session__wall_ns(s, smp->time);
+	v[EVL_COMM].s = comm ? comm : session__comm_at(s, smp->tid, smp->time);
+	v[EVL_COMM].num = false;
+	v[EVL_PID].u = smp->pid;
+	v[EVL_TID].u = smp->tid;
+	v[EVL_CPU].u = smp->cpu;
+	v[EVL_EVENT].s = name ? name : ev->name;
+	v[EVL_EVENT].num = false;
+	v[EVL_FIELDS].rec.of = ev;
+	v[EVL_FIELDS].rec.smp = smp;
+	stk->ctx = session__stack(s);
+	stk->smp = smp;
+	stk->fr = NULL;
+	stk->nf = 0;
+	v[EVL_STACK].stk = stk;
+}
+
+/*
+ * The text line of a row: TIME COMM TID [CPU] NAME: PAYLOAD, then the
+ * stack's frames.  The time is printed from the sample's own (as
+ * session__fmt_time shows it: the wall clock or --tsc's seconds).
+ */
+static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
+{
+	struct evline_text *t = (struct evline_text *)k;
+	const struct sample *smp = v[EVL_FIELDS].rec.smp;
+	char ts[40];
+
+	(void)d;
+	if (t->prefix)
+		fputs_unlocked(t->prefix, t->fp);
+	session__fmt_time(t->s, smp->time, ts, sizeof(ts));
+	evline__head(t->fp, ts, v[EVL_COMM].s, (uint32_t)v[EVL_TID].u, (uint32_t)v[EVL_CPU].u,
+		     v[EVL_EVENT].s);
+	evsel__print_raw(t->s, (struct evsel *)v[EVL_FIELDS].rec.of, (struct sample *)smp, t->fp);
+	fputc_unlocked('\n', t->fp);
+	if (v[EVL_STACK].stk->ctx && (smp->nr_ips || smp->stack))
+		stack__print(v[EVL_STACK].stk->ctx, smp, t->fp, "    ");
+}
+
+static const struct rt_sink_ops text_ops = { .row = text_row };
+
+struct rt_sink *evline_text__init(struct evline_text *t, struct session *s, FILE *fp,
+				  const char *prefix)
+{
+	*t = (struct evline_text){ .sink.ops = &text_ops, .s = s, .fp = fp, .prefix = prefix };
+	return &t->sink;
+}
+
+struct rt_sink *evline__sink(union evline_sinks *u, struct session *s, FILE *fp)
+{
+	if (session__json(s))
+		return rt_json__init(&u->json, fp, NULL);
+	return evline_text__init(&u->text, s, fp, NULL);
+}
+
 void evline__print(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out,
 		   const char *prefix)
 {
-	struct stack_ctx *stack = session__stack(s);
-	char ts[40];
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	struct evline_text t;
 
-	if (prefix)
-		fputs_unlocked(prefix, out);
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     ev->name);
-	evsel__print_raw(s, ev, (struct sample *)smp, out);
-	fputc('\n', out);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__print(stack, smp, out, "    ");
+	evline__row(v, &stk, s, ev, smp, NULL, NULL);
+	text_row(evline_text__init(&t, s, out, prefix), &evline_desc, v);
+}
+
+void evline__members(struct json *j, struct session *s, struct evsel *ev, const struct sample *smp)
+{
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+
+	evline__row(v, &stk, s, ev, smp, NULL, NULL);
+	rt_json__members(j, &evline_desc, v);
+}
+
+void evline__object(struct json *j, const char *key, struct session *s, struct evsel *ev,
+		    const struct sample *smp)
+{
+	json__obj(j, key);
+	evline__members(j, s, ev, smp);
+	json__close(j);
 }
 
 void evline__json_members(struct json *j, struct session *s, const struct sample *smp,
 			  const char *comm, const char *name)
 {
-	json__u64(j, "time_ns", session__wall_ns(s, smp->time));
-	json__str(j, "comm", comm ? comm : session__comm_at(s, smp->tid, smp->time));
-	json__u64(j, "pid", smp->pid);
-	json__u64(j, "tid", smp->tid);
-	json__u64(j, "cpu", smp->cpu);
-	json__str(j, "event", name);
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+
+	evline__row(v, &stk, s, NULL, smp, comm, name);
+	rt_json__members(j, &head_desc, v);
 }
 
 void evline__json_head(struct json *j, FILE *out, struct session *s, const struct sample *smp,
 		       const char *comm, const char *name)
 {
-	json__begin(j, out, "event");
+	json__begin(j, out, evline_desc.type);
 	evline__json_members(j, s, smp, comm, name);
 }
 
 void evline__json_stack(struct json *j, struct session *s, const struct sample *smp)
 {
-	struct stack_ctx *stack = session__stack(s);
+	struct rt_stack stk = { .ctx = session__stack(s), .smp = smp };
+	struct rt_val v = { .stk = &stk };
 
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__json(stack, smp, j, "stack");
-}
-
-void evline__json(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out)
-{
-	struct json j;
-
-	evline__json_head(&j, out, s, smp, NULL, ev->name);
-	evsel__json_fields(ev, smp, &j, "fields");
-	evline__json_stack(&j, s, smp);
-	json__end(&j);
+	rt_json__members(j, &stack_desc, &v);
 }

@@ -1,12 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The head of one event line, as trace prints it and as the profilers that
- * print single events (num-dist --than, expr) do, so they read the same:
+ * The event line: one record per event, declared once (evline_desc) and
+ * rendered by two sinks, as trace prints it and as the profilers that
+ * print single events (nested-trace --than, multi-trace, num-dist --than,
+ * expr) do, so they read the same.
  *
- *   TIME                       COMM     TID [CPU] NAME: 
+ * Its columns (the JSON members, in this order):
+ *   time_ns  the wall clock (RT_U64, ns)       text: TIME (session__fmt_time)
+ *   comm     the thread's name                  text: %16s
+ *   pid                                         (JSON only)
+ *   tid                                         text: %7u
+ *   cpu                                         text: [%03u]
+ *   event    sys:name                           text: "NAME: "
+ *   fields   RT_FIELDS: the payload             text: the kernel's print format
+ *   stack    RT_STACK, when the sample has one and stacks are resolved:
+ *            text: the frames under the line, indented
  *
- * as printf("%s %16s %7u [%03u] %s: ") would, cheaper.  @ts is 26
- * characters (session__fmt_time).
+ * JSON is the rt_json sink of these rows:
+ *   {"type":"event","time_ns":N,"comm":"..","pid":N,"tid":N,"cpu":N,
+ *    "event":"sys:name","fields":{...},"stack":[...]}
+ * and an event inside another record is an RT_ROW of them (the same
+ * members, without the type).  The text line is a sink of its own
+ * (evline_text): trace prints every event, so the line is assembled by
+ * hand from the row's values (evline__head, the payload by the compiled
+ * printer fastprint, no printf per cell) rather than by the text table's
+ * cells; the columns, their order and their values are the description's.
  */
 #ifndef PP_EVLINE_H
 #define PP_EVLINE_H
@@ -14,39 +32,85 @@
 #include <stdint.h>
 #include <stdio.h>
 
-void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
-		  const char *name);
+#include "report/rtable.h"
 
 struct session;
 struct evsel;
 struct sample;
+struct json;
+
+enum evline_col {
+	EVL_TIME,
+	EVL_COMM,
+	EVL_PID,
+	EVL_TID,
+	EVL_CPU,
+	EVL_EVENT,
+	EVL_FIELDS,
+	EVL_STACK,
+	EVL_NCOLS,
+};
+
+extern const struct rt_col evline_cols[EVL_NCOLS];
+extern const struct rt_desc evline_desc;
+
 /*
- * One whole event as trace prints it: @prefix (NULL: none), the head, the
- * payload in the kernel's format, and its stack under it (indented) if it
- * has one and stacks are resolved.
+ * The row of one event into @v[EVL_NCOLS] (its stack's value in @stk, which
+ * lives as long as @v): @comm NULL: the thread's comm at the sample's time;
+ * @name the event's name (NULL: @ev's); @ev NULL: no fields (a record of
+ * the profiler's own).
  */
+void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, struct evsel *ev,
+		 const struct sample *smp, const char *comm, const char *name);
+
+/* The text line: a sink of evline_desc's rows, each line after @prefix (NULL: none). */
+struct evline_text {
+	struct rt_sink sink;
+	struct session *s;
+	FILE *fp;
+	const char *prefix;
+};
+struct rt_sink *evline_text__init(struct evline_text *t, struct session *s, FILE *fp,
+				  const char *prefix);
+
+/* Room for the sink an event line goes to. */
+union evline_sinks {
+	struct evline_text text;
+	struct rt_json json;
+};
+/* The sink --json picks for event lines on @fp. */
+struct rt_sink *evline__sink(union evline_sinks *u, struct session *s, FILE *fp);
+
+/*
+ * The head of a text line, "TIME COMM TID [CPU] NAME: ", as
+ * printf("%s %16s %7u [%03u] %s: ") would, cheaper.  @ts is up to 26
+ * characters (session__fmt_time).
+ */
+void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
+		  const char *name);
+
+/* One whole event as trace's text prints it, after @prefix (NULL: none). */
 void evline__print(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out,
 		   const char *prefix);
 
 /*
- * --json: the same event as one JSON line:
- *   {"type":"event","time_ns":N,"comm":"..","pid":N,"tid":N,"cpu":N,
- *    "event":"sys:name","fields":{...},"stack":[...]}
- * "fields" as evsel__json_fields decodes them, "stack" only when the
- * sample has one and stacks are resolved.
+ * The event's members (all the columns, as an RT_ROW of evline_desc
+ * writes them) into @j's open object: an event inside another record.
  */
-void evline__json(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out);
+void evline__members(struct json *j, struct session *s, struct evsel *ev, const struct sample *smp);
+/* The event as the object @key of @j's open object (an RT_ROW of evline_desc). */
+void evline__object(struct json *j, const char *key, struct session *s, struct evsel *ev,
+		    const struct sample *smp);
 
 /*
- * The parts, for records that add members of their own:
+ * For records of a profiler's own that carry an event's head and stack
+ * around members of their own (until they are descriptions: their columns
+ * are then evline_cols[EVL_TIME..EVL_EVENT], theirs, evline_cols[EVL_STACK]):
  * evline__json_head begins the line on @out with "type":"event" and the
- * members below (the caller adds its own, then json__end()s it);
- * evline__json_members writes time_ns, comm, pid, tid, cpu and "event":
- * @name into @j's open object (an event inside another record).  @comm
- * NULL: the thread's comm at the sample's time.  evline__json_stack adds
- * "stack" as evline__json does.
+ * head members; evline__json_members writes the head members (time_ns,
+ * comm, pid, tid, cpu, "event": @name) into @j's open object (@comm NULL:
+ * the thread's comm at the sample's time); evline__json_stack adds "stack".
  */
-struct json;
 void evline__json_head(struct json *j, FILE *out, struct session *s, const struct sample *smp,
 		       const char *comm, const char *name);
 void evline__json_members(struct json *j, struct session *s, const struct sample *smp,

@@ -8,6 +8,7 @@
 #include "report/log2_hist.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
+#include "engine/session.h"
 #include "sym/stack.h"
 #include "util/json.h"
 #include "util/units.h"
@@ -56,6 +57,16 @@ static void stats_of(const struct hist *h, uint64_t *v, double *mean)
 	v[6] = hist__max(h);
 }
 
+/* RT_STACK: stacks not resolved, or the sample has none */
+static bool no_stack(const struct rt_val *v)
+{
+	const struct rt_stack *st = v->stk;
+
+	if (!st || !st->ctx)
+		return true;
+	return st->smp ? !st->smp->nr_ips && !st->smp->stack : st->nf <= 0;
+}
+
 static bool empty(const struct rt_col *c, const struct rt_val *v)
 {
 	if (!(c->flags & RT_OMIT_EMPTY))
@@ -73,6 +84,10 @@ static bool empty(const struct rt_col *c, const struct rt_val *v)
 	case RT_HEX:
 	case RT_S64:
 		return !v->u;
+	case RT_STACK:
+		return no_stack(v);
+	case RT_ROW:
+		return !v->row.v;
 	default:
 		return false;
 	}
@@ -136,7 +151,7 @@ static struct rt_text *text_of(struct rt_sink *k)
 static bool text_col(const struct rt_col *c)
 {
 	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 &&
-	       c->type != RT_JSON && c->type != RT_STACK;
+	       c->type != RT_JSON && c->type != RT_STACK && c->type != RT_FIELDS && c->type != RT_ROW;
 }
 
 static int text_width(const struct rt_text *t, int i, const struct rt_col *c)
@@ -448,6 +463,18 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 		else
 			stack__json_frames(v->stk->ctx, v->stk->fr, v->stk->nf, j, c->name);
 		break;
+	case RT_FIELDS:
+		evsel__json_fields((struct evsel *)v->rec.of, v->rec.smp, j, c->name);
+		break;
+	case RT_ROW:
+		if (!v->row.v) {
+			json__null(j, c->name);
+			break;
+		}
+		json__obj(j, c->name);
+		rt_json__members(j, v->row.d, v->row.v);
+		json__close(j);
+		break;
 	}
 }
 
@@ -458,7 +485,8 @@ void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_v
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
-		if ((c->flags & RT_NO_JSON) || empty(c, &v[i]))
+		if ((c->flags & (RT_NO_JSON | RT_OMIT_EMPTY)) &&
+		    ((c->flags & RT_NO_JSON) || empty(c, &v[i])))
 			continue;
 		if (c->obj != obj && (!c->obj || !obj || strcmp(c->obj, obj))) {
 			if (obj)

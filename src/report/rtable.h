@@ -25,6 +25,11 @@
  *            RT_JSON  .s, members already written (json__frag_end), or NULL
  *            RT_STACK .stk, a stack (struct rt_stack; JSON: an array of
  *                     frames; text: no cell, its frames under the row)
+ *            RT_FIELDS .rec, a record's payload: .rec.of its struct evsel,
+ *                     .rec.smp the sample (JSON: an object of its fields,
+ *                     evsel__json_fields; text: the event line's sink)
+ *            RT_ROW   .row, a row of another description as one value
+ *                     (JSON: an object of its members; .row.v NULL: null)
  *   unit   RT_UNIT_NS, _BYTES, _COUNT, _PERCENT or _NONE: for sinks that
  *          keep units apart (and RT_STATS/RT_LOG2 print times by it)
  *   obj    JSON: the column is a member of this object of the row; the
@@ -82,6 +87,10 @@
 struct hist;
 struct log2_hist;
 struct stats_stamp;
+struct sample;
+struct rt_desc;
+struct rt_val;
+struct json;
 
 enum rt_type {
 	RT_STR,
@@ -96,6 +105,8 @@ enum rt_type {
 	RT_STRS,
 	RT_JSON,
 	RT_STACK,
+	RT_FIELDS,
+	RT_ROW,
 };
 
 enum rt_unit {
@@ -178,6 +189,14 @@ struct rt_val {
 		const struct log2_hist *l2;
 		const char *const *sv;
 		const struct rt_stack *stk;
+		struct {
+			const void *of; /* RT_FIELDS: struct evsel */
+			const struct sample *smp;
+		} rec;
+		struct {
+			const struct rt_desc *d;
+			const struct rt_val *v;
+		} row;
 	};
 	const char *s;
 	uint64_t n; /* RT_STRS: how many; RT_PCT_OF: the whole */

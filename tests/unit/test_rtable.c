@@ -183,6 +183,44 @@ static void test_flags(void)
 	CHECK_STR(line, "CPU      %   STAT");
 }
 
+/* RT_ROW: a row of another description as an object of the row, or null */
+static void test_row(void)
+{
+	static const struct rt_col in_cols[] = {
+		{ .name = "tid", .title = "TID", .type = RT_U64 },
+		{ .name = "comm", .title = "COMM", .type = RT_STR },
+	};
+	static const struct rt_desc in = { .cols = in_cols, .ncols = 2 };
+	static const struct rt_col out_cols[] = {
+		{ .name = "key", .title = "KEY", .type = RT_U64, .width = 3 },
+		{ .name = "start", .type = RT_ROW, .flags = RT_OMIT_EMPTY },
+		{ .name = "end", .type = RT_ROW },
+	};
+	static const struct rt_desc out_d = { .type = "slow", .cols = out_cols, .ncols = 3 };
+	const struct rt_val a[] = { { .u = 7 }, { .s = "sh" } };
+	union rt_sinks u;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	struct rt_sink *k = rt_json__init(&u.json, fp, NULL);
+
+	rtable__begin(k, &out_d);
+	rtable__row(k, (struct rt_val[]){ { .u = 1 }, { .row = { &in, a } }, { .row = { &in, a } } });
+	rtable__row(k, (struct rt_val[]){ { .u = 2 }, { .row = { &in, NULL } }, { .row = { &in, NULL } } });
+	rtable__end(k);
+	k = rt_text__init(&u.text, fp);
+	rtable__begin(k, &out_d);
+	rtable__row(k, (struct rt_val[]){ { .u = 1 }, { .row = { &in, a } }, { .row = { &in, a } } });
+	rtable__end(k);
+	fclose(fp);
+	CHECK_STR(out, "{\"type\":\"slow\",\"key\":1,\"start\":{\"tid\":7,\"comm\":\"sh\"},"
+		       "\"end\":{\"tid\":7,\"comm\":\"sh\"}}\n"
+		       "{\"type\":\"slow\",\"key\":2,\"end\":null}\n"
+		       "KEY\n"
+		       "  1\n");
+	free(out);
+}
+
 int main(void)
 {
 	test_flags();
@@ -310,5 +348,6 @@ int main(void)
 		hist__delete(tot[r]);
 		hist__delete(sleep_h[r]);
 	}
+	test_row();
 	return ut_done("test_rtable");
 }

@@ -473,17 +473,6 @@ static void fmt_key(const struct multipoint *mt, u64 key, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, key);
 }
 
-/* --json: one event of a pair, as an object: trace's event record without its type. */
-static void json_event(struct session *s, struct json *j, const char *key, struct evsel *ev,
-		       const struct sample *smp)
-{
-	json__obj(j, key);
-	evline__json_members(j, s, smp, NULL, ev->name);
-	evsel__json_fields(ev, smp, j, "fields");
-	evline__json_stack(j, s, smp);
-	json__close(j);
-}
-
 /* --json: the slow pair's row of slow_desc; its events (@events) when not NULL. */
 static void slow_row(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
 		     const char *label, const char *events, char *kbuf, size_t len,
@@ -511,9 +500,9 @@ static char *slow_events(struct session *s, const struct multipoint_pair *p)
 	if (json__frag_begin(&j))
 		return NULL;
 	if (p->start_smp)
-		json_event(s, &j, "start", p->start_ev, p->start_smp);
+		evline__object(&j, "start", s, p->start_ev, p->start_smp);
 	if (p->end_ev)
-		json_event(s, &j, "end", p->end_ev, p->end_smp);
+		evline__object(&j, "end", s, p->end_ev, p->end_smp);
 	else
 		json__null(&j, "end");
 	return json__frag_end(&j);
