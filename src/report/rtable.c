@@ -67,7 +67,7 @@ static bool empty(const struct rt_col *c, const struct rt_val *v)
 	case RT_JSON:
 		return !v->s;
 	default:
-		return false;
+		return v->null;
 	}
 }
 
@@ -76,6 +76,10 @@ char *rt_cell(const struct rt_col *c, const struct rt_val *v, char *buf, size_t 
 	size_t n = 0;
 
 	buf[0] = 0;
+	if (v->null && c->type != RT_STR) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
 	switch (c->type) {
 	case RT_STR:
 		if ((c->flags & RT_EMPTY_NULL) && (!v->s || !*v->s))
@@ -206,6 +210,8 @@ static void text_begin(struct rt_sink *k, const struct rt_desc *d)
 				put(t, &first, false, RT_STATS_WIDTH, stats_titles[s]);
 			continue;
 		}
+		if ((c->flags & RT_TAIL) && (!c->title || !*c->title))
+			continue;
 		put(t, &first, c->flags & RT_LEFT, text_width(t, i, c), c->title ? c->title : "");
 	}
 	fputc('\n', t->fp);
@@ -227,9 +233,8 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 			continue;
 		if (c->type == RT_STATS)
 			put_stats(t, &first, c, v[i].h);
-		else
-			put(t, &first, c->flags & RT_LEFT, text_width(t, i, c),
-			    rt_cell(c, &v[i], buf, sizeof(buf)));
+		else if (*rt_cell(c, &v[i], buf, sizeof(buf)) || !(c->flags & RT_TAIL))
+			put(t, &first, c->flags & RT_LEFT, text_width(t, i, c), buf);
 	}
 	fputc('\n', t->fp);
 	/* sub-rows: "  TITLE" across the columns before the statistics, then the statistics */
@@ -331,10 +336,16 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 {
 	bool ns = c->unit == RT_UNIT_NS;
 
+	if (v->null && c->type != RT_STATS && c->type != RT_LOG2 && c->type != RT_JSON) {
+		json__null(j, c->name);
+		return;
+	}
 	switch (c->type) {
 	case RT_STR:
 		if ((c->flags & RT_EMPTY_NULL) && (!v->s || !*v->s))
 			json__null(j, c->name);
+		else if (v->num && v->real)
+			json__f64(j, c->name, v->d);
 		else if (v->num)
 			json__i64(j, c->name, v->i);
 		else

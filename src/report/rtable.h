@@ -114,6 +114,8 @@ enum rt_unit {
 #define RT_OMIT_EMPTY 0x20 /* no member (nor sub-row) when NULL or without values */
 #define RT_EMPTY_NULL 0x40 /* RT_STR: "" is "-" in text and null in JSON */
 #define RT_PCT_OF 0x80	   /* RT_U64: text "N (x.x%)" of the value's .n */
+#define RT_TAIL 0x100	   /* text: an empty cell (or title) is not printed, nor the */
+			   /* space before it: optional words at the end of a line */
 
 /* The text cells of RT_STATS: "calls" is one narrower than the values. */
 #define RT_STATS_WIDTH 11
@@ -148,6 +150,12 @@ struct rt_val {
 	const char *s;
 	uint64_t n; /* RT_STRS: how many; RT_PCT_OF: the whole */
 	bool num;   /* RT_STR: the text of the number .i (JSON writes the number) */
+	bool real;  /* RT_STR with .num: the number is .d, a real */
+	/*
+	 * No value: JSON null (no member with RT_OMIT_EMPTY, but an RT_STR's
+	 * missing value is a NULL .s); text: .s for RT_STR ("<not counted>"), else "-".
+	 */
+	bool null;
 };
 
 struct rt_sink;
