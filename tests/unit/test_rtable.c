@@ -150,12 +150,24 @@ static void check_null_tail(void)
 {
 	const struct rt_desc d = { .type = "counter", .cols = num_cols, .ncols = 6 };
 	const struct rt_val rows[3][6] = {
-		{ { .s = "a" }, { .s = "1,234", .num = true, .i = 1234 }, { .d = 50 }, { .d = 2.5 },
-		  { .s = "note" }, { .s = "[J]" } },
-		{ { .s = "b" }, { .s = "1.50", .num = true, .real = true, .d = 1.5 }, { .null = true },
-		  { .null = true }, { .s = NULL }, { .s = NULL } },
-		{ { .s = "c" }, { .s = "<none>", .null = true }, { .d = 0 }, { .null = true },
-		  { .s = "" }, { .s = "x" } },
+		{ { .s = "a" },
+		  { .s = "1,234", .num = true, .i = 1234 },
+		  { .d = 50 },
+		  { .d = 2.5 },
+		  { .s = "note" },
+		  { .s = "[J]" } },
+		{ { .s = "b" },
+		  { .s = "1.50", .num = true, .real = true, .d = 1.5 },
+		  { .null = true },
+		  { .null = true },
+		  { .s = NULL },
+		  { .s = NULL } },
+		{ { .s = "c" },
+		  { .s = "<none>", .null = true },
+		  { .d = 0 },
+		  { .null = true },
+		  { .s = "" },
+		  { .s = "x" } },
 	};
 	static const char text[] = "EVENT     VALUE   PCT NOTE\n"
 				   "a         1,234  50.0 note [J]\n"
@@ -171,8 +183,8 @@ static void check_null_tail(void)
 
 	for (int json_sink = 0; json_sink < 2; json_sink++) {
 		FILE *fp = open_memstream(&out, &len);
-		struct rt_sink *k = json_sink ? rt_json__init(&u.json, fp, NULL)
-					      : rt_text__init(&u.text, fp);
+		struct rt_sink *k =
+			json_sink ? rt_json__init(&u.json, fp, NULL) : rt_text__init(&u.text, fp);
 
 		rtable__begin(k, &d);
 		for (int r = 0; r < 3; r++)
