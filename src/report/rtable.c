@@ -64,6 +64,7 @@ static bool empty(const struct rt_col *c, const struct rt_val *v)
 	case RT_LOG2:
 		return !v->l2 || !log2_hist__count(v->l2);
 	case RT_STR:
+		return !v->s && !v->null;
 	case RT_JSON:
 		return !v->s;
 	default:

@@ -152,8 +152,9 @@ struct rt_val {
 	bool num;   /* RT_STR: the text of the number .i (JSON writes the number) */
 	bool real;  /* RT_STR with .num: the number is .d, a real */
 	/*
-	 * No value: JSON null (no member with RT_OMIT_EMPTY, but an RT_STR's
-	 * missing value is a NULL .s); text: .s for RT_STR ("<not counted>"), else "-".
+	 * No value: JSON null, and text .s for RT_STR ("<not counted>"), else
+	 * "-".  With RT_OMIT_EMPTY a number without one has no member; an
+	 * RT_STR's missing value is a NULL .s, so a null RT_STR stays (null).
 	 */
 	bool null;
 };
