@@ -81,13 +81,11 @@ static void print_interval(struct session *s, struct stat_prof *p)
 	FILE *out = session__out(s);
 	char ts[64];
 
-	if (session__json(s)) {
-		ctr_set__json(&p->cs, out, p->perins, false, "interval");
-	} else {
+	if (!session__json(s)) {
 		session__fmt_time(s, session__now(s), ts, sizeof(ts));
 		fprintf(out, "%s stat: %.3f s\n", ts, (double)(p->cs.t_now - p->cs.t_last) / 1e9);
-		ctr_set__print(&p->cs, out, p->perins, false);
 	}
+	ctr_set__report(&p->cs, out, session__json(s), p->perins, false, "interval");
 	fflush(out);
 	ctr_set__advance(&p->cs);
 }
@@ -106,13 +104,10 @@ static void stat_snapshot(struct session *s, void *priv)
 	FILE *out = session__out(s);
 
 	ctr_set__read(&p->cs);
-	if (session__json(s)) {
-		ctr_set__json(&p->cs, out, p->perins, true, "so far");
-	} else {
+	if (!session__json(s))
 		fprintf(out, "stat: so far (%.3f s)\n",
 			(double)(p->cs.t_now - p->cs.t_first) / 1e9);
-		ctr_set__print(&p->cs, out, p->perins, true);
-	}
+	ctr_set__report(&p->cs, out, session__json(s), p->perins, true, "so far");
 	fflush(out);
 }
 
@@ -163,13 +158,10 @@ static void stat_deinit(struct session *s, void *priv)
 		/* the last, partial interval, as perf stat -I: the intervals add up to the total */
 		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last)
 			print_interval(s, p);
-		if (session__json(s)) {
-			ctr_set__json(&p->cs, out, p->perins, true, "total");
-		} else {
+		if (!session__json(s))
 			fprintf(out, "stat: total (%.3f s)\n",
 				(double)(p->cs.t_now - p->cs.t_first) / 1e9);
-			ctr_set__print(&p->cs, out, p->perins, true);
-		}
+		ctr_set__report(&p->cs, out, session__json(s), p->perins, true, "total");
 		print_times(s, p, out);
 		fflush(out);
 	}
