@@ -215,7 +215,8 @@ static void who_vals(struct session *s, struct hrcount *p, int key, struct rt_va
 	who(s, p, key, buf, len);
 	if (p->g.per_thread) {
 		v[1] = (struct rt_val){ .i = key };
-		v[2] = (struct rt_val){ .s = session__comm(s, (u32)key), .null = true };
+		v[2].s = session__comm(s, (u32)key);
+		v[2].null = !v[2].s; /* written: null */
 	} else {
 		v[0] = (struct rt_val){ .i = key };
 	}

@@ -472,9 +472,8 @@ static void who_vals(const struct ctr_set *cs, int i, struct rt_val *v, char *wh
 	v[CI_WHO].s = who;
 	if (cs->per_thread) {
 		v[CI_TID] = (struct rt_val){ .i = cs->inst[i] };
-		v[CI_COMM] =
-			(struct rt_val){ .s = cs->s ? session__comm(cs->s, (u32)cs->inst[i]) : NULL,
-					 .null = true };
+		v[CI_COMM].s = cs->s ? session__comm(cs->s, (u32)cs->inst[i]) : NULL;
+		v[CI_COMM].null = !v[CI_COMM].s; /* written: null */
 	} else {
 		v[CI_CPU] = (struct rt_val){ .i = cs->inst[i] };
 	}
