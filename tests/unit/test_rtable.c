@@ -142,30 +142,34 @@ static const struct rt_col num_cols[] = {
 	{ .name = "value", .title = "VALUE", .type = RT_STR, .width = 9 },
 	{ .name = "pct", .title = "PCT", .type = RT_F64, .width = 5, .decimals = 1 },
 	{ .name = "rate", .type = RT_F64, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
 	{ .title = "NOTE", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON | RT_TAIL },
 	{ .title = "", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON | RT_TAIL },
 };
 
 static void check_null_tail(void)
 {
-	const struct rt_desc d = { .type = "counter", .cols = num_cols, .ncols = 6 };
-	const struct rt_val rows[3][6] = {
+	const struct rt_desc d = { .type = "counter", .cols = num_cols, .ncols = 7 };
+	const struct rt_val rows[3][7] = {
 		{ { .s = "a" },
 		  { .s = "1,234", .num = true, .i = 1234 },
 		  { .d = 50 },
 		  { .d = 2.5 },
+		  { .s = "x" },
 		  { .s = "note" },
 		  { .s = "[J]" } },
 		{ { .s = "b" },
 		  { .s = "1.50", .num = true, .real = true, .d = 1.5 },
 		  { .null = true },
 		  { .null = true },
+		  { .s = NULL, .null = true },
 		  { .s = NULL },
 		  { .s = NULL } },
 		{ { .s = "c" },
 		  { .s = "<none>", .null = true },
 		  { .d = 0 },
 		  { .null = true },
+		  { .s = NULL },
 		  { .s = "" },
 		  { .s = "x" } },
 	};
@@ -174,8 +178,9 @@ static void check_null_tail(void)
 				   "b          1.50     -\n"
 				   "c        <none>   0.0 x\n";
 	static const char json[] =
-		"{\"type\":\"counter\",\"event\":\"a\",\"value\":1234,\"pct\":50,\"rate\":2.5}\n"
-		"{\"type\":\"counter\",\"event\":\"b\",\"value\":1.5,\"pct\":null}\n"
+		"{\"type\":\"counter\",\"event\":\"a\",\"value\":1234,\"pct\":50,\"rate\":2.5,"
+		"\"comm\":\"x\"}\n"
+		"{\"type\":\"counter\",\"event\":\"b\",\"value\":1.5,\"pct\":null,\"comm\":null}\n"
 		"{\"type\":\"counter\",\"event\":\"c\",\"value\":null,\"pct\":0}\n";
 	union rt_sinks u;
 	char *out = NULL;
