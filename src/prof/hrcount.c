@@ -19,7 +19,6 @@
 #include "profiler.h"
 #include "report/outfile.h"
 #include "util/hash.h"
-#include "util/json.h"
 #include "util/units.h"
 
 /*
@@ -124,179 +123,283 @@ static void who(struct session *s, struct hrcount *p, int key, char *buf, size_t
 		snprintf(buf, len, "CPU%d", key);
 }
 
-static void row(struct session *s, struct hrcount *p, FILE *out, int k, const struct hrg_stat *st,
-		const char *inst, int width)
-{
-	const struct hrg_member *m = &p->g.m[k];
-	bool frac = m->unit[0] != 0;
-	char mn[40], avg[40], mx[40], tot[40], ts[64], w[64];
-
-	if (inst)
-		fprintf(out, "%-16s ", inst);
-	if (!st->samples) {
-		fprintf(out, "%-*s %9s\n", width, m->name, "-");
-		return;
-	}
-	ctr__fmt((double)st->total * m->scale, frac, tot, sizeof(tot));
-	ctr__fmt(st->has_min ? (double)st->min * m->scale : 0, frac, mn, sizeof(mn));
-	ctr__fmt((double)st->total * m->scale / (double)st->periods, true, avg, sizeof(avg));
-	ctr__fmt((double)st->max * m->scale, frac, mx, sizeof(mx));
-	session__fmt_time(s, st->max_time, ts, sizeof(ts));
-	who(s, p, st->max_key, w, sizeof(w));
-	fprintf(out, "%-*s %9llu %14s %10s %12s %10s  %s %s", width, m->name,
-		(unsigned long long)st->periods, tot, st->has_min ? mn : "-", avg, mx,
-		strlen(ts) > 11 ? ts + 11 : ts, w);
-	if (st->max_periods > 1)
-		fprintf(out, " (over %llu periods)", (unsigned long long)st->max_periods);
-	if (m->unit[0])
-		fprintf(out, " [%s]", m->unit);
-	fputc('\n', out);
-}
-
 static int by_key(const struct hc_inst *a, const struct hc_inst *b)
 {
 	return (a->key > b->key) - (a->key < b->key);
 }
 
-/* --json: the instance @key (-1: none) of a row. */
-static void json_who(struct session *s, struct hrcount *p, struct json *j, const char *prefix,
-		     int key)
-{
-	char name[32];
+/*
+ * The table: per event (per instance with --perins: its label first, JSON's
+ * "exited", or "cpu" or "tid"+"comm"), the periods, the count's total,
+ * minimum, average and maximum per period, and when and where (JSON: "max_"
+ * "cpu" or "tid"+"comm") the maximum was, over how many periods, the unit.
+ * A row without samples: its periods only ("-").
+ */
+enum {
+	HC_WHO,
+	HC_EXITED,
+	HC_CPU,
+	HC_TID,
+	HC_COMM,
+	HC_EVENT,
+	HC_PERIODS,
+	HC_TOTAL,
+	HC_MIN,
+	HC_AVG,
+	HC_MAX,
+	HC_AT,
+	HC_AT_NS,
+	HC_AT_WHO,
+	HC_AT_CPU,
+	HC_AT_TID,
+	HC_AT_COMM,
+	HC_AT_PERIODS,
+	HC_OVER,
+	HC_UNIT_TEXT,
+	HC_UNIT,
+	HC_NR,
+};
 
-	snprintf(name, sizeof(name), "%s%s", prefix, p->g.per_thread ? "tid" : "cpu");
-	json__i64(j, name, key);
+#define HC_JSON_ONLY (RT_NO_TEXT | RT_OMIT_EMPTY)
+#define HC_TEXT_TAIL (RT_LEFT | RT_NO_JSON | RT_TAIL)
+#define HC_NUM(n, t, w)                                            \
+	{                                                          \
+		.name = n, .title = t, .type = RT_STR, .width = w, \
+		.flags = RT_TAIL | RT_OMIT_EMPTY                   \
+	}
+
+static const struct rt_col hc_cols[HC_NR] = {
+	[HC_WHO] = { .title = "CPU", .type = RT_STR, .width = 16, .flags = RT_LEFT | RT_NO_JSON },
+	[HC_EXITED] = { .name = "exited", .type = RT_BOOL, .flags = HC_JSON_ONLY },
+	[HC_CPU] = { .name = "cpu", .type = RT_S64, .flags = HC_JSON_ONLY },
+	[HC_TID] = { .name = "tid", .type = RT_S64, .flags = HC_JSON_ONLY },
+	[HC_COMM] = { .name = "comm", .type = RT_STR, .flags = HC_JSON_ONLY },
+	[HC_EVENT] = { .name = "event",
+		       .title = "EVENT",
+		       .type = RT_STR,
+		       .width = 5,
+		       .flags = RT_LEFT | RT_FIT },
+	[HC_PERIODS] = { .name = "periods", .title = "PERIODS", .type = RT_STR, .width = 9 },
+	[HC_TOTAL] = HC_NUM("total", "TOTAL", 14),
+	[HC_MIN] = HC_NUM("min", "MIN", 10),
+	[HC_AVG] = HC_NUM("avg", "AVG", 12),
+	[HC_MAX] = HC_NUM("max", "MAX", 10),
+	[HC_AT] = { .title = " MAX AT", .type = RT_STR, .flags = HC_TEXT_TAIL },
+	[HC_AT_NS] = { .name = "max_time_ns",
+		       .type = RT_U64,
+		       .unit = RT_UNIT_NS,
+		       .flags = HC_JSON_ONLY },
+	[HC_AT_WHO] = { .type = RT_STR, .flags = HC_TEXT_TAIL },
+	[HC_AT_CPU] = { .name = "max_cpu", .type = RT_S64, .flags = HC_JSON_ONLY },
+	[HC_AT_TID] = { .name = "max_tid", .type = RT_S64, .flags = HC_JSON_ONLY },
+	[HC_AT_COMM] = { .name = "max_comm", .type = RT_STR, .flags = HC_JSON_ONLY },
+	[HC_AT_PERIODS] = { .name = "max_periods", .type = RT_U64, .flags = HC_JSON_ONLY },
+	[HC_OVER] = { .type = RT_STR, .flags = HC_TEXT_TAIL },
+	[HC_UNIT_TEXT] = { .type = RT_STR, .flags = HC_TEXT_TAIL },
+	[HC_UNIT] = { .name = "unit", .type = RT_STR, .flags = HC_JSON_ONLY },
+};
+
+/* The text cells a row keeps while it is emitted. */
+struct hc_bufs {
+	char inst[64], periods[24], tot[40], mn[40], avg[40], mx[40], ts[64], at[80];
+	char w[64];
+	char over[48], unit[24];
+};
+
+/* Instance @key's label and JSON members (@v: cpu, tid, comm), or none for -1. */
+static void who_vals(struct session *s, struct hrcount *p, int key, struct rt_val *v, char *buf,
+		     size_t len)
+{
+	v[0] = v[1] = (struct rt_val){ .null = true };
+	v[2] = (struct rt_val){ .s = NULL };
+	if (key < 0)
+		return;
+	who(s, p, key, buf, len);
 	if (p->g.per_thread) {
-		snprintf(name, sizeof(name), "%scomm", prefix);
-		json__str(j, name, session__comm(s, (u32)key));
+		v[1] = (struct rt_val){ .i = key };
+		v[2].s = session__comm(s, (u32)key);
+		v[2].null = !v[2].s; /* written: null */
+	} else {
+		v[0] = (struct rt_val){ .i = key };
 	}
 }
 
-/* --json: a row of the table (README, hrcount). */
-static void json_row(struct session *s, struct hrcount *p, FILE *out, int k,
-		     const struct hrg_stat *st, int key, const char *scope, u64 now, u64 ns)
+/* A row of event @k: instance @key (-1: all of them; -2: the threads folded away). */
+static void hc_row(struct session *s, struct hrcount *p, struct rt_sink *k, bool perins, int kk,
+		   const struct hrg_stat *st, int key)
 {
-	const struct hrg_member *m = &p->g.m[k];
-	const char *unit = ctr__json_unit(m->unit);
-	struct json j;
+	const struct hrg_member *m = &p->g.m[kk];
+	struct rt_val v[HC_NR];
+	struct hc_bufs b = { .inst = "" };
 
-	json__begin(&j, out, "row");
-	json__str(&j, "scope", scope);
-	json__u64(&j, "time_ns", session__wall_ns(s, now));
-	json__u64(&j, "interval_ns", ns);
-	if (key == -2)
-		json__bool(&j, "exited", true);
-	else if (key >= 0)
-		json_who(s, p, &j, "", key);
-	json__str(&j, "event", m->name);
-	json__u64(&j, "periods", st->periods);
+	for (int i = 0; i < HC_NR; i++)
+		v[i] = (struct rt_val){ .null = hc_cols[i].type != RT_STR };
+	who_vals(s, p, key, &v[HC_CPU], b.inst, sizeof(b.inst));
+	if (key == -2) {
+		snprintf(b.inst, sizeof(b.inst), "(exited)");
+		v[HC_EXITED] = (struct rt_val){ .b = true };
+	}
+	v[HC_WHO].s = b.inst;
+	v[HC_EVENT].s = m->name;
+	snprintf(b.periods, sizeof(b.periods), "%llu", (unsigned long long)st->periods);
+	v[HC_PERIODS] = (struct rt_val){ .s = st->samples ? b.periods : "-",
+					 .num = true,
+					 .i = (int64_t)st->periods };
+	v[HC_UNIT].s = ctr__unit(m->unit);
 	if (st->samples) {
-		ctr__json_num(&j, "total", (double)st->total * m->scale, m->unit, false);
+		v[HC_TOTAL] = ctr__val((double)st->total * m->scale, m->unit, false, b.tot,
+				       sizeof(b.tot));
 		if (st->has_min)
-			ctr__json_num(&j, "min", (double)st->min * m->scale, m->unit, false);
+			v[HC_MIN] = ctr__val((double)st->min * m->scale, m->unit, false, b.mn,
+					     sizeof(b.mn));
 		else
-			json__null(&j, "min");
-		ctr__json_num(&j, "avg", (double)st->total * m->scale / (double)st->periods,
-			      m->unit, true);
-		ctr__json_num(&j, "max", (double)st->max * m->scale, m->unit, false);
-		json__u64(&j, "max_time_ns", session__wall_ns(s, st->max_time));
-		json_who(s, p, &j, "max_", st->max_key);
-		json__u64(&j, "max_periods", st->max_periods);
+			v[HC_MIN] = (struct rt_val){ .s = "-", .null = true };
+		v[HC_AVG] = ctr__val((double)st->total * m->scale / (double)st->periods, m->unit,
+				     true, b.avg, sizeof(b.avg));
+		v[HC_MAX] =
+			ctr__val((double)st->max * m->scale, m->unit, false, b.mx, sizeof(b.mx));
+		session__fmt_time(s, st->max_time, b.ts, sizeof(b.ts));
+		snprintf(b.at, sizeof(b.at), " %.63s", strlen(b.ts) > 11 ? b.ts + 11 : b.ts);
+		v[HC_AT].s = b.at;
+		v[HC_AT_NS] = (struct rt_val){ .u = session__wall_ns(s, st->max_time) };
+		who_vals(s, p, st->max_key, &v[HC_AT_CPU], b.w, sizeof(b.w));
+		v[HC_AT_WHO].s = b.w;
+		v[HC_AT_PERIODS] = (struct rt_val){ .u = st->max_periods };
+		if (st->max_periods > 1) {
+			snprintf(b.over, sizeof(b.over), "(over %llu periods)",
+				 (unsigned long long)st->max_periods);
+			v[HC_OVER].s = b.over;
+		}
+		if (m->unit[0]) {
+			snprintf(b.unit, sizeof(b.unit), "[%s]", m->unit);
+			v[HC_UNIT_TEXT].s = b.unit;
+		}
 	}
-	if (unit)
-		json__str(&j, "unit", unit);
-	json__end(&j);
+	rtable__row(k, perins ? v : v + 1);
 }
 
-/* --json: the header's numbers; the run's with what came after the last period. */
-static void json_head(struct session *s, struct hrcount *p, FILE *out, const char *scope, bool run,
-		      u64 now, u64 ns, unsigned ninst)
+/* The rows of every event (per instance with --perins) of the interval, or of the @run. */
+static void hc_table(struct session *s, struct hrcount *p, struct rt_sink *k, bool run)
 {
 	int nr = p->g.nr, base = run ? nr : 0;
-	struct json j;
-
-	json__begin(&j, out, run ? "summary" : "interval");
-	json__str(&j, "scope", scope);
-	json__u64(&j, "time_ns", session__wall_ns(s, now));
-	json__u64(&j, "interval_ns", ns);
-	json__u64(&j, "period_ns", p->o.period);
-	json__u64(&j, "periods", nr ? p->all[base].periods : 0);
-	json__u64(&j, "samples", nr ? p->all[base].samples : 0);
-	if (p->perins) {
-		json__u64(&j, p->g.per_thread ? "threads" : "cpus", ninst);
-		if (run)
-			json__u64(&j, "exited_folded", p->nr_folded);
-	}
-	if (run) {
-		u64 *tail = calloc(nr + 1, sizeof(*tail));
-
-		if (!tail || hrgroup__tail(&p->g, tail))
-			session__warn(s, "the counters could not all be read at the end");
-		/* what the counters hold beyond the last sample of each CPU (or thread) */
-		json__obj(&j, "after_last_period");
-		for (int k = 0; tail && k < nr; k++)
-			if (!p->g.m[k].skipped)
-				ctr__json_num(&j, p->g.m[k].name, (double)tail[k] * p->g.m[k].scale,
-					      p->g.m[k].unit, false);
-		json__close(&j);
-		free(tail);
-		json__u64(&j, "bad_samples", p->g.nr_bad);
-	}
-	json__end(&j);
-}
-
-static int by_key(const struct hc_inst *a, const struct hc_inst *b);
-
-/* --json: report()'s records; @scope "interval", "so_far" or "run". */
-static void json_report(struct session *s, struct hrcount *p, const char *scope, bool run, u64 ns)
-{
-	FILE *out = session__out(s);
-	int nr = p->g.nr, base = run ? nr : 0;
-	u64 now = session__now(s);
-	unsigned ninst = 0;
+	struct rt_col cols[HC_NR];
+	struct rt_desc d = { .type = "row", .cols = cols, .ncols = HC_NR };
 	struct hc_inst *in, *tmp;
 
-	HASH_SORT(p->insts, by_key);
-	HASH_ITER(hh, p->insts, in, tmp)
-	ninst += nr && in->st[base].samples;
-	if (!run)
-		json_head(s, p, out, scope, run, now, ns, ninst);
-	for (int k = 0; k < nr; k++) {
-		if (p->g.m[k].skipped)
+	memcpy(cols, hc_cols, sizeof(cols));
+	if (p->g.per_thread)
+		cols[HC_WHO].title = "THREAD";
+	if (!p->perins) {
+		d.cols++;
+		d.ncols--;
+	}
+	for (int kk = 0; kk < nr; kk++) /* the events' column as wide as their names */
+		if (!p->g.m[kk].skipped) {
+			struct rt_val v[HC_NR] = { [HC_EVENT] = { .s = p->g.m[kk].name } };
+
+			rtable__fit(k, &d, p->perins ? v : v + 1);
+		}
+	rtable__begin(k, &d);
+	for (int kk = 0; kk < nr; kk++) {
+		if (p->g.m[kk].skipped)
 			continue;
 		if (!p->perins) {
-			json_row(s, p, out, k, &p->all[base + k], -1, scope, now, ns);
+			hc_row(s, p, k, false, kk, &p->all[base + kk], -1);
 			continue;
 		}
 		HASH_ITER(hh, p->insts, in, tmp)
-		if (in->st[base + k].samples)
-			json_row(s, p, out, k, &in->st[base + k], in->key, scope, now, ns);
-		if (p->gone && p->gone->st[base + k].samples)
-			json_row(s, p, out, k, &p->gone->st[base + k], -2, scope, now, ns);
+		if (in->st[base + kk].samples)
+			hc_row(s, p, k, true, kk, &in->st[base + kk], in->key);
+		if (p->gone && p->gone->st[base + kk].samples)
+			hc_row(s, p, k, true, kk, &p->gone->st[base + kk], -2);
 	}
-	if (run)
-		json_head(s, p, out, scope, run, now, ns, ninst);
-	fflush(out);
+	rtable__end(k);
+}
+
+/*
+ * --json: the header's numbers ("interval" before the rows), or the run's
+ * ("summary" after them) with what the counters hold after the last period.
+ */
+enum { HH_PERIOD_NS, HH_PERIODS, HH_SAMPLES, HH_CPUS, HH_THREADS, HH_FOLDED, HH_NR };
+
+static const struct rt_col hh_cols[HH_NR] = {
+	[HH_PERIOD_NS] = { .name = "period_ns", .type = RT_U64, .unit = RT_UNIT_NS },
+	[HH_PERIODS] = { .name = "periods", .type = RT_U64, .unit = RT_UNIT_COUNT },
+	[HH_SAMPLES] = { .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT },
+	[HH_CPUS] = { .name = "cpus", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	[HH_THREADS] = { .name = "threads", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	[HH_FOLDED] = { .name = "exited_folded", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+};
+
+static void hc_head(struct session *s, struct hrcount *p, FILE *out, const struct stats_stamp *st,
+		    bool run, unsigned ninst)
+{
+	int nr = p->g.nr, base = run ? nr : 0, n = HH_NR;
+	struct rt_col *cols = calloc(HH_NR + nr + 1, sizeof(*cols));
+	struct rt_val *v = calloc(HH_NR + nr + 1, sizeof(*v));
+	char(*num)[40] = calloc(nr + 1, sizeof(*num));
+	u64 *tail = run ? calloc(nr + 1, sizeof(*tail)) : NULL;
+	struct rt_json js;
+
+	if (run && (!tail || hrgroup__tail(&p->g, tail)))
+		session__warn(s, "the counters could not all be read at the end");
+	if (!cols || !v || !num)
+		goto out;
+	memcpy(cols, hh_cols, sizeof(hh_cols));
+	for (int i = 0; i < HH_NR; i++)
+		v[i].null = true;
+	v[HH_PERIOD_NS] = (struct rt_val){ .u = p->o.period };
+	v[HH_PERIODS] = (struct rt_val){ .u = nr ? p->all[base].periods : 0 };
+	v[HH_SAMPLES] = (struct rt_val){ .u = nr ? p->all[base].samples : 0 };
+	if (p->perins) {
+		v[p->g.per_thread ? HH_THREADS : HH_CPUS] = (struct rt_val){ .u = ninst };
+		if (run)
+			v[HH_FOLDED] = (struct rt_val){ .u = p->nr_folded };
+	}
+	for (int k = 0; run && tail && k < nr; k++) {
+		const struct hrg_member *m = &p->g.m[k];
+
+		if (m->skipped)
+			continue;
+		cols[n] = (struct rt_col){ .name = m->name,
+					   .type = RT_STR,
+					   .obj = "after_last_period" };
+		v[n++] = ctr__val((double)tail[k] * m->scale, m->unit, false, num[k],
+				  sizeof(num[k]));
+	}
+	if (run) {
+		cols[n] = (struct rt_col){ .name = "bad_samples", .type = RT_U64 };
+		v[n++] = (struct rt_val){ .u = p->g.nr_bad };
+	}
+	rtable__begin(rt_json__init(&js, out, st),
+		      &(struct rt_desc){
+			      .type = run ? "summary" : "interval", .cols = cols, .ncols = n });
+	rtable__row(&js.sink, v);
+	rtable__end(&js.sink);
+out:
+	free(tail);
+	free(num);
+	free(v);
+	free(cols);
 }
 
 /* @run: the whole run's statistics, else this interval's. */
 static void report(struct session *s, struct hrcount *p, const char *title, bool run, u64 ns)
 {
 	FILE *out = session__out(s);
-	int nr = p->g.nr, base = run ? nr : 0, width = 5;
-	u64 periods = 0, samples = 0;
+	int nr = p->g.nr, base = run ? nr : 0;
+	u64 periods = 0, samples = 0, now = session__now(s);
+	struct stats_stamp st = { .scope = run	    ? "run"
+					   : *title ? "so_far"
+						    : "interval",
+				  .time_ns = session__wall_ns(s, now),
+				  .interval_ns = ns };
 	unsigned ninst = 0;
-	char ts[64], per[32], name[64];
+	char ts[64], per[32];
 	struct hc_inst *in, *tmp;
+	union rt_sinks u;
 
 	hrgroup__resolve(&p->g); /* no row for an event the kernel refused */
-	if (session__json(s)) {
-		json_report(s, p, run ? "run" : *title ? "so_far" : "interval", run, ns);
-		return;
-	}
-	for (int k = 0; k < nr; k++)
-		if (!p->g.m[k].skipped && (int)strlen(p->g.m[k].name) > width)
-			width = (int)strlen(p->g.m[k].name);
 	if (nr) {
 		periods = p->all[base].periods;
 		samples = p->all[base].samples;
@@ -304,7 +407,16 @@ static void report(struct session *s, struct hrcount *p, const char *title, bool
 	HASH_SORT(p->insts, by_key);
 	HASH_ITER(hh, p->insts, in, tmp)
 	ninst += nr && in->st[base].samples;
-	session__fmt_time(s, session__now(s), ts, sizeof(ts));
+	if (session__json(s)) {
+		if (!run)
+			hc_head(s, p, out, &st, run, ninst);
+		hc_table(s, p, rt_json__init(&u.json, out, &st), run);
+		if (run)
+			hc_head(s, p, out, &st, run, ninst);
+		fflush(out);
+		return;
+	}
+	session__fmt_time(s, now, ts, sizeof(ts));
 	fprintf(out, "%s hrcount: %s%.3f s, period %s: %llu periods in %llu samples", ts, title,
 		(double)ns / 1e9, units__fmt_ns(p->o.period, per, sizeof(per)),
 		(unsigned long long)periods, (unsigned long long)samples);
@@ -316,27 +428,7 @@ static void report(struct session *s, struct hrcount *p, const char *title, bool
 		fprintf(out, " and %llu more that ended, in one row (exited)",
 			(unsigned long long)p->nr_folded);
 	fputc('\n', out);
-	if (p->perins)
-		fprintf(out, "%-16s ", p->g.per_thread ? "THREAD" : "CPU");
-	fprintf(out, "%-*s %9s %14s %10s %12s %10s  %s\n", width, "EVENT", "PERIODS", "TOTAL",
-		"MIN", "AVG", "MAX", "MAX AT");
-	for (int k = 0; k < nr; k++) {
-		if (p->g.m[k].skipped)
-			continue;
-		if (!p->perins) {
-			row(s, p, out, k, &p->all[base + k], NULL, width);
-			continue;
-		}
-		HASH_ITER(hh, p->insts, in, tmp)
-		{
-			if (!in->st[base + k].samples)
-				continue;
-			who(s, p, in->key, name, sizeof(name));
-			row(s, p, out, k, &in->st[base + k], name, width);
-		}
-		if (p->gone && p->gone->st[base + k].samples)
-			row(s, p, out, k, &p->gone->st[base + k], "(exited)", width);
-	}
+	hc_table(s, p, rt_text__init(&u.text, out), run);
 	fflush(out);
 }
 

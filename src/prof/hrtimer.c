@@ -18,6 +18,7 @@
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
 #include "sym/stack.h"
 #include "util/json.h"
 
@@ -120,19 +121,24 @@ static void ht_deinit(struct session *s, void *priv)
 	struct hrtimer_prof *p = priv;
 
 	if (session__started(s) && p->g.leader && session__json(s)) {
-		/*
-		 * {"type":"summary","samples":N,"periods":N,"printed":N,"expr":"..",
-		 *  "not_group_read":N}
-		 */
-		struct json j;
+		/* {"type":"summary","samples","periods","printed","expr","not_group_read"} */
+		static const struct rt_col cols[] = {
+			{ .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT },
+			{ .name = "periods", .type = RT_U64, .unit = RT_UNIT_COUNT },
+			{ .name = "printed", .type = RT_U64, .unit = RT_UNIT_COUNT },
+			{ .name = "expr", .type = RT_STR },
+			{ .name = "not_group_read", .type = RT_U64, .unit = RT_UNIT_COUNT },
+		};
+		static const struct rt_desc d = { .type = "summary", .cols = cols, .ncols = 5 };
+		struct rt_json js;
 
-		json__begin(&j, session__out(s), "summary");
-		json__u64(&j, "samples", p->samples);
-		json__u64(&j, "periods", p->periods);
-		json__u64(&j, "printed", p->matched);
-		json__str(&j, "expr", p->text);
-		json__u64(&j, "not_group_read", p->g.nr_bad);
-		json__end(&j);
+		rtable__begin(rt_json__init(&js, session__out(s), NULL), &d);
+		rtable__row(&js.sink, (struct rt_val[]){ { .u = p->samples },
+							 { .u = p->periods },
+							 { .u = p->matched },
+							 { .s = p->text },
+							 { .u = p->g.nr_bad } });
+		rtable__end(&js.sink);
 	} else if (session__started(s) && p->g.leader) {
 		FILE *out = session__out(s);
 

@@ -104,16 +104,41 @@ static int pcs_init(struct session *s, void *priv, const struct opt_set *opts)
 	return rc ?: ctr_set__report_by(&p->cs, s, report, p);
 }
 
-static void print_row(struct percpu_stat *p, FILE *out, const char *who, int inst, bool since_start)
+/*
+ * The text's matrix: a row per CPU, then "all"; a column per counter, as
+ * wide as its title (at least 9).  JSON writes the counters' records.
+ */
+static void matrix(struct percpu_stat *p, FILE *out, bool since_start)
 {
-	fprintf(out, "%-5s", who);
+	struct rt_col cols[1 + PCS_NR] = {
+		{ .name = "cpu", .title = "CPU", .type = RT_STR, .width = 5, .flags = RT_LEFT },
+	};
+	const struct rt_desc d = { .type = "row", .cols = cols, .ncols = 1 + p->cs.nr };
+	struct rt_val v[1 + PCS_NR];
+	struct rt_text t;
+	char who[16];
+
 	for (int k = 0; k < p->cs.nr; k++) {
 		int w = (int)strlen(p->titles[k]);
-		double v = ctr_set__value(&p->cs, k, inst, since_start, NULL);
 
-		fprintf(out, " %*.0f", w < 9 ? 9 : w, v);
+		cols[1 + k] = (struct rt_col){ .name = p->cs.c[k].name,
+					       .title = p->titles[k],
+					       .type = RT_F64,
+					       .unit = RT_UNIT_COUNT,
+					       .width = w < 9 ? 9 : w };
 	}
-	fputc('\n', out);
+	rtable__begin(rt_text__init(&t, out), &d);
+	for (int i = 0; i <= p->cs.nr_inst; i++) {
+		int inst = i < p->cs.nr_inst ? i : -1; /* the CPUs, then all */
+
+		snprintf(who, sizeof(who), "%d", inst >= 0 ? p->cs.inst[inst] : 0);
+		v[0] = (struct rt_val){ .s = inst >= 0 ? who : "all" };
+		for (int k = 0; k < p->cs.nr; k++)
+			v[1 + k] = (struct rt_val){ .d = ctr_set__value(&p->cs, k, inst,
+									since_start, NULL) };
+		rtable__row(&t.sink, v);
+	}
+	rtable__end(&t.sink);
 }
 
 /* What was read last: since the last interval, or (@since_start) since the start. */
@@ -121,29 +146,18 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 {
 	struct percpu_stat *p = priv;
 	FILE *out = session__out(s);
-	char ts[64], who[16];
+	char ts[64];
 
 	if (session__json(s)) { /* each counter per CPU, then each counter's total */
-		ctr_set__json(&p->cs, out, true, since_start, what);
-		ctr_set__json(&p->cs, out, false, since_start, what);
+		ctr_set__report(&p->cs, out, true, true, since_start, what);
+		ctr_set__report(&p->cs, out, true, false, since_start, what);
 		fflush(out);
 		return;
 	}
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
 	fprintf(out, "%s percpu-stat: %s %.3f s\n", ts, what,
 		(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
-	fprintf(out, "%-5s", "CPU");
-	for (int k = 0; k < p->cs.nr; k++) {
-		int w = (int)strlen(p->titles[k]);
-
-		fprintf(out, " %*s", w < 9 ? 9 : w, p->titles[k]);
-	}
-	fputc('\n', out);
-	for (int i = 0; i < p->cs.nr_inst; i++) {
-		snprintf(who, sizeof(who), "%d", p->cs.inst[i]);
-		print_row(p, out, who, i, since_start);
-	}
-	print_row(p, out, "all", -1, since_start);
+	matrix(p, out, since_start);
 	fflush(out);
 }
 

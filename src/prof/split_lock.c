@@ -134,15 +134,12 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 	FILE *out = session__out(s);
 	char ts[64];
 
-	if (session__json(s)) {
-		ctr_set__json(&p->cs, out, p->perins, since_start, what);
-		fflush(out);
-		return;
+	if (!session__json(s)) {
+		session__fmt_time(s, session__now(s), ts, sizeof(ts));
+		fprintf(out, "%s split-lock: %s %.3f s\n", ts, what,
+			(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
 	}
-	session__fmt_time(s, session__now(s), ts, sizeof(ts));
-	fprintf(out, "%s split-lock: %s %.3f s\n", ts, what,
-		(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
-	ctr_set__print(&p->cs, out, p->perins, since_start);
+	ctr_set__report(&p->cs, out, session__json(s), p->perins, since_start, what);
 	fflush(out);
 }
 

@@ -20,7 +20,6 @@
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/outfile.h"
-#include "util/json.h"
 
 #define STAT_MAX_E 64
 
@@ -81,13 +80,11 @@ static void print_interval(struct session *s, struct stat_prof *p)
 	FILE *out = session__out(s);
 	char ts[64];
 
-	if (session__json(s)) {
-		ctr_set__json(&p->cs, out, p->perins, false, "interval");
-	} else {
+	if (!session__json(s)) {
 		session__fmt_time(s, session__now(s), ts, sizeof(ts));
 		fprintf(out, "%s stat: %.3f s\n", ts, (double)(p->cs.t_now - p->cs.t_last) / 1e9);
-		ctr_set__print(&p->cs, out, p->perins, false);
 	}
+	ctr_set__report(&p->cs, out, session__json(s), p->perins, false, "interval");
 	fflush(out);
 	ctr_set__advance(&p->cs);
 }
@@ -106,13 +103,10 @@ static void stat_snapshot(struct session *s, void *priv)
 	FILE *out = session__out(s);
 
 	ctr_set__read(&p->cs);
-	if (session__json(s)) {
-		ctr_set__json(&p->cs, out, p->perins, true, "so far");
-	} else {
+	if (!session__json(s))
 		fprintf(out, "stat: so far (%.3f s)\n",
 			(double)(p->cs.t_now - p->cs.t_first) / 1e9);
-		ctr_set__print(&p->cs, out, p->perins, true);
-	}
+	ctr_set__report(&p->cs, out, session__json(s), p->perins, true, "so far");
 	fflush(out);
 }
 
@@ -127,21 +121,38 @@ static void print_times(struct session *s, struct stat_prof *p, FILE *out)
 	bool ru_ok = session__workload_status(s) != -1 && !getrusage(RUSAGE_CHILDREN, &ru);
 
 	if (session__json(s)) {
-		struct json j;
+		static const struct rt_col cols[] = {
+			{ .name = "scope", .type = RT_STR },
+			{ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS },
+			{ .name = "elapsed_ns", .type = RT_U64, .unit = RT_UNIT_NS },
+			{ .name = "user_ns",
+			  .type = RT_U64,
+			  .unit = RT_UNIT_NS,
+			  .flags = RT_OMIT_EMPTY },
+			{ .name = "sys_ns",
+			  .type = RT_U64,
+			  .unit = RT_UNIT_NS,
+			  .flags = RT_OMIT_EMPTY },
+		};
+		static const struct rt_desc d = { .type = "summary", .cols = cols, .ncols = 5 };
+		struct rt_json js;
 
-		json__begin(&j, out, "summary");
-		json__str(&j, "scope", "run");
-		json__u64(&j, "time_ns", session__wall_ns(s, p->cs.t_now));
-		json__u64(&j, "elapsed_ns", p->cs.t_now - p->cs.t_first);
-		if (ru_ok) {
-			json__u64(&j, "user_ns",
-				  (u64)ru.ru_utime.tv_sec * 1000000000ULL +
-					  (u64)ru.ru_utime.tv_usec * 1000ULL);
-			json__u64(&j, "sys_ns",
-				  (u64)ru.ru_stime.tv_sec * 1000000000ULL +
-					  (u64)ru.ru_stime.tv_usec * 1000ULL);
-		}
-		json__end(&j);
+		rtable__begin(rt_json__init(&js, out, NULL), &d);
+		rtable__row(&js.sink,
+			    (struct rt_val[]){
+				    { .s = "run" },
+				    { .u = session__wall_ns(s, p->cs.t_now) },
+				    { .u = p->cs.t_now - p->cs.t_first },
+				    { .u = ru_ok ? (u64)ru.ru_utime.tv_sec * 1000000000ULL +
+							   (u64)ru.ru_utime.tv_usec * 1000ULL
+						 : 0,
+				      .null = !ru_ok },
+				    { .u = ru_ok ? (u64)ru.ru_stime.tv_sec * 1000000000ULL +
+							   (u64)ru.ru_stime.tv_usec * 1000ULL
+						 : 0,
+				      .null = !ru_ok },
+			    });
+		rtable__end(&js.sink);
 		return;
 	}
 	fprintf(out, "\n%18.9f seconds time elapsed\n",
@@ -163,13 +174,10 @@ static void stat_deinit(struct session *s, void *priv)
 		/* the last, partial interval, as perf stat -I: the intervals add up to the total */
 		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last)
 			print_interval(s, p);
-		if (session__json(s)) {
-			ctr_set__json(&p->cs, out, p->perins, true, "total");
-		} else {
+		if (!session__json(s))
 			fprintf(out, "stat: total (%.3f s)\n",
 				(double)(p->cs.t_now - p->cs.t_first) / 1e9);
-			ctr_set__print(&p->cs, out, p->perins, true);
-		}
+		ctr_set__report(&p->cs, out, session__json(s), p->perins, true, "total");
 		print_times(s, p, out);
 		fflush(out);
 	}

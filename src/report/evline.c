@@ -76,21 +76,15 @@ void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, stru
 		 const struct sample *smp, const char *comm, const char *name)
 {
 	/* the members each column reads, no more: this runs for every event trace prints */
-	v[EVL_TIME].u = session__wall_ns(s, smp->time);
-	v[EVL_COMM].s = comm ? comm : session__comm_at(s, smp->tid, smp->time);
-	v[EVL_COMM].num = false;
-	v[EVL_PID].u = smp->pid;
-	v[EVL_TID].u = smp->tid;
-	v[EVL_CPU].u = smp->cpu;
-	v[EVL_EVENT].s = name ? name : ev->name;
-	v[EVL_EVENT].num = false;
-	v[EVL_FIELDS].rec.of = ev;
-	v[EVL_FIELDS].rec.smp = smp;
-	stk->ctx = session__stack(s);
-	stk->smp = smp;
-	stk->fr = NULL;
-	stk->nf = 0;
-	v[EVL_STACK].stk = stk;
+	v[EVL_TIME] = (struct rt_val){ .u = session__wall_ns(s, smp->time) };
+	v[EVL_COMM] = (struct rt_val){ .s = comm ? comm : session__comm_at(s, smp->tid, smp->time) };
+	v[EVL_PID] = (struct rt_val){ .u = smp->pid };
+	v[EVL_TID] = (struct rt_val){ .u = smp->tid };
+	v[EVL_CPU] = (struct rt_val){ .u = smp->cpu };
+	v[EVL_EVENT] = (struct rt_val){ .s = name ? name : ev->name };
+	v[EVL_FIELDS] = (struct rt_val){ .rec = { .of = ev, .smp = smp } };
+	*stk = (struct rt_stack){ .ctx = session__stack(s), .smp = smp };
+	v[EVL_STACK] = (struct rt_val){ .stk = stk };
 }
 
 /*

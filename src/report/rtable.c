@@ -69,6 +69,9 @@ static bool no_stack(const struct rt_val *v)
 
 static bool empty(const struct rt_col *c, const struct rt_val *v)
 {
+	if ((c->flags & RT_OMIT_ZERO) &&
+	    (c->type == RT_U64 || c->type == RT_NS || c->type == RT_HEX || c->type == RT_S64))
+		return v->null || !v->u;
 	if (!(c->flags & RT_OMIT_EMPTY))
 		return false;
 	switch (c->type) {
@@ -77,19 +80,15 @@ static bool empty(const struct rt_col *c, const struct rt_val *v)
 	case RT_LOG2:
 		return !v->l2 || !log2_hist__count(v->l2);
 	case RT_STR:
+		return !v->s && !v->null;
 	case RT_JSON:
 		return !v->s;
-	case RT_U64:
-	case RT_NS:
-	case RT_HEX:
-	case RT_S64:
-		return !v->u;
 	case RT_STACK:
 		return no_stack(v);
 	case RT_ROW:
 		return !v->row.v;
 	default:
-		return false;
+		return v->null;
 	}
 }
 
@@ -98,6 +97,10 @@ char *rt_cell(const struct rt_col *c, const struct rt_val *v, char *buf, size_t 
 	size_t n = 0;
 
 	buf[0] = 0;
+	if (v->null && c->type != RT_STR) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
 	switch (c->type) {
 	case RT_STR:
 		if ((c->flags & RT_EMPTY_NULL) && (!v->s || !*v->s))
@@ -268,6 +271,8 @@ static void text_begin(struct rt_sink *k, const struct rt_desc *d)
 				put(t, &first, false, RT_STATS_WIDTH, stats_titles[s]);
 			continue;
 		}
+		if ((c->flags & RT_TAIL) && (!c->title || !*c->title))
+			continue;
 		gap(t, first, c);
 		put(t, &first, c->flags & RT_LEFT, text_width(t, i, c), c->title ? c->title : "");
 	}
@@ -279,6 +284,7 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 	struct rt_text *t = text_of(k);
 	bool first = true;
 	char buf[256];
+	const char *cell;
 	int w0 = -1;
 
 	if (t->max_rows && t->rows++ >= t->max_rows)
@@ -290,17 +296,19 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 			continue;
 		if (c->type == RT_STR && !(c->flags & RT_EMPTY_NULL) && empty(c, &v[i]))
 			continue;
-		gap(t, first, c);
 		if (c->type == RT_STATS) {
+			gap(t, first, c);
 			put_stats(t, &first, c, v[i].h);
-		} else if (c->type == RT_STR && !(c->flags & RT_EMPTY_NULL)) {
-			/* as it is, whatever its length: a record's sentence */
-			put(t, &first, c->flags & RT_LEFT, text_width(t, i, c),
-			    v[i].s ? v[i].s : "");
-		} else {
-			put(t, &first, c->flags & RT_LEFT, text_width(t, i, c),
-			    rt_cell(c, &v[i], buf, sizeof(buf)));
+			continue;
 		}
+		if (c->type == RT_STR && !(c->flags & RT_EMPTY_NULL) && !v[i].null)
+			cell = v[i].s ? v[i].s : ""; /* as it is, whatever its length: a sentence */
+		else
+			cell = rt_cell(c, &v[i], buf, sizeof(buf));
+		if (!*cell && (c->flags & RT_TAIL))
+			continue;
+		gap(t, first, c);
+		put(t, &first, c->flags & RT_LEFT, text_width(t, i, c), cell);
 	}
 	if (!first)
 		fputc('\n', t->fp);
@@ -407,10 +415,16 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 {
 	bool ns = c->unit == RT_UNIT_NS;
 
+	if (v->null && c->type != RT_STATS && c->type != RT_LOG2 && c->type != RT_JSON) {
+		json__null(j, c->name);
+		return;
+	}
 	switch (c->type) {
 	case RT_STR:
 		if ((c->flags & RT_EMPTY_NULL) && (!v->s || !*v->s))
 			json__null(j, c->name);
+		else if (v->num && v->real)
+			json__f64(j, c->name, v->d);
 		else if (v->num)
 			json__i64(j, c->name, v->i);
 		else
@@ -485,7 +499,7 @@ void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_v
 	for (int i = 0; i < d->ncols; i++) {
 		const struct rt_col *c = &d->cols[i];
 
-		if ((c->flags & (RT_NO_JSON | RT_OMIT_EMPTY)) &&
+		if ((c->flags & (RT_NO_JSON | RT_OMIT_EMPTY | RT_OMIT_ZERO)) &&
 		    ((c->flags & RT_NO_JSON) || empty(c, &v[i])))
 			continue;
 		if (c->obj != obj && (!c->obj || !obj || strcmp(c->obj, obj))) {

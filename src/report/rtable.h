@@ -133,13 +133,17 @@ enum rt_unit {
 #define RT_HEAD_ONLY 0x800 /* text: a title, no cell (the row's lines below: a stack) */
 /*
  * More of the text format:
- *  - RT_OMIT_EMPTY on a number: no JSON member when it is 0; on an RT_STR,
- *    no text cell either when it is NULL (a row none of whose cells
- *    prints is no line).
+ *  - RT_OMIT_EMPTY on a number: no JSON member when it has no value
+ *    (rt_val.null); on an RT_STR, no text cell either when it is NULL and
+ *    not null (a row none of whose cells prints is no line).
+ *  - RT_OMIT_ZERO on a number: no JSON member when it is 0 either.
  *  - A table none of whose text columns has a title prints no header: a
  *    record whose text is a sentence (its one RT_NO_JSON RT_STR column, any
  *    length, lines apart by '\n') and whose members are RT_NO_TEXT.
  */
+#define RT_TAIL 0x1000	   /* text: an empty cell (or title) is not printed, nor the */
+			   /* space before it: optional words at the end of a line */
+#define RT_OMIT_ZERO 0x2000 /* a number: no JSON member when 0 (RT_OMIT_EMPTY: when null) */
 
 /* The text cells of RT_STATS: "calls" is one narrower than the values. */
 #define RT_STATS_WIDTH 11
@@ -201,6 +205,13 @@ struct rt_val {
 	const char *s;
 	uint64_t n; /* RT_STRS: how many; RT_PCT_OF: the whole */
 	bool num;   /* RT_STR: the text of the number .i (JSON writes the number) */
+	bool real;  /* RT_STR with .num: the number is .d, a real */
+	/*
+	 * No value: JSON null, and text .s for RT_STR ("<not counted>"), else
+	 * "-".  With RT_OMIT_EMPTY a number without one has no member; an
+	 * RT_STR's missing value is a NULL .s, so a null RT_STR stays (null).
+	 */
+	bool null;
 };
 
 struct rt_sink;

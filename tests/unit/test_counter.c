@@ -128,7 +128,7 @@ static void test_metrics(void)
 	ctr_set__read(&cs);
 	cs.t_first = cs.t_last = cs.t_now - 1000000000ULL;
 	fp = open_memstream(&text, &len);
-	ctr_set__print(&cs, fp, false, false);
+	ctr_set__report(&cs, fp, false, false, false, NULL);
 	fclose(fp);
 	CHECK(strstr(text, "              500.00 msec  task-clock                 #     0.500 CPUs "
 			   "utilized\n") != NULL,
@@ -165,7 +165,7 @@ static void test_metrics(void)
 	ctr_set__read(&cs);
 	cs.t_last = cs.t_now - 500000000ULL;
 	fp = open_memstream(&text, &len);
-	ctr_set__print(&cs, fp, false, false);
+	ctr_set__report(&cs, fp, false, false, false, NULL);
 	fclose(fp);
 	CHECK(strstr(text, "                0.00 msec  task-clock                 #     0.000 CPUs "
 			   "utilized\n") != NULL,
@@ -371,13 +371,13 @@ int main(void)
 	x = ctr_set__value(&cs, 1, -1, false, &share);
 	CHECK(x == 150.0, "cpu-clock in ms: %f", x);
 	fp = open_memstream(&text, &len);
-	ctr_set__print(&cs, fp, false, false);
+	ctr_set__report(&cs, fp, false, false, false, NULL);
 	fclose(fp);
 	CHECK(strstr(text, "               5,333       cycles  (75.00%)\n") != NULL, "%s", text);
 	CHECK(strstr(text, "              150.00 msec  cpu-clock\n") != NULL, "%s", text);
 	free(text);
 	fp = open_memstream(&text, &len);
-	ctr_set__print(&cs, fp, true, false);
+	ctr_set__report(&cs, fp, false, true, false, NULL);
 	fclose(fp);
 	CHECK(strstr(text, "CPU0                            2,000       cycles  (50.00%)\n") !=
 		      NULL,
@@ -398,7 +398,7 @@ int main(void)
 	x = ctr_set__value(&cs, 0, 1, false, &share);
 	CHECK(x == 0.0 && share == 0.0, "interval 2 CPU1 not counted %f %f", x, share);
 	fp = open_memstream(&text, &len);
-	ctr_set__print(&cs, fp, true, false);
+	ctr_set__report(&cs, fp, false, true, false, NULL);
 	fclose(fp);
 	CHECK(strstr(text, "CPU1                    <not counted>       cycles\n") != NULL, "%s",
 	      text);
@@ -426,8 +426,8 @@ int main(void)
 	put(&b, 1, 0, 100, 100);
 	ctr_set__read(&cs);
 	fp = open_memstream(&text, &len);
-	ctr_set__print_ratio(&cs, fp, 1, 0, "IPC", false, true);
-	ctr_set__print_ratio(&cs, fp, 1, 0, "IPC", true, true);
+	ctr_set__report_ratio(&cs, fp, false, 1, 0, "IPC", false, true, NULL);
+	ctr_set__report_ratio(&cs, fp, false, 1, 0, "IPC", true, true, NULL);
 	fclose(fp);
 	CHECK(!strncmp(text, "                2.50       IPC (instructions / cycles)\nCPU0", 59),
 	      "%s", text);

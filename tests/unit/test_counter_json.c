@@ -128,8 +128,8 @@ static void test_hwstat(void)
 	cs.t_first = cs.t_last = cs.t_now - 1000000000ULL;
 
 	fp = open_memstream(&text, &len);
-	ctr_set__json(&cs, fp, false, false, "interval");
-	ctr_set__json_ratio(&cs, fp, 1, 0, "IPC", false, false, "interval");
+	ctr_set__report(&cs, fp, true, false, false, "interval");
+	ctr_set__report_ratio(&cs, fp, true, 1, 0, "IPC", false, false, "interval");
 	fclose(fp);
 	CHECK_INT(lines(), 5);
 	snprintf(want, sizeof(want),
@@ -162,9 +162,9 @@ static void test_hwstat(void)
 	put(&f[3], 0, 1003, 2000, 2000);
 	ctr_set__read(&cs);
 	fp = open_memstream(&text, &len);
-	ctr_set__json(&cs, fp, false, false, "interval");
-	ctr_set__json_ratio(&cs, fp, 1, 0, "IPC", false, false, "interval");
-	ctr_set__json(&cs, fp, false, true, "total");
+	ctr_set__report(&cs, fp, true, false, false, "interval");
+	ctr_set__report_ratio(&cs, fp, true, 1, 0, "IPC", false, false, "interval");
+	ctr_set__report(&cs, fp, true, false, true, "total");
 	fclose(fp);
 	CHECK_INT(lines(), 9);
 	CHECK(has("\"event\":\"cycles\",\"value\":null,\"enabled_ns\":1000,\"running_ns\":0,"
@@ -199,8 +199,8 @@ static void test_percpu(void)
 	put(&f, 1, 0, 1000, 1000);
 	ctr_set__read(&cs);
 	fp = open_memstream(&text, &len);
-	ctr_set__json(&cs, fp, true, false, "so far");
-	ctr_set__json(&cs, fp, false, false, "so far");
+	ctr_set__report(&cs, fp, true, true, false, "so far");
+	ctr_set__report(&cs, fp, true, false, false, "so far");
 	fclose(fp);
 	CHECK_INT(lines(), 3);
 	CHECK(has("\"scope\":\"so_far\","), "%s", text);
@@ -220,21 +220,30 @@ static void test_percpu(void)
 /* The numbers of hrcount's rows: a clock's msec as integer ns, fractions kept. */
 static void test_num(void)
 {
-	struct json j;
+	static const struct rt_col cols[] = {
+		{ .name = "total", .type = RT_STR }, { .name = "avg", .type = RT_STR },
+		{ .name = "max", .type = RT_STR },   { .name = "joules", .type = RT_STR },
+		{ .name = "unit", .type = RT_STR },
+	};
+	const struct rt_desc d = { .type = "row", .cols = cols, .ncols = 5 };
+	char b[4][64];
+	struct rt_json js;
 	FILE *fp = open_memstream(&text, &len);
 
-	json__begin(&j, fp, "row");
-	ctr__json_num(&j, "total", 150.000000001, "msec", false);
-	ctr__json_num(&j, "avg", 2.5, "", true);
-	ctr__json_num(&j, "max", 3, "", false);
-	ctr__json_num(&j, "joules", 1.25, "Joules", false);
-	json__str(&j, "unit", ctr__json_unit("msec"));
-	json__end(&j);
+	rtable__begin(rt_json__init(&js, fp, NULL), &d);
+	rtable__row(&js.sink, (struct rt_val[]){
+				      ctr__val(150.000000001, "msec", false, b[0], sizeof(b[0])),
+				      ctr__val(2.5, "", true, b[1], sizeof(b[1])),
+				      ctr__val(3, "", false, b[2], sizeof(b[2])),
+				      ctr__val(1.25, "Joules", false, b[3], sizeof(b[3])),
+				      { .s = ctr__unit("msec") },
+			      });
+	rtable__end(&js.sink);
 	fclose(fp);
 	CHECK_STR(text,
 		  "{\"type\":\"row\",\"total\":150000000,\"avg\":2.5,\"max\":3,\"joules\":1.25,"
 		  "\"unit\":\"ns\"}\n");
-	CHECK(!ctr__json_unit("") && !strcmp(ctr__json_unit("Joules"), "Joules"), "units");
+	CHECK(!ctr__unit("") && !strcmp(ctr__unit("Joules"), "Joules"), "units");
 	free(text);
 	text = NULL;
 }

@@ -221,6 +221,74 @@ static void test_row(void)
 	free(out);
 }
 
+/*
+ * A value without one (.null), a number whose text the producer writes
+ * (RT_STR .num, .real) and optional words at the end of a line (RT_TAIL).
+ */
+static const struct rt_col num_cols[] = {
+	{ .name = "event", .title = "EVENT", .type = RT_STR, .width = 5, .flags = RT_LEFT },
+	{ .name = "value", .title = "VALUE", .type = RT_STR, .width = 9 },
+	{ .name = "pct", .title = "PCT", .type = RT_F64, .width = 5, .decimals = 1 },
+	{ .name = "rate", .type = RT_F64, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	{ .title = "NOTE", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON | RT_TAIL },
+	{ .title = "", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON | RT_TAIL },
+};
+
+static void check_null_tail(void)
+{
+	const struct rt_desc d = { .type = "counter", .cols = num_cols, .ncols = 7 };
+	const struct rt_val rows[3][7] = {
+		{ { .s = "a" },
+		  { .s = "1,234", .num = true, .i = 1234 },
+		  { .d = 50 },
+		  { .d = 2.5 },
+		  { .s = "x" },
+		  { .s = "note" },
+		  { .s = "[J]" } },
+		{ { .s = "b" },
+		  { .s = "1.50", .num = true, .real = true, .d = 1.5 },
+		  { .null = true },
+		  { .null = true },
+		  { .s = NULL, .null = true },
+		  { .s = NULL },
+		  { .s = NULL } },
+		{ { .s = "c" },
+		  { .s = "<none>", .null = true },
+		  { .d = 0 },
+		  { .null = true },
+		  { .s = NULL },
+		  { .s = "" },
+		  { .s = "x" } },
+	};
+	static const char text[] = "EVENT     VALUE   PCT NOTE\n"
+				   "a         1,234  50.0 note [J]\n"
+				   "b          1.50     -\n"
+				   "c        <none>   0.0 x\n";
+	static const char json[] =
+		"{\"type\":\"counter\",\"event\":\"a\",\"value\":1234,\"pct\":50,\"rate\":2.5,"
+		"\"comm\":\"x\"}\n"
+		"{\"type\":\"counter\",\"event\":\"b\",\"value\":1.5,\"pct\":null,\"comm\":null}\n"
+		"{\"type\":\"counter\",\"event\":\"c\",\"value\":null,\"pct\":0}\n";
+	union rt_sinks u;
+	char *out = NULL;
+	size_t len = 0;
+
+	for (int json_sink = 0; json_sink < 2; json_sink++) {
+		FILE *fp = open_memstream(&out, &len);
+		struct rt_sink *k =
+			json_sink ? rt_json__init(&u.json, fp, NULL) : rt_text__init(&u.text, fp);
+
+		rtable__begin(k, &d);
+		for (int r = 0; r < 3; r++)
+			rtable__row(k, rows[r]);
+		rtable__end(k);
+		fclose(fp);
+		CHECK(!strcmp(out, json_sink ? json : text), "null/tail:\n%s", out);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	test_flags();
@@ -279,14 +347,14 @@ int main(void)
 
 	/*
 	 * A record: a sentence in text (no titles: no header), members in
-	 * JSON; a number 0 with RT_OMIT_EMPTY has no member, nor a NULL
+	 * JSON; a number 0 with RT_OMIT_ZERO has no member, nor a NULL
 	 * sentence a line; a percentage; a stack without frames: its title.
 	 */
 	{
 		static const struct rt_col rc[] = {
 			{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON | RT_OMIT_EMPTY },
 			{ .name = "bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
-			{ .name = "than_ns", .type = RT_NS, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+			{ .name = "than_ns", .type = RT_NS, .flags = RT_NO_TEXT | RT_OMIT_ZERO },
 			{ .name = "pct", .type = RT_F64, .unit = RT_UNIT_PERCENT,
 			  .width = 7, .decimals = 1, .flags = RT_PCT_SIGN },
 			{ .name = "stack", .title = "[no stack]", .type = RT_STACK, .width = 4 },
@@ -343,6 +411,8 @@ int main(void)
 		CHECK_STR(frag, "\"from\":\"a:b\",\"key\":12,\"more\":{\"addr\":\"0x10\"}");
 		free(frag);
 	}
+
+	check_null_tail();
 
 	for (int r = 0; r < NR_ROWS; r++) {
 		hist__delete(tot[r]);

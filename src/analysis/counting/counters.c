@@ -9,7 +9,6 @@
 #include "analysis/counting/counters.h"
 #include "engine/cpulist.h"
 #include "engine/tp.h"
-#include "util/json.h"
 
 static u64 now_ns(void)
 {
@@ -412,124 +411,131 @@ static void metric(const struct ctr_set *cs, int k, int i, bool since_start, dou
 	}
 }
 
-static void print_line(const struct ctr_set *cs, FILE *fp, int k, int i, bool since_start,
-		       const char *who)
-{
-	const struct ctr *c = &cs->c[k];
-	double share, v = ctr_set__value(cs, k, i, since_start, &share);
-	char num[64], m[64];
-
-	if (who)
-		fprintf(fp, "%-16s ", who);
-	if (share <= 0.0) {
-		fprintf(fp, "%20s %-5s %s\n", "<not counted>", c->unit, c->name);
-		return;
-	}
-	metric(cs, k, i, since_start, v, m, sizeof(m));
-	fprintf(fp, "%20s %-5s ", ctr__fmt(v, c->unit[0] != 0, num, sizeof(num)), c->unit);
-	if (m[0])
-		fprintf(fp, "%-26s %s", c->name, m);
-	else
-		fputs(c->name, fp);
-	if (share < 0.9999)
-		fprintf(fp, "  (%.2f%%)", share * 100.0);
-	fputc('\n', fp);
-}
-
-void ctr_set__print(const struct ctr_set *cs, FILE *fp, bool perins, bool since_start)
-{
-	char who[64];
-
-	for (int k = 0; k < cs->nr; k++) {
-		if (!perins) {
-			print_line(cs, fp, k, -1, since_start, NULL);
-			continue;
-		}
-		for (int i = 0; i < cs->nr_inst; i++) {
-			inst_name(cs, i, who, sizeof(who));
-			print_line(cs, fp, k, i, since_start, who);
-		}
-	}
-}
-
-void ctr_set__print_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, const char *label,
-			  bool perins, bool since_start)
-{
-	char who[64];
-
-	for (int i = perins ? 0 : -1; i < (perins ? cs->nr_inst : 0); i++) {
-		double sn, sd, n = ctr_set__value(cs, kn, i, since_start, &sn);
-		double d = ctr_set__value(cs, kd, i, since_start, &sd);
-
-		if (i >= 0) {
-			inst_name(cs, i, who, sizeof(who));
-			fprintf(fp, "%-16s ", who);
-		}
-		if (d > 0 && sn > 0 && sd > 0)
-			fprintf(fp, "%20.2f %-5s %s (%s / %s)\n", n / d, "", label, cs->c[kn].name,
-				cs->c[kd].name);
-		else
-			fprintf(fp, "%20s %-5s %s (%s / %s)\n", "-", "", label, cs->c[kn].name,
-				cs->c[kd].name);
-	}
-}
-
-const char *ctr__json_unit(const char *unit)
-{
-	return !unit || !unit[0] ? NULL : !strcmp(unit, "msec") ? "ns" : unit;
-}
-
-void ctr__json_num(struct json *j, const char *key, double v, const char *unit, bool fraction)
-{
-	if (unit && !strcmp(unit, "msec"))
-		json__u64(j, key, (u64)llround(v * 1e6));
-	else if (fraction || (unit && unit[0]))
-		json__f64(j, key, v);
-	else
-		json__u64(j, key, (u64)llround(v < 0 ? 0 : v));
-}
-
 static u64 wall_ns(const struct ctr_set *cs, u64 t)
 {
 	return cs->s ? session__wall_ns(cs->s, t) : t;
 }
 
-/* The members every record of an instance starts with. */
-static void json_head(const struct ctr_set *cs, struct json *j, int i, bool since_start,
-		      const char *scope)
+struct rt_val ctr__val(double v, const char *unit, bool fraction, char *buf, size_t len)
+{
+	bool frac = fraction || (unit && unit[0]);
+	struct rt_val r = { .s = ctr__fmt(v, frac, buf, len), .num = true };
+
+	if (unit && !strcmp(unit, "msec")) {
+		r.i = llround(v * 1e6);
+	} else if (frac) {
+		r.real = true;
+		r.d = v;
+	} else {
+		r.i = llround(v < 0 ? 0 : v);
+	}
+	return r;
+}
+
+const char *ctr__unit(const char *unit)
+{
+	return !unit || !unit[0] ? NULL : !strcmp(unit, "msec") ? "ns" : unit;
+}
+
+void ctr_set__stamp(const struct ctr_set *cs, const char *what, bool since_start,
+		    struct stats_stamp *st)
 {
 	u64 from = since_start ? cs->t_first : cs->t_last;
 
 	/* ctr_report_fn's words */
-	json__str(j, "scope",
-		  !strcmp(scope, "so far")  ? "so_far"
-		  : !strcmp(scope, "total") ? "run"
-					    : scope);
-	json__u64(j, "time_ns", wall_ns(cs, cs->t_now));
-	json__u64(j, "interval_ns", cs->t_now > from ? cs->t_now - from : 0);
+	st->scope = !strcmp(what, "so far") ? "so_far" : !strcmp(what, "total") ? "run" : what;
+	st->time_ns = wall_ns(cs, cs->t_now);
+	st->interval_ns = cs->t_now > from ? cs->t_now - from : 0;
+}
+
+/*
+ * The instance a row is of, first in each table: its text label (a column
+ * only with --perins: the descriptions below begin at CI_NR_WHO without),
+ * then JSON's "cpu", or "tid" and "comm".
+ */
+enum { CI_WHO, CI_CPU, CI_TID, CI_COMM, CI_NR };
+#define CTR_WHO_COLS                                                                       \
+	[CI_WHO] = { .type = RT_STR, .width = 16, .flags = RT_LEFT | RT_NO_JSON },         \
+	[CI_CPU] = { .name = "cpu", .type = RT_S64, .flags = RT_NO_TEXT | RT_OMIT_EMPTY }, \
+	[CI_TID] = { .name = "tid", .type = RT_S64, .flags = RT_NO_TEXT | RT_OMIT_EMPTY }, \
+	[CI_COMM] = { .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY }
+
+/* Instance @i's (-1: none) values of the CTR_WHO_COLS; @who holds the label. */
+static void who_vals(const struct ctr_set *cs, int i, struct rt_val *v, char *who, size_t len)
+{
+	v[CI_WHO] = (struct rt_val){ .s = NULL };
+	v[CI_CPU] = v[CI_TID] = (struct rt_val){ .null = true };
+	v[CI_COMM] = (struct rt_val){ .s = NULL };
 	if (i < 0)
 		return;
+	inst_name(cs, i, who, len);
+	v[CI_WHO].s = who;
 	if (cs->per_thread) {
-		json__i64(j, "tid", cs->inst[i]);
-		json__str(j, "comm", cs->s ? session__comm(cs->s, (u32)cs->inst[i]) : NULL);
+		v[CI_TID] = (struct rt_val){ .i = cs->inst[i] };
+		v[CI_COMM].s = cs->s ? session__comm(cs->s, (u32)cs->inst[i]) : NULL;
+		v[CI_COMM].null = !v[CI_COMM].s; /* written: null */
 	} else {
-		json__i64(j, "cpu", cs->inst[i]);
+		v[CI_CPU] = (struct rt_val){ .i = cs->inst[i] };
 	}
 }
 
-static void json_line(const struct ctr_set *cs, FILE *fp, int k, int i, bool since_start,
-		      const char *scope)
+/*
+ * A counter's line: perf stat's (the value, its unit, the name, the "#"
+ * comment and the running share: CC_DESC), and JSON's record (the event,
+ * the value in ns for a clock, enabled and running times, the "#" number).
+ */
+enum {
+	CC_EVENT = CI_NR,
+	CC_VALUE,
+	CC_UNIT_TEXT,
+	CC_UNIT,
+	CC_DESC,
+	CC_ENABLED,
+	CC_RUNNING,
+	CC_PCT,
+	CC_METRIC, /* + enum ctr_metric - 1 */
+	CC_NR = CC_METRIC + CM_RATE,
+};
+
+static const struct rt_col ctr_cols[CC_NR] = {
+	CTR_WHO_COLS,
+	[CC_EVENT] = { .name = "event", .type = RT_STR, .flags = RT_NO_TEXT },
+	[CC_VALUE] = { .name = "value", .type = RT_STR, .width = 20 },
+	[CC_UNIT_TEXT] = { .type = RT_STR, .width = 5, .flags = RT_LEFT | RT_NO_JSON },
+	[CC_UNIT] = { .name = "unit", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	[CC_DESC] = { .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	[CC_ENABLED] = { .name = "enabled_ns",
+			 .type = RT_U64,
+			 .unit = RT_UNIT_NS,
+			 .flags = RT_NO_TEXT },
+	[CC_RUNNING] = { .name = "running_ns",
+			 .type = RT_U64,
+			 .unit = RT_UNIT_NS,
+			 .flags = RT_NO_TEXT },
+	[CC_PCT] = { .name = "running_pct",
+		     .type = RT_F64,
+		     .unit = RT_UNIT_PERCENT,
+		     .flags = RT_NO_TEXT },
+#define CTR_METRIC(m, n) \
+	[CC_METRIC + (m)-1] = { .name = n, .type = RT_F64, .flags = RT_NO_TEXT | RT_OMIT_EMPTY }
+	CTR_METRIC(CM_CPUS, "cpus_utilized"),
+	CTR_METRIC(CM_IPC, "insn_per_cycle"),
+	CTR_METRIC(CM_BRANCH, "branch_miss_pct"),
+	CTR_METRIC(CM_GHZ, "ghz"),
+	CTR_METRIC(CM_RATE, "per_sec"),
+#undef CTR_METRIC
+};
+
+static void ctr_row(const struct ctr_set *cs, struct rt_sink *k, bool perins, int kk, int i,
+		    bool since_start)
 {
-	static const char *const mname[] = { [CM_CPUS] = "cpus_utilized",
-					     [CM_IPC] = "insn_per_cycle",
-					     [CM_BRANCH] = "branch_miss_pct",
-					     [CM_GHZ] = "ghz",
-					     [CM_RATE] = "per_sec" };
-	const struct ctr *c = &cs->c[k];
-	double share, r = 0, v = ctr_set__value(cs, k, i, since_start, &share);
+	const struct ctr *c = &cs->c[kk];
+	double share, r = 0, v = ctr_set__value(cs, kk, i, since_start, &share);
 	struct counter_val d = { 0 };
-	enum ctr_metric m;
-	struct json j;
+	char who[64], num[64], m[64], desc[256];
+	struct rt_val vals[CC_NR];
+	enum ctr_metric cm = CM_NONE;
+	int n = 0;
 
 	if (c->now) {
 		const struct counter_val *now = i < 0 ? &c->sum_now : &c->now[i];
@@ -539,55 +545,121 @@ static void json_line(const struct ctr_set *cs, FILE *fp, int k, int i, bool sin
 
 		d = counter__delta(now, base);
 	}
-	json__begin(&j, fp, "counter");
-	json_head(cs, &j, i, since_start, scope);
-	json__str(&j, "event", c->name);
-	if (share <= 0.0)
-		json__null(&j, "value");
-	else
-		ctr__json_num(&j, "value", v, c->unit, false);
-	if (ctr__json_unit(c->unit))
-		json__str(&j, "unit", ctr__json_unit(c->unit));
-	json__u64(&j, "enabled_ns", d.ena);
-	json__u64(&j, "running_ns", d.run);
-	json__f64(&j, "running_pct", share * 100.0);
-	if (share > 0.0 && (m = metric_of(cs, k, i, since_start, v, &r)) != CM_NONE)
-		json__f64(&j, mname[m], r);
-	json__end(&j);
+	who_vals(cs, i, vals, who, sizeof(who));
+	vals[CC_EVENT] = (struct rt_val){ .s = c->name };
+	if (share <= 0.0) {
+		vals[CC_VALUE] = (struct rt_val){ .s = "<not counted>", .null = true };
+		snprintf(desc, sizeof(desc), "%s", c->name);
+	} else {
+		vals[CC_VALUE] = ctr__val(v, c->unit, false, num, sizeof(num));
+		cm = metric_of(cs, kk, i, since_start, v, &r);
+		metric(cs, kk, i, since_start, v, m, sizeof(m));
+		if (m[0])
+			n = snprintf(desc, sizeof(desc), "%-26s %s", c->name, m);
+		else
+			n = snprintf(desc, sizeof(desc), "%s", c->name);
+		if (share < 0.9999 && n >= 0 && (size_t)n < sizeof(desc))
+			snprintf(desc + n, sizeof(desc) - n, "  (%.2f%%)", share * 100.0);
+	}
+	vals[CC_UNIT_TEXT] = (struct rt_val){ .s = c->unit };
+	vals[CC_UNIT] = (struct rt_val){ .s = ctr__unit(c->unit) };
+	vals[CC_DESC] = (struct rt_val){ .s = desc };
+	vals[CC_ENABLED] = (struct rt_val){ .u = d.ena };
+	vals[CC_RUNNING] = (struct rt_val){ .u = d.run };
+	vals[CC_PCT] = (struct rt_val){ .d = share * 100.0 };
+	for (int x = CM_CPUS; x <= CM_RATE; x++)
+		vals[CC_METRIC + x - 1] = (struct rt_val){ .d = r, .null = x != (int)cm };
+	rtable__row(k, perins ? vals : vals + 1);
 }
 
-void ctr_set__json(const struct ctr_set *cs, FILE *fp, bool perins, bool since_start,
-		   const char *scope)
+void ctr_set__emit(const struct ctr_set *cs, struct rt_sink *k, bool perins, bool since_start)
 {
-	for (int k = 0; k < cs->nr; k++) {
+	const struct rt_desc d = { .type = "counter",
+				   .cols = perins ? ctr_cols : ctr_cols + 1,
+				   .ncols = perins ? CC_NR : CC_NR - 1 };
+
+	rtable__begin(k, &d);
+	for (int kk = 0; kk < cs->nr; kk++) {
 		if (!perins) {
-			json_line(cs, fp, k, -1, since_start, scope);
+			ctr_row(cs, k, false, kk, -1, since_start);
 			continue;
 		}
 		for (int i = 0; i < cs->nr_inst; i++)
-			json_line(cs, fp, k, i, since_start, scope);
+			ctr_row(cs, k, true, kk, i, since_start);
 	}
+	rtable__end(k);
 }
 
-void ctr_set__json_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, const char *label,
-			 bool perins, bool since_start, const char *scope)
+/* A ratio's line: "%20.2f" (or "-"), no unit, the label, "(numerator / denominator)". */
+enum { CR_VALUE_TEXT = CI_NR, CR_UNIT_TEXT, CR_NAME, CR_OF, CR_NUM, CR_DEN, CR_VALUE, CR_NR };
+
+static const struct rt_col ratio_cols[CR_NR] = {
+	CTR_WHO_COLS,
+	[CR_VALUE_TEXT] = { .type = RT_F64, .width = 20, .decimals = 2, .flags = RT_NO_JSON },
+	[CR_UNIT_TEXT] = { .type = RT_STR, .width = 5, .flags = RT_LEFT | RT_NO_JSON },
+	[CR_NAME] = { .name = "name", .type = RT_STR, .flags = RT_LEFT },
+	[CR_OF] = { .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	[CR_NUM] = { .name = "numerator", .type = RT_STR, .flags = RT_NO_TEXT },
+	[CR_DEN] = { .name = "denominator", .type = RT_STR, .flags = RT_NO_TEXT },
+	[CR_VALUE] = { .name = "value", .type = RT_F64, .flags = RT_NO_TEXT },
+};
+
+void ctr_set__emit_ratio(const struct ctr_set *cs, struct rt_sink *k, int kn, int kd,
+			 const char *label, bool perins, bool since_start)
 {
+	const struct rt_desc d = { .type = "ratio",
+				   .cols = perins ? ratio_cols : ratio_cols + 1,
+				   .ncols = perins ? CR_NR : CR_NR - 1 };
+	char who[64], of[300];
+
+	snprintf(of, sizeof(of), "(%s / %s)", cs->c[kn].name, cs->c[kd].name);
+	rtable__begin(k, &d);
 	for (int i = perins ? 0 : -1; i < (perins ? cs->nr_inst : 0); i++) {
 		double sn, sd, n = ctr_set__value(cs, kn, i, since_start, &sn);
-		double d = ctr_set__value(cs, kd, i, since_start, &sd);
-		struct json j;
+		double dv = ctr_set__value(cs, kd, i, since_start, &sd);
+		struct rt_val v[CR_NR];
+		struct rt_val val = { .d = dv > 0 ? n / dv : 0,
+				      .null = !(dv > 0 && sn > 0 && sd > 0) };
 
-		json__begin(&j, fp, "ratio");
-		json_head(cs, &j, i, since_start, scope);
-		json__str(&j, "name", label);
-		json__str(&j, "numerator", cs->c[kn].name);
-		json__str(&j, "denominator", cs->c[kd].name);
-		if (d > 0 && sn > 0 && sd > 0)
-			json__f64(&j, "value", n / d);
-		else
-			json__null(&j, "value");
-		json__end(&j);
+		who_vals(cs, i, v, who, sizeof(who));
+		v[CR_VALUE_TEXT] = v[CR_VALUE] = val;
+		v[CR_UNIT_TEXT] = (struct rt_val){ .s = "" };
+		v[CR_NAME] = (struct rt_val){ .s = label };
+		v[CR_OF] = (struct rt_val){ .s = of };
+		v[CR_NUM] = (struct rt_val){ .s = cs->c[kn].name };
+		v[CR_DEN] = (struct rt_val){ .s = cs->c[kd].name };
+		rtable__row(k, perins ? v : v + 1);
 	}
+	rtable__end(k);
+}
+
+struct rt_sink *ctr_set__sink(const struct ctr_set *cs, struct ctr_sink *o, FILE *fp, bool json,
+			      const char *what, bool since_start)
+{
+	if (json) {
+		ctr_set__stamp(cs, what ? what : "total", since_start, &o->st);
+		return rt_json__init(&o->u.json, fp, &o->st);
+	}
+	rt_text__init(&o->u.text, fp);
+	o->u.text.no_header = true; /* perf stat's lines */
+	return &o->u.text.sink;
+}
+
+void ctr_set__report(const struct ctr_set *cs, FILE *fp, bool json, bool perins, bool since_start,
+		     const char *what)
+{
+	struct ctr_sink o;
+
+	ctr_set__emit(cs, ctr_set__sink(cs, &o, fp, json, what, since_start), perins, since_start);
+}
+
+void ctr_set__report_ratio(const struct ctr_set *cs, FILE *fp, bool json, int kn, int kd,
+			   const char *label, bool perins, bool since_start, const char *what)
+{
+	struct ctr_sink o;
+
+	ctr_set__emit_ratio(cs, ctr_set__sink(cs, &o, fp, json, what, since_start), kn, kd, label,
+			    perins, since_start);
 }
 
 /* The hook set of ctr_set__report_by (@priv the ctr_set). */

@@ -20,6 +20,8 @@
 #include "engine/counter.h"
 #include "engine/evname.h"
 #include "engine/session.h"
+#include "report/rtable.h"
+#include "report/stats_table.h"
 
 struct ctr {
 	struct evsel *ev;
@@ -72,50 +74,62 @@ double ctr_set__value(const struct ctr_set *cs, int k, int i, bool since_start, 
 void ctr_set__advance(struct ctr_set *cs);
 
 /*
- * perf stat's layout: one line per counter (per instance and counter with
- * @perins), value with thousands separators, unit, name, perf's "#"
- * comment where it has one (a clock's "CPUs utilized" over the elapsed
+ * A report of the set, its rows declared once (struct rt_desc) for every
+ * sink.  Text, perf stat's layout: one line per counter (per instance and
+ * counter with @perins), value with thousands separators, unit, name, perf's
+ * "#" comment where it has one (a clock's "CPUs utilized" over the elapsed
  * time; with task-clock or cpu-clock counted too: events per second of that
  * clock, cycles in GHz; "insn per cycle" with cycles, "% of all branches"
  * for branch-misses with branches), and the running share in parentheses
- * when it was multiplexed; "<not counted>" when it never ran.
- * @since_start: the whole run (the final report).
+ * when it was multiplexed; "<not counted>" when it never ran.  JSON, one
+ * record per line: {"type":"counter","scope","time_ns","interval_ns", "cpu"
+ * or "tid"+"comm" (with @perins),"event","value" (null: not counted),
+ * "unit" (a clock's "ns", a PMU's), "enabled_ns","running_ns",
+ * "running_pct", and the "#" column's number when there is one:
+ * "cpus_utilized", "insn_per_cycle", "branch_miss_pct", "ghz" or
+ * "per_sec"}.  @since_start: the whole run (the final report).
  */
-void ctr_set__print(const struct ctr_set *cs, FILE *fp, bool perins, bool since_start);
+void ctr_set__emit(const struct ctr_set *cs, struct rt_sink *k, bool perins, bool since_start);
 
 /*
  * A derived line under the counters, as perf stat's "#" column: counter
  * @kn / counter @kd (per instance with @perins), e.g. IPC = instructions /
  * cycles: "           1.25  IPC (instructions / cycles)"; "-" where the
- * divisor is 0 or was not counted.
+ * divisor is 0 or was not counted.  JSON: {"type":"ratio",...,"name",
+ * "numerator","denominator","value"}.
  */
-void ctr_set__print_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, const char *label,
-			  bool perins, bool since_start);
+void ctr_set__emit_ratio(const struct ctr_set *cs, struct rt_sink *k, int kn, int kd,
+			 const char *label, bool perins, bool since_start);
 
 /*
- * --json: the records of ctr_set__print, one line per counter (per instance
- * with @perins): {"type":"counter","scope":@scope,"time_ns","interval_ns",
- * "cpu" or "tid"+"comm" (with @perins),"event","value" (null: not counted),
- * "unit" (a clock's "ns", a PMU's), "enabled_ns","running_ns","running_pct",
- * and the "#" column's number when there is one: "cpus_utilized",
- * "insn_per_cycle", "branch_miss_pct", "ghz" or "per_sec"}.  @scope: a
- * ctr_report_fn's @what ("interval", "so far", "total"), written "interval",
- * "so_far", "run".
+ * The stamp of a report's JSON records: @what is a ctr_report_fn's
+ * ("interval", "so far", "total"), its scope "interval", "so_far", "run".
  */
-struct json;
-void ctr_set__json(const struct ctr_set *cs, FILE *fp, bool perins, bool since_start,
-		   const char *scope);
-/* --json: ctr_set__print_ratio's lines: {"type":"ratio",...,"name","numerator","denominator","value"}. */
-void ctr_set__json_ratio(const struct ctr_set *cs, FILE *fp, int kn, int kd, const char *label,
-			 bool perins, bool since_start, const char *scope);
+void ctr_set__stamp(const struct ctr_set *cs, const char *what, bool since_start,
+		    struct stats_stamp *st);
+
+/* The sink of a report to @fp: JSON lines stamped for @what, or perf stat's text lines. */
+struct ctr_sink {
+	union rt_sinks u;
+	struct stats_stamp st;
+};
+struct rt_sink *ctr_set__sink(const struct ctr_set *cs, struct ctr_sink *o, FILE *fp, bool json,
+			      const char *what, bool since_start);
+/* ctr_set__emit (_ratio) to ctr_set__sink. */
+void ctr_set__report(const struct ctr_set *cs, FILE *fp, bool json, bool perins, bool since_start,
+		     const char *what);
+void ctr_set__report_ratio(const struct ctr_set *cs, FILE *fp, bool json, int kn, int kd,
+			   const char *label, bool perins, bool since_start, const char *what);
+
 /*
- * --json: a count @v as the text shows it (scaled) as member @key: a clock's
- * msec as integer ns, an integer (or with @fraction a number), a PMU's
- * scaled unit as a number; ctr__json_unit gives the unit it is then in
- * ("ns", the PMU's, NULL for a plain count).
+ * A count @v as a cell (RT_STR): its text ctr__fmt's (with a fraction for
+ * @fraction or a unit), its number a clock's msec as integer ns, a real
+ * with @fraction or a PMU's scaled unit, else an integer; @buf holds the
+ * text.  ctr__unit: the unit the number is then in ("ns", the PMU's, NULL
+ * for a plain count).
  */
-void ctr__json_num(struct json *j, const char *key, double v, const char *unit, bool fraction);
-const char *ctr__json_unit(const char *unit);
+struct rt_val ctr__val(double v, const char *unit, bool fraction, char *buf, size_t len);
+const char *ctr__unit(const char *unit);
 
 /* "1,234,567" (or "1,234.56" for fractional values).  Returns @buf. */
 const char *ctr__fmt(double v, bool fraction, char *buf, size_t len);

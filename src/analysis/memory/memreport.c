@@ -99,7 +99,7 @@ static const struct rt_col head_cols[] = {
 	{ .name = "bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
 	{ .name = "objects", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
 	{ .name = "stacks", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
-	{ .name = "than_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	{ .name = "than_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT | RT_OMIT_ZERO },
 };
 static const struct rt_desc head_desc = { .type = "outstanding", .cols = head_cols, .ncols = 7 };
 
