@@ -28,14 +28,12 @@ const struct rt_col evline_cols[EVL_NCOLS] = {
 
 const struct rt_desc evline_desc = { .type = "event", .cols = evline_cols, .ncols = EVL_NCOLS };
 
-/* The head's columns and the stack's, for records that write members between them. */
-static const struct rt_desc head_desc = { .cols = evline_cols, .ncols = EVL_FIELDS };
-static const struct rt_desc stack_desc = { .cols = evline_cols + EVL_STACK, .ncols = 1 };
+const struct rt_desc evline_head = { .cols = evline_cols, .ncols = EVL_FIELDS };
 
-void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
-		  const char *name)
+/* "TIME COMM TID [CPU] " into @buf (64 bytes at least): the head before the name. */
+static size_t head_fmt(char *buf, const char *ts, const char *comm, uint32_t tid, uint32_t cpu)
 {
-	char buf[128], num[12];
+	char num[12];
 	size_t n = 0, l = strlen(comm);
 	int k = 0;
 
@@ -67,9 +65,31 @@ void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uin
 		buf[n++] = num[--k];
 	buf[n++] = ']';
 	buf[n++] = ' ';
-	fwrite_unlocked(buf, 1, n, out);
+	return n;
+}
+
+void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
+		  const char *name)
+{
+	char buf[128];
+
+	fwrite_unlocked(buf, 1, head_fmt(buf, ts, comm, tid, cpu), out);
 	fputs_unlocked(name, out);
 	fputs_unlocked(": ", out);
+}
+
+size_t evline__text_head(char *buf, size_t len, struct session *s, const struct rt_val *v,
+			 const char *name)
+{
+	char ts[40], head[128];
+	int n;
+
+	session__fmt_time(s, v[EVL_FIELDS].rec.smp->time, ts, sizeof(ts));
+	n = snprintf(buf, len, "%.*s%s: ",
+		     (int)head_fmt(head, ts, v[EVL_COMM].s, (uint32_t)v[EVL_TID].u,
+				   (uint32_t)v[EVL_CPU].u),
+		     head, name ? name : v[EVL_EVENT].s);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
 void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, struct evsel *ev,
@@ -161,7 +181,7 @@ void evline__json_members(struct json *j, struct session *s, const struct sample
 	struct rt_stack stk;
 
 	evline__row(v, &stk, s, NULL, smp, comm, name);
-	rt_json__members(j, &head_desc, v);
+	rt_json__members(j, &evline_head, v);
 }
 
 void evline__json_head(struct json *j, FILE *out, struct session *s, const struct sample *smp,
@@ -173,6 +193,7 @@ void evline__json_head(struct json *j, FILE *out, struct session *s, const struc
 
 void evline__json_stack(struct json *j, struct session *s, const struct sample *smp)
 {
+	static const struct rt_desc stack_desc = { .cols = evline_cols + EVL_STACK, .ncols = 1 };
 	struct rt_stack stk = { .ctx = session__stack(s), .smp = smp };
 	struct rt_val v = { .stk = &stk };
 

@@ -103,14 +103,29 @@ void evline__object(struct json *j, const char *key, struct session *s, struct e
 		    const struct sample *smp);
 
 /*
- * For records of a profiler's own that carry an event's head and stack
- * around members of their own (until they are descriptions: their columns
- * are then evline_cols[EVL_TIME..EVL_EVENT], theirs, evline_cols[EVL_STACK]):
- * evline__json_head begins the line on @out with "type":"event" and the
- * head members; evline__json_members writes the head members (time_ns,
- * comm, pid, tid, cpu, "event": @name) into @j's open object (@comm NULL:
- * the thread's comm at the sample's time); evline__json_stack adds "stack".
+ * A record of a profiler's own about one event is the event line's head
+ * and stack around columns of its own:
+ *
+ *   { .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },  its text line
+ *   { .type = RT_ROW },      evline_head: time_ns, comm, pid, tid, cpu, event
+ *   ... its own columns ...
+ *   EVL_STACK_COL,           the event's stack (text: its frames under the line)
+ *
+ * with the values of evline__row (ev NULL: no fields): { .row = { &evline_head, v } }
+ * and { .stk = v[EVL_STACK].stk }.  Its text line begins with
+ * evline__text_head.
  */
+extern const struct rt_desc evline_head;
+#define EVL_STACK_COL { .name = "stack", .type = RT_STACK, .width = 4, .flags = RT_OMIT_EMPTY }
+
+/*
+ * The text head of @v (evline__row's), "TIME COMM TID [CPU] NAME: ", into
+ * @buf (NAME: @name, NULL: the row's event).  Returns its length.
+ */
+size_t evline__text_head(char *buf, size_t len, struct session *s, const struct rt_val *v,
+			 const char *name);
+
+/* Until their callers are descriptions (see above). */
 void evline__json_head(struct json *j, FILE *out, struct session *s, const struct sample *smp,
 		       const char *comm, const char *name);
 void evline__json_members(struct json *j, struct session *s, const struct sample *smp,

@@ -482,12 +482,15 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 		break;
 	case RT_ROW:
 		if (!v->row.v) {
-			json__null(j, c->name);
+			if (c->name)
+				json__null(j, c->name);
 			break;
 		}
-		json__obj(j, c->name);
+		if (c->name)
+			json__obj(j, c->name);
 		rt_json__members(j, v->row.d, v->row.v);
-		json__close(j);
+		if (c->name)
+			json__close(j);
 		break;
 	}
 }

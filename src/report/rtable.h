@@ -29,7 +29,8 @@
  *                     .rec.smp the sample (JSON: an object of its fields,
  *                     evsel__json_fields; text: the event line's sink)
  *            RT_ROW   .row, a row of another description as one value
- *                     (JSON: an object of its members; .row.v NULL: null)
+ *                     (JSON: an object of its members; .row.v NULL: null;
+ *                     a column without a name puts the members in the row)
  *   unit   RT_UNIT_NS, _BYTES, _COUNT, _PERCENT or _NONE: for sinks that
  *          keep units apart (and RT_STATS/RT_LOG2 print times by it)
  *   obj    JSON: the column is a member of this object of the row; the

@@ -195,8 +195,9 @@ static void test_row(void)
 		{ .name = "key", .title = "KEY", .type = RT_U64, .width = 3 },
 		{ .name = "start", .type = RT_ROW, .flags = RT_OMIT_EMPTY },
 		{ .name = "end", .type = RT_ROW },
+		{ .type = RT_ROW }, /* no name: its members in the row */
 	};
-	static const struct rt_desc out_d = { .type = "slow", .cols = out_cols, .ncols = 3 };
+	static const struct rt_desc out_d = { .type = "slow", .cols = out_cols, .ncols = 4 };
 	const struct rt_val a[] = { { .u = 7 }, { .s = "sh" } };
 	union rt_sinks u;
 	char *out = NULL;
@@ -205,16 +206,21 @@ static void test_row(void)
 	struct rt_sink *k = rt_json__init(&u.json, fp, NULL);
 
 	rtable__begin(k, &out_d);
-	rtable__row(k, (struct rt_val[]){ { .u = 1 }, { .row = { &in, a } }, { .row = { &in, a } } });
-	rtable__row(k, (struct rt_val[]){ { .u = 2 }, { .row = { &in, NULL } }, { .row = { &in, NULL } } });
+	rtable__row(k, (struct rt_val[]){
+			       { .u = 1 }, { .row = { &in, a } }, { .row = { &in, a } }, { .row = { &in, a } } });
+	rtable__row(k, (struct rt_val[]){ { .u = 2 },
+					  { .row = { &in, NULL } },
+					  { .row = { &in, NULL } },
+					  { .row = { &in, NULL } } });
 	rtable__end(k);
 	k = rt_text__init(&u.text, fp);
 	rtable__begin(k, &out_d);
-	rtable__row(k, (struct rt_val[]){ { .u = 1 }, { .row = { &in, a } }, { .row = { &in, a } } });
+	rtable__row(k, (struct rt_val[]){
+			       { .u = 1 }, { .row = { &in, a } }, { .row = { &in, a } }, { .row = { &in, a } } });
 	rtable__end(k);
 	fclose(fp);
 	CHECK_STR(out, "{\"type\":\"slow\",\"key\":1,\"start\":{\"tid\":7,\"comm\":\"sh\"},"
-		       "\"end\":{\"tid\":7,\"comm\":\"sh\"}}\n"
+		       "\"end\":{\"tid\":7,\"comm\":\"sh\"},\"tid\":7,\"comm\":\"sh\"}\n"
 		       "{\"type\":\"slow\",\"key\":2,\"end\":null}\n"
 		       "KEY\n"
 		       "  1\n");
