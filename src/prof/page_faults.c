@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "profiler.h"
+#include "report/evline.h"
 #include "report/rtable.h"
 #include "sym/stack.h"
 #include "report/outfile.h"
@@ -43,49 +44,38 @@ static int pgf_init(struct session *s, void *priv, const struct opt_set *opts)
 	return p->ev ? 0 : -ENOMEM;
 }
 
-/* A fault: its event line in text, the event's members in JSON. */
+/* A fault: its event line in text, the event's head, addr and ip in JSON. */
 static const struct rt_col fault_cols[] = {
 	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
-	{ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
-	{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT },
-	{ .name = "pid", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "tid", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "event", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .type = RT_ROW },
 	{ .name = "addr", .type = RT_HEX, .flags = RT_NO_TEXT },
 	{ .name = "ip", .type = RT_HEX, .flags = RT_NO_TEXT },
-	{ .name = "stack", .type = RT_STACK, .width = 4 },
+	EVL_STACK_COL,
 };
-static const struct rt_desc fault_desc = { .type = "event", .cols = fault_cols, .ncols = 10 };
+static const struct rt_desc fault_desc = { .type = "event", .cols = fault_cols, .ncols = 5 };
 
 static void pgf_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	FILE *out = session__out(s);
-	const char *comm = session__comm(s, smp->tid);
-	struct rt_stack stk = { .ctx = session__stack(s), .smp = smp };
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
 	union rt_sinks u;
 	struct rt_sink *k;
-	char ts[64], text[256];
+	char text[256];
+	size_t n;
 
 	(void)priv;
-	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	/* the head as evline__head prints it */
-	snprintf(text, sizeof(text), "%.26s %16.16s %7u [%03u] %s: addr 0x%llx ip 0x%llx", ts, comm,
-		 smp->tid, smp->cpu, ev->name, (unsigned long long)smp->addr,
+	evline__row(v, &stk, s, NULL, smp, session__comm(s, smp->tid), ev->name);
+	n = evline__text_head(text, sizeof(text), s, v, NULL);
+	snprintf(text + n, sizeof(text) - n, "addr 0x%llx ip 0x%llx", (unsigned long long)smp->addr,
 		 (unsigned long long)smp->ip);
+	k = session__json(s) ? rt_json__init(&u.json, session__out(s), NULL)
+			     : rt_text__init(&u.text, session__out(s));
 	rtable__begin(k, &fault_desc);
-	rtable__row(k, (struct rt_val[]){
-			       { .s = text },
-			       { .u = session__wall_ns(s, smp->time) },
-			       { .s = comm },
-			       { .u = smp->pid },
-			       { .u = smp->tid },
-			       { .u = smp->cpu },
-			       { .s = ev->name },
-			       { .u = smp->addr },
-			       { .u = smp->ip },
-			       { .stk = stk.ctx && (smp->nr_ips || smp->stack) ? &stk : NULL } });
+	rtable__row(k, (struct rt_val[]){ { .s = text },
+					  { .row = { &evline_head, v } },
+					  { .u = smp->addr },
+					  { .u = smp->ip },
+					  v[EVL_STACK] });
 	rtable__end(k);
 }
 
