@@ -16,6 +16,7 @@
 #include "engine/procfs.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "report/evline.h"
 #include "report/rtable.h"
 #include "sym/stack.h"
 
@@ -82,33 +83,30 @@ static int sw_init(struct session *s, void *priv, const struct opt_set *opts)
 /* A signal sent: its event line in text (the signal's name for the event's), members in JSON. */
 static const struct rt_col sig_cols[] = {
 	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
-	{ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
-	{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT },
-	{ .name = "pid", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "tid", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "event", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .type = RT_ROW },
 	{ .name = "signal", .type = RT_STR, .flags = RT_NO_TEXT },
 	{ .name = "sig", .type = RT_U64, .flags = RT_NO_TEXT },
 	{ .name = "target_comm", .type = RT_STR, .flags = RT_NO_TEXT },
 	{ .name = "target_pid", .type = RT_U64, .flags = RT_NO_TEXT },
 	{ .name = "process", .type = RT_BOOL, .flags = RT_NO_TEXT },
 	{ .name = "result", .type = RT_STR, .flags = RT_NO_TEXT },
-	{ .name = "stack", .type = RT_STACK, .width = 4 },
+	EVL_STACK_COL,
 };
-static const struct rt_desc sig_desc = { .type = "event", .cols = sig_cols, .ncols = 14 };
+static const struct rt_desc sig_desc = { .type = "event", .cols = sig_cols, .ncols = 9 };
 
 static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct sigwatch *w = priv;
 	FILE *out = session__out(s);
 	u64 sig = 0, pid = 0, group = 0, result = 0;
-	char ts[64], name[32], target[64], text[512];
-	const char *comm, *res, *scomm;
-	struct rt_stack stk = { .ctx = session__stack(s), .smp = smp };
+	char name[32], target[64], text[512];
+	const char *comm, *res;
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
 	union rt_sinks u;
 	struct rt_sink *k;
 	int len = 0;
+	size_t n;
 	pid_t tgid;
 
 	field__u64(&w->sig, smp, &sig);
@@ -127,32 +125,25 @@ static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 			return;
 	}
 	w->shown++;
-	scomm = session__comm(s, smp->tid);
 	sig_name((int)sig, name, sizeof(name));
 	res = result < sizeof(results) / sizeof(results[0]) ? results[result] : "?";
 	snprintf(target, sizeof(target), "%.*s", comm ? len : 0, comm ? comm : "");
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	/* the head as evline__head prints it */
-	snprintf(text, sizeof(text), "%.26s %16.16s %7u [%03u] %s: to %s %llu%s: %s", ts, scomm,
-		 smp->tid, smp->cpu, name, comm ? target : "?", (unsigned long long)pid,
-		 group ? " (process)" : "", res);
+	evline__row(v, &stk, s, NULL, smp, session__comm(s, smp->tid), ev->name);
+	/* text: the signal's name where the event's is */
+	n = evline__text_head(text, sizeof(text), s, v, name);
+	snprintf(text + n, sizeof(text) - n, "to %s %llu%s: %s", comm ? target : "?",
+		 (unsigned long long)pid, group ? " (process)" : "", res);
 	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
 	rtable__begin(k, &sig_desc);
-	rtable__row(k, (struct rt_val[]){
-			       { .s = text },
-			       { .u = session__wall_ns(s, smp->time) },
-			       { .s = scomm },
-			       { .u = smp->pid },
-			       { .u = smp->tid },
-			       { .u = smp->cpu },
-			       { .s = ev->name },
-			       { .s = name },
-			       { .u = sig },
-			       { .s = target },
-			       { .u = pid },
-			       { .b = group != 0 },
-			       { .s = res },
-			       { .stk = stk.ctx && (smp->nr_ips || smp->stack) ? &stk : NULL } });
+	rtable__row(k, (struct rt_val[]){ { .s = text },
+					  { .row = { &evline_head, v } },
+					  { .s = name },
+					  { .u = sig },
+					  { .s = target },
+					  { .u = pid },
+					  { .b = group != 0 },
+					  { .s = res },
+					  v[EVL_STACK] });
 	rtable__end(k);
 }
 
