@@ -16,7 +16,6 @@
 #include "report/outfile.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
-#include "util/json.h"
 
 /* Per event (evsel->priv). */
 struct expr_event {
@@ -110,29 +109,55 @@ static void print_str(FILE *out, const char *str, int len)
 	fputs("\"\n", out);
 }
 
-/* --json: the event as trace --json has it, with "value": a number or a string. */
-static void expr_json(struct session *s, struct expr_event *e, struct evsel *ev,
+/*
+ * --json: the event as trace --json has it, with "value": a string, a
+ * signed or an unsigned number (one of the three columns has a value).
+ */
+static const struct rt_col expr_cols[] = {
+	{ .type = RT_ROW },
+	{ .name = "fields", .type = RT_FIELDS },
+	{ .name = "value", .type = RT_STR, .flags = RT_OMIT_EMPTY },
+	{ .name = "value", .type = RT_S64, .flags = RT_OMIT_EMPTY },
+	{ .name = "value", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	EVL_STACK_COL,
+};
+static const struct rt_desc expr_desc = { .type = "event", .cols = expr_cols, .ncols = 6 };
+
+static void expr_record(struct session *s, struct expr_event *e, struct evsel *ev,
 		      const struct sample *smp, struct expr_ctx *ctx, FILE *out)
 {
-	struct expr_value v;
-	struct json j;
+	struct rt_val ev_v[EVL_NCOLS], v[6] = { [3] = { .null = true }, [4] = { .null = true } };
+	struct rt_stack stk;
+	struct expr_value x;
+	struct rt_json k;
+	char buf[256], *str = buf;
 
-	expr__eval(e->e, ctx, &v); /* faults read as 0, counted */
-	evline__json_head(&j, out, s, smp, NULL, ev->name);
-	evsel__json_fields(ev, smp, &j, "fields");
-	if (v.kind == EXPR_STR) {
+	expr__eval(e->e, ctx, &x); /* faults read as 0, counted */
+	evline__row(ev_v, &stk, s, ev, smp, NULL, NULL);
+	v[0].row.d = &evline_head;
+	v[0].row.v = ev_v;
+	v[1] = ev_v[EVL_FIELDS];
+	v[5] = ev_v[EVL_STACK];
+	if (x.kind == EXPR_STR) {
 		int n = 0;
 
-		while (v.str && n < v.len && v.str[n]) /* as the text: up to a NUL */
+		while (x.str && n < x.len && x.str[n]) /* as the text: up to a NUL */
 			n++;
-		json__strn(&j, "value", v.str ? v.str : "", n);
-	} else if (v.is_signed) {
-		json__i64(&j, "value", (int64_t)v.u);
+		if ((size_t)n >= sizeof(buf) && !(str = malloc((size_t)n + 1)))
+			str = buf, n = sizeof(buf) - 1;
+		memcpy(str, x.str ? x.str : "", (size_t)n);
+		str[n] = 0;
+		v[2].s = str;
+	} else if (x.is_signed) {
+		v[3] = (struct rt_val){ .i = (int64_t)x.u };
 	} else {
-		json__u64(&j, "value", v.u);
+		v[4] = (struct rt_val){ .u = x.u };
 	}
-	evline__json_stack(&j, s, smp);
-	json__end(&j);
+	rtable__begin(rt_json__init(&k, out, NULL), &expr_desc);
+	rtable__row(&k.sink, v);
+	rtable__end(&k.sink);
+	if (str != buf)
+		free(str);
 }
 
 static void expr_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
@@ -149,7 +174,7 @@ static void expr_sample(struct session *s, void *priv, struct evsel *ev, struct 
 		return;
 	ctx.out = out; /* printf()'s */
 	if (session__json(s)) {
-		expr_json(s, e, ev, smp, &ctx, out);
+		expr_record(s, e, ev, smp, &ctx, out);
 		return;
 	}
 	/* first: what printf() and system() print comes before the event's line */
