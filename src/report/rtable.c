@@ -331,7 +331,8 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 		fputc('\n', t->fp);
 	}
 	for (int i = 0; i < d->ncols; i++)
-		if (d->cols[i].type == RT_STACK && !(d->cols[i].flags & RT_NO_TEXT))
+		if (d->cols[i].type == RT_STACK && !(d->cols[i].flags & RT_NO_TEXT) &&
+		    !empty(&d->cols[i], &v[i]))
 			text_stack(t, &d->cols[i], v[i].stk);
 }
 
