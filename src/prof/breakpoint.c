@@ -23,7 +23,6 @@
 #include "report/outfile.h"
 #include "sym/stack.h"
 #include "sym/symaddr.h"
-#include "util/json.h"
 
 #define BP_MAX 16
 #define BP_TEXT 128
@@ -442,66 +441,74 @@ static bool ip_frame(struct stack_ctx *ctx, const struct sample *smp, struct fra
 }
 
 /*
- * --json: {"type":"event",...,"event":"bp_var:w","addr":"0x..","addr_sym":
- * "bp_var"[,"addr_off":N],"ip":"0x..","ip_sym":"bp_bump","ip_off":N,
- * "ip_dso":"..","stack":[...]}
+ * A hit: its event line in text ("addr 0x.. (bp_var) ip 0x.. bp_bump+0x..
+ * (dso)"); JSON {"type":"event",...,"event":"bp_var:w","addr":"0x..",
+ * "addr_sym":"bp_var"[,"addr_off":N],"ip":"0x..","ip_sym":"bp_bump",
+ * "ip_off":N,"ip_dso":"..","stack":[...]}
  */
-static void bp_json(struct session *s, struct breakpoint *p, const struct bp *b, struct evsel *ev,
-		    const struct sample *smp, FILE *out)
-{
-	struct frame f;
-	struct json j;
-
-	evline__json_head(&j, out, s, smp, NULL, ev->name);
-	json__hex(&j, "addr", b->addr);
-	if (b->sym[0]) {
-		json__str(&j, "addr_sym", b->sym);
-		if (b->off)
-			json__u64(&j, "addr_off", b->off);
-	}
-	json__hex(&j, "ip", smp->ip);
-	if (ip_frame(session__stack(s), smp, &f)) {
-		json__str(&j, "ip_sym", f.sym);
-		json__u64(&j, "ip_off", f.off);
-		json__str(&j, "ip_dso", f.dso);
-	}
-	if (p->show_stack)
-		evline__json_stack(&j, s, smp);
-	json__end(&j);
-}
+static const struct rt_col hit_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	{ .type = RT_ROW },
+	{ .name = "addr", .type = RT_HEX, .flags = RT_NO_TEXT },
+	{ .name = "addr_sym", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	{ .name = "addr_off", .type = RT_U64, .flags = RT_NO_TEXT | RT_OMIT_ZERO },
+	{ .name = "ip", .type = RT_HEX, .flags = RT_NO_TEXT },
+	{ .name = "ip_sym", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	{ .name = "ip_off", .type = RT_U64, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	{ .name = "ip_dso", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
+	EVL_STACK_COL,
+};
+static const struct rt_desc hit_desc = { .type = "event", .cols = hit_cols, .ncols = 10 };
 
 static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct breakpoint *p = priv;
 	struct bp *b = ev->priv;
-	struct stack_ctx *ctx = session__stack(s);
-	FILE *out = session__out(s);
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	union rt_sinks u;
+	struct rt_sink *k;
+	char text[4096];
 	struct frame f;
-	char ts[64];
+	bool named;
+	size_t n;
 
 	if (!b)
 		return;
 	b->hits++;
 	p->hits++;
-	if (session__json(s)) {
-		bp_json(s, p, b, ev, smp, out);
-		return;
-	}
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     ev->name);
-	fprintf(out, "addr 0x%llx", (unsigned long long)b->addr);
-	if (b->sym[0])
-		fprintf(out, b->off ? " (%s+0x%llx)" : " (%s)", b->sym, (unsigned long long)b->off);
-	fprintf(out, " ip 0x%llx", (unsigned long long)smp->ip);
-	if (ip_frame(ctx, smp, &f)) {
-		fprintf(out, " %s+0x%llx", f.sym, (unsigned long long)f.off);
-		if (f.dso)
-			fprintf(out, " (%s)", f.dso);
-	}
-	fputc('\n', out);
-	if (p->show_stack && (smp->nr_ips || smp->stack))
-		stack__print(ctx, smp, out, "    ");
+	evline__row(v, &stk, s, NULL, smp, NULL, ev->name);
+	named = ip_frame(session__stack(s), smp, &f);
+	n = evline__text_head(text, sizeof(text), s, v, NULL);
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "addr 0x%llx",
+			      (unsigned long long)b->addr);
+	if (b->sym[0] && n < sizeof(text))
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      b->off ? " (%s+0x%llx)" : " (%s)", b->sym,
+				      (unsigned long long)b->off);
+	if (n < sizeof(text))
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " ip 0x%llx",
+				      (unsigned long long)smp->ip);
+	if (named && n < sizeof(text))
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " %s+0x%llx", f.sym,
+				      (unsigned long long)f.off);
+	if (named && f.dso && n < sizeof(text))
+		snprintf(text + n, sizeof(text) - n, " (%s)", f.dso);
+	k = session__json(s) ? rt_json__init(&u.json, session__out(s), NULL)
+			     : rt_text__init(&u.text, session__out(s));
+	rtable__begin(k, &hit_desc);
+	rtable__row(k, (struct rt_val[]){
+			       { .s = text },
+			       { .row = { &evline_head, v } },
+			       { .u = b->addr },
+			       { .s = b->sym[0] ? b->sym : NULL },
+			       { .u = b->sym[0] ? b->off : 0 },
+			       { .u = smp->ip },
+			       { .s = named ? f.sym : NULL },
+			       { .u = named ? f.off : 0, .null = !named },
+			       { .s = named ? f.dso : NULL, .null = named && !f.dso },
+			       p->show_stack ? v[EVL_STACK] : (struct rt_val){ .stk = NULL } });
+	rtable__end(k);
 }
 
 /* /proc/cpuinfo's "hypervisor" flag: the kernel runs in a virtual machine. */
@@ -518,32 +525,41 @@ static bool in_vm(void)
 	return vm;
 }
 
+/* The hits of each breakpoint: {"type":"summary","breakpoint":"bp_var:w","addr":"0x..","hits":100} */
+static const struct rt_col summary_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	{ .name = "breakpoint", .type = RT_STR, .flags = RT_NO_TEXT },
+	{ .name = "addr", .type = RT_HEX, .flags = RT_NO_TEXT },
+	{ .name = "hits", .type = RT_U64, .flags = RT_NO_TEXT },
+};
+static const struct rt_desc summary_desc = { .type = "summary", .cols = summary_cols, .ncols = 4 };
+
 static void bp_deinit(struct session *s, void *priv)
 {
 	struct breakpoint *p = priv;
 	FILE *out = session__out(s);
+	union rt_sinks u;
+	struct rt_sink *k;
 
 	if (p->persona_set)
 		personality((unsigned long)p->old_persona);
 	p->persona_set = false;
 	if (!session__started(s))
 		return;
+	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
+	rtable__begin(k, &summary_desc);
 	for (int i = 0; i < p->nr; i++) {
-		struct json j;
+		char text[256];
 
-		if (!session__json(s)) {
-			fprintf(out, "%s: %llu hit%s at 0x%llx\n", p->bp[i].text,
-				(unsigned long long)p->bp[i].hits, p->bp[i].hits == 1 ? "" : "s",
-				(unsigned long long)p->bp[i].addr);
-			continue;
-		}
-		/* {"type":"summary","breakpoint":"bp_var:w","addr":"0x..","hits":100} */
-		json__begin(&j, out, "summary");
-		json__str(&j, "breakpoint", p->bp[i].text);
-		json__hex(&j, "addr", p->bp[i].addr);
-		json__u64(&j, "hits", p->bp[i].hits);
-		json__end(&j);
+		snprintf(text, sizeof(text), "%s: %llu hit%s at 0x%llx", p->bp[i].text,
+			 (unsigned long long)p->bp[i].hits, p->bp[i].hits == 1 ? "" : "s",
+			 (unsigned long long)p->bp[i].addr);
+		rtable__row(k, (struct rt_val[]){ { .s = text },
+						  { .s = p->bp[i].text },
+						  { .u = p->bp[i].addr },
+						  { .u = p->bp[i].hits } });
 	}
+	rtable__end(k);
 	/* --json: the CLI writes the lost record */
 	if (!session__json(s))
 		session__print_lost(s, out);
