@@ -25,7 +25,6 @@
 #include "report/rtable.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
-#include "util/json.h"
 #include "util/units.h"
 
 #define NS_PER_SEC 1000000000ULL
@@ -136,6 +135,18 @@ static void count(struct io_cpu *c, int kind, u64 off, u64 time)
 	}
 }
 
+/* --json: {"type":"event",...,"event":"irq-off","off_ns":N,"gap_ns":N,"ip":"0x.."...} */
+static const struct rt_col gap_cols[] = {
+	{ .type = RT_ROW },
+	{ .name = "off_ns", .type = RT_U64, .unit = RT_UNIT_NS },
+	{ .name = "gap_ns", .type = RT_U64, .unit = RT_UNIT_NS },
+	{ .name = "ip", .type = RT_HEX },
+	{ .name = "ip_sym", .type = RT_STR, .flags = RT_OMIT_EMPTY },
+	{ .name = "ip_off", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	EVL_STACK_COL,
+};
+static const struct rt_desc gap_desc = { .type = "event", .cols = gap_cols, .ncols = 7 };
+
 static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct irq_off *p = priv;
@@ -165,19 +176,21 @@ static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		count(&p->cpus[smp->cpu], kind, t.gap - p->period, smp->time);
 	sym = smp->nr_ips ? NULL : ksyms__find(p->ks, smp->ip, NULL);
 	if (session__json(s)) {
-		/* {"type":"event",...,"event":"irq-off","off_ns":N,"gap_ns":N,"ip":"0x.."...} */
-		struct json j;
+		struct rt_val v[EVL_NCOLS];
+		struct rt_stack stk;
+		struct rt_json k;
 
-		evline__json_head(&j, out, s, smp, NULL, kind == IO_STALL ? "stall" : "irq-off");
-		json__u64(&j, "off_ns", t.gap - p->period);
-		json__u64(&j, "gap_ns", t.gap);
-		json__hex(&j, "ip", smp->ip);
-		if (sym) {
-			json__str(&j, "ip_sym", sym->name);
-			json__u64(&j, "ip_off", smp->ip - sym->start);
-		}
-		evline__json_stack(&j, s, smp);
-		json__end(&j);
+		evline__row(v, &stk, s, NULL, smp, NULL, kind == IO_STALL ? "stall" : "irq-off");
+		rtable__begin(rt_json__init(&k, out, NULL), &gap_desc);
+		rtable__row(&k.sink, (struct rt_val[]){
+					     { .row = { &evline_head, v } },
+					     { .u = t.gap - p->period },
+					     { .u = t.gap },
+					     { .u = smp->ip },
+					     { .s = sym ? sym->name : NULL },
+					     { .u = sym ? smp->ip - sym->start : 0, .null = !sym },
+					     v[EVL_STACK] });
+		rtable__end(&k.sink);
 		return;
 	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
