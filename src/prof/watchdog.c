@@ -255,18 +255,29 @@ struct print_arg {
 };
 
 /* --json: a kept sample, an element of the warning's "samples". */
-static void json_kept(struct print_arg *a, const struct sample *smp)
+static const struct rt_col kept_cols[] = {
+	{ .type = RT_ROW },
+	{ .name = "ip", .type = RT_HEX },
+	{ .name = "ip_sym", .type = RT_STR, .flags = RT_OMIT_EMPTY },
+	{ .name = "ip_off", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	EVL_STACK_COL,
+};
+static const struct rt_desc kept_desc = { .cols = kept_cols, .ncols = 5 };
+
+static void kept_row(struct print_arg *a, const struct sample *smp)
 {
 	const struct sym *sym = ksyms__find(a->w->ks, smp->ip, NULL);
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
 
+	evline__row(v, &stk, a->s, NULL, smp, NULL, a->w->smp->name);
 	json__obj(a->j, NULL);
-	evline__json_members(a->j, a->s, smp, NULL, a->w->smp->name);
-	json__hex(a->j, "ip", smp->ip);
-	if (sym) {
-		json__str(a->j, "ip_sym", sym->name);
-		json__u64(a->j, "ip_off", smp->ip - sym->start);
-	}
-	evline__json_stack(a->j, a->s, smp);
+	rt_json__members(a->j, &kept_desc,
+			 (struct rt_val[]){ { .row = { &evline_head, v } },
+					    { .u = smp->ip },
+					    { .s = sym ? sym->name : NULL },
+					    { .u = sym ? smp->ip - sym->start : 0, .null = !sym },
+					    v[EVL_STACK] });
 	json__close(a->j);
 }
 
@@ -278,7 +289,7 @@ static void print_kept(void *arg, const struct sample *smp)
 	char ts[64];
 
 	if (a->j) {
-		json_kept(a, smp);
+		kept_row(a, smp);
 		return;
 	}
 	session__fmt_time(a->s, smp->time, ts, sizeof(ts));
