@@ -20,7 +20,6 @@
 #include "report/outfile.h"
 #include "report/rtable.h"
 #include "sym/stack.h"
-#include "util/json.h"
 
 struct hrtimer_prof {
 	struct hrg_opts o; /* first: -e, --period, -F */
@@ -28,7 +27,40 @@ struct hrtimer_prof {
 	struct hrgroup g;
 	struct expr *e;
 	u64 samples, periods, matched;
+	/* --json: a period's record (rows_desc), its columns and room for their values */
+	struct rt_col *cols;
+	struct rt_val *vals;
+	struct rt_desc rows_desc;
 };
+
+/*
+ * --json: {"type":"event",...,"event":"hrtimer","counts":{"gp":123},
+ *  "periods":1,"ip":"0x..","stack":[...]}: the event line's head, a
+ *  member of "counts" for each member counted, periods, ip, its stack.
+ */
+static int rows_desc(struct hrtimer_prof *p)
+{
+	int n = 0;
+
+	if (p->cols)
+		return 0;
+	p->cols = calloc((size_t)p->g.nr + 4, sizeof(*p->cols));
+	p->vals = calloc((size_t)p->g.nr + 4, sizeof(*p->vals));
+	if (!p->cols || !p->vals)
+		return -ENOMEM;
+	p->cols[n++] = (struct rt_col){ .type = RT_ROW };
+	for (int i = 0; i < p->g.nr; i++)
+		if (!p->g.m[i].skipped)
+			p->cols[n++] = (struct rt_col){ .name = p->g.m[i].var,
+							.type = RT_U64,
+							.unit = RT_UNIT_COUNT,
+							.obj = "counts" };
+	p->cols[n++] = (struct rt_col){ .name = "periods", .type = RT_U64, .unit = RT_UNIT_COUNT };
+	p->cols[n++] = (struct rt_col){ .name = "ip", .type = RT_HEX };
+	p->cols[n++] = (struct rt_col)EVL_STACK_COL;
+	p->rows_desc = (struct rt_desc){ .type = "event", .cols = p->cols, .ncols = n };
+	return 0;
+}
 
 static int ht_args(void *priv, int argc, char **argv, char *err, size_t errlen)
 {
@@ -82,22 +114,27 @@ static void ht_period(struct session *s, void *priv, const struct hrg_period *pe
 		return;
 	p->matched++;
 	if (session__json(s)) {
-		/*
-		 * {"type":"event",...,"event":"hrtimer","counts":{"gp":123},
-		 *  "periods":1,"ip":"0x..","stack":[...]}
-		 */
-		struct json j;
+		struct rt_val v[EVL_NCOLS];
+		struct rt_stack stk;
+		struct rt_json k;
+		int n = 0;
 
-		evline__json_head(&j, out, s, smp, NULL, "hrtimer");
-		json__obj(&j, "counts");
+		if (rows_desc(p)) {
+			session__set_err(s, -ENOMEM, "out of memory");
+			session__stop(s);
+			return;
+		}
+		evline__row(v, &stk, s, NULL, smp, NULL, "hrtimer");
+		p->vals[n++] = (struct rt_val){ .row = { &evline_head, v } };
 		for (int i = 0; i < p->g.nr; i++)
 			if (!p->g.m[i].skipped)
-				json__u64(&j, p->g.m[i].var, per.count[i]);
-		json__close(&j);
-		json__u64(&j, "periods", per.periods);
-		json__hex(&j, "ip", smp->ip);
-		evline__json_stack(&j, s, smp);
-		json__end(&j);
+				p->vals[n++] = (struct rt_val){ .u = per.count[i] };
+		p->vals[n++] = (struct rt_val){ .u = per.periods };
+		p->vals[n++] = (struct rt_val){ .u = smp->ip };
+		p->vals[n++] = v[EVL_STACK];
+		rtable__begin(rt_json__init(&k, out, NULL), &p->rows_desc);
+		rtable__row(&k.sink, p->vals);
+		rtable__end(&k.sink);
 		return;
 	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
@@ -165,6 +202,10 @@ static void ht_deinit(struct session *s, void *priv)
 	}
 	expr__free(p->e);
 	p->e = NULL;
+	free(p->cols);
+	free(p->vals);
+	p->cols = NULL;
+	p->vals = NULL;
 	hrgroup__free(&p->g);
 }
 
