@@ -31,7 +31,6 @@
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
-#include "util/json.h"
 
 /* Per event (evsel->priv). */
 struct nd_event {
@@ -199,6 +198,16 @@ static int num_dist_init(struct session *s, void *priv, const struct opt_set *op
 	return make_table(s, nd);
 }
 
+/* --json: trace's event record, with "num" (signed or not: one of the two has a value) */
+static const struct rt_col than_cols[] = {
+	{ .type = RT_ROW },
+	{ .name = "fields", .type = RT_FIELDS },
+	{ .name = "num", .type = RT_S64, .flags = RT_OMIT_EMPTY },
+	{ .name = "num", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	EVL_STACK_COL,
+};
+static const struct rt_desc than_desc = { .type = "event", .cols = than_cols, .ncols = 5 };
+
 static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
 		       const struct expr_value *v)
 {
@@ -207,17 +216,19 @@ static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
 	char ts[40];
 
 	if (session__json(s)) {
-		struct json j;
+		struct rt_val e[EVL_NCOLS];
+		struct rt_stack stk;
+		struct rt_json k;
 
-		/* trace's event record, with "num" */
-		evline__json_head(&j, out, s, smp, NULL, ev->name);
-		evsel__json_fields(ev, smp, &j, "fields");
-		if (v->is_signed)
-			json__i64(&j, "num", (int64_t)v->u);
-		else
-			json__u64(&j, "num", v->u);
-		evline__json_stack(&j, s, smp);
-		json__end(&j);
+		evline__row(e, &stk, s, ev, smp, NULL, NULL);
+		rtable__begin(rt_json__init(&k, out, NULL), &than_desc);
+		rtable__row(&k.sink, (struct rt_val[]){
+					     { .row = { &evline_head, e } },
+					     e[EVL_FIELDS],
+					     { .i = (int64_t)v->u, .null = !v->is_signed },
+					     { .u = v->u, .null = v->is_signed },
+					     e[EVL_STACK] });
+		rtable__end(&k.sink);
 		return;
 	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
