@@ -218,22 +218,34 @@ static void text_one(struct tl_out *o, const struct det_ev *e, char mark, u64 fo
 	print_one(o->s, o->p, e, mark, o->out);
 }
 
-/* --json: one event of a timeline, an element of the open array. */
-static void json_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
+/*
+ * --json: one event of a timeline, an element of the open array: its mark,
+ * how many closer events it hides, its offset from the pair's start, and
+ * the event as the event line has it.
+ */
+static const struct rt_col tl_cols[] = {
+	{ .name = "mark", .type = RT_STR, .flags = RT_OMIT_EMPTY },
+	{ .name = "hidden", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_OMIT_ZERO },
+	{ .name = "offset_ns", .type = RT_S64, .unit = RT_UNIT_NS },
+	{ .type = RT_ROW },
+};
+static const struct rt_desc tl_desc = { .cols = tl_cols, .ncols = 4 };
+
+static void row_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
 {
 	const struct sample *smp = &e->copy.smp;
-	struct json *j = o->j;
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	char m[2] = { mark, 0 };
 
-	json__obj(j, NULL);
-	if (mark != ' ')
-		json__strn(j, "mark", &mark, 1);
-	if (folded)
-		json__u64(j, "hidden", folded);
-	json__i64(j, "offset_ns", (int64_t)(smp->time - o->p->start));
-	evline__json_members(j, o->s, smp, NULL, e->ev->name);
-	evsel__json_fields(e->ev, smp, j, "fields");
-	evline__json_stack(j, o->s, smp);
-	json__close(j);
+	evline__row(v, &stk, o->s, e->ev, smp, NULL, NULL);
+	json__obj(o->j, NULL);
+	rt_json__members(o->j, &tl_desc,
+			 (struct rt_val[]){ { .s = mark != ' ' ? m : NULL },
+					    { .u = folded },
+					    { .i = (int64_t)(smp->time - o->p->start) },
+					    { .row = { &evline_desc, v } } });
+	json__close(o->j);
 }
 
 static void walk_timeline(struct detail *d, const struct detail_pair *p, u64 from, u64 to,
@@ -292,7 +304,7 @@ static void print_timeline(struct detail *d, struct session *s, const struct det
 		if (d->dropped && d->dropped_time >= from)
 			json__i64(&j, "truncated_ns", (int64_t)(d->dropped_time - p->start));
 		json__arr(&j, "timeline");
-		walk_timeline(d, p, from, to, json_one, &o);
+		walk_timeline(d, p, from, to, row_one, &o);
 		json__end(&j);
 		return;
 	}
