@@ -173,29 +173,3 @@ void evline__object(struct json *j, const char *key, struct session *s, struct e
 	evline__members(j, s, ev, smp);
 	json__close(j);
 }
-
-void evline__json_members(struct json *j, struct session *s, const struct sample *smp,
-			  const char *comm, const char *name)
-{
-	struct rt_val v[EVL_NCOLS];
-	struct rt_stack stk;
-
-	evline__row(v, &stk, s, NULL, smp, comm, name);
-	rt_json__members(j, &evline_head, v);
-}
-
-void evline__json_head(struct json *j, FILE *out, struct session *s, const struct sample *smp,
-		       const char *comm, const char *name)
-{
-	json__begin(j, out, evline_desc.type);
-	evline__json_members(j, s, smp, comm, name);
-}
-
-void evline__json_stack(struct json *j, struct session *s, const struct sample *smp)
-{
-	static const struct rt_desc stack_desc = { .cols = evline_cols + EVL_STACK, .ncols = 1 };
-	struct rt_stack stk = { .ctx = session__stack(s), .smp = smp };
-	struct rt_val v = { .stk = &stk };
-
-	rt_json__members(j, &stack_desc, &v);
-}

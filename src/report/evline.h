@@ -125,11 +125,4 @@ extern const struct rt_desc evline_head;
 size_t evline__text_head(char *buf, size_t len, struct session *s, const struct rt_val *v,
 			 const char *name);
 
-/* Until their callers are descriptions (see above). */
-void evline__json_head(struct json *j, FILE *out, struct session *s, const struct sample *smp,
-		       const char *comm, const char *name);
-void evline__json_members(struct json *j, struct session *s, const struct sample *smp,
-			  const char *comm, const char *name);
-void evline__json_stack(struct json *j, struct session *s, const struct sample *smp);
-
 #endif
