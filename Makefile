@@ -68,17 +68,26 @@ $(BUILD)/work/%: tests/work/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -Wall -o $@ $< -lpthread
 
+# A sub-make shares the jobs of `make -jN`; called without -j, it takes one
+# job per CPU (the ASan builds below are minutes of compiling).
+SUB_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
+
 workloads: $(WORK_BINS)
-	$(MAKE) -C tests/work BUILD=$(abspath $(BUILD))/work extra
+	$(MAKE) $(SUB_J) -C tests/work BUILD=$(abspath $(BUILD))/work extra
 
 unit: $(UNIT_BINS)
 
-check: $(PP_BIN) unit workloads
+# The layers point down (scripts/check-layers.sh; no root needed), then the
+# unit and integration tests.
+check-layers:
+	scripts/check-layers.sh
+
+check: check-layers $(PP_BIN) unit workloads
 	tests/run.sh $(BUILD)
 
 # Unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.
 check-asan:
-	$(MAKE) BUILD=build-asan CC=clang \
+	$(MAKE) $(SUB_J) BUILD=build-asan CC=clang \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" unit
 	tests/run.sh build-asan unit
@@ -89,7 +98,7 @@ ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 check-asan-integ:
-	$(MAKE) BUILD=build-asan CC=clang \
+	$(MAKE) $(SUB_J) BUILD=build-asan CC=clang \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" build-asan/perf-prof workloads
 	$(ASAN_ENV) tests/run.sh build-asan integ
@@ -112,16 +121,29 @@ build-fuzz/obj/gen/profile.pb-c.o: build-fuzz/gen/profile.pb-c.c
 build-fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OBJS)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
 
--include $(wildcard build-fuzz/obj/src/*/*.d build-fuzz/obj/src/*.d)
+# kept after the run (make would delete them as intermediates of the
+# targets' pattern rule, and the next `make fuzz` would compile them all again)
+.SECONDARY: $(FUZZ_OBJS) build-fuzz/gen/expr_syscalls.h build-fuzz/gen/profile.pb-c.c \
+	build-fuzz/gen/profile.pb-c.h
 
-fuzz: $(FUZZ_BINS)
-	for f in $(FUZZ_SRCS); do \
-		n=$$(basename $$f .c); c=$${n#fuzz_}; \
-		mkdir -p build-fuzz/corpus-$$c; \
-		d=; [ -f fuzz/$$c.dict ] && d=-dict=fuzz/$$c.dict; \
-		build-fuzz/$$n -max_total_time=$(FUZZ_TIME) -timeout=5 -rss_limit_mb=2048 $$d \
-			build-fuzz/corpus-$$c fuzz/corpus/$$c || exit 1; \
-	done
+-include $(wildcard build-fuzz/obj/src/*/*/*.d build-fuzz/obj/src/*/*.d build-fuzz/obj/src/*.d)
+
+# Each target runs as a make job of its own (fuzz-run-NAME), so `make -j2
+# fuzz` runs two at a time; libFuzzer's output goes to build-fuzz/NAME.log,
+# and its last lines are printed when it finds something.
+FUZZ_RUNS := $(FUZZ_SRCS:fuzz/fuzz_%.c=fuzz-run-%)
+fuzz: $(FUZZ_RUNS)
+$(FUZZ_RUNS): fuzz-run-%: build-fuzz/fuzz_%
+	@mkdir -p build-fuzz/corpus-$*
+	@d=; [ -f fuzz/$*.dict ] && d=-dict=fuzz/$*.dict; \
+	t0=$$(date +%s); \
+	if build-fuzz/fuzz_$* -max_total_time=$(FUZZ_TIME) -timeout=5 -rss_limit_mb=2048 $$d \
+		build-fuzz/corpus-$* fuzz/corpus/$* >build-fuzz/$*.log 2>&1; then \
+		echo "fuzz_$*: $$(grep -E '^Done [0-9]+ runs' build-fuzz/$*.log) ($$(($$(date +%s) - t0)) s)"; \
+	else \
+		tail -n 60 build-fuzz/$*.log; \
+		echo "fuzz_$*: FAILED (log: build-fuzz/$*.log)"; exit 1; \
+	fi
 
 # The man pages: perf-prof --man puts each one together from the option tables
 # (what -h prints) and the hand-written page beside the profiler or command
@@ -163,5 +185,5 @@ format:
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz perf-prof
 
-.PHONY: all check check-asan check-asan-integ unit workloads fuzz format clean install uninstall deb man
+.PHONY: all check check-layers check-asan check-asan-integ unit workloads fuzz $(FUZZ_RUNS) format clean install uninstall deb man
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

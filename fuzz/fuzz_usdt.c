@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sym/probe_elf.h"
 
-static char tmpl[] = "/tmp/fuzz_usdt.XXXXXX";
 static char path[64];
 static int fd = -1;
 
@@ -111,11 +111,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	operands(data, size);
 	if (fd < 0) {
-		/* unlinked at once: the path through /proc still opens it */
-		fd = mkstemp(tmpl);
+		/*
+		 * In memory (a file on ext4, truncated and rewritten, starts
+		 * its writeback at each close: seconds on a busy host, over
+		 * the -timeout); the path through /proc opens it.
+		 */
+		fd = memfd_create("fuzz_usdt", 0);
 		if (fd < 0)
 			return 0;
-		unlink(tmpl);
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	}
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)

@@ -98,7 +98,7 @@ log=$build/deb-build-root.log
 { chroot "$broot" "${apt[@]}" update &&
 	chroot "$broot" "${apt[@]}" install -y --no-install-recommends build-essential &&
 	chroot "$broot" sh -c "cd /src/perf-prof-$ver && ${apt[*]} build-dep -y --no-install-recommends ." &&
-	chroot "$broot" sh -c "cd /src/perf-prof-$ver && dpkg-buildpackage -b -us -uc"; } >"$log" 2>&1 ||
+	chroot "$broot" sh -c "cd /src/perf-prof-$ver && dpkg-buildpackage -b -us -uc -J$(nproc)"; } >"$log" 2>&1 ||
 	{ tail -n 30 "$log"; fail "the package does not build from its Build-Depends (log: $log)"; }
 ls "$broot/src/perf-prof_${ver}_"*.deb
 umount "$broot/proc"
