@@ -248,6 +248,8 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 	oc->rs = runslice__new(max_cpu + 1, credit, oc);
 	if (!oc->rs)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	if (runslice__add_hooks(oc->rs, s))
+		return -ENOMEM;
 	oc->sw = session__add_tp(s, "sched", "sched_switch", &(struct evsel_conf){ 0 });
 	if (!oc->sw)
 		return -ENOENT;
@@ -327,12 +329,6 @@ static void oc_switch(struct session *s, void *priv, const struct rec_switch *sw
 	(void)s;
 	seen_time(oc, sw->time);
 	runslice__record(oc->rs, sw);
-}
-
-static void oc_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	(void)s, (void)nr;
-	runslice__lost(((struct oncpu *)priv)->rs, cpu);
 }
 
 static void oc_fork(struct session *s, void *priv, const struct rec_task *t)
@@ -952,7 +948,6 @@ const struct profiler prof_oncpu = {
 	.priv_size = sizeof(struct oncpu),
 	.init = oc_init,
 	.ops = { .sample = oc_sample,
-		 .lost = oc_lost,
 		 .interval = oc_interval,
 		 .snapshot = oc_snapshot,
 		 .fork = oc_fork,

@@ -89,7 +89,7 @@ static int add_prio(struct session *s, struct profile *p)
 	free(prev);
 	free(next);
 	p->prios = prio_map__new();
-	if (!f || !p->prios) {
+	if (!f || !p->prios || prio_map__add_hooks(p->prios, s)) {
 		free(f);
 		return session__set_err(s, -ENOMEM, "out of memory");
 	}
@@ -631,15 +631,6 @@ static void pf_interval(struct session *s, void *priv)
 	stack_flame__interval(p->flame, s);
 }
 
-static void pf_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	struct profile *p = priv;
-
-	(void)s;
-	if (p->prios)
-		prio_map__forget(p->prios, t->tid);
-}
-
 static void pf_deinit(struct session *s, void *priv)
 {
 	struct profile *p = priv;
@@ -713,7 +704,6 @@ const struct profiler prof_profile = {
 	.init = pf_init,
 	.ops = { .sample = pf_sample,
 		 .interval = pf_interval,
-		 .snapshot = pf_interval,
-		 .exit = pf_exit },
+		 .snapshot = pf_interval },
 	.deinit = pf_deinit,
 };

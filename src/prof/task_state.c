@@ -314,6 +314,14 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 						       .payload_free = thread_free });
 	if (!ts->pending)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	/*
+	 * Records lost: a lost switch-in would let a pending interval run on
+	 * until the next one, and a lost switch-out would pair a stale start
+	 * with a later switch-in; which threads are affected is unknown, so
+	 * every pending interval goes (pairs' own hooks, exits too).
+	 */
+	if (pairs__add_hooks(ts->pending, s))
+		return -ENOMEM;
 	err = stack_flame__open(s, opt_set__get(opts, &flame_group),
 				&(struct flame_kind){ .title = "Off-CPU Time Flame Graph",
 						      .count = "samples",
@@ -530,30 +538,6 @@ static void task_state_sample(struct session *s, void *priv, struct evsel *ev, s
 		on_switch_out(s, ts, smp);
 }
 
-static void task_state_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	struct task_state *ts = priv;
-
-	/*
-	 * A lost switch-in would let a pending interval run on until the
-	 * next one, and a lost switch-out would pair a stale start with a
-	 * later switch-in; which threads are affected is unknown, so every
-	 * pending interval goes.
-	 */
-	(void)s;
-	(void)cpu;
-	(void)nr;
-	pairs__lost(ts->pending);
-}
-
-static void task_state_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	struct task_state *ts = priv;
-
-	(void)s;
-	pairs__forget(ts->pending, t->tid);
-}
-
 /* --json: the rows, the drops; the notices for people go to stderr. */
 static void json_stats(struct session *s, struct task_state *ts, int when)
 {
@@ -714,10 +698,8 @@ const struct profiler prof_task_state = {
 	.priv_size = sizeof(struct task_state),
 	.init = task_state_init,
 	.ops = { .sample = task_state_sample,
-		 .lost = task_state_lost,
 		 .interval = task_state_interval,
 		 .snapshot = task_state_snapshot,
-		 .exit = task_state_exit,
 		 .context_switch = task_state_switch },
 	.deinit = task_state_deinit,
 };

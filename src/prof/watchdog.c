@@ -186,6 +186,8 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 	w->gw = gapwatch__new(NR_CLK, KEEP);
 	if (!w->gw)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	if (gapwatch__add_hooks(w->gw, s))
+		return -ENOMEM;
 	session__want_cpu_wide(s);
 	session__want_interval(s, 1000);
 
@@ -452,8 +454,6 @@ static void wd_switch(struct session *s, void *priv, const struct rec_switch *sw
 	(void)s;
 	if (sw->time > w->newest)
 		w->newest = sw->time;
-	if (sw->pid == 0 || sw->other_pid == 0)
-		gapwatch__idle(w->gw, (int)sw->cpu, sw->time, (sw->pid == 0) != sw->out);
 }
 
 /*
@@ -473,15 +473,6 @@ static void wd_interval(struct session *s, void *priv)
 
 	for (int cpu = 0; cpu < w->nr_watched; cpu++)
 		check(s, w, cpu, now);
-}
-
-static void wd_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	struct watchdog *w = priv;
-
-	(void)s;
-	(void)nr;
-	gapwatch__forget(w->gw, cpu);
 }
 
 /*
@@ -629,7 +620,6 @@ const struct profiler prof_watchdog = {
 	.init = wd_init,
 	.ops = { .sample = wd_sample,
 		 .context_switch = wd_switch,
-		 .interval = wd_interval,
-		 .lost = wd_lost },
+		 .interval = wd_interval },
 	.deinit = wd_deinit,
 };
