@@ -217,6 +217,9 @@ static void seed_process(struct oncpu *oc, pid_t pid)
 	closedir(dir);
 }
 
+static void oc_clock(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void oc_sched_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct target_opts *tg = session__conf(s)->target;
@@ -267,6 +270,8 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 							      .name = "cpu-clock" });
 	if (!oc->clk)
 		return -ENOMEM;
+	evsel__set_handler(oc->sw, oc_sched_switch, oc);
+	evsel__set_handler(oc->clk, oc_clock, oc);
 	for (int i = 0; i < tg->nr_pids; i++)
 		seed_process(oc, tg->pids[i]);
 	for (int i = 0; i < tg->nr_tids; i++) {
@@ -295,17 +300,23 @@ static void seen_time(struct oncpu *oc, u64 time)
 		oc->last = time;
 }
 
-static void oc_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+/* The handlers of cpu-clock and sched_switch (@priv the oncpu). */
+static void oc_clock(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct oncpu *oc = priv;
+
+	(void)s, (void)ev;
+	seen_time(oc, smp->time);
+	runslice__running(oc->rs, smp->cpu, smp->time, smp->pid, smp->tid);
+}
+
+static void oc_sched_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct oncpu *oc = priv;
 	u64 prev, next;
 
-	(void)s;
+	(void)s, (void)ev;
 	seen_time(oc, smp->time);
-	if (ev == oc->clk) {
-		runslice__running(oc->rs, smp->cpu, smp->time, smp->pid, smp->tid);
-		return;
-	}
 	if (field__u64(&oc->prev_pid, smp, &prev) || field__u64(&oc->next_pid, smp, &next))
 		return;
 	if (oc->prio) {
@@ -947,8 +958,7 @@ const struct profiler prof_oncpu = {
 	.own = oc_opts,
 	.priv_size = sizeof(struct oncpu),
 	.init = oc_init,
-	.ops = { .sample = oc_sample,
-		 .interval = oc_interval,
+	.ops = { .interval = oc_interval,
 		 .snapshot = oc_snapshot,
 		 .fork = oc_fork,
 		 .exit = oc_exit,
