@@ -107,6 +107,9 @@ static int io_init(struct session *s, void *priv, const struct opt_set *opts)
 	p->watched = calloc(p->nr_cpus, sizeof(*p->watched));
 	if (!p->gw || !p->cpus || !p->watched)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	/* the idle task in or out (context-switch records), lost records */
+	if (gapwatch__add_hooks(p->gw, s))
+		return -ENOMEM;
 	for (int i = 0; tg && i < tg->nr_cpus; i++)
 		if (tg->cpus[i] >= 0 && tg->cpus[i] < p->nr_cpus)
 			p->watched[tg->cpus[i]] = true;
@@ -208,26 +211,6 @@ static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	if (sym)
 		fprintf(out, " %s+0x%llx", sym->name, (unsigned long long)(smp->ip - sym->start));
 	fputc('\n', out);
-}
-
-/* PERF_RECORD_SWITCH_CPU_WIDE: the idle task (pid 0) in or out. */
-static void io_switch(struct session *s, void *priv, const struct rec_switch *sw)
-{
-	struct irq_off *p = priv;
-
-	(void)s;
-	if (sw->pid == 0 || sw->other_pid == 0)
-		/* out to idle or idle in: idle; idle out or in from idle: busy */
-		gapwatch__idle(p->gw, (int)sw->cpu, sw->time, (sw->pid == 0) != sw->out);
-}
-
-static void io_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	struct irq_off *p = priv;
-
-	(void)s;
-	(void)nr;
-	gapwatch__forget(p->gw, cpu);
 }
 
 /*
@@ -418,6 +401,6 @@ const struct profiler prof_irq_off = {
 	.own = io_opts,
 	.priv_size = sizeof(struct irq_off),
 	.init = io_init,
-	.ops = { .sample = io_sample, .context_switch = io_switch, .lost = io_lost },
+	.ops = { .sample = io_sample },
 	.deinit = io_deinit,
 };

@@ -24,7 +24,12 @@
 #include "sym/ksyms.h"
 #include "sym/stack.h"
 
+struct nested_trace;
+
+/* Per event (its handler's). */
 struct nt_event {
+	struct nested_trace *nt;
+	struct nt_event *next; /* nested_trace.evs */
 	int func;
 	bool entry;
 	struct expr *key; /* -k */
@@ -39,8 +44,7 @@ struct nested_trace {
 	char names[CALLTREE_MAX_FUNCS][48];
 	struct calltree *tree;
 	struct ksyms *ksyms;
-	struct nt_event *evs; /* by evsel idx */
-	int nr_evs;
+	struct nt_event *evs; /* every event's, to free */
 	struct evsel *entry_ev[CALLTREE_MAX_FUNCS];
 	bool json; /* --json */
 	u64 since; /* --json: where the next table's span begins */
@@ -62,6 +66,8 @@ static void name_func(struct nested_trace *nt, int f, const struct ev_spec *entr
 		l -= 6;
 	snprintf(nt->names[f], sizeof(nt->names[f]), "%.*s", (int)l, n);
 }
+
+static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 
 static int nt_init(struct session *s, void *priv, const struct opt_set *opts)
 {
@@ -103,6 +109,8 @@ static int nt_init(struct session *s, void *priv, const struct opt_set *opts)
 	nt->tree = calltree__new(names, copy_free);
 	if (!nt->tree)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	if (calltree__add_hooks(nt->tree, s, !nt->by_cpu && !nt->key_text))
+		return -ENOMEM;
 	for (int i = 0; i < eo->nr_specs; i++) {
 		struct evsel_conf c = { .callchain = session__stacks_for_all(s) };
 		int before = 0, after = 0;
@@ -120,16 +128,20 @@ static int nt_init(struct session *s, void *priv, const struct opt_set *opts)
 						  after == before ? "an event of an earlier item"
 								  : "several events (a glob)");
 	}
-	nt->nr_evs = 0;
-	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
-		nt->nr_evs = ev->idx + 1 > nt->nr_evs ? ev->idx + 1 : nt->nr_evs;
-	nt->evs = calloc((size_t)nt->nr_evs, sizeof(*nt->evs));
-	if (!nt->evs)
-		return session__set_err(s, -ENOMEM, "out of memory");
 	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
-		struct nt_event *e = &nt->evs[ev->idx];
+		struct nt_event *e;
 		int first = -1;
 
+		/* its own events only (joint analysis: others' are in the session too) */
+		if (ev->spec < eo->specs || ev->spec >= eo->specs + eo->nr_specs)
+			continue;
+		e = calloc(1, sizeof(*e));
+		if (!e)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		e->nt = nt;
+		e->next = nt->evs;
+		nt->evs = e;
+		evsel__set_handler(ev, nt_sample, e);
 		e->func = ev->spec->pos;
 		for (int i = 0; i < eo->nr_specs && first < 0; i++)
 			if (eo->specs[i].pos == e->func)
@@ -322,17 +334,14 @@ static void print_slow(struct session *s, struct nested_trace *nt, struct evsel 
 	evline__print(s, ev, smp, session__out(s), NULL);
 }
 
+/* The handler of an entry or exit event (@priv its nt_event). */
 static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct nested_trace *nt = priv;
-	struct nt_event *e;
+	struct nt_event *e = priv;
+	struct nested_trace *nt = e->nt;
 	struct calltree_ret r;
-	u64 key;
+	u64 key = key_of(s, nt, e, smp);
 
-	if (ev->idx >= nt->nr_evs)
-		return;
-	e = &nt->evs[ev->idx];
-	key = key_of(s, nt, e, smp);
 	if (e->entry) {
 		struct sample_copy *c;
 		void **data;
@@ -361,21 +370,6 @@ static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		print_slow(s, nt, ev, smp, key, &r);
 	if (r.data)
 		copy_free(r.data);
-}
-
-static void nt_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	(void)s, (void)cpu, (void)nr;
-	calltree__lost(((struct nested_trace *)priv)->tree);
-}
-
-static void nt_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	struct nested_trace *nt = priv;
-
-	(void)s;
-	if (!nt->by_cpu && !nt->key_text)
-		calltree__forget(nt->tree, t->tid);
 }
 
 static void print_all(struct session *s, struct nested_trace *nt, int when)
@@ -430,10 +424,13 @@ static void nt_deinit(struct session *s, void *priv)
 
 	if (nt->tree && session__started(s))
 		print_all(s, nt, STATS_END);
-	for (int i = 0; nt->evs && i < nt->nr_evs; i++)
-		expr__free(nt->evs[i].key);
-	free(nt->evs);
-	nt->evs = NULL;
+	while (nt->evs) {
+		struct nt_event *e = nt->evs;
+
+		nt->evs = e->next;
+		expr__free(e->key);
+		free(e);
+	}
 	calltree__delete(nt->tree);
 	nt->tree = NULL;
 	ksyms__delete(nt->ksyms);
@@ -469,10 +466,6 @@ const struct profiler prof_nested_trace = {
 	.own = nt_opts,
 	.priv_size = sizeof(struct nested_trace),
 	.init = nt_init,
-	.ops = { .sample = nt_sample,
-		 .lost = nt_lost,
-		 .exit = nt_exit,
-		 .interval = nt_interval,
-		 .snapshot = nt_snapshot },
+	.ops = { .interval = nt_interval, .snapshot = nt_snapshot },
 	.deinit = nt_deinit,
 };

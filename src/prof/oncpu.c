@@ -217,6 +217,9 @@ static void seed_process(struct oncpu *oc, pid_t pid)
 	closedir(dir);
 }
 
+static void oc_clock(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void oc_sched_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct target_opts *tg = session__conf(s)->target;
@@ -248,6 +251,8 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 	oc->rs = runslice__new(max_cpu + 1, credit, oc);
 	if (!oc->rs)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	if (runslice__add_hooks(oc->rs, s))
+		return -ENOMEM;
 	oc->sw = session__add_tp(s, "sched", "sched_switch", &(struct evsel_conf){ 0 });
 	if (!oc->sw)
 		return -ENOENT;
@@ -265,6 +270,8 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 							      .name = "cpu-clock" });
 	if (!oc->clk)
 		return -ENOMEM;
+	evsel__set_handler(oc->sw, oc_sched_switch, oc);
+	evsel__set_handler(oc->clk, oc_clock, oc);
 	for (int i = 0; i < tg->nr_pids; i++)
 		seed_process(oc, tg->pids[i]);
 	for (int i = 0; i < tg->nr_tids; i++) {
@@ -293,17 +300,23 @@ static void seen_time(struct oncpu *oc, u64 time)
 		oc->last = time;
 }
 
-static void oc_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+/* The handlers of cpu-clock and sched_switch (@priv the oncpu). */
+static void oc_clock(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct oncpu *oc = priv;
+
+	(void)s, (void)ev;
+	seen_time(oc, smp->time);
+	runslice__running(oc->rs, smp->cpu, smp->time, smp->pid, smp->tid);
+}
+
+static void oc_sched_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct oncpu *oc = priv;
 	u64 prev, next;
 
-	(void)s;
+	(void)s, (void)ev;
 	seen_time(oc, smp->time);
-	if (ev == oc->clk) {
-		runslice__running(oc->rs, smp->cpu, smp->time, smp->pid, smp->tid);
-		return;
-	}
 	if (field__u64(&oc->prev_pid, smp, &prev) || field__u64(&oc->next_pid, smp, &next))
 		return;
 	if (oc->prio) {
@@ -327,12 +340,6 @@ static void oc_switch(struct session *s, void *priv, const struct rec_switch *sw
 	(void)s;
 	seen_time(oc, sw->time);
 	runslice__record(oc->rs, sw);
-}
-
-static void oc_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	(void)s, (void)nr;
-	runslice__lost(((struct oncpu *)priv)->rs, cpu);
 }
 
 static void oc_fork(struct session *s, void *priv, const struct rec_task *t)
@@ -951,9 +958,7 @@ const struct profiler prof_oncpu = {
 	.own = oc_opts,
 	.priv_size = sizeof(struct oncpu),
 	.init = oc_init,
-	.ops = { .sample = oc_sample,
-		 .lost = oc_lost,
-		 .interval = oc_interval,
+	.ops = { .interval = oc_interval,
 		 .snapshot = oc_snapshot,
 		 .fork = oc_fork,
 		 .exit = oc_exit,

@@ -81,6 +81,8 @@ struct profile {
  * kept priority; a sample counts when its thread's priority (the last
  * switch that named it, else /proc) is kept.  The idle task has none.
  */
+static void learn_prio(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 static int add_prio(struct session *s, struct profile *p)
 {
 	char *prev = prio__filter(p->prio, "prev_prio"), *next = prio__filter(p->prio, "next_prio");
@@ -89,7 +91,7 @@ static int add_prio(struct session *s, struct profile *p)
 	free(prev);
 	free(next);
 	p->prios = prio_map__new();
-	if (!f || !p->prios) {
+	if (!f || !p->prios || prio_map__add_hooks(p->prios, s)) {
 		free(f);
 		return session__set_err(s, -ENOMEM, "out of memory");
 	}
@@ -97,6 +99,7 @@ static int add_prio(struct session *s, struct profile *p)
 	free(f);
 	if (!p->sw)
 		return -ENOENT;
+	evsel__set_handler(p->sw, learn_prio, p);
 	if (evsel__field(p->sw, "prev_pid", &p->prev_pid) ||
 	    evsel__field(p->sw, "prev_prio", &p->prev_prio) ||
 	    evsel__field(p->sw, "next_pid", &p->next_pid) ||
@@ -110,9 +113,13 @@ static int add_prio(struct session *s, struct profile *p)
 
 #define PREV_STATE_DEAD 0x30 /* sched_switch prev_state: EXIT_DEAD | EXIT_ZOMBIE */
 
-static void learn_prio(struct profile *p, const struct sample *smp)
+/* The handler of sched_switch (@priv the profile). */
+static void learn_prio(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
+	struct profile *p = priv;
 	u64 pid, prio, state = 0;
+
+	(void)s, (void)ev;
 
 	/*
 	 * A dying thread's last switch comes after its EXIT record (which
@@ -127,6 +134,8 @@ static void learn_prio(struct profile *p, const struct sample *smp)
 	if (!field__u64(&p->next_pid, smp, &pid) && !field__u64(&p->next_prio, smp, &prio))
 		prio_map__set(p->prios, (u32)pid, (int)prio);
 }
+
+static void pf_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 
 static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 {
@@ -177,6 +186,7 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 	p->ev = session__add_event(s, &c);
 	if (!p->ev)
 		return -ENOMEM;
+	evsel__set_handler(p->ev, pf_sample, p);
 	p->ev->attr.exclude_guest = p->excl_guest;
 	if (p->guest && cpu)
 		p->ev->attr.exclude_host = 1; /* the PMU counts only while a guest runs */
@@ -369,16 +379,14 @@ static void than_sample(struct session *s, struct profile *p, const struct sampl
 		t->n++;
 }
 
+/* The handler of the sampling event (@priv the profile). */
 static void pf_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct profile *p = priv;
 	struct stack_ctx *ctx = session__stack(s);
 	u32 id = 0;
 
-	if (ev == p->sw) {
-		learn_prio(p, smp);
-		return;
-	}
+	(void)ev;
 	if (p->prio && (!smp->tid || !prio__has(p->prio, prio_map__get(p->prios, smp->tid))))
 		return;
 	if (p->guest) { /* a software clock cannot leave the host out: the sample's mode can */
@@ -631,15 +639,6 @@ static void pf_interval(struct session *s, void *priv)
 	stack_flame__interval(p->flame, s);
 }
 
-static void pf_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	struct profile *p = priv;
-
-	(void)s;
-	if (p->prios)
-		prio_map__forget(p->prios, t->tid);
-}
-
 static void pf_deinit(struct session *s, void *priv)
 {
 	struct profile *p = priv;
@@ -711,9 +710,6 @@ const struct profiler prof_profile = {
 	.stacks = true,
 	.priv_size = sizeof(struct profile),
 	.init = pf_init,
-	.ops = { .sample = pf_sample,
-		 .interval = pf_interval,
-		 .snapshot = pf_interval,
-		 .exit = pf_exit },
+	.ops = { .interval = pf_interval, .snapshot = pf_interval },
 	.deinit = pf_deinit,
 };

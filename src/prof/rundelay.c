@@ -300,6 +300,8 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MULTIPOINT_MAX_KEYS });
 	if (!rd->asleep)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	if (pairs__add_hooks(rd->asleep, s))
+		return -ENOMEM;
 	err = add_events(s, rd) ?: rd_untraced(s, eo);
 	if (err)
 		return err;
@@ -421,22 +423,6 @@ static void rd_switch(struct session *s, void *priv, const struct rec_switch *sw
 	switch_in(s, rd, sw->tid, NULL, NULL, sw->time);
 }
 
-static void rd_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	struct rundelay *rd = priv;
-
-	(void)s;
-	pairs__forget(rd->asleep, t->tid);
-}
-
-static void rd_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	struct rundelay *rd = priv;
-
-	(void)s, (void)cpu, (void)nr;
-	pairs__lost(rd->asleep);
-}
-
 static void rd_deinit(struct session *s, void *priv)
 {
 	struct rundelay *rd = priv;
@@ -495,6 +481,6 @@ const struct profiler prof_rundelay = {
 	.ev_attrs = rd_attrs,
 	.priv_size = sizeof(struct rundelay),
 	.init = rd_init,
-	.ops = { .lost = rd_lost, .exit = rd_exit, .context_switch = rd_switch },
+	.ops = { .context_switch = rd_switch },
 	.deinit = rd_deinit,
 };

@@ -183,6 +183,11 @@ static int opt_no_D(void *priv, const char *arg, char *err, size_t len)
 	return opt_state(priv, ST_D, STATE_NOT);
 }
 
+static void on_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void on_switch_in(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void on_switch_out(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void on_wakeup(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 static int add_events(struct session *s, struct task_state *ts)
 {
 	bool cg = session__conf(s)->capture->cg != CG_NONE;
@@ -231,6 +236,15 @@ static int add_events(struct session *s, struct task_state *ts)
 	}
 	/* the session holds the message; the CLI prints it */
 	err = ts->sw_out && ts->sw_in && ts->wakeup ? 0 : -EINVAL;
+	if (!err) {
+		if (ts->sw_in == ts->sw_out) {
+			evsel__set_handler(ts->sw_in, on_switch, ts);
+		} else {
+			evsel__set_handler(ts->sw_in, on_switch_in, ts);
+			evsel__set_handler(ts->sw_out, on_switch_out, ts);
+		}
+		evsel__set_handler(ts->wakeup, on_wakeup, ts);
+	}
 	if (!err && (evsel__field(ts->sw_out, "prev_pid", &ts->prev_pid) ||
 		     evsel__field(ts->sw_out, "prev_state", &ts->prev_state) ||
 		     evsel__field(ts->sw_out, "prev_comm", &ts->prev_comm) ||
@@ -314,6 +328,14 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 						       .payload_free = thread_free });
 	if (!ts->pending)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	/*
+	 * Records lost: a lost switch-in would let a pending interval run on
+	 * until the next one, and a lost switch-out would pair a stale start
+	 * with a later switch-in; which threads are affected is unknown, so
+	 * every pending interval goes (pairs' own hooks, exits too).
+	 */
+	if (pairs__add_hooks(ts->pending, s))
+		return -ENOMEM;
 	err = stack_flame__open(s, opt_set__get(opts, &flame_group),
 				&(struct flame_kind){ .title = "Off-CPU Time Flame Graph",
 						      .count = "samples",
@@ -421,8 +443,10 @@ static bool prio_ok(struct task_state *ts, struct sample *smp)
 	       (!field__u64(&ts->prev_prio, smp, &prio) && prio__has(ts->prio, (long long)prio));
 }
 
-static void on_switch_out(struct session *s, struct task_state *ts, struct sample *smp)
+/* The handlers of the events (@priv the task_state): sched_switch out, in, both, sched_wakeup. */
+static void on_switch_out(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
+	struct task_state *ts = priv;
 	u64 prev_pid, prev_state;
 	struct ts_thread *th;
 	const char *comm;
@@ -431,6 +455,7 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct sampl
 	u32 tid;
 	int state, len;
 
+	(void)ev;
 	if (field__u64(&ts->prev_pid, smp, &prev_pid) ||
 	    field__u64(&ts->prev_state, smp, &prev_state))
 		return;
@@ -473,20 +498,24 @@ static void on_switch_out(struct session *s, struct task_state *ts, struct sampl
 		ts->failed_alloc = true;
 }
 
-static void on_switch_in(struct session *s, struct task_state *ts, struct sample *smp)
+static void on_switch_in(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
+	struct task_state *ts = priv;
 	u64 next_pid;
 
+	(void)ev;
 	if (field__u64(&ts->next_pid, smp, &next_pid) || !next_pid)
 		return;
 	switch_in(s, ts, next_pid, smp->time, smp->cpu);
 }
 
-static void on_wakeup(struct task_state *ts, struct sample *smp)
+static void on_wakeup(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
+	struct task_state *ts = priv;
 	struct ts_thread *th;
 	u64 pid, start;
 
+	(void)s, (void)ev;
 	if (field__u64(&ts->wakeup_pid, smp, &pid))
 		return;
 	th = pairs__pending(ts->pending, pid, &start);
@@ -515,43 +544,11 @@ static void task_state_switch(struct session *s, void *priv, const struct rec_sw
 	switch_in(s, ts, sw->tid, sw->time, sw->cpu);
 }
 
-static void task_state_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+/* One sched_switch both ends an interval (next) and starts one (prev). */
+static void on_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct task_state *ts = priv;
-
-	if (ev == ts->wakeup) {
-		on_wakeup(ts, smp);
-		return;
-	}
-	/* One sched_switch both ends an interval (next) and starts one (prev). */
-	if (ev == ts->sw_in)
-		on_switch_in(s, ts, smp);
-	if (ev == ts->sw_out)
-		on_switch_out(s, ts, smp);
-}
-
-static void task_state_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	struct task_state *ts = priv;
-
-	/*
-	 * A lost switch-in would let a pending interval run on until the
-	 * next one, and a lost switch-out would pair a stale start with a
-	 * later switch-in; which threads are affected is unknown, so every
-	 * pending interval goes.
-	 */
-	(void)s;
-	(void)cpu;
-	(void)nr;
-	pairs__lost(ts->pending);
-}
-
-static void task_state_exit(struct session *s, void *priv, const struct rec_task *t)
-{
-	struct task_state *ts = priv;
-
-	(void)s;
-	pairs__forget(ts->pending, t->tid);
+	on_switch_in(s, priv, ev, smp);
+	on_switch_out(s, priv, ev, smp);
 }
 
 /* --json: the rows, the drops; the notices for people go to stderr. */
@@ -713,11 +710,8 @@ const struct profiler prof_task_state = {
 	.own = task_state_opts,
 	.priv_size = sizeof(struct task_state),
 	.init = task_state_init,
-	.ops = { .sample = task_state_sample,
-		 .lost = task_state_lost,
-		 .interval = task_state_interval,
+	.ops = { .interval = task_state_interval,
 		 .snapshot = task_state_snapshot,
-		 .exit = task_state_exit,
 		 .context_switch = task_state_switch },
 	.deinit = task_state_deinit,
 };

@@ -112,6 +112,10 @@ static int watched_cpus(struct session *s, struct watchdog *w, const struct targ
 	return 0;
 }
 
+static void wd_hrtimer(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void wd_sched_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void wd_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
@@ -186,6 +190,8 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 	w->gw = gapwatch__new(NR_CLK, KEEP);
 	if (!w->gw)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	if (gapwatch__add_hooks(w->gw, s))
+		return -ENOMEM;
 	session__want_cpu_wide(s);
 	session__want_interval(s, 1000);
 
@@ -217,6 +223,9 @@ static int wd_init(struct session *s, void *priv, const struct opt_set *opts)
 	w->smp = session__add_event(s, &c);
 	if (!w->smp)
 		return -ENOMEM;
+	evsel__set_handler(w->hr, wd_hrtimer, w);
+	evsel__set_handler(w->sw, wd_sched_switch, w);
+	evsel__set_handler(w->smp, wd_sample, w);
 	/* an idle CPU is in no lockup; and a NOHZ idle CPU, without its tick, throttles the clock */
 	w->smp->attr.exclude_idle = !pmu;
 	exclude__attr(&w->ex, &w->smp->attr);
@@ -435,24 +444,45 @@ static bool own_kthread(struct watchdog *w, const struct sample *smp)
 	return comm && len == n && !memcmp(comm, name, n);
 }
 
-static void wd_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+/*
+ * The handlers of the three events (@priv the watchdog): each notes the
+ * newest time, ticks its clock, then checks the sample's CPU.
+ */
+static void wd_hrtimer(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct watchdog *w = priv;
 	u64 fn;
 
+	(void)ev;
 	if (smp->time > w->newest)
 		w->newest = smp->time;
-	if (ev == w->hr) {
-		if (!field__u64(&w->fn, smp, &fn) && fn == w->fn_addr)
-			tick(s, w, CLK_HARD, smp);
-	} else if (ev == w->sw) {
-		if (own_kthread(w, smp))
-			tick(s, w, CLK_SOFT, smp);
-	} else {
-		gapwatch__tick(w->gw, CLK_SAMPLES, (int)smp->cpu, smp->time, smp->pid, 0, NULL);
-		if (exclude__keep(&w->ex, smp->misc))
-			gapwatch__keep(w->gw, smp);
-	}
+	if (!field__u64(&w->fn, smp, &fn) && fn == w->fn_addr)
+		tick(s, w, CLK_HARD, smp);
+	check(s, w, (int)smp->cpu, smp->time);
+}
+
+static void wd_sched_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct watchdog *w = priv;
+
+	(void)ev;
+	if (smp->time > w->newest)
+		w->newest = smp->time;
+	if (own_kthread(w, smp))
+		tick(s, w, CLK_SOFT, smp);
+	check(s, w, (int)smp->cpu, smp->time);
+}
+
+static void wd_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct watchdog *w = priv;
+
+	(void)ev;
+	if (smp->time > w->newest)
+		w->newest = smp->time;
+	gapwatch__tick(w->gw, CLK_SAMPLES, (int)smp->cpu, smp->time, smp->pid, 0, NULL);
+	if (exclude__keep(&w->ex, smp->misc))
+		gapwatch__keep(w->gw, smp);
 	check(s, w, (int)smp->cpu, smp->time);
 }
 
@@ -463,8 +493,6 @@ static void wd_switch(struct session *s, void *priv, const struct rec_switch *sw
 	(void)s;
 	if (sw->time > w->newest)
 		w->newest = sw->time;
-	if (sw->pid == 0 || sw->other_pid == 0)
-		gapwatch__idle(w->gw, (int)sw->cpu, sw->time, (sw->pid == 0) != sw->out);
 }
 
 /*
@@ -484,15 +512,6 @@ static void wd_interval(struct session *s, void *priv)
 
 	for (int cpu = 0; cpu < w->nr_watched; cpu++)
 		check(s, w, cpu, now);
-}
-
-static void wd_lost(struct session *s, void *priv, int cpu, u64 nr)
-{
-	struct watchdog *w = priv;
-
-	(void)s;
-	(void)nr;
-	gapwatch__forget(w->gw, cpu);
 }
 
 /*
@@ -638,9 +657,6 @@ const struct profiler prof_watchdog = {
 	.own = wd_opts,
 	.priv_size = sizeof(struct watchdog),
 	.init = wd_init,
-	.ops = { .sample = wd_sample,
-		 .context_switch = wd_switch,
-		 .interval = wd_interval,
-		 .lost = wd_lost },
+	.ops = { .context_switch = wd_switch, .interval = wd_interval },
 	.deinit = wd_deinit,
 };

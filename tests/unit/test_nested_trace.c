@@ -374,11 +374,52 @@ static void test_json(void)
 	synth_run__cleanup(&r.h);
 }
 
+/*
+ * (g) the tree's own hooks: records lost drop every open call; keyed by
+ * thread (-t), a task's exit drops its open calls, keyed by CPU it does not.
+ */
+static void test_lost_exit(void)
+{
+	struct nt r;
+	const char *out;
+
+	CHECK(start(&r, "", true) == 0, "start: %s", synth_run__err(&r.h));
+	rec(&r, r.lt_in, 0, T0 + 1000 * US);
+	rec(&r, r.hr_in, 0, T0 + 1001 * US);
+	session__inject(r.h.s, synth__lost(&r.h.b, 3, T0 + 1002 * US, 0), 0);
+	rec(&r, r.lt_in, 1, T0 + 1003 * US);
+	/* by CPU: an exit forgets nothing */
+	session__inject(r.h.s, synth__task(&r.h.b, PERF_RECORD_EXIT, 0, 0, 0, 0, T0 + 1004 * US, 1),
+			1);
+	rec(&r, r.lt_out, 1, T0 + 1013 * US);
+	out = synth_run__finish(&r.h);
+	CHECK(out && strstr(out, "\nnested-trace: 2 open calls dropped after lost events\n") &&
+		      !strstr(out, "their task exited") &&
+		      row(out, 0, "local_timer", "1", "10.000us", "10.000us", "10.000us",
+			  "10.000us") &&
+		      nr_rows(out) == 1,
+	      "the lost record drops CPU 0's two open calls, the exit none:\n%s", out);
+	synth_run__cleanup(&r.h);
+
+	CHECK(start(&r, "-t 1", true) == 0, "start -t: %s", synth_run__err(&r.h));
+	rec(&r, r.lt_in, 0, T0 + 1000 * US);
+	rec(&r, r.hr_in, 0, T0 + 1001 * US);
+	session__inject(r.h.s, synth__task(&r.h.b, PERF_RECORD_EXIT, 0, 0, 0, 0, T0 + 1002 * US, 0),
+			0);
+	rec(&r, r.lt_out, 0, T0 + 1010 * US);
+	out = synth_run__finish(&r.h);
+	CHECK(out && strstr(out, "\nnested-trace: 2 open calls dropped: their task exited\n") &&
+		      strstr(out, "\nnested-trace: 1 returns without their entry"),
+	      "keyed by thread, the exit drops its two open calls:\n%s", out);
+	synth_run__cleanup(&r.h);
+}
+
 int main(void)
 {
 	test_early_entry();
 	test_orphans();
 	test_returns();
 	test_json();
+	test_lost_exit();
 	return ut_done("test_nested_trace");
 }

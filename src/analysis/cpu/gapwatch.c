@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/cpu/gapwatch.h"
+#include "engine/session.h"
 
 #define SLOT_BYTES 512 /* a kept sample's first buffer: 60 frames */
 
@@ -267,4 +268,25 @@ struct gw_stats gapwatch__stats(const struct gapwatch *g, unsigned k, int cpu)
 int gapwatch__nr_cpus(const struct gapwatch *g)
 {
 	return g->nr_cpus;
+}
+
+static void on_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)nr;
+	gapwatch__forget(priv, cpu);
+}
+
+static void on_switch(struct session *s, void *priv, const struct rec_switch *sw)
+{
+	(void)s;
+	if (sw->pid == 0 || sw->other_pid == 0)
+		/* out to idle or idle in: idle; idle out or in from idle: busy */
+		gapwatch__idle(priv, (int)sw->cpu, sw->time, (sw->pid == 0) != sw->out);
+}
+
+static const struct session_ops gapwatch_ops = { .lost = on_lost, .context_switch = on_switch };
+
+int gapwatch__add_hooks(struct gapwatch *g, struct session *s)
+{
+	return session__add_ops(s, &gapwatch_ops, g);
 }

@@ -69,6 +69,14 @@ bool gapwatch__overdue(struct gapwatch *g, unsigned k, int cpu, u64 now, u64 lim
 
 /* Records of @cpu were lost (-1: of every CPU): no gap is measured across the loss. */
 void gapwatch__forget(struct gapwatch *g, int cpu);
+/*
+ * @g's own hooks in session @s (before it opens): records lost are
+ * gapwatch__forget, context switches to or from the idle task
+ * gapwatch__idle (their records are on).  0, or -ENOMEM with the
+ * session's error set.
+ */
+struct session;
+int gapwatch__add_hooks(struct gapwatch *g, struct session *s);
 
 /* Keep a copy of @smp (its stack too) in its CPU's ring: 0 or -ENOMEM. */
 int gapwatch__keep(struct gapwatch *g, const struct sample *smp);

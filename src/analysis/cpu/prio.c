@@ -8,6 +8,7 @@
 #include <uthash.h>
 
 #include "analysis/cpu/prio.h"
+#include "engine/session.h"
 #include "engine/kfilter.h"
 #include "util/hash.h"
 #include "util/list.h"
@@ -216,3 +217,16 @@ const struct opt_group prio_group = {
 	.opts = prio_opts,
 	.size = sizeof(struct prio_opts),
 };
+
+static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
+{
+	(void)s;
+	prio_map__forget(priv, t->tid);
+}
+
+static const struct session_ops prio_map_ops = { .exit = on_exit_rec };
+
+int prio_map__add_hooks(struct prio_map *m, struct session *s)
+{
+	return session__add_ops(s, &prio_map_ops, m);
+}

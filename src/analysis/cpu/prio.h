@@ -51,5 +51,11 @@ int prio_map__set(struct prio_map *m, u32 tid, int prio);
 /* @tid's priority: as last set, else from /proc (remembered), else -1. */
 int prio_map__get(struct prio_map *m, u32 tid);
 void prio_map__forget(struct prio_map *m, u32 tid);
+/*
+ * @m's own hook in session @s (before it opens): a task's exit forgets it
+ * (prio_map__forget).  0, or -ENOMEM with the session's error set.
+ */
+struct session;
+int prio_map__add_hooks(struct prio_map *m, struct session *s);
 
 #endif

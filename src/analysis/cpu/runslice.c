@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "analysis/cpu/runslice.h"
+#include "engine/session.h"
 
 struct rs_cpu {
 	u32 tid, pid; /* running now (tid 0: idle) */
@@ -222,4 +223,17 @@ bool runslice__runs(const struct runslice *r, u32 cpu, u32 tid)
 void runslice__stats(const struct runslice *r, struct runslice_stats *st)
 {
 	*st = r->st;
+}
+
+static void on_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)nr;
+	runslice__lost(priv, cpu);
+}
+
+static const struct session_ops runslice_ops = { .lost = on_lost };
+
+int runslice__add_hooks(struct runslice *r, struct session *s)
+{
+	return session__add_ops(s, &runslice_ops, r);
 }

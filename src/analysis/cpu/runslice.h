@@ -56,6 +56,12 @@ void runslice__record(struct runslice *r, const struct rec_switch *sw);
 void runslice__running(struct runslice *r, u32 cpu, u64 time, u32 pid, u32 tid);
 /* Records of @cpu (-1: of every CPU) were lost: who runs there is not known. */
 void runslice__lost(struct runslice *r, int cpu);
+/*
+ * @r's own hook in session @s (before it opens): records lost are
+ * runslice__lost.  0, or -ENOMEM with the session's error set.
+ */
+struct session;
+int runslice__add_hooks(struct runslice *r, struct session *s);
 /* An interval edge at @time: every running slice is credited up to it. */
 void runslice__edge(struct runslice *r, u64 time);
 

@@ -7,6 +7,7 @@
 #include <uthash.h>
 
 #include "analysis/latency/calltree.h"
+#include "engine/session.h"
 #include "report/hist.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
@@ -41,6 +42,7 @@ struct calltree {
 	/* drops, for the run */
 	uint64_t too_deep, unwound, orphan_exits, lost, exited, nomem;
 	bool failed_alloc;
+	bool per_thread; /* calltree__add_hooks: the keys are thread ids */
 };
 
 struct calltree *calltree__new(const char *const *names, void (*free_data)(void *data))
@@ -212,6 +214,29 @@ void calltree__forget(struct calltree *t, uint64_t key)
 	HASH_FIND(hh, t->stacks, &key, sizeof(key), k);
 	if (k)
 		drop_all(t, k, &t->exited);
+}
+
+static void on_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)cpu, (void)nr;
+	calltree__lost(priv);
+}
+
+static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct calltree *tree = priv;
+
+	(void)s;
+	if (tree->per_thread)
+		calltree__forget(tree, t->tid);
+}
+
+static const struct session_ops calltree_ops = { .lost = on_lost, .exit = on_exit_rec };
+
+int calltree__add_hooks(struct calltree *t, struct session *s, bool per_thread)
+{
+	t->per_thread = per_thread;
+	return session__add_ops(s, &calltree_ops, t);
 }
 
 static uint64_t node_total(const struct node *n)

@@ -55,6 +55,14 @@ bool calltree__exit(struct calltree *t, uint64_t key, int func, uint64_t time,
 void calltree__lost(struct calltree *t);
 /* The key is gone (its task exited): its open calls are dropped. */
 void calltree__forget(struct calltree *t, uint64_t key);
+/*
+ * The tree's own hooks in session @s (before it opens): records lost drop
+ * every open call (calltree__lost); with @per_thread (the keys are thread
+ * ids), a task's exit drops its open calls (calltree__forget).  0, or
+ * -ENOMEM with the session's error set.
+ */
+struct session;
+int calltree__add_hooks(struct calltree *t, struct session *s, bool per_thread);
 
 /*
  * The tree as a table, to the sink @k (report/rtable.h), or as text to @fp;

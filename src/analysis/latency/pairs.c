@@ -7,6 +7,7 @@
 #include <uthash.h>
 
 #include "analysis/latency/pairs.h"
+#include "engine/session.h"
 #include "report/rtable.h"
 
 struct pair_entry {
@@ -286,4 +287,23 @@ void pairs__print_usage(const struct pairs *p, FILE *fp, const char *who, const 
 		"%s: %" PRIu64 " %s entries at the end (peak %" PRIu64 "), %" PRIu64
 		" evicted idle\n",
 		who, p->c.keys, key, p->c.peak_keys, p->c.evicted);
+}
+
+static void on_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	(void)s, (void)cpu, (void)nr;
+	pairs__lost(priv);
+}
+
+static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
+{
+	(void)s;
+	pairs__forget(priv, t->tid);
+}
+
+static const struct session_ops pairs_ops = { .lost = on_lost, .exit = on_exit_rec };
+
+int pairs__add_hooks(struct pairs *p, struct session *s)
+{
+	return session__add_ops(s, &pairs_ops, p);
 }

@@ -77,6 +77,13 @@ void pairs__cancel(struct pairs *p, u64 key);
 void pairs__lost(struct pairs *p);
 /* The key is gone (task exit, free): its entry is freed; pending counts as exited. */
 void pairs__forget(struct pairs *p, u64 key);
+/*
+ * Keys that are thread ids: @p's own hooks in session @s (before it opens),
+ * records lost drop every pending interval (pairs__lost), a task's exit
+ * its own (pairs__forget).  0, or -ENOMEM with the session's error set.
+ */
+struct session;
+int pairs__add_hooks(struct pairs *p, struct session *s);
 /* Call @fn on every pending interval (in no order). */
 void pairs__for_each_pending(struct pairs *p,
 			     void (*fn)(u64 key, u64 start, void *payload, void *arg), void *arg);
