@@ -28,8 +28,9 @@
 #include "engine/procfs.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
+#include "report/stats_table.h"
 #include "util/hash.h"
-#include "util/json.h"
 
 #define OC_MAX_ENTRIES (1u << 18) /* (CPU, thread) pairs kept; beyond: "[other]" */
 #define OC_OTHER ((u32)-1)	  /* the tid of a CPU's "[other]" row */
@@ -100,9 +101,11 @@ struct oncpu {
 	u64 init;	 /* when the events were asked for (no record came yet) */
 	unsigned nr_reports;
 	u64 not_kept;
-	/* --json: what every record of the report being made carries */
-	const char *scope;
-	u64 j_time, j_len;
+	/* a thread's time per monitored CPU: "cpus" in JSON, "CPU:MS" in text */
+	struct rt_col *cpu_cols;
+	struct rt_val *cpu_vals;
+	char (*cpu_names)[12];
+	char *cpu_text;
 };
 
 static u64 key_of(u32 cpu, u32 tid)
@@ -240,8 +243,19 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 	oc->per_thread = tg->nr_pids || tg->nr_tids || (tg->argv && tg->argv[0]);
 	oc->nr_ids = max_cpu + 1;
 	oc->kept = calloc(oc->nr_ids, sizeof(*oc->kept));
-	if (!oc->kept)
+	oc->cpu_cols = calloc(oc->nr_cpus + 1, sizeof(*oc->cpu_cols));
+	oc->cpu_vals = calloc(oc->nr_cpus + 1, sizeof(*oc->cpu_vals));
+	oc->cpu_names = calloc(oc->nr_cpus + 1, sizeof(*oc->cpu_names));
+	oc->cpu_text = malloc(32 * (size_t)oc->nr_cpus + 8);
+	if (!oc->kept || !oc->cpu_cols || !oc->cpu_vals || !oc->cpu_names || !oc->cpu_text)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	for (int i = 0; i < oc->nr_cpus; i++) {
+		snprintf(oc->cpu_names[i], sizeof(oc->cpu_names[i]), "%d", oc->cpus[i]);
+		oc->cpu_cols[i] = (struct rt_col){ .name = oc->cpu_names[i],
+						   .type = RT_NS,
+						   .unit = RT_UNIT_NS,
+						   .flags = RT_OMIT_ZERO };
+	}
 	/* a thread's switches come from every CPU, and from other tasks' contexts */
 	session__want_cpu_wide(s);
 	session__want_interval(s, 1000);
@@ -393,15 +407,6 @@ static int by_cpu_ns(const void *a, const void *b, void *arg)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* --json: a record of the report being made (README, oncpu). */
-static void jbegin(struct oncpu *oc, struct json *j, FILE *out, const char *type)
-{
-	json__begin(j, out, type);
-	json__str(j, "scope", oc->scope);
-	json__u64(j, "time_ns", session__wall_ns(oc->s, oc->j_time));
-	json__u64(j, "interval_ns", oc->j_len);
-}
-
 static double pct(u64 ns, u64 len)
 {
 	return len ? 100.0 * (double)ns / (double)len : 0;
@@ -432,15 +437,83 @@ static unsigned nr_kept(const struct oncpu *oc)
 	return n;
 }
 
-static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
+/* By CPU: a "cpu" record (JSON only), then a row per thread (text: on the CPU's line first). */
+static const struct rt_col cpu_cols[] = {
+	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "busy_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+	{ .name = "busy_pct", .type = RT_F64, .unit = RT_UNIT_PERCENT, .flags = RT_NO_TEXT },
+};
+static const struct rt_desc cpu_desc = { .type = "cpu", .cols = cpu_cols, .ncols = 3 };
+
+#define TEXT_MS(t, f) { .title = t, .type = RT_F64, .width = 10, .decimals = 2, .flags = RT_NO_JSON | RT_NULL_BLANK | (f) }
+#define TEXT_PCT(n, t, f)                                                                      \
+	{ .name = n, .title = t, .type = RT_F64, .unit = RT_UNIT_PERCENT, .width = 7, .decimals = 1, \
+	  .flags = RT_PCT_SIGN | RT_NULL_BLANK | (f) }
+#define NOTE(f) { .type = RT_STR, .flags = RT_NO_JSON | RT_TAIL | (f) } /* "-", "... N more" */
+#define WHO(f) { .title = "COMM:TID", .type = RT_STR, .width = 28, .flags = RT_LEFT | RT_NO_JSON | RT_TAIL | (f) }
+#define JSON_ONLY(n, t) { .name = n, .type = t, .flags = RT_NO_TEXT | RT_OMIT_EMPTY }
+#define ONCPU_NS { .name = "oncpu_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT }
+#define ROW_IF { .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON }
+
+static const struct rt_col row_cols[] = {
+	{ .title = "CPU", .type = RT_U64, .width = 4, .flags = RT_LEFT | RT_NO_JSON | RT_NULL_BLANK },
+	TEXT_MS("BUSY_MS", 0),
+	TEXT_PCT(NULL, "BUSY%", RT_NO_JSON),
+	NOTE(RT_GAP),
+	WHO(RT_GAP),
+	TEXT_MS("MS", RT_TAIL),
+	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
+	JSON_ONLY("other", RT_BOOL),
+	JSON_ONLY("comm", RT_STR),
+	JSON_ONLY("tid", RT_U64),
+	JSON_ONLY("more_threads", RT_U64),
+	ONCPU_NS,
+	ROW_IF,
+};
+static const struct rt_desc row_desc = { .type = "row", .cols = row_cols, .ncols = 13 };
+
+static struct rt_sink *sink_of(union rt_sinks *u, FILE *out, const struct stats_stamp *st)
+{
+	return st ? rt_json__init(&u->json, out, st) : rt_text__init(&u->text, out);
+}
+
+/* A row of @cpu: thread @e's (text: on the CPU's line if @first), or @note's (more: its count). */
+static void cpu_row(struct oncpu *oc, struct rt_sink *k, u32 cpu, bool first, u64 busy, u64 len,
+		    const char *note, const struct oc_entry *e, u64 ns, unsigned long long more)
+{
+	bool named = e && e->tid != OC_OTHER;
+	const char *comm = !named ? NULL : e->gone ? e->comm : name_of(oc, e->tid, e->comm);
+	char who[64];
+
+	if (named)
+		snprintf(who, sizeof(who), "%s:%u", comm, e->tid);
+	rtable__row(k, (struct rt_val[]){
+			       { .u = cpu, .null = !first },
+			       { .d = busy / NS_PER_MS, .null = !first },
+			       { .d = pct(busy, len), .null = !first },
+			       { .s = note },
+			       { .s = named ? who : e ? "[other]" : NULL },
+			       { .d = ns / NS_PER_MS, .null = !e },
+			       { .u = cpu },
+			       { .b = true, .null = !e || named },
+			       { .s = comm },
+			       { .u = named ? e->tid : 0, .null = !named },
+			       { .u = more, .null = !more },
+			       { .u = ns },
+			       { .b = e || more },
+		       });
+}
+
+static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len, const struct stats_stamp *st)
 {
 	unsigned n = 0, cap = oc->nr_entries + (k == RUN ? nr_kept(oc) : 0);
 	struct oc_entry **all = calloc(cap ? cap : 1, sizeof(*all)), *e, *tmp;
-	char who[64];
-	struct json j;
+	union rt_sinks uc, ur;
+	struct rt_sink *kc, *kr;
+	char note[64];
 
 	if (!all) {
-		fprintf(oc->scope ? stderr : out, "oncpu: out of memory making the report\n");
+		fprintf(st ? stderr : out, "oncpu: out of memory making the report\n");
 		return;
 	}
 	HASH_ITER(hh, oc->entries, e, tmp)
@@ -451,9 +524,10 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 		for (unsigned j = 0; j < oc->kept[i].n; j++)
 			all[n++] = oc->kept[i].v[j];
 	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
-	if (!oc->scope)
-		fprintf(out, "%-4s %10s %7s  %-28s %10s\n", "CPU", "BUSY_MS", "BUSY%", "COMM:TID",
-			"MS");
+	kc = sink_of(&uc, out, st);
+	kr = sink_of(&ur, out, st);
+	rtable__begin(kr, &row_desc);
+	rtable__begin(kc, &cpu_desc);
 	for (int c = 0; c < oc->nr_cpus; c++) {
 		u32 cpu = (u32)oc->cpus[c];
 		const struct oc_kept *g = k == RUN && cpu < (u32)oc->nr_ids ? &oc->kept[cpu] : NULL;
@@ -463,18 +537,9 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 
 		while (i0 + m < n && all[i0 + m]->cpu == cpu)
 			busy += all[i0 + m++]->ns[k];
-		if (oc->scope) {
-			jbegin(oc, &j, out, "cpu");
-			json__u64(&j, "cpu", cpu);
-			json__u64(&j, "busy_ns", busy);
-			json__f64(&j, "busy_pct", pct(busy, len));
-			json__end(&j);
-		} else {
-			fprintf(out, "%-4u %10.2f %6.1f%%  ", cpu, busy / NS_PER_MS,
-				pct(busy, len));
-			if (!m)
-				fprintf(out, "-\n");
-		}
+		rtable__row(kc, (struct rt_val[]){ { .u = cpu }, { .u = busy }, { .d = pct(busy, len) } });
+		if (!m)
+			cpu_row(oc, kr, cpu, true, busy, len, "-", NULL, 0, 0);
 		for (unsigned i = 0; i < m; i++) {
 			e = all[i0 + i];
 			if (i >= oc->top) {
@@ -482,38 +547,15 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 				more++;
 				continue;
 			}
-			if (oc->scope) {
-				jbegin(oc, &j, out, "row");
-				json__u64(&j, "cpu", cpu);
-				if (e->tid == OC_OTHER) {
-					json__bool(&j, "other", true);
-				} else {
-					json__str(&j, "comm",
-						  e->gone ? e->comm : name_of(oc, e->tid, e->comm));
-					json__u64(&j, "tid", e->tid);
-				}
-				json__u64(&j, "oncpu_ns", e->ns[k]);
-				json__end(&j);
-				continue;
-			}
-			if (e->tid == OC_OTHER)
-				snprintf(who, sizeof(who), "[other]");
-			else
-				snprintf(who, sizeof(who), "%s:%u",
-					 e->gone ? e->comm : name_of(oc, e->tid, e->comm), e->tid);
-			fprintf(out, "%s%-28s %10.2f\n", i ? "                         " : "", who,
-				e->ns[k] / NS_PER_MS);
+			cpu_row(oc, kr, cpu, !i, busy, len, NULL, e, e->ns[k], 0);
 		}
-		if (more && oc->scope) {
-			jbegin(oc, &j, out, "row");
-			json__u64(&j, "cpu", cpu);
-			json__u64(&j, "more_threads", more);
-			json__u64(&j, "oncpu_ns", rest);
-			json__end(&j);
-		} else if (more) {
-			fprintf(out, "%25s... %llu more, %.2f ms\n", "", more, rest / NS_PER_MS);
-		}
+		if (!more)
+			continue;
+		snprintf(note, sizeof(note), "... %llu more, %.2f ms", more, rest / NS_PER_MS);
+		cpu_row(oc, kr, cpu, false, busy, len, note, NULL, rest, more);
 	}
+	rtable__end(kc);
+	rtable__end(kr);
 	free(all);
 }
 
@@ -573,16 +615,77 @@ static bool hidden(struct oncpu *oc, const struct oc_thread *t)
 	return oc->prio && !t->sum && !prio__has(oc->prio, prio_map__get(oc->prios, t->tid));
 }
 
-static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
+/* -p/-t/--: a row per thread, its time per CPU an object in JSON ("cpus"). */
+static const struct rt_col th_cols[] = {
+	NOTE(0),
+	WHO(0),
+	JSON_ONLY("comm", RT_STR),
+	JSON_ONLY("tid", RT_U64),
+	JSON_ONLY("pid", RT_U64),
+	JSON_ONLY("exited", RT_BOOL),
+	JSON_ONLY("more_exited_threads", RT_U64),
+	TEXT_MS("MS", RT_TAIL),
+	ONCPU_NS,
+	TEXT_PCT("cpu_pct", "%CPU", RT_OMIT_EMPTY | RT_TAIL),
+	JSON_ONLY("cpus", RT_ROW),
+	{ .title = "CPU:MS", .type = RT_STR, .flags = RT_LEFT | RT_GAP | RT_NO_JSON | RT_TAIL },
+	ROW_IF,
+};
+static const struct rt_desc th_desc = { .type = "row", .cols = th_cols, .ncols = 13 };
+
+/* A thread's row: @t's, or (NULL) @note's (more: how many exited threads). */
+static void thread_row(struct oncpu *oc, struct rt_sink *k, int kk, u64 len,
+		       const struct oc_thread *t, const char *note, u64 ns,
+		       unsigned long long more)
+{
+	const struct rt_desc cd = { .cols = oc->cpu_cols, .ncols = oc->nr_cpus };
+	const char *comm = NULL;
+	char who[64];
+	size_t at = 0;
+
+	for (int c = 0; t && c < oc->nr_cpus; c++) {
+		struct oc_entry *e = t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
+		u64 v = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[kk] : 0;
+
+		oc->cpu_vals[c].u = v;
+		if (v)
+			at += snprintf(oc->cpu_text + at, 32, "%s%d:%.2f", at ? " " : "",
+				       oc->cpus[c], v / NS_PER_MS);
+	}
+	if (t) {
+		comm = t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm);
+		snprintf(who, sizeof(who), "%s:%u", comm, t->tid);
+		ns = t->sum;
+	}
+	rtable__row(k, (struct rt_val[]){
+			       { .s = note },
+			       { .s = t ? who : NULL },
+			       { .s = comm },
+			       { .u = t ? t->tid : 0, .null = !t },
+			       { .u = t ? t->pid : 0, .null = !t || t->pid == RUNSLICE_NO_PID },
+			       { .b = true, .null = !t || !t->cpu_ns },
+			       { .u = more, .null = !more },
+			       { .d = ns / NS_PER_MS, .null = !t },
+			       { .u = ns },
+			       { .d = pct(ns, len), .null = !t },
+			       { .row = { &cd, t ? oc->cpu_vals : NULL } },
+			       { .s = !t ? NULL : at ? oc->cpu_text : "-" },
+			       { .b = t || more },
+		       });
+}
+
+static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len,
+			  const struct stats_stamp *st)
 {
 	const struct oc_kept *g = &oc->kept_threads;
 	unsigned n = HASH_COUNT(oc->threads) + (k == RUN ? g->n : 0), m = 0;
 	struct oc_thread **all = calloc(n ? n : 1, sizeof(*all)), *t, *tt;
-	char who[64], cpu[16];
-	struct json j;
+	union rt_sinks u;
+	struct rt_sink *kr;
+	char note[80];
 
 	if (!all) {
-		fprintf(oc->scope ? stderr : out, "oncpu: out of memory making the report\n");
+		fprintf(st ? stderr : out, "oncpu: out of memory making the report\n");
 		return;
 	}
 	HASH_ITER(hh, oc->threads, t, tt)
@@ -598,62 +701,27 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 			all[m++] = t;
 	}
 	qsort(all, m, sizeof(*all), thread_by_sum);
-	if (!oc->scope)
-		fprintf(out, "%-28s %10s %7s  %s\n", "COMM:TID", "MS", "%CPU", "CPU:MS");
-	for (unsigned i = 0; i < m; i++) {
-		bool any = false;
-
-		t = all[i];
-		if (oc->scope) {
-			jbegin(oc, &j, out, "row");
-			json__str(&j, "comm", t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm));
-			json__u64(&j, "tid", t->tid);
-			if (t->pid != RUNSLICE_NO_PID)
-				json__u64(&j, "pid", t->pid);
-			if (t->cpu_ns)
-				json__bool(&j, "exited", true);
-			json__u64(&j, "oncpu_ns", t->sum);
-			json__f64(&j, "cpu_pct", pct(t->sum, len));
-			json__obj(&j, "cpus");
-			for (int c = 0; c < oc->nr_cpus; c++) {
-				struct oc_entry *e =
-					t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
-				u64 ns = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[k] : 0;
-
-				snprintf(cpu, sizeof(cpu), "%d", oc->cpus[c]);
-				if (ns)
-					json__u64(&j, cpu, ns);
-			}
-			json__end(&j);
-			continue;
-		}
-		snprintf(who, sizeof(who), "%s:%u",
-			 t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm), t->tid);
-		fprintf(out, "%-28s %10.2f %6.1f%% ", who, t->sum / NS_PER_MS, pct(t->sum, len));
-		for (int c = 0; c < oc->nr_cpus; c++) {
-			struct oc_entry *e =
-				t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
-			u64 ns = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[k] : 0;
-
-			if (ns) {
-				fprintf(out, " %d:%.2f", oc->cpus[c], ns / NS_PER_MS);
-				any = true;
-			}
-		}
-		fprintf(out, "%s\n", any ? "" : " -");
+	kr = sink_of(&u, out, st);
+	rtable__begin(kr, &th_desc);
+	for (unsigned i = 0; i < m; i++)
+		thread_row(oc, kr, k, len, all[i], NULL, 0, 0);
+	if (k == RUN && g->more) {
+		snprintf(note, sizeof(note), "... %llu more exited threads, %.2f ms", g->more,
+			 g->more_ns / NS_PER_MS);
+		thread_row(oc, kr, k, len, NULL, note, g->more_ns, g->more);
+	} else if (!m) {
+		thread_row(oc, kr, k, len, NULL, "(no target thread)", 0, 0);
 	}
-	if (k == RUN && g->more && oc->scope) {
-		jbegin(oc, &j, out, "row");
-		json__u64(&j, "more_exited_threads", g->more);
-		json__u64(&j, "oncpu_ns", g->more_ns);
-		json__end(&j);
-	} else if (k == RUN && g->more) {
-		fprintf(out, "... %llu more exited threads, %.2f ms\n", g->more,
-			g->more_ns / NS_PER_MS);
-	} else if (!m && !oc->scope)
-		fprintf(out, "(no target thread)\n");
+	rtable__end(kr);
 	free(all);
 }
+
+/* The text's first line, JSON's "interval" or "summary" record. */
+static const struct rt_col head_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	{ .name = "cpus", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "not_kept_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+};
 
 /*
  * The report of [oc->edge or the start, @now]: @k NOW (an interval) or RUN
@@ -664,40 +732,36 @@ static void report(struct session *s, struct oncpu *oc, u64 now, int k, const ch
 	FILE *out = session__out(s);
 	u64 from = !oc->start ? oc->init : k == NOW ? oc->edge : oc->start;
 	u64 len = now > from ? now - from : 0;
-	char ts[64];
+	const struct rt_desc hd = { .type = k == RUN ? "summary" : "interval",
+				    .cols = head_cols,
+				    .ncols = 3 };
+	struct stats_stamp st = { .scope = k == RUN ? "run" : scope,
+				  .time_ns = session__wall_ns(s, now),
+				  .interval_ns = len };
+	const struct stats_stamp *json = session__json(s) ? &st : NULL;
+	char ts[64], head[160];
+	union rt_sinks u;
+	struct rt_sink *kh = sink_of(&u, out, json);
 
 	runslice__edge(oc->rs, now);
 	if (oc->per_thread)
 		drop_others(oc);
-	if (session__json(s)) {
-		struct json j;
-
-		oc->scope = k == RUN ? "run" : scope;
-		oc->j_time = now;
-		oc->j_len = len;
-		jbegin(oc, &j, out, k == RUN ? "summary" : "interval");
-		json__u64(&j, "cpus", oc->nr_cpus);
-		json__u64(&j, "not_kept_ns", oc->not_kept);
-		json__end(&j);
-		if (oc->per_thread)
-			print_threads(oc, out, k, len);
-		else
-			print_cpus(oc, out, k, len);
-		oc->scope = NULL;
-		fflush(out);
-		return;
-	}
 	session__fmt_time(s, now, ts, sizeof(ts));
-	fprintf(out, "%s oncpu: %s%.2f ms on %d CPU%s\n", ts, k == RUN ? "the whole run, " : "",
-		len / NS_PER_MS, oc->nr_cpus, oc->nr_cpus == 1 ? "" : "s");
+	snprintf(head, sizeof(head), "%s oncpu: %s%.2f ms on %d CPU%s", ts,
+		 k == RUN ? "the whole run, " : "", len / NS_PER_MS, oc->nr_cpus,
+		 oc->nr_cpus == 1 ? "" : "s");
+	rtable__begin(kh, &hd);
+	rtable__row(kh, (struct rt_val[]){ { .s = head }, { .u = oc->nr_cpus }, { .u = oc->not_kept } });
+	rtable__end(kh);
 	if (oc->per_thread)
-		print_threads(oc, out, k, len);
+		print_threads(oc, out, k, len, json);
 	else
-		print_cpus(oc, out, k, len);
-	if (oc->not_kept)
+		print_cpus(oc, out, k, len, json);
+	if (oc->not_kept && !json)
 		fprintf(out, "oncpu: %.2f ms not kept (out of memory or over %u threads)\n",
 			oc->not_kept / NS_PER_MS, OC_MAX_ENTRIES);
-	session__print_lost(s, out);
+	if (!json)
+		session__print_lost(s, out);
 	fflush(out);
 }
 
@@ -923,6 +987,14 @@ static void oc_deinit(struct session *s, void *priv)
 	runslice__delete(oc->rs);
 	prio_map__delete(oc->prios);
 	oc->rs = NULL;
+	free(oc->cpu_cols);
+	free(oc->cpu_vals);
+	free(oc->cpu_names);
+	free(oc->cpu_text);
+	oc->cpu_cols = NULL;
+	oc->cpu_vals = NULL;
+	oc->cpu_names = NULL;
+	oc->cpu_text = NULL;
 }
 
 static const struct popt oc_opts[] = {
