@@ -101,21 +101,15 @@ struct oncpu {
 	u64 init;	 /* when the events were asked for (no record came yet) */
 	unsigned nr_reports;
 	u64 not_kept;
-	/* a thread's time per monitored CPU: "cpus" in JSON, "CPU:MS" in text */
+	/* a thread's time per monitored CPU: "cpus" in JSON, "CPU:MS" in text (32 bytes a CPU) */
 	struct rt_col *cpu_cols;
 	struct rt_val *cpu_vals;
-	char (*cpu_names)[12];
 	char *cpu_text;
 };
 
-static u64 key_of(u32 cpu, u32 tid)
-{
-	return (u64)cpu << 32 | tid;
-}
-
 static struct oc_entry *find_entry(struct oncpu *oc, u32 cpu, u32 tid)
 {
-	u64 key = key_of(cpu, tid);
+	u64 key = (u64)cpu << 32 | tid;
 	struct oc_entry *e;
 
 	HASH_FIND(hh, oc->entries, &key, sizeof(key), e);
@@ -137,7 +131,7 @@ static struct oc_entry *get_entry(struct oncpu *oc, u32 cpu, u32 tid)
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
-	e->key = key_of(cpu, tid);
+	e->key = (u64)cpu << 32 | tid;
 	e->cpu = cpu;
 	e->tid = tid;
 	snprintf(e->comm, sizeof(e->comm), "%s",
@@ -243,18 +237,18 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 	oc->per_thread = tg->nr_pids || tg->nr_tids || (tg->argv && tg->argv[0]);
 	oc->nr_ids = max_cpu + 1;
 	oc->kept = calloc(oc->nr_ids, sizeof(*oc->kept));
-	oc->cpu_cols = calloc(oc->nr_cpus + 1, sizeof(*oc->cpu_cols));
-	oc->cpu_vals = calloc(oc->nr_cpus + 1, sizeof(*oc->cpu_vals));
-	oc->cpu_names = calloc(oc->nr_cpus + 1, sizeof(*oc->cpu_names));
-	oc->cpu_text = malloc(32 * (size_t)oc->nr_cpus + 8);
-	if (!oc->kept || !oc->cpu_cols || !oc->cpu_vals || !oc->cpu_names || !oc->cpu_text)
+	/* the columns, their values, the text, the CPUs' names (12 bytes each) */
+	oc->cpu_cols = calloc(tg->nr_cpus + 1, sizeof(struct rt_col) + sizeof(struct rt_val) + 44);
+	if (!oc->kept || !oc->cpu_cols)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	for (int i = 0; i < oc->nr_cpus; i++) {
-		snprintf(oc->cpu_names[i], sizeof(oc->cpu_names[i]), "%d", oc->cpus[i]);
-		oc->cpu_cols[i] = (struct rt_col){ .name = oc->cpu_names[i],
-						   .type = RT_NS,
-						   .unit = RT_UNIT_NS,
-						   .flags = RT_OMIT_ZERO };
+	oc->cpu_vals = (struct rt_val *)(oc->cpu_cols + tg->nr_cpus + 1);
+	oc->cpu_text = (char *)(oc->cpu_vals + tg->nr_cpus + 1);
+	for (int i = 0; i < tg->nr_cpus; i++) {
+		char *name = oc->cpu_text + 32 * (tg->nr_cpus + 1) + 12 * i;
+
+		snprintf(name, 12, "%d", tg->cpus[i]);
+		oc->cpu_cols[i] =
+			(struct rt_col){ .name = name, .type = RT_NS, .flags = RT_OMIT_ZERO };
 	}
 	/* a thread's switches come from every CPU, and from other tasks' contexts */
 	session__want_cpu_wide(s);
@@ -440,44 +434,35 @@ static unsigned nr_kept(const struct oncpu *oc)
 /* By CPU: a "cpu" record (JSON only), then a row per thread (text: on the CPU's line first). */
 static const struct rt_col cpu_cols[] = {
 	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "busy_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+	{ .name = "busy_ns", .type = RT_NS, .flags = RT_NO_TEXT },
 	{ .name = "busy_pct", .type = RT_F64, .unit = RT_UNIT_PERCENT, .flags = RT_NO_TEXT },
 };
 static const struct rt_desc cpu_desc = { .type = "cpu", .cols = cpu_cols, .ncols = 3 };
 
-#define TEXT_MS(t, f) { .title = t, .type = RT_F64, .width = 10, .decimals = 2, .flags = RT_NO_JSON | RT_NULL_BLANK | (f) }
-#define TEXT_PCT(n, t, f)                                                                      \
-	{ .name = n, .title = t, .type = RT_F64, .unit = RT_UNIT_PERCENT, .width = 7, .decimals = 1, \
-	  .flags = RT_PCT_SIGN | RT_NULL_BLANK | (f) }
-#define NOTE(f) { .type = RT_STR, .flags = RT_NO_JSON | RT_TAIL | (f) } /* "-", "... N more" */
-#define WHO(f) { .title = "COMM:TID", .type = RT_STR, .width = 28, .flags = RT_LEFT | RT_NO_JSON | RT_TAIL | (f) }
-#define JSON_ONLY(n, t) { .name = n, .type = t, .flags = RT_NO_TEXT | RT_OMIT_EMPTY }
-#define ONCPU_NS { .name = "oncpu_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT }
-#define ROW_IF { .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON }
+#define TEXT (RT_NO_JSON | RT_NULL_BLANK) /* a cell of the text, blank without a value */
+#define JSON (RT_NO_TEXT | RT_OMIT_EMPTY) /* a member of JSON, none without a value */
+#define NOTE (TEXT | RT_TAIL)		  /* its words: "-", "... N more, X ms" */
+#define PCT .type = RT_F64, .unit = RT_UNIT_PERCENT, .width = 7, .decimals = 1
+#define MS .type = RT_F64, .width = 10, .decimals = 2
 
 static const struct rt_col row_cols[] = {
-	{ .title = "CPU", .type = RT_U64, .width = 4, .flags = RT_LEFT | RT_NO_JSON | RT_NULL_BLANK },
-	TEXT_MS("BUSY_MS", 0),
-	TEXT_PCT(NULL, "BUSY%", RT_NO_JSON),
-	NOTE(RT_GAP),
-	WHO(RT_GAP),
-	TEXT_MS("MS", RT_TAIL),
+	{ .title = "CPU", .type = RT_U64, .width = 4, .flags = TEXT | RT_LEFT },
+	{ .title = "BUSY_MS", MS, .flags = TEXT },
+	{ .title = "BUSY%", PCT, .flags = TEXT | RT_PCT_SIGN },
+	{ .type = RT_STR, .flags = NOTE | RT_GAP },
+	{ .title = "COMM:TID", .type = RT_STR, .width = 28, .flags = NOTE | RT_LEFT | RT_GAP },
+	{ .title = "MS", MS, .flags = TEXT | RT_TAIL },
 	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
-	JSON_ONLY("other", RT_BOOL),
-	JSON_ONLY("comm", RT_STR),
-	JSON_ONLY("tid", RT_U64),
-	JSON_ONLY("more_threads", RT_U64),
-	ONCPU_NS,
-	ROW_IF,
+	{ .name = "other", .type = RT_BOOL, .flags = JSON },
+	{ .name = "comm", .type = RT_STR, .flags = JSON },
+	{ .name = "tid", .type = RT_U64, .flags = JSON },
+	{ .name = "more_threads", .type = RT_U64, .flags = JSON },
+	{ .name = "oncpu_ns", .type = RT_NS, .flags = RT_NO_TEXT },
+	{ .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON },
 };
 static const struct rt_desc row_desc = { .type = "row", .cols = row_cols, .ncols = 13 };
 
-static struct rt_sink *sink_of(union rt_sinks *u, FILE *out, const struct stats_stamp *st)
-{
-	return st ? rt_json__init(&u->json, out, st) : rt_text__init(&u->text, out);
-}
-
-/* A row of @cpu: thread @e's (text: on the CPU's line if @first), or @note's (more: its count). */
+/* A row of @cpu: thread @e's (text: on the CPU's line if @first), or @note's (@more threads). */
 static void cpu_row(struct oncpu *oc, struct rt_sink *k, u32 cpu, bool first, u64 busy, u64 len,
 		    const char *note, const struct oc_entry *e, u64 ns, unsigned long long more)
 {
@@ -487,29 +472,31 @@ static void cpu_row(struct oncpu *oc, struct rt_sink *k, u32 cpu, bool first, u6
 
 	if (named)
 		snprintf(who, sizeof(who), "%s:%u", comm, e->tid);
-	rtable__row(k, (struct rt_val[]){
-			       { .u = cpu, .null = !first },
-			       { .d = busy / NS_PER_MS, .null = !first },
-			       { .d = pct(busy, len), .null = !first },
-			       { .s = note },
-			       { .s = named ? who : e ? "[other]" : NULL },
-			       { .d = ns / NS_PER_MS, .null = !e },
-			       { .u = cpu },
-			       { .b = true, .null = !e || named },
-			       { .s = comm },
-			       { .u = named ? e->tid : 0, .null = !named },
-			       { .u = more, .null = !more },
-			       { .u = ns },
-			       { .b = e || more },
-		       });
+	else
+		snprintf(who, sizeof(who), "[other]");
+	rtable__row(k, (struct rt_val[]){ { .u = cpu, .null = !first },
+					  { .d = busy / NS_PER_MS, .null = !first },
+					  { .d = pct(busy, len), .null = !first },
+					  { .s = note },
+					  { .s = e ? who : NULL },
+					  { .d = ns / NS_PER_MS, .null = !e },
+					  { .u = cpu },
+					  { .b = true, .null = named || !e },
+					  { .s = comm },
+					  { .u = named ? e->tid : 0, .null = !named },
+					  { .u = more, .null = !more },
+					  { .u = ns },
+					  { .b = e || more } });
 }
 
-static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len, const struct stats_stamp *st)
+/* The table of report(): @kr its sink, @st its JSON stamp (text: NULL). */
+static void print_cpus(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u64 len,
+		       const struct stats_stamp *st)
 {
 	unsigned n = 0, cap = oc->nr_entries + (k == RUN ? nr_kept(oc) : 0);
 	struct oc_entry **all = calloc(cap ? cap : 1, sizeof(*all)), *e, *tmp;
-	union rt_sinks uc, ur;
-	struct rt_sink *kc, *kr;
+	union rt_sinks u;
+	struct rt_sink *kc = st ? rt_json__init(&u.json, out, st) : rt_text__init(&u.text, out);
 	char note[64];
 
 	if (!all) {
@@ -524,8 +511,6 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len, const struct
 		for (unsigned j = 0; j < oc->kept[i].n; j++)
 			all[n++] = oc->kept[i].v[j];
 	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
-	kc = sink_of(&uc, out, st);
-	kr = sink_of(&ur, out, st);
 	rtable__begin(kr, &row_desc);
 	rtable__begin(kc, &cpu_desc);
 	for (int c = 0; c < oc->nr_cpus; c++) {
@@ -537,7 +522,8 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len, const struct
 
 		while (i0 + m < n && all[i0 + m]->cpu == cpu)
 			busy += all[i0 + m++]->ns[k];
-		rtable__row(kc, (struct rt_val[]){ { .u = cpu }, { .u = busy }, { .d = pct(busy, len) } });
+		rtable__row(kc, (struct rt_val[]){
+					{ .u = cpu }, { .u = busy }, { .d = pct(busy, len) } });
 		if (!m)
 			cpu_row(oc, kr, cpu, true, busy, len, "-", NULL, 0, 0);
 		for (unsigned i = 0; i < m; i++) {
@@ -617,29 +603,31 @@ static bool hidden(struct oncpu *oc, const struct oc_thread *t)
 
 /* -p/-t/--: a row per thread, its time per CPU an object in JSON ("cpus"). */
 static const struct rt_col th_cols[] = {
-	NOTE(0),
-	WHO(0),
-	JSON_ONLY("comm", RT_STR),
-	JSON_ONLY("tid", RT_U64),
-	JSON_ONLY("pid", RT_U64),
-	JSON_ONLY("exited", RT_BOOL),
-	JSON_ONLY("more_exited_threads", RT_U64),
-	TEXT_MS("MS", RT_TAIL),
-	ONCPU_NS,
-	TEXT_PCT("cpu_pct", "%CPU", RT_OMIT_EMPTY | RT_TAIL),
-	JSON_ONLY("cpus", RT_ROW),
-	{ .title = "CPU:MS", .type = RT_STR, .flags = RT_LEFT | RT_GAP | RT_NO_JSON | RT_TAIL },
-	ROW_IF,
+	{ .type = RT_STR, .flags = NOTE },
+	{ .title = "COMM:TID", .type = RT_STR, .width = 28, .flags = NOTE | RT_LEFT },
+	{ .name = "comm", .type = RT_STR, .flags = JSON },
+	{ .name = "tid", .type = RT_U64, .flags = JSON },
+	{ .name = "pid", .type = RT_U64, .flags = JSON },
+	{ .name = "exited", .type = RT_BOOL, .flags = JSON },
+	{ .name = "more_exited_threads", .type = RT_U64, .flags = JSON },
+	{ .title = "MS", MS, .flags = TEXT | RT_TAIL },
+	{ .name = "oncpu_ns", .type = RT_NS, .flags = RT_NO_TEXT },
+	{ .name = "cpu_pct",
+	  .title = "%CPU",
+	  PCT,
+	  .flags = RT_PCT_SIGN | RT_NULL_BLANK | RT_OMIT_EMPTY | RT_TAIL },
+	{ .name = "cpus", .type = RT_ROW, .flags = JSON },
+	{ .title = "CPU:MS", .type = RT_STR, .flags = NOTE | RT_LEFT | RT_GAP },
+	{ .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON },
 };
 static const struct rt_desc th_desc = { .type = "row", .cols = th_cols, .ncols = 13 };
 
-/* A thread's row: @t's, or (NULL) @note's (more: how many exited threads). */
+/* A thread's row: @t's, or (NULL) @note's (@more exited threads, @ns). */
 static void thread_row(struct oncpu *oc, struct rt_sink *k, int kk, u64 len,
-		       const struct oc_thread *t, const char *note, u64 ns,
-		       unsigned long long more)
+		       const struct oc_thread *t, const char *note, u64 ns, unsigned long long more)
 {
 	const struct rt_desc cd = { .cols = oc->cpu_cols, .ncols = oc->nr_cpus };
-	const char *comm = NULL;
+	const char *comm = NULL, *cpus = NULL;
 	char who[64];
 	size_t at = 0;
 
@@ -655,6 +643,7 @@ static void thread_row(struct oncpu *oc, struct rt_sink *k, int kk, u64 len,
 	if (t) {
 		comm = t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm);
 		snprintf(who, sizeof(who), "%s:%u", comm, t->tid);
+		cpus = at ? oc->cpu_text : "-";
 		ns = t->sum;
 	}
 	rtable__row(k, (struct rt_val[]){
@@ -669,19 +658,16 @@ static void thread_row(struct oncpu *oc, struct rt_sink *k, int kk, u64 len,
 			       { .u = ns },
 			       { .d = pct(ns, len), .null = !t },
 			       { .row = { &cd, t ? oc->cpu_vals : NULL } },
-			       { .s = !t ? NULL : at ? oc->cpu_text : "-" },
-			       { .b = t || more },
-		       });
+			       { .s = cpus },
+			       { .b = t || more } });
 }
 
-static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len,
+static void print_threads(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u64 len,
 			  const struct stats_stamp *st)
 {
 	const struct oc_kept *g = &oc->kept_threads;
 	unsigned n = HASH_COUNT(oc->threads) + (k == RUN ? g->n : 0), m = 0;
 	struct oc_thread **all = calloc(n ? n : 1, sizeof(*all)), *t, *tt;
-	union rt_sinks u;
-	struct rt_sink *kr;
 	char note[80];
 
 	if (!all) {
@@ -701,7 +687,6 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len,
 			all[m++] = t;
 	}
 	qsort(all, m, sizeof(*all), thread_by_sum);
-	kr = sink_of(&u, out, st);
 	rtable__begin(kr, &th_desc);
 	for (unsigned i = 0; i < m; i++)
 		thread_row(oc, kr, k, len, all[i], NULL, 0, 0);
@@ -741,7 +726,7 @@ static void report(struct session *s, struct oncpu *oc, u64 now, int k, const ch
 	const struct stats_stamp *json = session__json(s) ? &st : NULL;
 	char ts[64], head[160];
 	union rt_sinks u;
-	struct rt_sink *kh = sink_of(&u, out, json);
+	struct rt_sink *kr = json ? rt_json__init(&u.json, out, json) : rt_text__init(&u.text, out);
 
 	runslice__edge(oc->rs, now);
 	if (oc->per_thread)
@@ -750,13 +735,14 @@ static void report(struct session *s, struct oncpu *oc, u64 now, int k, const ch
 	snprintf(head, sizeof(head), "%s oncpu: %s%.2f ms on %d CPU%s", ts,
 		 k == RUN ? "the whole run, " : "", len / NS_PER_MS, oc->nr_cpus,
 		 oc->nr_cpus == 1 ? "" : "s");
-	rtable__begin(kh, &hd);
-	rtable__row(kh, (struct rt_val[]){ { .s = head }, { .u = oc->nr_cpus }, { .u = oc->not_kept } });
-	rtable__end(kh);
+	rtable__begin(kr, &hd);
+	rtable__row(kr, (struct rt_val[]){
+				{ .s = head }, { .u = oc->nr_cpus }, { .u = oc->not_kept } });
+	rtable__end(kr);
 	if (oc->per_thread)
-		print_threads(oc, out, k, len, json);
+		print_threads(oc, kr, out, k, len, json);
 	else
-		print_cpus(oc, out, k, len, json);
+		print_cpus(oc, kr, out, k, len, json);
 	if (oc->not_kept && !json)
 		fprintf(out, "oncpu: %.2f ms not kept (out of memory or over %u threads)\n",
 			oc->not_kept / NS_PER_MS, OC_MAX_ENTRIES);
@@ -766,15 +752,16 @@ static void report(struct session *s, struct oncpu *oc, u64 now, int k, const ch
 }
 
 /*
- * Keep @item (of whole-run time @w(item)) among the --top largest of @g:
- * NULL, or what does not fit (@item or the smallest kept before) to be
- * summed.  Kept rows only grow (a late slice of theirs): none of those
- * summed could have been larger.
+ * Keep @item (of whole-run time @w(item)) among the --top largest of @g;
+ * what does not fit (@item or the smallest kept before) is summed as
+ * "more" and goes (@drop).  Kept rows only grow (a late slice of theirs):
+ * none of those summed could have been larger.
  */
-static void *keep_largest(struct oncpu *oc, struct oc_kept *g, void *item, u64 (*w)(const void *))
+static void keep_largest(struct oncpu *oc, struct oc_kept *g, void *item, u64 (*w)(const void *),
+			 void (*drop)(void *))
 {
 	unsigned min = 0;
-	void *out;
+	void *out = item;
 
 	if (g->n < oc->top) {
 		if (g->n == g->alloc) {
@@ -782,21 +769,30 @@ static void *keep_largest(struct oncpu *oc, struct oc_kept *g, void *item, u64 (
 			void **v = realloc(g->v, alloc * sizeof(*v));
 
 			if (!v)
-				return item; /* summed, not named */
+				goto sum; /* summed, not named */
 			g->v = v;
 			g->alloc = alloc;
 		}
 		g->v[g->n++] = item;
-		return NULL;
+		return;
 	}
 	for (unsigned i = 1; i < g->n; i++)
 		if (w(g->v[i]) < w(g->v[min]))
 			min = i;
-	if (!g->n || w(item) <= w(g->v[min]))
-		return item;
-	out = g->v[min];
-	g->v[min] = item;
-	return out;
+	if (g->n && w(item) > w(g->v[min])) {
+		out = g->v[min];
+		g->v[min] = item;
+	}
+sum:
+	g->more++;
+	g->more_ns += w(out);
+	drop(out);
+}
+
+static void drop_thread(void *t)
+{
+	free(((struct oc_thread *)t)->cpu_ns);
+	free(t);
 }
 
 static u64 entry_w(const void *e)
@@ -813,7 +809,6 @@ static u64 thread_w(const void *t)
 static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_exited *x)
 {
 	struct oc_kept *g = &oc->kept[e->cpu];
-	struct oc_entry *out;
 
 	HASH_DEL(oc->entries, e);
 	oc->nr_entries--;
@@ -831,12 +826,7 @@ static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_e
 			return;
 		}
 	}
-	out = keep_largest(oc, g, e, entry_w);
-	if (out) {
-		g->more++;
-		g->more_ns += out->ns[RUN];
-		free(out);
-	}
+	keep_largest(oc, g, e, entry_w, free);
 }
 
 /* An exited target thread: its time per CPU moves into it, its rows go. */
@@ -844,7 +834,6 @@ static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 {
 	struct oc_kept *g = &oc->kept_threads;
 	struct oc_exited *x = find_exited(oc, t->tid);
-	struct oc_thread *out;
 
 	HASH_DEL(oc->threads, t);
 	t->cpu_ns = calloc(oc->nr_cpus, sizeof(*t->cpu_ns));
@@ -873,12 +862,12 @@ static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 		free(t);
 		return;
 	}
-	out = t->cpu_ns ? keep_largest(oc, g, t, thread_w) : t;
-	if (out) {
+	if (t->cpu_ns) {
+		keep_largest(oc, g, t, thread_w, drop_thread);
+	} else { /* out of memory: summed, not named */
 		g->more++;
-		g->more_ns += out->run;
-		free(out->cpu_ns);
-		free(out);
+		g->more_ns += t->run;
+		free(t);
 	}
 }
 
@@ -949,7 +938,6 @@ static void oc_deinit(struct session *s, void *priv)
 {
 	struct oncpu *oc = priv;
 	struct oc_entry *e, *tmp;
-	struct oc_thread *t;
 
 	if (session__started(s) && oc->rs) {
 		struct runslice_stats st;
@@ -977,24 +965,15 @@ static void oc_deinit(struct session *s, void *priv)
 	}
 	free(oc->kept);
 	oc->kept = NULL;
-	for (unsigned j = 0; j < oc->kept_threads.n; j++) {
-		t = oc->kept_threads.v[j];
-		free(t->cpu_ns);
-		free(t);
-	}
+	for (unsigned j = 0; j < oc->kept_threads.n; j++)
+		drop_thread(oc->kept_threads.v[j]);
 	free(oc->kept_threads.v);
 	memset(&oc->kept_threads, 0, sizeof(oc->kept_threads));
 	runslice__delete(oc->rs);
 	prio_map__delete(oc->prios);
 	oc->rs = NULL;
 	free(oc->cpu_cols);
-	free(oc->cpu_vals);
-	free(oc->cpu_names);
-	free(oc->cpu_text);
 	oc->cpu_cols = NULL;
-	oc->cpu_vals = NULL;
-	oc->cpu_names = NULL;
-	oc->cpu_text = NULL;
 }
 
 static const struct popt oc_opts[] = {
