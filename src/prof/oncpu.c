@@ -31,6 +31,7 @@
 #include "report/rtable.h"
 #include "report/stats_table.h"
 #include "util/hash.h"
+#include "util/keeptop.h"
 
 #define OC_MAX_ENTRIES (1u << 18) /* (CPU, thread) pairs kept; beyond: "[other]" */
 #define OC_OTHER ((u32)-1)	  /* the tid of a CPU's "[other]" row */
@@ -68,14 +69,6 @@ struct oc_exited {
 	char comm[16]; /* its name then: the comm map forgets it, the tid may come back */
 };
 
-/* Rows of exited threads for the whole run: the --top largest kept, the others summed. */
-struct oc_kept {
-	void **v; /* struct oc_entry * (a CPU's) or struct oc_thread * */
-	unsigned n, alloc;
-	unsigned long long more;
-	u64 more_ns;
-};
-
 struct oncpu {
 	unsigned long long top;
 	struct session *s;
@@ -90,8 +83,9 @@ struct oncpu {
 	u32 nr_entries;
 	struct oc_thread *threads;
 	struct oc_exited *exited;
-	struct oc_kept *kept;	     /* per CPU (0..nr_ids-1): exited threads' rows */
-	struct oc_kept kept_threads; /* -p/-t/--: exited target threads */
+	/* exited threads for the whole run: the --top largest kept, the others summed */
+	struct keeptop *kept;	     /* per CPU (0..nr_ids-1): struct oc_entry */
+	struct keeptop kept_threads; /* -p/-t/--: struct oc_thread */
 	int nr_ids;
 	bool per_thread;
 	const int *cpus; /* the monitored ones */
@@ -406,22 +400,6 @@ static double pct(u64 ns, u64 len)
 	return len ? 100.0 * (double)ns / (double)len : 0;
 }
 
-/* The first of @all[0..n) on @cpu (they are sorted by CPU), or n. */
-static unsigned first_of(struct oc_entry **all, unsigned n, u32 cpu)
-{
-	unsigned lo = 0, hi = n;
-
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-
-		if (all[mid]->cpu < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static unsigned nr_kept(const struct oncpu *oc)
 {
 	unsigned n = 0;
@@ -513,13 +491,15 @@ static void print_cpus(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u
 	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
 	rtable__begin(kr, &row_desc);
 	rtable__begin(kc, &cpu_desc);
-	for (int c = 0; c < oc->nr_cpus; c++) {
+	/* both sorted by CPU: @i0 the first row of the CPU, @m its rows */
+	for (unsigned c = 0, i0 = 0, m = 0; c < (unsigned)oc->nr_cpus; c++, i0 += m, m = 0) {
 		u32 cpu = (u32)oc->cpus[c];
-		const struct oc_kept *g = k == RUN && cpu < (u32)oc->nr_ids ? &oc->kept[cpu] : NULL;
-		unsigned i0 = first_of(all, n, cpu), m = 0;
+		const struct keeptop *g = k == RUN && cpu < (u32)oc->nr_ids ? &oc->kept[cpu] : NULL;
 		unsigned long long more = g ? g->more : 0;
-		u64 rest = g ? g->more_ns : 0, busy = rest;
+		u64 rest = g ? g->more_w : 0, busy = rest;
 
+		while (i0 < n && all[i0]->cpu < cpu)
+			i0++;
 		while (i0 + m < n && all[i0 + m]->cpu == cpu)
 			busy += all[i0 + m++]->ns[k];
 		rtable__row(kc, (struct rt_val[]){
@@ -665,7 +645,7 @@ static void thread_row(struct oncpu *oc, struct rt_sink *k, int kk, u64 len,
 static void print_threads(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u64 len,
 			  const struct stats_stamp *st)
 {
-	const struct oc_kept *g = &oc->kept_threads;
+	const struct keeptop *g = &oc->kept_threads;
 	unsigned n = HASH_COUNT(oc->threads) + (k == RUN ? g->n : 0), m = 0;
 	struct oc_thread **all = calloc(n ? n : 1, sizeof(*all)), *t, *tt;
 	char note[80];
@@ -692,8 +672,8 @@ static void print_threads(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k
 		thread_row(oc, kr, k, len, all[i], NULL, 0, 0);
 	if (k == RUN && g->more) {
 		snprintf(note, sizeof(note), "... %llu more exited threads, %.2f ms", g->more,
-			 g->more_ns / NS_PER_MS);
-		thread_row(oc, kr, k, len, NULL, note, g->more_ns, g->more);
+			 g->more_w / NS_PER_MS);
+		thread_row(oc, kr, k, len, NULL, note, g->more_w, g->more);
 	} else if (!m) {
 		thread_row(oc, kr, k, len, NULL, "(no target thread)", 0, 0);
 	}
@@ -751,44 +731,6 @@ static void report(struct session *s, struct oncpu *oc, u64 now, int k, const ch
 	fflush(out);
 }
 
-/*
- * Keep @item (of whole-run time @w(item)) among the --top largest of @g;
- * what does not fit (@item or the smallest kept before) is summed as
- * "more" and goes (@drop).  Kept rows only grow (a late slice of theirs):
- * none of those summed could have been larger.
- */
-static void keep_largest(struct oncpu *oc, struct oc_kept *g, void *item, u64 (*w)(const void *),
-			 void (*drop)(void *))
-{
-	unsigned min = 0;
-	void *out = item;
-
-	if (g->n < oc->top) {
-		if (g->n == g->alloc) {
-			unsigned alloc = g->alloc ? 2 * g->alloc : 8;
-			void **v = realloc(g->v, alloc * sizeof(*v));
-
-			if (!v)
-				goto sum; /* summed, not named */
-			g->v = v;
-			g->alloc = alloc;
-		}
-		g->v[g->n++] = item;
-		return;
-	}
-	for (unsigned i = 1; i < g->n; i++)
-		if (w(g->v[i]) < w(g->v[min]))
-			min = i;
-	if (g->n && w(item) > w(g->v[min])) {
-		out = g->v[min];
-		g->v[min] = item;
-	}
-sum:
-	g->more++;
-	g->more_ns += w(out);
-	drop(out);
-}
-
 static void drop_thread(void *t)
 {
 	free(((struct oc_thread *)t)->cpu_ns);
@@ -808,7 +750,7 @@ static u64 thread_w(const void *t)
 /* A CPU's row of an exited thread leaves the live table for the whole run's. */
 static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_exited *x)
 {
-	struct oc_kept *g = &oc->kept[e->cpu];
+	struct keeptop *g = &oc->kept[e->cpu];
 
 	HASH_DEL(oc->entries, e);
 	oc->nr_entries--;
@@ -826,13 +768,13 @@ static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_e
 			return;
 		}
 	}
-	keep_largest(oc, g, e, entry_w, free);
+	keeptop__add(g, oc->top, e, entry_w, free);
 }
 
 /* An exited target thread: its time per CPU moves into it, its rows go. */
 static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 {
-	struct oc_kept *g = &oc->kept_threads;
+	struct keeptop *g = &oc->kept_threads;
 	struct oc_exited *x = find_exited(oc, t->tid);
 
 	HASH_DEL(oc->threads, t);
@@ -862,13 +804,10 @@ static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 		free(t);
 		return;
 	}
-	if (t->cpu_ns) {
-		keep_largest(oc, g, t, thread_w, drop_thread);
-	} else { /* out of memory: summed, not named */
-		g->more++;
-		g->more_ns += t->run;
-		free(t);
-	}
+	if (t->cpu_ns)
+		keeptop__add(g, oc->top, t, thread_w, drop_thread);
+	else /* out of memory: summed, not named */
+		keeptop__sum(g, t, t->run, drop_thread);
 }
 
 /*
@@ -958,17 +897,11 @@ static void oc_deinit(struct session *s, void *priv)
 	del_entry(oc, e);
 	HASH_FREE_ALL(hh, oc->threads);
 	HASH_FREE_ALL(hh, oc->exited);
-	for (int i = 0; oc->kept && i < oc->nr_ids; i++) {
-		for (unsigned j = 0; j < oc->kept[i].n; j++)
-			free(oc->kept[i].v[j]);
-		free(oc->kept[i].v);
-	}
+	for (int i = 0; oc->kept && i < oc->nr_ids; i++)
+		keeptop__free(&oc->kept[i], free);
 	free(oc->kept);
 	oc->kept = NULL;
-	for (unsigned j = 0; j < oc->kept_threads.n; j++)
-		drop_thread(oc->kept_threads.v[j]);
-	free(oc->kept_threads.v);
-	memset(&oc->kept_threads, 0, sizeof(oc->kept_threads));
+	keeptop__free(&oc->kept_threads, drop_thread);
 	runslice__delete(oc->rs);
 	prio_map__delete(oc->prios);
 	oc->rs = NULL;
