@@ -410,12 +410,12 @@ static unsigned nr_kept(const struct oncpu *oc)
 }
 
 /* By CPU: a "cpu" record (JSON only), then a row per thread (text: on the CPU's line first). */
-static const struct rt_col cpu_cols[] = {
+static const struct rt_col cpu_rec_cols[] = {
 	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
 	{ .name = "busy_ns", .type = RT_NS, .flags = RT_NO_TEXT },
 	{ .name = "busy_pct", .type = RT_F64, .unit = RT_UNIT_PERCENT, .flags = RT_NO_TEXT },
 };
-static const struct rt_desc cpu_desc = { .type = "cpu", .cols = cpu_cols, .ncols = 3 };
+static const struct rt_desc cpu_rec = { .type = "cpu", .cols = cpu_rec_cols, .ncols = 3 };
 
 #define TEXT (RT_NO_JSON | RT_NULL_BLANK) /* a cell of the text, blank without a value */
 #define JSON (RT_NO_TEXT | RT_OMIT_EMPTY) /* a member of JSON, none without a value */
@@ -490,7 +490,7 @@ static void print_cpus(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u
 			all[n++] = oc->kept[i].v[j];
 	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
 	rtable__begin(kr, &row_desc);
-	rtable__begin(kc, &cpu_desc);
+	rtable__begin(kc, &cpu_rec);
 	/* both sorted by CPU: @i0 the first row of the CPU, @m its rows */
 	for (unsigned c = 0, i0 = 0, m = 0; c < (unsigned)oc->nr_cpus; c++, i0 += m, m = 0) {
 		u32 cpu = (u32)oc->cpus[c];
