@@ -28,8 +28,10 @@
 #include "engine/procfs.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "report/rtable.h"
+#include "report/stats_table.h"
 #include "util/hash.h"
-#include "util/json.h"
+#include "util/keeptop.h"
 
 #define OC_MAX_ENTRIES (1u << 18) /* (CPU, thread) pairs kept; beyond: "[other]" */
 #define OC_OTHER ((u32)-1)	  /* the tid of a CPU's "[other]" row */
@@ -67,14 +69,6 @@ struct oc_exited {
 	char comm[16]; /* its name then: the comm map forgets it, the tid may come back */
 };
 
-/* Rows of exited threads for the whole run: the --top largest kept, the others summed. */
-struct oc_kept {
-	void **v; /* struct oc_entry * (a CPU's) or struct oc_thread * */
-	unsigned n, alloc;
-	unsigned long long more;
-	u64 more_ns;
-};
-
 struct oncpu {
 	unsigned long long top;
 	struct session *s;
@@ -89,8 +83,9 @@ struct oncpu {
 	u32 nr_entries;
 	struct oc_thread *threads;
 	struct oc_exited *exited;
-	struct oc_kept *kept;	     /* per CPU (0..nr_ids-1): exited threads' rows */
-	struct oc_kept kept_threads; /* -p/-t/--: exited target threads */
+	/* exited threads for the whole run: the --top largest kept, the others summed */
+	struct keeptop *kept;	     /* per CPU (0..nr_ids-1): struct oc_entry */
+	struct keeptop kept_threads; /* -p/-t/--: struct oc_thread */
 	int nr_ids;
 	bool per_thread;
 	const int *cpus; /* the monitored ones */
@@ -100,19 +95,15 @@ struct oncpu {
 	u64 init;	 /* when the events were asked for (no record came yet) */
 	unsigned nr_reports;
 	u64 not_kept;
-	/* --json: what every record of the report being made carries */
-	const char *scope;
-	u64 j_time, j_len;
+	/* a thread's time per monitored CPU: "cpus" in JSON, "CPU:MS" in text (32 bytes a CPU) */
+	struct rt_col *cpu_cols;
+	struct rt_val *cpu_vals;
+	char *cpu_text;
 };
-
-static u64 key_of(u32 cpu, u32 tid)
-{
-	return (u64)cpu << 32 | tid;
-}
 
 static struct oc_entry *find_entry(struct oncpu *oc, u32 cpu, u32 tid)
 {
-	u64 key = key_of(cpu, tid);
+	u64 key = (u64)cpu << 32 | tid;
 	struct oc_entry *e;
 
 	HASH_FIND(hh, oc->entries, &key, sizeof(key), e);
@@ -134,7 +125,7 @@ static struct oc_entry *get_entry(struct oncpu *oc, u32 cpu, u32 tid)
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
-	e->key = key_of(cpu, tid);
+	e->key = (u64)cpu << 32 | tid;
 	e->cpu = cpu;
 	e->tid = tid;
 	snprintf(e->comm, sizeof(e->comm), "%s",
@@ -243,8 +234,19 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 	oc->per_thread = tg->nr_pids || tg->nr_tids || (tg->argv && tg->argv[0]);
 	oc->nr_ids = max_cpu + 1;
 	oc->kept = calloc(oc->nr_ids, sizeof(*oc->kept));
-	if (!oc->kept)
+	/* the columns, their values, the text, the CPUs' names (12 bytes each) */
+	oc->cpu_cols = calloc(tg->nr_cpus + 1, sizeof(struct rt_col) + sizeof(struct rt_val) + 44);
+	if (!oc->kept || !oc->cpu_cols)
 		return session__set_err(s, -ENOMEM, "out of memory");
+	oc->cpu_vals = (struct rt_val *)(oc->cpu_cols + tg->nr_cpus + 1);
+	oc->cpu_text = (char *)(oc->cpu_vals + tg->nr_cpus + 1);
+	for (int i = 0; i < tg->nr_cpus; i++) {
+		char *name = oc->cpu_text + 32 * (tg->nr_cpus + 1) + 12 * i;
+
+		snprintf(name, 12, "%d", tg->cpus[i]);
+		oc->cpu_cols[i] =
+			(struct rt_col){ .name = name, .type = RT_NS, .flags = RT_OMIT_ZERO };
+	}
 	/* a thread's switches come from every CPU, and from other tasks' contexts */
 	session__want_cpu_wide(s);
 	session__want_interval(s, 1000);
@@ -400,34 +402,9 @@ static int by_cpu_ns(const void *a, const void *b, void *arg)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* --json: a record of the report being made (README, oncpu). */
-static void jbegin(struct oncpu *oc, struct json *j, FILE *out, const char *type)
-{
-	json__begin(j, out, type);
-	json__str(j, "scope", oc->scope);
-	json__u64(j, "time_ns", session__wall_ns(oc->s, oc->j_time));
-	json__u64(j, "interval_ns", oc->j_len);
-}
-
 static double pct(u64 ns, u64 len)
 {
 	return len ? 100.0 * (double)ns / (double)len : 0;
-}
-
-/* The first of @all[0..n) on @cpu (they are sorted by CPU), or n. */
-static unsigned first_of(struct oc_entry **all, unsigned n, u32 cpu)
-{
-	unsigned lo = 0, hi = n;
-
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-
-		if (all[mid]->cpu < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 static unsigned nr_kept(const struct oncpu *oc)
@@ -439,15 +416,76 @@ static unsigned nr_kept(const struct oncpu *oc)
 	return n;
 }
 
-static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
+/* By CPU: a "cpu" record (JSON only), then a row per thread (text: on the CPU's line first). */
+static const struct rt_col cpu_rec_cols[] = {
+	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "busy_ns", .type = RT_NS, .flags = RT_NO_TEXT },
+	{ .name = "busy_pct", .type = RT_F64, .unit = RT_UNIT_PERCENT, .flags = RT_NO_TEXT },
+};
+static const struct rt_desc cpu_rec = { .type = "cpu", .cols = cpu_rec_cols, .ncols = 3 };
+
+#define TEXT (RT_NO_JSON | RT_NULL_BLANK) /* a cell of the text, blank without a value */
+#define JSON (RT_NO_TEXT | RT_OMIT_EMPTY) /* a member of JSON, none without a value */
+#define NOTE (TEXT | RT_TAIL)		  /* its words: "-", "... N more, X ms" */
+#define PCT .type = RT_F64, .unit = RT_UNIT_PERCENT, .width = 7, .decimals = 1
+#define MS .type = RT_F64, .width = 10, .decimals = 2
+
+static const struct rt_col row_cols[] = {
+	{ .title = "CPU", .type = RT_U64, .width = 4, .flags = TEXT | RT_LEFT },
+	{ .title = "BUSY_MS", MS, .flags = TEXT },
+	{ .title = "BUSY%", PCT, .flags = TEXT | RT_PCT_SIGN },
+	{ .type = RT_STR, .flags = NOTE | RT_GAP },
+	{ .title = "COMM:TID", .type = RT_STR, .width = 28, .flags = NOTE | RT_LEFT | RT_GAP },
+	{ .title = "MS", MS, .flags = TEXT | RT_TAIL },
+	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "other", .type = RT_BOOL, .flags = JSON },
+	{ .name = "comm", .type = RT_STR, .flags = JSON },
+	{ .name = "tid", .type = RT_U64, .flags = JSON },
+	{ .name = "more_threads", .type = RT_U64, .flags = JSON },
+	{ .name = "oncpu_ns", .type = RT_NS, .flags = RT_NO_TEXT },
+	{ .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON },
+};
+static const struct rt_desc row_desc = { .type = "row", .cols = row_cols, .ncols = 13 };
+
+/* A row of @cpu: thread @e's (text: on the CPU's line if @first), or @note's (@more threads). */
+static void cpu_row(struct oncpu *oc, struct rt_sink *k, u32 cpu, bool first, u64 busy, u64 len,
+		    const char *note, const struct oc_entry *e, u64 ns, unsigned long long more)
+{
+	bool named = e && e->tid != OC_OTHER;
+	const char *comm = !named ? NULL : e->gone ? e->comm : name_of(oc, e->tid, e->comm);
+	char who[64];
+
+	if (named)
+		snprintf(who, sizeof(who), "%s:%u", comm, e->tid);
+	else
+		snprintf(who, sizeof(who), "[other]");
+	rtable__row(k, (struct rt_val[]){ { .u = cpu, .null = !first },
+					  { .d = busy / NS_PER_MS, .null = !first },
+					  { .d = pct(busy, len), .null = !first },
+					  { .s = note },
+					  { .s = e ? who : NULL },
+					  { .d = ns / NS_PER_MS, .null = !e },
+					  { .u = cpu },
+					  { .b = true, .null = named || !e },
+					  { .s = comm },
+					  { .u = named ? e->tid : 0, .null = !named },
+					  { .u = more, .null = !more },
+					  { .u = ns },
+					  { .b = e || more } });
+}
+
+/* The table of report(): @kr its sink, @st its JSON stamp (text: NULL). */
+static void print_cpus(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u64 len,
+		       const struct stats_stamp *st)
 {
 	unsigned n = 0, cap = oc->nr_entries + (k == RUN ? nr_kept(oc) : 0);
 	struct oc_entry **all = calloc(cap ? cap : 1, sizeof(*all)), *e, *tmp;
-	char who[64];
-	struct json j;
+	union rt_sinks u;
+	struct rt_sink *kc = st ? rt_json__init(&u.json, out, st) : rt_text__init(&u.text, out);
+	char note[64];
 
 	if (!all) {
-		fprintf(oc->scope ? stderr : out, "oncpu: out of memory making the report\n");
+		fprintf(st ? stderr : out, "oncpu: out of memory making the report\n");
 		return;
 	}
 	HASH_ITER(hh, oc->entries, e, tmp)
@@ -458,30 +496,23 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 		for (unsigned j = 0; j < oc->kept[i].n; j++)
 			all[n++] = oc->kept[i].v[j];
 	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
-	if (!oc->scope)
-		fprintf(out, "%-4s %10s %7s  %-28s %10s\n", "CPU", "BUSY_MS", "BUSY%", "COMM:TID",
-			"MS");
-	for (int c = 0; c < oc->nr_cpus; c++) {
+	rtable__begin(kr, &row_desc);
+	rtable__begin(kc, &cpu_rec);
+	/* both sorted by CPU: @i0 the first row of the CPU, @m its rows */
+	for (unsigned c = 0, i0 = 0, m = 0; c < (unsigned)oc->nr_cpus; c++, i0 += m, m = 0) {
 		u32 cpu = (u32)oc->cpus[c];
-		const struct oc_kept *g = k == RUN && cpu < (u32)oc->nr_ids ? &oc->kept[cpu] : NULL;
-		unsigned i0 = first_of(all, n, cpu), m = 0;
+		const struct keeptop *g = k == RUN && cpu < (u32)oc->nr_ids ? &oc->kept[cpu] : NULL;
 		unsigned long long more = g ? g->more : 0;
-		u64 rest = g ? g->more_ns : 0, busy = rest;
+		u64 rest = g ? g->more_w : 0, busy = rest;
 
+		while (i0 < n && all[i0]->cpu < cpu)
+			i0++;
 		while (i0 + m < n && all[i0 + m]->cpu == cpu)
 			busy += all[i0 + m++]->ns[k];
-		if (oc->scope) {
-			jbegin(oc, &j, out, "cpu");
-			json__u64(&j, "cpu", cpu);
-			json__u64(&j, "busy_ns", busy);
-			json__f64(&j, "busy_pct", pct(busy, len));
-			json__end(&j);
-		} else {
-			fprintf(out, "%-4u %10.2f %6.1f%%  ", cpu, busy / NS_PER_MS,
-				pct(busy, len));
-			if (!m)
-				fprintf(out, "-\n");
-		}
+		rtable__row(kc, (struct rt_val[]){
+					{ .u = cpu }, { .u = busy }, { .d = pct(busy, len) } });
+		if (!m)
+			cpu_row(oc, kr, cpu, true, busy, len, "-", NULL, 0, 0);
 		for (unsigned i = 0; i < m; i++) {
 			e = all[i0 + i];
 			if (i >= oc->top) {
@@ -489,38 +520,15 @@ static void print_cpus(struct oncpu *oc, FILE *out, int k, u64 len)
 				more++;
 				continue;
 			}
-			if (oc->scope) {
-				jbegin(oc, &j, out, "row");
-				json__u64(&j, "cpu", cpu);
-				if (e->tid == OC_OTHER) {
-					json__bool(&j, "other", true);
-				} else {
-					json__str(&j, "comm",
-						  e->gone ? e->comm : name_of(oc, e->tid, e->comm));
-					json__u64(&j, "tid", e->tid);
-				}
-				json__u64(&j, "oncpu_ns", e->ns[k]);
-				json__end(&j);
-				continue;
-			}
-			if (e->tid == OC_OTHER)
-				snprintf(who, sizeof(who), "[other]");
-			else
-				snprintf(who, sizeof(who), "%s:%u",
-					 e->gone ? e->comm : name_of(oc, e->tid, e->comm), e->tid);
-			fprintf(out, "%s%-28s %10.2f\n", i ? "                         " : "", who,
-				e->ns[k] / NS_PER_MS);
+			cpu_row(oc, kr, cpu, !i, busy, len, NULL, e, e->ns[k], 0);
 		}
-		if (more && oc->scope) {
-			jbegin(oc, &j, out, "row");
-			json__u64(&j, "cpu", cpu);
-			json__u64(&j, "more_threads", more);
-			json__u64(&j, "oncpu_ns", rest);
-			json__end(&j);
-		} else if (more) {
-			fprintf(out, "%25s... %llu more, %.2f ms\n", "", more, rest / NS_PER_MS);
-		}
+		if (!more)
+			continue;
+		snprintf(note, sizeof(note), "... %llu more, %.2f ms", more, rest / NS_PER_MS);
+		cpu_row(oc, kr, cpu, false, busy, len, note, NULL, rest, more);
 	}
+	rtable__end(kc);
+	rtable__end(kr);
 	free(all);
 }
 
@@ -580,16 +588,77 @@ static bool hidden(struct oncpu *oc, const struct oc_thread *t)
 	return oc->prio && !t->sum && !prio__has(oc->prio, prio_map__get(oc->prios, t->tid));
 }
 
-static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
+/* -p/-t/--: a row per thread, its time per CPU an object in JSON ("cpus"). */
+static const struct rt_col th_cols[] = {
+	{ .type = RT_STR, .flags = NOTE },
+	{ .title = "COMM:TID", .type = RT_STR, .width = 28, .flags = NOTE | RT_LEFT },
+	{ .name = "comm", .type = RT_STR, .flags = JSON },
+	{ .name = "tid", .type = RT_U64, .flags = JSON },
+	{ .name = "pid", .type = RT_U64, .flags = JSON },
+	{ .name = "exited", .type = RT_BOOL, .flags = JSON },
+	{ .name = "more_exited_threads", .type = RT_U64, .flags = JSON },
+	{ .title = "MS", MS, .flags = TEXT | RT_TAIL },
+	{ .name = "oncpu_ns", .type = RT_NS, .flags = RT_NO_TEXT },
+	{ .name = "cpu_pct",
+	  .title = "%CPU",
+	  PCT,
+	  .flags = RT_PCT_SIGN | RT_NULL_BLANK | RT_OMIT_EMPTY | RT_TAIL },
+	{ .name = "cpus", .type = RT_ROW, .flags = JSON },
+	{ .title = "CPU:MS", .type = RT_STR, .flags = NOTE | RT_LEFT | RT_GAP },
+	{ .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON },
+};
+static const struct rt_desc th_desc = { .type = "row", .cols = th_cols, .ncols = 13 };
+
+/* A thread's row: @t's, or (NULL) @note's (@more exited threads, @ns). */
+static void thread_row(struct oncpu *oc, struct rt_sink *k, int kk, u64 len,
+		       const struct oc_thread *t, const char *note, u64 ns, unsigned long long more)
 {
-	const struct oc_kept *g = &oc->kept_threads;
+	const struct rt_desc cd = { .cols = oc->cpu_cols, .ncols = oc->nr_cpus };
+	const char *comm = NULL, *cpus = NULL;
+	char who[64];
+	size_t at = 0;
+
+	for (int c = 0; t && c < oc->nr_cpus; c++) {
+		struct oc_entry *e = t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
+		u64 v = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[kk] : 0;
+
+		oc->cpu_vals[c].u = v;
+		if (v)
+			at += snprintf(oc->cpu_text + at, 32, "%s%d:%.2f", at ? " " : "",
+				       oc->cpus[c], v / NS_PER_MS);
+	}
+	if (t) {
+		comm = t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm);
+		snprintf(who, sizeof(who), "%s:%u", comm, t->tid);
+		cpus = at ? oc->cpu_text : "-";
+		ns = t->sum;
+	}
+	rtable__row(k, (struct rt_val[]){
+			       { .s = note },
+			       { .s = t ? who : NULL },
+			       { .s = comm },
+			       { .u = t ? t->tid : 0, .null = !t },
+			       { .u = t ? t->pid : 0, .null = !t || t->pid == RUNSLICE_NO_PID },
+			       { .b = true, .null = !t || !t->cpu_ns },
+			       { .u = more, .null = !more },
+			       { .d = ns / NS_PER_MS, .null = !t },
+			       { .u = ns },
+			       { .d = pct(ns, len), .null = !t },
+			       { .row = { &cd, t ? oc->cpu_vals : NULL } },
+			       { .s = cpus },
+			       { .b = t || more } });
+}
+
+static void print_threads(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u64 len,
+			  const struct stats_stamp *st)
+{
+	const struct keeptop *g = &oc->kept_threads;
 	unsigned n = HASH_COUNT(oc->threads) + (k == RUN ? g->n : 0), m = 0;
 	struct oc_thread **all = calloc(n ? n : 1, sizeof(*all)), *t, *tt;
-	char who[64], cpu[16];
-	struct json j;
+	char note[80];
 
 	if (!all) {
-		fprintf(oc->scope ? stderr : out, "oncpu: out of memory making the report\n");
+		fprintf(st ? stderr : out, "oncpu: out of memory making the report\n");
 		return;
 	}
 	HASH_ITER(hh, oc->threads, t, tt)
@@ -605,62 +674,26 @@ static void print_threads(struct oncpu *oc, FILE *out, int k, u64 len)
 			all[m++] = t;
 	}
 	qsort(all, m, sizeof(*all), thread_by_sum);
-	if (!oc->scope)
-		fprintf(out, "%-28s %10s %7s  %s\n", "COMM:TID", "MS", "%CPU", "CPU:MS");
-	for (unsigned i = 0; i < m; i++) {
-		bool any = false;
-
-		t = all[i];
-		if (oc->scope) {
-			jbegin(oc, &j, out, "row");
-			json__str(&j, "comm", t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm));
-			json__u64(&j, "tid", t->tid);
-			if (t->pid != RUNSLICE_NO_PID)
-				json__u64(&j, "pid", t->pid);
-			if (t->cpu_ns)
-				json__bool(&j, "exited", true);
-			json__u64(&j, "oncpu_ns", t->sum);
-			json__f64(&j, "cpu_pct", pct(t->sum, len));
-			json__obj(&j, "cpus");
-			for (int c = 0; c < oc->nr_cpus; c++) {
-				struct oc_entry *e =
-					t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
-				u64 ns = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[k] : 0;
-
-				snprintf(cpu, sizeof(cpu), "%d", oc->cpus[c]);
-				if (ns)
-					json__u64(&j, cpu, ns);
-			}
-			json__end(&j);
-			continue;
-		}
-		snprintf(who, sizeof(who), "%s:%u",
-			 t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm), t->tid);
-		fprintf(out, "%-28s %10.2f %6.1f%% ", who, t->sum / NS_PER_MS, pct(t->sum, len));
-		for (int c = 0; c < oc->nr_cpus; c++) {
-			struct oc_entry *e =
-				t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
-			u64 ns = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[k] : 0;
-
-			if (ns) {
-				fprintf(out, " %d:%.2f", oc->cpus[c], ns / NS_PER_MS);
-				any = true;
-			}
-		}
-		fprintf(out, "%s\n", any ? "" : " -");
+	rtable__begin(kr, &th_desc);
+	for (unsigned i = 0; i < m; i++)
+		thread_row(oc, kr, k, len, all[i], NULL, 0, 0);
+	if (k == RUN && g->more) {
+		snprintf(note, sizeof(note), "... %llu more exited threads, %.2f ms", g->more,
+			 g->more_w / NS_PER_MS);
+		thread_row(oc, kr, k, len, NULL, note, g->more_w, g->more);
+	} else if (!m) {
+		thread_row(oc, kr, k, len, NULL, "(no target thread)", 0, 0);
 	}
-	if (k == RUN && g->more && oc->scope) {
-		jbegin(oc, &j, out, "row");
-		json__u64(&j, "more_exited_threads", g->more);
-		json__u64(&j, "oncpu_ns", g->more_ns);
-		json__end(&j);
-	} else if (k == RUN && g->more) {
-		fprintf(out, "... %llu more exited threads, %.2f ms\n", g->more,
-			g->more_ns / NS_PER_MS);
-	} else if (!m && !oc->scope)
-		fprintf(out, "(no target thread)\n");
+	rtable__end(kr);
 	free(all);
 }
+
+/* The text's first line, JSON's "interval" or "summary" record. */
+static const struct rt_col head_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	{ .name = "cpus", .type = RT_U64, .flags = RT_NO_TEXT },
+	{ .name = "not_kept_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+};
 
 /*
  * The report of [oc->edge or the start, @now]: @k NOW (an interval) or RUN
@@ -671,75 +704,44 @@ static void report(struct session *s, struct oncpu *oc, u64 now, int k, const ch
 	FILE *out = session__out(s);
 	u64 from = !oc->start ? oc->init : k == NOW ? oc->edge : oc->start;
 	u64 len = now > from ? now - from : 0;
-	char ts[64];
+	const struct rt_desc hd = { .type = k == RUN ? "summary" : "interval",
+				    .cols = head_cols,
+				    .ncols = 3 };
+	struct stats_stamp st = { .scope = k == RUN ? "run" : scope,
+				  .time_ns = session__wall_ns(s, now),
+				  .interval_ns = len };
+	const struct stats_stamp *json = session__json(s) ? &st : NULL;
+	char ts[64], head[160];
+	union rt_sinks u;
+	struct rt_sink *kr = json ? rt_json__init(&u.json, out, json) : rt_text__init(&u.text, out);
 
 	runslice__edge(oc->rs, now);
 	if (oc->per_thread)
 		drop_others(oc);
-	if (session__json(s)) {
-		struct json j;
-
-		oc->scope = k == RUN ? "run" : scope;
-		oc->j_time = now;
-		oc->j_len = len;
-		jbegin(oc, &j, out, k == RUN ? "summary" : "interval");
-		json__u64(&j, "cpus", oc->nr_cpus);
-		json__u64(&j, "not_kept_ns", oc->not_kept);
-		json__end(&j);
-		if (oc->per_thread)
-			print_threads(oc, out, k, len);
-		else
-			print_cpus(oc, out, k, len);
-		oc->scope = NULL;
-		fflush(out);
-		return;
-	}
 	session__fmt_time(s, now, ts, sizeof(ts));
-	fprintf(out, "%s oncpu: %s%.2f ms on %d CPU%s\n", ts, k == RUN ? "the whole run, " : "",
-		len / NS_PER_MS, oc->nr_cpus, oc->nr_cpus == 1 ? "" : "s");
+	snprintf(head, sizeof(head), "%s oncpu: %s%.2f ms on %d CPU%s", ts,
+		 k == RUN ? "the whole run, " : "", len / NS_PER_MS, oc->nr_cpus,
+		 oc->nr_cpus == 1 ? "" : "s");
+	rtable__begin(kr, &hd);
+	rtable__row(kr, (struct rt_val[]){
+				{ .s = head }, { .u = oc->nr_cpus }, { .u = oc->not_kept } });
+	rtable__end(kr);
 	if (oc->per_thread)
-		print_threads(oc, out, k, len);
+		print_threads(oc, kr, out, k, len, json);
 	else
-		print_cpus(oc, out, k, len);
-	if (oc->not_kept)
+		print_cpus(oc, kr, out, k, len, json);
+	if (oc->not_kept && !json)
 		fprintf(out, "oncpu: %.2f ms not kept (out of memory or over %u threads)\n",
 			oc->not_kept / NS_PER_MS, OC_MAX_ENTRIES);
-	session__print_lost(s, out);
+	if (!json)
+		session__print_lost(s, out);
 	fflush(out);
 }
 
-/*
- * Keep @item (of whole-run time @w(item)) among the --top largest of @g:
- * NULL, or what does not fit (@item or the smallest kept before) to be
- * summed.  Kept rows only grow (a late slice of theirs): none of those
- * summed could have been larger.
- */
-static void *keep_largest(struct oncpu *oc, struct oc_kept *g, void *item, u64 (*w)(const void *))
+static void drop_thread(void *t)
 {
-	unsigned min = 0;
-	void *out;
-
-	if (g->n < oc->top) {
-		if (g->n == g->alloc) {
-			unsigned alloc = g->alloc ? 2 * g->alloc : 8;
-			void **v = realloc(g->v, alloc * sizeof(*v));
-
-			if (!v)
-				return item; /* summed, not named */
-			g->v = v;
-			g->alloc = alloc;
-		}
-		g->v[g->n++] = item;
-		return NULL;
-	}
-	for (unsigned i = 1; i < g->n; i++)
-		if (w(g->v[i]) < w(g->v[min]))
-			min = i;
-	if (!g->n || w(item) <= w(g->v[min]))
-		return item;
-	out = g->v[min];
-	g->v[min] = item;
-	return out;
+	free(((struct oc_thread *)t)->cpu_ns);
+	free(t);
 }
 
 static u64 entry_w(const void *e)
@@ -755,8 +757,7 @@ static u64 thread_w(const void *t)
 /* A CPU's row of an exited thread leaves the live table for the whole run's. */
 static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_exited *x)
 {
-	struct oc_kept *g = &oc->kept[e->cpu];
-	struct oc_entry *out;
+	struct keeptop *g = &oc->kept[e->cpu];
 
 	HASH_DEL(oc->entries, e);
 	oc->nr_entries--;
@@ -774,20 +775,14 @@ static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_e
 			return;
 		}
 	}
-	out = keep_largest(oc, g, e, entry_w);
-	if (out) {
-		g->more++;
-		g->more_ns += out->ns[RUN];
-		free(out);
-	}
+	keeptop__add(g, oc->top, e, entry_w, free);
 }
 
 /* An exited target thread: its time per CPU moves into it, its rows go. */
 static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 {
-	struct oc_kept *g = &oc->kept_threads;
+	struct keeptop *g = &oc->kept_threads;
 	struct oc_exited *x = find_exited(oc, t->tid);
-	struct oc_thread *out;
 
 	HASH_DEL(oc->threads, t);
 	t->cpu_ns = calloc(oc->nr_cpus, sizeof(*t->cpu_ns));
@@ -816,13 +811,10 @@ static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 		free(t);
 		return;
 	}
-	out = t->cpu_ns ? keep_largest(oc, g, t, thread_w) : t;
-	if (out) {
-		g->more++;
-		g->more_ns += out->run;
-		free(out->cpu_ns);
-		free(out);
-	}
+	if (t->cpu_ns)
+		keeptop__add(g, oc->top, t, thread_w, drop_thread);
+	else /* out of memory: summed, not named */
+		keeptop__sum(g, t, t->run, drop_thread);
 }
 
 /*
@@ -892,7 +884,6 @@ static void oc_deinit(struct session *s, void *priv)
 {
 	struct oncpu *oc = priv;
 	struct oc_entry *e, *tmp;
-	struct oc_thread *t;
 
 	if (session__started(s) && oc->rs) {
 		struct runslice_stats st;
@@ -913,23 +904,16 @@ static void oc_deinit(struct session *s, void *priv)
 	del_entry(oc, e);
 	HASH_FREE_ALL(hh, oc->threads);
 	HASH_FREE_ALL(hh, oc->exited);
-	for (int i = 0; oc->kept && i < oc->nr_ids; i++) {
-		for (unsigned j = 0; j < oc->kept[i].n; j++)
-			free(oc->kept[i].v[j]);
-		free(oc->kept[i].v);
-	}
+	for (int i = 0; oc->kept && i < oc->nr_ids; i++)
+		keeptop__free(&oc->kept[i], free);
 	free(oc->kept);
 	oc->kept = NULL;
-	for (unsigned j = 0; j < oc->kept_threads.n; j++) {
-		t = oc->kept_threads.v[j];
-		free(t->cpu_ns);
-		free(t);
-	}
-	free(oc->kept_threads.v);
-	memset(&oc->kept_threads, 0, sizeof(oc->kept_threads));
+	keeptop__free(&oc->kept_threads, drop_thread);
 	runslice__delete(oc->rs);
 	prio_map__delete(oc->prios);
 	oc->rs = NULL;
+	free(oc->cpu_cols);
+	oc->cpu_cols = NULL;
 }
 
 static const struct popt oc_opts[] = {

@@ -98,7 +98,7 @@ char *rt_cell(const struct rt_col *c, const struct rt_val *v, char *buf, size_t 
 
 	buf[0] = 0;
 	if (v->null && c->type != RT_STR) {
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "%s", (c->flags & RT_NULL_BLANK) ? "" : "-");
 		return buf;
 	}
 	switch (c->type) {
@@ -524,6 +524,9 @@ static void jl_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_v
 	struct rt_json *o = (struct rt_json *)k;
 	struct json j;
 
+	for (int i = 0; i < d->ncols; i++)
+		if ((d->cols[i].flags & RT_ROW_IF) && !v[i].b)
+			return;
 	json__begin(&j, o->fp, d->type);
 	if (o->stamp)
 		stats_stamp__json(&j, o->stamp);

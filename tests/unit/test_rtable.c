@@ -295,6 +295,54 @@ static void check_null_tail(void)
 	}
 }
 
+/* RT_NULL_BLANK: a number without a value is a blank cell; RT_ROW_IF: a line of the text only */
+static void check_blank_row_if(void)
+{
+	static const struct rt_col c[] = {
+		{ .title = "CPU",
+		  .type = RT_U64,
+		  .width = 3,
+		  .flags = RT_LEFT | RT_NO_JSON | RT_NULL_BLANK },
+		{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
+		{ .type = RT_STR, .flags = RT_NO_JSON | RT_TAIL | RT_GAP },
+		{ .name = "ms",
+		  .title = "MS",
+		  .type = RT_F64,
+		  .width = 6,
+		  .decimals = 1,
+		  .flags = RT_NULL_BLANK | RT_TAIL | RT_OMIT_EMPTY },
+		{ .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON },
+	};
+	const struct rt_desc d = { .type = "row", .cols = c, .ncols = 5 };
+	const struct rt_val rows[3][5] = {
+		{ { .u = 0 }, { .u = 0 }, { .s = NULL }, { .d = 1.5 }, { .b = true } },
+		{ { .null = true }, { .u = 0 }, { .s = "-" }, { .null = true }, { .b = false } },
+		{ { .null = true }, { .u = 1 }, { .s = NULL }, { .d = 2 }, { .b = true } },
+	};
+	union rt_sinks u;
+	char *out = NULL;
+	size_t len = 0;
+
+	for (int json = 0; json < 2; json++) {
+		FILE *fp = open_memstream(&out, &len);
+		struct rt_sink *k =
+			json ? rt_json__init(&u.json, fp, NULL) : rt_text__init(&u.text, fp);
+
+		rtable__begin(k, &d);
+		for (int r = 0; r < 3; r++)
+			rtable__row(k, rows[r]);
+		rtable__end(k);
+		fclose(fp);
+		CHECK_STR(out, json ? "{\"type\":\"row\",\"cpu\":0,\"ms\":1.5}\n"
+				      "{\"type\":\"row\",\"cpu\":1,\"ms\":2}\n"
+				    : "CPU     MS\n"
+				      "0      1.5\n"
+				      "     -\n"
+				      "       2.0\n");
+		free(out);
+	}
+}
+
 int main(void)
 {
 	test_flags();
@@ -425,5 +473,6 @@ int main(void)
 		hist__delete(sleep_h[r]);
 	}
 	test_row();
+	check_blank_row_if();
 	return ut_done("test_rtable");
 }
