@@ -33,6 +33,14 @@ void session__own_events(struct session *s, int set)
 	s->cur_owner = set >= 0 && set < s->nr_hooks ? set : -1;
 }
 
+FILE *session__event_out(struct session *s, const void *priv)
+{
+	for (int h = 0; h < s->nr_hooks; h++)
+		if (s->hooks[h].priv == priv && s->hooks[h].outer >= 0)
+			return NULL;
+	return session__out(s);
+}
+
 void session__swap_conf(struct session *s, struct engine_conf *c)
 {
 	const struct event_opts *ev = s->conf.events;

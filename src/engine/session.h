@@ -359,6 +359,13 @@ int session__add_profiler(struct session *s, const struct session_ops *ops, void
 /* Events added from now on belong to set @set (-1: to none, every set sees them). */
 void session__own_events(struct session *s, int set);
 /*
+ * Where the profiler whose private data is @priv writes its line per event
+ * (a line that shows the event itself): session__out, or NULL when it is an
+ * inner profiler (its outer profiler prints its events).  Its reports (at
+ * the end, each interval) go to session__out as always.
+ */
+FILE *session__event_out(struct session *s, const void *priv);
+/*
  * An inner profiler's init sees its own -e, stack capture and -N: swap
  * those parts of the session's configuration with @c's (NULL: the
  * defaults), and back with a second call.

@@ -475,7 +475,7 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct breakpoint *p = priv;
 	struct bp *b = ev->priv;
 	struct stack_ctx *ctx = session__stack(s);
-	FILE *out = session__out(s);
+	FILE *out = session__event_out(s, priv);
 	struct frame f;
 	char ts[64];
 
@@ -483,6 +483,8 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		return;
 	b->hits++;
 	p->hits++;
+	if (!out)
+		return;
 	if (session__json(s)) {
 		bp_json(s, p, b, ev, smp, out);
 		return;

@@ -60,14 +60,16 @@ static const struct rt_desc fault_desc = { .type = "event", .cols = fault_cols, 
 
 static void pgf_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	FILE *out = session__out(s);
-	const char *comm = session__comm(s, smp->tid);
+	FILE *out = session__event_out(s, priv);
+	const char *comm;
 	struct rt_stack stk = { .ctx = session__stack(s), .smp = smp };
 	union rt_sinks u;
 	struct rt_sink *k;
 	char ts[64], text[256];
 
-	(void)priv;
+	if (!out)
+		return;
+	comm = session__comm(s, smp->tid);
 	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	/* the head as evline__head prints it */

@@ -101,7 +101,7 @@ static const struct rt_desc sig_desc = { .type = "event", .cols = sig_cols, .nco
 static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct sigwatch *w = priv;
-	FILE *out = session__out(s);
+	FILE *out = session__event_out(s, priv);
 	u64 sig = 0, pid = 0, group = 0, result = 0;
 	char ts[64], name[32], target[64], text[512];
 	const char *comm, *res, *scomm;
@@ -127,6 +127,8 @@ static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 			return;
 	}
 	w->shown++;
+	if (!out)
+		return;
 	scomm = session__comm(s, smp->tid);
 	sig_name((int)sig, name, sizeof(name));
 	res = result < sizeof(results) / sizeof(results[0]) ? results[result] : "?";
