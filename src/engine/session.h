@@ -350,8 +350,8 @@ void session__stop(struct session *s);
  * registered this way sees the samples of its own events only: those
  * added while session__own_events named it.  The set @outer (an index
  * this returned, or -1) also gets them, in its inner_sample hook.  After
- * @max samples (the inner profiler's -N; 0: no limit) its events reach no
- * one, and the run goes on.  Sets of session__add_ops see every sample,
+ * @max samples (the inner profiler's -N; 0: no limit) its events are
+ * disabled in the kernel and reach no one, and the run goes on.  Sets of session__add_ops see every sample,
  * as before.  Returns the set's index, or -errno with the message set.
  */
 int session__add_profiler(struct session *s, const struct session_ops *ops, void *priv, int outer,
