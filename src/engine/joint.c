@@ -9,6 +9,8 @@
  * nothing and see every sample, as they always did.
  */
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 
 #include "engine/session_int.h"
 
@@ -31,6 +33,14 @@ int session__add_profiler(struct session *s, const struct session_ops *ops, void
 void session__own_events(struct session *s, int set)
 {
 	s->cur_owner = set >= 0 && set < s->nr_hooks ? set : -1;
+}
+
+FILE *session__event_out(struct session *s, const void *priv)
+{
+	for (int h = 0; h < s->nr_hooks; h++)
+		if (s->hooks[h].priv == priv && s->hooks[h].outer >= 0)
+			return NULL;
+	return session__out(s);
 }
 
 void session__swap_conf(struct session *s, struct engine_conf *c)
@@ -61,6 +71,18 @@ bool session__owner_takes(struct session *s, const struct evsel *ev, const struc
 	return !s->cpu_wide || s->hooks[o].cpu_wide || session__is_target(s, smp->pid, smp->tid);
 }
 
+/*
+ * Set @o reached its -N: its events stop in the kernel too (what the rings
+ * already hold is dropped by session__owner_takes).  The ioctl reaches the
+ * events' inherited copies in the workload's children.
+ */
+static void disable_owned(struct session *s, int o)
+{
+	for (int i = 0; i < s->nr_fds; i++)
+		if (s->fd_ev[i] && s->fd_ev[i]->owner == o)
+			ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
 void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
 {
 	const int o = ev->owner, outer = s->hooks[o].outer;
@@ -74,5 +96,6 @@ void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
 	if (outer >= 0 && s->hooks[outer].ops->inner_sample &&
 	    (!s->cpu_wide || s->hooks[outer].cpu_wide || session__is_target(s, smp->pid, smp->tid)))
 		s->hooks[outer].ops->inner_sample(s, s->hooks[outer].priv, ev, smp);
-	s->hooks[o].nr++;
+	if (++s->hooks[o].nr == s->hooks[o].max)
+		disable_owned(s, o);
 }

@@ -350,14 +350,21 @@ void session__stop(struct session *s);
  * registered this way sees the samples of its own events only: those
  * added while session__own_events named it.  The set @outer (an index
  * this returned, or -1) also gets them, in its inner_sample hook.  After
- * @max samples (the inner profiler's -N; 0: no limit) its events reach no
- * one, and the run goes on.  Sets of session__add_ops see every sample,
+ * @max samples (the inner profiler's -N; 0: no limit) its events are
+ * disabled in the kernel and reach no one, and the run goes on.  Sets of session__add_ops see every sample,
  * as before.  Returns the set's index, or -errno with the message set.
  */
 int session__add_profiler(struct session *s, const struct session_ops *ops, void *priv, int outer,
 			  u64 max);
 /* Events added from now on belong to set @set (-1: to none, every set sees them). */
 void session__own_events(struct session *s, int set);
+/*
+ * Where the profiler whose private data is @priv writes its line per event
+ * (a line that shows the event itself): session__out, or NULL when it is an
+ * inner profiler (its outer profiler prints its events).  Its reports (at
+ * the end, each interval) go to session__out as always.
+ */
+FILE *session__event_out(struct session *s, const void *priv);
 /*
  * An inner profiler's init sees its own -e, stack capture and -N: swap
  * those parts of the session's configuration with @c's (NULL: the

@@ -464,6 +464,7 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 {
 	struct breakpoint *p = priv;
 	struct bp *b = ev->priv;
+	FILE *out = session__event_out(s, priv);
 	struct rt_val v[EVL_NCOLS];
 	struct rt_stack stk;
 	union rt_sinks u;
@@ -477,6 +478,8 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		return;
 	b->hits++;
 	p->hits++;
+	if (!out)
+		return;
 	evline__row(v, &stk, s, NULL, smp, NULL, ev->name);
 	named = ip_frame(session__stack(s), smp, &f);
 	n = evline__text_head(text, sizeof(text), s, v, NULL);
@@ -494,8 +497,7 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 				      (unsigned long long)f.off);
 	if (named && f.dso && n < sizeof(text))
 		snprintf(text + n, sizeof(text) - n, " (%s)", f.dso);
-	k = session__json(s) ? rt_json__init(&u.json, session__out(s), NULL)
-			     : rt_text__init(&u.text, session__out(s));
+	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
 	rtable__begin(k, &hit_desc);
 	rtable__row(k, (struct rt_val[]){
 			       { .s = text },

@@ -56,6 +56,7 @@ static const struct rt_desc fault_desc = { .type = "event", .cols = fault_cols, 
 
 static void pgf_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
+	FILE *out = session__event_out(s, priv);
 	struct rt_val v[EVL_NCOLS];
 	struct rt_stack stk;
 	union rt_sinks u;
@@ -63,13 +64,13 @@ static void pgf_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	char text[256];
 	size_t n;
 
-	(void)priv;
+	if (!out)
+		return;
 	evline__row(v, &stk, s, NULL, smp, session__comm(s, smp->tid), ev->name);
 	n = evline__text_head(text, sizeof(text), s, v, NULL);
 	snprintf(text + n, sizeof(text) - n, "addr 0x%llx ip 0x%llx", (unsigned long long)smp->addr,
 		 (unsigned long long)smp->ip);
-	k = session__json(s) ? rt_json__init(&u.json, session__out(s), NULL)
-			     : rt_text__init(&u.text, session__out(s));
+	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
 	rtable__begin(k, &fault_desc);
 	rtable__row(k, (struct rt_val[]){ { .s = text },
 					  { .row = { &evline_head, v } },

@@ -275,9 +275,11 @@ static void counts_clear(struct profile *p)
 
 static void print_sample(struct session *s, struct profile *p, const struct sample *smp)
 {
-	FILE *out = session__out(s);
+	FILE *out = session__event_out(s, p);
 	char ts[64];
 
+	if (!out)
+		return;
 	if (session__json(s)) {
 		struct json j;
 

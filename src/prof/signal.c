@@ -97,7 +97,7 @@ static const struct rt_desc sig_desc = { .type = "event", .cols = sig_cols, .nco
 static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct sigwatch *w = priv;
-	FILE *out = session__out(s);
+	FILE *out = session__event_out(s, priv);
 	u64 sig = 0, pid = 0, group = 0, result = 0;
 	char name[32], target[64], text[512];
 	const char *comm, *res;
@@ -125,6 +125,8 @@ static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 			return;
 	}
 	w->shown++;
+	if (!out)
+		return;
 	sig_name((int)sig, name, sizeof(name));
 	res = result < sizeof(results) / sizeof(results[0]) ? results[result] : "?";
 	snprintf(target, sizeof(target), "%.*s", comm ? len : 0, comm ? comm : "");

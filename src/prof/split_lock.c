@@ -103,10 +103,12 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct split_lock *p = priv;
-	FILE *out = session__out(s);
+	FILE *out = session__event_out(s, priv);
 	char ts[64];
 
 	p->samples++;
+	if (!out)
+		return;
 	if (session__json(s)) {
 		struct json j;
 

@@ -34,32 +34,51 @@ check "the workload ran to its end" grep -q "done$" "$T/a"
 	--order -- cat /proc/self/maps >"$T/b" 2>"$T/b.err"
 check_eq "trace + task-state, page-faults, profile: exit status" "$?" 0
 check_eq "... nothing on stderr" "$(cat "$T/b.err")" ""
-# page-faults prints its own 10 lines ("addr ... ip ...") and trace its 10
+# trace prints page-faults' 10 events; page-faults' own line per event
+# ("addr ... ip ...") is not printed inside another profiler: once each
 check_eq "... page-faults/-N 10/: 10 events reach trace" "$(grep -c '\] page-faults: *$' "$T/b")" 10
-check_eq "... and page-faults' own 10 lines" "$(grep -c '\] page-faults: addr ' "$T/b")" 10
+check_eq "... and no line of page-faults' own (trace prints them)" \
+	"$(grep -c '\] page-faults: addr ' "$T/b")" 0
 check "... at most 10 profile samples" \
 	awk '/\] cpu-clock: *$/ { c++ } END { exit !(c <= 10) }' "$T/b"
 check "... task-state's own report" grep -q "^STATE " "$T/b"
 check "... the workload's output" grep -q "/proc/self/maps\|\[stack\]" "$T/b"
 
-# (c) nanosleep + task-state/--perins -m 64/
-"$PP" trace -e 'syscalls:sys_enter_clock_nanosleep,task-state/--perins -m 64/' --order \
-	-- "$W/lat_sleep" 5 20 >"$T/c" 2>"$T/c.err"
-check_eq "trace + task-state/--perins -m 64/: exit status" "$?" 0
-check_eq "... nothing on stderr" "$(cat "$T/c.err")" ""
-check_eq "... 5 sleeps entered (trace)" \
-	"$(grep -c 'lat_sleep .*syscalls:sys_enter_clock_nanosleep:' "$T/c")" 5
-check_eq "... 5 switches out asleep (task-state's events through trace)" \
-	"$(grep -c 'sched:sched_switch: prev_comm=lat_sleep .*prev_state=S ' "$T/c")" 5
-# (its events before the exec too: the task is the workload's from its fork)
-check_eq "... no other task's events (trace follows the workload)" \
-	"$(awk '/\] sched:sched_(switch|wakeup): / { for (i = 2; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { print $(i - 1); break } }' "$T/c" | sort -u | wc -l)" 1
-check_eq "... task-state --perins: S 5 calls" \
-	"$(awk '$1 == "S" && $2 == "lat_sleep" { print $4 }' "$T/c")" 5
-# (its "sleep" part counts the sleeps whose wakeup it saw: not asserted)
-check "... each sleep at least 20 ms (the sleep part's min)" awk '$1 == "sleep" {
-	v = $4; m = v ~ /ms$/ ? 1 : v ~ /us$/ ? 0.001 : v ~ /ns$/ ? 0.000001 : 1000
-	f = 1; ok = (v + 0) * m >= 20 } END { exit !(f && ok) }' "$T/c"
+# (c) nanosleep + task-state/--perins -m 64/.  task-state makes the session
+# CPU-wide: every context switch and wakeup of the host flows through the
+# rings and the time-order queue, so on a loaded host some may be lost, and
+# perf-prof says so on stderr (its only lines then).  Its counts are ground
+# truth when nothing was lost: always with task-state's kernel filter
+# (--filter lat_sleep: the host's switches stay in the kernel), and for the
+# issue's line as written when its stderr is empty.
+case_c() { # NAME INNER-OPTIONS
+	local f=$T/c.$1
+	"$PP" trace -e "syscalls:sys_enter_clock_nanosleep,task-state/$2/" --order \
+		-- "$W/lat_sleep" 5 20 >"$f" 2>"$f.err"
+	check_eq "trace + task-state/$2/: exit status" "$?" 0
+	if [ -s "$f.err" ] && [ "$1" = asis ]; then
+		check "... stderr: only the loss report" awk '
+			!/^perf-prof: (lost [0-9]+ events \(|dropped [0-9]+ samples and [0-9]+ other records: )/ { exit 1 }' "$f.err"
+		skip "... the counts of task-state/$2/: events lost under load ($(head -c 60 "$f.err"))"
+		return
+	fi
+	check_eq "... nothing on stderr" "$(cat "$f.err")" ""
+	check_eq "... 5 sleeps entered (trace)" \
+		"$(grep -c 'lat_sleep .*syscalls:sys_enter_clock_nanosleep:' "$f")" 5
+	check_eq "... 5 switches out asleep (task-state's events through trace)" \
+		"$(grep -c 'sched:sched_switch: prev_comm=lat_sleep .*prev_state=S ' "$f")" 5
+	# (its events before the exec too: the task is the workload's from its fork)
+	check_eq "... no other task's events (trace follows the workload)" \
+		"$(awk '/\] sched:sched_(switch|wakeup): / { for (i = 2; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { print $(i - 1); break } }' "$f" | sort -u | wc -l)" 1
+	check_eq "... task-state --perins: S 5 calls" \
+		"$(awk '$1 == "S" && $2 == "lat_sleep" { print $4 }' "$f")" 5
+	# (its "sleep" part counts the sleeps whose wakeup it saw: not asserted)
+	check "... each sleep at least 20 ms (the sleep part's min)" awk '$1 == "sleep" {
+		v = $4; m = v ~ /ms$/ ? 1 : v ~ /us$/ ? 0.001 : v ~ /ns$/ ? 0.000001 : 1000
+		f = 1; ok = (v + 0) * m >= 20 } END { exit !(f && ok) }' "$f"
+}
+case_c filtered '--perins -m 64 --filter lat_sleep'
+case_c asis '--perins -m 64'
 
 # (b) multi-trace --detail: the profile samples between the two ends
 MT_E2='sched:sched_switch//key=next_pid/,profile/-F 1000 -g/untraced/'

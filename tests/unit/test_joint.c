@@ -3,7 +3,8 @@
  * Joint analysis on an injected session (engine/joint.c): each event's
  * samples go to the hook set that added it and then to its outer set's
  * inner_sample; an inner set's -N stops it alone; a set of
- * session__add_ops still sees every sample.
+ * session__add_ops still sees every sample; an inner set's lines per event
+ * go nowhere (session__event_out).
  */
 #include "engine/session.h"
 #include "synth.h"
@@ -74,6 +75,12 @@ static void test_owners(void)
 	d = session__add_event(s, &c);
 	session__own_events(s, -1);
 	CHECK(a && b && d && a->owner == o && b->owner == i1 && d->owner == i2, "owners");
+	/* lines per event: the outer's and every-sample sets' print, inner sets' do not */
+	session__set_out(s, stdout, NULL);
+	CHECK(session__event_out(s, &outer) == stdout && session__event_out(s, &all) == stdout,
+	      "the outer prints its lines per event");
+	CHECK(session__event_out(s, &in1) == NULL && session__event_out(s, &in2) == NULL,
+	      "an inner profiler prints none");
 	CHECK(session__inject_begin(s) == 0, "inject");
 	for (int k = 0; k < 5; k++) {
 		inject(s, &sb, a, 100 + 10 * k);
@@ -112,6 +119,9 @@ static void test_no_owner(void)
 		return;
 	a = session__add_event(s, &c);
 	CHECK(a && a->owner == -1, "no owner");
+	session__set_out(s, stdout, NULL);
+	CHECK(session__event_out(s, &r1) == stdout && session__event_out(s, &r2) == stdout,
+	      "alone: lines per event printed");
 	CHECK(session__inject_begin(s) == 0, "inject");
 	inject(s, &sb, a, 100);
 	CHECK(r1.seen[0] == 1 && r2.seen[0] == 1 && r1.inner[0] == 0, "both sets, sample hook");
