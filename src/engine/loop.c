@@ -779,7 +779,9 @@ int session__add_ops(struct session *s, const struct session_ops *ops, void *pri
 		s->hooks = h;
 		s->cap_hooks = cap;
 	}
-	s->hooks[s->nr_hooks++] = (struct session_hooks){ .ops = ops, .priv = priv, .outer = -1 };
+	s->hooks[s->nr_hooks++] = (struct session_hooks){
+		.ops = ops, .priv = priv, .outer = -1, .owner = s->cur_owner
+	};
 	s->want_switch |= ops->context_switch != NULL;
 	return 0;
 }

@@ -140,6 +140,12 @@ struct session_hooks {
 	bool owns;
 	bool cpu_wide; /* it asked for CPU-wide events (the others filter) */
 	int outer;     /* the set its events also go to (inner_sample), or -1 */
+	/*
+	 * A set added while a profiler's init ran with an owner (a module's,
+	 * registered by an inner profiler): its samples are that owner's
+	 * events only, as it would have seen alone; -1: every sample.
+	 */
+	int owner;
 	u64 max, nr;   /* its -N (0: none), and its samples delivered */
 };
 

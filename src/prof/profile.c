@@ -596,8 +596,8 @@ static void report(struct session *s, struct profile *p)
 			tot += all[j++]->n;
 		inst_vals(s, p, inst, iv);
 		if (p->perins && json) {
-			iv[PF_NINST].u = tot;
-			iv[PF_NINST + 1].u = j - i;
+			iv[PF_NINST] = (struct rt_val){ .u = tot };
+			iv[PF_NINST + 1] = (struct rt_val){ .u = j - i };
 			rtable__begin(k, &instance);
 			rtable__row(k, iv);
 			rtable__end(k);
