@@ -84,7 +84,7 @@ int session__open_kvmclock(struct session *s)
 			s, "--kvmclock follows the guest's pvclock as it changes: not with "
 			   "--overwrite, whose rings are read at set times");
 	s->perf.kvm = calloc(1, sizeof(*s->perf.kvm));
-	s->perf.kvm_ev = ev = calloc(1, sizeof(*ev));
+	s->perf.kvm_ev = ev = perf_evsel__alloc();
 	if (!s->perf.kvm || !ev || !(ev->name = strdup("kvm:kvm_pvclock_update")))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	e = kvmclock__open_dir(s->perf.kvm, DEBUGFS, c->guest_pid, c->guest_vm_fd);

@@ -404,7 +404,7 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
 	/* what the kernel refuses, user space may evaluate (exactly) */
-	if (!ev->counting && s->uf_ops && !ev->nr_open && !user_filter(s, ev, fd, pid, cpu))
+	if (!ev->counting && s->uf_ops && !ev->src->nr_open && !user_filter(s, ev, fd, pid, cpu))
 		return 0;
 	if (!ev->tp) /* a probe's arguments, which only user space sees: compile() said why */
 		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
@@ -413,8 +413,8 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 	if (ev->probe && s->probes.filter_err[0]) /* a probe argument that does not exist */
 		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
 					  s->probes.filter_err);
-	if (ev->from_glob && !ev->nr_open) {
-		ev->refused_filter = true;
+	if (ev->from_glob && !ev->src->nr_open) {
+		ev->src->refused_filter = true;
 		return -EINVAL; /* skipped, or explained by refusal_error() */
 	}
 	/*
@@ -494,7 +494,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	int fd, err;
 
 	if (ev->leader) {
-		group = ev->leader->cur_fd;
+		group = ev->leader->src->cur_fd;
 		if (group < 0) /* (its leader's thread exited, or was refused) */
 			return session__set_err(s, -ENODEV,
 						"cannot open %s: its group's leader %s is not open "
@@ -502,7 +502,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 						ev->name, ev->leader->name,
 						cpu >= 0 ? "CPU" : "thread", cpu >= 0 ? cpu : pid);
 	}
-	ev->cur_fd = -1;
+	ev->src->cur_fd = -1;
 	if (ev->counting)
 		track = false;
 	a.inherit = s->perf.per_thread && inherits(s, pid);
@@ -538,7 +538,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		close(fd);
 		return -ENOMEM;
 	}
-	ev->cur_fd = fd;
+	ev->src->cur_fd = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
 		return session__set_err(s, -errno, "cannot get the id of %s: %s", ev->name,
 					strerror(errno));
@@ -549,7 +549,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		/* not opened after all: an event skipped must leave no fd behind */
 		s->perf.nr_ids--;
 		close(s->perf.fds[--s->perf.nr_fds]);
-		ev->cur_fd = -1;
+		ev->src->cur_fd = -1;
 		return err;
 	}
 	if (ev->counting || (ev->leader && !ev->attr.sample_period)) {
@@ -629,9 +629,9 @@ static bool on_cpu(const struct evsel *ev, int cpu)
  */
 static bool refusable(struct session *s, const struct evsel *ev, int err)
 {
-	if (!ev->from_glob || ev->nr_open)
+	if (!ev->from_glob || ev->src->nr_open)
 		return false;
-	if (ev->refused_filter)
+	if (ev->src->refused_filter)
 		return true;
 	return !s->err.msg[0] && (err == EACCES || err == EPERM || err == ENOENT ||
 				  err == EOPNOTSUPP || err == EINVAL);
@@ -643,9 +643,9 @@ static int refusal_error(struct session *s, struct evsel *ev)
 	char reason[256];
 	bool thread = s->perf.per_thread;
 
-	if (!ev->refused_filter)
-		return open_error(s, ev, ev->refused_err, thread ? ev->refused_at : -1,
-				  thread ? -1 : ev->refused_at);
+	if (!ev->src->refused_filter)
+		return open_error(s, ev, ev->src->refused_err, thread ? ev->src->refused_at : -1,
+				  thread ? -1 : ev->src->refused_at);
 	if (tp__explain_filter(ev->tp->system, ev->tp->name, ev->filter, reason, sizeof(reason)))
 		snprintf(reason, sizeof(reason), "invalid expression");
 	return session__usage_err(s,
@@ -665,17 +665,17 @@ static int drop_refused(struct session *s)
 	for (ev = s->evsels; ev; ev = ev->next) {
 		bool kept = false;
 
-		if (!ev->refused)
+		if (!ev->src->refused)
 			continue;
 		for (struct evsel *o = s->evsels; o && !kept; o = o->next)
-			kept = o->spec == ev->spec && !o->refused;
+			kept = o->spec == ev->spec && !o->src->refused;
 		if (!kept)
 			return refusal_error(s, ev);
 	}
 	while ((ev = *pp)) {
 		char **names;
 
-		if (!ev->refused) {
+		if (!ev->src->refused) {
 			pp = &ev->next;
 			continue;
 		}
@@ -802,7 +802,7 @@ int session__open(struct session *s)
 			int at; /* the CPU an event opens on: -1 for a thread's counter */
 
 			for (struct evsel *ev = s->evsels; ev; ev = ev->next)
-				ev->cur_fd = -1;
+				ev->src->cur_fd = -1;
 			/* events with records first: the first of a CPU owns its ring */
 			for (struct evsel *ev = s->evsels, *pass = NULL; ev || !pass;
 			     ev = ev ? ev->next : NULL) {
@@ -810,7 +810,7 @@ int session__open(struct session *s)
 					pass = s->evsels;
 					ev = s->evsels;
 				}
-				if (ev->refused || !on_cpu(ev, cpu) || ev->counting != !!pass)
+				if (ev->src->refused || !on_cpu(ev, cpu) || ev->counting != !!pass)
 					continue;
 				/*
 				 * A thread's counter counts wherever it runs: one
@@ -824,9 +824,9 @@ int session__open(struct session *s)
 				if (err == -ESRCH && s->perf.per_thread)
 					break; /* the thread exited meanwhile */
 				if (err < 0 && refusable(s, ev, -err)) {
-					ev->refused = true;
-					ev->refused_err = -err;
-					ev->refused_at = s->perf.per_thread ? pid : cpu;
+					ev->src->refused = true;
+					ev->src->refused_err = -err;
+					ev->src->refused_at = s->perf.per_thread ? pid : cpu;
 					continue;
 				}
 				if (err < 0) {
@@ -834,7 +834,7 @@ int session__open(struct session *s)
 						open_error(s, ev, -err, pid, at);
 					return err;
 				}
-				ev->nr_open++;
+				ev->src->nr_open++;
 				first_of_thread = false;
 				opened++;
 			}

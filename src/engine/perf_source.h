@@ -5,21 +5,22 @@
  * ids, the name trackers and --kvmclock's ring, --overwrite's copies, the
  * losses, the per-thread targets, --cgroups and --ptrace.  Its files:
  * open.c, open_target.c, ring reading in loop.c, overwrite.c, counter.c,
- * names.c, kvmclock_run.c, lost.c.  The next step puts evsel's perf state
- * (attr, fds, counters) behind it, then struct source_ops (source.h).
+ * names.c, kvmclock_run.c, lost.c.  An event's own perf state is behind
+ * ev->src (struct perf_evsel).  Next: struct source_ops (source.h).
  */
 #ifndef PP_PERF_SOURCE_H
 #define PP_PERF_SOURCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <sys/types.h>
 
 #include "engine/cgroup.h"
 #include "engine/ring.h"
 #include "engine/sample.h"
+#include "engine/session.h"
 
-struct evsel;
 struct kvmclock;
 struct tracer;
 
@@ -42,6 +43,34 @@ struct id_map {
 	u64 id;
 	struct evsel *ev;
 };
+
+/*
+ * An event's state in the perf source (ev->src): what opening it found.
+ * It is allocated with the event (perf_evsel__alloc): free(ev) frees it.
+ */
+struct perf_evsel {
+	int cur_fd;	     /* open: its fd on the CPU/thread being opened */
+	int nr_open;	     /* perf events opened for it */
+	bool refused;	     /* from a glob (ev->from_glob), and the kernel refused it */
+	bool refused_filter; /* ... its filter */
+	int refused_err;     /* errno of the refusal */
+	int refused_at;	     /* CPU (or thread) of it */
+};
+
+/* A zeroed event with its perf state (ev->src, cur_fd -1) in one block, or NULL. */
+static inline struct evsel *perf_evsel__alloc(void)
+{
+	struct {
+		struct evsel ev;
+		struct perf_evsel src;
+	} *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->ev.src = &e->src;
+	e->src.cur_fd = -1;
+	return &e->ev;
+}
 
 struct perf_source {
 	unsigned want_pages; /* the profiler's minimum ring size without -m */

@@ -298,7 +298,7 @@ struct tep_handle *session__tep(struct session *s)
 static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, const char *name)
 {
 	const struct capture_opts *cap = s->conf.capture;
-	struct evsel *ev = calloc(1, sizeof(*ev));
+	struct evsel *ev = perf_evsel__alloc();
 	struct perf_event_attr *a;
 
 	if (!ev || !(ev->name = strdup(name))) {
@@ -364,7 +364,6 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 		ev->counting = true;
 	}
 	ev->leader = c->leader;
-	ev->cur_fd = -1;
 	ev->owner = s->cur_owner;
 	ev->idx = s->nr_evsels++;
 	*s->tail = ev;

@@ -65,10 +65,12 @@
  *    columns), then BPF.
  *
  * Order of work, each step mechanical and tested like this one: (a) the
- * perf fields into struct perf_source (s->perf: done); (b) struct evsel split,
- * the perf state behind ev->src; (c) source_ops with the perf source its
- * only user, the loop over sources; (d) inject.c as a source; (e) the
- * profiler source.  session.h's functions stay; perf-only ones
+ * perf fields into struct perf_source (s->perf: done); (b) struct evsel
+ * split, the perf state behind ev->src (done for the open state and the
+ * refusals, struct perf_evsel; attr stays, profilers set its bits, and so
+ * do cnt/nr_cnt, read by analysis/counting: the counters op of (c) takes
+ * them); (c) source_ops with the perf source its only user, the loop over
+ * sources; (d) inject.c as a source; (e) the profiler source.  session.h's functions stay; perf-only ones
  * (session__want_pages, session__refuse_overwrite, session__lost...) ask
  * the perf source.
  */
