@@ -35,7 +35,7 @@ int session__inject_begin(struct session *s)
 	for (ev = s->evsels; ev; ev = ev->next)
 		if (session__add_id(s, session__inject_id(ev), ev))
 			return session__set_err(s, -ENOMEM, "out of memory");
-	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
+	qsort(s->perf.ids, s->perf.nr_ids, sizeof(*s->perf.ids), session__cmp_id);
 	s->started = true; /* records come: there is a run to report on */
 	return 0;
 }

@@ -32,7 +32,7 @@ int session__kvmclock_cpus(struct session *s)
 
 static int open_cpu(struct session *s, struct perf_event_attr *a, int cpu, const char *filter)
 {
-	struct buf *b = &s->bufs[s->nr_bufs];
+	struct buf *b = &s->perf.bufs[s->perf.nr_bufs];
 	u64 id;
 	int fd, err;
 
@@ -44,21 +44,21 @@ static int open_cpu(struct session *s, struct perf_event_attr *a, int cpu, const
 		close(fd);
 		return err;
 	}
-	err = session__add_fd(s, fd, s->kvm_ev);
+	err = session__add_fd(s, fd, s->perf.kvm_ev);
 	if (err) {
 		close(fd);
 		return err;
 	}
-	err = session__add_id(s, id, s->kvm_ev);
+	err = session__add_id(s, id, s->perf.kvm_ev);
 	if (!err)
 		err = ring__mmap(&b->ring, fd, cpu, KVM_RING_PAGES, false);
 	if (err)
 		return err; /* the fd is the session's: closed with it */
-	b->fd_first = b->fd_cur = s->nr_fds - 1;
-	b->fd_end = s->nr_fds;
+	b->fd_first = b->fd_cur = s->perf.nr_fds - 1;
+	b->fd_end = s->perf.nr_fds;
 	b->kvmclock = true;
-	s->nr_bufs++;
-	s->nr_trackers++;
+	s->perf.nr_bufs++;
+	s->perf.nr_trackers++;
 	return 0;
 }
 
@@ -83,11 +83,11 @@ int session__open_kvmclock(struct session *s)
 		return session__usage_err(
 			s, "--kvmclock follows the guest's pvclock as it changes: not with "
 			   "--overwrite, whose rings are read at set times");
-	s->kvm = calloc(1, sizeof(*s->kvm));
-	s->kvm_ev = ev = calloc(1, sizeof(*ev));
-	if (!s->kvm || !ev || !(ev->name = strdup("kvm:kvm_pvclock_update")))
+	s->perf.kvm = calloc(1, sizeof(*s->perf.kvm));
+	s->perf.kvm_ev = ev = perf_evsel__alloc();
+	if (!s->perf.kvm || !ev || !(ev->name = strdup("kvm:kvm_pvclock_update")))
 		return session__set_err(s, -ENOMEM, "out of memory");
-	e = kvmclock__open_dir(s->kvm, DEBUGFS, c->guest_pid, c->guest_vm_fd);
+	e = kvmclock__open_dir(s->perf.kvm, DEBUGFS, c->guest_pid, c->guest_vm_fd);
 	if (e)
 		return session__set_err(s, e,
 					"--kvmclock: cannot read the guest's vCPU TSC offsets in "
@@ -115,13 +115,13 @@ int session__open_kvmclock(struct session *s)
 	ev->attr = a;
 	ev->filter = strdup(filter);
 	for (int i = 0; i < session__name_cpus(s); i++) {
-		e = open_cpu(s, &a, s->online[i], filter);
+		e = open_cpu(s, &a, s->perf.online[i], filter);
 		if (e)
 			return session__set_err(
 				s, e,
 				"--kvmclock: cannot follow kvm:kvm_pvclock_update on "
 				"CPU %d: %s",
-				s->online[i], strerror(-e));
+				s->perf.online[i], strerror(-e));
 	}
 	s->order = true; /* updates and samples of all CPUs in time order */
 	return 0;
@@ -148,30 +148,30 @@ void session__kvmclock_sample(struct session *s, struct evsel *ev, const struct 
 	r.mul = (unsigned)field_of(ev, "tsc_to_system_mul", smp, &ok);
 	r.shift = (signed char)field_of(ev, "tsc_shift", smp, &ok);
 	if (ok)
-		kvmclock__update(s->kvm, smp->time, &r);
+		kvmclock__update(s->perf.kvm, smp->time, &r);
 }
 
 void session__kvmclock_done(struct session *s)
 {
-	struct evsel *ev = s->kvm_ev;
+	struct evsel *ev = s->perf.kvm_ev;
 
-	if (s->kvm && s->kvm->nr_unknown)
+	if (s->perf.kvm && s->perf.kvm->nr_unknown)
 		session__warn(s,
 			      "--kvmclock: times before the guest's first pvclock update "
 			      "(kvm:kvm_pvclock_update) are printed as 0: %s",
-			      s->kvm->nr_upd ? "its kvmclock was not known yet"
+			      s->perf.kvm->nr_upd ? "its kvmclock was not known yet"
 					     : "none came during the run (KVM updates it at the "
 					       "guest's start, on a vCPU's clock change, and every "
 					       "5 minutes with kvmclock_periodic_sync)");
-	if (s->kvm && s->kvm->nr_no_vcpu && s->conf.log->verbose)
+	if (s->perf.kvm && s->perf.kvm->nr_no_vcpu && s->conf.log->verbose)
 		fprintf(stderr,
 			"perf-prof: --kvmclock: %llu pvclock updates of a vCPU without a "
 			"readable tsc-offset were left out\n",
-			(unsigned long long)s->kvm->nr_no_vcpu);
-	if (s->kvm) {
-		kvmclock__free(s->kvm);
-		free(s->kvm);
-		s->kvm = NULL;
+			(unsigned long long)s->perf.kvm->nr_no_vcpu);
+	if (s->perf.kvm) {
+		kvmclock__free(s->perf.kvm);
+		free(s->perf.kvm);
+		s->perf.kvm = NULL;
 	}
 	if (ev) {
 		fastprint__delete(ev->fastprint);
@@ -179,13 +179,13 @@ void session__kvmclock_done(struct session *s)
 		free(ev->filter);
 		free(ev->name);
 		free(ev);
-		s->kvm_ev = NULL;
+		s->perf.kvm_ev = NULL;
 	}
 }
 
 int session__wall_kvmclock(struct session *s, u64 time, u64 *ns)
 {
-	if (!s->kvm)
+	if (!s->perf.kvm)
 		return -EAGAIN;
-	return kvmclock__convert(s->kvm, &s->conf.clock->conv, time, ns);
+	return kvmclock__convert(s->perf.kvm, &s->conf.clock->conv, time, ns);
 }

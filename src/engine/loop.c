@@ -171,8 +171,8 @@ static void apply_names(struct session *s, const struct perf_event_header *h)
  */
 static void prescan_names(struct session *s, struct buf *self)
 {
-	for (int i = 0; i < s->nr_bufs; i++) {
-		struct buf *b = &s->bufs[i];
+	for (int i = 0; i < s->perf.nr_bufs; i++) {
+		struct buf *b = &s->perf.bufs[i];
 		const struct perf_event_header *h;
 
 		if (b == self)
@@ -240,7 +240,7 @@ static bool dispatch_sample(struct session *s, const struct perf_event_header *h
 	if (!ev || sample__parse_intr(h, ev->attr.sample_type, ev->attr.read_format,
 				      ev->attr.sample_regs_user, ev->attr.sample_regs_intr, smp))
 		return false;
-	if (ev == s->kvm_ev) { /* --kvmclock's: the clock's, no profiler's */
+	if (ev == s->perf.kvm_ev) { /* --kvmclock's: the clock's, no profiler's */
 		session__kvmclock_sample(s, ev, smp);
 		return false;
 	}
@@ -347,7 +347,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 	}
 	case PERF_RECORD_THROTTLE:
 		/* the kernel stopped sampling for a while: say so with the lost counts */
-		s->throttled++;
+		s->perf.throttled++;
 		return;
 	default:
 		return;
@@ -474,21 +474,21 @@ static int drain(struct session *s, struct buf *b)
 	b->read_time = session__now(s);
 	if (!ring__begin(&b->ring))
 		return 0;
-	if (!s->oq && s->nr_bufs > 1)
+	if (!s->oq && s->perf.nr_bufs > 1)
 		prescan_names(s, b);
 	while ((h = ring__next(&b->ring))) {
 		u64 time = 0;
 
-		s->nr_read++;
+		s->perf.nr_read++;
 		/* a name tracker's loss is no event's: those names fall back to /proc */
 		if (b->names_only &&
 		    (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES))
 			continue;
 		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
-			u64 before = s->lost_total;
+			u64 before = s->perf.lost_total;
 
 			session__count_lost(s, h, cpu);
-			b->lost += s->lost_total - before;
+			b->lost += s->perf.lost_total - before;
 		}
 		if (h->type == PERF_RECORD_SAMPLE && !b->kvmclock && rate__limits(s->rate) &&
 		    over_limit(s, b, h, &gap, &time)) {
@@ -533,12 +533,12 @@ static int drain(struct session *s, struct buf *b)
  */
 static void pull_full(struct session *s)
 {
-	for (int i = 0; i < s->nr_bufs; i++) {
-		struct ring *r = &s->bufs[i].ring;
+	for (int i = 0; i < s->perf.nr_bufs; i++) {
+		struct ring *r = &s->perf.bufs[i].ring;
 		u64 used =
 			__atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) - r->meta->data_tail;
 
-		if (used > r->size / 4 && order__room(s->oq, used) && drain(s, &s->bufs[i]))
+		if (used > r->size / 4 && order__room(s->oq, used) && drain(s, &s->perf.bufs[i]))
 			return;
 	}
 }
@@ -566,15 +566,15 @@ static int drain_all(struct session *s, bool final)
 	u64 horizon = ~0ULL;
 	int err;
 
-	for (int i = 0; i < s->nr_bufs; i++) {
-		err = drain(s, &s->bufs[i]);
+	for (int i = 0; i < s->perf.nr_bufs; i++) {
+		err = drain(s, &s->perf.bufs[i]);
 		if (err)
 			return err;
 	}
 	if (s->oq) {
-		for (int i = 0; i < s->nr_bufs && !final; i++)
-			if (s->bufs[i].read_time - s->order_margin < horizon)
-				horizon = s->bufs[i].read_time - s->order_margin;
+		for (int i = 0; i < s->perf.nr_bufs && !final; i++)
+			if (s->perf.bufs[i].read_time - s->order_margin < horizon)
+				horizon = s->perf.bufs[i].read_time - s->order_margin;
 		flush_order(s, horizon);
 	}
 	return 0;
@@ -652,10 +652,10 @@ static int setup_loop(struct session *s)
 			return -errno;
 	}
 	/* --overwrite: the rings are read at set times only, never on a wakeup */
-	for (int i = 0; i < s->nr_bufs && !s->conf.ring->overwrite; i++) {
+	for (int i = 0; i < s->perf.nr_bufs && !s->conf.ring->overwrite; i++) {
 		e.events = EPOLLIN;
 		e.data.u64 = (u64)i;
-		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->bufs[i].ring.fd, &e))
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->perf.bufs[i].ring.fd, &e))
 			return -errno;
 	}
 	return 0;
@@ -670,9 +670,9 @@ static void watch_next(struct session *s, struct buf *b, u64 tag)
 {
 	struct epoll_event e = { .events = EPOLLIN, .data.u64 = tag };
 
-	epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->fds[b->fd_cur], NULL);
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->perf.fds[b->fd_cur], NULL);
 	while (++b->fd_cur < b->fd_end)
-		if (!epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fds[b->fd_cur], &e))
+		if (!epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->perf.fds[b->fd_cur], &e))
 			return;
 	b->hup = true;
 }
@@ -760,10 +760,10 @@ static void count_abandoned(struct session *s)
 	if (s->oq)
 		s->abandoned_recs = order__len(s->oq);
 	/* (--overwrite: a second signal counted what its read left) */
-	for (int i = 0; i < s->nr_bufs && !s->conf.ring->overwrite; i++) {
-		struct ring *r = &s->bufs[i].ring;
+	for (int i = 0; i < s->perf.nr_bufs && !s->conf.ring->overwrite; i++) {
+		struct ring *r = &s->perf.bufs[i].ring;
 
-		s->abandoned_bytes +=
+		s->perf.abandoned_bytes +=
 			__atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) - r->meta->data_tail;
 	}
 }
@@ -804,7 +804,7 @@ int session__run(struct session *s)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	if (s->oq)
 		order__set_budget(s->oq, session__order_budget(s));
-	s->rate = rate__new(s->conf.run, s->max_cpu, s->per_thread);
+	s->rate = rate__new(s->conf.run, s->max_cpu, s->perf.per_thread);
 	if (!s->rate && errno)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	err = setup_loop(s);
@@ -822,7 +822,7 @@ int session__run(struct session *s)
 	/* scripts (and the tests) wait for this line before starting a workload */
 	if (s->conf.log->verbose && s->started)
 		fprintf(stderr, "perf-prof: monitoring: %d events enabled\n",
-			s->nr_fds - s->nr_trackers);
+			s->perf.nr_fds - s->perf.nr_trackers);
 	while (!s->stop) {
 		bool tick = false, interval = false, usage = false;
 		int n = epoll_wait(s->epfd, evs, 64, -1);
@@ -846,10 +846,10 @@ int session__run(struct session *s)
 				usage = read(s->usefd, &exp, sizeof(exp)) > 0;
 			} else if (evs[i].events & (EPOLLHUP | EPOLLERR)) {
 				/* the watched task exited: watch another event of this buffer */
-				watch_next(s, &s->bufs[tag], tag);
+				watch_next(s, &s->perf.bufs[tag], tag);
 				tick = true;
 			} else if (!s->oq) {
-				err = drain(s, &s->bufs[tag]);
+				err = drain(s, &s->perf.bufs[tag]);
 				if (err)
 					return session__set_err(s, err, "out of memory");
 			} else {
@@ -857,7 +857,7 @@ int session__run(struct session *s)
 			}
 		}
 		if (tick || interval || s->sig.want_snapshot) {
-			if (s->tracer) /* (SIGCHLD says it too) */
+			if (s->perf.tracer) /* (SIGCHLD says it too) */
 				session__reap_workload(s);
 			check_targets(s);
 			if (!s->conf.ring->overwrite)
@@ -882,17 +882,17 @@ int session__run(struct session *s)
 		}
 	}
 	end_workload(s);
-	if (s->tracer) {
-		tracer__detach(s->tracer, s->wl.forked ? &s->wl.proc : NULL);
+	if (s->perf.tracer) {
+		tracer__detach(s->perf.tracer, s->wl.forked ? &s->wl.proc : NULL);
 		if (s->conf.log->verbose)
 			fprintf(stderr,
 				"perf-prof: ptrace: %u new tasks followed from birth, %u not "
 				"detached\n",
-				tracer__born(s->tracer), tracer__nr(s->tracer));
+				tracer__born(s->perf.tracer), tracer__nr(s->perf.tracer));
 	}
 	/* Everything written before the stop is delivered, in order. */
-	for (int i = 0; i < s->nr_fds; i++)
-		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (int i = 0; i < s->perf.nr_fds; i++)
+		ioctl(s->perf.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	err = s->conf.ring->overwrite ? session__read_overwrite(s, true) : drain_all(s, true);
 	if (err)
 		return session__set_err(s, err, "out of memory");

@@ -22,7 +22,7 @@ u64 session__lost_budget(struct session *s)
 
 u64 session__lost(struct session *s)
 {
-	return s->lost_total + s->throttled + session__lost_budget(s);
+	return s->perf.lost_total + s->perf.throttled + session__lost_budget(s);
 }
 
 u64 session__order_budget(struct session *s)
@@ -63,26 +63,26 @@ void session__print_perfeval(struct session *s, const char *scope)
 void session__print_lost(struct session *s, FILE *fp)
 {
 	rate__print_dropped(s->rate, fp);
-	if (s->throttled)
+	if (s->perf.throttled)
 		fprintf(fp,
 			"perf-prof: the kernel throttled sampling %llu times "
 			"(kernel.perf_event_max_sample_rate)\n",
-			(unsigned long long)s->throttled);
+			(unsigned long long)s->perf.throttled);
 	print_budget_lost(s, fp);
-	if (s->abandoned_recs || s->abandoned_bytes)
+	if (s->abandoned_recs || s->perf.abandoned_bytes)
 		fprintf(fp,
 			"perf-prof: interrupted while behind: %llu queued records and %llu KiB in "
 			"the ring buffers were not processed\n",
 			(unsigned long long)s->abandoned_recs,
-			(unsigned long long)(s->abandoned_bytes + 1023) / 1024);
-	if (!s->lost_total)
+			(unsigned long long)(s->perf.abandoned_bytes + 1023) / 1024);
+	if (!s->perf.lost_total)
 		return;
-	fprintf(fp, "perf-prof: lost %llu events (", (unsigned long long)s->lost_total);
+	fprintf(fp, "perf-prof: lost %llu events (", (unsigned long long)s->perf.lost_total);
 	for (int c = 0, first = 1; c < s->max_cpu; c++) {
-		if (!s->lost_cpu[c])
+		if (!s->perf.lost_cpu[c])
 			continue;
 		fprintf(fp, "%sCPU%d: %llu", first ? "" : ", ", c,
-			(unsigned long long)s->lost_cpu[c]);
+			(unsigned long long)s->perf.lost_cpu[c]);
 		first = 0;
 	}
 	if (s->conf.ring->overwrite)
@@ -96,26 +96,27 @@ void session__json_lost(struct session *s, FILE *fp)
 	u64 kept = 0, dropped = s->oq ? order__dropped(s->oq, &kept) : 0;
 	struct json j;
 
-	if (!session__lost(s) && !session__limited(s) && !s->abandoned_recs && !s->abandoned_bytes)
+	if (!session__lost(s) && !session__limited(s) && !s->abandoned_recs &&
+	    !s->perf.abandoned_bytes)
 		return;
 	json__begin(&j, fp, "lost");
 	json__str(&j, "scope", "run");
-	json__u64(&j, "lost", s->lost_total);
+	json__u64(&j, "lost", s->perf.lost_total);
 	json__obj(&j, "lost_per_cpu");
 	for (int c = 0; c < s->max_cpu; c++) {
 		char cpu[16];
 
-		if (!s->lost_cpu[c])
+		if (!s->perf.lost_cpu[c])
 			continue;
 		snprintf(cpu, sizeof(cpu), "%d", c);
-		json__u64(&j, cpu, s->lost_cpu[c]);
+		json__u64(&j, cpu, s->perf.lost_cpu[c]);
 	}
 	json__close(&j);
-	json__u64(&j, "throttled", s->throttled);
+	json__u64(&j, "throttled", s->perf.throttled);
 	json__u64(&j, "dropped_samples", dropped);
 	json__u64(&j, "dropped_records", kept);
 	json__u64(&j, "unprocessed_records", s->abandoned_recs);
-	json__u64(&j, "unprocessed_bytes", s->abandoned_bytes);
+	json__u64(&j, "unprocessed_bytes", s->perf.abandoned_bytes);
 	json__u64(&j, "sampling_limit_dropped", session__limited(s));
 	json__end(&j);
 }
@@ -129,7 +130,7 @@ void session__count_lost(struct session *s, const struct perf_event_header *h, i
 		return;
 	if (cpu < 0 && !sample__parse_id(h, BASE_SAMPLE_TYPE, &id) && id.cpu != (u32)-1)
 		cpu = (int)id.cpu;
-	s->lost_total += l.lost;
+	s->perf.lost_total += l.lost;
 	if (cpu >= 0 && cpu < s->max_cpu)
-		s->lost_cpu[cpu] += l.lost;
+		s->perf.lost_cpu[cpu] += l.lost;
 }

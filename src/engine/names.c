@@ -129,19 +129,19 @@ void session__learn_names(struct session *s, struct evsel *ev, const struct samp
 
 int session__name_cpus(struct session *s)
 {
-	if (!s->online) {
-		int n = cpulist__online(&s->online);
+	if (!s->perf.online) {
+		int n = cpulist__online(&s->perf.online);
 
-		s->nr_online = n > 0 ? n : 0;
+		s->perf.nr_online = n > 0 ? n : 0;
 	}
-	return s->nr_online;
+	return s->perf.nr_online;
 }
 
 /* Whether a buffer of @s is on @cpu already. */
 static bool has_buf(const struct session *s, int cpu)
 {
-	for (int i = 0; i < s->nr_bufs; i++)
-		if (s->bufs[i].ring.cpu == cpu && !s->bufs[i].kvmclock)
+	for (int i = 0; i < s->perf.nr_bufs; i++)
+		if (s->perf.bufs[i].ring.cpu == cpu && !s->perf.bufs[i].kvmclock)
 			return true;
 	return false;
 }
@@ -163,15 +163,15 @@ void session__open_name_trackers(struct session *s)
 	};
 
 	/* --overwrite reads its own rings backward at set times: names from fields and /proc */
-	if (s->per_thread || !s->nr_bufs || s->conf.ring->overwrite)
+	if (s->perf.per_thread || !s->perf.nr_bufs || s->conf.ring->overwrite)
 		return;
 	if (s->evsels) { /* the same clock as the events' */
 		a.use_clockid = s->evsels->attr.use_clockid;
 		a.clockid = s->evsels->attr.clockid;
 	}
 	for (int i = 0; i < session__name_cpus(s); i++) {
-		int cpu = s->online[i], fd;
-		struct buf *b = &s->bufs[s->nr_bufs];
+		int cpu = s->perf.online[i], fd;
+		struct buf *b = &s->perf.bufs[s->perf.nr_bufs];
 
 		if (has_buf(s, cpu))
 			continue;
@@ -183,13 +183,13 @@ void session__open_name_trackers(struct session *s)
 			return;
 		}
 		if (ring__mmap(&b->ring, fd, cpu, TRACKER_PAGES, false)) {
-			close(s->fds[--s->nr_fds]);
+			close(s->perf.fds[--s->perf.nr_fds]);
 			continue;
 		}
-		b->fd_first = b->fd_cur = s->nr_fds - 1;
-		b->fd_end = s->nr_fds;
+		b->fd_first = b->fd_cur = s->perf.nr_fds - 1;
+		b->fd_end = s->perf.nr_fds;
 		b->names_only = true;
-		s->nr_bufs++;
-		s->nr_trackers++;
+		s->perf.nr_bufs++;
+		s->perf.nr_trackers++;
 	}
 }

@@ -35,7 +35,7 @@ static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, u
 /* --cgroups: the "pid" of an event is a cgroup directory's fd */
 static unsigned long open_flags(const struct session *s)
 {
-	return PERF_FLAG_FD_CLOEXEC | (s->cg.nr ? PERF_FLAG_PID_CGROUP : 0);
+	return PERF_FLAG_FD_CLOEXEC | (s->perf.cg.nr ? PERF_FLAG_PID_CGROUP : 0);
 }
 
 static int read_int_file(const char *path, int def)
@@ -113,38 +113,38 @@ int session__add_fd(struct session *s, int fd, struct evsel *ev)
 
 static int add_fd(struct session *s, int fd, struct evsel *ev)
 {
-	if (s->nr_fds == s->cap_fds) {
-		int cap = s->cap_fds ? s->cap_fds * 2 : 64;
-		int *f = realloc(s->fds, cap * sizeof(*f));
+	if (s->perf.nr_fds == s->perf.cap_fds) {
+		int cap = s->perf.cap_fds ? s->perf.cap_fds * 2 : 64;
+		int *f = realloc(s->perf.fds, cap * sizeof(*f));
 		struct evsel **e;
 
 		if (!f)
 			return -ENOMEM;
-		s->fds = f;
-		e = realloc(s->fd_ev, cap * sizeof(*e));
+		s->perf.fds = f;
+		e = realloc(s->perf.fd_ev, cap * sizeof(*e));
 		if (!e)
 			return -ENOMEM;
-		s->fd_ev = e;
-		s->cap_fds = cap;
+		s->perf.fd_ev = e;
+		s->perf.cap_fds = cap;
 	}
-	s->fd_ev[s->nr_fds] = ev;
-	s->fds[s->nr_fds++] = fd;
+	s->perf.fd_ev[s->perf.nr_fds] = ev;
+	s->perf.fds[s->perf.nr_fds++] = fd;
 	return 0;
 }
 
 int session__add_id(struct session *s, u64 id, struct evsel *ev)
 {
-	if (s->nr_ids == s->cap_ids) {
-		int cap = s->cap_ids ? s->cap_ids * 2 : 64;
-		struct id_map *m = realloc(s->ids, cap * sizeof(*m));
+	if (s->perf.nr_ids == s->perf.cap_ids) {
+		int cap = s->perf.cap_ids ? s->perf.cap_ids * 2 : 64;
+		struct id_map *m = realloc(s->perf.ids, cap * sizeof(*m));
 
 		if (!m)
 			return -ENOMEM;
-		s->ids = m;
-		s->cap_ids = cap;
+		s->perf.ids = m;
+		s->perf.cap_ids = cap;
 	}
-	s->ids[s->nr_ids].id = id;
-	s->ids[s->nr_ids++].ev = ev;
+	s->perf.ids[s->perf.nr_ids].id = id;
+	s->perf.ids[s->perf.nr_ids++].ev = ev;
 	return 0;
 }
 
@@ -157,16 +157,16 @@ int session__cmp_id(const void *a, const void *b)
 
 struct evsel *session__evsel_by_id(struct session *s, u64 id)
 {
-	int lo = 0, hi = s->nr_ids - 1;
+	int lo = 0, hi = s->perf.nr_ids - 1;
 
 	if (s->nr_evsels == 1)
 		return s->evsels;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
 
-		if (s->ids[mid].id == id)
-			return s->ids[mid].ev;
-		if (s->ids[mid].id < id)
+		if (s->perf.ids[mid].id == id)
+			return s->perf.ids[mid].ev;
+		if (s->perf.ids[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
@@ -197,18 +197,18 @@ static int expand_targets(struct session *s)
 		while ((d = readdir(dir))) {
 			if (d->d_name[0] < '0' || d->d_name[0] > '9')
 				continue;
-			if (s->nr_threads == cap) {
+			if (s->perf.nr_threads == cap) {
 				pid_t *t;
 
 				cap = cap ? cap * 2 : 64;
-				t = realloc(s->threads, cap * sizeof(*t));
+				t = realloc(s->perf.threads, cap * sizeof(*t));
 				if (!t) {
 					closedir(dir);
 					return session__set_err(s, -ENOMEM, "out of memory");
 				}
-				s->threads = t;
+				s->perf.threads = t;
 			}
-			s->threads[s->nr_threads++] = atoi(d->d_name);
+			s->perf.threads[s->perf.nr_threads++] = atoi(d->d_name);
 		}
 		closedir(dir);
 	}
@@ -218,32 +218,32 @@ static int expand_targets(struct session *s)
 		snprintf(path, sizeof(path), "/proc/%d", tg->tids[i]);
 		if (access(path, F_OK))
 			return session__set_err(s, -ESRCH, "no such thread: %d (-t)", tg->tids[i]);
-		if (s->nr_threads == cap) {
+		if (s->perf.nr_threads == cap) {
 			pid_t *t;
 
 			cap = cap ? cap * 2 : 64;
-			t = realloc(s->threads, cap * sizeof(*t));
+			t = realloc(s->perf.threads, cap * sizeof(*t));
 			if (!t)
 				return session__set_err(s, -ENOMEM, "out of memory");
-			s->threads = t;
+			s->perf.threads = t;
 		}
-		s->threads[s->nr_threads++] = tg->tids[i];
+		s->perf.threads[s->perf.nr_threads++] = tg->tids[i];
 	}
 	/*
 	 * Their comms now, while they exist: they exec'd before us (no COMM
 	 * record) and may be gone when their samples are printed.
 	 */
-	for (int i = 0; i < s->nr_threads; i++)
-		comm_map__get(s->comms, (uint32_t)s->threads[i]);
+	for (int i = 0; i < s->perf.nr_threads; i++)
+		comm_map__get(s->comms, (uint32_t)s->perf.threads[i]);
 	/* -p X,X or -p X -t X: each thread once, or every event would come twice */
-	if (s->nr_threads > 1) {
+	if (s->perf.nr_threads > 1) {
 		int j = 1;
 
-		qsort(s->threads, s->nr_threads, sizeof(*s->threads), cmp_pid);
-		for (int i = 1; i < s->nr_threads; i++)
-			if (s->threads[i] != s->threads[j - 1])
-				s->threads[j++] = s->threads[i];
-		s->nr_threads = j;
+		qsort(s->perf.threads, s->perf.nr_threads, sizeof(*s->perf.threads), cmp_pid);
+		for (int i = 1; i < s->perf.nr_threads; i++)
+			if (s->perf.threads[i] != s->perf.threads[j - 1])
+				s->perf.threads[j++] = s->perf.threads[i];
+		s->perf.nr_threads = j;
 	}
 	return 0;
 }
@@ -404,7 +404,7 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 		return session__set_err(s, -errno, "cannot set filter '%s' on %s: %s", ev->filter,
 					ev->name, strerror(errno));
 	/* what the kernel refuses, user space may evaluate (exactly) */
-	if (!ev->counting && s->uf_ops && !ev->nr_open && !user_filter(s, ev, fd, pid, cpu))
+	if (!ev->counting && s->uf_ops && !ev->src->nr_open && !user_filter(s, ev, fd, pid, cpu))
 		return 0;
 	if (!ev->tp) /* a probe's arguments, which only user space sees: compile() said why */
 		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
@@ -413,8 +413,8 @@ static int set_filter(struct session *s, struct evsel *ev, int fd, pid_t pid, in
 	if (ev->probe && s->probes.filter_err[0]) /* a probe argument that does not exist */
 		return session__usage_err(s, "filter '%s' on %s: %s", ev->filter, ev->name,
 					  s->probes.filter_err);
-	if (ev->from_glob && !ev->nr_open) {
-		ev->refused_filter = true;
+	if (ev->from_glob && !ev->src->nr_open) {
+		ev->src->refused_filter = true;
 		return -EINVAL; /* skipped, or explained by refusal_error() */
 	}
 	/*
@@ -494,7 +494,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	int fd, err;
 
 	if (ev->leader) {
-		group = ev->leader->cur_fd;
+		group = ev->leader->src->cur_fd;
 		if (group < 0) /* (its leader's thread exited, or was refused) */
 			return session__set_err(s, -ENODEV,
 						"cannot open %s: its group's leader %s is not open "
@@ -502,11 +502,11 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 						ev->name, ev->leader->name,
 						cpu >= 0 ? "CPU" : "thread", cpu >= 0 ? cpu : pid);
 	}
-	ev->cur_fd = -1;
+	ev->src->cur_fd = -1;
 	if (ev->counting)
 		track = false;
-	a.inherit = s->per_thread && inherits(s, pid);
-	a.enable_on_exec = s->wl.forked && s->per_thread;
+	a.inherit = s->perf.per_thread && inherits(s, pid);
+	a.enable_on_exec = s->wl.forked && s->perf.per_thread;
 	a.write_backward = s->conf.ring->overwrite; /* every event of a ring alike */
 	if (ev->leader)
 		a.disabled = 0; /* it follows its leader */
@@ -538,7 +538,7 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		close(fd);
 		return -ENOMEM;
 	}
-	ev->cur_fd = fd;
+	ev->src->cur_fd = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
 		return session__set_err(s, -errno, "cannot get the id of %s: %s", ev->name,
 					strerror(errno));
@@ -547,9 +547,9 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 	err = set_filter(s, ev, fd, pid, cpu);
 	if (err) {
 		/* not opened after all: an event skipped must leave no fd behind */
-		s->nr_ids--;
-		close(s->fds[--s->nr_fds]);
-		ev->cur_fd = -1;
+		s->perf.nr_ids--;
+		close(s->perf.fds[--s->perf.nr_fds]);
+		ev->src->cur_fd = -1;
 		return err;
 	}
 	if (ev->counting || (ev->leader && !ev->attr.sample_period)) {
@@ -557,11 +557,11 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 		if (ev->counting && add_counter(ev, fd, cpu, pid))
 			return session__set_err(s, -ENOMEM, "out of memory");
 		if (*leader_fd >= 0)
-			s->bufs[s->nr_bufs - 1].fd_end = s->nr_fds;
+			s->perf.bufs[s->perf.nr_bufs - 1].fd_end = s->perf.nr_fds;
 		return 0;
 	}
 	if (*leader_fd < 0) {
-		struct buf *b = &s->bufs[s->nr_bufs];
+		struct buf *b = &s->perf.bufs[s->perf.nr_bufs];
 		unsigned pages = session__pages(s);
 
 		err = ring__mmap(&b->ring, fd, cpu, pages, s->conf.ring->overwrite);
@@ -571,14 +571,15 @@ static int open_one(struct session *s, struct evsel *ev, pid_t pid, int cpu, int
 				strerror(-err),
 				err == -EPERM ? " (raise kernel.perf_event_mlock_kb or use -m)"
 					      : "");
-		b->fd_first = b->fd_cur = s->nr_fds - 1;
-		b->fd_end = s->nr_fds;
-		s->nr_bufs++;
+		b->fd_first = b->fd_cur = s->perf.nr_fds - 1;
+		b->fd_end = s->perf.nr_fds;
+		s->perf.nr_bufs++;
 		*leader_fd = fd;
 		/* wake up when half the buffer is full; a timer drains the rest */
 		return 0;
 	}
-	s->bufs[s->nr_bufs - 1].fd_end = s->nr_fds; /* this CPU's fds are contiguous */
+	/* this CPU's fds are contiguous */
+	s->perf.bufs[s->perf.nr_bufs - 1].fd_end = s->perf.nr_fds;
 	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *leader_fd))
 		return session__set_err(s, -errno, "cannot redirect %s output: %s", ev->name,
 					strerror(errno));
@@ -628,9 +629,9 @@ static bool on_cpu(const struct evsel *ev, int cpu)
  */
 static bool refusable(struct session *s, const struct evsel *ev, int err)
 {
-	if (!ev->from_glob || ev->nr_open)
+	if (!ev->from_glob || ev->src->nr_open)
 		return false;
-	if (ev->refused_filter)
+	if (ev->src->refused_filter)
 		return true;
 	return !s->err.msg[0] && (err == EACCES || err == EPERM || err == ENOENT ||
 				  err == EOPNOTSUPP || err == EINVAL);
@@ -640,11 +641,11 @@ static bool refusable(struct session *s, const struct evsel *ev, int err)
 static int refusal_error(struct session *s, struct evsel *ev)
 {
 	char reason[256];
-	bool thread = s->per_thread;
+	bool thread = s->perf.per_thread;
 
-	if (!ev->refused_filter)
-		return open_error(s, ev, ev->refused_err, thread ? ev->refused_at : -1,
-				  thread ? -1 : ev->refused_at);
+	if (!ev->src->refused_filter)
+		return open_error(s, ev, ev->src->refused_err, thread ? ev->src->refused_at : -1,
+				  thread ? -1 : ev->src->refused_at);
 	if (tp__explain_filter(ev->tp->system, ev->tp->name, ev->filter, reason, sizeof(reason)))
 		snprintf(reason, sizeof(reason), "invalid expression");
 	return session__usage_err(s,
@@ -664,17 +665,17 @@ static int drop_refused(struct session *s)
 	for (ev = s->evsels; ev; ev = ev->next) {
 		bool kept = false;
 
-		if (!ev->refused)
+		if (!ev->src->refused)
 			continue;
 		for (struct evsel *o = s->evsels; o && !kept; o = o->next)
-			kept = o->spec == ev->spec && !o->refused;
+			kept = o->spec == ev->spec && !o->src->refused;
 		if (!kept)
 			return refusal_error(s, ev);
 	}
 	while ((ev = *pp)) {
 		char **names;
 
-		if (!ev->refused) {
+		if (!ev->src->refused) {
 			pp = &ev->next;
 			continue;
 		}
@@ -720,7 +721,7 @@ static int add_tracker(struct session *s)
 		.name = "dummy",
 	};
 
-	if (!s->per_thread)
+	if (!s->perf.per_thread)
 		return 0;
 	for (struct evsel *ev = s->evsels; ev; ev = ev->next)
 		if (!ev->counting)
@@ -760,20 +761,20 @@ int session__open(struct session *s)
 			return err;
 	}
 	if (s->cpu_wide) {
-		s->nr_threads = 0; /* validated above; the profiler selects them */
-	} else if (s->wl.forked && !tg->cpus_given && !s->nr_threads) {
-		s->threads = malloc(sizeof(pid_t));
-		if (!s->threads)
+		s->perf.nr_threads = 0; /* validated above; the profiler selects them */
+	} else if (s->wl.forked && !tg->cpus_given && !s->perf.nr_threads) {
+		s->perf.threads = malloc(sizeof(pid_t));
+		if (!s->perf.threads)
 			return session__set_err(s, -ENOMEM, "out of memory");
-		s->threads[s->nr_threads++] = s->wl.proc.pid;
+		s->perf.threads[s->perf.nr_threads++] = s->wl.proc.pid;
 	}
-	s->per_thread = s->nr_threads > 0;
-	nthreads = s->per_thread ? s->nr_threads : s->cg.nr ? s->cg.nr : 1;
+	s->perf.per_thread = s->perf.nr_threads > 0;
+	nthreads = s->perf.per_thread ? s->perf.nr_threads : s->perf.cg.nr ? s->perf.cg.nr : 1;
 	err = add_tracker(s);
 	if (err)
 		return err;
 	for (struct evsel *ev = s->evsels; ev; ev = ev->next)
-		if (ev->counting && ev->cpus && s->per_thread && !sampled_group(ev))
+		if (ev->counting && ev->cpus && s->perf.per_thread && !sampled_group(ev))
 			return session__usage_err(
 				s,
 				"%s counts on CPU%s %d%s only (its PMU's cpumask), not per thread: "
@@ -786,20 +787,22 @@ int session__open(struct session *s)
 			dump_attr(ev);
 	}
 	/* (and one per online CPU for the name trackers: engine/names.c) */
-	s->bufs = calloc(tg->nr_cpus + session__name_cpus(s) + session__kvmclock_cpus(s),
-			 sizeof(*s->bufs));
-	if (!s->bufs)
+	s->perf.bufs = calloc(tg->nr_cpus + session__name_cpus(s) + session__kvmclock_cpus(s),
+			 sizeof(*s->perf.bufs));
+	if (!s->perf.bufs)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int c = 0; c < tg->nr_cpus; c++) {
 		int cpu = tg->cpus[c], leader = -1;
 
 		for (int t = 0; t < nthreads; t++) {
-			pid_t pid = s->per_thread ? s->threads[t] : s->cg.nr ? s->cg.fds[t] : -1;
+			pid_t pid = s->perf.per_thread ? s->perf.threads[t]
+				    : s->perf.cg.nr    ? s->perf.cg.fds[t]
+						       : -1;
 			bool first_of_thread = true;
 			int at; /* the CPU an event opens on: -1 for a thread's counter */
 
 			for (struct evsel *ev = s->evsels; ev; ev = ev->next)
-				ev->cur_fd = -1;
+				ev->src->cur_fd = -1;
 			/* events with records first: the first of a CPU owns its ring */
 			for (struct evsel *ev = s->evsels, *pass = NULL; ev || !pass;
 			     ev = ev ? ev->next : NULL) {
@@ -807,23 +810,23 @@ int session__open(struct session *s)
 					pass = s->evsels;
 					ev = s->evsels;
 				}
-				if (ev->refused || !on_cpu(ev, cpu) || ev->counting != !!pass)
+				if (ev->src->refused || !on_cpu(ev, cpu) || ev->counting != !!pass)
 					continue;
 				/*
 				 * A thread's counter counts wherever it runs: one
 				 * per thread (cpu -1), not one per CPU whose times
 				 * would look multiplexed.
 				 */
-				if (pass && s->per_thread && !thread_counter_here(ev, c))
+				if (pass && s->perf.per_thread && !thread_counter_here(ev, c))
 					continue;
-				at = pass && s->per_thread && !sampled_group(ev) ? -1 : cpu;
+				at = pass && s->perf.per_thread && !sampled_group(ev) ? -1 : cpu;
 				err = open_one(s, ev, pid, at, &leader, first_of_thread);
-				if (err == -ESRCH && s->per_thread)
+				if (err == -ESRCH && s->perf.per_thread)
 					break; /* the thread exited meanwhile */
 				if (err < 0 && refusable(s, ev, -err)) {
-					ev->refused = true;
-					ev->refused_err = -err;
-					ev->refused_at = s->per_thread ? pid : cpu;
+					ev->src->refused = true;
+					ev->src->refused_err = -err;
+					ev->src->refused_at = s->perf.per_thread ? pid : cpu;
 					continue;
 				}
 				if (err < 0) {
@@ -831,7 +834,7 @@ int session__open(struct session *s)
 						open_error(s, ev, -err, pid, at);
 					return err;
 				}
-				ev->nr_open++;
+				ev->src->nr_open++;
 				first_of_thread = false;
 				opened++;
 			}
@@ -843,7 +846,7 @@ int session__open(struct session *s)
 	if (!opened)
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");
-	if (s->conf.ring->overwrite && !s->nr_bufs)
+	if (s->conf.ring->overwrite && !s->perf.nr_bufs)
 		return session__usage_err(
 			s,
 			"--overwrite keeps records in ring buffers: %s only counts "
@@ -852,7 +855,7 @@ int session__open(struct session *s)
 	err = session__open_kvmclock(s);
 	if (err)
 		return err;
-	qsort(s->ids, s->nr_ids, sizeof(*s->ids), session__cmp_id);
+	qsort(s->perf.ids, s->perf.nr_ids, sizeof(*s->perf.ids), session__cmp_id);
 	/*
 	 * The names of the tasks running now; one started later has a FORK
 	 * record (or is read from /proc when first seen).  Taken here, before
@@ -860,7 +863,7 @@ int session__open(struct session *s)
 	 * start and its anonymous mappings were no longer resolved in
 	 * t_errors (cause not understood).
 	 */
-	if (!s->per_thread) {
+	if (!s->perf.per_thread) {
 		session__open_name_trackers(s);
 		snapshot_comms(s);
 	}
@@ -886,9 +889,9 @@ int session__enable(struct session *s)
 		return 0;
 	}
 	s->enabled_at = session__now(s);
-	for (int i = 0; i < s->nr_fds; i++)
-		if (!(s->wl.forked && s->per_thread))
-			ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	for (int i = 0; i < s->perf.nr_fds; i++)
+		if (!(s->wl.forked && s->perf.per_thread))
+			ioctl(s->perf.fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	/* (a workload's events all enable at its exec, later) */
 	s->all_enabled_at = session__now(s);
 	if (s->wl.forked) {
@@ -919,8 +922,8 @@ void session__close(struct session *s)
 {
 	pid_t closer = -1;
 
-	for (int i = 0; i < s->nr_fds; i++)
-		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (int i = 0; i < s->perf.nr_fds; i++)
+		ioctl(s->perf.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	/*
 	 * The last close of each tracepoint event waits for an RCU grace
 	 * period in the kernel (12-40 ms here): with hundreds of them a
@@ -930,38 +933,38 @@ void session__close(struct session *s)
 	 * Our own tracefs events are removed once their perf events are
 	 * gone: those close here (the helper would outlive the removal).
 	 */
-	for (int i = 0, j = 0; s->probes.nr && i < s->nr_fds; i++) {
-		if (s->fd_ev[i] && s->fd_ev[i]->probe && s->fd_ev[i]->tp)
-			close(s->fds[i]);
+	for (int i = 0, j = 0; s->probes.nr && i < s->perf.nr_fds; i++) {
+		if (s->perf.fd_ev[i] && s->perf.fd_ev[i]->probe && s->perf.fd_ev[i]->tp)
+			close(s->perf.fds[i]);
 		else
-			s->fds[j++] = s->fds[i];
-		if (i == s->nr_fds - 1)
-			s->nr_fds = j;
+			s->perf.fds[j++] = s->perf.fds[i];
+		if (i == s->perf.nr_fds - 1)
+			s->perf.nr_fds = j;
 	}
-	if (s->nr_fds >= FDCLOSER_MIN_FDS) {
-		closer = fdcloser__spawn(s->fds, s->nr_fds);
+	if (s->perf.nr_fds >= FDCLOSER_MIN_FDS) {
+		closer = fdcloser__spawn(s->perf.fds, s->perf.nr_fds);
 		if (closer > 0 && s->conf.log->verbose)
 			fprintf(stderr, "perf-prof: closing %d events in the background (pid %d)\n",
-				s->nr_fds, (int)closer);
+				s->perf.nr_fds, (int)closer);
 	}
-	for (int i = 0; i < s->nr_bufs; i++)
-		ring__munmap(&s->bufs[i].ring);
-	free(s->ow_data);
-	s->ow_data = NULL;
-	for (int i = 0; i < s->nr_fds; i++)
-		close(s->fds[i]);
-	free(s->fds);
-	free(s->fd_ev);
-	s->fd_ev = NULL;
-	free(s->bufs);
-	free(s->ids);
-	free(s->online);
-	s->online = NULL;
-	s->nr_online = s->nr_trackers = 0;
-	s->fds = NULL;
-	s->bufs = NULL;
-	s->ids = NULL;
-	s->nr_fds = s->nr_bufs = s->nr_ids = 0;
+	for (int i = 0; i < s->perf.nr_bufs; i++)
+		ring__munmap(&s->perf.bufs[i].ring);
+	free(s->perf.ow_data);
+	s->perf.ow_data = NULL;
+	for (int i = 0; i < s->perf.nr_fds; i++)
+		close(s->perf.fds[i]);
+	free(s->perf.fds);
+	free(s->perf.fd_ev);
+	s->perf.fd_ev = NULL;
+	free(s->perf.bufs);
+	free(s->perf.ids);
+	free(s->perf.online);
+	s->perf.online = NULL;
+	s->perf.nr_online = s->perf.nr_trackers = 0;
+	s->perf.fds = NULL;
+	s->perf.bufs = NULL;
+	s->perf.ids = NULL;
+	s->perf.nr_fds = s->perf.nr_bufs = s->perf.nr_ids = 0;
 	if (s->epfd >= 0)
 		close(s->epfd);
 	if (s->sig.fd >= 0)
@@ -973,5 +976,5 @@ void session__close(struct session *s)
 	if (s->usefd >= 0)
 		close(s->usefd);
 	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
-	cgroups__close(&s->cg); /* (the events hold their cgroups) */
+	cgroups__close(&s->perf.cg); /* (the events hold their cgroups) */
 }

@@ -27,24 +27,24 @@ int session__trace_targets(struct session *s)
 {
 	int err = 0, traced = 0;
 
-	s->tracer = tracer__new(born, s);
-	if (!s->tracer)
+	s->perf.tracer = tracer__new(born, s);
+	if (!s->perf.tracer)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	if (s->wl.forked) {
-		err = tracer__seize(s->tracer, s->wl.proc.pid, true);
+		err = tracer__seize(s->perf.tracer, s->wl.proc.pid, true);
 		if (err)
 			return session__set_err(s, err, "--ptrace: cannot trace '%s': %s",
 						s->conf.target->argv[0], strerror(-err));
 		return 0;
 	}
-	for (int i = 0; i < s->nr_threads; i++) {
-		err = tracer__seize(s->tracer, s->threads[i], false);
+	for (int i = 0; i < s->perf.nr_threads; i++) {
+		err = tracer__seize(s->perf.tracer, s->perf.threads[i], false);
 		if (err == -ESRCH)
 			continue; /* exited meanwhile */
 		if (err)
 			return session__set_err(
-				s, err, "--ptrace: cannot trace thread %d: %s%s", s->threads[i],
-				strerror(-err),
+				s, err, "--ptrace: cannot trace thread %d: %s%s",
+				s->perf.threads[i], strerror(-err),
 				err == -EPERM ? " (traced already by a debugger, or refused by "
 						"kernel.yama.ptrace_scope)"
 					      : "");
@@ -59,15 +59,15 @@ int session__trace_targets(struct session *s)
 int session__open_cgroups(struct session *s)
 {
 	char err[512];
-	int ret = cgroups__open(&s->cg, s->conf.target->cgroups, err, sizeof(err));
+	int ret = cgroups__open(&s->perf.cg, s->conf.target->cgroups, err, sizeof(err));
 
 	if (ret == -ENOENT || ret == -EINVAL)
 		return session__usage_err(s, "%s", err);
 	if (ret)
 		return session__set_err(s, ret, "%s", err);
 	if (s->conf.log->verbose)
-		for (int i = 0; i < s->cg.nr; i++)
-			fprintf(stderr, "perf-prof: cgroup %s/%s\n", s->cg.mount,
-				strcmp(s->cg.names[i], "/") ? s->cg.names[i] : "");
+		for (int i = 0; i < s->perf.cg.nr; i++)
+			fprintf(stderr, "perf-prof: cgroup %s/%s\n", s->perf.cg.mount,
+				strcmp(s->perf.cg.names[i], "/") ? s->perf.cg.names[i] : "");
 	return 0;
 }

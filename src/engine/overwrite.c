@@ -40,7 +40,7 @@ static int cmp_rec(const void *a, const void *b)
  */
 static size_t copy_ring(struct session *s, int i, bool final, unsigned char *dst)
 {
-	struct buf *b = &s->bufs[i];
+	struct buf *b = &s->perf.bufs[i];
 	struct ring *r = &b->ring;
 	u64 head, span;
 
@@ -57,7 +57,7 @@ static size_t copy_ring(struct session *s, int i, bool final, unsigned char *dst
 
 int session__read_overwrite(struct session *s, bool final)
 {
-	size_t len = 0, *spans = calloc(s->nr_bufs + 1, sizeof(*spans));
+	size_t len = 0, *spans = calloc(s->perf.nr_bufs + 1, sizeof(*spans));
 	unsigned char *data;
 	struct ow_rec *recs = NULL;
 	size_t nr = 0, cap = 0, start = 0;
@@ -65,22 +65,23 @@ int session__read_overwrite(struct session *s, bool final)
 
 	if (!spans)
 		return -ENOMEM;
-	if (!s->ow_data) {
+	if (!s->perf.ow_data) {
 		/* once for the run: the copies must not wait for memory while a ring is paused */
-		for (int i = 0; i < s->nr_bufs; i++)
-			s->ow_size += s->bufs[i].ring.size;
-		s->ow_data = malloc(s->ow_size ? s->ow_size : 1);
-		if (!s->ow_data) {
+		for (int i = 0; i < s->perf.nr_bufs; i++)
+			s->perf.ow_size += s->perf.bufs[i].ring.size;
+		s->perf.ow_data = malloc(s->perf.ow_size ? s->perf.ow_size : 1);
+		if (!s->perf.ow_data) {
 			free(spans);
 			return -ENOMEM;
 		}
-		memset(s->ow_data, 0, s->ow_size); /* its pages faulted in now, not while paused */
+		/* its pages faulted in now, not while paused */
+		memset(s->perf.ow_data, 0, s->perf.ow_size);
 	}
-	data = s->ow_data;
-	for (int i = 0; i < s->nr_bufs; i++)
+	data = s->perf.ow_data;
+	for (int i = 0; i < s->perf.nr_bufs; i++)
 		len += spans[i] = copy_ring(s, i, final, data + len);
 	/* each ring's copy holds its records newest first: index them oldest first */
-	for (int i = 0; i < s->nr_bufs && !err; start += spans[i++]) {
+	for (int i = 0; i < s->perf.nr_bufs && !err; start += spans[i++]) {
 		size_t first = nr;
 
 		for (size_t pos = 0; pos < spans[i];) {
@@ -114,7 +115,7 @@ int session__read_overwrite(struct session *s, bool final)
 		qsort(recs, nr, sizeof(*recs), cmp_rec);
 	for (size_t k = 0; k < nr && !err; k++) {
 		const struct perf_event_header *h = (const void *)(data + recs[k].off);
-		struct buf *b = &s->bufs[recs[k].buf];
+		struct buf *b = &s->perf.bufs[recs[k].buf];
 
 		/* a second stop signal gives up what is left (the first lets a dump finish) */
 		if (k % 256 == 255 && s->sig.fd >= 0)
@@ -123,12 +124,12 @@ int session__read_overwrite(struct session *s, bool final)
 			s->abandoned_recs += nr - k;
 			break;
 		}
-		s->nr_read++;
+		s->perf.nr_read++;
 		if (h->type == PERF_RECORD_LOST || h->type == PERF_RECORD_LOST_SAMPLES) {
-			u64 before = s->lost_total;
+			u64 before = s->perf.lost_total;
 
 			session__count_lost(s, h, b->ring.cpu);
-			b->lost += s->lost_total - before;
+			b->lost += s->perf.lost_total - before;
 		}
 		session__dispatch(s, h, b->ring.cpu);
 	}

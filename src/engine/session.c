@@ -105,8 +105,8 @@ struct session *session__new(const struct engine_conf *conf, FILE *out)
 	s->targets = target_set__new(t->pids, t->nr_pids, t->tids, t->nr_tids);
 	if (s->targets && (t->inherit || t->ptrace))
 		target_set__set_inherit(s->targets);
-	s->lost_cpu = calloc(s->max_cpu, sizeof(u64));
-	if (!s->comms || !s->targets || !s->lost_cpu) {
+	s->perf.lost_cpu = calloc(s->max_cpu, sizeof(u64));
+	if (!s->comms || !s->targets || !s->perf.lost_cpu) {
 		session__delete(s);
 		errno = ENOMEM;
 		return NULL;
@@ -122,9 +122,9 @@ void session__delete(struct session *s)
 		return;
 	session__close(s);
 	session__kvmclock_done(s);
-	if (s->tracer) { /* (a run that failed before its end) */
-		tracer__detach(s->tracer, s->wl.forked ? &s->wl.proc : NULL);
-		tracer__delete(s->tracer);
+	if (s->perf.tracer) { /* (a run that failed before its end) */
+		tracer__detach(s->perf.tracer, s->wl.forked ? &s->wl.proc : NULL);
+		tracer__delete(s->perf.tracer);
 	}
 	if (s->wl.forked)
 		workload__kill(&s->wl.proc);
@@ -154,8 +154,8 @@ void session__delete(struct session *s)
 	target_set__delete(s->targets);
 	order__delete(s->oq);
 	rate__delete(s->rate);
-	free(s->lost_cpu);
-	free(s->threads);
+	free(s->perf.lost_cpu);
+	free(s->perf.threads);
 	free(s->def_target.cpus);
 	free(s->hooks);
 	free(s);
@@ -220,15 +220,15 @@ unsigned session__interval_ms(struct session *s)
 
 void session__want_pages(struct session *s, unsigned pages)
 {
-	if (pages > s->want_pages)
-		s->want_pages = pages;
+	if (pages > s->perf.want_pages)
+		s->perf.want_pages = pages;
 }
 
 unsigned session__pages(struct session *s)
 {
 	if (s->conf.ring->mmap_pages)
 		return s->conf.ring->mmap_pages;
-	return ring__default_pages(s->conf.target->nr_cpus, s->want_pages);
+	return ring__default_pages(s->conf.target->nr_cpus, s->perf.want_pages);
 }
 
 bool session__started(struct session *s)
@@ -248,7 +248,7 @@ u64 session__all_enabled_time(struct session *s)
 
 u64 session__records_read(struct session *s)
 {
-	return s->nr_read;
+	return s->perf.nr_read;
 }
 
 struct stack_ctx *session__stack(struct session *s)
@@ -298,7 +298,7 @@ struct tep_handle *session__tep(struct session *s)
 static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, const char *name)
 {
 	const struct capture_opts *cap = s->conf.capture;
-	struct evsel *ev = calloc(1, sizeof(*ev));
+	struct evsel *ev = perf_evsel__alloc();
 	struct perf_event_attr *a;
 
 	if (!ev || !(ev->name = strdup(name))) {
@@ -364,7 +364,6 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 		ev->counting = true;
 	}
 	ev->leader = c->leader;
-	ev->cur_fd = -1;
 	ev->owner = s->cur_owner;
 	ev->idx = s->nr_evsels++;
 	*s->tail = ev;

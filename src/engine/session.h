@@ -66,6 +66,8 @@ struct counter_val {
 	u64 val, ena, run;
 };
 
+struct perf_evsel;
+
 struct evsel {
 	struct evsel *next;
 	int idx;	      /* 0.. in order of addition */
@@ -93,15 +95,11 @@ struct evsel {
 	int *cpus; /* cpus=LIST: open only on these CPUs; NULL: every monitored one */
 	int nr_cpus;
 	bool from_glob;	      /* matched by a glob: skipped, not fatal, if the kernel refuses it */
-	bool refused;	      /* ... and it did */
-	bool refused_filter;  /* ... its filter */
-	int refused_err;      /* errno of the refusal */
-	int refused_at;	      /* CPU (or thread) of it */
-	int nr_open;	      /* perf events opened for it */
 	struct probe *probe;  /* a dynamic probe (engine/probe.h), or NULL */
 	bool counting;	      /* evsel_conf.counting */
 	struct evsel *leader; /* evsel_conf.leader */
-	int cur_fd;	      /* open: its fd on the CPU/thread being opened */
+	/* the perf source's state of it (engine/perf_source.h: open, refusals): engine-only */
+	struct perf_evsel *src;
 	struct counter_fd *cnt; /* counting: where it is open (cpu, then thread order) */
 	int nr_cnt, cap_cnt;
 	struct tp_names *names; /* the task names its fields carry (engine/tpnames.c) */

@@ -10,8 +10,10 @@
  *   sig     the signals the loop reads and what they asked (signals.h/.c)
  *   wl      the -- command as the session runs it (signals.h/.c; workload.c)
  *   probes  probes made in tracefs, the user probe resolver (probeset.h/.c)
- *   the rest: targets, events, rings, the loop, order and dispatch: the
- *           next step's work (below).
+ *   perf    the perf ring source's state: fds, rings, ids, losses, the
+ *           per-thread targets, --cgroups, --ptrace (perf_source.h)
+ *   the rest: events, the loop, order and dispatch: the next steps' work
+ *           (below).
  *
  * ---- Next step: events from any source (issue 22, part 2) ----
  *
@@ -63,10 +65,12 @@
  *    columns), then BPF.
  *
  * Order of work, each step mechanical and tested like this one: (a) the
- * perf fields into struct perf_source (s->perf); (b) struct evsel split,
- * the perf state behind ev->src; (c) source_ops with the perf source its
- * only user, the loop over sources; (d) inject.c as a source; (e) the
- * profiler source.  session.h's functions stay; perf-only ones
+ * perf fields into struct perf_source (s->perf: done); (b) struct evsel
+ * split, the perf state behind ev->src (done for the open state and the
+ * refusals, struct perf_evsel; attr stays, profilers set its bits, and so
+ * do cnt/nr_cnt, read by analysis/counting: the counters op of (c) takes
+ * them); (c) source_ops with the perf source its only user, the loop over
+ * sources; (d) inject.c as a source; (e) the profiler source.  session.h's functions stay; perf-only ones
  * (session__want_pages, session__refuse_overwrite, session__lost...) ask
  * the perf source.
  */
@@ -80,6 +84,7 @@
 #include "engine/comm.h"
 #include "engine/order.h"
 #include "engine/output.h"
+#include "engine/perf_source.h"
 #include "engine/probe.h"
 #include "engine/probeset.h"
 #include "engine/ring.h"
@@ -149,26 +154,6 @@ struct session_hooks {
 	u64 max, nr;   /* its -N (0: none), and its samples delivered */
 };
 
-struct buf {
-	struct ring ring;
-	u64 lost;      /* records lost in this buffer */
-	u64 read_time; /* when data_head was last read (events' clock) */
-	bool hup;      /* every task writing here is gone */
-	int fd_first;  /* s->fds[fd_first..fd_end) write here */
-	int fd_end;
-	int fd_cur;  /* the one epoll watches */
-	u64 scanned; /* COMM/FORK records looked at up to here (prescan_names) */
-	u64 ow_head; /* --overwrite: data_head at the last read (0: none yet) */
-
-	bool names_only; /* a name tracker's (engine/names.c): task records only */
-	bool kvmclock;	 /* --kvmclock's pvclock updates (engine/kvmclock_run.c) */
-};
-
-struct id_map {
-	u64 id;
-	struct evsel *ev;
-};
-
 struct session {
 	struct engine_conf conf; /* every group present: the defaults below when not given */
 	struct target_opts def_target;
@@ -186,10 +171,9 @@ struct session {
 	struct session_workload wl; /* the -- command as the session runs it: signals.h */
 	struct probeset probes;	    /* probes in tracefs, the user probe resolver: probeset.h */
 
-	/* The rest: targets, events, rings and the loop (next: a source of their own). */
+	/* The rest: events, the loop, order and dispatch (next: evsel's perf state). */
 	bool order;		 /* time order: --order, stacks, or the profiler asked */
 	bool cpu_wide;		 /* the profiler asked for per-CPU events with -p/-t/-- */
-	unsigned want_pages;	 /* the profiler's minimum ring size without -m */
 	unsigned want_interval;	 /* the profiler's -i when none is given */
 	const struct user_filter_ops *uf_ops; /* refused filters run in user space */
 	struct tp_db *tp;
@@ -200,32 +184,15 @@ struct session {
 	struct evsel *evsels, **tail;
 	int nr_evsels;
 
-	pid_t *threads; /* per-thread targets (-p/-t expanded, or the workload) */
-	int nr_threads;
-	bool per_thread;
-	struct cgroup_set cg;  /* --cgroups: opened per CPU in place of threads */
-	struct tracer *tracer; /* --ptrace */
+	/* perf_event_open's fds, rings, ids, losses, targets: perf_source.h */
+	struct perf_source perf;
 
-	int *fds;
-	int nr_fds, cap_fds;
-	struct buf *bufs;
-	int nr_bufs;
-	int nr_trackers; /* of nr_fds: name trackers (engine/names.c), --kvmclock's: not events */
-	struct kvmclock *kvm; /* --kvmclock: the guest's vCPUs and pvclock updates */
-	struct evsel *kvm_ev; /* ... its kvm:kvm_pvclock_update, no profiler's */
 	/* names learnt from fields, by pid & (NAME_CACHE - 1): a repeat costs a compare */
 	struct {
 		u32 pid;
 		char comm[16];
 	} name_cache[256];
-	int *online; /* the online CPUs (session__name_cpus), or NULL */
-	int nr_online;
-	struct id_map *ids;
-	int nr_ids, cap_ids;
 	int max_cpu;
-	u64 *lost_cpu; /* indexed by CPU */
-	u64 lost_total;
-	u64 throttled; /* PERF_RECORD_THROTTLE seen */
 	/* --sampling-limit, --perfeval-* (engine/rate.h), or NULL */
 	struct rate *rate;
 	u64 eval_since; /* the last --perfeval-* lines (session__now) */
@@ -237,9 +204,7 @@ struct session {
 	bool started;		  /* the events were enabled */
 	u64 enabled_at;		  /* ... then (session__now's clock) */
 	u64 all_enabled_at;	  /* the last of them enabled */
-	u64 nr_read;		  /* records read from the ring buffers */
 	u64 abandoned_recs;	  /* left in the order queue by the interrupt */
-	u64 abandoned_bytes;	  /* left in the ring buffers by the interrupt */
 	const char *stop_reason;
 	u64 nr_samples;
 	struct session_hooks *hooks; /* session__add_ops: grows as sets are added */
@@ -253,9 +218,6 @@ struct session {
 	char cached_prefix[32];
 	struct trace_seq seq; /* event printing buffer */
 	bool seq_ready;
-	struct evsel **fd_ev;	    /* the event of each fds[] entry */
-	unsigned char *ow_data;	    /* --overwrite: the copies of a read (every ring's size) */
-	size_t ow_size;
 };
 
 /*

@@ -97,8 +97,8 @@ void session__restore_signals(struct session *s)
 /* The workload exited?  With --ptrace the tracer reaps every child's stops. */
 bool session__reap_workload(struct session *s)
 {
-	if (s->tracer) {
-		tracer__poll(s->tracer, s->wl.forked ? &s->wl.proc : NULL);
+	if (s->perf.tracer) {
+		tracer__poll(s->perf.tracer, s->wl.forked ? &s->wl.proc : NULL);
 		return !s->wl.forked || s->wl.proc.exited;
 	}
 	return !s->wl.forked || workload__reap(&s->wl.proc);

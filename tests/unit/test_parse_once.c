@@ -333,7 +333,7 @@ static void write_rings(struct session *s, struct seen *w, bool backward)
 		}
 	}
 	for (int b = 0; b < 2; b++) {
-		struct ring *rg = &s->bufs[b].ring;
+		struct ring *rg = &s->perf.bufs[b].ring;
 		u64 pos = 0;
 
 		if (!backward) {
@@ -391,12 +391,12 @@ static int run_path(enum path path, struct seen *w, unsigned long *parsed)
 	}
 	if (session__add_ops(s, &ops, w) || session__inject_begin(s))
 		return -ENOMEM;
-	s->bufs = calloc(2, sizeof(*s->bufs));
-	if (!s->bufs)
+	s->perf.bufs = calloc(2, sizeof(*s->perf.bufs));
+	if (!s->perf.bufs)
 		return -ENOMEM;
-	s->nr_bufs = 2;
-	fake_ring(&s->bufs[0].ring, 0);
-	fake_ring(&s->bufs[1].ring, 1);
+	s->perf.nr_bufs = 2;
+	fake_ring(&s->perf.bufs[0].ring, 0);
+	fake_ring(&s->perf.bufs[1].ring, 1);
 	if (path == ORDER || path == ORDER_LIMIT)
 		s->oq = order__new();
 	if (path == ORDER_LIMIT)
