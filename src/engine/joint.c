@@ -78,9 +78,9 @@ bool session__owner_takes(struct session *s, const struct evsel *ev, const struc
  */
 static void disable_owned(struct session *s, int o)
 {
-	for (int i = 0; i < s->nr_fds; i++)
-		if (s->fd_ev[i] && s->fd_ev[i]->owner == o)
-			ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (int i = 0; i < s->perf.nr_fds; i++)
+		if (s->perf.fd_ev[i] && s->perf.fd_ev[i]->owner == o)
+			ioctl(s->perf.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 }
 
 void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
