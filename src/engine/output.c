@@ -55,17 +55,23 @@ void session__set_name(struct session *s, const char *name)
 	s->out.name = name;
 }
 
+/* "perf-prof NAME: MSG" on stderr, one line. */
+static void say(struct session *s, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "perf-prof%s%s: ", s->out.name ? " " : "", s->out.name ? s->out.name : "");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void session__warn(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (s->conf.log->quiet)
 		return;
-	fprintf(stderr, "perf-prof%s%s: ", s->out.name ? " " : "", s->out.name ? s->out.name : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(s, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void session__notice(struct session *s, const char *fmt, ...)
@@ -74,11 +80,9 @@ void session__notice(struct session *s, const char *fmt, ...)
 
 	if (s->conf.log->quiet || !s->conf.log->verbose)
 		return;
-	fprintf(stderr, "perf-prof%s%s: ", s->out.name ? " " : "", s->out.name ? s->out.name : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(s, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void session__output_err(struct session *s, const char *fmt, ...)
@@ -86,11 +90,9 @@ void session__output_err(struct session *s, const char *fmt, ...)
 	va_list ap;
 
 	s->out.failed = true;
-	fprintf(stderr, "perf-prof%s%s: ", s->out.name ? " " : "", s->out.name ? s->out.name : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(s, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 bool session__output_failed(struct session *s)

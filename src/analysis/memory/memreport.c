@@ -162,7 +162,7 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 	rtable__end(k);
 	if (n)
 		rtable__begin(k, &gd);
-	for (int i = 0; n && i < n && (!max || i < max); i++) {
+	for (int i = 0; i < n && (!max || i < max); i++) {
 		struct rt_stack st;
 
 		memreport__stack_val(s, db, g[i].stack, &st);
