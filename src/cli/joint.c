@@ -76,8 +76,8 @@ int joint__add_ops(struct session *s, const struct session_ops *ops, void *priv,
 	for (int i = 0; i < j->n; i++) {
 		const struct run_opts *run = opt_set__get(&j->in[i].set, &run_group);
 
-		j->in[i].hooks = session__add_profiler(s, &j->in[i].p->ops, j->in[i].priv,
-						       j->outer, run ? run->max_samples : 0);
+		j->in[i].hooks = session__add_profiler(s, &j->in[i].p->ops, j->in[i].priv, j->outer,
+						       run ? run->max_samples : 0);
 		if (j->in[i].hooks < 0)
 			return j->in[i].hooks;
 	}

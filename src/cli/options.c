@@ -617,7 +617,8 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 	}
 	target = opt_set__get(set, &target_group);
 	if (dashdash < argc && p->outer) {
-		fprintf(stderr, "perf-prof %s: '--' in '%s': the command is %s's, after its options\n",
+		fprintf(stderr,
+			"perf-prof %s: '--' in '%s': the command is %s's, after its options\n",
 			p->name, p->item, p->outer);
 		goto out;
 	}

@@ -90,7 +90,8 @@ void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
 	/* the sets that own nothing; of those a profiler's init added, its owner's */
 	for (int h = 0; h < s->nr_hooks; h++)
 		if (s->hooks[h].ops->sample &&
-		    (h == o || (!s->hooks[h].owns && (s->hooks[h].owner < 0 || s->hooks[h].owner == o))))
+		    (h == o ||
+		     (!s->hooks[h].owns && (s->hooks[h].owner < 0 || s->hooks[h].owner == o))))
 			s->hooks[h].ops->sample(s, s->hooks[h].priv, ev, smp);
 	if (ev->handler)
 		ev->handler(s, ev->priv, ev, smp);

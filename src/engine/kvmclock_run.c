@@ -159,10 +159,11 @@ void session__kvmclock_done(struct session *s)
 		session__warn(s,
 			      "--kvmclock: times before the guest's first pvclock update "
 			      "(kvm:kvm_pvclock_update) are printed as 0: %s",
-			      s->perf.kvm->nr_upd ? "its kvmclock was not known yet"
-					     : "none came during the run (KVM updates it at the "
-					       "guest's start, on a vCPU's clock change, and every "
-					       "5 minutes with kvmclock_periodic_sync)");
+			      s->perf.kvm->nr_upd
+				      ? "its kvmclock was not known yet"
+				      : "none came during the run (KVM updates it at the "
+					"guest's start, on a vCPU's clock change, and every "
+					"5 minutes with kvmclock_periodic_sync)");
 	if (s->perf.kvm && s->perf.kvm->nr_no_vcpu && s->conf.log->verbose)
 		fprintf(stderr,
 			"perf-prof: --kvmclock: %llu pvclock updates of a vCPU without a "

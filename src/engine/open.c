@@ -788,7 +788,7 @@ int session__open(struct session *s)
 	}
 	/* (and one per online CPU for the name trackers: engine/names.c) */
 	s->perf.bufs = calloc(tg->nr_cpus + session__name_cpus(s) + session__kvmclock_cpus(s),
-			 sizeof(*s->perf.bufs));
+			      sizeof(*s->perf.bufs));
 	if (!s->perf.bufs)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int c = 0; c < tg->nr_cpus; c++) {

@@ -470,8 +470,7 @@ static struct evsel *find_same(struct session *s, const struct evsel *ev)
 		    o->attr.sample_max_stack != ev->attr.sample_max_stack ||
 		    o->attr.exclude_callchain_user != ev->attr.exclude_callchain_user ||
 		    o->attr.exclude_callchain_kernel != ev->attr.exclude_callchain_kernel ||
-		    strcmp(o->name, ev->name) || o->nr_cpus != ev->nr_cpus ||
-		    o->owner != ev->owner)
+		    strcmp(o->name, ev->name) || o->nr_cpus != ev->nr_cpus || o->owner != ev->owner)
 			continue;
 		if ((o->filter || ev->filter) &&
 		    (!o->filter || !ev->filter || strcmp(o->filter, ev->filter)))
@@ -530,7 +529,8 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 	int n, err;
 
 	if (spec->profiler) /* joint analysis: the CLI runs it (cli/joint.h) */
-		return session__usage_err(s, "'%s' is a profiler: no event of this one", spec->text);
+		return session__usage_err(s, "'%s' is a profiler: no event of this one",
+					  spec->text);
 	if (need_tp(s))
 		return s->err.code;
 	if (spec->probe != EV_TP) /* usage errors are said so where they are found */

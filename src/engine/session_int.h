@@ -151,7 +151,7 @@ struct session_hooks {
 	 * events only, as it would have seen alone; -1: every sample.
 	 */
 	int owner;
-	u64 max, nr;   /* its -N (0: none), and its samples delivered */
+	u64 max, nr; /* its -N (0: none), and its samples delivered */
 };
 
 struct session {
@@ -209,7 +209,7 @@ struct session {
 	u64 nr_samples;
 	struct session_hooks *hooks; /* session__add_ops: grows as sets are added */
 	int nr_hooks, cap_hooks;
-	int cur_owner; /* session__own_events: the owner of the events added now */
+	int cur_owner;		/* session__own_events: the owner of the events added now */
 	bool want_switch;	/* a hook set takes context-switch records */
 	unsigned targets_nomem; /* workload processes not followed (out of memory) */
 

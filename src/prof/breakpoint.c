@@ -486,9 +486,8 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	n += (size_t)snprintf(text + n, sizeof(text) - n, "addr 0x%llx",
 			      (unsigned long long)b->addr);
 	if (b->sym[0] && n < sizeof(text))
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
-				      b->off ? " (%s+0x%llx)" : " (%s)", b->sym,
-				      (unsigned long long)b->off);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, b->off ? " (%s+0x%llx)" : " (%s)",
+				      b->sym, (unsigned long long)b->off);
 	if (n < sizeof(text))
 		n += (size_t)snprintf(text + n, sizeof(text) - n, " ip 0x%llx",
 				      (unsigned long long)smp->ip);
@@ -499,17 +498,17 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		snprintf(text + n, sizeof(text) - n, " (%s)", f.dso);
 	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
 	rtable__begin(k, &hit_desc);
-	rtable__row(k, (struct rt_val[]){
-			       { .s = text },
-			       { .row = { &evline_head, v } },
-			       { .u = b->addr },
-			       { .s = b->sym[0] ? b->sym : NULL },
-			       { .u = b->sym[0] ? b->off : 0 },
-			       { .u = smp->ip },
-			       { .s = named ? f.sym : NULL },
-			       { .u = named ? f.off : 0, .null = !named },
-			       { .s = named ? f.dso : NULL, .null = named && !f.dso },
-			       p->show_stack ? v[EVL_STACK] : (struct rt_val){ .stk = NULL } });
+	rtable__row(k, (struct rt_val[]){ { .s = text },
+					  { .row = { &evline_head, v } },
+					  { .u = b->addr },
+					  { .s = b->sym[0] ? b->sym : NULL },
+					  { .u = b->sym[0] ? b->off : 0 },
+					  { .u = smp->ip },
+					  { .s = named ? f.sym : NULL },
+					  { .u = named ? f.off : 0, .null = !named },
+					  { .s = named ? f.dso : NULL, .null = named && !f.dso },
+					  p->show_stack ? v[EVL_STACK]
+							: (struct rt_val){ .stk = NULL } });
 	rtable__end(k);
 }
 

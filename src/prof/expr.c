@@ -124,7 +124,7 @@ static const struct rt_col expr_cols[] = {
 static const struct rt_desc expr_desc = { .type = "event", .cols = expr_cols, .ncols = 6 };
 
 static void expr_record(struct session *s, struct expr_event *e, struct evsel *ev,
-		      const struct sample *smp, struct expr_ctx *ctx, FILE *out)
+			const struct sample *smp, struct expr_ctx *ctx, FILE *out)
 {
 	struct rt_val ev_v[EVL_NCOLS], v[6] = { [3] = { .null = true }, [4] = { .null = true } };
 	struct rt_stack stk;

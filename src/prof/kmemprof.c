@@ -242,7 +242,11 @@ static const struct rt_col side_cols[] = {
 	  .width = 7,
 	  .decimals = 1,
 	  .flags = RT_PCT_SIGN },
-	{ .name = "objects", .title = "OBJECTS", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .name = "objects",
+	  .title = "OBJECTS",
+	  .type = RT_U64,
+	  .unit = RT_UNIT_COUNT,
+	  .width = 9 },
 	MEMREPORT_STACK_COL,
 };
 #define NR_SIDE_COLS (int)(sizeof(side_cols) / sizeof(side_cols[0]))
@@ -273,17 +277,16 @@ static void print_side(struct session *s, struct kmemprof *k, struct rt_sink *si
 
 		memreport__stack_val(s, k->db, all[i]->stack, &stk);
 		rtable__row(sink,
-			    (struct rt_val[]){
-				    { .s = "" },
-				    { .s = k->scope },
-				    { .u = wall },
-				    { .s = table },
-				    { .u = all[i]->bytes },
-				    { .d = side->bytes ? 100.0 * (double)all[i]->bytes /
-								 (double)side->bytes
-						       : 0.0 },
-				    { .u = all[i]->objects },
-				    { .stk = &stk } });
+			    (struct rt_val[]){ { .s = "" },
+					       { .s = k->scope },
+					       { .u = wall },
+					       { .s = table },
+					       { .u = all[i]->bytes },
+					       { .d = side->bytes ? 100.0 * (double)all[i]->bytes /
+									    (double)side->bytes
+								  : 0.0 },
+					       { .u = all[i]->objects },
+					       { .stk = &stk } });
 	}
 	if (n)
 		rtable__end(sink);
@@ -303,7 +306,9 @@ static const struct rt_col interval_cols[] = {
 	{ .name = "older_frees", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
 	{ .name = "untracked_frees", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
 };
-static const struct rt_desc interval_desc = { .type = "interval", .cols = interval_cols, .ncols = 7 };
+static const struct rt_desc interval_desc = { .type = "interval",
+					      .cols = interval_cols,
+					      .ncols = 7 };
 
 static void report(struct session *s, struct kmemprof *k)
 {
@@ -378,9 +383,11 @@ static void summary(struct session *s, struct kmemprof *k)
 		fprintf(fp,
 			"note: %llu allocations over the table's limit (%llu live) were not "
 			"tracked: not in the not-freed list\n",
-			(unsigned long long)st.untracked, (unsigned long long)memtrack__live(k->mt));
+			(unsigned long long)st.untracked,
+			(unsigned long long)memtrack__live(k->mt));
 	if (fp && st.replaced)
-		fprintf(fp, "note: %llu addresses were allocated again before their free was seen\n",
+		fprintf(fp,
+			"note: %llu addresses were allocated again before their free was seen\n",
 			(unsigned long long)st.replaced);
 	if (fp && k->bad_reads)
 		fprintf(fp, "note: %llu events whose key could not be read\n",

@@ -117,8 +117,9 @@ static int set_key(struct num_dist *nd, struct lat_row *r, const char *event, co
 static int make_table(struct session *s, struct num_dist *nd)
 {
 	const struct target_opts *t = session__conf(s)->target;
-	struct rt_col keys[3] = { { .name = "event", .title = "EVENT", .type = RT_STR,
-				    .flags = RT_LEFT } };
+	struct rt_col keys[3] = {
+		{ .name = "event", .title = "EVENT", .type = RT_STR, .flags = RT_LEFT }
+	};
 	int nr_keys = 1;
 
 	nd->name_width = 5; /* "EVENT" */
@@ -131,9 +132,11 @@ static int make_table(struct session *s, struct num_dist *nd)
 	nd->per_thread = t->nr_pids || t->nr_tids || t->argv;
 	keys[0].width = nd->name_width;
 	if (nd->perins && nd->per_thread) {
-		keys[nr_keys++] = (struct rt_col){
-			.name = "comm", .title = "COMM", .type = RT_STR, .width = 16, .flags = RT_LEFT
-		};
+		keys[nr_keys++] = (struct rt_col){ .name = "comm",
+						   .title = "COMM",
+						   .type = RT_STR,
+						   .width = 16,
+						   .flags = RT_LEFT };
 		keys[nr_keys++] = (struct rt_col){
 			.name = "tid", .title = "TID", .type = RT_U64, .width = 7
 		};
@@ -222,12 +225,12 @@ static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
 
 		evline__row(e, &stk, s, ev, smp, NULL, NULL);
 		rtable__begin(rt_json__init(&k, out, NULL), &than_desc);
-		rtable__row(&k.sink, (struct rt_val[]){
-					     { .row = { &evline_head, e } },
-					     e[EVL_FIELDS],
-					     { .i = (int64_t)v->u, .null = !v->is_signed },
-					     { .u = v->u, .null = v->is_signed },
-					     e[EVL_STACK] });
+		rtable__row(&k.sink,
+			    (struct rt_val[]){ { .row = { &evline_head, e } },
+					       e[EVL_FIELDS],
+					       { .i = (int64_t)v->u, .null = !v->is_signed },
+					       { .u = v->u, .null = v->is_signed },
+					       e[EVL_STACK] });
 		rtable__end(&k.sink);
 		return;
 	}

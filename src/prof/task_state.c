@@ -280,7 +280,8 @@ static const struct rt_col thread_key[] = {
 static int set_key(struct task_state *ts, struct lat_row *r, int state, const struct ts_thread *th)
 {
 	if (!th)
-		return lat_row__set_keys(ts->table, r, (struct rt_val[]){ { .s = state_names[state] } });
+		return lat_row__set_keys(ts->table, r,
+					 (struct rt_val[]){ { .s = state_names[state] } });
 	return lat_row__set_keys(ts->table, r,
 				 (struct rt_val[]){ { .s = state_names[state] },
 						    { .s = th->comm },
@@ -312,8 +313,10 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 	ts->table = lat_table__new("", (const char *const[]){ "sleep", "runq", NULL },
 				   ts->perins ? LAT_DROP_ROWS : 0);
 	if (!ts->table ||
-	    (ts->perins ? lat_table__set_keys(ts->table, thread_key, (int)(sizeof(thread_key) / sizeof(thread_key[0])))
-			: lat_table__set_keys(ts->table, state_key, (int)(sizeof(state_key) / sizeof(state_key[0])))))
+	    (ts->perins ? lat_table__set_keys(ts->table, thread_key,
+					      (int)(sizeof(thread_key) / sizeof(thread_key[0])))
+			: lat_table__set_keys(ts->table, state_key,
+					      (int)(sizeof(state_key) / sizeof(state_key[0])))))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	/* --than in the header with its unit: a ">100ms" column, the intervals over it */
 	lat_table__set_than(ts->table, ts->than);

@@ -116,7 +116,10 @@ void evline__object(struct json *j, const char *key, struct session *s, struct e
  * evline__text_head.
  */
 extern const struct rt_desc evline_head;
-#define EVL_STACK_COL { .name = "stack", .type = RT_STACK, .width = 4, .flags = RT_OMIT_EMPTY }
+#define EVL_STACK_COL                                                                 \
+	{                                                                             \
+		.name = "stack", .type = RT_STACK, .width = 4, .flags = RT_OMIT_EMPTY \
+	}
 
 /*
  * The text head of @v (evline__row's), "TIME COMM TID [CPU] NAME: ", into

@@ -244,8 +244,7 @@ static int row_cmp(const struct lat_row *a, const struct lat_row *b)
  * set, the sub-rows, the log2 histogram if kept.  @at: where each of
  * C_* went (-1: not in this table).  Returns the number of columns.
  */
-enum { C_LABEL, C_STATS, C_THAN_NS, C_SLOW, C_MARK, C_LOG2, C_SUB,
-       C_KEYS = C_SUB + LAT_MAX_SUB };
+enum { C_LABEL, C_STATS, C_THAN_NS, C_SLOW, C_MARK, C_LOG2, C_SUB, C_KEYS = C_SUB + LAT_MAX_SUB };
 #define LAT_COLS (C_KEYS + LAT_MAX_KEYS)
 
 static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *than, size_t len)
@@ -300,10 +299,9 @@ static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *
 	}
 	if (t->log2) {
 		at[C_LOG2] = n;
-		c[n++] = (struct rt_col){ .name = "hist",
-					  .type = RT_LOG2,
-					  .unit = unit,
-					  .flags = RT_NO_TEXT };
+		c[n++] = (struct rt_col){
+			.name = "hist", .type = RT_LOG2, .unit = unit, .flags = RT_NO_TEXT
+		};
 	}
 	return n;
 }

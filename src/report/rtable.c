@@ -153,8 +153,8 @@ static struct rt_text *text_of(struct rt_sink *k)
 
 static bool text_col(const struct rt_col *c)
 {
-	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 &&
-	       c->type != RT_JSON && c->type != RT_STACK && c->type != RT_FIELDS && c->type != RT_ROW;
+	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 && c->type != RT_JSON &&
+	       c->type != RT_STACK && c->type != RT_FIELDS && c->type != RT_ROW;
 }
 
 static int text_width(const struct rt_text *t, int i, const struct rt_col *c)

@@ -197,7 +197,7 @@ static int describe(const struct top_table *t, struct rt_col *c)
 {
 	int n = 0;
 
-	c[n++] = (struct rt_col){ .name = !strcmp(t->key_title, "TID")	   ? "tid"
+	c[n++] = (struct rt_col){ .name = !strcmp(t->key_title, "TID")	  ? "tid"
 					  : !strcmp(t->key_title, "COMM") ? "comm"
 									  : "key",
 				  .title = t->key_title,

@@ -423,8 +423,8 @@ static void test_joint(void)
 	struct ev_spec_err err;
 	int n = 0, ret;
 
-	ret = evspec__parse_joint("task-state,a:b,profile/-F 200 -g/untraced/key=pid/", names,
-				  &sp, &n, &err);
+	ret = evspec__parse_joint("task-state,a:b,profile/-F 200 -g/untraced/key=pid/", names, &sp,
+				  &n, &err);
 	CHECK(ret == 0 && n == 3, "parse: %d %d %s", ret, n, err.msg);
 	if (ret)
 		return;

@@ -11,9 +11,9 @@
 #include "ut.h"
 
 struct rec {
-	int seen[4];	       /* per event idx */
-	int inner[4];	       /* inner_sample, per event idx */
-	u64 last_time;	       /* of the last sample seen, any hook */
+	int seen[4];   /* per event idx */
+	int inner[4];  /* inner_sample, per event idx */
+	u64 last_time; /* of the last sample seen, any hook */
 	bool out_of_order;
 };
 
@@ -88,8 +88,8 @@ static void test_owners(void)
 		inject(s, &sb, d, 102 + 10 * k);
 	}
 	/* the outer: its own through sample, the inner ones' through inner_sample */
-	CHECK(outer.seen[0] == 5 && outer.seen[1] == 0 && outer.seen[2] == 0, "outer sees a: %d %d %d",
-	      outer.seen[0], outer.seen[1], outer.seen[2]);
+	CHECK(outer.seen[0] == 5 && outer.seen[1] == 0 && outer.seen[2] == 0,
+	      "outer sees a: %d %d %d", outer.seen[0], outer.seen[1], outer.seen[2]);
 	CHECK(outer.inner[0] == 0 && outer.inner[1] == 5 && outer.inner[2] == 3,
 	      "outer's inner_sample: %d %d %d", outer.inner[0], outer.inner[1], outer.inner[2]);
 	CHECK(!outer.out_of_order, "in time order");

@@ -152,7 +152,9 @@ static void test_flags(void)
 		  .width = 5,
 		  .decimals = 1,
 		  .flags = RT_GAP | RT_NAN_DASH },
-		{ .title = "STACK", .type = RT_STR, .flags = RT_LEFT | RT_GAP | RT_HEAD_ONLY | RT_NO_JSON },
+		{ .title = "STACK",
+		  .type = RT_STR,
+		  .flags = RT_LEFT | RT_GAP | RT_HEAD_ONLY | RT_NO_JSON },
 	};
 	const struct rt_desc d = { .type = "row", .cols = c, .ncols = 4 };
 	union rt_sinks u;
@@ -166,8 +168,10 @@ static void test_flags(void)
 		fp = open_memstream(&out, &len);
 		k = json ? rt_json__init(&u.json, fp, NULL) : rt_text__init(&u.text, fp);
 		rtable__begin(k, &d);
-		rtable__row(k, (struct rt_val[]){ { .u = 0 }, { .d = 12.5 }, { .d = 3.3 }, { .s = "x" } });
-		rtable__row(k, (struct rt_val[]){ { .u = 1 }, { .d = 0 }, { .d = NAN }, { .s = "x" } });
+		rtable__row(k, (struct rt_val[]){
+				       { .u = 0 }, { .d = 12.5 }, { .d = 3.3 }, { .s = "x" } });
+		rtable__row(
+			k, (struct rt_val[]){ { .u = 1 }, { .d = 0 }, { .d = NAN }, { .s = "x" } });
 		rtable__end(k);
 		fclose(fp);
 		if (json)
@@ -206,8 +210,10 @@ static void test_row(void)
 	struct rt_sink *k = rt_json__init(&u.json, fp, NULL);
 
 	rtable__begin(k, &out_d);
-	rtable__row(k, (struct rt_val[]){
-			       { .u = 1 }, { .row = { &in, a } }, { .row = { &in, a } }, { .row = { &in, a } } });
+	rtable__row(k, (struct rt_val[]){ { .u = 1 },
+					  { .row = { &in, a } },
+					  { .row = { &in, a } },
+					  { .row = { &in, a } } });
 	rtable__row(k, (struct rt_val[]){ { .u = 2 },
 					  { .row = { &in, NULL } },
 					  { .row = { &in, NULL } },
@@ -215,8 +221,10 @@ static void test_row(void)
 	rtable__end(k);
 	k = rt_text__init(&u.text, fp);
 	rtable__begin(k, &out_d);
-	rtable__row(k, (struct rt_val[]){
-			       { .u = 1 }, { .row = { &in, a } }, { .row = { &in, a } }, { .row = { &in, a } } });
+	rtable__row(k, (struct rt_val[]){ { .u = 1 },
+					  { .row = { &in, a } },
+					  { .row = { &in, a } },
+					  { .row = { &in, a } } });
 	rtable__end(k);
 	fclose(fp);
 	CHECK_STR(out, "{\"type\":\"slow\",\"key\":1,\"start\":{\"tid\":7,\"comm\":\"sh\"},"
@@ -407,10 +415,17 @@ int main(void)
 	{
 		static const struct rt_col rc[] = {
 			{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON | RT_OMIT_EMPTY },
-			{ .name = "bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
+			{ .name = "bytes",
+			  .type = RT_U64,
+			  .unit = RT_UNIT_BYTES,
+			  .flags = RT_NO_TEXT },
 			{ .name = "than_ns", .type = RT_NS, .flags = RT_NO_TEXT | RT_OMIT_ZERO },
-			{ .name = "pct", .type = RT_F64, .unit = RT_UNIT_PERCENT,
-			  .width = 7, .decimals = 1, .flags = RT_PCT_SIGN },
+			{ .name = "pct",
+			  .type = RT_F64,
+			  .unit = RT_UNIT_PERCENT,
+			  .width = 7,
+			  .decimals = 1,
+			  .flags = RT_PCT_SIGN },
 			{ .name = "stack", .title = "[no stack]", .type = RT_STACK, .width = 4 },
 		};
 		const struct rt_desc rd = { .type = "outstanding", .cols = rc, .ncols = 5 };
@@ -434,11 +449,12 @@ int main(void)
 							  { .stk = NULL } });
 			rtable__end(k);
 			fclose(fp);
-			CHECK_STR(out, json ? "{\"type\":\"outstanding\",\"bytes\":2,\"pct\":12.345}\n"
-					      "{\"type\":\"outstanding\",\"bytes\":3,\"than_ns\":5,"
-					      "\"pct\":100}\n"
-					    : "2 bytes\nnote: more   12.3%\n    [no stack]\n"
-					      " 100.0%\n    [no stack]\n");
+			CHECK_STR(out,
+				  json ? "{\"type\":\"outstanding\",\"bytes\":2,\"pct\":12.345}\n"
+					 "{\"type\":\"outstanding\",\"bytes\":3,\"than_ns\":5,"
+					 "\"pct\":100}\n"
+				       : "2 bytes\nnote: more   12.3%\n    [no stack]\n"
+					 " 100.0%\n    [no stack]\n");
 			free(out);
 		}
 	}

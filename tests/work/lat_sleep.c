@@ -45,7 +45,8 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	if (argc - optind < 2) {
-		fprintf(stderr, "usage: lat_sleep [-f FIFO] [-c CPU] [-o MS] N MS [NFAIL [SLOW SLOW_MS]]\n");
+		fprintf(stderr, "usage: lat_sleep [-f FIFO] [-c CPU] [-o MS] N MS [NFAIL [SLOW "
+				"SLOW_MS]]\n");
 		return 2;
 	}
 	n = atol(argv[optind]);

@@ -208,16 +208,14 @@ int hrg_opts__add_e(void *data, const char *arg, char *err, size_t errlen);
 	  .help = (e_help),                                                             \
 	  .type = POPT_CB,                                                              \
 	  .cb = __builtin_choose_expr(offsetof(T, m) == 0, hrg_opts__add_e, (void)0) }, \
-	{ .lname = "period",                                                            \
-	  .argname = "TIME",                                                            \
-	  .help = (period_help),                                                        \
-	  POPT_BIND_TIME(T, m.period, "ms") },                                          \
-	{ .lname = "freq",                                                              \
-	  .sname = 'F',                                                                 \
-	  .argname = "HZ",                                                              \
-	  .help = (freq_help),                                                          \
-	  POPT_BIND_UINT(T, m.freq),                                                    \
-	  POPT_RANGE(1, 0) }
+		{ .lname = "period",                                                    \
+		  .argname = "TIME",                                                    \
+		  .help = (period_help),                                                \
+		  POPT_BIND_TIME(T, m.period, "ms") },                                  \
+	{                                                                               \
+		.lname = "freq", .sname = 'F', .argname = "HZ", .help = (freq_help),    \
+		POPT_BIND_UINT(T, m.freq), POPT_RANGE(1, 0)                             \
+	}
 
 /*
  * The group of @o on @s: the period (hrgroup__period, @dflt ns when

@@ -48,7 +48,7 @@ struct multipoint {
 	/* --json: a slow pair's line (the last column: its events) */
 	struct rt_col slow[LAT_MAX_KEYS + 3];
 	struct rt_desc slow_desc;
-	u64 since;	   /* --json: where the next table's span begins */
+	u64 since; /* --json: where the next table's span begins */
 };
 
 static int opt_detail(void *data, const char *arg, char *err, size_t len)

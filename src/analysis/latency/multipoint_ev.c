@@ -139,10 +139,11 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 	/* an inner profiler (cli/joint.h) adds its own events: only in timelines */
 	for (int i = 0; i < eo->nr_specs; i++)
 		if (eo->specs[i].profiler && !untraced(&eo->specs[i])) {
-			session__usage_err(s,
-					   "'%s': a profiler in -e is not a point: give it "
-					   "/untraced/ (%s/OPTIONS/untraced/), it shows in --detail",
-					   eo->specs[i].text, eo->specs[i].profiler);
+			session__usage_err(
+				s,
+				"'%s': a profiler in -e is not a point: give it "
+				"/untraced/ (%s/OPTIONS/untraced/), it shows in --detail",
+				eo->specs[i].text, eo->specs[i].profiler);
 			goto fail;
 		}
 	m->nr_points = number_points(m, c, eo);

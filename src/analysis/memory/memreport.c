@@ -59,7 +59,7 @@ int memreport__exprs(struct session *s, struct evsel *ev, bool alloc, struct exp
 struct rt_sink *memreport__sink(struct session *s, union rt_sinks *u)
 {
 	return session__json(s) ? rt_json__init(&u->json, session__out(s), NULL)
-				 : rt_text__init(&u->text, session__out(s));
+				: rt_text__init(&u->text, session__out(s));
 }
 
 void memreport__stack_val(struct session *s, struct stackdb *db, u32 id, struct rt_stack *st)
@@ -99,24 +99,29 @@ static const struct rt_col head_cols[] = {
 	{ .name = "bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
 	{ .name = "objects", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
 	{ .name = "stacks", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
-	{ .name = "than_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT | RT_OMIT_ZERO },
+	{ .name = "than_ns",
+	  .type = RT_NS,
+	  .unit = RT_UNIT_NS,
+	  .flags = RT_NO_TEXT | RT_OMIT_ZERO },
 };
 static const struct rt_desc head_desc = { .type = "outstanding", .cols = head_cols, .ncols = 7 };
 
 /* A group of allocations, with --comm its comm two spaces after the age; its stack under it. */
-#define GROUP_COLS                                                                             \
-	MEMREPORT_STAMP_COLS, { .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },        \
-		{ .name = "bytes",                                                             \
-		  .title = "BYTES",                                                            \
-		  .type = RT_U64,                                                              \
-		  .unit = RT_UNIT_BYTES,                                                       \
-		  .width = 12 },                                                               \
-		{ .name = "objects",                                                           \
-		  .title = "OBJECTS",                                                          \
-		  .type = RT_U64,                                                              \
-		  .unit = RT_UNIT_COUNT,                                                       \
-		  .width = 9 },                                                                \
-		{ .name = "age_ns", .title = "OLDEST", .type = RT_NS, .unit = RT_UNIT_NS, .width = 9 }
+#define GROUP_COLS                                                                                 \
+	MEMREPORT_STAMP_COLS, { .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },            \
+		{ .name = "bytes",                                                                 \
+		  .title = "BYTES",                                                                \
+		  .type = RT_U64,                                                                  \
+		  .unit = RT_UNIT_BYTES,                                                           \
+		  .width = 12 },                                                                   \
+		{ .name = "objects",                                                               \
+		  .title = "OBJECTS",                                                              \
+		  .type = RT_U64,                                                                  \
+		  .unit = RT_UNIT_COUNT,                                                           \
+		  .width = 9 },                                                                    \
+	{                                                                                          \
+		.name = "age_ns", .title = "OLDEST", .type = RT_NS, .unit = RT_UNIT_NS, .width = 9 \
+	}
 static const struct rt_col group_cols[] = { GROUP_COLS, MEMREPORT_STACK_COL };
 static const struct rt_col group_comm_cols[] = {
 	GROUP_COLS,
@@ -147,8 +152,9 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 		objects += g[i].objects;
 	}
 	session__fmt_time(s, now, tbuf, sizeof(tbuf));
-	snprintf(text, sizeof(text), "%s %s: %llu bytes in %llu objects outstanding from %d stacks%s%s%s",
-		 tbuf, who, (unsigned long long)bytes, (unsigned long long)objects, n,
+	snprintf(text, sizeof(text),
+		 "%s %s: %llu bytes in %llu objects outstanding from %d stacks%s%s%s", tbuf, who,
+		 (unsigned long long)bytes, (unsigned long long)objects, n,
 		 than_ns ? " (older than " : "",
 		 than_ns ? units__fmt_ns(than_ns, than, sizeof(than)) : "", than_ns ? ")" : "");
 	rtable__begin(k, &head_desc);
@@ -167,24 +173,26 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 
 		memreport__stack_val(s, db, g[i].stack, &st);
 		if (by_comm)
-			rtable__row(k, (struct rt_val[]){ { .s = scope },
-							  { .u = wall },
-							  { .s = "outstanding" },
-							  { .u = g[i].bytes },
-							  { .u = g[i].objects },
-							  { .u = now > g[i].oldest ? now - g[i].oldest : 0 },
-							  { .s = "" },
-							  { .s = g[i].comm ? g[i].comm : "?" },
-							  { .s = g[i].comm },
-							  { .stk = &st } });
+			rtable__row(k, (struct rt_val[]){
+					       { .s = scope },
+					       { .u = wall },
+					       { .s = "outstanding" },
+					       { .u = g[i].bytes },
+					       { .u = g[i].objects },
+					       { .u = now > g[i].oldest ? now - g[i].oldest : 0 },
+					       { .s = "" },
+					       { .s = g[i].comm ? g[i].comm : "?" },
+					       { .s = g[i].comm },
+					       { .stk = &st } });
 		else
-			rtable__row(k, (struct rt_val[]){ { .s = scope },
-							  { .u = wall },
-							  { .s = "outstanding" },
-							  { .u = g[i].bytes },
-							  { .u = g[i].objects },
-							  { .u = now > g[i].oldest ? now - g[i].oldest : 0 },
-							  { .stk = &st } });
+			rtable__row(k, (struct rt_val[]){
+					       { .s = scope },
+					       { .u = wall },
+					       { .s = "outstanding" },
+					       { .u = g[i].bytes },
+					       { .u = g[i].objects },
+					       { .u = now > g[i].oldest ? now - g[i].oldest : 0 },
+					       { .stk = &st } });
 	}
 	if (n)
 		rtable__end(k);

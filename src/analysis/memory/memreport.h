@@ -37,16 +37,17 @@ int memreport__size(struct session *s, struct evsel *ev, struct expr **size);
 struct rt_sink *memreport__sink(struct session *s, union rt_sinks *u);
 
 /* "scope" and "time_ns" (wall clock) first in each JSON record: values a scope and session__wall_ns. */
-#define MEMREPORT_STAMP_COLS                                              \
-	{ .name = "scope", .type = RT_STR, .flags = RT_NO_TEXT },         \
-	{                                                                 \
-		.name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS,    \
-		.flags = RT_NO_TEXT                                       \
+#define MEMREPORT_STAMP_COLS                                                               \
+	{ .name = "scope", .type = RT_STR, .flags = RT_NO_TEXT },                          \
+	{                                                                                  \
+		.name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT \
 	}
 
 /* A row's stack (memreport__stack_val): the frames under the row, "[no stack]" without. */
-#define MEMREPORT_STACK_COL \
-	{ .name = "stack", .title = "[no stack]", .type = RT_STACK, .width = 8 }
+#define MEMREPORT_STACK_COL                                                          \
+	{                                                                            \
+		.name = "stack", .title = "[no stack]", .type = RT_STACK, .width = 8 \
+	}
 /* The value of stack @id of @db for MEMREPORT_STACK_COL. */
 void memreport__stack_val(struct session *s, struct stackdb *db, u32 id, struct rt_stack *st);
 
