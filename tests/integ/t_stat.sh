@@ -29,7 +29,8 @@ pf=$(value page-faults "$T/s")
 check_range "stat: page-faults = 1999 more than the 1-page run, within 5" "$((pf - base))" 1994 2004
 v=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\1/p' "$T/s")
 iv=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\2/p' "$T/s")
-check_eq "touch: 50 voluntary switches (its own count)" "$v" 50
+# (a sleep whose timer fired while the vCPU was preempted before it blocked does not switch)
+check_range "touch: 50 voluntary switches, less those preempted ($iv) (its own count)" "$v" $((50 - iv)) 50
 cs=$(value context-switches "$T/s")
 # (+ 2, and a quarter of its preemptions: those before main and after its count on a busy host)
 check_range "stat: context-switches = the workload's own ($v+$iv) + at most 2 + $iv/4" "$cs" $((v + iv)) $((v + iv + 2 + iv / 4))
@@ -72,7 +73,13 @@ check_range "stat -i 200: interval blocks, one per 200 ms and the last partial (
 sum=$(awk '/ stat: [0-9.]* s$/ { i = 1; next } /^stat: total/ { i = 0 } i && $2 == "context-switches" { gsub(",", "", $1); s += $1 } END { print s + 0 }' "$T/i")
 tot=$(value context-switches "$T/i")
 check_eq "stat -i: the intervals add up to the total" "$sum" "$tot"
-check_range "stat -i: 800 sleeps" "$tot" 800 850
+v=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\1/p' "$T/i")
+iv=$(sed -n 's/^csw=\([0-9]*\)+\([0-9]*\)$/\2/p' "$T/i")
+# 800 sleeps, but a sleep whose timer fires while the vCPU is preempted before it blocks
+# switches no context: the workload's own count is the truth (+ 2 and a quarter of its
+# preemptions, as above)
+check_range "stat -i: context-switches of 800 sleeps = the workload's own (${v:-?}+${iv:-?}) + at most 2 + ${iv:-0}/4" \
+	"$tot" $((${v:-0} + ${iv:-0})) $((${v:-0} + ${iv:-0} + 2 + ${iv:-0} / 4))
 # a CPU's cpu-clock runs all the time: 1.000 CPUs utilized in the first interval and in
 # total, timed from the enable (opening 6 tracepoints takes tens of ms: counted in the first
 # interval's time before, 0.60-0.92 here then)
