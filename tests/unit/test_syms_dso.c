@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Symbols, continued (test_syms.c): PLT stubs against objdump, debug files,
+ * the vdso image, nested symbols, the dso cache (retries, build ids) and
+ * exec tracking.
+ */
+#define UT_SYMS_NAME "test_syms_dso"
+#include "syms_util.h"
+
+/*
+ * Every stub objdump names "x@plt" in .plt or .plt.sec of @file resolves to
+ * the same name; returns how many were compared, or -1 without objdump.
+ */
+static int plt_vs_objdump(const char *file)
+{
+	char cmd[PATH_MAX + 64], line[1024], name[512];
+	struct elfsyms *es = NULL;
+	unsigned long long a;
+	int n = 0, bad = 0;
+	FILE *fp;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec %s 2>/dev/null", file);
+	fp = popen(cmd, "r");
+	if (!fp)
+		return -1;
+	CHECK_INT(elfsyms__open(file, &es), 0);
+	while (es && fgets(line, sizeof(line), fp)) {
+		const struct sym *s;
+
+		/* PLT0 shows as "first@plt-0x10": it is no stub */
+		if (sscanf(line, "%llx <%511[^>]>:", &a, name) != 2 || !strstr(name, "@plt") ||
+		    strchr(name, '-'))
+			continue;
+		n++;
+		s = elfsyms__find(es, a + 5);
+		if (!s || strcmp(s->name, name) || s->start != a || s->end != a + 16) {
+			if (!bad++)
+				CHECK(0, "%s: %#llx is %s, objdump says %s", file, a,
+				      s ? s->name : "??", name);
+		}
+	}
+	if (pclose(fp) && !n)
+		n = -1;
+	CHECK(!bad, "%s: %d of %d PLT stubs differ from objdump", file, bad, n);
+	printf("# %s: %d PLT stubs named as objdump names them\n", file, n - bad);
+	elfsyms__delete(es);
+	return n;
+}
+
+/* PLT stubs are named from .rela.plt, as objdump and perf name them. */
+static void test_plt(void)
+{
+	static const char prog[] =
+		"#include <stdio.h>\nint main(void) { puts(\"x\"); return 0; }\n";
+	char src[PATH_MAX], bin[PATH_MAX], cmd[3 * PATH_MAX + 128];
+	int n;
+
+	n = plt_vs_objdump(exe);
+	if (n < 0) {
+		printf("# objdump not available: PLT names not checked\n");
+		return;
+	}
+	CHECK(n > 10, "%d PLT stubs in %s", n, exe);
+	/* .plt.sec (IBT): stubs without the 16-byte header */
+	snprintf(src, sizeof(src), "%s/plt.c", tmpdir);
+	snprintf(bin, sizeof(bin), "%s/plt_ibt", tmpdir);
+	if (write_file(src, prog, strlen(prog)))
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "cc -fcf-protection=full -Wl,-z,ibtplt -o %s %s 2>/dev/null && "
+		 "objdump -h %s | grep -q ' .plt.sec '",
+		 bin, src, bin);
+	if (system(cmd)) {
+		printf("# no IBT toolchain: .plt.sec not checked\n");
+		return;
+	}
+	n = plt_vs_objdump(bin);
+	CHECK(n >= 1, "%d PLT stubs in the IBT binary", n);
+}
+
+/* The shared debug file search: places, root prefix, build-id rule. */
+static void test_debugfile(void)
+{
+	char cmd[8 * PATH_MAX], root[PATH_MAX], out[PATH_MAX], want[2 * PATH_MAX];
+	unsigned char bid[BUILD_ID_MAX], other[BUILD_ID_MAX];
+	int fd, n;
+
+	fd = open(exe, O_RDONLY);
+	n = fd >= 0 ? elfsyms__read_build_id(fd, bid, sizeof(bid)) : -1;
+	if (fd >= 0)
+		close(fd);
+	CHECK(n == 20, "build-id of %s: %d", exe, n);
+	if (n != 20)
+		return;
+	/* a root with the binary's debug file in its .debug/ directory */
+	snprintf(root, sizeof(root), "%s/root", tmpdir);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/opt/app/.debug && cp %s %s/opt/app/app && "
+		 "cp %s %s/opt/app/.debug/app.dbg",
+		 root, exe, root, exe, root);
+	CHECK_INT(system(cmd), 0);
+	snprintf(want, sizeof(want), "%s/opt/app/.debug/app.dbg", root);
+	CHECK_INT(debugfile__find("/opt/app/app", root, bid, n, "app.dbg", out, sizeof(out)), 0);
+	CHECK_STR(str(out), str(want));
+	/* without the root the name does not open */
+	CHECK_INT(debugfile__find("/opt/app/app", "", bid, n, "app.dbg", out, sizeof(out)),
+		  -ENOENT);
+	/* a debug file of another build is refused; unknown build-id takes it */
+	memcpy(other, bid, n);
+	other[0] ^= 0xff;
+	CHECK_INT(debugfile__find("/opt/app/app", root, other, n, "app.dbg", out, sizeof(out)),
+		  -ENOENT);
+	CHECK_INT(debugfile__find("/opt/app/app", root, NULL, 0, "app.dbg", out, sizeof(out)), 0);
+	/* the file is never its own debug file; nor is a name with a '/' a link */
+	CHECK_INT(debugfile__find("/opt/app/app", root, bid, n, "app", out, sizeof(out)), -ENOENT);
+	CHECK_INT(debugfile__find("/opt/app/app", root, bid, n, "../app/.debug/app.dbg", out,
+				  sizeof(out)),
+		  -ENOENT);
+	/* too small an output buffer finds nothing rather than a cut name */
+	CHECK_INT(debugfile__find("/opt/app/app", root, bid, n, "app.dbg", out, 8), -ENOENT);
+	/* a non-ELF candidate is skipped */
+	snprintf(cmd, sizeof(cmd), "echo junk > %s/opt/app/.debug/junk.dbg", root);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(debugfile__find("/opt/app/app", root, NULL, 0, "junk.dbg", out, sizeof(out)),
+		  -ENOENT);
+}
+
+/* Our vdso: an ELF image, and the memfd copy holds exactly it. */
+static void test_vdso(void)
+{
+	const void *img;
+	struct stat st;
+	size_t len;
+	int fd;
+
+	if (vdso__image(&img, &len)) {
+		printf("# no vdso: not checked\n");
+		return;
+	}
+	CHECK(len >= 4096 && !memcmp(img, "\177ELF", 4), "vdso of %zu bytes", len);
+	fd = vdso__fd();
+	CHECK(fd >= 0 && !fstat(fd, &st) && (size_t)st.st_size == len, "memfd copy of %zu bytes",
+	      len);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The previous hit must not hide an inner symbol that starts later. */
+static void test_nested_last_hit(void)
+{
+	struct symtab *st = symtab__new();
+	const struct sym *s;
+
+	symtab__add(st, 0x1000, 0x100, "outer", 5, 3, 0);
+	symtab__add(st, 0x1040, 0x10, "inner", 5, 3, 0);
+	symtab__finish(st, 0);
+	s = symtab__find(st, 0x1008);
+	CHECK(s && !strcmp(s->name, "outer"), "outer first");
+	s = symtab__find(st, 0x1044);
+	CHECK(s && !strcmp(s->name, "inner"), "then inner: %s", s ? s->name : "NULL");
+	s = symtab__find(st, 0x1044);
+	CHECK(s && !strcmp(s->name, "inner"), "inner again (cached)");
+	symtab__delete(st);
+}
+
+/*
+ * A failure that depends on the process (its /proc/PID is gone) is not
+ * cached: the next process mapping the file gets symbols.  One that does
+ * not (the file is not ELF) is, with one warning.
+ */
+static void test_dso_retry(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	u32 dead = 4160000 + (getpid() % 1000), self = getpid();
+	char path[PATH_MAX], name[PATH_MAX + 32];
+	struct elfsyms *es;
+	struct dso *d;
+	struct stat st;
+	void *map;
+	long pg = sysconf(_SC_PAGESIZE);
+	u64 start;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/retry.so", tmpdir);
+	if (kill(dead, 0) == 0 || copy_file(exe, path) || stat(path, &st)) {
+		CHECK(0, "setup %s", path);
+		goto out;
+	}
+	fd = open(path, O_RDONLY);
+	map = mmap(NULL, pg, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	start = (u64)(uintptr_t)map;
+	/* a name that only the process's mapping opens (another mount namespace) */
+	snprintf(name, sizeof(name), "/nonexistent/ns%s", path);
+	d = dso_cache__get(dc, name, major(st.st_dev), minor(st.st_dev), st.st_ino, NULL, 0);
+	warnings = 0;
+	CHECK(dso__syms(dc, d, dead, start, start + pg) == NULL, "exited pid: no file");
+	CHECK(dso__syms(dc, d, dead, start, start + pg) == NULL, "same pid: not retried");
+	es = dso__syms(dc, d, self, start, start + pg);
+	CHECK(es && elfsyms__nr(es) > 10, "next pid mapping it loads the symbols");
+	CHECK_INT(warnings, 1);
+	CHECK(dso__open_path(d) && strstr(dso__open_path(d), "/map_files/"), "opened as %s",
+	      dso__open_path(d) ? dso__open_path(d) : "NULL");
+	/* opened through a process that then exits: re-resolved through another */
+	{
+		char name2[PATH_MAX + 32], want[64];
+		struct dso *d2;
+		pid_t child;
+
+		snprintf(name2, sizeof(name2), "/nonexistent/ns2%s", path);
+		d2 = dso_cache__get(dc, name2, major(st.st_dev), minor(st.st_dev), st.st_ino, NULL,
+				    0);
+		child = fork();
+		if (child == 0) {
+			pause();
+			_exit(0);
+		}
+		CHECK(dso__syms(dc, d2, child, start, start + pg) != NULL, "through the child");
+		snprintf(want, sizeof(want), "/proc/%d/map_files/", child);
+		CHECK(dso__open_path(d2) && strstr(dso__open_path(d2), want), "child's path");
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		snprintf(want, sizeof(want), "/proc/%u/map_files/", self);
+		CHECK(dso__path_for(d2, self, start, start + pg) &&
+			      strstr(dso__path_for(d2, self, start, start + pg), want),
+		      "re-resolved: %s", dso__open_path(d2) ? dso__open_path(d2) : "NULL");
+	}
+	/* not ELF: the same for every process, cached at once */
+	snprintf(path, sizeof(path), "%s/notelf.so", tmpdir);
+	write_file(path, "not an ELF file at all", 22);
+	stat(path, &st);
+	d = dso_cache__get(dc, path, major(st.st_dev), minor(st.st_dev), st.st_ino, NULL, 0);
+	warnings = 0;
+	CHECK(dso__syms(dc, d, dead, 0, 0) == NULL, "not ELF");
+	copy_file(exe, path); /* would load if it were retried */
+	CHECK(dso__syms(dc, d, self, 0, 0) == NULL, "not ELF is not retried");
+	CHECK_INT(warnings, 1);
+	munmap(map, pg);
+out:
+	dso_cache__delete(dc);
+}
+
+/*
+ * With attr.build_id MMAP2 has a build-id and no inode: a file replaced at
+ * its path must not be loaded as the mapped one.
+ */
+static void test_dso_build_id(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	unsigned char bid[BUILD_ID_MAX], other[BUILD_ID_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX];
+	u32 self = getpid();
+	long pg = sysconf(_SC_PAGESIZE);
+	struct elfsyms *es;
+	struct dso *d;
+	void *map = MAP_FAILED;
+	u64 start;
+	int fd, n, on;
+
+	snprintf(path, sizeof(path), "%s/bid.so", tmpdir);
+	snprintf(tmp, sizeof(tmp), "%s/bid.new", tmpdir);
+	fd = copy_file(exe, path) ? -1 : open(path, O_RDONLY);
+	n = fd >= 0 ? elfsyms__read_build_id(fd, bid, sizeof(bid)) : -1;
+	if (fd >= 0) {
+		map = mmap(NULL, pg, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+	}
+	fd = copy_file("/bin/true", tmp) ? -1 : open(tmp, O_RDONLY);
+	on = fd >= 0 ? elfsyms__read_build_id(fd, other, sizeof(other)) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || on <= 0 || map == MAP_FAILED || (n == on && !memcmp(bid, other, n))) {
+		CHECK(0, "setup: build-ids %d %d", n, on);
+		goto out;
+	}
+	start = (u64)(uintptr_t)map;
+	/* replaced at its path: the mapping still has the right one */
+	rename(tmp, path);
+	d = dso_cache__get(dc, path, 0, 0, 0, bid, n);
+	es = dso__syms(dc, d, self, start, start + pg);
+	CHECK(es && elfsyms__find(es, self_vaddr(es, (u64)(uintptr_t)&test_marker_fn)),
+	      "replaced file: the mapped one is loaded");
+	CHECK(dso__open_path(d) && strstr(dso__open_path(d), "/map_files/"), "through %s",
+	      dso__open_path(d) ? dso__open_path(d) : "NULL");
+	/* replaced, and no mapping to fall back to: unknown, one warning */
+	d = dso_cache__get(dc, path, 0, 0, 0, bid + 1, n - 1);
+	warnings = 0;
+	CHECK(dso__syms(dc, d, 0, 0, 0) == NULL, "build-id mismatch: no symbols");
+	CHECK(dso__syms(dc, d, 0, 0, 0) == NULL, "again");
+	CHECK_INT(warnings, 1);
+	CHECK(strstr(last_warning, "build-id") != NULL, "warning: %s", last_warning);
+	/* the right build-id at the path: loaded */
+	d = dso_cache__get(dc, path, 0, 0, 0, other, on);
+	CHECK(dso__syms(dc, d, 0, 0, 0) != NULL, "matching build-id loads");
+out:
+	if (map != MAP_FAILED)
+		munmap(map, pg);
+	dso_cache__delete(dc);
+}
+
+/* After an exec seen with MMAP2 tracking, /proc (maybe of a later exec) is not read. */
+static void test_exec_tracking(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	struct maps *m = maps__new(dc);
+	u32 pid = getpid();
+	u64 addr = (u64)(uintptr_t)&test_marker_fn;
+	const struct map *mp;
+
+	mp = proc__find(maps__proc(m, pid), addr);
+	CHECK(mp && mp->dso, "pre-existing process: /proc read");
+	maps__exec(m, pid);
+	maps__mmap(m, pid, 0x10000, 0x1000, 0, "/new/image", 0, 0, 0, NULL, 0);
+	mp = proc__find(maps__proc(m, pid), 0x10010);
+	CHECK(mp && !strcmp(dso__name(mp->dso), "/new/image"), "MMAP2 of the new image");
+	mp = proc__find(maps__proc(m, pid), addr);
+	CHECK(mp == NULL, "the old image is not read back from /proc: %s",
+	      mp && mp->dso ? dso__name(mp->dso) : "-");
+	maps__delete(m);
+	dso_cache__delete(dc);
+}
+int main(void)
+{
+	if (syms_setup())
+		return 1;
+	test_nested_last_hit();
+	test_plt();
+	test_debugfile();
+	test_vdso();
+	test_dso_retry();
+	test_dso_build_id();
+	test_exec_tracking();
+	syms_cleanup();
+	return ut_done("test_syms_dso");
+}
