@@ -72,6 +72,16 @@ ns() { awk -v v="$1" 'BEGIN { u = v; sub(/^[0-9.]+/, "", u); n = v + 0;
 	m = u == "ns" ? 1 : u == "us" ? 1e3 : u == "ms" ? 1e6 : u == "s" ? 1e9 : -1;
 	printf "%.0f\n", n * m }'; }
 
+# The time the hypervisor ran something else on the host's CPUs (steal in
+# /proc/stat, all CPUs), in ms.  A thread's own clock leaves it out
+# (paravirt steal accounting); a profiler's time between its switches has it.
+steal() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f\n", $9 * 1000 / hz }' /proc/stat; }
+STEAL=0 # set by a test: the steal during its last run
+# near A B: |A - B| <= 2% of B + 2 ms; A (time between a thread's switches)
+# may exceed its own clock B by the run's $STEAL besides
+near() { awk -v a="$1" -v b="$2" -v s="$STEAL" 'BEGIN { d = a - b; if (d < 0) d = -d; else d -= s
+	exit !(d <= b * 0.02 + 2) }'; }
+
 # attach OUT 'PROFILER ARGS' WORKLOAD ARGS...: the workload (which takes -f
 # FIFO first, or FIFO as its first argument with WORKLOAD=xcpu_req) prints its
 # pid and waits; the profiler (PID and FD in ARGS replaced) starts, and the

@@ -30,15 +30,6 @@ row() { awk -v t=":$1" 'f && substr($1, length($1) - length(t) + 1) == t { print
 # on CPU: "NAME MS PCT 0:12.5 1:3.0" -> the ms on CPU
 on() { awk -v c="$1" '{ for (i = 4; i <= NF; i++) { split($i, a, ":"); if (a[1] == c) s += a[2] } }
 	END { printf "%.2f\n", s + 0 }'; }
-# The time the hypervisor ran something else on this VM's CPUs (steal in
-# /proc/stat, all CPUs), in ms.  A thread's own clock leaves it out
-# (paravirt steal accounting); oncpu's time between its switches has it.
-steal() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f\n", $9 * 1000 / hz }' /proc/stat; }
-STEAL=0 # during the last run
-# near A B: |A - B| <= 2% of B + 2 ms; oncpu's A may exceed the thread's
-# clock B by the steal of the run besides
-near() { awk -v a="$1" -v b="$2" -v s="$STEAL" 'BEGIN { d = a - b; if (d < 0) d = -d; else d -= s
-	exit !(d <= b * 0.02 + 2) }'; }
 
 # 1. -- command: per thread
 s0=$(steal)
