@@ -102,6 +102,7 @@ attach() {
 	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
 	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
 	for a in $pargs; do a=${a//PID/$pid}; args+=("${a//FD/$fd}"); done
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" "${args[@]}" -v >"$out" 2>"$out.err" &
 	p=$!
 	for ((i = 0; i < 600; i++)); do

@@ -30,6 +30,7 @@ row() { awk -v a="$2" -v b="$3" -v n="$4" '$1 == a && $2 == "=>" && $3 == b { pr
 # run OUT: blktrace on the loop device while dd makes 100 direct reads
 run() {
 	local out=$1 p i
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" blktrace -d "$L" -v >"$out" 2>"$out.err" &
 	p=$!
 	for ((i = 0; i < 600; i++)); do

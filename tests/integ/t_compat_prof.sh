@@ -126,9 +126,11 @@ attach2() {
 	done
 	pid=$(grep -o 'pid=[0-9]*' "$o1.wl" | cut -d= -f2)
 	# shellcheck disable=SC2086
+	rm -f "$o1.err" # not an earlier run's "monitoring"
 	"$PP" ${a1//PID/$pid} -v >"$o1" 2>"$o1.err" &
 	p1=$!
 	# shellcheck disable=SC2086
+	rm -f "$o2.err" # not an earlier run's "monitoring"
 	"$PP" ${a2//PID/$pid} -v >"$o2" 2>"$o2.err" &
 	p2=$!
 	for ((i = 0; i < 600; i++)); do

@@ -104,6 +104,7 @@ check "multi-trace: the pending pair dropped at the hole, said" \
 	grep -qE '^multi-trace: [1-9][0-9]* pending pairs? dropped after lost events' "$T/m.out"
 
 # ... and without time order (keyed by CPU, system-wide on CPU 0): the lost hook at once
+rm -f "$T/mc.err" # not an earlier run's "monitoring"
 "$PP" multi-trace -e "syscalls:sys_enter_getppid/comm == \"$GP\"/" \
 	-e "syscalls:sys_exit_getppid/comm == \"$GP\"/" --sampling-limit 1 --cpus 0 -v \
 	>"$T/mc.out" 2>"$T/mc.err" &
@@ -155,6 +156,7 @@ exec 9<>"$T/go"
 "$T/$GP" 4000 0 --wait <&9 >"$T/gp.out" &
 gpid=$!
 for i in $(seq 100); do grep -q '^ready' "$T/gp.out" && break; sleep 0.1; done
+rm -f "$T/p.err" # not an earlier run's "monitoring"
 "$PP" trace -e "$EV" --pids "$gpid" --perfeval-pids "$gpid" -i 500 -v >"$T/p.out" 2>"$T/p.err" &
 pp=$!
 for i in $(seq 600); do

@@ -38,6 +38,7 @@ gate() {
 	exec 8>"$T/gate"
 	for _ in $(seq 500); do grep -q ready "$T/wl" && break; sleep 0.02; done
 	for a in "$@"; do args+=("${a//PID/$gpid}"); done
+	rm -f "$T/err" # not an earlier run's "monitoring"
 	"$PP" "${args[@]}" -v >"$T/out" 2>"$T/err" &
 	local ppid=$!
 	for _ in $(seq 1500); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.02; done
@@ -108,6 +109,7 @@ check_eq "--ptrace -- cmd (30 + 20): stderr empty" "$(cat "$T/err")" ""
 # tracer is refused in one line (status 1) while the first holds it
 ln -s "$(command -v sleep)" "$T/pp_ptrace_sleep"
 spawn sp "$T/pp_ptrace_sleep" 60
+rm -f "$T/err" # not an earlier run's "monitoring"
 "$PP" trace -e "$GP" --ptrace -p $sp -v >"$T/out" 2>"$T/err" &
 p1=$!
 for _ in $(seq 1500); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.02; done
@@ -129,6 +131,7 @@ reap $sp
 # ends, status 0; its background child (SIGINT ignored, as in any
 # non-interactive sh) runs on as it would without --ptrace: not traced, not
 # stopped
+rm -f "$T/err" # not an earlier run's "monitoring"
 "$PP" trace -e "$GP" --ptrace -v -- sh -c "\"$T/pp_ptrace_sleep\" 60 & exec \"$T/pp_ptrace_sleep\" 61" \
 	>"$T/out" 2>"$T/err" &
 p1=$!
@@ -172,6 +175,7 @@ else
 		exec 8>"$T/g1" 9>"$T/g2"
 		for _ in $(seq 500); do grep -q ready "$T/in.wl" && grep -q ready "$T/out.wl" && break; sleep 0.02; done
 		echo $inpid >"$cgmnt/$CGN/cgroup.procs"
+		rm -f "$T/err" # not an earlier run's "monitoring"
 		"$PP" "$@" -v >"$T/out" 2>"$T/err" &
 		local p=$!
 		for _ in $(seq 1500); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.02; done

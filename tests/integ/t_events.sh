@@ -106,6 +106,7 @@ sysw() {
 	local args=() pp
 	while [ "$1" != -- ]; do args+=("$1"); shift; done
 	shift
+	rm -f "$T/err" # not an earlier run's "monitoring"
 	"$PP" "${args[@]}" -v >"$T/out" 2>"$T/err" &
 	pp=$!
 	for _ in $(seq 1500); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.02; done

@@ -32,6 +32,7 @@ run_expr() {
 	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
 	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
 	# --order: the lines in write order even if write_n moves to another CPU
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" expr -v --order -e "$E/common_pid==$pid && fd==$fd/" "$2" >"$out" 2>"$out.err" &
 	p=$!
 	wait_for "$out.err" '^perf-prof: monitoring:' $p

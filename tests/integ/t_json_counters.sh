@@ -112,6 +112,7 @@ check "stat --perins: the thread's switches, at least its own ($v)" \
 	test "$(jq -r 'select(has("tid")) | .value' "$T/w.json")" -ge $((${v:-1}))
 
 # SIGUSR1: the run so far
+rm -f "$T/u.err" # not an earlier run's "monitoring"
 "$PP" stat --json -C 0 -e cpu-clock -o "$T/u.json" -v 2>"$T/u.err" &
 pp=$!
 for _ in $(seq 100); do grep -q '^perf-prof: monitoring' "$T/u.err" && break; sleep 0.1; done

@@ -86,6 +86,7 @@ on_writes() {
 	wait_for "$out.wl" '^pid=' "$w"
 	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
 	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" "$prof" -v --order -e "syscalls:sys_enter_write/common_pid==$pid && fd==$fd/" "$@" >"$out" 2>"$out.err" &
 	p=$!
 	wait_for "$out.err" '^perf-prof: monitoring:' $p

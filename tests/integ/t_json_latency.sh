@@ -52,6 +52,7 @@ now_ns() { date +%s%N; }
 start2() {
 	local out=$1 i f
 	shift
+	rm -f "$out.txt.err" "$out.json.err" # not an earlier run's "monitoring"
 	"$PP" "$@" -v >"$out.txt" 2>"$out.txt.err" &
 	echo $! >"$out.txt.pid"
 	"$PP" "$@" --json -v >"$out.json" 2>"$out.json.err" &

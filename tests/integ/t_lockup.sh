@@ -60,6 +60,7 @@ if console_ok; then
 	# the writer's CPU kept busy: a gap during which the CPU left idle is not reported, and
 	# the writer, woken from its nap, may disable interrupts before the first timer sample
 	spinner busy "$LAST"
+	rm -f "$T/k.err" # not an earlier run's "monitoring"
 	"${DIE_TERM[@]}" "$PP" irq-off -C "$LAST" --than 5ms -g -v >"$T/k" 2>"$T/k.err" &
 	p=$!
 	if monitoring "$T/k.err" $p; then
@@ -224,6 +225,7 @@ if [ "$(cat /proc/sys/kernel/watchdog 2>/dev/null)" = 1 ] && [ "$thresh" -gt 0 ]
 else
 	skip "watchdog: the lockup detector is off or watchdog_thresh is not 1..10 here"
 fi
+rm -f "$T/i.err" # not an earlier run's "monitoring"
 "${DIE_TERM[@]}" "$PP" watchdog -v >"$T/i" 2>"$T/i.err" &
 p=$!
 monitoring "$T/i.err" $p

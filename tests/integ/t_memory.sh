@@ -39,6 +39,7 @@ wait_exit() {
 # DWARF stacks copy 8 KiB per sample: a 64K budget holds a handful of them,
 # far fewer than the 10 ms ordering margin collects on this load.
 start_load
+rm -f "$T/b.err" # not an earlier run's "monitoring"
 spawn pp "$PP" task-state -g --call-graph dwarf --order-mem 64K -v -i 1000 >"$T/b.out" 2>"$T/b.err"
 # An ASan build on a busy host takes seconds to load its symbols: wait for the
 # events to be on, then for an interval that had drops (or 60 s)
@@ -71,6 +72,7 @@ check "the table is printed" grep -q '^STATE ' "$T/b.out"
 # The backlog fills the queue (default budget); a run that did not look at its
 # signals while processing took minutes to end here.
 start_load
+rm -f "$T/s.err" # not an earlier run's "monitoring"
 spawn pp "$PP" task-state -g -v >"$T/s.out" 2>"$T/s.err"
 # SIGTERM before the events are on would end it as any program (a busy host
 # or an ASan build can take seconds to get there): wait for -v's line first

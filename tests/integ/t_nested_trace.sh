@@ -30,6 +30,7 @@ fi
 run() {
 	local out=$1 p i
 	shift
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" nested-trace -e irq_vectors:local_timer_entry,irq_vectors:local_timer_exit \
 		-e "timer:hrtimer_expire_entry/function==0x$ADDR/,timer:hrtimer_expire_exit" -C 1 -v "$@" \
 		>"$out" 2>"$out.err" &

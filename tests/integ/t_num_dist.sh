@@ -31,6 +31,7 @@ run_nd() {
 	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
 	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
 	for a in "$@"; do a=${a//PID/$pid}; args+=("${a//FD/$fd}"); done
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" num-dist -v "${args[@]}" >"$out" 2>"$out.err" &
 	p=$!
 	for ((i = 0; i < 600; i++)); do

@@ -142,6 +142,7 @@ else
 	skip "no syscalls tracepoints: multi-trace --heatmap"
 fi
 # SIGHUP (log rotation): a link planted where the file was is not reopened
+rm -f "$T/h.err" # not an earlier run's "monitoring"
 spawn pp "$PP" trace -v -e sched:sched_switch -o "$T/d/log" 2>"$T/h.err"
 wait_for "$T/h.err" '^perf-prof: monitoring: [0-9]+ events enabled'
 mv "$T/d/log" "$T/d/log.1"

@@ -120,6 +120,7 @@ MX=ts_mixed_$sfx
 ln -s "$W/ts_mixed" "$T/$MX"
 run_ts() { # OUT: task-state -g on $MX with a flame graph and pprof
 	local p i
+	rm -f "$1.err" # not an earlier run's "monitoring"
 	"$PP" task-state -v --filter "$MX" -g --flame-graph "$1" --pprof "$1" >"$1.out" 2>"$1.err" &
 	p=$!
 	for ((i = 0; i < 600; i++)); do

@@ -16,6 +16,7 @@ line() { awk -v k="$2" -v n="$3" 'index($0, k) == 1 { print $n; exit }' "$1"; }
 monitor() {
 	local out=$1 i
 	shift
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" "$@" -v >"$out" 2>"$out.err" &
 	echo $! >"$out.pid"
 	for ((i = 0; i < 600; i++)); do

@@ -99,6 +99,7 @@ check "workload -v: each run says how its command ended (not run, or ended by th
 # killed_run ERR: a run with a tracefs uprobe, SIGKILLed once monitoring; kp gets its pid
 killed_run() {
 	local i
+	rm -f "$T/$1" # not an earlier run's "monitoring"
 	"$PP" trace -v -e 'uprobe:nanosleep@"libc.so.6"' -p "$tgt" -o /dev/null 2>"$T/$1" &
 	kp=$!
 	for i in $(seq 600); do

@@ -34,6 +34,7 @@ run_ts() {
 	local out=$1 args=$2 p i
 	shift 2
 	# shellcheck disable=SC2086
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" task-state -v $args >"$out" 2>"$out.err" &
 	p=$!
 	# the workload starts once the events are on (-v says so), not after a guess

@@ -47,6 +47,7 @@ run_three() {
 	echo "${pids[*]}" >"$T/pids3"
 	echo "${pids[*]}" >>"$T/allpids"
 	for a in "$@"; do args+=("${a//FILTER/$filter}"); done
+	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" top -v -i 600000 "${args[@]}" >"$out" 2>"$out.err" &
 	p=$!
 	wait_for "$out.err" '^perf-prof: monitoring: [0-9]* events enabled' $p
@@ -100,6 +101,7 @@ spawn w "$W/write_n" "$T/wf" >"$T/w.out"
 wait_for "$T/w.out" '^pid=' "$w"
 wpid=$(grep -o 'pid=[0-9]*' "$T/w.out" | cut -d= -f2)
 fd=$(grep -o 'fd=[0-9]*' "$T/w.out" | cut -d= -f2)
+rm -f "$T/e.err" # not an earlier run's "monitoring"
 "$PP" top -v -i 600000 -e "syscalls:sys_enter_write/common_pid==$wpid/key=fd/top-by=count/top-add=count>50/" \
 	>"$T/e" 2>"$T/e.err" &
 p=$!

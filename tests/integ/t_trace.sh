@@ -63,6 +63,7 @@ attach() {
 	exec 7>"$fifo"
 	# attach after its exec: it says "ready PID" when it blocks on the fifo
 	for _ in $(seq 100); do grep -q ready "$T/wl" && break; sleep 0.02; done
+	rm -f "$T/err" # not an earlier run's "monitoring"
 	"$PP" trace -e syscalls:sys_enter_getppid "$1" $wpid -v >"$T/out" 2>"$T/err" &
 	ppid=$!
 	# the workload goes once perf-prof says its events are on
@@ -227,6 +228,7 @@ gone() { [ ! -e "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/n
 run_gated() {
 	local fifo=$1
 	shift
+	rm -f "$T/err" # not an earlier run's "monitoring"
 	"$PP" "$@" -v >"$T/out" 2>"$T/err" &
 	ppid=$!
 	for _ in $(seq 600); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.1; done
@@ -305,6 +307,7 @@ gate_start() {
 }
 # gate_run ARGS...: perf-prof ARGS -v; once it monitors, open the gate; wait for both
 gate_run() {
+	rm -f "$T/err" # not an earlier run's "monitoring"
 	"$PP" "$@" -v >"$T/out" 2>"$T/err" &
 	ppid=$!
 	for _ in $(seq 1500); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.02; done
@@ -351,6 +354,7 @@ check_eq "-N with a workload: no process of it left" "$(ours_sleeping)" 0
 
 # SIGTERM to perf-prof goes to the workload, which dies of it: the run's own
 # end (issue 21), exit 0; -v says so
+rm -f "$T/err" # not an earlier run's "monitoring"
 "$PP" trace -e sched:sched_switch -o /dev/null -v -- sleep 30 2>"$T/err" &
 tpid=$!
 for _ in $(seq 600); do grep -q '^perf-prof: monitoring' "$T/err" && break; sleep 0.1; done
