@@ -90,6 +90,7 @@ attach() {
 	local out=$1 pargs=$2 wl=$3 w p i pid fd a args=()
 	shift 3
 	mkfifo "$out.fifo"
+	rm -f "$out.wl" # not an earlier run's lines
 	if [ "$wl" = xcpu_req ]; then
 		spawn w "$W/$wl" "$out.fifo" "$@" >"$out.wl"
 	else

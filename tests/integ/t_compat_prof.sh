@@ -119,6 +119,7 @@ attach2() {
 	local o1=$1 a1=$2 o2=$3 a2=$4 wl=$5 w p1 p2 pid i
 	shift 5
 	mkfifo "$o1.fifo"
+	rm -f "$o1.wl" # not an earlier run's lines
 	spawn w "$W/$wl" -f "$o1.fifo" "$@" >"$o1.wl"
 	for ((i = 0; i < 100; i++)); do
 		grep -q '^pid=' "$o1.wl" && break

@@ -33,6 +33,7 @@ gate() {
 	shift 2
 	rm -f "$T/gate"
 	mkfifo "$T/gate"
+	rm -f "$T/wl" # not an earlier run's lines
 	"$W/fork_getppid" "$np" "$nc" --wait <"$T/gate" >"$T/wl" &
 	local gpid=$!
 	exec 8>"$T/gate"

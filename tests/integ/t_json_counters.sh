@@ -338,6 +338,7 @@ kern() { # OUT CLOSE PROFILER ARGS...
 	local out=$1 close=$2 i pid p
 	shift 2
 	mkfifo "$out.fifo"
+	rm -f "$out.wl" # not an earlier run's lines
 	spawn w "$W/eventfds" -f "$out.fifo" 100 3000 "$close" >"$out.wl"
 	for i in $(seq 50); do grep -q '^pid=' "$out.wl" && break; sleep 0.1; done
 	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)

@@ -89,6 +89,7 @@ both() {
 	now_ns >"$out.t0"
 	# shellcheck disable=SC2086
 	start2 "$out" $args
+	rm -f "$out.wl" # not an earlier run's lines
 	"$@" >"$out.wl"
 	sleep 0.3
 	stop2 "$out"
@@ -103,6 +104,7 @@ both_p() {
 	shift 2
 	rm -f "$out.fifo"
 	mkfifo "$out.fifo"
+	rm -f "$out.wl" # not an earlier run's lines
 	if [ "${wl[0]}" = write_n ]; then
 		spawn w "$W/${wl[0]}" "$out.fifo" "${wl[@]:1}" >"$out.wl"
 	else
@@ -360,6 +362,7 @@ run_rd() {
 	rm -f "$T/rdf"
 	mkfifo "$T/rdf"
 	spawn spin taskset -c 0 sh -c 'while :; do :; done'
+	rm -f "$T/rd.wl" # not an earlier run's lines
 	spawn w chrt -i 0 "$W/lat_sleep" -f "$T/rdf" -c 0 200 2 >"$T/rd.wl"
 	for ((i = 0; i < 100; i++)); do grep -q '^pid=' "$T/rd.wl" && break; sleep 0.1; done
 	pid=$(grep -o 'pid=[0-9]*' "$T/rd.wl" | cut -d= -f2)

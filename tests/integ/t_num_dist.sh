@@ -23,6 +23,7 @@ run_nd() {
 	local out=$1 w p i pid fd a args=()
 	shift
 	mkfifo "$out.fifo"
+	rm -f "$out.wl" # not an earlier run's lines
 	spawn w "$W/write_n" "$out.fifo" >"$out.wl"
 	for ((i = 0; i < 100; i++)); do
 		grep -q '^pid=' "$out.wl" && break

@@ -95,6 +95,7 @@ check "the burster: $bms ms near its own clock's $bown ms ($bnaps naps: 2% + 2 m
 		exit !(b > 0 && d <= b * 0.02 + 2 + n * 0.05) }'
 
 # 2. the CPU view: every task of CPUs 0 and 1 while pinned spins
+rm -f "$T/wl" # not an earlier run's lines
 spawn w "$W/pinned" 4 spin@0 spin@1 >"$T/wl"
 for i in $(seq 50); do grep -q '^thread spin1 ' "$T/wl" && break; sleep 0.1; done
 # sched NAME: "ns on CPU, ns waiting for it" of the thread so far (the kernel's schedstat)

@@ -38,6 +38,7 @@ mkfifo "$T/fifo"
 # wakeup until the spinner's slice ends (ms, not us: the two tools stamp
 # their own samples of one tracepoint hit a fraction of a us apart)
 spawn spin taskset -c 0 sh -c 'while :; do :; done'
+rm -f "$T/wl" # not an earlier run's lines
 spawn w chrt -i 0 "$W/lat_sleep" -f "$T/fifo" -c 0 200 2 >"$T/wl"
 for ((i = 0; i < 100; i++)); do grep -q '^pid=' "$T/wl" && break; sleep 0.1; done
 pid=$(grep -o 'pid=[0-9]*' "$T/wl" | cut -d= -f2)

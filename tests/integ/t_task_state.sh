@@ -42,6 +42,7 @@ run_ts() {
 		grep -q '^perf-prof: monitoring' "$out.err" && break
 		sleep 0.1
 	done
+	rm -f "$out.wl" # not an earlier run's lines
 	"$@" >"$out.wl"
 	sleep 0.3
 	kill -INT $p
@@ -74,6 +75,7 @@ wait_gone() {
 run_attach() {
 	local out=$1 args=$2 sel=$3 w p i id
 	shift 3
+	rm -f "$out.wl" # not an earlier run's lines
 	"$@" >"$out.wl" &
 	w=$!
 	for ((i = 0; i < 100; i++)); do

@@ -58,6 +58,7 @@ attach() {
 	local fifo=$T/go start end
 	rm -f "$fifo"
 	mkfifo "$fifo"
+	rm -f "$T/wl" # not an earlier run's lines
 	"$W/getppid_loop" 1000 0 --wait <"$fifo" >"$T/wl" &
 	wpid=$!
 	exec 7>"$fifo"
@@ -300,6 +301,7 @@ fi
 gate_start() {
 	rm -f "$T/gate"
 	mkfifo "$T/gate"
+	rm -f "$T/gate.out" # not an earlier run's lines
 	"$@" <"$T/gate" >"$T/gate.out" &
 	gpid=$!
 	exec 8>"$T/gate"
