@@ -71,9 +71,19 @@ static size_t head_fmt(char *buf, const char *ts, const char *comm, uint32_t tid
 void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
 		  const char *name)
 {
-	char buf[128];
+	char buf[192];
+	size_t n = head_fmt(buf, ts, comm, tid, cpu), l = strlen(name);
 
-	fwrite_unlocked(buf, 1, head_fmt(buf, ts, comm, tid, cpu), out);
+	/* one write for the whole head (the part before the name is at most 68) */
+	if (l + 2 <= sizeof(buf) - n) {
+		memcpy(buf + n, name, l);
+		n += l;
+		buf[n++] = ':';
+		buf[n++] = ' ';
+		fwrite_unlocked(buf, 1, n, out);
+		return;
+	}
+	fwrite_unlocked(buf, 1, n, out);
 	fputs_unlocked(name, out);
 	fputs_unlocked(": ", out);
 }
