@@ -16,8 +16,9 @@
 #   PP_OPTS adds options to perf-prof's command line (PP_OPTS=--order: through the
 #   time order, as perf script's output is).
 #   BENCH_PP2=PATH runs a second perf-prof binary (another build, e.g. a base commit)
-#   the same way in every round, right after the first: its column is "pp2", with
-#   the ratio of the first's CPU per event to its own.  BENCH_NO_PERF=1 leaves
+#   the same way in every round, next to the first (which of the two runs first
+#   alternates): its column is "pp2", with the ratio of the first's figures to its
+#   own.  BENCH_NO_PERF=1 leaves
 #   perf out (the targets against it are then not reported).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -176,10 +177,11 @@ for t in "${tools[@]}"; do run_tool "$t" idle; done
 for ((r = 1; r <= rounds; r++)); do
 	run_base
 	line=""
-	for t in "${tools[@]}"; do
-		run_tool "$t"
-		line+=", $(label "$t") $(tail -n 1 "$tmp/$t.res")"
-	done
+	order=("${tools[@]}")
+	# two perf-prof binaries: which runs first alternates from round to round
+	[ -n "$pp2" ] && ((r % 2 == 0)) && order=(pp2 pp "${tools[@]:2}")
+	for t in "${order[@]}"; do run_tool "$t"; done
+	for t in "${tools[@]}"; do line+=", $(label "$t") $(tail -n 1 "$tmp/$t.res")"; done
 	printf "  round %d: base %ss%s  (workload s, seen, lost, CPU s)\n" "$r" \
 		"$(tail -n 1 "$tmp/base.res")" "$line"
 done
