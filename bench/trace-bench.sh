@@ -15,6 +15,11 @@
 #   same treatment).
 #   PP_OPTS adds options to perf-prof's command line (PP_OPTS=--order: through the
 #   time order, as perf script's output is).
+#   BENCH_PP2=PATH runs a second perf-prof binary (another build, e.g. a base commit)
+#   the same way in every round, next to the first (which of the two runs first
+#   alternates): its column is "pp2", with the ratio of the first's figures to its
+#   own.  BENCH_NO_PERF=1 leaves
+#   perf out (the targets against it are then not reported).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
@@ -24,8 +29,11 @@ case $build in /*) ;; *) build=$top/$build ;; esac
 pp=$build/perf-prof
 [ "$build" = "$top/build" ] && pp=$top/perf-prof
 [ -x "$pp" ] || { echo "no $pp (make BUILD=...)"; exit 1; }
+pp2=${BENCH_PP2:-}
+[ -z "$pp2" ] || [ -x "$pp2" ] || { echo "no $pp2 (BENCH_PP2)"; exit 1; }
+no_perf=${BENCH_NO_PERF:-0}
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
-command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)"; exit 1; }
+command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf: the workload is perf bench)"; exit 1; }
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (workload on CPU 1, tools on CPU 0)"; exit 1; }
 rt=()
 wrt=()
@@ -90,12 +98,12 @@ run_base() {
 	echo "$a $b" | awk '{ if ($4 > $2) printf "%.3f\n", ($3 - $1) / ($4 - $2) }' >>"$tmp/busy0"
 }
 
-run_pp() { # [idle]: no workload, 1 s: the fixed cost of starting and stopping
-	local sub pid w seen lost cpu res=${1:-res}
+run_pp() { # NAME BINARY [idle]: no workload, 1 s: the fixed cost of starting and stopping
+	local sub pid w seen lost cpu name=$1 bin=$2 res=${3:-res}
 	rm -f "$tmp/pp.pid" "$tmp/pp.txt" "$tmp/pp.times"
 	(
 		# shellcheck disable=SC2086 # PP_OPTS: words
-		"${rt[@]}" taskset -c 0 "$pp" trace -e sched:sched_switch -C 1 ${PP_OPTS:-} \
+		"${rt[@]}" taskset -c 0 "$bin" trace -e sched:sched_switch -C 1 ${PP_OPTS:-} \
 			-o "$tmp/pp.txt" 2>"$tmp/pp.err" &
 		echo $! >"$tmp/pp.pid"
 		wait $!
@@ -113,7 +121,7 @@ run_pp() { # [idle]: no workload, 1 s: the fixed cost of starting and stopping
 	seen=$(grep -c 'sched:sched_switch' "$tmp/pp.txt")
 	lost=$(grep -oE 'lost [0-9]+ events' "$tmp/pp.err" | awk '{ s += $2 } END { print s + 0 }')
 	cpu=$(child_cpu "$tmp/pp.times")
-	echo "$w $seen $lost $cpu" >>"$tmp/pp.$res"
+	echo "$w $seen $lost $cpu" >>"$tmp/$name.$res"
 }
 
 run_perf() { # [idle]: no workload, 1 s: the fixed cost of starting and stopping
@@ -150,22 +158,37 @@ median() { # FILE COLUMN
 		awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+tools=(pp)
+[ -n "$pp2" ] && tools+=(pp2)
+[ "$no_perf" = 1 ] || tools+=(perf)
+label() { case $1 in pp) echo perf-prof ;; pp2) echo pp2 ;; perf) echo perf ;; esac; }
 printf "trace-bench: perf bench sched pipe -l %s on CPU 1 (~%s switches), tools on CPU 0, %s rounds%s\n" \
 	"$loops" "$((2 * loops))" "$rounds" "${rt[*]:+, tools under ${rt[*]}, workload under ${wrt[*]}}${PP_OPTS:+, perf-prof ${PP_OPTS}}"
+echo "  perf-prof: $pp${pp2:+; pp2: $pp2}"
 t_start=$(date +%s)
-run_pp idle || { echo "perf-prof run failed: $(cat "$tmp/pp.err")"; exit 1; }
-run_perf idle || { echo "perf run failed: $(cat "$tmp/rec.err")"; exit 1; }
+run_tool() { # TOOL [idle]
+	case $1 in
+	pp) run_pp pp "$pp" "${2:-}" || { echo "perf-prof run failed: $(cat "$tmp/pp.err")"; exit 1; } ;;
+	pp2) run_pp pp2 "$pp2" "${2:-}" || { echo "pp2 run failed: $(cat "$tmp/pp.err")"; exit 1; } ;;
+	perf) run_perf "${2:-}" || { echo "perf run failed: $(cat "$tmp/rec.err")"; exit 1; } ;;
+	esac
+}
+for t in "${tools[@]}"; do run_tool "$t" idle; done
 for ((r = 1; r <= rounds; r++)); do
 	run_base
-	run_pp || { echo "perf-prof run failed: $(cat "$tmp/pp.err")"; exit 1; }
-	run_perf || { echo "perf run failed: $(cat "$tmp/rec.err")"; exit 1; }
-	printf "  round %d: base %ss, perf-prof %s, perf %s  (workload s, seen, lost, CPU s)\n" "$r" \
-		"$(tail -n 1 "$tmp/base.res")" "$(tail -n 1 "$tmp/pp.res")" "$(tail -n 1 "$tmp/perf.res")"
+	line=""
+	order=("${tools[@]}")
+	# two perf-prof binaries: which runs first alternates from round to round
+	[ -n "$pp2" ] && ((r % 2 == 0)) && order=(pp2 pp "${tools[@]:2}")
+	for t in "${order[@]}"; do run_tool "$t"; done
+	for t in "${tools[@]}"; do line+=", $(label "$t") $(tail -n 1 "$tmp/$t.res")"; done
+	printf "  round %d: base %ss%s  (workload s, seen, lost, CPU s)\n" "$r" \
+		"$(tail -n 1 "$tmp/base.res")" "$line"
 done
 
 base=$(median "$tmp/base.res" 1)
 busy=$(median "$tmp/busy0" 1)
-for t in pp perf; do
+for t in "${tools[@]}"; do
 	eval "${t}_w=\$(median \"\$tmp/$t.res\" 1)"
 	eval "${t}_seen=\$(median \"\$tmp/$t.res\" 2)"
 	eval "${t}_lost=\$(median \"\$tmp/$t.res\" 3)"
@@ -179,28 +202,55 @@ for t in pp perf; do
 		"$tmp/$t.res" >"$tmp/$t.net"
 	eval "${t}_net=\$(median \"\$tmp/$t.net\" 1)"
 	eval "${t}_icpu=\$icpu"
+	eval "${t}_all=\$(paste -sd/ \"\$tmp/$t.nspe\")"
 done
 # shellcheck disable=SC2154 # set by eval above
 {
 	ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 	slow() { awk -v a="$1" -v b="$base" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
+	# a row: TITLE VAR [ratio]: the tools' values of VAR, then perf-prof / each other tool
+	row() {
+		local title=$1 var=$2 how=${3:-ratio} t v line head
+		line=$(printf "%-26s" "$title")
+		for t in "${tools[@]}"; do
+			eval "v=\${${t}_${var}}"
+			[ "$how" = slow ] && v="$(slow "$v")x"
+			line+=$(printf " %12s" "$v")
+		done
+		for t in "${tools[@]:1}"; do
+			eval "v=\${${t}_${var}}"
+			if [ "$how" = ratio ]; then
+				line+=$(printf " %14s" "$(ratio "$(eval "echo \$pp_${var}")" "$v")")
+			else
+				line+=$(printf " %14s" -)
+			fi
+		done
+		echo "$line"
+	}
 	echo
-	printf "%-26s %12s %12s %14s\n" "median of $rounds" perf-prof perf "perf-prof/perf"
-	printf "%-26s %12s %12s %14s\n" "events seen" "$pp_seen" "$perf_seen" "$(ratio "$pp_seen" "$perf_seen")"
-	printf "%-26s %12s %12s %14s\n" "events lost" "$pp_lost" "$perf_lost" -
-	printf "%-26s %12s %12s %14s\n" "tool CPU time (s)" "$pp_cpu" "$perf_cpu" "$(ratio "$pp_cpu" "$perf_cpu")"
-	printf "%-26s %12s %12s %14s\n" "tool CPU per event (ns)" "$pp_nspe" "$perf_nspe" \
-		"$(ratio "$pp_nspe" "$perf_nspe")"
-	printf "%-26s %12s %12s %14s\n" "  idle run CPU (s)" "$pp_icpu" "$perf_icpu" "$(ratio "$pp_icpu" "$perf_icpu")"
-	printf "%-26s %12s %12s %14s\n" "  CPU/event net of idle" "$pp_net" "$perf_net" "$(ratio "$pp_net" "$perf_net")"
-	printf "%-26s %12s %12s %14s\n" "workload time (s)" "$pp_w" "$perf_w" "$(ratio "$pp_w" "$perf_w")"
-	printf "%-26s %12s %12s %14s\n" "slowdown (base ${base}s)" "$(slow "$pp_w")x" "$(slow "$perf_w")x" -
+	head=$(printf "%-26s" "median of $rounds")
+	for t in "${tools[@]}"; do head+=$(printf " %12s" "$(label "$t")"); done
+	for t in "${tools[@]:1}"; do head+=$(printf " %14s" "perf-prof/$(label "$t")"); done
+	echo "$head"
+	row "events seen" seen
+	row "events lost" lost none
+	row "tool CPU time (s)" cpu
+	row "tool CPU per event (ns)" nspe
+	row "  idle run CPU (s)" icpu
+	row "  CPU/event net of idle" net
+	row "workload time (s)" w
+	row "slowdown (base ${base}s)" w slow
+	for t in "${tools[@]}"; do
+		eval "echo \"  $(label "$t") CPU per event, each round (ns): \$${t}_all\""
+	done
 	echo
 	verdict() { if [ "$1" = 1 ]; then echo met; else echo MISSED; fi; }
-	printf "target: CPU/event <= 0.5 x perf's:        %s\n" \
-		"$(verdict "$(awk -v a="$pp_nspe" -v b="$perf_nspe" 'BEGIN { print (a <= 0.5 * b) }')")"
-	printf "target: slowdown <= perf record's:        %s\n" \
-		"$(verdict "$(awk -v a="$pp_w" -v b="$perf_w" 'BEGIN { print (a <= b * 1.02) }')") (2% noise allowed)"
+	if [ "$no_perf" != 1 ]; then
+		printf "target: CPU/event <= 0.5 x perf's:        %s\n" \
+			"$(verdict "$(awk -v a="$pp_nspe" -v b="$perf_nspe" 'BEGIN { print (a <= 0.5 * b) }')")"
+		printf "target: slowdown <= perf record's:        %s\n" \
+			"$(verdict "$(awk -v a="$pp_w" -v b="$perf_w" 'BEGIN { print (a <= b * 1.02) }')") (2% noise allowed)"
+	fi
 	printf "target: no lost events (default buffers): %s\n" "$(verdict "$([ "$pp_lost" = 0 ] && echo 1)")"
 	printf "background load on CPU 0 during base runs: %.0f%%%s\n" "$(awk -v b="$busy" 'BEGIN { print b * 100 }')" \
 		"$(awk -v b="$busy" 'BEGIN { if (b > 0.1) print " (busy host: tools compete for CPU 0, figures are noisy; try BENCH_RT=1)" }')"

@@ -64,18 +64,23 @@ u64 session__wall_ns(struct session *s, u64 time)
 
 void session__fmt_time(struct session *s, u64 time, char *buf, size_t len)
 {
+	session__fmt_wall(s, session__wall_ns(s, time), buf, len);
+}
+
+void session__fmt_wall(struct session *s, u64 wall_ns, char *buf, size_t len)
+{
 	long long wall, sec, ns;
 	long usec;
 
 	if (s->conf.clock->tsc || s->conf.clock->kvmclock) {
 		/* the original's form: ticks (kvmclock ns) / 10^9 as SECONDS.USEC */
-		u64 t = session__wall_ns(s, time);
+		u64 t = wall_ns;
 
 		snprintf(buf, len, "%llu.%06llu", (unsigned long long)(t / 1000000000ULL),
 			 (unsigned long long)(t % 1000000000ULL / 1000));
 		return;
 	}
-	wall = (long long)session__wall_ns(s, time);
+	wall = (long long)wall_ns;
 	sec = wall / 1000000000LL;
 	ns = wall % 1000000000LL;
 	if (ns < 0) { /* before the epoch (a --clock-offset): round down */

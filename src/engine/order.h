@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Time ordering of records from several ring buffers: a min-heap of
- * copied records keyed by (time, arrival).  The session pushes every
- * record it reads and pops those older than a safe horizon: the time at
- * which every buffer was last read, minus a margin for records that were
- * time-stamped but not yet committed when the buffer was read.  Nothing
- * is delivered before all buffers have been read past its time, and the
- * horizon advances with every read, so nothing waits forever.
+ * Time ordering of records from several ring buffers: copied records
+ * delivered by (time, arrival), from a run per buffer (tag) of records
+ * pushed in time order and a heap of those that were not (order.c says
+ * how).  The session pushes every record it reads and pops those older
+ * than a safe horizon: the time at which every buffer was last read,
+ * minus a margin for records that were time-stamped but not yet
+ * committed when the buffer was read.  Nothing is delivered before all
+ * buffers have been read past its time, and the horizon advances with
+ * every read, so nothing waits forever.
  */
 #ifndef PP_ORDER_H
 #define PP_ORDER_H

@@ -67,9 +67,9 @@ unsigned long sample__nr_parsed(void)
 int sample__time(const struct perf_event_header *hdr, u64 st, u64 *time, u32 *tid)
 {
 	const unsigned char *p = (const unsigned char *)(hdr + 1);
-	unsigned before = 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP));
-	unsigned need =
-		before + 8 * __builtin_popcountll(st & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME));
+	/* (no __builtin_popcountll: without -mpopcnt it is a libgcc call per record) */
+	unsigned before = (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0) + (st & PERF_SAMPLE_IP ? 8 : 0);
+	unsigned need = before + (st & PERF_SAMPLE_TID ? 8 : 0) + (st & PERF_SAMPLE_TIME ? 8 : 0);
 
 	*time = 0;
 	if (tid)

@@ -467,6 +467,8 @@ const char *session__comm_at(struct session *s, u32 pid, u64 time);
  * (the original's form); --clock-offset is added (clock group, engine/conf.h).
  */
 void session__fmt_time(struct session *s, u64 time, char *buf, size_t len);
+/* The same of a time session__wall_ns gave already. */
+void session__fmt_wall(struct session *s, u64 wall_ns, char *buf, size_t len);
 /*
  * The same as a number (--json's time_ns): wall-clock ns since the Unix
  * epoch, or TSC ticks with --tsc, plus --clock-offset.

@@ -71,9 +71,19 @@ static size_t head_fmt(char *buf, const char *ts, const char *comm, uint32_t tid
 void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uint32_t cpu,
 		  const char *name)
 {
-	char buf[128];
+	char buf[192];
+	size_t n = head_fmt(buf, ts, comm, tid, cpu), l = strlen(name);
 
-	fwrite_unlocked(buf, 1, head_fmt(buf, ts, comm, tid, cpu), out);
+	/* one write for the whole head (the part before the name is at most 68) */
+	if (l + 2 <= sizeof(buf) - n) {
+		memcpy(buf + n, name, l);
+		n += l;
+		buf[n++] = ':';
+		buf[n++] = ' ';
+		fwrite_unlocked(buf, 1, n, out);
+		return;
+	}
+	fwrite_unlocked(buf, 1, n, out);
 	fputs_unlocked(name, out);
 	fputs_unlocked(": ", out);
 }
@@ -110,8 +120,8 @@ void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, stru
 
 /*
  * The text line of a row: TIME COMM TID [CPU] NAME: PAYLOAD, then the
- * stack's frames.  The time is printed from the sample's own (as
- * session__fmt_time shows it: the wall clock or --tsc's seconds).
+ * stack's frames.  The time is the row's time_ns (session__wall_ns of the
+ * sample's) as session__fmt_time shows it: the wall clock or --tsc's seconds.
  */
 static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
 {
@@ -122,7 +132,7 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 	(void)d;
 	if (t->prefix)
 		fputs_unlocked(t->prefix, t->fp);
-	session__fmt_time(t->s, smp->time, ts, sizeof(ts));
+	session__fmt_wall(t->s, v[EVL_TIME].u, ts, sizeof(ts)); /* the row's time_ns */
 	evline__head(t->fp, ts, v[EVL_COMM].s, (uint32_t)v[EVL_TID].u, (uint32_t)v[EVL_CPU].u,
 		     v[EVL_EVENT].s);
 	evsel__print_raw(t->s, (struct evsel *)v[EVL_FIELDS].rec.of, (struct sample *)smp, t->fp);

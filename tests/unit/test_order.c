@@ -397,6 +397,84 @@ static void test_budget_random(void)
 	order__delete(q);
 }
 
+/* (time, push order) of the reference */
+static int by_time_seq(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/*
+ * The queue keeps a run per tag for records in time order and a heap for
+ * those that go back in time: whatever the mix, the records come out in
+ * exactly (time, push order), as a sort gives them.  Tags beyond the
+ * runs (negative, huge) and a tag shared by interleaved streams (per-thread
+ * buffers) included; pops under random horizons between the pushes.
+ */
+#define NEXACT 60000
+static void test_exact(void)
+{
+	static uint64_t ref[NEXACT][2];
+	static const int tags[] = { 0, 1, 2, 3, -1, 7, 5000, -7 };
+	uint64_t stream_time[2 * 8] = { 0 }, seq = 0, t;
+	struct order_queue *q = order__new();
+	const struct perf_event_header *h;
+	size_t out = 0, wrong = 0, broken = 0;
+	struct trec r;
+	int tag;
+
+	if (!q)
+		return;
+	while (seq < NEXACT) {
+		int k = (int)(rnd() % 8), burst = 1 + (int)(rnd() % 100);
+		uint64_t horizon;
+
+		for (; burst > 0 && seq < NEXACT; burst--) {
+			/* two streams per tag; one in 16 records goes back in time */
+			uint64_t *st = &stream_time[2 * k + (int)(rnd() % 2)];
+
+			if (rnd() % 16 == 0)
+				t = *st > 50 ? *st - rnd() % 50 : 0;
+			else
+				t = *st += rnd() % 4;
+			mk(&r, tags[k], t, seq);
+			ref[seq][0] = t;
+			ref[seq][1] = seq;
+			seq++;
+			CHECK_INT(order__push(q, t, &r.h, tags[k], 0), 0);
+		}
+		horizon = rnd() % 4 ? stream_time[rnd() % 16] : UINT64_MAX;
+		/* the reference: what is queued, sorted, up to the horizon */
+		qsort(ref + out, seq - out, sizeof(ref[0]), by_time_seq);
+		while ((h = order__pop(q, horizon, &tag, &t))) {
+			const struct trec *p = (const void *)h;
+
+			wrong += out >= seq || p->seq != ref[out][1] || t != ref[out][0] ||
+				 tag != (int)p->cpu;
+			broken += !intact(h) || p->time != t;
+			out++;
+		}
+		CHECK(out == seq || ref[out][0] > horizon, "stopped at the horizon");
+		CHECK_INT(order__len(q), seq - out);
+	}
+	qsort(ref + out, seq - out, sizeof(ref[0]), by_time_seq);
+	while ((h = order__pop(q, UINT64_MAX, &tag, &t))) {
+		const struct trec *p = (const void *)h;
+
+		wrong += out >= seq || p->seq != ref[out][1] || t != ref[out][0];
+		broken += !intact(h);
+		out++;
+	}
+	CHECK_INT(out, NEXACT);
+	CHECK_INT(wrong, 0);
+	CHECK_INT(broken, 0);
+	CHECK_INT(order__bytes(q), 0);
+	order__delete(q);
+}
+
 int main(void)
 {
 	test_basic();
@@ -404,5 +482,6 @@ int main(void)
 	test_random();
 	test_budget();
 	test_budget_random();
+	test_exact();
 	return ut_done("test_order");
 }
