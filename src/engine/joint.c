@@ -4,7 +4,8 @@
  * same rings, the same time order).  Each event belongs to the hook set of
  * the profiler that added it (evsel.owner); its samples go to that set's
  * sample hook (and the event's handler), then to its outer profiler's
- * inner_sample hook.  Sets of
+ * inner_sample hook (the outer's set's, or a module's its init
+ * registered).  Sets of
  * session__add_ops (the symbol layer's, the CLI's, a profiler alone) own
  * nothing and see every sample, as they always did.
  */
@@ -83,6 +84,22 @@ static void disable_owned(struct session *s, int o)
 			ioctl(s->perf.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 }
 
+/*
+ * An inner profiler's event to its outer profiler: the inner_sample hook of
+ * the outer's set and of the module sets its init registered (multi-trace's
+ * is multipoint_ev's), in order.  An outer profiler that did not ask for
+ * CPU-wide events gets its targets' only.
+ */
+static void to_outer(struct session *s, int outer, struct evsel *ev, struct sample *smp)
+{
+	if (s->cpu_wide && !s->hooks[outer].cpu_wide && !session__is_target(s, smp->pid, smp->tid))
+		return;
+	for (int h = outer; h < s->nr_hooks; h++)
+		if (s->hooks[h].ops->inner_sample &&
+		    (h == outer || (!s->hooks[h].owns && s->hooks[h].owner == outer)))
+			s->hooks[h].ops->inner_sample(s, s->hooks[h].priv, ev, smp);
+}
+
 void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
 {
 	const int o = ev->owner, outer = s->hooks[o].outer;
@@ -95,10 +112,8 @@ void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
 			s->hooks[h].ops->sample(s, s->hooks[h].priv, ev, smp);
 	if (ev->handler)
 		ev->handler(s, ev->priv, ev, smp);
-	/* an outer profiler that did not ask for CPU-wide events gets its targets' only */
-	if (outer >= 0 && s->hooks[outer].ops->inner_sample &&
-	    (!s->cpu_wide || s->hooks[outer].cpu_wide || session__is_target(s, smp->pid, smp->tid)))
-		s->hooks[outer].ops->inner_sample(s, s->hooks[outer].priv, ev, smp);
+	if (outer >= 0)
+		to_outer(s, outer, ev, smp);
 	if (++s->hooks[o].nr == s->hooks[o].max)
 		disable_owned(s, o);
 }

@@ -103,6 +103,52 @@ static void test_owners(void)
 	session__delete(s);
 }
 
+/*
+ * A module's set that the outer profiler's init registered (multi-trace's
+ * multipoint_ev): its inner_sample gets the inner profiler's samples, as the
+ * outer's own set's would; a module set of the inner profiler's gets none.
+ */
+static void test_module_inner(void)
+{
+	struct engine_conf conf = { 0 };
+	struct session *s = session__new(&conf, stderr);
+	struct rec outer = { 0 }, mod = { 0 }, in = { 0 }, inmod = { 0 };
+	struct evsel_conf c = { .type = PERF_TYPE_SOFTWARE, .name = "a" };
+	static const struct session_ops bare = { 0 };
+	struct evsel *a, *b;
+	struct synth sb;
+	int o, i;
+
+	CHECK(s != NULL, "session");
+	if (!s)
+		return;
+	o = session__add_profiler(s, &bare, &outer, -1, 0); /* no hooks of its own */
+	i = session__add_profiler(s, &inner_ops, &in, o, 0);
+	session__own_events(s, o);
+	CHECK(!session__add_ops(s, &outer_ops, &mod), "the outer's module set");
+	a = session__add_event(s, &c);
+	session__own_events(s, i);
+	CHECK(!session__add_ops(s, &outer_ops, &inmod), "the inner's module set");
+	c.name = "b";
+	b = session__add_event(s, &c);
+	session__own_events(s, -1);
+	CHECK(a && b, "events");
+	CHECK(session__inject_begin(s) == 0, "inject");
+	for (int k = 0; k < 4; k++) {
+		inject(s, &sb, a, 100 + 10 * k);
+		inject(s, &sb, b, 101 + 10 * k);
+	}
+	CHECK(mod.seen[0] == 4 && mod.seen[1] == 0, "module: the outer's samples %d %d",
+	      mod.seen[0], mod.seen[1]);
+	CHECK(mod.inner[0] == 0 && mod.inner[1] == 4, "module's inner_sample: %d %d", mod.inner[0],
+	      mod.inner[1]);
+	CHECK(inmod.seen[1] == 4 && inmod.inner[0] == 0 && inmod.inner[1] == 0,
+	      "the inner's module: its samples, no inner_sample (%d %d)", inmod.seen[1],
+	      inmod.inner[1]);
+	CHECK(in.seen[1] == 4 && !mod.out_of_order, "inner sees its own, in order");
+	session__delete(s);
+}
+
 /* Without owners (one profiler, session__add_ops): every set sees every sample, as before. */
 static void test_no_owner(void)
 {
@@ -131,6 +177,7 @@ static void test_no_owner(void)
 int main(void)
 {
 	test_owners();
+	test_module_inner();
 	test_no_owner();
 	return ut_done("joint");
 }

@@ -123,6 +123,9 @@ static void name_points(struct multipoint_ev *m, const struct multipoint_ev_conf
 }
 
 static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void on_inner(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+/* its own set: an inner profiler's samples (on_inner) */
+static const struct session_ops mpev_ops = { .inner_sample = on_inner };
 
 struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipoint_ev_conf *c)
 {
@@ -233,7 +236,7 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 			goto fail;
 		}
 	}
-	if (multipoint__ready(m->mt, s))
+	if (multipoint__ready(m->mt, s) || session__add_ops(s, &mpev_ops, m))
 		goto fail;
 	return m;
 fail:
@@ -295,10 +298,15 @@ static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		multipoint__start(m->mt, s, k, key, ev, smp);
 }
 
-void multipoint_ev__inner_sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
-				 struct sample *smp)
+/*
+ * Its hook set's inner_sample: a sample of an inner profiler's event
+ * (joint analysis: "profile/-F 99/untraced/" in -e), an untraced event,
+ * seen in the --detail timelines only, keyed by CPU or thread when those
+ * are the keys.
+ */
+static void on_inner(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	/* untraced: the --detail timelines only, keyed by CPU or thread when those are the keys */
+	struct multipoint_ev *m = priv;
 	u64 key = m->key_mode == KEY_CPU ? smp->cpu : smp->tid;
 
 	multipoint__see(m->mt, s, ev, smp, key, m->key_mode != KEY_EXPR);
