@@ -80,6 +80,7 @@ int joint__add_ops(struct session *s, const struct session_ops *ops, void *priv,
 						       run ? run->max_samples : 0);
 		if (j->in[i].hooks < 0)
 			return j->in[i].hooks;
+		session__set_inner_item(s, j->in[i].hooks, j->in[i].spec);
 	}
 	return 0;
 }

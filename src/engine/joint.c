@@ -36,6 +36,17 @@ void session__own_events(struct session *s, int set)
 	s->cur_owner = set >= 0 && set < s->nr_hooks ? set : -1;
 }
 
+void session__set_inner_item(struct session *s, int set, const struct ev_spec *item)
+{
+	if (set >= 0 && set < s->nr_hooks)
+		s->hooks[set].item = item;
+}
+
+const struct ev_spec *session__inner_item(const struct session *s, const struct evsel *ev)
+{
+	return ev->owner >= 0 && ev->owner < s->nr_hooks ? s->hooks[ev->owner].item : NULL;
+}
+
 FILE *session__event_out(struct session *s, const void *priv)
 {
 	for (int h = 0; h < s->nr_hooks; h++)

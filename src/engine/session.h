@@ -357,6 +357,14 @@ int session__add_profiler(struct session *s, const struct session_ops *ops, void
 /* Events added from now on belong to set @set (-1: to none, every set sees them). */
 void session__own_events(struct session *s, int set);
 /*
+ * The item of the outer profiler's -e that inner set @set came from
+ * ("profile/-F 99/untraced/key=_tid/"), and, for an event, that of the
+ * inner profiler that added it (its attributes: multi-trace's key=), or
+ * NULL when no inner profiler added it.
+ */
+void session__set_inner_item(struct session *s, int set, const struct ev_spec *item);
+const struct ev_spec *session__inner_item(const struct session *s, const struct evsel *ev);
+/*
  * Where the profiler whose private data is @priv writes its line per event
  * (a line that shows the event itself): session__out, or NULL when it is an
  * inner profiler (its outer profiler prints its events).  Its reports (at

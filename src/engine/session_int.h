@@ -152,6 +152,7 @@ struct session_hooks {
 	 */
 	int owner;
 	u64 max, nr; /* its -N (0: none), and its samples delivered */
+	const struct ev_spec *item; /* an inner set's item in its outer's -e, or NULL */
 };
 
 struct session {

@@ -128,6 +128,40 @@ check "... profile's own report" grep -q "profile: [0-9]* samples of cpu-clock" 
 	-- sleep 0.2 >"$T/e" 2>"$T/e.err"
 check_eq "multi-trace, the issue's -e: exit status" "$?" 0
 
+# key= on an inner profiler's item keys its samples like any untraced event:
+# pairs keyed by CPU (the wakeup's target_cpu, the switch's CPU), profile's
+# samples key=_cpu; with --detail=samekey a timeline holds the samples of its
+# key's CPU (idle_wake's waker burning CPU 0 while the idler waits), and with
+# a key no CPU has (_cpu+1000) none.  (Before, key= there was ignored and
+# samekey showed no inner sample.)
+mt_key() { # PROFILE-KEY OUT
+	"$PP" multi-trace -e 'sched:sched_wakeup//key=target_cpu/' \
+		-e "sched:sched_switch//key=_cpu/,profile/-F 1000/untraced/key=$1/" --than 2ms \
+		--detail=samekey -- "$W/idle_wake" 10 5 >"$2" 2>"$2.err"
+}
+# per timeline: its key, then the CPU of each of its profile samples
+mt_key_cpus='/^sched:sched_wakeup => sched:sched_switch: / { if (n) print line; n++; line = $NF; next }
+/\] cpu-clock: *$/ && n { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { line = line " " substr($i, 2, length($i) - 2) + 0; break } }
+END { if (n) print line }'
+mt_key _cpu "$T/k"
+check_eq "multi-trace + profile/untraced/key=_cpu/: exit status" "$?" 0
+check_eq "... nothing on stderr" "$(cat "$T/k.err")" ""
+awk "$mt_key_cpus" "$T/k" >"$T/k.tl"
+check "... samekey timelines with profile samples" awk 'NF > 1 { f = 1 } END { exit !f }' "$T/k.tl"
+check "... each of them on its timeline's key CPU" \
+	awk '{ for (i = 2; i <= NF; i++) if ($i != $1) exit 1 }' "$T/k.tl"
+mt_key '_cpu+1000' "$T/k2"
+check_eq "multi-trace + profile/untraced/key=_cpu+1000/: exit status" "$?" 0
+check "... slow pairs" grep -q '^sched:sched_wakeup => sched:sched_switch: ' "$T/k2"
+check_eq "... no profile sample in a samekey timeline" "$(grep -c '\] cpu-clock: *$' "$T/k2")" 0
+# a key the inner profiler's events cannot compute, and role=: usage errors
+"$PP" multi-trace -e 'sched:sched_wakeup//key=pid/' \
+	-e 'sched:sched_switch//key=next_pid/,profile/-F 99/untraced/key=pid/' -- true \
+	>"$T/bk" 2>"$T/bk.err"
+check_eq "key=pid on profile's cpu-clock: exit 2" "$?" 2
+check_eq "... says so" "$(head -n1 "$T/bk.err")" \
+	"perf-prof multi-trace: bad key= on cpu-clock: expr: unknown field 'pid'"
+
 # bad input: one line naming it, exit 2
 bad() {
 	local what=$1 want=$2
@@ -151,6 +185,8 @@ bad "an outer without profilers" "top takes no profiler as an event source" \
 	top -e 'sched:sched_switch//key=prev_pid/,profile' -- true
 bad "a traced profiler in multi-trace" "a profiler in -e is not a point" \
 	multi-trace -e sched:sched_wakeup -e 'sched:sched_switch,profile/-F 99/' -- true
+bad "role= on a profiler in multi-trace" "an untraced event takes no role=" \
+	multi-trace -e sched:sched_wakeup//key=pid/ -e 'sched:sched_switch//key=next_pid/,profile/-F 99/untraced/role=1/' -- true
 bad "-- inside" "'--' in 'profile/-F 99 -- ls/'" trace -e 'profile/-F 99 -- ls/' -- true
 
 done_tests
