@@ -47,6 +47,19 @@ const struct ev_spec *session__inner_item(const struct session *s, const struct 
 	return ev->owner >= 0 && ev->owner < s->nr_hooks ? s->hooks[ev->owner].item : NULL;
 }
 
+void session__set_inner_out(struct session *s, int set, FILE *fp)
+{
+	if (set >= 0 && set < s->nr_hooks)
+		s->hooks[set].out = fp;
+}
+
+FILE *session__hooks_out(struct session *s, int h)
+{
+	const int o = s->hooks[h].owns ? h : s->hooks[h].owner;
+
+	return o >= 0 ? s->hooks[o].out : NULL;
+}
+
 FILE *session__event_out(struct session *s, const void *priv)
 {
 	for (int h = 0; h < s->nr_hooks; h++)
@@ -103,7 +116,9 @@ static void disable_owned(struct session *s, int o)
  */
 static void to_outer(struct session *s, int outer, struct evsel *ev, struct sample *smp)
 {
-	if (s->cpu_wide && !s->hooks[outer].cpu_wide && !session__is_target(s, smp->pid, smp->tid))
+	/* (a row is no task's) */
+	if (s->cpu_wide && !s->hooks[outer].cpu_wide && !ev->row &&
+	    !session__is_target(s, smp->pid, smp->tid))
 		return;
 	for (int h = outer; h < s->nr_hooks; h++)
 		if (s->hooks[h].ops->inner_sample &&
@@ -125,6 +140,32 @@ void session__deliver(struct session *s, struct evsel *ev, struct sample *smp)
 		ev->handler(s, ev->priv, ev, smp);
 	if (outer >= 0)
 		to_outer(s, outer, ev, smp);
+	if (smp->time > s->last_delivered)
+		s->last_delivered = smp->time;
 	if (++s->hooks[o].nr == s->hooks[o].max)
 		disable_owned(s, o);
+}
+
+void session__deliver_row(struct session *s, struct evsel *ev, struct sample *smp)
+{
+	FILE *inner = s->out_inner;
+	int outer;
+
+	if (ev->owner < 0 || ev->owner >= s->nr_hooks || (outer = s->hooks[ev->owner].outer) < 0)
+		return;
+	s->out_inner = NULL; /* the outer prints it where it prints */
+	to_outer(s, outer, ev, smp);
+	s->out_inner = inner;
+}
+
+u64 session__row_time_now(struct session *s)
+{
+	if (!s->order)
+		return session__now(s);
+	return s->last_delivered ? s->last_delivered : s->enabled_at;
+}
+
+u64 session__row_time(struct session *s)
+{
+	return s->out_inner && s->row_at ? s->row_at : session__row_time_now(s);
 }
