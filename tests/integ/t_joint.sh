@@ -128,6 +128,65 @@ check "... profile's own report" grep -q "profile: [0-9]* samples of cpu-clock" 
 	-- sleep 0.2 >"$T/e" 2>"$T/e.err"
 check_eq "multi-trace, the issue's -e: exit status" "$?" 0
 
+# An aggregating inner profiler's rows reach trace as events: top counting
+# getppid by common_pid under trace -i 200; getppid_loop makes 1000 calls,
+# then its parent sleeps through two more intervals.  The rows trace prints
+# for the workload's pid add up to exactly 1000; top prints no table of its
+# own during the run.  Text, --json (the same rows as records with their
+# fields) and --json --order (rows in time order with the samples).
+TOPI='top/-e syscalls:sys_enter_getppid -k common_pid/'
+rows_case() { # NAME TRACE-OPTIONS...
+	local f=$T/r.$1
+	shift
+	"$PP" trace -i 200 "$@" -e "$TOPI" -- sh -c "'$W/getppid_loop' 1000; sleep 0.5" \
+		>"$f" 2>"$f.err"
+	check_eq "trace $* + $TOPI: exit status" "$?" 0
+	check_eq "... nothing on stderr" "$(cat "$f.err")" ""
+}
+rows_case text
+pid=$(awk '/ getppid_loop +[0-9]+ \[[0-9]+\] syscalls:sys_enter_getppid:/ { print $(NF - 2); exit }' "$T/r.text")
+check_eq "... 1000 getppid lines of the workload (top's samples)" \
+	"$(grep -c " getppid_loop *$pid \[[0-9]*\] syscalls:sys_enter_getppid: *\$" "$T/r.text")" 1000
+check_eq "... top's rows for the workload's pid add up to 1000" "$(awk -v k="key=$pid" '
+	/\] top:row: / { for (i = 1; i <= NF; i++) if ($i == k) { split($(i + 1), a, "="); n += a[2] } }
+	END { print n + 0 }' "$T/r.text")" 1000
+check "... no table of top's own during the run (its report at the end is its own)" awk '
+	/\] top:row: / { last = NR } /  samples [0-9]+  lost / { h[++n] = NR }
+	END { for (i = 1; i <= n; i++) if (h[i] < last) exit 1 }' "$T/r.text"
+if command -v jq >/dev/null; then
+	rows_case json --json
+	# (the workload's "done 1000" shares the output)
+	grep '^{' "$T/r.json" >"$T/r.jl"
+	pid=$(jq -r 'select(.comm == "getppid_loop") | .tid' "$T/r.jl" | head -n1)
+	check_eq "... no record of top's own before the last event" "$(jq -s '
+		(map(.type == "event") | rindex(true)) as $l | .[:$l] | map(select(.type != "event")) | length' \
+		"$T/r.jl")" 0
+	check_eq "... top:row records for the workload's pid: 1000 calls" "$(jq -s --argjson p "$pid" '
+		map(select(.event == "top:row" and .fields.key == $p) | .fields.values["syscalls:sys_enter_getppid"]) | add' \
+		"$T/r.jl")" 1000
+	check_eq "... top:interval records with their counts" "$(jq -s '
+		map(select(.event == "top:interval")) | length > 0 and all(.fields | has("samples") and has("keys"))' \
+		"$T/r.jl")" true
+	# --order, rows while the workload calls getppid 100,000 times (-i 50):
+	# each interval's rows get the time of the newest sample delivered, so the
+	# output never goes back in time (with the time of the tick it did, 9
+	# times in one run); the rows and top's own report at the end hold them all
+	"$PP" trace -i 50 --json --order -e "$TOPI" -- sh -c "'$W/getppid_loop' 100000 >/dev/null" \
+		>"$T/r.order" 2>"$T/r.order.err"
+	check_eq "trace --json --order + $TOPI, 100000 calls: exit status" "$?" 0
+	check_eq "... nothing on stderr" "$(cat "$T/r.order.err")" ""
+	pid=$(jq -r 'select(.comm == "getppid_loop") | .tid' "$T/r.order" | head -n1)
+	check "... top's rows among the samples" jq -es 'map(select(.event == "top:row")) | length > 1' \
+		"$T/r.order"
+	check_eq "... no time going back" "$(jq -s '
+		map(.time_ns) as $t | [range(1; $t | length) | select($t[.] < $t[. - 1])] | length' "$T/r.order")" 0
+	check_eq "... the rows and top's report at the end: 100000 calls" "$(jq -s --argjson p "$pid" '
+		map(select((.event == "top:row" and .fields.key == $p) or (.type == "row" and .key == $p))
+		    | (.fields // .).values["syscalls:sys_enter_getppid"]) | add' "$T/r.order")" 100000
+else
+	skip "jq not installed: trace --json with top's rows"
+fi
+
 # key= on an inner profiler's item keys its samples like any untraced event:
 # pairs keyed by CPU (the wakeup's target_cpu, the switch's CPU), profile's
 # samples key=_cpu; with --detail=samekey a timeline holds the samples of its
@@ -137,7 +196,7 @@ check_eq "multi-trace, the issue's -e: exit status" "$?" 0
 mt_key() { # PROFILE-KEY OUT
 	"$PP" multi-trace -e 'sched:sched_wakeup//key=target_cpu/' \
 		-e "sched:sched_switch//key=_cpu/,profile/-F 1000/untraced/key=$1/" --than 2ms \
-		--detail=samekey -- "$W/idle_wake" 10 5 >"$2" 2>"$2.err"
+		--detail=samekey -- "$W/idle_wake" 20 5 >"$2" 2>"$2.err"
 }
 # per timeline: its key, then the CPU of each of its profile samples
 mt_key_cpus='/^sched:sched_wakeup => sched:sched_switch: / { if (n) print line; n++; line = $NF; next }
