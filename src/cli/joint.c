@@ -17,15 +17,17 @@
  * on @fp render into @sink, which makes each row an event of the
  * description's own evsel ("top:top") for the outer profiler.
  */
+struct row_ev {
+	const struct rt_desc *d;
+	struct evsel *ev;
+};
+
 struct joint_rows {
 	struct rt_sink sink;
 	struct session *s;
 	const struct joint_inner *in;
 	FILE *fp;
-	struct {
-		const struct rt_desc *d;
-		struct evsel *ev;
-	} *evs;
+	struct row_ev *evs; /* an event per description */
 	int nr_evs;
 	char *buf; /* the payload: the text, a NUL, the JSON members, a NUL */
 	size_t cap;
@@ -34,7 +36,7 @@ struct joint_rows {
 static struct evsel *row_evsel(struct joint_rows *r, const struct rt_desc *d)
 {
 	struct evsel *ev;
-	void *n;
+	struct row_ev *n;
 
 	for (int i = 0; i < r->nr_evs; i++)
 		if (r->evs[i].d == d)

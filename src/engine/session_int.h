@@ -141,15 +141,15 @@ void session__kvmclock_done(struct session *s);
  * SESSION_CALL for the hooks that write reports (interval, snapshot): an
  * inner set's (or its modules') write to its session__set_inner_out stream.
  */
-#define SESSION_CALL_REPORT(s, hook)                                           \
-	do {                                                                   \
-		(s)->row_at = session__row_time_now(s);                        \
-		for (int h_ = 0; h_ < (s)->nr_hooks; h_++)                     \
-			if ((s)->hooks[h_].ops->hook) {                        \
-				(s)->out_inner = session__hooks_out(s, h_);    \
+#define SESSION_CALL_REPORT(s, hook)                                              \
+	do {                                                                      \
+		(s)->row_at = session__row_time_now(s);                           \
+		for (int h_ = 0; h_ < (s)->nr_hooks; h_++)                        \
+			if ((s)->hooks[h_].ops->hook) {                           \
+				(s)->out_inner = session__hooks_out(s, h_);       \
 				(s)->hooks[h_].ops->hook(s, (s)->hooks[h_].priv); \
-				(s)->out_inner = NULL;                         \
-			}                                                      \
+				(s)->out_inner = NULL;                            \
+			}                                                         \
 	} while (0)
 FILE *session__hooks_out(struct session *s, int h);
 u64 session__row_time_now(struct session *s);

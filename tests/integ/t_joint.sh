@@ -195,8 +195,8 @@ fi
 # samekey showed no inner sample.)
 mt_key() { # PROFILE-KEY OUT
 	"$PP" multi-trace -e 'sched:sched_wakeup//key=target_cpu/' \
-		-e "sched:sched_switch//key=_cpu/,profile/-F 1000/untraced/key=$1/" --than 2ms \
-		--detail=samekey -- "$W/idle_wake" 20 5 >"$2" 2>"$2.err"
+		-e "sched:sched_switch//key=_cpu/,profile/-F 2000/untraced/key=$1/" --than 2ms \
+		--detail=samekey -- "$W/idle_wake" 20 10 >"$2" 2>"$2.err"
 }
 # per timeline: its key, then the CPU of each of its profile samples
 mt_key_cpus='/^sched:sched_wakeup => sched:sched_switch: / { if (n) print line; n++; line = $NF; next }

@@ -159,8 +159,8 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 			goto fail;
 		}
 		if (eo->specs[i].profiler && evspec__attr(&eo->specs[i], "role")) {
-			session__usage_err(s, "'%s': an untraced event takes no role=",
-					   eo->specs[i].text);
+			session__usage_err(
+				s, "'%s': an untraced event takes no role=", eo->specs[i].text);
 			goto fail;
 		}
 	}
