@@ -51,6 +51,12 @@ struct profiler {
 	 */
 	const char *const *needs;
 	bool stacks; /* stacks without -g (frame pointers): a leak needs its site */
+	/*
+	 * Takes profilers in its -e (joint analysis, cli/joint.h): their
+	 * samples and rows reach the inner_sample hook of its own set or of a
+	 * module's set its init registered (multi-trace: multipoint_ev's).
+	 */
+	bool joint;
 	size_t priv_size;
 	/*
 	 * Positional arguments ("perf-prof expr -e EV 'EXPR'"), anywhere before

@@ -4,13 +4,20 @@
  * ("trace -e 'sched:sched_wakeup,profile/-F 99 -N 10/'") run in the same
  * session with their own options.  Each keeps its own hooks and its own
  * report; the samples of its events also reach the outer profiler
- * (session_ops.inner_sample), in time order with the rest.
+ * (session_ops.inner_sample), in time order with the rest.  So do the
+ * rows of the reports it writes at each interval (and SIGUSR1): each row
+ * is an event named PROFILER:TYPE (its description's type) whose fields
+ * are the description's columns, at the time of the last sample delivered
+ * (--order) or now; the inner profiler prints nothing of its own until its
+ * report at the end.
  */
 #ifndef PP_CLI_JOINT_H
 #define PP_CLI_JOINT_H
 
 #include "profiler.h"
 #include "sym/stack.h"
+
+struct joint_rows;
 
 struct joint_inner {
 	const struct profiler *p;
@@ -21,6 +28,7 @@ struct joint_inner {
 	int nr_words;
 	int hooks; /* its hook set */
 	bool inited;
+	struct joint_rows *rows; /* its rows as events (joint__init) */
 };
 
 struct joint {

@@ -29,7 +29,7 @@ struct parsee {
 	const char *const *ev_attrs;
 	int (*args)(void *priv, int argc, char **argv, char *err, size_t errlen);
 	bool stacks; /* stacks by default (frame pointers) without -g */
-	bool joint;  /* takes profilers in -e (ops.inner_sample) */
+	bool joint;  /* takes profilers in -e (struct profiler: joint) */
 	/* an inner profiler (joint analysis): the outer's name, the item's text */
 	const char *outer, *item;
 };
@@ -154,7 +154,7 @@ static struct parsee of_profiler(const struct profiler *p)
 				.ev_attrs = p->ev_attrs,
 				.args = p->args,
 				.stacks = p->stacks,
-				.joint = p->ops.inner_sample != NULL };
+				.joint = p->joint };
 }
 
 static struct parsee of_command(const struct command *c)

@@ -141,6 +141,11 @@ void evsel__print_raw(struct session *s, struct evsel *ev, struct sample *smp, F
 		probe__print(ev, smp, fp);
 		return;
 	}
+	if (ev->row) { /* its text, then its JSON members (session__deliver_row) */
+		if (smp->raw)
+			fputs_unlocked(smp->raw, fp);
+		return;
+	}
 	if (!ev->tp || !s->tp)
 		return;
 	if (!ev->fastprint_tried) {

@@ -358,6 +358,12 @@ static void put_field(struct json *j, const struct jfield *f, const unsigned cha
 void evsel__json_fields(struct evsel *ev, const struct sample *smp, struct json *j, const char *key)
 {
 	json__obj(j, key);
+	if (ev->row) { /* the text, a NUL, the JSON members (session__deliver_row) */
+		if (smp->raw)
+			json__raw(j, (const char *)smp->raw + strlen(smp->raw) + 1);
+		json__close(j);
+		return;
+	}
 	if (!ev->tp && ev->probe) {
 		probe__json(ev, smp, j);
 		json__close(j);

@@ -873,9 +873,9 @@ int session__run(struct session *s)
 				return session__set_err(s, err, "out of memory");
 		}
 		if (interval && !s->stop)
-			SESSION_CALL(s, interval);
+			SESSION_CALL_REPORT(s, interval);
 		if (s->sig.want_snapshot && !s->stop)
-			SESSION_CALL(s, snapshot);
+			SESSION_CALL_REPORT(s, snapshot);
 		if (usage || s->sig.want_usage)
 			SESSION_CALL(s, usage);
 		if (s->sig.want_reopen)

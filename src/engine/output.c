@@ -102,7 +102,7 @@ bool session__output_failed(struct session *s)
 
 FILE *session__out(struct session *s)
 {
-	return s->out.fp;
+	return s->out_inner ? s->out_inner : s->out.fp;
 }
 
 void session__set_out(struct session *s, FILE *out, const int *out_errno)

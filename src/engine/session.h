@@ -105,6 +105,13 @@ struct evsel {
 	struct tp_names *names; /* the task names its fields carry (engine/tpnames.c) */
 	bool names_tried;
 	int owner; /* the hook set that added it (session__own_events), -1: every set's */
+	/*
+	 * Joint analysis: the rows of an inner profiler's report, as events
+	 * (session__deliver_row; never opened).  A sample's raw payload is the
+	 * row's text, a NUL, its JSON members, a NUL: evsel__print_raw prints
+	 * the text, evsel__json_fields the members.
+	 */
+	bool row;
 };
 
 /*
@@ -356,6 +363,35 @@ int session__add_profiler(struct session *s, const struct session_ops *ops, void
 			  u64 max);
 /* Events added from now on belong to set @set (-1: to none, every set sees them). */
 void session__own_events(struct session *s, int set);
+/*
+ * The item of the outer profiler's -e that inner set @set came from
+ * ("profile/-F 99/untraced/key=_tid/"), and, for an event, that of the
+ * inner profiler that added it (its attributes: multi-trace's key=), or
+ * NULL when no inner profiler added it.
+ */
+void session__set_inner_item(struct session *s, int set, const struct ev_spec *item);
+const struct ev_spec *session__inner_item(const struct session *s, const struct evsel *ev);
+/*
+ * An aggregating inner profiler's rows as events (cli/joint.c).  While the
+ * interval and snapshot hooks of inner set @set (and of the modules its
+ * init registered) run, session__out is @fp (NULL: the session's): the CLI
+ * gives a stream that discards and whose report sinks are tapped
+ * (rtable__tap).
+ */
+void session__set_inner_out(struct session *s, int set, FILE *fp);
+/*
+ * A row of the inner profiler that owns @ev (an evsel with .row, owner
+ * its set) to its outer profiler, as its samples go (inner_sample), with
+ * session__out the session's again.  Its time: session__row_time.
+ */
+void session__deliver_row(struct session *s, struct evsel *ev, struct sample *smp);
+/*
+ * A row's time, the same for every row of one interval (or snapshot): its
+ * time; in time order (--order), the time of the last sample delivered
+ * then (a row counts the samples delivered up to it, and the next ones are
+ * not older), so rows keep the order of the output.
+ */
+u64 session__row_time(struct session *s);
 /*
  * Where the profiler whose private data is @priv writes its line per event
  * (a line that shows the event itself): session__out, or NULL when it is an

@@ -137,6 +137,23 @@ void session__kvmclock_done(struct session *s);
 				(s)->hooks[h_].ops->hook(s, (s)->hooks[h_].priv, ##__VA_ARGS__); \
 	} while (0)
 
+/*
+ * SESSION_CALL for the hooks that write reports (interval, snapshot): an
+ * inner set's (or its modules') write to its session__set_inner_out stream.
+ */
+#define SESSION_CALL_REPORT(s, hook)                                              \
+	do {                                                                      \
+		(s)->row_at = session__row_time_now(s);                           \
+		for (int h_ = 0; h_ < (s)->nr_hooks; h_++)                        \
+			if ((s)->hooks[h_].ops->hook) {                           \
+				(s)->out_inner = session__hooks_out(s, h_);       \
+				(s)->hooks[h_].ops->hook(s, (s)->hooks[h_].priv); \
+				(s)->out_inner = NULL;                            \
+			}                                                         \
+	} while (0)
+FILE *session__hooks_out(struct session *s, int h);
+u64 session__row_time_now(struct session *s);
+
 /* A registered hook set (session__add_ops). */
 struct session_hooks {
 	const struct session_ops *ops;
@@ -152,6 +169,8 @@ struct session_hooks {
 	 */
 	int owner;
 	u64 max, nr; /* its -N (0: none), and its samples delivered */
+	const struct ev_spec *item; /* an inner set's item in its outer's -e, or NULL */
+	FILE *out;		    /* session__set_inner_out's, or NULL */
 };
 
 struct session {
@@ -210,6 +229,9 @@ struct session {
 	struct session_hooks *hooks; /* session__add_ops: grows as sets are added */
 	int nr_hooks, cap_hooks;
 	int cur_owner;		/* session__own_events: the owner of the events added now */
+	FILE *out_inner;	/* session__out while an inner set's report hook runs */
+	u64 last_delivered;	/* joint analysis: the time of the newest sample delivered */
+	u64 row_at;		/* ... and of the rows of this interval (session__row_time) */
 	bool want_switch;	/* a hook set takes context-switch records */
 	unsigned targets_nomem; /* workload processes not followed (out of memory) */
 

@@ -52,11 +52,6 @@ static int mp_init(struct session *s, void *priv, const struct opt_set *opts)
 	return mt->m ? 0 : -EINVAL;
 }
 
-static void mt_inner_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
-{
-	multipoint_ev__inner_sample(((struct multi_trace *)priv)->m, s, ev, smp);
-}
-
 static void mt_deinit(struct session *s, void *priv)
 {
 	struct multi_trace *mt = priv;
@@ -95,10 +90,10 @@ const struct profiler prof_multi_trace = {
 						     NULL },
 	.own = mt_opts,
 	.ev_attrs = mt_attrs,
+	/* a profiler in -e ("profile/-F 99/untraced/"): its samples in the --detail timelines */
+	.joint = true,
 	.priv_size = sizeof(struct multi_trace),
 	.init = mt_init,
-	/* a profiler in -e ("profile/-F 99/untraced/"): its samples in the --detail timelines */
-	.ops = { .inner_sample = mt_inner_sample },
 	.deinit = mt_deinit,
 };
 

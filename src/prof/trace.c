@@ -94,6 +94,7 @@ const struct profiler prof_trace = {
 	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &run_group,
 						     &ring_group, &output_group, &stack_group,
 						     &flame_group, &exclude_tp_group, NULL },
+	.joint = true,
 	.priv_size = sizeof(struct trace),
 	.init = trace_init,
 	/* an inner profiler's samples are printed like any event's */

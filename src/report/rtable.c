@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One description per report, rendered by sinks: see rtable.h. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -13,29 +14,86 @@
 #include "util/json.h"
 #include "util/units.h"
 
+/* rtable__tap: the text and JSON sinks on these streams render into other sinks. */
+#define RT_MAX_TAPS 16
+static struct {
+	FILE *fp;
+	struct rt_sink *to;
+} taps[RT_MAX_TAPS];
+static int nr_taps;
+
+static const struct rt_sink_ops text_ops, json_ops;
+
+int rtable__tap(FILE *fp, struct rt_sink *to)
+{
+	for (int i = 0; i < nr_taps; i++)
+		if (taps[i].fp == fp) {
+			if (to) {
+				taps[i].to = to;
+				return 0;
+			}
+			taps[i] = taps[--nr_taps];
+			return 0;
+		}
+	if (!to)
+		return 0;
+	if (nr_taps == RT_MAX_TAPS)
+		return -ENOSPC;
+	taps[nr_taps].fp = fp;
+	taps[nr_taps++].to = to;
+	return 0;
+}
+
+static struct rt_sink *tap_of(const struct rt_sink *k)
+{
+	FILE *fp;
+
+	if (!nr_taps)
+		return NULL;
+	if (k->ops == &text_ops)
+		fp = ((const struct rt_text *)k)->fp;
+	else if (k->ops == &json_ops)
+		fp = ((const struct rt_json *)k)->fp;
+	else
+		return NULL;
+	for (int i = 0; i < nr_taps; i++)
+		if (taps[i].fp == fp)
+			return taps[i].to;
+	return NULL;
+}
+
 void rtable__fit(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
 {
-	if (k->ops->fit)
+	if (k->ops->fit && !tap_of(k))
 		k->ops->fit(k, d, v);
 }
 
 void rtable__begin(struct rt_sink *k, const struct rt_desc *d)
 {
 	k->desc = d;
-	if (k->ops->begin)
+	k->tap = tap_of(k);
+	if (k->tap)
+		rtable__begin(k->tap, d);
+	else if (k->ops->begin)
 		k->ops->begin(k, d);
 }
 
 void rtable__row(struct rt_sink *k, const struct rt_val *v)
 {
-	k->ops->row(k, k->desc, v);
+	if (k->tap)
+		rtable__row(k->tap, v);
+	else
+		k->ops->row(k, k->desc, v);
 }
 
 void rtable__end(struct rt_sink *k)
 {
-	if (k->ops->end)
+	if (k->tap)
+		rtable__end(k->tap);
+	else if (k->ops->end)
 		k->ops->end(k, k->desc);
 	k->desc = NULL;
+	k->tap = NULL;
 }
 
 /* The statistics of a struct hist, in their order: total, min, avg (rounded), p50, p95, p99, max. */
@@ -545,4 +603,61 @@ struct rt_sink *rt_json__init(struct rt_json *j, FILE *fp, const struct stats_st
 	j->fp = fp;
 	j->stamp = stamp;
 	return &j->sink;
+}
+
+/* Append "%s" to @buf at @at (cut at @len), a space before all but the first word. */
+static size_t word(char *buf, size_t len, size_t at, const char *pre, const char *name,
+		   const char *val)
+{
+	int n = snprintf(buf + at, len - at, "%s%s%s=%s", at ? " " : "", pre, name, val);
+
+	return n < 0 ? at : at + (size_t)n < len ? at + (size_t)n : len - 1;
+}
+
+size_t rt_fields__text(const struct rt_desc *d, const struct rt_val *v, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < d->ncols; i++) {
+		const struct rt_col *c = &d->cols[i];
+		char cell[256], pre[64] = "";
+		const char *t;
+
+		if ((c->flags & RT_NO_JSON) || (!c->name && c->type != RT_STATS) ||
+		    ((c->flags & (RT_OMIT_EMPTY | RT_OMIT_ZERO)) && empty(c, &v[i])))
+			continue;
+		if (c->type == RT_STATS) {
+			uint64_t s[NR_STATS];
+			double mean;
+
+			if (!v[i].h)
+				continue;
+			if (c->name)
+				snprintf(pre, sizeof(pre), "%s_", c->name);
+			stats_of(v[i].h, s, &mean);
+			snprintf(cell, sizeof(cell), "%" PRIu64, hist__count(v[i].h));
+			at = word(buf, len, at, pre, "calls", cell);
+			for (int k = 0; k < NR_STATS; k++) {
+				if (c->unit == RT_UNIT_NS)
+					units__fmt_ns(s[k], cell, sizeof(cell));
+				else if (k == 2)
+					snprintf(cell, sizeof(cell), "%.2f", mean);
+				else
+					snprintf(cell, sizeof(cell), "%" PRIu64, s[k]);
+				at = word(buf, len, at, pre, stats_titles[k], cell);
+			}
+			continue;
+		}
+		if (c->type > RT_NS) /* histograms, arrays, stacks, records: JSON only */
+			continue;
+		if (c->type == RT_STR && !v[i].null && !v[i].num)
+			t = v[i].s ? v[i].s : "";
+		else
+			t = rt_cell(c, &v[i], cell, sizeof(cell));
+		while (*t == ' ')
+			t++;
+		at = word(buf, len, at, "", c->name, t);
+	}
+	return at;
 }

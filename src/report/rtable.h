@@ -229,12 +229,21 @@ struct rt_sink_ops {
 struct rt_sink {
 	const struct rt_sink_ops *ops;
 	const struct rt_desc *desc; /* between begin and end */
+	struct rt_sink *tap;	    /* between begin and end: rtable__tap's sink, or NULL */
 };
 
 void rtable__fit(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v);
 void rtable__begin(struct rt_sink *k, const struct rt_desc *d);
 void rtable__row(struct rt_sink *k, const struct rt_val *v);
 void rtable__end(struct rt_sink *k);
+/*
+ * A text or JSON sink on @fp (rt_text__init, rt_json__init) renders into
+ * @to from now on: its tables' begin, rows and end go to @to, nothing to
+ * @fp (fit is dropped).  Joint analysis (cli/joint.c) taps an inner
+ * profiler's output stream so that its rows become events of its outer
+ * profiler.  @to NULL removes the tap.  0, or -ENOSPC (16 taps at most).
+ */
+int rtable__tap(FILE *fp, struct rt_sink *to);
 
 /* Columns of a table, at most (top: a key, a comm and 64 values). */
 #define RT_MAX_COLS 96
@@ -280,6 +289,15 @@ union rt_sinks {
 	struct rt_text text;
 	struct rt_json json;
 };
+
+/*
+ * A row as an event's fields in text (joint analysis: an inner profiler's
+ * row that trace prints): "NAME=CELL" for each column JSON writes, one
+ * space apart; an RT_STATS column is calls=, total=, min=, avg=, p50=,
+ * p95=, p99=, max= (after "NAME_" if it has a name); histograms, arrays,
+ * stacks and records are left out (JSON has them).  Returns its length.
+ */
+size_t rt_fields__text(const struct rt_desc *d, const struct rt_val *v, char *buf, size_t len);
 
 /* The text of one cell (not RT_STATS, RT_LOG2, RT_JSON) into @buf.  Returns @buf. */
 char *rt_cell(const struct rt_col *c, const struct rt_val *v, char *buf, size_t len);

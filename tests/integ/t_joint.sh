@@ -128,6 +128,99 @@ check "... profile's own report" grep -q "profile: [0-9]* samples of cpu-clock" 
 	-- sleep 0.2 >"$T/e" 2>"$T/e.err"
 check_eq "multi-trace, the issue's -e: exit status" "$?" 0
 
+# An aggregating inner profiler's rows reach trace as events: top counting
+# getppid by common_pid under trace -i 200; getppid_loop makes 1000 calls,
+# then its parent sleeps through two more intervals.  The rows trace prints
+# for the workload's pid add up to exactly 1000; top prints no table of its
+# own during the run.  Text, --json (the same rows as records with their
+# fields) and --json --order (rows in time order with the samples).
+TOPI='top/-e syscalls:sys_enter_getppid -k common_pid/'
+rows_case() { # NAME TRACE-OPTIONS...
+	local f=$T/r.$1
+	shift
+	"$PP" trace -i 200 "$@" -e "$TOPI" -- sh -c "'$W/getppid_loop' 1000; sleep 0.5" \
+		>"$f" 2>"$f.err"
+	check_eq "trace $* + $TOPI: exit status" "$?" 0
+	check_eq "... nothing on stderr" "$(cat "$f.err")" ""
+}
+rows_case text
+pid=$(awk '/ getppid_loop +[0-9]+ \[[0-9]+\] syscalls:sys_enter_getppid:/ { print $(NF - 2); exit }' "$T/r.text")
+check_eq "... 1000 getppid lines of the workload (top's samples)" \
+	"$(grep -c " getppid_loop *$pid \[[0-9]*\] syscalls:sys_enter_getppid: *\$" "$T/r.text")" 1000
+check_eq "... top's rows for the workload's pid add up to 1000" "$(awk -v k="key=$pid" '
+	/\] top:row: / { for (i = 1; i <= NF; i++) if ($i == k) { split($(i + 1), a, "="); n += a[2] } }
+	END { print n + 0 }' "$T/r.text")" 1000
+check "... no table of top's own during the run (its report at the end is its own)" awk '
+	/\] top:row: / { last = NR } /  samples [0-9]+  lost / { h[++n] = NR }
+	END { for (i = 1; i <= n; i++) if (h[i] < last) exit 1 }' "$T/r.text"
+if command -v jq >/dev/null; then
+	rows_case json --json
+	# (the workload's "done 1000" shares the output)
+	grep '^{' "$T/r.json" >"$T/r.jl"
+	pid=$(jq -r 'select(.comm == "getppid_loop") | .tid' "$T/r.jl" | head -n1)
+	check_eq "... no record of top's own before the last event" "$(jq -s '
+		(map(.type == "event") | rindex(true)) as $l | .[:$l] | map(select(.type != "event")) | length' \
+		"$T/r.jl")" 0
+	check_eq "... top:row records for the workload's pid: 1000 calls" "$(jq -s --argjson p "$pid" '
+		map(select(.event == "top:row" and .fields.key == $p) | .fields.values["syscalls:sys_enter_getppid"]) | add' \
+		"$T/r.jl")" 1000
+	check_eq "... top:interval records with their counts" "$(jq -s '
+		map(select(.event == "top:interval")) | length > 0 and all(.fields | has("samples") and has("keys"))' \
+		"$T/r.jl")" true
+	# --order, rows while the workload calls getppid 100,000 times (-i 50):
+	# each interval's rows get the time of the newest sample delivered, so the
+	# output never goes back in time (with the time of the tick it did, 9
+	# times in one run); the rows and top's own report at the end hold them all
+	"$PP" trace -i 50 --json --order -e "$TOPI" -- sh -c "'$W/getppid_loop' 100000 >/dev/null" \
+		>"$T/r.order" 2>"$T/r.order.err"
+	check_eq "trace --json --order + $TOPI, 100000 calls: exit status" "$?" 0
+	check_eq "... nothing on stderr" "$(cat "$T/r.order.err")" ""
+	pid=$(jq -r 'select(.comm == "getppid_loop") | .tid' "$T/r.order" | head -n1)
+	check "... top's rows among the samples" jq -es 'map(select(.event == "top:row")) | length > 1' \
+		"$T/r.order"
+	check_eq "... no time going back" "$(jq -s '
+		map(.time_ns) as $t | [range(1; $t | length) | select($t[.] < $t[. - 1])] | length' "$T/r.order")" 0
+	check_eq "... the rows and top's report at the end: 100000 calls" "$(jq -s --argjson p "$pid" '
+		map(select((.event == "top:row" and .fields.key == $p) or (.type == "row" and .key == $p))
+		    | (.fields // .).values["syscalls:sys_enter_getppid"]) | add' "$T/r.order")" 100000
+else
+	skip "jq not installed: trace --json with top's rows"
+fi
+
+# key= on an inner profiler's item keys its samples like any untraced event:
+# pairs keyed by CPU (the wakeup's target_cpu, the switch's CPU), profile's
+# samples key=_cpu; with --detail=samekey a timeline holds the samples of its
+# key's CPU (idle_wake's waker burning CPU 0 while the idler waits), and with
+# a key no CPU has (_cpu+1000) none.  (Before, key= there was ignored and
+# samekey showed no inner sample.)
+mt_key() { # PROFILE-KEY OUT
+	"$PP" multi-trace -e 'sched:sched_wakeup//key=target_cpu/' \
+		-e "sched:sched_switch//key=_cpu/,profile/-F 2000/untraced/key=$1/" --than 2ms \
+		--detail=samekey -- "$W/idle_wake" 20 10 >"$2" 2>"$2.err"
+}
+# per timeline: its key, then the CPU of each of its profile samples
+mt_key_cpus='/^sched:sched_wakeup => sched:sched_switch: / { if (n) print line; n++; line = $NF; next }
+/\] cpu-clock: *$/ && n { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { line = line " " substr($i, 2, length($i) - 2) + 0; break } }
+END { if (n) print line }'
+mt_key _cpu "$T/k"
+check_eq "multi-trace + profile/untraced/key=_cpu/: exit status" "$?" 0
+check_eq "... nothing on stderr" "$(cat "$T/k.err")" ""
+awk "$mt_key_cpus" "$T/k" >"$T/k.tl"
+check "... samekey timelines with profile samples" awk 'NF > 1 { f = 1 } END { exit !f }' "$T/k.tl"
+check "... each of them on its timeline's key CPU" \
+	awk '{ for (i = 2; i <= NF; i++) if ($i != $1) exit 1 }' "$T/k.tl"
+mt_key '_cpu+1000' "$T/k2"
+check_eq "multi-trace + profile/untraced/key=_cpu+1000/: exit status" "$?" 0
+check "... slow pairs" grep -q '^sched:sched_wakeup => sched:sched_switch: ' "$T/k2"
+check_eq "... no profile sample in a samekey timeline" "$(grep -c '\] cpu-clock: *$' "$T/k2")" 0
+# a key the inner profiler's events cannot compute, and role=: usage errors
+"$PP" multi-trace -e 'sched:sched_wakeup//key=pid/' \
+	-e 'sched:sched_switch//key=next_pid/,profile/-F 99/untraced/key=pid/' -- true \
+	>"$T/bk" 2>"$T/bk.err"
+check_eq "key=pid on profile's cpu-clock: exit 2" "$?" 2
+check_eq "... says so" "$(head -n1 "$T/bk.err")" \
+	"perf-prof multi-trace: bad key= on cpu-clock: expr: unknown field 'pid'"
+
 # bad input: one line naming it, exit 2
 bad() {
 	local what=$1 want=$2
@@ -151,6 +244,8 @@ bad "an outer without profilers" "top takes no profiler as an event source" \
 	top -e 'sched:sched_switch//key=prev_pid/,profile' -- true
 bad "a traced profiler in multi-trace" "a profiler in -e is not a point" \
 	multi-trace -e sched:sched_wakeup -e 'sched:sched_switch,profile/-F 99/' -- true
+bad "role= on a profiler in multi-trace" "an untraced event takes no role=" \
+	multi-trace -e sched:sched_wakeup//key=pid/ -e 'sched:sched_switch//key=next_pid/,profile/-F 99/untraced/role=1/' -- true
 bad "-- inside" "'--' in 'profile/-F 99 -- ls/'" trace -e 'profile/-F 99 -- ls/' -- true
 
 done_tests

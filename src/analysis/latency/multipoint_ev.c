@@ -22,12 +22,20 @@ struct mt_event {
 	struct expr *role; /* NULL: open and close */
 };
 
+/* An inner profiler's event whose -e item has key=EXPR (multipoint_ev__new's started hook). */
+struct inner_key {
+	const struct evsel *ev;
+	struct expr *key;
+};
+
 struct multipoint_ev {
 	struct multipoint *mt;
 	enum key_mode key_mode;
 	int nr_points;
 	int point_of_pos[EV_MAX_POS]; /* -e position -> point, -1 for untraced ones */
 	struct ksyms *ksyms;
+	struct inner_key *inner; /* KEY_EXPR: inner profilers' events with a key= */
+	int nr_inner;
 };
 
 static struct expr *compile(struct session *s, struct multipoint_ev *m, struct evsel *ev,
@@ -123,6 +131,10 @@ static void name_points(struct multipoint_ev *m, const struct multipoint_ev_conf
 }
 
 static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void on_inner(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static int on_started(struct session *s, void *priv);
+/* its own set: an inner profiler's samples (on_inner) and their keys */
+static const struct session_ops mpev_ops = { .inner_sample = on_inner, .started = on_started };
 
 struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipoint_ev_conf *c)
 {
@@ -137,7 +149,7 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 		return NULL;
 	}
 	/* an inner profiler (cli/joint.h) adds its own events: only in timelines */
-	for (int i = 0; i < eo->nr_specs; i++)
+	for (int i = 0; i < eo->nr_specs; i++) {
 		if (eo->specs[i].profiler && !untraced(&eo->specs[i])) {
 			session__usage_err(
 				s,
@@ -146,6 +158,12 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 				eo->specs[i].text, eo->specs[i].profiler);
 			goto fail;
 		}
+		if (eo->specs[i].profiler && evspec__attr(&eo->specs[i], "role")) {
+			session__usage_err(
+				s, "'%s': an untraced event takes no role=", eo->specs[i].text);
+			goto fail;
+		}
+	}
 	m->nr_points = number_points(m, c, eo);
 	/* --cycle with one point: each event pairs with the next one of its key */
 	if (m->nr_points < (c->cycle ? 1 : 2)) {
@@ -233,7 +251,7 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 			goto fail;
 		}
 	}
-	if (multipoint__ready(m->mt, s))
+	if (multipoint__ready(m->mt, s) || session__add_ops(s, &mpev_ops, m))
 		goto fail;
 	return m;
 fail:
@@ -255,6 +273,9 @@ void multipoint_ev__delete(struct multipoint_ev *m, struct session *s)
 		free(e);
 		evsel__set_handler(ev, NULL, NULL);
 	}
+	for (int i = 0; i < m->nr_inner; i++)
+		expr__free(m->inner[i].key);
+	free(m->inner);
 	multipoint__done(m->mt, s);
 	ksyms__delete(m->ksyms);
 	free(m);
@@ -295,13 +316,55 @@ static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		multipoint__start(m->mt, s, k, key, ev, smp);
 }
 
-void multipoint_ev__inner_sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
-				 struct sample *smp)
+/*
+ * Its hook set's inner_sample: a sample of an inner profiler's event
+ * (joint analysis: "profile/-F 99/untraced/" in -e), an untraced event,
+ * seen in the --detail timelines only, keyed by CPU or thread when those
+ * are the keys.
+ */
+static void on_inner(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	/* untraced: the --detail timelines only, keyed by CPU or thread when those are the keys */
+	struct multipoint_ev *m = priv;
 	u64 key = m->key_mode == KEY_CPU ? smp->cpu : smp->tid;
 
+	/* key=EXPR on the profiler's item: its events keyed like the others (samekey) */
+	for (int i = 0; i < m->nr_inner; i++)
+		if (m->inner[i].ev == ev) {
+			multipoint__see(m->mt, s, ev, smp, eval(s, m, m->inner[i].key, smp), true);
+			return;
+		}
 	multipoint__see(m->mt, s, ev, smp, key, m->key_mode != KEY_EXPR);
+}
+
+/*
+ * Its set's started hook: the inner profilers' events exist now (their
+ * inits ran after this profiler's); compile the key= of their items in
+ * -e ("profile/-F 99/untraced/key=_tid/") against each of them.  -k EXPR
+ * is not theirs: without key= they have no key, as before.
+ */
+static int on_started(struct session *s, void *priv)
+{
+	struct multipoint_ev *m = priv;
+
+	if (m->key_mode != KEY_EXPR)
+		return 0;
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		const struct ev_spec *item = session__inner_item(s, ev);
+		const char *key = item ? evspec__attr(item, "key") : NULL;
+		struct inner_key *n;
+
+		if (!key)
+			continue;
+		n = realloc(m->inner, (m->nr_inner + 1) * sizeof(*n));
+		if (!n)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		m->inner = n;
+		n[m->nr_inner].ev = ev;
+		if (!(n[m->nr_inner].key = compile(s, m, ev, "key", key)))
+			return -EINVAL;
+		m->nr_inner++;
+	}
+	return 0;
 }
 
 int multipoint_ev__points(const struct event_opts *eo, int pt[EV_MAX_POS])

@@ -26,18 +26,14 @@ struct multipoint_ev;
 /*
  * Add the -e events to @s, each with its handler, and the latency
  * engine's hooks (multipoint__ready: keyed by thread, a task's exit drops
- * its pairs): the profiler needs no hooks of its own.  NULL with the
- * session's error set.
+ * its pairs), and a set of its own whose inner_sample takes an inner
+ * profiler's samples (joint analysis: "profile/-F 99/untraced/" in -e) as
+ * untraced events, in the --detail timelines only: the profiler needs no
+ * hooks of its own.  NULL with the session's error set.
  */
 struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipoint_ev_conf *conf);
 /* The end (deinit): the final report if the session started, then free (NULL: nothing). */
 void multipoint_ev__delete(struct multipoint_ev *m, struct session *s);
-/*
- * A sample of an inner profiler's event (joint analysis: "profile/-F 99/untraced/"
- * in -e): an untraced event, seen in the --detail timelines only.
- */
-void multipoint_ev__inner_sample(struct multipoint_ev *m, struct session *s, struct evsel *ev,
-				 struct sample *smp);
 
 /*
  * The point of each -e position: the positions with an event that is not
