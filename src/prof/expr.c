@@ -139,8 +139,7 @@ static void expr_sample(struct session *s, void *priv, struct evsel *ev, struct 
 		memcpy(str, r.str ? r.str : "", (size_t)n);
 		str[n] = 0;
 		v[3].s = str;
-		txt = str + n + 1;
-		v[2].s = txt;
+		v[2].s = txt = str + n + 1;
 		txt += sprintf(txt, " = \"");
 		for (int i = 0; i < n; i++) {
 			unsigned char c = (unsigned char)str[i];
