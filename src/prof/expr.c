@@ -92,105 +92,76 @@ static int expr_init(struct session *s, void *priv, const struct opt_set *opts)
 	return 0;
 }
 
-/* A string value, quoted, with what would break the line escaped. */
-static void print_str(FILE *out, const char *str, int len)
-{
-	fputs(" = \"", out);
-	for (int i = 0; i < len && str[i]; i++) {
-		unsigned char c = (unsigned char)str[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
-	fputs("\"\n", out);
-}
-
 /*
- * --json: the event as trace --json has it, with "value": a string, a
- * signed or an unsigned number (one of the three columns has a value).
+ * The event as trace prints it, then the value: text " = VALUE" (a number
+ * in decimal and hex, a string quoted, what would break the line escaped);
+ * --json "value": a string, a signed or an unsigned number.
  */
 static const struct rt_col expr_cols[] = {
 	{ .type = RT_ROW },
 	{ .name = "fields", .type = RT_FIELDS },
-	{ .name = "value", .type = RT_STR, .flags = RT_OMIT_EMPTY },
-	{ .name = "value", .type = RT_S64, .flags = RT_OMIT_EMPTY },
-	{ .name = "value", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	{ .type = RT_STR, .flags = RT_NO_JSON },
+	{ .name = "value", .type = RT_STR, .flags = RT_OMIT_EMPTY | RT_NO_TEXT },
+	{ .name = "value", .type = RT_S64, .flags = RT_OMIT_EMPTY | RT_NO_TEXT },
+	{ .name = "value", .type = RT_U64, .flags = RT_OMIT_EMPTY | RT_NO_TEXT },
 	EVL_STACK_COL,
 };
-static const struct rt_desc expr_desc = { .type = "event", .cols = expr_cols, .ncols = 6 };
-
-static void expr_record(struct session *s, struct expr_event *e, struct evsel *ev,
-			const struct sample *smp, struct expr_ctx *ctx, FILE *out)
-{
-	struct rt_val ev_v[EVL_NCOLS], v[6] = { [3] = { .null = true }, [4] = { .null = true } };
-	struct rt_stack stk;
-	struct expr_value x;
-	struct rt_json k;
-	char buf[256], *str = buf;
-
-	expr__eval(e->e, ctx, &x); /* faults read as 0, counted */
-	evline__row(ev_v, &stk, s, ev, smp, NULL, NULL);
-	v[0].row.d = &evline_head;
-	v[0].row.v = ev_v;
-	v[1] = ev_v[EVL_FIELDS];
-	v[5] = ev_v[EVL_STACK];
-	if (x.kind == EXPR_STR) {
-		int n = 0;
-
-		while (x.str && n < x.len && x.str[n]) /* as the text: up to a NUL */
-			n++;
-		if ((size_t)n >= sizeof(buf) && !(str = malloc((size_t)n + 1)))
-			str = buf, n = sizeof(buf) - 1;
-		memcpy(str, x.str ? x.str : "", (size_t)n);
-		str[n] = 0;
-		v[2].s = str;
-	} else if (x.is_signed) {
-		v[3] = (struct rt_val){ .i = (int64_t)x.u };
-	} else {
-		v[4] = (struct rt_val){ .u = x.u };
-	}
-	rtable__begin(rt_json__init(&k, out, NULL), &expr_desc);
-	rtable__row(&k.sink, v);
-	rtable__end(&k.sink);
-	if (str != buf)
-		free(str);
-}
+static const struct rt_desc expr_desc = { .type = "event", .cols = expr_cols, .ncols = 7 };
 
 static void expr_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct expr_prof *x = priv;
 	struct expr_event *e = of(x, ev);
 	struct expr_ctx ctx = { .smp = smp, .session = s, .ksyms = x->ksyms };
-	struct stack_ctx *stack = session__stack(s);
-	FILE *out = session__out(s);
-	struct expr_value v;
-	char ts[40];
+	struct rt_val ev_v[EVL_NCOLS], v[7] = { [4] = { .null = true }, [5] = { .null = true } };
+	struct rt_stack stk;
+	struct expr_value r;
+	char buf[256], *str = buf, *txt = buf + 128;
+	int n = 0;
 
 	if (!e)
 		return;
-	ctx.out = out; /* printf()'s */
-	if (session__json(s)) {
-		expr_record(s, e, ev, smp, &ctx, out);
-		return;
-	}
+	ctx.out = session__out(s); /* printf()'s */
 	/* first: what printf() and system() print comes before the event's line */
-	expr__eval(e->e, &ctx, &v); /* faults read as 0, counted */
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     ev->name);
-	evsel__print_raw(s, ev, smp, out);
-	if (v.kind == EXPR_STR)
-		print_str(out, v.str, v.len);
-	else if (v.is_signed)
-		fprintf(out, " = %" PRId64 " (0x%" PRIx64 ")\n", (int64_t)v.u, v.u);
-	else
-		fprintf(out, " = %" PRIu64 " (0x%" PRIx64 ")\n", v.u, v.u);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__print(stack, smp, out, "    ");
+	expr__eval(e->e, &ctx, &r); /* faults read as 0, counted */
+	evline__row(ev_v, &stk, s, ev, smp, NULL, NULL);
+	v[0].row.d = &evline_head;
+	v[0].row.v = ev_v;
+	v[1] = ev_v[EVL_FIELDS];
+	v[6] = ev_v[EVL_STACK];
+	v[2].s = txt;
+	if (r.kind == EXPR_STR) {
+		while (r.str && n < r.len && r.str[n]) /* up to a NUL */
+			n++;
+		/* the string, then its text: up to 4 bytes a character */
+		if ((size_t)n * 5 + 8 > sizeof(buf) && !(str = malloc((size_t)n * 5 + 8)))
+			str = buf, n = (int)(sizeof(buf) - 8) / 5;
+		memcpy(str, r.str ? r.str : "", (size_t)n);
+		str[n] = 0;
+		v[3].s = str;
+		v[2].s = txt = str + n + 1;
+		txt += sprintf(txt, " = \"");
+		for (int i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)str[i];
+
+			if (c == '"' || c == '\\')
+				txt += sprintf(txt, "\\%c", c);
+			else if (c < 0x20 || c == 0x7f)
+				txt += sprintf(txt, "\\x%02x", c);
+			else
+				*txt++ = (char)c;
+		}
+		strcpy(txt, "\"");
+	} else if (r.is_signed) {
+		v[4] = (struct rt_val){ .i = (int64_t)r.u };
+		snprintf(txt, 128, " = %" PRId64 " (0x%" PRIx64 ")", (int64_t)r.u, r.u);
+	} else {
+		v[5] = (struct rt_val){ .u = r.u };
+		snprintf(txt, 128, " = %" PRIu64 " (0x%" PRIx64 ")", r.u, r.u);
+	}
+	evline__emit(s, session__out(s), &expr_desc, v);
+	if (str != buf)
+		free(str);
 }
 
 static void expr_deinit(struct session *s, void *priv)

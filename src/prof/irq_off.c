@@ -138,26 +138,31 @@ static void count(struct io_cpu *c, int kind, u64 off, u64 time)
 	}
 }
 
-/* --json: {"type":"event",...,"event":"irq-off","off_ns":N,"gap_ns":N,"ip":"0x.."...} */
+/*
+ * A gap: where it ended, then text "OFF (no timer sample for GAP)" and the
+ * stack or the ip; --json "off_ns", "gap_ns", "ip" ("ip_sym", "ip_off").
+ */
 static const struct rt_col gap_cols[] = {
 	{ .type = RT_ROW },
-	{ .name = "off_ns", .type = RT_U64, .unit = RT_UNIT_NS },
-	{ .name = "gap_ns", .type = RT_U64, .unit = RT_UNIT_NS },
-	{ .name = "ip", .type = RT_HEX },
-	{ .name = "ip_sym", .type = RT_STR, .flags = RT_OMIT_EMPTY },
-	{ .name = "ip_off", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	{ .type = RT_STR, .flags = RT_NO_JSON },
+	RT_COL("off_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("gap_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("ip", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL("ip_sym", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL("ip_off", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
 	EVL_STACK_COL,
 };
-static const struct rt_desc gap_desc = { .type = "event", .cols = gap_cols, .ncols = 7 };
+static const struct rt_desc gap_desc = { .type = "event", .cols = gap_cols, .ncols = 8 };
 
 static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct irq_off *p = priv;
-	FILE *out = session__out(s);
 	struct gw_tick_info t;
-	char ts[64], off[32], gap[32];
+	char text[640], off[32], gap[32];
 	const struct sym *sym;
-	int kind;
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	int kind, n;
 
 	(void)ev;
 	p->samples++;
@@ -178,39 +183,25 @@ static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	if (smp->cpu < (u32)p->nr_cpus)
 		count(&p->cpus[smp->cpu], kind, t.gap - p->period, smp->time);
 	sym = smp->nr_ips ? NULL : ksyms__find(p->ks, smp->ip, NULL);
-	if (session__json(s)) {
-		struct rt_val v[EVL_NCOLS];
-		struct rt_stack stk;
-		struct rt_json k;
-
-		evline__row(v, &stk, s, NULL, smp, NULL, kind == IO_STALL ? "stall" : "irq-off");
-		rtable__begin(rt_json__init(&k, out, NULL), &gap_desc);
-		rtable__row(&k.sink, (struct rt_val[]){
-					     { .row = { &evline_head, v } },
-					     { .u = t.gap - p->period },
-					     { .u = t.gap },
-					     { .u = smp->ip },
-					     { .s = sym ? sym->name : NULL },
-					     { .u = sym ? smp->ip - sym->start : 0, .null = !sym },
-					     v[EVL_STACK] });
-		rtable__end(&k.sink);
-		return;
-	}
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     kind == IO_STALL ? "stall" : "irq-off");
-	fprintf(out, "%s (no timer sample for %s)",
-		units__fmt_ns(t.gap - p->period, off, sizeof(off)),
-		units__fmt_ns(t.gap, gap, sizeof(gap)));
-	if (smp->nr_ips) {
-		fputc('\n', out);
-		stack__print(session__stack(s), smp, out, "    ");
-		return;
-	}
-	fprintf(out, " ip %016llx", (unsigned long long)smp->ip);
+	n = snprintf(text, sizeof(text), "%s (no timer sample for %s)",
+		     units__fmt_ns(t.gap - p->period, off, sizeof(off)),
+		     units__fmt_ns(t.gap, gap, sizeof(gap)));
+	if (!smp->nr_ips)
+		n += snprintf(text + n, sizeof(text) - n, " ip %016llx",
+			      (unsigned long long)smp->ip);
 	if (sym)
-		fprintf(out, " %s+0x%llx", sym->name, (unsigned long long)(smp->ip - sym->start));
-	fputc('\n', out);
+		snprintf(text + n, sizeof(text) - n, " %s+0x%llx", sym->name,
+			 (unsigned long long)(smp->ip - sym->start));
+	evline__row(v, &stk, s, NULL, smp, NULL, kind == IO_STALL ? "stall" : "irq-off");
+	evline__emit(s, session__out(s), &gap_desc,
+		     (struct rt_val[]){ { .row = { &evline_head, v } },
+					{ .s = text },
+					{ .u = t.gap - p->period },
+					{ .u = t.gap },
+					{ .u = smp->ip },
+					{ .s = sym ? sym->name : NULL },
+					{ .u = sym ? smp->ip - sym->start : 0, .null = !sym },
+					v[EVL_STACK] });
 }
 
 /*
@@ -219,53 +210,30 @@ static void io_sample(struct session *s, void *priv, struct evsel *ev, struct sa
  * "-" when there is none (--json: 0; its time null).
  */
 static const struct rt_col io_cols[] = {
-	{ .name = "cpu", .title = "CPU", .type = RT_U64, .width = 4 },
-	{ .name = "samples",
-	  .title = "SAMPLES",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 10 },
-	{ .name = "irq_off",
-	  .title = "IRQ-OFF",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 8 },
-	{ .name = "longest_ns",
-	  .title = "LONGEST",
-	  .type = RT_STR,
-	  .unit = RT_UNIT_NS,
-	  .width = 10 },
-	{ .name = "longest_time_ns",
-	  .title = "AT",
-	  .type = RT_STR,
-	  .unit = RT_UNIT_NS,
-	  .width = 26,
-	  .flags = RT_LEFT | RT_GAP | RT_EMPTY_NULL },
-	{ .name = "stalls", .title = "STALLS", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 7 },
-	{ .name = "longest_stall_ns",
-	  .title = "LONGEST",
-	  .type = RT_STR,
-	  .unit = RT_UNIT_NS,
-	  .width = 10 },
-	{ .name = "idle_gaps",
-	  .title = "IDLE-GAPS",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
+	RT_COL("cpu", "CPU", RT_U64, RT_UNIT_NONE, 4, 0),
+	RT_COL("samples", "SAMPLES", RT_U64, RT_UNIT_COUNT, 10, 0),
+	RT_COL("irq_off", "IRQ-OFF", RT_U64, RT_UNIT_COUNT, 8, 0),
+	RT_COL("longest_ns", "LONGEST", RT_STR, RT_UNIT_NS, 10, 0),
+	RT_COL("longest_time_ns", "AT", RT_STR, RT_UNIT_NS, 26, RT_LEFT | RT_GAP | RT_EMPTY_NULL),
+	RT_COL("stalls", "STALLS", RT_U64, RT_UNIT_COUNT, 7, 0),
+	RT_COL("longest_stall_ns", "LONGEST", RT_STR, RT_UNIT_NS, 10, 0),
+	RT_COL("idle_gaps", "IDLE-GAPS", RT_U64, RT_UNIT_COUNT, 9, 0),
 };
 static const struct rt_desc io_desc = { .type = "row", .cols = io_cols, .ncols = 8 };
 
+/* text: the "total:" sentence */
 static const struct rt_col sum_cols[] = {
-	{ .name = "than_ns", .type = RT_NS },
-	{ .name = "period_ns", .type = RT_NS },
-	{ .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT },
-	{ .name = "irq_off", .type = RT_U64, .unit = RT_UNIT_COUNT },
-	{ .name = "longest_ns", .type = RT_NS },
-	{ .name = "stalls", .type = RT_U64, .unit = RT_UNIT_COUNT },
-	{ .name = "longest_stall_ns", .type = RT_NS },
-	{ .name = "idle_gaps", .type = RT_U64, .unit = RT_UNIT_COUNT },
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL("than_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("period_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("samples", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("irq_off", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("longest_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("stalls", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("longest_stall_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("idle_gaps", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
 };
-static const struct rt_desc sum_desc = { .type = "summary", .cols = sum_cols, .ncols = 8 };
+static const struct rt_desc sum_desc = { .type = "summary", .cols = sum_cols, .ncols = 9 };
 
 /* A duration in text ("-" when @none), its number in --json. */
 static struct rt_val ns_val(u64 ns, bool none, char *buf, size_t len)
@@ -281,7 +249,7 @@ static void io_report(struct session *s, struct irq_off *p, FILE *out)
 	struct io_cpu all = { 0 };
 	union rt_sinks u;
 	struct rt_sink *k = json ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
-	char a[32], b[32], ts[64];
+	char a[32], b[32], ts[64], total[256];
 
 	if (!json)
 		fprintf(out,
@@ -321,9 +289,14 @@ static void io_report(struct session *s, struct irq_off *p, FILE *out)
 		all.idle += st.idle_gaps;
 	}
 	rtable__end(k);
-	if (json) {
-		rtable__begin(k, &sum_desc);
-		rtable__row(k, (struct rt_val[]){
+	snprintf(total, sizeof(total),
+		 "total: %llu irq-off periods of %s or more, the longest %s; %llu stalls (in user "
+		 "mode: the CPU did not run); %llu gaps of idle CPUs not counted",
+		 (unsigned long long)all.n[IO_OFF], units__fmt_ns(p->than, a, sizeof(a)),
+		 all.n[IO_OFF] ? units__fmt_ns(all.longest[IO_OFF], b, sizeof(b)) : "-",
+		 (unsigned long long)all.n[IO_STALL], (unsigned long long)all.idle);
+	rtable__one(k, &sum_desc,
+		    (struct rt_val[]){ { .s = total },
 				       { .u = p->than },
 				       { .u = p->period },
 				       { .u = p->samples },
@@ -331,18 +304,9 @@ static void io_report(struct session *s, struct irq_off *p, FILE *out)
 				       { .u = all.longest[IO_OFF] },
 				       { .u = all.n[IO_STALL] },
 				       { .u = all.longest[IO_STALL] },
-				       { .u = all.idle },
-			       });
-		rtable__end(k);
-		return;
-	}
-	fprintf(out,
-		"total: %llu irq-off periods of %s or more, the longest %s; %llu stalls "
-		"(in user mode: the CPU did not run); %llu gaps of idle CPUs not counted\n",
-		(unsigned long long)all.n[IO_OFF], units__fmt_ns(p->than, a, sizeof(a)),
-		all.n[IO_OFF] ? units__fmt_ns(all.longest[IO_OFF], b, sizeof(b)) : "-",
-		(unsigned long long)all.n[IO_STALL], (unsigned long long)all.idle);
-	session__print_lost(s, out);
+				       { .u = all.idle } });
+	if (!json)
+		session__print_lost(s, out);
 }
 
 static void io_deinit(struct session *s, void *priv)

@@ -16,7 +16,6 @@
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
-#include "util/json.h"
 
 struct split_lock {
 	unsigned long long trigger;
@@ -100,33 +99,34 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 		       ?: ctr_set__report_by(&p->cs, s, report, p);
 }
 
+/* A sample: text "N split locks, ip 0x..." after the event's head. */
+static const struct rt_col sl_cols[] = {
+	{ .type = RT_ROW },
+	{ .type = RT_STR, .flags = RT_NO_JSON },
+	RT_COL("split_locks", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("ip", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
+};
+static const struct rt_desc sl_desc = { .type = "event", .cols = sl_cols, .ncols = 4 };
+
 static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct split_lock *p = priv;
 	FILE *out = session__event_out(s, priv);
-	char ts[64];
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	char text[64];
 
 	p->samples++;
 	if (!out)
 		return;
-	if (session__json(s)) {
-		struct json j;
-
-		json__begin(&j, out, "event");
-		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
-		json__str(&j, "comm", session__comm(s, smp->tid));
-		json__u64(&j, "pid", smp->pid);
-		json__u64(&j, "tid", smp->tid);
-		json__u64(&j, "cpu", smp->cpu);
-		json__str(&j, "event", ev->name);
-		json__u64(&j, "split_locks", p->trigger);
-		json__hex(&j, "ip", smp->ip);
-		json__end(&j);
-		return;
-	}
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, ev->name);
-	fprintf(out, "%llu split locks, ip 0x%llx\n", p->trigger, (unsigned long long)smp->ip);
+	evline__row(v, &stk, s, NULL, smp, session__comm(s, smp->tid), ev->name);
+	snprintf(text, sizeof(text), "%llu split locks, ip 0x%llx", p->trigger,
+		 (unsigned long long)smp->ip);
+	evline__emit(s, out, &sl_desc,
+		     (struct rt_val[]){ { .row = { &evline_head, v } },
+					{ .s = text },
+					{ .u = p->trigger },
+					{ .u = smp->ip } });
 }
 
 /* What was read last: since the last interval, or (@since_start) since the start. */

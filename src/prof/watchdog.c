@@ -260,151 +260,139 @@ static const char *clk_what(const struct watchdog *w, int k, int cpu, char *buf,
 struct print_arg {
 	struct session *s;
 	struct watchdog *w;
-	struct json *j; /* --json: the open "samples" array */
+	struct json *j;	   /* --json: the open "samples" array */
+	struct rt_sink *k; /* text: the event lines' sink */
 };
 
-/* --json: a kept sample, an element of the warning's "samples". */
+/* A kept sample: text "  ... ip ADDR [SYM+OFF]", its stack; --json an element of "samples". */
 static const struct rt_col kept_cols[] = {
 	{ .type = RT_ROW },
-	{ .name = "ip", .type = RT_HEX },
-	{ .name = "ip_sym", .type = RT_STR, .flags = RT_OMIT_EMPTY },
-	{ .name = "ip_off", .type = RT_U64, .flags = RT_OMIT_EMPTY },
-	EVL_STACK_COL,
+	{ .type = RT_STR, .flags = RT_NO_JSON },
+	RT_COL("ip", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL("ip_sym", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL("ip_off", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL("stack", NULL, RT_STACK, RT_UNIT_NONE, 6, RT_OMIT_EMPTY),
 };
-static const struct rt_desc kept_desc = { .cols = kept_cols, .ncols = 5 };
-
-static void kept_row(struct print_arg *a, const struct sample *smp)
-{
-	const struct sym *sym = ksyms__find(a->w->ks, smp->ip, NULL);
-	struct rt_val v[EVL_NCOLS];
-	struct rt_stack stk;
-
-	evline__row(v, &stk, a->s, NULL, smp, NULL, a->w->smp->name);
-	json__obj(a->j, NULL);
-	rt_json__members(a->j, &kept_desc,
-			 (struct rt_val[]){ { .row = { &evline_head, v } },
-					    { .u = smp->ip },
-					    { .s = sym ? sym->name : NULL },
-					    { .u = sym ? smp->ip - sym->start : 0, .null = !sym },
-					    v[EVL_STACK] });
-	json__close(a->j);
-}
+static const struct rt_desc kept_desc = { .cols = kept_cols, .ncols = 6 };
 
 static void print_kept(void *arg, const struct sample *smp)
 {
 	struct print_arg *a = arg;
-	FILE *out = session__out(a->s);
-	const struct sym *sym;
-	char ts[64];
+	const struct sym *sym = ksyms__find(a->w->ks, smp->ip, NULL);
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	char text[640];
+	const struct rt_val r[] = { { .row = { &evline_head, v } },
+				    { .s = text },
+				    { .u = smp->ip },
+				    { .s = sym ? sym->name : NULL },
+				    { .u = sym ? smp->ip - sym->start : 0, .null = !sym },
+				    { .stk = &stk } };
+	int n = snprintf(text, sizeof(text), "ip %016llx", (unsigned long long)smp->ip);
 
-	if (a->j) {
-		kept_row(a, smp);
+	if (sym)
+		snprintf(text + n, sizeof(text) - n, " %s+0x%llx", sym->name,
+			 (unsigned long long)(smp->ip - sym->start));
+	evline__row(v, &stk, a->s, NULL, smp, NULL, a->w->smp->name);
+	if (a->k) {
+		rtable__row(a->k, r);
 		return;
 	}
-	session__fmt_time(a->s, smp->time, ts, sizeof(ts));
-	fputs("  ", out);
-	evline__head(out, ts, session__comm_at(a->s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     a->w->smp->name);
-	fprintf(out, "ip %016llx", (unsigned long long)smp->ip);
-	sym = ksyms__find(a->w->ks, smp->ip, NULL);
-	if (sym)
-		fprintf(out, " %s+0x%llx", sym->name, (unsigned long long)(smp->ip - sym->start));
-	fputc('\n', out);
-	if (smp->nr_ips)
-		stack__print(session__stack(a->s), smp, out, "      ");
+	json__obj(a->j, NULL);
+	rt_json__members(a->j, &kept_desc, r);
+	json__close(a->j);
 }
 
 /*
- * --json: the records of a warning and of a recovery (README, watchdog);
- * text: their sentences.
+ * A warning and a recovery: text a sentence; --json records (README, watchdog):
  *   {"type":"warning","time_ns":N,"cpu":N,"lockup":"hard","what":
  *    "watchdog hrtimer","for_ns":N,"limit_ns":N,"samples":[...]}
  *   {"type":"recovered","time_ns":N,"cpu":N,"lockup":"hard","what":"..","gap_ns":N}
  */
-#define WD_HEAD                                                                          \
-	{ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS },                       \
-		{ .name = "cpu", .type = RT_U64 }, { .name = "lockup", .type = RT_STR }, \
-	{                                                                                \
-		.name = "what", .type = RT_STR                                           \
-	}
+#define WD_HEAD                                                              \
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },                   \
+		RT_COL("time_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),  \
+		RT_COL("cpu", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT),    \
+		RT_COL("lockup", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT), \
+		RT_COL("what", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT)
 static const struct rt_col warning_cols[] = {
 	WD_HEAD,
-	{ .name = "for_ns", .type = RT_NS, .unit = RT_UNIT_NS },
-	{ .name = "limit_ns", .type = RT_NS, .unit = RT_UNIT_NS },
+	RT_COL("for_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("limit_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
 	{ .name = "samples", .type = RT_JSON },
 };
-static const struct rt_desc warning_desc = { .type = "warning", .cols = warning_cols, .ncols = 7 };
+static const struct rt_desc warning_desc = { .type = "warning", .cols = warning_cols, .ncols = 8 };
 static const struct rt_col recovered_cols[] = {
 	WD_HEAD,
-	{ .name = "gap_ns", .type = RT_NS, .unit = RT_UNIT_NS },
+	RT_COL("gap_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
 };
 static const struct rt_desc recovered_desc = { .type = "recovered",
 					       .cols = recovered_cols,
-					       .ncols = 5 };
+					       .ncols = 6 };
 
-/* One record of @d, --json's. */
-static void event_line(struct session *s, const struct rt_desc *d, const struct rt_val *v)
+/* One record of @d: text or --json. */
+static void record(struct session *s, const struct rt_desc *d, const struct rt_val *v)
 {
-	struct rt_json j;
-	struct rt_sink *k = rt_json__init(&j, session__out(s), NULL);
+	union rt_sinks u;
 
-	rtable__begin(k, d);
-	rtable__row(k, v);
-	rtable__end(k);
+	rtable__one(session__json(s) ? rt_json__init(&u.json, session__out(s), NULL)
+				     : rt_text__init(&u.text, session__out(s)),
+		    d, v);
 }
 
 /* Is a threshold near on @cpu at @now?  Say so once per episode, with the samples meanwhile. */
 static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 {
 	FILE *out = session__out(s);
-	struct print_arg a = { s, w, NULL };
+	struct print_arg a = { s, w, NULL, NULL };
+	struct evline_text lines;
 
 	if (cpu < 0 || cpu >= w->nr_watched || !w->watched[cpu])
 		return;
 	for (int k = CLK_HARD; k <= CLK_SOFT; k++) {
-		char ts[64], age_s[32], lim[32], name[32];
+		char ts[64], age_s[32], lim[32], name[32], text[256];
+		const char *what = clk_what(w, k, cpu, name, sizeof(name));
+		char *kept = NULL;
+		struct json j;
 		u64 age, since;
 
 		if (k == CLK_SOFT && w->soft_off)
 			continue;
 		if (!gapwatch__overdue(w->gw, k, cpu, now, w->warn_at[k], &age, &since))
 			continue;
-		if (session__json(s)) {
-			struct json j;
-			char *kept = NULL;
-
-			/* the kept samples: members of their own, written once */
-			if (!json__frag_begin(&j)) {
-				json__arr(&j, "samples");
-				a.j = &j;
-				gapwatch__kept(w->gw, cpu, since, print_kept, &a);
-				a.j = NULL;
-				kept = json__frag_end(&j);
-			}
-			event_line(s, &warning_desc,
-				   (struct rt_val[]){
-					   { .u = session__wall_ns(s, now) },
-					   { .u = (u64)cpu },
-					   { .s = k == CLK_HARD ? "hard" : "soft" },
-					   { .s = clk_what(w, k, cpu, name, sizeof(name)) },
-					   { .u = age },
-					   { .u = w->limit[k] },
-					   { .s = kept },
-				   });
-			free(kept);
-			fflush(out);
-			continue;
+		/* --json: the kept samples, members of their own, written once */
+		if (session__json(s) && !json__frag_begin(&j)) {
+			json__arr(&j, "samples");
+			a.j = &j;
+			gapwatch__kept(w->gw, cpu, since, print_kept, &a);
+			kept = json__frag_end(&j);
 		}
 		session__fmt_time(s, now, ts, sizeof(ts));
-		fprintf(out, "%s watchdog: CPU %d: %s %s for %s, a %s lockup at %s\n", ts, cpu,
-			k == CLK_HARD ? "no" : "no run of", clk_what(w, k, cpu, name, sizeof(name)),
-			units__fmt_ns(age, age_s, sizeof(age_s)), k == CLK_HARD ? "hard" : "soft",
-			units__fmt_ns(w->limit[k], lim, sizeof(lim)));
-		if (!gapwatch__kept(w->gw, cpu, since, print_kept, &a))
-			fprintf(out, "  no %s sample on CPU %d since then%s\n", w->smp->name, cpu,
-				k == CLK_HARD && !strcmp(w->smp->name, "cpu-clock")
-					? " (a timer: held off with the interrupts)"
-					: "");
+		snprintf(text, sizeof(text), "%s watchdog: CPU %d: %s %s for %s, a %s lockup at %s",
+			 ts, cpu, k == CLK_HARD ? "no" : "no run of", what,
+			 units__fmt_ns(age, age_s, sizeof(age_s)), k == CLK_HARD ? "hard" : "soft",
+			 units__fmt_ns(w->limit[k], lim, sizeof(lim)));
+		record(s, &warning_desc,
+		       (struct rt_val[]){ { .s = text },
+					  { .u = session__wall_ns(s, now) },
+					  { .u = (u64)cpu },
+					  { .s = k == CLK_HARD ? "hard" : "soft" },
+					  { .s = what },
+					  { .u = age },
+					  { .u = w->limit[k] },
+					  { .s = kept } });
+		free(kept);
+		if (!session__json(s)) {
+			a.k = evline_text__init(&lines, s, out, "  ");
+			rtable__begin(a.k, &kept_desc);
+			if (!gapwatch__kept(w->gw, cpu, since, print_kept, &a))
+				fprintf(out, "  no %s sample on CPU %d since then%s\n",
+					w->smp->name, cpu,
+					k == CLK_HARD && !strcmp(w->smp->name, "cpu-clock")
+						? " (a timer: held off with the interrupts)"
+						: "");
+			rtable__end(a.k);
+		}
 		fflush(out); /* before the kernel panics */
 	}
 }
@@ -412,26 +400,22 @@ static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 static void tick(struct session *s, struct watchdog *w, int k, const struct sample *smp)
 {
 	struct gw_tick_info t;
-	char ts[64], gap[32], name[32];
+	char ts[64], gap[32], name[32], text[160];
+	const char *what = clk_what(w, k, (int)smp->cpu, name, sizeof(name));
 
 	gapwatch__tick(w->gw, k, (int)smp->cpu, smp->time, smp->pid, w->warn_at[k], &t);
 	if (!t.overdue)
 		return;
-	if (session__json(s)) {
-		event_line(s, &recovered_desc,
-			   (struct rt_val[]){
-				   { .u = session__wall_ns(s, smp->time) },
-				   { .u = smp->cpu },
-				   { .s = k == CLK_HARD ? "hard" : "soft" },
-				   { .s = clk_what(w, k, (int)smp->cpu, name, sizeof(name)) },
-				   { .u = t.gap },
-			   });
-		return;
-	}
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	fprintf(session__out(s), "%s watchdog: CPU %u: %s again after %s\n", ts, smp->cpu,
-		clk_what(w, k, (int)smp->cpu, name, sizeof(name)),
-		units__fmt_ns(t.gap, gap, sizeof(gap)));
+	snprintf(text, sizeof(text), "%s watchdog: CPU %u: %s again after %s", ts, smp->cpu, what,
+		 units__fmt_ns(t.gap, gap, sizeof(gap)));
+	record(s, &recovered_desc,
+	       (struct rt_val[]){ { .s = text },
+				  { .u = session__wall_ns(s, smp->time) },
+				  { .u = smp->cpu },
+				  { .s = k == CLK_HARD ? "hard" : "soft" },
+				  { .s = what },
+				  { .u = t.gap } });
 }
 
 /* Is this switch the end of a run of the CPU's own stopper (or watchdog) kthread? */
@@ -519,57 +503,26 @@ static void wd_interval(struct session *s, void *priv)
  * the summary (--json: a record; text: the sentence above the table).
  */
 static const struct rt_col wd_cols[] = {
-	{ .name = "cpu", .title = "CPU", .type = RT_U64, .width = 4 },
-	{ .name = "hrtimer",
-	  .title = "HRTIMER",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 8 },
-	{ .name = "hrtimer_longest_ns",
-	  .title = "LONGEST",
-	  .type = RT_NS,
-	  .unit = RT_UNIT_NS,
-	  .width = 10 },
-	{ .name = "hrtimer_warned",
-	  .title = "WARNED",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 7 },
-	{ .name = "kthread",
-	  .title = "KTHREAD",
-	  .type = RT_STR,
-	  .width = 14,
-	  .flags = RT_LEFT | RT_GAP },
-	{ .name = "kthread_runs",
-	  .title = "RUNS",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 6 },
-	{ .name = "kthread_longest_ns",
-	  .title = "LONGEST",
-	  .type = RT_NS,
-	  .unit = RT_UNIT_NS,
-	  .width = 10 },
-	{ .name = "kthread_warned",
-	  .title = "WARNED",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 7 },
-	{ .name = "samples",
-	  .title = "SAMPLES",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 8 },
+	RT_COL("cpu", "CPU", RT_U64, RT_UNIT_NONE, 4, 0),
+	RT_COL("hrtimer", "HRTIMER", RT_U64, RT_UNIT_COUNT, 8, 0),
+	RT_COL("hrtimer_longest_ns", "LONGEST", RT_NS, RT_UNIT_NS, 10, 0),
+	RT_COL("hrtimer_warned", "WARNED", RT_U64, RT_UNIT_COUNT, 7, 0),
+	RT_COL("kthread", "KTHREAD", RT_STR, RT_UNIT_NONE, 14, RT_LEFT | RT_GAP),
+	RT_COL("kthread_runs", "RUNS", RT_U64, RT_UNIT_COUNT, 6, 0),
+	RT_COL("kthread_longest_ns", "LONGEST", RT_NS, RT_UNIT_NS, 10, 0),
+	RT_COL("kthread_warned", "WARNED", RT_U64, RT_UNIT_COUNT, 7, 0),
+	RT_COL("samples", "SAMPLES", RT_U64, RT_UNIT_COUNT, 8, 0),
 };
 static const struct rt_desc wd_desc = { .type = "row", .cols = wd_cols, .ncols = 9 };
 
 static const struct rt_col sum_cols[] = {
-	{ .name = "hard_limit_ns", .type = RT_NS, .unit = RT_UNIT_NS },
-	{ .name = "soft_limit_ns", .type = RT_NS, .unit = RT_UNIT_NS },
-	{ .name = "kthread", .type = RT_STR },
-	{ .name = "warn_pct", .type = RT_U64, .unit = RT_UNIT_PERCENT },
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL("hard_limit_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("soft_limit_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("kthread", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL("warn_pct", NULL, RT_U64, RT_UNIT_PERCENT, 0, RT_NO_TEXT),
 };
-static const struct rt_desc sum_desc = { .type = "summary", .cols = sum_cols, .ncols = 4 };
+static const struct rt_desc sum_desc = { .type = "summary", .cols = sum_cols, .ncols = 5 };
 
 static void wd_deinit(struct session *s, void *priv)
 {
@@ -578,16 +531,23 @@ static void wd_deinit(struct session *s, void *priv)
 	bool json = session__json(s);
 	union rt_sinks u;
 	struct rt_sink *k = json ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
-	char a[32], b[32], name[32];
+	char a[32], b[32], name[32], text[256];
+	const struct rt_val sum[] = { { .s = text },
+				      { .u = w->limit[CLK_HARD] },
+				      { .u = w->limit[CLK_SOFT] },
+				      { .s = w->kthread },
+				      { .u = w->warn } };
 
 	if (!session__started(s) || !w->gw)
 		goto out;
+	/* the summary: text's sentence above the table, --json's record after it */
+	snprintf(text, sizeof(text),
+		 "watchdog: hard lockup after %s without the watchdog hrtimer, soft lockup after "
+		 "%s without %s/N; warned at %llu%%",
+		 units__fmt_ns(w->limit[CLK_HARD], a, sizeof(a)),
+		 units__fmt_ns(w->limit[CLK_SOFT], b, sizeof(b)), w->kthread, w->warn);
 	if (!json)
-		fprintf(out,
-			"watchdog: hard lockup after %s without the watchdog hrtimer, soft lockup "
-			"after %s without %s/N; warned at %llu%%\n",
-			units__fmt_ns(w->limit[CLK_HARD], a, sizeof(a)),
-			units__fmt_ns(w->limit[CLK_SOFT], b, sizeof(b)), w->kthread, w->warn);
+		rtable__one(k, &sum_desc, sum);
 	rtable__begin(k, &wd_desc);
 	for (int cpu = 0; cpu < w->nr_watched; cpu++) {
 		struct gw_stats h = gapwatch__stats(w->gw, CLK_HARD, cpu);
@@ -608,16 +568,10 @@ static void wd_deinit(struct session *s, void *priv)
 			       });
 	}
 	rtable__end(k);
-	if (json) {
-		rtable__begin(k, &sum_desc);
-		rtable__row(k, (struct rt_val[]){ { .u = w->limit[CLK_HARD] },
-						  { .u = w->limit[CLK_SOFT] },
-						  { .s = w->kthread },
-						  { .u = w->warn } });
-		rtable__end(k);
-	} else {
+	if (json)
+		rtable__one(k, &sum_desc, sum);
+	else
 		session__print_lost(s, out);
-	}
 out:
 	gapwatch__delete(w->gw);
 	ksyms__delete(w->ks);

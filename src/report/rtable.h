@@ -163,6 +163,16 @@ struct rt_col {
 	unsigned flags;
 };
 
+/*
+ * A column in one line (clang-format spreads a designated initializer
+ * over a line per member): RT_COL("samples", "SAMPLES", RT_U64,
+ * RT_UNIT_COUNT, 10, 0).
+ */
+#define RT_COL(n, t, ty, u, w, f)                                                                \
+	{                                                                                        \
+		.name = (n), .title = (t), .type = (ty), .unit = (u), .width = (w), .flags = (f) \
+	}
+
 struct rt_desc {
 	const char *type; /* JSON: the record's "type" */
 	const struct rt_col *cols;
@@ -244,6 +254,9 @@ void rtable__end(struct rt_sink *k);
  * profiler.  @to NULL removes the tap.  0, or -ENOSPC (16 taps at most).
  */
 int rtable__tap(FILE *fp, struct rt_sink *to);
+
+/* A table of one row: rtable__begin, rtable__row, rtable__end (a record). */
+void rtable__one(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v);
 
 /* Columns of a table, at most (top: a key, a comm and 64 values). */
 #define RT_MAX_COLS 96

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The event line (report/evline) on injected sessions: trace's text and
- * JSON lines, with and without a stack, and the events inside nested-trace's
- * --than records and multi-trace's slow pairs, compared whole with what
+ * JSON lines, with and without a stack, the events inside nested-trace's
+ * --than records and multi-trace's slow pairs, and expr's records (the
+ * event line with a value after it), compared whole with what
  * they printed before the event line was declared once (the golden
  * strings below).  The events' times are the wall clock's (UTC, no offset);
  * the stamp of a table's rows (the time of the report) reads 0.

@@ -351,9 +351,40 @@ static void check_blank_row_if(void)
 	}
 }
 
+/* RT_COL: a column in one line; rtable__one: a table of one row (a sentence and its record) */
+static void check_one(void)
+{
+	static const struct rt_col c[] = {
+		{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+		RT_COL("than_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+		RT_COL("n", "N", RT_U64, RT_UNIT_COUNT, 5, RT_NO_TEXT | RT_OMIT_ZERO),
+	};
+	const struct rt_desc d = { .type = "summary", .cols = c, .ncols = 3 };
+	union rt_sinks u;
+	char *out = NULL;
+	size_t len = 0;
+
+	CHECK(c[2].unit == RT_UNIT_COUNT && c[2].width == 5 && !strcmp(c[2].title, "N") &&
+		      c[2].flags == (RT_NO_TEXT | RT_OMIT_ZERO) && c[1].type == RT_NS,
+	      "RT_COL's members");
+	for (int json = 0; json < 2; json++) {
+		FILE *fp = open_memstream(&out, &len);
+
+		rtable__one(json ? rt_json__init(&u.json, fp, NULL) : rt_text__init(&u.text, fp),
+			    &d,
+			    (struct rt_val[]){
+				    { .s = "total: 3 of 2ms" }, { .u = 2000000 }, { .u = 3 } });
+		fclose(fp);
+		CHECK_STR(out, json ? "{\"type\":\"summary\",\"than_ns\":2000000,\"n\":3}\n"
+				    : "total: 3 of 2ms\n");
+		free(out);
+	}
+}
+
 int main(void)
 {
 	test_flags();
+	check_one();
 	struct stats_stamp st = { .scope = "run", .time_ns = 7, .interval_ns = 9 };
 	struct capture cap = { .sink.ops = &cap_ops };
 	char *out = NULL;
