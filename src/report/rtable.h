@@ -163,6 +163,14 @@ struct rt_col {
 	unsigned flags;
 };
 
+/*
+ * A column in one line (clang-format spreads a designated initializer
+ * over a line per member): RT_COL("samples", "SAMPLES", RT_U64,
+ * RT_UNIT_COUNT, 10, 0).
+ */
+#define RT_COL(n, t, ty, u, w, f) \
+	{ .name = (n), .title = (t), .type = (ty), .unit = (u), .width = (w), .flags = (f) }
+
 struct rt_desc {
 	const char *type; /* JSON: the record's "type" */
 	const struct rt_col *cols;
