@@ -285,34 +285,26 @@ static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, str
 		print_than(s, ev, smp, &v);
 }
 
+/* The table (text: with --hist the histograms under it), the notes (stats_note). */
 static void print_stats(struct session *s, struct num_dist *nd, int when)
 {
 	FILE *out = session__out(s);
+	struct stats_stamp st;
+	union rt_sinks u;
 
-	if (nd->json) {
-		struct stats_stamp st;
-		struct rt_json js;
-
-		stats_stamp__now(s, &nd->since, when, &st);
-		lat_table__emit(nd->table, rt_json__init(&js, out, &st));
-		if (nd->failed_alloc)
-			session__warn(s, "out of memory, some values were not counted");
-		fflush(out);
-		return;
-	}
-	lat_table__print(nd->table, out);
-	if (nd->perins && nd->hist) /* one per CPU or thread */
+	lat_table__emit(nd->table, stats_stamp__sink(s, &u, &st, &nd->since, when));
+	if (nd->perins && nd->hist && !nd->json) /* one per CPU or thread */
 		lat_table__print_log2(nd->table, out, NULL, "value");
 	for (struct evsel *ev = session__evsels(s); ev && nd->hist && !nd->perins; ev = ev->next) {
 		struct nd_event *e = nd_of(nd, ev);
 
-		if (!e || !log2_hist__count(&e->log2))
+		if (!e || !log2_hist__count(&e->log2)) /* (--json: none, the rows carry them) */
 			continue;
 		fprintf(out, "\n%s num=%s\n", ev->name, expr__text(e->num));
 		log2_hist__print(&e->log2, "value", out);
 	}
 	if (nd->failed_alloc)
-		fprintf(out, "num-dist: out of memory, some values were not counted\n");
+		stats_note(s, "num-dist", "out of memory, some values were not counted");
 	fflush(out);
 }
 
@@ -327,26 +319,14 @@ static void reset_stats(struct session *s, struct num_dist *nd)
 	}
 }
 
-static void print_time(struct session *s)
-{
-	char buf[64];
-
-	if (session__json(s))
-		return;
-	session__fmt_time(s, session__now(s), buf, sizeof(buf));
-	fprintf(session__out(s), "%s\n", buf);
-}
-
 static void num_dist_interval(struct session *s, void *priv)
 {
-	print_time(s);
 	print_stats(s, priv, STATS_INTERVAL);
 	reset_stats(s, priv);
 }
 
 static void num_dist_snapshot(struct session *s, void *priv)
 {
-	print_time(s);
 	print_stats(s, priv, STATS_SO_FAR);
 }
 
