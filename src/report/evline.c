@@ -113,13 +113,18 @@ void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, stru
  * stack's frames.  The time is printed from the sample's own (as
  * session__fmt_time shows it: the wall clock or --tsc's seconds).
  */
+static void text_record(struct evline_text *t, const struct rt_desc *d, const struct rt_val *v);
+
 static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
 {
 	struct evline_text *t = (struct evline_text *)k;
 	const struct sample *smp = v[EVL_FIELDS].rec.smp;
 	char ts[40];
 
-	(void)d;
+	if (d != &evline_desc) {
+		text_record(t, d, v);
+		return;
+	}
 	if (t->prefix)
 		fputs_unlocked(t->prefix, t->fp);
 	session__fmt_time(t->s, smp->time, ts, sizeof(ts));
@@ -129,6 +134,43 @@ static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 	fputc_unlocked('\n', t->fp);
 	if (v[EVL_STACK].stk->ctx && (smp->nr_ips || smp->stack))
 		stack__print(v[EVL_STACK].stk->ctx, smp, t->fp, "    ");
+}
+
+/*
+ * A record of a profiler's own about one event (evline.h): after @prefix,
+ * the head (its RT_ROW of evline_head), the payload (RT_FIELDS) and the
+ * text of its RT_STR columns, in their order; then the stack's frames.
+ */
+static void text_record(struct evline_text *t, const struct rt_desc *d, const struct rt_val *v)
+{
+	const struct rt_stack *st = NULL;
+	char ts[40], ind[16] = "";
+
+	if (t->prefix)
+		fputs_unlocked(t->prefix, t->fp);
+	for (int i = 0; i < d->ncols; i++) {
+		const struct rt_col *c = &d->cols[i];
+		const struct rt_val *h = v[i].row.v;
+
+		if (c->flags & RT_NO_TEXT)
+			continue;
+		if (c->type == RT_ROW && v[i].row.d == &evline_head) {
+			session__fmt_time(t->s, h[EVL_FIELDS].rec.smp->time, ts, sizeof(ts));
+			evline__head(t->fp, ts, h[EVL_COMM].s, (uint32_t)h[EVL_TID].u,
+				     (uint32_t)h[EVL_CPU].u, h[EVL_EVENT].s);
+		} else if (c->type == RT_FIELDS) {
+			evsel__print_raw(t->s, (struct evsel *)v[i].rec.of,
+					 (struct sample *)v[i].rec.smp, t->fp);
+		} else if (c->type == RT_STR && v[i].s) {
+			fputs_unlocked(v[i].s, t->fp);
+		} else if (c->type == RT_STACK && v[i].stk && v[i].stk->ctx && v[i].stk->smp) {
+			st = v[i].stk;
+			snprintf(ind, sizeof(ind), "%*s", c->width, "");
+		}
+	}
+	fputc_unlocked('\n', t->fp);
+	if (st && (st->smp->nr_ips || st->smp->stack))
+		stack__print(st->ctx, st->smp, t->fp, ind);
 }
 
 static const struct rt_sink_ops text_ops = { .row = text_row };
@@ -145,6 +187,13 @@ struct rt_sink *evline__sink(union evline_sinks *u, struct session *s, FILE *fp)
 	if (session__json(s))
 		return rt_json__init(&u->json, fp, NULL);
 	return evline_text__init(&u->text, s, fp, NULL);
+}
+
+void evline__emit(struct session *s, FILE *fp, const struct rt_desc *d, const struct rt_val *v)
+{
+	union evline_sinks u;
+
+	rtable__one(evline__sink(&u, s, fp), d, v);
 }
 
 void evline__print(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out,

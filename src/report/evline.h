@@ -81,6 +81,9 @@ union evline_sinks {
 /* The sink --json picks for event lines on @fp. */
 struct rt_sink *evline__sink(union evline_sinks *u, struct session *s, FILE *fp);
 
+/* One record of @d (evline_desc's, or one as below) through evline__sink. */
+void evline__emit(struct session *s, FILE *fp, const struct rt_desc *d, const struct rt_val *v);
+
 /*
  * The head of a text line, "TIME COMM TID [CPU] NAME: ", as
  * printf("%s %16s %7u [%03u] %s: ") would, cheaper.  @ts is up to 26
@@ -104,7 +107,18 @@ void evline__object(struct json *j, const char *key, struct session *s, struct e
 
 /*
  * A record of a profiler's own about one event is the event line's head
- * and stack around columns of its own:
+ * and stack around columns of its own.  Through the event line's text
+ * sink (evline__emit), its text line is the head, then the payload of an
+ * RT_FIELDS column and the strings of the RT_STR columns text shows, in
+ * their order (no space between), then the stack's frames indented by
+ * its column's width:
+ *
+ *   { .type = RT_ROW },      evline_head: time_ns, comm, pid, tid, cpu, event
+ *   ... its own columns ...  (RT_NO_JSON RT_STR: words of the text only)
+ *   EVL_STACK_COL,           the event's stack
+ *
+ * Through the text table's sink instead (rt_text), its text line is a
+ * sentence of its own:
  *
  *   { .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },  its text line
  *   { .type = RT_ROW },      evline_head: time_ns, comm, pid, tid, cpu, event

@@ -168,8 +168,10 @@ struct rt_col {
  * over a line per member): RT_COL("samples", "SAMPLES", RT_U64,
  * RT_UNIT_COUNT, 10, 0).
  */
-#define RT_COL(n, t, ty, u, w, f) \
-	{ .name = (n), .title = (t), .type = (ty), .unit = (u), .width = (w), .flags = (f) }
+#define RT_COL(n, t, ty, u, w, f)                                                                \
+	{                                                                                        \
+		.name = (n), .title = (t), .type = (ty), .unit = (u), .width = (w), .flags = (f) \
+	}
 
 struct rt_desc {
 	const char *type; /* JSON: the record's "type" */
@@ -243,6 +245,8 @@ void rtable__fit(struct rt_sink *k, const struct rt_desc *d, const struct rt_val
 void rtable__begin(struct rt_sink *k, const struct rt_desc *d);
 void rtable__row(struct rt_sink *k, const struct rt_val *v);
 void rtable__end(struct rt_sink *k);
+/* A table of one row: rtable__begin, rtable__row, rtable__end (a record). */
+void rtable__one(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v);
 
 /* Columns of a table, at most (top: a key, a comm and 64 values). */
 #define RT_MAX_COLS 96
