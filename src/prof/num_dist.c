@@ -201,49 +201,36 @@ static int num_dist_init(struct session *s, void *priv, const struct opt_set *op
 	return make_table(s, nd);
 }
 
-/* --json: trace's event record, with "num" (signed or not: one of the two has a value) */
+/* The event as trace prints it, then " num=VALUE" (JSON: "num", signed or not), its stack. */
 static const struct rt_col than_cols[] = {
 	{ .type = RT_ROW },
-	{ .name = "fields", .type = RT_FIELDS },
-	{ .name = "num", .type = RT_S64, .flags = RT_OMIT_EMPTY },
-	{ .name = "num", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	RT_COL("fields", NULL, RT_FIELDS, 0, 0, 0),
+	RT_COL("num", NULL, RT_S64, 0, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL("num", NULL, RT_U64, 0, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL(NULL, NULL, RT_STR, 0, 0, RT_NO_JSON),
 	EVL_STACK_COL,
 };
-static const struct rt_desc than_desc = { .type = "event", .cols = than_cols, .ncols = 5 };
+static const struct rt_desc than_desc = { .type = "event", .cols = than_cols, .ncols = 6 };
 
 static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
 		       const struct expr_value *v)
 {
-	struct stack_ctx *stack = session__stack(s);
-	FILE *out = session__out(s);
-	char ts[40];
+	struct rt_val e[EVL_NCOLS];
+	struct rt_stack stk;
+	char num[32];
 
-	if (session__json(s)) {
-		struct rt_val e[EVL_NCOLS];
-		struct rt_stack stk;
-		struct rt_json k;
-
-		evline__row(e, &stk, s, ev, smp, NULL, NULL);
-		rtable__begin(rt_json__init(&k, out, NULL), &than_desc);
-		rtable__row(&k.sink,
-			    (struct rt_val[]){ { .row = { &evline_head, e } },
-					       e[EVL_FIELDS],
-					       { .i = (int64_t)v->u, .null = !v->is_signed },
-					       { .u = v->u, .null = v->is_signed },
-					       e[EVL_STACK] });
-		rtable__end(&k.sink);
-		return;
-	}
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     ev->name);
-	evsel__print_raw(s, ev, smp, out);
+	evline__row(e, &stk, s, ev, smp, NULL, NULL);
 	if (v->is_signed)
-		fprintf(out, " num=%" PRId64 "\n", (int64_t)v->u);
+		snprintf(num, sizeof(num), " num=%" PRId64, (int64_t)v->u);
 	else
-		fprintf(out, " num=%" PRIu64 "\n", v->u);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__print(stack, smp, out, "    ");
+		snprintf(num, sizeof(num), " num=%" PRIu64, v->u);
+	evline__emit(s, session__out(s), &than_desc,
+		     (struct rt_val[]){ { .row = { &evline_head, e } },
+					e[EVL_FIELDS],
+					{ .i = (int64_t)v->u, .null = !v->is_signed },
+					{ .u = v->u, .null = v->is_signed },
+					{ .s = num },
+					e[EVL_STACK] });
 }
 
 static struct lat_row *inst_row(struct session *s, struct num_dist *nd, struct nd_event *e,

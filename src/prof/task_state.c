@@ -266,13 +266,13 @@ out:
 
 /* A row's key: the state (and the thread's comm, pid and tid with --perins). */
 static const struct rt_col state_key[] = {
-	{ .name = "state", .title = "STATE", .type = RT_STR, .width = 9, .flags = RT_LEFT },
+	RT_COL("state", "STATE", RT_STR, 0, 9, RT_LEFT),
 };
 static const struct rt_col thread_key[] = {
-	{ .name = "state", .title = "STATE", .type = RT_STR, .width = 5, .flags = RT_LEFT },
-	{ .name = "comm", .title = "COMM", .type = RT_STR, .width = 16, .flags = RT_LEFT },
-	{ .name = "pid", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "tid", .title = "TID", .type = RT_U64, .width = 7 },
+	RT_COL("state", "STATE", RT_STR, 0, 5, RT_LEFT),
+	RT_COL("comm", "COMM", RT_STR, 0, 16, RT_LEFT),
+	RT_COL("pid", NULL, RT_U64, 0, 0, RT_NO_TEXT),
+	RT_COL("tid", "TID", RT_U64, 0, 7, 0),
 };
 
 static int set_key(struct task_state *ts, struct lat_row *r, int state, const struct ts_thread *th)
@@ -310,10 +310,7 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 	ts->table = lat_table__new("", (const char *const[]){ "sleep", "runq", NULL },
 				   ts->perins ? LAT_DROP_ROWS : 0);
 	if (!ts->table ||
-	    (ts->perins ? lat_table__set_keys(ts->table, thread_key,
-					      (int)(sizeof(thread_key) / sizeof(thread_key[0])))
-			: lat_table__set_keys(ts->table, state_key,
-					      (int)(sizeof(state_key) / sizeof(state_key[0])))))
+	    lat_table__set_keys(ts->table, ts->perins ? thread_key : state_key, ts->perins ? 4 : 1))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	/* --than in the header with its unit: a ">100ms" column, the intervals over it */
 	lat_table__set_than(ts->table, ts->than);
