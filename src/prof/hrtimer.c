@@ -167,6 +167,7 @@ static void ht_deinit(struct session *s, void *priv)
 	struct hrtimer_prof *p = priv;
 	FILE *out = session__out(s);
 	char bad[96] = "", *text = NULL;
+	struct expr_faults f;
 
 	if (session__started(s) && p->g.leader) {
 		if (p->g.nr_bad)
@@ -190,12 +191,9 @@ static void ht_deinit(struct session *s, void *priv)
 		if (!session__json(s)) /* --json: the CLI writes the lost record */
 			session__print_lost(s, out);
 		fflush(out);
-	}
-	if (session__started(s) && p->g.leader && p->e) {
-		struct expr_faults f;
-
-		expr__faults(p->e, &f);
-		if (f.div_zero)
+		if (p->e)
+			expr__faults(p->e, &f);
+		if (p->e && f.div_zero)
 			session__warn(s, "%s: %" PRIu64 " divisions by zero (each gave 0)", p->text,
 				      f.div_zero);
 	}
