@@ -27,11 +27,11 @@ struct hrtimer_prof {
 	struct hrgroup g;
 	struct expr *e;
 	u64 samples, periods, matched;
-	/* a period's record (rows_desc), its columns and room for their values */
+	/* a period's record (rows_desc): its columns, room for its values and text line */
 	struct rt_col *cols;
 	struct rt_val *vals;
 	struct rt_desc rows_desc;
-	char *line; /* its text after the head, room for every member's */
+	char *line; /* the text after the head */
 	size_t line_len;
 };
 
@@ -43,6 +43,7 @@ struct hrtimer_prof {
  */
 static int rows_desc(struct hrtimer_prof *p)
 {
+	size_t nc = (size_t)p->g.nr + 5;
 	int n = 0;
 
 	if (p->cols)
@@ -50,11 +51,12 @@ static int rows_desc(struct hrtimer_prof *p)
 	p->line_len = 64; /* "(over N periods)", "ip 0x..." */
 	for (int i = 0; i < p->g.nr; i++)
 		p->line_len += strlen(p->g.m[i].var) + 22; /* " NAME=COUNT" */
-	p->cols = calloc((size_t)p->g.nr + 5, sizeof(*p->cols));
-	p->vals = calloc((size_t)p->g.nr + 5, sizeof(*p->vals));
-	p->line = malloc(p->line_len);
-	if (!p->cols || !p->vals || !p->line)
+	/* one block: the columns, the values, the line */
+	p->cols = calloc(1, nc * (sizeof(*p->cols) + sizeof(*p->vals)) + p->line_len);
+	if (!p->cols)
 		return -ENOMEM;
+	p->vals = (struct rt_val *)(p->cols + nc);
+	p->line = (char *)(p->vals + nc);
 	p->cols[n++] = (struct rt_col){ .type = RT_ROW };
 	p->cols[n++] = (struct rt_col){ .type = RT_STR, .flags = RT_NO_JSON };
 	for (int i = 0; i < p->g.nr; i++)
@@ -199,12 +201,8 @@ static void ht_deinit(struct session *s, void *priv)
 	}
 	expr__free(p->e);
 	p->e = NULL;
-	free(p->cols);
-	free(p->vals);
-	free(p->line);
+	free(p->cols); /* (and the values and the line) */
 	p->cols = NULL;
-	p->vals = NULL;
-	p->line = NULL;
 	hrgroup__free(&p->g);
 }
 
