@@ -117,9 +117,7 @@ static int set_key(struct num_dist *nd, struct lat_row *r, const char *event, co
 static int make_table(struct session *s, struct num_dist *nd)
 {
 	const struct target_opts *t = session__conf(s)->target;
-	struct rt_col keys[3] = {
-		{ .name = "event", .title = "EVENT", .type = RT_STR, .flags = RT_LEFT }
-	};
+	struct rt_col keys[3] = { RT_COL("event", "EVENT", RT_STR, 0, 0, RT_LEFT) };
 	int nr_keys = 1;
 
 	nd->name_width = 5; /* "EVENT" */
@@ -132,18 +130,10 @@ static int make_table(struct session *s, struct num_dist *nd)
 	nd->per_thread = t->nr_pids || t->nr_tids || t->argv;
 	keys[0].width = nd->name_width;
 	if (nd->perins && nd->per_thread) {
-		keys[nr_keys++] = (struct rt_col){ .name = "comm",
-						   .title = "COMM",
-						   .type = RT_STR,
-						   .width = 16,
-						   .flags = RT_LEFT };
-		keys[nr_keys++] = (struct rt_col){
-			.name = "tid", .title = "TID", .type = RT_U64, .width = 7
-		};
+		keys[nr_keys++] = (struct rt_col)RT_COL("comm", "COMM", RT_STR, 0, 16, RT_LEFT);
+		keys[nr_keys++] = (struct rt_col)RT_COL("tid", "TID", RT_U64, 0, 7, 0);
 	} else if (nd->perins) {
-		keys[nr_keys++] = (struct rt_col){
-			.name = "cpu", .title = "CPU", .type = RT_U64, .width = 3
-		};
+		keys[nr_keys++] = (struct rt_col)RT_COL("cpu", "CPU", RT_U64, 0, 3, 0);
 	}
 	/*
 	 * Threads come and go: --perins rows are dropped at each interval.
