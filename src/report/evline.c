@@ -118,13 +118,14 @@ static void text_record(struct evline_text *t, const struct rt_desc *d, const st
 static void text_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
 {
 	struct evline_text *t = (struct evline_text *)k;
-	const struct sample *smp = v[EVL_FIELDS].rec.smp;
+	const struct sample *smp;
 	char ts[40];
 
 	if (d != &evline_desc) {
 		text_record(t, d, v);
 		return;
 	}
+	smp = v[EVL_FIELDS].rec.smp;
 	if (t->prefix)
 		fputs_unlocked(t->prefix, t->fp);
 	session__fmt_time(t->s, smp->time, ts, sizeof(ts));
