@@ -27,36 +27,47 @@ struct hrtimer_prof {
 	struct hrgroup g;
 	struct expr *e;
 	u64 samples, periods, matched;
-	/* --json: a period's record (rows_desc), its columns and room for their values */
+	/* a period's record (rows_desc): its columns, room for its values and text line */
 	struct rt_col *cols;
 	struct rt_val *vals;
 	struct rt_desc rows_desc;
+	char *line; /* the text after the head */
+	size_t line_len;
 };
 
 /*
- * --json: {"type":"event",...,"event":"hrtimer","counts":{"gp":123},
- *  "periods":1,"ip":"0x..","stack":[...]}: the event line's head, a
- *  member of "counts" for each member counted, periods, ip, its stack.
+ * A period's record: text, the event line's head "hrtimer: ", "NAME=COUNT"
+ * for each member counted, then "(over N periods)", or without members
+ * "ip 0x..", and the stack under it; JSON, {"type":"event",...,"event":
+ * "hrtimer","counts":{"gp":123},"periods":1,"ip":"0x..","stack":[...]}.
  */
 static int rows_desc(struct hrtimer_prof *p)
 {
+	size_t nc = (size_t)p->g.nr + 5;
 	int n = 0;
 
 	if (p->cols)
 		return 0;
-	p->cols = calloc((size_t)p->g.nr + 4, sizeof(*p->cols));
-	p->vals = calloc((size_t)p->g.nr + 4, sizeof(*p->vals));
-	if (!p->cols || !p->vals)
+	p->line_len = 64; /* "(over N periods)", "ip 0x..." */
+	for (int i = 0; i < p->g.nr; i++)
+		p->line_len += strlen(p->g.m[i].var) + 22; /* " NAME=COUNT" */
+	/* one block: the columns, the values, the line */
+	p->cols = calloc(1, nc * (sizeof(*p->cols) + sizeof(*p->vals)) + p->line_len);
+	if (!p->cols)
 		return -ENOMEM;
+	p->vals = (struct rt_val *)(p->cols + nc);
+	p->line = (char *)(p->vals + nc);
 	p->cols[n++] = (struct rt_col){ .type = RT_ROW };
+	p->cols[n++] = (struct rt_col){ .type = RT_STR, .flags = RT_NO_JSON };
 	for (int i = 0; i < p->g.nr; i++)
 		if (!p->g.m[i].skipped)
 			p->cols[n++] = (struct rt_col){ .name = p->g.m[i].var,
 							.type = RT_U64,
 							.unit = RT_UNIT_COUNT,
-							.obj = "counts" };
-	p->cols[n++] = (struct rt_col){ .name = "periods", .type = RT_U64, .unit = RT_UNIT_COUNT };
-	p->cols[n++] = (struct rt_col){ .name = "ip", .type = RT_HEX };
+							.obj = "counts",
+							.flags = RT_NO_TEXT };
+	p->cols[n++] = (struct rt_col)RT_COL("periods", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT);
+	p->cols[n++] = (struct rt_col)RT_COL("ip", NULL, RT_HEX, 0, 0, RT_NO_TEXT);
 	p->cols[n++] = (struct rt_col)EVL_STACK_COL;
 	p->rows_desc = (struct rt_desc){ .type = "event", .cols = p->cols, .ncols = n };
 	return 0;
@@ -104,108 +115,94 @@ static void ht_period(struct session *s, void *priv, const struct hrg_period *pe
 		      const struct sample *smp)
 {
 	struct hrtimer_prof *p = priv;
-	FILE *out = session__out(s);
 	struct hrg_period per = *period;
-	char ts[64];
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	size_t len = 0;
+	int n = 0;
 
 	p->samples++;
 	p->periods += per.periods;
 	if (p->e && !hrgroup__match(&p->g, p->e, &per, smp))
 		return;
 	p->matched++;
-	if (session__json(s)) {
-		struct rt_val v[EVL_NCOLS];
-		struct rt_stack stk;
-		struct rt_json k;
-		int n = 0;
-
-		if (rows_desc(p)) {
-			session__set_err(s, -ENOMEM, "out of memory");
-			session__stop(s);
-			return;
-		}
-		evline__row(v, &stk, s, NULL, smp, NULL, "hrtimer");
-		p->vals[n++] = (struct rt_val){ .row = { &evline_head, v } };
-		for (int i = 0; i < p->g.nr; i++)
-			if (!p->g.m[i].skipped)
-				p->vals[n++] = (struct rt_val){ .u = per.count[i] };
-		p->vals[n++] = (struct rt_val){ .u = per.periods };
-		p->vals[n++] = (struct rt_val){ .u = smp->ip };
-		p->vals[n++] = v[EVL_STACK];
-		rtable__begin(rt_json__init(&k, out, NULL), &p->rows_desc);
-		rtable__row(&k.sink, p->vals);
-		rtable__end(&k.sink);
+	if (rows_desc(p)) {
+		session__set_err(s, -ENOMEM, "out of memory");
+		session__stop(s);
 		return;
 	}
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     "hrtimer");
-	for (int i = 0, n = 0; i < p->g.nr; i++)
-		if (!p->g.m[i].skipped)
-			fprintf(out, "%s%s=%" PRIu64, n++ ? " " : "", p->g.m[i].var, per.count[i]);
+	evline__row(v, &stk, s, NULL, smp, NULL, "hrtimer");
+	p->vals[n++] = (struct rt_val){ .row = { &evline_head, v } };
+	p->vals[n++] = (struct rt_val){ .s = p->line };
+	p->line[0] = 0;
+	for (int i = 0; i < p->g.nr; i++) {
+		if (p->g.m[i].skipped)
+			continue;
+		p->vals[n++] = (struct rt_val){ .u = per.count[i] };
+		len += snprintf(p->line + len, p->line_len - len, "%s%s=%" PRIu64, len ? " " : "",
+				p->g.m[i].var, per.count[i]);
+	}
 	if (per.periods > 1)
-		fprintf(out, "%s(over %" PRIu64 " periods)", p->g.nr_read > 1 ? " " : "",
-			per.periods);
+		snprintf(p->line + len, p->line_len - len, "%s(over %" PRIu64 " periods)",
+			 p->g.nr_read > 1 ? " " : "", per.periods);
 	else if (p->g.nr_read <= 1)
-		fprintf(out, "ip 0x%" PRIx64, smp->ip);
-	fputc('\n', out);
-	if (smp->nr_ips)
-		stack__print(session__stack(s), smp, out, "    ");
+		snprintf(p->line + len, p->line_len - len, "ip 0x%" PRIx64, smp->ip);
+	p->vals[n++] = (struct rt_val){ .u = per.periods };
+	p->vals[n++] = (struct rt_val){ .u = smp->ip };
+	p->vals[n++] = v[EVL_STACK];
+	evline__emit(s, session__out(s), &p->rows_desc, p->vals);
 }
+
+/* The run's summary: text, a sentence (and a warning); JSON, {"type":"summary",...}. */
+static const struct rt_col sum_cols[] = {
+	RT_COL(NULL, NULL, RT_STR, 0, 0, RT_NO_JSON),
+	RT_COL("samples", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("periods", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("printed", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("expr", NULL, RT_STR, 0, 0, RT_NO_TEXT),
+	RT_COL("not_group_read", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+};
+static const struct rt_desc sum_desc = { .type = "summary", .cols = sum_cols, .ncols = 6 };
 
 static void ht_deinit(struct session *s, void *priv)
 {
 	struct hrtimer_prof *p = priv;
+	FILE *out = session__out(s);
+	char bad[96] = "", *text = NULL;
+	struct expr_faults f;
 
-	if (session__started(s) && p->g.leader && session__json(s)) {
-		/* {"type":"summary","samples","periods","printed","expr","not_group_read"} */
-		static const struct rt_col cols[] = {
-			{ .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT },
-			{ .name = "periods", .type = RT_U64, .unit = RT_UNIT_COUNT },
-			{ .name = "printed", .type = RT_U64, .unit = RT_UNIT_COUNT },
-			{ .name = "expr", .type = RT_STR },
-			{ .name = "not_group_read", .type = RT_U64, .unit = RT_UNIT_COUNT },
-		};
-		static const struct rt_desc d = { .type = "summary", .cols = cols, .ncols = 5 };
-		struct rt_json js;
-
-		rtable__begin(rt_json__init(&js, session__out(s), NULL), &d);
-		rtable__row(&js.sink, (struct rt_val[]){ { .u = p->samples },
-							 { .u = p->periods },
-							 { .u = p->matched },
-							 { .s = p->text },
-							 { .u = p->g.nr_bad } });
-		rtable__end(&js.sink);
-	} else if (session__started(s) && p->g.leader) {
-		FILE *out = session__out(s);
-
-		fprintf(out,
-			"hrtimer: %" PRIu64 " samples closed %" PRIu64 " periods, %" PRIu64
-			" printed",
-			p->samples, p->periods, p->matched);
-		if (p->text)
-			fprintf(out, " ('%s' was true)", p->text);
-		fputc('\n', out);
+	if (session__started(s) && p->g.leader) {
 		if (p->g.nr_bad)
-			fprintf(out, "warning: %" PRIu64 " samples not read as the group\n",
-				p->g.nr_bad);
-		session__print_lost(s, out);
+			snprintf(bad, sizeof(bad),
+				 "\nwarning: %" PRIu64 " samples not read as the group",
+				 p->g.nr_bad);
+		if (asprintf(&text,
+			     "hrtimer: %" PRIu64 " samples closed %" PRIu64 " periods, %" PRIu64
+			     " printed%s%s%s%s",
+			     p->samples, p->periods, p->matched, p->text ? " ('" : "",
+			     p->text ? p->text : "", p->text ? "' was true)" : "", bad) < 0)
+			text = NULL;
+		evline__emit(s, out, &sum_desc,
+			     (struct rt_val[]){ { .s = text },
+						{ .u = p->samples },
+						{ .u = p->periods },
+						{ .u = p->matched },
+						{ .s = p->text },
+						{ .u = p->g.nr_bad } });
+		free(text);
+		if (!session__json(s)) /* --json: the CLI writes the lost record */
+			session__print_lost(s, out);
 		fflush(out);
-	}
-	if (session__started(s) && p->g.leader && p->e) {
-		struct expr_faults f;
-
-		expr__faults(p->e, &f);
-		if (f.div_zero)
+		if (p->e)
+			expr__faults(p->e, &f);
+		if (p->e && f.div_zero)
 			session__warn(s, "%s: %" PRIu64 " divisions by zero (each gave 0)", p->text,
 				      f.div_zero);
 	}
 	expr__free(p->e);
 	p->e = NULL;
-	free(p->cols);
-	free(p->vals);
+	free(p->cols); /* (and the values and the line) */
 	p->cols = NULL;
-	p->vals = NULL;
 	hrgroup__free(&p->g);
 }
 

@@ -117,9 +117,7 @@ static int set_key(struct num_dist *nd, struct lat_row *r, const char *event, co
 static int make_table(struct session *s, struct num_dist *nd)
 {
 	const struct target_opts *t = session__conf(s)->target;
-	struct rt_col keys[3] = {
-		{ .name = "event", .title = "EVENT", .type = RT_STR, .flags = RT_LEFT }
-	};
+	struct rt_col keys[3] = { RT_COL("event", "EVENT", RT_STR, 0, 0, RT_LEFT) };
 	int nr_keys = 1;
 
 	nd->name_width = 5; /* "EVENT" */
@@ -132,18 +130,10 @@ static int make_table(struct session *s, struct num_dist *nd)
 	nd->per_thread = t->nr_pids || t->nr_tids || t->argv;
 	keys[0].width = nd->name_width;
 	if (nd->perins && nd->per_thread) {
-		keys[nr_keys++] = (struct rt_col){ .name = "comm",
-						   .title = "COMM",
-						   .type = RT_STR,
-						   .width = 16,
-						   .flags = RT_LEFT };
-		keys[nr_keys++] = (struct rt_col){
-			.name = "tid", .title = "TID", .type = RT_U64, .width = 7
-		};
+		keys[nr_keys++] = (struct rt_col)RT_COL("comm", "COMM", RT_STR, 0, 16, RT_LEFT);
+		keys[nr_keys++] = (struct rt_col)RT_COL("tid", "TID", RT_U64, 0, 7, 0);
 	} else if (nd->perins) {
-		keys[nr_keys++] = (struct rt_col){
-			.name = "cpu", .title = "CPU", .type = RT_U64, .width = 3
-		};
+		keys[nr_keys++] = (struct rt_col)RT_COL("cpu", "CPU", RT_U64, 0, 3, 0);
 	}
 	/*
 	 * Threads come and go: --perins rows are dropped at each interval.
@@ -201,49 +191,36 @@ static int num_dist_init(struct session *s, void *priv, const struct opt_set *op
 	return make_table(s, nd);
 }
 
-/* --json: trace's event record, with "num" (signed or not: one of the two has a value) */
+/* The event as trace prints it, then " num=VALUE" (JSON: "num", signed or not), its stack. */
 static const struct rt_col than_cols[] = {
 	{ .type = RT_ROW },
-	{ .name = "fields", .type = RT_FIELDS },
-	{ .name = "num", .type = RT_S64, .flags = RT_OMIT_EMPTY },
-	{ .name = "num", .type = RT_U64, .flags = RT_OMIT_EMPTY },
+	RT_COL("fields", NULL, RT_FIELDS, 0, 0, 0),
+	RT_COL("num", NULL, RT_S64, 0, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL("num", NULL, RT_U64, 0, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL(NULL, NULL, RT_STR, 0, 0, RT_NO_JSON),
 	EVL_STACK_COL,
 };
-static const struct rt_desc than_desc = { .type = "event", .cols = than_cols, .ncols = 5 };
+static const struct rt_desc than_desc = { .type = "event", .cols = than_cols, .ncols = 6 };
 
 static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
 		       const struct expr_value *v)
 {
-	struct stack_ctx *stack = session__stack(s);
-	FILE *out = session__out(s);
-	char ts[40];
+	struct rt_val e[EVL_NCOLS];
+	struct rt_stack stk;
+	char num[32];
 
-	if (session__json(s)) {
-		struct rt_val e[EVL_NCOLS];
-		struct rt_stack stk;
-		struct rt_json k;
-
-		evline__row(e, &stk, s, ev, smp, NULL, NULL);
-		rtable__begin(rt_json__init(&k, out, NULL), &than_desc);
-		rtable__row(&k.sink,
-			    (struct rt_val[]){ { .row = { &evline_head, e } },
-					       e[EVL_FIELDS],
-					       { .i = (int64_t)v->u, .null = !v->is_signed },
-					       { .u = v->u, .null = v->is_signed },
-					       e[EVL_STACK] });
-		rtable__end(&k.sink);
-		return;
-	}
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm_at(s, smp->tid, smp->time), smp->tid, smp->cpu,
-		     ev->name);
-	evsel__print_raw(s, ev, smp, out);
+	evline__row(e, &stk, s, ev, smp, NULL, NULL);
 	if (v->is_signed)
-		fprintf(out, " num=%" PRId64 "\n", (int64_t)v->u);
+		snprintf(num, sizeof(num), " num=%" PRId64, (int64_t)v->u);
 	else
-		fprintf(out, " num=%" PRIu64 "\n", v->u);
-	if (stack && (smp->nr_ips || smp->stack))
-		stack__print(stack, smp, out, "    ");
+		snprintf(num, sizeof(num), " num=%" PRIu64, v->u);
+	evline__emit(s, session__out(s), &than_desc,
+		     (struct rt_val[]){ { .row = { &evline_head, e } },
+					e[EVL_FIELDS],
+					{ .i = (int64_t)v->u, .null = !v->is_signed },
+					{ .u = v->u, .null = v->is_signed },
+					{ .s = num },
+					e[EVL_STACK] });
 }
 
 static struct lat_row *inst_row(struct session *s, struct num_dist *nd, struct nd_event *e,
@@ -285,34 +262,26 @@ static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, str
 		print_than(s, ev, smp, &v);
 }
 
+/* The table (text: with --hist the histograms under it), the notes (stats_note). */
 static void print_stats(struct session *s, struct num_dist *nd, int when)
 {
 	FILE *out = session__out(s);
+	struct stats_stamp st;
+	union rt_sinks u;
 
-	if (nd->json) {
-		struct stats_stamp st;
-		struct rt_json js;
-
-		stats_stamp__now(s, &nd->since, when, &st);
-		lat_table__emit(nd->table, rt_json__init(&js, out, &st));
-		if (nd->failed_alloc)
-			session__warn(s, "out of memory, some values were not counted");
-		fflush(out);
-		return;
-	}
-	lat_table__print(nd->table, out);
-	if (nd->perins && nd->hist) /* one per CPU or thread */
+	lat_table__emit(nd->table, stats_stamp__sink(s, &u, &st, &nd->since, when));
+	if (nd->perins && nd->hist && !nd->json) /* one per CPU or thread */
 		lat_table__print_log2(nd->table, out, NULL, "value");
 	for (struct evsel *ev = session__evsels(s); ev && nd->hist && !nd->perins; ev = ev->next) {
 		struct nd_event *e = nd_of(nd, ev);
 
-		if (!e || !log2_hist__count(&e->log2))
+		if (!e || !log2_hist__count(&e->log2)) /* (--json: none, the rows carry them) */
 			continue;
 		fprintf(out, "\n%s num=%s\n", ev->name, expr__text(e->num));
 		log2_hist__print(&e->log2, "value", out);
 	}
 	if (nd->failed_alloc)
-		fprintf(out, "num-dist: out of memory, some values were not counted\n");
+		stats_note(s, "num-dist", "out of memory, some values were not counted");
 	fflush(out);
 }
 
@@ -327,26 +296,14 @@ static void reset_stats(struct session *s, struct num_dist *nd)
 	}
 }
 
-static void print_time(struct session *s)
-{
-	char buf[64];
-
-	if (session__json(s))
-		return;
-	session__fmt_time(s, session__now(s), buf, sizeof(buf));
-	fprintf(session__out(s), "%s\n", buf);
-}
-
 static void num_dist_interval(struct session *s, void *priv)
 {
-	print_time(s);
 	print_stats(s, priv, STATS_INTERVAL);
 	reset_stats(s, priv);
 }
 
 static void num_dist_snapshot(struct session *s, void *priv)
 {
-	print_time(s);
 	print_stats(s, priv, STATS_SO_FAR);
 }
 

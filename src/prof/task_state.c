@@ -33,7 +33,6 @@
 #include "report/stats_table.h"
 #include "profiler.h"
 #include "sym/stack.h"
-#include "util/json.h"
 
 /* prev_state as sched_switch reports it: one bit per state, 0 = runnable. */
 enum {
@@ -82,7 +81,6 @@ struct task_state {
 	u64 nr_intervals;
 	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
-	bool json; /* --json */
 	u64 since; /* --json: where the next table's span begins */
 };
 
@@ -268,13 +266,13 @@ out:
 
 /* A row's key: the state (and the thread's comm, pid and tid with --perins). */
 static const struct rt_col state_key[] = {
-	{ .name = "state", .title = "STATE", .type = RT_STR, .width = 9, .flags = RT_LEFT },
+	RT_COL("state", "STATE", RT_STR, 0, 9, RT_LEFT),
 };
 static const struct rt_col thread_key[] = {
-	{ .name = "state", .title = "STATE", .type = RT_STR, .width = 5, .flags = RT_LEFT },
-	{ .name = "comm", .title = "COMM", .type = RT_STR, .width = 16, .flags = RT_LEFT },
-	{ .name = "pid", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "tid", .title = "TID", .type = RT_U64, .width = 7 },
+	RT_COL("state", "STATE", RT_STR, 0, 5, RT_LEFT),
+	RT_COL("comm", "COMM", RT_STR, 0, 16, RT_LEFT),
+	RT_COL("pid", NULL, RT_U64, 0, 0, RT_NO_TEXT),
+	RT_COL("tid", "TID", RT_U64, 0, 7, 0),
 };
 
 static int set_key(struct task_state *ts, struct lat_row *r, int state, const struct ts_thread *th)
@@ -305,7 +303,6 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 			"'nginx*,php-fpm' (see: perf-prof task-state -h)",
 			ts->filter);
 	ts->state_mask = state_mask(ts);
-	ts->json = session__json(s);
 	ts->prio = opt_set__get(opts, &prio_group);
 	if (ts->prio && !ts->prio->set)
 		ts->prio = NULL;
@@ -313,10 +310,7 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 	ts->table = lat_table__new("", (const char *const[]){ "sleep", "runq", NULL },
 				   ts->perins ? LAT_DROP_ROWS : 0);
 	if (!ts->table ||
-	    (ts->perins ? lat_table__set_keys(ts->table, thread_key,
-					      (int)(sizeof(thread_key) / sizeof(thread_key[0])))
-			: lat_table__set_keys(ts->table, state_key,
-					      (int)(sizeof(state_key) / sizeof(state_key[0])))))
+	    lat_table__set_keys(ts->table, ts->perins ? thread_key : state_key, ts->perins ? 4 : 1))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	/* --than in the header with its unit: a ">100ms" column, the intervals over it */
 	lat_table__set_than(ts->table, ts->than);
@@ -353,35 +347,43 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 	return add_events(s, ts);
 }
 
-static void print_than(struct session *s, struct task_state *ts, struct ts_thread *th, u64 now,
-		       u32 cpu, u64 dur)
+/* --than: an interval over it, with the stack where the thread left */
+static const struct rt_col slow_cols[] = {
+	RT_COL(NULL, NULL, RT_STR, 0, 0, RT_NO_JSON), /* the time, as text shows it */
+	RT_COL("time_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("comm", NULL, RT_STR, 0, 16, RT_LEFT),
+	RT_COL("pid", NULL, RT_U64, 0, 0, RT_NO_TEXT),
+	RT_COL("tid", NULL, RT_U64, 0, 7, 0),
+	RT_COL(NULL, NULL, RT_STR, 0, 0, RT_NO_JSON), /* "[CPU]" */
+	RT_COL("cpu", NULL, RT_U64, 0, 0, RT_NO_TEXT),
+	RT_COL("state", NULL, RT_STR, 0, 2, RT_LEFT),
+	RT_COL("duration_ns", NULL, RT_NS, RT_UNIT_NS, 0, 0),
+	RT_COL("stack", NULL, RT_STACK, 0, 4, RT_OMIT_EMPTY),
+};
+static const struct rt_desc slow_desc = { .type = "slow", .cols = slow_cols, .ncols = 10 };
+
+static void print_than(struct session *s, struct ts_thread *th, u64 now, u32 cpu, u64 dur)
 {
-	FILE *out = session__out(s);
-	struct stack_ctx *ctx = session__stack(s);
-	char tbuf[64], dbuf[32];
+	struct rt_stack stk = { .ctx = session__stack(s), .smp = &th->stack.smp };
+	char tbuf[64], cbuf[16];
+	union rt_sinks u;
+	struct rt_sink *k = session__json(s) ? rt_json__init(&u.json, session__out(s), NULL)
+					     : rt_text__init(&u.text, session__out(s));
 
-	if (ts->json) {
-		struct json j;
-
-		json__begin(&j, out, "slow");
-		json__u64(&j, "time_ns", session__wall_ns(s, now));
-		json__str(&j, "comm", th->comm);
-		json__u64(&j, "pid", th->pid);
-		json__u64(&j, "tid", th->tid);
-		json__u64(&j, "cpu", cpu);
-		json__str(&j, "state", state_names[th->state]);
-		json__u64(&j, "duration_ns", dur);
-		if (ctx && th->stack.valid)
-			stack__json(ctx, &th->stack.smp, &j, "stack");
-		json__end(&j);
-		return;
-	}
 	session__fmt_time(s, now, tbuf, sizeof(tbuf));
-	fprintf(out, "%s %-16s %7u [%03u] %-2s %s\n", tbuf, th->comm, th->tid, cpu,
-		state_names[th->state], stats_table__fmt_ns(dur, dbuf, sizeof(dbuf)));
-	if (ctx && th->stack.valid)
-		stack__print(ctx, &th->stack.smp, out, "    ");
-	(void)ts;
+	snprintf(cbuf, sizeof(cbuf), "[%03u]", cpu);
+	rtable__begin(k, &slow_desc);
+	rtable__row(k, (struct rt_val[]){ { .s = tbuf },
+					  { .u = session__wall_ns(s, now) },
+					  { .s = th->comm },
+					  { .u = th->pid },
+					  { .u = th->tid },
+					  { .s = cbuf },
+					  { .u = cpu },
+					  { .s = state_names[th->state] },
+					  { .u = dur },
+					  { .stk = th->stack.valid ? &stk : NULL } });
+	rtable__end(k);
 }
 
 /* @tid switches in at @now on @cpu: account the interval it was off CPU. */
@@ -413,7 +415,7 @@ static void switch_in(struct session *s, struct task_state *ts, u32 tid, u64 now
 		ts->failed_alloc = true;
 	ts->nr_intervals++;
 	if (ts->than && dur > ts->than)
-		print_than(s, ts, th, now, cpu, dur);
+		print_than(s, th, now, cpu, dur);
 	if (ts->flame && th->stack.valid)
 		stack_flame__add(ts->flame, s, &th->stack.smp, th->comm, state_names[th->state], 1,
 				 dur);
@@ -554,47 +556,24 @@ static void on_switch(struct session *s, void *priv, struct evsel *ev, struct sa
 	on_switch_out(s, priv, ev, smp);
 }
 
-/* --json: the rows, the drops; the notices for people go to stderr. */
-static void json_stats(struct session *s, struct task_state *ts, int when)
-{
-	FILE *out = session__out(s);
-	struct stats_stamp st;
-	struct rt_json js;
-	struct rt_sink *sink;
-
-	stats_stamp__now(s, &ts->since, when, &st);
-	sink = rt_json__init(&js, out, &st);
-	lat_table__emit(ts->table, sink);
-	pairs__emit_drops(ts->pending, sink, "intervals", NULL);
-	if (ts->failed_alloc)
-		session__warn(s, "out of memory, some intervals were not counted");
-	if (ts->closed_by_record && session__verbose(s))
-		session__warn(s,
-			      "%" PRIu64 " switch-ins taken from context-switch records "
-			      "(their sched_switch was not delivered)",
-			      ts->closed_by_record);
-	fflush(out);
-}
-
+/* The table, the drops, the notes (stats_note). */
 static void print_stats(struct session *s, struct task_state *ts, int when)
 {
-	FILE *out = session__out(s);
+	struct stats_stamp st;
+	union rt_sinks u;
+	struct rt_sink *k = stats_stamp__sink(s, &u, &st, &ts->since, when);
 
-	if (ts->json) {
-		json_stats(s, ts, when);
-		return;
-	}
-	lat_table__print(ts->table, out);
-	pairs__print_drops(ts->pending, out, "task-state", "intervals",
-			   "switch-in not seen (neither sched_switch nor a context-switch record)");
+	lat_table__emit(ts->table, k);
+	pairs__emit_drops(ts->pending, k, "intervals", NULL, "task-state",
+			  "switch-in not seen (neither sched_switch nor a context-switch record)");
 	if (ts->failed_alloc)
-		fprintf(out, "task-state: out of memory, some intervals were not counted\n");
+		stats_note(s, "task-state", "out of memory, some intervals were not counted");
 	if (ts->closed_by_record && session__verbose(s))
-		fprintf(out,
-			"task-state: %" PRIu64 " switch-ins taken from context-switch records "
-			"(their sched_switch was not delivered)\n",
-			ts->closed_by_record);
-	fflush(out);
+		stats_note(s, "task-state",
+			   "%" PRIu64 " switch-ins taken from context-switch records "
+			   "(their sched_switch was not delivered)",
+			   ts->closed_by_record);
+	fflush(session__out(s));
 }
 
 static void reset_stats(struct task_state *ts)
@@ -609,13 +588,7 @@ static void reset_stats(struct task_state *ts)
 static void task_state_interval(struct session *s, void *priv)
 {
 	struct task_state *ts = priv;
-	FILE *out = session__out(s);
-	char buf[64];
 
-	if (!ts->json) {
-		session__fmt_time(s, session__now(s), buf, sizeof(buf));
-		fprintf(out, "%s\n", buf);
-	}
 	print_stats(s, ts, STATS_INTERVAL);
 	reset_stats(ts);
 	stack_flame__interval(ts->flame, s);
@@ -623,14 +596,7 @@ static void task_state_interval(struct session *s, void *priv)
 
 static void task_state_snapshot(struct session *s, void *priv)
 {
-	struct task_state *ts = priv;
-	char buf[64];
-
-	if (!ts->json) {
-		session__fmt_time(s, session__now(s), buf, sizeof(buf));
-		fprintf(session__out(s), "%s\n", buf);
-	}
-	print_stats(s, ts, STATS_SO_FAR);
+	print_stats(s, priv, STATS_SO_FAR);
 }
 
 static void task_state_deinit(struct session *s, void *priv)
@@ -692,12 +658,10 @@ const struct profiler prof_task_state = {
 	.synopsis = "perf-prof task-state [-S] [-D] [--no-interruptible] [--no-uninterruptible] "
 		    "[--than TIME] [--filter COMM[,COMM...]] "
 		    "[--perins] [-g [--flame-graph NAME]] [-C CPUS [-- command]] [-i MS]",
-	.examples = "perf-prof task-state -D --than 100ms -g                   # who is in D > "
-		    "100 ms, and "
-		    "where\n"
-		    "  perf-prof task-state -S --filter 'nginx*' -i 1000         # nginx's sleeps, "
-		    "each "
-		    "second\n"
+	.examples = "perf-prof task-state -D --than 100ms -g                   "
+		    "# who is in D > 100 ms, and where\n"
+		    "  perf-prof task-state -S --filter 'nginx*' -i 1000         "
+		    "# nginx's sleeps, each second\n"
 		    "  perf-prof task-state --filter myapp --perins              # per thread, all "
 		    "states\n"
 		    "  perf-prof task-state -g --filter myapp --flame-graph offcpu.svg\n"

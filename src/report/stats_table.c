@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Latency statistics rows: see stats_table.h. */
+#include <stdarg.h>
+
 #include "engine/session.h"
 #include "report/hist.h"
 #include "report/rtable.h"
@@ -71,4 +73,35 @@ void stats_stamp__json(struct json *j, const struct stats_stamp *st)
 	json__str(j, "scope", st->scope);
 	json__u64(j, "time_ns", st->time_ns);
 	json__u64(j, "interval_ns", st->interval_ns);
+}
+
+struct rt_sink *stats_stamp__sink(struct session *s, union rt_sinks *u, struct stats_stamp *st,
+				  uint64_t *since, int when)
+{
+	FILE *out = session__out(s);
+	char buf[64];
+
+	if (session__json(s)) {
+		stats_stamp__now(s, since, when, st);
+		return rt_json__init(&u->json, out, st);
+	}
+	if (when != STATS_END) {
+		session__fmt_time(s, session__now(s), buf, sizeof(buf));
+		fprintf(out, "%s\n", buf);
+	}
+	return rt_text__init(&u->text, out);
+}
+
+void stats_note(struct session *s, const char *who, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (session__json(s))
+		session__warn(s, "%s", msg);
+	else
+		fprintf(session__out(s), "%s: %s\n", who, msg);
 }

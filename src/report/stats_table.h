@@ -69,5 +69,19 @@ enum { STATS_END, STATS_INTERVAL, STATS_SO_FAR };
  */
 void stats_stamp__now(struct session *s, uint64_t *since, int when, struct stats_stamp *st);
 void stats_stamp__json(struct json *j, const struct stats_stamp *st);
+/*
+ * The sink of a table printed now for @when: with --json, JSON lines
+ * stamped with *@st (stats_stamp__now over *@since); else the text table,
+ * after the time on a line of its own for an interval or a snapshot.
+ */
+struct rt_sink *stats_stamp__sink(struct session *s, union rt_sinks *u, struct stats_stamp *st,
+				  uint64_t *since, int when);
+/*
+ * A note under such a table (values not counted): "WHO: MSG" on a line of
+ * the output; with --json on stderr (session__warn), the output holding
+ * JSON only.
+ */
+void stats_note(struct session *s, const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

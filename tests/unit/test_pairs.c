@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/latency/pairs.h"
+#include "report/rtable.h"
 #include "ut.h"
 
 #define MS 1000000ULL
@@ -189,6 +190,7 @@ static void test_report(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
+	struct rt_json j;
 
 	pairs__start(p, 1, 10, 0);
 	pairs__start(p, 1, 20, 0); /* replaced */
@@ -201,6 +203,21 @@ static void test_report(void)
 		       "lat: 1 intervals dropped: the end event not seen\n"
 		       "lat: 1 intervals not counted: 1 pending at once is the limit\n"
 		       "lat: 1 task entries at the end (peak 1), 0 evicted idle\n");
+	free(buf);
+	/* the same row to the JSON sink: the counts, not the sentences */
+	fp = open_memstream(&buf, &len);
+	pairs__emit_drops(p, rt_json__init(&j, fp, NULL), "intervals", "a:b", "lat", "why");
+	fclose(fp);
+	CHECK_STR(buf, "{\"type\":\"dropped\",\"what\":\"intervals\",\"from\":\"a:b\",\"lost\":1,"
+		       "\"exited\":0,\"replaced\":1,\"full\":1,\"nomem\":0,\"backwards\":0}\n");
+	free(buf);
+	/* nothing dropped: no row in either sink */
+	pairs__reset_counts(p);
+	fp = open_memstream(&buf, &len);
+	pairs__emit_drops(p, rt_json__init(&j, fp, NULL), "intervals", NULL, "lat", "why");
+	pairs__print_drops(p, fp, "lat", "intervals", "why");
+	fclose(fp);
+	CHECK_STR(buf, "");
 	free(buf);
 	pairs__delete(p);
 }

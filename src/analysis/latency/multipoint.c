@@ -712,11 +712,8 @@ static void print(struct multipoint *mt, struct session *s, int when)
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++) {
 		if (!mt->store[k])
 			continue;
-		if (mt->json)
-			pairs__emit_drops(mt->store[k], sink, "pairs", mt->names[k]);
-		else
-			pairs__print_drops(mt->store[k], out, mt->conf.who, "pairs",
-					   "the start came again before an end");
+		pairs__emit_drops(mt->store[k], sink, "pairs", mt->names[k], mt->conf.who,
+				  "the start came again before an end");
 	}
 	if (mt->detail && mt->json)
 		detail__emit_drops(mt->detail, sink);

@@ -208,24 +208,9 @@ void pairs__reset_counts(struct pairs *p)
 void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const char *what,
 			const char *why)
 {
-	const struct pairs_counts *c = &p->c;
+	struct rt_text t;
 
-	if (c->lost)
-		fprintf(fp, "%s: %" PRIu64 " pending %s dropped after lost events\n", who, c->lost,
-			what);
-	if (c->exited)
-		fprintf(fp, "%s: %" PRIu64 " pending %s dropped at their task's exit\n", who,
-			c->exited, what);
-	if (c->replaced)
-		fprintf(fp, "%s: %" PRIu64 " %s dropped: %s\n", who, c->replaced, what, why);
-	if (c->full)
-		fprintf(fp, "%s: %" PRIu64 " %s not counted: %zu pending at once is the limit\n",
-			who, c->full, what, p->conf.max_keys);
-	if (c->nomem)
-		fprintf(fp, "%s: %" PRIu64 " %s not counted: out of memory\n", who, c->nomem, what);
-	if (c->backwards)
-		fprintf(fp, "%s: %" PRIu64 " %s dropped: they ended before they started\n", who,
-			c->backwards, what);
+	pairs__emit_drops(p, rt_text__init(&t, fp), what, NULL, who, why);
 }
 
 bool pairs__dropped(const struct pairs *p)
@@ -235,42 +220,54 @@ bool pairs__dropped(const struct pairs *p)
 	return c->lost || c->exited || c->replaced || c->full || c->nomem || c->backwards;
 }
 
+/* Text: a sentence a line for each count that is not 0; JSON: the counts. */
 static const struct rt_col drop_cols[] = {
-	{ .name = "what", .title = "WHAT", .type = RT_STR, .width = 10, .flags = RT_LEFT },
-	{ .name = "from",
-	  .title = "FROM",
-	  .type = RT_STR,
-	  .width = 12,
-	  .flags = RT_LEFT | RT_OMIT_EMPTY },
-	{ .name = "lost", .title = "LOST", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "exited", .title = "EXITED", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "replaced",
-	  .title = "REPLACED",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
-	{ .name = "full", .title = "FULL", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "nomem", .title = "NOMEM", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "backwards",
-	  .title = "BACKWARDS",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
+	RT_COL(NULL, NULL, RT_STR, 0, 0, RT_LEFT | RT_NO_JSON),
+	RT_COL("what", NULL, RT_STR, 0, 0, RT_NO_TEXT),
+	RT_COL("from", NULL, RT_STR, 0, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL("lost", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("exited", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("replaced", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("full", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("nomem", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("backwards", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
 };
+static const struct rt_desc drop_desc = { .type = "dropped", .cols = drop_cols, .ncols = 9 };
+#define DROP_TEXT 1024
 
-static const struct rt_desc drop_desc = {
-	.type = "dropped",
-	.cols = drop_cols,
-	.ncols = (int)(sizeof(drop_cols) / sizeof(drop_cols[0])),
-};
+/* "WHO: N PRE WHAT POST" when N is not 0: a line of the drops' text (lines apart by '\n'). */
+static size_t line(char *buf, size_t at, const char *who, u64 n, const char *pre, const char *what,
+		   const char *post)
+{
+	int w;
 
-void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what, const char *from)
+	if (!n || at >= DROP_TEXT)
+		return at;
+	w = snprintf(buf + at, DROP_TEXT - at, "%s%s: %" PRIu64 " %s%s%s", at ? "\n" : "", who, n,
+		     pre, what, post);
+	return w < 0 ? at : at + (size_t)w;
+}
+
+void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what, const char *from,
+		       const char *who, const char *why)
 {
 	const struct pairs_counts *c = &p->c;
+	char text[DROP_TEXT] = "", full[80], repl[256];
+	size_t n;
 
+	snprintf(full, sizeof(full), " not counted: %zu pending at once is the limit",
+		 p->conf.max_keys);
+	snprintf(repl, sizeof(repl), " dropped: %s", why);
+	n = line(text, 0, who, c->lost, "pending ", what, " dropped after lost events");
+	n = line(text, n, who, c->exited, "pending ", what, " dropped at their task's exit");
+	n = line(text, n, who, c->replaced, "", what, repl);
+	n = line(text, n, who, c->full, "", what, full);
+	n = line(text, n, who, c->nomem, "", what, " not counted: out of memory");
+	line(text, n, who, c->backwards, "", what, " dropped: they ended before they started");
 	rtable__begin(k, &drop_desc);
 	if (pairs__dropped(p))
-		rtable__row(k, (struct rt_val[]){ { .s = what },
+		rtable__row(k, (struct rt_val[]){ { .s = text },
+						  { .s = what },
 						  { .s = from },
 						  { .u = c->lost },
 						  { .u = c->exited },

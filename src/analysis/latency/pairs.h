@@ -94,7 +94,7 @@ void pairs__reset_counts(struct pairs *p);
 /*
  * Dropped intervals, one line each, "WHO: N pending WHAT dropped after lost
  * events" and so on; @why says why a start replaced by the next one had no
- * end ("switch-in not seen").
+ * end ("switch-in not seen").  The text of pairs__emit_drops.
  */
 void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const char *what,
 			const char *why);
@@ -102,13 +102,14 @@ void pairs__print_drops(const struct pairs *p, FILE *fp, const char *who, const 
 bool pairs__dropped(const struct pairs *p);
 /*
  * The same counts as a one-row table to the sink @k (report/rtable.h), the
- * row only when pairs__dropped: {"type":"dropped", the sink's stamp,
- * "what":@what, "from":@from (NULL: none), "lost", "exited", "replaced",
- * "full", "nomem", "backwards"} in JSON.
+ * row only when pairs__dropped: text, pairs__print_drops's lines (@who,
+ * @why); JSON, {"type":"dropped", the sink's stamp, "what":@what, "from":
+ * @from (NULL: none), "lost", "exited", "replaced", "full", "nomem",
+ * "backwards"}.
  */
 struct rt_sink;
-void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what,
-		       const char *from);
+void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what, const char *from,
+		       const char *who, const char *why);
 /* "WHO: N KEY entries at the end (peak N), N evicted idle" (for -v). */
 void pairs__print_usage(const struct pairs *p, FILE *fp, const char *who, const char *key);
 

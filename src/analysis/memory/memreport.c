@@ -2,6 +2,7 @@
 /* ptr=/size= defaults and the report of outstanding allocations (memreport.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "analysis/memory/memreport.h"
@@ -71,9 +72,9 @@ void memreport__stack_val(struct session *s, struct stackdb *db, u32 id, struct 
 /* "... N more stacks" under a table cut at its first rows. */
 static const struct rt_col more_cols[] = {
 	MEMREPORT_STAMP_COLS,
-	{ .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },
-	{ .name = "more_stacks", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
-	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL("table", NULL, RT_STR, 0, 0, RT_NO_TEXT),
+	RT_COL("more_stacks", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL(NULL, NULL, RT_STR, 0, 0, RT_LEFT | RT_NO_JSON),
 };
 static const struct rt_desc more_desc = { .type = "row", .cols = more_cols, .ncols = 5 };
 
@@ -94,40 +95,28 @@ void memreport__more(struct session *s, struct rt_sink *k, const char *scope, u6
 
 /* The record over the table: a sentence in text. */
 static const struct rt_col head_cols[] = {
-	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL(NULL, NULL, RT_STR, 0, 0, RT_LEFT | RT_NO_JSON),
 	MEMREPORT_STAMP_COLS,
-	{ .name = "bytes", .type = RT_U64, .unit = RT_UNIT_BYTES, .flags = RT_NO_TEXT },
-	{ .name = "objects", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
-	{ .name = "stacks", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_NO_TEXT },
-	{ .name = "than_ns",
-	  .type = RT_NS,
-	  .unit = RT_UNIT_NS,
-	  .flags = RT_NO_TEXT | RT_OMIT_ZERO },
+	RT_COL("bytes", NULL, RT_U64, RT_UNIT_BYTES, 0, RT_NO_TEXT),
+	RT_COL("objects", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("stacks", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("than_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT | RT_OMIT_ZERO),
 };
 static const struct rt_desc head_desc = { .type = "outstanding", .cols = head_cols, .ncols = 7 };
 
-/* A group of allocations, with --comm its comm two spaces after the age; its stack under it. */
-#define GROUP_COLS                                                                                 \
-	MEMREPORT_STAMP_COLS, { .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },            \
-		{ .name = "bytes",                                                                 \
-		  .title = "BYTES",                                                                \
-		  .type = RT_U64,                                                                  \
-		  .unit = RT_UNIT_BYTES,                                                           \
-		  .width = 12 },                                                                   \
-		{ .name = "objects",                                                               \
-		  .title = "OBJECTS",                                                              \
-		  .type = RT_U64,                                                                  \
-		  .unit = RT_UNIT_COUNT,                                                           \
-		  .width = 9 },                                                                    \
-	{                                                                                          \
-		.name = "age_ns", .title = "OLDEST", .type = RT_NS, .unit = RT_UNIT_NS, .width = 9 \
-	}
-static const struct rt_col group_cols[] = { GROUP_COLS, MEMREPORT_STACK_COL };
-static const struct rt_col group_comm_cols[] = {
-	GROUP_COLS,
-	{ .type = RT_STR, .flags = RT_NO_JSON },
-	{ .title = "COMM", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
-	{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT },
+/*
+ * A group of allocations, its stack under it; with --comm its comm (text:
+ * two spaces after the age): without, the two comm columns are hidden.
+ */
+enum { G_COMM_TEXT = 6, G_COMM, G_NCOLS = 9 };
+static const struct rt_col group_cols[G_NCOLS] = {
+	MEMREPORT_STAMP_COLS,
+	RT_COL("table", NULL, RT_STR, 0, 0, RT_NO_TEXT),
+	RT_COL("bytes", "BYTES", RT_U64, RT_UNIT_BYTES, 12, 0),
+	RT_COL("objects", "OBJECTS", RT_U64, RT_UNIT_COUNT, 9, 0),
+	RT_COL("age_ns", "OLDEST", RT_NS, RT_UNIT_NS, 9, 0),
+	[G_COMM_TEXT] = RT_COL(NULL, "COMM", RT_STR, 0, 0, RT_LEFT | RT_GAP | RT_NO_JSON),
+	[G_COMM] = RT_COL("comm", NULL, RT_STR, 0, 0, RT_NO_TEXT),
 	MEMREPORT_STACK_COL,
 };
 
@@ -135,9 +124,8 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 			   u64 than_ns, bool by_comm, struct stack_flame *flame, const char *who,
 			   int max, const char *scope)
 {
-	const struct rt_desc gd = { .type = "row",
-				    .cols = by_comm ? group_comm_cols : group_cols,
-				    .ncols = by_comm ? 10 : 7 };
+	struct rt_col cols[G_NCOLS];
+	const struct rt_desc gd = { .type = "row", .cols = cols, .ncols = G_NCOLS };
 	struct memtrack_group *g = NULL;
 	u64 now = memreport__now(s), wall = session__wall_ns(s, now), bytes = 0, objects = 0;
 	char tbuf[64], than[32], text[256];
@@ -147,6 +135,9 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 
 	if (n < 0)
 		return n;
+	memcpy(cols, group_cols, sizeof(cols));
+	if (!by_comm)
+		cols[G_COMM_TEXT].flags = cols[G_COMM].flags = RT_NO_TEXT | RT_NO_JSON;
 	for (int i = 0; i < n; i++) {
 		bytes += g[i].bytes;
 		objects += g[i].objects;
@@ -172,26 +163,15 @@ int memreport__outstanding(struct session *s, const struct memtrack *mt, struct 
 		struct rt_stack st;
 
 		memreport__stack_val(s, db, g[i].stack, &st);
-		if (by_comm)
-			rtable__row(k, (struct rt_val[]){
-					       { .s = scope },
+		rtable__row(k,
+			    (struct rt_val[]){ { .s = scope },
 					       { .u = wall },
 					       { .s = "outstanding" },
 					       { .u = g[i].bytes },
 					       { .u = g[i].objects },
 					       { .u = now > g[i].oldest ? now - g[i].oldest : 0 },
-					       { .s = "" },
 					       { .s = g[i].comm ? g[i].comm : "?" },
 					       { .s = g[i].comm },
-					       { .stk = &st } });
-		else
-			rtable__row(k, (struct rt_val[]){
-					       { .s = scope },
-					       { .u = wall },
-					       { .s = "outstanding" },
-					       { .u = g[i].bytes },
-					       { .u = g[i].objects },
-					       { .u = now > g[i].oldest ? now - g[i].oldest : 0 },
 					       { .stk = &st } });
 	}
 	if (n)
