@@ -103,13 +103,6 @@ void rtable__one(struct rt_sink *k, const struct rt_desc *d, const struct rt_val
 	rtable__end(k);
 }
 
-void rtable__one(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)
-{
-	rtable__begin(k, d);
-	rtable__row(k, v);
-	rtable__end(k);
-}
-
 /* The statistics of a struct hist, in their order: total, min, avg (rounded), p50, p95, p99, max. */
 #define NR_STATS 7
 static const char *const stats_titles[NR_STATS] = { "total", "min", "avg", "p50",
