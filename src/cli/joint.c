@@ -52,6 +52,7 @@ static struct evsel *row_evsel(struct joint_rows *r, const struct rt_desc *d)
 	}
 	ev->owner = r->in->hooks;
 	ev->row = true;
+	ev->row_by = r->in->p->name;
 	r->evs[r->nr_evs].d = d;
 	r->evs[r->nr_evs++].ev = ev;
 	return ev;

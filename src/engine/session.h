@@ -109,9 +109,11 @@ struct evsel {
 	 * Joint analysis: the rows of an inner profiler's report, as events
 	 * (session__deliver_row; never opened).  A sample's raw payload is the
 	 * row's text, a NUL, its JSON members, a NUL: evsel__print_raw prints
-	 * the text, evsel__json_fields the members.
+	 * the text, evsel__json_fields the members.  A row is no task's: its
+	 * event line names @row_by (the inner profiler) where a comm goes.
 	 */
 	bool row;
+	const char *row_by;
 };
 
 /*

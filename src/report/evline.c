@@ -107,8 +107,9 @@ void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, stru
 {
 	/* the members each column reads, no more: this runs for every event trace prints */
 	v[EVL_TIME] = (struct rt_val){ .u = session__wall_ns(s, smp->time) };
-	v[EVL_COMM] =
-		(struct rt_val){ .s = comm ? comm : session__comm_at(s, smp->tid, smp->time) };
+	if (!comm)
+		comm = ev && ev->row ? ev->row_by : session__comm_at(s, smp->tid, smp->time);
+	v[EVL_COMM] = (struct rt_val){ .s = comm };
 	v[EVL_PID] = (struct rt_val){ .u = smp->pid };
 	v[EVL_TID] = (struct rt_val){ .u = smp->tid };
 	v[EVL_CPU] = (struct rt_val){ .u = smp->cpu };
