@@ -732,7 +732,7 @@ static int add_tracker(struct session *s)
 int session__open(struct session *s)
 {
 	const struct target_opts *tg = s->conf.target;
-	int err, nthreads, opened = 0;
+	int err;
 
 	if (!s->evsels)
 		return session__set_err(s, -EINVAL, "no events to open");
@@ -747,6 +747,22 @@ int session__open(struct session *s)
 		if (target_set__add_workload(s->targets, s->wl.proc.pid))
 			return session__set_err(s, -ENOMEM, "out of memory");
 	}
+	for (int i = 0; i < s->nr_sources; i++) {
+		struct source *src = s->sources[i];
+
+		err = src->ops->open ? src->ops->open(src) : 0;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The perf source's open: its targets, the events on them, the rings. */
+int perf_source__open(struct session *s)
+{
+	const struct target_opts *tg = s->conf.target;
+	int err, nthreads, opened = 0;
+
 	err = expand_targets(s);
 	if (err)
 		return err;
@@ -889,10 +905,9 @@ int session__enable(struct session *s)
 		return 0;
 	}
 	s->enabled_at = session__now(s);
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		if (!(s->wl.forked && s->perf.per_thread))
-			ioctl(s->perf.fds[i], PERF_EVENT_IOC_ENABLE, 0);
-	/* (a workload's events all enable at its exec, later) */
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i]->ops->enable)
+			s->sources[i]->ops->enable(s->sources[i]);
 	s->all_enabled_at = session__now(s);
 	if (s->wl.forked) {
 		int err = workload__start(&s->wl.proc);
@@ -918,7 +933,34 @@ int session__enable(struct session *s)
 	return 0;
 }
 
+/* (a workload's events all enable at its exec, later) */
+int perf_source__enable(struct session *s)
+{
+	for (int i = 0; i < s->perf.nr_fds; i++)
+		if (!(s->wl.forked && s->perf.per_thread))
+			ioctl(s->perf.fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	return 0;
+}
+
 void session__close(struct session *s)
+{
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i]->ops->close)
+			s->sources[i]->ops->close(s->sources[i]);
+	if (s->epfd >= 0)
+		close(s->epfd);
+	if (s->sig.fd >= 0)
+		close(s->sig.fd);
+	if (s->tickfd >= 0)
+		close(s->tickfd);
+	if (s->intfd >= 0)
+		close(s->intfd);
+	if (s->usefd >= 0)
+		close(s->usefd);
+	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
+}
+
+void perf_source__close(struct session *s)
 {
 	pid_t closer = -1;
 
@@ -965,16 +1007,5 @@ void session__close(struct session *s)
 	s->perf.bufs = NULL;
 	s->perf.ids = NULL;
 	s->perf.nr_fds = s->perf.nr_bufs = s->perf.nr_ids = 0;
-	if (s->epfd >= 0)
-		close(s->epfd);
-	if (s->sig.fd >= 0)
-		close(s->sig.fd);
-	if (s->tickfd >= 0)
-		close(s->tickfd);
-	if (s->intfd >= 0)
-		close(s->intfd);
-	if (s->usefd >= 0)
-		close(s->usefd);
-	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
 	cgroups__close(&s->perf.cg); /* (the events hold their cgroups) */
 }

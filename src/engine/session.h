@@ -292,6 +292,10 @@ struct evsel *session__evsels(struct session *s);
  * of all of them (@i < 0).  0, or -errno (a counter never read: zeros).
  */
 int session__read_counter(struct session *s, struct evsel *ev, int i, struct counter_val *v);
+/* How many counters the counting event @ev has (0: none). */
+int session__nr_counters(struct session *s, const struct evsel *ev);
+/* Where counter @i counts: its CPU (-1: any) and thread (-1: every task). 0 or -EINVAL. */
+int session__counter_at(struct session *s, const struct evsel *ev, int i, int *cpu, pid_t *tid);
 
 /*
  * Open, filter, mmap and enable all events; start the workload if any.

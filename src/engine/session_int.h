@@ -90,6 +90,7 @@
 #include "engine/ring.h"
 #include "engine/session.h"
 #include "engine/signals.h"
+#include "engine/source.h"
 #include "engine/tp.h"
 #include "engine/tracer.h"
 
@@ -186,6 +187,10 @@ struct session {
 
 	/* perf_event_open's fds, rings, ids, losses, targets: perf_source.h */
 	struct perf_source perf;
+	/* the sources read (source.h): perf's (perf_src, always first), then those added */
+	struct source perf_src;
+	struct source **sources;
+	int nr_sources, cap_sources;
 
 	/* names learnt from fields, by pid & (NAME_CACHE - 1): a repeat costs a compare */
 	struct {
@@ -259,5 +264,25 @@ int session__drain_rings(struct session *s, bool final);
 int session__read_overwrite(struct session *s, bool final);
 /* A LOST / LOST_SAMPLES record: add it to the totals and its CPU's count. */
 void session__count_lost(struct session *s, const struct perf_event_header *h, int cpu);
+/* ... to @total and @per_cpu (max_cpu entries): a source's own counts. */
+void session__count_lost_in(struct session *s, const struct perf_event_header *h, int cpu,
+			    u64 *total, u64 *per_cpu);
+
+/*
+ * The perf ring source behind source_ops (engine/perf_ops.c: its ops
+ * table, added by session__new as the first source); its parts in
+ * open.c, loop.c (a ring's drain, the pull of full rings) and counter.c.
+ */
+int perf_source__add(struct session *s);
+int perf_source__open(struct session *s);
+int perf_source__enable(struct session *s);
+void perf_source__close(struct session *s);
+int perf_source__drain(struct session *s, struct buf *b);
+void perf_source__pull(struct session *s);
+int perf_source__counters(struct evsel *ev, int i, struct counter_val *v);
+/* inject.c: the replay source's memory (session__delete) */
+void session__replay_free(struct session *s);
+/* The sources' stats summed (lost_cpu: NULL), for the lost report. */
+void session__source_stats(struct session *s, struct source_stats *st);
 
 #endif
