@@ -68,31 +68,31 @@ int session__read_counter(struct session *s, struct evsel *ev, int i, struct cou
 int session__nr_counters(struct session *s, const struct evsel *ev)
 {
 	(void)s;
-	return ev->nr_cnt;
+	return ev->src ? ev->src->nr_cnt : 0;
 }
 
 int session__counter_at(struct session *s, const struct evsel *ev, int i, int *cpu, pid_t *tid)
 {
 	(void)s;
-	if (i < 0 || i >= ev->nr_cnt)
+	if (i < 0 || i >= session__nr_counters(s, ev))
 		return -EINVAL;
-	*cpu = ev->cnt[i].cpu;
-	*tid = ev->cnt[i].tid;
+	*cpu = ev->src->cnt[i].cpu;
+	*tid = ev->src->cnt[i].tid;
 	return 0;
 }
 
 int perf_source__counters(struct evsel *ev, int i, struct counter_val *v)
 {
-	int err = 0;
+	int err = 0, nr = session__nr_counters(NULL, ev);
 
 	memset(v, 0, sizeof(*v));
-	if (!ev->counting || i >= ev->nr_cnt)
+	if (!ev->counting || i >= nr)
 		return -EINVAL;
 	if (i >= 0)
-		return read_one(ev->cnt[i].fd, v);
-	for (int k = 0; k < ev->nr_cnt; k++) {
+		return read_one(ev->src->cnt[i].fd, v);
+	for (int k = 0; k < nr; k++) {
 		struct counter_val one = { 0 };
-		int e = read_one(ev->cnt[k].fd, &one);
+		int e = read_one(ev->src->cnt[k].fd, &one);
 
 		if (e)
 			err = e;

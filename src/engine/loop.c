@@ -531,7 +531,7 @@ static int drain(struct session *s, struct buf *b)
  * as long as it fits in the budget.  Beyond, the ring buffers are the
  * back-pressure: they fill and the kernel counts what it loses.
  */
-static void pull_full(struct session *s)
+void perf_source__pull(struct session *s)
 {
 	for (int i = 0; i < s->perf.nr_bufs; i++) {
 		struct ring *r = &s->perf.bufs[i].ring;
@@ -541,6 +541,14 @@ static void pull_full(struct session *s)
 		if (used > r->size / 4 && order__room(s->oq, used) && drain(s, &s->perf.bufs[i]))
 			return;
 	}
+}
+
+/* ... of every source (the perf source's: perf_source__pull) */
+static void pull_full(struct session *s)
+{
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i]->ops->read)
+			s->sources[i]->ops->read(s->sources[i], SOURCE_READ_PULL, NULL);
 }
 
 static void flush_order(struct session *s, u64 horizon)
@@ -553,9 +561,7 @@ static void flush_order(struct session *s, u64 horizon)
 		if (give_up(s, ++n))
 			break;
 		if (n % 512 == 0)
-			for (int i = 0; i < s->nr_sources; i++)
-				if (s->sources[i]->ops->read)
-					s->sources[i]->ops->read(s->sources[i], SOURCE_READ_PULL, NULL);
+			pull_full(s);
 		if (s->stop && s->conf.run->max_samples &&
 		    s->nr_samples >= s->conf.run->max_samples)
 			continue; /* drop the rest after -N */
@@ -566,11 +572,6 @@ static void flush_order(struct session *s, u64 horizon)
 int perf_source__drain(struct session *s, struct buf *b)
 {
 	return drain(s, b);
-}
-
-void perf_source__pull(struct session *s)
-{
-	pull_full(s);
 }
 
 int session__source_record(struct session *s, const struct perf_event_header *h, int cpu)

@@ -471,16 +471,18 @@ static bool inherits(struct session *s, pid_t tid)
 
 static int add_counter(struct evsel *ev, int fd, int cpu, pid_t pid)
 {
-	if (ev->nr_cnt == ev->cap_cnt) {
-		int cap = ev->cap_cnt ? ev->cap_cnt * 2 : 8;
-		struct counter_fd *c = realloc(ev->cnt, cap * sizeof(*c));
+	struct perf_evsel *p = ev->src;
+
+	if (p->nr_cnt == p->cap_cnt) {
+		int cap = p->cap_cnt ? p->cap_cnt * 2 : 8;
+		struct counter_fd *c = realloc(p->cnt, cap * sizeof(*c));
 
 		if (!c)
 			return -ENOMEM;
-		ev->cnt = c;
-		ev->cap_cnt = cap;
+		p->cnt = c;
+		p->cap_cnt = cap;
 	}
-	ev->cnt[ev->nr_cnt++] = (struct counter_fd){ .fd = fd, .cpu = cpu, .tid = pid };
+	p->cnt[p->nr_cnt++] = (struct counter_fd){ .fd = fd, .cpu = cpu, .tid = pid };
 	return 0;
 }
 
@@ -689,7 +691,7 @@ static int drop_refused(struct session *s)
 		fastprint__delete(ev->fastprint);
 		jfields__delete(ev->jfields);
 		free(ev->cpus);
-		free(ev->cnt);
+		free(ev->src->cnt);
 		free(ev->filter);
 		free(ev);
 	}

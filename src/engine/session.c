@@ -140,7 +140,7 @@ void session__delete(struct session *s)
 		jfields__delete(ev->jfields);
 		tp_names__delete(ev->names);
 		free(ev->cpus);
-		free(ev->cnt);
+		free(ev->src->cnt);
 		free(ev->filter);
 		free(ev->name);
 		free(ev);
