@@ -5,8 +5,8 @@
  * ids, the name trackers and --kvmclock's ring, --overwrite's copies, the
  * losses, the per-thread targets, --cgroups and --ptrace.  Its files:
  * open.c, open_target.c, ring reading in loop.c, overwrite.c, counter.c,
- * names.c, kvmclock_run.c, lost.c.  An event's own perf state is behind
- * ev->src (struct perf_evsel).  Next: struct source_ops (source.h).
+ * names.c, kvmclock_run.c, lost.c; its source_ops in perf_ops.c.  An
+ * event's own perf state is behind ev->src (struct perf_evsel).
  */
 #ifndef PP_PERF_SOURCE_H
 #define PP_PERF_SOURCE_H
