@@ -935,15 +935,6 @@ int session__enable(struct session *s)
 	return 0;
 }
 
-/* (a workload's events all enable at its exec, later) */
-int perf_source__enable(struct session *s)
-{
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		if (!(s->wl.forked && s->perf.per_thread))
-			ioctl(s->perf.fds[i], PERF_EVENT_IOC_ENABLE, 0);
-	return 0;
-}
-
 void session__close(struct session *s)
 {
 	for (int i = 0; i < s->nr_sources; i++)
@@ -960,54 +951,4 @@ void session__close(struct session *s)
 	if (s->usefd >= 0)
 		close(s->usefd);
 	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
-}
-
-void perf_source__close(struct session *s)
-{
-	pid_t closer = -1;
-
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		ioctl(s->perf.fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	/*
-	 * The last close of each tracepoint event waits for an RCU grace
-	 * period in the kernel (12-40 ms here): with hundreds of them a
-	 * helper process closes them, and ours go fast.
-	 */
-	/*
-	 * Our own tracefs events are removed once their perf events are
-	 * gone: those close here (the helper would outlive the removal).
-	 */
-	for (int i = 0, j = 0; s->probes.nr && i < s->perf.nr_fds; i++) {
-		if (s->perf.fd_ev[i] && s->perf.fd_ev[i]->probe && s->perf.fd_ev[i]->tp)
-			close(s->perf.fds[i]);
-		else
-			s->perf.fds[j++] = s->perf.fds[i];
-		if (i == s->perf.nr_fds - 1)
-			s->perf.nr_fds = j;
-	}
-	if (s->perf.nr_fds >= FDCLOSER_MIN_FDS) {
-		closer = fdcloser__spawn(s->perf.fds, s->perf.nr_fds);
-		if (closer > 0 && s->conf.log->verbose)
-			fprintf(stderr, "perf-prof: closing %d events in the background (pid %d)\n",
-				s->perf.nr_fds, (int)closer);
-	}
-	for (int i = 0; i < s->perf.nr_bufs; i++)
-		ring__munmap(&s->perf.bufs[i].ring);
-	free(s->perf.ow_data);
-	s->perf.ow_data = NULL;
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		close(s->perf.fds[i]);
-	free(s->perf.fds);
-	free(s->perf.fd_ev);
-	s->perf.fd_ev = NULL;
-	free(s->perf.bufs);
-	free(s->perf.ids);
-	free(s->perf.online);
-	s->perf.online = NULL;
-	s->perf.nr_online = s->perf.nr_trackers = 0;
-	s->perf.fds = NULL;
-	s->perf.bufs = NULL;
-	s->perf.ids = NULL;
-	s->perf.nr_fds = s->perf.nr_bufs = s->perf.nr_ids = 0;
-	cgroups__close(&s->perf.cg); /* (the events hold their cgroups) */
 }

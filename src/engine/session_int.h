@@ -288,13 +288,12 @@ void session__count_lost_in(struct session *s, const struct perf_event_header *h
 
 /*
  * The perf ring source behind source_ops (engine/perf_ops.c: its ops
- * table, added by session__new as the first source); its parts in
- * open.c, loop.c (a ring's drain, the pull of full rings) and counter.c.
+ * table, enable and close, added by session__new as the first source);
+ * its parts in open.c, loop.c (a ring's drain, the pull of full rings)
+ * and counter.c.
  */
 int perf_source__add(struct session *s);
 int perf_source__open(struct session *s);
-int perf_source__enable(struct session *s);
-void perf_source__close(struct session *s);
 int perf_source__drain(struct session *s, struct buf *b);
 void perf_source__pull(struct session *s);
 int perf_source__counters(struct evsel *ev, int i, struct counter_val *v);
