@@ -52,19 +52,47 @@ static int read_one(int fd, struct counter_val *v)
 	return 0;
 }
 
+/*
+ * Through the perf source's counters op (the only source with counters);
+ * without a session (the tests' fake counters): its reader.
+ */
 int session__read_counter(struct session *s, struct evsel *ev, int i, struct counter_val *v)
 {
-	int err = 0;
+	struct source *src = s && s->nr_sources ? s->sources[0] : NULL;
 
+	if (src && src->ops->counters)
+		return src->ops->counters(src, ev, i, v);
+	return perf_source__counters(ev, i, v);
+}
+
+int session__nr_counters(struct session *s, const struct evsel *ev)
+{
 	(void)s;
+	return ev->src ? ev->src->nr_cnt : 0;
+}
+
+int session__counter_at(struct session *s, const struct evsel *ev, int i, int *cpu, pid_t *tid)
+{
+	(void)s;
+	if (i < 0 || i >= session__nr_counters(s, ev))
+		return -EINVAL;
+	*cpu = ev->src->cnt[i].cpu;
+	*tid = ev->src->cnt[i].tid;
+	return 0;
+}
+
+int perf_source__counters(struct evsel *ev, int i, struct counter_val *v)
+{
+	int err = 0, nr = session__nr_counters(NULL, ev);
+
 	memset(v, 0, sizeof(*v));
-	if (!ev->counting || i >= ev->nr_cnt)
+	if (!ev->counting || i >= nr)
 		return -EINVAL;
 	if (i >= 0)
-		return read_one(ev->cnt[i].fd, v);
-	for (int k = 0; k < ev->nr_cnt; k++) {
+		return read_one(ev->src->cnt[i].fd, v);
+	for (int k = 0; k < nr; k++) {
 		struct counter_val one = { 0 };
-		int e = read_one(ev->cnt[k].fd, &one);
+		int e = read_one(ev->src->cnt[k].fd, &one);
 
 		if (e)
 			err = e;

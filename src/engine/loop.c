@@ -536,7 +536,7 @@ static int drain(struct session *s, struct buf *b)
  * as long as it fits in the budget.  Beyond, the ring buffers are the
  * back-pressure: they fill and the kernel counts what it loses.
  */
-static void pull_full(struct session *s)
+void perf_source__pull(struct session *s)
 {
 	for (int i = 0; i < s->perf.nr_bufs; i++) {
 		struct ring *r = &s->perf.bufs[i].ring;
@@ -546,6 +546,14 @@ static void pull_full(struct session *s)
 		if (used > r->size / 4 && order__room(s->oq, used) && drain(s, &s->perf.bufs[i]))
 			return;
 	}
+}
+
+/* ... of every source (the perf source's: perf_source__pull) */
+static void pull_full(struct session *s)
+{
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i]->ops->read)
+			s->sources[i]->ops->read(s->sources[i], SOURCE_READ_PULL, NULL);
 }
 
 static void flush_order(struct session *s, u64 horizon)
@@ -566,28 +574,57 @@ static void flush_order(struct session *s, u64 horizon)
 	}
 }
 
-static int drain_all(struct session *s, bool final)
+int perf_source__drain(struct session *s, struct buf *b)
+{
+	return drain(s, b);
+}
+
+int session__source_record(struct session *s, const struct perf_event_header *h, int cpu)
+{
+	int err;
+
+	if (!s->oq) {
+		session__dispatch(s, h, cpu);
+		return 0;
+	}
+	err = order__push(s->oq, record_time(s, h, NULL), h, cpu, !droppable(h));
+	return err == -ENOBUFS ? 0 : err; /* refused by the budget: counted and marked */
+}
+
+/* Read every source; with time order, deliver up to the horizon of them all. */
+static int drain_all(struct session *s, unsigned how)
 {
 	u64 horizon = ~0ULL;
 	int err;
 
-	for (int i = 0; i < s->perf.nr_bufs; i++) {
-		err = drain(s, &s->perf.bufs[i]);
+	for (int i = 0; i < s->nr_sources; i++) {
+		struct source *src = s->sources[i];
+
+		err = src->ops->read ? src->ops->read(src, how, &horizon) : 0;
 		if (err)
 			return err;
 	}
-	if (s->oq) {
-		for (int i = 0; i < s->perf.nr_bufs && !final; i++)
-			if (s->perf.bufs[i].read_time - s->order_margin < horizon)
-				horizon = s->perf.bufs[i].read_time - s->order_margin;
-		flush_order(s, horizon);
-	}
+	if (s->oq)
+		flush_order(s, how & SOURCE_READ_FINAL ? ~0ULL : horizon);
 	return 0;
+}
+
+int session__read_sources(struct session *s, unsigned how)
+{
+	return drain_all(s, how);
 }
 
 int session__drain_rings(struct session *s, bool final)
 {
-	return drain_all(s, final);
+	return drain_all(s, final ? SOURCE_READ_FINAL : 0);
+}
+
+int session__start_order(struct session *s)
+{
+	if (!s->oq && !(s->oq = order__new()))
+		return -ENOMEM;
+	order__set_budget(s->oq, session__order_budget(s));
+	return 0;
 }
 
 /*
@@ -656,30 +693,15 @@ static int setup_loop(struct session *s)
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->usefd, &e))
 			return -errno;
 	}
-	/* --overwrite: the rings are read at set times only, never on a wakeup */
-	for (int i = 0; i < s->perf.nr_bufs && !s->conf.ring->overwrite; i++) {
-		e.events = EPOLLIN;
-		e.data.u64 = (u64)i;
-		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->perf.bufs[i].ring.fd, &e))
-			return -errno;
+	/* every source's fds, tagged with its index above 32 bits */
+	for (int i = 0; i < s->nr_sources; i++) {
+		struct source *src = s->sources[i];
+		int err = src->ops->poll_fds ? src->ops->poll_fds(src, s->epfd, (u64)i << 32) : 0;
+
+		if (err)
+			return err;
 	}
 	return 0;
-}
-
-/*
- * Per-task events report EPOLLHUP once their task is gone, and keep doing
- * so.  The buffer may still be written by other threads' events (they share
- * it through SET_OUTPUT): poll the next of them, until none is left.
- */
-static void watch_next(struct session *s, struct buf *b, u64 tag)
-{
-	struct epoll_event e = { .events = EPOLLIN, .data.u64 = tag };
-
-	epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->perf.fds[b->fd_cur], NULL);
-	while (++b->fd_cur < b->fd_end)
-		if (!epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->perf.fds[b->fd_cur], &e))
-			return;
-	b->hup = true;
 }
 
 /*
@@ -764,13 +786,9 @@ static void count_abandoned(struct session *s)
 		return;
 	if (s->oq)
 		s->abandoned_recs = order__len(s->oq);
-	/* (--overwrite: a second signal counted what its read left) */
-	for (int i = 0; i < s->perf.nr_bufs && !s->conf.ring->overwrite; i++) {
-		struct ring *r = &s->perf.bufs[i].ring;
-
-		s->perf.abandoned_bytes +=
-			__atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) - r->meta->data_tail;
-	}
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i]->ops->abandon)
+			s->sources[i]->ops->abandon(s->sources[i]);
 }
 
 int session__add_ops(struct session *s, const struct session_ops *ops, void *priv)
@@ -805,10 +823,8 @@ int session__run(struct session *s)
 	int err;
 
 	/* --overwrite orders each read itself */
-	if (s->order && !s->conf.ring->overwrite && !(s->oq = order__new()))
+	if (s->order && !s->conf.ring->overwrite && session__start_order(s))
 		return session__set_err(s, -ENOMEM, "out of memory");
-	if (s->oq)
-		order__set_budget(s->oq, session__order_budget(s));
 	s->rate = rate__new(s->conf.run, s->max_cpu, s->perf.per_thread);
 	if (!s->rate && errno)
 		return session__set_err(s, -ENOMEM, "out of memory");
@@ -849,26 +865,21 @@ int session__run(struct session *s)
 				interval = read(s->intfd, &exp, sizeof(exp)) > 0;
 			} else if (tag == ~3ULL) {
 				usage = read(s->usefd, &exp, sizeof(exp)) > 0;
-			} else if (evs[i].events & (EPOLLHUP | EPOLLERR)) {
-				/* the watched task exited: watch another event of this buffer */
-				watch_next(s, &s->perf.bufs[tag], tag);
-				tick = true;
-			} else if (!s->oq) {
-				err = drain(s, &s->perf.bufs[tag]);
-				if (err)
-					return session__set_err(s, err, "out of memory");
 			} else {
-				tick = true; /* ordering needs every buffer read */
+				struct source *src = s->sources[tag >> 32];
+
+				err = src->ops->ready(src, (u32)tag, evs[i].events);
+				if (err < 0)
+					return session__set_err(s, err, "out of memory");
+				tick |= err > 0;
 			}
 		}
 		if (tick || interval || s->sig.want_snapshot) {
 			if (s->perf.tracer) /* (SIGCHLD says it too) */
 				session__reap_workload(s);
 			check_targets(s);
-			if (!s->conf.ring->overwrite)
-				err = drain_all(s, false);
-			else if (interval || s->sig.want_snapshot)
-				err = session__read_overwrite(s, false);
+			err = drain_all(s, interval || s->sig.want_snapshot ? SOURCE_READ_SNAPSHOT
+									    : 0);
 			if (err)
 				return session__set_err(s, err, "out of memory");
 		}
@@ -896,9 +907,10 @@ int session__run(struct session *s)
 				tracer__born(s->perf.tracer), tracer__nr(s->perf.tracer));
 	}
 	/* Everything written before the stop is delivered, in order. */
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		ioctl(s->perf.fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	err = s->conf.ring->overwrite ? session__read_overwrite(s, true) : drain_all(s, true);
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i]->ops->disable)
+			s->sources[i]->ops->disable(s->sources[i]);
+	err = drain_all(s, SOURCE_READ_FINAL);
 	if (err)
 		return session__set_err(s, err, "out of memory");
 	if (s->oq)

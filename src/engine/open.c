@@ -471,16 +471,18 @@ static bool inherits(struct session *s, pid_t tid)
 
 static int add_counter(struct evsel *ev, int fd, int cpu, pid_t pid)
 {
-	if (ev->nr_cnt == ev->cap_cnt) {
-		int cap = ev->cap_cnt ? ev->cap_cnt * 2 : 8;
-		struct counter_fd *c = realloc(ev->cnt, cap * sizeof(*c));
+	struct perf_evsel *p = ev->src;
+
+	if (p->nr_cnt == p->cap_cnt) {
+		int cap = p->cap_cnt ? p->cap_cnt * 2 : 8;
+		struct counter_fd *c = realloc(p->cnt, cap * sizeof(*c));
 
 		if (!c)
 			return -ENOMEM;
-		ev->cnt = c;
-		ev->cap_cnt = cap;
+		p->cnt = c;
+		p->cap_cnt = cap;
 	}
-	ev->cnt[ev->nr_cnt++] = (struct counter_fd){ .fd = fd, .cpu = cpu, .tid = pid };
+	p->cnt[p->nr_cnt++] = (struct counter_fd){ .fd = fd, .cpu = cpu, .tid = pid };
 	return 0;
 }
 
@@ -689,7 +691,7 @@ static int drop_refused(struct session *s)
 		fastprint__delete(ev->fastprint);
 		jfields__delete(ev->jfields);
 		free(ev->cpus);
-		free(ev->cnt);
+		free(ev->src->cnt);
 		free(ev->filter);
 		free(ev);
 	}
@@ -732,7 +734,7 @@ static int add_tracker(struct session *s)
 int session__open(struct session *s)
 {
 	const struct target_opts *tg = s->conf.target;
-	int err, nthreads, opened = 0;
+	int err;
 
 	if (!s->evsels)
 		return session__set_err(s, -EINVAL, "no events to open");
@@ -747,6 +749,22 @@ int session__open(struct session *s)
 		if (target_set__add_workload(s->targets, s->wl.proc.pid))
 			return session__set_err(s, -ENOMEM, "out of memory");
 	}
+	for (int i = 0; i < s->nr_sources; i++) {
+		struct source *src = s->sources[i];
+
+		err = src->ops->open ? src->ops->open(src) : 0;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The perf source's open: its targets, the events on them, the rings. */
+int perf_source__open(struct session *s)
+{
+	const struct target_opts *tg = s->conf.target;
+	int err, nthreads, opened = 0;
+
 	err = expand_targets(s);
 	if (err)
 		return err;
@@ -889,10 +907,9 @@ int session__enable(struct session *s)
 		return 0;
 	}
 	s->enabled_at = session__now(s);
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		if (!(s->wl.forked && s->perf.per_thread))
-			ioctl(s->perf.fds[i], PERF_EVENT_IOC_ENABLE, 0);
-	/* (a workload's events all enable at its exec, later) */
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i]->ops->enable)
+			s->sources[i]->ops->enable(s->sources[i]);
 	s->all_enabled_at = session__now(s);
 	if (s->wl.forked) {
 		int err = workload__start(&s->wl.proc);
@@ -920,51 +937,9 @@ int session__enable(struct session *s)
 
 void session__close(struct session *s)
 {
-	pid_t closer = -1;
-
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		ioctl(s->perf.fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	/*
-	 * The last close of each tracepoint event waits for an RCU grace
-	 * period in the kernel (12-40 ms here): with hundreds of them a
-	 * helper process closes them, and ours go fast.
-	 */
-	/*
-	 * Our own tracefs events are removed once their perf events are
-	 * gone: those close here (the helper would outlive the removal).
-	 */
-	for (int i = 0, j = 0; s->probes.nr && i < s->perf.nr_fds; i++) {
-		if (s->perf.fd_ev[i] && s->perf.fd_ev[i]->probe && s->perf.fd_ev[i]->tp)
-			close(s->perf.fds[i]);
-		else
-			s->perf.fds[j++] = s->perf.fds[i];
-		if (i == s->perf.nr_fds - 1)
-			s->perf.nr_fds = j;
-	}
-	if (s->perf.nr_fds >= FDCLOSER_MIN_FDS) {
-		closer = fdcloser__spawn(s->perf.fds, s->perf.nr_fds);
-		if (closer > 0 && s->conf.log->verbose)
-			fprintf(stderr, "perf-prof: closing %d events in the background (pid %d)\n",
-				s->perf.nr_fds, (int)closer);
-	}
-	for (int i = 0; i < s->perf.nr_bufs; i++)
-		ring__munmap(&s->perf.bufs[i].ring);
-	free(s->perf.ow_data);
-	s->perf.ow_data = NULL;
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		close(s->perf.fds[i]);
-	free(s->perf.fds);
-	free(s->perf.fd_ev);
-	s->perf.fd_ev = NULL;
-	free(s->perf.bufs);
-	free(s->perf.ids);
-	free(s->perf.online);
-	s->perf.online = NULL;
-	s->perf.nr_online = s->perf.nr_trackers = 0;
-	s->perf.fds = NULL;
-	s->perf.bufs = NULL;
-	s->perf.ids = NULL;
-	s->perf.nr_fds = s->perf.nr_bufs = s->perf.nr_ids = 0;
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i]->ops->close)
+			s->sources[i]->ops->close(s->sources[i]);
 	if (s->epfd >= 0)
 		close(s->epfd);
 	if (s->sig.fd >= 0)
@@ -976,5 +951,4 @@ void session__close(struct session *s)
 	if (s->usefd >= 0)
 		close(s->usefd);
 	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
-	cgroups__close(&s->perf.cg); /* (the events hold their cgroups) */
 }

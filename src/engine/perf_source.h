@@ -5,8 +5,8 @@
  * ids, the name trackers and --kvmclock's ring, --overwrite's copies, the
  * losses, the per-thread targets, --cgroups and --ptrace.  Its files:
  * open.c, open_target.c, ring reading in loop.c, overwrite.c, counter.c,
- * names.c, kvmclock_run.c, lost.c.  An event's own perf state is behind
- * ev->src (struct perf_evsel).  Next: struct source_ops (source.h).
+ * names.c, kvmclock_run.c, lost.c; its source_ops in perf_ops.c.  An
+ * event's own perf state is behind ev->src (struct perf_evsel).
  */
 #ifndef PP_PERF_SOURCE_H
 #define PP_PERF_SOURCE_H
@@ -44,9 +44,17 @@ struct id_map {
 	struct evsel *ev;
 };
 
+/* Where one counter of a counting event is open. */
+struct counter_fd {
+	int fd;
+	int cpu;   /* the CPU it counts on (-1: any, a thread followed everywhere) */
+	pid_t tid; /* -1: every task on cpu */
+};
+
 /*
  * An event's state in the perf source (ev->src): what opening it found.
- * It is allocated with the event (perf_evsel__alloc): free(ev) frees it.
+ * It is allocated with the event (perf_evsel__alloc): free(ev) frees it
+ * (and free(ev->src->cnt) its counters).
  */
 struct perf_evsel {
 	int cur_fd;	     /* open: its fd on the CPU/thread being opened */
@@ -55,6 +63,8 @@ struct perf_evsel {
 	bool refused_filter; /* ... its filter */
 	int refused_err;     /* errno of the refusal */
 	int refused_at;	     /* CPU (or thread) of it */
+	struct counter_fd *cnt; /* counting: where it is open (cpu, then thread order) */
+	int nr_cnt, cap_cnt;
 };
 
 /* A zeroed event with its perf state (ev->src, cur_fd -1) in one block, or NULL. */

@@ -106,7 +106,7 @@ struct session *session__new(const struct engine_conf *conf, FILE *out)
 	if (s->targets && (t->inherit || t->ptrace))
 		target_set__set_inherit(s->targets);
 	s->perf.lost_cpu = calloc(s->max_cpu, sizeof(u64));
-	if (!s->comms || !s->targets || !s->perf.lost_cpu) {
+	if (!s->comms || !s->targets || !s->perf.lost_cpu || perf_source__add(s)) {
 		session__delete(s);
 		errno = ENOMEM;
 		return NULL;
@@ -121,6 +121,7 @@ void session__delete(struct session *s)
 	if (!s)
 		return;
 	session__close(s);
+	session__replay_free(s);
 	session__kvmclock_done(s);
 	if (s->perf.tracer) { /* (a run that failed before its end) */
 		tracer__detach(s->perf.tracer, s->wl.forked ? &s->wl.proc : NULL);
@@ -139,7 +140,7 @@ void session__delete(struct session *s)
 		jfields__delete(ev->jfields);
 		tp_names__delete(ev->names);
 		free(ev->cpus);
-		free(ev->cnt);
+		free(ev->src->cnt);
 		free(ev->filter);
 		free(ev->name);
 		free(ev);
@@ -158,7 +159,24 @@ void session__delete(struct session *s)
 	free(s->perf.threads);
 	free(s->def_target.cpus);
 	free(s->hooks);
+	free(s->sources);
 	free(s);
+}
+
+int session__add_source(struct session *s, struct source *src)
+{
+	if (s->nr_sources == s->cap_sources) {
+		int cap = s->cap_sources ? 2 * s->cap_sources : 2;
+		struct source **p = realloc(s->sources, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->sources = p;
+		s->cap_sources = cap;
+	}
+	src->s = s;
+	s->sources[s->nr_sources++] = src;
+	return 0;
 }
 
 void session__set_user_filters(struct session *s, const struct user_filter_ops *ops)
@@ -248,7 +266,10 @@ u64 session__all_enabled_time(struct session *s)
 
 u64 session__records_read(struct session *s)
 {
-	return s->perf.nr_read;
+	struct source_stats st;
+
+	session__source_stats(s, &st);
+	return st.nr_read;
 }
 
 struct stack_ctx *session__stack(struct session *s)

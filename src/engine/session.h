@@ -54,13 +54,6 @@ struct evsel_conf {
 	struct evsel *leader;
 };
 
-/* Where one counter of a counting event is open. */
-struct counter_fd {
-	int fd;
-	int cpu;   /* the CPU it counts on (-1: any, a thread followed everywhere) */
-	pid_t tid; /* -1: every task on cpu */
-};
-
 /* A counter's read: value, and the time it was enabled and running (ns). */
 struct counter_val {
 	u64 val, ena, run;
@@ -98,10 +91,8 @@ struct evsel {
 	struct probe *probe;  /* a dynamic probe (engine/probe.h), or NULL */
 	bool counting;	      /* evsel_conf.counting */
 	struct evsel *leader; /* evsel_conf.leader */
-	/* the perf source's state of it (engine/perf_source.h: open, refusals): engine-only */
+	/* the perf source's state of it (engine/perf_source.h: open, refusals, counters) */
 	struct perf_evsel *src;
-	struct counter_fd *cnt; /* counting: where it is open (cpu, then thread order) */
-	int nr_cnt, cap_cnt;
 	struct tp_names *names; /* the task names its fields carry (engine/tpnames.c) */
 	bool names_tried;
 	int owner; /* the hook set that added it (session__own_events), -1: every set's */
@@ -297,10 +288,14 @@ struct evsel *session__add_event(struct session *s, const struct evsel_conf *con
 struct evsel *session__evsels(struct session *s);
 
 /*
- * Read counter @i (0..ev->nr_cnt-1) of the counting event @ev, or the sum
+ * Read counter @i (0..session__nr_counters - 1) of the counting event @ev, or the sum
  * of all of them (@i < 0).  0, or -errno (a counter never read: zeros).
  */
 int session__read_counter(struct session *s, struct evsel *ev, int i, struct counter_val *v);
+/* How many counters the counting event @ev has (0: none). */
+int session__nr_counters(struct session *s, const struct evsel *ev);
+/* Where counter @i counts: its CPU (-1: any) and thread (-1: every task). 0 or -EINVAL. */
+int session__counter_at(struct session *s, const struct evsel *ev, int i, int *cpu, pid_t *tid);
 
 /*
  * Open, filter, mmap and enable all events; start the workload if any.

@@ -12,6 +12,9 @@
  *   probes  probes made in tracefs, the user probe resolver (probeset.h/.c)
  *   perf    the perf ring source's state: fds, rings, ids, losses, the
  *           per-thread targets, --cgroups, --ptrace (perf_source.h)
+ *   sources the sources read, behind struct source_ops (source.h): perf's
+ *           (perf_src, perf_ops.c) first, the replay source of injected
+ *           sessions (inject.c), any a test adds
  *   the rest: events, the loop, order and dispatch: the next steps' work
  *           (below).
  *
@@ -32,26 +35,30 @@
  *    memory at a probe; another source (BPF) fetches itself: they go with
  *    the perf source, made when it takes the event rather than at add.
  *
- * 2. Sources, behind one interface (prototype, unused yet: engine/source.h):
- *    add (take an event or leave it to another source), open, enable,
- *    poll_fds (what the loop waits on), read (deliver what is ready; final
- *    after disable), counters, stats (lost, throttled, abandoned), disable,
- *    close.  The perf ring source is the first behind it.
+ * 2. Sources, behind one interface (engine/source.h, in use since step c):
+ *    add (take an event or leave it to another source: not called yet),
+ *    open, enable, poll_fds (what the loop waits on), ready (one of them
+ *    polled), read (deliver what is ready; final after disable; pull when
+ *    the order queue has room), counters, stats (lost, throttled,
+ *    abandoned), disable, abandon, close.  The perf ring source is the
+ *    first behind it, the replay source (inject.c) the second.
  *
- *    read() hands parsed samples (struct sample with its evsel, time, CPU,
- *    thread, stack) and task events (COMM, FORK, EXIT, MMAP2, SWITCH, LOST)
- *    to the session: straight to dispatch, or into the order queue, which
- *    then orders parsed samples of every source (parse once: the record's
- *    time is the parsed sample's).  A source
- *    says how its streams are ordered (perf: per ring) so the queue's
- *    margin is per source.
+ *    read() hands records in the session's record format (perf's: header,
+ *    sample_id fields, PERF_SAMPLE_IDENTIFIER first; ids from the id map,
+ *    session__add_id) to session__source_record: straight to dispatch, or
+ *    into the order queue, which merges every source's records by time up
+ *    to the lowest horizon the sources give (perf: its rings' read time
+ *    less the margin).  Later: parsed samples (struct sample with its
+ *    evsel) for a source whose records are not perf's, the queue holding
+ *    parsed samples (parse once).
  *
  *    The perf ring source takes what is perf's from here: fds, bufs, ids,
  *    fd_ev, trackers (names.c) and --kvmclock's ring, ow_data (overwrite.c),
  *    lost_cpu/lost_total/throttled (lost.c), threads/per_thread, cgroups,
- *    --ptrace, and from struct evsel: attr, cur_fd, nr_open, cnt, refused*,
- *    leader, counting.  Its files: open.c, open_target.c, ring.c,
- *    overwrite.c, counter.c, names.c, kvmclock_run.c, and loop.c's drain.
+ *    --ptrace, and from struct evsel: cur_fd, nr_open, cnt, refused* (attr,
+ *    leader and counting stay: the event's request).  Its files: open.c,
+ *    open_target.c, ring.c, overwrite.c, counter.c, names.c,
+ *    kvmclock_run.c, perf_ops.c, and loop.c's drain.
  *    The session keeps conf, the parts above, the catalogue's events, the
  *    hooks, the order queue, stop/started and the enable times, comms,
  *    targets, the stack resolver and time formatting; the loop waits on
@@ -66,13 +73,24 @@
  *
  * Order of work, each step mechanical and tested like this one: (a) the
  * perf fields into struct perf_source (s->perf: done); (b) struct evsel
- * split, the perf state behind ev->src (done for the open state and the
- * refusals, struct perf_evsel; attr stays, profilers set its bits, and so
- * do cnt/nr_cnt, read by analysis/counting: the counters op of (c) takes
- * them); (c) source_ops with the perf source its only user, the loop over
- * sources; (d) inject.c as a source; (e) the profiler source.  session.h's functions stay; perf-only ones
- * (session__want_pages, session__refuse_overwrite, session__lost...) ask
- * the perf source.
+ * split, the perf state behind ev->src (done: the open state, the
+ * refusals and the counters, cnt/nr_cnt and their fds, in struct
+ * perf_evsel; attr stays in struct evsel: it is the event's request, what
+ * to count, sample and exclude, which profilers and analysis/counting set
+ * and read, and a source that is not perf reads it as such); (c)
+ * source_ops with the perf source behind it (done: the session's
+ * sources, open/enable/disable/close through the ops, the loop waits on
+ * every source's fds and reads every source, the lost report and
+ * session__records_read ask their stats, counters through the counters
+ * op, analysis/counting through session__nr_counters/counter_at); (d)
+ * inject.c as a source (done: the replay source; tests/unit/test_source.c
+ * adds a third); (e) the profiler source.  Left of (c): the add op is not
+ * called (every event is the perf source's in a run); session__read_counter
+ * asks the first source, the only one with counters; the id map, the
+ * dispatch of THROTTLE (perf.throttled) and the name trackers stay perf's
+ * as the record format is; session__open's prelude (the workload, stale
+ * probes) is the session's.  session.h's functions stay; perf-only ones
+ * (session__want_pages, session__refuse_overwrite...) ask the perf source.
  */
 #ifndef PP_SESSION_INT_H
 #define PP_SESSION_INT_H
@@ -90,6 +108,7 @@
 #include "engine/ring.h"
 #include "engine/session.h"
 #include "engine/signals.h"
+#include "engine/source.h"
 #include "engine/tp.h"
 #include "engine/tracer.h"
 
@@ -205,6 +224,10 @@ struct session {
 
 	/* perf_event_open's fds, rings, ids, losses, targets: perf_source.h */
 	struct perf_source perf;
+	/* the sources read (source.h): perf's (perf_src, always first), then those added */
+	struct source perf_src;
+	struct source **sources;
+	int nr_sources, cap_sources;
 
 	/* names learnt from fields, by pid & (NAME_CACHE - 1): a repeat costs a compare */
 	struct {
@@ -281,5 +304,24 @@ int session__drain_rings(struct session *s, bool final);
 int session__read_overwrite(struct session *s, bool final);
 /* A LOST / LOST_SAMPLES record: add it to the totals and its CPU's count. */
 void session__count_lost(struct session *s, const struct perf_event_header *h, int cpu);
+/* ... to @total and @per_cpu (max_cpu entries): a source's own counts. */
+void session__count_lost_in(struct session *s, const struct perf_event_header *h, int cpu,
+			    u64 *total, u64 *per_cpu);
+
+/*
+ * The perf ring source behind source_ops (engine/perf_ops.c: its ops
+ * table, enable and close, added by session__new as the first source);
+ * its parts in open.c, loop.c (a ring's drain, the pull of full rings)
+ * and counter.c.
+ */
+int perf_source__add(struct session *s);
+int perf_source__open(struct session *s);
+int perf_source__drain(struct session *s, struct buf *b);
+void perf_source__pull(struct session *s);
+int perf_source__counters(struct evsel *ev, int i, struct counter_val *v);
+/* inject.c: the replay source's memory (session__delete) */
+void session__replay_free(struct session *s);
+/* The sources' stats summed (lost_cpu: NULL), for the lost report. */
+void session__source_stats(struct session *s, struct source_stats *st);
 
 #endif

@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * PROTOTYPE, not used yet (the plan: session_int.h's top comment).
+ * A source of events: what a session reads samples and task events from
+ * (the plan: session_int.h's top comment).  The perf ring source
+ * (engine/perf_ops.c: perf_event_open, the rings, the counters) is the
+ * first behind it, the injected records of tests (engine/inject.c, a
+ * replay source) the second; a profiler seen as a source and a BPF back
+ * end are to come.  The session holds a list of sources and goes through
+ * these ops only: open and enable in order, the loop waits on every
+ * source's fds, reads every source, disables, reads each one last time,
+ * and asks each for its losses.
  *
- * A source of events: what a session reads samples and task events from.
- * The perf ring source (perf_event_open, the rings, the counters) is to be
- * the first behind it, then the injected records of tests, a profiler
- * seen as a source, a BPF back end.  A source knows its events only as the
- * catalogue describes them (struct evsel without its perf state); the
- * session knows no source's insides.
+ * Records are delivered in the session's record format, perf's
+ * (struct perf_event_header, the sample_id fields of BASE_SAMPLE_TYPE,
+ * PERF_SAMPLE_IDENTIFIER first in a sample): session__source_record()
+ * dispatches one, or puts it into the order queue, which orders every
+ * source's records by time.  A source that is not perf gives its events
+ * sample ids with session__add_id (the inject ids: session__inject_id).
  */
 #ifndef PP_SOURCE_H
 #define PP_SOURCE_H
@@ -20,50 +28,83 @@ struct session;
 struct evsel;
 struct counter_val;
 struct source;
+struct perf_event_header;
 
-/* What a source lost or left out, for the lost report (today's lost.c). */
+/* What a source lost or left out, for the lost report (lost.c). */
 struct source_stats {
-	u64 lost;      /* records the kernel (or the producer) could not write */
-	u64 throttled; /* throttle episodes */
-	u64 abandoned; /* records left unread by an interrupt */
-	u64 nr_read;   /* records read */
+	u64 lost;	     /* records the kernel (or the producer) could not write */
+	const u64 *lost_cpu; /* ... per CPU (session's max_cpu entries), or NULL */
+	u64 throttled;	     /* throttle episodes */
+	u64 abandoned;	     /* bytes left unread by an interrupt */
+	u64 nr_read;	     /* records read */
+};
+
+/* read()'s @how */
+enum {
+	SOURCE_READ_FINAL = 1,	  /* after disable: everything there is */
+	SOURCE_READ_SNAPSHOT = 2, /* an interval or SIGUSR1: a flight recorder reads now */
+	SOURCE_READ_PULL = 4,	  /* the order queue has room: move what piled up (no horizon) */
 };
 
 struct source_ops {
 	const char *name;
-	/* Take @ev (0), or leave it to another source (-EOPNOTSUPP); else -errno, message set. */
+	/*
+	 * Take @ev (0), or leave it to another source (-EOPNOTSUPP); else
+	 * -errno, message set.  Not called yet: every event is the perf
+	 * source's in a run, the replay source's when injected.
+	 */
 	int (*add)(struct source *src, struct evsel *ev);
-	/* Open what was added on the session's targets; nothing flows yet. */
+	/* Open what was added on the session's targets; nothing flows yet.  0 or -errno, message set. */
 	int (*open)(struct source *src);
 	/* Start: events flow from now (a workload's exec comes after). */
 	int (*enable)(struct source *src);
-	/* Register the fds the loop waits on in @epfd, each with @tag (its source). */
+	/* Register the fds the loop waits on in @epfd, each with @tag | its own low 32 bits. */
 	int (*poll_fds)(struct source *src, int epfd, u64 tag);
 	/*
-	 * Deliver what is ready (@final: everything, after disable) to the
-	 * session, each sample parsed once: session__deliver(s, ev, smp) or
-	 * its task events (COMM, FORK, EXIT, MMAP2, SWITCH, LOST).  0 or -errno.
+	 * An fd registered by poll_fds (@id: its low 32 bits) polled @events:
+	 * read what it says (without time order), or return 1 to have every
+	 * source read at once (time order, a hang-up); 0, 1 or -errno.
 	 */
-	int (*read)(struct source *src, bool final);
-	/* A counting event's counter @i (< 0: their sum). */
+	int (*ready)(struct source *src, u32 id, u32 events);
+	/*
+	 * Deliver what is ready (@how: SOURCE_READ_*) with
+	 * session__source_record.  With time order and not final, lower
+	 * *@horizon to the time before which this source has nothing more to
+	 * give (its streams' read time less its margin).  0 or -ENOMEM.
+	 */
+	int (*read)(struct source *src, unsigned how, u64 *horizon);
+	/* A counting event's counter @i (< 0: their sum): 0 or -errno (zeros). */
 	int (*counters)(struct source *src, struct evsel *ev, int i, struct counter_val *v);
 	void (*stats)(struct source *src, struct source_stats *st);
-	/* Stop the flow; read(final) drains what was written before. */
+	/* Stop the flow; read(final) delivers what was written before. */
 	void (*disable)(struct source *src);
-	/* Release everything; safe after any partial open. */
+	/* Interrupted while behind: count what is still unread (stats' abandoned). */
+	void (*abandon)(struct source *src);
+	/* Release everything; safe after any partial open, and twice. */
 	void (*close)(struct source *src);
 };
 
 struct source {
 	const struct source_ops *ops;
 	struct session *s;
-	/*
-	 * Each stream of the source (a perf ring: one CPU's) is in time
-	 * order; across streams the session's order queue orders, holding
-	 * back this long (ns) for the slowest stream.
-	 */
-	u64 order_margin;
-	void *priv; /* the source's own state (the perf source: fds, rings, ids) */
+	void *priv; /* the source's own state (the perf source: &s->perf) */
+	u64 tag;    /* its fds' tag in the loop (poll_fds), its index above 32 bits */
 };
+
+/* Add @src (its ops and priv set) to @s's sources, read after those before: 0 or -ENOMEM. */
+int session__add_source(struct session *s, struct source *src);
+/*
+ * Deliver one record read by a source: dispatch it, or (time order) put
+ * it into the order queue at its time.  0, or -ENOMEM.
+ */
+int session__source_record(struct session *s, const struct perf_event_header *h, int cpu);
+/*
+ * Read every source (@how: SOURCE_READ_*) and, with time order, deliver
+ * the queue up to the sources' horizon (all of it when final).  The
+ * loop's; tests drive it as the loop would.  0 or -ENOMEM.
+ */
+int session__read_sources(struct session *s, unsigned how);
+/* Start time order (the order queue) as --order does, for tests: 0 or -ENOMEM. */
+int session__start_order(struct session *s);
 
 #endif

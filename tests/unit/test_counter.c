@@ -16,6 +16,7 @@
 #include "analysis/counting/counters.h"
 #include "cli/options.h"
 #include "engine/features.h"
+#include "engine/perf_source.h"
 #include "profiler.h"
 #include "ut.h"
 
@@ -25,6 +26,7 @@ const char *split_lock__event(const char *vendor);
 /* A fake counting event with @n counters (CPUs 0..n-1), each a pipe. */
 struct fake {
 	struct evsel ev;
+	struct perf_evsel src; /* its counters, where the perf source keeps them */
 	struct counter_fd cnt[4];
 	int wr[4];
 };
@@ -34,8 +36,9 @@ static void fake_init(struct fake *f, const char *name, int n)
 	memset(f, 0, sizeof(*f));
 	f->ev.name = (char *)name;
 	f->ev.counting = true;
-	f->ev.cnt = f->cnt;
-	f->ev.nr_cnt = n;
+	f->ev.src = &f->src;
+	f->src.cnt = f->cnt;
+	f->src.nr_cnt = n;
 	for (int i = 0; i < n; i++) {
 		int p[2];
 
@@ -56,7 +59,7 @@ static void put(struct fake *f, int i, u64 val, u64 ena, u64 run)
 
 static void fake_close(struct fake *f)
 {
-	for (int i = 0; i < f->ev.nr_cnt; i++) {
+	for (int i = 0; i < f->src.nr_cnt; i++) {
 		close(f->cnt[i].fd);
 		close(f->wr[i]);
 	}

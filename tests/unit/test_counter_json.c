@@ -18,6 +18,7 @@
 
 #include "analysis/counting/counters.h"
 #include "engine/features.h"
+#include "engine/perf_source.h"
 #include "synth_run.h"
 #include "util/json.h"
 #include "ut.h"
@@ -27,6 +28,7 @@ const char *split_lock__event(const char *vendor);
 
 struct fake {
 	struct evsel ev;
+	struct perf_evsel src; /* its counters, where the perf source keeps them */
 	struct counter_fd cnt[2];
 	int wr[2];
 };
@@ -36,8 +38,9 @@ static void fake_init(struct fake *f, const char *name, int n, u32 type, u64 con
 	memset(f, 0, sizeof(*f));
 	f->ev.name = (char *)name;
 	f->ev.counting = true;
-	f->ev.cnt = f->cnt;
-	f->ev.nr_cnt = n;
+	f->ev.src = &f->src;
+	f->src.cnt = f->cnt;
+	f->src.nr_cnt = n;
 	f->ev.attr.type = type;
 	f->ev.attr.config = config;
 	for (int i = 0; i < n; i++) {
@@ -60,7 +63,7 @@ static void put(struct fake *f, int i, u64 val, u64 ena, u64 run)
 
 static void fake_close(struct fake *f)
 {
-	for (int i = 0; i < f->ev.nr_cnt; i++) {
+	for (int i = 0; i < f->src.nr_cnt; i++) {
 		close(f->cnt[i].fd);
 		close(f->wr[i]);
 	}

@@ -274,10 +274,10 @@ static void test_group(void)
 
 			if (pipe(pfd[i]) || write(pfd[i][1], w, sizeof(w)) != sizeof(w))
 				abort();
-			g.m[i].ev->cnt = calloc(1, sizeof(*g.m[i].ev->cnt));
-			g.m[i].ev->cnt[0] =
+			g.m[i].ev->src->cnt = calloc(1, sizeof(*g.m[i].ev->src->cnt));
+			g.m[i].ev->src->cnt[0] =
 				(struct counter_fd){ .fd = pfd[i][0], .cpu = 0, .tid = -1 };
-			g.m[i].ev->nr_cnt = 1;
+			g.m[i].ev->src->nr_cnt = 1;
 		}
 		CHECK(hrgroup__tail(&g, tail) == 0, "tail read");
 		/* seen: CPU0 12/410/3 + CPU1 50/1/1 */

@@ -132,9 +132,24 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int inst_key(const struct ctr_set *cs, const struct counter_fd *f)
+/* Where counter @j of @ev counts: its thread per thread, else its CPU. */
+static int inst_key(const struct ctr_set *cs, const struct evsel *ev, int j)
 {
-	return cs->per_thread ? f->tid : f->cpu;
+	int cpu = -1;
+	pid_t tid = -1;
+
+	session__counter_at(cs->s, ev, j, &cpu, &tid);
+	return cs->per_thread ? tid : cpu;
+}
+
+/* Whether counter @j of @ev counts one thread. */
+static bool on_thread(const struct ctr_set *cs, const struct evsel *ev, int j)
+{
+	int cpu;
+	pid_t tid = -1;
+
+	session__counter_at(cs->s, ev, j, &cpu, &tid);
+	return tid >= 0;
 }
 
 /*
@@ -149,8 +164,8 @@ static int setup(struct ctr_set *cs)
 
 	cs->per_thread = false;
 	for (int k = 0; k < cs->nr; k++)
-		for (int j = 0; j < cs->c[k].ev->nr_cnt; j++) {
-			cs->per_thread |= cs->c[k].ev->cnt[j].tid >= 0;
+		for (int j = 0; j < session__nr_counters(cs->s, cs->c[k].ev); j++) {
+			cs->per_thread |= on_thread(cs, cs->c[k].ev, j);
 			total++;
 		}
 	cs->inst = malloc((total ? total : 1) * sizeof(*cs->inst));
@@ -163,8 +178,8 @@ static int setup(struct ctr_set *cs)
 		return -ENOMEM; /* tried again at the next read */
 	}
 	for (int k = 0; k < cs->nr; k++)
-		for (int j = 0; j < cs->c[k].ev->nr_cnt; j++)
-			cs->inst[n++] = inst_key(cs, &cs->c[k].ev->cnt[j]);
+		for (int j = 0; j < session__nr_counters(cs->s, cs->c[k].ev); j++)
+			cs->inst[n++] = inst_key(cs, cs->c[k].ev, j);
 	qsort(cs->inst, n, sizeof(*cs->inst), cmp_int);
 	for (int i = 0; i < n; i++)
 		if (!cs->nr_inst || cs->inst[i] != cs->inst[cs->nr_inst - 1])
@@ -172,7 +187,8 @@ static int setup(struct ctr_set *cs)
 	for (int k = 0; k < cs->nr; k++) {
 		struct ctr *c = &cs->c[k];
 		size_t ni = cs->nr_inst > 0 ? (size_t)cs->nr_inst : 1;
-		int *of = calloc(c->ev->nr_cnt > 0 ? (size_t)c->ev->nr_cnt : 1, sizeof(int));
+		int nr_cnt = session__nr_counters(cs->s, c->ev);
+		int *of = calloc(nr_cnt > 0 ? (size_t)nr_cnt : 1, sizeof(int));
 
 		c->now = calloc(ni, sizeof(*c->now));
 		c->last = calloc(ni, sizeof(*c->last));
@@ -185,8 +201,8 @@ static int setup(struct ctr_set *cs)
 			c->now = c->last = c->first = NULL; /* this counter stays unread */
 			continue;
 		}
-		for (int j = 0; j < c->ev->nr_cnt; j++) {
-			int key = inst_key(cs, &c->ev->cnt[j]);
+		for (int j = 0; j < nr_cnt; j++) {
+			int key = inst_key(cs, c->ev, j);
 			int *hit = bsearch(&key, cs->inst, cs->nr_inst, sizeof(int), cmp_int);
 
 			of[j] = (int)(hit - cs->inst); /* every key is there */
@@ -210,7 +226,7 @@ void ctr_set__read(struct ctr_set *cs)
 			continue;
 		memset(c->now, 0, cs->nr_inst * sizeof(*c->now));
 		memset(&c->sum_now, 0, sizeof(c->sum_now));
-		for (int j = 0; j < c->ev->nr_cnt; j++) {
+		for (int j = 0; j < session__nr_counters(cs->s, c->ev); j++) {
 			struct counter_val v;
 
 			if (session__read_counter(cs->s, c->ev, j, &v))

@@ -507,7 +507,7 @@ int hrgroup__tail(struct hrgroup *g, u64 *tail)
 		u64 seen = g->retired[i];
 
 		tail[i] = 0;
-		if (g->slot[i] < 0 || !g->m[i].ev->nr_cnt)
+		if (g->slot[i] < 0 || !session__nr_counters(g->s, g->m[i].ev))
 			continue;
 		if (session__read_counter(g->s, g->m[i].ev, -1, &v))
 			ret = -EIO;
