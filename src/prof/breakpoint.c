@@ -447,8 +447,8 @@ static bool ip_frame(struct stack_ctx *ctx, const struct sample *smp, struct fra
  * "ip_off":N,"ip_dso":"..","stack":[...]}
  */
 static const struct rt_col hit_cols[] = {
-	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
 	{ .type = RT_ROW },
+	{ .type = RT_STR, .flags = RT_NO_JSON },
 	{ .name = "addr", .type = RT_HEX, .flags = RT_NO_TEXT },
 	{ .name = "addr_sym", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
 	{ .name = "addr_off", .type = RT_U64, .flags = RT_NO_TEXT | RT_OMIT_ZERO },
@@ -467,8 +467,6 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	FILE *out = session__event_out(s, priv);
 	struct rt_val v[EVL_NCOLS];
 	struct rt_stack stk;
-	union rt_sinks u;
-	struct rt_sink *k;
 	char text[4096];
 	struct frame f;
 	bool named;
@@ -481,35 +479,30 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	if (!out)
 		return;
 	evline__row(v, &stk, s, NULL, smp, NULL, ev->name);
+	if (!p->show_stack)
+		v[EVL_STACK].stk = NULL;
 	named = ip_frame(session__stack(s), smp, &f);
-	n = evline__text_head(text, sizeof(text), s, v, NULL);
-	n += (size_t)snprintf(text + n, sizeof(text) - n, "addr 0x%llx",
-			      (unsigned long long)b->addr);
-	if (b->sym[0] && n < sizeof(text))
+	n = (size_t)snprintf(text, sizeof(text), "addr 0x%llx", (unsigned long long)b->addr);
+	if (b->sym[0])
 		n += (size_t)snprintf(text + n, sizeof(text) - n, b->off ? " (%s+0x%llx)" : " (%s)",
 				      b->sym, (unsigned long long)b->off);
-	if (n < sizeof(text))
-		n += (size_t)snprintf(text + n, sizeof(text) - n, " ip 0x%llx",
-				      (unsigned long long)smp->ip);
-	if (named && n < sizeof(text))
-		n += (size_t)snprintf(text + n, sizeof(text) - n, " %s+0x%llx", f.sym,
-				      (unsigned long long)f.off);
-	if (named && f.dso && n < sizeof(text))
-		snprintf(text + n, sizeof(text) - n, " (%s)", f.dso);
-	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
-	rtable__begin(k, &hit_desc);
-	rtable__row(k, (struct rt_val[]){ { .s = text },
-					  { .row = { &evline_head, v } },
-					  { .u = b->addr },
-					  { .s = b->sym[0] ? b->sym : NULL },
-					  { .u = b->sym[0] ? b->off : 0 },
-					  { .u = smp->ip },
-					  { .s = named ? f.sym : NULL },
-					  { .u = named ? f.off : 0, .null = !named },
-					  { .s = named ? f.dso : NULL, .null = named && !f.dso },
-					  p->show_stack ? v[EVL_STACK]
-							: (struct rt_val){ .stk = NULL } });
-	rtable__end(k);
+	/* the address and symbol are short (BP_TEXT): room for the rest */
+	n += (size_t)snprintf(text + n, sizeof(text) - n, " ip 0x%llx",
+			      (unsigned long long)smp->ip);
+	if (named)
+		snprintf(text + n, sizeof(text) - n, f.dso ? " %s+0x%llx (%s)" : " %s+0x%llx",
+			 f.sym, (unsigned long long)f.off, f.dso);
+	evline__emit(s, out, &hit_desc,
+		     (struct rt_val[]){ { .row = { &evline_head, v } },
+					{ .s = text },
+					{ .u = b->addr },
+					{ .s = b->sym[0] ? b->sym : NULL },
+					{ .u = b->sym[0] ? b->off : 0 },
+					{ .u = smp->ip },
+					{ .s = named ? f.sym : NULL },
+					{ .u = named ? f.off : 0, .null = !named },
+					{ .s = named ? f.dso : NULL, .null = named && !f.dso },
+					v[EVL_STACK] });
 }
 
 /* /proc/cpuinfo's "hypervisor" flag: the kernel runs in a virtual machine. */

@@ -46,8 +46,8 @@ static int pgf_init(struct session *s, void *priv, const struct opt_set *opts)
 
 /* A fault: its event line in text, the event's head, addr and ip in JSON. */
 static const struct rt_col fault_cols[] = {
-	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
 	{ .type = RT_ROW },
+	{ .type = RT_STR, .flags = RT_NO_JSON },
 	{ .name = "addr", .type = RT_HEX, .flags = RT_NO_TEXT },
 	{ .name = "ip", .type = RT_HEX, .flags = RT_NO_TEXT },
 	EVL_STACK_COL,
@@ -59,25 +59,19 @@ static void pgf_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	FILE *out = session__event_out(s, priv);
 	struct rt_val v[EVL_NCOLS];
 	struct rt_stack stk;
-	union rt_sinks u;
-	struct rt_sink *k;
-	char text[256];
-	size_t n;
+	char text[64];
 
 	if (!out)
 		return;
 	evline__row(v, &stk, s, NULL, smp, session__comm(s, smp->tid), ev->name);
-	n = evline__text_head(text, sizeof(text), s, v, NULL);
-	snprintf(text + n, sizeof(text) - n, "addr 0x%llx ip 0x%llx", (unsigned long long)smp->addr,
+	snprintf(text, sizeof(text), "addr 0x%llx ip 0x%llx", (unsigned long long)smp->addr,
 		 (unsigned long long)smp->ip);
-	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
-	rtable__begin(k, &fault_desc);
-	rtable__row(k, (struct rt_val[]){ { .s = text },
-					  { .row = { &evline_head, v } },
-					  { .u = smp->addr },
-					  { .u = smp->ip },
-					  v[EVL_STACK] });
-	rtable__end(k);
+	evline__emit(s, out, &fault_desc,
+		     (struct rt_val[]){ { .row = { &evline_head, v } },
+					{ .s = text },
+					{ .u = smp->addr },
+					{ .u = smp->ip },
+					v[EVL_STACK] });
 }
 
 static void pgf_deinit(struct session *s, void *priv)

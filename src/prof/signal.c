@@ -82,8 +82,9 @@ static int sw_init(struct session *s, void *priv, const struct opt_set *opts)
 
 /* A signal sent: its event line in text (the signal's name for the event's), members in JSON. */
 static const struct rt_col sig_cols[] = {
-	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
-	{ .type = RT_ROW },
+	{ .type = RT_ROW, .flags = RT_NO_JSON },
+	{ .type = RT_ROW, .flags = RT_NO_TEXT },
+	{ .type = RT_STR, .flags = RT_NO_JSON },
 	{ .name = "signal", .type = RT_STR, .flags = RT_NO_TEXT },
 	{ .name = "sig", .type = RT_U64, .flags = RT_NO_TEXT },
 	{ .name = "target_comm", .type = RT_STR, .flags = RT_NO_TEXT },
@@ -92,21 +93,18 @@ static const struct rt_col sig_cols[] = {
 	{ .name = "result", .type = RT_STR, .flags = RT_NO_TEXT },
 	EVL_STACK_COL,
 };
-static const struct rt_desc sig_desc = { .type = "event", .cols = sig_cols, .ncols = 9 };
+static const struct rt_desc sig_desc = { .type = "event", .cols = sig_cols, .ncols = 10 };
 
 static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct sigwatch *w = priv;
 	FILE *out = session__event_out(s, priv);
 	u64 sig = 0, pid = 0, group = 0, result = 0;
-	char name[32], target[64], text[512];
+	char name[32], target[64], text[128];
 	const char *comm, *res;
-	struct rt_val v[EVL_NCOLS];
+	struct rt_val v[EVL_NCOLS], tv[EVL_NCOLS];
 	struct rt_stack stk;
-	union rt_sinks u;
-	struct rt_sink *k;
 	int len = 0;
-	size_t n;
 	pid_t tgid;
 
 	field__u64(&w->sig, smp, &sig);
@@ -132,21 +130,21 @@ static void sw_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	snprintf(target, sizeof(target), "%.*s", comm ? len : 0, comm ? comm : "");
 	evline__row(v, &stk, s, NULL, smp, session__comm(s, smp->tid), ev->name);
 	/* text: the signal's name where the event's is */
-	n = evline__text_head(text, sizeof(text), s, v, name);
-	snprintf(text + n, sizeof(text) - n, "to %s %llu%s: %s", comm ? target : "?",
+	memcpy(tv, v, sizeof(v));
+	tv[EVL_EVENT].s = name;
+	snprintf(text, sizeof(text), "to %s %llu%s: %s", comm ? target : "?",
 		 (unsigned long long)pid, group ? " (process)" : "", res);
-	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
-	rtable__begin(k, &sig_desc);
-	rtable__row(k, (struct rt_val[]){ { .s = text },
-					  { .row = { &evline_head, v } },
-					  { .s = name },
-					  { .u = sig },
-					  { .s = target },
-					  { .u = pid },
-					  { .b = group != 0 },
-					  { .s = res },
-					  v[EVL_STACK] });
-	rtable__end(k);
+	evline__emit(s, out, &sig_desc,
+		     (struct rt_val[]){ { .row = { &evline_head, tv } },
+					{ .row = { &evline_head, v } },
+					{ .s = text },
+					{ .s = name },
+					{ .u = sig },
+					{ .s = target },
+					{ .u = pid },
+					{ .b = group != 0 },
+					{ .s = res },
+					v[EVL_STACK] });
 }
 
 static void sw_deinit(struct session *s, void *priv)

@@ -88,20 +88,6 @@ void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uin
 	fputs_unlocked(": ", out);
 }
 
-size_t evline__text_head(char *buf, size_t len, struct session *s, const struct rt_val *v,
-			 const char *name)
-{
-	char ts[40], head[128];
-	int n;
-
-	session__fmt_time(s, v[EVL_FIELDS].rec.smp->time, ts, sizeof(ts));
-	n = snprintf(buf, len, "%.*s%s: ",
-		     (int)head_fmt(head, ts, v[EVL_COMM].s, (uint32_t)v[EVL_TID].u,
-				   (uint32_t)v[EVL_CPU].u),
-		     head, name ? name : v[EVL_EVENT].s);
-	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
-}
-
 void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, struct evsel *ev,
 		 const struct sample *smp, const char *comm, const char *name)
 {

@@ -117,29 +117,14 @@ void evline__object(struct json *j, const char *key, struct session *s, struct e
  *   ... its own columns ...  (RT_NO_JSON RT_STR: words of the text only)
  *   EVL_STACK_COL,           the event's stack
  *
- * Through the text table's sink instead (rt_text), its text line is a
- * sentence of its own:
- *
- *   { .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },  its text line
- *   { .type = RT_ROW },      evline_head: time_ns, comm, pid, tid, cpu, event
- *   ... its own columns ...
- *   EVL_STACK_COL,           the event's stack (text: its frames under the line)
- *
  * with the values of evline__row (ev NULL: no fields): { .row = { &evline_head, v } }
- * and { .stk = v[EVL_STACK].stk }.  Its text line begins with
- * evline__text_head.
+ * and { .stk = v[EVL_STACK].stk }.  A text head naming something else than
+ * the event is an RT_NO_JSON row of its own before an RT_NO_TEXT one (signal).
  */
 extern const struct rt_desc evline_head;
 #define EVL_STACK_COL                                                                 \
 	{                                                                             \
 		.name = "stack", .type = RT_STACK, .width = 4, .flags = RT_OMIT_EMPTY \
 	}
-
-/*
- * The text head of @v (evline__row's), "TIME COMM TID [CPU] NAME: ", into
- * @buf (NAME: @name, NULL: the row's event).  Returns its length.
- */
-size_t evline__text_head(char *buf, size_t len, struct session *s, const struct rt_val *v,
-			 const char *name);
 
 #endif
