@@ -339,65 +339,50 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
 	}
 }
 
-/* The interval's counts (--json: a line before the rows; the text prints its own header). */
+/* The interval's counts, before its rows: text a line "TIME  samples N  lost N  keys N". */
 static const struct rt_col interval_cols[] = {
-	{ .name = "samples",
-	  .title = "SAMPLES",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
-	{ .name = "lost", .title = "LOST", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "keys", .title = "KEYS", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "not_kept",
-	  .title = "NOT_KEPT",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL("samples", "SAMPLES", RT_U64, RT_UNIT_COUNT, 9, RT_NO_TEXT),
+	RT_COL("lost", "LOST", RT_U64, RT_UNIT_COUNT, 9, RT_NO_TEXT),
+	RT_COL("keys", "KEYS", RT_U64, RT_UNIT_COUNT, 9, RT_NO_TEXT),
+	RT_COL("not_kept", "NOT_KEPT", RT_U64, RT_UNIT_COUNT, 9, RT_NO_TEXT),
 };
-
-static const struct rt_desc interval_desc = {
-	.type = "interval",
-	.cols = interval_cols,
-	.ncols = (int)(sizeof(interval_cols) / sizeof(interval_cols[0])),
-};
-
-/* The interval's counts, then the rows, to @k. */
-static void emit(struct session *s, struct top *t, struct rt_sink *k)
-{
-	rtable__begin(k, &interval_desc);
-	rtable__row(k, (struct rt_val[]){ { .u = t->samples },
-					  { .u = session__lost(s) - t->lost_seen },
-					  { .u = top_table__nr_rows(t->table) },
-					  { .u = top_table__not_kept(t->table) } });
-	rtable__end(k);
-	top_table__emit(t->table, k);
-}
+static const struct rt_desc interval_desc = { .type = "interval",
+					      .cols = interval_cols,
+					      .ncols = 5 };
 
 static void print_table(struct session *s, struct top *t, int when)
 {
 	FILE *out = session__out(s);
-	int rows;
-	u64 lost = session__lost(s);
-	char ts[64];
+	u64 lost = session__lost(s) - t->lost_seen;
+	struct stats_stamp st;
+	union rt_sinks u;
+	struct rt_sink *k;
+	char ts[64], text[160];
+	int rows = 0;
 
-	if (session__json(s)) {
-		struct stats_stamp st;
-		struct rt_json js;
-
-		stats_stamp__now(s, &t->since, when, &st);
-		emit(s, t, rt_json__init(&js, out, &st));
-		fflush(out);
-		t->printed = true;
-		return;
-	}
-	rows = top_screen__begin(out);
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
-	if (t->printed && !rows)
-		fputc('\n', out);
-	fprintf(out, "%s  samples %" PRIu64 "  lost %" PRIu64 "  keys %u\n", ts, t->samples,
-		lost - t->lost_seen, top_table__nr_rows(t->table));
-	/* on a terminal: the header, the titles and "... N more" leave the rest for rows */
-	top_table__print(t->table, out, rows ? (rows > 4 ? rows - 4 : 1) : 0);
+	snprintf(text, sizeof(text), "%s  samples %" PRIu64 "  lost %" PRIu64 "  keys %u", ts,
+		 t->samples, lost, top_table__nr_rows(t->table));
+	if (session__json(s)) {
+		stats_stamp__now(s, &t->since, when, &st);
+		k = rt_json__init(&u.json, out, &st);
+	} else {
+		rows = top_screen__begin(out);
+		if (t->printed && !rows)
+			fputc('\n', out);
+		k = rt_text__init(&u.text, out);
+	}
+	rtable__one(k, &interval_desc,
+		    (struct rt_val[]){ { .s = text },
+				       { .u = t->samples },
+				       { .u = lost },
+				       { .u = top_table__nr_rows(t->table) },
+				       { .u = top_table__not_kept(t->table) } });
+	if (session__json(s))
+		top_table__emit(t->table, k);
+	else /* on a terminal: the header, the titles and "... N more" leave the rest for rows */
+		top_table__print(t->table, out, rows ? (rows > 4 ? rows - 4 : 1) : 0);
 	fflush(out);
 	t->printed = true;
 }

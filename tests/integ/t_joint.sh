@@ -153,6 +153,13 @@ check_eq "... top's rows for the workload's pid add up to 1000" "$(awk -v k="key
 check "... no table of top's own during the run (its report at the end is its own)" awk '
 	/\] top:row: / { last = NR } /  samples [0-9]+  lost / { h[++n] = NR }
 	END { for (i = 1; i <= n; i++) if (h[i] < last) exit 1 }' "$T/r.text"
+# each interval's header is a row too: top:interval lines, their samples
+# (with those of top's own report at the end, if it has one) all of trace's
+check "... top:interval lines in text" grep -q '\] top:interval: samples=[0-9]* lost=' "$T/r.text"
+check_eq "... top:interval samples: every getppid line" "$(awk '
+	/\] top:interval: / { split($7, a, "="); n += a[2] }
+	/^[^ ]+ [^ ]+  samples [0-9]+  lost / { n += $4 }
+	END { print n + 0 }' "$T/r.text")" "$(grep -c '\] syscalls:sys_enter_getppid:' "$T/r.text")"
 if command -v jq >/dev/null; then
 	rows_case json --json
 	# (the workload's "done 1000" shares the output)
