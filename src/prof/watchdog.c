@@ -295,7 +295,7 @@ static void print_kept(void *arg, const struct sample *smp)
 			 (unsigned long long)(smp->ip - sym->start));
 	evline__row(v, &stk, a->s, NULL, smp, NULL, a->w->smp->name);
 	if (a->k) {
-		rtable__row(a->k, r);
+		rtable__one(a->k, &kept_desc, r);
 		return;
 	}
 	json__obj(a->j, NULL);
@@ -322,30 +322,19 @@ static const struct rt_col warning_cols[] = {
 	{ .name = "samples", .type = RT_JSON },
 };
 static const struct rt_desc warning_desc = { .type = "warning", .cols = warning_cols, .ncols = 8 };
-static const struct rt_col recovered_cols[] = {
+static const struct rt_col rec_cols[] = {
 	WD_HEAD,
 	RT_COL("gap_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
 };
-static const struct rt_desc recovered_desc = { .type = "recovered",
-					       .cols = recovered_cols,
-					       .ncols = 6 };
-
-/* One record of @d: text or --json. */
-static void record(struct session *s, const struct rt_desc *d, const struct rt_val *v)
-{
-	union rt_sinks u;
-
-	rtable__one(session__json(s) ? rt_json__init(&u.json, session__out(s), NULL)
-				     : rt_text__init(&u.text, session__out(s)),
-		    d, v);
-}
+static const struct rt_desc rec_desc = { .type = "recovered", .cols = rec_cols, .ncols = 6 };
 
 /* Is a threshold near on @cpu at @now?  Say so once per episode, with the samples meanwhile. */
 static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 {
 	FILE *out = session__out(s);
-	struct print_arg a = { s, w, NULL, NULL };
+	bool json = session__json(s);
 	struct evline_text lines;
+	struct print_arg a = { s, w, NULL, json ? NULL : evline_text__init(&lines, s, out, "  ") };
 
 	if (cpu < 0 || cpu >= w->nr_watched || !w->watched[cpu])
 		return;
@@ -361,7 +350,7 @@ static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 		if (!gapwatch__overdue(w->gw, k, cpu, now, w->warn_at[k], &age, &since))
 			continue;
 		/* --json: the kept samples, members of their own, written once */
-		if (session__json(s) && !json__frag_begin(&j)) {
+		if (json && !json__frag_begin(&j)) {
 			json__arr(&j, "samples");
 			a.j = &j;
 			gapwatch__kept(w->gw, cpu, since, print_kept, &a);
@@ -372,27 +361,21 @@ static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 			 ts, cpu, k == CLK_HARD ? "no" : "no run of", what,
 			 units__fmt_ns(age, age_s, sizeof(age_s)), k == CLK_HARD ? "hard" : "soft",
 			 units__fmt_ns(w->limit[k], lim, sizeof(lim)));
-		record(s, &warning_desc,
-		       (struct rt_val[]){ { .s = text },
-					  { .u = session__wall_ns(s, now) },
-					  { .u = (u64)cpu },
-					  { .s = k == CLK_HARD ? "hard" : "soft" },
-					  { .s = what },
-					  { .u = age },
-					  { .u = w->limit[k] },
-					  { .s = kept } });
+		rtable__record(out, json, &warning_desc,
+			       (struct rt_val[]){ { .s = text },
+						  { .u = session__wall_ns(s, now) },
+						  { .u = (u64)cpu },
+						  { .s = k == CLK_HARD ? "hard" : "soft" },
+						  { .s = what },
+						  { .u = age },
+						  { .u = w->limit[k] },
+						  { .s = kept } });
 		free(kept);
-		if (!session__json(s)) {
-			a.k = evline_text__init(&lines, s, out, "  ");
-			rtable__begin(a.k, &kept_desc);
-			if (!gapwatch__kept(w->gw, cpu, since, print_kept, &a))
-				fprintf(out, "  no %s sample on CPU %d since then%s\n",
-					w->smp->name, cpu,
-					k == CLK_HARD && !strcmp(w->smp->name, "cpu-clock")
-						? " (a timer: held off with the interrupts)"
-						: "");
-			rtable__end(a.k);
-		}
+		if (!json && !gapwatch__kept(w->gw, cpu, since, print_kept, &a))
+			fprintf(out, "  no %s sample on CPU %d since then%s\n", w->smp->name, cpu,
+				k == CLK_HARD && !strcmp(w->smp->name, "cpu-clock")
+					? " (a timer: held off with the interrupts)"
+					: "");
 		fflush(out); /* before the kernel panics */
 	}
 }
@@ -409,13 +392,13 @@ static void tick(struct session *s, struct watchdog *w, int k, const struct samp
 	session__fmt_time(s, smp->time, ts, sizeof(ts));
 	snprintf(text, sizeof(text), "%s watchdog: CPU %u: %s again after %s", ts, smp->cpu, what,
 		 units__fmt_ns(t.gap, gap, sizeof(gap)));
-	record(s, &recovered_desc,
-	       (struct rt_val[]){ { .s = text },
-				  { .u = session__wall_ns(s, smp->time) },
-				  { .u = smp->cpu },
-				  { .s = k == CLK_HARD ? "hard" : "soft" },
-				  { .s = what },
-				  { .u = t.gap } });
+	rtable__record(session__out(s), session__json(s), &rec_desc,
+		       (struct rt_val[]){ { .s = text },
+					  { .u = session__wall_ns(s, smp->time) },
+					  { .u = smp->cpu },
+					  { .s = k == CLK_HARD ? "hard" : "soft" },
+					  { .s = what },
+					  { .u = t.gap } });
 }
 
 /* Is this switch the end of a run of the CPU's own stopper (or watchdog) kthread? */

@@ -103,6 +103,13 @@ void rtable__one(struct rt_sink *k, const struct rt_desc *d, const struct rt_val
 	rtable__end(k);
 }
 
+void rtable__record(FILE *fp, bool json, const struct rt_desc *d, const struct rt_val *v)
+{
+	union rt_sinks u;
+
+	rtable__one(json ? rt_json__init(&u.json, fp, NULL) : rt_text__init(&u.text, fp), d, v);
+}
+
 /* The statistics of a struct hist, in their order: total, min, avg (rounded), p50, p95, p99, max. */
 #define NR_STATS 7
 static const char *const stats_titles[NR_STATS] = { "total", "min", "avg", "p50",

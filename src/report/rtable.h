@@ -302,6 +302,8 @@ union rt_sinks {
 	struct rt_text text;
 	struct rt_json json;
 };
+/* One record of @d on @fp: a JSON line if @json, else the text table's row. */
+void rtable__record(FILE *fp, bool json, const struct rt_desc *d, const struct rt_val *v);
 
 /*
  * A row as an event's fields in text (joint analysis: an inner profiler's
