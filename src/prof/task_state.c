@@ -366,14 +366,11 @@ static void print_than(struct session *s, struct ts_thread *th, u64 now, u32 cpu
 {
 	struct rt_stack stk = { .ctx = session__stack(s), .smp = &th->stack.smp };
 	char tbuf[64], cbuf[16];
-	union rt_sinks u;
-	struct rt_sink *k = session__json(s) ? rt_json__init(&u.json, session__out(s), NULL)
-					     : rt_text__init(&u.text, session__out(s));
 
 	session__fmt_time(s, now, tbuf, sizeof(tbuf));
 	snprintf(cbuf, sizeof(cbuf), "[%03u]", cpu);
-	rtable__begin(k, &slow_desc);
-	rtable__row(k, (struct rt_val[]){ { .s = tbuf },
+	rtable__record(session__out(s), session__json(s), &slow_desc,
+		       (struct rt_val[]){ { .s = tbuf },
 					  { .u = session__wall_ns(s, now) },
 					  { .s = th->comm },
 					  { .u = th->pid },
@@ -383,7 +380,6 @@ static void print_than(struct session *s, struct ts_thread *th, u64 now, u32 cpu
 					  { .s = state_names[th->state] },
 					  { .u = dur },
 					  { .stk = th->stack.valid ? &stk : NULL } });
-	rtable__end(k);
 }
 
 /* @tid switches in at @now on @cpu: account the interval it was off CPU. */
