@@ -340,16 +340,14 @@ static void top_sample(struct session *s, void *priv, struct evsel *ev, struct s
 }
 
 /* The interval's counts, before its rows: text a line "TIME  samples N  lost N  keys N". */
-static const struct rt_col interval_cols[] = {
+static const struct rt_col iv_cols[] = {
 	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
 	RT_COL("samples", "SAMPLES", RT_U64, RT_UNIT_COUNT, 9, RT_NO_TEXT),
 	RT_COL("lost", "LOST", RT_U64, RT_UNIT_COUNT, 9, RT_NO_TEXT),
 	RT_COL("keys", "KEYS", RT_U64, RT_UNIT_COUNT, 9, RT_NO_TEXT),
 	RT_COL("not_kept", "NOT_KEPT", RT_U64, RT_UNIT_COUNT, 9, RT_NO_TEXT),
 };
-static const struct rt_desc interval_desc = { .type = "interval",
-					      .cols = interval_cols,
-					      .ncols = 5 };
+static const struct rt_desc iv_desc = { .type = "interval", .cols = iv_cols, .ncols = 5 };
 
 static void print_table(struct session *s, struct top *t, int when)
 {
@@ -373,7 +371,7 @@ static void print_table(struct session *s, struct top *t, int when)
 			fputc('\n', out);
 		k = rt_text__init(&u.text, out);
 	}
-	rtable__one(k, &interval_desc,
+	rtable__one(k, &iv_desc,
 		    (struct rt_val[]){ { .s = text },
 				       { .u = t->samples },
 				       { .u = lost },
