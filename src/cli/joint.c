@@ -18,7 +18,7 @@
  * description's own evsel ("top:top") for the outer profiler.
  */
 struct row_ev {
-	const struct rt_desc *d;
+	const char *type; /* the description's record type: the event's name */
 	struct evsel *ev;
 };
 
@@ -35,25 +35,27 @@ struct joint_rows {
 
 static struct evsel *row_evsel(struct joint_rows *r, const struct rt_desc *d)
 {
+	const char *type = d->type ? d->type : "row";
 	struct evsel *ev;
 	struct row_ev *n;
 
+	/* by type, not by address: a description on the stack has a new one each call */
 	for (int i = 0; i < r->nr_evs; i++)
-		if (r->evs[i].d == d)
+		if (!strcmp(r->evs[i].type, type))
 			return r->evs[i].ev;
 	n = realloc(r->evs, (r->nr_evs + 1) * sizeof(*r->evs));
 	if (!n)
 		return NULL;
 	r->evs = n;
 	ev = calloc(1, sizeof(*ev));
-	if (!ev || asprintf(&ev->name, "%s:%s", r->in->p->name, d->type ? d->type : "row") < 0) {
+	if (!ev || asprintf(&ev->name, "%s:%s", r->in->p->name, type) < 0) {
 		free(ev);
 		return NULL;
 	}
 	ev->owner = r->in->hooks;
 	ev->row = true;
 	ev->row_by = r->in->p->name;
-	r->evs[r->nr_evs].d = d;
+	r->evs[r->nr_evs].type = ev->name + strlen(r->in->p->name) + 1;
 	r->evs[r->nr_evs++].ev = ev;
 	return ev;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/hist.h"
@@ -15,12 +16,11 @@
 #include "util/units.h"
 
 /* rtable__tap: the text and JSON sinks on these streams render into other sinks. */
-#define RT_MAX_TAPS 16
-static struct {
+static struct rt_tap {
 	FILE *fp;
 	struct rt_sink *to;
-} taps[RT_MAX_TAPS];
-static int nr_taps;
+} *taps;
+static int nr_taps, cap_taps;
 
 static const struct rt_sink_ops text_ops, json_ops;
 
@@ -33,12 +33,24 @@ int rtable__tap(FILE *fp, struct rt_sink *to)
 				return 0;
 			}
 			taps[i] = taps[--nr_taps];
+			if (!nr_taps) {
+				free(taps);
+				taps = NULL;
+				cap_taps = 0;
+			}
 			return 0;
 		}
 	if (!to)
 		return 0;
-	if (nr_taps == RT_MAX_TAPS)
-		return -ENOSPC;
+	if (nr_taps == cap_taps) {
+		int cap = cap_taps ? 2 * cap_taps : 8;
+		struct rt_tap *n = realloc(taps, cap * sizeof(*taps));
+
+		if (!n)
+			return -ENOMEM;
+		taps = n;
+		cap_taps = cap;
+	}
 	taps[nr_taps].fp = fp;
 	taps[nr_taps++].to = to;
 	return 0;

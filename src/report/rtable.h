@@ -251,7 +251,7 @@ void rtable__end(struct rt_sink *k);
  * @to from now on: its tables' begin, rows and end go to @to, nothing to
  * @fp (fit is dropped).  Joint analysis (cli/joint.c) taps an inner
  * profiler's output stream so that its rows become events of its outer
- * profiler.  @to NULL removes the tap.  0, or -ENOSPC (16 taps at most).
+ * profiler.  @to NULL removes the tap.  0, or -ENOMEM.
  */
 int rtable__tap(FILE *fp, struct rt_sink *to);
 

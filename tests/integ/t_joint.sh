@@ -228,6 +228,13 @@ check_eq "key=pid on profile's cpu-clock: exit 2" "$?" 2
 check_eq "... says so" "$(head -n1 "$T/bk.err")" \
 	"perf-prof multi-trace: bad key= on cpu-clock: expr: unknown field 'pid'"
 
+# any number of inner profilers (each has a tap of its output: 16 once were the most)
+ES=$(for i in $(seq 20); do printf '%s,' "$TOPI"; done)
+"$PP" trace -i 200 -e "${ES%,}" -- "$W/getppid_loop" 10 >"$T/n20" 2>"$T/n20.err"
+check_eq "trace with 20 top inside: exit status" "$?" 0
+check_eq "... each of the 10 getppid once per top: 200 lines" \
+	"$(grep -c '\] syscalls:sys_enter_getppid: *$' "$T/n20")" 200
+
 # bad input: one line naming it, exit 2
 bad() {
 	local what=$1 want=$2
