@@ -67,7 +67,7 @@ struct order_queue {
 	uint64_t dropped, dropped_kept;
 	uint64_t seq;
 	struct chunk *cur, *spare;
-	int nr_spare;
+	int nr_spare, nr_chunks; /* nr_chunks: allocated, spares included */
 	struct perf_event_header *last; /* popped, released on the next pop */
 	/* the gap marker refusals add to while nothing was queued after it */
 	struct gap_rec *gap;
@@ -100,6 +100,7 @@ static void *copy_alloc(struct order_queue *q, size_t size)
 				return NULL;
 			c->used = 0;
 			c->live = 0;
+			q->nr_chunks++;
 		}
 		/* the old chunk is released when its last record is */
 		q->cur = c;
@@ -126,6 +127,7 @@ static void copy_release(struct order_queue *q, void *rec)
 		q->nr_spare++;
 	} else {
 		free(c);
+		q->nr_chunks--;
 	}
 }
 
@@ -174,9 +176,23 @@ void order__set_budget(struct order_queue *q, size_t bytes)
 	q->budget = bytes;
 }
 
+/*
+ * What the queue holds against its budget: its records' bytes, or the
+ * chunks they keep if more (one old record keeps its whole chunk: a record
+ * far ahead of the others would otherwise keep a chunk each time round),
+ * less the two chunks a stream in order has in use.
+ */
+static size_t held(const struct order_queue *q)
+{
+	int busy = q->nr_chunks - q->nr_spare - 2;
+	size_t chunks = busy > 0 ? (size_t)busy * CHUNK_DATA : 0;
+
+	return chunks > q->bytes ? chunks : q->bytes;
+}
+
 int order__room(const struct order_queue *q, size_t size)
 {
-	return !q->budget || q->bytes + cost(size) <= q->budget;
+	return !q->budget || held(q) + cost(size) <= q->budget;
 }
 
 static const struct entry *run_head(const struct run *r)
@@ -367,7 +383,7 @@ int order__push(struct order_queue *q, uint64_t time, const struct perf_event_he
 	size_t limit = q->budget + (keep ? q->budget / 4 : 0);
 	struct perf_event_header *copy;
 
-	if (q->budget && q->bytes + cost(rec->size) > limit)
+	if (q->budget && held(q) + cost(rec->size) > limit)
 		return refuse(q, time, tag, keep);
 	copy = copy_alloc(q, rec->size);
 	if (!copy)

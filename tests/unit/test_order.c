@@ -475,6 +475,36 @@ static void test_exact(void)
 	order__delete(q);
 }
 
+/*
+ * A record far ahead of the others keeps the chunk its copy is in: one
+ * each time round would keep a chunk each (400 rounds: 52 MB under a 1 MiB
+ * budget).  The chunks they keep count against the budget: the queue
+ * refuses records (counted) rather than grow.
+ */
+static void test_pinned_chunks(void)
+{
+	struct order_queue *q = order__new();
+	uint64_t now = 1000, kept, refused = 0;
+
+	if (!q)
+		return;
+	order__set_budget(q, 1 << 20);
+	for (int round = 0; round < 400; round++) {
+		if (order__push(q, 1ULL << 60, sized(PERF_RECORD_SAMPLE, 16, 1ULL << 60, 0), 0, 0))
+			refused++;
+		for (int i = 0; i < 130; i++, now++)
+			if (order__push(q, now, sized(PERF_RECORD_SAMPLE, 1000, now, 1), 1, 0))
+				refused++;
+		while (order__pop(q, now, NULL, NULL))
+			;
+	}
+	CHECK(refused > 0 && order__dropped(q, &kept) == refused,
+	      "records refused once the kept chunks reach the budget: %llu",
+	      (unsigned long long)refused);
+	CHECK(order__bytes(q) <= (1 << 20), "queued %zu bytes", order__bytes(q));
+	order__delete(q);
+}
+
 int main(void)
 {
 	test_basic();
@@ -483,5 +513,6 @@ int main(void)
 	test_budget();
 	test_budget_random();
 	test_exact();
+	test_pinned_chunks();
 	return ut_done("test_order");
 }
