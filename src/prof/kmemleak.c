@@ -339,27 +339,26 @@ static void report(struct session *s, struct kmemleak *k, bool final)
 		fclose(fp);
 	}
 	sink = memreport__sink(s, &u);
-	rtable__begin(sink, &d);
-	rtable__row(sink, (struct rt_val[]){ { .s = text ? text : "" },
-					     { .s = final ? "run" : "interval" },
-					     { .u = session__wall_ns(s, memreport__now(s)) },
-					     { .u = st.allocs },
-					     { .u = st.frees },
-					     { .u = st.ignored_frees },
-					     { .u = st.failed },
-					     { .u = st.replaced },
-					     { .u = st.untracked },
-					     { .u = k->bad_reads },
-					     { .u = k->lost ? k->lost : session__lost(s) },
-					     { .b = k->nomem },
-					     { .u = us.nested },
-					     { .u = (u64)us.probes },
-					     { .u = (u64)us.files },
-					     { .u = us.unmatched },
-					     { .u = us.unwound },
-					     { .u = us.late_reads },
-					     { .u = us.unreadable } });
-	rtable__end(sink);
+	rtable__one(sink, &d,
+		    (struct rt_val[]){ { .s = text ? text : "" },
+				       { .s = final ? "run" : "interval" },
+				       { .u = session__wall_ns(s, memreport__now(s)) },
+				       { .u = st.allocs },
+				       { .u = st.frees },
+				       { .u = st.ignored_frees },
+				       { .u = st.failed },
+				       { .u = st.replaced },
+				       { .u = st.untracked },
+				       { .u = k->bad_reads },
+				       { .u = k->lost ? k->lost : session__lost(s) },
+				       { .b = k->nomem },
+				       { .u = us.nested },
+				       { .u = (u64)us.probes },
+				       { .u = (u64)us.files },
+				       { .u = us.unmatched },
+				       { .u = us.unwound },
+				       { .u = us.late_reads },
+				       { .u = us.unreadable } });
 	free(text);
 	fflush(session__out(s));
 }

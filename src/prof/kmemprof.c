@@ -234,7 +234,7 @@ static const struct rt_col side_cols[] = {
 	{ .type = RT_STR, .width = 9, .flags = RT_LEFT | RT_NO_JSON }, /* title: the side's */
 	MEMREPORT_STAMP_COLS,
 	{ .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },
-	{ .name = "bytes", .title = "BYTES", .type = RT_U64, .unit = RT_UNIT_BYTES, .width = 12 },
+	RT_COL("bytes", "BYTES", RT_U64, RT_UNIT_BYTES, 12, 0),
 	{ .name = "pct",
 	  .title = "SHARE",
 	  .type = RT_F64,
@@ -242,11 +242,7 @@ static const struct rt_col side_cols[] = {
 	  .width = 7,
 	  .decimals = 1,
 	  .flags = RT_PCT_SIGN },
-	{ .name = "objects",
-	  .title = "OBJECTS",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
+	RT_COL("objects", "OBJECTS", RT_U64, RT_UNIT_COUNT, 9, 0),
 	MEMREPORT_STACK_COL,
 };
 #define NR_SIDE_COLS (int)(sizeof(side_cols) / sizeof(side_cols[0]))
@@ -338,15 +334,14 @@ static void report(struct session *s, struct kmemprof *k)
 			 "\n%s kmemprof: %llu frees of memory not tracked (allocated over the "
 			 "table's limit, or before the start)",
 			 tbuf, (unsigned long long)k->untracked_frees);
-	rtable__begin(sink, &interval_desc);
-	rtable__row(sink, (struct rt_val[]){ { .s = text },
-					     { .u = k->alloc.bytes },
-					     { .u = k->alloc.objects },
-					     { .u = k->free.bytes },
-					     { .u = k->free.objects },
-					     { .u = k->older_frees },
-					     { .u = k->untracked_frees } });
-	rtable__end(sink);
+	rtable__one(sink, &interval_desc,
+		    (struct rt_val[]){ { .s = text },
+				       { .u = k->alloc.bytes },
+				       { .u = k->alloc.objects },
+				       { .u = k->free.bytes },
+				       { .u = k->free.objects },
+				       { .u = k->older_frees },
+				       { .u = k->untracked_frees } });
 	sink = memreport__sink(s, &u);
 	print_side(s, k, sink, &k->alloc, "ALLOCATED", "allocated");
 	print_side(s, k, sink, &k->free, "FREED", "freed");
@@ -401,16 +396,15 @@ static void summary(struct session *s, struct kmemprof *k)
 		fclose(fp);
 	if (text && len && text[len - 1] == '\n')
 		text[len - 1] = 0; /* the row ends the line */
-	rtable__begin(sink, &summary_desc);
-	rtable__row(sink, (struct rt_val[]){ { .s = text && *text ? text : NULL },
-					     { .s = "run" },
-					     { .u = session__wall_ns(s, memreport__now(s)) },
-					     { .u = st.replaced },
-					     { .u = st.untracked },
-					     { .u = k->bad_reads },
-					     { .b = session__lost(s) != 0 },
-					     { .b = k->nomem } });
-	rtable__end(sink);
+	rtable__one(sink, &summary_desc,
+		    (struct rt_val[]){ { .s = text && *text ? text : NULL },
+				       { .s = "run" },
+				       { .u = session__wall_ns(s, memreport__now(s)) },
+				       { .u = st.replaced },
+				       { .u = st.untracked },
+				       { .u = k->bad_reads },
+				       { .b = session__lost(s) != 0 },
+				       { .b = k->nomem } });
 	free(text);
 }
 
