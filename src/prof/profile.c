@@ -272,12 +272,15 @@ static void counts_clear(struct profile *p)
 	}
 }
 
-/* A sample --than prints: the event line's head, the ip ("ip 0x..." in text), the stack. */
+/*
+ * A sample --than prints: the event line's head, the ip ("ip 0x..." in
+ * text), the stack (JSON: [] when the sample has none).
+ */
 static const struct rt_col smp_cols[] = {
 	{ .type = RT_ROW },
 	RT_COL("ip", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
 	RT_COL(NULL, NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_JSON),
-	EVL_STACK_COL,
+	RT_COL("stack", NULL, RT_STACK, RT_UNIT_NONE, 4, 0),
 };
 static const struct rt_desc smp_desc = { .type = "event", .cols = smp_cols, .ncols = 4 };
 
