@@ -115,14 +115,6 @@ static void hc_exit(struct session *s, void *priv, const struct rec_task *t)
 	}
 }
 
-static void who(struct session *s, struct hrcount *p, int key, char *buf, size_t len)
-{
-	if (p->g.per_thread)
-		snprintf(buf, len, "%s:%d", session__comm(s, (u32)key), key);
-	else
-		snprintf(buf, len, "CPU%d", key);
-}
-
 static int by_key(const struct hc_inst *a, const struct hc_inst *b)
 {
 	return (a->key > b->key) - (a->key < b->key);
@@ -203,12 +195,13 @@ static void who_vals(struct session *s, struct hrcount *p, int key, struct rt_va
 	v[2] = (struct rt_val){ .s = NULL };
 	if (key < 0)
 		return;
-	who(s, p, key, buf, len);
 	if (p->g.per_thread) {
+		snprintf(buf, len, "%s:%d", session__comm(s, (u32)key), key);
 		v[1] = (struct rt_val){ .i = key };
 		v[2].s = session__comm(s, (u32)key);
 		v[2].null = !v[2].s; /* written: null */
 	} else {
+		snprintf(buf, len, "CPU%d", key);
 		v[0] = (struct rt_val){ .i = key };
 	}
 }

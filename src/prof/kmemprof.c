@@ -20,7 +20,6 @@
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
-#include "sym/stack.h"
 #include "report/stats_table.h"
 
 struct kmp_stat {
@@ -34,19 +33,9 @@ struct kmp_side {
 	u64 bytes, objects;
 };
 
-struct kmemprof;
-
-/* Per event (its handler's). */
-struct kmp_ev {
-	struct kmemprof *k;
-	struct kmp_ev *next; /* kmemprof.evs */
-	bool alloc;
-	struct expr *ptr, *size;
-};
-
 struct kmemprof {
 	unsigned long long top;
-	struct kmp_ev *evs; /* every event's, to free */
+	struct memreport_ev *evs; /* every event's, to free */
 	struct memtrack *mt;
 	struct stackdb *db;
 	struct kmp_side alloc, free;
@@ -64,31 +53,6 @@ struct kmemprof {
 static const char *const kmp_attrs[] = { "key", "ptr", "size", NULL };
 
 static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
-
-/* key= (or ptr=) of the event, else -k, else its field ptr; its handler. */
-static int compile_ev(struct session *s, struct kmemprof *k, struct evsel *ev, const char *key)
-{
-	const char *text = evspec__attr(ev->spec, "key");
-	bool alloc = ev->spec->pos == 0;
-	struct kmp_ev *ke = calloc(1, sizeof(*ke));
-	char err[512];
-
-	if (!ke)
-		return session__set_err(s, -ENOMEM, "out of memory");
-	ke->k = k;
-	ke->next = k->evs;
-	k->evs = ke;
-	ke->alloc = alloc;
-	evsel__set_handler(ev, kmp_sample, ke);
-	if (!text && !evspec__attr(ev->spec, "ptr"))
-		text = key;
-	if (!text)
-		return memreport__exprs(s, ev, alloc, &ke->ptr, alloc ? &ke->size : NULL);
-	ke->ptr = expr__compile(text, ev, err, sizeof(err));
-	if (!ke->ptr)
-		return session__usage_err(s, "%s: key %s: %s", ev->name, text, err);
-	return alloc ? memreport__size(s, ev, &ke->size) : 0;
-}
 
 static int kmp_init(struct session *s, void *priv, const struct opt_set *opts)
 {
@@ -111,20 +75,12 @@ static int kmp_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (!k->mt || !k->db)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	memtrack__set_stackdb(k->mt, k->db);
+	/* the address: key= (or ptr=) of the event, else -k, else its field ptr */
 	for (int i = 0; i < eo->nr_specs; i++) {
-		struct evsel *last = NULL;
-
-		for (struct evsel *e = session__evsels(s); e; e = e->next)
-			last = e;
-		err = session__add_spec(s, &eo->specs[i],
-					&(struct evsel_conf){ .callchain = true });
-		if (err < 0)
+		err = memreport__add_spec(s, &eo->specs[i], eo->specs[i].pos == 0, true,
+					  ko ? ko->expr : NULL, kmp_sample, k, &k->evs);
+		if (err)
 			return err;
-		for (struct evsel *e = last ? last->next : session__evsels(s); e; e = e->next) {
-			err = compile_ev(s, k, e, ko ? ko->expr : NULL);
-			if (err)
-				return err;
-		}
 	}
 	return 0;
 }
@@ -150,11 +106,11 @@ static void count(struct kmemprof *k, struct kmp_side *side, u32 stack, u64 byte
 	st->objects++;
 }
 
-/* The handler of an allocation or free event (@priv its kmp_ev). */
+/* The handler of an allocation or free event (@priv its memreport_ev). */
 static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct kmp_ev *ke = priv;
-	struct kmemprof *k = ke->k;
+	struct memreport_ev *ke = priv;
+	struct kmemprof *k = ke->owner;
 	struct expr_ctx ctx = { .smp = smp, .session = s };
 	struct expr_value v;
 	u64 ptr, size = 0;
@@ -429,14 +385,7 @@ static void kmp_deinit(struct session *s, void *priv)
 	side_clear(k, &k->free);
 	if (session__verbose(s))
 		stackdb__print_stats(k->db, "kmemprof", stderr);
-	while (k->evs) {
-		struct kmp_ev *ke = k->evs;
-
-		k->evs = ke->next;
-		expr__free(ke->ptr);
-		expr__free(ke->size);
-		free(ke);
-	}
+	memreport__evs_free(&k->evs);
 	memtrack__delete(k->mt);
 	stackdb__delete(k->db);
 }
