@@ -431,11 +431,14 @@ static int by_count(const void *a, const void *b)
  * with --perins an "instance" per thread or CPU, and the rows of each:
  * samples, share, and the function ("sym (dso)"; --json: "function" and
  * "dso") or, with -g, the stack (text: its lines under the row).  The head
- * and the instances are sentences in text.  Rows: [0][] by function, [1][]
- * by stack.
+ * and the instances are sentences in text, records only with --json (so
+ * that joint analysis makes no event of them in text).  Rows: [0][] by
+ * function, [1][] by stack.
  */
 #define PF_JSON (RT_NO_TEXT | RT_OMIT_EMPTY)
-#define PF_SENTENCE RT_COL(NULL, NULL, RT_STR, RT_UNIT_NONE, 0, RT_LEFT | RT_NO_JSON)
+#define PF_SENTENCE                                                        \
+	RT_COL(NULL, NULL, RT_STR, RT_UNIT_NONE, 0, RT_LEFT | RT_NO_JSON), \
+		RT_COL(NULL, NULL, RT_BOOL, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_NO_JSON | RT_ROW_IF)
 #define PF_INST                                                         \
 	RT_COL("tid", NULL, RT_STR, RT_UNIT_NONE, 0, PF_JSON),          \
 		RT_COL("comm", NULL, RT_STR, RT_UNIT_NONE, 0, PF_JSON), \
@@ -540,11 +543,11 @@ static void report(struct session *s, struct profile *p)
 				     .ncols = p->by_stack ? 7 : 8 };
 	const struct rt_desc head = { .type = session__interval_ms(s) ? "interval" : "summary",
 				      .cols = head_cols,
-				      .ncols = 7 };
-	const struct rt_desc instance = { .type = "instance", .cols = inst_cols, .ncols = 7 };
+				      .ncols = 8 };
+	const struct rt_desc instance = { .type = "instance", .cols = inst_cols, .ncols = 8 };
 	union rt_sinks u;
 	struct rt_sink *k = json ? rt_json__init(&u.json, out, &st) : rt_text__init(&u.text, out);
-	struct rt_val iv[PF_NINST + 4], what[2] = { { .null = true }, { .null = true } };
+	struct rt_val iv[PF_NINST + 5], what[2] = { { .null = true }, { .null = true } };
 	char ts[64], text[160];
 
 	if (!all) {
@@ -561,6 +564,7 @@ static void report(struct session *s, struct profile *p)
 	what[p->by_stack] = (struct rt_val){ .u = n };
 	rtable__one(k, &head,
 		    (struct rt_val[]){ { .s = text },
+				       { .b = json },
 				       { .u = p->total },
 				       { .s = p->ev->name },
 				       { .u = p->freq },
@@ -588,6 +592,7 @@ static void report(struct session *s, struct profile *p)
 			iv[PF_NINST + 1 + !p->by_stack] = (struct rt_val){ .null = true };
 			iv[PF_NINST + 1 + p->by_stack] = (struct rt_val){ .u = j - i };
 			iv[PF_NINST + 3] = (struct rt_val){ .s = text };
+			iv[PF_NINST + 4] = (struct rt_val){ .b = json };
 			rtable__one(k, &instance, iv);
 			rtable__begin(k, &row);
 		}
