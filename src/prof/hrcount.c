@@ -115,14 +115,6 @@ static void hc_exit(struct session *s, void *priv, const struct rec_task *t)
 	}
 }
 
-static void who(struct session *s, struct hrcount *p, int key, char *buf, size_t len)
-{
-	if (p->g.per_thread)
-		snprintf(buf, len, "%s:%d", session__comm(s, (u32)key), key);
-	else
-		snprintf(buf, len, "CPU%d", key);
-}
-
 static int by_key(const struct hc_inst *a, const struct hc_inst *b)
 {
 	return (a->key > b->key) - (a->key < b->key);
@@ -162,11 +154,7 @@ enum {
 
 #define HC_JSON_ONLY (RT_NO_TEXT | RT_OMIT_EMPTY)
 #define HC_TEXT_TAIL (RT_LEFT | RT_NO_JSON | RT_TAIL)
-#define HC_NUM(n, t, w)                                            \
-	{                                                          \
-		.name = n, .title = t, .type = RT_STR, .width = w, \
-		.flags = RT_TAIL | RT_OMIT_EMPTY                   \
-	}
+#define HC_NUM(n, t, w) RT_COL(n, t, RT_STR, RT_UNIT_NONE, w, RT_TAIL | RT_OMIT_EMPTY)
 
 static const struct rt_col hc_cols[HC_NR] = {
 	[HC_WHO] = { .title = "CPU", .type = RT_STR, .width = 16, .flags = RT_LEFT | RT_NO_JSON },
@@ -174,21 +162,14 @@ static const struct rt_col hc_cols[HC_NR] = {
 	[HC_CPU] = { .name = "cpu", .type = RT_S64, .flags = HC_JSON_ONLY },
 	[HC_TID] = { .name = "tid", .type = RT_S64, .flags = HC_JSON_ONLY },
 	[HC_COMM] = { .name = "comm", .type = RT_STR, .flags = HC_JSON_ONLY },
-	[HC_EVENT] = { .name = "event",
-		       .title = "EVENT",
-		       .type = RT_STR,
-		       .width = 5,
-		       .flags = RT_LEFT | RT_FIT },
+	[HC_EVENT] = RT_COL("event", "EVENT", RT_STR, RT_UNIT_NONE, 5, RT_LEFT | RT_FIT),
 	[HC_PERIODS] = { .name = "periods", .title = "PERIODS", .type = RT_STR, .width = 9 },
 	[HC_TOTAL] = HC_NUM("total", "TOTAL", 14),
 	[HC_MIN] = HC_NUM("min", "MIN", 10),
 	[HC_AVG] = HC_NUM("avg", "AVG", 12),
 	[HC_MAX] = HC_NUM("max", "MAX", 10),
 	[HC_AT] = { .title = " MAX AT", .type = RT_STR, .flags = HC_TEXT_TAIL },
-	[HC_AT_NS] = { .name = "max_time_ns",
-		       .type = RT_U64,
-		       .unit = RT_UNIT_NS,
-		       .flags = HC_JSON_ONLY },
+	[HC_AT_NS] = RT_COL("max_time_ns", NULL, RT_U64, RT_UNIT_NS, 0, HC_JSON_ONLY),
 	[HC_AT_WHO] = { .type = RT_STR, .flags = HC_TEXT_TAIL },
 	[HC_AT_CPU] = { .name = "max_cpu", .type = RT_S64, .flags = HC_JSON_ONLY },
 	[HC_AT_TID] = { .name = "max_tid", .type = RT_S64, .flags = HC_JSON_ONLY },
@@ -214,12 +195,13 @@ static void who_vals(struct session *s, struct hrcount *p, int key, struct rt_va
 	v[2] = (struct rt_val){ .s = NULL };
 	if (key < 0)
 		return;
-	who(s, p, key, buf, len);
 	if (p->g.per_thread) {
+		snprintf(buf, len, "%s:%d", session__comm(s, (u32)key), key);
 		v[1] = (struct rt_val){ .i = key };
 		v[2].s = session__comm(s, (u32)key);
 		v[2].null = !v[2].s; /* written: null */
 	} else {
+		snprintf(buf, len, "CPU%d", key);
 		v[0] = (struct rt_val){ .i = key };
 	}
 }
@@ -371,11 +353,10 @@ static void hc_head(struct session *s, struct hrcount *p, FILE *out, const struc
 		cols[n] = (struct rt_col){ .name = "bad_samples", .type = RT_U64 };
 		v[n++] = (struct rt_val){ .u = p->g.nr_bad };
 	}
-	rtable__begin(rt_json__init(&js, out, st),
-		      &(struct rt_desc){
-			      .type = run ? "summary" : "interval", .cols = cols, .ncols = n });
-	rtable__row(&js.sink, v);
-	rtable__end(&js.sink);
+	rtable__one(
+		rt_json__init(&js, out, st),
+		&(struct rt_desc){ .type = run ? "summary" : "interval", .cols = cols, .ncols = n },
+		v);
 out:
 	free(tail);
 	free(num);

@@ -24,18 +24,6 @@
 #include "profiler.h"
 #include "report/outfile.h"
 #include "report/stack_flame.h"
-#include "sym/stack.h"
-#include "util/units.h"
-
-struct kmemleak;
-
-/* Per event (its handler's). */
-struct kml_ev {
-	struct kmemleak *k;
-	struct kml_ev *next; /* kmemleak.evs */
-	bool alloc;
-	struct expr *ptr, *size;
-};
 
 struct kmemleak {
 	const char *alloc, *free, *preset;
@@ -43,7 +31,7 @@ struct kmemleak {
 	unsigned long long than;
 	struct ev_spec *specs[2]; /* --alloc's, --free's: the events point into them */
 	int nr_specs[2];
-	struct kml_ev *evs; /* every event's, to free */
+	struct memreport_ev *evs; /* every event's, to free */
 	struct memtrack *mt;
 	struct stackdb *db;
 	struct umalloc *um;
@@ -91,21 +79,6 @@ static const struct umalloc_ops u_ops = { .alloc = u_alloc, .free = u_free };
 
 static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 
-/* ptr= and size= of one event, or the defaults its fields give; its handler. */
-static int compile_ev(struct session *s, struct kmemleak *k, struct evsel *ev, bool alloc)
-{
-	struct kml_ev *ke = calloc(1, sizeof(*ke));
-
-	if (!ke)
-		return session__set_err(s, -ENOMEM, "out of memory");
-	ke->k = k;
-	ke->next = k->evs;
-	k->evs = ke;
-	ke->alloc = alloc;
-	evsel__set_handler(ev, kml_sample, ke);
-	return memreport__exprs(s, ev, alloc, &ke->ptr, &ke->size);
-}
-
 static int add_list(struct session *s, struct kmemleak *k, const char *what, const char *list,
 		    bool alloc)
 {
@@ -127,20 +100,11 @@ static int add_list(struct session *s, struct kmemleak *k, const char *what, con
 	/* the events point at their specs: kept, never moved, until the end */
 	k->specs[!alloc] = specs;
 	k->nr_specs[!alloc] = nr;
+	/* ptr= and size= of each event, or the defaults its fields give */
 	for (int i = 0; i < nr; i++) {
-		struct ev_spec *sp = &specs[i];
-		struct evsel *last = NULL;
-
-		for (struct evsel *e = session__evsels(s); e; e = e->next)
-			last = e;
-		err = session__add_spec(s, sp, &(struct evsel_conf){ .callchain = alloc });
-		if (err < 0)
+		err = memreport__add_spec(s, &specs[i], alloc, alloc, NULL, kml_sample, k, &k->evs);
+		if (err)
 			return err;
-		for (struct evsel *e = last ? last->next : session__evsels(s); e; e = e->next) {
-			err = compile_ev(s, k, e, alloc);
-			if (err)
-				return err;
-		}
 	}
 	return 0;
 }
@@ -204,11 +168,11 @@ static int kml_init(struct session *s, void *priv, const struct opt_set *opts)
 				 &k->flame);
 }
 
-/* The handler of an --alloc or --free event (@priv its kml_ev). */
+/* The handler of an --alloc or --free event (@priv its memreport_ev). */
 static void kml_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct kml_ev *ke = priv;
-	struct kmemleak *k = ke->k;
+	struct memreport_ev *ke = priv;
+	struct kmemleak *k = ke->owner;
 	struct expr_ctx ctx = { .smp = smp, .session = s };
 	struct expr_value v;
 	u64 ptr, size = 0;
@@ -339,27 +303,26 @@ static void report(struct session *s, struct kmemleak *k, bool final)
 		fclose(fp);
 	}
 	sink = memreport__sink(s, &u);
-	rtable__begin(sink, &d);
-	rtable__row(sink, (struct rt_val[]){ { .s = text ? text : "" },
-					     { .s = final ? "run" : "interval" },
-					     { .u = session__wall_ns(s, memreport__now(s)) },
-					     { .u = st.allocs },
-					     { .u = st.frees },
-					     { .u = st.ignored_frees },
-					     { .u = st.failed },
-					     { .u = st.replaced },
-					     { .u = st.untracked },
-					     { .u = k->bad_reads },
-					     { .u = k->lost ? k->lost : session__lost(s) },
-					     { .b = k->nomem },
-					     { .u = us.nested },
-					     { .u = (u64)us.probes },
-					     { .u = (u64)us.files },
-					     { .u = us.unmatched },
-					     { .u = us.unwound },
-					     { .u = us.late_reads },
-					     { .u = us.unreadable } });
-	rtable__end(sink);
+	rtable__one(sink, &d,
+		    (struct rt_val[]){ { .s = text ? text : "" },
+				       { .s = final ? "run" : "interval" },
+				       { .u = session__wall_ns(s, memreport__now(s)) },
+				       { .u = st.allocs },
+				       { .u = st.frees },
+				       { .u = st.ignored_frees },
+				       { .u = st.failed },
+				       { .u = st.replaced },
+				       { .u = st.untracked },
+				       { .u = k->bad_reads },
+				       { .u = k->lost ? k->lost : session__lost(s) },
+				       { .b = k->nomem },
+				       { .u = us.nested },
+				       { .u = (u64)us.probes },
+				       { .u = (u64)us.files },
+				       { .u = us.unmatched },
+				       { .u = us.unwound },
+				       { .u = us.late_reads },
+				       { .u = us.unreadable } });
 	free(text);
 	fflush(session__out(s));
 }
@@ -377,14 +340,7 @@ static void kml_deinit(struct session *s, void *priv)
 		report(s, k, true);
 	stack_flame__close(k->flame, s, "kmemleak");
 	umalloc__delete(k->um);
-	while (k->evs) {
-		struct kml_ev *ke = k->evs;
-
-		k->evs = ke->next;
-		expr__free(ke->ptr);
-		expr__free(ke->size);
-		free(ke);
-	}
+	memreport__evs_free(&k->evs);
 	for (int i = 0; i < 2; i++)
 		evspec__free(k->specs[i], k->nr_specs[i]);
 	if (session__verbose(s))

@@ -20,7 +20,6 @@
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
-#include "sym/stack.h"
 #include "report/stats_table.h"
 
 struct kmp_stat {
@@ -34,19 +33,9 @@ struct kmp_side {
 	u64 bytes, objects;
 };
 
-struct kmemprof;
-
-/* Per event (its handler's). */
-struct kmp_ev {
-	struct kmemprof *k;
-	struct kmp_ev *next; /* kmemprof.evs */
-	bool alloc;
-	struct expr *ptr, *size;
-};
-
 struct kmemprof {
 	unsigned long long top;
-	struct kmp_ev *evs; /* every event's, to free */
+	struct memreport_ev *evs; /* every event's, to free */
 	struct memtrack *mt;
 	struct stackdb *db;
 	struct kmp_side alloc, free;
@@ -64,31 +53,6 @@ struct kmemprof {
 static const char *const kmp_attrs[] = { "key", "ptr", "size", NULL };
 
 static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
-
-/* key= (or ptr=) of the event, else -k, else its field ptr; its handler. */
-static int compile_ev(struct session *s, struct kmemprof *k, struct evsel *ev, const char *key)
-{
-	const char *text = evspec__attr(ev->spec, "key");
-	bool alloc = ev->spec->pos == 0;
-	struct kmp_ev *ke = calloc(1, sizeof(*ke));
-	char err[512];
-
-	if (!ke)
-		return session__set_err(s, -ENOMEM, "out of memory");
-	ke->k = k;
-	ke->next = k->evs;
-	k->evs = ke;
-	ke->alloc = alloc;
-	evsel__set_handler(ev, kmp_sample, ke);
-	if (!text && !evspec__attr(ev->spec, "ptr"))
-		text = key;
-	if (!text)
-		return memreport__exprs(s, ev, alloc, &ke->ptr, alloc ? &ke->size : NULL);
-	ke->ptr = expr__compile(text, ev, err, sizeof(err));
-	if (!ke->ptr)
-		return session__usage_err(s, "%s: key %s: %s", ev->name, text, err);
-	return alloc ? memreport__size(s, ev, &ke->size) : 0;
-}
 
 static int kmp_init(struct session *s, void *priv, const struct opt_set *opts)
 {
@@ -111,20 +75,12 @@ static int kmp_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (!k->mt || !k->db)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	memtrack__set_stackdb(k->mt, k->db);
+	/* the address: key= (or ptr=) of the event, else -k, else its field ptr */
 	for (int i = 0; i < eo->nr_specs; i++) {
-		struct evsel *last = NULL;
-
-		for (struct evsel *e = session__evsels(s); e; e = e->next)
-			last = e;
-		err = session__add_spec(s, &eo->specs[i],
-					&(struct evsel_conf){ .callchain = true });
-		if (err < 0)
+		err = memreport__add_spec(s, &eo->specs[i], eo->specs[i].pos == 0, true,
+					  ko ? ko->expr : NULL, kmp_sample, k, &k->evs);
+		if (err)
 			return err;
-		for (struct evsel *e = last ? last->next : session__evsels(s); e; e = e->next) {
-			err = compile_ev(s, k, e, ko ? ko->expr : NULL);
-			if (err)
-				return err;
-		}
 	}
 	return 0;
 }
@@ -150,11 +106,11 @@ static void count(struct kmemprof *k, struct kmp_side *side, u32 stack, u64 byte
 	st->objects++;
 }
 
-/* The handler of an allocation or free event (@priv its kmp_ev). */
+/* The handler of an allocation or free event (@priv its memreport_ev). */
 static void kmp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
-	struct kmp_ev *ke = priv;
-	struct kmemprof *k = ke->k;
+	struct memreport_ev *ke = priv;
+	struct kmemprof *k = ke->owner;
 	struct expr_ctx ctx = { .smp = smp, .session = s };
 	struct expr_value v;
 	u64 ptr, size = 0;
@@ -234,7 +190,7 @@ static const struct rt_col side_cols[] = {
 	{ .type = RT_STR, .width = 9, .flags = RT_LEFT | RT_NO_JSON }, /* title: the side's */
 	MEMREPORT_STAMP_COLS,
 	{ .name = "table", .type = RT_STR, .flags = RT_NO_TEXT },
-	{ .name = "bytes", .title = "BYTES", .type = RT_U64, .unit = RT_UNIT_BYTES, .width = 12 },
+	RT_COL("bytes", "BYTES", RT_U64, RT_UNIT_BYTES, 12, 0),
 	{ .name = "pct",
 	  .title = "SHARE",
 	  .type = RT_F64,
@@ -242,11 +198,7 @@ static const struct rt_col side_cols[] = {
 	  .width = 7,
 	  .decimals = 1,
 	  .flags = RT_PCT_SIGN },
-	{ .name = "objects",
-	  .title = "OBJECTS",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
+	RT_COL("objects", "OBJECTS", RT_U64, RT_UNIT_COUNT, 9, 0),
 	MEMREPORT_STACK_COL,
 };
 #define NR_SIDE_COLS (int)(sizeof(side_cols) / sizeof(side_cols[0]))
@@ -338,15 +290,14 @@ static void report(struct session *s, struct kmemprof *k)
 			 "\n%s kmemprof: %llu frees of memory not tracked (allocated over the "
 			 "table's limit, or before the start)",
 			 tbuf, (unsigned long long)k->untracked_frees);
-	rtable__begin(sink, &interval_desc);
-	rtable__row(sink, (struct rt_val[]){ { .s = text },
-					     { .u = k->alloc.bytes },
-					     { .u = k->alloc.objects },
-					     { .u = k->free.bytes },
-					     { .u = k->free.objects },
-					     { .u = k->older_frees },
-					     { .u = k->untracked_frees } });
-	rtable__end(sink);
+	rtable__one(sink, &interval_desc,
+		    (struct rt_val[]){ { .s = text },
+				       { .u = k->alloc.bytes },
+				       { .u = k->alloc.objects },
+				       { .u = k->free.bytes },
+				       { .u = k->free.objects },
+				       { .u = k->older_frees },
+				       { .u = k->untracked_frees } });
 	sink = memreport__sink(s, &u);
 	print_side(s, k, sink, &k->alloc, "ALLOCATED", "allocated");
 	print_side(s, k, sink, &k->free, "FREED", "freed");
@@ -401,16 +352,15 @@ static void summary(struct session *s, struct kmemprof *k)
 		fclose(fp);
 	if (text && len && text[len - 1] == '\n')
 		text[len - 1] = 0; /* the row ends the line */
-	rtable__begin(sink, &summary_desc);
-	rtable__row(sink, (struct rt_val[]){ { .s = text && *text ? text : NULL },
-					     { .s = "run" },
-					     { .u = session__wall_ns(s, memreport__now(s)) },
-					     { .u = st.replaced },
-					     { .u = st.untracked },
-					     { .u = k->bad_reads },
-					     { .b = session__lost(s) != 0 },
-					     { .b = k->nomem } });
-	rtable__end(sink);
+	rtable__one(sink, &summary_desc,
+		    (struct rt_val[]){ { .s = text && *text ? text : NULL },
+				       { .s = "run" },
+				       { .u = session__wall_ns(s, memreport__now(s)) },
+				       { .u = st.replaced },
+				       { .u = st.untracked },
+				       { .u = k->bad_reads },
+				       { .b = session__lost(s) != 0 },
+				       { .b = k->nomem } });
 	free(text);
 }
 
@@ -435,14 +385,7 @@ static void kmp_deinit(struct session *s, void *priv)
 	side_clear(k, &k->free);
 	if (session__verbose(s))
 		stackdb__print_stats(k->db, "kmemprof", stderr);
-	while (k->evs) {
-		struct kmp_ev *ke = k->evs;
-
-		k->evs = ke->next;
-		expr__free(ke->ptr);
-		expr__free(ke->size);
-		free(ke);
-	}
+	memreport__evs_free(&k->evs);
 	memtrack__delete(k->mt);
 	stackdb__delete(k->db);
 }

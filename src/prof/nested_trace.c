@@ -23,6 +23,7 @@
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
+#include "util/units.h"
 
 struct nested_trace;
 
@@ -184,36 +185,20 @@ static u64 key_of(struct session *s, struct nested_trace *nt, struct nt_event *e
  * The records of single calls.  A return (--returns), as function_graph
  * prints it, "TIME [CPU] KEY | <indent>NAME  DURATION"; JSON {"type":
  * "return","time_ns","cpu","key","func","depth","duration_ns"}.  The text
- * cells JSON does not have (the time's text, "[CPU]", the bar, the name
- * indented by depth) are RT_NO_JSON columns, the members text does not
- * show RT_NO_TEXT ones.
+ * cells JSON does not have ("TIME [CPU]", the name indented by depth after
+ * the bar) are RT_NO_JSON columns, the members text does not show
+ * RT_NO_TEXT ones.
  */
-enum {
-	R_TS,
-	R_TIME,
-	R_CPUTXT,
-	R_CPU,
-	R_KEY,
-	R_BAR,
-	R_INDENTED,
-	R_FUNC,
-	R_DEPTH,
-	R_GAP,
-	R_DUR,
-	R_N
-};
+enum { R_HEAD, R_TIME, R_CPU, R_KEY, R_CALL, R_FUNC, R_DEPTH, R_DUR, R_N };
 static const struct rt_col ret_cols[R_N] = {
-	[R_TS] = { .title = "TIME", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
-	[R_TIME] = { .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
-	[R_CPUTXT] = { .title = "[CPU]", .type = RT_STR, .flags = RT_NO_JSON },
-	[R_CPU] = { .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
-	[R_KEY] = { .name = "key", .title = "KEY", .type = RT_U64, .width = 7 },
-	[R_BAR] = { .title = "|", .type = RT_STR, .flags = RT_NO_JSON },
-	[R_INDENTED] = { .title = "CALL", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
-	[R_FUNC] = { .name = "func", .type = RT_STR, .flags = RT_NO_TEXT },
-	[R_DEPTH] = { .name = "depth", .type = RT_U64, .flags = RT_NO_TEXT },
-	[R_GAP] = { .type = RT_STR, .flags = RT_NO_JSON },
-	[R_DUR] = { .name = "duration_ns", .title = "DURATION", .type = RT_NS, .unit = RT_UNIT_NS },
+	[R_HEAD] = RT_COL(NULL, "TIME [CPU]", RT_STR, RT_UNIT_NONE, 0, RT_LEFT | RT_NO_JSON),
+	[R_TIME] = RT_COL("time_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	[R_CPU] = RT_COL("cpu", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	[R_KEY] = RT_COL("key", "KEY", RT_U64, RT_UNIT_NONE, 7, 0),
+	[R_CALL] = RT_COL(NULL, "| CALL", RT_STR, RT_UNIT_NONE, 0, RT_LEFT | RT_NO_JSON),
+	[R_FUNC] = RT_COL("func", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	[R_DEPTH] = RT_COL("depth", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	[R_DUR] = RT_COL("duration_ns", "DURATION", RT_NS, RT_UNIT_NS, 0, RT_GAP),
 };
 static const struct rt_desc ret_desc = { .type = "return", .cols = ret_cols, .ncols = R_N };
 
@@ -223,35 +208,16 @@ static const struct rt_desc ret_desc = { .type = "return", .cols = ret_cols, .nc
  * "depth","duration_ns","start":{event},"end":{event}}, the events as
  * trace's records without their type (evline_desc).
  */
-enum {
-	S_TIME,
-	S_LABEL,
-	S_FUNC,
-	S_DURTXT,
-	S_KEYTXT,
-	S_KEY,
-	S_DEPTHTXT,
-	S_DEPTH,
-	S_DUR,
-	S_START,
-	S_END,
-	S_N
-};
+enum { S_TEXT, S_TIME, S_FUNC, S_KEY, S_DEPTH, S_DUR, S_START, S_END, S_N };
 static const struct rt_col slow_cols[S_N] = {
-	[S_TIME] = { .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
-	[S_LABEL] = { .title = "CALL:", .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
-	[S_FUNC] = { .name = "func", .type = RT_STR, .flags = RT_NO_TEXT },
-	[S_DURTXT] = { .title = "DURATION",
-		       .type = RT_NS,
-		       .unit = RT_UNIT_NS,
-		       .flags = RT_NO_JSON },
-	[S_KEYTXT] = { .type = RT_STR, .flags = RT_NO_JSON },
-	[S_KEY] = { .name = "key", .title = "KEY", .type = RT_U64 },
-	[S_DEPTHTXT] = { .type = RT_STR, .flags = RT_NO_JSON },
-	[S_DEPTH] = { .name = "depth", .title = "DEPTH", .type = RT_U64 },
-	[S_DUR] = { .name = "duration_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
-	[S_START] = { .name = "start", .type = RT_ROW, .flags = RT_OMIT_EMPTY },
-	[S_END] = { .name = "end", .type = RT_ROW },
+	[S_TEXT] = RT_COL(NULL, "CALL", RT_STR, RT_UNIT_NONE, 0, RT_LEFT | RT_NO_JSON),
+	[S_TIME] = RT_COL("time_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	[S_FUNC] = RT_COL("func", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	[S_KEY] = RT_COL("key", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	[S_DEPTH] = RT_COL("depth", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	[S_DUR] = RT_COL("duration_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
+	[S_START] = RT_COL("start", NULL, RT_ROW, RT_UNIT_NONE, 0, RT_OMIT_EMPTY),
+	[S_END] = RT_COL("end", NULL, RT_ROW, RT_UNIT_NONE, 0, 0),
 };
 static const struct rt_desc slow_desc = { .type = "slow", .cols = slow_cols, .ncols = S_N };
 
@@ -260,41 +226,35 @@ static void emit_one(struct session *s, struct nested_trace *nt, const struct rt
 		     const struct rt_val *v)
 {
 	union rt_sinks u;
-	struct rt_sink *k;
 
 	if (nt->json) {
-		k = rt_json__init(&u.json, session__out(s), NULL);
-	} else {
-		k = rt_text__init(&u.text, session__out(s));
-		u.text.no_header = true;
+		rtable__one(rt_json__init(&u.json, session__out(s), NULL), d, v);
+		return;
 	}
-	rtable__begin(k, d);
-	rtable__row(k, v);
-	rtable__end(k);
+	rt_text__init(&u.text, session__out(s));
+	u.text.no_header = true;
+	rtable__one(&u.text.sink, d, v);
 }
 
 static void print_return(struct session *s, struct nested_trace *nt, const struct sample *smp,
 			 u64 key, const struct calltree_ret *r)
 {
-	char ts[40], cpu[16], indented[2 * CALLTREE_DEPTH + 64];
+	char ts[40], head[64], call[2 * CALLTREE_DEPTH + 64];
 	struct rt_val v[R_N] = {
-		[R_TS] = { .s = ts },
+		[R_HEAD] = { .s = head },
 		[R_TIME] = { .u = session__wall_ns(s, smp->time) },
-		[R_CPUTXT] = { .s = cpu },
 		[R_CPU] = { .u = smp->cpu },
 		[R_KEY] = { .u = key },
-		[R_BAR] = { .s = "|" },
-		[R_INDENTED] = { .s = indented },
+		[R_CALL] = { .s = call },
 		[R_FUNC] = { .s = nt->names[r->func] },
 		[R_DEPTH] = { .u = (u64)r->depth },
-		[R_GAP] = { .s = "" },
 		[R_DUR] = { .u = r->delta },
 	};
 
 	if (!nt->json) {
 		session__fmt_time(s, smp->time, ts, sizeof(ts));
-		snprintf(cpu, sizeof(cpu), "[%03u]", smp->cpu);
-		snprintf(indented, sizeof(indented), "%*s%s", 2 * r->depth, "", nt->names[r->func]);
+		snprintf(head, sizeof(head), "%s [%03u]", ts, smp->cpu);
+		snprintf(call, sizeof(call), "| %*s%s", 2 * r->depth, "", nt->names[r->func]);
 	}
 	emit_one(s, nt, &ret_desc, v);
 }
@@ -307,22 +267,20 @@ static void print_slow(struct session *s, struct nested_trace *nt, struct evsel 
 	struct evsel *entry_ev = nt->entry_ev[r->func];
 	struct rt_val start[EVL_NCOLS], end[EVL_NCOLS];
 	struct rt_stack start_stk, end_stk;
-	char label[64];
+	char text[128], dur[32];
 	struct rt_val v[S_N] = {
+		[S_TEXT] = { .s = text },
 		[S_TIME] = { .u = session__wall_ns(s, smp->time) },
-		[S_LABEL] = { .s = label },
 		[S_FUNC] = { .s = nt->names[r->func] },
-		[S_DURTXT] = { .u = r->delta },
-		[S_KEYTXT] = { .s = "key" },
 		[S_KEY] = { .u = key },
-		[S_DEPTHTXT] = { .s = "depth" },
 		[S_DEPTH] = { .u = (u64)r->depth },
 		[S_DUR] = { .u = r->delta },
 		[S_START] = { .row = { &evline_desc, entry ? start : NULL } },
 		[S_END] = { .row = { &evline_desc, end } },
 	};
 
-	snprintf(label, sizeof(label), "%s:", nt->names[r->func]);
+	snprintf(text, sizeof(text), "%s: %s key %llu depth %d", nt->names[r->func],
+		 units__fmt_ns(r->delta, dur, sizeof(dur)), (unsigned long long)key, r->depth);
 	if (entry)
 		evline__row(start, &start_stk, s, entry_ev, entry, NULL, NULL);
 	evline__row(end, &end_stk, s, ev, smp, NULL, NULL);
@@ -372,9 +330,11 @@ static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		copy_free(r.data);
 }
 
+/* The table and the drops; text: after the time, except at the end of the run. */
 static void print_all(struct session *s, struct nested_trace *nt, int when)
 {
 	FILE *out = session__out(s);
+	char buf[64];
 
 	if (nt->json) {
 		struct stats_stamp st;
@@ -388,33 +348,25 @@ static void print_all(struct session *s, struct nested_trace *nt, int when)
 		fflush(out);
 		return;
 	}
+	if (when != STATS_END) {
+		session__fmt_time(s, session__now(s), buf, sizeof(buf));
+		fprintf(out, "%s\n", buf);
+	}
 	calltree__emit(nt->tree, rt_text__init(&(struct rt_text){ 0 }, out));
 	calltree__print_drops(nt->tree, out, "nested-trace", when == STATS_END);
 	fflush(out);
-}
-
-static void print_time(struct session *s, struct nested_trace *nt)
-{
-	char buf[64];
-
-	if (nt->json)
-		return;
-	session__fmt_time(s, session__now(s), buf, sizeof(buf));
-	fprintf(session__out(s), "%s\n", buf);
 }
 
 static void nt_interval(struct session *s, void *priv)
 {
 	struct nested_trace *nt = priv;
 
-	print_time(s, nt);
 	print_all(s, nt, STATS_INTERVAL);
 	calltree__reset(nt->tree);
 }
 
 static void nt_snapshot(struct session *s, void *priv)
 {
-	print_time(s, priv);
 	print_all(s, priv, STATS_SO_FAR);
 }
 

@@ -26,7 +26,6 @@
 #include "report/stats_table.h"
 #include "report/stack_flame.h"
 #include "sym/stack.h"
-#include "util/json.h"
 
 #define NS_PER_SEC 1000000000ULL
 
@@ -273,33 +272,34 @@ static void counts_clear(struct profile *p)
 	}
 }
 
+/*
+ * A sample --than prints: the event line's head, the ip ("ip 0x..." in
+ * text), the stack (JSON: [] when the sample has none).
+ */
+static const struct rt_col smp_cols[] = {
+	{ .type = RT_ROW },
+	RT_COL("ip", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL(NULL, NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_JSON),
+	RT_COL("stack", NULL, RT_STACK, RT_UNIT_NONE, 4, 0),
+};
+static const struct rt_desc smp_desc = { .type = "event", .cols = smp_cols, .ncols = 4 };
+
 static void print_sample(struct session *s, struct profile *p, const struct sample *smp)
 {
 	FILE *out = session__event_out(s, p);
-	char ts[64];
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	char ip[32];
 
 	if (!out)
 		return;
-	if (session__json(s)) {
-		struct json j;
-
-		json__begin(&j, out, "event");
-		json__u64(&j, "time_ns", session__wall_ns(s, smp->time));
-		json__str(&j, "comm", session__comm(s, smp->tid));
-		json__u64(&j, "pid", smp->pid);
-		json__u64(&j, "tid", smp->tid);
-		json__u64(&j, "cpu", smp->cpu);
-		json__str(&j, "event", p->ev->name);
-		json__hex(&j, "ip", smp->ip);
-		stack__json(session__stack(s), smp, &j, "stack");
-		json__end(&j);
-		return;
-	}
-
-	session__fmt_time(s, smp->time, ts, sizeof(ts));
-	evline__head(out, ts, session__comm(s, smp->tid), smp->tid, smp->cpu, p->ev->name);
-	fprintf(out, "ip 0x%llx\n", (unsigned long long)smp->ip);
-	stack__print(session__stack(s), smp, out, "    ");
+	evline__row(v, &stk, s, NULL, smp, session__comm(s, smp->tid), p->ev->name);
+	snprintf(ip, sizeof(ip), "ip 0x%llx", (unsigned long long)smp->ip);
+	evline__emit(s, out, &smp_desc,
+		     (struct rt_val[]){ { .row = { &evline_head, v } },
+					{ .u = smp->ip },
+					{ .s = ip },
+					{ .stk = &stk } });
 }
 
 /* The thread's buffered second: printed if it was busy enough, then dropped. */
@@ -430,34 +430,38 @@ static int by_count(const void *a, const void *b)
  * report()'s records (README, profile): the head ("interval" or "summary"),
  * with --perins an "instance" per thread or CPU, and the rows of each:
  * samples, share, and the function ("sym (dso)"; --json: "function" and
- * "dso") or, with -g, the stack (text: its lines under the row).  Columns
- * [0][] by function, [1][] by stack.
+ * "dso") or, with -g, the stack (text: its lines under the row).  The head
+ * and the instances are sentences in text, records only with --json (so
+ * that joint analysis makes no event of them in text).  Rows: [0][] by
+ * function, [1][] by stack.
  */
-#define PF_INST                                                                          \
-	{ .name = "tid", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },          \
-		{ .name = "comm", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY }, \
-	{                                                                                \
-		.name = "cpu", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY       \
-	}
-#define PF_HEAD(what)                                                                \
-	{                                                                            \
-		{ .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT },        \
-			{ .name = "event", .type = RT_STR },                         \
-			{ .name = "freq_hz", .type = RT_U64 },                       \
-			{ .name = what, .type = RT_U64, .unit = RT_UNIT_COUNT },     \
-		{                                                                    \
-			.name = "not_counted", .type = RT_U64, .unit = RT_UNIT_COUNT \
-		}                                                                    \
-	}
-static const struct rt_col head_cols[2][5] = { PF_HEAD("functions"), PF_HEAD("stacks") };
-#define PF_INSTANCE(what)                                                              \
-	{                                                                              \
-		PF_INST, { .name = "samples", .type = RT_U64, .unit = RT_UNIT_COUNT }, \
-		{                                                                      \
-			.name = what, .type = RT_U64, .unit = RT_UNIT_COUNT            \
-		}                                                                      \
-	}
-static const struct rt_col inst_cols[2][5] = { PF_INSTANCE("functions"), PF_INSTANCE("stacks") };
+#define PF_JSON (RT_NO_TEXT | RT_OMIT_EMPTY)
+#define PF_SENTENCE                                                        \
+	RT_COL(NULL, NULL, RT_STR, RT_UNIT_NONE, 0, RT_LEFT | RT_NO_JSON), \
+		RT_COL(NULL, NULL, RT_BOOL, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_NO_JSON | RT_ROW_IF)
+#define PF_INST                                                         \
+	RT_COL("tid", NULL, RT_STR, RT_UNIT_NONE, 0, PF_JSON),          \
+		RT_COL("comm", NULL, RT_STR, RT_UNIT_NONE, 0, PF_JSON), \
+		RT_COL("cpu", NULL, RT_STR, RT_UNIT_NONE, 0, PF_JSON)
+#define PF_NINST 3
+/* the number of functions or stacks: one of the two is null */
+#define PF_WHAT                                                       \
+	RT_COL("functions", NULL, RT_U64, RT_UNIT_COUNT, 0, PF_JSON), \
+		RT_COL("stacks", NULL, RT_U64, RT_UNIT_COUNT, 0, PF_JSON)
+static const struct rt_col head_cols[] = {
+	PF_SENTENCE,
+	RT_COL("samples", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("event", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL("freq_hz", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	PF_WHAT,
+	RT_COL("not_counted", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+};
+static const struct rt_col inst_cols[] = {
+	PF_INST,
+	RT_COL("samples", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	PF_WHAT,
+	PF_SENTENCE,
+};
 #define PF_ROW                                                                            \
 	PF_INST, { .name = "samples", .title = "SAMPLES", .type = RT_U64, .width = 9 },   \
 	{                                                                                 \
@@ -465,17 +469,14 @@ static const struct rt_col inst_cols[2][5] = { PF_INSTANCE("functions"), PF_INST
 		.width = 7, .decimals = 2, .flags = RT_PCT_SIGN                           \
 	}
 static const struct rt_col row_cols[2][8] = {
+	{ PF_ROW, RT_COL(NULL, "FUNCTION", RT_STR, RT_UNIT_NONE, 0, RT_LEFT | RT_GAP | RT_NO_JSON),
+	  RT_COL("function", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	  RT_COL("dso", NULL, RT_STR, RT_UNIT_NONE, 0, PF_JSON) },
 	{ PF_ROW,
-	  { .title = "FUNCTION", .type = RT_STR, .flags = RT_LEFT | RT_GAP | RT_NO_JSON },
-	  { .name = "function", .type = RT_STR, .flags = RT_NO_TEXT },
-	  { .name = "dso", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY } },
-	{ PF_ROW,
-	  { .title = "STACK",
-	    .type = RT_STR,
-	    .flags = RT_LEFT | RT_GAP | RT_HEAD_ONLY | RT_NO_JSON },
-	  { .name = "stack", .type = RT_JSON, .flags = RT_OMIT_EMPTY } },
+	  RT_COL(NULL, "STACK", RT_STR, RT_UNIT_NONE, 0,
+		 RT_LEFT | RT_GAP | RT_HEAD_ONLY | RT_NO_JSON),
+	  RT_COL("stack", "[no stack]", RT_STACK, RT_UNIT_NONE, 8, 0) },
 };
-#define PF_NINST 3
 
 /* --perins: the instance's key members (a thread's tid and comm, or a CPU). */
 static void inst_vals(struct session *s, struct profile *p, u32 inst, struct rt_val *v)
@@ -495,25 +496,18 @@ static void inst_vals(struct session *s, struct profile *p, u32 inst, struct rt_
 static void emit_row(struct session *s, struct profile *p, struct rt_sink *k, bool json,
 		     const struct pf_count *c, u64 base, const struct rt_val *inst)
 {
-	struct stack_ctx *ctx = session__stack(s);
+	struct rt_stack stk = { .ctx = session__stack(s) };
 	struct rt_val v[PF_NINST + 5] = { 0 };
 	u32 id = (u32)c->key;
 	char *own[2] = { NULL, NULL };
-	const struct frame *fr = NULL;
-	int nf = 0, i = PF_NINST;
+	int i = PF_NINST;
 
 	memcpy(v, inst, PF_NINST * sizeof(*v));
 	v[i++].u = c->n;
 	v[i++].d = base ? 100.0 * (double)c->n / (double)base : 0;
 	if (p->by_stack) {
-		struct json j;
-
-		fr = stackdb__frames(p->db, id, &nf);
-		i++; /* STACK: the lines below */
-		if (json && ctx && !json__frag_begin(&j)) {
-			stack__json_frames(ctx, fr, nf, &j, "stack");
-			v[i].s = own[0] = json__frag_end(&j);
-		}
+		stk.fr = stackdb__frames(p->db, id, &stk.nf);
+		v[i + 1].stk = &stk; /* after STACK, the title */
 	} else if (id && id <= p->nr_funcs) {
 		const struct pf_func *fn = p->func_by_id[id - 1];
 		size_t len = strlen(fn->name);
@@ -532,12 +526,6 @@ static void emit_row(struct session *s, struct profile *p, struct rt_sink *k, bo
 	rtable__row(k, v);
 	free(own[0]);
 	free(own[1]);
-	if (!json && p->by_stack) {
-		if (nf && ctx)
-			stack__print_frames(ctx, fr, nf, session__out(s), "        ");
-		else
-			fprintf(session__out(s), "        [no stack]\n");
-	}
 }
 
 static void report(struct session *s, struct profile *p)
@@ -554,15 +542,13 @@ static void report(struct session *s, struct profile *p)
 				     .cols = row_cols[p->by_stack],
 				     .ncols = p->by_stack ? 7 : 8 };
 	const struct rt_desc head = { .type = session__interval_ms(s) ? "interval" : "summary",
-				      .cols = head_cols[p->by_stack],
-				      .ncols = 5 };
-	const struct rt_desc instance = { .type = "instance",
-					  .cols = inst_cols[p->by_stack],
-					  .ncols = 5 };
+				      .cols = head_cols,
+				      .ncols = 8 };
+	const struct rt_desc instance = { .type = "instance", .cols = inst_cols, .ncols = 8 };
 	union rt_sinks u;
 	struct rt_sink *k = json ? rt_json__init(&u.json, out, &st) : rt_text__init(&u.text, out);
-	struct rt_val iv[PF_NINST + 2];
-	char ts[64];
+	struct rt_val iv[PF_NINST + 5], what[2] = { { .null = true }, { .null = true } };
+	char ts[64], text[160];
 
 	if (!all) {
 		session__warn(s, "out of memory making the report");
@@ -571,20 +557,20 @@ static void report(struct session *s, struct profile *p)
 	HASH_ITER(hh, p->counts, c, tmp)
 	all[i++] = c;
 	qsort(all, n, sizeof(*all), by_count);
-	if (json) {
-		rtable__begin(k, &head);
-		rtable__row(k, (struct rt_val[]){ { .u = p->total },
-						  { .s = p->ev->name },
-						  { .u = p->freq },
-						  { .u = n },
-						  { .u = p->lost_nomem } });
-		rtable__end(k);
-	} else {
-		session__fmt_time(s, now, ts, sizeof(ts));
-		fprintf(out, "%s profile: %llu samples of %s at %llu Hz, %u %s\n", ts,
-			(unsigned long long)p->total, p->ev->name, p->freq, n,
-			p->by_stack ? "stacks" : "functions");
-	}
+	session__fmt_time(s, now, ts, sizeof(ts));
+	snprintf(text, sizeof(text), "%s profile: %llu samples of %s at %llu Hz, %u %s", ts,
+		 (unsigned long long)p->total, p->ev->name, p->freq, n,
+		 p->by_stack ? "stacks" : "functions");
+	what[p->by_stack] = (struct rt_val){ .u = n };
+	rtable__one(k, &head,
+		    (struct rt_val[]){ { .s = text },
+				       { .b = json },
+				       { .u = p->total },
+				       { .s = p->ev->name },
+				       { .u = p->freq },
+				       what[0],
+				       what[1],
+				       { .u = p->lost_nomem } });
 	if (n && !p->perins)
 		rtable__begin(k, &row);
 	for (i = 0; i < n;) {
@@ -595,20 +581,21 @@ static void report(struct session *s, struct profile *p)
 		while (j < n && (u32)(all[j]->key >> 32) == inst)
 			tot += all[j++]->n;
 		inst_vals(s, p, inst, iv);
-		if (p->perins && json) {
+		if (p->perins) {
+			if (p->per_thread)
+				snprintf(text, sizeof(text), "%s:%u: %llu samples",
+					 session__comm(s, inst), inst, (unsigned long long)tot);
+			else
+				snprintf(text, sizeof(text), "CPU %u: %llu samples", inst,
+					 (unsigned long long)tot);
 			iv[PF_NINST] = (struct rt_val){ .u = tot };
-			iv[PF_NINST + 1] = (struct rt_val){ .u = j - i };
-			rtable__begin(k, &instance);
-			rtable__row(k, iv);
-			rtable__end(k);
-		} else if (p->perins && p->per_thread) {
-			fprintf(out, "%s:%u: %llu samples\n", session__comm(s, inst), inst,
-				(unsigned long long)tot);
-		} else if (p->perins) {
-			fprintf(out, "CPU %u: %llu samples\n", inst, (unsigned long long)tot);
-		}
-		if (p->perins)
+			iv[PF_NINST + 1 + !p->by_stack] = (struct rt_val){ .null = true };
+			iv[PF_NINST + 1 + p->by_stack] = (struct rt_val){ .u = j - i };
+			iv[PF_NINST + 3] = (struct rt_val){ .s = text };
+			iv[PF_NINST + 4] = (struct rt_val){ .b = json };
+			rtable__one(k, &instance, iv);
 			rtable__begin(k, &row);
+		}
 		for (m = i; m < j && m - i < p->top; m++)
 			emit_row(s, p, k, json, all[m], p->perins ? tot : p->total, iv);
 		if (p->perins)
@@ -620,13 +607,11 @@ static void report(struct session *s, struct profile *p)
 	if (n && !p->perins)
 		rtable__end(k);
 	p->t_last = now;
-	if (json)
-		goto out;
-	if (p->lost_nomem)
+	if (!json && p->lost_nomem)
 		fprintf(out, "warning: out of memory: %llu samples not counted\n",
 			(unsigned long long)p->lost_nomem);
-	session__print_lost(s, out);
-out:
+	if (!json)
+		session__print_lost(s, out);
 	fflush(out);
 	counts_clear(p);
 	p->total = 0;

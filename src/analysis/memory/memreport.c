@@ -57,6 +57,65 @@ int memreport__exprs(struct session *s, struct evsel *ev, bool alloc, struct exp
 	return alloc && size ? memreport__size(s, ev, size) : 0;
 }
 
+static int add_ev(struct session *s, struct evsel *ev, bool alloc, const char *key,
+		  void (*fn)(struct session *s, void *priv, struct evsel *ev, struct sample *smp),
+		  void *owner, struct memreport_ev **list)
+{
+	const char *text = evspec__attr(ev->spec, "key");
+	struct memreport_ev *me = calloc(1, sizeof(*me));
+	char err[512];
+
+	if (!me)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	me->owner = owner;
+	me->next = *list;
+	*list = me;
+	me->alloc = alloc;
+	evsel__set_handler(ev, fn, me);
+	if (!text && !evspec__attr(ev->spec, "ptr"))
+		text = key;
+	if (!text)
+		return memreport__exprs(s, ev, alloc, &me->ptr, alloc ? &me->size : NULL);
+	me->ptr = expr__compile(text, ev, err, sizeof(err));
+	if (!me->ptr)
+		return session__usage_err(s, "%s: key %s: %s", ev->name, text, err);
+	return alloc ? memreport__size(s, ev, &me->size) : 0;
+}
+
+int memreport__add_spec(struct session *s, struct ev_spec *spec, bool alloc, bool callchain,
+			const char *key,
+			void (*fn)(struct session *s, void *priv, struct evsel *ev,
+				   struct sample *smp),
+			void *owner, struct memreport_ev **list)
+{
+	struct evsel *last = NULL;
+	int err;
+
+	for (struct evsel *e = session__evsels(s); e; e = e->next)
+		last = e;
+	err = session__add_spec(s, spec, &(struct evsel_conf){ .callchain = callchain });
+	if (err < 0)
+		return err;
+	for (struct evsel *e = last ? last->next : session__evsels(s); e; e = e->next) {
+		err = add_ev(s, e, alloc, key, fn, owner, list);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void memreport__evs_free(struct memreport_ev **list)
+{
+	while (*list) {
+		struct memreport_ev *me = *list;
+
+		*list = me->next;
+		expr__free(me->ptr);
+		expr__free(me->size);
+		free(me);
+	}
+}
+
 struct rt_sink *memreport__sink(struct session *s, union rt_sinks *u)
 {
 	return session__json(s) ? rt_json__init(&u->json, session__out(s), NULL)

@@ -30,6 +30,28 @@ int memreport__exprs(struct session *s, struct evsel *ev, bool alloc, struct exp
 /* size= of @ev, else its bytes_alloc, bytes_req or size field (none: *@size NULL). */
 int memreport__size(struct session *s, struct evsel *ev, struct expr **size);
 
+/* An allocator's event, its handler's data: its side and expressions, and the profiler's. */
+struct memreport_ev {
+	void *owner;
+	struct memreport_ev *next; /* every event's, to free */
+	bool alloc;
+	struct expr *ptr, *size;
+};
+
+/*
+ * Adds @spec's events (with stacks if @callchain), each to @fn with a
+ * struct memreport_ev of @owner put on *@list: its address key= (or ptr=)
+ * of the event, else @key, else as memreport__exprs; an allocation's size
+ * as memreport__size.  0 or -errno with the session's message set.
+ */
+int memreport__add_spec(struct session *s, struct ev_spec *spec, bool alloc, bool callchain,
+			const char *key,
+			void (*fn)(struct session *s, void *priv, struct evsel *ev,
+				   struct sample *smp),
+			void *owner, struct memreport_ev **list);
+/* Frees the events of *@list. */
+void memreport__evs_free(struct memreport_ev **list);
+
 /*
  * The sink of a report on the session's output: the text table, or JSON
  * lines (--json) whose rows carry their own stamp (MEMREPORT_STAMP_COLS).
