@@ -102,7 +102,7 @@ int main(void)
 
 		out = NULL;
 		fp = open_memstream(&out, &len);
-		calltree__json(t, fp, &st);
+		calltree__emit(t, rt_json__init(&js, fp, &st));
 		calltree__emit_drops(t, rt_json__init(&js, fp, &st), false);
 		fclose(fp);
 		CHECK_STR(

@@ -330,13 +330,6 @@ void calltree__print(struct calltree *t, FILE *fp)
 	calltree__emit(t, rt_text__init(&tx, fp));
 }
 
-void calltree__json(struct calltree *t, FILE *fp, const struct stats_stamp *st)
-{
-	struct rt_json js;
-
-	calltree__emit(t, rt_json__init(&js, fp, st));
-}
-
 uint64_t calltree__nr_open(const struct calltree *t)
 {
 	uint64_t n = 0;

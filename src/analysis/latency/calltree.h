@@ -71,10 +71,8 @@ int calltree__add_hooks(struct calltree *t, struct session *s, bool per_thread);
  * "path":["local_timer","hrtimer_expire"],"count":..,"total_ns":..,...}.
  */
 struct rt_sink;
-struct stats_stamp;
 void calltree__emit(struct calltree *t, struct rt_sink *k);
 void calltree__print(struct calltree *t, FILE *fp);
-void calltree__json(struct calltree *t, FILE *fp, const struct stats_stamp *st);
 void calltree__reset(struct calltree *t);
 /*
  * "WHO: N calls dropped: ..." lines, if any; @end (the run's last table):
