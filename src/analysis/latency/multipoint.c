@@ -715,14 +715,10 @@ static void print(struct multipoint *mt, struct session *s, int when)
 		pairs__emit_drops(mt->store[k], sink, "pairs", mt->names[k], mt->conf.who,
 				  "the start came again before an end");
 	}
-	if (mt->detail && mt->json)
-		detail__emit_drops(mt->detail, sink);
-	else if (mt->detail)
-		detail__print_drops(mt->detail, out, mt->conf.who);
-	if (mt->failed_alloc && mt->json)
-		session__warn(s, "out of memory, some pairs were not counted");
-	else if (mt->failed_alloc)
-		fprintf(out, "%s: out of memory, some pairs were not counted\n", mt->conf.who);
+	if (mt->detail)
+		detail__emit_drops(mt->detail, sink, mt->conf.who);
+	if (mt->failed_alloc)
+		stats_note(s, mt->conf.who, "out of memory, some pairs were not counted");
 	if (session__verbose(s))
 		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 			if (mt->store[k])
@@ -806,6 +802,14 @@ static void count_open(u64 key, u64 start, void *payload, void *arg)
 	(*(u64 *)arg)++;
 }
 
+/* The pairs left open: a sentence in text, {"type":"summary","time_ns","open_pairs"}. */
+static const struct rt_col open_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL("time_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("open_pairs", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+};
+static const struct rt_desc open_desc = { .type = "summary", .cols = open_cols, .ncols = 3 };
+
 void multipoint__finish(struct multipoint *mt, struct session *s)
 {
 	u64 open = 0;
@@ -816,16 +820,15 @@ void multipoint__finish(struct multipoint *mt, struct session *s)
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__for_each_pending(mt->store[k], count_open, &open);
-	if (open && mt->json) {
-		struct json j;
+	if (open) {
+		char text[128];
 
-		json__begin(&j, session__out(s), "summary");
-		json__u64(&j, "time_ns", session__wall_ns(s, session__now(s)));
-		json__u64(&j, "open_pairs", open);
-		json__end(&j);
-	} else if (open) {
-		fprintf(session__out(s), "%s: %llu pairs still open at the end (no end seen)\n",
-			mt->conf.who, (unsigned long long)open);
+		snprintf(text, sizeof(text), "%s: %llu pairs still open at the end (no end seen)",
+			 mt->conf.who, (unsigned long long)open);
+		rtable__record(session__out(s), mt->json, &open_desc,
+			       (struct rt_val[]){ { .s = text },
+						  { .u = session__wall_ns(s, session__now(s)) },
+						  { .u = open } });
 	}
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		for (int j = 0; j < MULTIPOINT_MAX_POINTS; j++) {
