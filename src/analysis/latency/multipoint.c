@@ -697,14 +697,9 @@ static void print(struct multipoint *mt, struct session *s, int when)
 	struct lat_table *t = table(mt);
 	struct stats_stamp st;
 	union rt_sinks u;
-	struct rt_sink *sink;
+	/* text: after the time, except at the end of the run */
+	struct rt_sink *sink = stats_stamp__sink(s, &u, &st, &mt->since, when);
 
-	if (mt->json) {
-		stats_stamp__now(s, &mt->since, when, &st);
-		sink = rt_json__init(&u.json, out, &st);
-	} else {
-		sink = rt_text__init(&u.text, out);
-	}
 	if (t)
 		lat_table__emit(t, sink);
 	if (t && mt->lat.hist && !mt->json)
@@ -741,16 +736,6 @@ void multipoint__reset(struct multipoint *mt)
 	mt->failed_alloc = false;
 }
 
-static void print_time(struct multipoint *mt, struct session *s)
-{
-	char buf[64];
-
-	if (mt->json)
-		return;
-	session__fmt_time(s, session__now(s), buf, sizeof(buf));
-	fprintf(session__out(s), "%s\n", buf);
-}
-
 /* The module's hook set (multipoint__ready registers it, @priv the multipoint). */
 static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
@@ -777,14 +762,12 @@ static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
 
 static void on_interval(struct session *s, void *priv)
 {
-	print_time(priv, s);
 	print(priv, s, STATS_INTERVAL);
 	multipoint__reset(priv);
 }
 
 static void on_snapshot(struct session *s, void *priv)
 {
-	print_time(priv, s);
 	print(priv, s, STATS_SO_FAR);
 }
 
