@@ -333,28 +333,15 @@ static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 /* The table and the drops; text: after the time, except at the end of the run. */
 static void print_all(struct session *s, struct nested_trace *nt, int when)
 {
-	FILE *out = session__out(s);
-	char buf[64];
+	struct stats_stamp st;
+	union rt_sinks u;
+	struct rt_sink *k = stats_stamp__sink(s, &u, &st, &nt->since, when);
 
-	if (nt->json) {
-		struct stats_stamp st;
-		struct rt_json js;
-
-		stats_stamp__now(s, &nt->since, when, &st);
-		calltree__emit(nt->tree, rt_json__init(&js, out, &st));
-		calltree__emit_drops(nt->tree, rt_json__init(&js, out, &st), when == STATS_END);
-		if (calltree__failed_alloc(nt->tree))
-			session__warn(s, "out of memory, some calls were not counted");
-		fflush(out);
-		return;
-	}
-	if (when != STATS_END) {
-		session__fmt_time(s, session__now(s), buf, sizeof(buf));
-		fprintf(out, "%s\n", buf);
-	}
-	calltree__emit(nt->tree, rt_text__init(&(struct rt_text){ 0 }, out));
-	calltree__print_drops(nt->tree, out, "nested-trace", when == STATS_END);
-	fflush(out);
+	calltree__emit(nt->tree, k);
+	calltree__emit_drops(nt->tree, k, "nested-trace", when == STATS_END);
+	if (nt->json && calltree__failed_alloc(nt->tree))
+		session__warn(s, "out of memory, some calls were not counted");
+	fflush(session__out(s));
 }
 
 static void nt_interval(struct session *s, void *priv)

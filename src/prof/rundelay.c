@@ -28,6 +28,7 @@
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "report/stats_table.h"
 #include "sym/stack.h"
 
 enum { P_WAKEUP, P_WAKEUP_NEW, P_PREEMPT, P_SWITCH_IN, NR_P };
@@ -434,14 +435,9 @@ static void rd_deinit(struct session *s, void *priv)
 
 	if (rd->mt && session__started(s)) {
 		multipoint__finish(rd->mt, s);
-		/* --json: a note for people, on stderr */
-		if (session__verbose(s) && rd->closed_by_record && session__json(s))
-			session__warn(s, "%llu switch-ins seen only as switch records",
-				      (unsigned long long)rd->closed_by_record);
-		else if (session__verbose(s) && rd->closed_by_record)
-			fprintf(session__out(s),
-				"rundelay: %llu switch-ins seen only as switch records\n",
-				(unsigned long long)rd->closed_by_record);
+		if (session__verbose(s) && rd->closed_by_record) /* --json: on stderr */
+			stats_note(s, "rundelay", "%llu switch-ins seen only as switch records",
+				   (unsigned long long)rd->closed_by_record);
 	}
 	multipoint__delete(rd->mt);
 	rd->mt = NULL;

@@ -115,53 +115,39 @@ static void stat_snapshot(struct session *s, void *priv)
  * reaped); --json: {"type":"summary","scope":"run","time_ns","elapsed_ns",
  * "user_ns","sys_ns"}.
  */
+static const struct rt_col times_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL("scope", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL("time_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("elapsed_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("user_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL("sys_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+};
+static const struct rt_desc times_desc = { .type = "summary", .cols = times_cols, .ncols = 6 };
+
 static void print_times(struct session *s, struct stat_prof *p, FILE *out)
 {
 	struct rusage ru;
-	bool ru_ok = session__workload_status(s) != -1 && !getrusage(RUSAGE_CHILDREN, &ru);
+	bool ok = session__workload_status(s) != -1 && !getrusage(RUSAGE_CHILDREN, &ru);
+	u64 user = ok ? (u64)ru.ru_utime.tv_sec * 1000000000ULL + (u64)ru.ru_utime.tv_usec * 1000ULL
+		      : 0;
+	u64 sys = ok ? (u64)ru.ru_stime.tv_sec * 1000000000ULL + (u64)ru.ru_stime.tv_usec * 1000ULL
+		     : 0;
+	char text[160];
+	int l = snprintf(text, sizeof(text), "\n%18.9f seconds time elapsed",
+			 (double)(p->cs.t_now - p->cs.t_first) / 1e9);
 
-	if (session__json(s)) {
-		static const struct rt_col cols[] = {
-			{ .name = "scope", .type = RT_STR },
-			{ .name = "time_ns", .type = RT_U64, .unit = RT_UNIT_NS },
-			{ .name = "elapsed_ns", .type = RT_U64, .unit = RT_UNIT_NS },
-			{ .name = "user_ns",
-			  .type = RT_U64,
-			  .unit = RT_UNIT_NS,
-			  .flags = RT_OMIT_EMPTY },
-			{ .name = "sys_ns",
-			  .type = RT_U64,
-			  .unit = RT_UNIT_NS,
-			  .flags = RT_OMIT_EMPTY },
-		};
-		static const struct rt_desc d = { .type = "summary", .cols = cols, .ncols = 5 };
-		struct rt_json js;
-
-		rtable__begin(rt_json__init(&js, out, NULL), &d);
-		rtable__row(&js.sink,
-			    (struct rt_val[]){
-				    { .s = "run" },
-				    { .u = session__wall_ns(s, p->cs.t_now) },
-				    { .u = p->cs.t_now - p->cs.t_first },
-				    { .u = ru_ok ? (u64)ru.ru_utime.tv_sec * 1000000000ULL +
-							   (u64)ru.ru_utime.tv_usec * 1000ULL
-						 : 0,
-				      .null = !ru_ok },
-				    { .u = ru_ok ? (u64)ru.ru_stime.tv_sec * 1000000000ULL +
-							   (u64)ru.ru_stime.tv_usec * 1000ULL
-						 : 0,
-				      .null = !ru_ok },
-			    });
-		rtable__end(&js.sink);
-		return;
-	}
-	fprintf(out, "\n%18.9f seconds time elapsed\n",
-		(double)(p->cs.t_now - p->cs.t_first) / 1e9);
-	if (!ru_ok)
-		return;
-	fprintf(out, "\n%18.9f seconds user\n%18.9f seconds sys\n",
-		(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
-		(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
+	if (ok && l > 0 && (size_t)l < sizeof(text))
+		snprintf(text + l, sizeof(text) - (size_t)l,
+			 "\n\n%18.9f seconds user\n%18.9f seconds sys", (double)user / 1e9,
+			 (double)sys / 1e9);
+	rtable__record(out, session__json(s), &times_desc,
+		       (struct rt_val[]){ { .s = text },
+					  { .s = "run" },
+					  { .u = session__wall_ns(s, p->cs.t_now) },
+					  { .u = p->cs.t_now - p->cs.t_first },
+					  { .u = user, .null = !ok },
+					  { .u = sys, .null = !ok } });
 }
 
 static void stat_deinit(struct session *s, void *priv)

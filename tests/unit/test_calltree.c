@@ -26,9 +26,10 @@ static char *print_end(struct calltree *t, bool end)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
+	struct rt_text tx;
 
 	calltree__print(t, fp);
-	calltree__print_drops(t, fp, "t", end);
+	calltree__emit_drops(t, rt_text__init(&tx, fp), "t", end);
 	fclose(fp);
 	return buf;
 }
@@ -103,7 +104,7 @@ int main(void)
 		out = NULL;
 		fp = open_memstream(&out, &len);
 		calltree__emit(t, rt_json__init(&js, fp, &st));
-		calltree__emit_drops(t, rt_json__init(&js, fp, &st), false);
+		calltree__emit_drops(t, rt_json__init(&js, fp, &st), "t", false);
 		fclose(fp);
 		CHECK_STR(
 			out,
@@ -154,7 +155,7 @@ int main(void)
 
 		out = NULL;
 		fp = open_memstream(&out, &len);
-		calltree__emit_drops(t, rt_json__init(&js, fp, &st), true);
+		calltree__emit_drops(t, rt_json__init(&js, fp, &st), "t", true);
 		fclose(fp);
 		CHECK(out && strstr(out, ",\"nomem\":0,\"open\":3}\n"), "--json at the end: %s",
 		      out ? out : "");

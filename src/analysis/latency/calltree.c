@@ -2,6 +2,8 @@
 /* Nested calls per key and their call tree: see calltree.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -339,41 +341,71 @@ uint64_t calltree__nr_open(const struct calltree *t)
 	return n;
 }
 
+/* Text: a sentence a line; JSON: the counts.  The row is JSON's only when any. */
 static const struct rt_col drop_cols[] = {
-	{ .name = "what", .title = "WHAT", .type = RT_STR, .width = 6, .flags = RT_LEFT },
-	{ .name = "unwound",
-	  .title = "UNWOUND",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
-	{ .name = "orphan_exits",
-	  .title = "ORPHANS",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
-	{ .name = "lost", .title = "LOST", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "exited", .title = "EXITED", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
-	{ .name = "too_deep",
-	  .title = "TOO_DEEP",
-	  .type = RT_U64,
-	  .unit = RT_UNIT_COUNT,
-	  .width = 9 },
-	{ .name = "nomem", .title = "NOMEM", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	{ .type = RT_BOOL, .flags = RT_NO_TEXT | RT_NO_JSON | RT_ROW_IF },
+	RT_COL("what", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL("unwound", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("orphan_exits", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("lost", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("exited", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("too_deep", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+	RT_COL("nomem", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
 	/* the last table's only */
-	{ .name = "open", .title = "OPEN", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	RT_COL("open", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
 };
 
-void calltree__emit_drops(struct calltree *t, struct rt_sink *k, bool end)
+/* A line of the drops' text when @n: "WHO: " and @fmt's, after a '\n' but the first. */
+static size_t say(char *buf, size_t at, size_t len, uint64_t n, const char *who, const char *fmt,
+		  ...)
+{
+	va_list ap;
+	int l;
+
+	if (!n || at >= len)
+		return at;
+	l = snprintf(buf + at, len - at, "%s%s: ", at ? "\n" : "", who);
+	if (l < 0 || (size_t)l >= len - at)
+		return len;
+	at += (size_t)l;
+	va_start(ap, fmt);
+	l = vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+	return l < 0 ? at : at + (size_t)l;
+}
+
+void calltree__emit_drops(struct calltree *t, struct rt_sink *k, const char *who, bool end)
 {
 	uint64_t open = end ? calltree__nr_open(t) : 0;
 	struct rt_desc d = { .type = "dropped",
 			     .cols = drop_cols,
 			     .ncols = (int)(sizeof(drop_cols) / sizeof(drop_cols[0])) - !end };
+	bool any = t->unwound || t->orphan_exits || t->lost || t->exited || t->too_deep ||
+		   t->nomem || open;
+	char text[1024];
+	size_t n = 0, l = sizeof(text);
 
+	text[0] = 0;
+	n = say(text, n, l, t->unwound, who,
+		"%" PRIu64 " calls dropped: an outer call returned first", t->unwound);
+	n = say(text, n, l, t->orphan_exits, who,
+		"%" PRIu64 " returns without their entry (not seen, or filtered)", t->orphan_exits);
+	n = say(text, n, l, t->lost, who, "%" PRIu64 " open calls dropped after lost events",
+		t->lost);
+	n = say(text, n, l, t->exited, who, "%" PRIu64 " open calls dropped: their task exited",
+		t->exited);
+	n = say(text, n, l, t->too_deep, who, "%" PRIu64 " calls nested deeper than %d not counted",
+		t->too_deep, CALLTREE_DEPTH);
+	n = say(text, n, l, t->nomem || t->failed_alloc, who,
+		"out of memory, %" PRIu64 " calls not counted", t->nomem);
+	say(text, n, l, open, who, "%" PRIu64 " call%s still open at the end (no exit seen)", open,
+	    open == 1 ? "" : "s");
 	rtable__begin(k, &d);
-	if (t->unwound || t->orphan_exits || t->lost || t->exited || t->too_deep || t->nomem ||
-	    open)
-		rtable__row(k, (struct rt_val[]){ { .s = "calls" },
+	if (any || t->failed_alloc)
+		rtable__row(k, (struct rt_val[]){ { .s = text },
+						  { .b = any },
+						  { .s = "calls" },
 						  { .u = t->unwound },
 						  { .u = t->orphan_exits },
 						  { .u = t->lost },
@@ -400,29 +432,4 @@ static void node_reset(struct node *n)
 void calltree__reset(struct calltree *t)
 {
 	node_reset(&t->root);
-}
-
-void calltree__print_drops(struct calltree *t, FILE *fp, const char *who, bool end)
-{
-	uint64_t open = end ? calltree__nr_open(t) : 0;
-
-	if (t->unwound)
-		fprintf(fp, "%s: %" PRIu64 " calls dropped: an outer call returned first\n", who,
-			t->unwound);
-	if (t->orphan_exits)
-		fprintf(fp, "%s: %" PRIu64 " returns without their entry (not seen, or filtered)\n",
-			who, t->orphan_exits);
-	if (t->lost)
-		fprintf(fp, "%s: %" PRIu64 " open calls dropped after lost events\n", who, t->lost);
-	if (t->exited)
-		fprintf(fp, "%s: %" PRIu64 " open calls dropped: their task exited\n", who,
-			t->exited);
-	if (t->too_deep)
-		fprintf(fp, "%s: %" PRIu64 " calls nested deeper than %d not counted\n", who,
-			t->too_deep, CALLTREE_DEPTH);
-	if (t->nomem || t->failed_alloc)
-		fprintf(fp, "%s: out of memory, %" PRIu64 " calls not counted\n", who, t->nomem);
-	if (open)
-		fprintf(fp, "%s: %" PRIu64 " call%s still open at the end (no exit seen)\n", who,
-			open, open == 1 ? "" : "s");
 }

@@ -74,20 +74,16 @@ struct rt_sink;
 void calltree__emit(struct calltree *t, struct rt_sink *k);
 void calltree__print(struct calltree *t, FILE *fp);
 void calltree__reset(struct calltree *t);
-/*
- * "WHO: N calls dropped: ..." lines, if any; @end (the run's last table):
- * also the calls entered whose exit has not come (calltree__nr_open).
- */
-void calltree__print_drops(struct calltree *t, FILE *fp, const char *who, bool end);
 uint64_t calltree__nr_open(const struct calltree *t);
 /*
- * The drops (counted for the run) as a one-row table to the sink @k
- * (report/rtable.h), the row only when any: {"type":"dropped", the stamp,
- * "what":"calls","unwound","orphan_exits","lost","exited","too_deep",
- * "nomem"} (@end: and "open") in JSON; calltree__failed_alloc: the
- * out-of-memory notice is due.
+ * The drops (counted for the run) as one record to the sink @k
+ * (report/rtable.h): text "WHO: N calls dropped: ..." lines, if any (the
+ * out-of-memory one also when calltree__failed_alloc); JSON, when any:
+ * {"type":"dropped", the stamp, "what":"calls","unwound","orphan_exits",
+ * "lost","exited","too_deep","nomem"}.  @end (the run's last table): also
+ * the calls entered whose exit has not come (calltree__nr_open), "open".
  */
-void calltree__emit_drops(struct calltree *t, struct rt_sink *k, bool end);
+void calltree__emit_drops(struct calltree *t, struct rt_sink *k, const char *who, bool end);
 bool calltree__failed_alloc(const struct calltree *t);
 
 #endif

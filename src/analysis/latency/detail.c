@@ -382,26 +382,26 @@ u64 detail__dropped(const struct detail *d)
 	return d->dropped;
 }
 
-void detail__print_drops(const struct detail *d, FILE *fp, const char *who)
-{
-	if (d->dropped)
-		fprintf(fp,
-			"%s: %llu events left the --detail window early (over %u MiB of open "
-			"pairs' events)\n",
-			who, (unsigned long long)d->dropped, DETAIL_MAX_BYTES >> 20);
-}
-
+/* Text: a sentence; JSON: {"type":"dropped","what":"detail_events","full":N}. */
 static const struct rt_col drop_cols[] = {
-	{ .name = "what", .title = "WHAT", .type = RT_STR, .width = 13, .flags = RT_LEFT },
-	{ .name = "full", .title = "FULL", .type = RT_U64, .unit = RT_UNIT_COUNT, .width = 9 },
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL("what", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL("full", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
 };
 
-void detail__emit_drops(const struct detail *d, struct rt_sink *k)
+void detail__emit_drops(const struct detail *d, struct rt_sink *k, const char *who)
 {
-	static const struct rt_desc desc = { .type = "dropped", .cols = drop_cols, .ncols = 2 };
+	static const struct rt_desc desc = { .type = "dropped", .cols = drop_cols, .ncols = 3 };
+	char text[160];
 
+	snprintf(text, sizeof(text),
+		 "%s: %llu events left the --detail window early (over %u MiB of open pairs' "
+		 "events)",
+		 who, (unsigned long long)d->dropped, DETAIL_MAX_BYTES >> 20);
 	rtable__begin(k, &desc);
 	if (d->dropped)
-		rtable__row(k, (struct rt_val[]){ { .s = "detail_events" }, { .u = d->dropped } });
+		rtable__row(k, (struct rt_val[]){ { .s = text },
+						  { .s = "detail_events" },
+						  { .u = d->dropped } });
 	rtable__end(k);
 }

@@ -78,14 +78,12 @@ void detail__trim(struct detail *d, u64 horizon);
 bool detail__trim_due(const struct detail *d);
 /* Events that left the window early (full). */
 u64 detail__dropped(const struct detail *d);
-/* "N events left the --detail window early (full)", if any. */
-void detail__print_drops(const struct detail *d, FILE *fp, const char *who);
 /*
- * The same as a one-row table to the sink @k (report/rtable.h), the row
- * only when some left: {"type":"dropped", the stamp, "what":"detail_events",
- * "full":N} in JSON.
+ * The events that left early, if any, as one record to the sink @k
+ * (report/rtable.h): text "WHO: N events left the --detail window early
+ * (...)"; JSON {"type":"dropped", the stamp, "what":"detail_events","full":N}.
  */
 struct rt_sink;
-void detail__emit_drops(const struct detail *d, struct rt_sink *k);
+void detail__emit_drops(const struct detail *d, struct rt_sink *k, const char *who);
 
 #endif

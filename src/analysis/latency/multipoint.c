@@ -697,14 +697,9 @@ static void print(struct multipoint *mt, struct session *s, int when)
 	struct lat_table *t = table(mt);
 	struct stats_stamp st;
 	union rt_sinks u;
-	struct rt_sink *sink;
+	/* text: after the time, except at the end of the run */
+	struct rt_sink *sink = stats_stamp__sink(s, &u, &st, &mt->since, when);
 
-	if (mt->json) {
-		stats_stamp__now(s, &mt->since, when, &st);
-		sink = rt_json__init(&u.json, out, &st);
-	} else {
-		sink = rt_text__init(&u.text, out);
-	}
 	if (t)
 		lat_table__emit(t, sink);
 	if (t && mt->lat.hist && !mt->json)
@@ -715,14 +710,10 @@ static void print(struct multipoint *mt, struct session *s, int when)
 		pairs__emit_drops(mt->store[k], sink, "pairs", mt->names[k], mt->conf.who,
 				  "the start came again before an end");
 	}
-	if (mt->detail && mt->json)
-		detail__emit_drops(mt->detail, sink);
-	else if (mt->detail)
-		detail__print_drops(mt->detail, out, mt->conf.who);
-	if (mt->failed_alloc && mt->json)
-		session__warn(s, "out of memory, some pairs were not counted");
-	else if (mt->failed_alloc)
-		fprintf(out, "%s: out of memory, some pairs were not counted\n", mt->conf.who);
+	if (mt->detail)
+		detail__emit_drops(mt->detail, sink, mt->conf.who);
+	if (mt->failed_alloc)
+		stats_note(s, mt->conf.who, "out of memory, some pairs were not counted");
 	if (session__verbose(s))
 		for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 			if (mt->store[k])
@@ -743,16 +734,6 @@ void multipoint__reset(struct multipoint *mt)
 		if (mt->store[k])
 			pairs__reset_counts(mt->store[k]);
 	mt->failed_alloc = false;
-}
-
-static void print_time(struct multipoint *mt, struct session *s)
-{
-	char buf[64];
-
-	if (mt->json)
-		return;
-	session__fmt_time(s, session__now(s), buf, sizeof(buf));
-	fprintf(session__out(s), "%s\n", buf);
 }
 
 /* The module's hook set (multipoint__ready registers it, @priv the multipoint). */
@@ -781,14 +762,12 @@ static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
 
 static void on_interval(struct session *s, void *priv)
 {
-	print_time(priv, s);
 	print(priv, s, STATS_INTERVAL);
 	multipoint__reset(priv);
 }
 
 static void on_snapshot(struct session *s, void *priv)
 {
-	print_time(priv, s);
 	print(priv, s, STATS_SO_FAR);
 }
 
@@ -806,6 +785,14 @@ static void count_open(u64 key, u64 start, void *payload, void *arg)
 	(*(u64 *)arg)++;
 }
 
+/* The pairs left open: a sentence in text, {"type":"summary","time_ns","open_pairs"}. */
+static const struct rt_col open_cols[] = {
+	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
+	RT_COL("time_ns", NULL, RT_U64, RT_UNIT_NS, 0, RT_NO_TEXT),
+	RT_COL("open_pairs", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
+};
+static const struct rt_desc open_desc = { .type = "summary", .cols = open_cols, .ncols = 3 };
+
 void multipoint__finish(struct multipoint *mt, struct session *s)
 {
 	u64 open = 0;
@@ -816,16 +803,15 @@ void multipoint__finish(struct multipoint *mt, struct session *s)
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__for_each_pending(mt->store[k], count_open, &open);
-	if (open && mt->json) {
-		struct json j;
+	if (open) {
+		char text[128];
 
-		json__begin(&j, session__out(s), "summary");
-		json__u64(&j, "time_ns", session__wall_ns(s, session__now(s)));
-		json__u64(&j, "open_pairs", open);
-		json__end(&j);
-	} else if (open) {
-		fprintf(session__out(s), "%s: %llu pairs still open at the end (no end seen)\n",
-			mt->conf.who, (unsigned long long)open);
+		snprintf(text, sizeof(text), "%s: %llu pairs still open at the end (no end seen)",
+			 mt->conf.who, (unsigned long long)open);
+		rtable__record(session__out(s), mt->json, &open_desc,
+			       (struct rt_val[]){ { .s = text },
+						  { .u = session__wall_ns(s, session__now(s)) },
+						  { .u = open } });
 	}
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		for (int j = 0; j < MULTIPOINT_MAX_POINTS; j++) {
