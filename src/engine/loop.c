@@ -140,6 +140,14 @@ void session__stop(struct session *s)
 	s->stop = true;
 }
 
+/* A task record's time, from its sample_id (0: none) */
+static u64 task_rec_time(const struct perf_event_header *h)
+{
+	struct sample id;
+
+	return sample__parse_id(h, BASE_SAMPLE_TYPE, &id) ? 0 : id.time;
+}
+
 /*
  * The names a COMM or FORK record gives, at the record's time: a child
  * that never execs keeps the name its parent had when it forked.  Applying
@@ -299,6 +307,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 
 		if (rec__comm(h, &c))
 			return;
+		c.time = task_rec_time(h);
 		apply_names(s, h);
 		SESSION_CALL(s, comm, &c);
 		return;
@@ -330,8 +339,10 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 	case PERF_RECORD_MMAP2: {
 		struct rec_mmap2 m;
 
-		if (!rec__mmap2(h, &m))
+		if (!rec__mmap2(h, &m)) {
+			m.time = task_rec_time(h);
 			SESSION_CALL(s, mmap2, &m);
+		}
 		return;
 	}
 	case PERF_RECORD_LOST:

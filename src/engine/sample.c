@@ -291,6 +291,7 @@ int rec__comm(const struct perf_event_header *hdr, struct rec_comm *c)
 	c->tid = w[1];
 	c->comm = rec_string(hdr, sizeof(*hdr) + 8);
 	c->exec = !!(hdr->misc & PERF_RECORD_MISC_COMM_EXEC);
+	c->time = 0;
 	return c->comm ? 0 : -EINVAL;
 }
 

@@ -62,6 +62,7 @@ struct rec_comm {
 	u32 pid, tid;
 	const char *comm;
 	bool exec;
+	u64 time; /* of its sample_id (0: none) */
 };
 
 struct rec_task { /* FORK and EXIT */
@@ -79,6 +80,7 @@ struct rec_mmap2 {
 	u32 maj, min;
 	u64 ino;
 	const char *filename;
+	u64 time; /* of its sample_id (0: none) */
 };
 
 /* PERF_RECORD_SWITCH(_CPU_WIDE): the kernel's own context-switch records. */

@@ -21,6 +21,7 @@ struct proc {
 	bool loaded; /* /proc read, copied from the parent, or given as text */
 	bool dead;
 	bool execd;		  /* its maps are those of an exec we saw */
+	u64 exec_time;		  /* of the last exec seen (0: unknown) */
 	u32 image;		  /* maps__image */
 	struct proc *prev, *next; /* dead list, oldest first */
 	struct symtab *jit;
@@ -140,7 +141,7 @@ static void dead_append(struct maps *m, struct proc *p)
 }
 
 /* Insert [start, end), cutting whatever it overlaps: a new mmap replaces the old. */
-static int proc_insert(struct proc *p, u64 start, u64 end, u64 pgoff, struct dso *dso)
+static int proc_insert(struct proc *p, u64 start, u64 end, u64 pgoff, struct dso *dso, u64 time)
 {
 	struct map *nm;
 	u32 i, n = 0;
@@ -184,7 +185,7 @@ static int proc_insert(struct proc *p, u64 start, u64 end, u64 pgoff, struct dso
 	for (i = 0; i < n && nm[i].start < start; i++)
 		;
 	memmove(&nm[i + 1], &nm[i], (n - i) * sizeof(*nm));
-	nm[i] = (struct map){ start, end, pgoff, dso };
+	nm[i] = (struct map){ start, end, pgoff, dso, time };
 	dso__get(dso);
 	n++;
 	memcpy(p->maps, nm, n * sizeof(*nm));
@@ -195,7 +196,7 @@ static int proc_insert(struct proc *p, u64 start, u64 end, u64 pgoff, struct dso
 
 static void add_mapping(struct maps *m, struct proc *p, u64 start, u64 end, u64 pgoff,
 			const char *path, u32 maj, u32 min, u64 ino, const unsigned char *bid,
-			int bid_len)
+			int bid_len, u64 time)
 {
 	struct dso *d = NULL;
 
@@ -204,7 +205,7 @@ static void add_mapping(struct maps *m, struct proc *p, u64 start, u64 end, u64 
 		if (!d)
 			return;
 	}
-	proc_insert(p, start, end, pgoff, d);
+	proc_insert(p, start, end, pgoff, d, time);
 	dso__put(d);
 }
 
@@ -215,7 +216,7 @@ static int parse_line(struct maps *m, struct proc *p, char *line)
 
 	if (procfs__maps_line(line, &l) || !strchr(l.perms, 'x'))
 		return 0;
-	add_mapping(m, p, l.start, l.end, l.pgoff, l.path, l.maj, l.min, l.ino, NULL, 0);
+	add_mapping(m, p, l.start, l.end, l.pgoff, l.path, l.maj, l.min, l.ino, NULL, 0, 0);
 	return 1;
 }
 
@@ -336,17 +337,19 @@ const struct map *proc__find(struct proc *p, u64 addr)
 }
 
 void maps__mmap(struct maps *m, u32 pid, u64 start, u64 len, u64 pgoff, const char *path, u32 maj,
-		u32 min, u64 ino, const unsigned char *bid, int bid_len)
+		u32 min, u64 ino, const unsigned char *bid, int bid_len, u64 time)
 {
 	struct proc *p = proc_get(m, pid, true);
 
 	if (!p || start + len < start)
 		return;
+	if (time && time < p->exec_time)
+		return; /* the image before an exec already seen */
 	m->tracking = true;
 	/* an MMAP2 after the exec proves it: the new image is tracked */
 	if (p->execd)
 		p->loaded = true;
-	add_mapping(m, p, start, start + len, pgoff, path, maj, min, ino, bid, bid_len);
+	add_mapping(m, p, start, start + len, pgoff, path, maj, min, ino, bid, bid_len, time);
 }
 
 u32 maps__image(struct maps *m, u32 pid)
@@ -356,14 +359,24 @@ u32 maps__image(struct maps *m, u32 pid)
 	return p ? p->image : 0;
 }
 
-void maps__exec(struct maps *m, u32 pid)
+void maps__exec(struct maps *m, u32 pid, u64 time)
 {
 	/* tracked, an unknown process needs no /proc either: exec replaces all */
 	struct proc *p = proc_get(m, pid, m->tracking);
+	u32 n = 0;
 
 	if (!p)
 		return;
-	proc_clear(p);
+	/* the mappings of MMAP2 records after it (seen first) are the new image's */
+	for (u32 i = 0; i < p->nr; i++) {
+		if (time && p->maps[i].time > time)
+			p->maps[n++] = p->maps[i];
+		else
+			dso__put(p->maps[i].dso);
+	}
+	p->nr = n;
+	if (time > p->exec_time)
+		p->exec_time = time;
 	p->image = ++m->next_image;
 	/*
 	 * The new image's mappings come as MMAP2; /proc only without them: read

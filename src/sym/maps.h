@@ -19,6 +19,7 @@
 struct map {
 	u64 start, end, pgoff;
 	struct dso *dso; /* NULL for anonymous memory */
+	u64 time;	 /* of its MMAP2 record (0: read from /proc) */
 };
 
 struct maps;
@@ -44,9 +45,16 @@ const struct map *proc__find(struct proc *p, u64 addr);
  */
 int maps__load_text(struct maps *m, u32 pid, FILE *fp);
 
+/*
+ * A mapping (an MMAP2 record at @time) and an exec (a COMM record's, at
+ * @time): without --order they can come out of their order (a process that
+ * moved CPU right after its exec): an exec keeps the mappings made after
+ * it, and a mapping older than the exec seen is the old image's.  @time 0:
+ * unknown (an exec then replaces every mapping).
+ */
 void maps__mmap(struct maps *m, u32 pid, u64 start, u64 len, u64 pgoff, const char *path, u32 maj,
-		u32 min, u64 ino, const unsigned char *bid, int bid_len);
-void maps__exec(struct maps *m, u32 pid);
+		u32 min, u64 ino, const unsigned char *bid, int bid_len, u64 time);
+void maps__exec(struct maps *m, u32 pid, u64 time);
 /*
  * The number of @pid's image: another one after an exec, an exit, or when
  * the pid is reused (never 0 but on -ENOMEM).  What is cached by a pid's

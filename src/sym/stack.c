@@ -94,17 +94,17 @@ void stack_ctx__mmap2(struct stack_ctx *ctx, const struct rec_mmap2 *m)
 		return;
 	if (m->has_build_id)
 		maps__mmap(ctx->maps, m->pid, m->addr, m->len, m->pgoff, m->filename, 0, 0, 0,
-			   m->build_id, m->build_id_size);
+			   m->build_id, m->build_id_size, m->time);
 	else
 		maps__mmap(ctx->maps, m->pid, m->addr, m->len, m->pgoff, m->filename, m->maj,
-			   m->min, m->ino, NULL, 0);
+			   m->min, m->ino, NULL, 0, m->time);
 }
 
 void stack_ctx__comm(struct stack_ctx *ctx, const struct rec_comm *c)
 {
 	if (!ctx || !c || !c->exec)
 		return;
-	maps__exec(ctx->maps, c->pid);
+	maps__exec(ctx->maps, c->pid, c->time);
 	forget(ctx, c->pid);
 }
 

@@ -309,8 +309,8 @@ static void test_exec_tracking(void)
 
 	mp = proc__find(maps__proc(m, pid), addr);
 	CHECK(mp && mp->dso, "pre-existing process: /proc read");
-	maps__exec(m, pid);
-	maps__mmap(m, pid, 0x10000, 0x1000, 0, "/new/image", 0, 0, 0, NULL, 0);
+	maps__exec(m, pid, 0);
+	maps__mmap(m, pid, 0x10000, 0x1000, 0, "/new/image", 0, 0, 0, NULL, 0, 0);
 	mp = proc__find(maps__proc(m, pid), 0x10010);
 	CHECK(mp && !strcmp(dso__name(mp->dso), "/new/image"), "MMAP2 of the new image");
 	mp = proc__find(maps__proc(m, pid), addr);
@@ -319,6 +319,36 @@ static void test_exec_tracking(void)
 	maps__delete(m);
 	dso_cache__delete(dc);
 }
+/*
+ * Without --order an exec's COMM record can come after the MMAP2 records of
+ * the new image (the process moved CPU right after its exec), and an MMAP2
+ * of the old image after the exec: their times decide.
+ */
+static void test_exec_out_of_order(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	struct maps *m = maps__new(dc);
+	const u32 pid = 999999;
+	const struct map *mp;
+
+	maps__mmap(m, pid, 0x10000, 0x1000, 0, "/old/image", 0, 0, 0, NULL, 0, 50);
+	maps__mmap(m, pid, 0x20000, 0x1000, 0, "", 0, 0, 0, NULL, 0, 150); /* //anon, new */
+	maps__mmap(m, pid, 0x30000, 0x1000, 0, "/new/lib", 0, 0, 0, NULL, 0, 160);
+	maps__exec(m, pid, 100);
+	mp = proc__find(maps__proc(m, pid), 0x20010);
+	CHECK(mp && !mp->dso, "anonymous memory mapped after the exec, seen before it: kept");
+	mp = proc__find(maps__proc(m, pid), 0x30010);
+	CHECK(mp && !strcmp(dso__name(mp->dso), "/new/lib"), "a library mapped after it: kept");
+	CHECK(proc__find(maps__proc(m, pid), 0x10010) == NULL, "the old image's mapping: gone");
+	maps__mmap(m, pid, 0x40000, 0x1000, 0, "/old/late", 0, 0, 0, NULL, 0, 90);
+	CHECK(proc__find(maps__proc(m, pid), 0x40010) == NULL,
+	      "an MMAP2 older than the exec, seen after it: the old image's, not added");
+	maps__exec(m, pid, 0);
+	CHECK(proc__find(maps__proc(m, pid), 0x30010) == NULL, "an exec without a time: all go");
+	maps__delete(m);
+	dso_cache__delete(dc);
+}
+
 int main(void)
 {
 	if (syms_setup())
@@ -330,6 +360,7 @@ int main(void)
 	test_dso_retry();
 	test_dso_build_id();
 	test_exec_tracking();
+	test_exec_out_of_order();
 	syms_cleanup();
 	return ut_done("test_syms_dso");
 }
