@@ -45,6 +45,10 @@ struct gap_rec {
  */
 #define CHUNK_DATA (128 * 1024)
 #define CHUNK_SPARE 8 /* empty chunks kept for reuse */
+/* a record this far (ns) past the last pop's horizon is copied on its own */
+#ifndef ORDER_FAR_AHEAD
+#define ORDER_FAR_AHEAD 1000000000ULL
+#endif
 
 struct chunk {
 	struct chunk *next; /* on the spare list */
@@ -67,7 +71,9 @@ struct order_queue {
 	uint64_t dropped, dropped_kept;
 	uint64_t seq;
 	struct chunk *cur, *spare;
-	int nr_spare, nr_chunks; /* nr_chunks: allocated, spares included */
+	int nr_spare, nr_chunks;	/* nr_chunks: allocated, spares included */
+	size_t nr_alone;		/* bytes of copies allocated on their own */
+	uint64_t horizon;		/* the newest pop's (0: none yet) */
 	struct perf_event_header *last; /* popped, released on the next pop */
 	/* the gap marker refusals add to while nothing was queued after it */
 	struct gap_rec *gap;
@@ -80,12 +86,26 @@ struct order_queue *order__new(void)
 	return calloc(1, sizeof(struct order_queue));
 }
 
-/* Room for a copy of @size bytes, or NULL. */
-static void *copy_alloc(struct order_queue *q, size_t size)
+/*
+ * Room for a copy of @size bytes, or NULL.  @alone: a record far ahead of
+ * the others (a clock out of step) has an allocation of its own: in a
+ * chunk it would keep the whole chunk as long as it waits, and one such
+ * each time round would keep a chunk each.
+ */
+static void *copy_alloc(struct order_queue *q, size_t size, int alone)
 {
 	size_t need = 1 + (size + 7) / 8; /* in words: the chunk's address, the record */
 	struct chunk *c = q->cur;
 	uint64_t *p;
+
+	if (alone) {
+		p = malloc(need * 8);
+		if (!p)
+			return NULL;
+		memset(p, 0, 8); /* no chunk */
+		q->nr_alone += need * 8;
+		return p + 1;
+	}
 
 	/* (a chunk without live records is empty: copy_release starts it over) */
 	if (!c || c->used + need > CHUNK_DATA / 8) {
@@ -117,6 +137,11 @@ static void copy_release(struct order_queue *q, void *rec)
 	struct chunk *c;
 
 	memcpy(&c, (uint64_t *)rec - 1, sizeof(c));
+	if (!c) {
+		q->nr_alone -= (1 + (((struct perf_event_header *)rec)->size + 7) / 8) * 8;
+		free((uint64_t *)rec - 1);
+		return;
+	}
 	if (--c->live)
 		return;
 	if (c == q->cur) {
@@ -176,23 +201,9 @@ void order__set_budget(struct order_queue *q, size_t bytes)
 	q->budget = bytes;
 }
 
-/*
- * What the queue holds against its budget: its records' bytes, or the
- * chunks they keep if more (one old record keeps its whole chunk: a record
- * far ahead of the others would otherwise keep a chunk each time round),
- * less the two chunks a stream in order has in use.
- */
-static size_t held(const struct order_queue *q)
-{
-	int busy = q->nr_chunks - q->nr_spare - 2;
-	size_t chunks = busy > 0 ? (size_t)busy * CHUNK_DATA : 0;
-
-	return chunks > q->bytes ? chunks : q->bytes;
-}
-
 int order__room(const struct order_queue *q, size_t size)
 {
-	return !q->budget || held(q) + cost(size) <= q->budget;
+	return !q->budget || q->bytes + cost(size) <= q->budget;
 }
 
 static const struct entry *run_head(const struct run *r)
@@ -359,7 +370,7 @@ static int refuse(struct order_queue *q, uint64_t time, int tag, int keep)
 		q->gap->lost++;
 		return -ENOBUFS;
 	}
-	g = copy_alloc(q, sizeof(*g));
+	g = copy_alloc(q, sizeof(*g), 0);
 	if (!g)
 		return -ENOBUFS;
 	memset(g, 0, sizeof(*g));
@@ -383,9 +394,9 @@ int order__push(struct order_queue *q, uint64_t time, const struct perf_event_he
 	size_t limit = q->budget + (keep ? q->budget / 4 : 0);
 	struct perf_event_header *copy;
 
-	if (q->budget && held(q) + cost(rec->size) > limit)
+	if (q->budget && q->bytes + cost(rec->size) > limit)
 		return refuse(q, time, tag, keep);
-	copy = copy_alloc(q, rec->size);
+	copy = copy_alloc(q, rec->size, q->horizon && time > q->horizon + ORDER_FAR_AHEAD);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, rec, rec->size);
@@ -454,6 +465,8 @@ const struct perf_event_header *order__pop(struct order_queue *q, uint64_t horiz
 		oldest = &q->heap[0];
 		straggler = 1;
 	}
+	if (horizon > q->horizon && horizon < UINT64_MAX / 2)
+		q->horizon = horizon; /* (not the final drain's) */
 	if (!oldest || oldest->time > horizon)
 		return NULL;
 	top = straggler ? heap_pop(q) : run_pop(q);
@@ -477,6 +490,11 @@ size_t order__len(const struct order_queue *q)
 size_t order__max_len(const struct order_queue *q)
 {
 	return q->max_len;
+}
+
+size_t order__mem(const struct order_queue *q)
+{
+	return (size_t)q->nr_chunks * sizeof(struct chunk) + q->nr_alone;
 }
 
 size_t order__bytes(const struct order_queue *q)

@@ -55,6 +55,8 @@ size_t order__len(const struct order_queue *q);
 /* Highest number of records held at once (for -v). */
 size_t order__max_len(const struct order_queue *q);
 /* Bytes held now and at most (records and their bookkeeping). */
+/* The memory its copies take: chunks (spares included) and those of their own. */
+size_t order__mem(const struct order_queue *q);
 size_t order__bytes(const struct order_queue *q);
 size_t order__max_bytes(const struct order_queue *q);
 /* Records refused by the budget so far: droppable ones, and kept ones past the reserve. */

@@ -42,7 +42,9 @@ struct maps {
 	u64 nr_vanished; /* processes found gone without an EXIT record */
 	u32 next_image;	 /* the last image number handed out */
 	struct proc *last;
-	bool tracking; /* MMAP2 records come: they, not /proc, follow an exec */
+	bool tracking;	    /* MMAP2 records come: they, not /proc, follow an exec */
+	u64 (*now)(void *); /* the records' clock: what /proc's mappings are stamped with */
+	void *now_arg;
 	/* JIT tables dropped (exec, exit, rewritten file): only their names,
 	 * which may still be in use, are kept */
 	struct symtab **retired;
@@ -210,24 +212,31 @@ static void add_mapping(struct maps *m, struct proc *p, u64 start, u64 end, u64 
 }
 
 /* "start-end perms offset [maj:min inode] [path]": executable mappings only */
-static int parse_line(struct maps *m, struct proc *p, char *line)
+static int parse_line(struct maps *m, struct proc *p, char *line, u64 time)
 {
 	struct maps_line l;
 
 	if (procfs__maps_line(line, &l) || !strchr(l.perms, 'x'))
 		return 0;
-	add_mapping(m, p, l.start, l.end, l.pgoff, l.path, l.maj, l.min, l.ino, NULL, 0, 0);
+	add_mapping(m, p, l.start, l.end, l.pgoff, l.path, l.maj, l.min, l.ino, NULL, 0, time);
 	return 1;
 }
 
-static int load_fp(struct maps *m, struct proc *p, FILE *fp)
+/* @time: when the text was read, on the records' clock (0: unknown) */
+static int load_fp(struct maps *m, struct proc *p, FILE *fp, u64 time)
 {
 	char line[PATH_MAX + 256];
 	int n = 0;
 
 	while (fgets(line, sizeof(line), fp))
-		n += parse_line(m, p, line);
+		n += parse_line(m, p, line, time);
 	return n;
+}
+
+void maps__set_clock(struct maps *m, u64 (*now)(void *), void *arg)
+{
+	m->now = now;
+	m->now_arg = arg;
 }
 
 static struct proc *proc_get(struct maps *m, u32 pid, bool create)
@@ -303,7 +312,8 @@ struct proc *maps__proc(struct maps *m, u32 pid)
 		snprintf(path, sizeof(path), "/proc/%u/maps", pid);
 		fp = fopen(path, "re");
 		if (fp) {
-			load_fp(m, p, fp);
+			/* read now: an exec record read later but older keeps them */
+			load_fp(m, p, fp, m->now ? m->now(m->now_arg) : 0);
 			fclose(fp);
 		}
 	}
@@ -317,7 +327,7 @@ int maps__load_text(struct maps *m, u32 pid, FILE *fp)
 	if (!p)
 		return -ENOMEM;
 	p->loaded = true;
-	return load_fp(m, p, fp);
+	return load_fp(m, p, fp, 0);
 }
 
 const struct map *proc__find(struct proc *p, u64 addr)
@@ -439,6 +449,7 @@ void maps__fork(struct maps *m, u32 ppid, u32 pid)
 	}
 	for (i = 0; i < p->nr; i++) {
 		c->maps[i] = p->maps[i];
+		c->maps[i].time = 0; /* the parent's: the child's exec replaces them all */
 		dso__get(c->maps[i].dso);
 	}
 	c->nr = p->nr;

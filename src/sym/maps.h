@@ -55,6 +55,8 @@ int maps__load_text(struct maps *m, u32 pid, FILE *fp);
 void maps__mmap(struct maps *m, u32 pid, u64 start, u64 len, u64 pgoff, const char *path, u32 maj,
 		u32 min, u64 ino, const unsigned char *bid, int bid_len, u64 time);
 void maps__exec(struct maps *m, u32 pid, u64 time);
+/* The records' clock (@now(@arg)): mappings read from /proc are stamped with it. */
+void maps__set_clock(struct maps *m, u64 (*now)(void *), void *arg);
 /*
  * The number of @pid's image: another one after an exec, an exit, or when
  * the pid is reused (never 0 but on -ENOMEM).  What is cached by a pid's

@@ -381,16 +381,28 @@ void stack__json_frames(struct stack_ctx *ctx, const struct frame *frames, int n
 	json__close(j);
 }
 
+static u64 maps_now(void *s)
+{
+	return session__now(s);
+}
+
+/* (the records' clock for the maps read from /proc: set where a record gives the session) */
 static void on_mmap2(struct session *s, void *priv, const struct rec_mmap2 *m)
 {
-	(void)s;
-	stack_ctx__mmap2(priv, m);
+	struct stack_ctx *ctx = priv;
+
+	if (ctx)
+		maps__set_clock(ctx->maps, maps_now, s);
+	stack_ctx__mmap2(ctx, m);
 }
 
 static void on_comm(struct session *s, void *priv, const struct rec_comm *c)
 {
-	(void)s;
-	stack_ctx__comm(priv, c);
+	struct stack_ctx *ctx = priv;
+
+	if (ctx)
+		maps__set_clock(ctx->maps, maps_now, s);
+	stack_ctx__comm(ctx, c);
 }
 
 static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)

@@ -345,6 +345,39 @@ static void test_exec_out_of_order(void)
 	      "an MMAP2 older than the exec, seen after it: the old image's, not added");
 	maps__exec(m, pid, 0);
 	CHECK(proc__find(maps__proc(m, pid), 0x30010) == NULL, "an exec without a time: all go");
+	/* a child's copies of its parent's mappings go at its exec, whatever their time */
+	maps__mmap(m, pid, 0x50000, 0x1000, 0, "/parent/late", 0, 0, 0, NULL, 0, 500);
+	maps__fork(m, pid, pid + 1);
+	maps__exec(m, pid + 1, 200);
+	CHECK(proc__find(maps__proc(m, pid + 1), 0x50010) == NULL, "the parent's, copied: gone");
+	maps__delete(m);
+	dso_cache__delete(dc);
+}
+
+static u64 clock_at;
+static u64 fixed_clock(void *arg)
+{
+	(void)arg;
+	return clock_at;
+}
+
+/* /proc's mappings are as of when it was read: an exec older than that keeps them */
+static void test_exec_after_proc(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	struct maps *m = maps__new(dc);
+	u32 pid = getpid();
+	u64 addr = (u64)(uintptr_t)&test_marker_fn;
+
+	maps__set_clock(m, fixed_clock, NULL);
+	/* MMAP2 records come (of another process): an exec's maps are not read from /proc again */
+	maps__mmap(m, 4242, 0x10000, 0x1000, 0, "/other", 0, 0, 0, NULL, 0, 1);
+	clock_at = 500;
+	CHECK(proc__find(maps__proc(m, pid), addr) != NULL, "/proc read (at 500)");
+	maps__exec(m, pid, 300);
+	CHECK(proc__find(maps__proc(m, pid), addr) != NULL, "an exec at 300, read after: kept");
+	maps__exec(m, pid, 600);
+	CHECK(proc__find(maps__proc(m, pid), addr) == NULL, "an exec at 600: gone");
 	maps__delete(m);
 	dso_cache__delete(dc);
 }
@@ -361,6 +394,7 @@ int main(void)
 	test_dso_build_id();
 	test_exec_tracking();
 	test_exec_out_of_order();
+	test_exec_after_proc();
 	syms_cleanup();
 	return ut_done("test_syms_dso");
 }

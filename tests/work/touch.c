@@ -3,13 +3,16 @@
  * touch N [M]: page-faults' and stat's ground truth.  Maps N fresh
  * anonymous pages (no huge pages: one fault per page), prints
  * "buf=0xADDR len=BYTES", writes one byte in each page (one fault each),
- * then sleeps M times 1 ms (one context switch each) and prints "done"
- * and "csw=V+I": the voluntary and involuntary context switches the kernel
- * counted for it (/proc/self/status) from main() on.
+ * then sleeps M times 1 ms (one voluntary context switch each: a sleep whose
+ * timer fired while the CPU was taken before it blocked is made again) and
+ * prints "done" and "csw=V+I": the voluntary and involuntary context
+ * switches the kernel counted for it (/proc/self/status) from main() on.
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +28,14 @@ static void switches(long *v, long *iv)
 	}
 	if (f)
 		fclose(f);
+}
+
+/* the voluntary context switches of this thread so far */
+static long voluntary(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw;
 }
 
 int main(int argc, char **argv)
@@ -47,8 +58,13 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	for (long i = 0; i < n; i++)
 		buf[i * page] = 1;
-	for (long i = 0; i < m; i++)
-		nanosleep(&ms, NULL);
+	for (long i = 0; i < m; i++) {
+		long v = voluntary();
+
+		do
+			nanosleep(&ms, NULL);
+		while (v >= 0 && voluntary() == v);
+	}
 	switches(&v1, &iv1);
 	printf("done\ncsw=%ld+%ld\n", v1 - v0, iv1 - iv0);
 	return 0;
