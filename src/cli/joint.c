@@ -9,7 +9,6 @@
 #include "cli/joint.h"
 #include "cli/options.h"
 #include "report/rtable.h"
-#include "util/json.h"
 
 /*
  * An inner profiler's rows as events: while its interval and snapshot
@@ -64,17 +63,13 @@ static void rows_row(struct rt_sink *k, const struct rt_desc *d, const struct rt
 {
 	struct joint_rows *r = (struct joint_rows *)k;
 	struct evsel *ev;
-	struct json j;
 	char text[4096], *m;
 	size_t nt, nm;
 
 	for (int i = 0; i < d->ncols; i++)
 		if ((d->cols[i].flags & RT_ROW_IF) && !v[i].b)
 			return; /* a line of the text only */
-	if (!(ev = row_evsel(r, d)) || json__frag_begin(&j))
-		return;
-	rt_json__members(&j, d, v);
-	if (!(m = json__frag_end(&j)))
+	if (!(ev = row_evsel(r, d)) || !(m = rt_json__frag(d, v)))
 		return;
 	nt = rt_fields__text(d, v, text, sizeof(text));
 	nm = strlen(m);

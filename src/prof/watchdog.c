@@ -37,7 +37,6 @@
 #include "sym/ksyms.h"
 #include "sym/stack.h"
 #include "sym/symaddr.h"
-#include "util/json.h"
 #include "util/units.h"
 
 #define NS_PER_SEC 1000000000ULL
@@ -257,15 +256,26 @@ static const char *clk_what(const struct watchdog *w, int k, int cpu, char *buf,
 	return buf;
 }
 
+/* What a kept sample's row points to: its event line's head and stack. */
+struct kept_ent {
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	char comm[EVL_COMM_LEN];
+};
+
 struct print_arg {
 	struct session *s;
 	struct watchdog *w;
-	struct json *j;	   /* --json: the open "samples" array */
 	struct rt_sink *k; /* text: the event lines' sink */
+	/* --json: the rows of "samples" (rows[n * KEPT_NCOLS]), room for @cap */
+	unsigned n, cap;
+	struct rt_val *rows;
+	struct kept_ent *ents;
 };
 
 /* A kept sample: text "  ... ip ADDR [SYM+OFF]", its stack; --json an element of "samples". */
-static const struct rt_col kept_cols[] = {
+#define KEPT_NCOLS 6
+static const struct rt_col kept_cols[KEPT_NCOLS] = {
 	{ .type = RT_ROW },
 	{ .type = RT_STR, .flags = RT_NO_JSON },
 	RT_COL("ip", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
@@ -273,34 +283,71 @@ static const struct rt_col kept_cols[] = {
 	RT_COL("ip_off", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
 	RT_COL("stack", NULL, RT_STACK, RT_UNIT_NONE, 6, RT_OMIT_EMPTY),
 };
-static const struct rt_desc kept_desc = { .cols = kept_cols, .ncols = 6 };
+static const struct rt_desc kept_desc = { .cols = kept_cols, .ncols = KEPT_NCOLS };
 
+/* The row @r of a kept sample, its head and stack in @e; its text in @text if not NULL. */
+static void kept_row(struct print_arg *a, const struct sample *smp, struct kept_ent *e,
+		     struct rt_val *r, char *text, size_t len)
+{
+	const struct sym *sym = ksyms__find(a->w->ks, smp->ip, NULL);
+
+	if (text) {
+		int n = snprintf(text, len, "ip %016llx", (unsigned long long)smp->ip);
+
+		if (sym)
+			snprintf(text + n, len - n, " %s+0x%llx", sym->name,
+				 (unsigned long long)(smp->ip - sym->start));
+	}
+	evline__row_kept(e->v, &e->stk, e->comm, a->s, NULL, smp, a->w->smp->name);
+	r[0] = (struct rt_val){ .row = { &evline_head, e->v } };
+	r[1] = (struct rt_val){ .s = text };
+	r[2] = (struct rt_val){ .u = smp->ip };
+	r[3] = (struct rt_val){ .s = sym ? sym->name : NULL };
+	r[4] = (struct rt_val){ .u = sym ? smp->ip - sym->start : 0, .null = !sym };
+	r[5] = (struct rt_val){ .stk = &e->stk };
+}
+
+/* Text: a kept sample's line (and stack) under the warning. */
 static void print_kept(void *arg, const struct sample *smp)
 {
-	struct print_arg *a = arg;
-	const struct sym *sym = ksyms__find(a->w->ks, smp->ip, NULL);
-	struct rt_val v[EVL_NCOLS];
-	struct rt_stack stk;
+	struct kept_ent e;
+	struct rt_val r[KEPT_NCOLS];
 	char text[640];
-	const struct rt_val r[] = { { .row = { &evline_head, v } },
-				    { .s = text },
-				    { .u = smp->ip },
-				    { .s = sym ? sym->name : NULL },
-				    { .u = sym ? smp->ip - sym->start : 0, .null = !sym },
-				    { .stk = &stk } };
-	int n = snprintf(text, sizeof(text), "ip %016llx", (unsigned long long)smp->ip);
 
-	if (sym)
-		snprintf(text + n, sizeof(text) - n, " %s+0x%llx", sym->name,
-			 (unsigned long long)(smp->ip - sym->start));
-	evline__row(v, &stk, a->s, NULL, smp, NULL, a->w->smp->name);
-	if (a->k) {
-		rtable__one(a->k, &kept_desc, r);
+	kept_row(arg, smp, &e, r, text, sizeof(text));
+	rtable__one(((struct print_arg *)arg)->k, &kept_desc, r);
+}
+
+/* --json: a kept sample's row, one more of "samples". */
+static void collect_kept(void *arg, const struct sample *smp)
+{
+	struct print_arg *a = arg;
+
+	if (a->n == a->cap)
 		return;
-	}
-	json__obj(a->j, NULL);
-	rt_json__members(a->j, &kept_desc, r);
-	json__close(a->j);
+	kept_row(a, smp, &a->ents[a->n], &a->rows[a->n * KEPT_NCOLS], NULL, 0);
+	a->n++;
+}
+
+static void count_kept(void *arg, const struct sample *smp)
+{
+	(void)arg, (void)smp;
+}
+
+/*
+ * --json: the kept samples' rows, as the value of "samples" (no member
+ * when out of memory).  Free a->rows and a->ents after.
+ */
+static struct rt_val kept_rows(struct print_arg *a, int cpu, u64 since)
+{
+	a->n = 0;
+	a->cap = gapwatch__kept(a->w->gw, cpu, since, count_kept, NULL);
+	a->rows = a->cap ? calloc(a->cap, KEPT_NCOLS * sizeof(*a->rows)) : NULL;
+	a->ents = a->cap ? calloc(a->cap, sizeof(*a->ents)) : NULL;
+	if (a->cap && (!a->rows || !a->ents))
+		return (struct rt_val){ .null = true };
+	gapwatch__kept(a->w->gw, cpu, since, collect_kept, a);
+	return (struct rt_val){ .row = { &kept_desc, a->rows }, .n = a->n };
 }
 
 /*
@@ -319,7 +366,7 @@ static const struct rt_col warning_cols[] = {
 	WD_HEAD,
 	RT_COL("for_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
 	RT_COL("limit_ns", NULL, RT_NS, RT_UNIT_NS, 0, RT_NO_TEXT),
-	{ .name = "samples", .type = RT_JSON },
+	{ .name = "samples", .type = RT_ROWS, .flags = RT_OMIT_EMPTY },
 };
 static const struct rt_desc warning_desc = { .type = "warning", .cols = warning_cols, .ncols = 8 };
 static const struct rt_col rec_cols[] = {
@@ -334,28 +381,24 @@ static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 	FILE *out = session__out(s);
 	bool json = session__json(s);
 	struct evline_text lines;
-	struct print_arg a = { s, w, NULL, json ? NULL : evline_text__init(&lines, s, out, "  ") };
+	struct print_arg a = { .s = s,
+			       .w = w,
+			       .k = json ? NULL : evline_text__init(&lines, s, out, "  ") };
 
 	if (cpu < 0 || cpu >= w->nr_watched || !w->watched[cpu])
 		return;
 	for (int k = CLK_HARD; k <= CLK_SOFT; k++) {
 		char ts[64], age_s[32], lim[32], name[32], text[256];
 		const char *what = clk_what(w, k, cpu, name, sizeof(name));
-		char *kept = NULL;
-		struct json j;
+		struct rt_val kept = { .null = true };
 		u64 age, since;
 
 		if (k == CLK_SOFT && w->soft_off)
 			continue;
 		if (!gapwatch__overdue(w->gw, k, cpu, now, w->warn_at[k], &age, &since))
 			continue;
-		/* --json: the kept samples, members of their own, written once */
-		if (json && !json__frag_begin(&j)) {
-			json__arr(&j, "samples");
-			a.j = &j;
-			gapwatch__kept(w->gw, cpu, since, print_kept, &a);
-			kept = json__frag_end(&j);
-		}
+		if (json)
+			kept = kept_rows(&a, cpu, since);
 		session__fmt_time(s, now, ts, sizeof(ts));
 		snprintf(text, sizeof(text), "%s watchdog: CPU %d: %s %s for %s, a %s lockup at %s",
 			 ts, cpu, k == CLK_HARD ? "no" : "no run of", what,
@@ -369,8 +412,11 @@ static void check(struct session *s, struct watchdog *w, int cpu, u64 now)
 						  { .s = what },
 						  { .u = age },
 						  { .u = w->limit[k] },
-						  { .s = kept } });
-		free(kept);
+						  kept });
+		free(a.rows);
+		free(a.ents);
+		a.rows = NULL;
+		a.ents = NULL;
 		if (!json && !gapwatch__kept(w->gw, cpu, since, print_kept, &a))
 			fprintf(out, "  no %s sample on CPU %d since then%s\n", w->smp->name, cpu,
 				k == CLK_HARD && !strcmp(w->smp->name, "cpu-clock")

@@ -5,7 +5,6 @@
 #include "engine/session.h"
 #include "report/evline.h"
 #include "sym/stack.h"
-#include "util/json.h"
 
 const struct rt_col evline_cols[EVL_NCOLS] = {
 	[EVL_TIME] = { .name = "time_ns",
@@ -103,6 +102,16 @@ void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, stru
 	v[EVL_FIELDS] = (struct rt_val){ .rec = { .of = ev, .smp = smp } };
 	*stk = (struct rt_stack){ .ctx = session__stack(s), .smp = smp };
 	v[EVL_STACK] = (struct rt_val){ .stk = stk };
+}
+
+void evline__row_kept(struct rt_val *v, struct rt_stack *stk, char *comm, struct session *s,
+		      struct evsel *ev, const struct sample *smp, const char *name)
+{
+	evline__row(v, stk, s, ev, smp, NULL, name);
+	if (ev && ev->row)
+		return; /* the inner profiler's name, as long as the event lives */
+	snprintf(comm, EVL_COMM_LEN, "%s", v[EVL_COMM].s);
+	v[EVL_COMM].s = comm;
 }
 
 /*
@@ -203,21 +212,4 @@ void evline__print(struct session *s, struct evsel *ev, const struct sample *smp
 
 	evline__row(v, &stk, s, ev, smp, NULL, NULL);
 	text_row(evline_text__init(&t, s, out, prefix), &evline_desc, v);
-}
-
-void evline__members(struct json *j, struct session *s, struct evsel *ev, const struct sample *smp)
-{
-	struct rt_val v[EVL_NCOLS];
-	struct rt_stack stk;
-
-	evline__row(v, &stk, s, ev, smp, NULL, NULL);
-	rt_json__members(j, &evline_desc, v);
-}
-
-void evline__object(struct json *j, const char *key, struct session *s, struct evsel *ev,
-		    const struct sample *smp)
-{
-	json__obj(j, key);
-	evline__members(j, s, ev, smp);
-	json__close(j);
 }

@@ -37,7 +37,6 @@
 struct session;
 struct evsel;
 struct sample;
-struct json;
 
 enum evline_col {
 	EVL_TIME,
@@ -62,6 +61,15 @@ extern const struct rt_desc evline_desc;
  */
 void evline__row(struct rt_val *v, struct rt_stack *stk, struct session *s, struct evsel *ev,
 		 const struct sample *smp, const char *comm, const char *name);
+
+/*
+ * evline__row for a row kept while more are made (a list of rows, RT_ROWS):
+ * its comm copied into @comm[EVL_COMM_LEN], since a later row's comm lookup
+ * may move the table the first one's points into.
+ */
+#define EVL_COMM_LEN 16
+void evline__row_kept(struct rt_val *v, struct rt_stack *stk, char *comm, struct session *s,
+		      struct evsel *ev, const struct sample *smp, const char *name);
 
 /* The text line: a sink of evline_desc's rows, each line after @prefix (NULL: none). */
 struct evline_text {
@@ -95,15 +103,6 @@ void evline__head(FILE *out, const char *ts, const char *comm, uint32_t tid, uin
 /* One whole event as trace's text prints it, after @prefix (NULL: none). */
 void evline__print(struct session *s, struct evsel *ev, const struct sample *smp, FILE *out,
 		   const char *prefix);
-
-/*
- * The event's members (all the columns, as an RT_ROW of evline_desc
- * writes them) into @j's open object: an event inside another record.
- */
-void evline__members(struct json *j, struct session *s, struct evsel *ev, const struct sample *smp);
-/* The event as the object @key of @j's open object (an RT_ROW of evline_desc). */
-void evline__object(struct json *j, const char *key, struct session *s, struct evsel *ev,
-		    const struct sample *smp);
 
 /*
  * A record of a profiler's own about one event is the event line's head

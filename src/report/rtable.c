@@ -238,7 +238,8 @@ static struct rt_text *text_of(struct rt_sink *k)
 static bool text_col(const struct rt_col *c)
 {
 	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 && c->type != RT_JSON &&
-	       c->type != RT_STACK && c->type != RT_FIELDS && c->type != RT_ROW;
+	       c->type != RT_STACK && c->type != RT_FIELDS && c->type != RT_ROW &&
+	       c->type != RT_ROWS;
 }
 
 static int text_width(const struct rt_text *t, int i, const struct rt_col *c)
@@ -577,6 +578,15 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 		if (c->name)
 			json__close(j);
 		break;
+	case RT_ROWS:
+		json__arr(j, c->name);
+		for (uint64_t i = 0; i < v->n; i++) {
+			json__obj(j, NULL);
+			rt_json__members(j, v->row.d, v->row.v + i * (size_t)v->row.d->ncols);
+			json__close(j);
+		}
+		json__close(j);
+		break;
 	}
 }
 
@@ -601,6 +611,16 @@ void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_v
 	}
 	if (obj)
 		json__close(j);
+}
+
+char *rt_json__frag(const struct rt_desc *d, const struct rt_val *v)
+{
+	struct json j;
+
+	if (json__frag_begin(&j))
+		return NULL;
+	rt_json__members(&j, d, v);
+	return json__frag_end(&j);
 }
 
 static void jl_row(struct rt_sink *k, const struct rt_desc *d, const struct rt_val *v)

@@ -22,7 +22,7 @@
  *                     that hold values, {"lo","hi","count"}, "lo_ns" and
  *                     "hi_ns" in ns; no text cell: log2_hist__print)
  *            RT_STRS  .sv, .n strings (JSON: an array; text: joined by ';')
- *            RT_JSON  .s, members already written (json__frag_end), or NULL
+ *            RT_JSON  .s, members already written (rt_json__frag), or NULL
  *            RT_STACK .stk, a stack (struct rt_stack; JSON: an array of
  *                     frames; text: no cell, its frames under the row)
  *            RT_FIELDS .rec, a record's payload: .rec.of its struct evsel,
@@ -31,6 +31,12 @@
  *            RT_ROW   .row, a row of another description as one value
  *                     (JSON: an object of its members; .row.v NULL: null;
  *                     a column without a name puts the members in the row)
+ *            RT_ROWS  .row and .n, a list of rows of another description:
+ *                     .n rows of .row.d's columns, .row.v their values,
+ *                     row after row (n * .row.d->ncols); .null: none
+ *                     (JSON: an array of objects, each the row's members
+ *                     as RT_ROW writes them, [] for no rows; a name is
+ *                     needed; text: no cell, the producer prints its lines)
  *   unit   RT_UNIT_NS, _BYTES, _COUNT, _PERCENT or _NONE: for sinks that
  *          keep units apart (and RT_STATS/RT_LOG2 print times by it)
  *   obj    JSON: the column is a member of this object of the row; the
@@ -108,6 +114,7 @@ enum rt_type {
 	RT_STACK,
 	RT_FIELDS,
 	RT_ROW,
+	RT_ROWS,
 };
 
 enum rt_unit {
@@ -217,7 +224,7 @@ struct rt_val {
 		} row;
 	};
 	const char *s;
-	uint64_t n; /* RT_STRS: how many; RT_PCT_OF: the whole */
+	uint64_t n; /* RT_STRS, RT_ROWS: how many; RT_PCT_OF: the whole */
 	bool num;   /* RT_STR: the text of the number .i (JSON writes the number) */
 	bool real;  /* RT_STR with .num: the number is .d, a real */
 	/*
@@ -296,6 +303,12 @@ struct rt_sink *rt_json__init(struct rt_json *j, FILE *fp, const struct stats_st
  */
 struct json;
 void rt_json__members(struct json *j, const struct rt_desc *d, const struct rt_val *v);
+/*
+ * A row's members as rt_json__members writes them, kept as text (malloc'd;
+ * NULL when out of memory): the value of an RT_JSON column of a record
+ * written later (a slow pair's members begin its timeline's line).
+ */
+char *rt_json__frag(const struct rt_desc *d, const struct rt_val *v);
 
 /* Room for either of the two, for a producer that picks one. */
 union rt_sinks {

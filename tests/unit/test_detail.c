@@ -6,7 +6,8 @@
  * hide<TIME folds each run of events closer than TIME to the one before
  * into "... N events, each closer than hide<" and the run's last event (the
  * start and end of the pair are never folded); --json gives the same
- * timeline with "hidden": N on the event that closes a run.
+ * timeline with "hidden": N on the event that closes a run (with --dump
+ * DIR that output in DIR/detail.json).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,9 @@ static void test_text(void)
 	synth_run__cleanup(&r);
 }
 
+/* --dump DIR: test_json's output in DIR/detail.json (to compare builds) */
+static const char *dump_dir;
+
 static void test_json(void)
 {
 	struct synth_run r;
@@ -194,6 +198,17 @@ static void test_json(void)
 	      "start: %s", synth_run__err(&r));
 	records(&r);
 	out = synth_run__finish(&r);
+	if (dump_dir) {
+		FILE *fp;
+
+		snprintf(b, sizeof(b), "%s/detail.json", dump_dir);
+		fp = fopen(b, "w");
+		CHECK(fp != NULL, "%s", b);
+		if (fp) {
+			fputs(out, fp);
+			fclose(fp);
+		}
+	}
 	grep(out, "\"type\":\"slow\"", b, sizeof(b));
 	CHECK(b[0] && !strchr(b, '|'), "one slow record: %s\n%s", b, out);
 	CHECK_INT(count(b, "\"offset_ns\":"), 8);
@@ -205,8 +220,10 @@ static void test_json(void)
 	synth_run__cleanup(&r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--dump"))
+		dump_dir = argv[2];
 	test_text();
 	test_json();
 	return ut_done("test_detail");

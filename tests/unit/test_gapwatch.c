@@ -5,8 +5,10 @@
  * with that length, shorter ones are not, gaps of idle CPUs are not
  * reported, a gap that ends in user mode is a stall; the watchdog's
  * thresholds are approached once per episode, on the right CPU, with the
- * samples taken meanwhile.  (No user-space program can hold interrupts off
- * for seconds: this is where the lockup logic is tested.)
+ * samples taken meanwhile (--json: a list in the warning's record; with
+ * --dump DIR that output in DIR/watchdog.json).  (No user-space program
+ * can hold interrupts off for seconds: this is where the lockup logic is
+ * tested.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -160,13 +162,19 @@ static void module_tests(void)
 
 /* ---- the profilers on injected sessions ---- */
 
-static int start(struct synth_run *r, const char *name, const char *args)
+static int start_json(struct synth_run *r, const char *name, const char *args, bool json)
 {
 	static const struct synth_fmt fmts[] = { { "timer", fmt_hrtimer },
 						 { "sched", fmt_sched_switch },
 						 { NULL, NULL } };
 
-	return synth_run__start(r, name, args, &(struct synth_run_opts){ .fmts = fmts });
+	return synth_run__start(r, name, args,
+				&(struct synth_run_opts){ .fmts = fmts, .json = json });
+}
+
+static int start(struct synth_run *r, const char *name, const char *args)
+{
+	return start_json(r, name, args, false);
 }
 
 /* init refused the command line as a usage error */
@@ -372,6 +380,102 @@ static void migration(struct synth_run *r, struct evsel *ev, u32 cpu, u64 t, con
 			(int)cpu);
 }
 
+/* --dump DIR: the JSON of watchdog_json_tests in DIR/watchdog.json (to compare builds) */
+static const char *dump_dir;
+
+/* The line of @out that holds @needle, into @buf ("" if none). */
+static void line_of(const char *out, const char *needle, char *buf, size_t len)
+{
+	const char *at = strstr(out, needle), *b, *e;
+
+	buf[0] = 0;
+	if (!at)
+		return;
+	for (b = at; b > out && b[-1] != '\n'; b--)
+		;
+	e = strchr(at, '\n');
+	snprintf(buf, len, "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), e = strlen(end);
+
+	return n >= e && !strcmp(s + n - e, end);
+}
+
+/*
+ * --json: a warning's record holds the samples taken meanwhile, each an
+ * object of its event line's members, its ip and its stack ([] for none).
+ */
+static void watchdog_json_tests(unsigned long long thresh, u64 fn, u64 sched)
+{
+	struct evsel *hr, *smp;
+	struct synth_run r;
+	static char line[64 * 1024];
+	const char *out, *name;
+	char buf[160];
+	FILE *dump = NULL;
+	u64 t = 1000 * SEC;
+
+	if (dump_dir) {
+		snprintf(buf, sizeof(buf), "%s/watchdog.json", dump_dir);
+		dump = fopen(buf, "w");
+		CHECK(dump != NULL, "%s", buf);
+	}
+	/* CPU 1: samples every 100ms and no hrtimer: warned at thresh/2, the last 32 kept */
+	CHECK(start_json(&r, "watchdog", "-g", true) == 0, "watchdog --json: %s", err_of(&r));
+	hr = event(&r, "timer:hrtimer_expire_entry");
+	smp = event(&r, "cpu-clock");
+	if (!smp)
+		smp = event(&r, "cycles");
+	if (!hr || !smp) {
+		synth_run__cleanup(&r);
+		if (dump)
+			fclose(dump);
+		return;
+	}
+	name = smp->name;
+	session__inject(r.s, synth__comm(&r.b, 400, 400, "spinner", 1, 1), 1);
+	hrtimer(&r, hr, 1, t, fn);
+	for (unsigned i = 1; i * 100 * MS <= thresh * SEC * 6 / 10; i++)
+		sample(&r, smp, 1, 400, t + i * 100 * MS, sched + i);
+	hrtimer(&r, hr, 1, t + thresh * SEC * 65 / 100, fn);
+	out = synth_run__finish(&r);
+	if (dump)
+		fputs(out, dump);
+	line_of(out, "\"cpu\":1,\"lockup\":\"hard\"", line, sizeof(line));
+	CHECK(!strncmp(line, "{\"type\":\"warning\",\"time_ns\":",
+		       strlen("{\"type\":\"warning\",\"time_ns\":")) &&
+		      strstr(line, "\"what\":\"watchdog hrtimer\",\"for_ns\":"),
+	      "CPU 1's warning: %s", out);
+	snprintf(buf, sizeof(buf),
+		 "\"comm\":\"spinner\",\"pid\":400,\"tid\":400,\"cpu\":1,"
+		 "\"event\":\"%s\",\"ip\":\"0x",
+		 name);
+	CHECK_INT(count_lines(line, "\"samples\":[{\"time_ns\":"), 1);
+	CHECK_INT(count_lines(line, buf), 32);
+	CHECK_INT(count_lines(line, "\"stack\":[{\"addr\":\"0x"), 32);
+	CHECK(ends_with(line, "}]}"), "its end: %s", line);
+	synth_run__cleanup(&r);
+
+	/* CPU 1: an hrtimer long ago and nothing since, asked at the interval: no samples */
+	CHECK(start_json(&r, "watchdog", "", true) == 0, "watchdog --json: %s", err_of(&r));
+	hr = event(&r, "timer:hrtimer_expire_entry");
+	if (hr) {
+		hrtimer(&r, hr, 1, session__now(r.s) - thresh * SEC * 7 / 10, fn);
+		r.p->ops.interval(r.s, r.priv);
+		out = synth_run__finish(&r);
+		if (dump)
+			fputs(out, dump);
+		line_of(out, "\"cpu\":1,\"lockup\":\"hard\"", line, sizeof(line));
+		CHECK(ends_with(line, ",\"samples\":[]}"), "no samples: an empty list: %s", out);
+	}
+	synth_run__cleanup(&r);
+	if (dump)
+		fclose(dump);
+}
+
 static void watchdog_tests(void)
 {
 	unsigned long long thresh = read_thresh();
@@ -550,14 +654,18 @@ static void watchdog_tests(void)
 	synth_run__finish(&r);
 	synth_run__cleanup(&r);
 
+	watchdog_json_tests(thresh, fn, sched);
+
 	CHECK(start(&r, "watchdog", "--warn 30") != 0 && usage(&r), "--warn 30: usage error");
 	synth_run__cleanup(&r);
 	CHECK(start(&r, "watchdog", "-F 20000") != 0 && usage(&r), "-F 20000: usage error");
 	synth_run__cleanup(&r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--dump"))
+		dump_dir = argv[2];
 	module_tests();
 	irq_off_tests();
 	watchdog_tests();

@@ -236,6 +236,84 @@ static void test_row(void)
 }
 
 /*
+ * RT_ROWS: a list of rows of another description, an array of objects in
+ * JSON ([] for none; null or no member without a value), no text cell.
+ */
+static void test_rows(void)
+{
+	static const struct rt_col ev_cols[] = {
+		{ .name = "tid", .title = "TID", .type = RT_U64 },
+		{ .name = "comm", .title = "COMM", .type = RT_STR },
+	};
+	static const struct rt_desc ev = { .cols = ev_cols, .ncols = 2 };
+	static const struct rt_col in_cols[] = {
+		{ .name = "mark", .type = RT_STR, .flags = RT_OMIT_EMPTY },
+		{ .name = "offset_ns", .type = RT_S64, .unit = RT_UNIT_NS },
+		{ .type = RT_ROW }, /* its members in each element */
+	};
+	static const struct rt_desc in = { .cols = in_cols, .ncols = 3 };
+	static const struct rt_col out_cols[] = {
+		{ .name = "key", .title = "KEY", .type = RT_U64, .width = 3 },
+		{ .name = "timeline", .title = "TIMELINE", .type = RT_ROWS },
+		{ .name = "kept", .type = RT_ROWS, .flags = RT_OMIT_EMPTY },
+		{ .name = "n", .title = "N", .type = RT_U64, .width = 2 },
+	};
+	static const struct rt_desc out_d = { .type = "slow", .cols = out_cols, .ncols = 4 };
+	const struct rt_val e[2][2] = { { { .u = 7 }, { .s = "sh" } },
+					{ { .u = 8 }, { .s = "cat" } } };
+	const struct rt_val rows[2 * 3] = {
+		{ .s = "S" },  { .i = 0 },  { .row = { &ev, e[0] } },
+		{ .s = NULL }, { .i = -5 }, { .row = { &ev, e[1] } },
+	};
+	const struct rt_val full[] = { { .u = 1 },
+				       { .row = { &in, rows }, .n = 2 },
+				       { .row = { &in, rows + 3 }, .n = 1 },
+				       { .u = 2 } };
+	const struct rt_val none[] = {
+		{ .u = 2 }, { .row = { &in, NULL }, .n = 0 }, { .null = true }, { .u = 0 }
+	};
+	const struct rt_val null[] = {
+		{ .u = 3 }, { .null = true }, { .row = { &in, NULL }, .n = 0 }, { .u = 0 }
+	};
+	union rt_sinks u;
+	char *out = NULL, *frag, line[128];
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	struct rt_sink *k = rt_json__init(&u.json, fp, NULL);
+
+	rtable__begin(k, &out_d);
+	rtable__row(k, full);
+	rtable__row(k, none);
+	rtable__row(k, null);
+	rtable__end(k);
+	k = rt_text__init(&u.text, fp);
+	rtable__begin(k, &out_d);
+	rtable__row(k, full);
+	rtable__row(k, none);
+	rtable__end(k);
+	fclose(fp);
+	CHECK_STR(out, "{\"type\":\"slow\",\"key\":1,\"timeline\":[{\"mark\":\"S\","
+		       "\"offset_ns\":0,\"tid\":7,\"comm\":\"sh\"},{\"offset_ns\":-5,"
+		       "\"tid\":8,\"comm\":\"cat\"}],\"kept\":[{\"offset_ns\":-5,"
+		       "\"tid\":8,\"comm\":\"cat\"}],\"n\":2}\n"
+		       "{\"type\":\"slow\",\"key\":2,\"timeline\":[],\"n\":0}\n"
+		       "{\"type\":\"slow\",\"key\":3,\"timeline\":null,\"kept\":[],"
+		       "\"n\":0}\n"
+		       "KEY  N\n"
+		       "  1  2\n"
+		       "  2  0\n");
+	free(out);
+
+	/* a row's members kept as text (an RT_JSON value later) */
+	frag = rt_json__frag(&out_d, none);
+	CHECK_STR(frag, "\"key\":2,\"timeline\":[],\"n\":0");
+	free(frag);
+	/* an event's fields in text leave the list out */
+	rt_fields__text(&out_d, full, line, sizeof(line));
+	CHECK(!strcmp(line, "key=1 n=2"), "fields: %s", line);
+}
+
+/*
  * A value without one (.null), a number whose text the producer writes
  * (RT_STR .num, .real) and optional words at the end of a line (RT_TAIL).
  */
@@ -520,6 +598,7 @@ int main(void)
 		hist__delete(sleep_h[r]);
 	}
 	test_row();
+	test_rows();
 	check_blank_row_if();
 	return ut_done("test_rtable");
 }

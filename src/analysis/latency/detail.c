@@ -10,7 +10,6 @@
 #include "report/evline.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
-#include "util/json.h"
 #include "util/list.h"
 #include "util/units.h"
 
@@ -203,11 +202,15 @@ static void print_one(struct session *s, const struct detail_pair *p, const stru
  * mark ('S', 'E' or ' ') and how many hidden events (hide<N: closer than N
  * to the one before) its run folded before it.
  */
+struct tl_ent;
 struct tl_out {
 	struct session *s;
 	const struct detail_pair *p;
 	FILE *out;
-	struct json *j;
+	/* --json: the timeline's rows (rows[n * 4], tl_desc's), room for @cap */
+	size_t n, cap;
+	struct rt_val *rows;
+	struct tl_ent *ents;
 };
 
 static void text_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
@@ -219,33 +222,61 @@ static void text_one(struct tl_out *o, const struct det_ev *e, char mark, u64 fo
 }
 
 /*
- * --json: one event of a timeline, an element of the open array: its mark,
+ * --json: one event of a timeline, an element of its "timeline": its mark,
  * how many closer events it hides, its offset from the pair's start, and
  * the event as the event line has it.
  */
-static const struct rt_col tl_cols[] = {
+#define TL_NCOLS 4
+static const struct rt_col tl_cols[TL_NCOLS] = {
 	{ .name = "mark", .type = RT_STR, .flags = RT_OMIT_EMPTY },
 	{ .name = "hidden", .type = RT_U64, .unit = RT_UNIT_COUNT, .flags = RT_OMIT_ZERO },
 	{ .name = "offset_ns", .type = RT_S64, .unit = RT_UNIT_NS },
 	{ .type = RT_ROW },
 };
-static const struct rt_desc tl_desc = { .cols = tl_cols, .ncols = 4 };
+static const struct rt_desc tl_desc = { .cols = tl_cols, .ncols = TL_NCOLS };
+
+/*
+ * --json: the timeline's line, {"type":"slow", the pair's members (the
+ * header), "truncated_ns" (when events left the full window), "timeline"}.
+ */
+static const struct rt_col slow_cols[] = {
+	{ .type = RT_JSON },
+	{ .name = "truncated_ns", .type = RT_S64, .unit = RT_UNIT_NS, .flags = RT_OMIT_EMPTY },
+	{ .name = "timeline", .type = RT_ROWS },
+};
+static const struct rt_desc slow_desc = { .type = "slow", .cols = slow_cols, .ncols = 3 };
+
+/* What a timeline's row points to, kept until the line is written. */
+struct tl_ent {
+	struct rt_val ev[EVL_NCOLS];
+	struct rt_stack stk;
+	char mark[2];
+	char comm[EVL_COMM_LEN];
+};
+
+static void count_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
+{
+	(void)e, (void)mark, (void)folded;
+	o->cap++;
+}
 
 static void row_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
 {
 	const struct sample *smp = &e->copy.smp;
-	struct rt_val v[EVL_NCOLS];
-	struct rt_stack stk;
-	char m[2] = { mark, 0 };
+	struct tl_ent *t;
+	struct rt_val *v;
 
-	evline__row(v, &stk, o->s, e->ev, smp, NULL, NULL);
-	json__obj(o->j, NULL);
-	rt_json__members(o->j, &tl_desc,
-			 (struct rt_val[]){ { .s = mark != ' ' ? m : NULL },
-					    { .u = folded },
-					    { .i = (int64_t)(smp->time - o->p->start) },
-					    { .row = { &evline_desc, v } } });
-	json__close(o->j);
+	if (o->n == o->cap)
+		return;
+	t = &o->ents[o->n];
+	v = &o->rows[o->n * TL_NCOLS];
+	evline__row_kept(t->ev, &t->stk, t->comm, o->s, e->ev, smp, NULL);
+	t->mark[0] = mark;
+	v[0] = (struct rt_val){ .s = mark != ' ' ? t->mark : NULL };
+	v[1] = (struct rt_val){ .u = folded };
+	v[2] = (struct rt_val){ .i = (int64_t)(smp->time - o->p->start) };
+	v[3] = (struct rt_val){ .row = { &evline_desc, t->ev } };
+	o->n++;
 }
 
 static void walk_timeline(struct detail *d, const struct detail_pair *p, u64 from, u64 to,
@@ -288,31 +319,52 @@ static void walk_timeline(struct detail *d, const struct detail_pair *p, u64 fro
 		emit(o, last_hidden, ' ', hidden - 1);
 }
 
-static void print_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
-			   const char *header)
+/*
+ * --json: the timeline's rows are made first (counted, then filled), then
+ * written as one record.  Out of memory: the line with an empty timeline,
+ * and -ENOMEM.
+ */
+static int json_timeline(struct detail *d, const struct detail_pair *p, u64 from, u64 to,
+			 const char *header, struct tl_out *o)
+{
+	int ret = 0;
+
+	walk_timeline(d, p, from, to, count_one, o);
+	if (o->cap) {
+		o->rows = calloc(o->cap, TL_NCOLS * sizeof(*o->rows));
+		o->ents = calloc(o->cap, sizeof(*o->ents));
+		if (o->rows && o->ents) {
+			walk_timeline(d, p, from, to, row_one, o);
+		} else {
+			o->cap = 0;
+			ret = -ENOMEM;
+		}
+	}
+	rtable__record(o->out, true, &slow_desc,
+		       (struct rt_val[]){ { .s = header },
+					  { .i = (int64_t)(d->dropped_time - p->start),
+					    .null = !d->dropped || d->dropped_time < from },
+					  { .row = { &tl_desc, o->rows }, .n = o->n } });
+	free(o->rows);
+	free(o->ents);
+	return ret;
+}
+
+static int print_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
+			  const char *header)
 {
 	u64 from = p->start > d->o.before ? p->start - d->o.before : 0;
 	u64 to = p->end + d->o.after;
 	struct tl_out o = { .s = s, .p = p, .out = session__out(s) };
 
-	if (session__json(s)) {
-		struct json j;
-
-		o.j = &j;
-		json__begin(&j, o.out, "slow");
-		json__raw(&j, header);
-		if (d->dropped && d->dropped_time >= from)
-			json__i64(&j, "truncated_ns", (int64_t)(d->dropped_time - p->start));
-		json__arr(&j, "timeline");
-		walk_timeline(d, p, from, to, row_one, &o);
-		json__end(&j);
-		return;
-	}
+	if (session__json(s))
+		return json_timeline(d, p, from, to, header, &o);
 	fprintf(o.out, "%s\n", header);
 	if (d->dropped && d->dropped_time >= from)
 		fprintf(o.out, "  (events before %+.6fs from the start left the full window)\n",
 			((double)d->dropped_time - (double)p->start) / 1e9);
 	walk_timeline(d, p, from, to, text_one, &o);
+	return 0;
 }
 
 int detail__pair(struct detail *d, struct session *s, const struct detail_pair *p,
@@ -320,10 +372,8 @@ int detail__pair(struct detail *d, struct session *s, const struct detail_pair *
 {
 	struct waiting *w;
 
-	if (!d->o.after || d->newest >= p->end + d->o.after) {
-		print_timeline(d, s, p, header);
-		return 0;
-	}
+	if (!d->o.after || d->newest >= p->end + d->o.after)
+		return print_timeline(d, s, p, header);
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->header = strdup(header))) {
 		free(w);
@@ -336,19 +386,23 @@ int detail__pair(struct detail *d, struct session *s, const struct detail_pair *
 	return 0;
 }
 
-void detail__flush(struct detail *d, struct session *s, bool all)
+int detail__flush(struct detail *d, struct session *s, bool all)
 {
+	int ret = 0;
+
 	/* waiting pairs are in order of their ends: the first not covered stops it */
 	while (d->wait && (all || d->newest >= d->wait->p.end + d->o.after)) {
 		struct waiting *w = d->wait;
 
-		print_timeline(d, s, &w->p, w->header);
+		if (print_timeline(d, s, &w->p, w->header))
+			ret = -ENOMEM;
 		d->wait = w->next;
 		if (!d->wait)
 			d->wait_tail = &d->wait;
 		free(w->header);
 		free(w);
 	}
+	return ret;
 }
 
 u64 detail__oldest_needed(const struct detail *d)

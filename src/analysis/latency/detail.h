@@ -57,18 +57,22 @@ struct detail_pair {
 };
 /*
  * Print @p's timeline under @header now, or once the window reaches end + N.
- * --json: @header is the members (json__frag_end) the timeline's one line
+ * --json: @header is the members (rt_json__frag) the timeline's one line
  * begins with: {"type":"slow",HEADER,"timeline":[{"mark":"S","offset_ns":0,
  * "time_ns":...,"comm":...,"pid":...,"tid":...,"cpu":...,"event":...,
- * "fields":{...},"stack":[...]},...]} (the event as evline__json's)
+ * "fields":{...},"stack":[...]},...]} (the event as the event line's members)
  * ("mark" "S" or "E" at the pair's ends only; "hidden": N on an event after
  * N events hide< left out; "truncated_ns": the offset before which events
- * left the full window).
+ * left the full window).  0, or -ENOMEM: the pair printed without what
+ * came after its end, or (--json) without its events.
  */
 int detail__pair(struct detail *d, struct session *s, const struct detail_pair *p,
 		 const char *header);
-/* Print the waiting timelines the window now covers (all of them with @all). */
-void detail__flush(struct detail *d, struct session *s, bool all);
+/*
+ * Print the waiting timelines the window now covers (all of them with @all).
+ * 0, or -ENOMEM: a --json timeline printed without its events.
+ */
+int detail__flush(struct detail *d, struct session *s, bool all);
 
 /* The oldest time the window must keep for the waiting timelines (U64_MAX: none). */
 u64 detail__oldest_needed(const struct detail *d);

@@ -14,7 +14,6 @@
 #include "report/outfile.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
-#include "util/json.h"
 #include "util/ofile.h"
 
 /* A pending start (the pairs payload). */
@@ -45,8 +44,8 @@ struct multipoint {
 	/* the table's key: the label (text; JSON: under json_row, or from and to), the key */
 	struct rt_col keys[LAT_MAX_KEYS];
 	int nr_keys;
-	/* --json: a slow pair's line (the last column: its events) */
-	struct rt_col slow[LAT_MAX_KEYS + 3];
+	/* --json: a slow pair's line (the last two columns: its events) */
+	struct rt_col slow[LAT_MAX_KEYS + 4];
 	struct rt_desc slow_desc;
 	u64 since; /* --json: where the next table's span begins */
 };
@@ -268,7 +267,9 @@ static void describe_slow(struct multipoint *mt)
 	}
 	c[n++] = (struct rt_col){ .name = mt->key_name, .type = hex_keys(mt) ? RT_STR : RT_U64 };
 	c[n++] = (struct rt_col){ .name = "duration_ns", .type = RT_U64, .unit = RT_UNIT_NS };
-	c[n++] = (struct rt_col){ .type = RT_JSON }; /* "start", "end": trace's event records */
+	/* trace's event records: "start" when kept, "end" (null: ended by a record) */
+	c[n++] = (struct rt_col){ .name = "start", .type = RT_ROW, .flags = RT_OMIT_EMPTY };
+	c[n++] = (struct rt_col){ .name = "end", .type = RT_ROW };
 	mt->slow_desc = (struct rt_desc){ .type = "slow", .cols = mt->slow, .ncols = n };
 }
 
@@ -409,7 +410,8 @@ void multipoint__see(struct multipoint *mt, struct session *s, struct evsel *ev,
 		return;
 	if (detail__add(d, ev, smp, key, has_key))
 		mt->failed_alloc = true;
-	detail__flush(d, s, false);
+	if (detail__flush(d, s, false))
+		mt->failed_alloc = true;
 	if (detail__trim_due(d)) {
 		u64 horizon = smp->time, before = mt->lat.dopts.before, need;
 
@@ -473,9 +475,19 @@ static void fmt_key(const struct multipoint *mt, u64 key, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, key);
 }
 
-/* --json: the slow pair's row of slow_desc; its events (@events) when not NULL. */
+/* --json: a slow pair's events, each an event line's row kept (its comm copied) */
+struct slow_ev {
+	struct rt_val v[EVL_NCOLS];
+	struct rt_stack stk;
+	char comm[EVL_COMM_LEN];
+};
+
+/*
+ * --json: the slow pair's row of slow_desc: its events "start" (if kept) and
+ * "end" (null: ended by a record) from @ev[2] (NULL: the row without them).
+ */
 static void slow_row(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
-		     const char *label, const char *events, char *kbuf, size_t len,
+		     const char *label, struct slow_ev *ev, char *kbuf, size_t len,
 		     struct rt_val *v)
 {
 	int n = 0;
@@ -489,23 +501,15 @@ static void slow_row(struct multipoint *mt, struct session *s, const struct mult
 	}
 	v[n++] = key_val(mt, p->key, kbuf, len);
 	v[n++] = (struct rt_val){ .u = p->delta };
-	v[n++] = (struct rt_val){ .s = events };
-}
-
-/* --json: the pair's events, "start" (if kept) and "end" (null: ended by a record). */
-static char *slow_events(struct session *s, const struct multipoint_pair *p)
-{
-	struct json j;
-
-	if (json__frag_begin(&j))
-		return NULL;
+	if (!ev)
+		return;
 	if (p->start_smp)
-		evline__object(&j, "start", s, p->start_ev, p->start_smp);
+		evline__row_kept(ev[0].v, &ev[0].stk, ev[0].comm, s, p->start_ev, p->start_smp,
+				 NULL);
 	if (p->end_ev)
-		evline__object(&j, "end", s, p->end_ev, p->end_smp);
-	else
-		json__null(&j, "end");
-	return json__frag_end(&j);
+		evline__row_kept(ev[1].v, &ev[1].stk, ev[1].comm, s, p->end_ev, p->end_smp, NULL);
+	v[n++] = (struct rt_val){ .row = { &evline_desc, p->start_smp ? ev[0].v : NULL } };
+	v[n++] = (struct rt_val){ .row = { &evline_desc, p->end_ev ? ev[1].v : NULL } };
 }
 
 static void print_slow(struct multipoint *mt, struct session *s, const struct multipoint_pair *p,
@@ -513,37 +517,22 @@ static void print_slow(struct multipoint *mt, struct session *s, const struct mu
 {
 	FILE *out = session__out(s);
 	char dbuf[32], kbuf[32], header[LAT_LABEL + 128], *frag = NULL;
-	struct rt_val v[LAT_MAX_KEYS + 3];
+	struct rt_val v[LAT_MAX_KEYS + 4];
 
 	if (mt->json && !mt->detail) {
-		char *events = slow_events(s, p);
-		struct rt_json js;
-		struct rt_sink *k = rt_json__init(&js, out, NULL);
+		struct slow_ev ev[2];
 
-		if (!events) {
-			mt->failed_alloc = true;
-			return;
-		}
-		slow_row(mt, s, p, label, events, kbuf, sizeof(kbuf), v);
-		rtable__begin(k, &mt->slow_desc);
-		rtable__row(k, v);
-		rtable__end(k);
-		free(events);
+		slow_row(mt, s, p, label, ev, kbuf, sizeof(kbuf), v);
+		rtable__record(out, true, &mt->slow_desc, v);
 		return;
 	}
 	if (mt->json) {
 		/* the timeline's line begins with these members: the row without its events */
 		struct rt_desc d = mt->slow_desc;
-		struct json j;
 
-		d.ncols--;
-		if (json__frag_begin(&j)) {
-			mt->failed_alloc = true;
-			return;
-		}
+		d.ncols -= 2;
 		slow_row(mt, s, p, label, NULL, kbuf, sizeof(kbuf), v);
-		rt_json__members(&j, &d, v);
-		if (!(frag = json__frag_end(&j))) {
+		if (!(frag = rt_json__frag(&d, v))) {
 			mt->failed_alloc = true;
 			return;
 		}
@@ -797,8 +786,8 @@ void multipoint__finish(struct multipoint *mt, struct session *s)
 {
 	u64 open = 0;
 
-	if (mt->detail)
-		detail__flush(mt->detail, s, true);
+	if (mt->detail && detail__flush(mt->detail, s, true))
+		mt->failed_alloc = true;
 	multipoint__print(mt, s);
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
