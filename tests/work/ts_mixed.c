@@ -3,9 +3,12 @@
  * task-state ground truth: 10 sleeps of 30 ms from sleep_long() and 100
  * of 1 ms from sleep_short(), interleaved.  The nanosleep system call is
  * issued inline so that the user stack (frame pointers; Debian's libc has
- * none) starts in these functions.
+ * none) starts in these functions.  A sleep whose timer fired while the
+ * CPU was taken before it blocked (no S state) is made again: 110 in S.
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +23,23 @@
 		ret;                                               \
 	})
 
+/* the voluntary context switches of this thread so far */
+static long voluntary(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw;
+}
+
+/* one nanosleep that blocked (a voluntary switch), however many it takes */
+#define blocking_nanosleep(ts)                        \
+	do {                                          \
+		long v_ = voluntary();                \
+		do                                    \
+			raw_nanosleep(ts);            \
+		while (v_ >= 0 && voluntary() == v_); \
+	} while (0)
+
 static unsigned long long now_ns(void)
 {
 	struct timespec ts;
@@ -33,7 +53,7 @@ __attribute__((noinline)) unsigned long long sleep_long(void)
 	struct timespec d = { 0, 30000000L };
 	unsigned long long t = now_ns();
 
-	raw_nanosleep(&d);
+	blocking_nanosleep(&d);
 	return now_ns() - t;
 }
 
@@ -42,7 +62,7 @@ __attribute__((noinline)) unsigned long long sleep_short(void)
 	struct timespec d = { 0, 1000000L };
 	unsigned long long t = now_ns();
 
-	raw_nanosleep(&d);
+	blocking_nanosleep(&d);
 	return now_ns() - t;
 }
 
