@@ -488,6 +488,8 @@ static int drain(struct session *s, struct buf *b)
 	unsigned n = 0;
 
 	b->read_time = session__now(s);
+	if (s->oq)
+		order__set_now(s->oq, b->read_time);
 	if (!ring__begin(&b->ring))
 		return 0;
 	if (!s->oq && s->perf.nr_bufs > 1)

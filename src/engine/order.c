@@ -45,7 +45,7 @@ struct gap_rec {
  */
 #define CHUNK_DATA (128 * 1024)
 #define CHUNK_SPARE 8 /* empty chunks kept for reuse */
-/* a record this far (ns) past the last pop's horizon is copied on its own */
+/* a record this far (ns) past the reader's clock (order__set_now) is copied on its own */
 #ifndef ORDER_FAR_AHEAD
 #define ORDER_FAR_AHEAD 1000000000ULL
 #endif
@@ -73,7 +73,7 @@ struct order_queue {
 	struct chunk *cur, *spare;
 	int nr_spare, nr_chunks;	/* nr_chunks: allocated, spares included */
 	size_t nr_alone;		/* bytes of copies allocated on their own */
-	uint64_t horizon;		/* the newest pop's (0: none yet) */
+	uint64_t now;			/* the reader's clock (0: not given) */
 	struct perf_event_header *last; /* popped, released on the next pop */
 	/* the gap marker refusals add to while nothing was queued after it */
 	struct gap_rec *gap;
@@ -194,6 +194,11 @@ static int before(const struct entry *a, const struct entry *b)
 static size_t cost(size_t size)
 {
 	return size + ORDER_ENTRY_COST;
+}
+
+void order__set_now(struct order_queue *q, uint64_t now)
+{
+	q->now = now < UINT64_MAX / 2 ? now : 0;
 }
 
 void order__set_budget(struct order_queue *q, size_t bytes)
@@ -396,7 +401,7 @@ int order__push(struct order_queue *q, uint64_t time, const struct perf_event_he
 
 	if (q->budget && q->bytes + cost(rec->size) > limit)
 		return refuse(q, time, tag, keep);
-	copy = copy_alloc(q, rec->size, q->horizon && time > q->horizon + ORDER_FAR_AHEAD);
+	copy = copy_alloc(q, rec->size, q->now && time > q->now + ORDER_FAR_AHEAD);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, rec, rec->size);
@@ -465,8 +470,6 @@ const struct perf_event_header *order__pop(struct order_queue *q, uint64_t horiz
 		oldest = &q->heap[0];
 		straggler = 1;
 	}
-	if (horizon > q->horizon && horizon < UINT64_MAX / 2)
-		q->horizon = horizon; /* (not the final drain's) */
 	if (!oldest || oldest->time > horizon)
 		return NULL;
 	top = straggler ? heap_pop(q) : run_pop(q);

@@ -35,6 +35,13 @@ void order__delete(struct order_queue *q);
  */
 #define ORDER_ENTRY_COST 48
 #define ORDER_GAP_ID (~0ULL)
+/*
+ * The reader's clock, on the records' clock (when it last read a ring): a
+ * record more than a second after it has a clock out of step, and its copy
+ * an allocation of its own (in a shared chunk it would keep the chunk for
+ * as long as it waits).  0: not known.
+ */
+void order__set_now(struct order_queue *q, uint64_t now);
 void order__set_budget(struct order_queue *q, size_t bytes);
 
 /*
@@ -55,10 +62,10 @@ size_t order__len(const struct order_queue *q);
 /* Highest number of records held at once (for -v). */
 size_t order__max_len(const struct order_queue *q);
 /* Bytes held now and at most (records and their bookkeeping). */
-/* The memory its copies take: chunks (spares included) and those of their own. */
-size_t order__mem(const struct order_queue *q);
 size_t order__bytes(const struct order_queue *q);
 size_t order__max_bytes(const struct order_queue *q);
+/* The memory its copies take: chunks (spares included) and those of their own. */
+size_t order__mem(const struct order_queue *q);
 /* Records refused by the budget so far: droppable ones, and kept ones past the reserve. */
 uint64_t order__dropped(const struct order_queue *q, uint64_t *kept);
 /* True when the budget has room for a droppable record of @size bytes. */

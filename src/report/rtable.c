@@ -19,7 +19,7 @@
 static struct rt_tap {
 	FILE *fp;
 	struct rt_sink *to;
-} *taps;
+} * taps;
 static int nr_taps, cap_taps;
 
 static const struct rt_sink_ops text_ops, json_ops;
@@ -239,7 +239,17 @@ static bool text_col(const struct rt_col *c)
 {
 	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 && c->type != RT_JSON &&
 	       c->type != RT_STACK && c->type != RT_FIELDS && c->type != RT_ROW &&
-	       c->type != RT_ROWS;
+	       c->type != RT_ROWS && c->type != RT_EACH;
+}
+
+/* RT_EACH's rows into the JSON array */
+static void each_row(void *ctx, const struct rt_desc *d, const struct rt_val *v)
+{
+	struct json *j = ctx;
+
+	json__obj(j, NULL);
+	rt_json__members(j, d, v);
+	json__close(j);
 }
 
 static int text_width(const struct rt_text *t, int i, const struct rt_col *c)
@@ -580,11 +590,14 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 		break;
 	case RT_ROWS:
 		json__arr(j, c->name);
-		for (uint64_t i = 0; i < v->n; i++) {
-			json__obj(j, NULL);
-			rt_json__members(j, v->row.d, v->row.v + i * (size_t)v->row.d->ncols);
-			json__close(j);
-		}
+		for (uint64_t i = 0; i < v->n; i++)
+			each_row(j, v->row.d, v->row.v + i * (size_t)v->row.d->ncols);
+		json__close(j);
+		break;
+	case RT_EACH:
+		json__arr(j, c->name);
+		if (v->each.fn)
+			v->each.fn(v->each.arg, each_row, j);
 		json__close(j);
 		break;
 	}

@@ -37,6 +37,11 @@
  *                     (JSON: an array of objects, each the row's members
  *                     as RT_ROW writes them, [] for no rows; a name is
  *                     needed; text: no cell, the producer prints its lines)
+ *            RT_EACH  .each, a list of rows made one at a time, as the
+ *                     sink writes them: .each.fn(.each.arg, emit, ctx)
+ *                     calls emit(ctx, desc, values) once per row (the
+ *                     values are read during the call only); JSON and
+ *                     text as RT_ROWS.  For a list too long to hold.
  *   unit   RT_UNIT_NS, _BYTES, _COUNT, _PERCENT or _NONE: for sinks that
  *          keep units apart (and RT_STATS/RT_LOG2 print times by it)
  *   obj    JSON: the column is a member of this object of the row; the
@@ -115,6 +120,7 @@ enum rt_type {
 	RT_FIELDS,
 	RT_ROW,
 	RT_ROWS,
+	RT_EACH,
 };
 
 enum rt_unit {
@@ -204,6 +210,9 @@ struct rt_stack {
 	const struct sample *smp;
 };
 
+/* RT_EACH: a row of @d's columns, values @v, written as it comes */
+typedef void rt_emit_fn(void *ctx, const struct rt_desc *d, const struct rt_val *v);
+
 struct rt_val {
 	union {
 		uint64_t u;
@@ -222,6 +231,10 @@ struct rt_val {
 			const struct rt_desc *d;
 			const struct rt_val *v;
 		} row;
+		struct {
+			void (*fn)(void *arg, rt_emit_fn *emit, void *ctx);
+			void *arg;
+		} each;
 	};
 	const char *s;
 	uint64_t n; /* RT_STRS, RT_ROWS: how many; RT_PCT_OF: the whole */

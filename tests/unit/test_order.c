@@ -476,7 +476,7 @@ static void test_exact(void)
 }
 
 /*
- * A record far ahead of the others (a clock out of step) would keep the
+ * A record far ahead of the reader's clock (a clock out of step) would keep the
  * chunk its copy is in as long as it waits: one each time round kept a
  * chunk each (400 rounds: 52 MB under a 1 MiB budget).  Such a record is
  * copied on its own: the chunks stay few, nothing is refused.
@@ -490,6 +490,7 @@ static void test_far_ahead(void)
 		return;
 	order__set_budget(q, 1 << 20);
 	for (int round = 0; round < 400; round++) {
+		order__set_now(q, now);
 		if (order__push(q, 1ULL << 60, sized(PERF_RECORD_SAMPLE, 16, 1ULL << 60, 0), 0, 0))
 			refused++;
 		for (int i = 0; i < 130; i++, now++)

@@ -207,10 +207,11 @@ struct tl_out {
 	struct session *s;
 	const struct detail_pair *p;
 	FILE *out;
-	/* --json: the timeline's rows (rows[n * 4], tl_desc's), room for @cap */
-	size_t n, cap;
-	struct rt_val *rows;
-	struct tl_ent *ents;
+	/* --json: the walk the JSON sink asks for (RT_EACH), each row to @emit */
+	struct detail *d;
+	u64 from, to;
+	rt_emit_fn *emit;
+	void *ctx;
 };
 
 static void text_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
@@ -242,11 +243,11 @@ static const struct rt_desc tl_desc = { .cols = tl_cols, .ncols = TL_NCOLS };
 static const struct rt_col slow_cols[] = {
 	{ .type = RT_JSON },
 	{ .name = "truncated_ns", .type = RT_S64, .unit = RT_UNIT_NS, .flags = RT_OMIT_EMPTY },
-	{ .name = "timeline", .type = RT_ROWS },
+	{ .name = "timeline", .type = RT_EACH },
 };
 static const struct rt_desc slow_desc = { .type = "slow", .cols = slow_cols, .ncols = 3 };
 
-/* What a timeline's row points to, kept until the line is written. */
+/* What a timeline's row points to, while the sink writes it. */
 struct tl_ent {
 	struct rt_val ev[EVL_NCOLS];
 	struct rt_stack stk;
@@ -254,29 +255,19 @@ struct tl_ent {
 	char comm[EVL_COMM_LEN];
 };
 
-static void count_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
-{
-	(void)e, (void)mark, (void)folded;
-	o->cap++;
-}
-
+/* --json: an event of the timeline, written at once (a timeline can be long) */
 static void row_one(struct tl_out *o, const struct det_ev *e, char mark, u64 folded)
 {
 	const struct sample *smp = &e->copy.smp;
-	struct tl_ent *t;
-	struct rt_val *v;
+	struct tl_ent t = { .mark = { mark } };
+	struct rt_val v[TL_NCOLS];
 
-	if (o->n == o->cap)
-		return;
-	t = &o->ents[o->n];
-	v = &o->rows[o->n * TL_NCOLS];
-	evline__row_kept(t->ev, &t->stk, t->comm, o->s, e->ev, smp, NULL);
-	t->mark[0] = mark;
-	v[0] = (struct rt_val){ .s = mark != ' ' ? t->mark : NULL };
+	evline__row_kept(t.ev, &t.stk, t.comm, o->s, e->ev, smp, NULL);
+	v[0] = (struct rt_val){ .s = mark != ' ' ? t.mark : NULL };
 	v[1] = (struct rt_val){ .u = folded };
 	v[2] = (struct rt_val){ .i = (int64_t)(smp->time - o->p->start) };
-	v[3] = (struct rt_val){ .row = { &evline_desc, t->ev } };
-	o->n++;
+	v[3] = (struct rt_val){ .row = { &evline_desc, t.ev } };
+	o->emit(o->ctx, &tl_desc, v);
 }
 
 static void walk_timeline(struct detail *d, const struct detail_pair *p, u64 from, u64 to,
@@ -319,35 +310,29 @@ static void walk_timeline(struct detail *d, const struct detail_pair *p, u64 fro
 		emit(o, last_hidden, ' ', hidden - 1);
 }
 
-/*
- * --json: the timeline's rows are made first (counted, then filled), then
- * written as one record.  Out of memory: the line with an empty timeline,
- * and -ENOMEM.
- */
+/* RT_EACH: the timeline's rows, as the JSON sink writes them */
+static void each_event(void *arg, rt_emit_fn *emit, void *ctx)
+{
+	struct tl_out *o = arg;
+
+	o->emit = emit;
+	o->ctx = ctx;
+	walk_timeline(o->d, o->p, o->from, o->to, row_one, o);
+}
+
+/* --json: the timeline's line, its events written as they are walked */
 static int json_timeline(struct detail *d, const struct detail_pair *p, u64 from, u64 to,
 			 const char *header, struct tl_out *o)
 {
-	int ret = 0;
-
-	walk_timeline(d, p, from, to, count_one, o);
-	if (o->cap) {
-		o->rows = calloc(o->cap, TL_NCOLS * sizeof(*o->rows));
-		o->ents = calloc(o->cap, sizeof(*o->ents));
-		if (o->rows && o->ents) {
-			walk_timeline(d, p, from, to, row_one, o);
-		} else {
-			o->cap = 0;
-			ret = -ENOMEM;
-		}
-	}
+	o->d = d;
+	o->from = from;
+	o->to = to;
 	rtable__record(o->out, true, &slow_desc,
 		       (struct rt_val[]){ { .s = header },
 					  { .i = (int64_t)(d->dropped_time - p->start),
 					    .null = !d->dropped || d->dropped_time < from },
-					  { .row = { &tl_desc, o->rows }, .n = o->n } });
-	free(o->rows);
-	free(o->ents);
-	return ret;
+					  { .each = { each_event, o } } });
+	return 0;
 }
 
 static int print_timeline(struct detail *d, struct session *s, const struct detail_pair *p,
