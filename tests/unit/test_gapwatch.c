@@ -429,6 +429,7 @@ static void watchdog_json_tests(unsigned long long thresh, u64 fn, u64 sched)
 	smp = event(&r, "cpu-clock");
 	if (!smp)
 		smp = event(&r, "cycles");
+	CHECK(hr && smp, "watchdog --json: its hrtimer and sample events");
 	if (!hr || !smp) {
 		synth_run__cleanup(&r);
 		if (dump)
@@ -462,6 +463,7 @@ static void watchdog_json_tests(unsigned long long thresh, u64 fn, u64 sched)
 	/* CPU 1: an hrtimer long ago and nothing since, asked at the interval: no samples */
 	CHECK(start_json(&r, "watchdog", "", true) == 0, "watchdog --json: %s", err_of(&r));
 	hr = event(&r, "timer:hrtimer_expire_entry");
+	CHECK(hr != NULL, "watchdog --json: its hrtimer event");
 	if (hr) {
 		hrtimer(&r, hr, 1, session__now(r.s) - thresh * SEC * 7 / 10, fn);
 		r.p->ops.interval(r.s, r.priv);
