@@ -92,6 +92,24 @@ struct rt_sink *stats_stamp__sink(struct session *s, union rt_sinks *u, struct s
 	return rt_text__init(&u->text, out);
 }
 
+size_t stats_drop_line(char *buf, size_t at, size_t len, uint64_t n, const char *who,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	int l;
+
+	if (!n || at >= len)
+		return at;
+	l = snprintf(buf + at, len - at, "%s%s: ", at ? "\n" : "", who);
+	if (l < 0 || (size_t)l >= len - at)
+		return len;
+	at += (size_t)l;
+	va_start(ap, fmt);
+	l = vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+	return l < 0 ? at : at + (size_t)l;
+}
+
 void stats_note(struct session *s, const char *who, const char *fmt, ...)
 {
 	char msg[512];

@@ -83,5 +83,12 @@ struct rt_sink *stats_stamp__sink(struct session *s, union rt_sinks *u, struct s
  */
 void stats_note(struct session *s, const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A sentence of a drops record's text (lines apart by '\n') when @n is not
+ * 0: "WHO: " and @fmt's words appended at @at of @buf (@len); the new
+ * length (@len when full).
+ */
+size_t stats_drop_line(char *buf, size_t at, size_t len, uint64_t n, const char *who,
+		       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 #endif

@@ -2,7 +2,6 @@
 /* Nested calls per key and their call tree: see calltree.h. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,25 +355,6 @@ static const struct rt_col drop_cols[] = {
 	RT_COL("open", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
 };
 
-/* A line of the drops' text when @n: "WHO: " and @fmt's, after a '\n' but the first. */
-static size_t say(char *buf, size_t at, size_t len, uint64_t n, const char *who, const char *fmt,
-		  ...)
-{
-	va_list ap;
-	int l;
-
-	if (!n || at >= len)
-		return at;
-	l = snprintf(buf + at, len - at, "%s%s: ", at ? "\n" : "", who);
-	if (l < 0 || (size_t)l >= len - at)
-		return len;
-	at += (size_t)l;
-	va_start(ap, fmt);
-	l = vsnprintf(buf + at, len - at, fmt, ap);
-	va_end(ap);
-	return l < 0 ? at : at + (size_t)l;
-}
-
 void calltree__emit_drops(struct calltree *t, struct rt_sink *k, const char *who, bool end)
 {
 	uint64_t open = end ? calltree__nr_open(t) : 0;
@@ -387,19 +367,19 @@ void calltree__emit_drops(struct calltree *t, struct rt_sink *k, const char *who
 	size_t n = 0, l = sizeof(text);
 
 	text[0] = 0;
-	n = say(text, n, l, t->unwound, who,
+	n = stats_drop_line(text, n, l, t->unwound, who,
 		"%" PRIu64 " calls dropped: an outer call returned first", t->unwound);
-	n = say(text, n, l, t->orphan_exits, who,
+	n = stats_drop_line(text, n, l, t->orphan_exits, who,
 		"%" PRIu64 " returns without their entry (not seen, or filtered)", t->orphan_exits);
-	n = say(text, n, l, t->lost, who, "%" PRIu64 " open calls dropped after lost events",
+	n = stats_drop_line(text, n, l, t->lost, who, "%" PRIu64 " open calls dropped after lost events",
 		t->lost);
-	n = say(text, n, l, t->exited, who, "%" PRIu64 " open calls dropped: their task exited",
+	n = stats_drop_line(text, n, l, t->exited, who, "%" PRIu64 " open calls dropped: their task exited",
 		t->exited);
-	n = say(text, n, l, t->too_deep, who, "%" PRIu64 " calls nested deeper than %d not counted",
+	n = stats_drop_line(text, n, l, t->too_deep, who, "%" PRIu64 " calls nested deeper than %d not counted",
 		t->too_deep, CALLTREE_DEPTH);
-	n = say(text, n, l, t->nomem || t->failed_alloc, who,
+	n = stats_drop_line(text, n, l, t->nomem || t->failed_alloc, who,
 		"out of memory, %" PRIu64 " calls not counted", t->nomem);
-	say(text, n, l, open, who, "%" PRIu64 " call%s still open at the end (no exit seen)", open,
+	stats_drop_line(text, n, l, open, who, "%" PRIu64 " call%s still open at the end (no exit seen)", open,
 	    open == 1 ? "" : "s");
 	rtable__begin(k, &d);
 	if (any || t->failed_alloc)

@@ -9,6 +9,7 @@
 #include "analysis/latency/pairs.h"
 #include "engine/session.h"
 #include "report/rtable.h"
+#include "report/stats_table.h"
 
 struct pair_entry {
 	u64 key;
@@ -235,17 +236,12 @@ static const struct rt_col drop_cols[] = {
 static const struct rt_desc drop_desc = { .type = "dropped", .cols = drop_cols, .ncols = 9 };
 #define DROP_TEXT 1024
 
-/* "WHO: N PRE WHAT POST" when N is not 0: a line of the drops' text (lines apart by '\n'). */
+/* "WHO: N PRE WHAT POST" when N is not 0: a line of the drops' text. */
 static size_t line(char *buf, size_t at, const char *who, u64 n, const char *pre, const char *what,
 		   const char *post)
 {
-	int w;
-
-	if (!n || at >= DROP_TEXT)
-		return at;
-	w = snprintf(buf + at, DROP_TEXT - at, "%s%s: %" PRIu64 " %s%s%s", at ? "\n" : "", who, n,
-		     pre, what, post);
-	return w < 0 ? at : at + (size_t)w;
+	return stats_drop_line(buf, at, DROP_TEXT, n, who, "%" PRIu64 " %s%s%s", n, pre, what,
+			       post);
 }
 
 void pairs__emit_drops(const struct pairs *p, struct rt_sink *k, const char *what, const char *from,
