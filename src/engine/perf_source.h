@@ -57,12 +57,12 @@ struct counter_fd {
  * (and free(ev->src->cnt) its counters).
  */
 struct perf_evsel {
-	int cur_fd;	     /* open: its fd on the CPU/thread being opened */
-	int nr_open;	     /* perf events opened for it */
-	bool refused;	     /* from a glob (ev->from_glob), and the kernel refused it */
-	bool refused_filter; /* ... its filter */
-	int refused_err;     /* errno of the refusal */
-	int refused_at;	     /* CPU (or thread) of it */
+	int cur_fd;		/* open: its fd on the CPU/thread being opened */
+	int nr_open;		/* perf events opened for it */
+	bool refused;		/* from a glob (ev->from_glob), and the kernel refused it */
+	bool refused_filter;	/* ... its filter */
+	int refused_err;	/* errno of the refusal */
+	int refused_at;		/* CPU (or thread) of it */
 	struct counter_fd *cnt; /* counting: where it is open (cpu, then thread order) */
 	int nr_cnt, cap_cnt;
 };

@@ -187,7 +187,7 @@ struct session_hooks {
 	 * events only, as it would have seen alone; -1: every sample.
 	 */
 	int owner;
-	u64 max, nr; /* its -N (0: none), and its samples delivered */
+	u64 max, nr;		    /* its -N (0: none), and its samples delivered */
 	const struct ev_spec *item; /* an inner set's item in its outer's -e, or NULL */
 	FILE *out;		    /* session__set_inner_out's, or NULL */
 };
@@ -210,9 +210,9 @@ struct session {
 	struct probeset probes;	    /* probes in tracefs, the user probe resolver: probeset.h */
 
 	/* The rest: events, the loop, order and dispatch (next: evsel's perf state). */
-	bool order;		 /* time order: --order, stacks, or the profiler asked */
-	bool cpu_wide;		 /* the profiler asked for per-CPU events with -p/-t/-- */
-	unsigned want_interval;	 /* the profiler's -i when none is given */
+	bool order;		/* time order: --order, stacks, or the profiler asked */
+	bool cpu_wide;		/* the profiler asked for per-CPU events with -p/-t/-- */
+	unsigned want_interval; /* the profiler's -i when none is given */
 	const struct user_filter_ops *uf_ops; /* refused filters run in user space */
 	struct tp_db *tp;
 	struct comm_map *comms;
@@ -243,10 +243,10 @@ struct session {
 	struct order_queue *oq;
 	u64 order_margin;
 	bool stop;
-	bool started;		  /* the events were enabled */
-	u64 enabled_at;		  /* ... then (session__now's clock) */
-	u64 all_enabled_at;	  /* the last of them enabled */
-	u64 abandoned_recs;	  /* left in the order queue by the interrupt */
+	bool started;	    /* the events were enabled */
+	u64 enabled_at;	    /* ... then (session__now's clock) */
+	u64 all_enabled_at; /* the last of them enabled */
+	u64 abandoned_recs; /* left in the order queue by the interrupt */
 	const char *stop_reason;
 	u64 nr_samples;
 	struct session_hooks *hooks; /* session__add_ops: grows as sets are added */

@@ -92,7 +92,8 @@ const struct profiler prof_page_faults = {
 		    "  perf-prof page-faults --exclude-user -C 0 # faults taken in the kernel on "
 		    "CPU 0",
 	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
-						     &output_group, &stack_group, &exclude_group, NULL },
+						     &output_group, &stack_group, &exclude_group,
+						     NULL },
 	.priv_size = sizeof(struct page_faults),
 	.init = pgf_init,
 	.ops = { .sample = pgf_sample },

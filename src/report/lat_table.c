@@ -19,9 +19,9 @@ struct lat_row {
 	char label[LAT_LABEL];
 	struct hist *total;
 	struct hist *sub[LAT_MAX_SUB];
-	struct log2_hist *log2; /* LAT_LOG2 */
-	uint64_t over;		/* totals above the table's than */
-	uint64_t marked;	/* lat_row__mark */
+	struct log2_hist *log2;		/* LAT_LOG2 */
+	uint64_t over;			/* totals above the table's than */
+	uint64_t marked;		/* lat_row__mark */
 	struct rt_val kv[LAT_MAX_KEYS]; /* lat_row__set_keys (strings copied) */
 	bool keyed;
 	UT_hash_handle hh;
@@ -32,11 +32,11 @@ struct lat_table {
 	const char *subs[LAT_MAX_SUB];
 	int nr_subs;
 	bool drop_rows;
-	bool log2;	    /* LAT_LOG2 */
-	unsigned row_flags; /* STATS_* */
-	uint64_t than;	    /* lat_table__set_than */
-	char *mark;	    /* lat_table__set_mark */
-	char *json_mark;    /* its --json member name */
+	bool log2;			  /* LAT_LOG2 */
+	unsigned row_flags;		  /* STATS_* */
+	uint64_t than;			  /* lat_table__set_than */
+	char *mark;			  /* lat_table__set_mark */
+	char *json_mark;		  /* its --json member name */
 	struct rt_col keys[LAT_MAX_KEYS]; /* lat_table__set_keys */
 	int nr_keys;
 	struct lat_row *rows;

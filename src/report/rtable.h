@@ -155,12 +155,12 @@ enum rt_unit {
  *    record whose text is a sentence (its one RT_NO_JSON RT_STR column, any
  *    length, lines apart by '\n') and whose members are RT_NO_TEXT.
  */
-#define RT_TAIL 0x1000	     /* text: an empty cell (or title) is not printed, nor the */
-			     /* space before it: optional words at the end of a line */
+/* text: an empty cell (or title) is not printed, nor the space before it (optional words) */
+#define RT_TAIL 0x1000
 #define RT_OMIT_ZERO 0x2000  /* a number: no JSON member when 0 (RT_OMIT_EMPTY: when null) */
 #define RT_NULL_BLANK 0x4000 /* text: a number without a value (.null) is blank, not "-" */
-#define RT_ROW_IF 0x8000     /* an RT_BOOL, RT_NO_TEXT | RT_NO_JSON: when false, the JSON */
-/* sink writes no record of the row (a line of the text only) */
+/* an RT_BOOL, RT_NO_TEXT | RT_NO_JSON: when false, the JSON sink writes no record of the row */
+#define RT_ROW_IF 0x8000
 
 /* The text cells of RT_STATS: "calls" is one narrower than the values. */
 #define RT_STATS_WIDTH 11
