@@ -1,6 +1,6 @@
 # perf-prof: plain Makefile, dependencies through pkg-config.
 CC ?= cc
-PKGS := libtracefs libtraceevent libelf libdw libprotobuf-c zlib
+PKGS := libtracefs libtraceevent libelf libdw libprotobuf-c zlib libbpf
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 WERROR ?= -Werror

@@ -6,7 +6,7 @@ pkgs=(
 	make gcc g++ pkg-config binutils clang libclang-rt-14-dev
 	libtraceevent-dev libtracefs-dev libelf-dev libdw-dev uthash-dev libiberty-dev
 	libc6-dbg libxml2-utils util-linux procps libgoogle-perftools4
-	linux-perf bpftrace stress-ng systemtap-sdt-dev bpfcc-tools
+	libbpf-dev bpftool linux-perf bpftrace stress-ng systemtap-sdt-dev bpfcc-tools
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-github-google-pprof-dev protobuf-compiler
 	jq debhelper dpkg-dev debootstrap bash-completion groff-base man-db
 )
