@@ -110,6 +110,19 @@ int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog);
 void bpf_back__emit_running(struct bpf_back *b, struct bpfb *code, int out);
 
 /*
+ * The session's targets, tested in a program: go to @out unless the task
+ * whose thread group id is in @tgid_reg and thread id in @tid_reg (u32
+ * values, e.g. both from bpf_get_current_pid_tgid(), or a task's tgid and
+ * pid read through BTF) is monitored, and the current CPU is one of -C's.
+ * -p PID (threads started later included), -t TID, -- CMD (and the
+ * processes it starts: followed at fork in the kernel), system-wide (no
+ * test).  Keeps @tgid_reg and @tid_reg; uses R0-R5.  0, or -EOPNOTSUPP
+ * with @why set (--cgroups: not in the kernel yet).
+ */
+int bpf_back__emit_target(struct bpf_back *b, struct bpfb *code, int tgid_reg, int tid_reg,
+			  int out, char *why, size_t len);
+
+/*
  * Counted drops: an event a program could not record (a full map).  A
  * slot (0..BPF_DROP_SLOTS-1) per kind, named for the report ("keys not
  * kept: map full (--bpf-entries)"); bpf_back__emit_drop counts one on
