@@ -299,6 +299,13 @@ int bpf_back__get(struct session *s, const struct opt_set *opts, struct bpf_back
 	*out = NULL;
 	if (o && o->off)
 		return 0;
+	/* what counts samples in user space */
+	if (s->conf.run && s->conf.run->max_samples)
+		return bpf_back__fallback(s, opts, "-N counts samples in user space");
+	if (s->conf.run && s->conf.run->sampling_limit)
+		return bpf_back__fallback(s, opts, "--sampling-limit limits samples in user space");
+	if (s->conf.run && (s->conf.run->nr_eval_cpus || s->conf.run->nr_eval_pids))
+		return bpf_back__fallback(s, opts, "--perfeval-* measures samples in user space");
 	why = bpf_back__host_why_not();
 	if (*why) {
 		if (o && o->on)
