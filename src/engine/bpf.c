@@ -31,6 +31,7 @@ struct attach {
 	struct evsel *ev; /* ATTACH_PERF */
 	char tp[64];	  /* ATTACH_RAW */
 	int prog;
+	bool btf; /* a tp_btf program: its target is in the program (no name to open) */
 };
 
 struct bpf_back {
@@ -40,6 +41,8 @@ struct bpf_back {
 	int nr_fds;
 	int links[MAX_FDS]; /* raw tracepoint links, closed first */
 	int nr_links;
+	int btf_progs[MAX_FDS]; /* the tp_btf programs loaded */
+	int nr_btf_progs;
 	struct attach att[MAX_FDS];
 	int nr_att;
 	int ctl;	      /* array[1] of u32: running */
@@ -66,7 +69,7 @@ static const struct popt bpf_popts[] = {
 	{ "no-bpf", 0, NULL, "the ring path: every event crosses the ring buffer",
 	  POPT_BIND_FLAG(struct bpf_opts, off) },
 	{ "bpf-entries", 0, "N",
-	  "keys each BPF map holds (default 10240); events of keys beyond are counted as lost",
+	  "keys each BPF map holds (default 65536); events of keys beyond are counted as lost",
 	  POPT_BIND_UINT(struct bpf_opts, entries), POPT_RANGE(16, 1 << 24) },
 	{ 0 },
 };
@@ -178,7 +181,7 @@ static int back_open(struct source *src)
 							"BPF: cannot attach to %s: %s (try --no-bpf)",
 							a->ev->name, strerror(errno));
 		} else {
-			int fd = bpf_raw_tracepoint_open(a->tp[0] ? a->tp : NULL, a->prog);
+			int fd = bpf_raw_tracepoint_open(a->btf ? NULL : a->tp, a->prog);
 
 			if (fd < 0)
 				return session__set_err(s, -errno,
@@ -422,7 +425,10 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
 			snprintf(err, errlen, "%s", strerror(e));
 		return -e;
 	}
-	return keep_fd(b, fd);
+	fd = keep_fd(b, fd);
+	if (fd >= 0 && btf_tp && b->nr_btf_progs < MAX_FDS)
+		b->btf_progs[b->nr_btf_progs++] = fd;
+	return fd;
 }
 
 static int add_attach(struct bpf_back *b, struct attach a)
@@ -443,6 +449,8 @@ int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog)
 	struct attach a = { .kind = ATTACH_RAW, .prog = prog };
 
 	snprintf(a.tp, sizeof(a.tp), "%s", tp ? tp : "");
+	for (int i = 0; i < b->nr_btf_progs; i++)
+		a.btf |= b->btf_progs[i] == prog;
 	return add_attach(b, a);
 }
 

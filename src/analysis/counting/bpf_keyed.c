@@ -47,7 +47,9 @@ struct bkeyed *bkeyed__new(struct session *s, struct bpf_back *b, int ncols, uns
 	k->ncols = ncols;
 	k->entries = entries;
 	k->vsize = 8 + 8 * ncols + COMM_LEN;
-	k->map = bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, "pp_keyed", 8, k->vsize, entries, 0);
+	/* allocated as keys come: a preallocated per-CPU map costs entries x CPUs at once */
+	k->map = bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, "pp_keyed", 8, k->vsize, entries,
+			       BPF_F_NO_PREALLOC);
 	k->buf = calloc((size_t)bpf_back__nr_cpus(), k->vsize);
 	if (k->map < 0 || !k->buf) {
 		if (!k->buf)
