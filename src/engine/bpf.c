@@ -653,6 +653,51 @@ static int fork_program(struct bpf_back *b)
 	return bpf_back__attach_raw(b, "sched_process_fork", fd);
 }
 
+/*
+ * The exit follower: a followed process (2) leaves the set with its last
+ * thread, since its pid may be reused by anyone.  The last thread: the
+ * signal struct's live count is 0 at sched_process_exit.
+ */
+static int exit_program(struct bpf_back *b)
+{
+	int tgid_off = bpf_back__btf_member("task_struct", "tgid", NULL);
+	int sig_off = bpf_back__btf_member("task_struct", "signal", NULL);
+	int live_off = bpf_back__btf_member("signal_struct", "live", NULL);
+	struct bpfb c;
+	char err[160] = "";
+	int out, fd;
+
+	if (tgid_off < 0 || sig_off < 0 || live_off < 0)
+		return 0; /* (followed processes then stay in the set) */
+	bpfb__init(&c);
+	out = bpfb__label(&c);
+	b_ldx(&c, 8, R6, R1, 0); /* struct task_struct *p */
+	b_ldx(&c, 4, R7, R6, (short)tgid_off);
+	b_stx(&c, 4, R10, -4, R7);
+	b_lookup(&c, b->tgids, -4);
+	b_jmpi(&c, BPF_JEQ, R0, 0, out);
+	b_ldx(&c, 1, R1, R0, 0);
+	b_jmpi(&c, BPF_JNE, R1, 2, out);
+	b_ldx(&c, 8, R1, R6, (short)sig_off);
+	b_ldx(&c, 4, R1, R1, (short)live_off);
+	b_jmpi(&c, BPF_JNE, R1, 0, out);
+	b_ldmap(&c, R1, b->tgids);
+	b_mov(&c, R2, R10);
+	b_alui(&c, BPF_ADD, R2, -4);
+	b_call(&c, BPF_FUNC_map_delete_elem);
+	bpfb__here(&c, out);
+	b_ret(&c, 0);
+	fd = bpf_back__load(b, BPF_PROG_TYPE_TRACING, "pp_exit", &c, "sched_process_exit", err,
+			    sizeof(err));
+	bpfb__free(&c);
+	if (fd < 0) {
+		session__notice(b->s, "BPF: the exit follower does not load (%s): processes "
+				      "followed stay targets after their exit", err);
+		return 0;
+	}
+	return bpf_back__attach_raw(b, "sched_process_exit", fd);
+}
+
 /* Create the target maps (in init, before any program is built). */
 static int make_targets(struct bpf_back *b)
 {
@@ -675,6 +720,8 @@ static int make_targets(struct bpf_back *b)
 		if ((tg->argv && tg->argv[0]) || tg->inherit) {
 			int err = fork_program(b);
 
+			if (!err)
+				err = exit_program(b);
 			if (err)
 				return err;
 		}
