@@ -113,24 +113,24 @@ static int sf_check(void *data, const struct opt_set *set, char *err, size_t err
 
 #define SF_BPF "in the kernel (BPF): "
 static const struct popt sf_popts[] = {
-	{ "irqs_disabled", 0, "[=0|1]",
+	{ "irqs-disabled", 0, "[=0|1]",
 	  SF_BPF "only samples taken with interrupts disabled (=0: enabled)", POPT_CB,
-	  .cb = opt_irqs, .alias = "irqs-disabled" },
-	{ "tif_need_resched", 0, "[=0|1]",
+	  .cb = opt_irqs, .alias = "irqs_disabled" },
+	{ "tif-need-resched", 0, "[=0|1]",
 	  SF_BPF "only samples where the task has TIF_NEED_RESCHED set (=0: clear)", POPT_CB,
-	  .cb = opt_tif, .alias = "tif-need-resched" },
-	{ "exclude_pid", 0, "PID", SF_BPF "leave out the samples of process PID", POPT_CB,
-	  .cb = opt_pid, .alias = "exclude-pid" },
-	{ "nr_running_min", 0, "N",
+	  .cb = opt_tif, .alias = "tif_need_resched" },
+	{ "exclude-pid", 0, "PID", SF_BPF "leave out the samples of process PID", POPT_CB,
+	  .cb = opt_pid, .alias = "exclude_pid" },
+	{ "nr-running-min", 0, "N",
 	  SF_BPF "only samples where the CPU's run queue has at least N running tasks", POPT_CB,
-	  .cb = opt_min, .alias = "nr-running-min" },
-	{ "nr_running_max", 0, "N",
+	  .cb = opt_min, .alias = "nr_running_min" },
+	{ "nr-running-max", 0, "N",
 	  SF_BPF "only samples where the CPU's run queue has at most N running tasks", POPT_CB,
-	  .cb = opt_max, .alias = "nr-running-max" },
-	{ "sched_policy", 0, "N",
+	  .cb = opt_max, .alias = "nr_running_max" },
+	{ "sched-policy", 0, "N",
 	  SF_BPF "only samples of tasks of policy N (0 NORMAL, 1 FIFO, 2 RR, 3 BATCH, 5 IDLE, "
 		 "6 DEADLINE)",
-	  POPT_CB, .cb = opt_policy, .alias = "sched-policy" },
+	  POPT_CB, .cb = opt_policy, .alias = "sched_policy" },
 	{ 0 },
 };
 
