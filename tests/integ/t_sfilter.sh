@@ -32,14 +32,14 @@ bad() { # DESC EXPECTED-TEXT ARGS...
 bad "--prio 200" "bad --prio '200'" profile --prio 200 -- true
 bad "--sched_policy 4" "0 NORMAL, 1 FIFO, 2 RR, 3 BATCH, 5 IDLE or 6 DEADLINE" \
 	profile --sched_policy 4 -- true
-bad "--sched_policy 9" "bad --sched_policy '9'" profile --sched_policy 9 -- true
-bad "--nr_running_min 3 > max 2" "--nr_running_min 3 > --nr_running_max 2: no sample kept" \
+bad "--sched_policy 9" "bad --sched-policy '9'" profile --sched_policy 9 -- true
+bad "--nr_running_min 3 > max 2" "--nr-running-min 3 > --nr-running-max 2: no sample kept" \
 	profile --nr_running_min 3 --nr_running_max 2 -- true
-bad "--nr_running_max x" "bad --nr_running_max 'x'" profile --nr_running_max x -- true
-bad "--irqs_disabled=2" "bad --irqs_disabled '2': 0 or 1" profile --irqs_disabled=2 -- true
-bad "--tif_need_resched=yes" "bad --tif_need_resched 'yes'" profile --tif_need_resched=yes -- true
-bad "--exclude_pid 0" "bad --exclude_pid '0'" profile --exclude_pid 0 -- true
-bad "--no-bpf --exclude_pid" "--exclude_pid filters samples in the kernel: not with --no-bpf" \
+bad "--nr_running_max x" "bad --nr-running-max 'x'" profile --nr_running_max x -- true
+bad "--irqs_disabled=2" "bad --irqs-disabled '2': 0 or 1" profile --irqs_disabled=2 -- true
+bad "--tif_need_resched=yes" "bad --tif-need-resched 'yes'" profile --tif_need_resched=yes -- true
+bad "--exclude_pid 0" "bad --exclude-pid '0'" profile --exclude_pid 0 -- true
+bad "--no-bpf --exclude_pid" "--exclude-pid filters samples in the kernel: not with --no-bpf" \
 	profile --no-bpf --exclude_pid 1 -- true
 bad "hrtimer --no-bpf --prio (no ring path for it there)" \
 	"--prio filters samples in the kernel: not with --no-bpf" hrtimer --no-bpf --prio 120 -- true
@@ -52,7 +52,7 @@ if id nobody >/dev/null 2>&1; then
 		"$PP" profile --exclude_pid 1 -C 0 -- true >/dev/null 2>"$T/cap.err"
 	check_eq "not permitted: status 1" $? 1
 	check "not permitted: names the capabilities" \
-		grep -q -- '--exclude_pid needs BPF: bpf(2) not permitted: needs CAP_BPF and CAP_PERFMON' "$T/cap.err"
+		grep -q -- '--exclude-pid needs BPF: bpf(2) not permitted: needs CAP_BPF and CAP_PERFMON' "$T/cap.err"
 fi
 
 "$PP" profile --bpf --exclude_pid 1 -- true >/dev/null 2>"$T/probe.err" || {
@@ -141,7 +141,7 @@ check_range "--nr-running-max 2: (almost) none (their start and end aside)" \
 "$PP" profile -F 999 --perins --tif_need_resched -v -- "$W/pinned" 1 spin@0 >"$T/t1" 2>"$T/t1.err"
 check_eq "--tif_need_resched: exit 0" $? 0
 check "--tif_need_resched: the program loaded and was attached" \
-	grep -q -- "--tif_need_resched: .*'s samples filtered in the kernel (BPF)" "$T/t1.err"
+	grep -q -- "--tif-need-resched: .*'s samples filtered in the kernel (BPF)" "$T/t1.err"
 "$PP" profile -F 999 --perins --tif_need_resched=0 -- "$W/pinned" 1 spin@0 >"$T/t0" 2>&1
 check "--tif_need_resched=0: the spinner's samples" grep -q '^spin0:[0-9]*: [0-9]* samples$' "$T/t0"
 

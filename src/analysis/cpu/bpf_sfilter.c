@@ -37,7 +37,7 @@ static int opt_irqs(void *data, const char *arg, char *err, size_t errlen)
 	struct sfilter_opts *o = data;
 
 	o->irqs_given = true;
-	return parse01("irqs_disabled", arg, &o->irqs_disabled, err, errlen);
+	return parse01("irqs-disabled", arg, &o->irqs_disabled, err, errlen);
 }
 
 static int opt_tif(void *data, const char *arg, char *err, size_t errlen)
@@ -45,7 +45,7 @@ static int opt_tif(void *data, const char *arg, char *err, size_t errlen)
 	struct sfilter_opts *o = data;
 
 	o->tif_given = true;
-	return parse01("tif_need_resched", arg, &o->tif_need_resched, err, errlen);
+	return parse01("tif-need-resched", arg, &o->tif_need_resched, err, errlen);
 }
 
 static int opt_num(const char *opt, const char *arg, unsigned long long lo, unsigned long long hi,
@@ -63,7 +63,7 @@ static int opt_pid(void *data, const char *arg, char *err, size_t errlen)
 	struct sfilter_opts *o = data;
 
 	o->pid_given = true;
-	return opt_num("exclude_pid", arg, 1, 0x7fffffff, &o->exclude_pid, err, errlen);
+	return opt_num("exclude-pid", arg, 1, 0x7fffffff, &o->exclude_pid, err, errlen);
 }
 
 static int opt_min(void *data, const char *arg, char *err, size_t errlen)
@@ -71,7 +71,7 @@ static int opt_min(void *data, const char *arg, char *err, size_t errlen)
 	struct sfilter_opts *o = data;
 
 	o->min_given = true;
-	return opt_num("nr_running_min", arg, 0, 0x7fffffff, &o->nr_min, err, errlen);
+	return opt_num("nr-running-min", arg, 0, 0x7fffffff, &o->nr_min, err, errlen);
 }
 
 static int opt_max(void *data, const char *arg, char *err, size_t errlen)
@@ -79,7 +79,7 @@ static int opt_max(void *data, const char *arg, char *err, size_t errlen)
 	struct sfilter_opts *o = data;
 
 	o->max_given = true;
-	return opt_num("nr_running_max", arg, 0, 0x7fffffff, &o->nr_max, err, errlen);
+	return opt_num("nr-running-max", arg, 0, 0x7fffffff, &o->nr_max, err, errlen);
 }
 
 static int opt_policy(void *data, const char *arg, char *err, size_t errlen)
@@ -89,7 +89,7 @@ static int opt_policy(void *data, const char *arg, char *err, size_t errlen)
 	o->policy_given = true;
 	if (units__parse_uint(arg, 0, 6, &o->policy) || o->policy == 4) {
 		snprintf(err, errlen,
-			 "bad --sched_policy '%s': 0 NORMAL, 1 FIFO, 2 RR, 3 BATCH, 5 IDLE or "
+			 "bad --sched-policy '%s': 0 NORMAL, 1 FIFO, 2 RR, 3 BATCH, 5 IDLE or "
 			 "6 DEADLINE",
 			 arg);
 		return -1;
@@ -104,7 +104,7 @@ static int sf_check(void *data, const struct opt_set *set, char *err, size_t err
 	(void)set;
 	if (o->min_given && o->max_given && o->nr_min > o->nr_max) {
 		snprintf(err, errlen,
-			 "--nr_running_min %llu > --nr_running_max %llu: no sample kept", o->nr_min,
+			 "--nr-running-min %llu > --nr-running-max %llu: no sample kept", o->nr_min,
 			 o->nr_max);
 		return -1;
 	}
@@ -219,19 +219,19 @@ static int layout(struct session *s, const struct sfilter_opts *o, bool prio, st
 	memset(l, 0, sizeof(*l));
 	if (o->irqs_given) {
 #if defined(__x86_64__)
-		l->regs_flags = member(s, "pt_regs", "flags", NULL, "irqs_disabled");
+		l->regs_flags = member(s, "pt_regs", "flags", NULL, "irqs-disabled");
 		if (l->regs_flags < 0)
 			return l->regs_flags;
 #else
 		return session__set_err(
 			s, -EOPNOTSUPP,
-			"--irqs_disabled: the interrupt flag is read on x86_64 only");
+			"--irqs-disabled: the interrupt flag is read on x86_64 only");
 #endif
 	}
 	if (o->tif_given) {
 		unsigned sz;
-		int ti = member(s, "task_struct", "thread_info", NULL, "tif_need_resched");
-		int fl = ti < 0 ? ti : member(s, "thread_info", "flags", &sz, "tif_need_resched");
+		int ti = member(s, "task_struct", "thread_info", NULL, "tif-need-resched");
+		int fl = ti < 0 ? ti : member(s, "thread_info", "flags", &sz, "tif-need-resched");
 
 		if (fl < 0)
 			return fl;
@@ -240,11 +240,11 @@ static int layout(struct session *s, const struct sfilter_opts *o, bool prio, st
 		if (l->tif_bit < 0)
 			return session__set_err(
 				s, -EOPNOTSUPP,
-				"--tif_need_resched: TIF_NEED_RESCHED's bit is known "
+				"--tif-need-resched: TIF_NEED_RESCHED's bit is known "
 				"on x86_64 only");
 	}
 	if (o->policy_given) {
-		l->policy = member(s, "task_struct", "policy", &l->policy_size, "sched_policy");
+		l->policy = member(s, "task_struct", "policy", &l->policy_size, "sched-policy");
 		if (l->policy < 0)
 			return l->policy;
 	}
@@ -254,7 +254,7 @@ static int layout(struct session *s, const struct sfilter_opts *o, bool prio, st
 			return l->prio;
 	}
 	if (o->min_given || o->max_given) {
-		const char *opt = o->min_given ? "nr_running_min" : "nr_running_max";
+		const char *opt = o->min_given ? "nr-running-min" : "nr-running-max";
 
 		int se = member(s, "task_struct", "se", NULL, opt);
 		int cfs = se < 0 ? se : member(s, "sched_entity", "cfs_rq", NULL, opt);
@@ -348,16 +348,16 @@ static void build(struct bpfb *c, const struct sfilter_opts *o, const struct pri
 	b_ret(c, 0);
 }
 
-/* "--exclude_pid" or the first filter given, for messages */
+/* "--exclude-pid" or the first filter given, for messages */
 static const char *first_opt(const struct sfilter_opts *o)
 {
 	return !o		 ? "--prio"
-	       : o->irqs_given	 ? "--irqs_disabled"
-	       : o->tif_given	 ? "--tif_need_resched"
-	       : o->pid_given	 ? "--exclude_pid"
-	       : o->min_given	 ? "--nr_running_min"
-	       : o->max_given	 ? "--nr_running_max"
-	       : o->policy_given ? "--sched_policy"
+	       : o->irqs_given	 ? "--irqs-disabled"
+	       : o->tif_given	 ? "--tif-need-resched"
+	       : o->pid_given	 ? "--exclude-pid"
+	       : o->min_given	 ? "--nr-running-min"
+	       : o->max_given	 ? "--nr-running-max"
+	       : o->policy_given ? "--sched-policy"
 				 : "--prio";
 }
 
