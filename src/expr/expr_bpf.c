@@ -25,9 +25,9 @@
 #define VMAX R3 /* the last register of the value stack */
 #define S1 R4	/* scratch */
 #define S2 R5
-#define MAX_LADDER 32	 /* elements of an array a variable index may pick from */
+#define MAX_LADDER 32	  /* elements of an array a variable index may pick from */
 #define MAX_STR_CHUNKS 64 /* loads of one string compare */
-#define CTX_MAX 2048	 /* the record bytes any kernel lets a tracepoint program read */
+#define CTX_MAX 2048	  /* the record bytes any kernel lets a tracepoint program read */
 
 struct gen {
 	struct bpfb *b;
@@ -100,8 +100,6 @@ static bool ok(struct gen *g, const struct node *n)
 		return true;
 	if (n->slot)
 		return refuse(g, "assignments");
-	if (n->is_str && n->op != OP_SEQ && n->op != OP_SNE)
-		return refuse(g, "strings");
 	switch (n->op) {
 	case OP_INT:
 	case OP_CPU:
@@ -120,6 +118,10 @@ static bool ok(struct gen *g, const struct node *n)
 	case OP_SEQ:
 	case OP_SNE:
 		s = n->a->op == OP_STR ? n->b : n->a;
+		if (s->op != OP_SFIELD && s->op != OP_STR && !ok(g, s)) /* its own reason */
+			return false;
+		if (s->op == OP_SFIELD && s->f.is_dynamic)
+			return refuse(g, "__data_loc strings");
 		if ((n->a->op != OP_STR && n->b->op != OP_STR) || !is_fixed_str(s))
 			return refuse(g, "strings (only char[N] field == \"constant\")");
 		if (!field_ok(g, s))
@@ -132,7 +134,7 @@ static bool ok(struct gen *g, const struct node *n)
 	case OP_PERIOD:
 		return refuse(g, "_period is the sample's");
 	case OP_KEY:
-		return refuse(g, "key (a row's key)");
+		return refuse(g, "key (the row's key)");
 	case OP_VAR:
 		return refuse(g, "bound names");
 	case OP_GLOB:
@@ -142,7 +144,10 @@ static bool ok(struct gen *g, const struct node *n)
 	case OP_SYSCALL:
 		return refuse(g, "syscall_name()");
 	case OP_COMM:
-		return refuse(g, "comm_get()");
+		return refuse(g, "comm (comm_get())");
+	case OP_STR:
+	case OP_SFIELD:
+		return refuse(g, "strings");
 	case OP_STRNCMP:
 		return refuse(g, "strncmp()");
 	case OP_EXITREASON:
@@ -173,6 +178,8 @@ static bool ok(struct gen *g, const struct node *n)
 	case OP_MUL ... OP_NE:
 	case OP_BAND ... OP_COND:
 	case OP_COMMA:
+		if (n->is_str)
+			return refuse(g, "strings");
 		return ok(g, n->a) && ok(g, n->b) && ok(g, n->c);
 	default:
 		return refuse(g, "operator %d", (int)n->op);
@@ -349,7 +356,8 @@ static void gen_elem(struct gen *g, const struct node *n, int r)
 /* char[N] field == "constant": eval.c compares the field's bytes up to its NUL */
 static void gen_streq(struct gen *g, const struct node *n, int r)
 {
-	const struct node *s = n->a->op == OP_STR ? n->b : n->a, *c = n->a->op == OP_STR ? n->a : n->b;
+	const struct node *s = n->a->op == OP_STR ? n->b : n->a,
+			  *c = n->a->op == OP_STR ? n->a : n->b;
 	int size = s->f.size, off = s->f.offset, cnt, jumps[MAX_STR_CHUNKS], nj = 0;
 
 	if (c->len > size || memchr(c->str, 0, c->len)) {
@@ -471,8 +479,11 @@ static void shift_k(struct gen *g, const struct node *n, int r, u64 v)
 	if (v >= 64 && !arith)
 		b_movi(g->b, r, 0);
 	else
-		b_alui(g->b, n->op == OP_SHL ? BPF_LSH : arith ? BPF_ARSH : BPF_RSH, r,
-		       v >= 64 ? 63 : (int32_t)v);
+		b_alui(g->b,
+		       n->op == OP_SHL ? BPF_LSH
+		       : arith	       ? BPF_ARSH
+				       : BPF_RSH,
+		       r, v >= 64 ? 63 : (int32_t)v);
 }
 
 static void shift_x(struct gen *g, const struct node *n, int r, int rb)
@@ -645,8 +656,8 @@ int expr__bpf(const struct expr *e, struct bpfb *b, const struct expr_bpf_env *e
 		why[0] = 0;
 	if (env->ctx_reg < R6 || env->ctx_reg > R9 ||
 	    (env->pid_tgid_reg >= 0 && (env->pid_tgid_reg < R6 || env->pid_tgid_reg > R9)) ||
-	    env->stack_lo % 8 || env->stack_hi % 8 || env->stack_hi > 0 ||
-	    env->stack_lo < -512 || env->stack_lo > env->stack_hi) {
+	    env->stack_lo % 8 || env->stack_hi % 8 || env->stack_hi > 0 || env->stack_lo < -512 ||
+	    env->stack_lo > env->stack_hi) {
 		if (why && len)
 			snprintf(why, len, "bad registers or stack area for the expression");
 		return -EINVAL;
