@@ -57,7 +57,7 @@ static const u64 wr[NSETS][3] = {
 	{ (u64)-5, 0x7fff12345678ULL, 1000 },
 	{ 0x7ffffff0, 0, 0x8000000000000000ULL },
 	{ (u64)-1, (u64)-1, (u64)-1 },
-	{ 0xfffffff0ULL, 0x12, 7 },
+	{ 0xfffffff0ULL, 0x68736162, 7 }, /* buf's bytes: "bash" */
 };
 static const u64 ent[NSETS][6] = {
 	{ 3, (u64)-1, 0x8000000000000000ULL, 5, 7, 2 },
@@ -210,9 +210,9 @@ static struct expr *compile(int t, const char *text, const struct evsel *ev)
 	return e;
 }
 
-static void differ(int t, const char *text, int idx)
+static void differ(int t, const char *text, int idx, const struct evsel *ev)
 {
-	struct expr *e = compile(t, text, NULL);
+	struct expr *e = compile(t, text, ev);
 	char why[128];
 	struct bpfb b;
 	int prog, pfd, rc;
@@ -484,6 +484,73 @@ static const char *const rename_exprs[] = {
 	"F:newcomm == \"0123456789abcde\"",
 };
 
+/*
+ * sys_enter_write's record seen through other fields: unaligned, narrow
+ * and signed ones, arrays and strings over fd (16..23), buf (24..31) and
+ * count (32..39), whose bytes the test chooses.
+ */
+static const char overlay_fmt[] =
+	"name: write_overlay\n"
+	"ID: 99999\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:char b17;\toffset:17;\tsize:1;\tsigned:1;\n"
+	"\tfield:unsigned char ub23;\toffset:23;\tsize:1;\tsigned:0;\n"
+	"\tfield:short h17;\toffset:17;\tsize:2;\tsigned:1;\n"
+	"\tfield:unsigned short uh20;\toffset:20;\tsize:2;\tsigned:0;\n"
+	"\tfield:int i19;\toffset:19;\tsize:4;\tsigned:1;\n"
+	"\tfield:int i20;\toffset:20;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int u26;\toffset:26;\tsize:4;\tsigned:0;\n"
+	"\tfield:long l18;\toffset:18;\tsize:8;\tsigned:1;\n"
+	"\tfield:unsigned long q21;\toffset:21;\tsize:8;\tsigned:0;\n"
+	"\tfield:short ha[5];\toffset:17;\tsize:10;\tsigned:1;\n"
+	"\tfield:int ia[4];\toffset:16;\tsize:16;\tsigned:1;\n"
+	"\tfield:unsigned char ca[8];\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:char s8[8];\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:char s13[13];\toffset:21;\tsize:13;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%d\", REC->__syscall_nr\n";
+static struct evsel overlay;
+
+static const char *const overlay_exprs[] = {
+	"b17",
+	"ub23",
+	"h17",
+	"uh20",
+	"i19",
+	"i20",
+	"u26",
+	"l18",
+	"q21",
+	"b17 < 0",
+	"h17 >> 3",
+	"(unsigned)i19 >> 3",
+	"l18 / -3",
+	"q21 % 1000",
+	"ha[0]",
+	"ha[4]",
+	"ha[b17 & 7]",
+	"ha[uh20 % 5]",
+	"ia[0] + ia[3]",
+	"ia[ub23 & 3]",
+	"ia[i20 & 3]",
+	"ca[0]",
+	"ca[ub23 & 7]",
+	"s8 == \"bash\"",
+	"s8 != \"bash\"",
+	"s8 == \"bas\"",
+	"s8 == \"\"",
+	"s8 == \"\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\"",
+	"s13 == \"bash\"",
+	"F:s8 == bash && h17 < 0",
+	"s13 == \"\\xff\\xff\\xff\"",
+};
+
 static const char *const write_refused[] = {
 	"_time",
 	"_period",
@@ -657,6 +724,11 @@ int main(int argc, char **argv)
 			return ut_done("test_expr_bpf");
 		}
 	}
+	if (tep_parse_event(tep, overlay_fmt, strlen(overlay_fmt), "test") != TEP_ERRNO__SUCCESS ||
+	    !(overlay.tp = tep_find_event_by_name(tep, "test", "write_overlay"))) {
+		CHECK(0, "the overlay format parses");
+		return ut_done("test_expr_bpf");
+	}
 	/* our thread on one CPU, so that _cpu is known */
 	cpu = sched_getcpu();
 	CPU_ZERO(&set);
@@ -671,12 +743,14 @@ int main(int argc, char **argv)
 	fflush(stdout); /* nothing of ours written while a program watches write(2) */
 
 	for (size_t i = 0; i < sizeof(write_exprs) / sizeof(write_exprs[0]); i++)
-		differ(TP_WRITE, write_exprs[i], (int)i);
+		differ(TP_WRITE, write_exprs[i], (int)i, NULL);
 	for (size_t i = 0; i < sizeof(enter_exprs) / sizeof(enter_exprs[0]); i++)
-		differ(TP_ENTER, enter_exprs[i], (int)i);
+		differ(TP_ENTER, enter_exprs[i], (int)i, NULL);
 	for (size_t i = 0; i < sizeof(rename_exprs) / sizeof(rename_exprs[0]); i++)
-		differ(TP_RENAME, rename_exprs[i], (int)i);
+		differ(TP_RENAME, rename_exprs[i], (int)i, NULL);
 	prctl(PR_SET_NAME, oldname);
+	for (size_t i = 0; i < sizeof(overlay_exprs) / sizeof(overlay_exprs[0]); i++)
+		differ(TP_WRITE, overlay_exprs[i], (int)i, &overlay);
 	for (int i = 0; i < NR_TP; i++)
 		if (anchors[i] >= 0)
 			close(anchors[i]);
