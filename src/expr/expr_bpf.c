@@ -92,6 +92,27 @@ static bool is_fixed_str(const struct node *n)
 	return n->op == OP_SFIELD && !n->f.is_dynamic && n->f.valid && !n->f.in_regs;
 }
 
+/* the rest of the language, and why */
+static const char *const refused[OP_COMMA + 1] = {
+	[OP_TIME] = "_time is the sample's",
+	[OP_PERIOD] = "_period is the sample's",
+	[OP_KEY] = "key (the row's key)",
+	[OP_VAR] = "bound names",
+	[OP_STR] = "strings",
+	[OP_SFIELD] = "strings",
+	[OP_GLOB] = "~ globs",
+	[OP_KSYM] = "ksymbol()",
+	[OP_SYSCALL] = "syscall_name()",
+	[OP_COMM] = "comm (comm_get())",
+	[OP_STRNCMP] = "strncmp()",
+	[OP_EXITREASON] = "exit_reason_str()",
+	[OP_PRINTF] = "printf()",
+	[OP_SYSTEM] = "system()",
+	[OP_UVAR] = "assignments",
+	[OP_ASSIGN... OP_POSTDEC] = "assignments",
+	[OP_ADDR... OP_PTRDIFF] = "pointers",
+};
+
 static bool ok(struct gen *g, const struct node *n)
 {
 	const struct node *s;
@@ -100,6 +121,8 @@ static bool ok(struct gen *g, const struct node *n)
 		return true;
 	if (n->slot)
 		return refuse(g, "assignments");
+	if ((unsigned)n->op <= OP_COMMA && refused[n->op])
+		return refuse(g, "%s", refused[n->op]);
 	switch (n->op) {
 	case OP_INT:
 	case OP_CPU:
@@ -129,46 +152,6 @@ static bool ok(struct gen *g, const struct node *n)
 		if (s->f.size > MAX_STR_CHUNKS * 4)
 			return refuse(g, "a string field of %u bytes", s->f.size);
 		return true;
-	case OP_TIME:
-		return refuse(g, "_time is the sample's");
-	case OP_PERIOD:
-		return refuse(g, "_period is the sample's");
-	case OP_KEY:
-		return refuse(g, "key (the row's key)");
-	case OP_VAR:
-		return refuse(g, "bound names");
-	case OP_GLOB:
-		return refuse(g, "~ globs");
-	case OP_KSYM:
-		return refuse(g, "ksymbol()");
-	case OP_SYSCALL:
-		return refuse(g, "syscall_name()");
-	case OP_COMM:
-		return refuse(g, "comm (comm_get())");
-	case OP_STR:
-	case OP_SFIELD:
-		return refuse(g, "strings");
-	case OP_STRNCMP:
-		return refuse(g, "strncmp()");
-	case OP_EXITREASON:
-		return refuse(g, "exit_reason_str()");
-	case OP_PRINTF:
-		return refuse(g, "printf()");
-	case OP_SYSTEM:
-		return refuse(g, "system()");
-	case OP_UVAR:
-	case OP_ASSIGN:
-	case OP_PREINC:
-	case OP_PREDEC:
-	case OP_POSTINC:
-	case OP_POSTDEC:
-		return refuse(g, "assignments");
-	case OP_ADDR:
-	case OP_STR2PTR:
-	case OP_DEREF:
-	case OP_PTRADD:
-	case OP_PTRDIFF:
-		return refuse(g, "pointers");
 	case OP_NEG:
 	case OP_NOT:
 	case OP_BNOT:
@@ -433,42 +416,21 @@ static void gen_div(struct gen *g, const struct node *n, int r, int rb)
 	here(g, e2);
 }
 
-static int cmp_op(enum op op, bool uns)
-{
-	switch (op) {
-	case OP_LT:
-		return uns ? BPF_JLT : BPF_JSLT;
-	case OP_LE:
-		return uns ? BPF_JLE : BPF_JSLE;
-	case OP_GT:
-		return uns ? BPF_JGT : BPF_JSGT;
-	case OP_GE:
-		return uns ? BPF_JGE : BPF_JSGE;
-	case OP_EQ:
-		return BPF_JEQ;
-	default:
-		return BPF_JNE;
-	}
-}
+/* compares: [unsigned?] jump; ALU operators (BPF_ALU64 | op: 0 is none) */
+static const uint8_t jcc[OP_NE + 1][2] = {
+	[OP_LT] = { BPF_JSLT, BPF_JLT }, [OP_LE] = { BPF_JSLE, BPF_JLE },
+	[OP_GT] = { BPF_JSGT, BPF_JGT }, [OP_GE] = { BPF_JSGE, BPF_JGE },
+	[OP_EQ] = { BPF_JEQ, BPF_JEQ },	 [OP_NE] = { BPF_JNE, BPF_JNE },
+};
+static const uint8_t alu[OP_BOR + 1] = {
+	[OP_MUL] = BPF_ALU64 | BPF_MUL,	 [OP_ADD] = BPF_ALU64 | BPF_ADD,
+	[OP_SUB] = BPF_ALU64 | BPF_SUB,	 [OP_BAND] = BPF_ALU64 | BPF_AND,
+	[OP_BXOR] = BPF_ALU64 | BPF_XOR, [OP_BOR] = BPF_ALU64 | BPF_OR,
+};
 
 static int alu_op(enum op op)
 {
-	switch (op) {
-	case OP_MUL:
-		return BPF_MUL;
-	case OP_ADD:
-		return BPF_ADD;
-	case OP_SUB:
-		return BPF_SUB;
-	case OP_BAND:
-		return BPF_AND;
-	case OP_BXOR:
-		return BPF_XOR;
-	case OP_BOR:
-		return BPF_OR;
-	default:
-		return -1;
-	}
+	return op <= OP_BOR && alu[op] ? BPF_OP(alu[op]) : -1;
 }
 
 /* a shift of r by a constant @v (eval.c: by 64 or more, 0 or the sign) */
@@ -521,7 +483,7 @@ static void gen_binary(struct gen *g, const struct node *n, int r)
 		if (alu_op(n->op) >= 0)
 			b_alui(g->b, alu_op(n->op), r, (int32_t)v);
 		else
-			setcc(g, cmp_op(n->op, uns), r, 0, false, (int32_t)v);
+			setcc(g, jcc[n->op][uns], r, 0, false, (int32_t)v);
 		return;
 	}
 	gen(g, n->a, r);
@@ -547,7 +509,7 @@ static void gen_binary(struct gen *g, const struct node *n, int r)
 		shift_x(g, n, r, rb);
 		break;
 	case OP_LT ... OP_NE:
-		setcc(g, cmp_op(n->op, uns), r, rb, true, 0);
+		setcc(g, jcc[n->op][uns], r, rb, true, 0);
 		break;
 	default:
 		b_alu(g->b, alu_op(n->op), r, rb);
