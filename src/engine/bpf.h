@@ -52,7 +52,7 @@ struct bpf_opts {
 	unsigned long long entries; /* keys a map holds (0: the default, BPF_DEFAULT_ENTRIES) */
 };
 extern const struct opt_group bpf_group;
-#define BPF_DEFAULT_ENTRIES 10240
+#define BPF_DEFAULT_ENTRIES 65536
 
 struct bpf_back;
 
@@ -105,15 +105,32 @@ int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog);
 
 /*
  * Every program's first instructions: go to @out (where it returns 0)
- * unless the session is running (between enable and disable).  Uses R0-R5.
+ * unless the session is running (between enable and disable).  Uses R0.
+ *
+ * The emitters here use R0-R5 as said and the 8 bytes of stack just below
+ * the frame pointer (R10 - 8 .. R10 - 1): a program keeps nothing there.
  */
+#define BPF_BACK_SCRATCH 8
 void bpf_back__emit_running(struct bpf_back *b, struct bpfb *code, int out);
+
+/*
+ * The session's targets, tested in a program: go to @out unless the task
+ * whose thread group id is in @tgid_reg and thread id in @tid_reg (u32
+ * values, e.g. both from bpf_get_current_pid_tgid(), or a task's tgid and
+ * pid read through BTF) is monitored, and the current CPU is one of -C's.
+ * -p PID (threads started later included), -t TID, -- CMD (and the
+ * processes it starts: followed at fork in the kernel), system-wide (no
+ * test).  Keeps @tgid_reg and @tid_reg; uses R0-R5.  0, or -EOPNOTSUPP
+ * with @why set (--cgroups: not in the kernel yet).
+ */
+int bpf_back__emit_target(struct bpf_back *b, struct bpfb *code, int tgid_reg, int tid_reg,
+			  int out, char *why, size_t len);
 
 /*
  * Counted drops: an event a program could not record (a full map).  A
  * slot (0..BPF_DROP_SLOTS-1) per kind, named for the report ("keys not
  * kept: map full (--bpf-entries)"); bpf_back__emit_drop counts one on
- * this CPU (uses R0-R5).  Drops are the session's lost events too.
+ * this CPU (uses R1, R2).  Drops are the session's lost events too.
  */
 #define BPF_DROP_SLOTS 8
 int bpf_back__drop_slot(struct bpf_back *b, const char *what);
