@@ -125,6 +125,8 @@ int expr__check_syntax(const char *text, struct expr_error *err);
 
 /* Whether the result is a string (otherwise an integer). */
 bool expr__is_string(const struct expr *e);
+/* Whether an integer result is signed (prints as s64, as expr__eval's is_signed says). */
+bool expr__is_signed(const struct expr *e);
 /* The expression's text as given. */
 const char *expr__text(const struct expr *e);
 
