@@ -450,6 +450,10 @@ static const char *const enter_exprs[] = {
 	"(long)args[1] < (long)args[3]",
 	"args[1] < args[3]",
 	"args[(args[0] + args[3]) % 6] * args[args[5]]",
+	"args[args[args[args[args[args[0] & 7] & 7] & 7] & 7] & 7]",
+	"args[id & 7] + args[args[0] & 7] * args[args[1] & 7] - args[args[2] & 7] / "
+	"(long)args[args[3] & 7] + args[args[4] & 7] % args[args[5] & 7] + (args[5] ? "
+	"args[args[3] & 3] : args[args[4] & 3]) + (args[args[0] % 6] && args[args[1] % 6])",
 	"F:args[0] == 3 || args[1] == 1",
 	"F:id == 110 && args[4] > 50",
 };
