@@ -187,6 +187,14 @@ if bpf_host; then
 	done
 	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
 
+	# both back ends count the same syscalls of a workload and its children, from its exec
+	for b in --bpf --no-bpf; do
+		"$PP" top $b -e 'raw_syscalls:sys_enter//key=id/' -- sh -c 'ls / >/dev/null; /bin/true' \
+			2>&1 | sed 1d | sort >"$T/same$b"
+	done
+	check "the same syscalls by number on both back ends" cmp -s "$T/same--bpf" "$T/same--no-bpf"
+	check "... and many of them" test "$(wc -l <"$T/same--bpf")" -gt 10
+
 	# the workload's children are followed in the kernel and leave at their exit
 	rm -f "$T/x.err" "$T/x.out"
 	"$PP" top -v -e "$G//" -i 100000 -- bash -c "sleep 0.2 & wait; echo bash=\$\$; sleep 30" \
