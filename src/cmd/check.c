@@ -917,7 +917,7 @@ static const struct popt check_opts[] = {
 
 const struct command cmd_check = {
 	.name = "check",
-	.desc = "what this host can do (tracefs, permissions, PMU, probes, ...) and which "
+	.desc = "what this host can do (tracefs, permissions, PMU, probes, BPF, ...) and which "
 		"profilers run",
 	.synopsis = "perf-prof check [-v] [--json]",
 	.examples =
