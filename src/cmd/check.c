@@ -558,7 +558,9 @@ static void row_bpf(struct out *o, struct host *h)
 		cat(d, sizeof(d), "; BTF (vmlinux, %u types)", h->btf_types);
 	else
 		cat(d, sizeof(d), "; no BTF (/sys/kernel/btf/vmlinux: %s%s)", ename(h->btf),
-		    h->btf == -ENOENT ? ": kernel without CONFIG_DEBUG_INFO_BTF" : "");
+		    h->btf == -ENOENT  ? ": kernel without CONFIG_DEBUG_INFO_BTF"
+		    : h->btf == -ESRCH ? ": not valid BTF for libbpf"
+				       : "");
 	if (h->jit > 0)
 		cat(d, sizeof(d), "; JIT on%s", h->jit > 1 ? " (debug)" : "");
 	else if (h->jit == 0)

@@ -132,7 +132,8 @@ const char *features__bpf_prog_name(enum feat_bpf_prog kind);
 /*
  * vmlinux BTF (/sys/kernel/btf/vmlinux) loaded with libbpf's
  * btf__load_vmlinux_btf: 0 with its number of types in *@nr_types, or
- * -errno (-ENOENT: kernel without CONFIG_DEBUG_INFO_BTF).
+ * -errno (-ENOENT: kernel without CONFIG_DEBUG_INFO_BTF; -ESRCH: libbpf found no
+ * valid BTF there).  libbpf's own messages are silenced meanwhile.
  */
 int features__probe_btf(unsigned *nr_types);
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "engine/features.h"
 
@@ -287,11 +288,18 @@ int features__probe_bpf_map(unsigned map_type)
 /* vmlinux BTF's type @name of @kind (BTF_KIND_*): its id, or -errno; *@nr its types. */
 static int vmlinux_btf_id(const char *name, int kind, unsigned *nr)
 {
+	/* libbpf's warnings would go to stderr: the caller says what failed */
+	libbpf_print_fn_t print = libbpf_set_print(NULL);
 	struct btf *btf = btf__load_vmlinux_btf();
-	int id = 0;
+	int id = 0, err = errno;
 
-	if (!btf)
-		return errno ? -errno : -ENOENT;
+	libbpf_set_print(print);
+	if (!btf) {
+		/* ESRCH: no valid BTF anywhere libbpf looks; ENOENT when the kernel has none */
+		if (access("/sys/kernel/btf/vmlinux", F_OK) && errno == ENOENT)
+			return -ENOENT;
+		return err ? -err : -ENOENT;
+	}
 	if (nr)
 		*nr = btf__type_cnt(btf) - 1; /* without the void type 0 */
 	if (name) {

@@ -163,6 +163,20 @@ else
 	skip "BPF facts: no jq"
 fi
 
+# without vmlinux BTF (an empty file bound over it in a mount namespace of its own, gone
+# with it): partial, tp_btf does not load, BTF named, nothing on stderr (libbpf silenced)
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && [ -r /sys/kernel/btf/vmlinux ] &&
+	[ "$(result BPF)" = yes ]; then
+	unshare -m sh -c 'mount --make-rprivate / && mount --bind /dev/null /sys/kernel/btf/vmlinux &&
+		exec "$0" check' "$PP" >"$T/nobtf" 2>"$T/nobtf.err"
+	check_eq "no BTF: nothing on stderr" "$(cat "$T/nobtf.err")" ""
+	check "no BTF: partial, tp_btf does not load, BTF named" grep -qE \
+		'^  BPF +partial +tracepoint, raw_tp, perf_event programs load, tp_btf: [A-Z0-9]+ \(no BTF\); .*; no BTF \(/sys/kernel/btf/vmlinux: ' "$T/nobtf"
+	check_eq "no BTF: the host's still there" "$(wc -c </sys/kernel/btf/vmlinux)" "$(stat -c %s /sys/kernel/btf/vmlinux)"
+else
+	skip "no BTF: needs root, unshare, vmlinux BTF and BPF yes"
+fi
+
 # BPF back end: the profilers that take --no-bpf (-h lists their options), in -h's order
 for p in $("$PP" -h | sed -n '/^Profilers:/,/^$/p' | awk 'NF && !/:$/ { print $1 }'); do
 	"$PP" "$p" -h 2>/dev/null | grep -q -- '--no-bpf' && echo "$p"
