@@ -148,14 +148,18 @@ n=$(grep -c 'sched:sched_switch:' "$out" || true)
 echo "perf-prof trace -e sched:sched_switch -N 5: 5 events"
 head -n 2 "$out"
 
-# a profiler on the BPF back end: --bpf makes the ring path an error (status 2)
+# a profiler on the BPF back end: check names it; --bpf makes the ring path an error (status 2)
 if chroot "$root" perf-prof top -h 2>/dev/null | grep -q -- '--no-bpf'; then
+	chroot "$root" perf-prof check >"$out" 2>&1 || true
+	grep -Eq '^ *BPF back end +yes +([a-z-]+, )*top[,( ]' "$out" ||
+		{ grep 'BPF' "$out"; fail "perf-prof check: the BPF back end row does not name top"; }
 	rc=0
 	chroot "$root" timeout --preserve-status -s INT 2 perf-prof top --bpf \
 		-e raw_syscalls:sys_enter -k common_pid >"$out" 2>"$out.err" || rc=$?
 	[ $rc -eq 0 ] && grep -q '^common_pid ' "$out" ||
 		{ cat "$out" "$out.err"; fail "top --bpf: status $rc"; }
-	echo "perf-prof top --bpf -e raw_syscalls:sys_enter -k common_pid: status 0, $(grep -c '^[0-9]' "$out") keys"
+	echo "perf-prof top --bpf -e raw_syscalls:sys_enter -k common_pid: status 0," \
+		"$(awk 'f { n++ } /^common_pid / { f = 1 } END { print n + 0 }' "$out") keys"
 	head -n 3 "$out"
 else
 	echo "deb-test: top has no BPF back end in this build: no BPF profiler run"
