@@ -373,6 +373,20 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ "$(result BPF)" != n
 	if grep -q ' unavailable (' "$T/nobpf"; then want=1; else want=0; fi
 	check_eq "no CAP_BPF: exit status $want" $rc_nobpf $want
 	[ $rc = 0 ] && check_eq "no CAP_BPF: exit 0 as with it" $rc_nobpf 0
+	# at run time, the same words: --bpf one line and status 2; without it, the ring path (-v)
+	if grep -qx top "$T/bpfprof"; then
+		nocap=(setpriv --inh-caps=-bpf,-sys_admin --bounding-set=-bpf,-sys_admin)
+		"${nocap[@]}" "$PP" top --bpf -e raw_syscalls:sys_enter -k common_pid -- true \
+			>/dev/null 2>"$T/topbpf.err"
+		check_eq "no CAP_BPF: top --bpf: exit 2" $? 2
+		check_eq "no CAP_BPF: top --bpf: one line naming CAP_BPF" "$(cat "$T/topbpf.err")" \
+			"perf-prof top: --bpf: $(nb BPF | sed -n 's/^no *\(bpf(2) not permitted: [^;]*\(; kernel[^;]*\)\?\);.*/\1/p')"
+		"${nocap[@]}" "$PP" top -v -e raw_syscalls:sys_enter -k common_pid -- true \
+			>/dev/null 2>"$T/topring.err"
+		check_eq "no CAP_BPF: top runs (the ring path)" $? 0
+		check "no CAP_BPF: top -v says the ring path and why" \
+			grep -q '^perf-prof top: the ring path: bpf(2) not permitted: no CAP_BPF ' "$T/topring.err"
+	fi
 else
 	skip "no CAP_BPF: not root, no setpriv, or no BPF here"
 fi
