@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perf-prof check: each host line against what this test measures itself
 # (/proc/mounts, perf_event_paranoid, perf stat, sysfs PMUs, /proc/kallsyms,
-# readelf and objdump on libc, ...); every profiler exactly once, its verdict
+# readelf and objdump on libc, bpftool, vmlinux BTF, the BPF sysctls, ...), also without
+# CAP_BPF, as nobody and without BTF; every profiler exactly once, its verdict
 # consistent with the host; the exit status; nothing left in tracefs.
 . "$(dirname "$0")/lib.sh"
 
