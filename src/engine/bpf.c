@@ -18,6 +18,7 @@
 #include <linux/perf_event.h>
 
 #include "engine/bpf.h"
+#include "engine/features.h"
 #include "engine/session_int.h"
 #include "util/units.h"
 
@@ -105,25 +106,13 @@ unsigned bpf_back__entries(const struct opt_set *opts)
 
 const char *bpf_back__host_why_not(void)
 {
-	static char why[160];
+	static char why[256];
 	static int done;
 
+	/* a tracepoint program loaded and closed; if refused, the capability missing */
 	if (!done) {
-		struct bpf_insn prog[2] = {
-			BPFB_INSN(BPF_ALU64 | BPF_MOV | BPF_K, R0, 0, 0, 0),
-			BPFB_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-		};
-		int fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, "pp_probe", "GPL", prog, 2, NULL);
-
 		done = 1;
-		if (fd >= 0)
-			close(fd);
-		else if (errno == EPERM || errno == EACCES)
-			snprintf(why, sizeof(why),
-				 "bpf(2) not permitted: needs CAP_BPF and CAP_PERFMON (or root)");
-		else
-			snprintf(why, sizeof(why), "tracepoint BPF programs do not load here: %s",
-				 strerror(errno));
+		features__bpf_why_not(why, sizeof(why));
 	}
 	return why;
 }
