@@ -18,6 +18,7 @@
 #include <linux/perf_event.h>
 
 #include "engine/bpf.h"
+#include "engine/features.h"
 #include "engine/session_int.h"
 #include "util/units.h"
 
@@ -45,7 +46,8 @@ struct bpf_back {
 	int nr_btf_progs;
 	struct attach att[MAX_FDS];
 	int nr_att;
-	int ctl;	      /* array[1] of u32: running */
+	int ctl;	      /* array[1] of struct ctl */
+	u32 ctl_val[2];	      /* its value: running, the workload's pid (0 before its exec) */
 	int drops;	      /* array[1] of u64[BPF_DROP_SLOTS] */
 	char drop_what[BPF_DROP_SLOTS][80];
 	int nr_drops;
@@ -104,25 +106,13 @@ unsigned bpf_back__entries(const struct opt_set *opts)
 
 const char *bpf_back__host_why_not(void)
 {
-	static char why[160];
+	static char why[256];
 	static int done;
 
+	/* a tracepoint program loaded and closed; if refused, the capability missing */
 	if (!done) {
-		struct bpf_insn prog[2] = {
-			BPFB_INSN(BPF_ALU64 | BPF_MOV | BPF_K, R0, 0, 0, 0),
-			BPFB_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-		};
-		int fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, "pp_probe", "GPL", prog, 2, NULL);
-
 		done = 1;
-		if (fd >= 0)
-			close(fd);
-		else if (errno == EPERM || errno == EACCES)
-			snprintf(why, sizeof(why),
-				 "bpf(2) not permitted: needs CAP_BPF and CAP_PERFMON (or root)");
-		else
-			snprintf(why, sizeof(why), "tracepoint BPF programs do not load here: %s",
-				 strerror(errno));
+		features__bpf_why_not(why, sizeof(why));
 	}
 	return why;
 }
@@ -144,7 +134,8 @@ static int set_running(struct bpf_back *b, u32 on)
 	if (b->ctl < 0)
 		return 0;
 	b->running = on;
-	return bpf_map_update_elem(b->ctl, &key, &on, BPF_ANY) ? -errno : 0;
+	b->ctl_val[0] = on;
+	return bpf_map_update_elem(b->ctl, &key, b->ctl_val, BPF_ANY) ? -errno : 0;
 }
 
 static int perf_fd_of(struct session *s, struct evsel *ev)
@@ -363,7 +354,7 @@ static int back_get(struct session *s, const struct bpf_opts *o, struct bpf_back
 		b = back_new(s);
 		if (!b)
 			return session__set_err(s, -ENOMEM, "out of memory");
-		b->ctl = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_ctl", 4, 4, 1, 0);
+		b->ctl = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_ctl", 4, sizeof(b->ctl_val), 1, 0);
 		if (b->ctl < 0)
 			return b->ctl;
 		b->drops = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_drops", 4,
@@ -753,6 +744,44 @@ static int exit_program(struct bpf_back *b)
 	return bpf_back__attach_raw(b, "sched_process_exit", fd);
 }
 
+/* The workload joins the targets at its exec (its pid is in the control map's second word). */
+static int exec_program(struct bpf_back *b)
+{
+	int tgid_off = bpf_back__btf_member("task_struct", "tgid", NULL);
+	struct bpfb c;
+	char err[160] = "";
+	int out, fd;
+
+	if (tgid_off < 0)
+		return session__set_err(b->s, -ENOENT,
+					"BPF: no task_struct in the kernel's BTF: cannot follow "
+					"the workload (try --no-bpf)");
+	bpfb__init(&c);
+	out = bpfb__label(&c);
+	b_ldx(&c, 8, R6, R1, 0); /* struct task_struct *p */
+	b_ldx(&c, 4, R7, R6, (short)tgid_off);
+	ld_value(&c, R1, b->ctl, 4);
+	b_ldx(&c, 4, R1, R1, 0);
+	b_jmp(&c, BPF_JNE, R7, R1, out);
+	b_stx(&c, 4, R10, -4, R7);
+	b_st(&c, 1, R10, -8, 2);
+	b_ldmap(&c, R1, b->tgids);
+	b_mov(&c, R2, R10);
+	b_alui(&c, BPF_ADD, R2, -4);
+	b_mov(&c, R3, R10);
+	b_alui(&c, BPF_ADD, R3, -8);
+	b_movi(&c, R4, BPF_NOEXIST);
+	b_call(&c, BPF_FUNC_map_update_elem);
+	bpfb__here(&c, out);
+	b_ret(&c, 0);
+	fd = bpf_back__load(b, BPF_PROG_TYPE_TRACING, "pp_exec", &c, "sched_process_exec", err,
+			    sizeof(err));
+	bpfb__free(&c);
+	if (fd < 0)
+		return session__set_err(b->s, fd, "BPF: the exec follower does not load: %s", err);
+	return bpf_back__attach_raw(b, "sched_process_exec", fd);
+}
+
 /* Create the target maps (in init, before any program is built). */
 static int make_targets(struct bpf_back *b)
 {
@@ -777,6 +806,8 @@ static int make_targets(struct bpf_back *b)
 
 			if (!err)
 				err = exit_program(b);
+			if (!err && tg->argv && tg->argv[0])
+				err = exec_program(b);
 			if (err)
 				return err;
 		}
@@ -794,7 +825,7 @@ static int fill_targets(struct bpf_back *b)
 {
 	struct session *s = b->s;
 	const struct target_opts *tg = s->conf.target;
-	unsigned char one = 1, two = 2;
+	unsigned char one = 1;
 
 	if (!b->targets_done)
 		return 0;
@@ -810,11 +841,13 @@ static int fill_targets(struct bpf_back *b)
 		if (bpf_map_update_elem(b->tids, &k, &one, BPF_ANY))
 			return session__set_err(s, -errno, "BPF: target map: %s", strerror(errno));
 	}
+	/* the workload is a target from its exec on (exec_program), as perf's enable_on_exec */
 	if (b->tgids >= 0 && s->wl.forked) {
-		u32 k = (u32)s->wl.proc.pid;
+		u32 key = 0;
 
-		if (bpf_map_update_elem(b->tgids, &k, &two, BPF_ANY))
-			return session__set_err(s, -errno, "BPF: target map: %s", strerror(errno));
+		b->ctl_val[1] = (u32)s->wl.proc.pid;
+		if (bpf_map_update_elem(b->ctl, &key, b->ctl_val, BPF_ANY))
+			return session__set_err(s, -errno, "BPF: control map: %s", strerror(errno));
 	}
 	if (b->cpus >= 0) {
 		unsigned char bits[CPU_BITS / 8] = { 0 };

@@ -186,6 +186,33 @@ if bpf_host; then
 		sleep 0.1
 	done
 	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
+
+	# both back ends count the same syscalls of a workload and its children, from its exec
+	for b in --bpf --no-bpf; do
+		"$PP" top $b -e 'raw_syscalls:sys_enter//key=id/' -- sh -c 'ls / >/dev/null; /bin/true' \
+			2>&1 | sed 1d | sort >"$T/same$b"
+	done
+	check "the same syscalls by number on both back ends" cmp -s "$T/same--bpf" "$T/same--no-bpf"
+	check "... and many of them" test "$(wc -l <"$T/same--bpf")" -gt 10
+
+	# the workload's children are followed in the kernel and leave at their exit
+	rm -f "$T/x.err" "$T/x.out"
+	"$PP" top -v -e "$G//" -i 100000 -- bash -c "sleep 0.2 & wait; echo bash=\$\$; sleep 30" \
+		>"$T/x.out" 2>"$T/x.err" &
+	k=$!
+	wait_for "$T/x.out" '^bash=' $k
+	tg=""
+	for id in $(cat /proc/$k/fdinfo/* 2>/dev/null | awk '$1 == "map_id:" { print $2 }' | sort -u); do
+		bpftool -j map show id "$id" | jq -e '.name == "pp_tgids"' >/dev/null &&
+			tg=$(bpftool -j map dump id "$id" | jq -r '.[].key | join(" ")' |
+				while read -r a b c d; do echo $((a + 256 * b + 65536 * c + 16777216 * d)); done |
+				sort -n | tr '\n' ' ' | sed 's/ $//')
+	done
+	check_eq "followed: the child that exited has left, the workload stays" "$tg" \
+		"$(sed -n 's/^bash=//p' "$T/x.out")"
+	pkill -INT -P $k sleep 2>/dev/null
+	kill -INT $k 2>/dev/null
+	wait $k 2>/dev/null
 fi
 
 # usage errors: status 2 and one line naming the problem
