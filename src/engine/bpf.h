@@ -105,8 +105,12 @@ int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog);
 
 /*
  * Every program's first instructions: go to @out (where it returns 0)
- * unless the session is running (between enable and disable).  Uses R0-R5.
+ * unless the session is running (between enable and disable).  Uses R0.
+ *
+ * The emitters here use R0-R5 as said and the 8 bytes of stack just below
+ * the frame pointer (R10 - 8 .. R10 - 1): a program keeps nothing there.
  */
+#define BPF_BACK_SCRATCH 8
 void bpf_back__emit_running(struct bpf_back *b, struct bpfb *code, int out);
 
 /*
@@ -126,7 +130,7 @@ int bpf_back__emit_target(struct bpf_back *b, struct bpfb *code, int tgid_reg, i
  * Counted drops: an event a program could not record (a full map).  A
  * slot (0..BPF_DROP_SLOTS-1) per kind, named for the report ("keys not
  * kept: map full (--bpf-entries)"); bpf_back__emit_drop counts one on
- * this CPU (uses R0-R5).  Drops are the session's lost events too.
+ * this CPU (uses R1, R2).  Drops are the session's lost events too.
  */
 #define BPF_DROP_SLOTS 8
 int bpf_back__drop_slot(struct bpf_back *b, const char *what);

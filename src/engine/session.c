@@ -122,6 +122,7 @@ void session__delete(struct session *s)
 		return;
 	session__close(s);
 	session__replay_free(s);
+	session__bpf_free(s);
 	session__kvmclock_done(s);
 	if (s->perf.tracer) { /* (a run that failed before its end) */
 		tracer__detach(s->perf.tracer, s->wl.forked ? &s->wl.proc : NULL);

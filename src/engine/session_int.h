@@ -321,6 +321,8 @@ void perf_source__pull(struct session *s);
 int perf_source__counters(struct evsel *ev, int i, struct counter_val *v);
 /* inject.c: the replay source's memory (session__delete) */
 void session__replay_free(struct session *s);
+/* bpf.c: the BPF back end, closed by session__close, freed here (session__delete) */
+void session__bpf_free(struct session *s);
 /* The sources' stats summed (lost_cpu: NULL), for the lost report. */
 void session__source_stats(struct session *s, struct source_stats *st);
 
