@@ -249,11 +249,11 @@ static void sc_exit_ev(struct session *s, void *priv, struct evsel *ev, struct s
 
 /* ---- the BPF back end ---- */
 
-/* The stack of the programs (below R10) */
-#define SK_TID -8    /* u32: the start map's key */
-#define SK_START -24 /* a new start: time, syscall */
-#define SK_ROW -40   /* the row's key: syscall, thread (--perins) or 0 */
-#define SK_ZERO -48  /* u32 0: the exited counter's key */
+/* The stack of the programs (below R10 and the back end's emitters' scratch) */
+#define SK_TID (-BPF_BACK_SCRATCH - 8) /* u32: the start map's key */
+#define SK_START (SK_TID - 16)	       /* a new start: time, syscall */
+#define SK_ROW (SK_START - 16)	       /* the row's key: syscall, thread (--perins) or 0 */
+#define SK_ZERO (SK_ROW - 8)	       /* u32 0: the exited counter's key */
 #define SK_SCRATCH (SK_ROW - BPF_LAT_SCRATCH)
 
 /* R6 = the thread id, R7 = its thread group id (from bpf_get_current_pid_tgid) */
@@ -551,8 +551,8 @@ static int sc_bpf(struct session *s, struct syscalls *sc, const struct opt_set *
 			return session__set_err(s, ret, "out of memory");
 	if ((ret = session__add_ops(s, &sc_bpf_ops, sc)))
 		return ret;
-	session__notice(s, "syscalls: on the BPF back end (raw tracepoints sys_enter, sys_exit, "
-			   "sched_process_exit; the table built in the kernel)");
+	session__notice(s, "the BPF back end: syscalls paired and timed in the kernel (raw "
+			   "tracepoints sys_enter, sys_exit, sched_process_exit)");
 	return 1;
 }
 
@@ -611,6 +611,11 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 	multipoint__name(sc->mt, 0, "raw_syscalls:sys_enter", "sys_enter");
 	multipoint__name(sc->mt, 1, "raw_syscalls:sys_exit", "sys_exit");
 	if (sc->on_bpf) {
+		/* no samples: the task records (exits, names) and the targets' lifetime */
+		if (!session__add_event(s, &(struct evsel_conf){ .type = PERF_TYPE_SOFTWARE,
+								  .config = PERF_COUNT_SW_DUMMY,
+								  .name = "dummy" }))
+			goto out;
 		err = multipoint__ready(sc->mt, s);
 		goto out;
 	}

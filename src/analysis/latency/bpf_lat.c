@@ -43,7 +43,7 @@ struct bpf_lat {
 	struct bpf_back *b;
 	int rows, buckets, epoch; /* map fds */
 	int drop_rows, drop_buckets;
-	uint64_t cur; /* the interval programs record now */
+	uint64_t cur; /* the interval programs record now (from 1) */
 	int ncpu;
 	uint64_t *vals; /* a per-CPU lookup's values */
 	struct lrow *lrows;
@@ -82,6 +82,13 @@ struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entr
 				    bpf_back__map(b, BPF_MAP_TYPE_ARRAY, mname, 4, 8, 1, 0);
 	if (l->epoch < 0) {
 		snprintf(err, errlen, "%s: its maps: %s", name, strerror(-l->epoch));
+		bpf_lat__delete(l);
+		return NULL;
+	}
+	/* interval 1 first: 0 is the tag of a CPU's slot never written */
+	l->cur = 1;
+	if (bpf_map_update_elem(l->epoch, &(uint32_t){ 0 }, &l->cur, BPF_ANY)) {
+		snprintf(err, errlen, "%s: its interval: %s", name, strerror(errno));
 		bpf_lat__delete(l);
 		return NULL;
 	}
