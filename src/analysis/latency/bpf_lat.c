@@ -16,11 +16,11 @@ enum { S_TAG, S_MIN, S_MAX }; /* a slot: the interval it holds, its min, its max
 
 /* The scratch stack, from @scratch up. */
 enum {
-	X_BKEY = 0,    /* bucket key: row key (16), bucket (8) */
-	X_ONE = 24,    /* a new bucket's count */
-	X_ZERO = 32,   /* the epoch map's key */
-	X_EPOCH = 40,  /* the interval (epoch) */
-	X_VALUE = 48,  /* a new row's value */
+	X_BKEY = 0,   /* bucket key: row key (16), bucket (8) */
+	X_ONE = 24,   /* a new bucket's count */
+	X_ZERO = 32,  /* the epoch map's key */
+	X_EPOCH = 40, /* the interval (epoch) */
+	X_VALUE = 48, /* a new row's value */
 	X_END = X_VALUE + V_WORDS * 8,
 };
 _Static_assert(X_END <= BPF_LAT_SCRATCH, "bpf_lat's scratch stack");
@@ -73,13 +73,13 @@ struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entr
 	l->rows = bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, mname, 16, V_WORDS * 8, entries,
 				BPF_F_NO_PREALLOC);
 	snprintf(mname, sizeof(mname), "%s_hist", name);
-	l->buckets = l->rows < 0 ? l->rows :
-				   bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, mname, 24, 8,
-						 entries * BPF_LAT_BUCKETS_PER_ROW,
-						 BPF_F_NO_PREALLOC);
+	l->buckets = l->rows < 0
+			     ? l->rows
+			     : bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, mname, 24, 8,
+					     entries * BPF_LAT_BUCKETS_PER_ROW, BPF_F_NO_PREALLOC);
 	snprintf(mname, sizeof(mname), "%s_ival", name);
-	l->epoch = l->buckets < 0 ? l->buckets :
-				    bpf_back__map(b, BPF_MAP_TYPE_ARRAY, mname, 4, 8, 1, 0);
+	l->epoch = l->buckets < 0 ? l->buckets
+				  : bpf_back__map(b, BPF_MAP_TYPE_ARRAY, mname, 4, 8, 1, 0);
 	if (l->epoch < 0) {
 		snprintf(err, errlen, "%s: its maps: %s", name, strerror(-l->epoch));
 		bpf_lat__delete(l);
@@ -222,7 +222,8 @@ void bpf_lat__emit_record(struct bpf_lat *l, struct bpfb *c, int16_t key_off, in
 	b_lookup(c, l->rows, key_off);
 	b_jmpi(c, BPF_JNE, R0, 0, rhave);
 	for (int i = 0; i < V_WORDS; i++)
-		b_st(c, 8, R10, x + X_VALUE + 8 * i, (i - V_SLOT) % 3 == S_TAG && i >= V_SLOT ? -1 : 0);
+		b_st(c, 8, R10, x + X_VALUE + 8 * i,
+		     (i - V_SLOT) % 3 == S_TAG && i >= V_SLOT ? -1 : 0);
 	emit_update(c, l->rows, key_off, x + X_VALUE, BPF_NOEXIST);
 	b_jmpi(c, BPF_JEQ, R0, 0, rlook);
 	b_jmpi(c, BPF_JNE, R0, -EEXIST, rdrop);
@@ -314,7 +315,8 @@ static int read_buckets(struct bpf_lat *l)
 }
 
 int bpf_lat__read(struct bpf_lat *l, bool next_interval,
-		  void (*fn)(void *arg, const uint64_t key[2], const struct hist *h, uint64_t marked),
+		  void (*fn)(void *arg, const uint64_t key[2], const struct hist *h,
+			     uint64_t marked),
 		  void *arg)
 {
 	uint64_t key[2], next[2], *prev = NULL, ival = l->cur;

@@ -77,7 +77,8 @@ static inline uint64_t bpf_lat__bucket_lo(uint64_t idx)
  * values' min and max go to the other slot).  0 or -errno.
  */
 int bpf_lat__read(struct bpf_lat *l, bool next_interval,
-		  void (*fn)(void *arg, const uint64_t key[2], const struct hist *h, uint64_t marked),
+		  void (*fn)(void *arg, const uint64_t key[2], const struct hist *h,
+			     uint64_t marked),
 		  void *arg);
 
 #endif
