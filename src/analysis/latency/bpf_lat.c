@@ -45,9 +45,12 @@ struct bpf_lat {
 	int drop_rows, drop_buckets;
 	uint64_t cur; /* the interval programs record now (from 1) */
 	int ncpu;
-	uint64_t *vals; /* a per-CPU lookup's values */
 	struct lrow *lrows;
 	struct lbucket *lbuckets;
+	/* the read in progress: the interval it reads, whom it gives the rows */
+	uint64_t ival;
+	void (*fn)(void *arg, const uint64_t key[2], const struct hist *h, uint64_t marked);
+	void *arg;
 };
 
 struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entries, char *err,
@@ -62,9 +65,8 @@ struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entr
 	}
 	l->b = b;
 	l->ncpu = bpf_back__nr_cpus();
-	l->vals = l->ncpu > 0 ? calloc(l->ncpu, V_WORDS * sizeof(uint64_t)) : NULL;
-	if (!l->vals) {
-		snprintf(err, errlen, "%s", l->ncpu > 0 ? "out of memory" : "no possible CPUs");
+	if (l->ncpu <= 0) {
+		snprintf(err, errlen, "no possible CPUs");
 		free(l);
 		return NULL;
 	}
@@ -121,7 +123,6 @@ void bpf_lat__delete(struct bpf_lat *l)
 		HASH_DEL(l->lbuckets, k);
 		free(k);
 	}
-	free(l->vals);
 	free(l); /* the maps are the session's */
 }
 
@@ -280,38 +281,127 @@ static struct lrow *lrow_of(struct bpf_lat *l, const uint64_t key[2])
 	return r;
 }
 
-/* The buckets' growth into their rows' hists. */
-static int read_buckets(struct bpf_lat *l)
+/*
+ * Every entry of the per-CPU map @fd (@ksz-byte keys, @vwords u64 a CPU) to
+ * @fn: by batches of BATCH (one bpf(2) call each), or one key at a time
+ * where the kernel has no batch lookup.  0 or -errno.
+ */
+#define BATCH 1024
+static int each_entry(struct bpf_lat *l, int fd, size_t ksz, int vwords,
+		      int (*fn)(struct bpf_lat *l, const void *key, const uint64_t *vals))
 {
-	uint64_t key[3], next[3], *prev = NULL;
-	int err;
+	size_t vsz = (size_t)l->ncpu * vwords * sizeof(uint64_t);
+	uint64_t tok_in = 0, tok_out = 0;
+	char *keys = malloc(BATCH * ksz), *prev = NULL, key[32], next[32];
+	uint64_t *vals = malloc(BATCH * vsz);
+	bool first = true;
+	int err = -ENOMEM;
 
-	while (!(err = bpf_map_get_next_key(l->buckets, prev, next))) {
-		struct lbucket *k;
-		struct lrow *r;
-		uint64_t sum = 0;
+	if (!keys || !vals)
+		goto out;
+	for (;;) {
+		__u32 n = BATCH;
 
-		memcpy(key, next, sizeof(key));
-		prev = key;
-		if (bpf_map_lookup_elem(l->buckets, key, l->vals))
-			continue; /* cannot be deleted: ours never are */
-		for (int c = 0; c < l->ncpu; c++)
-			sum += l->vals[c];
-		HASH_FIND(hh, l->lbuckets, key, sizeof(key), k);
-		if (!k) {
-			if (!(k = calloc(1, sizeof(*k))))
-				return -ENOMEM;
-			memcpy(k->key, key, sizeof(key));
-			HASH_ADD(hh, l->lbuckets, key, sizeof(k->key), k);
+		err = bpf_map_lookup_batch(fd, first ? NULL : &tok_in, &tok_out, keys, vals, &n,
+					   NULL);
+		if (err && err != -ENOENT)
+			break;
+		for (__u32 i = 0; i < n; i++)
+			if ((err = fn(l, keys + i * ksz, (uint64_t *)((char *)vals + i * vsz))))
+				goto out;
+		if (err == -ENOENT) {
+			err = 0;
+			goto out;
 		}
-		if (sum == k->count)
-			continue;
-		if (!(r = lrow_of(l, key)) || (!r->h && !(r->h = hist__new())) ||
-		    hist__record_n(r->h, bpf_lat__bucket_lo(key[2]), sum - k->count))
-			return -ENOMEM;
-		k->count = sum;
+		tok_in = tok_out;
+		first = false;
 	}
-	return err == -ENOENT ? 0 : err;
+	if (!first || (err != -EINVAL && err != -EOPNOTSUPP && err != -524 /* ENOTSUPP */))
+		goto out;
+	/* no batches here: key by key */
+	while (!(err = bpf_map_get_next_key(fd, prev, next))) {
+		memcpy(key, next, ksz);
+		prev = key;
+		if (bpf_map_lookup_elem(fd, key, vals))
+			continue; /* cannot be deleted: ours never are */
+		if ((err = fn(l, key, vals)))
+			goto out;
+	}
+	err = err == -ENOENT ? 0 : err;
+out:
+	free(keys);
+	free(vals);
+	return err;
+}
+
+/* A bucket's growth into its row's hist. */
+static int read_bucket(struct bpf_lat *l, const void *kp, const uint64_t *vals)
+{
+	uint64_t key[3], sum = 0;
+	struct lbucket *k;
+	struct lrow *r;
+
+	memcpy(key, kp, sizeof(key));
+	for (int c = 0; c < l->ncpu; c++)
+		sum += vals[c];
+	HASH_FIND(hh, l->lbuckets, key, sizeof(key), k);
+	if (!k) {
+		if (!(k = calloc(1, sizeof(*k))))
+			return -ENOMEM;
+		memcpy(k->key, key, sizeof(key));
+		HASH_ADD(hh, l->lbuckets, key, sizeof(k->key), k);
+	}
+	if (sum == k->count)
+		return 0;
+	if (!(r = lrow_of(l, key)) || (!r->h && !(r->h = hist__new())) ||
+	    hist__record_n(r->h, bpf_lat__bucket_lo(key[2]), sum - k->count))
+		return -ENOMEM;
+	k->count = sum;
+	return 0;
+}
+
+/* A row's growth: its totals exact, its min and max this interval's. */
+static int read_row(struct bpf_lat *l, const void *kp, const uint64_t *vals)
+{
+	uint64_t key[2], count = 0, marked = 0, sum = 0, min = UINT64_MAX, max = 0;
+	struct lrow *r;
+
+	memcpy(key, kp, sizeof(key));
+	for (int c = 0; c < l->ncpu; c++) {
+		const uint64_t *v = vals + c * V_WORDS;
+
+		count += v[V_COUNT];
+		marked += v[V_MARKED];
+		sum += v[V_SUM];
+		for (int s = 0; s < 2; s++) {
+			const uint64_t *sl = v + V_SLOT + 3 * s;
+
+			if (sl[S_TAG] != l->ival)
+				continue;
+			if (sl[S_MIN] < min)
+				min = sl[S_MIN];
+			if (sl[S_MAX] > max)
+				max = sl[S_MAX];
+		}
+	}
+	if (!(r = lrow_of(l, key)))
+		return -ENOMEM;
+	if (count == r->count)
+		return 0;
+	if (!r->h && !(r->h = hist__new()))
+		return -ENOMEM;
+	/* none in this interval's slot (the values came as it ended): the buckets' bounds */
+	if (min > max) {
+		min = hist__count(r->h) ? hist__min(r->h) : sum - r->sum;
+		max = hist__count(r->h) ? hist__max(r->h) : sum - r->sum;
+	}
+	hist__set_stats(r->h, count - r->count, min, max, sum - r->sum);
+	l->fn(l->arg, key, r->h, marked - r->marked);
+	hist__reset(r->h);
+	r->count = count;
+	r->marked = marked;
+	r->sum = sum;
+	return 0;
 }
 
 int bpf_lat__read(struct bpf_lat *l, bool next_interval,
@@ -319,9 +409,11 @@ int bpf_lat__read(struct bpf_lat *l, bool next_interval,
 			     uint64_t marked),
 		  void *arg)
 {
-	uint64_t key[2], next[2], *prev = NULL, ival = l->cur;
 	int err;
 
+	l->ival = l->cur;
+	l->fn = fn;
+	l->arg = arg;
 	if (next_interval) {
 		uint32_t zero = 0;
 		uint64_t e = l->cur + 1;
@@ -330,50 +422,7 @@ int bpf_lat__read(struct bpf_lat *l, bool next_interval,
 			return err;
 		l->cur = e;
 	}
-	if ((err = read_buckets(l)))
+	if ((err = each_entry(l, l->buckets, 24, 1, read_bucket)))
 		return err;
-	while (!(err = bpf_map_get_next_key(l->rows, prev, next))) {
-		uint64_t count = 0, marked = 0, sum = 0, min = UINT64_MAX, max = 0;
-		struct lrow *r;
-
-		memcpy(key, next, sizeof(key));
-		prev = key;
-		if (bpf_map_lookup_elem(l->rows, key, l->vals))
-			continue;
-		for (int c = 0; c < l->ncpu; c++) {
-			const uint64_t *v = l->vals + c * V_WORDS;
-
-			count += v[V_COUNT];
-			marked += v[V_MARKED];
-			sum += v[V_SUM];
-			for (int s = 0; s < 2; s++) {
-				const uint64_t *sl = v + V_SLOT + 3 * s;
-
-				if (sl[S_TAG] != ival)
-					continue;
-				if (sl[S_MIN] < min)
-					min = sl[S_MIN];
-				if (sl[S_MAX] > max)
-					max = sl[S_MAX];
-			}
-		}
-		if (!(r = lrow_of(l, key)))
-			return -ENOMEM;
-		if (count == r->count)
-			continue;
-		if (!r->h && !(r->h = hist__new()))
-			return -ENOMEM;
-		/* none in this interval's slot (the values came as it ended): the buckets' bounds */
-		if (min > max) {
-			min = hist__count(r->h) ? hist__min(r->h) : sum - r->sum;
-			max = hist__count(r->h) ? hist__max(r->h) : sum - r->sum;
-		}
-		hist__set_stats(r->h, count - r->count, min, max, sum - r->sum);
-		fn(arg, key, r->h, marked - r->marked);
-		hist__reset(r->h);
-		r->count = count;
-		r->marked = marked;
-		r->sum = sum;
-	}
-	return err == -ENOENT ? 0 : err;
+	return each_entry(l, l->rows, 16, V_WORDS, read_row);
 }

@@ -33,7 +33,7 @@ struct hist;
  * The maps of @name's rows (@entries rows; the buckets map holds
  * BPF_LAT_BUCKETS_PER_ROW times as many).  NULL with @err set.
  */
-#define BPF_LAT_BUCKETS_PER_ROW 16
+#define BPF_LAT_BUCKETS_PER_ROW 4
 struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entries, char *err,
 			     size_t errlen);
 void bpf_lat__delete(struct bpf_lat *l);
