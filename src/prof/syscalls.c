@@ -296,8 +296,8 @@ static int emit_ids_filter(struct session *s, struct bpfb *c, const char *names,
  * time and syscall.  Only the session's targets, not perf-prof itself
  * system-wide, --syscall's.
  */
-static int prog_enter(struct session *s, struct syscalls *sc, struct bpfb *c, bool self,
-		      char *why, size_t len)
+static int prog_enter(struct session *s, struct syscalls *sc, struct bpfb *c, bool self, char *why,
+		      size_t len)
 {
 	int out = bpfb__label(c), make = bpfb__label(c), slot, err;
 
@@ -497,28 +497,32 @@ static int sc_bpf(struct session *s, struct syscalls *sc, const struct opt_set *
 	if ((ret = bpf_back__get(s, opts, &sc->bpf)) <= 0)
 		return ret;
 	if (lo && lo->than)
-		return bpf_back__fallback(s, opts, "--than: each slow call's events are printed "
-						   "from the ring buffer");
+		return bpf_back__fallback(s, opts,
+					  "--than: each slow call's events are printed "
+					  "from the ring buffer");
 	if (lo && lo->heatmap)
-		return bpf_back__fallback(s, opts, "--heatmap: each call's time is written from "
-						   "the ring buffer");
+		return bpf_back__fallback(s, opts,
+					  "--heatmap: each call's time is written from "
+					  "the ring buffer");
 	for (int i = 0; eo && i < eo->nr_specs; i++) {
 		const struct ev_spec *sp = &eo->specs[i];
 
 		if (evspec__attr(sp, "untraced"))
-			return bpf_back__fallback(s, opts, "-e %s: untraced events are read from "
-							   "the ring buffer",
+			return bpf_back__fallback(s, opts,
+						  "-e %s: untraced events are read from "
+						  "the ring buffer",
 						  sp->text);
 		if (sp->filter)
-			return bpf_back__fallback(s, opts, "-e %s: tracepoint filters are not "
-							   "compiled (--syscall is)",
+			return bpf_back__fallback(s, opts,
+						  "-e %s: tracepoint filters are not "
+						  "compiled (--syscall is)",
 						  sp->text);
 	}
 	sc->perins = lo && lo->perins;
 	sc->start_map = bpf_back__map(sc->bpf, BPF_MAP_TYPE_HASH, "pp_sc_start", 4, 16,
 				      bpf_back__entries(opts), 0);
-	sc->exited_map = sc->start_map < 0 ? sc->start_map :
-					     bpf_back__map(sc->bpf, BPF_MAP_TYPE_PERCPU_ARRAY,
+	sc->exited_map = sc->start_map < 0 ? sc->start_map
+					   : bpf_back__map(sc->bpf, BPF_MAP_TYPE_PERCPU_ARRAY,
 							   "pp_sc_exited", 4, 8, 1, 0);
 	if (sc->exited_map < 0)
 		return bpf_back__fallback(s, opts, "syscalls' maps: %s", strerror(-sc->exited_map));
@@ -613,8 +617,8 @@ static int sc_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (sc->on_bpf) {
 		/* no samples: the task records (exits, names) and the targets' lifetime */
 		if (!session__add_event(s, &(struct evsel_conf){ .type = PERF_TYPE_SOFTWARE,
-								  .config = PERF_COUNT_SW_DUMMY,
-								  .name = "dummy" }))
+								 .config = PERF_COUNT_SW_DUMMY,
+								 .name = "dummy" }))
 			goto out;
 		err = multipoint__ready(sc->mt, s);
 		goto out;

@@ -135,8 +135,7 @@ void hist__set_stats(struct hist *h, uint64_t count, uint64_t min, uint64_t max,
 	h->sum = sum;
 }
 
-void hist__for_each(const struct hist *h, void (*fn)(uint64_t lo, uint64_t n, void *arg),
-		    void *arg)
+void hist__for_each(const struct hist *h, void (*fn)(uint64_t lo, uint64_t n, void *arg), void *arg)
 {
 	for (unsigned b = 0; b < NBLK; b++)
 		for (unsigned s = 0; h->blk_count[b] && s < HDR_SUB; s++)

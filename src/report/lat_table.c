@@ -224,8 +224,7 @@ static void log2_add(uint64_t lo, uint64_t n, void *arg)
 	log2_hist__add_n(arg, lo, n);
 }
 
-int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *h,
-		     uint64_t marked)
+int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *h, uint64_t marked)
 {
 	if (!hist__count(h))
 		return 0;

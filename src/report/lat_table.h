@@ -74,8 +74,7 @@ int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, co
  * with --than records one total at a time).  0 or -ENOMEM.
  */
 struct hist;
-int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *h,
-		     uint64_t marked);
+int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *h, uint64_t marked);
 /*
  * Count columns after max, "N (x.x%)" of the row's calls: with a threshold
  * (--than), the totals above @ns, titled ">10ms"; with a mark (@title

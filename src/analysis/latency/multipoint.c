@@ -47,7 +47,7 @@ struct multipoint {
 	/* --json: a slow pair's line (the last two columns: its events) */
 	struct rt_col slow[LAT_MAX_KEYS + 4];
 	struct rt_desc slow_desc;
-	u64 since; /* --json: where the next table's span begins */
+	u64 since;	    /* --json: where the next table's span begins */
 	u64 open_elsewhere; /* multipoint__add_open */
 };
 
@@ -601,7 +601,8 @@ static void heat_add(struct multipoint *mt, struct session *s, const struct mult
 static struct lat_row *keyed_row(struct multipoint *mt, struct lat_table *t, int from, int to,
 				 u64 key, const struct multipoint_row *row)
 {
-	struct lat_row *r = lat_table__row2(t, row->key, mt->lat.perins ? key : 0, row->group, NULL);
+	struct lat_row *r =
+		lat_table__row2(t, row->key, mt->lat.perins ? key : 0, row->group, NULL);
 	struct rt_val kv[LAT_MAX_KEYS];
 	char kbuf[32];
 	int n = 0;
