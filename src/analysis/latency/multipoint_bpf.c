@@ -126,13 +126,14 @@ static void emit_open(struct mpbpf *m, struct bpfb *c, int k, int done)
 	bpf_back__emit_drop(m->b, c, m->drop_full);
 }
 
-static int bad(char *why, size_t len, int err, const char *what)
+/* @why prefixed with what of @ev did not compile ("role= of sched:sched_switch: ..."). */
+static int bad(char *why, size_t len, int err, const char *what, const struct evsel *ev)
 {
 	if (err == -EOPNOTSUPP || err == -EINVAL) {
 		char tmp[200];
 
 		snprintf(tmp, sizeof(tmp), "%s", why);
-		snprintf(why, len, "%s: %s", what, tmp);
+		snprintf(why, len, "%s of %.60s: %s", what, ev->name, tmp);
 		return -EOPNOTSUPP;
 	}
 	return err;
@@ -183,7 +184,7 @@ static int program(struct mpbpf *m, struct session *s, const struct mpbpf_event 
 		goto fail;
 	if (filter) {
 		if ((ret = expr__bpf(filter, &c, &env, why, len))) {
-			ret = bad(why, len, ret, "its filter");
+			ret = bad(why, len, ret, "the filter", e->ev);
 			goto fail;
 		}
 		b_jmpi(&c, BPF_JEQ, R0, 0, out);
@@ -191,7 +192,7 @@ static int program(struct mpbpf *m, struct session *s, const struct mpbpf_event 
 	switch (cf->key_mode) {
 	case MPBPF_KEY_EXPR:
 		if ((ret = expr__bpf(e->key, &c, &env, why, len))) {
-			ret = bad(why, len, ret, "key=");
+			ret = bad(why, len, ret, "key=", e->ev);
 			goto fail;
 		}
 		break;
@@ -205,7 +206,7 @@ static int program(struct mpbpf *m, struct session *s, const struct mpbpf_event 
 	b_stx(&c, 8, R10, SK_KEY, R0);
 	if (e->role) {
 		if ((ret = expr__bpf(e->role, &c, &env, why, len))) {
-			ret = bad(why, len, ret, "role=");
+			ret = bad(why, len, ret, "role=", e->ev);
 			goto fail;
 		}
 		b_mov(&c, R7, R0);
