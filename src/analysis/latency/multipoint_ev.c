@@ -149,11 +149,13 @@ static int try_bpf(struct session *s, struct multipoint_ev *m, const struct mult
 	if (!c->opts)
 		return 0;
 	if (lo && lo->than)
-		return bpf_back__fallback(s, c->opts, "--than: each slow pair's events are "
-						      "printed from the ring buffer");
+		return bpf_back__fallback(s, c->opts,
+					  "--than: each slow pair's events are "
+					  "printed from the ring buffer");
 	if (lo && lo->heatmap)
-		return bpf_back__fallback(s, c->opts, "--heatmap: each pair's time is written "
-						      "from the ring buffer");
+		return bpf_back__fallback(s, c->opts,
+					  "--heatmap: each pair's time is written "
+					  "from the ring buffer");
 	if (session__stacks_for_all(s))
 		return bpf_back__fallback(s, c->opts, "-g: stacks are read from the ring buffer");
 	for (int i = 0; i < eo->nr_specs; i++)
@@ -181,7 +183,7 @@ static int try_bpf(struct session *s, struct multipoint_ev *m, const struct mult
 				 .nr_points = m->nr_points,
 				 .cycle = c->cycle,
 				 .perins = lo && lo->perins,
-				 .key_mode = m->key_mode == KEY_EXPR	   ? MPBPF_KEY_EXPR
+				 .key_mode = m->key_mode == KEY_EXPR	 ? MPBPF_KEY_EXPR
 					     : m->key_mode == KEY_THREAD ? MPBPF_KEY_THREAD
 									 : MPBPF_KEY_CPU,
 				 .events = evs,
