@@ -187,6 +187,14 @@ if bpf_host; then
 	done
 	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
 
+	# a request that falls back after its first event compiled: no program of ours
+	# stays attached (it would keep that event's samples from the ring)
+	"$PP" top -v -e "$G//key=common_pid/,syscalls:sys_enter_getpid//key=common_pid+_time*0/" \
+		-- "$W/getppid_loop" 100 >"$T/rb" 2>"$T/rb.err"
+	check "fallback: said under -v" grep -q "the ring path: .*_time" "$T/rb.err"
+	check_eq "fallback: the first event still counted" \
+		"$(awk '$1 ~ /^[0-9]+$/ { print $2 }' "$T/rb")" 100
+
 	# both back ends count the same syscalls of a workload and its children, from its exec
 	for b in --bpf --no-bpf; do
 		"$PP" top $b -e 'raw_syscalls:sys_enter//key=id/' -- sh -c 'ls / >/dev/null; /bin/true' \
