@@ -54,6 +54,7 @@ struct bpf_back {
 	u64 drops_seen[BPF_DROP_SLOTS]; /* reported so far */
 	/* targets */
 	bool targets_done;
+	bool follow_p; /* -p's new processes are targets too (per-thread profilers, --inherit) */
 	int tgids, tids, cpus; /* maps, -1: not needed */
 	int fork_prog;
 	struct btf *btf; /* vmlinux, loaded once */
@@ -824,7 +825,13 @@ static int make_targets(struct bpf_back *b)
 			if (b->tids < 0)
 				return b->tids;
 		}
-		if ((tg->argv && tg->argv[0]) || tg->inherit) {
+		/*
+		 * As the ring path: per-thread events follow what -p's processes
+		 * create (perf's inherit); CPU-wide profilers' target set only
+		 * with --inherit.
+		 */
+		b->follow_p = tg->nr_pids && (!s->cpu_wide || tg->inherit);
+		if ((tg->argv && tg->argv[0]) || tg->inherit || b->follow_p) {
 			int err = fork_program(b);
 
 			if (!err)
@@ -848,14 +855,15 @@ static int fill_targets(struct bpf_back *b)
 {
 	struct session *s = b->s;
 	const struct target_opts *tg = s->conf.target;
-	unsigned char one = 1;
+	unsigned char one = 1, followed = 2;
 
 	if (!b->targets_done)
 		return 0;
 	for (int i = 0; b->tgids >= 0 && i < tg->nr_pids; i++) {
 		u32 k = (u32)tg->pids[i];
 
-		if (bpf_map_update_elem(b->tgids, &k, &one, BPF_ANY))
+		/* (2: followed, its children join at fork and it leaves at its exit) */
+		if (bpf_map_update_elem(b->tgids, &k, b->follow_p ? &followed : &one, BPF_ANY))
 			return session__set_err(s, -errno, "BPF: target map: %s", strerror(errno));
 	}
 	for (int i = 0; b->tids >= 0 && i < tg->nr_tids; i++) {
