@@ -509,6 +509,15 @@ static int sc_bpf(struct session *s, struct syscalls *sc, const struct opt_set *
 		return bpf_back__fallback(s, opts,
 					  "--heatmap: each call's time is written from "
 					  "the ring buffer");
+	/*
+	 * -C: a call whose exit was on a CPU left out stays open, and the
+	 * ring path pairs by the syscall's number, which the exit program
+	 * does not read (yet).
+	 */
+	if (t->cpus_given)
+		return bpf_back__fallback(s, opts,
+					  "-C: calls that move to a CPU left out are paired "
+					  "by their number on the ring path");
 	for (int i = 0; eo && i < eo->nr_specs; i++) {
 		const struct ev_spec *sp = &eo->specs[i];
 

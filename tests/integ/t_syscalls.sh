@@ -120,18 +120,23 @@ if [ $bpf = 1 ]; then
 
 	# SIGKILL: the programs are fds of ours, nothing stays loaded
 	if command -v bpftool >/dev/null; then
+		rm -f "$T/k.err"
 		spawn k "$PP" syscalls -v -- "$W/lat_sleep" 500 2 >/dev/null 2>"$T/k.err"
 		for ((i = 0; i < 100; i++)); do
 			grep -q 'monitoring' "$T/k.err" 2>/dev/null && break
 			sleep 0.1
 		done
-		check "SIGKILL: our programs were loaded" bash -c "bpftool prog list | grep -q pp_sc_enter"
+		# its programs: the prog_id of the BPF fds it holds (not other runs' on the host)
+		ids=$(cat /proc/$k/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
+		check "SIGKILL: our programs were loaded" test -n "$ids"
 		reap "$k" KILL
+		left=0
 		for ((i = 0; i < 50; i++)); do
-			bpftool prog list | grep -q 'pp_sc_' || break
+			left=$(bpftool -j prog list | jq -r '.[].id' | grep -c -x -F "$(printf '%s\n' $ids)")
+			[ "$left" -eq 0 ] && break
 			sleep 0.1
 		done
-		check_eq "SIGKILL: no program of ours after it" "$(bpftool prog list | grep -c 'pp_sc_')" 0
+		check_eq "SIGKILL: no program of ours after it" "$left" 0
 	else
 		skip "SIGKILL: no bpftool"
 	fi
