@@ -55,6 +55,45 @@ uint64_t hist__bucket_hi(uint64_t v)
 	return bucket_lo(b, s) + (bucket_width(b) - 1);
 }
 
+uint32_t hist__index(uint64_t v)
+{
+	unsigned b, s;
+
+	hist_index(v, &b, &s);
+	return b * HDR_SUB + s;
+}
+
+uint64_t hist__index_lo(uint32_t i)
+{
+	return i < HDR_NR_BUCKETS ? bucket_lo(i / HDR_SUB, i % HDR_SUB) : UINT64_MAX;
+}
+
+int hist__record_bucket(struct hist *h, uint32_t i, uint64_t n)
+{
+	if (i >= HDR_NR_BUCKETS)
+		return -EINVAL;
+	return hist__record_n(h, hist__index_lo(i), n);
+}
+
+void hist__set_exact(struct hist *h, uint64_t min, uint64_t max, uint64_t sum)
+{
+	if (!h->count)
+		return;
+	h->min = min;
+	h->max = max;
+	h->sum = sum;
+}
+
+void hist__for_each_bucket(const struct hist *h,
+			   void (*fn)(uint64_t lo, uint64_t hi, uint64_t n, void *arg), void *arg)
+{
+	for (unsigned b = 0; b < NBLK; b++)
+		for (unsigned s = 0; h->blk_count[b] && s < HDR_SUB; s++)
+			if (h->blk[b][s])
+				fn(bucket_lo(b, s), bucket_lo(b, s) + (bucket_width(b) - 1),
+				   h->blk[b][s], arg);
+}
+
 struct hist *hist__new(void)
 {
 	return calloc(1, sizeof(struct hist));

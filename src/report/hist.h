@@ -49,4 +49,22 @@ uint64_t hist__quantile(const struct hist *h, double q);
 uint64_t hist__bucket_lo(uint64_t v);
 uint64_t hist__bucket_hi(uint64_t v);
 
+/*
+ * Buckets by number, for counts kept elsewhere (a BPF map) and rebuilt
+ * here: @v's bucket is hist__index(v) (0..HDR_NR_BUCKETS-1: v below
+ * HDR_SUB is its own; above, (e - HDR_SUB_BITS + 1) * HDR_SUB plus the
+ * HDR_SUB_BITS bits under the top one, e = the top bit's position).
+ * hist__record_bucket records @n values at bucket @i's lowest value;
+ * hist__set_exact then sets the exact min, max and sum kept beside the
+ * counts (the quantiles stay within the buckets' error).
+ */
+#define HDR_NR_BUCKETS ((64 - HDR_SUB_BITS + 1) * HDR_SUB)
+uint32_t hist__index(uint64_t v);
+uint64_t hist__index_lo(uint32_t i);
+int hist__record_bucket(struct hist *h, uint32_t i, uint64_t n);
+void hist__set_exact(struct hist *h, uint64_t min, uint64_t max, uint64_t sum);
+/* @fn on each bucket that holds values, lowest first: its bounds and count. */
+void hist__for_each_bucket(const struct hist *h,
+			   void (*fn)(uint64_t lo, uint64_t hi, uint64_t n, void *arg), void *arg);
+
 #endif

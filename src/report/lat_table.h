@@ -69,6 +69,16 @@ struct lat_row *lat_table__row2(struct lat_table *t, uint64_t key, uint64_t key2
 /* Record one total, and one value per sub-row (@sub: as many as subs, or NULL). */
 int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, const uint64_t *sub);
 /*
+ * Record every value of @h at once (counts aggregated elsewhere: a BPF
+ * map), as lat_table__record would each (no sub-rows): the row's
+ * histogram merges @h, its log2 histogram (LAT_LOG2) takes @h's buckets
+ * (each lies in one power of two), @over values above the threshold are
+ * counted.  0 or -ENOMEM.
+ */
+struct hist;
+int lat_table__record_hist(struct lat_table *t, struct lat_row *r, const struct hist *h,
+			   uint64_t over);
+/*
  * Count columns after max, "N (x.x%)" of the row's calls: with a threshold
  * (--than), the totals above @ns, titled ">10ms"; with a mark (@title
  * "errors"), the records lat_row__mark counted.  0 / NULL: no column.
