@@ -48,6 +48,7 @@ struct multipoint {
 	struct rt_col slow[LAT_MAX_KEYS + 4];
 	struct rt_desc slow_desc;
 	u64 since; /* --json: where the next table's span begins */
+	u64 open_elsewhere; /* multipoint__add_open */
 };
 
 static int opt_detail(void *data, const char *arg, char *err, size_t len)
@@ -596,26 +597,28 @@ static void heat_add(struct multipoint *mt, struct session *s, const struct mult
 				    name, ofile__strerror(-*err));
 }
 
-static void record(struct multipoint *mt, struct session *s, const struct multipoint_pair *p)
+/* The row of closed pair @p (the row hook's @row), its keys set; NULL: skipped or no memory. */
+static struct lat_row *row_of(struct multipoint *mt, const struct multipoint_pair *p,
+			      struct multipoint_row *row)
 {
-	struct multipoint_row row = { .key = (u64)p->from, .group = p->from };
 	char kbuf[32];
 	struct lat_table *t = table(mt);
 	struct lat_row *r;
 
+	*row = (struct multipoint_row){ .key = (u64)p->from, .group = p->from };
 	if (!t)
-		return;
-	snprintf(row.label, sizeof(row.label), "%s", mt->labels[p->from]);
+		return NULL;
+	snprintf(row->label, sizeof(row->label), "%s", mt->labels[p->from]);
 	if (mt->conf.row)
-		mt->conf.row(mt->conf.arg, p, &row);
-	if (row.skip)
-		return;
-	r = lat_table__row2(t, row.key, mt->lat.perins ? p->key : 0, row.group, NULL);
+		mt->conf.row(mt->conf.arg, p, row);
+	if (row->skip)
+		return NULL;
+	r = lat_table__row2(t, row->key, mt->lat.perins ? p->key : 0, row->group, NULL);
 	if (r) {
 		struct rt_val kv[LAT_MAX_KEYS];
 		int n = 0;
 
-		kv[n++] = (struct rt_val){ .s = row.label };
+		kv[n++] = (struct rt_val){ .s = row->label };
 		if (!mt->conf.json_row) {
 			kv[n++] = (struct rt_val){ .s = mt->names[p->from] };
 			kv[n++] = (struct rt_val){ .s = mt->names[p->to] };
@@ -625,6 +628,43 @@ static void record(struct multipoint *mt, struct session *s, const struct multip
 		if (lat_row__set_keys(t, r, kv))
 			r = NULL;
 	}
+	if (!r)
+		mt->failed_alloc = true;
+	return r;
+}
+
+int multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
+			    const struct hist *h)
+{
+	struct multipoint_pair p = { .from = from, .to = to, .key = key };
+	struct multipoint_row row;
+	struct lat_row *r = row_of(mt, &p, &row);
+
+	if (!r)
+		return row.skip ? 0 : -ENOMEM;
+	if (lat_table__record_hist(table(mt), r, h, 0)) {
+		mt->failed_alloc = true;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void multipoint__add_open(struct multipoint *mt, u64 n)
+{
+	mt->open_elsewhere += n;
+}
+
+static void record(struct multipoint *mt, struct session *s, const struct multipoint_pair *p)
+{
+	struct multipoint_row row;
+	struct lat_table *t = table(mt);
+	struct lat_row *r;
+
+	if (!t)
+		return;
+	r = row_of(mt, p, &row);
+	if (row.skip)
+		return;
 	if (!r || lat_table__record(t, r, p->delta, NULL))
 		mt->failed_alloc = true;
 	else if (row.mark)
@@ -784,7 +824,7 @@ static const struct rt_desc open_desc = { .type = "summary", .cols = open_cols, 
 
 void multipoint__finish(struct multipoint *mt, struct session *s)
 {
-	u64 open = 0;
+	u64 open = mt->open_elsewhere;
 
 	if (mt->detail && detail__flush(mt->detail, s, true))
 		mt->failed_alloc = true;

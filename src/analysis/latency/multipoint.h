@@ -148,6 +148,17 @@ u64 *multipoint__pending(struct multipoint *mt, int k, u64 key, u64 *start);
  */
 bool multipoint__end(struct multipoint *mt, struct session *s, int from, int to, u64 key,
 		     struct evsel *ev, const struct sample *smp, u64 time);
+/*
+ * Pairs aggregated elsewhere (the BPF back end's maps): the histogram @h of
+ * the pairs from point @from to @to under @key, recorded as multipoint__end
+ * records each (the row hook chooses the row; no --than, --detail or
+ * --heatmap).  0 or -ENOMEM (counted as "out of memory" in the report).
+ */
+struct hist;
+int multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
+			    const struct hist *h);
+/* Pairs open at the end that were kept elsewhere: in the end's "still open" count. */
+void multipoint__add_open(struct multipoint *mt, u64 n);
 /* Drop the pending pair from @k under @key, uncounted (not wanted after all). */
 void multipoint__cancel(struct multipoint *mt, int k, u64 key);
 
