@@ -180,6 +180,10 @@ static int back_open(struct source *src)
 		} else {
 			int fd = bpf_raw_tracepoint_open(a->tp[0] ? a->tp : NULL, a->prog);
 
+			/* a tp_btf program names its tracepoint at load: none here */
+			if (fd < 0 && errno == EINVAL && a->tp[0])
+				fd = bpf_raw_tracepoint_open(NULL, a->prog);
+
 			if (fd < 0)
 				return session__set_err(s, -errno,
 							"BPF: cannot attach to tracepoint %s: %s "
@@ -513,12 +517,11 @@ int bpf_back__percpu_sum(struct bpf_back *b, int map, const void *key, u64 *sum,
 	return 0;
 }
 
-int bpf_back__btf_member(const char *type, const char *member, unsigned *size)
+/* vmlinux BTF for the lookups below, loaded once */
+static struct btf *host_btf(void)
 {
 	static struct btf *btf;
 	static bool tried;
-	const struct btf_type *t;
-	int id;
 
 	if (!tried) {
 		tried = true;
@@ -526,6 +529,37 @@ int bpf_back__btf_member(const char *type, const char *member, unsigned *size)
 		if (btf && libbpf_get_error(btf))
 			btf = NULL;
 	}
+	return btf;
+}
+
+int bpf_back__btf_tp_args(const char *tp)
+{
+	struct btf *btf = host_btf();
+	const struct btf_type *t;
+	char name[96];
+	int id;
+
+	if (!btf)
+		return -ENOENT;
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return -ENOENT;
+	/* typedef -> pointer -> prototype (void *__data, the tracepoint's arguments) */
+	t = btf__type_by_id(btf, id);
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 1)
+		return -ENOENT;
+	return btf_vlen(t) - 1;
+}
+
+int bpf_back__btf_member(const char *type, const char *member, unsigned *size)
+{
+	struct btf *btf = host_btf();
+	const struct btf_type *t;
+	int id;
+
 	if (!btf)
 		return -ENOENT;
 	id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);

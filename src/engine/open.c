@@ -736,7 +736,8 @@ int session__open(struct session *s)
 	const struct target_opts *tg = s->conf.target;
 	int err;
 
-	if (!s->evsels)
+	/* (a BPF back end's programs are a source without events) */
+	if (!s->evsels && s->nr_sources < 2)
 		return session__set_err(s, -EINVAL, "no events to open");
 	session__block_signals(s);
 	probe__cleanup_stale(s);
