@@ -18,6 +18,7 @@ enum { ST_NONE, ST_WAKEUP, ST_WAKEUP_NEW, ST_PREEMPT, ST_ASLEEP };
 struct rd_start {
 	u64 time;
 	u32 state, pad;
+	u64 run_delay; /* the task's sched_info.run_delay at the start (0: none) */
 };
 
 /* sched_switch's prev_state as the trace record reports it (__trace_sched_switch_state) */
@@ -28,7 +29,7 @@ struct rd_start {
 #define REPORT_PARKED 0x40
 
 /* the programs' stack, below lat_maps's */
-enum { S_KEY = -104, S_VAL = -120, S_SPILL = -128, S_COMM = -24 };
+enum { S_KEY = -104, S_VAL = -128, S_SPILL = -136, S_CTX = -144, S_TASK = -152, S_COMM = -24 };
 
 #define MAX_GLOBS 16
 struct glob {
@@ -41,11 +42,12 @@ struct rd_bpf {
 	bool btf;    /* tp_btf, else raw tracepoints */
 	int sw_args; /* sched_switch's arguments (4: prev_state is one) */
 	int off_pid, off_tgid, off_comm, off_exit, off_state;
+	int off_run_delay; /* task_struct.sched_info.run_delay, -1: none */
 	unsigned state_size;
 	struct glob globs[MAX_GLOBS];
 	int nr_globs; /* 0: no --filter (or one glob matches all) */
 	int start;    /* the start map */
-	int drop;
+	int drop, drop_unseen;
 	struct lat_maps *lm;
 };
 
@@ -160,12 +162,22 @@ static void emit_comm_test(struct rd_bpf *r, struct bpfb *c, int task, int fail)
 	bpfb__here(c, ok);
 }
 
+/* *(u64 *)(@dst + @off) = task @task's sched_info.run_delay (0 without it); uses R0-R5 */
+static void emit_save_run_delay(struct rd_bpf *r, struct bpfb *c, int dst, int off, int task)
+{
+	if (r->off_run_delay < 0)
+		b_movi(c, R1, 0);
+	else
+		ld_field(r, c, R1, task, r->off_run_delay, 8);
+	b_stx(c, 8, dst, (short)off, R1);
+}
+
 /*
- * The thread whose tid is at S_KEY starts state @kind_reg (R7-R9) now: in
- * place when it has an entry, else a new one (a full map: a counted drop).
- * Uses R0-R6.
+ * The thread @task (R7) whose tid is at S_KEY starts state @kind_reg (R8,
+ * R9) now: in place when it has an entry, else a new one (a full map: a
+ * counted drop).  Uses R0-R6.
  */
-static void emit_set_start(struct rd_bpf *r, struct bpfb *c, int kind_reg, int out)
+static void emit_set_start(struct rd_bpf *r, struct bpfb *c, int task, int kind_reg, int out)
 {
 	int insert = bpfb__label(c);
 
@@ -175,12 +187,14 @@ static void emit_set_start(struct rd_bpf *r, struct bpfb *c, int kind_reg, int o
 	b_call(c, BPF_FUNC_ktime_get_ns);
 	b_stx(c, 8, R6, 0, R0);
 	b_stx(c, 4, R6, 8, kind_reg);
+	emit_save_run_delay(r, c, R6, 16, task);
 	b_ja(c, out);
 	bpfb__here(c, insert);
 	b_call(c, BPF_FUNC_ktime_get_ns);
 	b_stx(c, 8, R10, S_VAL, R0);
 	b_stx(c, 4, R10, S_VAL + 8, kind_reg);
 	b_st(c, 4, R10, S_VAL + 12, 0);
+	emit_save_run_delay(r, c, R10, S_VAL + 16, task);
 	b_ldmap(c, R1, r->start);
 	b_mov(c, R2, R10);
 	b_alui(c, BPF_ADD, R2, S_KEY);
@@ -190,6 +204,55 @@ static void emit_set_start(struct rd_bpf *r, struct bpfb *c, int kind_reg, int o
 	b_call(c, BPF_FUNC_map_update_elem);
 	b_jmpi(c, BPF_JEQ, R0, 0, out);
 	bpf_back__emit_drop(r->b, c, r->drop);
+}
+
+/*
+ * prev (R7, tid R8; ctx R6) runs with a delay still started: its switch-in
+ * did not reach the tracepoint (seen here: some switches are not traced at
+ * all, on every tracer alike; the ring path closes them with the kernel's
+ * context-switch records).  The delay is what that one switch-in added to
+ * the task's sched_info.run_delay (enqueue to arrival, the scheduler's
+ * clock); without sched_info it is a counted drop.  Keeps R6-R8.
+ */
+static void emit_unseen_switch_in(struct rd_bpf *r, struct bpfb *c)
+{
+	int none = bpfb__label(c), drop = bpfb__label(c);
+
+	b_stx(c, 4, R10, S_KEY, R8);
+	b_lookup(c, r->start, S_KEY);
+	b_jmpi(c, BPF_JEQ, R0, 0, none);
+	b_ldx(c, 4, R1, R0, 8);
+	b_jmpi(c, BPF_JEQ, R1, ST_NONE, none);
+	b_jmpi(c, BPF_JEQ, R1, ST_ASLEEP, none);
+	b_st(c, 4, R0, 8, ST_NONE);
+	if (r->off_run_delay < 0) {
+		b_ja(c, drop);
+	} else {
+		b_stx(c, 8, R10, S_CTX, R6);
+		b_stx(c, 8, R10, S_TASK, R7);
+		b_mov(c, R6, R1);
+		b_alui(c, BPF_SUB, R6, 1); /* the row */
+		b_ldx(c, 8, R9, R0, 16);
+		ld_field(r, c, R1, R7, r->off_run_delay, 8);
+		b_alu(c, BPF_SUB, R1, R9);
+		b_jmpi(c, BPF_JSLE, R1, 0, drop);
+		b_mov(c, R9, R1);
+		if (r->conf.perins)
+			b_mov(c, R7, R8);
+		else
+			b_movi(c, R7, 0);
+		lat_maps__emit_record(r->lm, c, R6, R7, R9);
+		b_ldx(c, 8, R6, R10, S_CTX);
+		b_ldx(c, 8, R7, R10, S_TASK);
+		b_ja(c, none);
+	}
+	bpfb__here(c, drop);
+	bpf_back__emit_drop(r->b, c, r->drop_unseen);
+	if (r->off_run_delay >= 0) {
+		b_ldx(c, 8, R6, R10, S_CTX);
+		b_ldx(c, 8, R7, R10, S_TASK);
+	}
+	bpfb__here(c, none);
 }
 
 /*
@@ -254,6 +317,7 @@ static int build_switch(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 	b_ldx(c, 8, R7, R6, 8);
 	ld_field(r, c, R8, R7, r->off_pid, 4);
 	b_jmpi(c, BPF_JEQ, R8, 0, out);
+	emit_unseen_switch_in(r, c);
 	if (r->sw_args >= 4) {
 		b_ldx(c, 8, R9, R6, 24);
 		b_alu32(c, BPF_MOV, R9, R9); /* unsigned int */
@@ -299,7 +363,7 @@ static int build_switch(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 		return err;
 	emit_comm_test(r, c, R7, out);
 	b_stx(c, 4, R10, S_KEY, R8);
-	emit_set_start(r, c, R9, out);
+	emit_set_start(r, c, R7, R9, out);
 	bpfb__here(c, out);
 	b_ret(c, 0);
 	return 0;
@@ -330,6 +394,7 @@ static int build_wakeup(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 	b_call(c, BPF_FUNC_ktime_get_ns);
 	b_stx(c, 8, R9, 0, R0);
 	b_st(c, 4, R9, 8, ST_WAKEUP);
+	emit_save_run_delay(r, c, R9, 16, R7);
 	bpfb__here(c, out);
 	b_ret(c, 0);
 	return 0;
@@ -352,7 +417,7 @@ static int build_wakeup_new(struct rd_bpf *r, struct bpfb *c, char *why, size_t 
 	emit_comm_test(r, c, R7, out);
 	b_stx(c, 4, R10, S_KEY, R8);
 	b_movi(c, R9, ST_WAKEUP_NEW);
-	emit_set_start(r, c, R9, out);
+	emit_set_start(r, c, R7, R9, out);
 	bpfb__here(c, out);
 	b_ret(c, 0);
 	return 0;
@@ -417,6 +482,12 @@ int rd_bpf__new(struct bpf_back *b, const struct rd_bpf_conf *conf, struct rd_bp
 	r->off_exit = bpf_back__btf_member("task_struct", "exit_state", NULL);
 	r->off_state = bpf_back__btf_member("task_struct", state, &r->state_size);
 	r->sw_args = bpf_back__btf_tp_args("sched_switch");
+	{
+		int si = bpf_back__btf_member("task_struct", "sched_info", NULL);
+		int rd = bpf_back__btf_member("sched_info", "run_delay", NULL);
+
+		r->off_run_delay = si >= 0 && rd >= 0 ? si + rd : -1;
+	}
 	if (r->off_pid < 0 || r->off_tgid < 0 || r->off_comm < 0 || r->off_exit < 0 ||
 	    r->sw_args < 3) {
 		snprintf(why, len, "no task_struct or sched_switch in the kernel's BTF");
@@ -434,6 +505,8 @@ int rd_bpf__new(struct bpf_back *b, const struct rd_bpf_conf *conf, struct rd_bp
 	if (r->start < 0)
 		goto fail;
 	r->drop = bpf_back__drop_slot(b, "delays not started: map full (--bpf-entries)");
+	r->drop_unseen =
+		bpf_back__drop_slot(b, "delays not counted: their switch-in was not traced");
 	r->lm = lat_maps__new(b, conf->entries);
 	if (!r->lm)
 		goto fail;
