@@ -4,8 +4,8 @@
 # directory and, in a copy of it, builds the package again with nothing but
 # build-essential and its Build-Depends (apt-get build-dep); then installs the
 # first one in the fresh root with apt (its declared dependencies must be
-# enough) and runs it: perf-prof -h, perf-prof check, a short trace, then
-# removes it.  The scratch roots are unmounted and deleted at the end, also on
+# enough) and runs it: perf-prof -h, perf-prof check (BPF: yes), a short
+# trace, top on the BPF back end (when this build has it), then removes it.  The scratch roots are unmounted and deleted at the end, also on
 # failure.  Needs root and Debian's mirror.
 # usage: scripts/deb-test.sh [BUILD_DIR]          (default build)
 #   PP_DEB_MIRROR=URL   the Debian mirror (default http://deb.debian.org/debian)
@@ -43,8 +43,10 @@ for f in ./usr/bin/perf-prof ./usr/share/man/man1/perf-prof.1.gz \
 	grep -qxF "$f" <<<"$files" || fail "$f missing from the package"
 done
 echo "$(grep -c '/man1/' <<<"$files") man pages"
-grep -q 'libtracefs1' <<<"$(dpkg-deb -f "$deb" Depends)" ||
-	fail "Depends does not name libtracefs1 (dpkg-shlibdeps?)"
+for lib in libtracefs1 libbpf1; do
+	grep -q "$lib" <<<"$(dpkg-deb -f "$deb" Depends)" ||
+		fail "Depends does not name $lib (dpkg-shlibdeps?)"
+done
 
 if [ "${PP_DEB_NO_ROOT:-}" = 1 ]; then
 	echo "deb-test: SKIPPED installing into a fresh Debian 12 root (PP_DEB_NO_ROOT=1)"
@@ -133,6 +135,9 @@ cat "$out"
 grep -Eq '^ *tracefs +yes +/sys/kernel/tracing' "$out" ||
 	fail "perf-prof check did not find tracefs at /sys/kernel/tracing"
 grep -Eq '^ *trace +ok' "$out" || fail "perf-prof check: trace is not ok"
+# BPF as the host has it (this runs as root): every program type, BTF, the JIT
+grep -Eq '^ *BPF +yes +tracepoint, raw_tp, tp_btf, perf_event programs load;' "$out" ||
+	fail "perf-prof check: BPF is not yes (libbpf1 missing, or the host lacks something?)"
 grep -Eq '^[0-9]+ ok, [0-9]+ degraded, [0-9]+ unavailable' "$out" ||
 	fail "perf-prof check: no summary line"
 echo "perf-prof check: status $rc"
@@ -142,6 +147,23 @@ n=$(grep -c 'sched:sched_switch:' "$out" || true)
 [ $rc -eq 0 ] && [ "$n" -eq 5 ] || { cat "$out"; fail "trace -N 5: status $rc, $n events"; }
 echo "perf-prof trace -e sched:sched_switch -N 5: 5 events"
 head -n 2 "$out"
+
+# a profiler on the BPF back end: check names it; --bpf makes the ring path an error (status 2)
+if chroot "$root" perf-prof top -h 2>/dev/null | grep -q -- '--no-bpf'; then
+	chroot "$root" perf-prof check >"$out" 2>&1 || true
+	grep -Eq '^ *BPF back end +yes +([a-z-]+, )*top[,( ]' "$out" ||
+		{ grep 'BPF' "$out"; fail "perf-prof check: the BPF back end row does not name top"; }
+	rc=0
+	chroot "$root" timeout --preserve-status -s INT 2 perf-prof top --bpf \
+		-e raw_syscalls:sys_enter -k common_pid >"$out" 2>"$out.err" || rc=$?
+	[ $rc -eq 0 ] && grep -q '^common_pid ' "$out" ||
+		{ cat "$out" "$out.err"; fail "top --bpf: status $rc"; }
+	echo "perf-prof top --bpf -e raw_syscalls:sys_enter -k common_pid: status 0," \
+		"$(awk 'f { n++ } /^common_pid / { f = 1 } END { print n + 0 }' "$out") keys"
+	head -n 3 "$out"
+else
+	echo "deb-test: top has no BPF back end in this build: no BPF profiler run"
+fi
 
 step "apt-get remove"
 chroot "$root" "${apt[@]}" remove -y perf-prof >>"$build/deb-apt.log" 2>&1 ||

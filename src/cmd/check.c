@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/check_eval.h"
+#include "engine/bpf.h"
 #include "engine/fdcloser.h"
 #include "engine/features.h"
 #include "engine/probe.h"
@@ -52,7 +53,10 @@ struct host {
 	unsigned long long self_off;
 	int bp;
 	/* BPF, KVM, schedstats, kallsyms */
-	int bpf_map, bpf_prog, unpriv_bpf;
+	int bpf_prog[NR_FEAT_BPF_PROGS], bpf_hash, bpf_array, btf, jit, unpriv_bpf;
+	unsigned btf_types;
+	int bpf_err; /* features__bpf_why_not: 0 when the BPF back end can run */
+	char bpf_why[256];
 	int kvm;
 	int schedstats;
 	int ks_err, kptr;
@@ -177,9 +181,14 @@ static int probe_host(struct host *h)
 		snprintf(h->self, sizeof(h->self), "this binary");
 	h->bp = features__probe_bp();
 
-	h->bpf_map = features__probe_bpf_map();
-	h->bpf_prog = features__probe_bpf_prog();
+	for (int k = 0; k < NR_FEAT_BPF_PROGS; k++)
+		h->bpf_prog[k] = features__probe_bpf_prog((enum feat_bpf_prog)k);
+	h->bpf_hash = features__probe_bpf_map(BPF_MAP_TYPE_PERCPU_HASH);
+	h->bpf_array = features__probe_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY);
+	h->btf = features__probe_btf(&h->btf_types);
+	h->jit = features__sysctl("net/core/bpf_jit_enable");
 	h->unpriv_bpf = features__sysctl("kernel/unprivileged_bpf_disabled");
+	h->bpf_err = features__bpf_why_not(h->bpf_why, sizeof(h->bpf_why));
 	h->kvm = features__probe_kvm();
 	h->schedstats = features__sysctl("kernel/sched_schedstats");
 	h->ks_err = features__kallsyms(&h->ks_nr, &h->ks_nz, &h->ks_first);
@@ -222,6 +231,7 @@ static void caps_of(struct host *h, struct check_caps *c)
 	c->have[NEED_UPROBE] = !h->up_pmu;
 	c->have[NEED_BP] = !h->bp;
 	c->have[NEED_KALLSYMS] = !h->ks_err && h->ks_nz > 0;
+	c->have[NEED_BPF] = !h->bpf_err;
 	c->tp = tp_cb;
 	c->tp_arg = h;
 }
@@ -465,20 +475,155 @@ static void row_stale(struct out *o, int n, const char *names)
 	row(o, "leftover probes", "removed", d);
 }
 
+/* The program types the BPF back end attaches with, cheapest first (engine/bpf.h). */
+static const enum feat_bpf_prog bpf_kinds[] = { FEAT_BPF_TRACEPOINT, FEAT_BPF_RAW_TP,
+						FEAT_BPF_TP_BTF, FEAT_BPF_PERF_EVENT };
+#define NR_BPF_KINDS (int)(sizeof(bpf_kinds) / sizeof(bpf_kinds[0]))
+
+/* "ok" or "EPERM". */
+static const char *okerr(int err)
+{
+	return err ? ename(err) : "ok";
+}
+
+static void bpf_json(struct out *o, struct host *h, const char *result, const char *detail)
+{
+	struct json j;
+
+	json__begin(&j, o->fp, "host");
+	json__str(&j, "check", "BPF");
+	json__str(&j, "result", result);
+	json__str(&j, "detail", detail);
+	json__obj(&j, "programs");
+	for (int k = 0; k < NR_FEAT_BPF_PROGS; k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%s", features__bpf_prog_name((enum feat_bpf_prog)k));
+		for (char *c = key; *c; c++)
+			*c = *c == ' ' ? '_' : *c;
+		json__str(&j, key, okerr(h->bpf_prog[k]));
+	}
+	json__close(&j);
+	json__str(&j, "percpu_hash", okerr(h->bpf_hash));
+	json__str(&j, "percpu_array", okerr(h->bpf_array));
+	json__str(&j, "btf", okerr(h->btf));
+	json__u64(&j, "btf_types", h->btf ? 0 : h->btf_types);
+	if (h->jit >= 0)
+		json__i64(&j, "jit", h->jit);
+	else
+		json__null(&j, "jit");
+	if (h->unpriv_bpf >= 0)
+		json__i64(&j, "unprivileged_bpf_disabled", h->unpriv_bpf);
+	else
+		json__null(&j, "unprivileged_bpf_disabled");
+	json__str(&j, "why", h->bpf_why);
+	json__end(&j);
+}
+
+/*
+ * "tracepoint, raw_tp, tp_btf, perf_event programs load; per-CPU hash and
+ * array maps; BTF (vmlinux, N types); JIT on": yes with all of them,
+ * partial when tracepoint programs load but something is missing, no
+ * when they do not (the BPF back end then is not used).
+ */
 static void row_bpf(struct out *o, struct host *h)
 {
-	char d[512];
+	char d[1024] = "", bad[256] = "";
+	int nok = 0;
+	bool all;
 
-	snprintf(d, sizeof(d), "BPF_MAP_CREATE (array): %s, BPF_PROG_LOAD (socket filter): %s",
-		 h->bpf_map ? ename(h->bpf_map) : "ok", h->bpf_prog ? ename(h->bpf_prog) : "ok");
+	for (int i = 0; i < NR_BPF_KINDS; i++) {
+		int err = h->bpf_prog[bpf_kinds[i]];
+		const char *name = features__bpf_prog_name(bpf_kinds[i]);
+
+		if (!err)
+			cat(d, sizeof(d), "%s%s", nok++ ? ", " : "", name);
+		else
+			cat(bad, sizeof(bad), ", %s: %s%s", name, ename(err),
+			    bpf_kinds[i] == FEAT_BPF_TP_BTF && h->btf ? " (no BTF)" : "");
+	}
+	if (h->bpf_err) {
+		/* why not, and nothing about the maps (refused alike) */
+		snprintf(d, sizeof(d), "%s", h->bpf_why);
+	} else {
+		cat(d, sizeof(d), " program%s load%s", nok > 1 ? "s" : "", nok > 1 ? "" : "s");
+		cat(d, sizeof(d), "%s", bad);
+		if (!h->bpf_hash && !h->bpf_array)
+			cat(d, sizeof(d), "; per-CPU hash and array maps");
+		else
+			cat(d, sizeof(d), "; per-CPU hash map: %s, per-CPU array: %s",
+			    okerr(h->bpf_hash), okerr(h->bpf_array));
+	}
+	if (!h->btf)
+		cat(d, sizeof(d), "; BTF (vmlinux, %u types)", h->btf_types);
+	else
+		cat(d, sizeof(d), "; no BTF (/sys/kernel/btf/vmlinux: %s%s)", ename(h->btf),
+		    h->btf == -ENOENT  ? ": kernel without CONFIG_DEBUG_INFO_BTF"
+		    : h->btf == -ESRCH ? ": not valid BTF for libbpf"
+				       : "");
+	if (h->jit > 0)
+		cat(d, sizeof(d), "; JIT on%s", h->jit > 1 ? " (debug)" : "");
+	else if (h->jit == 0)
+		cat(d, sizeof(d),
+		    "; JIT off (net.core.bpf_jit_enable=0: programs are interpreted)");
+	else if (h->jit == -ENOENT)
+		cat(d, sizeof(d), "; no JIT (kernel without CONFIG_BPF_JIT)");
+	else
+		cat(d, sizeof(d), "; JIT: %s", ename(h->jit));
+	all = nok == NR_BPF_KINDS && !h->bpf_hash && !h->bpf_array && !h->btf && h->jit > 0;
+	if (o->json) {
+		bpf_json(o, h, h->bpf_err ? "no" : all ? "yes" : "partial", d);
+		return;
+	}
+	row(o, "BPF", h->bpf_err ? "no" : all ? "yes" : "partial", d);
+	more(o, "BPF_PROG_LOAD of each type: %s %s, %s %s, %s %s, %s %s, %s %s",
+	     features__bpf_prog_name(FEAT_BPF_TRACEPOINT), okerr(h->bpf_prog[FEAT_BPF_TRACEPOINT]),
+	     features__bpf_prog_name(FEAT_BPF_RAW_TP), okerr(h->bpf_prog[FEAT_BPF_RAW_TP]),
+	     features__bpf_prog_name(FEAT_BPF_TP_BTF), okerr(h->bpf_prog[FEAT_BPF_TP_BTF]),
+	     features__bpf_prog_name(FEAT_BPF_PERF_EVENT), okerr(h->bpf_prog[FEAT_BPF_PERF_EVENT]),
+	     features__bpf_prog_name(FEAT_BPF_SOCKET), okerr(h->bpf_prog[FEAT_BPF_SOCKET]));
 	if (h->unpriv_bpf >= 0)
-		cat(d, sizeof(d), "; unprivileged_bpf_disabled %d", h->unpriv_bpf);
-	cat(d, sizeof(d), " (no profiler uses BPF)");
-	row(o, "BPF",
-	    !h->bpf_map && !h->bpf_prog ? "yes"
-	    : h->bpf_map && h->bpf_prog ? "no"
-					: "partial",
-	    d);
+		more(o, "kernel.unprivileged_bpf_disabled=%d", h->unpriv_bpf);
+}
+
+/* Whether @p has the BPF back end (its groups include engine/bpf.h's bpf_group). */
+static bool has_bpf(const struct profiler *p)
+{
+	for (int k = 0; p->groups && p->groups[k]; k++)
+		if (p->groups[k] == &bpf_group)
+			return true;
+	return false;
+}
+
+/* The profilers that use the BPF back end when the host allows it. */
+static void row_bpf_back(struct out *o, struct host *h)
+{
+	char names[512] = "", d[1024];
+	struct json j;
+
+	for (int i = 0; i < nr_profilers; i++)
+		if (has_bpf(profilers[i]))
+			cat(names, sizeof(names), "%s%s", names[0] ? ", " : "", profilers[i]->name);
+	if (!names[0])
+		snprintf(d, sizeof(d), "no profiler of this build has it");
+	else if (!h->bpf_err)
+		snprintf(d, sizeof(d), "%s (by default; the ring path: --no-bpf)", names);
+	else
+		snprintf(d, sizeof(d), "unavailable here: %s - the ring path: %s", h->bpf_why,
+			 names);
+	if (!o->json) {
+		row(o, "BPF back end", !names[0] ? "none" : h->bpf_err ? "no" : "yes", d);
+		return;
+	}
+	json__begin(&j, o->fp, "host");
+	json__str(&j, "check", "BPF back end");
+	json__str(&j, "result", !names[0] ? "none" : h->bpf_err ? "no" : "yes");
+	json__str(&j, "detail", d);
+	json__arr(&j, "profilers");
+	for (int i = 0; i < nr_profilers; i++)
+		if (has_bpf(profilers[i]))
+			json__str(&j, NULL, profilers[i]->name);
+	json__end(&j);
 }
 
 static void row_kvm(struct out *o, struct host *h)
@@ -638,6 +783,25 @@ static void row_tps(struct out *o, struct host *h)
 		     h->tps[i].err ? ename(h->tps[i].err) : "opened");
 }
 
+/*
+ * @p's needs, and for a profiler with the BPF back end the BPF it uses
+ * when the host allows (else the ring path: degraded), into @buf.
+ */
+static const char *const *needs_of(const struct profiler *p, const char **buf, int cap)
+{
+	int n = 0;
+
+	if (!p->needs || !has_bpf(p))
+		return p->needs;
+	while (p->needs[n] && n < cap - 2) {
+		buf[n] = p->needs[n];
+		n++;
+	}
+	buf[n++] = "bpf?=uses the ring path";
+	buf[n] = NULL;
+	return buf;
+}
+
 /* The profilers' lines; returns how many are unavailable. */
 static int profiler_rows(struct out *o, struct host *h, int *nr_ok, int *nr_deg)
 {
@@ -649,7 +813,9 @@ static int profiler_rows(struct out *o, struct host *h, int *nr_ok, int *nr_deg)
 	*nr_ok = *nr_deg = 0;
 	for (int i = 0; i < nr_profilers; i++) {
 		const struct profiler *p = profilers[i];
-		enum check_status st = check__eval(p->needs, &caps, why, sizeof(why));
+		const char *buf[64];
+		const char *const *needs = needs_of(p, buf, 64);
+		enum check_status st = check__eval(needs, &caps, why, sizeof(why));
 
 		*nr_ok += st == CHECK_OK;
 		*nr_deg += st == CHECK_DEGRADED;
@@ -661,9 +827,10 @@ static int profiler_rows(struct out *o, struct host *h, int *nr_ok, int *nr_deg)
 			json__str(&j, "name", p->name);
 			json__str(&j, "status", check__status_name(st));
 			json__str(&j, "why", why);
+			json__str(&j, "backend", has_bpf(p) && !h->bpf_err ? "bpf" : "ring");
 			json__arr(&j, "needs");
-			for (int k = 0; p->needs && p->needs[k]; k++)
-				json__str(&j, NULL, p->needs[k]);
+			for (int k = 0; needs && needs[k]; k++)
+				json__str(&j, NULL, needs[k]);
 			json__end(&j);
 			continue;
 		}
@@ -671,11 +838,11 @@ static int profiler_rows(struct out *o, struct host *h, int *nr_ok, int *nr_deg)
 			fprintf(o->fp, "  %-20s ok\n", p->name);
 		else
 			fprintf(o->fp, "  %-20s %s (%s)\n", p->name, check__status_name(st), why);
-		if (o->verbose && p->needs) {
+		if (o->verbose && needs) {
 			char list[512] = "";
 
-			for (int k = 0; p->needs[k]; k++)
-				cat(list, sizeof(list), "%s%s", k ? " " : "", p->needs[k]);
+			for (int k = 0; needs[k]; k++)
+				cat(list, sizeof(list), "%s%s", k ? " " : "", needs[k]);
 			more(o, "needs: %s", list[0] ? list : "perf_event_open only");
 		}
 	}
@@ -715,6 +882,7 @@ static int check_run(const struct opt_set *opts, void *priv, int argc, char **ar
 	row_probes(&o, &h);
 	row_stale(&o, stale, stale_names);
 	row_bpf(&o, &h);
+	row_bpf_back(&o, &h);
 	row_kvm(&o, &h);
 	row_schedstats(&o, &h);
 	row_kallsyms(&o, &h);
@@ -751,7 +919,7 @@ static const struct popt check_opts[] = {
 
 const struct command cmd_check = {
 	.name = "check",
-	.desc = "what this host can do (tracefs, permissions, PMU, probes, ...) and which "
+	.desc = "what this host can do (tracefs, permissions, PMU, probes, BPF, ...) and which "
 		"profilers run",
 	.synopsis = "perf-prof check [-v] [--json]",
 	.examples =

@@ -23,6 +23,7 @@ static const struct {
 		      "no hardware breakpoints" },
 	[NEED_KALLSYMS] = { "kallsyms", "kernel addresses in /proc/kallsyms (kptr_restrict)",
 			    "no kernel addresses in /proc/kallsyms" },
+	[NEED_BPF] = { "bpf", "BPF (CAP_BPF and CAP_PERFMON, or root)", "no BPF" },
 };
 
 const char *check__status_name(enum check_status st)

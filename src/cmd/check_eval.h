@@ -12,6 +12,8 @@
  *   uprobe     uprobes (CONFIG_UPROBE_EVENTS)
  *   bp         hardware breakpoints
  *   kallsyms   /proc/kallsyms with real addresses
+ *   bpf        tracepoint BPF programs load (engine/bpf.h; check adds
+ *              "bpf?=uses the ring path" to a profiler with the BPF back end)
  * '?' makes it optional: without it the profiler runs, degraded, and NOTE
  * says how ("pmu?=uses cpu-clock" -> "degraded (uses cpu-clock: no PMU)").
  * Every profiler needs perf_event_open itself; it is not listed.  One that
@@ -33,6 +35,7 @@ enum check_need {
 	NEED_UPROBE,
 	NEED_BP,
 	NEED_KALLSYMS,
+	NEED_BPF,
 	NR_NEEDS
 };
 

@@ -18,6 +18,7 @@
 #include <linux/perf_event.h>
 
 #include "engine/bpf.h"
+#include "engine/features.h"
 #include "engine/session_int.h"
 #include "util/units.h"
 
@@ -31,6 +32,7 @@ struct attach {
 	struct evsel *ev; /* ATTACH_PERF */
 	char tp[64];	  /* ATTACH_RAW */
 	int prog;
+	bool btf; /* a tp_btf program: its target is in the program (no name to open) */
 };
 
 struct bpf_back {
@@ -40,9 +42,12 @@ struct bpf_back {
 	int nr_fds;
 	int links[MAX_FDS]; /* raw tracepoint links, closed first */
 	int nr_links;
+	int btf_progs[MAX_FDS]; /* the tp_btf programs loaded */
+	int nr_btf_progs;
 	struct attach att[MAX_FDS];
 	int nr_att;
-	int ctl;	      /* array[1] of u32: running */
+	int ctl;	      /* array[1] of struct ctl */
+	u32 ctl_val[2];	      /* its value: running, the workload's pid (0 before its exec) */
 	int drops;	      /* array[1] of u64[BPF_DROP_SLOTS] */
 	char drop_what[BPF_DROP_SLOTS][80];
 	int nr_drops;
@@ -66,7 +71,7 @@ static const struct popt bpf_popts[] = {
 	{ "no-bpf", 0, NULL, "the ring path: every event crosses the ring buffer",
 	  POPT_BIND_FLAG(struct bpf_opts, off) },
 	{ "bpf-entries", 0, "N",
-	  "keys each BPF map holds (default 10240); events of keys beyond are counted as lost",
+	  "keys each BPF map holds (default 65536); events of keys beyond are counted as lost",
 	  POPT_BIND_UINT(struct bpf_opts, entries), POPT_RANGE(16, 1 << 24) },
 	{ 0 },
 };
@@ -101,25 +106,13 @@ unsigned bpf_back__entries(const struct opt_set *opts)
 
 const char *bpf_back__host_why_not(void)
 {
-	static char why[160];
+	static char why[256];
 	static int done;
 
+	/* a tracepoint program loaded and closed; if refused, the capability missing */
 	if (!done) {
-		struct bpf_insn prog[2] = {
-			BPFB_INSN(BPF_ALU64 | BPF_MOV | BPF_K, R0, 0, 0, 0),
-			BPFB_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-		};
-		int fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, "pp_probe", "GPL", prog, 2, NULL);
-
 		done = 1;
-		if (fd >= 0)
-			close(fd);
-		else if (errno == EPERM || errno == EACCES)
-			snprintf(why, sizeof(why),
-				 "bpf(2) not permitted: needs CAP_BPF and CAP_PERFMON (or root)");
-		else
-			snprintf(why, sizeof(why), "tracepoint BPF programs do not load here: %s",
-				 strerror(errno));
+		features__bpf_why_not(why, sizeof(why));
 	}
 	return why;
 }
@@ -141,7 +134,8 @@ static int set_running(struct bpf_back *b, u32 on)
 	if (b->ctl < 0)
 		return 0;
 	b->running = on;
-	return bpf_map_update_elem(b->ctl, &key, &on, BPF_ANY) ? -errno : 0;
+	b->ctl_val[0] = on;
+	return bpf_map_update_elem(b->ctl, &key, b->ctl_val, BPF_ANY) ? -errno : 0;
 }
 
 static int perf_fd_of(struct session *s, struct evsel *ev)
@@ -178,7 +172,7 @@ static int back_open(struct source *src)
 							"BPF: cannot attach to %s: %s (try --no-bpf)",
 							a->ev->name, strerror(errno));
 		} else {
-			int fd = bpf_raw_tracepoint_open(a->tp[0] ? a->tp : NULL, a->prog);
+			int fd = bpf_raw_tracepoint_open(a->btf ? NULL : a->tp, a->prog);
 
 			/* a tp_btf program names its tracepoint at load: none here */
 			if (fd < 0 && errno == EINVAL && a->tp[0])
@@ -303,6 +297,13 @@ int bpf_back__get(struct session *s, const struct opt_set *opts, struct bpf_back
 	*out = NULL;
 	if (o && o->off)
 		return 0;
+	/* what counts samples in user space */
+	if (s->conf.run && s->conf.run->max_samples)
+		return bpf_back__fallback(s, opts, "-N counts samples in user space");
+	if (s->conf.run && s->conf.run->sampling_limit)
+		return bpf_back__fallback(s, opts, "--sampling-limit limits samples in user space");
+	if (s->conf.run && (s->conf.run->nr_eval_cpus || s->conf.run->nr_eval_pids))
+		return bpf_back__fallback(s, opts, "--perfeval-* measures samples in user space");
 	why = bpf_back__host_why_not();
 	if (*why) {
 		if (o && o->on)
@@ -315,7 +316,7 @@ int bpf_back__get(struct session *s, const struct opt_set *opts, struct bpf_back
 		b = back_new(s);
 		if (!b)
 			return session__set_err(s, -ENOMEM, "out of memory");
-		b->ctl = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_ctl", 4, 4, 1, 0);
+		b->ctl = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_ctl", 4, sizeof(b->ctl_val), 1, 0);
 		if (b->ctl < 0)
 			return b->ctl;
 		b->drops = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_drops", 4,
@@ -419,7 +420,10 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
 			snprintf(err, errlen, "%s", strerror(e));
 		return -e;
 	}
-	return keep_fd(b, fd);
+	fd = keep_fd(b, fd);
+	if (fd >= 0 && btf_tp && b->nr_btf_progs < MAX_FDS)
+		b->btf_progs[b->nr_btf_progs++] = fd;
+	return fd;
 }
 
 static int add_attach(struct bpf_back *b, struct attach a)
@@ -440,6 +444,8 @@ int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog)
 	struct attach a = { .kind = ATTACH_RAW, .prog = prog };
 
 	snprintf(a.tp, sizeof(a.tp), "%s", tp ? tp : "");
+	for (int i = 0; i < b->nr_btf_progs; i++)
+		a.btf |= b->btf_progs[i] == prog;
 	return add_attach(b, a);
 }
 
@@ -672,6 +678,89 @@ static int fork_program(struct bpf_back *b)
 	return bpf_back__attach_raw(b, "sched_process_fork", fd);
 }
 
+/*
+ * The exit follower: a followed process (2) leaves the set with its last
+ * thread, since its pid may be reused by anyone.  The last thread: the
+ * signal struct's live count is 0 at sched_process_exit.
+ */
+static int exit_program(struct bpf_back *b)
+{
+	int tgid_off = bpf_back__btf_member("task_struct", "tgid", NULL);
+	int sig_off = bpf_back__btf_member("task_struct", "signal", NULL);
+	int live_off = bpf_back__btf_member("signal_struct", "live", NULL);
+	struct bpfb c;
+	char err[160] = "";
+	int out, fd;
+
+	if (tgid_off < 0 || sig_off < 0 || live_off < 0)
+		return 0; /* (followed processes then stay in the set) */
+	bpfb__init(&c);
+	out = bpfb__label(&c);
+	b_ldx(&c, 8, R6, R1, 0); /* struct task_struct *p */
+	b_ldx(&c, 4, R7, R6, (short)tgid_off);
+	b_stx(&c, 4, R10, -4, R7);
+	b_lookup(&c, b->tgids, -4);
+	b_jmpi(&c, BPF_JEQ, R0, 0, out);
+	b_ldx(&c, 1, R1, R0, 0);
+	b_jmpi(&c, BPF_JNE, R1, 2, out);
+	b_ldx(&c, 8, R1, R6, (short)sig_off);
+	b_ldx(&c, 4, R1, R1, (short)live_off);
+	b_jmpi(&c, BPF_JNE, R1, 0, out);
+	b_ldmap(&c, R1, b->tgids);
+	b_mov(&c, R2, R10);
+	b_alui(&c, BPF_ADD, R2, -4);
+	b_call(&c, BPF_FUNC_map_delete_elem);
+	bpfb__here(&c, out);
+	b_ret(&c, 0);
+	fd = bpf_back__load(b, BPF_PROG_TYPE_TRACING, "pp_exit", &c, "sched_process_exit", err,
+			    sizeof(err));
+	bpfb__free(&c);
+	if (fd < 0) {
+		session__notice(b->s, "BPF: the exit follower does not load (%s): processes "
+				      "followed stay targets after their exit", err);
+		return 0;
+	}
+	return bpf_back__attach_raw(b, "sched_process_exit", fd);
+}
+
+/* The workload joins the targets at its exec (its pid is in the control map's second word). */
+static int exec_program(struct bpf_back *b)
+{
+	int tgid_off = bpf_back__btf_member("task_struct", "tgid", NULL);
+	struct bpfb c;
+	char err[160] = "";
+	int out, fd;
+
+	if (tgid_off < 0)
+		return session__set_err(b->s, -ENOENT,
+					"BPF: no task_struct in the kernel's BTF: cannot follow "
+					"the workload (try --no-bpf)");
+	bpfb__init(&c);
+	out = bpfb__label(&c);
+	b_ldx(&c, 8, R6, R1, 0); /* struct task_struct *p */
+	b_ldx(&c, 4, R7, R6, (short)tgid_off);
+	ld_value(&c, R1, b->ctl, 4);
+	b_ldx(&c, 4, R1, R1, 0);
+	b_jmp(&c, BPF_JNE, R7, R1, out);
+	b_stx(&c, 4, R10, -4, R7);
+	b_st(&c, 1, R10, -8, 2);
+	b_ldmap(&c, R1, b->tgids);
+	b_mov(&c, R2, R10);
+	b_alui(&c, BPF_ADD, R2, -4);
+	b_mov(&c, R3, R10);
+	b_alui(&c, BPF_ADD, R3, -8);
+	b_movi(&c, R4, BPF_NOEXIST);
+	b_call(&c, BPF_FUNC_map_update_elem);
+	bpfb__here(&c, out);
+	b_ret(&c, 0);
+	fd = bpf_back__load(b, BPF_PROG_TYPE_TRACING, "pp_exec", &c, "sched_process_exec", err,
+			    sizeof(err));
+	bpfb__free(&c);
+	if (fd < 0)
+		return session__set_err(b->s, fd, "BPF: the exec follower does not load: %s", err);
+	return bpf_back__attach_raw(b, "sched_process_exec", fd);
+}
+
 /* Create the target maps (in init, before any program is built). */
 static int make_targets(struct bpf_back *b)
 {
@@ -694,6 +783,10 @@ static int make_targets(struct bpf_back *b)
 		if ((tg->argv && tg->argv[0]) || tg->inherit) {
 			int err = fork_program(b);
 
+			if (!err)
+				err = exit_program(b);
+			if (!err && tg->argv && tg->argv[0])
+				err = exec_program(b);
 			if (err)
 				return err;
 		}
@@ -711,7 +804,7 @@ static int fill_targets(struct bpf_back *b)
 {
 	struct session *s = b->s;
 	const struct target_opts *tg = s->conf.target;
-	unsigned char one = 1, two = 2;
+	unsigned char one = 1;
 
 	if (!b->targets_done)
 		return 0;
@@ -727,11 +820,13 @@ static int fill_targets(struct bpf_back *b)
 		if (bpf_map_update_elem(b->tids, &k, &one, BPF_ANY))
 			return session__set_err(s, -errno, "BPF: target map: %s", strerror(errno));
 	}
+	/* the workload is a target from its exec on (exec_program), as perf's enable_on_exec */
 	if (b->tgids >= 0 && s->wl.forked) {
-		u32 k = (u32)s->wl.proc.pid;
+		u32 key = 0;
 
-		if (bpf_map_update_elem(b->tgids, &k, &two, BPF_ANY))
-			return session__set_err(s, -errno, "BPF: target map: %s", strerror(errno));
+		b->ctl_val[1] = (u32)s->wl.proc.pid;
+		if (bpf_map_update_elem(b->ctl, &key, b->ctl_val, BPF_ANY))
+			return session__set_err(s, -errno, "BPF: control map: %s", strerror(errno));
 	}
 	if (b->cpus >= 0) {
 		unsigned char bits[CPU_BITS / 8] = { 0 };

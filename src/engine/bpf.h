@@ -52,7 +52,7 @@ struct bpf_opts {
 	unsigned long long entries; /* keys a map holds (0: the default, BPF_DEFAULT_ENTRIES) */
 };
 extern const struct opt_group bpf_group;
-#define BPF_DEFAULT_ENTRIES 10240
+#define BPF_DEFAULT_ENTRIES 65536
 
 struct bpf_back;
 

@@ -111,9 +111,49 @@ int features__tp_id(const char *sys, const char *name);
  * period: engine/fdcloser.h), or -errno (-ENOENT: no such tracepoint).
  */
 int features__probe_tp(const char *sys, const char *name, int *fd);
-/* bpf(2): BPF_MAP_CREATE of a one-entry array; BPF_PROG_LOAD of "r0 = 0; exit". */
-int features__probe_bpf_map(void);
-int features__probe_bpf_prog(void);
+/*
+ * bpf(2): BPF_MAP_CREATE of a one-entry map of @map_type (BPF_MAP_TYPE_ARRAY,
+ * BPF_MAP_TYPE_PERCPU_HASH, ...); BPF_PROG_LOAD of "r0 = 0; exit" as a
+ * program of @kind.  FEAT_BPF_TP_BTF finds its attach target, the typedef
+ * btf_trace_sched_switch, in vmlinux BTF first (-ENOENT without BTF).
+ */
+enum feat_bpf_prog {
+	FEAT_BPF_SOCKET,     /* a socket filter: what unprivileged users may load */
+	FEAT_BPF_TRACEPOINT, /* BPF_PROG_TYPE_TRACEPOINT: on a tracepoint's perf fd */
+	FEAT_BPF_RAW_TP,     /* BPF_PROG_TYPE_RAW_TRACEPOINT */
+	FEAT_BPF_TP_BTF,     /* BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP: typed arguments */
+	FEAT_BPF_PERF_EVENT, /* BPF_PROG_TYPE_PERF_EVENT: on a sampling event */
+	NR_FEAT_BPF_PROGS
+};
+int features__probe_bpf_map(unsigned map_type);
+int features__probe_bpf_prog(enum feat_bpf_prog kind);
+/* "socket filter", "tracepoint", "raw_tp", "tp_btf", "perf_event". */
+const char *features__bpf_prog_name(enum feat_bpf_prog kind);
+/*
+ * vmlinux BTF (/sys/kernel/btf/vmlinux) loaded with libbpf's
+ * btf__load_vmlinux_btf: 0 with its number of types in *@nr_types, or
+ * -errno (-ENOENT: kernel without CONFIG_DEBUG_INFO_BTF; -ESRCH: libbpf found no
+ * valid BTF there).  libbpf's own messages are silenced meanwhile.
+ */
+int features__probe_btf(unsigned *nr_types);
+
+/*
+ * Whether the BPF back end can run here, cheaply (one tracepoint program
+ * loaded and closed): 0, or -errno with @buf holding one line naming what
+ * is missing and what to do, e.g. "bpf(2) not permitted: no CAP_BPF (needs
+ * CAP_BPF and CAP_PERFMON, or root)".  @buf is "" on 0.
+ */
+int features__bpf_why_not(char *buf, size_t len);
+/* What features__bpf_why_not reads of the host, for its line. */
+struct feat_bpf_env {
+	unsigned long long caps; /* effective capabilities */
+	bool caps_known;	 /* caps read (CapEff in /proc/self/status) */
+	int cap_last;		 /* kernel/cap_last_cap: below 39 no CAP_BPF, CAP_PERFMON */
+	int unpriv;		 /* kernel/unprivileged_bpf_disabled, or -errno */
+};
+void features__bpf_env(struct feat_bpf_env *env);
+/* The line for @err, the error of loading a tracepoint program, given @env: @buf. */
+const char *features__bpf_explain(int err, const struct feat_bpf_env *env, char *buf, size_t len);
 /* open("/dev/kvm") and KVM_GET_API_VERSION: the version, or -errno. */
 int features__probe_kvm(void);
 /* The integer in /proc/sys/@name ("kernel/kptr_restrict"), or -errno. */

@@ -20,6 +20,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
 #include "engine/features.h"
 
 #define KVM_GET_API_VERSION_NR 0xAE00 /* _IO(KVMIO, 0x00) */
@@ -265,15 +268,15 @@ static int sys_bpf(int cmd, union bpf_attr *attr)
 	return fd < 0 ? -errno : fd;
 }
 
-int features__probe_bpf_map(void)
+int features__probe_bpf_map(unsigned map_type)
 {
 	union bpf_attr attr;
 	int fd;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.map_type = map_type;
 	attr.key_size = 4;
-	attr.value_size = 4;
+	attr.value_size = 8;
 	attr.max_entries = 1;
 	fd = sys_bpf(BPF_MAP_CREATE, &attr);
 	if (fd < 0)
@@ -282,9 +285,61 @@ int features__probe_bpf_map(void)
 	return 0;
 }
 
-int features__probe_bpf_prog(void)
+/* vmlinux BTF's type @name of @kind (BTF_KIND_*): its id, or -errno; *@nr its types. */
+static int vmlinux_btf_id(const char *name, int kind, unsigned *nr)
 {
-	/* r0 = 0; exit: a socket filter that keeps nothing */
+	/* libbpf's warnings would go to stderr: the caller says what failed */
+	libbpf_print_fn_t print = libbpf_set_print(NULL);
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id = 0, err = errno;
+
+	libbpf_set_print(print);
+	if (!btf) {
+		/* ESRCH: no valid BTF anywhere libbpf looks; ENOENT when the kernel has none */
+		if (access("/sys/kernel/btf/vmlinux", F_OK) && errno == ENOENT)
+			return -ENOENT;
+		return err ? -err : -ENOENT;
+	}
+	if (nr)
+		*nr = btf__type_cnt(btf) - 1; /* without the void type 0 */
+	if (name) {
+		id = btf__find_by_name_kind(btf, name, kind);
+		if (id < 0)
+			id = -ENOENT;
+	}
+	btf__free(btf);
+	return id;
+}
+
+int features__probe_btf(unsigned *nr_types)
+{
+	int r = vmlinux_btf_id(NULL, 0, nr_types);
+
+	return r < 0 ? r : 0;
+}
+
+static const struct {
+	const char *name;
+	enum bpf_prog_type type;
+	enum bpf_attach_type attach; /* expected_attach_type */
+	const char *btf_target;	     /* attach_btf_id: this typedef of vmlinux BTF */
+} bpf_progs[NR_FEAT_BPF_PROGS] = {
+	[FEAT_BPF_SOCKET] = { "socket filter", BPF_PROG_TYPE_SOCKET_FILTER, 0, NULL },
+	[FEAT_BPF_TRACEPOINT] = { "tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, NULL },
+	[FEAT_BPF_RAW_TP] = { "raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, NULL },
+	[FEAT_BPF_TP_BTF] = { "tp_btf", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP,
+			      "btf_trace_sched_switch" },
+	[FEAT_BPF_PERF_EVENT] = { "perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, NULL },
+};
+
+const char *features__bpf_prog_name(enum feat_bpf_prog kind)
+{
+	return (unsigned)kind < NR_FEAT_BPF_PROGS ? bpf_progs[kind].name : "?";
+}
+
+int features__probe_bpf_prog(enum feat_bpf_prog kind)
+{
+	/* r0 = 0; exit: keeps nothing, counts nothing */
 	struct bpf_insn insns[2] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
@@ -293,8 +348,18 @@ int features__probe_bpf_prog(void)
 	union bpf_attr attr;
 	int fd;
 
+	if ((unsigned)kind >= NR_FEAT_BPF_PROGS)
+		return -EINVAL;
 	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.prog_type = bpf_progs[kind].type;
+	attr.expected_attach_type = bpf_progs[kind].attach;
+	if (bpf_progs[kind].btf_target) {
+		int id = vmlinux_btf_id(bpf_progs[kind].btf_target, BTF_KIND_TYPEDEF, NULL);
+
+		if (id < 0)
+			return id;
+		attr.attach_btf_id = (__u32)id;
+	}
 	attr.insns = (uintptr_t)insns;
 	attr.insn_cnt = 2;
 	attr.license = (uintptr_t)license;
@@ -303,6 +368,78 @@ int features__probe_bpf_prog(void)
 		return fd;
 	close(fd);
 	return 0;
+}
+
+#define CAP_BIT_SYS_ADMIN 21
+#define CAP_BIT_PERFMON 38
+#define CAP_BIT_BPF 39
+
+void features__bpf_env(struct feat_bpf_env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->caps_known = !features__capabilities(&env->caps);
+	env->cap_last = features__sysctl("kernel/cap_last_cap");
+	env->unpriv = features__sysctl("kernel/unprivileged_bpf_disabled");
+}
+
+const char *features__bpf_explain(int err, const struct feat_bpf_env *env, char *buf, size_t len)
+{
+	bool admin = (env->caps >> CAP_BIT_SYS_ADMIN) & 1;
+	bool bpf = admin || ((env->caps >> CAP_BIT_BPF) & 1);
+	bool perfmon = admin || ((env->caps >> CAP_BIT_PERFMON) & 1);
+	char unpriv[96] = "";
+	const char *name = strerrorname_np(-err);
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!err)
+		return buf;
+	if (env->unpriv > 0)
+		snprintf(unpriv, sizeof(unpriv), "; kernel.unprivileged_bpf_disabled=%d",
+			 env->unpriv);
+	if (err == -ENOSYS) {
+		snprintf(buf, len, "no bpf(2): kernel without CONFIG_BPF_SYSCALL");
+	} else if (err != -EPERM && err != -EACCES) {
+		snprintf(buf, len, "tracepoint programs do not load: %s%s", name ? name : "?",
+			 err == -EINVAL ? " (kernel without CONFIG_BPF_EVENTS?)" : "");
+	} else if (!env->caps_known) {
+		snprintf(buf, len,
+			 "bpf(2) not permitted: needs CAP_BPF and CAP_PERFMON (or root)%s", unpriv);
+	} else if (env->cap_last >= 0 && env->cap_last < CAP_BIT_BPF && !admin) {
+		/* before 5.8: no CAP_BPF, CAP_PERFMON */
+		snprintf(buf, len,
+			 "bpf(2) not permitted: no CAP_SYS_ADMIN (this kernel has no CAP_BPF: "
+			 "run as root)%s",
+			 unpriv);
+	} else if (!bpf || !perfmon) {
+		snprintf(buf, len,
+			 "bpf(2) not permitted: no %s (needs CAP_BPF and CAP_PERFMON, or root)%s",
+			 !bpf && !perfmon ? "CAP_BPF, no CAP_PERFMON"
+			 : !bpf		  ? "CAP_BPF"
+					  : "CAP_PERFMON",
+			 unpriv);
+	} else {
+		snprintf(buf, len,
+			 "bpf(2) refused (%s) with CAP_BPF and CAP_PERFMON held: seccomp, an LSM, "
+			 "or locked memory (ulimit -l) on a kernel before 5.11?",
+			 name ? name : "EPERM");
+	}
+	return buf;
+}
+
+int features__bpf_why_not(char *buf, size_t len)
+{
+	struct feat_bpf_env env;
+	int err = features__probe_bpf_prog(FEAT_BPF_TRACEPOINT);
+
+	if (len)
+		buf[0] = '\0';
+	if (!err)
+		return 0;
+	features__bpf_env(&env);
+	features__bpf_explain(err, &env, buf, len);
+	return err;
 }
 
 int features__probe_kvm(void)

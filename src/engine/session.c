@@ -121,8 +121,8 @@ void session__delete(struct session *s)
 	if (!s)
 		return;
 	session__close(s);
+	session__bpf_free(s); /* before the replay's source (in s->sources) is freed */
 	session__replay_free(s);
-	session__bpf_free(s);
 	session__kvmclock_done(s);
 	if (s->perf.tracer) { /* (a run that failed before its end) */
 		tracer__detach(s->perf.tracer, s->wl.forked ? &s->wl.proc : NULL);

@@ -125,6 +125,8 @@ int expr__check_syntax(const char *text, struct expr_error *err);
 
 /* Whether the result is a string (otherwise an integer). */
 bool expr__is_string(const struct expr *e);
+/* Whether an integer result is signed (prints as s64, as expr__eval's is_signed says). */
+bool expr__is_signed(const struct expr *e);
 /* The expression's text as given. */
 const char *expr__text(const struct expr *e);
 
@@ -169,6 +171,45 @@ void expr__faults(const struct expr *e, struct expr_faults *f);
  * variables, the functions and the operators, to @out.
  */
 void expr__help(const struct evsel *ev, FILE *out);
+
+/*
+ * In the kernel: the integer subset compiled to BPF for a classic
+ * tracepoint program (BPF_PROG_TYPE_TRACEPOINT, its context the trace
+ * record), with expr__eval's exact values.  Compiled: integer literals;
+ * integer fields of any width and sign; fixed arrays' elements (a
+ * variable index among at most 32 elements); common_pid, _pid, _tid
+ * (bpf_get_current_pid_tgid: the record's first 8 bytes are the
+ * kernel's) and _cpu; every integer operator (division and modulo by
+ * zero give 0, INT64_MIN / -1 wraps, shifts by 64 or more give 0 or the
+ * sign), casts, ?:, && and || (short-circuit), ntohs(), ntohl(), and a
+ * char[N] field == or != a constant string.  Refused (-EOPNOTSUPP, @why
+ * one short reason): other strings, _time, _period, the other common
+ * fields, __data_loc fields, probe arguments, functions, assignments,
+ * pointers, a field past the record.
+ *
+ * The code leaves the value in R0.  It uses R0-R5 and the stack slots
+ * [stack_lo, stack_hi) (one per helper value preloaded, one per spilled
+ * operand: an operand waits on the stack only past 4 live values), reads
+ * ctx_reg and pid_tgid_reg, never writes R6-R9.  Helper calls, made once
+ * each at the start: bpf_get_smp_processor_id() if _cpu is used,
+ * bpf_get_current_pid_tgid() if the pid is used (expr__bpf_uses_pid) and
+ * pid_tgid_reg is -1.  All its jumps are forward and short, patched
+ * here: it takes no label of the builder.  Returns 0; -EOPNOTSUPP with
+ * @why set; -EINVAL for a bad @env.  After an error the builder holds
+ * half an expression: discard it.
+ */
+struct bpfb;
+struct expr_bpf_env {
+	int ctx_reg;	  /* the register holding the record pointer (R6-R9) */
+	int pid_tgid_reg; /* a register (R6-R9) holding bpf_get_current_pid_tgid(), or -1 */
+	short stack_lo;	  /* frame offsets [stack_lo, stack_hi): negative, 8-aligned, free */
+	short stack_hi;
+	unsigned rec_size; /* the format's record size: a field past it is refused (0: 2048) */
+};
+int expr__bpf(const struct expr *e, struct bpfb *b, const struct expr_bpf_env *env, char *why,
+	      size_t len);
+/* Whether @e reads the pid or tid (common_pid, _pid, _tid): preload pid_tgid_reg then. */
+bool expr__bpf_uses_pid(const struct expr *e);
 
 /* Glob match (* ? [a-z] [!x] [^x], \ escapes) of @s against @pat, both with lengths. */
 bool expr__glob(const char *pat, int plen, const char *s, int slen);

@@ -963,6 +963,11 @@ bool expr__is_string(const struct expr *e)
 	return e->root->is_str;
 }
 
+bool expr__is_signed(const struct expr *e)
+{
+	return !e->root->is_str && !e->root->uns;
+}
+
 const char *expr__text(const struct expr *e)
 {
 	return e->text;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/counting/bpf_keyed.h"
+#include "engine/bpf.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
@@ -37,6 +39,7 @@ struct top_event {
 	struct top_spec *spec;
 	struct expr *key, *printkey, *comm;
 	struct expr *vals[TOP_MAX_VALS];
+	struct expr *filter; /* the BPF back end's: the event's filter, run in its program */
 };
 
 struct top {
@@ -55,6 +58,10 @@ struct top {
 	u64 lost_seen; /* session__lost at the last print */
 	bool printed;  /* an interval was printed */
 	u64 since;     /* --json: where the next table's span begins */
+	/* the BPF back end: the keys' columns in the kernel, drained at each print */
+	struct bkeyed *bk;
+	bool key_signed;
+	bool col_signed[TOP_MAX_COLS]; /* a top-by/top-add column of a signed expression */
 };
 
 static struct top_event *top_of(struct top *t, struct evsel *ev)
@@ -203,6 +210,119 @@ static const char *key_title(struct session *s, struct top *t)
 	return title ? title : "KEY";
 }
 
+
+/* Why the kernel cannot do this request (NULL: it can, as far as top knows before compiling). */
+static const char *bpf_refusal(struct top *t, struct top_event *e)
+{
+	if (t->only_comm)
+		return "--only-comm: its keys are strings";
+	if (e->printkey)
+		return "printkey= is evaluated per event";
+	if (e->comm) {
+		const char *c = expr__text(e->comm);
+
+		/* the kernel takes the current task's comm when a key is first seen */
+		if (strcmp(c, "comm_get(common_pid)") && strcmp(c, "comm_get(_tid)"))
+			return "comm= other than comm_get(common_pid)";
+	}
+	if (e->key && expr__is_string(e->key))
+		return "a string key=";
+	return NULL;
+}
+
+/*
+ * The BPF back end: every event's program made and loaded here, or the
+ * ring path for all of them (one back end per run), saying why under -v.
+ */
+static int top_bpf(struct session *s, struct top *t, const struct opt_set *opts)
+{
+	struct bpf_back *b;
+	char why[256] = "";
+	int ret = bpf_back__get(s, opts, &b), err = 0;
+
+	if (ret <= 0)
+		return ret;
+	if (t->ncols > BKEYED_MAX_COLS)
+		return bpf_back__fallback(s, opts, "more than %d columns", BKEYED_MAX_COLS);
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct top_event *e = top_of(t, ev);
+		const char *no = e ? bpf_refusal(t, e) : NULL;
+
+		if (!e)
+			continue;
+		if (no)
+			return bpf_back__fallback(s, opts, "%s on %s", no, ev->name);
+		if (e->key) {
+			if (t->bk && t->key_signed != expr__is_signed(e->key))
+				return bpf_back__fallback(s, opts, "keys of mixed signedness");
+			t->key_signed = expr__is_signed(e->key);
+		}
+	}
+	t->bk = bkeyed__new(s, b, t->ncols, bpf_back__entries(opts));
+	if (!t->bk)
+		return -ENOMEM;
+	for (struct evsel *ev = session__evsels(s); ev && !err; ev = ev->next) {
+		struct top_event *e = top_of(t, ev);
+		char buf[512];
+
+		if (!e)
+			continue;
+		if (ev->filter && !(e->filter = expr__compile_filter(ev->filter, ev, buf,
+								     sizeof(buf)))) {
+			snprintf(why, sizeof(why), "filter of %.60s: %.160s", ev->name, buf);
+			err = -EOPNOTSUPP;
+			break;
+		}
+		for (int i = 0; i < e->spec->nvals; i++)
+			t->col_signed[e->spec->col0 + i] = expr__is_signed(e->vals[i]);
+		err = bkeyed__add(t->bk, ev, e->filter, e->key, e->vals, e->spec->nvals,
+				  e->spec->col0, why, sizeof(why));
+		if (err == -EOPNOTSUPP) {
+			char tmp[181];
+
+			snprintf(tmp, sizeof(tmp), "%.180s", why);
+			tmp[180] = 0;
+			snprintf(why, sizeof(why), "%.60s: %s", ev->name, tmp);
+		}
+	}
+	if (!err) {
+		session__notice(s, "the BPF back end: keys counted in the kernel");
+		return 0;
+	}
+	bkeyed__delete(t->bk);
+	t->bk = NULL;
+	if (err != -EOPNOTSUPP)
+		return err;
+	return bpf_back__fallback(s, opts, "%s", why);
+}
+
+/* One key's changes from the kernel, into the table as top_sample would have added them. */
+static void bpf_row(void *arg, u64 key, const char *comm, const u64 *delta, u64 events)
+{
+	struct top *t = arg;
+	struct top_row *row;
+	char buf[32];
+	bool created;
+	int len;
+
+	row = top_table__row(t->table, key, NULL, 0, &created);
+	if (!row)
+		return;
+	if (created) {
+		len = t->key_signed || t->thread_keys
+			      ? snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)key)
+			      : snprintf(buf, sizeof(buf), "%" PRIu64, key);
+		top_row__set_label(row, buf, len);
+		if (t->comm_col)
+			top_row__set_comm(row, comm, (int)strnlen(comm, 16));
+	}
+	t->samples += events;
+	for (int c = 0; c < t->ncols; c++)
+		if (delta[c])
+			top_row__add(t->table, row, c, delta[c],
+				     t->col_signed[c] && (int64_t)delta[c] < 0);
+}
+
 static int top_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct event_opts *eo = session__conf(s)->events;
@@ -247,7 +367,7 @@ static int top_init(struct session *s, void *priv, const struct opt_set *opts)
 	t->table = top_table__new(key_title(s, t), t->comm_col, t->cols, t->ncols);
 	if (!t->table)
 		return session__set_err(s, -ENOMEM, "out of memory");
-	return 0;
+	return top_bpf(s, t, opts);
 }
 
 /* The text of a key: a string as it is, a number in decimal. */
@@ -349,16 +469,25 @@ static const struct rt_col iv_cols[] = {
 };
 static const struct rt_desc iv_desc = { .type = "interval", .cols = iv_cols, .ncols = 5 };
 
+/* The BPF back end: what the kernel counted since the last print, into the table. */
+static void bpf_pull(struct session *s, struct top *t)
+{
+	if (t->bk && bkeyed__drain(t->bk, bpf_row, t))
+		session__warn(s, "out of memory reading the BPF map: rows missing");
+}
+
 static void print_table(struct session *s, struct top *t, int when)
 {
 	FILE *out = session__out(s);
-	u64 lost = session__lost(s) - t->lost_seen;
+	u64 lost;
 	struct stats_stamp st;
 	union rt_sinks u;
 	struct rt_sink *k;
 	char ts[64], text[160];
 	int rows = 0;
 
+	bpf_pull(s, t);
+	lost = session__lost(s) - t->lost_seen;
 	session__fmt_time(s, session__now(s), ts, sizeof(ts));
 	snprintf(text, sizeof(text), "%s  samples %" PRIu64 "  lost %" PRIu64 "  keys %u", ts,
 		 t->samples, lost, top_table__nr_rows(t->table));
@@ -436,6 +565,8 @@ static void top_deinit(struct session *s, void *priv)
 	struct top *t = priv;
 
 	/* the interval under way, unless an interval just printed it */
+	if (session__started(s))
+		bpf_pull(s, t);
 	if (session__started(s) && t->table && (t->samples || !t->printed))
 		print_table(s, t, STATS_END);
 	if (session__started(s))
@@ -448,6 +579,7 @@ static void top_deinit(struct session *s, void *priv)
 		expr__free(e->key);
 		expr__free(e->printkey);
 		expr__free(e->comm);
+		expr__free(e->filter);
 		for (int i = 0; i < e->spec->nvals; i++)
 			expr__free(e->vals[i]);
 		free(e);
@@ -455,6 +587,8 @@ static void top_deinit(struct session *s, void *priv)
 	}
 	top_table__delete(t->table);
 	t->table = NULL;
+	bkeyed__delete(t->bk);
+	t->bk = NULL;
 	ksyms__delete(t->ksyms);
 	t->ksyms = NULL;
 }
@@ -493,8 +627,8 @@ const struct profiler prof_top = {
 		"Rows sort by the top-by columns, then the others, largest first; -i defaults to "
 		"1000 ms.",
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &target_group,
-						     &run_group, &ring_group, &output_group,
-						     &exclude_tp_group, NULL },
+						     &run_group, &ring_group, &bpf_group,
+						     &output_group, &exclude_tp_group, NULL },
 	.own = top_opts,
 	.ev_attrs = top_attrs,
 	.priv_size = sizeof(struct top),

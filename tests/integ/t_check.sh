@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perf-prof check: each host line against what this test measures itself
 # (/proc/mounts, perf_event_paranoid, perf stat, sysfs PMUs, /proc/kallsyms,
-# readelf and objdump on libc, ...); every profiler exactly once, its verdict
+# readelf and objdump on libc, bpftool, vmlinux BTF, the BPF sysctls, ...), also without
+# CAP_BPF, as nobody and without BTF; every profiler exactly once, its verdict
 # consistent with the host; the exit status; nothing left in tracefs.
 . "$(dirname "$0")/lib.sh"
 
@@ -83,9 +84,123 @@ check_eq "hw breakpoints: as sysfs" "$(result 'hw breakpoints')" $want
 # BPF: bpftrace loads a program (its BEGIN probe is a uprobe; skip without either)
 if command -v bpftrace >/dev/null && [ -d $D/uprobe ]; then
 	if timeout 60 bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1; then want=yes; else want=no; fi
-	check_eq "BPF: as bpftrace" "$(result BPF)" $want
+	check_eq "BPF: as bpftrace" "$([ "$(result BPF)" = no ] && echo no || echo yes)" $want
 else
 	skip "BPF: no bpftrace (or no uprobes for its BEGIN) to compare with"
+fi
+
+# BPF, fact by fact (--json's members, and the text): each program type and per-CPU map
+# as bpftool's probe finds it; tp_btf (bpftool 7.1 cannot probe it) when vmlinux BTF has the
+# tracepoint's typedef btf_trace_sched_switch and raw tracepoints load; BTF's types as
+# bpftool counts them; the JIT as its sysctl says
+if command -v jq >/dev/null; then
+	jq -c 'select(.type == "host" and .check == "BPF")' "$T/json" >"$T/bpf.json"
+	bj() { jq -r "$1" "$T/bpf.json"; }
+	check_eq "BPF: json result = text" "$(bj .result)" "$(result BPF)"
+	check_eq "BPF: json detail = text" "$(bj .detail)" "$(host BPF | sed 's/^[a-z]* *//')"
+	if command -v bpftool >/dev/null && [ "$(id -u)" = 0 ]; then
+		bpftool feature probe kernel >"$T/bpffeat" 2>/dev/null
+		avail() { grep -q "^eBPF $1 is available" "$T/bpffeat" && echo ok || echo no; }
+		okno() { [ "$1" = ok ] && echo ok || echo no; }
+		check_eq "BPF: tracepoint programs as bpftool" "$(okno "$(bj .programs.tracepoint)")" \
+			"$(avail 'program_type tracepoint')"
+		check_eq "BPF: raw_tp programs as bpftool" "$(okno "$(bj .programs.raw_tp)")" \
+			"$(avail 'program_type raw_tracepoint')"
+		check_eq "BPF: perf_event programs as bpftool" "$(okno "$(bj .programs.perf_event)")" \
+			"$(avail 'program_type perf_event')"
+		check_eq "BPF: per-CPU hash map as bpftool" "$(okno "$(bj .percpu_hash)")" \
+			"$(avail 'map_type percpu_hash')"
+		check_eq "BPF: per-CPU array map as bpftool" "$(okno "$(bj .percpu_array)")" \
+			"$(avail 'map_type percpu_array')"
+		want=no
+		[ -r /sys/kernel/btf/vmlinux ] && [ "$(avail 'program_type raw_tracepoint')" = ok ] &&
+			bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
+			grep -q "TYPEDEF 'btf_trace_sched_switch'" && want=ok
+		check_eq "BPF: tp_btf as vmlinux BTF has btf_trace_sched_switch" \
+			"$(okno "$(bj .programs.tp_btf)")" $want
+	else
+		skip "BPF: program types (needs bpftool and root)"
+	fi
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		check_eq "BPF: BTF loads" "$(bj .btf)" ok
+		if command -v bpftool >/dev/null; then
+			n=$(bpftool btf dump file /sys/kernel/btf/vmlinux | grep -c '^\[')
+			check_eq "BPF: BTF types as bpftool counts them" "$(bj .btf_types)" "$n"
+			check "BPF: text says BTF (vmlinux, $n types)" \
+				grep -qF "; BTF (vmlinux, $n types)" <<<"$(host BPF)"
+		fi
+	else
+		check "BPF: no vmlinux BTF" grep -q '; no BTF (/sys/kernel/btf/vmlinux' <<<"$(host BPF)"
+	fi
+	jit=$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo null)
+	check_eq "BPF: jit as net.core.bpf_jit_enable" "$(bj .jit)" "$jit"
+	case $jit in
+	null) check "BPF: no JIT said" grep -q '; no JIT\|; JIT: ' <<<"$(host BPF)" ;;
+	0) check "BPF: JIT off said" grep -q '; JIT off (net.core.bpf_jit_enable=0' <<<"$(host BPF)" ;;
+	*) check "BPF: JIT on said" grep -q '; JIT on' <<<"$(host BPF)" ;;
+	esac
+	check_eq "BPF: unprivileged_bpf_disabled as its sysctl" "$(bj .unprivileged_bpf_disabled)" \
+		"$(cat /proc/sys/kernel/unprivileged_bpf_disabled 2>/dev/null || echo null)"
+	# yes: all of it; no: tracepoint programs do not load (and why); partial otherwise
+	all=$(bj '[.programs.tracepoint, .programs.raw_tp, .programs.tp_btf, .programs.perf_event,
+		.percpu_hash, .percpu_array, .btf] | all(. == "ok")')
+	if [ "$(bj .programs.tracepoint)" != ok ]; then
+		want=no
+	elif [ "$all" = true ] && [ "$jit" != null ] && [ "$jit" -gt 0 ]; then
+		want=yes
+	else
+		want=partial
+	fi
+	check_eq "BPF: $want from its facts" "$(result BPF)" $want
+	if [ $want = no ]; then
+		check "BPF: no: why said" test -n "$(bj .why)"
+	else
+		check_eq "BPF: nothing missing" "$(bj .why)" ""
+		loaded=$(bj '[.programs | to_entries[] | select(.key != "socket_filter" and .value == "ok")
+			| .key] | join(", ")')
+		check "BPF: text lists $loaded" grep -qE "^(yes|partial) +$loaded programs? loads?" <<<"$(host BPF)"
+	fi
+else
+	skip "BPF facts: no jq"
+fi
+
+# without vmlinux BTF (an empty file bound over it in a mount namespace of its own, gone
+# with it): partial, tp_btf does not load, BTF named, nothing on stderr (libbpf silenced)
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && [ -r /sys/kernel/btf/vmlinux ] &&
+	[ "$(result BPF)" = yes ]; then
+	unshare -m sh -c 'mount --make-rprivate / && mount --bind /dev/null /sys/kernel/btf/vmlinux &&
+		exec "$0" check' "$PP" >"$T/nobtf" 2>"$T/nobtf.err"
+	check_eq "no BTF: nothing on stderr" "$(cat "$T/nobtf.err")" ""
+	check "no BTF: partial, tp_btf does not load, BTF named" grep -qE \
+		'^  BPF +partial +tracepoint, raw_tp, perf_event programs load, tp_btf: [A-Z0-9]+ \(no BTF\); .*; no BTF \(/sys/kernel/btf/vmlinux: ' "$T/nobtf"
+	check_eq "no BTF: the host's still there" "$(wc -c </sys/kernel/btf/vmlinux)" "$(stat -c %s /sys/kernel/btf/vmlinux)"
+else
+	skip "no BTF: needs root, unshare, vmlinux BTF and BPF yes"
+fi
+
+# BPF back end: the profilers that take --no-bpf (-h lists their options), in -h's order
+for p in $("$PP" -h | sed -n '/^Profilers:/,/^$/p' | awk 'NF && !/:$/ { print $1 }'); do
+	"$PP" "$p" -h 2>/dev/null | grep -q -- '--no-bpf' && echo "$p"
+done >"$T/bpfprof"
+bpfnames=$(paste -sd, "$T/bpfprof" | sed 's/,/, /g')
+if [ ! -s "$T/bpfprof" ]; then
+	check_eq "BPF back end: none" "$(result 'BPF back end')" none
+elif [ "$(result BPF)" = no ]; then
+	check_eq "BPF back end: no (BPF no)" "$(result 'BPF back end')" no
+	check "BPF back end: $bpfnames on the ring path" \
+		grep -qF " - the ring path: $bpfnames" <<<"$(host 'BPF back end')"
+else
+	check_eq "BPF back end: yes" "$(result 'BPF back end')" yes
+	check "BPF back end: $bpfnames" grep -qE "^yes +$bpfnames \(by default; the ring path: --no-bpf\)$" \
+		<<<"$(host 'BPF back end')"
+fi
+if command -v jq >/dev/null; then
+	check_eq "BPF back end: json profilers" \
+		"$(jq -r 'select(.check == "BPF back end") | .profilers | join(", ")' "$T/json")" "$bpfnames"
+	[ "$(result BPF)" = no ] && want= || want=$bpfnames
+	check_eq "BPF back end: json backend bpf exactly for them" \
+		"$(jq -r 'select(.type == "profiler" and .backend == "bpf") | .name' "$T/json" | paste -sd, | sed 's/,/, /g')" \
+		"$want"
 fi
 
 # KVM: /dev/kvm opens
@@ -233,6 +348,50 @@ check "-v: page-faults needs perf_event_open only" grep -q 'needs: perf_event_op
 dyn_state >"$T/dyn.after"
 check_eq "no dynamic event left" "$(diff "$T/dyn.before" "$T/dyn.after")" ""
 
+# root without CAP_BPF and CAP_SYS_ADMIN (dropped from the bounding set): BPF no, naming
+# CAP_BPF; the profilers with the BPF back end degraded to the ring path, none unavailable
+# for it: the exit status is what the other profilers make it (degraded does not count)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ "$(result BPF)" != no ] &&
+	setpriv --inh-caps=-bpf,-sys_admin --bounding-set=-bpf,-sys_admin true 2>/dev/null; then
+	setpriv --inh-caps=-bpf,-sys_admin --bounding-set=-bpf,-sys_admin "$PP" check \
+		>"$T/nobpf" 2>"$T/nobpf.err"
+	rc_nobpf=$?
+	nb() { sed -n '/^Host:/,/^$/p' "$T/nobpf" | awk -v n="$1" 'substr($0, 3, 20) ~ "^" n " *$" {
+		print substr($0, 24) }'; }
+	check_eq "no CAP_BPF: nothing on stderr" "$(cat "$T/nobpf.err")" ""
+	check "no CAP_BPF: BPF no, CAP_BPF named" grep -qE '^no +bpf\(2\) not permitted: no CAP_BPF \(needs CAP_BPF and CAP_PERFMON, or root\)' <<<"$(nb BPF)"
+	check "no CAP_BPF: perf permissions without CAP_BPF" bash -c "! grep -q CAP_BPF <<<'$(nb 'perf permissions')'"
+	for p in $(cat "$T/bpfprof"); do
+		check "no CAP_BPF: $p on the ring path" grep -qE "^  $p +(degraded \((.*; )?uses the ring path: no BPF|unavailable)" \
+			<(sed -n '/^Profilers:/,/^$/p' "$T/nobpf")
+	done
+	if [ -s "$T/bpfprof" ]; then
+		check "no CAP_BPF: BPF back end unavailable here" \
+			grep -qE "^no +unavailable here: bpf\(2\) not permitted: no CAP_BPF .* - the ring path: $bpfnames$" <<<"$(nb 'BPF back end')"
+	fi
+	check "no CAP_BPF: no profiler unavailable for BPF" \
+		bash -c "! grep -E ' unavailable \(.*BPF' '$T/nobpf'"
+	if grep -q ' unavailable (' "$T/nobpf"; then want=1; else want=0; fi
+	check_eq "no CAP_BPF: exit status $want" $rc_nobpf $want
+	[ $rc = 0 ] && check_eq "no CAP_BPF: exit 0 as with it" $rc_nobpf 0
+	# at run time, the same words: --bpf one line and status 2; without it, the ring path (-v)
+	if grep -qx top "$T/bpfprof"; then
+		nocap=(setpriv --inh-caps=-bpf,-sys_admin --bounding-set=-bpf,-sys_admin)
+		"${nocap[@]}" "$PP" top --bpf -e raw_syscalls:sys_enter -k common_pid -- true \
+			>/dev/null 2>"$T/topbpf.err"
+		check_eq "no CAP_BPF: top --bpf: exit 2" $? 2
+		check_eq "no CAP_BPF: top --bpf: one line naming CAP_BPF" "$(cat "$T/topbpf.err")" \
+			"perf-prof top: --bpf: $(nb BPF | sed -n 's/^no *\(bpf(2) not permitted: [^;]*\(; kernel[^;]*\)\?\);.*/\1/p')"
+		"${nocap[@]}" "$PP" top -v -e raw_syscalls:sys_enter -k common_pid -- true \
+			>/dev/null 2>"$T/topring.err"
+		check_eq "no CAP_BPF: top runs (the ring path)" $? 0
+		check "no CAP_BPF: top -v says the ring path and why" \
+			grep -q '^perf-prof top: the ring path: bpf(2) not permitted: no CAP_BPF ' "$T/topring.err"
+	fi
+else
+	skip "no CAP_BPF: not root, no setpriv, or no BPF here"
+fi
+
 # an unprivileged user: the profilers count the kernel too, which perf_event_paranoid
 # >= 2 refuses (1: own threads, 0 or -1: system-wide too); tracefs is root's
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
@@ -244,6 +403,25 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	if [ "$par" -ge 2 ]; then want=no; elif [ "$par" = 1 ]; then want=partial; else want=yes; fi
 	check_eq "nobody: perf permissions (perf_event_paranoid $par)" "$(awk '{ print $1 }' <<<"$got")" $want
 	check "nobody: uid 65534" grep -q 'uid 65534, ' <<<"$got"
+	# BPF: both capabilities missing; with CAP_PERFMON (ambient), CAP_BPF alone
+	ub=$(sed -n '/^Host:/,/^$/p' "$T/user" | awk 'substr($0, 3, 20) ~ /^BPF *$/ { print substr($0, 24) }')
+	ubd=$(cat /proc/sys/kernel/unprivileged_bpf_disabled 2>/dev/null || echo 0)
+	check "nobody: BPF no, CAP_BPF and CAP_PERFMON named" grep -qE \
+		'^no +bpf\(2\) not permitted: no CAP_BPF, no CAP_PERFMON \(needs CAP_BPF and CAP_PERFMON, or root\)' <<<"$ub"
+	if [ "$ubd" -gt 0 ]; then
+		check "nobody: unprivileged_bpf_disabled=$ubd said" grep -qF "; kernel.unprivileged_bpf_disabled=$ubd;" <<<"$ub"
+	fi
+	if setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+perfmon \
+		--ambient-caps=+perfmon true 2>/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+perfmon \
+			--ambient-caps=+perfmon "$PP" check >"$T/userpm" 2>&1
+		check "nobody with CAP_PERFMON: BPF says CAP_BPF only" grep -qE \
+			'^  BPF +no +bpf\(2\) not permitted: no CAP_BPF \(needs CAP_BPF and CAP_PERFMON, or root\)' "$T/userpm"
+		check "nobody with CAP_PERFMON: perf permissions list it" \
+			grep -qE '^  perf permissions +yes +uid 65534, .*CAP_PERFMON' "$T/userpm"
+	else
+		skip "nobody with CAP_PERFMON: no ambient capabilities"
+	fi
 	if [ $want = no ]; then
 		check_eq "nobody: every profiler unavailable" \
 			"$(sed -n '/^Profilers:/,/^$/p' "$T/user" | grep -c ' unavailable (needs perf_event_open (EACCES')" \

@@ -48,7 +48,7 @@ run_three() {
 	echo "${pids[*]}" >>"$T/allpids"
 	for a in "$@"; do args+=("${a//FILTER/$filter}"); done
 	rm -f "$out.err" # not an earlier run's "monitoring"
-	"$PP" top -v -i 600000 "${args[@]}" >"$out" 2>"$out.err" &
+	"$PP" top -v $BK -i 600000 "${args[@]}" >"$out" 2>"$out.err" &
 	p=$!
 	wait_for "$out.err" '^perf-prof: monitoring: [0-9]* events enabled' $p
 	for i in 1 2 3; do
@@ -66,57 +66,88 @@ run_three() {
 # the value of column N of the row whose first column is KEY
 val() { awk -v k="$2" -v n="$3" '$1 == k { print $n; exit }' "$1"; }
 
-run_three "$T/a" -e "$G/FILTER/key=common_pid/comm=comm_get(common_pid)/"
+# the checks, on each back end: the kernel's maps (BPF, the default where
+# the host has it) and the ring path (--no-bpf); -v says which ran
+suite() {
+bk=$1
+BK=$2
+run_three "$T/$bk.a" -e "$G/FILTER/key=common_pid/comm=comm_get(common_pid)/"
 read -r p1 p2 p3 <"$T/pids3"
-check_eq "exit status" "$(cat "$T/a.rc")" 0
-check "the key column is titled by the key" grep -q "^common_pid  *COMM  *$G\$" "$T/a"
-check_eq "pid 1: 100 calls" "$(val "$T/a" "$p1" 3)" 100
-check_eq "pid 2: 200 calls" "$(val "$T/a" "$p2" 3)" 200
-check_eq "pid 3: 300 calls" "$(val "$T/a" "$p3" 3)" 300
-check_eq "comm= names them" "$(val "$T/a" "$p1" 2) $(val "$T/a" "$p3" 2)" \
+check_eq "[$bk] exit status" "$(cat "$T/$bk.a.rc")" 0
+check "[$bk] the key column is titled by the key" grep -q "^common_pid  *COMM  *$G\$" "$T/$bk.a"
+check_eq "[$bk] pid 1: 100 calls" "$(val "$T/$bk.a" "$p1" 3)" 100
+check_eq "[$bk] pid 2: 200 calls" "$(val "$T/$bk.a" "$p2" 3)" 200
+check_eq "[$bk] pid 3: 300 calls" "$(val "$T/$bk.a" "$p3" 3)" 300
+check_eq "[$bk] comm= names them" "$(val "$T/$bk.a" "$p1" 2) $(val "$T/$bk.a" "$p3" 2)" \
 	"getppid_loop getppid_loop"
-check_eq "largest first" "$(awk '$1 ~ /^[0-9]+$/ { print $3 }' "$T/a" | tr '\n' ' ')" \
+check_eq "[$bk] largest first" "$(awk '$1 ~ /^[0-9]+$/ { print $3 }' "$T/$bk.a" | tr '\n' ' ')" \
 	"300 200 100 "
-check "the header counts the samples" grep -q "  samples 600  lost 0  keys 3\$" "$T/a"
+check "[$bk] the header counts the samples" grep -q "  samples 600  lost 0  keys 3\$" "$T/$bk.a"
 
 # the default key is the thread, with its comm; -k gives the key of events without key=
-run_three "$T/b" -e "$G/FILTER/"
+run_three "$T/$bk.b" -e "$G/FILTER/"
 read -r p1 p2 p3 <"$T/pids3"
-check_eq "default key: the thread" "$(val "$T/b" "$p2" 3) $(val "$T/b" "$p2" 2)" \
+check_eq "[$bk] default key: the thread" "$(val "$T/$bk.b" "$p2" 3) $(val "$T/$bk.b" "$p2" 2)" \
 	"200 getppid_loop"
-check "default key: TID column" grep -q "^TID  *COMM  *$G\$" "$T/b"
-run_three "$T/c" -e "$G/FILTER/alias=calls/" -k 'common_pid * 10'
+check "[$bk] default key: TID column" grep -q "^TID  *COMM  *$G\$" "$T/$bk.b"
+run_three "$T/$bk.c" -e "$G/FILTER/alias=calls/" -k 'common_pid * 10'
 read -r p1 p2 p3 <"$T/pids3"
-check_eq "-k EXPR keys every event" "$(val "$T/c" $((p3 * 10)) 2)" 300
-check "alias= titles the count column" grep -q "^common_pid \* 10  *calls\$" "$T/c"
+check_eq "[$bk] -k EXPR keys every event" "$(val "$T/$bk.c" $((p3 * 10)) 2)" 300
+check "[$bk] alias= titles the count column" grep -q "^common_pid \* 10  *calls\$" "$T/$bk.c"
 
 # --only-comm: one row per comm
-run_three "$T/d" -e "$G/FILTER/" --only-comm
-check_eq "--only-comm folds the three" "$(val "$T/d" getppid_loop 2)" 600
+run_three "$T/$bk.d" -e "$G/FILTER/" --only-comm
+check_eq "[$bk] --only-comm folds the three" "$(val "$T/$bk.d" getppid_loop 2)" 600
 
 # top-by sums a field, top-add another column; rows keyed by fd
-mkfifo "$T/wf"
-exec {wfd}<>"$T/wf"
-spawn w "$W/write_n" "$T/wf" >"$T/w.out"
-wait_for "$T/w.out" '^pid=' "$w"
-wpid=$(grep -o 'pid=[0-9]*' "$T/w.out" | cut -d= -f2)
-fd=$(grep -o 'fd=[0-9]*' "$T/w.out" | cut -d= -f2)
-rm -f "$T/e.err" # not an earlier run's "monitoring"
-"$PP" top -v -i 600000 -e "syscalls:sys_enter_write/common_pid==$wpid/key=fd/top-by=count/top-add=count>50/" \
-	>"$T/e" 2>"$T/e.err" &
+rm -f "$T/$bk.wf" "$T/$bk.w.out"
+mkfifo "$T/$bk.wf"
+exec {wfd}<>"$T/$bk.wf"
+spawn w "$W/write_n" "$T/$bk.wf" >"$T/$bk.w.out"
+wait_for "$T/$bk.w.out" '^pid=' "$w"
+wpid=$(grep -o 'pid=[0-9]*' "$T/$bk.w.out" | cut -d= -f2)
+fd=$(grep -o 'fd=[0-9]*' "$T/$bk.w.out" | cut -d= -f2)
+rm -f "$T/$bk.e.err" # not an earlier run's "monitoring"
+"$PP" top -v $BK -i 600000 -e "syscalls:sys_enter_write/common_pid==$wpid/key=fd/top-by=count/top-add=count>50/" \
+	>"$T/$bk.e" 2>"$T/$bk.e.err" &
 p=$!
-wait_for "$T/e.err" '^perf-prof: monitoring:' $p
+wait_for "$T/$bk.e.err" '^perf-prof: monitoring:' $p
 echo go >&$wfd
-wait_for "$T/w.out" '^done' "$w"
+wait_for "$T/$bk.w.out" '^done' "$w"
 sleep 0.2
 kill -INT $p
 wait $p
-check_eq "top-by exit status" $? 0
+check_eq "[$bk] top-by exit status" $? 0
 exec {wfd}>&-
 reap "$w"
-check_eq "top-by=count sums the bytes" "$(val "$T/e" "$fd" 2)" 5050
-check_eq "top-add=count>50 counts the big writes" "$(val "$T/e" "$fd" 3)" 50
-check "columns are titled by their expressions" grep -q "^fd  *count  *count>50\$" "$T/e"
+check_eq "[$bk] top-by=count sums the bytes" "$(val "$T/$bk.e" "$fd" 2)" 5050
+check_eq "[$bk] top-add=count>50 counts the big writes" "$(val "$T/$bk.e" "$fd" 3)" 50
+check "[$bk] columns are titled by their expressions" grep -q "^fd  *count  *count>50\$" "$T/$bk.e"
+
+# a workload and the processes it starts (followed at fork); -C: only that CPU's events
+"$PP" top $BK -e "$G//" -- bash -c "'$W/getppid_loop' 300 & '$W/getppid_loop' 200; wait" \
+	>"$T/$bk.f" 2>"$T/$bk.f.err"
+check_eq "[$bk] -- CMD: its children counted" \
+	"$(awk '$2 == "getppid_loop" { print $3 }' "$T/$bk.f" | sort -n | tr '\n' ' ')" "200 300 "
+"$PP" top $BK -e "$G//" -C 1 -- taskset -c 1 "$W/getppid_loop" 300 >"$T/$bk.g" 2>&1
+check_eq "[$bk] -C 1, the workload on CPU 1" "$(awk '$2 == "getppid_loop" { print $3 }' "$T/$bk.g")" 300
+"$PP" top $BK -e "$G//" -C 0 -- taskset -c 1 "$W/getppid_loop" 300 >"$T/$bk.h" 2>&1
+check_eq "[$bk] -C 0, the workload on CPU 1" "$(grep -c getppid_loop "$T/$bk.h")" 0
+if [ "$bk" = bpf ]; then
+	check "[$bk] -v: counted in the kernel" grep -q "the BPF back end: keys counted in the kernel" "$T/$bk.a.err"
+	check "[$bk] -v: --only-comm goes the ring path, saying why" grep -q "the ring path: --only-comm" "$T/$bk.d.err"
+else
+	check "[$bk] -v: no BPF" test "$(grep -c "BPF back end" "$T/$bk.a.err")" -eq 0
+fi
+}
+# the host's word, not ours: can a tracepoint BPF program load here?
+bpf_host() { bpftool feature probe kernel 2>/dev/null | grep -q "program_type tracepoint is available"; }
+if bpf_host; then
+	suite bpf ""
+else
+	skip "no BPF here: the BPF back end's checks"
+fi
+suite ring --no-bpf
 
 # on a terminal: each table clears the screen and fits its height (8 rows: the
 # header, the titles, 5 rows and "... N more"); many keys from _time
@@ -131,6 +162,57 @@ if command -v script >/dev/null; then
 		"$(awk 'BEGIN { RS = "\033\\[H\033\\[2J" } NR > 1 { n = split($0, l, "\n"); if (n - 1 > 8) bad++ } END { print bad + 0 }' "$T/tty")" 0
 else
 	skip "no script(1): the terminal view is not tested"
+fi
+
+# --bpf: what the kernel cannot do is a usage error naming it; SIGKILL leaves no program
+if bpf_host; then
+	"$PP" top --bpf -e "$G//" --only-comm -i 100 >"$T/fb" 2>&1
+	check_eq "--bpf with --only-comm: status 2" $? 2
+	check_eq "--bpf with --only-comm: one line naming it" \
+		"$(grep -c -- "--bpf: --only-comm: its keys are strings" "$T/fb") $(wc -l <"$T/fb")" "1 1"
+	rm -f "$T/k.err"
+	"$PP" top -v -e "$G//" -i 100000 >/dev/null 2>"$T/k.err" &
+	k=$!
+	wait_for "$T/k.err" '^perf-prof: monitoring:' $k
+	# its programs: the prog_id of the BPF fds it holds
+	ids=$(cat /proc/$k/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
+	check "a BPF run holds its programs (bpftool sees them)" test -n "$ids"
+	kill -KILL $k
+	wait $k 2>/dev/null
+	left=0
+	for i in $(seq 50); do
+		left=$(bpftool -j prog list | jq -r '.[].id' | grep -c -x -F "$(printf '%s\n' $ids)")
+		[ "$left" -eq 0 ] && break
+		sleep 0.1
+	done
+	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
+
+	# both back ends count the same syscalls of a workload and its children, from its exec
+	for b in --bpf --no-bpf; do
+		"$PP" top $b -e 'raw_syscalls:sys_enter//key=id/' -- sh -c 'ls / >/dev/null; /bin/true' \
+			2>&1 | sed 1d | sort >"$T/same$b"
+	done
+	check "the same syscalls by number on both back ends" cmp -s "$T/same--bpf" "$T/same--no-bpf"
+	check "... and many of them" test "$(wc -l <"$T/same--bpf")" -gt 10
+
+	# the workload's children are followed in the kernel and leave at their exit
+	rm -f "$T/x.err" "$T/x.out"
+	"$PP" top -v -e "$G//" -i 100000 -- bash -c "sleep 0.2 & wait; echo bash=\$\$; sleep 30" \
+		>"$T/x.out" 2>"$T/x.err" &
+	k=$!
+	wait_for "$T/x.out" '^bash=' $k
+	tg=""
+	for id in $(cat /proc/$k/fdinfo/* 2>/dev/null | awk '$1 == "map_id:" { print $2 }' | sort -u); do
+		bpftool -j map show id "$id" | jq -e '.name == "pp_tgids"' >/dev/null &&
+			tg=$(bpftool -j map dump id "$id" | jq -r '.[].key | join(" ")' |
+				while read -r a b c d; do echo $((a + 256 * b + 65536 * c + 16777216 * d)); done |
+				sort -n | tr '\n' ' ' | sed 's/ $//')
+	done
+	check_eq "followed: the child that exited has left, the workload stays" "$tg" \
+		"$(sed -n 's/^bash=//p' "$T/x.out")"
+	pkill -INT -P $k sleep 2>/dev/null
+	kill -INT $k 2>/dev/null
+	wait $k 2>/dev/null
 fi
 
 # usage errors: status 2 and one line naming the problem

@@ -183,6 +183,38 @@ static void test_eval(void)
 }
 
 /* The real profilers: needs declared and well formed; verdicts on a host like this VM. */
+/* The BPF back end: check adds "bpf?=uses the ring path" to a profiler that has it. */
+static void test_bpf(void)
+{
+	struct check_caps c = full();
+	struct check_need_parsed p;
+	char wbuf[512];
+	const char *why = wbuf;
+
+	CHECK_INT(check__parse_need("bpf?=uses the ring path", &p), 0);
+	CHECK_INT(p.kind, NEED_BPF);
+	CHECK(p.optional, "bpf? is optional");
+	CHECK_INT(check__eval((const char *const[]){ "tracefs", "bpf?=uses the ring path", NULL },
+			      &c, wbuf, sizeof(wbuf)),
+		  CHECK_OK);
+	CHECK_STR(why, "");
+	c.have[NEED_BPF] = false;
+	CHECK_INT(check__eval((const char *const[]){ "tracefs", "bpf?=uses the ring path", NULL },
+			      &c, wbuf, sizeof(wbuf)),
+		  CHECK_DEGRADED);
+	CHECK_STR(why, "uses the ring path: no BPF");
+	CHECK_INT(check__eval((const char *const[]){ "bpf", NULL }, &c, wbuf, sizeof(wbuf)),
+		  CHECK_UNAVAILABLE);
+	CHECK_STR(why, "needs BPF (CAP_BPF and CAP_PERFMON, or root)");
+	/* with something else missing too: both said */
+	c.have[NEED_PMU] = false;
+	CHECK_INT(check__eval((const char *const[]){ "pmu?=uses cpu-clock",
+						     "bpf?=uses the ring path", NULL },
+			      &c, wbuf, sizeof(wbuf)),
+		  CHECK_DEGRADED);
+	CHECK_STR(why, "uses cpu-clock: no PMU; uses the ring path: no BPF");
+}
+
 static void test_profilers(void)
 {
 	struct check_caps c = full();
@@ -231,6 +263,7 @@ int main(void)
 {
 	test_parse();
 	test_eval();
+	test_bpf();
 	test_profilers();
 	return ut_done("test_check");
 }

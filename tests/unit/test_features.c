@@ -233,6 +233,70 @@ static void test_real_host(void)
 	CHECK(features__paranoid() >= -1, "paranoid %d", features__paranoid());
 }
 
+/* features__bpf_explain: what a failed tracepoint program load is said as. */
+static void test_bpf_explain(void)
+{
+	struct feat_bpf_env env = { .caps_known = true, .cap_last = 40, .unpriv = 2 };
+	char buf[256], small[8];
+
+	CHECK_STR(features__bpf_explain(0, &env, buf, sizeof(buf)), "");
+	/* a user with no capability: both named, the sysctl said */
+	CHECK_STR(features__bpf_explain(-EPERM, &env, buf, sizeof(buf)),
+		  "bpf(2) not permitted: no CAP_BPF, no CAP_PERFMON (needs CAP_BPF and "
+		  "CAP_PERFMON, or root); kernel.unprivileged_bpf_disabled=2");
+	env.unpriv = 0;
+	env.caps = 1ULL << 38; /* CAP_PERFMON */
+	CHECK_STR(features__bpf_explain(-EPERM, &env, buf, sizeof(buf)),
+		  "bpf(2) not permitted: no CAP_BPF (needs CAP_BPF and CAP_PERFMON, or root)");
+	env.caps = 1ULL << 39; /* CAP_BPF */
+	CHECK_STR(features__bpf_explain(-EPERM, &env, buf, sizeof(buf)),
+		  "bpf(2) not permitted: no CAP_PERFMON (needs CAP_BPF and CAP_PERFMON, or root)");
+	/* CAP_SYS_ADMIN stands for both: refused for another reason */
+	env.caps = 1ULL << 21;
+	CHECK(strstr(features__bpf_explain(-EPERM, &env, buf, sizeof(buf)),
+		     "bpf(2) refused (EPERM) with CAP_BPF and CAP_PERFMON held") == buf,
+	      "%s", buf);
+	env.caps = (1ULL << 38) | (1ULL << 39);
+	CHECK(strstr(features__bpf_explain(-EACCES, &env, buf, sizeof(buf)),
+		     "bpf(2) refused (EACCES) with CAP_BPF") == buf,
+	      "%s", buf);
+	/* a kernel before 5.8 (cap_last_cap 37): only CAP_SYS_ADMIN */
+	env.caps = 0;
+	env.cap_last = 37;
+	env.unpriv = 1;
+	CHECK_STR(features__bpf_explain(-EPERM, &env, buf, sizeof(buf)),
+		  "bpf(2) not permitted: no CAP_SYS_ADMIN (this kernel has no CAP_BPF: run as "
+		  "root); kernel.unprivileged_bpf_disabled=1");
+	/* capabilities unreadable, the sysctl too */
+	env.caps_known = false;
+	env.unpriv = -ENOENT;
+	CHECK_STR(features__bpf_explain(-EPERM, &env, buf, sizeof(buf)),
+		  "bpf(2) not permitted: needs CAP_BPF and CAP_PERFMON (or root)");
+	/* the kernel lacks it */
+	CHECK_STR(features__bpf_explain(-ENOSYS, &env, buf, sizeof(buf)),
+		  "no bpf(2): kernel without CONFIG_BPF_SYSCALL");
+	CHECK_STR(features__bpf_explain(-EINVAL, &env, buf, sizeof(buf)),
+		  "tracepoint programs do not load: EINVAL (kernel without CONFIG_BPF_EVENTS?)");
+	CHECK_STR(features__bpf_explain(-E2BIG, &env, buf, sizeof(buf)),
+		  "tracepoint programs do not load: E2BIG");
+	/* a short buffer: cut, terminated */
+	CHECK_STR(features__bpf_explain(-ENOSYS, &env, small, sizeof(small)), "no bpf(");
+}
+
+/* The probes on this host: why_not agrees with the tracepoint program's load. */
+static void test_bpf_host(void)
+{
+	char buf[256];
+	int tp = features__probe_bpf_prog(FEAT_BPF_TRACEPOINT);
+	int r = features__bpf_why_not(buf, sizeof(buf));
+
+	CHECK_INT(r, tp);
+	CHECK(!r == !buf[0], "why_not %d, '%s'", r, buf);
+	CHECK_INT(features__probe_bpf_prog(NR_FEAT_BPF_PROGS), -EINVAL);
+	CHECK_STR(features__bpf_prog_name(FEAT_BPF_TP_BTF), "tp_btf");
+	CHECK_STR(features__bpf_prog_name(NR_FEAT_BPF_PROGS), "?");
+}
+
 int main(void)
 {
 	char cmd[PATH_MAX + 16];
@@ -246,6 +310,8 @@ int main(void)
 	test_full_host();
 	test_lists();
 	test_real_host();
+	test_bpf_explain();
+	test_bpf_host();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", root);
