@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The latency profilers against their peers, same workloads, one run:
 #   syscalls  vs perf trace -s and a bpftrace syscall-latency script
-#   rundelay  vs perf sched record + perf sched latency and a bpftrace runqlat
+#   rundelay  vs perf sched record + perf sched latency and a bpftrace runqlat,
+#             on the BPF back end (pp-bpf) and on the ring path (pp-ring, --no-bpf)
 # Per tool: the workload's slowdown against the unmonitored run, the tool's
 # CPU time (user + sys, post-processing included), the time from the stop
 # signal to the result, and the numbers each gave (they must agree):
@@ -111,7 +112,7 @@ rd_numbers() {
 	local p
 	p=$(cat "$tmp/ls.pid")
 	case $1 in
-	perf-prof) # --perins: "wakeup => switch-in TID calls total min avg"
+	pp-*) # --perins: "wakeup => switch-in TID calls total min avg"
 		awk -v p="$p" '/^wakeup => switch-in/ && $4 == p { printf "%s %s\n", $5, $8 }' "$tmp/$1.out" ;;
 	perf-sched) # "lat_sleep:PID | runtime | switches | avg: X ms | ..."
 		awk -F'|' -v p="$p" '$1 ~ ":" p " *$" { n = $3 + 0; split($4, a, " "); printf "%d %.3fms\n", n, a[2] }' \
@@ -149,10 +150,11 @@ for ((r = 1; r <= rounds; r++)); do
 		echo "$res" >>"$tmp/sc.$w"
 		echo "  syscalls round $r $w: $res  (workload s, tool CPU s, stop->result s; getppid calls; lat_sleep nanosleep calls, avg)"
 	done
-	for w in base perf-prof perf-sched bpftrace; do
+	for w in base pp-bpf pp-ring perf-sched bpftrace; do
 		case $w in
 		base) res=$(way base wl_sched) ;;
-		perf-prof) res=$(way perf-prof wl_sched "$pp" rundelay -v -m 1024 --perins) ;;
+		pp-bpf) res=$(way pp-bpf wl_sched "$pp" rundelay --bpf -v --perins) ;;
+		pp-ring) res=$(way pp-ring wl_sched "$pp" rundelay --no-bpf -v -m 1024 --perins) ;;
 		perf-sched) res=$(way perf-sched wl_sched perf sched record -a -o "$tmp/sched.data")
 			t0=$(now)
 			cpu0=$( { /usr/bin/time -f "%U %S" perf sched latency -i "$tmp/sched.data" >"$tmp/perf-sched.lat" 2>/dev/null; } 2>&1 | tail -1 | awk '{ print $1 + $2 }')
@@ -187,4 +189,4 @@ report() {
 echo; echo "syscalls (getppid_loop $n timed; numbers: getppid calls; lat_sleep's clock_nanosleep calls and avg, 200 x 2ms)"
 report sc perf-prof perf-trace bpftrace
 echo; echo "rundelay (perf bench sched pipe -l $n timed; numbers: lat_sleep's wakeups to switch-in and avg delay beside a spinner)"
-report rd perf-prof perf-sched bpftrace
+report rd pp-bpf pp-ring perf-sched bpftrace

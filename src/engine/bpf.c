@@ -174,10 +174,6 @@ static int back_open(struct source *src)
 		} else {
 			int fd = bpf_raw_tracepoint_open(a->btf ? NULL : a->tp, a->prog);
 
-			/* a tp_btf program names its tracepoint at load: none here */
-			if (fd < 0 && errno == EINVAL && a->tp[0])
-				fd = bpf_raw_tracepoint_open(NULL, a->prog);
-
 			if (fd < 0)
 				return session__set_err(s, -errno,
 							"BPF: cannot attach to tracepoint %s: %s "

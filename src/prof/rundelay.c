@@ -278,7 +278,6 @@ static int rd_try_bpf(struct session *s, struct rundelay *rd, const struct opt_s
 		      const struct event_opts *eo)
 {
 	const struct lat_opts *lat = opt_set__get(opts, &lat_group);
-	const struct run_opts *run = opt_set__get(opts, &run_group);
 	struct bpf_back *b;
 	char why[256] = "";
 	int err;
@@ -289,8 +288,7 @@ static int rd_try_bpf(struct session *s, struct rundelay *rd, const struct opt_s
 					  lat->heatmap ? "--heatmap" : "--than");
 	if (rd->prio)
 		return bpf_back__fallback(s, opts, "rundelay --prio is not compiled");
-	if (run && (run->max_samples || run->sampling_limit))
-		return bpf_back__fallback(s, opts, "rundelay: -N and --sampling-limit count samples");
+	/* (-N, --sampling-limit, --perfeval-*: bpf_back__get says the ring path) */
 	for (int i = 0; eo && i < eo->nr_specs; i++)
 		if (eo->specs[i].filter)
 			return bpf_back__fallback(s, opts, "rundelay -e %s: event filters are not "
