@@ -16,11 +16,13 @@
 # Tools are system-wide on CPU 0, started before the workload, stopped with
 # SIGINT after it.  The median of ROUNDS rounds.
 # usage: bench/lat-bench.sh [BUILD_DIR] [N] [ROUNDS]
+# (LAT_BENCH="syscalls rundelay", the default, or one of them)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 n=${2:-1000000}
 rounds=${3:-3}
+parts=${LAT_BENCH:-syscalls rundelay}
 case $build in /*) ;; *) build=$top/$build ;; esac
 pp=$build/perf-prof
 [ "$build" = "$top/build" ] && pp=$top/perf-prof
@@ -139,6 +141,7 @@ END { clear(@w); clear(@o); }'
 echo "lat-bench: N=$n, workloads on CPU 1, tools system-wide on CPU 0, $rounds rounds"
 for ((r = 1; r <= rounds; r++)); do
 	for w in base perf-prof perf-trace bpftrace; do
+		[[ " $parts " == *" syscalls "* ]] || break
 		case $w in
 		base) res=$(way base wl_syscalls) ;;
 		perf-prof) res=$(way perf-prof wl_syscalls "$pp" syscalls -v --perins) ;;
@@ -151,6 +154,7 @@ for ((r = 1; r <= rounds; r++)); do
 		echo "  syscalls round $r $w: $res  (workload s, tool CPU s, stop->result s; getppid calls; lat_sleep nanosleep calls, avg)"
 	done
 	for w in base pp-bpf pp-ring perf-sched bpftrace; do
+		[[ " $parts " == *" rundelay "* ]] || break
 		case $w in
 		base) res=$(way base wl_sched) ;;
 		pp-bpf) res=$(way pp-bpf wl_sched "$pp" rundelay --bpf -v --perins) ;;
@@ -186,7 +190,11 @@ report() {
 			"$(awk -v a="$ws" -v b="$base" 'BEGIN { printf "%.2f", a / b }')" "$cpu" "$sr" "$nums"
 	done
 }
-echo; echo "syscalls (getppid_loop $n timed; numbers: getppid calls; lat_sleep's clock_nanosleep calls and avg, 200 x 2ms)"
-report sc perf-prof perf-trace bpftrace
-echo; echo "rundelay (perf bench sched pipe -l $n timed; numbers: lat_sleep's wakeups to switch-in and avg delay beside a spinner)"
-report rd pp-bpf pp-ring perf-sched bpftrace
+if [[ " $parts " == *" syscalls "* ]]; then
+	echo; echo "syscalls (getppid_loop $n timed; numbers: getppid calls; lat_sleep's clock_nanosleep calls and avg, 200 x 2ms)"
+	report sc perf-prof perf-trace bpftrace
+fi
+if [[ " $parts " == *" rundelay "* ]]; then
+	echo; echo "rundelay (perf bench sched pipe -l $n timed; numbers: lat_sleep's wakeups to switch-in and avg delay beside a spinner)"
+	report rd pp-bpf pp-ring perf-sched bpftrace
+fi
