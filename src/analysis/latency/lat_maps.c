@@ -230,69 +230,105 @@ static struct lm_seen *seen(struct lat_maps *m, const struct lm_bkey *k)
 	return e;
 }
 
-/* Every row's sums over the CPUs (now, min and max of the interval). */
-static int read_rows(struct lat_maps *m, void *vals, int ncpu)
+#define BATCH 512
+int lat_maps__walk(int map, size_t ksz, size_t vsz, int ncpu,
+		   int (*fn)(void *arg, const void *key, const void *vals, int ncpu), void *arg)
 {
-	struct lm_rkey key, next, *prev = NULL;
+	char *keys = malloc(BATCH * ksz), *vals = malloc(BATCH * vsz * ncpu);
+	u64 in = 0, out = 0; /* (a hash map's batch token: a bucket number) */
+	bool first = true;
+	int err = 0;
 
-	while (!bpf_map_get_next_key(m->rows, prev, &next)) {
-		struct lm_row *v = vals;
-		struct lm_bkey k = { next.row, next.key, ~0u, 0 };
-		struct lm_seen *e;
+	if (!keys || !vals) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		__u32 n = BATCH;
+		int r = bpf_map_lookup_batch(map, first ? NULL : &in, &out, keys, vals, &n, NULL);
+		bool end = r && errno == ENOENT;
 
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(m->rows, &key, vals))
-			continue; /* (never deleted: not expected) */
-		e = seen(m, &k);
-		if (!e)
-			return -ENOMEM;
-		e->now = e->now_sum = 0;
-		e->has_minmax = false;
-		for (int c = 0; c < ncpu; c++) {
-			e->now += v[c].count;
-			e->now_sum += v[c].sum;
-			if (!v[c].count || v[c].epoch < m->since)
-				continue;
-			if (!e->has_minmax || v[c].min < e->min)
-				e->min = v[c].min;
-			if (!e->has_minmax || v[c].max > e->max)
-				e->max = v[c].max;
-			e->has_minmax = true;
+		if (r && !end) {
+			if (!first)
+				err = -errno;
+			break; /* (no batches here: key by key below) */
 		}
+		for (__u32 i = 0; i < n && !err; i++)
+			err = fn(arg, keys + i * ksz, vals + (size_t)i * vsz * ncpu, ncpu);
+		if (end || err) {
+			free(keys);
+			free(vals);
+			return err;
+		}
+		in = out;
+		first = false;
+	}
+	if (!err) {
+		char *key = keys, *next = keys + ksz;
+		void *prev = NULL;
+
+		while (!err && !bpf_map_get_next_key(map, prev, next)) {
+			memcpy(key, next, ksz);
+			prev = key;
+			if (!bpf_map_lookup_elem(map, key, vals))
+				err = fn(arg, key, vals, ncpu);
+		}
+	}
+out:
+	free(keys);
+	free(vals);
+	return err;
+}
+
+/* A row's sums over the CPUs (now, min and max of the interval). */
+static int one_row(void *arg, const void *key, const void *vals, int ncpu)
+{
+	struct lat_maps *m = arg;
+	const struct lm_rkey *rk = key;
+	const struct lm_row *v = vals;
+	struct lm_bkey k = { rk->row, rk->key, ~0u, 0 };
+	struct lm_seen *e = seen(m, &k);
+
+	if (!e)
+		return -ENOMEM;
+	e->now = e->now_sum = 0;
+	e->has_minmax = false;
+	for (int c = 0; c < ncpu; c++) {
+		e->now += v[c].count;
+		e->now_sum += v[c].sum;
+		if (!v[c].count || v[c].epoch < m->since)
+			continue;
+		if (!e->has_minmax || v[c].min < e->min)
+			e->min = v[c].min;
+		if (!e->has_minmax || v[c].max > e->max)
+			e->max = v[c].max;
+		e->has_minmax = true;
 	}
 	return 0;
 }
 
-/* Every bucket's count beyond the printed one, into its row's histogram. */
-static int read_buckets(struct lat_maps *m, u64 *vals, int ncpu)
+/* A bucket's count beyond the printed one, into its row's histogram. */
+static int one_bucket(void *arg, const void *key, const void *vals, int ncpu)
 {
-	struct lm_bkey key, next, *prev = NULL;
+	struct lat_maps *m = arg;
+	const struct lm_bkey *bk = key;
+	const u64 *v = vals;
+	struct lm_bkey rk = { bk->row, bk->key, ~0u, 0 };
+	struct lm_seen *e, *r;
+	u64 n = 0;
 
-	while (!bpf_map_get_next_key(m->buckets, prev, &next)) {
-		struct lm_bkey rk = { next.row, next.key, ~0u, 0 };
-		struct lm_seen *e, *r;
-		u64 n = 0;
-
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(m->buckets, &key, vals))
-			continue;
-		for (int c = 0; c < ncpu; c++)
-			n += vals[c];
-		e = seen(m, &key);
-		HASH_FIND(hh, m->seen, &rk, sizeof(rk), r);
-		if (!e)
-			return -ENOMEM;
-		e->now = n;
-		if (n == e->count || !r)
-			continue; /* (a row not yet there: the next read has it) */
-		if (!r->h && !(r->h = hist__new()))
-			return -ENOMEM;
-		if (hist__record_bucket(r->h, key.idx, n - e->count))
-			return -ENOMEM;
-	}
-	return 0;
+	for (int c = 0; c < ncpu; c++)
+		n += v[c];
+	e = seen(m, bk);
+	HASH_FIND(hh, m->seen, &rk, sizeof(rk), r);
+	if (!e)
+		return -ENOMEM;
+	e->now = n;
+	if (n == e->count || !r)
+		return 0; /* (a row not yet there: the next read has it) */
+	if (!r->h && !(r->h = hist__new()))
+		return -ENOMEM;
+	return hist__record_bucket(r->h, bk->idx, n - e->count);
 }
 
 int lat_maps__read(struct lat_maps *m, bool interval,
@@ -300,22 +336,19 @@ int lat_maps__read(struct lat_maps *m, bool interval,
 		   void *arg)
 {
 	int ncpu = bpf_back__nr_cpus(), err;
-	void *vals = calloc(ncpu, sizeof(struct lm_row));
 	struct lm_seen *e, *tmp;
 	u32 zero = 0;
 
-	if (!vals)
-		return -ENOMEM;
 	if (interval) {
 		/* pairs closed from now on belong to the next interval's min and max */
 		m->cur_epoch++;
-		if (bpf_map_update_elem(m->epoch, &zero, &m->cur_epoch, BPF_ANY)) {
-			free(vals);
+		if (bpf_map_update_elem(m->epoch, &zero, &m->cur_epoch, BPF_ANY))
 			return -errno;
-		}
 	}
-	err = read_rows(m, vals, ncpu) ?: read_buckets(m, vals, ncpu);
-	free(vals);
+	err = lat_maps__walk(m->rows, sizeof(struct lm_rkey), sizeof(struct lm_row), ncpu, one_row,
+			     m)
+		      ?: lat_maps__walk(m->buckets, sizeof(struct lm_bkey), sizeof(u64), ncpu,
+					one_bucket, m);
 	HASH_ITER(hh, m->seen, e, tmp)
 	{
 		if (e->k.idx != ~0u)

@@ -25,6 +25,7 @@
 #define PP_LAT_MAPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "engine/bpf.h"
 
@@ -55,5 +56,13 @@ void lat_maps__emit_record(struct lat_maps *m, struct bpfb *c, int row_reg, int 
 int lat_maps__read(struct lat_maps *m, bool interval,
 		   void (*fn)(void *arg, unsigned row, unsigned key, const struct hist *h),
 		   void *arg);
+
+/*
+ * @fn on every key of map @map with its value (@ncpu values of @vsz bytes
+ * for a per-CPU map, 1 for another): by batches (BPF_MAP_LOOKUP_BATCH),
+ * key by key where the kernel has none.  0 or the first error.
+ */
+int lat_maps__walk(int map, size_t ksz, size_t vsz, int ncpu,
+		   int (*fn)(void *arg, const void *key, const void *vals, int ncpu), void *arg);
 
 #endif

@@ -555,18 +555,20 @@ int rd_bpf__fill(struct rd_bpf *r, struct multipoint *mt, bool interval)
 	return lat_maps__read(r->lm, interval, to_table, mt);
 }
 
+static int count_open(void *arg, const void *key, const void *val, int n)
+{
+	const struct rd_start *v = val;
+
+	(void)key, (void)n;
+	if (v->state >= ST_WAKEUP && v->state <= ST_PREEMPT)
+		(*(unsigned long long *)arg)++;
+	return 0;
+}
+
 unsigned long long rd_bpf__open(struct rd_bpf *r)
 {
 	unsigned long long n = 0;
-	u32 key, next, *prev = NULL;
-	struct rd_start v;
 
-	while (!bpf_map_get_next_key(r->start, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (!bpf_map_lookup_elem(r->start, &key, &v) && v.state >= ST_WAKEUP &&
-		    v.state <= ST_PREEMPT)
-			n++;
-	}
+	lat_maps__walk(r->start, 4, sizeof(struct rd_start), 1, count_open, &n);
 	return n;
 }
