@@ -282,10 +282,12 @@ static int rd_try_bpf(struct session *s, struct rundelay *rd, const struct opt_s
 	char why[256] = "";
 	int err;
 
-	if (lat && (lat->than || lat->detail || lat->heatmap))
-		return bpf_back__fallback(s, opts, "rundelay %s: the slow pairs' events are not copied "
-						   "out of the kernel yet",
-					  lat->heatmap ? "--heatmap" : "--than");
+	if (lat && (lat->than || lat->detail))
+		return bpf_back__fallback(s, opts, "rundelay --than: the slow pairs' events are not "
+						   "copied out of the kernel yet");
+	if (lat && lat->heatmap)
+		return bpf_back__fallback(s, opts, "rundelay --heatmap: each pair's time is not "
+						   "copied out of the kernel yet");
 	if (rd->prio)
 		return bpf_back__fallback(s, opts, "rundelay --prio is not compiled");
 	/* (-N, --sampling-limit, --perfeval-*: bpf_back__get says the ring path) */
