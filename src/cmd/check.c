@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/cpu/bpf_sfilter.h"
 #include "cmd/check_eval.h"
 #include "engine/bpf.h"
 #include "engine/fdcloser.h"
@@ -586,13 +587,23 @@ static void row_bpf(struct out *o, struct host *h)
 		more(o, "kernel.unprivileged_bpf_disabled=%d", h->unpriv_bpf);
 }
 
-/* Whether @p has the BPF back end (its groups include engine/bpf.h's bpf_group). */
-static bool has_bpf(const struct profiler *p)
+static bool has_group(const struct profiler *p, const struct opt_group *g)
 {
 	for (int k = 0; p->groups && p->groups[k]; k++)
-		if (p->groups[k] == &bpf_group)
+		if (p->groups[k] == g)
 			return true;
 	return false;
+}
+
+/*
+ * Whether @p has the BPF back end (its groups include engine/bpf.h's
+ * bpf_group); not one that takes it only for its sample filters
+ * (analysis/cpu/bpf_sfilter.h: profile, hrtimer), whose results always
+ * come from the ring.
+ */
+static bool has_bpf(const struct profiler *p)
+{
+	return has_group(p, &bpf_group) && !has_group(p, &sfilter_group);
 }
 
 /* The profilers that use the BPF back end when the host allows it. */
@@ -611,6 +622,10 @@ static void row_bpf_back(struct out *o, struct host *h)
 	else
 		snprintf(d, sizeof(d), "unavailable here: %s - the ring path: %s", h->bpf_why,
 			 names);
+	for (int i = 0, n = 0; i < nr_profilers; i++)
+		if (has_group(profilers[i], &sfilter_group))
+			cat(d, sizeof(d), "%s%s",
+			    n++ ? ", " : "; sample filters: ", profilers[i]->name);
 	if (!o->json) {
 		row(o, "BPF back end", !names[0] ? "none" : h->bpf_err ? "no" : "yes", d);
 		return;

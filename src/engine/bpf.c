@@ -25,7 +25,7 @@
 #define MAX_FDS 64
 #define CPU_BITS 1024
 
-enum attach_kind { ATTACH_PERF, ATTACH_RAW };
+enum attach_kind { ATTACH_PERF, ATTACH_PERF_ALL, ATTACH_RAW };
 
 struct attach {
 	enum attach_kind kind;
@@ -148,6 +148,25 @@ static int perf_fd_of(struct session *s, struct evsel *ev)
 
 static int fill_targets(struct bpf_back *b);
 
+/* A perf_event program on every fd of its event (each CPU, each thread). */
+static int attach_all(struct session *s, struct attach *a)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->perf.nr_fds; i++) {
+		if (!s->perf.fd_ev || s->perf.fd_ev[i] != a->ev)
+			continue;
+		if (ioctl(s->perf.fds[i], PERF_EVENT_IOC_SET_BPF, a->prog))
+			return session__set_err(s, -errno, "BPF: cannot attach to %s: %s",
+						a->ev->name, strerror(errno));
+		n++;
+	}
+	if (!n)
+		return session__set_err(s, -ENOENT, "BPF: %s was not opened: nothing to attach to",
+					a->ev->name);
+	return 0;
+}
+
 static int back_open(struct source *src)
 {
 	struct bpf_back *b = src->priv;
@@ -160,7 +179,12 @@ static int back_open(struct source *src)
 	for (int i = 0; i < b->nr_att; i++) {
 		struct attach *a = &b->att[i];
 
-		if (a->kind == ATTACH_PERF) {
+		if (a->kind == ATTACH_PERF_ALL) {
+			int err = attach_all(s, a);
+
+			if (err)
+				return err;
+		} else if (a->kind == ATTACH_PERF) {
 			int fd = perf_fd_of(s, a->ev);
 
 			if (fd < 0)
@@ -284,11 +308,11 @@ static struct bpf_back *back_new(struct session *s)
 	return b;
 }
 
+static int back_get(struct session *s, const struct bpf_opts *o, struct bpf_back **out);
+
 int bpf_back__get(struct session *s, const struct opt_set *opts, struct bpf_back **out)
 {
 	const struct bpf_opts *o = opts ? opt_set__get(opts, &bpf_group) : NULL;
-	const char *why;
-	struct bpf_back *b;
 
 	*out = NULL;
 	if (o && o->off)
@@ -300,6 +324,24 @@ int bpf_back__get(struct session *s, const struct opt_set *opts, struct bpf_back
 		return bpf_back__fallback(s, opts, "--sampling-limit limits samples in user space");
 	if (s->conf.run && (s->conf.run->nr_eval_cpus || s->conf.run->nr_eval_pids))
 		return bpf_back__fallback(s, opts, "--perfeval-* measures samples in user space");
+	return back_get(s, o, out);
+}
+
+int bpf_back__get_filter(struct session *s, const struct opt_set *opts, struct bpf_back **out)
+{
+	const struct bpf_opts *o = opts ? opt_set__get(opts, &bpf_group) : NULL;
+
+	*out = NULL;
+	if (o && o->off)
+		return 0;
+	return back_get(s, o, out);
+}
+
+static int back_get(struct session *s, const struct bpf_opts *o, struct bpf_back **out)
+{
+	const char *why;
+	struct bpf_back *b;
+
 	why = bpf_back__host_why_not();
 	if (*why) {
 		if (o && o->on)
@@ -435,6 +477,11 @@ int bpf_back__attach_perf(struct bpf_back *b, struct evsel *ev, int prog)
 	return add_attach(b, (struct attach){ .kind = ATTACH_PERF, .ev = ev, .prog = prog });
 }
 
+int bpf_back__attach_perf_all(struct bpf_back *b, struct evsel *ev, int prog)
+{
+	return add_attach(b, (struct attach){ .kind = ATTACH_PERF_ALL, .ev = ev, .prog = prog });
+}
+
 int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog)
 {
 	struct attach a = { .kind = ATTACH_RAW, .prog = prog };
@@ -519,8 +566,8 @@ int bpf_back__percpu_sum(struct bpf_back *b, int map, const void *key, u64 *sum,
 	return 0;
 }
 
-/* vmlinux BTF for the lookups below, loaded once */
-static struct btf *host_btf(void)
+/* vmlinux BTF, loaded at the first use, kept for the process's life */
+static struct btf *kernel_btf(void)
 {
 	static struct btf *btf;
 	static bool tried;
@@ -536,7 +583,7 @@ static struct btf *host_btf(void)
 
 int bpf_back__btf_tp_args(const char *tp)
 {
-	struct btf *btf = host_btf();
+	struct btf *btf = kernel_btf();
 	const struct btf_type *t;
 	char name[96];
 	int id;
@@ -558,7 +605,7 @@ int bpf_back__btf_tp_args(const char *tp)
 
 int bpf_back__btf_member(const char *type, const char *member, unsigned *size)
 {
-	struct btf *btf = host_btf();
+	struct btf *btf = kernel_btf();
 	const struct btf_type *t;
 	int id;
 

@@ -65,6 +65,13 @@ struct bpf_back;
  */
 int bpf_back__get(struct session *s, const struct opt_set *opts, struct bpf_back **out);
 /*
+ * The same for a program that only filters the samples of a perf event
+ * (a BPF_PROG_TYPE_PERF_EVENT program): the samples still cross the ring
+ * and are counted in user space, so -N, --sampling-limit and --perfeval-*
+ * do not send it the ring path.
+ */
+int bpf_back__get_filter(struct session *s, const struct opt_set *opts, struct bpf_back **out);
+/*
  * A request BPF cannot do (@why: "key=comm: strings are not compiled"):
  * with --bpf a usage error (returns -EINVAL), else said under -v and 0
  * (go the ring path).  Programs and maps made so far stay until the
@@ -102,6 +109,14 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
  */
 int bpf_back__attach_perf(struct bpf_back *b, struct evsel *ev, int prog);
 int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog);
+/*
+ * Attach, when the session opens, a BPF_PROG_TYPE_PERF_EVENT program to
+ * every perf fd of @ev (one per CPU or per thread: such a program is
+ * per event, not global like a tracepoint's): it runs at each of @ev's
+ * overflows, its return value keeps (1) or drops (0) the sample.  Fds
+ * inherited by new threads take it from their parent.  0 or -ENOMEM.
+ */
+int bpf_back__attach_perf_all(struct bpf_back *b, struct evsel *ev, int prog);
 
 /*
  * Every program's first instructions: go to @out (where it returns 0)

@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "analysis/counting/hrgroup.h"
+#include "analysis/cpu/bpf_sfilter.h"
+#include "analysis/cpu/prio.h"
+#include "engine/bpf.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/evline.h"
@@ -100,6 +103,10 @@ static int ht_init(struct session *s, void *priv, const struct opt_set *opts)
 			     (session__interval_ms(s) ? session__interval_ms(s) : 1000) *
 				     1000000ULL);
 	if (err)
+		return err;
+	/* the sample filters: a period the filter drops is not closed (the next sample closes it) */
+	err = sfilter__attach(s, opts, p->g.leader, false);
+	if (err < 0)
 		return err;
 	if (p->text) {
 		p->e = hrgroup__compile(&p->g, p->text, buf, sizeof(buf));
@@ -235,7 +242,7 @@ const struct profiler prof_hrtimer = {
 		"name with '-' and ':' made '_' (context_switches); _periods: the periods covered.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &exclude_group,
-						     NULL },
+						     &prio_group, &sfilter_group, &bpf_group, NULL },
 	.own = ht_opts,
 	.priv_size = sizeof(struct hrtimer_prof),
 	.args = ht_args,

@@ -15,8 +15,10 @@
 
 #include <uthash.h>
 
+#include "analysis/cpu/bpf_sfilter.h"
 #include "analysis/cpu/prio.h"
 #include "analysis/stacks/stackdb.h"
+#include "engine/bpf.h"
 #include "engine/kfilter.h"
 #include "engine/features.h"
 #include "profiler.h"
@@ -192,7 +194,16 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 	p->prio = opt_set__get(opts, &prio_group);
 	if (p->prio && !p->prio->set)
 		p->prio = NULL;
-	if (p->prio) {
+	{
+		/* the sample filters, --prio among them, in the kernel where BPF is */
+		int err = sfilter__attach(s, opts, p->ev, true);
+
+		if (err < 0)
+			return err;
+		if (err > 0)
+			p->prio = NULL;
+	}
+	if (p->prio) { /* the ring path: priorities learnt from sched_switch */
 		int err = add_prio(s, p);
 
 		if (err)
@@ -692,7 +703,8 @@ const struct profiler prof_profile = {
 		"cycles where the host has a PMU, else cpu-clock (said once).",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
-						     &exclude_group, &prio_group, NULL },
+						     &exclude_group, &prio_group, &sfilter_group,
+						     &bpf_group, NULL },
 	.own = pf_opts,
 	.stacks = true,
 	.priv_size = sizeof(struct profile),

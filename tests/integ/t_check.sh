@@ -178,10 +178,14 @@ else
 	skip "no BTF: needs root, unshare, vmlinux BTF and BPF yes"
 fi
 
-# BPF back end: the profilers that take --no-bpf (-h lists their options), in -h's order
+# BPF back end: the profilers that take --no-bpf (-h lists their options), in -h's order;
+# those that take it for their sample filters only (--exclude-pid: profile, hrtimer) after
 for p in $("$PP" -h | sed -n '/^Profilers:/,/^$/p' | awk 'NF && !/:$/ { print $1 }'); do
-	"$PP" "$p" -h 2>/dev/null | grep -q -- '--no-bpf' && echo "$p"
+	"$PP" "$p" -h >"$T/ph" 2>/dev/null
+	grep -q -- '--no-bpf' "$T/ph" || continue
+	grep -q -- '--exclude-pid' "$T/ph" && echo "$p" >>"$T/sfprof" || echo "$p"
 done >"$T/bpfprof"
+sfnames=$(paste -sd, "$T/sfprof" 2>/dev/null | sed 's/,/, /g')
 bpfnames=$(paste -sd, "$T/bpfprof" | sed 's/,/, /g')
 if [ ! -s "$T/bpfprof" ]; then
 	check_eq "BPF back end: none" "$(result 'BPF back end')" none
@@ -191,7 +195,7 @@ elif [ "$(result BPF)" = no ]; then
 		grep -qF " - the ring path: $bpfnames" <<<"$(host 'BPF back end')"
 else
 	check_eq "BPF back end: yes" "$(result 'BPF back end')" yes
-	check "BPF back end: $bpfnames" grep -qE "^yes +$bpfnames \(by default; the ring path: --no-bpf\)$" \
+	check "BPF back end: $bpfnames" grep -qE "^yes +$bpfnames \(by default; the ring path: --no-bpf\)${sfnames:+; sample filters: $sfnames}$" \
 		<<<"$(host 'BPF back end')"
 fi
 if command -v jq >/dev/null; then
@@ -367,7 +371,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ "$(result BPF)" != n
 	done
 	if [ -s "$T/bpfprof" ]; then
 		check "no CAP_BPF: BPF back end unavailable here" \
-			grep -qE "^no +unavailable here: bpf\(2\) not permitted: no CAP_BPF .* - the ring path: $bpfnames$" <<<"$(nb 'BPF back end')"
+			grep -qE "^no +unavailable here: bpf\(2\) not permitted: no CAP_BPF .* - the ring path: $bpfnames${sfnames:+; sample filters: $sfnames}$" <<<"$(nb 'BPF back end')"
 	fi
 	check "no CAP_BPF: no profiler unavailable for BPF" \
 		bash -c "! grep -E ' unavailable \(.*BPF' '$T/nobpf'"
