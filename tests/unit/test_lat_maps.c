@@ -190,7 +190,8 @@ int main(void)
 	s = session__new(&conf, stderr);
 	CHECK(s && bpf_back__get(s, NULL, &b) == 1, "the BPF back end");
 	back = b;
-	drop_slot = bpf_back__drop_slot(b, "latencies not counted: map full (--bpf-entries)");
+	drop_slot = bpf_back__drop_slot(
+		b, "latencies not counted: map full (--bpf-entries) or out of memory");
 	lm = lat_maps__new(b, 1024);
 	CHECK(lm != NULL, "maps");
 	fd = lm ? load(b, lm) : -1;
@@ -241,7 +242,8 @@ int main(void)
 	/* a full map (16 rows): the rest are drops */
 	small = lat_maps__new(b, 16);
 	fd = small ? load(b, small) : -1;
-	slot = bpf_back__drop_slot(b, "latencies not counted: map full (--bpf-entries)");
+	slot = bpf_back__drop_slot(
+		b, "latencies not counted: map full (--bpf-entries) or out of memory");
 	before = bpf_back__drops(b, slot);
 	for (u64 k = 0; fd >= 0 && k < 20; k++)
 		run_once(fd, 1, k, 10);

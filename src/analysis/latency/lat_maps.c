@@ -70,7 +70,8 @@ struct lat_maps *lat_maps__new(struct bpf_back *b, unsigned entries)
 		free(m);
 		return NULL;
 	}
-	m->drop = bpf_back__drop_slot(b, "latencies not counted: map full (--bpf-entries)");
+	m->drop = bpf_back__drop_slot(
+		b, "latencies not counted: map full (--bpf-entries) or out of memory");
 	return m;
 }
 

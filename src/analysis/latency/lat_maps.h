@@ -19,7 +19,9 @@
  *
  * Maps hold --bpf-entries rows and 8 times as many buckets (created
  * without preallocation); a pair that finds either full is a counted drop
- * ("latencies not counted: map full (--bpf-entries)").
+ * ("latencies not counted: map full (--bpf-entries) or out of memory": the
+ * maps allocate as keys come, and a burst of new keys can find the
+ * kernel's element cache empty).
  */
 #ifndef PP_LAT_MAPS_H
 #define PP_LAT_MAPS_H
