@@ -531,10 +531,14 @@ static void rd_deinit(struct session *s, void *priv)
 		if (rd->bpf) {
 			rd_fill(s, rd, false);
 			multipoint__add_open(rd->mt, rd_bpf__open(rd->bpf));
+			rd->closed_by_record = rd_bpf__unseen(rd->bpf);
 		}
 		multipoint__finish(rd->mt, s);
 		if (session__verbose(s) && rd->closed_by_record) /* --json: on stderr */
-			stats_note(s, "rundelay", "%llu switch-ins seen only as switch records",
+			stats_note(s, "rundelay",
+				   rd->bpf ? "%llu switch-ins not traced, closed from their "
+					     "sched_info.run_delay"
+					   : "%llu switch-ins seen only as switch records",
 				   (unsigned long long)rd->closed_by_record);
 	}
 	multipoint__delete(rd->mt);

@@ -47,6 +47,7 @@ struct rd_bpf {
 	struct glob globs[MAX_GLOBS];
 	int nr_globs; /* 0: no --filter (or one glob matches all) */
 	int start;    /* the start map */
+	int unseen;   /* array[1] of u64: switch-ins closed from run_delay */
 	int drop, drop_unseen;
 	struct lat_maps *lm;
 };
@@ -242,6 +243,12 @@ static void emit_unseen_switch_in(struct rd_bpf *r, struct bpfb *c)
 		else
 			b_movi(c, R7, 0);
 		lat_maps__emit_record(r->lm, c, R6, R7, R9);
+		/* counted, for -v (rare: one atomic add) */
+		bpfb__emit(c, BPFB_INSN(BPF_LD | BPF_DW | BPF_IMM, R1, BPF_PSEUDO_MAP_VALUE, 0,
+					r->unseen));
+		bpfb__emit(c, BPFB_INSN(0, 0, 0, 0, 0));
+		b_movi(c, R2, 1);
+		b_xadd(c, R1, 0, R2);
 		b_ldx(c, 8, R6, R10, S_CTX);
 		b_ldx(c, 8, R7, R10, S_TASK);
 		b_ja(c, none);
@@ -505,6 +512,9 @@ int rd_bpf__new(struct bpf_back *b, const struct rd_bpf_conf *conf, struct rd_bp
 	if (r->start < 0)
 		goto fail;
 	r->drop = bpf_back__drop_slot(b, "delays not started: map full (--bpf-entries)");
+	r->unseen = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_rd_unseen", 4, 8, 1, 0);
+	if (r->unseen < 0)
+		goto fail;
 	r->drop_unseen =
 		bpf_back__drop_slot(b, "delays not counted: their switch-in was not traced");
 	r->lm = lat_maps__new(b, conf->entries);
@@ -571,4 +581,12 @@ unsigned long long rd_bpf__open(struct rd_bpf *r)
 
 	lat_maps__walk(r->start, 4, sizeof(struct rd_start), 1, count_open, &n);
 	return n;
+}
+
+unsigned long long rd_bpf__unseen(struct rd_bpf *r)
+{
+	unsigned long long n = 0;
+	u32 zero = 0;
+
+	return bpf_map_lookup_elem(r->unseen, &zero, &n) ? 0 : n;
 }

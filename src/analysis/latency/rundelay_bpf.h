@@ -46,5 +46,7 @@ const char *rd_bpf__how(const struct rd_bpf *r);
 int rd_bpf__fill(struct rd_bpf *r, struct multipoint *mt, bool interval);
 /* Delays started and not ended (at the end: the table's "still open"). */
 unsigned long long rd_bpf__open(struct rd_bpf *r);
+/* Switch-ins the tracepoint did not show, closed from sched_info.run_delay. */
+unsigned long long rd_bpf__unseen(struct rd_bpf *r);
 
 #endif
