@@ -2,7 +2,8 @@
 # The latency profilers against their peers, same workloads, one run:
 #   syscalls  (the ring path, --no-bpf, and the BPF back end, --bpf) vs perf
 #             trace -s and a bpftrace syscall-latency script
-#   rundelay  vs perf sched record + perf sched latency and a bpftrace runqlat
+#   rundelay  vs perf sched record + perf sched latency and a bpftrace runqlat,
+#             on the BPF back end (pp-bpf) and on the ring path (pp-ring, --no-bpf)
 # Per tool: the workload's slowdown against the unmonitored run, the tool's
 # CPU time (user + sys, post-processing included), the time from the stop
 # signal to the result, and the numbers each gave (they must agree):
@@ -16,11 +17,13 @@
 # Tools are system-wide on CPU 0, started before the workload, stopped with
 # SIGINT after it.  The median of ROUNDS rounds.
 # usage: bench/lat-bench.sh [BUILD_DIR] [N] [ROUNDS]
+# (LAT_BENCH="syscalls rundelay", the default, or one of them)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 n=${2:-1000000}
 rounds=${3:-3}
+parts=${LAT_BENCH:-syscalls rundelay}
 case $build in /*) ;; *) build=$top/$build ;; esac
 pp=$build/perf-prof
 [ "$build" = "$top/build" ] && pp=$top/perf-prof
@@ -112,7 +115,7 @@ rd_numbers() {
 	local p
 	p=$(cat "$tmp/ls.pid")
 	case $1 in
-	perf-prof) # --perins: "wakeup => switch-in TID calls total min avg"
+	pp-*) # --perins: "wakeup => switch-in TID calls total min avg"
 		awk -v p="$p" '/^wakeup => switch-in/ && $4 == p { printf "%s %s\n", $5, $8 }' "$tmp/$1.out" ;;
 	perf-sched) # "lat_sleep:PID | runtime | switches | avg: X ms | ..."
 		awk -F'|' -v p="$p" '$1 ~ ":" p " *$" { n = $3 + 0; split($4, a, " "); printf "%d %.3fms\n", n, a[2] }' \
@@ -139,6 +142,7 @@ END { clear(@w); clear(@o); }'
 echo "lat-bench: N=$n, workloads on CPU 1, tools system-wide on CPU 0, $rounds rounds"
 for ((r = 1; r <= rounds; r++)); do
 	for w in base perf-prof pp-bpf perf-trace bpftrace; do
+		[[ " $parts " == *" syscalls "* ]] || break
 		case $w in
 		base) res=$(way base wl_syscalls) ;;
 		perf-prof) res=$(way perf-prof wl_syscalls "$pp" syscalls -v --no-bpf --perins) ;;
@@ -151,10 +155,12 @@ for ((r = 1; r <= rounds; r++)); do
 		echo "$res" >>"$tmp/sc.$w"
 		echo "  syscalls round $r $w: $res  (workload s, tool CPU s, stop->result s; getppid calls; lat_sleep nanosleep calls, avg)"
 	done
-	for w in base perf-prof perf-sched bpftrace; do
+	for w in base pp-bpf pp-ring perf-sched bpftrace; do
+		[[ " $parts " == *" rundelay "* ]] || break
 		case $w in
 		base) res=$(way base wl_sched) ;;
-		perf-prof) res=$(way perf-prof wl_sched "$pp" rundelay -v -m 1024 --perins) ;;
+		pp-bpf) res=$(way pp-bpf wl_sched "$pp" rundelay --bpf -v --perins) ;;
+		pp-ring) res=$(way pp-ring wl_sched "$pp" rundelay --no-bpf -v -m 1024 --perins) ;;
 		perf-sched) res=$(way perf-sched wl_sched perf sched record -a -o "$tmp/sched.data")
 			t0=$(now)
 			cpu0=$( { /usr/bin/time -f "%U %S" perf sched latency -i "$tmp/sched.data" >"$tmp/perf-sched.lat" 2>/dev/null; } 2>&1 | tail -1 | awk '{ print $1 + $2 }')
@@ -186,7 +192,11 @@ report() {
 			"$(awk -v a="$ws" -v b="$base" 'BEGIN { printf "%.2f", a / b }')" "$cpu" "$sr" "$nums"
 	done
 }
-echo; echo "syscalls (getppid_loop $n timed; numbers: getppid calls; lat_sleep's clock_nanosleep calls and avg, 200 x 2ms)"
-report sc perf-prof pp-bpf perf-trace bpftrace
-echo; echo "rundelay (perf bench sched pipe -l $n timed; numbers: lat_sleep's wakeups to switch-in and avg delay beside a spinner)"
-report rd perf-prof perf-sched bpftrace
+if [[ " $parts " == *" syscalls "* ]]; then
+	echo; echo "syscalls (getppid_loop $n timed; numbers: getppid calls; lat_sleep's clock_nanosleep calls and avg, 200 x 2ms)"
+	report sc perf-prof pp-bpf perf-trace bpftrace
+fi
+if [[ " $parts " == *" rundelay "* ]]; then
+	echo; echo "rundelay (perf bench sched pipe -l $n timed; numbers: lat_sleep's wakeups to switch-in and avg delay beside a spinner)"
+	report rd pp-bpf pp-ring perf-sched bpftrace
+fi

@@ -736,7 +736,8 @@ int session__open(struct session *s)
 	const struct target_opts *tg = s->conf.target;
 	int err;
 
-	if (!s->evsels)
+	/* (a BPF back end's programs are a source without events) */
+	if (!s->evsels && s->nr_sources < 2)
 		return session__set_err(s, -EINVAL, "no events to open");
 	session__block_signals(s);
 	probe__cleanup_stale(s);
@@ -822,7 +823,7 @@ int perf_source__open(struct session *s)
 			for (struct evsel *ev = s->evsels; ev; ev = ev->next)
 				ev->src->cur_fd = -1;
 			/* events with records first: the first of a CPU owns its ring */
-			for (struct evsel *ev = s->evsels, *pass = NULL; ev || !pass;
+			for (struct evsel *ev = s->evsels, *pass = NULL; ev || (!pass && s->evsels);
 			     ev = ev ? ev->next : NULL) {
 				if (!ev) { /* the second pass: the counters */
 					pass = s->evsels;
@@ -861,7 +862,7 @@ int perf_source__open(struct session *s)
 	err = drop_refused(s);
 	if (err)
 		return err;
-	if (!opened)
+	if (!opened && s->evsels)
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");
 	if (s->conf.ring->overwrite && !s->perf.nr_bufs)

@@ -13,6 +13,11 @@
  * --filter COMM,... (globs) filters in the kernel; -p/-t/-- choose the
  * threads among every CPU's switches.  The latency engine is
  * analysis/latency/multipoint.h.
+ *
+ * On the BPF back end (by default where the host and the request allow
+ * it: analysis/latency/rundelay_bpf.h) the kernel does the same counting
+ * and only the table's rows come up, read at each interval and at the end
+ * into the same multipoint table.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -20,10 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/latency/bpf_lat.h"
 #include "analysis/latency/multipoint.h"
 #include "analysis/latency/multipoint_ev.h"
 #include "analysis/latency/pairs.h"
+#include "analysis/latency/rundelay_bpf.h"
 #include "analysis/cpu/prio.h"
+#include "engine/bpf.h"
 #include "engine/kfilter.h"
 #include "expr/expr.h"
 #include "profiler.h"
@@ -53,6 +61,8 @@ struct rundelay {
 	const char *sw_uf_text[2];
 	struct expr *sw_uf[2];
 	u64 closed_by_record;
+	struct rd_bpf *bpf; /* the BPF back end, or NULL: the ring path */
+	int bpf_err;	    /* reading its maps failed (said once) */
 };
 
 static void rd_row(void *arg, const struct multipoint_pair *p, struct multipoint_row *row)
@@ -258,11 +268,61 @@ static void on_switch(struct session *s, void *priv, struct evsel *ev, struct sa
 static void on_wakeup(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 static void on_wakeup_new(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 
+static void rd_switch(struct session *s, void *priv, const struct rec_switch *sw);
+static const struct session_ops rd_ring_ops = { .context_switch = rd_switch };
+
+/*
+ * The BPF back end for this request: 1 (rd->bpf set), 0 (the ring path,
+ * said under -v), or -errno (--bpf and it cannot: a usage error).
+ */
+static int rd_try_bpf(struct session *s, struct rundelay *rd, const struct opt_set *opts,
+		      const struct event_opts *eo)
+{
+	const struct lat_opts *lat = opt_set__get(opts, &lat_group);
+	struct bpf_back *b;
+	char why[256] = "";
+	int err;
+
+	if (lat && (lat->than || lat->detail))
+		return bpf_back__fallback(s, opts, "rundelay --than: the slow pairs' events are not "
+						   "copied out of the kernel yet");
+	if (lat && lat->heatmap)
+		return bpf_back__fallback(s, opts, "rundelay --heatmap: each pair's time is not "
+						   "copied out of the kernel yet");
+	if (rd->prio)
+		return bpf_back__fallback(s, opts, "rundelay --prio is not compiled");
+	/* (-N, --sampling-limit, --perfeval-*: bpf_back__get says the ring path) */
+	for (int i = 0; eo && i < eo->nr_specs; i++)
+		if (eo->specs[i].filter)
+			return bpf_back__fallback(s, opts, "rundelay -e %s: event filters are not "
+							   "compiled",
+						  eo->specs[i].text);
+	err = bpf_back__get(s, opts, &b);
+	if (err <= 0)
+		return err;
+	err = rd_bpf__new(b,
+			  &(struct rd_bpf_conf){ .no_wakeup = rd->no_wk,
+						 .no_wakeup_new = rd->no_wk_new,
+						 .no_preempt = rd->no_preempt,
+						 .perins = lat && lat->perins,
+						 .filter = rd->filter,
+						 .entries = bpf_back__entries(opts) },
+			  &rd->bpf, why, sizeof(why));
+	if (err == -EOPNOTSUPP)
+		return bpf_back__fallback(s, opts, "rundelay: %s", why);
+	if (err && why[0])
+		return session__set_err(s, err, "rundelay: %s", why);
+	if (err) /* (the map's or the memory's message is set) */
+		return session__strerror(s) ? err : session__set_err(s, err, "out of memory");
+	session__notice(s, "the BPF back end (%s programs)", rd_bpf__how(rd->bpf));
+	return 1;
+}
+
 static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct event_opts *eo = opt_set__get(opts, &event_group);
 	struct rundelay *rd = priv;
-	int err;
+	int err, bpf;
 
 	if (rd->filter && !kfilter__globs_ok(rd->filter))
 		return session__usage_err(s,
@@ -274,10 +334,15 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 		rd->prio = NULL;
 	if (eo && eo->nr_specs && (err = rd_events(s, rd, eo, opt_set__get(opts, &key_group))))
 		return err;
+	bpf = rd_try_bpf(s, rd, opts, eo);
+	if (bpf < 0)
+		return bpf;
 	/* a thread's switch-in and wakeup come from other tasks, on any CPU */
-	session__want_order(s);
-	session__want_cpu_wide(s);
-	session__want_pages(s, 512);
+	if (!bpf) {
+		session__want_order(s);
+		session__want_cpu_wide(s);
+		session__want_pages(s, 512);
+	}
 	rd->mt = multipoint__new(
 		s, &(struct multipoint_conf){
 			   .who = "rundelay",
@@ -298,6 +363,10 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 	multipoint__name(rd->mt, P_WAKEUP_NEW, "sched:sched_wakeup_new", "sched_wakeup_new");
 	multipoint__name(rd->mt, P_PREEMPT, "sched:sched_switch", "sched_switch");
 	multipoint__name(rd->mt, P_SWITCH_IN, "sched:sched_switch", "sched_switch");
+	if (bpf)
+		return multipoint__ready(rd->mt, s);
+	if (session__add_ops(s, &rd_ring_ops, rd))
+		return -ENOMEM;
 	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MULTIPOINT_MAX_KEYS });
 	if (!rd->asleep)
 		return session__set_err(s, -ENOMEM, "out of memory");
@@ -424,6 +493,31 @@ static void rd_switch(struct session *s, void *priv, const struct rec_switch *sw
 	switch_in(s, rd, sw->tid, NULL, NULL, sw->time);
 }
 
+/* BPF: what the maps gained since the last read, added to the table (bpf_lat__read's @flags). */
+static void rd_fill(struct session *s, struct rundelay *rd, unsigned flags)
+{
+	int err;
+
+	if (!rd->bpf || !rd->mt)
+		return;
+	err = rd_bpf__fill(rd->bpf, rd->mt, flags);
+	if (err && !rd->bpf_err) {
+		rd->bpf_err = err;
+		session__warn(s, "rundelay: reading the BPF maps: %s", strerror(-err));
+	}
+}
+
+/* (before multipoint's hooks, which print the table) */
+static void rd_interval(struct session *s, void *priv)
+{
+	rd_fill(s, priv, BPF_LAT_NEXT_INTERVAL);
+}
+
+static void rd_snapshot(struct session *s, void *priv)
+{
+	rd_fill(s, priv, 0);
+}
+
 static void rd_deinit(struct session *s, void *priv)
 {
 	struct rundelay *rd = priv;
@@ -434,15 +528,25 @@ static void rd_deinit(struct session *s, void *priv)
 	}
 
 	if (rd->mt && session__started(s)) {
+		if (rd->bpf) {
+			rd_fill(s, rd, BPF_LAT_LAST);
+			multipoint__add_open(rd->mt, rd_bpf__open(rd->bpf));
+			rd->closed_by_record = rd_bpf__unseen(rd->bpf);
+		}
 		multipoint__finish(rd->mt, s);
 		if (session__verbose(s) && rd->closed_by_record) /* --json: on stderr */
-			stats_note(s, "rundelay", "%llu switch-ins seen only as switch records",
+			stats_note(s, "rundelay",
+				   rd->bpf ? "%llu switch-ins not traced, closed from their "
+					     "sched_info.run_delay"
+					   : "%llu switch-ins seen only as switch records",
 				   (unsigned long long)rd->closed_by_record);
 	}
 	multipoint__delete(rd->mt);
 	rd->mt = NULL;
 	pairs__delete(rd->asleep);
 	rd->asleep = NULL;
+	rd_bpf__delete(rd->bpf);
+	rd->bpf = NULL;
 }
 
 static const char *const rd_attrs[] = { "key", "untraced", NULL };
@@ -472,11 +576,11 @@ const struct profiler prof_rundelay = {
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
 						     &target_group, &run_group, &ring_group,
 						     &output_group, &exclude_tp_group, &prio_group,
-						     NULL },
+						     &bpf_group, NULL },
 	.own = rd_opts,
 	.ev_attrs = rd_attrs,
 	.priv_size = sizeof(struct rundelay),
 	.init = rd_init,
-	.ops = { .context_switch = rd_switch },
+	.ops = { .interval = rd_interval, .snapshot = rd_snapshot },
 	.deinit = rd_deinit,
 };

@@ -369,12 +369,13 @@ fi
 # task-state's runq split, preempted => switch-in its R row
 # run_rd OUT: both on lat_sleep (SCHED_IDLE, pinned to CPU 0 beside a spinner: wakeups wait)
 run_rd() {
-	local p1 p2 f i pid w spin
+	local p1 p2 f i pid w
 	rm -f "$T/rdf"
 	mkfifo "$T/rdf"
-	spawn spin taskset -c 0 sh -c 'while :; do :; done'
 	rm -f "$T/rd.wl" # not an earlier run's lines
-	spawn w chrt -i 0 "$W/lat_sleep" -f "$T/rdf" -c 0 200 2 >"$T/rd.wl"
+	# one group (one autogroup): the wakeups wait for the spinner's slice, ms (t_rundelay)
+	spawn w sh -c 'taskset -c 0 sh -c "while :; do :; done" & exec chrt -i 0 "$0" -f "$1" -c 0 200 2' \
+		"$W/lat_sleep" "$T/rdf" >"$T/rd.wl"
 	for ((i = 0; i < 100; i++)); do grep -q '^pid=' "$T/rd.wl" && break; sleep 0.1; done
 	pid=$(grep -o 'pid=[0-9]*' "$T/rd.wl" | cut -d= -f2)
 	"$PP" rundelay -p "$pid" --json -v >"$T/rd.json" 2>"$T/rd.err" &
@@ -392,7 +393,6 @@ run_rd() {
 	wait $p1
 	echo $? >"$T/rd.rc"
 	wait $p2
-	reap "$spin"
 	reap "$w"
 }
 # (again, 3 runs at most, while either says it lost or dropped something)

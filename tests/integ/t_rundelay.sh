@@ -36,10 +36,13 @@ stop() {
 mkfifo "$T/fifo"
 # the spinner makes the SCHED_IDLE workload wait for CPU 0 after each
 # wakeup until the spinner's slice ends (ms, not us: the two tools stamp
-# their own samples of one tracepoint hit a fraction of a us apart)
-spawn spin taskset -c 0 sh -c 'while :; do :; done'
+# their own samples of one tracepoint hit a few us apart, more when
+# their probes run one after the other, BPF's beside perf's).  One group:
+# in two sessions (two autogroups) the groups would share the CPU and the
+# wakeups would wait us.
 rm -f "$T/wl" # not an earlier run's lines
-spawn w chrt -i 0 "$W/lat_sleep" -f "$T/fifo" -c 0 200 2 >"$T/wl"
+spawn w sh -c 'taskset -c 0 sh -c "while :; do :; done" & exec chrt -i 0 "$0" -f "$1" -c 0 200 2' \
+	"$W/lat_sleep" "$T/fifo" >"$T/wl"
 for ((i = 0; i < 100; i++)); do grep -q '^pid=' "$T/wl" && break; sleep 0.1; done
 pid=$(grep -o 'pid=[0-9]*' "$T/wl" | cut -d= -f2)
 monitor "$T/rd" rundelay -p "$pid"
@@ -49,7 +52,6 @@ wait "$w"
 sleep 0.2
 stop "$T/rd"
 stop "$T/ts"
-reap "$spin"
 reap "$w"
 
 check_eq "rundelay exit status" "$(cat "$T/rd.rc")" 0

@@ -98,9 +98,11 @@ struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entr
 		bpf_lat__delete(l);
 		return NULL;
 	}
-	l->drop_rows = bpf_back__drop_slot(b, "latency rows not kept: map full (--bpf-entries)");
-	l->drop_buckets = bpf_back__drop_slot(b, "latency histogram buckets not kept: map full "
-						 "(--bpf-entries)");
+	/* (not preallocated: a burst of new keys can also find the kernel's element cache empty) */
+	l->drop_rows = bpf_back__drop_slot(b, "latency rows not kept: map full (--bpf-entries) "
+					      "or out of memory");
+	l->drop_buckets = bpf_back__drop_slot(b, "latency buckets not kept: map full "
+						 "(--bpf-entries) or out of memory");
 	if (l->drop_rows < 0 || l->drop_buckets < 0) {
 		snprintf(err, errlen, "%s: no drop slot left", name);
 		bpf_lat__delete(l);

@@ -14,7 +14,9 @@
  *            (HDR_SUB_BITS 7), kept sparsely: only those that occur.
  * Counts and sums are cumulative, never reset: a read takes what grew
  * since the last read, so nothing is lost to a concurrent update.  A full
- * map counts its drops in the back end's drop slots (reported as lost).
+ * map counts its drops in the back end's drop slots (reported as lost), and
+ * so does an insert the kernel could not allocate (the maps are not
+ * preallocated: a burst of new keys can find its element cache empty).
  */
 #ifndef PP_BPF_LAT_H
 #define PP_BPF_LAT_H

@@ -624,10 +624,13 @@ void multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
 {
 	struct lat_table *t = table(mt);
 	struct multipoint_row own = { .key = (u64)from, .group = from };
+	struct multipoint_pair pair = { .from = from, .to = to, .key = key };
 	struct lat_row *r;
 
 	if (!row) {
 		snprintf(own.label, sizeof(own.label), "%s", mt->labels[from]);
+		if (mt->conf.row) /* a pair with neither events nor delta: its row alone */
+			mt->conf.row(mt->conf.arg, &pair, &own);
 		row = &own;
 	}
 	r = t && !row->skip ? keyed_row(mt, t, from, to, key, row) : NULL;

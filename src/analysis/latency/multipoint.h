@@ -155,7 +155,8 @@ void multipoint__cancel(struct multipoint *mt, int k, u64 key);
  * Pairs measured elsewhere (the BPF back end's maps): the values of @h (its
  * count, min, max and sum exact) recorded in the row @row of pairs from
  * point @from to @to under @key (the --perins key), @marked of them marked
- * (@row NULL: the pair's own row, as multipoint__end records it).
+ * (@row NULL: the pair's own row, as multipoint__end records it: the row
+ * hook, if any, sees a pair of @from, @to and @key, without events or delta).
  * No --than, --heatmap or --detail (those need each pair).
  */
 struct hist;
