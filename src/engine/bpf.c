@@ -189,7 +189,21 @@ static void back_stats(struct source *src, struct source_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	for (int i = 0; i < b->nr_drops; i++)
-		st->lost += bpf_back__drops(b, i);
+		st->dropped += bpf_back__drops(b, i);
+}
+
+/* The programs' drops, each kind on its line: what was not counted and why. */
+static void back_report(struct source *src, FILE *fp)
+{
+	struct bpf_back *b = src->priv;
+
+	for (int i = 0; i < b->nr_drops; i++) {
+		u64 n = bpf_back__drops(b, i);
+
+		if (n)
+			fprintf(fp, "perf-prof: %llu events not counted in the kernel: %s\n",
+				(unsigned long long)n, b->drop_what[i]);
+	}
 }
 
 static void back_close(struct source *src)
@@ -214,6 +228,7 @@ static const struct source_ops bpf_ops = {
 	.enable = back_enable,
 	.disable = back_disable,
 	.stats = back_stats,
+	.report = back_report,
 	.close = back_close,
 };
 

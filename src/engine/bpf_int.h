@@ -35,7 +35,6 @@ struct bpf_back {
 	int drops;	/* array[1] of u64[BPF_DROP_SLOTS] */
 	char drop_what[BPF_DROP_SLOTS][80];
 	int nr_drops;
-	u64 drops_seen[BPF_DROP_SLOTS]; /* reported so far */
 	/* targets */
 	bool targets_done;
 	bool follow_p; /* -p's new processes are targets too (per-thread profilers, --inherit) */

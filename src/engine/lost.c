@@ -34,6 +34,7 @@ void session__source_stats(struct session *s, struct source_stats *st)
 		st->throttled += one.throttled;
 		st->abandoned += one.abandoned;
 		st->nr_read += one.nr_read;
+		st->dropped += one.dropped;
 	}
 }
 
@@ -59,7 +60,7 @@ u64 session__lost(struct session *s)
 	struct source_stats st;
 
 	session__source_stats(s, &st);
-	return st.lost + st.throttled + session__lost_budget(s);
+	return st.lost + st.dropped + st.throttled + session__lost_budget(s);
 }
 
 u64 session__order_budget(struct session *s)
@@ -115,6 +116,9 @@ void session__print_lost(struct session *s, FILE *fp)
 			"the ring buffers were not processed\n",
 			(unsigned long long)s->abandoned_recs,
 			(unsigned long long)(st.abandoned + 1023) / 1024);
+	for (int i = 0; st.dropped && i < s->nr_sources; i++)
+		if (s->sources[i]->ops->report)
+			s->sources[i]->ops->report(s->sources[i], fp);
 	if (!st.lost)
 		return;
 	fprintf(fp, "perf-prof: lost %llu events (", (unsigned long long)st.lost);
@@ -144,6 +148,7 @@ void session__json_lost(struct session *s, FILE *fp)
 	json__begin(&j, fp, "lost");
 	json__str(&j, "scope", "run");
 	json__u64(&j, "lost", st.lost);
+	json__u64(&j, "dropped_in_kernel", st.dropped);
 	json__obj(&j, "lost_per_cpu");
 	for (int c = 0; c < s->max_cpu; c++) {
 		char cpu[16];

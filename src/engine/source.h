@@ -21,6 +21,7 @@
 #define PP_SOURCE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "engine/sample.h"
 
@@ -37,6 +38,8 @@ struct source_stats {
 	u64 throttled;	     /* throttle episodes */
 	u64 abandoned;	     /* bytes left unread by an interrupt */
 	u64 nr_read;	     /* records read */
+	/* events the source's own store could not keep (a full BPF map), said by its report op */
+	u64 dropped;
 };
 
 /* read()'s @how */
@@ -76,6 +79,8 @@ struct source_ops {
 	/* A counting event's counter @i (< 0: their sum): 0 or -errno (zeros). */
 	int (*counters)(struct source *src, struct evsel *ev, int i, struct counter_val *v);
 	void (*stats)(struct source *src, struct source_stats *st);
+	/* Optional: one line per kind of its stats' dropped events, what they were and why. */
+	void (*report)(struct source *src, FILE *fp);
 	/* Stop the flow; read(final) delivers what was written before. */
 	void (*disable)(struct source *src);
 	/* Interrupted while behind: count what is still unread (stats' abandoned). */

@@ -211,6 +211,16 @@ if bpf_host; then
 	check_eq "fallback: the first event still counted" \
 		"$(awk '$1 ~ /^[0-9]+$/ { print $2 }' "$T/rb")" 100
 
+	# a full map: the events of keys beyond --bpf-entries are counted and said
+	"$PP" top --bpf --bpf-entries 16 -e 'syscalls:sys_enter_write/fd>2/key=count/' -- \
+		bash -c 'echo go | "$0" /dev/stdin' "$W/write_n" \
+		>"$T/full" 2>"$T/full.err"
+	check_eq "full map: the keys kept" "$(grep -c -E '^[0-9]+ +[0-9]+$' "$T/full")" 16
+	check "full map: the others said on stderr" \
+		grep -q "^perf-prof: [0-9]* events not counted in the kernel: keys not kept: BPF map full (--bpf-entries)" "$T/full.err"
+	check_eq "full map: kept and not counted add up to every write" \
+		"$(($(awk '/^[0-9]+ +[0-9]+$/ { s += $2 } END { print s + 0 }' "$T/full") + $(sed -n 's/^perf-prof: \([0-9]*\) events not counted.*/\1/p' "$T/full.err")))" 100
+
 	# both back ends count the same syscalls of a workload and its children, from its exec
 	for b in --bpf --no-bpf; do
 		"$PP" top $b -e 'raw_syscalls:sys_enter//key=id/' -- sh -c 'ls / >/dev/null; /bin/true' \
