@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -98,16 +99,30 @@ static int set_running(struct bpf_back *b, u32 on)
 	return bpf_map_update_elem(b->ctl, &key, b->ctl_val, BPF_ANY) ? -errno : 0;
 }
 
-static int perf_fd_of(struct session *s, struct evsel *ev)
+/* A CPU to open the programs' own perf events on: the first online one. */
+static int first_cpu(void)
 {
-	for (int i = 0; i < s->perf.nr_fds; i++)
-		if (s->perf.fd_ev && s->perf.fd_ev[i] == ev)
-			return s->perf.fds[i];
-	return -1;
+	char path[64];
+
+	for (int c = 0; c < 4096; c++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", c);
+		if (c == 0 && access(path, F_OK))
+			return 0; /* (cpu0 without an online file cannot go offline) */
+		if (!access(path, F_OK)) {
+			FILE *f = fopen(path, "r");
+			int on = 0;
+
+			if (f) {
+				on = fgetc(f) == '1';
+				fclose(f);
+			}
+			if (on)
+				return c;
+		}
+	}
+	return 0;
 }
 
-
-/* A perf_event program on every fd of its event (each CPU, each thread). */
 static int attach_all(struct session *s, struct attach *a)
 {
 	int n = 0;
@@ -144,12 +159,33 @@ static int back_open(struct source *src)
 			if (err)
 				return err;
 		} else if (a->kind == ATTACH_PERF) {
-			int fd = perf_fd_of(s, a->ev);
+			/*
+			 * A perf event of our own for the program: on one CPU,
+			 * every task, not inherited and with no ring.  The
+			 * tracepoint's programs run for every hit on every CPU;
+			 * attached to one of the session's per-thread events, the
+			 * program would go with the first inherited copy freed (a
+			 * child's exit).
+			 */
+			struct perf_event_attr attr = {
+				.type = PERF_TYPE_TRACEPOINT,
+				.size = sizeof(attr),
+				.config = a->ev->attr.config,
+				.sample_period = 1,
+			};
+			int fd = (int)syscall(SYS_perf_event_open, &attr, -1, first_cpu(),
+					      -1, PERF_FLAG_FD_CLOEXEC);
 
 			if (fd < 0)
-				return session__set_err(s, -ENOENT,
-							 "BPF: %s was not opened: nothing to attach to",
-							 a->ev->name);
+				return session__set_err(s, -errno,
+							"BPF: cannot open %s for its program: %s "
+							"(try --no-bpf)",
+							a->ev->name, strerror(errno));
+			if (b->nr_links == MAX_FDS) {
+				close(fd);
+				return session__set_err(s, -EMFILE, "BPF: too many programs");
+			}
+			b->links[b->nr_links++] = fd;
 			if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, a->prog))
 				return session__set_err(s, -errno,
 							"BPF: cannot attach to %s: %s (try --no-bpf)",
@@ -357,11 +393,21 @@ int bpf_back__fallback(struct session *s, const struct opt_set *opts, const char
 
 /* ---- programs ---- */
 
+/* The kernel's BTF, libbpf's complaint when there is none left unsaid (check says it). */
+static struct btf *quiet_vmlinux_btf(void)
+{
+	libbpf_print_fn_t print = libbpf_set_print(NULL);
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	libbpf_set_print(print);
+	return btf;
+}
+
 static struct btf *vmlinux_btf(struct bpf_back *b)
 {
 	if (!b->btf_tried) {
 		b->btf_tried = true;
-		b->btf = btf__load_vmlinux_btf();
+		b->btf = quiet_vmlinux_btf();
 		if (!b->btf || libbpf_get_error(b->btf))
 			b->btf = NULL;
 	}
@@ -426,8 +472,12 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
 			o.log_buf = log;
 			o.log_size = loglen;
 			o.log_level = 1;
-			if (bpf_prog_load(type, name, "GPL", code->insn, code->n, &o) >= 0)
+			int again = bpf_prog_load(type, name, "GPL", code->insn, code->n, &o);
+
+			if (again >= 0) {
+				close(again);
 				log[0] = 0; /* (loaded this time: not expected) */
+			}
 			last_line(log, err, errlen);
 			if (session__verbose(b->s) > 1)
 				fprintf(stderr, "BPF verifier log of %s:\n%s\n", name, log);
@@ -438,6 +488,8 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
 		return -e;
 	}
 	fd = keep_fd(b, fd);
+	if (fd < 0)
+		snprintf(err, errlen, "more than %d BPF programs and maps", MAX_FDS);
 	if (fd >= 0 && btf_tp && b->nr_btf_progs < MAX_FDS)
 		b->btf_progs[b->nr_btf_progs++] = fd;
 	return fd;
@@ -460,6 +512,11 @@ void bpf_back__rollback(struct bpf_back *b, int mark)
 {
 	if (mark >= 0 && mark < b->nr_att)
 		b->nr_att = mark;
+}
+
+bool bpf_back__classic_tp(const struct evsel *ev)
+{
+	return ev->attr.type == PERF_TYPE_TRACEPOINT && !ev->probe && ev->tp;
 }
 
 int bpf_back__attach_perf(struct bpf_back *b, struct evsel *ev, int prog)
@@ -565,7 +622,7 @@ static struct btf *kernel_btf(void)
 
 	if (!tried) {
 		tried = true;
-		btf = btf__load_vmlinux_btf();
+		btf = quiet_vmlinux_btf();
 		if (btf && libbpf_get_error(btf))
 			btf = NULL;
 	}

@@ -108,6 +108,8 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
  * the kernel refuses fails the open with a message.
  */
 int bpf_back__attach_perf(struct bpf_back *b, struct evsel *ev, int prog);
+/* Whether @ev takes a classic tracepoint program (not a probe's: those need kprobe programs). */
+bool bpf_back__classic_tp(const struct evsel *ev);
 /*
  * A request that falls back to the ring path after some of its programs
  * were asked to be attached: bpf_back__mark before the first, then

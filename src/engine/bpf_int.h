@@ -6,7 +6,7 @@
 #include "engine/bpf.h"
 #include "engine/session_int.h"
 
-#define MAX_FDS 64
+#define MAX_FDS 512
 #define CPU_BITS 1024
 
 enum attach_kind { ATTACH_PERF, ATTACH_PERF_ALL, ATTACH_RAW };
@@ -37,6 +37,8 @@ struct bpf_back {
 	int nr_drops;
 	/* targets */
 	bool targets_done;
+	int targets_err;	/* what making them gave (the next program gets it too) */
+	char target_why[160];	/* ... -EOPNOTSUPP's reason */
 	bool follow_p; /* -p's new processes are targets too (per-thread profilers, --inherit) */
 	int tgids, tids, cpus; /* maps, -1: not needed */
 	int fork_prog;

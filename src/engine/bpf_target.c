@@ -48,10 +48,12 @@ static int fork_program(struct bpf_back *b)
 	char err[160] = "";
 	int out, join, fd;
 
-	if (tgid_off < 0 || pid_off < 0)
-		return session__set_err(b->s, -ENOENT,
-					"BPF: no task_struct in the kernel's BTF: cannot follow "
-					"the workload's children (try --no-bpf)");
+	if (tgid_off < 0 || pid_off < 0) {
+		snprintf(b->target_why, sizeof(b->target_why),
+			 "no task_struct in the kernel's BTF: the processes the targets create "
+			 "cannot be followed in the kernel");
+		return -EOPNOTSUPP;
+	}
 	bpfb__init(&c);
 	out = bpfb__label(&c);
 	join = bpfb__label(&c);
@@ -71,6 +73,20 @@ static int fork_program(struct bpf_back *b)
 		b_stx(&c, 4, R10, -4, R8);
 		b_lookup(&c, b->tids, -4);
 		b_jmpi(&c, BPF_JEQ, R0, 0, out);
+		/* ... and a new thread of a -t thread is a -t thread itself, not its process */
+		b_ldx(&c, 4, R8, R7, (short)pid_off);
+		b_ldx(&c, 4, R1, R7, (short)tgid_off);
+		b_jmp(&c, BPF_JEQ, R8, R1, join);
+		b_stx(&c, 4, R10, -4, R8);
+		b_st(&c, 1, R10, -8, 1);
+		b_ldmap(&c, R1, b->tids);
+		b_mov(&c, R2, R10);
+		b_alui(&c, BPF_ADD, R2, -4);
+		b_mov(&c, R3, R10);
+		b_alui(&c, BPF_ADD, R3, -8);
+		b_movi(&c, R4, BPF_NOEXIST);
+		b_call(&c, BPF_FUNC_map_update_elem);
+		b_ja(&c, out);
 	} else {
 		b_jmpi(&c, BPF_JEQ, R0, 0, out);
 		/* -p's processes (1) bring their children only with --inherit; followed ones (2) */
@@ -95,8 +111,11 @@ static int fork_program(struct bpf_back *b)
 	fd = bpf_back__load(b, BPF_PROG_TYPE_TRACING, "pp_fork", &c, "sched_process_fork", err,
 			    sizeof(err));
 	bpfb__free(&c);
-	if (fd < 0)
-		return session__set_err(b->s, fd, "BPF: the fork follower does not load: %s", err);
+	if (fd < 0) {
+		snprintf(b->target_why, sizeof(b->target_why),
+			 "the fork follower does not load: %.100s", err);
+		return -EOPNOTSUPP;
+	}
 	b->fork_prog = fd;
 	return bpf_back__attach_raw(b, "sched_process_fork", fd);
 }
@@ -156,10 +175,12 @@ static int exec_program(struct bpf_back *b)
 	char err[160] = "";
 	int out, fd;
 
-	if (tgid_off < 0)
-		return session__set_err(b->s, -ENOENT,
-					"BPF: no task_struct in the kernel's BTF: cannot follow "
-					"the workload (try --no-bpf)");
+	if (tgid_off < 0) {
+		snprintf(b->target_why, sizeof(b->target_why),
+			 "no task_struct in the kernel's BTF: the workload's exec cannot be "
+			 "followed in the kernel");
+		return -EOPNOTSUPP;
+	}
 	bpfb__init(&c);
 	out = bpfb__label(&c);
 	b_ldx(&c, 8, R6, R1, 0); /* struct task_struct *p */
@@ -181,8 +202,11 @@ static int exec_program(struct bpf_back *b)
 	fd = bpf_back__load(b, BPF_PROG_TYPE_TRACING, "pp_exec", &c, "sched_process_exec", err,
 			    sizeof(err));
 	bpfb__free(&c);
-	if (fd < 0)
-		return session__set_err(b->s, fd, "BPF: the exec follower does not load: %s", err);
+	if (fd < 0) {
+		snprintf(b->target_why, sizeof(b->target_why),
+			 "the exec follower does not load: %.100s", err);
+		return -EOPNOTSUPP;
+	}
 	return bpf_back__attach_raw(b, "sched_process_exec", fd);
 }
 
@@ -283,9 +307,11 @@ int bpf_back__emit_target(struct bpf_back *b, struct bpfb *code, int tgid_reg, i
 		snprintf(why, len, "--cgroups is not tested in the kernel yet");
 		return -EOPNOTSUPP;
 	}
-	err = make_targets(b);
+	err = b->targets_err ? b->targets_err : make_targets(b);
 	if (err) {
-		snprintf(why, len, "%s", session__strerror(b->s));
+		b->targets_err = err;
+		snprintf(why, len, "%s",
+			 err == -EOPNOTSUPP ? b->target_why : session__strerror(b->s));
 		return err;
 	}
 	if (b->cpus >= 0) {

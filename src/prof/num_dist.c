@@ -225,6 +225,10 @@ static int nd_program(struct num_dist *nd, struct nd_event *e, char *why, size_t
 	char err[160], buf[512];
 	int out, keep, fd, ret;
 
+	if (!bpf_back__classic_tp(e->ev)) {
+		snprintf(why, len, "%.60s: a probe's programs are not generated yet", e->ev->name);
+		return -EOPNOTSUPP;
+	}
 	if (e->ev->filter && !(e->filter = expr__compile_filter(e->ev->filter, e->ev, buf,
 								 sizeof(buf)))) {
 		snprintf(why, len, "the filter of %.60s: %.160s", e->ev->name, buf);
@@ -307,6 +311,16 @@ static int nd_bpf(struct session *s, struct num_dist *nd, const struct opt_set *
 		return ret;
 	ret = 0;
 	mark = bpf_back__mark(nd->bpf);
+	/* --than: the kernel keeps a sample only if every program of its tracepoint says so */
+	for (struct evsel *a = session__evsels(s); nd->than && a; a = a->next)
+		for (struct evsel *c = a->next; nd_of(nd, a) && c; c = c->next)
+			if (nd_of(nd, c) && c->attr.config == a->attr.config &&
+			    c->attr.type == a->attr.type)
+				return bpf_back__fallback(s, opts,
+							  "--than with two items of %s: each "
+							  "one's program would keep the other's "
+							  "samples from the ring",
+							  a->name);
 	nd->by_idx = calloc(nd->nr_events, sizeof(*nd->by_idx));
 	if (!nd->by_idx)
 		return session__set_err(s, -ENOMEM, "out of memory");

@@ -239,6 +239,7 @@ static int top_bpf(struct session *s, struct top *t, const struct opt_set *opts)
 	struct bpf_back *b;
 	char why[256] = "";
 	int ret = bpf_back__get(s, opts, &b), err = 0, mark;
+	bool keyed = false;
 
 	if (ret <= 0)
 		return ret;
@@ -253,9 +254,10 @@ static int top_bpf(struct session *s, struct top *t, const struct opt_set *opts)
 		if (no)
 			return bpf_back__fallback(s, opts, "%s on %s", no, ev->name);
 		if (e->key) {
-			if (t->bk && t->key_signed != expr__is_signed(e->key))
+			if (keyed && t->key_signed != expr__is_signed(e->key))
 				return bpf_back__fallback(s, opts, "keys of mixed signedness");
 			t->key_signed = expr__is_signed(e->key);
+			keyed = true;
 		}
 	}
 	mark = bpf_back__mark(b);

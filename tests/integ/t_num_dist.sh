@@ -116,6 +116,11 @@ check_eq "[$bk] user-space filter: calls 100 - fd" "$(row "$T/$bk.u" $E 2)" $((1
 check_eq "[$bk] user-space filter: total" "$(row "$T/$bk.u" $E 3)" $((5050 - fd * (fd + 1) / 2))
 check_eq "[$bk] user-space filter: min fd + 1" "$(row "$T/$bk.u" $E 4)" $((fd + 1))
 
+# a workload whose first child exits before the counted calls: every call counted
+"$PP" num-dist $BK -e 'syscalls:sys_enter_getppid//num=1/' -- \
+	sh -c "/bin/true; '$W/getppid_loop' 1000" >"$T/$bk.fk" 2>&1
+check_eq "[$bk] after a child's exit: every call counted" \
+	"$(row "$T/$bk.fk" syscalls:sys_enter_getppid 2)" 1001
 if [ "$bk" = bpf ]; then
 	check "[$bk] -v: counted in the kernel" grep -q "the BPF back end: the numbers counted in the kernel" "$T/$bk.a.err"
 else

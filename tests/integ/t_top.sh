@@ -205,7 +205,7 @@ if bpf_host; then
 
 	# a request that falls back after its first event compiled: no program of ours
 	# stays attached (it would keep that event's samples from the ring)
-	"$PP" top -v -e "$G//key=common_pid/,syscalls:sys_enter_getpid//key=common_pid+_time*0/" \
+	"$PP" top -v -e "$G//key=common_pid/,syscalls:sys_enter_getpid//key=common_pid+(long)_time*0/" \
 		-- "$W/getppid_loop" 100 >"$T/rb" 2>"$T/rb.err"
 	check "fallback: said under -v" grep -q "the ring path: .*_time" "$T/rb.err"
 	check_eq "fallback: the first event still counted" \

@@ -87,6 +87,10 @@ int bkeyed__add(struct bkeyed *k, struct evsel *ev, struct expr *filter, struct 
 	struct bpfb c;
 	int out, have, again, fd, ret;
 
+	if (!bpf_back__classic_tp(ev)) {
+		snprintf(why, len, "a probe's programs are not generated yet");
+		return -EOPNOTSUPP;
+	}
 	if (col0 < 0 || col0 + (nvals ? nvals : 1) > k->ncols) {
 		snprintf(why, len, "too many columns for the kernel's map");
 		return -EOPNOTSUPP;

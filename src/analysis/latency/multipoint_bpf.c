@@ -406,6 +406,13 @@ int mpbpf__new(struct session *s, const struct opt_set *opts, const struct mpbpf
 		goto out;
 	}
 	ret = 0;
+	for (int i = 0; i < conf->nr_events; i++)
+		if (!bpf_back__classic_tp(conf->events[i].ev)) {
+			ret = bpf_back__fallback(s, opts, "%s: a probe's programs are not "
+							  "generated yet",
+						 conf->events[i].ev->name);
+			goto out;
+		}
 	for (int i = 0; i < conf->nr_events && ret >= 0; i++) {
 		ret = program(m, s, &conf->events[i], why, sizeof(why));
 		fds[i] = ret;
