@@ -334,6 +334,11 @@ int bpf_back__get(struct session *s, const struct opt_set *opts, struct bpf_back
 		return bpf_back__fallback(s, opts, "--sampling-limit limits samples in user space");
 	if (s->conf.run && (s->conf.run->nr_eval_cpus || s->conf.run->nr_eval_pids))
 		return bpf_back__fallback(s, opts, "--perfeval-* measures samples in user space");
+	/* an inner profiler (joint analysis): its events are its outer profiler's samples too */
+	if (s->cur_owner >= 0 && s->cur_owner < s->nr_hooks && s->hooks[s->cur_owner].outer >= 0)
+		return bpf_back__fallback(s, opts,
+					  "inside another profiler's -e: its events go to that "
+					  "profiler");
 	return back_get(s, o, out);
 }
 
