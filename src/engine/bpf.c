@@ -272,10 +272,18 @@ void session__bpf_free(struct session *s)
 {
 	struct bpf_back *b = back_of(s);
 
-	if (b) {
-		back_close(&b->src);
-		free(b);
-	}
+	if (!b)
+		return;
+	back_close(&b->src);
+	/* out of the session's list before it goes: later walks of the sources must not meet it */
+	for (int i = 0; i < s->nr_sources; i++)
+		if (s->sources[i] == &b->src) {
+			memmove(&s->sources[i], &s->sources[i + 1],
+				(size_t)(s->nr_sources - i - 1) * sizeof(s->sources[0]));
+			s->nr_sources--;
+			break;
+		}
+	free(b);
 }
 
 static int keep_fd(struct bpf_back *b, int fd)
