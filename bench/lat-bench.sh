@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The latency profilers against their peers, same workloads, one run:
-#   syscalls  vs perf trace -s and a bpftrace syscall-latency script
+#   syscalls  (the ring path, --no-bpf, and the BPF back end, --bpf) vs perf
+#             trace -s and a bpftrace syscall-latency script
 #   rundelay  vs perf sched record + perf sched latency and a bpftrace runqlat
 # Per tool: the workload's slowdown against the unmonitored run, the tool's
 # CPU time (user + sys, post-processing included), the time from the stop
@@ -93,7 +94,7 @@ sc_numbers() {
 	local p
 	p=$(cat "$tmp/ls.pid")
 	case $1 in
-	perf-prof) # --perins: SYSCALL TID calls total min avg
+	perf-prof | pp-bpf) # --perins: SYSCALL TID calls total min avg
 		awk -v p="$p" '$1 == "getppid" { g += $3 } $1 == "clock_nanosleep" && $2 == p { c = $3; a = $6 }
 			END { printf "%d %d %s\n", g, c, a }' "$tmp/$1.out" ;;
 	perf-trace) # per-thread sections "comm (TID), ...", rows: syscall calls errors total min avg (msec)
@@ -137,10 +138,11 @@ END { clear(@w); clear(@o); }'
 
 echo "lat-bench: N=$n, workloads on CPU 1, tools system-wide on CPU 0, $rounds rounds"
 for ((r = 1; r <= rounds; r++)); do
-	for w in base perf-prof perf-trace bpftrace; do
+	for w in base perf-prof pp-bpf perf-trace bpftrace; do
 		case $w in
 		base) res=$(way base wl_syscalls) ;;
-		perf-prof) res=$(way perf-prof wl_syscalls "$pp" syscalls -v --perins) ;;
+		perf-prof) res=$(way perf-prof wl_syscalls "$pp" syscalls -v --no-bpf --perins) ;;
+		pp-bpf) res=$(way pp-bpf wl_syscalls "$pp" syscalls -v --bpf --perins) ;;
 		perf-trace) res=$(way perf-trace wl_syscalls perf trace -s -a) ;;
 		bpftrace) res=$(way bpftrace wl_syscalls bpftrace -e "$BT_SC") ;;
 		esac
@@ -185,6 +187,6 @@ report() {
 	done
 }
 echo; echo "syscalls (getppid_loop $n timed; numbers: getppid calls; lat_sleep's clock_nanosleep calls and avg, 200 x 2ms)"
-report sc perf-prof perf-trace bpftrace
+report sc perf-prof pp-bpf perf-trace bpftrace
 echo; echo "rundelay (perf bench sched pipe -l $n timed; numbers: lat_sleep's wakeups to switch-in and avg delay beside a spinner)"
 report rd perf-prof perf-sched bpftrace

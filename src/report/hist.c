@@ -127,6 +127,22 @@ int hist__merge(struct hist *dst, const struct hist *src)
 	return 0;
 }
 
+void hist__set_stats(struct hist *h, uint64_t count, uint64_t min, uint64_t max, uint64_t sum)
+{
+	h->count = count;
+	h->min = min;
+	h->max = max;
+	h->sum = sum;
+}
+
+void hist__for_each(const struct hist *h, void (*fn)(uint64_t lo, uint64_t n, void *arg), void *arg)
+{
+	for (unsigned b = 0; b < NBLK; b++)
+		for (unsigned s = 0; h->blk_count[b] && s < HDR_SUB; s++)
+			if (h->blk[b][s])
+				fn(bucket_lo(b, s), h->blk[b][s], arg);
+}
+
 void hist__reset(struct hist *h)
 {
 	for (int b = 0; b < NBLK; b++) {

@@ -29,6 +29,17 @@ int hist__record_n(struct hist *h, uint64_t v, uint64_t n);
 /* Add everything recorded in @src to @dst.  Returns 0 or -ENOMEM. */
 int hist__merge(struct hist *dst, const struct hist *src);
 
+/*
+ * The totals of values counted elsewhere, exactly (a BPF map's row), over
+ * the buckets recorded with hist__record_n at their low bounds: @count,
+ * @min, @max and @sum replace what the buckets gave; quantiles still come
+ * from the buckets, clamped to [min, max].
+ */
+void hist__set_stats(struct hist *h, uint64_t count, uint64_t min, uint64_t max, uint64_t sum);
+/* Call @fn for every non-empty bucket, lowest first: its low bound and its count. */
+void hist__for_each(const struct hist *h, void (*fn)(uint64_t lo, uint64_t n, void *arg),
+		    void *arg);
+
 /* Forget all values (keeps the memory for the next interval). */
 void hist__reset(struct hist *h);
 

@@ -218,6 +218,28 @@ int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, co
 	return 0;
 }
 
+static void log2_add(uint64_t lo, uint64_t n, void *arg)
+{
+	/* a bucket lies within one power of two (hist.h): its low bound's slot is its values' */
+	log2_hist__add_n(arg, lo, n);
+}
+
+int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *h, uint64_t marked)
+{
+	if (!hist__count(h))
+		return 0;
+	if (!r->total && !(r->total = hist__new()))
+		return -ENOMEM;
+	if (t->log2 && !r->log2 && !(r->log2 = calloc(1, sizeof(*r->log2))))
+		return -ENOMEM;
+	if (hist__merge(r->total, h))
+		return -ENOMEM;
+	if (t->log2)
+		hist__for_each(h, log2_add, r->log2);
+	r->marked += marked;
+	return 0;
+}
+
 static uint64_t row_sum(const struct lat_row *r)
 {
 	return r->total ? hist__sum(r->total) : 0;

@@ -69,6 +69,13 @@ struct lat_row *lat_table__row2(struct lat_table *t, uint64_t key, uint64_t key2
 /* Record one total, and one value per sub-row (@sub: as many as subs, or NULL). */
 int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, const uint64_t *sub);
 /*
+ * Record the values of @h (counted elsewhere: a BPF map's row), @marked of
+ * them marked (lat_row__mark).  Not counted above the threshold (a table
+ * with --than records one total at a time).  0 or -ENOMEM.
+ */
+struct hist;
+int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *h, uint64_t marked);
+/*
  * Count columns after max, "N (x.x%)" of the row's calls: with a threshold
  * (--than), the totals above @ns, titled ">10ms"; with a mark (@title
  * "errors"), the records lat_row__mark counted.  0 / NULL: no column.

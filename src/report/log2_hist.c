@@ -17,6 +17,11 @@ void log2_hist__add(struct log2_hist *h, uint64_t v)
 	h->slot[slot_of(v)]++;
 }
 
+void log2_hist__add_n(struct log2_hist *h, uint64_t v, uint64_t n)
+{
+	h->slot[slot_of(v)] += n;
+}
+
 uint64_t log2_hist__count(const struct log2_hist *h)
 {
 	uint64_t n = 0;

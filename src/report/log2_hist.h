@@ -24,6 +24,8 @@ struct log2_hist {
 };
 
 void log2_hist__add(struct log2_hist *h, uint64_t v);
+/* @v, @n times */
+void log2_hist__add_n(struct log2_hist *h, uint64_t v, uint64_t n);
 uint64_t log2_hist__count(const struct log2_hist *h);
 void log2_hist__reset(struct log2_hist *h);
 /* @title: the value column's title ("value", "bytes"). */

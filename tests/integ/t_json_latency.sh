@@ -232,21 +232,32 @@ check_eq "comm: escaped, UTF-8 kept, the bad byte U+FFFD" \
 
 # 5. syscalls: 200 sleeps of 2 ms and 100 failing openat
 if [ -d /sys/kernel/tracing/events/raw_syscalls/sys_enter ]; then
-	retry both_p "$T/sc" "lat_sleep 200 2 100" syscalls -p PID
-	common "$T/sc" syscalls
-	CN='select(.type == "row" and .syscall == "clock_nanosleep")'
-	OP='select(.type == "row" and .syscall == "openat")'
-	check_eq "syscalls: clock_nanosleep 200 calls, 0 errors, as the text's" \
-		"$(q "$T/sc.json" "$CN | \"\(.count) \(.errors)\"") $(row "$T/sc.txt" clock_nanosleep 2)" "200 0 200"
-	check_eq "syscalls: openat 100 calls, 100 errors" "$(q "$T/sc.json" "$OP | \"\(.count) \(.errors)\"")" "100 100"
-	mean=$(grep -o 'mean_ns=[0-9]*' "$T/sc.wl" | cut -d= -f2)
-	check "syscalls: avg_ns within 2% of the workload's mean ($mean)" near "$(q "$T/sc.json" "$CN | .avg_ns")" "$mean" 2
-	check "syscalls: total_ns as the text's (1% + 10 us a call)" \
-		near "$(q "$T/sc.json" "$CN | .total_ns")" "$(ns "$(row "$T/sc.txt" clock_nanosleep 3)")" 1 2000000
-	check_eq "syscalls: every row's calls as the text's" \
-		"$(q "$T/sc.json" 'select(.type == "row") | "\(.syscall) \(.count)"' | sort)" \
-		"$(awk 'NR > 1 && $1 !~ /:$/ && $2 ~ /^[0-9]+$/ { print $1, $2 }' "$T/sc.txt" | sort)"
-	check_eq "syscalls: exit_group closed at the exit" "$(q "$T/sc.json" 'select(.syscall == "exit_group") | .count')" 1
+	# on the default back end (BPF where the host has it) and the ring path
+	for be in "" --no-bpf; do
+		retry both_p "$T/sc$be" "lat_sleep 200 2 100" syscalls $be -p PID
+		common "$T/sc$be" "syscalls$be"
+		CN='select(.type == "row" and .syscall == "clock_nanosleep")'
+		OP='select(.type == "row" and .syscall == "openat")'
+		check_eq "syscalls$be: clock_nanosleep 200 calls, 0 errors, as the text's" \
+			"$(q "$T/sc$be.json" "$CN | \"\(.count) \(.errors)\"") $(row "$T/sc$be.txt" clock_nanosleep 2)" "200 0 200"
+		check_eq "syscalls$be: openat 100 calls, 100 errors" "$(q "$T/sc$be.json" "$OP | \"\(.count) \(.errors)\"")" "100 100"
+		mean=$(grep -o 'mean_ns=[0-9]*' "$T/sc$be.wl" | cut -d= -f2)
+		check "syscalls$be: avg_ns within 2% of the workload's mean ($mean)" near "$(q "$T/sc$be.json" "$CN | .avg_ns")" "$mean" 2
+		check "syscalls$be: total_ns as the text's (1% + 10 us a call)" \
+			near "$(q "$T/sc$be.json" "$CN | .total_ns")" "$(ns "$(row "$T/sc$be.txt" clock_nanosleep 3)")" 1 2000000
+		check_eq "syscalls$be: every row's calls as the text's" \
+			"$(q "$T/sc$be.json" 'select(.type == "row") | "\(.syscall) \(.count)"' | sort)" \
+			"$(awk 'NR > 1 && $1 !~ /:$/ && $2 ~ /^[0-9]+$/ { print $1, $2 }' "$T/sc$be.txt" | sort)"
+		check_eq "syscalls$be: exit_group closed at the exit" "$(q "$T/sc$be.json" 'select(.syscall == "exit_group") | .count')" 1
+	done
+	# --perins without --than (on BPF: the rows in the kernel): the thread as "tid"
+	retry both_p "$T/sc3" "lat_sleep 30 2 5" syscalls -p PID --syscall clock_nanosleep,openat --perins
+	common "$T/sc3" "syscalls --perins"
+	pid=$(cat "$T/sc3.wpid")
+	check_eq "syscalls --perins: the thread's rows, calls and errors" \
+		"$(q "$T/sc3.json" 'select(.type == "row") | "\(.syscall) \(.tid) \(.count) \(.errors)"' | sort)" \
+		"clock_nanosleep $pid 30 0
+openat $pid 5 5"
 
 	# --than: each slow call with both events; --perins: the thread as "tid"
 	retry both_p "$T/sc2" "lat_sleep 50 2 10 3 30" syscalls -p PID --syscall clock_nanosleep \

@@ -47,7 +47,8 @@ struct multipoint {
 	/* --json: a slow pair's line (the last two columns: its events) */
 	struct rt_col slow[LAT_MAX_KEYS + 4];
 	struct rt_desc slow_desc;
-	u64 since; /* --json: where the next table's span begins */
+	u64 since;	    /* --json: where the next table's span begins */
+	u64 open_elsewhere; /* multipoint__add_open */
 };
 
 static int opt_detail(void *data, const char *arg, char *err, size_t len)
@@ -596,10 +597,52 @@ static void heat_add(struct multipoint *mt, struct session *s, const struct mult
 				    name, ofile__strerror(-*err));
 }
 
+/* The table's row of @row for pairs @from => @to under @key, its key columns set; NULL: no memory. */
+static struct lat_row *keyed_row(struct multipoint *mt, struct lat_table *t, int from, int to,
+				 u64 key, const struct multipoint_row *row)
+{
+	struct lat_row *r =
+		lat_table__row2(t, row->key, mt->lat.perins ? key : 0, row->group, NULL);
+	struct rt_val kv[LAT_MAX_KEYS];
+	char kbuf[32];
+	int n = 0;
+
+	if (!r)
+		return NULL;
+	kv[n++] = (struct rt_val){ .s = row->label };
+	if (!mt->conf.json_row) {
+		kv[n++] = (struct rt_val){ .s = mt->names[from] };
+		kv[n++] = (struct rt_val){ .s = mt->names[to] };
+	}
+	if (mt->lat.perins)
+		kv[n++] = key_val(mt, key, kbuf, sizeof(kbuf));
+	return lat_row__set_keys(t, r, kv) ? NULL : r;
+}
+
+void multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
+			     const struct multipoint_row *row, const struct hist *h, u64 marked)
+{
+	struct lat_table *t = table(mt);
+	struct lat_row *r = t && !row->skip ? keyed_row(mt, t, from, to, key, row) : NULL;
+
+	if (t && !row->skip && (!r || lat_table__merge(t, r, h, marked)))
+		mt->failed_alloc = true;
+}
+
+void multipoint__add_exited(struct multipoint *mt, int k, u64 n)
+{
+	if (mt->store[k])
+		pairs__add_exited(mt->store[k], n);
+}
+
+void multipoint__add_open(struct multipoint *mt, u64 n)
+{
+	mt->open_elsewhere += n;
+}
+
 static void record(struct multipoint *mt, struct session *s, const struct multipoint_pair *p)
 {
 	struct multipoint_row row = { .key = (u64)p->from, .group = p->from };
-	char kbuf[32];
 	struct lat_table *t = table(mt);
 	struct lat_row *r;
 
@@ -610,21 +653,7 @@ static void record(struct multipoint *mt, struct session *s, const struct multip
 		mt->conf.row(mt->conf.arg, p, &row);
 	if (row.skip)
 		return;
-	r = lat_table__row2(t, row.key, mt->lat.perins ? p->key : 0, row.group, NULL);
-	if (r) {
-		struct rt_val kv[LAT_MAX_KEYS];
-		int n = 0;
-
-		kv[n++] = (struct rt_val){ .s = row.label };
-		if (!mt->conf.json_row) {
-			kv[n++] = (struct rt_val){ .s = mt->names[p->from] };
-			kv[n++] = (struct rt_val){ .s = mt->names[p->to] };
-		}
-		if (mt->lat.perins)
-			kv[n++] = key_val(mt, p->key, kbuf, sizeof(kbuf));
-		if (lat_row__set_keys(t, r, kv))
-			r = NULL;
-	}
+	r = keyed_row(mt, t, p->from, p->to, p->key, &row);
 	if (!r || lat_table__record(t, r, p->delta, NULL))
 		mt->failed_alloc = true;
 	else if (row.mark)
@@ -784,7 +813,7 @@ static const struct rt_desc open_desc = { .type = "summary", .cols = open_cols, 
 
 void multipoint__finish(struct multipoint *mt, struct session *s)
 {
-	u64 open = 0;
+	u64 open = mt->open_elsewhere;
 
 	if (mt->detail && detail__flush(mt->detail, s, true))
 		mt->failed_alloc = true;

@@ -151,6 +151,20 @@ bool multipoint__end(struct multipoint *mt, struct session *s, int from, int to,
 /* Drop the pending pair from @k under @key, uncounted (not wanted after all). */
 void multipoint__cancel(struct multipoint *mt, int k, u64 key);
 
+/*
+ * Pairs measured elsewhere (the BPF back end's maps): the values of @h (its
+ * count, min, max and sum exact) recorded in the row @row of pairs from
+ * point @from to @to under @key (the --perins key), @marked of them marked.
+ * No --than, --heatmap or --detail (those need each pair).
+ */
+struct hist;
+void multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
+			     const struct multipoint_row *row, const struct hist *h, u64 marked);
+/* Pending pairs from @k kept elsewhere dropped at their task's exit (counted as exited). */
+void multipoint__add_exited(struct multipoint *mt, int k, u64 n);
+/* Pairs kept elsewhere still open at the end (said with the module's own). */
+void multipoint__add_open(struct multipoint *mt, u64 n);
+
 /* Records were lost: every pending pair is dropped (counted). */
 void multipoint__lost(struct multipoint *mt);
 /* @key's task exited: its pending pairs are dropped (counted). */

@@ -196,6 +196,11 @@ const struct pairs_counts *pairs__counts(const struct pairs *p)
 	return &p->c;
 }
 
+void pairs__add_exited(struct pairs *p, u64 exited)
+{
+	p->c.exited += exited;
+}
+
 void pairs__reset_counts(struct pairs *p)
 {
 	u64 keys = p->c.keys, peak = p->c.peak_keys, evicted = p->c.evicted;

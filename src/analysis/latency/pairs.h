@@ -89,6 +89,8 @@ void pairs__for_each_pending(struct pairs *p,
 			     void (*fn)(u64 key, u64 start, void *payload, void *arg), void *arg);
 
 const struct pairs_counts *pairs__counts(const struct pairs *p);
+/* Pairs kept elsewhere (a BPF map) that were dropped: @exited at their task's exit. */
+void pairs__add_exited(struct pairs *p, u64 exited);
 void pairs__reset_counts(struct pairs *p);
 
 /*

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Latency rows kept in the kernel (the BPF back end, engine/bpf.h): a
+ * program that has measured a latency adds it to the row of a 16-byte key
+ * (two u64: a syscall and a thread, a pair of points and a key) with
+ * bpf_lat__emit_record; user space reads the rows at each interval and at
+ * the end, as report/hist.h histograms with their count, min, max and sum
+ * exact, to print through lat_table as the ring path does.
+ *
+ * In the kernel, per-CPU hash maps, updated in place (no atomics):
+ *   rows:    key -> count, marked, sum, and min/max in two slots by the
+ *            interval's parity (an interval's min and max are its own);
+ *   buckets: (key, bucket) -> count, the buckets exactly report/hist.h's
+ *            (HDR_SUB_BITS 7), kept sparsely: only those that occur.
+ * Counts and sums are cumulative, never reset: a read takes what grew
+ * since the last read, so nothing is lost to a concurrent update.  A full
+ * map counts its drops in the back end's drop slots (reported as lost).
+ */
+#ifndef PP_BPF_LAT_H
+#define PP_BPF_LAT_H
+
+#include <stdint.h>
+
+#include "engine/bpf.h"
+
+struct bpf_lat;
+struct hist;
+
+/* Stack bytes bpf_lat__emit_record needs below its @scratch offset. */
+#define BPF_LAT_SCRATCH 128
+
+/*
+ * The maps of @name's rows (@entries rows; the buckets map holds
+ * BPF_LAT_BUCKETS_PER_ROW times as many).  NULL with @err set.
+ */
+#define BPF_LAT_BUCKETS_PER_ROW 4
+struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entries, char *err,
+			     size_t errlen);
+void bpf_lat__delete(struct bpf_lat *l);
+
+/*
+ * Add the latency in @delta_reg to the row whose key (16 bytes) is on the
+ * stack at R10 + @key_off, marked when @mark_reg holds 1 (@mark_reg < 0:
+ * never).  @delta_reg and @mark_reg are R6-R9 (kept); uses R0-R5 and the
+ * stack [R10 + @scratch, + BPF_LAT_SCRATCH).
+ */
+void bpf_lat__emit_record(struct bpf_lat *l, struct bpfb *code, int16_t key_off, int delta_reg,
+			  int mark_reg, int16_t scratch);
+
+/*
+ * hist.h's bucket of the value in @src, into @dst: for v < 256 v itself,
+ * else (sh << 7) + (v >> sh) with sh = bit length - 8 (the bit length by a
+ * ladder of shifts).  Uses @t1, @t2 (all four distinct; @src kept).
+ */
+void bpf_lat__emit_bucket(struct bpfb *code, int dst, int src, int t1, int t2);
+/* The same in C, and a bucket's lowest value (hist.h's bucket_lo). */
+static inline uint64_t bpf_lat__bucket(uint64_t v)
+{
+	unsigned sh;
+
+	if (v < 256)
+		return v;
+	sh = 64 - __builtin_clzll(v) - 8;
+	return ((uint64_t)sh << 7) + (v >> sh);
+}
+static inline uint64_t bpf_lat__bucket_lo(uint64_t idx)
+{
+	uint64_t b = idx >> 7, s = idx & 127;
+
+	return b ? (128 + s) << (b - 1) : s;
+}
+
+/*
+ * The rows that grew since the last read: @fn gets each row's key and
+ * what it gained, as a histogram (count, min, max, sum exact) and the
+ * marked among them.  @next_interval: an interval ends here (the next
+ * values' min and max go to the other slot).  0 or -errno.
+ */
+int bpf_lat__read(struct bpf_lat *l, bool next_interval,
+		  void (*fn)(void *arg, const uint64_t key[2], const struct hist *h,
+			     uint64_t marked),
+		  void *arg);
+
+#endif
