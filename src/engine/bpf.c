@@ -581,6 +581,28 @@ static struct btf *kernel_btf(void)
 	return btf;
 }
 
+int bpf_back__btf_tp_args(const char *tp)
+{
+	struct btf *btf = kernel_btf();
+	const struct btf_type *t;
+	char name[96];
+	int id;
+
+	if (!btf)
+		return -ENOENT;
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return -ENOENT;
+	/* typedef -> pointer -> prototype (void *__data, the tracepoint's arguments) */
+	t = btf__type_by_id(btf, id);
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 1)
+		return -ENOENT;
+	return btf_vlen(t) - 1;
+}
+
 int bpf_back__btf_member(const char *type, const char *member, unsigned *size)
 {
 	struct btf *btf = kernel_btf();

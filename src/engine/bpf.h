@@ -166,5 +166,11 @@ int bpf_back__nr_cpus(void);
  * "pid"): >= 0, or -errno (-ENOENT: no BTF, no such type or member).
  */
 int bpf_back__btf_member(const char *type, const char *member, unsigned *size);
+/*
+ * The number of arguments a tp_btf program of tracepoint @tp gets (its
+ * typedef's prototype without the first, void *__data: sched_switch has
+ * 4 since 5.18, 3 before): >= 0, or -ENOENT.
+ */
+int bpf_back__btf_tp_args(const char *tp);
 
 #endif
