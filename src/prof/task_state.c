@@ -340,15 +340,23 @@ static void bpf_row(void *arg, unsigned key, u32 pid, u32 tid, const char *comm,
 }
 
 /*
- * The frames of the program's own call (the BPF program, its trampoline,
- * the tracepoint's plumbing) before __schedule, where the ring path's
- * callchain of sched_switch starts.
+ * The frames of the program's own call before __schedule, where the ring
+ * path's callchain of sched_switch starts: the program (its JIT address,
+ * named after whatever symbol precedes it), then the tracepoint's
+ * plumbing (bpf_trace_run4, __bpf_trace_sched_switch, __traceiter_...).
+ * Up to the last plumbing frame among the first few.
  */
-static bool plumbing(const char *sym)
+static int plumbing(const struct frame *f, int n)
 {
-	return !strncmp(sym, "bpf_", 4) || !strncmp(sym, "__bpf_", 6) ||
-	       !strncmp(sym, "__traceiter_", 12) || !strncmp(sym, "trace_", 6) ||
-	       !strcmp(sym, "[unknown]");
+	int skip = 0;
+
+	for (int i = 0; i < n && i < 8; i++)
+		if (!strncmp(f[i].sym, "bpf_trace_run", 13) || !strncmp(f[i].sym, "__bpf_trace", 11) ||
+		    !strncmp(f[i].sym, "__traceiter_", 12) || !strncmp(f[i].sym, "bpf_prog_", 9))
+			skip = i + 1;
+	while (skip < n && !strcmp(f[skip].sym, "[unknown]"))
+		skip++;
+	return skip;
 }
 
 #define BPF_MAX_FRAMES 128
@@ -372,8 +380,7 @@ static void bpf_stack(void *arg, const u64 *ips, int nr, const char *comm, unsig
 	smp.ips = chain;
 	if (ctx)
 		n = stack__frames(ctx, &smp, frames, BPF_MAX_FRAMES);
-	while (skip < n && plumbing(frames[skip].sym))
-		skip++;
+	skip = plumbing(frames, n);
 	stack_flame__add_frames(ts->flame, frames + skip, n - skip, comm, state_names[state], count,
 				ns);
 }
