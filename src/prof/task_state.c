@@ -408,6 +408,10 @@ static int ts_try_bpf(struct session *s, struct task_state *ts, const struct opt
 	char why[256] = "";
 	int err;
 
+	if (!session__event_out(s, ts))
+		return bpf_back__fallback(s, opts,
+					  "task-state inside another profiler's -e: its events go "
+					  "to that profiler");
 	if (ts->than)
 		return bpf_back__fallback(s, opts,
 					  "task-state --than: each long interval is printed "
