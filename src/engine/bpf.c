@@ -54,6 +54,7 @@ struct bpf_back {
 	u64 drops_seen[BPF_DROP_SLOTS]; /* reported so far */
 	/* targets */
 	bool targets_done;
+	bool follow_p; /* -p's new processes are targets too (per-thread profilers, --inherit) */
 	int tgids, tids, cpus; /* maps, -1: not needed */
 	int fork_prog;
 	struct btf *btf; /* vmlinux, loaded once */
@@ -394,15 +395,20 @@ static struct btf *vmlinux_btf(struct bpf_back *b)
 	return b->btf;
 }
 
-/* The last non-empty line of the verifier's log, the one that says why. */
+/* The verifier's reason: its last line that is not its statistics ("processed N insns"). */
 static void last_line(const char *log, char *out, size_t len)
 {
 	const char *end = log + strlen(log), *p;
 
-	while (end > log && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	for (p = end; p > log && p[-1] != '\n'; p--)
-		;
+	for (;;) {
+		while (end > log && (end[-1] == '\n' || end[-1] == ' '))
+			end--;
+		for (p = end; p > log && p[-1] != '\n'; p--)
+			;
+		if (p == log || (strncmp(p, "processed ", 10) && strncmp(p, "verification time", 17)))
+			break;
+		end = p;
+	}
 	snprintf(out, len, "%.*s", (int)(end - p), p);
 }
 
@@ -472,6 +478,17 @@ static int add_attach(struct bpf_back *b, struct attach a)
 	return 0;
 }
 
+int bpf_back__mark(struct bpf_back *b)
+{
+	return b->nr_att;
+}
+
+void bpf_back__rollback(struct bpf_back *b, int mark)
+{
+	if (mark >= 0 && mark < b->nr_att)
+		b->nr_att = mark;
+}
+
 int bpf_back__attach_perf(struct bpf_back *b, struct evsel *ev, int prog)
 {
 	return add_attach(b, (struct attach){ .kind = ATTACH_PERF, .ev = ev, .prog = prog });
@@ -495,8 +512,7 @@ int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog)
 /* R@dst = &map's value at @off (an array map: BPF_PSEUDO_MAP_VALUE, no helper call) */
 static void ld_value(struct bpfb *code, int dst, int map, int off)
 {
-	bpfb__emit(code, BPFB_INSN(BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_MAP_VALUE, 0, map));
-	bpfb__emit(code, BPFB_INSN(0, 0, 0, 0, off));
+	b_ldvalue(code, dst, map, off);
 }
 
 void bpf_back__emit_running(struct bpf_back *b, struct bpfb *code, int out)
@@ -533,6 +549,14 @@ u64 bpf_back__drops(struct bpf_back *b, int slot)
 	    bpf_map_lookup_elem(b->drops, &key, v))
 		return 0;
 	return v[slot];
+}
+
+int bpf_back__array_read(struct bpf_back *b, int map, void *value)
+{
+	u32 key = 0;
+
+	(void)b;
+	return bpf_map_lookup_elem(map, &key, value) ? -errno : 0;
 }
 
 int bpf_back__nr_cpus(void)
@@ -823,7 +847,13 @@ static int make_targets(struct bpf_back *b)
 			if (b->tids < 0)
 				return b->tids;
 		}
-		if ((tg->argv && tg->argv[0]) || tg->inherit) {
+		/*
+		 * As the ring path: per-thread events follow what -p's processes
+		 * create (perf's inherit); CPU-wide profilers' target set only
+		 * with --inherit.
+		 */
+		b->follow_p = tg->nr_pids && (!s->cpu_wide || tg->inherit);
+		if ((tg->argv && tg->argv[0]) || tg->inherit || b->follow_p) {
 			int err = fork_program(b);
 
 			if (!err)
@@ -847,14 +877,15 @@ static int fill_targets(struct bpf_back *b)
 {
 	struct session *s = b->s;
 	const struct target_opts *tg = s->conf.target;
-	unsigned char one = 1;
+	unsigned char one = 1, followed = 2;
 
 	if (!b->targets_done)
 		return 0;
 	for (int i = 0; b->tgids >= 0 && i < tg->nr_pids; i++) {
 		u32 k = (u32)tg->pids[i];
 
-		if (bpf_map_update_elem(b->tgids, &k, &one, BPF_ANY))
+		/* (2: followed, its children join at fork and it leaves at its exit) */
+		if (bpf_map_update_elem(b->tgids, &k, b->follow_p ? &followed : &one, BPF_ANY))
 			return session__set_err(s, -errno, "BPF: target map: %s", strerror(errno));
 	}
 	for (int i = 0; b->tids >= 0 && i < tg->nr_tids; i++) {

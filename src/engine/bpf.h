@@ -108,6 +108,14 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
  * the kernel refuses fails the open with a message.
  */
 int bpf_back__attach_perf(struct bpf_back *b, struct evsel *ev, int prog);
+/*
+ * A request that falls back to the ring path after some of its programs
+ * were asked to be attached: bpf_back__mark before the first, then
+ * bpf_back__rollback(mark) forgets the attachments asked since (their
+ * programs would otherwise run, and gate the tracepoints' perf samples).
+ */
+int bpf_back__mark(struct bpf_back *b);
+void bpf_back__rollback(struct bpf_back *b, int mark);
 int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog);
 /*
  * Attach, when the session opens, a BPF_PROG_TYPE_PERF_EVENT program to
@@ -157,6 +165,8 @@ u64 bpf_back__drops(struct bpf_back *b, int slot);
  * (@nwords of them): 0, or -errno (-ENOENT: no such key).
  */
 int bpf_back__percpu_sum(struct bpf_back *b, int map, const void *key, u64 *sum, int nwords);
+/* Read an array map's first value (not per-CPU) into @value: 0 or -errno. */
+int bpf_back__array_read(struct bpf_back *b, int map, void *value);
 /* The number of possible CPUs (a per-CPU map's value count). */
 int bpf_back__nr_cpus(void);
 

@@ -145,3 +145,9 @@ void b_lookup(struct bpfb *b, int fd, int16_t key_off)
 	b_alui(b, BPF_ADD, R2, key_off);
 	b_call(b, BPF_FUNC_map_lookup_elem);
 }
+
+void b_ldvalue(struct bpfb *b, int dst, int fd, int32_t off)
+{
+	bpfb__emit(b, BPFB_INSN(BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_MAP_VALUE, 0, fd));
+	bpfb__emit(b, BPFB_INSN(0, 0, 0, 0, off));
+}

@@ -136,6 +136,8 @@ void b_jmpi(struct bpfb *b, int op, int dst, int32_t imm, int label);
 /* goto label */
 void b_ja(struct bpfb *b, int label);
 
+/* dst = &(array map @fd's first value) + @off: no helper call (BPF_PSEUDO_MAP_VALUE) */
+void b_ldvalue(struct bpfb *b, int dst, int fd, int32_t off);
 /* R1 = map @fd, R2 = R10 + @key_off, call map_lookup_elem: R0 = the value or NULL */
 void b_lookup(struct bpfb *b, int fd, int16_t key_off);
 

@@ -16,6 +16,7 @@
 #include <errno.h>
 
 #include "analysis/latency/multipoint_ev.h"
+#include "engine/bpf.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/outfile.h"
@@ -36,6 +37,7 @@ static int mt_init(struct session *s, void *priv, const struct opt_set *opts)
 					      .cycle = mt->cycle,
 					      .lat = opt_set__get(opts, &lat_group),
 					      .key_text = ko ? ko->expr : NULL,
+					      .opts = opts,
 				      });
 	return mt->m ? 0 : -EINVAL;
 }
@@ -48,6 +50,7 @@ static int mp_init(struct session *s, void *priv, const struct opt_set *opts)
 					      .who = "mpdelay",
 					      .by_index = true,
 					      .lat = opt_set__get(opts, &lat_group_us),
+					      .opts = opts,
 				      });
 	return mt->m ? 0 : -EINVAL;
 }
@@ -87,7 +90,7 @@ const struct profiler prof_multi_trace = {
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
 						     &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &exclude_tp_group,
-						     NULL },
+						     &bpf_group, NULL },
 	.own = mt_opts,
 	.ev_attrs = mt_attrs,
 	/* a profiler in -e ("profile/-F 99/untraced/"): its samples in the --detail timelines */
@@ -112,7 +115,8 @@ const struct profiler prof_mpdelay = {
 		    "Key: the thread (with -p/-t/--), else the CPU.  --than: a bare number is us.",
 	.groups = (const struct opt_group *const[]){ &event_group, &lat_group_us, &target_group,
 						     &run_group, &ring_group, &output_group,
-						     &stack_group, &exclude_tp_group, NULL },
+						     &stack_group, &exclude_tp_group, &bpf_group,
+						     NULL },
 	.ev_attrs = (const char *const[]){ "untraced", NULL },
 	.priv_size = sizeof(struct multi_trace),
 	.init = mp_init,

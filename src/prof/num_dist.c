@@ -20,8 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/latency/bpf_lat.h"
+#include "engine/bpf.h"
 #include "engine/evspec.h"
 #include "expr/expr.h"
+#include "report/hist.h"
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
@@ -40,6 +43,8 @@ struct nd_event {
 	struct lat_row *row;   /* without --perins: its one row */
 	struct log2_hist log2; /* --hist, per interval */
 	u64 negative;	       /* values below 0, not counted (whole run) */
+	struct expr *filter;   /* the BPF back end's: the event's filter, run in its program */
+	struct evsel *ev;
 };
 
 struct num_dist {
@@ -54,6 +59,13 @@ struct num_dist {
 	bool failed_alloc;
 	bool json; /* --json */
 	u64 since; /* --json: where the next table's span begins */
+	/* the BPF back end: the rows in the kernel (bpf_lat), read at each print */
+	struct bpf_back *bpf;
+	struct bpf_lat *lat;
+	int neg_map;		/* array: each event's negative values */
+	struct nd_event **by_idx; /* the events by their index */
+	int nr_events;
+	struct session *session; /* during a read */
 };
 
 static struct nd_event *nd_of(struct num_dist *nd, struct evsel *ev)
@@ -78,6 +90,7 @@ static int compile_spec(struct session *s, struct num_dist *nd, struct ev_spec *
 		if (!e)
 			return session__set_err(s, -ENOMEM, "out of memory");
 		e->nd = nd;
+		e->ev = ev;
 		e->idx = (*idx)++;
 		ev->priv = e;
 		e->num = expr__compile(text, ev, buf, sizeof(buf));
@@ -155,6 +168,8 @@ static int make_table(struct session *s, struct num_dist *nd)
 	return 0;
 }
 
+static int nd_bpf(struct session *s, struct num_dist *nd, const struct opt_set *opts);
+
 static int num_dist_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct event_opts *ev = session__conf(s)->events;
@@ -187,8 +202,195 @@ static int num_dist_init(struct session *s, void *priv, const struct opt_set *op
 						  "alias=NAME to count it apart, or merge the two",
 						  spec->text);
 	}
-	(void)opts;
-	return make_table(s, nd);
+	nd->nr_events = idx;
+	err = make_table(s, nd);
+	return err ? err : nd_bpf(s, nd, opts);
+}
+
+
+/*
+ * The BPF back end: each event's program tests the targets and the filter,
+ * computes num= and adds it to its row (the event, with --perins its CPU
+ * or thread) in the kernel; --than's events alone reach the ring buffer
+ * (the program keeps their samples), to be printed as on the ring path.
+ */
+#define ND_KEY (-24) /* the row's key: the event's index, the instance */
+#define ND_SCRATCH (ND_KEY - BPF_LAT_SCRATCH)
+
+static int nd_program(struct num_dist *nd, struct nd_event *e, char *why, size_t len)
+{
+	struct expr_bpf_env env = { .ctx_reg = R6, .pid_tgid_reg = R9, .stack_lo = -512,
+				    .stack_hi = ND_SCRATCH };
+	struct bpfb c;
+	char err[160], buf[512];
+	int out, keep, fd, ret;
+
+	if (e->ev->filter && !(e->filter = expr__compile_filter(e->ev->filter, e->ev, buf,
+								 sizeof(buf)))) {
+		snprintf(why, len, "the filter of %.60s: %.160s", e->ev->name, buf);
+		return -EOPNOTSUPP;
+	}
+	bpfb__init(&c);
+	out = bpfb__label(&c);
+	keep = bpfb__label(&c);
+	b_mov(&c, R6, R1);
+	bpf_back__emit_running(nd->bpf, &c, out);
+	b_call(&c, BPF_FUNC_get_current_pid_tgid);
+	b_mov(&c, R9, R0);
+	b_mov(&c, R8, R0);
+	b_alui(&c, BPF_RSH, R8, 32);
+	b_mov(&c, R7, R9);
+	b_alui(&c, BPF_LSH, R7, 32);
+	b_alui(&c, BPF_RSH, R7, 32);
+	ret = bpf_back__emit_target(nd->bpf, &c, R8, R7, out, why, len);
+	if (!ret && e->filter) {
+		ret = expr__bpf(e->filter, &c, &env, why, len);
+		b_jmpi(&c, BPF_JEQ, R0, 0, out);
+	}
+	if (!ret)
+		ret = expr__bpf(e->num, &c, &env, why, len);
+	if (ret) {
+		bpfb__free(&c);
+		return ret == -EINVAL ? -EOPNOTSUPP : ret;
+	}
+	b_mov(&c, R7, R0);
+	if (expr__is_signed(e->num)) { /* a negative value is counted apart */
+		int pos = bpfb__label(&c);
+
+		b_jmpi(&c, BPF_JSGE, R7, 0, pos);
+		b_ldvalue(&c, R1, nd->neg_map, e->idx * 8);
+		b_movi(&c, R2, 1);
+		b_xadd(&c, R1, 0, R2);
+		b_ja(&c, out);
+		bpfb__here(&c, pos);
+	}
+	b_st(&c, 8, R10, ND_KEY, e->idx);
+	if (nd->perins && nd->per_thread) {
+		b_mov(&c, R1, R9);
+		b_alui(&c, BPF_LSH, R1, 32);
+		b_alui(&c, BPF_RSH, R1, 32);
+		b_stx(&c, 8, R10, ND_KEY + 8, R1);
+	} else if (nd->perins) {
+		b_call(&c, BPF_FUNC_get_smp_processor_id);
+		b_stx(&c, 8, R10, ND_KEY + 8, R0);
+	} else {
+		b_st(&c, 8, R10, ND_KEY + 8, 0);
+	}
+	bpf_lat__emit_record(nd->lat, &c, ND_KEY, R7, -1, ND_SCRATCH);
+	if (nd->than) {
+		b_ld64(&c, R1, nd->than);
+		b_jmp(&c, BPF_JGT, R7, R1, keep);
+	}
+	bpfb__here(&c, out);
+	b_ret(&c, 0);
+	if (nd->than) {
+		bpfb__here(&c, keep);
+		b_ret(&c, 1); /* --than: this sample goes to the ring buffer, to be printed */
+	}
+	fd = bpf_back__load(nd->bpf, BPF_PROG_TYPE_TRACEPOINT, "pp_numdist", &c, NULL, err,
+			    sizeof(err));
+	bpfb__free(&c);
+	if (fd < 0) {
+		snprintf(why, len, "the kernel refused the program of %.60s: %.160s", e->ev->name,
+			 err);
+		return -EOPNOTSUPP;
+	}
+	return bpf_back__attach_perf(nd->bpf, e->ev, fd);
+}
+
+static int nd_bpf(struct session *s, struct num_dist *nd, const struct opt_set *opts)
+{
+	char why[256] = "", err[160];
+	int ret = bpf_back__get(s, opts, &nd->bpf), mark;
+
+	if (ret <= 0)
+		return ret;
+	ret = 0;
+	mark = bpf_back__mark(nd->bpf);
+	nd->by_idx = calloc(nd->nr_events, sizeof(*nd->by_idx));
+	if (!nd->by_idx)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct nd_event *e = nd_of(nd, ev);
+
+		if (e)
+			nd->by_idx[e->idx] = e;
+	}
+	nd->lat = bpf_lat__new(nd->bpf, "pp_nd", bpf_back__entries(opts), err, sizeof(err));
+	if (!nd->lat)
+		return session__set_err(s, -ENOMEM, "BPF: %s", err);
+	nd->neg_map = bpf_back__map(nd->bpf, BPF_MAP_TYPE_ARRAY, "pp_nd_neg", 4,
+				    8 * nd->nr_events, 1, 0);
+	if (nd->neg_map < 0)
+		return nd->neg_map;
+	for (int i = 0; i < nd->nr_events && !ret; i++)
+		ret = nd_program(nd, nd->by_idx[i], why, sizeof(why));
+	if (!ret) {
+		session__notice(s, "the BPF back end: the numbers counted in the kernel");
+		return 0;
+	}
+	bpf_back__rollback(nd->bpf, mark);
+	bpf_lat__delete(nd->lat);
+	nd->lat = NULL;
+	nd->bpf = NULL;
+	if (ret != -EOPNOTSUPP)
+		return ret;
+	return bpf_back__fallback(s, opts, "%s", why);
+}
+
+static void log2_add(uint64_t lo, uint64_t n, void *arg)
+{
+	log2_hist__add_n(arg, lo, n);
+}
+
+/* A row the kernel added to since the last read, into the table. */
+static void nd_bpf_row(void *arg, const uint64_t key[2], const struct hist *h, uint64_t marked)
+{
+	struct num_dist *nd = arg;
+	struct nd_event *e = key[0] < (u64)nd->nr_events ? nd->by_idx[key[0]] : NULL;
+	struct lat_row *r;
+
+	(void)marked;
+	if (!e)
+		return;
+	r = e->row;
+	if (nd->perins) {
+		u32 inst = (u32)key[1];
+
+		r = lat_table__row(nd->table, (u64)e->idx << 32 | inst, e->idx, NULL);
+		if (r && set_key(nd, r, e->ev->name,
+				 nd->per_thread ? session__comm(nd->session, inst) : NULL, inst))
+			nd->failed_alloc = true;
+	}
+	if (!r || lat_table__merge(nd->table, r, h, 0))
+		nd->failed_alloc = true;
+	if (nd->hist && !nd->perins && !nd->json)
+		hist__for_each(h, log2_add, &e->log2);
+}
+
+static void nd_bpf_read(struct session *s, struct num_dist *nd, unsigned flags)
+{
+	int err;
+
+	if (!nd->lat)
+		return;
+	nd->session = s;
+	err = bpf_lat__read(nd->lat, flags, nd_bpf_row, nd);
+	if (err)
+		session__warn(s, "reading the BPF maps: %s", strerror(-err));
+}
+
+/* The negative values the kernel counted, per event. */
+static void nd_bpf_negative(struct num_dist *nd)
+{
+	u64 *v;
+
+	if (!nd->lat || !(v = calloc(nd->nr_events, sizeof(u64))))
+		return;
+	if (!bpf_back__array_read(nd->bpf, nd->neg_map, v))
+		for (int i = 0; i < nd->nr_events; i++)
+			nd->by_idx[i]->negative = v[i];
+	free(v);
 }
 
 /* The event as trace prints it, then " num=VALUE" (JSON: "num", signed or not), its stack. */
@@ -249,6 +451,11 @@ static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, str
 	if (!e)
 		return;
 	expr__eval(e->num, &ctx, &v); /* faults read as 0, counted by the expression */
+	if (nd->lat) { /* BPF: the kernel counted it, and kept this sample for --than */
+		if (nd->than && v.u > nd->than)
+			print_than(s, ev, smp, &v);
+		return;
+	}
 	if (v.is_signed && (int64_t)v.u < 0) {
 		e->negative++;
 		return;
@@ -298,12 +505,14 @@ static void reset_stats(struct session *s, struct num_dist *nd)
 
 static void num_dist_interval(struct session *s, void *priv)
 {
+	nd_bpf_read(s, priv, BPF_LAT_NEXT_INTERVAL);
 	print_stats(s, priv, STATS_INTERVAL);
 	reset_stats(s, priv);
 }
 
 static void num_dist_snapshot(struct session *s, void *priv)
 {
+	nd_bpf_read(s, priv, 0);
 	print_stats(s, priv, STATS_SO_FAR);
 }
 
@@ -333,6 +542,8 @@ static void num_dist_deinit(struct session *s, void *priv)
 	struct num_dist *nd = priv;
 
 	if (session__started(s) && nd->table) {
+		nd_bpf_read(s, nd, BPF_LAT_LAST);
+		nd_bpf_negative(nd);
 		print_stats(s, nd, STATS_END);
 		print_left_out(s, nd);
 	}
@@ -342,9 +553,14 @@ static void num_dist_deinit(struct session *s, void *priv)
 		if (!e)
 			continue;
 		expr__free(e->num);
+		expr__free(e->filter);
 		free(e);
 		ev->priv = NULL;
 	}
+	bpf_lat__delete(nd->lat);
+	nd->lat = NULL;
+	free(nd->by_idx);
+	nd->by_idx = NULL;
 	lat_table__delete(nd->table);
 	nd->table = NULL;
 	ksyms__delete(nd->ksyms);
@@ -382,8 +598,8 @@ const struct profiler prof_num_dist = {
 		"Columns: calls, total, min, avg, p50, p95, p99, max of the numbers, per event\n"
 		"(per CPU or thread with --perins); quantiles are within 0.8%.",
 	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &run_group,
-						     &ring_group, &output_group, &stack_group,
-						     &exclude_tp_group, NULL },
+						     &ring_group, &bpf_group, &output_group,
+						     &stack_group, &exclude_tp_group, NULL },
 	.own = num_dist_opts,
 	.ev_attrs = num_dist_attrs,
 	.priv_size = sizeof(struct num_dist),

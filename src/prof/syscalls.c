@@ -34,6 +34,8 @@
 #include "util/list.h"
 
 #define MAX_NR 1024 /* syscall numbers looked up by name */
+/* --perins on BPF: a read every so many exited threads (their rows leave the maps) */
+#define SC_REAP 1024
 
 struct syscalls {
 	const char *names; /* --syscall NAME[,NAME...] */
@@ -47,7 +49,9 @@ struct syscalls {
 	struct bpf_back *bpf;
 	struct bpf_lat *lat;
 	int start_map, exited_map;
-	u64 exited; /* pending at their task's exit, as last read */
+	u64 exited;	     /* pending at their task's exit, as last read */
+	unsigned forgot;     /* --perins: threads exited since the last read */
+	unsigned reap_every; /* that make a read: a 64th of the rows map, at most SC_REAP */
 	bool perins, on_bpf;
 };
 
@@ -431,12 +435,13 @@ static void sc_bpf_row(void *arg, const uint64_t key[2], const struct hist *h, u
 }
 
 /* What the maps gained since the last read, into multipoint's table. */
-static void sc_bpf_read(struct session *s, struct syscalls *sc, bool next_interval)
+static void sc_bpf_read(struct session *s, struct syscalls *sc, unsigned flags)
 {
 	u32 zero = 0;
 	u64 exited = 0;
-	int err = bpf_lat__read(sc->lat, next_interval, sc_bpf_row, sc);
+	int err = bpf_lat__read(sc->lat, flags, sc_bpf_row, sc);
 
+	sc->forgot = 0;
 	if (err)
 		session__warn(s, "reading the BPF maps: %s", strerror(-err));
 	if (!bpf_back__percpu_sum(sc->bpf, sc->exited_map, &zero, &exited, 1) &&
@@ -448,12 +453,12 @@ static void sc_bpf_read(struct session *s, struct syscalls *sc, bool next_interv
 
 static void sc_bpf_interval(struct session *s, void *priv)
 {
-	sc_bpf_read(s, priv, true);
+	sc_bpf_read(s, priv, BPF_LAT_NEXT_INTERVAL);
 }
 
 static void sc_bpf_snapshot(struct session *s, void *priv)
 {
-	sc_bpf_read(s, priv, false);
+	sc_bpf_read(s, priv, 0);
 }
 
 /* before multipoint's, which print the table */
@@ -504,6 +509,15 @@ static int sc_bpf(struct session *s, struct syscalls *sc, const struct opt_set *
 		return bpf_back__fallback(s, opts,
 					  "--heatmap: each call's time is written from "
 					  "the ring buffer");
+	/*
+	 * -C: a call whose exit was on a CPU left out stays open, and the
+	 * ring path pairs by the syscall's number, which the exit program
+	 * does not read (yet).
+	 */
+	if (t->cpus_given)
+		return bpf_back__fallback(s, opts,
+					  "-C: calls that move to a CPU left out are paired "
+					  "by their number on the ring path");
 	for (int i = 0; eo && i < eo->nr_specs; i++) {
 		const struct ev_spec *sp = &eo->specs[i];
 
@@ -526,6 +540,8 @@ static int sc_bpf(struct session *s, struct syscalls *sc, const struct opt_set *
 							   "pp_sc_exited", 4, 8, 1, 0);
 	if (sc->exited_map < 0)
 		return bpf_back__fallback(s, opts, "syscalls' maps: %s", strerror(-sc->exited_map));
+	sc->reap_every = bpf_back__entries(opts) / 64;
+	sc->reap_every = !sc->reap_every ? 1 : sc->reap_every > SC_REAP ? SC_REAP : sc->reap_every;
 	sc->lat = bpf_lat__new(sc->bpf, "pp_sc", bpf_back__entries(opts), err, sizeof(err));
 	if (!sc->lat)
 		return bpf_back__fallback(s, opts, "%s", err);
@@ -651,6 +667,18 @@ static void sc_exit(struct session *s, void *priv, const struct rec_task *t)
 	u64 *pending = multipoint__pending(sc->mt, 0, t->tid, NULL);
 	const char *name = pending ? expr__syscall_name(pending[0]) : NULL;
 
+	/*
+	 * --perins on BPF: the thread's rows leave the maps at the next read,
+	 * made every reap_every exits (a read adds to the table: the same report)
+	 */
+	if (sc->on_bpf && sc->perins) {
+		if (bpf_lat__forget(sc->lat, t->tid))
+			session__warn(s,
+				      "out of memory: the rows of thread %d stay in the BPF maps",
+				      (int)t->tid);
+		else if (++sc->forgot >= sc->reap_every)
+			sc_bpf_read(s, sc, 0);
+	}
 	/* exit and exit_group never return: the task's exit ends them */
 	if (name && (!strcmp(name, "exit") || !strcmp(name, "exit_group")))
 		multipoint__end(sc->mt, s, 0, 1, t->tid, NULL, NULL, t->time);
@@ -663,7 +691,7 @@ static void sc_deinit(struct session *s, void *priv)
 	struct syscalls *sc = priv;
 
 	if (sc->on_bpf && sc->mt && session__started(s)) {
-		sc_bpf_read(s, sc, false);
+		sc_bpf_read(s, sc, BPF_LAT_LAST);
 		multipoint__add_open(sc->mt, sc_bpf_open(sc));
 	}
 	multipoint__done(sc->mt, s);

@@ -238,7 +238,7 @@ static int top_bpf(struct session *s, struct top *t, const struct opt_set *opts)
 {
 	struct bpf_back *b;
 	char why[256] = "";
-	int ret = bpf_back__get(s, opts, &b), err = 0;
+	int ret = bpf_back__get(s, opts, &b), err = 0, mark;
 
 	if (ret <= 0)
 		return ret;
@@ -258,6 +258,7 @@ static int top_bpf(struct session *s, struct top *t, const struct opt_set *opts)
 			t->key_signed = expr__is_signed(e->key);
 		}
 	}
+	mark = bpf_back__mark(b);
 	t->bk = bkeyed__new(s, b, t->ncols, bpf_back__entries(opts));
 	if (!t->bk)
 		return -ENOMEM;
@@ -289,6 +290,7 @@ static int top_bpf(struct session *s, struct top *t, const struct opt_set *opts)
 		session__notice(s, "the BPF back end: keys counted in the kernel");
 		return 0;
 	}
+	bpf_back__rollback(b, mark); /* (the events that compiled: no program of ours runs) */
 	bkeyed__delete(t->bk);
 	t->bk = NULL;
 	if (err != -EOPNOTSUPP)

@@ -33,7 +33,7 @@ run_nd() {
 	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
 	for a in "$@"; do a=${a//PID/$pid}; args+=("${a//FD/$fd}"); done
 	rm -f "$out.err" # not an earlier run's "monitoring"
-	"$PP" num-dist -v "${args[@]}" >"$out" 2>"$out.err" &
+	"$PP" num-dist -v $BK "${args[@]}" >"$out" 2>"$out.err" &
 	p=$!
 	for ((i = 0; i < 600; i++)); do
 		grep -q '^perf-prof: monitoring: [0-9]* events enabled' "$out.err" && break
@@ -52,64 +52,83 @@ run_nd() {
 EV='syscalls:sys_enter_write/fd==FD && common_pid==PID/num=count/'
 E=syscalls:sys_enter_write
 
+# the checks, on each back end: the kernel's maps (BPF, the default where the
+# host has it) and the ring path (--no-bpf); -v says which ran
+suite() {
+bk=$1
+BK=$2
 # the statistics and the histogram
-run_nd "$T/a" -e "$EV" --hist
-check_eq "exit status" "$(cat "$T/a.rc")" 0
-check "workload ran to its end" grep -q '^done 100' "$T/a.wl"
-check_eq "calls" "$(row "$T/a" $E 2)" 100
-check_eq "total" "$(row "$T/a" $E 3)" 5050
-check_eq "min" "$(row "$T/a" $E 4)" 1
-check_eq "avg" "$(row "$T/a" $E 5)" 50.50
+run_nd "$T/$bk.a" -e "$EV" --hist
+check_eq "[$bk] exit status" "$(cat "$T/$bk.a.rc")" 0
+check "[$bk] workload ran to its end" grep -q '^done 100' "$T/$bk.a.wl"
+check_eq "[$bk] calls" "$(row "$T/$bk.a" $E 2)" 100
+check_eq "[$bk] total" "$(row "$T/$bk.a" $E 3)" 5050
+check_eq "[$bk] min" "$(row "$T/$bk.a" $E 4)" 1
+check_eq "[$bk] avg" "$(row "$T/$bk.a" $E 5)" 50.50
 # the histogram's stated error: 2^-7 of the value
-check_range "p50 within 0.8% of 50" "$(row "$T/a" $E 6)" 49.6 50.4
-check_range "p95 within 0.8% of 95" "$(row "$T/a" $E 7)" 94.2 95.8
-check_range "p99 within 0.8% of 99" "$(row "$T/a" $E 8)" 98.2 99.8
-check_eq "max" "$(row "$T/a" $E 9)" 100
-check_eq "histogram lines sum to 100" \
-	"$(awk '$2 == "->" && $4 == ":" { n += $5 } END { print n }' "$T/a")" 100
-check_eq "histogram slots 1,2,4,...,32,37" \
-	"$(awk '$2 == "->" { printf "%s-%s:%s ", $1, $3, $5 }' "$T/a")" \
+check_range "[$bk] p50 within 0.8% of 50" "$(row "$T/$bk.a" $E 6)" 49.6 50.4
+check_range "[$bk] p95 within 0.8% of 95" "$(row "$T/$bk.a" $E 7)" 94.2 95.8
+check_range "[$bk] p99 within 0.8% of 99" "$(row "$T/$bk.a" $E 8)" 98.2 99.8
+check_eq "[$bk] max" "$(row "$T/$bk.a" $E 9)" 100
+check_eq "[$bk] histogram lines sum to 100" \
+	"$(awk '$2 == "->" && $4 == ":" { n += $5 } END { print n }' "$T/$bk.a")" 100
+check_eq "[$bk] histogram slots 1,2,4,...,32,37" \
+	"$(awk '$2 == "->" { printf "%s-%s:%s ", $1, $3, $5 }' "$T/$bk.a")" \
 	"0-1:1 2-3:2 4-7:4 8-15:8 16-31:16 32-63:32 64-127:37 "
 
 # --than: the events above N, as trace prints them, with num=
-run_nd "$T/b" -e "$EV" --than 90
-check_eq "--than exit status" "$(cat "$T/b.rc")" 0
-check_eq "--than 90 prints 10 lines" "$(grep -c " $E: .* num=[0-9]*$" "$T/b")" 10
-check_eq "--than lines carry 91..100" \
-	"$(grep -o ' num=[0-9]*$' "$T/b" | cut -d= -f2 | tr '\n' ' ')" \
+run_nd "$T/$bk.b" -e "$EV" --than 90
+check_eq "[$bk] --than exit status" "$(cat "$T/$bk.b.rc")" 0
+check_eq "[$bk] --than 90 prints 10 lines" "$(grep -c " $E: .* num=[0-9]*$" "$T/$bk.b")" 10
+check_eq "[$bk] --than lines carry 91..100" \
+	"$(grep -o ' num=[0-9]*$' "$T/$bk.b" | cut -d= -f2 | tr '\n' ' ')" \
 	"91 92 93 94 95 96 97 98 99 100 "
-check "--than lines name the workload" grep -q " write_n *[0-9]* \[[0-9]*\] $E: " "$T/b"
-check_eq "--than keeps the table" "$(row "$T/b" $E 2)" 100
+check "[$bk] --than lines name the workload" grep -q " write_n *[0-9]* \[[0-9]*\] $E: " "$T/$bk.b"
+check_eq "[$bk] --than keeps the table" "$(row "$T/$bk.b" $E 2)" 100
 
 # alias= names the row; --perins splits by thread (by CPU without -p/-t/--)
-run_nd "$T/c" -e "${EV%/}/alias=wr/" --perins -p PID
-check_eq "alias and --perins: calls of the thread" \
-	"$(awk '$1 == "wr" && $2 == "write_n" { print $4 }' "$T/c")" 100
+run_nd "$T/$bk.c" -e "${EV%/}/alias=wr/" --perins -p PID
+check_eq "[$bk] alias and --perins: calls of the thread" \
+	"$(awk '$1 == "wr" && $2 == "write_n" { print $4 }' "$T/$bk.c")" 100
 
 # --perins --hist: a log2 histogram per thread, under its name
-run_nd "$T/h" -e "$EV" --perins --hist -p PID
-pid=$(grep -o 'pid=[0-9]*' "$T/h.wl" | cut -d= -f2)
-check "--perins --hist: a histogram titled by the thread" \
-	grep -qx "$E write_n $pid (EVENT COMM TID)" "$T/h"
-check_eq "--perins --hist: its lines sum to 100" \
-	"$(awk '$2 == "->" && $4 == ":" { n += $5 } END { print n }' "$T/h")" 100
-check_eq "--perins --hist: slots 1,2,4,...,32,37" \
-	"$(awk '$2 == "->" { printf "%s-%s:%s ", $1, $3, $5 }' "$T/h")" \
+run_nd "$T/$bk.h" -e "$EV" --perins --hist -p PID
+pid=$(grep -o 'pid=[0-9]*' "$T/$bk.h.wl" | cut -d= -f2)
+check "[$bk] --perins --hist: a histogram titled by the thread" \
+	grep -qx "$E write_n $pid (EVENT COMM TID)" "$T/$bk.h"
+check_eq "[$bk] --perins --hist: its lines sum to 100" \
+	"$(awk '$2 == "->" && $4 == ":" { n += $5 } END { print n }' "$T/$bk.h")" 100
+check_eq "[$bk] --perins --hist: slots 1,2,4,...,32,37" \
+	"$(awk '$2 == "->" { printf "%s-%s:%s ", $1, $3, $5 }' "$T/$bk.h")" \
 	"0-1:1 2-3:2 4-7:4 8-15:8 16-31:16 32-63:32 64-127:37 "
 
 # a filter the kernel refuses (a field compared with a field) runs in user space,
 # exactly: of the writes of 1..100 bytes, those with count > fd
-run_nd "$T/u" -e "${EV%%/num=*}"' && count>fd/num=count/'
-fd=$(grep -o 'fd=[0-9]*' "$T/u.wl" | cut -d= -f2)
-check_eq "user-space filter: exit status" "$(cat "$T/u.rc")" 0
-check "user-space filter: said once" \
-	test "$(grep -c "filter '.*count>fd' on $E runs in user space" "$T/u.err")" -eq 1
-wpid=$(grep -o 'pid=[0-9]*' "$T/u.wl" | cut -d= -f2)
-check "user-space filter: the kernel keeps the clauses it takes" \
-	grep -q "(the kernel keeps 'fd==$fd && common_pid==$wpid')" "$T/u.err"
-check_eq "user-space filter: calls 100 - fd" "$(row "$T/u" $E 2)" $((100 - fd))
-check_eq "user-space filter: total" "$(row "$T/u" $E 3)" $((5050 - fd * (fd + 1) / 2))
-check_eq "user-space filter: min fd + 1" "$(row "$T/u" $E 4)" $((fd + 1))
+run_nd "$T/$bk.u" -e "${EV%%/num=*}"' && count>fd/num=count/'
+fd=$(grep -o 'fd=[0-9]*' "$T/$bk.u.wl" | cut -d= -f2)
+check_eq "[$bk] user-space filter: exit status" "$(cat "$T/$bk.u.rc")" 0
+check "[$bk] user-space filter: said once" \
+	test "$(grep -c "filter '.*count>fd' on $E runs in user space" "$T/$bk.u.err")" -eq 1
+wpid=$(grep -o 'pid=[0-9]*' "$T/$bk.u.wl" | cut -d= -f2)
+check "[$bk] user-space filter: the kernel keeps the clauses it takes" \
+	grep -q "(the kernel keeps 'fd==$fd && common_pid==$wpid')" "$T/$bk.u.err"
+check_eq "[$bk] user-space filter: calls 100 - fd" "$(row "$T/$bk.u" $E 2)" $((100 - fd))
+check_eq "[$bk] user-space filter: total" "$(row "$T/$bk.u" $E 3)" $((5050 - fd * (fd + 1) / 2))
+check_eq "[$bk] user-space filter: min fd + 1" "$(row "$T/$bk.u" $E 4)" $((fd + 1))
+
+if [ "$bk" = bpf ]; then
+	check "[$bk] -v: counted in the kernel" grep -q "the BPF back end: the numbers counted in the kernel" "$T/$bk.a.err"
+else
+	check "[$bk] -v: no BPF" test "$(grep -c "BPF back end" "$T/$bk.a.err")" -eq 0
+fi
+}
+# the host's word, not ours: can a tracepoint BPF program load here?
+if bpftool feature probe kernel 2>/dev/null | grep -q "program_type tracepoint is available"; then
+	suite bpf ""
+else
+	skip "no BPF here: the BPF back end's checks"
+fi
+suite ring --no-bpf
 
 # usage errors: status 2 and the message
 "$PP" num-dist -e "$E//num=cnt+1/" >"$T/e1" 2>&1

@@ -133,6 +133,22 @@ check_eq "[$bk] -- CMD: its children counted" \
 check_eq "[$bk] -C 1, the workload on CPU 1" "$(awk '$2 == "getppid_loop" { print $3 }' "$T/$bk.g")" 300
 "$PP" top $BK -e "$G//" -C 0 -- taskset -c 1 "$W/getppid_loop" 300 >"$T/$bk.h" 2>&1
 check_eq "[$bk] -C 0, the workload on CPU 1" "$(grep -c getppid_loop "$T/$bk.h")" 0
+# -p PID: the processes it creates after the start are counted too
+rm -f "$T/$bk.fg.fifo" "$T/$bk.fg.out" "$T/$bk.fg.err"
+mkfifo "$T/$bk.fg.fifo"
+exec {ffd}<>"$T/$bk.fg.fifo"
+spawn fg bash -c 'exec "$0" 500 1000 --wait <"$1" >"$2"' "$W/fork_getppid" "$T/$bk.fg.fifo" \
+	"$T/$bk.fg.wl"
+wait_for "$T/$bk.fg.wl" '^ready' "$fg"
+"$PP" top -v $BK -e "$G//" -p "$fg" >"$T/$bk.fg.out" 2>"$T/$bk.fg.err" &
+k=$!
+wait_for "$T/$bk.fg.err" '^perf-prof: monitoring:' $k
+echo go >&$ffd
+wait $k
+exec {ffd}>&-
+reap "$fg"
+check_eq "[$bk] -p: its child's calls counted too" \
+	"$(awk '$2 == "fork_getppid" { s += $3 } END { print s + 0 }' "$T/$bk.fg.out")" 1500
 if [ "$bk" = bpf ]; then
 	check "[$bk] -v: counted in the kernel" grep -q "the BPF back end: keys counted in the kernel" "$T/$bk.a.err"
 	check "[$bk] -v: --only-comm goes the ring path, saying why" grep -q "the ring path: --only-comm" "$T/$bk.d.err"
@@ -186,6 +202,14 @@ if bpf_host; then
 		sleep 0.1
 	done
 	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
+
+	# a request that falls back after its first event compiled: no program of ours
+	# stays attached (it would keep that event's samples from the ring)
+	"$PP" top -v -e "$G//key=common_pid/,syscalls:sys_enter_getpid//key=common_pid+_time*0/" \
+		-- "$W/getppid_loop" 100 >"$T/rb" 2>"$T/rb.err"
+	check "fallback: said under -v" grep -q "the ring path: .*_time" "$T/rb.err"
+	check_eq "fallback: the first event still counted" \
+		"$(awk '$1 ~ /^[0-9]+$/ { print $2 }' "$T/rb")" 100
 
 	# both back ends count the same syscalls of a workload and its children, from its exec
 	for b in --bpf --no-bpf; do

@@ -47,6 +47,9 @@ struct bpf_lat {
 	int ncpu;
 	struct lrow *lrows;
 	struct lbucket *lbuckets;
+	unsigned entries; /* rows the map holds */
+	uint64_t *gone;	  /* bpf_lat__forget's second key words, until a reap */
+	size_t nr_gone, cap_gone;
 	/* the read in progress: the interval it reads, whom it gives the rows */
 	uint64_t ival;
 	void (*fn)(void *arg, const uint64_t key[2], const struct hist *h, uint64_t marked);
@@ -72,6 +75,7 @@ struct bpf_lat *bpf_lat__new_sized(struct bpf_back *b, const char *name, unsigne
 		return NULL;
 	}
 	l->b = b;
+	l->entries = entries;
 	l->ncpu = bpf_back__nr_cpus();
 	if (l->ncpu <= 0) {
 		snprintf(err, errlen, "no possible CPUs");
@@ -130,6 +134,7 @@ void bpf_lat__delete(struct bpf_lat *l)
 		HASH_DEL(l->lbuckets, k);
 		free(k);
 	}
+	free(l->gone);
 	free(l); /* the maps are the session's */
 }
 
@@ -404,18 +409,75 @@ static int read_row(struct bpf_lat *l, const void *kp, const uint64_t *vals)
 	}
 	hist__set_stats(r->h, count - r->count, min, max, sum - r->sum);
 	l->fn(l->arg, key, r->h, marked - r->marked);
-	hist__reset(r->h);
+	/* its buckets are in the table's row now: no second copy kept */
+	hist__delete(r->h);
+	r->h = NULL;
 	r->count = count;
 	r->marked = marked;
 	r->sum = sum;
 	return 0;
 }
 
-int bpf_lat__read(struct bpf_lat *l, bool next_interval,
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool gone(const struct bpf_lat *l, uint64_t key1)
+{
+	return bsearch(&key1, l->gone, l->nr_gone, sizeof(key1), cmp_u64) != NULL;
+}
+
+/*
+ * After a read: the forgotten keys' buckets and rows taken out of the maps
+ * (lookup and delete: what came since the read, a reused thread id's, is
+ * taken too and reported), and out of what we remember.
+ */
+static int reap(struct bpf_lat *l)
+{
+	size_t vsz = (size_t)l->ncpu * V_WORDS * sizeof(uint64_t);
+	uint64_t *vals = malloc(vsz);
+	struct lbucket *k, *kt;
+	struct lrow *r, *rt;
+	int err = 0;
+
+	if (!vals)
+		return -ENOMEM;
+	qsort(l->gone, l->nr_gone, sizeof(*l->gone), cmp_u64);
+	HASH_ITER(hh, l->lbuckets, k, kt)
+	{
+		if (!gone(l, k->key[1]))
+			continue;
+		if (!bpf_map_lookup_and_delete_elem(l->buckets, k->key, vals) &&
+		    (err = read_bucket(l, k->key, vals)))
+			break;
+		HASH_DEL(l->lbuckets, k);
+		free(k);
+	}
+	HASH_ITER(hh, l->lrows, r, rt)
+	{
+		if (err || !gone(l, r->key[1]))
+			continue;
+		if (!bpf_map_lookup_and_delete_elem(l->rows, r->key, vals) &&
+		    (err = read_row(l, r->key, vals)))
+			break;
+		HASH_DEL(l->lrows, r);
+		hist__delete(r->h);
+		free(r);
+	}
+	l->nr_gone = 0;
+	free(vals);
+	return err;
+}
+
+int bpf_lat__read(struct bpf_lat *l, unsigned flags,
 		  void (*fn)(void *arg, const uint64_t key[2], const struct hist *h,
 			     uint64_t marked),
 		  void *arg)
 {
+	bool next_interval = flags & BPF_LAT_NEXT_INTERVAL;
 	int err;
 
 	l->ival = l->cur;
@@ -429,7 +491,26 @@ int bpf_lat__read(struct bpf_lat *l, bool next_interval,
 			return err;
 		l->cur = e;
 	}
-	if ((err = each_entry(l, l->buckets, 24, 1, read_bucket)))
+	if ((err = each_entry(l, l->buckets, 24, 1, read_bucket)) ||
+	    (err = each_entry(l, l->rows, 16, V_WORDS, read_row)))
 		return err;
-	return each_entry(l, l->rows, 16, V_WORDS, read_row);
+	/* deletes cost (the kernel frees each element): only when the rows fill half the map */
+	if (!l->nr_gone || (flags & BPF_LAT_LAST) || HASH_COUNT(l->lrows) < l->entries / 2)
+		return 0;
+	return reap(l);
+}
+
+int bpf_lat__forget(struct bpf_lat *l, uint64_t key1)
+{
+	if (l->nr_gone == l->cap_gone) {
+		size_t cap = l->cap_gone ? 2 * l->cap_gone : 64;
+		uint64_t *g = realloc(l->gone, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		l->gone = g;
+		l->cap_gone = cap;
+	}
+	l->gone[l->nr_gone++] = key1;
+	return 0;
 }

@@ -83,12 +83,25 @@ static inline uint64_t bpf_lat__bucket_lo(uint64_t idx)
 /*
  * The rows that grew since the last read: @fn gets each row's key and
  * what it gained, as a histogram (count, min, max, sum exact) and the
- * marked among them.  @next_interval: an interval ends here (the next
- * values' min and max go to the other slot).  0 or -errno.
+ * marked among them.  @flags: BPF_LAT_NEXT_INTERVAL, an interval ends
+ * here (the next values' min and max go to the other slot);
+ * BPF_LAT_LAST, the run's last read (nothing to make room for).  Reads
+ * add up: any number of them between two prints give the interval's
+ * values.  0 or -errno.
  */
-int bpf_lat__read(struct bpf_lat *l, bool next_interval,
+#define BPF_LAT_NEXT_INTERVAL 0x1
+#define BPF_LAT_LAST 0x2
+int bpf_lat__read(struct bpf_lat *l, unsigned flags,
 		  void (*fn)(void *arg, const uint64_t key[2], const struct hist *h,
 			     uint64_t marked),
 		  void *arg);
+
+/*
+ * The rows whose second key word is @key1 (a thread that exited) are
+ * taken out of the maps at the end of a read once the rows fill half the
+ * map, with what they hold then (reported by that read): the maps keep
+ * room for the live keys.  0 or -ENOMEM.
+ */
+int bpf_lat__forget(struct bpf_lat *l, uint64_t key1);
 
 #endif

@@ -623,7 +623,14 @@ void multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
 			     const struct multipoint_row *row, const struct hist *h, u64 marked)
 {
 	struct lat_table *t = table(mt);
-	struct lat_row *r = t && !row->skip ? keyed_row(mt, t, from, to, key, row) : NULL;
+	struct multipoint_row own = { .key = (u64)from, .group = from };
+	struct lat_row *r;
+
+	if (!row) {
+		snprintf(own.label, sizeof(own.label), "%s", mt->labels[from]);
+		row = &own;
+	}
+	r = t && !row->skip ? keyed_row(mt, t, from, to, key, row) : NULL;
 
 	if (t && !row->skip && (!r || lat_table__merge(t, r, h, marked)))
 		mt->failed_alloc = true;
@@ -633,6 +640,12 @@ void multipoint__add_exited(struct multipoint *mt, int k, u64 n)
 {
 	if (mt->store[k])
 		pairs__add_exited(mt->store[k], n);
+}
+
+void multipoint__add_dropped(struct multipoint *mt, int k, u64 replaced, u64 backwards)
+{
+	if (mt->store[k])
+		pairs__add_dropped(mt->store[k], replaced, backwards);
 }
 
 void multipoint__add_open(struct multipoint *mt, u64 n)

@@ -154,7 +154,8 @@ void multipoint__cancel(struct multipoint *mt, int k, u64 key);
 /*
  * Pairs measured elsewhere (the BPF back end's maps): the values of @h (its
  * count, min, max and sum exact) recorded in the row @row of pairs from
- * point @from to @to under @key (the --perins key), @marked of them marked.
+ * point @from to @to under @key (the --perins key), @marked of them marked
+ * (@row NULL: the pair's own row, as multipoint__end records it).
  * No --than, --heatmap or --detail (those need each pair).
  */
 struct hist;
@@ -162,6 +163,8 @@ void multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
 			     const struct multipoint_row *row, const struct hist *h, u64 marked);
 /* Pending pairs from @k kept elsewhere dropped at their task's exit (counted as exited). */
 void multipoint__add_exited(struct multipoint *mt, int k, u64 n);
+/* ... started again before an end, and ended before they started (counted as such). */
+void multipoint__add_dropped(struct multipoint *mt, int k, u64 replaced, u64 backwards);
 /* Pairs kept elsewhere still open at the end (said with the module's own). */
 void multipoint__add_open(struct multipoint *mt, u64 n);
 

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/latency/multipoint_bpf.h"
 #include "analysis/latency/multipoint_ev.h"
+#include "engine/bpf.h"
 #include "expr/expr.h"
 #include "sym/ksyms.h"
 
@@ -36,6 +38,7 @@ struct multipoint_ev {
 	struct ksyms *ksyms;
 	struct inner_key *inner; /* KEY_EXPR: inner profilers' events with a key= */
 	int nr_inner;
+	struct mpbpf *bpf; /* on the BPF back end */
 };
 
 static struct expr *compile(struct session *s, struct multipoint_ev *m, struct evsel *ev,
@@ -131,6 +134,66 @@ static void name_points(struct multipoint_ev *m, const struct multipoint_ev_conf
 }
 
 static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
+/*
+ * The BPF back end if the host and the request allow it (1), else the ring
+ * path (0, said under -v; --bpf: a usage error), or -errno.
+ */
+static int try_bpf(struct session *s, struct multipoint_ev *m, const struct multipoint_ev_conf *c)
+{
+	const struct event_opts *eo = session__conf(s)->events;
+	const struct lat_opts *lo = c->lat;
+	struct mpbpf_event *evs;
+	int n = 0, ret;
+
+	if (!c->opts)
+		return 0;
+	if (lo && lo->than)
+		return bpf_back__fallback(s, c->opts,
+					  "--than: each slow pair's events are "
+					  "printed from the ring buffer");
+	if (lo && lo->heatmap)
+		return bpf_back__fallback(s, c->opts,
+					  "--heatmap: each pair's time is written "
+					  "from the ring buffer");
+	if (session__stacks_for_all(s))
+		return bpf_back__fallback(s, c->opts, "-g: stacks are read from the ring buffer");
+	for (int i = 0; i < eo->nr_specs; i++)
+		if (eo->specs[i].profiler)
+			return bpf_back__fallback(s, c->opts,
+						  "'%s': a profiler in -e reads the ring buffer",
+						  eo->specs[i].text);
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next)
+		n++;
+	if (!(evs = calloc((size_t)n + 1, sizeof(*evs))))
+		return session__set_err(s, -ENOMEM, "out of memory");
+	n = 0;
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct mt_event *e = ev->priv;
+
+		if (ev->handler != on_sample || e->owner != m)
+			continue;
+		evs[n++] = (struct mpbpf_event){
+			.ev = ev, .point = e->point, .key = e->key, .role = e->role
+		};
+	}
+	ret = mpbpf__new(s, c->opts,
+			 &(struct mpbpf_conf){
+				 .mt = m->mt,
+				 .nr_points = m->nr_points,
+				 .cycle = c->cycle,
+				 .perins = lo && lo->perins,
+				 .key_mode = m->key_mode == KEY_EXPR	 ? MPBPF_KEY_EXPR
+					     : m->key_mode == KEY_THREAD ? MPBPF_KEY_THREAD
+									 : MPBPF_KEY_CPU,
+				 .events = evs,
+				 .nr_events = n,
+			 },
+			 &m->bpf);
+	free(evs);
+	return ret;
+}
+
 static void on_inner(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 static int on_started(struct session *s, void *priv);
 /* its own set: an inner profiler's samples (on_inner) and their keys */
@@ -251,7 +314,8 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 			goto fail;
 		}
 	}
-	if (multipoint__ready(m->mt, s) || session__add_ops(s, &mpev_ops, m))
+	if (try_bpf(s, m, c) < 0 || multipoint__ready(m->mt, s) ||
+	    session__add_ops(s, &mpev_ops, m))
 		goto fail;
 	return m;
 fail:
@@ -276,7 +340,9 @@ void multipoint_ev__delete(struct multipoint_ev *m, struct session *s)
 	for (int i = 0; i < m->nr_inner; i++)
 		expr__free(m->inner[i].key);
 	free(m->inner);
+	mpbpf__finish(m->bpf, s);
 	multipoint__done(m->mt, s);
+	mpbpf__delete(m->bpf);
 	ksyms__delete(m->ksyms);
 	free(m);
 }

@@ -6,7 +6,8 @@
  * bit 1 may close one) narrows what an event does.  An event at point k
  * closes the pair from k-1 (the last point with --cycle), then opens the
  * pair from k.  Keys other than the CPU cross CPUs: the session is asked
- * for time order.
+ * for time order.  On the BPF back end (where the request compiles: see
+ * multipoint_bpf.h) the same rules run in the kernel.
  */
 #ifndef PP_MULTIPOINT_EV_H
 #define PP_MULTIPOINT_EV_H
@@ -19,6 +20,8 @@ struct multipoint_ev_conf {
 	bool cycle;
 	const struct lat_opts *lat;
 	const char *key_text; /* -k EXPR, NULL none */
+	/* its options (bpf_group: the back end, analysis/latency/multipoint_bpf.h); NULL: ring */
+	const struct opt_set *opts;
 };
 
 struct multipoint_ev;

@@ -201,6 +201,12 @@ void pairs__add_exited(struct pairs *p, u64 exited)
 	p->c.exited += exited;
 }
 
+void pairs__add_dropped(struct pairs *p, u64 replaced, u64 backwards)
+{
+	p->c.replaced += replaced;
+	p->c.backwards += backwards;
+}
+
 void pairs__reset_counts(struct pairs *p)
 {
 	u64 keys = p->c.keys, peak = p->c.peak_keys, evicted = p->c.evicted;

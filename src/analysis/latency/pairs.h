@@ -91,6 +91,8 @@ void pairs__for_each_pending(struct pairs *p,
 const struct pairs_counts *pairs__counts(const struct pairs *p);
 /* Pairs kept elsewhere (a BPF map) that were dropped: @exited at their task's exit. */
 void pairs__add_exited(struct pairs *p, u64 exited);
+/* ... started again before an end (@replaced), ended before they started (@backwards). */
+void pairs__add_dropped(struct pairs *p, u64 replaced, u64 backwards);
 void pairs__reset_counts(struct pairs *p);
 
 /*
