@@ -387,9 +387,9 @@ static void bpf_stack(void *arg, const u64 *ips, int nr, const char *comm, unsig
 
 static const struct ts_bpf_ops bpf_read_ops = { .row = bpf_row, .stack = bpf_stack };
 
-static void bpf_read(struct session *s, struct task_state *ts, bool interval)
+static void bpf_read(struct session *s, struct task_state *ts, bool interval, bool last)
 {
-	int err = ts_bpf__read(ts->bpf, interval, &bpf_read_ops, ts);
+	int err = ts_bpf__read(ts->bpf, interval, last, &bpf_read_ops, ts);
 
 	if (err)
 		session__warn(s, "reading the BPF maps: %s", strerror(-err));
@@ -486,6 +486,12 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 				&ts->flame);
 	if (err)
 		return err;
+	/*
+	 * A target's switch-in and wakeup come from other tasks: per CPU even
+	 * for -p (on BPF too: -p's threads, not the processes they start, as
+	 * on the ring path)
+	 */
+	session__want_cpu_wide(s);
 	err = ts_try_bpf(s, ts, opts);
 	if (err < 0)
 		return err;
@@ -495,9 +501,8 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 								   .name = "dummy" })
 			       ? 0
 			       : -EINVAL;
-	/* every context switch of the host, in time order, per CPU even for -p */
+	/* every context switch of the host, in time order */
 	session__want_order(s);
-	session__want_cpu_wide(s);
 	session__want_pages(s, 512);
 	if (session__add_ops(s, &ts_ring_ops, ts))
 		return -ENOMEM;
@@ -766,7 +771,7 @@ static void task_state_interval(struct session *s, void *priv)
 	struct task_state *ts = priv;
 
 	if (ts->bpf)
-		bpf_read(s, ts, true);
+		bpf_read(s, ts, true, false);
 	print_stats(s, ts, STATS_INTERVAL);
 	reset_stats(ts);
 	stack_flame__interval(ts->flame, s);
@@ -777,7 +782,7 @@ static void task_state_snapshot(struct session *s, void *priv)
 	struct task_state *ts = priv;
 
 	if (ts->bpf)
-		bpf_read(s, ts, false);
+		bpf_read(s, ts, false, false);
 	print_stats(s, priv, STATS_SO_FAR);
 }
 
@@ -787,7 +792,7 @@ static void task_state_deinit(struct session *s, void *priv)
 	bool ran = session__started(s);
 
 	if (ran && ts->bpf)
-		bpf_read(s, ts, false);
+		bpf_read(s, ts, false, true);
 	if (ran)
 		print_stats(s, ts, STATS_END);
 	stack_flame__close(ts->flame, s, "task-state");

@@ -75,7 +75,7 @@ struct bpf_lat *bpf_lat__new_sized(struct bpf_back *b, const char *name, unsigne
 		return NULL;
 	}
 	l->b = b;
-	l->entries = entries;
+	l->entries = rows;
 	l->ncpu = bpf_back__nr_cpus();
 	if (l->ncpu <= 0) {
 		snprintf(err, errlen, "no possible CPUs");

@@ -676,6 +676,9 @@ static int read_comms(struct ts_bpf *t, u32 **dead, int *nr_dead)
 				*dead = d;
 			}
 			(*dead)[(*nr_dead)++] = key;
+			/* its rows leave the maps when they fill (with their values then) */
+			if (t->conf.perins && bpf_lat__forget(t->lat, key))
+				return -ENOMEM;
 		}
 		if (!t->conf.perins)
 			continue;
@@ -759,7 +762,8 @@ out:
 	return err;
 }
 
-int ts_bpf__read(struct ts_bpf *t, bool interval, const struct ts_bpf_ops *ops, void *arg)
+int ts_bpf__read(struct ts_bpf *t, bool interval, bool last, const struct ts_bpf_ops *ops,
+		 void *arg)
 {
 	u32 *dead = NULL;
 	int nr_dead = 0, err;
@@ -768,7 +772,9 @@ int ts_bpf__read(struct ts_bpf *t, bool interval, const struct ts_bpf_ops *ops, 
 	t->arg = arg;
 	err = read_comms(t, &dead, &nr_dead);
 	if (!err)
-		err = bpf_lat__read(t->lat, interval, lat_row, t);
+		err = bpf_lat__read(t->lat,
+				    (interval ? BPF_LAT_NEXT_INTERVAL : 0) | (last ? BPF_LAT_LAST : 0),
+				    lat_row, t);
 	if (!err && t->flame >= 0)
 		err = read_flame(t);
 	for (int i = 0; i < nr_dead; i++) {

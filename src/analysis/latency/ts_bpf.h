@@ -64,8 +64,9 @@ struct ts_bpf_ops {
 	void (*stack)(void *arg, const uint64_t *ips, int nr, const char *comm, unsigned state,
 		      uint64_t count, uint64_t ns);
 };
-/* @interval: an interval ends here.  0 or -errno. */
-int ts_bpf__read(struct ts_bpf *t, bool interval, const struct ts_bpf_ops *ops, void *arg);
+/* @interval: an interval ends here; @last: the run's last read.  0 or -errno. */
+int ts_bpf__read(struct ts_bpf *t, bool interval, bool last, const struct ts_bpf_ops *ops,
+		 void *arg);
 
 /* Intervals so far whose switch-in was not traced, closed at the next switch-out. */
 uint64_t ts_bpf__unseen(struct ts_bpf *t);
