@@ -351,7 +351,8 @@ static int plumbing(const struct frame *f, int n)
 	int skip = 0;
 
 	for (int i = 0; i < n && i < 8; i++)
-		if (!strncmp(f[i].sym, "bpf_trace_run", 13) || !strncmp(f[i].sym, "__bpf_trace", 11) ||
+		if (!strncmp(f[i].sym, "bpf_trace_run", 13) ||
+		    !strncmp(f[i].sym, "__bpf_trace", 11) ||
 		    !strncmp(f[i].sym, "__traceiter_", 12) || !strncmp(f[i].sym, "bpf_prog_", 9))
 			skip = i + 1;
 	while (skip < n && !strcmp(f[skip].sym, "[unknown]"))
@@ -439,8 +440,9 @@ static int ts_try_bpf(struct session *s, struct task_state *ts, const struct opt
 		return session__set_err(s, err, "task-state: %s", why);
 	if (err)
 		return session__strerror(s) ? err : session__set_err(s, err, "out of memory");
-	session__notice(s, "the BPF back end: off-CPU intervals paired and timed in the kernel "
-			   "(tp_btf sched_switch, sched_wakeup%s)",
+	session__notice(s,
+			"the BPF back end: off-CPU intervals paired and timed in the kernel "
+			"(tp_btf sched_switch, sched_wakeup%s)",
 			stacks ? "; kernel stacks kept there" : "");
 	return 1;
 }
@@ -869,7 +871,6 @@ const struct profiler prof_task_state = {
 	.own = task_state_opts,
 	.priv_size = sizeof(struct task_state),
 	.init = task_state_init,
-	.ops = { .interval = task_state_interval,
-		 .snapshot = task_state_snapshot },
+	.ops = { .interval = task_state_interval, .snapshot = task_state_snapshot },
 	.deinit = task_state_deinit,
 };

@@ -772,9 +772,9 @@ int ts_bpf__read(struct ts_bpf *t, bool interval, bool last, const struct ts_bpf
 	t->arg = arg;
 	err = read_comms(t, &dead, &nr_dead);
 	if (!err)
-		err = bpf_lat__read(t->lat,
-				    (interval ? BPF_LAT_NEXT_INTERVAL : 0) | (last ? BPF_LAT_LAST : 0),
-				    lat_row, t);
+		err = bpf_lat__read(
+			t->lat, (interval ? BPF_LAT_NEXT_INTERVAL : 0) | (last ? BPF_LAT_LAST : 0),
+			lat_row, t);
 	if (!err && t->flame >= 0)
 		err = read_flame(t);
 	for (int i = 0; i < nr_dead; i++) {
