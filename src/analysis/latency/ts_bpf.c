@@ -190,15 +190,16 @@ static void emit_stackid(struct ts_bpf *t, struct bpfb *c)
 {
 	int have = bpfb__label(c), none = bpfb__label(c), done = bpfb__label(c);
 
+	/* a bucket of the same hash is this stack (jhash of the frames): no compare */
 	b_mov(c, R1, R6);
 	b_ldmap(c, R2, t->stack_a);
-	b_movi(c, R3, 0);
+	b_movi(c, R3, BPF_F_FAST_STACK_CMP);
 	b_call(c, BPF_FUNC_get_stackid);
 	b_jmpi(c, BPF_JSGE, R0, 0, have);
 	b_jmpi(c, BPF_JNE, R0, -EEXIST, none);
 	b_mov(c, R1, R6);
 	b_ldmap(c, R2, t->stack_b);
-	b_movi(c, R3, 1);
+	b_movi(c, R3, BPF_F_FAST_STACK_CMP | 1);
 	b_call(c, BPF_FUNC_get_stackid);
 	b_jmpi(c, BPF_JSLT, R0, 0, none);
 	b_alui(c, BPF_OR, R0, STACK_B);
