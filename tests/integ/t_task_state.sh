@@ -51,7 +51,10 @@ run_ts() {
 	echo $? >"$out.rc"
 }
 # the tool says its numbers are incomplete
-incomplete() { grep -hE 'dropped|lost [0-9]|throttled' "$1" "$1.err"; }
+# (and, where a run is compared with perf record's, whatever perf cannot see either:
+# $blind, the notes of switch-ins no sched_switch sample or tracepoint showed)
+blind=
+incomplete() { grep -hE "dropped|lost [0-9]|throttled${blind:+|$blind}" "$1" "$1.err"; }
 # retry CMD OUT ...: CMD again (3 runs at most) while the tool reports missing data
 retry() {
 	local i msg
@@ -191,12 +194,16 @@ if command -v perf >/dev/null; then
 		END { printf "%.0f\n", s }'
 	}
 	# (perf record itself has been seen to abort when started with others: again then)
+	# (a switch-in not traced on CPU 0 is closed by task-state, by neither on perf's side:
+	# such a run is not compared)
+	blind='switch-ins (not traced|taken from context-switch records)'
 	for i in 1 2 3; do
 		retry agree $T/agree
 		ptot=$(perf_total "$(wl $T/agree.wl pid)")
 		[ "${ptot:-0}" != 0 ] && break
 		echo "# perf record run $i failed: $(head -c 300 $T/perf.err)"
 	done
+	blind=
 	check_range "[$bk] perf: S total vs perf record pairing" "$(ratio $(ns $(row $T/agree S 3)) $ptot)" \
 		0.98 1.02
 	# on CPU 0 every wakeup is seen
@@ -251,7 +258,16 @@ fsum=$(awk '/;S [0-9]+$/ { s += $NF } END { print s + 0 }' $T/ks.folded)
 tot_us=$(awk -v v=$(ns $(row $T/ks S 3)) 'BEGIN{printf "%.0f", v/1e3}')
 check_range "[$bk] kstack: weight sum vs S total (us)" "$fsum" $((tot_us - 110)) $((tot_us + 1))
 check "[$bk] kstack: do_nanosleep" grep -q ';do_nanosleep_\[k\];' $T/ks.folded
-check "[$bk] kstack: __schedule, then the state, last" grep -q ';__schedule_\[k\];S [0-9]*$' $T/ks.folded
+# (the ring path's callchain starts in the tracepoint's caller: __traceiter_sched_switch
+# while another tracer also has a probe on sched_switch, __schedule when it is alone;
+# the BPF path cuts its own frames up to __schedule)
+if [ "$bk" = bpf ]; then
+	check "[$bk] kstack: __schedule, then the state, last" \
+		grep -q ';__schedule_\[k\];S [0-9]*$' $T/ks.folded
+else
+	check "[$bk] kstack: __schedule (or the tracepoint's iterator), then the state, last" \
+		grep -Eq ';__schedule_\[k\];(__traceiter_sched_switch_\[k\];)?S [0-9]*$' $T/ks.folded
+fi
 check_eq "[$bk] kstack: the comm, then kernel frames only" \
 	"$(awk -v c=$MX '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); if (f[1] != c) bad++
 		for (i = 2; i < n; i++) if (f[i] !~ /_\[k\]$/) bad++ } END { print bad + 0 }' $T/ks.folded)" 0
