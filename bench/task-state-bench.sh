@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Off-CPU flame graph of `perf bench sched messaging`, four ways in one run:
+# Off-CPU flame graph of `perf bench sched messaging`, five ways in one run:
 #   base      unmonitored
-#   perf-prof perf-prof task-state -g --flame-graph X.svg, system-wide
+#   perf-prof perf-prof task-state -g --flame-graph X.svg, system-wide (user and
+#             kernel stacks: the ring path)
+#   pp-bpf-ks perf-prof task-state -g --kernel-stack --flame-graph X.svg (the BPF
+#             back end: kernel stacks kept and summed in the kernel)
 #   perf      perf record -e sched:sched_switch -e sched:sched_wakeup -a -g, then
 #             perf script | awk (pair switch-out stack with switch-in time) | flamegraph
 #   bpftrace  an off-CPU bpftrace script (stacks kept at switch-out, summed at switch-in)
@@ -80,6 +83,17 @@ rec=$(grep -oE '[0-9]+ switch-ins taken from context-switch records' "$tmp/perf-
 	awk '{ s += $1 } END { print s + 0 }')
 echo "           (intervals dropped by perf-prof, unpaired or after losses: $drop;"
 echo "            closed by a context-switch record, sched_switch not delivered: $rec)"
+
+# perf-prof, kernel stacks on the BPF back end
+start_monitor pp-bpf-ks "$pp" task-state -v -g --kernel-stack --flame-graph "$tmp/ppk.svg"
+w=$(workload)
+t0=$(now)
+stop_monitor
+t1=$(now)
+lost=$(grep -oiE 'lost [0-9]+' "$tmp/pp-bpf-ks.out" "$tmp/pp-bpf-ks.err" | awk '{ s += $2 } END { print s + 0 }')
+report pp-bpf-ks "$w" "$(sub "$t0" "$t1")" "$lost" "$tmp/ppk.svg"
+grep -q "the BPF back end" "$tmp/pp-bpf-ks.err" ||
+	echo "           (not on BPF: $(grep -m1 'ring path' "$tmp/pp-bpf-ks.err"))"
 
 # perf record + perf script + fold
 if command -v perf >/dev/null; then
@@ -166,36 +180,40 @@ else
 	echo "bpftrace   not installed"
 fi
 
-# --- Kernel stacks only, on a context-switch-bound workload ---------------------
+# --- The BPF back end against the ring path and bpftrace, on a context-switch-bound workload ---
 # perf bench sched pipe pinned to CPU 1 (two tasks, a switch per message), the
-# monitors on CPU 0: how much each way of keeping off-CPU kernel stacks slows it.
-# perf-prof's --kernel-stack captures no user frames (exclude_callchain_user);
-# bpftrace keeps kstack only.
+# monitors on CPU 0, ROUNDS interleaved rounds, medians.  Ways:
+#   pp-ring     task-state --no-bpf (every switch crosses the ring buffer)
+#   pp-bpf      task-state (BPF: paired and timed in the kernel)
+#   bt-offcpu   bpftrace: the same table (per state, a histogram) in the kernel
+#   pp-ring-ks  task-state --no-bpf -g --kernel-stack --flame-graph (kernel stacks)
+#   pp-bpf-ks   task-state -g --kernel-stack --flame-graph (BPF: stacks in the kernel)
+#   bt-kstack   bpftrace's off-CPU kstack script (kstack per switch-out, summed)
+# For each: workload time, slowdown, the monitor's CPU time, the time from its
+# SIGINT to its result (perf-prof's table, bpftrace's maps: polled every 5 ms)
+# and to its exit (a peer that ignores the first SIGINT gets another after
+# 10 s, and the column says so with a '+').
 pipe_loops=${PIPE_LOOPS:-200000}
-pipe() { taskset -c 1 perf bench sched pipe -l "$pipe_loops" 2>/dev/null |
-	awk '/Total time/ { print $3 }'; }
-pipe_run() { # name command...: slowdown of the pipe benchmark under the command
-	local name=$1 w
-	shift
-	/usr/bin/time -f "%U %S" -o "$tmp/$name.cpu" taskset -c 0 "$@" >"$tmp/$name.out" \
-		2>"$tmp/$name.err" &
-	mon=$!
-	sleep 2
-	w=$(pipe)
-	stop_monitor
-	printf "%-26s %9ss %8sx %11ss\n" "$name" "$w" \
-		"$(awk -v a="$w" -v b="$pbase" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print 0 }')" \
-		"$(cpu_of "$name")"
+pipe() {
+	taskset -c 1 perf bench sched pipe -l "$pipe_loops" 2>/dev/null |
+		awk '/Total time/ { print $3 }'
 }
-echo
-printf "perf bench sched pipe -l %s on CPU 1, monitors on CPU 0\n\n" "$pipe_loops"
-printf "%-26s %10s %9s %12s\n" way workload slowdown "monitor CPU"
-pbase=$(pipe)
-printf "%-26s %9ss %9s %12s\n" base "$pbase" "1.00x" -
-pipe_run "perf-prof -g" "$pp" task-state -g
-pipe_run "perf-prof -g --kernel-stack" "$pp" task-state -g --kernel-stack
-if command -v bpftrace >/dev/null; then
-	cat >"$tmp/kstack.bt" <<'BT'
+cat >"$tmp/offcpu-nostack.bt" <<'BT'
+tracepoint:sched:sched_switch
+{
+	if (args->prev_pid != 0) {
+		@start[args->prev_pid] = nsecs;
+		@state[args->prev_pid] = args->prev_state;
+	}
+	$s = @start[args->next_pid];
+	if ($s != 0) {
+		@off[@state[args->next_pid]] = hist(nsecs - $s);
+		delete(@start[args->next_pid]);
+	}
+}
+END { clear(@start); clear(@state); }
+BT
+cat >"$tmp/kstack.bt" <<'BT'
 tracepoint:sched:sched_switch
 {
 	if (args->prev_pid != 0) {
@@ -210,5 +228,93 @@ tracepoint:sched:sched_switch
 }
 END { clear(@start); clear(@ks); }
 BT
-	pipe_run "bpftrace kstack" bpftrace "$tmp/kstack.bt"
+# pipe_way NAME [COMMAND...]: one round; prints "WORKLOAD_S CPU_S RESULT_S EXIT_S"
+pipe_way() {
+	local name=$1 w t0 t1 tr="" again=""
+	shift
+	if [ $# -eq 0 ]; then
+		echo "$(pipe) 0 0 0"
+		return
+	fi
+	/usr/bin/time -f "%U %S" -o "$tmp/$name.cpu" taskset -c 0 "$@" >"$tmp/$name.out" \
+		2>"$tmp/$name.err" &
+	mon=$!
+	for _ in $(seq 50); do
+		grep -q "monitoring:\|Attaching" "$tmp/$name.err" "$tmp/$name.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 1
+	w=$(pipe)
+	t0=$(now)
+	pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
+	for _ in $(seq 2000); do
+		[ -z "$tr" ] && grep -q '^STATE\|^@' "$tmp/$name.out" 2>/dev/null && tr=$(now)
+		kill -0 "$mon" 2>/dev/null || break
+		sleep 0.005
+	done
+	if kill -0 "$mon" 2>/dev/null; then
+		again=+
+		pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
+	fi
+	wait "$mon" 2>/dev/null
+	t1=$(now)
+	[ -z "$tr" ] && grep -q '^STATE\|^@' "$tmp/$name.out" 2>/dev/null && tr=$t1
+	echo "$w $(cpu_of "$name") $(awk -v a="$t0" -v b="${tr:-$t1}" 'BEGIN { printf "%.3f", b - a }') $(sub "$t0" "$t1")$again"
+}
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+echo
+printf "perf bench sched pipe -l %s on CPU 1, monitors on CPU 0, %s rounds (medians)\n\n" \
+	"$pipe_loops" "$rounds"
+pways="base pp-ring pp-bpf pp-ring-ks pp-bpf-ks"
+command -v bpftrace >/dev/null && pways="$pways bt-offcpu bt-kstack"
+for ((r = 1; r <= rounds; r++)); do
+	for w in $pways; do
+		case $w in
+		base) res=$(pipe_way base) ;;
+		pp-ring) res=$(pipe_way "$w" "$pp" task-state -v --no-bpf) ;;
+		pp-bpf) res=$(pipe_way "$w" "$pp" task-state -v --bpf) ;;
+		pp-ring-ks) res=$(pipe_way "$w" "$pp" task-state -v --no-bpf -g --kernel-stack \
+			--flame-graph "$tmp/ring-ks.svg") ;;
+		pp-bpf-ks) res=$(pipe_way "$w" "$pp" task-state -v --bpf -g --kernel-stack \
+			--flame-graph "$tmp/bpf-ks.svg") ;;
+		bt-offcpu) res=$(pipe_way "$w" bpftrace "$tmp/offcpu-nostack.bt") ;;
+		bt-kstack) res=$(pipe_way "$w" bpftrace "$tmp/kstack.bt") ;;
+		esac
+		echo "$res" >>"$tmp/pres.$w"
+		echo "  round $r $w: $res  (workload s, monitor CPU s, stop->result s, stop->exit s)"
+	done
+done
+pbase=$(cut -d' ' -f1 "$tmp/pres.base" | median)
+printf "\n%-12s %10s %9s %12s %13s %12s\n" way workload slowdown "monitor CPU" "stop->result" \
+	"stop->exit"
+printf "%-12s %9ss %9s %12s %13s %12s\n" base "$pbase" "1.00x" - - -
+for w in $pways; do
+	[ "$w" = base ] && continue
+	ws=$(cut -d' ' -f1 "$tmp/pres.$w" | median)
+	cpu=$(cut -d' ' -f2 "$tmp/pres.$w" | median)
+	res=$(cut -d' ' -f3 "$tmp/pres.$w" | median)
+	stop=$(cut -d' ' -f4 "$tmp/pres.$w" | tr -d + | median)
+	grep -q '+' "$tmp/pres.$w" && stop="$stop+"
+	sd=$(awk -v a="$ws" -v b="$pbase" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print 0 }')
+	printf "%-12s %9ss %8sx %11ss %12ss %11ss\n" "$w" "$ws" "$sd" "$cpu" "$res" "$stop"
+	echo "$w $sd $res $stop" >>"$tmp/pslow"
+done
+sd() { awk -v w="$1" '$1 == w { print $2 }' "$tmp/pslow"; }
+echo
+# the back end each perf-prof way ran on, as its -v said
+for w in pp-bpf pp-bpf-ks; do
+	grep -q "the BPF back end" "$tmp/$w.err" || echo "note: $w did not run on BPF: $(grep -m1 'ring path' "$tmp/$w.err")"
+done
+target() { # text a b: met when a <= b (slowdowns)
+	awk -v t="$1" -v a="$2" -v b="$3" 'BEGIN { printf "target: %s: %s (%.2fx vs %.2fx)\n", t, (a <= b) ? "met" : "MISSED", a, b }'
+}
+if command -v bpftrace >/dev/null; then
+	target "task-state -g --kernel-stack (BPF) no slower than bpftrace's off-CPU kstack script" \
+		"$(sd pp-bpf-ks)" "$(sd bt-kstack)"
+	target "task-state without stacks (BPF) below bpftrace's off-CPU script" \
+		"$(sd pp-bpf)" "$(sd bt-offcpu)"
 fi
+target "task-state without stacks (BPF) no slower than the ring path (--no-bpf)" "$(sd pp-bpf)" "$(sd pp-ring)"
+for w in pp-bpf pp-bpf-ks; do
+	awk -v w="$w" -v s="$(awk -v w="$w" '$1 == w { print $3 }' "$tmp/pslow")" 'BEGIN { printf "target: task-state (%s) result at the stop in under 50 ms: %s (%.0f ms)\n", w, (s < 0.05) ? "met" : "MISSED", s * 1000 }'
+done

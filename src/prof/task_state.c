@@ -14,6 +14,13 @@
  * and the wakeup of a target come from other tasks' contexts, so targets
  * are chosen here, at switch-out.  The kernel's context-switch records
  * stand in for switch-ins whose sched_switch sample is not delivered.
+ *
+ * On the BPF back end (the default where the host allows it) the intervals
+ * are paired and timed in the kernel (analysis/latency/ts_bpf.h: tp_btf on
+ * sched_switch and sched_wakeup), kernel stacks (-g --kernel-stack) kept
+ * there too; user space reads the rows and stacks at each interval and at
+ * the end into the same table and flame graph.  What needs each interval
+ * in user space (--than, --prio, user stacks) goes the ring path.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,7 +31,9 @@
 #include <uthash.h>
 
 #include "analysis/latency/pairs.h"
+#include "analysis/latency/ts_bpf.h"
 #include "analysis/cpu/prio.h"
+#include "engine/bpf.h"
 #include "engine/kfilter.h"
 #include "report/outfile.h"
 #include "report/stack_flame.h"
@@ -82,6 +91,9 @@ struct task_state {
 	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
 	u64 since; /* --json: where the next table's span begins */
+	struct ts_bpf *bpf; /* the BPF back end, NULL: the ring path */
+	u64 unseen;	    /* its drops as last printed (-i) */
+	struct session *s;
 };
 
 /*
@@ -182,6 +194,8 @@ static int opt_no_D(void *priv, const char *arg, char *err, size_t len)
 }
 
 static void on_switch(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+static void task_state_switch(struct session *s, void *priv, const struct rec_switch *sw);
+static const struct session_ops ts_ring_ops = { .context_switch = task_state_switch };
 static void on_switch_in(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 static void on_switch_out(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 static void on_wakeup(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
@@ -287,15 +301,158 @@ static int set_key(struct task_state *ts, struct lat_row *r, int state, const st
 						    { .u = th->tid } });
 }
 
+/* ---- the BPF back end ---- */
+
+/* A row read from the kernel's maps (ts_bpf's callback). */
+static void bpf_row(void *arg, unsigned key, u32 pid, u32 tid, const char *comm,
+		    const struct hist *h)
+{
+	struct task_state *ts = arg;
+	int state = key & 0xff, err;
+	struct lat_row *row;
+
+	if (state >= NR_STATES)
+		return;
+	if (ts->perins) {
+		struct ts_thread th = { .tid = tid, .pid = pid };
+
+		if (!comm)
+			comm = session__comm(ts->s, tid);
+		snprintf(th.comm, sizeof(th.comm), "%s", comm ? comm : "<...>");
+		row = lat_table__row(ts->table, (u64)tid << 8 | state, state, NULL);
+		if (row && set_key(ts, row, state, &th))
+			ts->failed_alloc = true;
+	} else {
+		row = lat_table__row(ts->table, state, state, NULL);
+	}
+	if (!row) {
+		ts->failed_alloc = true;
+		return;
+	}
+	if (key & TS_BPF_SLEEP)
+		err = lat_table__merge_sub(ts->table, row, 0, h);
+	else if (key & TS_BPF_RUNQ)
+		err = lat_table__merge_sub(ts->table, row, 1, h);
+	else
+		err = lat_table__merge(ts->table, row, h, 0);
+	if (err)
+		ts->failed_alloc = true;
+}
+
+/*
+ * The frames of the program's own call before __schedule, where the ring
+ * path's callchain of sched_switch starts: the program (its JIT address,
+ * named after whatever symbol precedes it), then the tracepoint's
+ * plumbing (bpf_trace_run4, __bpf_trace_sched_switch, __traceiter_...).
+ * Up to the last plumbing frame among the first few.
+ */
+static int plumbing(const struct frame *f, int n)
+{
+	int skip = 0;
+
+	for (int i = 0; i < n && i < 8; i++)
+		if (!strncmp(f[i].sym, "bpf_trace_run", 13) ||
+		    !strncmp(f[i].sym, "__bpf_trace", 11) ||
+		    !strncmp(f[i].sym, "__traceiter_", 12) || !strncmp(f[i].sym, "bpf_prog_", 9))
+			skip = i + 1;
+	while (skip < n && !strcmp(f[skip].sym, "[unknown]"))
+		skip++;
+	return skip;
+}
+
+#define BPF_MAX_FRAMES 128
+
+/* A kernel stack read from the maps: into the flame graph as the ring path's. */
+static void bpf_stack(void *arg, const u64 *ips, int nr, const char *comm, unsigned state,
+		      u64 count, u64 ns)
+{
+	struct task_state *ts = arg;
+	u64 chain[BPF_MAX_FRAMES + 1];
+	struct frame frames[BPF_MAX_FRAMES];
+	struct sample smp = { .nr_ips = 1 };
+	struct stack_ctx *ctx = session__stack(ts->s);
+	int n = 0, skip = 0;
+
+	if (state >= NR_STATES)
+		return;
+	chain[0] = PERF_CONTEXT_KERNEL;
+	for (int i = 0; i < nr && i < BPF_MAX_FRAMES; i++)
+		chain[smp.nr_ips++] = ips[i];
+	smp.ips = chain;
+	if (ctx)
+		n = stack__frames(ctx, &smp, frames, BPF_MAX_FRAMES);
+	skip = plumbing(frames, n);
+	stack_flame__add_frames(ts->flame, frames + skip, n - skip, comm, state_names[state], count,
+				ns);
+}
+
+static const struct ts_bpf_ops bpf_read_ops = { .row = bpf_row, .stack = bpf_stack };
+
+static void bpf_read(struct session *s, struct task_state *ts, bool interval, bool last)
+{
+	int err = ts_bpf__read(ts->bpf, interval, last, &bpf_read_ops, ts);
+
+	if (err)
+		session__warn(s, "reading the BPF maps: %s", strerror(-err));
+}
+
+/*
+ * The BPF back end, if the host and the request allow it: 1 with the
+ * programs loaded (attached at open), 0 for the ring path (said under -v),
+ * or -errno (--bpf and it cannot: the usage error).
+ */
+static int ts_try_bpf(struct session *s, struct task_state *ts, const struct opt_set *opts)
+{
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	bool stacks = st && st->capture.cg != CG_NONE && ts->flame;
+	struct bpf_back *b;
+	char why[256] = "";
+	int err;
+
+	if (!session__event_out(s, ts))
+		return bpf_back__fallback(s, opts,
+					  "task-state inside another profiler's -e: its events go "
+					  "to that profiler");
+	if (ts->than)
+		return bpf_back__fallback(s, opts,
+					  "task-state --than: each long interval is printed "
+					  "from the ring buffer");
+	if (ts->prio)
+		return bpf_back__fallback(s, opts, "task-state --prio is not compiled");
+	if (stacks && (st->capture.cg != CG_FP || !st->capture.no_user))
+		return bpf_back__fallback(s, opts,
+					  "task-state -g: user stacks are read from the ring "
+					  "buffer (--kernel-stack: kernel stacks in the kernel)");
+	err = bpf_back__get(s, opts, &b);
+	if (err <= 0)
+		return err;
+	err = ts_bpf__new(b,
+			  &(struct ts_bpf_conf){ .state_mask = ts->state_mask,
+						 .perins = ts->perins,
+						 .filter = ts->filter,
+						 .stacks = stacks,
+						 .max_stack = st ? st->capture.max_stack : 0,
+						 .entries = bpf_back__entries(opts) },
+			  &ts->bpf, why, sizeof(why));
+	if (err == -EOPNOTSUPP)
+		return bpf_back__fallback(s, opts, "task-state: %s", why);
+	if (err && why[0])
+		return session__set_err(s, err, "task-state: %s", why);
+	if (err)
+		return session__strerror(s) ? err : session__set_err(s, err, "out of memory");
+	session__notice(s,
+			"the BPF back end: off-CPU intervals paired and timed in the kernel "
+			"(tp_btf sched_switch, sched_wakeup%s)",
+			stacks ? "; kernel stacks kept there" : "");
+	return 1;
+}
+
 static int task_state_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	struct task_state *ts = priv;
 	int err;
 
-	/* every context switch of the host, in time order, per CPU even for -p */
-	session__want_order(s);
-	session__want_cpu_wide(s);
-	session__want_pages(s, 512);
+	ts->s = s;
 	if (ts->filter && !kfilter__globs_ok(ts->filter))
 		return session__usage_err(
 			s,
@@ -320,6 +477,37 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 		if (!r || set_key(ts, r, i, NULL))
 			return session__set_err(s, -ENOMEM, "out of memory");
 	}
+	err = stack_flame__open(s, opt_set__get(opts, &flame_group),
+				&(struct flame_kind){ .title = "Off-CPU Time Flame Graph",
+						      .count = "samples",
+						      .value = "off_cpu",
+						      .value_unit = "nanoseconds",
+						      .fold_value = true,
+						      .leaf_label = "state",
+						      .stamp_first = true },
+				&ts->flame);
+	if (err)
+		return err;
+	/*
+	 * A target's switch-in and wakeup come from other tasks: per CPU even
+	 * for -p (on BPF too: -p's threads, not the processes they start, as
+	 * on the ring path)
+	 */
+	session__want_cpu_wide(s);
+	err = ts_try_bpf(s, ts, opts);
+	if (err < 0)
+		return err;
+	if (err) /* no samples: the task records (names, exits) and the targets' lifetime */
+		return session__add_event(s, &(struct evsel_conf){ .type = PERF_TYPE_SOFTWARE,
+								   .config = PERF_COUNT_SW_DUMMY,
+								   .name = "dummy" })
+			       ? 0
+			       : -EINVAL;
+	/* every context switch of the host, in time order */
+	session__want_order(s);
+	session__want_pages(s, 512);
+	if (session__add_ops(s, &ts_ring_ops, ts))
+		return -ENOMEM;
 	ts->pending = pairs__new(&(struct pairs_conf){ .payload_size = sizeof(struct ts_thread),
 						       .idle_ns = IDLE_EVICT_NS,
 						       .payload_free = thread_free });
@@ -333,17 +521,6 @@ static int task_state_init(struct session *s, void *priv, const struct opt_set *
 	 */
 	if (pairs__add_hooks(ts->pending, s))
 		return -ENOMEM;
-	err = stack_flame__open(s, opt_set__get(opts, &flame_group),
-				&(struct flame_kind){ .title = "Off-CPU Time Flame Graph",
-						      .count = "samples",
-						      .value = "off_cpu",
-						      .value_unit = "nanoseconds",
-						      .fold_value = true,
-						      .leaf_label = "state",
-						      .stamp_first = true },
-				&ts->flame);
-	if (err)
-		return err;
 	return add_events(s, ts);
 }
 
@@ -560,8 +737,18 @@ static void print_stats(struct session *s, struct task_state *ts, int when)
 	struct rt_sink *k = stats_stamp__sink(s, &u, &st, &ts->since, when);
 
 	lat_table__emit(ts->table, k);
-	pairs__emit_drops(ts->pending, k, "intervals", NULL, "task-state",
-			  "switch-in not seen (neither sched_switch nor a context-switch record)");
+	if (ts->pending)
+		pairs__emit_drops(ts->pending, k, "intervals", NULL, "task-state",
+				  "switch-in not seen (neither sched_switch nor a context-switch "
+				  "record)");
+	if (ts->bpf && session__verbose(s) && ts_bpf__unseen(ts->bpf) > ts->unseen) {
+		stats_note(s, "task-state",
+			   "%" PRIu64 " switch-ins not traced: their intervals closed at the next "
+			   "switch-out, less the time run since",
+			   ts_bpf__unseen(ts->bpf) - ts->unseen);
+		if (when == STATS_INTERVAL)
+			ts->unseen = ts_bpf__unseen(ts->bpf);
+	}
 	if (ts->failed_alloc)
 		stats_note(s, "task-state", "out of memory, some intervals were not counted");
 	if (ts->closed_by_record && session__verbose(s))
@@ -585,6 +772,8 @@ static void task_state_interval(struct session *s, void *priv)
 {
 	struct task_state *ts = priv;
 
+	if (ts->bpf)
+		bpf_read(s, ts, true, false);
 	print_stats(s, ts, STATS_INTERVAL);
 	reset_stats(ts);
 	stack_flame__interval(ts->flame, s);
@@ -592,6 +781,10 @@ static void task_state_interval(struct session *s, void *priv)
 
 static void task_state_snapshot(struct session *s, void *priv)
 {
+	struct task_state *ts = priv;
+
+	if (ts->bpf)
+		bpf_read(s, ts, false, false);
 	print_stats(s, priv, STATS_SO_FAR);
 }
 
@@ -600,6 +793,8 @@ static void task_state_deinit(struct session *s, void *priv)
 	struct task_state *ts = priv;
 	bool ran = session__started(s);
 
+	if (ran && ts->bpf)
+		bpf_read(s, ts, false, true);
 	if (ran)
 		print_stats(s, ts, STATS_END);
 	stack_flame__close(ts->flame, s, "task-state");
@@ -611,6 +806,8 @@ static void task_state_deinit(struct session *s, void *priv)
 	reset_stats(ts);
 	lat_table__delete(ts->table);
 	ts->table = NULL;
+	ts_bpf__delete(ts->bpf);
+	ts->bpf = NULL;
 }
 
 static const struct popt task_state_opts[] = {
@@ -669,12 +866,11 @@ const struct profiler prof_task_state = {
 		    "'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
-						     &exclude_tp_group, &prio_group, NULL },
+						     &exclude_tp_group, &prio_group, &bpf_group,
+						     NULL },
 	.own = task_state_opts,
 	.priv_size = sizeof(struct task_state),
 	.init = task_state_init,
-	.ops = { .interval = task_state_interval,
-		 .snapshot = task_state_snapshot,
-		 .context_switch = task_state_switch },
+	.ops = { .interval = task_state_interval, .snapshot = task_state_snapshot },
 	.deinit = task_state_deinit,
 };

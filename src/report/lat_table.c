@@ -240,6 +240,17 @@ int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *
 	return 0;
 }
 
+int lat_table__merge_sub(struct lat_table *t, struct lat_row *r, int sub, const struct hist *h)
+{
+	if (sub < 0 || sub >= t->nr_subs)
+		return -EINVAL;
+	if (!hist__count(h))
+		return 0;
+	if (!r->sub[sub] && !(r->sub[sub] = hist__new()))
+		return -ENOMEM;
+	return hist__merge(r->sub[sub], h) ? -ENOMEM : 0;
+}
+
 static uint64_t row_sum(const struct lat_row *r)
 {
 	return r->total ? hist__sum(r->total) : 0;

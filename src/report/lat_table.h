@@ -75,6 +75,8 @@ int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, co
  */
 struct hist;
 int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *h, uint64_t marked);
+/* The same for sub-row @sub (0: the first of subs) of @r.  0, -EINVAL or -ENOMEM. */
+int lat_table__merge_sub(struct lat_table *t, struct lat_row *r, int sub, const struct hist *h);
 /*
  * Count columns after max, "N (x.x%)" of the row's calls: with a threshold
  * (--than), the totals above @ns, titled ">10ms"; with a mark (@title

@@ -13,7 +13,7 @@
 
 # attr OPTIONS...: the -vv line of sched:sched_switch's attr for task-state OPTIONS -- true
 attr() {
-	"$PP" task-state -vv "$@" -- true 2>&1 >/dev/null | grep '^perf-prof: event sched:sched_switch:'
+	"$PP" task-state --no-bpf -vv "$@" -- true 2>&1 >/dev/null | grep '^perf-prof: event sched:sched_switch:'
 }
 has() { grep -qw -- "$2" <<<"$1" || { echo "  '$2' not in: $1"; false; }; }
 hasnt() { ! grep -qw -- "$2" <<<"$1" || { echo "  '$2' in: $1"; false; }; }
@@ -50,7 +50,7 @@ check "--watermark 0: wake at every event" has "$a" "wakeup_events 1"
 # usage errors: exit 2, one line naming the problem
 usage() { # expected-text OPTIONS...
 	local want=$1 rc; shift
-	"$PP" task-state "$@" -- true >"$T/out" 2>"$T/err"; rc=$?
+	"$PP" task-state --no-bpf "$@" -- true >"$T/out" 2>"$T/err"; rc=$?
 	[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$want" "$T/err" ||
 		{ echo "  rc $rc: $(cat "$T/err")"; false; }
 }

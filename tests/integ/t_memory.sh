@@ -40,7 +40,7 @@ wait_exit() {
 # far fewer than the 10 ms ordering margin collects on this load.
 start_load
 rm -f "$T/b.err" # not an earlier run's "monitoring"
-spawn pp "$PP" task-state -g --call-graph dwarf --order-mem 64K -v -i 1000 >"$T/b.out" 2>"$T/b.err"
+spawn pp "$PP" task-state --no-bpf -g --call-graph dwarf --order-mem 64K -v -i 1000 >"$T/b.out" 2>"$T/b.err"
 # An ASan build on a busy host takes seconds to load its symbols: wait for the
 # events to be on, then for an interval that had drops (or 60 s)
 for _ in $(seq 600); do grep -q '^perf-prof: monitoring' "$T/b.err" && break; sleep 0.1; done
@@ -73,7 +73,7 @@ check "the table is printed" grep -q '^STATE ' "$T/b.out"
 # signals while processing took minutes to end here.
 start_load
 rm -f "$T/s.err" # not an earlier run's "monitoring"
-spawn pp "$PP" task-state -g -v >"$T/s.out" 2>"$T/s.err"
+spawn pp "$PP" task-state --no-bpf -g -v >"$T/s.out" 2>"$T/s.err"
 # SIGTERM before the events are on would end it as any program (a busy host
 # or an ASan build can take seconds to get there): wait for -v's line first
 for _ in $(seq 600); do grep -q '^perf-prof: monitoring' "$T/s.err" && break; sleep 0.1; done
@@ -93,7 +93,7 @@ check "... and prints its table" grep -q '^STATE ' "$T/s.out"
 # 3000 threads over 12 s, each exits 1 ms after it starts; exited threads
 # leave the comm cache 5 s after their exit, task-state frees a thread's
 # entry at its exit.
-"$PP" task-state -g -v -- "$W/thread_churn" 3000 12 >"$T/c.out" 2>"$T/c.err"
+"$PP" task-state --no-bpf -g -v -- "$W/thread_churn" 3000 12 >"$T/c.out" 2>"$T/c.err"
 check_eq "churn workload made its threads" "$(grep -xE '[0-9]+' "$T/c.out")" 3000
 evicted=$(sed -n 's/^perf-prof: comm cache [0-9]* threads, \([0-9]*\) exited evicted$/\1/p' "$T/c.err")
 check_range "exited threads evicted from the comm cache" "${evicted:-0}" 500 1000000

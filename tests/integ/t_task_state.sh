@@ -1,5 +1,6 @@
 #!/bin/bash
-# task-state against workloads with known behaviour (tests/work/ts_*.c): counts,
+# task-state against workloads with known behaviour (tests/work/ts_*.c), on both
+# back ends (BPF, the default where the host has it, and --no-bpf): counts,
 # durations, stacks, run-queue delay, folded weights, agreement with perf,
 # -p/-t/-- command targets.
 #
@@ -35,7 +36,7 @@ run_ts() {
 	shift 2
 	# shellcheck disable=SC2086
 	rm -f "$out.err" # not an earlier run's "monitoring"
-	"$PP" task-state -v $args >"$out" 2>"$out.err" &
+	"$PP" task-state -v $BK $args >"$out" 2>"$out.err" &
 	p=$!
 	# the workload starts once the events are on (-v says so), not after a guess
 	for ((i = 0; i < 600; i++)); do
@@ -50,7 +51,10 @@ run_ts() {
 	echo $? >"$out.rc"
 }
 # the tool says its numbers are incomplete
-incomplete() { grep -hE 'dropped|lost [0-9]|throttled' "$1" "$1.err"; }
+# (and, where a run is compared with perf record's, whatever perf cannot see either:
+# $blind, the notes of switch-ins no sched_switch sample or tracepoint showed)
+blind=
+incomplete() { grep -hE "dropped|lost [0-9]|throttled${blind:+|$blind}" "$1" "$1.err"; }
 # retry CMD OUT ...: CMD again (3 runs at most) while the tool reports missing data
 retry() {
 	local i msg
@@ -84,7 +88,7 @@ run_attach() {
 	done
 	id=$(wl "$out.wl" "$sel")
 	# shellcheck disable=SC2086
-	"$PP" task-state $args "${id:-0}" >"$out" 2>"$out.err" &
+	"$PP" task-state $BK $args "${id:-0}" >"$out" 2>"$out.err" &
 	p=$!
 	wait $w
 	if wait_gone $p 5; then echo yes >"$out.self"; else echo no >"$out.self"; kill -INT $p; fi
@@ -92,82 +96,65 @@ run_attach() {
 	echo $? >"$out.rc"
 }
 
+# the ground-truth checks, on each back end: the kernel's maps (BPF, the
+# default where the host has it) and the ring path (--no-bpf)
+suite() {
+bk=$1
+BK=$2
 # 1. 200 x 5 ms sleeps, anywhere on the machine
 retry run_ts $T/sleep "-v -S --filter $SL" $T/$SL 200 5
-check_eq "sleep: exit status" "$(cat $T/sleep.rc)" 0
-check_eq "sleep: S count is 200" "$(row $T/sleep S 2)" 200
+check_eq "[$bk] sleep: exit status" "$(cat $T/sleep.rc)" 0
+check_eq "[$bk] sleep: S count is 200" "$(row $T/sleep S 2)" 200
 [ "$(row $T/sleep S 2)" = 200 ] || sed 's/^/# /' $T/sleep $T/sleep.err
-check_range "sleep: p50 (ms)" "$(awk -v v=$(ns $(row $T/sleep S 6)) 'BEGIN{print v/1e6}')" 5 6
-check_range "sleep: S total / workload's own sleep time" \
+check_range "[$bk] sleep: p50 (ms)" "$(awk -v v=$(ns $(row $T/sleep S 6)) 'BEGIN{print v/1e6}')" 5 6
+check_range "[$bk] sleep: S total / workload's own sleep time" \
 	"$(ratio $(ns "$(row $T/sleep S 3)") $(wl $T/sleep.wl slept_ns))" 0.98 1.02
 # the split exists where the wakeup was seen (not for wakeups raised in CPU 1's idle,
 # which this VM never delivers to perf events: where the task runs decides how many)
 split=$(awk '$1=="sleep" {print $2}' $T/sleep)
-check_eq "sleep: as many runq as sleep rows" "$(awk '$1=="runq" {print $2}' $T/sleep)" "$split"
-check_range "sleep: split intervals" "${split:-0}" 0 200
+check_eq "[$bk] sleep: as many runq as sleep rows" "$(awk '$1=="runq" {print $2}' $T/sleep)" "$split"
+check_range "[$bk] sleep: split intervals" "${split:-0}" 0 200
 # on CPU 0 the wakeups are delivered: (nearly) every interval splits, and sleep + runq = total
 retry run_ts $T/split "-v -S --filter $SL" taskset -c 0 $T/$SL 50 5
 split=$(awk '$1=="sleep" {print $2}' $T/split)
-check_eq "split (CPU 0): S count is 50" "$(row $T/split S 2)" 50
-check_range "split (CPU 0): intervals split at the wakeup" "${split:-0}" 45 50
-check_range "split (CPU 0): sleep + runq totals / S total" \
+check_eq "[$bk] split (CPU 0): S count is 50" "$(row $T/split S 2)" 50
+check_range "[$bk] split (CPU 0): intervals split at the wakeup" "${split:-0}" 45 50
+check_range "[$bk] split (CPU 0): sleep + runq totals / S total" \
 	"$(ratio $(($(ns "$(row $T/split sleep 3)") + $(ns "$(row $T/split runq 3)"))) \
 		$(ns "$(row $T/split S 3)"))" 0.9 1.002
 # (values are printed with 3 decimals in their unit: allow that rounding)
-check "sleep: sleep + runq <= S total" awk -v s=$(ns $(row $T/sleep sleep 3)) \
+check "[$bk] sleep: sleep + runq <= S total" awk -v s=$(ns $(row $T/sleep sleep 3)) \
 	-v r=$(ns $(row $T/sleep runq 3)) -v t=$(ns $(row $T/sleep S 3)) \
 	'BEGIN { exit !(s + r <= t * 1.002) }'
-check_eq "sleep: no D or R rows with -S" "$(awk '$1=="D"||$1=="R"' $T/sleep | wc -l)" 0
+check_eq "[$bk] sleep: no D or R rows with -S" "$(awk '$1=="D"||$1=="R"' $T/sleep | wc -l)" 0
+# -v names the back end that ran
+if [ "$bk" = bpf ]; then
+	check "[$bk] -v: timed in the kernel" \
+		grep -q "the BPF back end: off-CPU intervals paired and timed in the kernel" $T/sleep.err
+else
+	check "[$bk] -v: no BPF" test "$(grep -c "BPF back end" $T/sleep.err)" -eq 0
+fi
 
 # 2. D state: a vfork parent waits TASK_KILLABLE, reported as D
 retry run_ts $T/d "-D --filter $DS" $T/$DS 20 10
 # (one more short D is possible, e.g. around exec)
-check_range "dstate: D count is 20" "$(row $T/d D 2)" 20 21
-check_range "dstate: D total / workload's wait" \
+check_range "[$bk] dstate: D count is 20" "$(row $T/d D 2)" 20 21
+check_range "[$bk] dstate: D total / workload's wait" \
 	"$(ratio $(ns $(row $T/d D 3)) $(wl $T/d.wl d_ns))" 0.98 1.02
 # the child's 10 ms sleep is the floor; above it, whatever the workload saw itself
 # (a loaded machine adds the child's and the parent's run-queue waits)
 # (columns: STATE calls total min avg p50 p95 p99 max)
 p50=$(ns $(row $T/d D 6))
-check_range "dstate: D p50 (ms) >= the child's sleep" "$(awk -v v=$p50 'BEGIN{print v/1e6}')" 10 1000
+check_range "[$bk] dstate: D p50 (ms) >= the child's sleep" "$(awk -v v=$p50 'BEGIN{print v/1e6}')" 10 1000
 # each interval is inside the workload's own measurement of it: at most that (plus the
 # histogram's 0.8%), less the vfork/exit overhead and any preemption before it read the clock.
 # A 21st D (the workload's exec, a page-in) moves the p50 up one rank: the bound is then the
 # workload's next rank
 p50hi=$(wl $T/d.wl d_p50_ns)
 [ "$(row $T/d D 2)" = 21 ] && p50hi=$(wl $T/d.wl d_p50next_ns)
-check_range "dstate: D p50 / workload's own median" "$(ratio $p50 $(wl $T/d.wl d_p50_ns))" 0.95 \
+check_range "[$bk] dstate: D p50 / workload's own median" "$(ratio $p50 $(wl $T/d.wl d_p50_ns))" 0.95 \
 	"$(awk -v a="$p50hi" -v b="$(wl $T/d.wl d_p50_ns)" 'BEGIN { printf "%.4f", 1.01 * a / b }')"
-check_eq "dstate: no S rows with -D" "$(awk '$1=="S"' $T/d | wc -l)" 0
-
-# 3. --than 20ms prints exactly the 10 long sleeps, with the workload's functions
-retry run_ts $T/than "--filter $MX --than 20ms -g --flame-graph $T/mixed" $T/$MX
-grep -E " $MX +[0-9]+ \[[0-9]+\] S +[0-9.]+ms\$" $T/than | awk '{ print $NF + 0 }' >$T/than.ms
-check_eq "than: 10 intervals over 20 ms" "$(wc -l <$T/than.ms)" 10
-check_eq "than: all at least 30 ms" "$(awk '$1 >= 30' $T/than.ms | wc -l)" 10
-# each one is the workload's own measurement of that sleep less its system-call
-# overhead (and any preemption before it read the clock)
-grep -o 'long_sleep_ns=[0-9]*' $T/than.wl | cut -d= -f2 | paste $T/than.ms - >$T/than.pairs
-check_eq "than: each as long as the workload measured (-2 ms..+0.05 ms)" \
-	"$(awk '{ d = $1 - $2 / 1e6 } d >= -2 && d <= 0.05' $T/than.pairs | wc -l)" 10
-check_eq "than: sleep_long in every stack" "$(grep -c 'sleep_long+' $T/than)" 10
-check_eq "than: sleep_short never printed" "$(grep -c 'sleep_short' $T/than)" 0
-check "than: kernel frames too (do_nanosleep)" grep -q do_nanosleep $T/than
-check_eq "than: S count 110" "$(row $T/than S 2)" 110
-
-# 4. folded weights (us) add up to the statistics' total
-check "folded: file written" test -s $T/mixed.folded
-# (stacks ending in the S frame: a preemption adds an R stack and an R row)
-fsum=$(awk '/;S [0-9]+$/ { s += $NF } END { print s }' $T/mixed.folded)
-tot_us=$(awk -v v=$(ns $(row $T/than S 3)) 'BEGIN{printf "%.0f", v/1e3}')
-# each interval's weight is truncated to whole us (at most 1 us each); the
-# sub-us remainder carries over from one interval to the next across states,
-# so an R interval's remainder can add 1 us to the S sum
-check_range "folded: weight sum vs S total (us)" "$fsum" $((tot_us - 110)) $((tot_us + 1))
-check_range "folded: sleep_long weight / workload's long sleeps" \
-	"$(ratio "$(awk '/;sleep_long;/ { s += $NF } END { print s * 1e3 }' $T/mixed.folded)" \
-		$(wl $T/than.wl long_ns))" 0.98 1.01
-check "folded: state as the leaf frame" grep -q ';__schedule_\[k\];S [0-9]*$' $T/mixed.folded
+check_eq "[$bk] dstate: no S rows with -D" "$(awk '$1=="S"' $T/d | wc -l)" 0
 
 # 5. run-queue delay: two spinning threads pinned to one CPU (the workload pins
 # them: that is the point) wait about half the time each
@@ -176,7 +163,7 @@ for th in ts_rq_a ts_rq_b; do
 	tid=$(grep "thread=$th " $T/rq.wl | grep -o 'tid=[0-9]*' | cut -d= -f2)
 	want=$(grep "thread=$th " $T/rq.wl | grep -o 'wait_ns=[0-9]*' | cut -d= -f2)
 	got=$(awk -v t="$tid" '$1 == "R" && $3 == t { print $5 }' $T/rq)
-	check_range "rq: $th R total / (wall - cpu time)" "$(ratio $(ns "${got:-0ns}") $want)" \
+	check_range "[$bk] rq: $th R total / (wall - cpu time)" "$(ratio $(ns "${got:-0ns}") $want)" \
 		0.85 1.05
 done
 
@@ -207,58 +194,137 @@ if command -v perf >/dev/null; then
 		END { printf "%.0f\n", s }'
 	}
 	# (perf record itself has been seen to abort when started with others: again then)
+	# (a switch-in not traced on CPU 0 is closed by task-state, by neither on perf's side:
+	# such a run is not compared)
+	blind='switch-ins (not traced|taken from context-switch records)'
 	for i in 1 2 3; do
 		retry agree $T/agree
 		ptot=$(perf_total "$(wl $T/agree.wl pid)")
 		[ "${ptot:-0}" != 0 ] && break
 		echo "# perf record run $i failed: $(head -c 300 $T/perf.err)"
 	done
-	check_range "perf: S total vs perf record pairing" "$(ratio $(ns $(row $T/agree S 3)) $ptot)" \
+	blind=
+	check_range "[$bk] perf: S total vs perf record pairing" "$(ratio $(ns $(row $T/agree S 3)) $ptot)" \
 		0.98 1.02
 	# on CPU 0 every wakeup is seen
-	check_range "perf: sleep+runq split on CPU 0" "$(awk '$1=="sleep" {print $2}' $T/agree)" 99 100
+	check_range "[$bk] perf: sleep+runq split on CPU 0" "$(awk '$1=="sleep" {print $2}' $T/agree)" 99 100
 else
 	skip "perf not installed"
 fi
 
 # 7. interval output: counts over all intervals add up
 retry run_ts $T/int "-S --filter $SL -i 300" $T/$SL 200 5
-check_range "interval: several tables" "$(grep -c '^STATE' $T/int)" 3 9
-check_eq "interval: counts add up to 200" "$(awk '$1=="S" { s += $2 } END { print s }' $T/int)" 200
+check_range "[$bk] interval: several tables" "$(grep -c '^STATE' $T/int)" 3 9
+check_eq "[$bk] interval: counts add up to 200" "$(awk '$1=="S" { s += $2 } END { print s }' $T/int)" 200
 
 # 8. -- command: the workload and its vfork children only, on every CPU
-run_cmd() { "$PP" task-state $2 -- "${@:3}" >"$1" 2>"$1.err"; }
+run_cmd() { "$PP" task-state $BK $2 -- "${@:3}" >"$1" 2>"$1.err"; }
 retry run_cmd $T/wl "-S" $W/ts_sleep 200 5
-check_eq "workload: S count of ts_sleep 200 5" "$(row $T/wl S 2)" 200
+check_eq "[$bk] workload: S count of ts_sleep 200 5" "$(row $T/wl S 2)" 200
 [ "$(row $T/wl S 2)" = 200 ] || sed 's/^/# /' $T/wl $T/wl.err
 retry run_cmd $T/wld "-D --perins" $W/ts_dstate 10 10
 # (one more short D is possible, e.g. around exec)
-check_range "workload: D count" "$(awk '$1 == "D" { s += $4 } END { print s }' $T/wld)" 10 11
-check_eq "workload: D rows are the workload's" \
+check_range "[$bk] workload: D count" "$(awk '$1 == "D" { s += $4 } END { print s }' $T/wld)" 10 11
+check_eq "[$bk] workload: D rows are the workload's" \
 	"$(awk -v p="$(wl $T/wld pid)" '$1 == "D" && $3 != p' $T/wld | wc -l)" 0
 
 # 9. -p PID: attach to a running process (2 threads: 200 and 50 sleeps of 5 ms)
 retry run_attach $T/pid "-S --perins -p" pid $W/ts_sleep 200 5 2000 50
 main=$(wl $T/pid.wl tid_main)
 side=$(wl $T/pid.wl tid_side)
-check_eq "-p: ends by itself when the process exits" "$(cat $T/pid.self)" yes
-check_eq "-p: exit status" "$(cat $T/pid.rc)" 0
-check_eq "-p: main thread's S count" "$(awk -v t=$main '$1 == "S" && $3 == t { print $4 }' $T/pid)" 200
-check_eq "-p: other thread's S count" "$(awk -v t=$side '$1 == "S" && $3 == t { print $4 }' $T/pid)" 50
-check_eq "-p: no other threads" "$(awk '$1 == "S"' $T/pid | wc -l)" 2
-check_range "-p: main thread's S total / workload's" \
+check_eq "[$bk] -p: ends by itself when the process exits" "$(cat $T/pid.self)" yes
+check_eq "[$bk] -p: exit status" "$(cat $T/pid.rc)" 0
+check_eq "[$bk] -p: main thread's S count" "$(awk -v t=$main '$1 == "S" && $3 == t { print $4 }' $T/pid)" 200
+check_eq "[$bk] -p: other thread's S count" "$(awk -v t=$side '$1 == "S" && $3 == t { print $4 }' $T/pid)" 50
+check_eq "[$bk] -p: no other threads" "$(awk '$1 == "S"' $T/pid | wc -l)" 2
+check_range "[$bk] -p: main thread's S total / workload's" \
 	"$(ratio $(ns $(awk -v t=$main '$1 == "S" && $3 == t { print $5 }' $T/pid)) \
 		$(wl $T/pid.wl slept_ns))" 0.98 1.02
 
 # 10. -t TID: one thread of that process only
 retry run_attach $T/tid "-S -t" tid_side $W/ts_sleep 200 5 2000 50
-check_eq "-t: ends by itself when the process exits" "$(cat $T/tid.self)" yes
-check_eq "-t: S count of that thread" "$(row $T/tid S 2)" 50
-check_range "-t: S total / the thread's own" \
+check_eq "[$bk] -t: ends by itself when the process exits" "$(cat $T/tid.self)" yes
+check_eq "[$bk] -t: S count of that thread" "$(row $T/tid S 2)" 50
+check_range "[$bk] -t: S total / the thread's own" \
 	"$(ratio $(ns $(row $T/tid S 3)) $(grep side $T/tid.wl | grep -o 'slept_ns=[0-9]*' | cut -d= -f2))" \
 	0.98 1.02
 
-# 11. bad input: clear message, non-zero exit
+# 11. kernel stacks (-g --kernel-stack, in the kernel on BPF): the folded
+# weights (us) add up to the S total, every frame a kernel one, the state last
+retry run_ts $T/ks "-S --filter $MX -g --kernel-stack --flame-graph $T/ks" $T/$MX
+check_eq "[$bk] kstack: S count 110" "$(row $T/ks S 2)" 110
+check "[$bk] kstack: folded file written" test -s $T/ks.folded
+fsum=$(awk '/;S [0-9]+$/ { s += $NF } END { print s + 0 }' $T/ks.folded)
+tot_us=$(awk -v v=$(ns $(row $T/ks S 3)) 'BEGIN{printf "%.0f", v/1e3}')
+check_range "[$bk] kstack: weight sum vs S total (us)" "$fsum" $((tot_us - 110)) $((tot_us + 1))
+check "[$bk] kstack: do_nanosleep" grep -q ';do_nanosleep_\[k\];' $T/ks.folded
+# (the ring path's callchain starts in the tracepoint's caller: __traceiter_sched_switch
+# while another tracer also has a probe on sched_switch, __schedule when it is alone;
+# the BPF path cuts its own frames up to __schedule)
+if [ "$bk" = bpf ]; then
+	check "[$bk] kstack: __schedule, then the state, last" \
+		grep -q ';__schedule_\[k\];S [0-9]*$' $T/ks.folded
+else
+	check "[$bk] kstack: __schedule (or the tracepoint's iterator), then the state, last" \
+		grep -Eq ';__schedule_\[k\];(__traceiter_sched_switch_\[k\];)?S [0-9]*$' $T/ks.folded
+fi
+check_eq "[$bk] kstack: the comm, then kernel frames only" \
+	"$(awk -v c=$MX '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); if (f[1] != c) bad++
+		for (i = 2; i < n; i++) if (f[i] !~ /_\[k\]$/) bad++ } END { print bad + 0 }' $T/ks.folded)" 0
+if [ "$bk" = bpf ]; then
+	check "[$bk] kstack: -v says kept in the kernel" grep -q "kernel stacks kept there" $T/ks.err
+fi
+}
+
+# the host's word, not ours: can a tracepoint BPF program load here, with the kernel's BTF?
+# (bpftool probes tracing programs without a BTF target: "NOT available" for tp_btf too)
+bpf_host() {
+	test -r /sys/kernel/btf/vmlinux &&
+		bpftool feature probe kernel 2>/dev/null | grep -q "program_type tracepoint is available"
+}
+if bpf_host; then
+	suite bpf ""
+else
+	skip "no BPF here: the BPF back end's checks"
+fi
+suite ring --no-bpf
+BK=
+
+# 3. --than 20ms prints exactly the 10 long sleeps, with the workload's functions
+retry run_ts $T/than "--filter $MX --than 20ms -g --flame-graph $T/mixed" $T/$MX
+grep -E " $MX +[0-9]+ \[[0-9]+\] S +[0-9.]+ms\$" $T/than | awk '{ print $NF + 0 }' >$T/than.ms
+check_eq "than: 10 intervals over 20 ms" "$(wc -l <$T/than.ms)" 10
+check_eq "than: all at least 30 ms" "$(awk '$1 >= 30' $T/than.ms | wc -l)" 10
+# each one is the workload's own measurement of that sleep less its system-call
+# overhead (and any preemption before it read the clock)
+grep -o 'long_sleep_ns=[0-9]*' $T/than.wl | cut -d= -f2 | paste $T/than.ms - >$T/than.pairs
+check_eq "than: each as long as the workload measured (-2 ms..+0.05 ms)" \
+	"$(awk '{ d = $1 - $2 / 1e6 } d >= -2 && d <= 0.05' $T/than.pairs | wc -l)" 10
+check_eq "than: sleep_long in every stack" "$(grep -c 'sleep_long+' $T/than)" 10
+check_eq "than: sleep_short never printed" "$(grep -c 'sleep_short' $T/than)" 0
+check "than: kernel frames too (do_nanosleep)" grep -q do_nanosleep $T/than
+check_eq "than: S count 110" "$(row $T/than S 2)" 110
+
+# 4. folded weights (us) add up to the statistics' total
+check "folded: file written" test -s $T/mixed.folded
+# (stacks ending in the S frame: a preemption adds an R stack and an R row)
+fsum=$(awk '/;S [0-9]+$/ { s += $NF } END { print s }' $T/mixed.folded)
+tot_us=$(awk -v v=$(ns $(row $T/than S 3)) 'BEGIN{printf "%.0f", v/1e3}')
+# each interval's weight is truncated to whole us (at most 1 us each); the
+# sub-us remainder carries over from one interval to the next across states,
+# so an R interval's remainder can add 1 us to the S sum
+check_range "folded: weight sum vs S total (us)" "$fsum" $((tot_us - 110)) $((tot_us + 1))
+check_range "folded: sleep_long weight / workload's long sleeps" \
+	"$(ratio "$(awk '/;sleep_long;/ { s += $NF } END { print s * 1e3 }' $T/mixed.folded)" \
+		$(wl $T/than.wl long_ns))" 0.98 1.01
+check "folded: state as the leaf frame" grep -q ';__schedule_\[k\];S [0-9]*$' $T/mixed.folded
+
+# --than goes the ring path by itself (each long interval is printed from the ring buffer)
+if bpf_host; then
+	check "than: -v says the ring path and why" grep -q "the ring path: task-state --than" $T/than.err
+fi
+
+# 12. bad input: clear message, non-zero exit
 "$PP" task-state --than 10xs -C 0 >$T/bad1 2>&1
 check "bad: --than 10xs fails" test $? -ne 0
 check "bad: --than 10xs names the problem" grep -q "10xs" $T/bad1
@@ -269,5 +335,42 @@ check "bad: --flame-graph without -g fails" test $? -ne 0
 check "bad: --flame-graph without -g says why" grep -q "add -g" $T/bad3
 "$PP" task-state -S -p 999999999 >$T/bad4 2>&1
 check "bad: -p of no process fails" test $? -ne 0
+
+# --bpf: what the kernel cannot do is a usage error naming it; SIGKILL leaves no program
+if bpf_host; then
+	bad_bpf() { # what-it-says args...
+		local want=$1
+		shift
+		"$PP" task-state --bpf "$@" -C 0 >$T/fb 2>&1
+		check_eq "--bpf $*: status 2" $? 2
+		check_eq "--bpf $*: one line naming it" \
+			"$(grep -c -- "--bpf: .*$want" $T/fb) $(wc -l <$T/fb)" "1 1"
+	}
+	bad_bpf "--than: each long interval is printed" --than 10ms
+	bad_bpf "--prio is not compiled" --prio 120
+	bad_bpf "user stacks are read from the ring buffer" -g --flame-graph $T/fbg
+	bad_bpf "only NAME and PREFIX\* globs are compiled" --filter 'a?b'
+	"$PP" task-state --bpf --no-bpf -C 0 >$T/fb 2>&1
+	check_eq "--bpf --no-bpf: status 2" $? 2
+	rm -f "$T/k.err"
+	"$PP" task-state -v -g --kernel-stack --flame-graph $T/k -i 100000 >/dev/null 2>"$T/k.err" &
+	k=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^perf-prof: monitoring' "$T/k.err" && break
+		sleep 0.1
+	done
+	# its programs: the prog_id of the BPF fds it holds
+	ids=$(cat /proc/$k/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
+	check "a BPF run holds its programs" test -n "$ids"
+	kill -KILL $k
+	wait $k 2>/dev/null
+	left=0
+	for i in $(seq 50); do
+		left=$(bpftool -j prog list | jq -r '.[].id' | grep -c -x -F "$(printf '%s\n' $ids)")
+		[ "$left" -eq 0 ] && break
+		sleep 0.1
+	done
+	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
+fi
 
 done_tests

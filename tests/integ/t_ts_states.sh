@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # task-state's state options as the original spells them (root): -S, -D, -SD,
-# --no-interruptible, --no-uninterruptible, the last one for a state winning.
+# --no-interruptible, --no-uninterruptible, the last one for a state winning,
+# on both back ends (the BPF program's state mask, the ring path's kernel filter).
 # ts_dstate 5 10: the parent waits 5 times in D (vfork) while its child sleeps
 # 10 ms in S, so the rows are known: S and D, 5 each at least (R only when
 # something preempts).
@@ -9,9 +10,10 @@
 [ -x "$PP" ] || { echo "no binary $PP"; exit 1; }
 [ -x "$W/ts_dstate" ] || { echo "no workload $W/ts_dstate (make workloads)"; exit 1; }
 
-# ts OPTIONS...: task-state OPTIONS over the workload; status in $rc
+# ts OPTIONS...: task-state OPTIONS over the workload (on the back end $BK
+# says: "" the default, BPF where the host has it; --no-bpf); status in $rc
 ts() {
-	"$PP" task-state "$@" -- "$W/ts_dstate" 5 10 >"$T/out" 2>"$T/err"
+	"$PP" task-state $BK "$@" -- "$W/ts_dstate" 5 10 >"$T/out" 2>"$T/err"
 	rc=$?
 }
 # The S and D rows of the last run, each followed by "<5" if it counts fewer than the
@@ -19,38 +21,57 @@ ts() {
 rows() { awk '$1 == "S" || $1 == "D" { printf "%s%s ", $1, ($2 >= 5 ? "" : "<5") }' "$T/out"; }
 has_r() { awk '$1 == "R"' "$T/out" | wc -l; }
 
+# the checks, on each back end
+suite() {
+bk=$1
+BK=$2
 ts
 ts
-check_eq "no option: S and D" "$(rows)" "S D "
+check_eq "[$bk] no option: S and D" "$(rows)" "S D "
 ts -S -D
-check_eq "-S -D" "$(rows)" "S D "
+check_eq "[$bk] -S -D" "$(rows)" "S D "
 ts -SD
-check_eq "-SD (combined): S and D" "$(rows)" "S D "
-check_eq "-SD: no R row" "$(has_r)" 0
-check_eq "-SD: exit status" "$rc" 0
+check_eq "[$bk] -SD (combined): S and D" "$(rows)" "S D "
+check_eq "[$bk] -SD: no R row" "$(has_r)" 0
+check_eq "[$bk] -SD: exit status" "$rc" 0
 ts -S
-check_eq "-S: S only" "$(rows)" "S "
+check_eq "[$bk] -S: S only" "$(rows)" "S "
 ts --interruptible
-check_eq "--interruptible: S only" "$(rows)" "S "
+check_eq "[$bk] --interruptible: S only" "$(rows)" "S "
 ts -D
-check_eq "-D: D only" "$(rows)" "D "
+check_eq "[$bk] -D: D only" "$(rows)" "D "
 ts --uninterruptible
-check_eq "--uninterruptible: D only" "$(rows)" "D "
+check_eq "[$bk] --uninterruptible: D only" "$(rows)" "D "
 ts --no-interruptible
-check_eq "--no-interruptible: no S" "$(rows)" "D "
-check_eq "--no-interruptible: exit status" "$rc" 0
+check_eq "[$bk] --no-interruptible: no S" "$(rows)" "D "
+check_eq "[$bk] --no-interruptible: exit status" "$rc" 0
 ts --no-uninterruptible
-check_eq "--no-uninterruptible: no D" "$(rows)" "S "
+check_eq "[$bk] --no-uninterruptible: no D" "$(rows)" "S "
 ts --no-interruptible --no-uninterruptible
-check_eq "--no-interruptible --no-uninterruptible: neither" "$(rows)" ""
+check_eq "[$bk] --no-interruptible --no-uninterruptible: neither" "$(rows)" ""
 ts -S --no-interruptible
-check_eq "-S --no-interruptible: the last wins (all but S)" "$(rows)" "D "
+check_eq "[$bk] -S --no-interruptible: the last wins (all but S)" "$(rows)" "D "
 ts --no-interruptible -S
-check_eq "--no-interruptible -S: the last wins (S)" "$(rows)" "S "
+check_eq "[$bk] --no-interruptible -S: the last wins (S)" "$(rows)" "S "
 ts -SD --no-uninterruptible
-check_eq "-SD --no-uninterruptible: S" "$(rows)" "S "
+check_eq "[$bk] -SD --no-uninterruptible: S" "$(rows)" "S "
+}
+bpf_host() {
+	test -r /sys/kernel/btf/vmlinux &&
+		bpftool feature probe kernel 2>/dev/null | grep -q "program_type tracepoint is available"
+}
+if bpf_host; then
+	suite bpf ""
+	# the state mask is the kernel program's: -v names the back end
+	"$PP" task-state -v -SD -- "$W/ts_dstate" 1 1 2>&1 >/dev/null | grep -q "the BPF back end: off-CPU"
+	check_eq "-SD on BPF by default (-v)" "$?" 0
+else
+	skip "no BPF here: the BPF back end's checks"
+fi
+suite ring --no-bpf
+BK=
 # left out in the kernel already: -vv shows the filter asked for
-"$PP" task-state --no-interruptible -vv -- true 2>&1 >/dev/null | grep -qF "event sched:sched_switch/out: filter 'prev_state != 1'"
+"$PP" task-state --no-bpf --no-interruptible -vv -- true 2>&1 >/dev/null | grep -qF "event sched:sched_switch/out: filter 'prev_state != 1'"
 check_eq "--no-interruptible: the kernel filter leaves S out" "$?" 0
 "$PP" task-state -h | grep -q -- '--no-uninterruptible'
 check_eq "-h lists --no-uninterruptible" "$?" 0

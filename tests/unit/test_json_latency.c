@@ -383,7 +383,8 @@ static void task_state(const char *dir)
 	const char *to, *jo;
 
 	for (int perins = 0; perins < 2; perins++) {
-		const char *args = perins ? "--perins" : "--than 20ms";
+		/* the ring path: these records are injected samples (no kernel) */
+		const char *args = perins ? "--no-bpf --perins" : "--no-bpf --than 20ms";
 
 		CHECK(start(&t, "task-state", args, fmts, false) == 0, "text %s", args);
 		ts_records(&t);

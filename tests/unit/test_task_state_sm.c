@@ -30,8 +30,12 @@ static int start(struct run *r, const char *args)
 						 { "sched", fmt_sched_wakeup },
 						 { NULL, NULL } };
 
+	char all[512];
+
+	/* the ring path: these records are injected samples (no kernel) */
+	snprintf(all, sizeof(all), "--no-bpf %s", args);
 	memset(r, 0, sizeof(*r));
-	if (synth_run__start(&r->h, "task-state", args, &(struct synth_run_opts){ .fmts = fmts }))
+	if (synth_run__start(&r->h, "task-state", all, &(struct synth_run_opts){ .fmts = fmts }))
 		return -1;
 	for (struct evsel *ev = session__evsels(r->h.s); ev; ev = ev->next) {
 		if (strstr(ev->name, "sched_switch"))

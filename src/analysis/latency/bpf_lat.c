@@ -59,6 +59,14 @@ struct bpf_lat {
 struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entries, char *err,
 			     size_t errlen)
 {
+	return bpf_lat__new_sized(b, name, entries, entries * BPF_LAT_BUCKETS_PER_ROW, false, err,
+				  errlen);
+}
+
+struct bpf_lat *bpf_lat__new_sized(struct bpf_back *b, const char *name, unsigned rows,
+				   unsigned buckets, bool prealloc, char *err, size_t errlen)
+{
+	unsigned flags = prealloc ? 0 : BPF_F_NO_PREALLOC;
 	struct bpf_lat *l = calloc(1, sizeof(*l));
 	char mname[16];
 
@@ -67,22 +75,21 @@ struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entr
 		return NULL;
 	}
 	l->b = b;
-	l->entries = entries;
+	l->entries = rows;
 	l->ncpu = bpf_back__nr_cpus();
 	if (l->ncpu <= 0) {
 		snprintf(err, errlen, "no possible CPUs");
 		free(l);
 		return NULL;
 	}
-	/* inserts are rare (a key's first value): not preallocated, memory as keys occur */
+	/* inserts are rare (a key's first value): memory as keys occur, unless @prealloc */
 	snprintf(mname, sizeof(mname), "%s_rows", name);
-	l->rows = bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, mname, 16, V_WORDS * 8, entries,
-				BPF_F_NO_PREALLOC);
+	l->rows = bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, mname, 16, V_WORDS * 8, rows, flags);
 	snprintf(mname, sizeof(mname), "%s_hist", name);
 	l->buckets = l->rows < 0
 			     ? l->rows
-			     : bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, mname, 24, 8,
-					     entries * BPF_LAT_BUCKETS_PER_ROW, BPF_F_NO_PREALLOC);
+			     : bpf_back__map(b, BPF_MAP_TYPE_PERCPU_HASH, mname, 24, 8, buckets,
+					     flags);
 	snprintf(mname, sizeof(mname), "%s_ival", name);
 	l->epoch = l->buckets < 0 ? l->buckets
 				  : bpf_back__map(b, BPF_MAP_TYPE_ARRAY, mname, 4, 8, 1, 0);

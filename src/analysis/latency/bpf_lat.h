@@ -21,6 +21,7 @@
 #ifndef PP_BPF_LAT_H
 #define PP_BPF_LAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/bpf.h"
@@ -38,6 +39,15 @@ struct hist;
 #define BPF_LAT_BUCKETS_PER_ROW 4
 struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entries, char *err,
 			     size_t errlen);
+/*
+ * The same with @rows rows and @buckets buckets, preallocated with
+ * @prealloc: a program that runs with interrupts off (sched_switch) finds
+ * the kernel's element cache of a map that allocates as keys come empty
+ * in a burst of new keys (-ENOMEM: counted drops); a preallocated map
+ * fails only when full.
+ */
+struct bpf_lat *bpf_lat__new_sized(struct bpf_back *b, const char *name, unsigned rows,
+				   unsigned buckets, bool prealloc, char *err, size_t errlen);
 void bpf_lat__delete(struct bpf_lat *l);
 
 /*
