@@ -334,13 +334,18 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 		rd->prio = NULL;
 	if (eo && eo->nr_specs && (err = rd_events(s, rd, eo, opt_set__get(opts, &key_group))))
 		return err;
+	/*
+	 * A thread's switch-in and wakeup come from other tasks, on any CPU.
+	 * Said before the BPF back end builds its targets: -p then means the
+	 * process's threads, not what it creates (without --inherit), as on
+	 * the ring path.
+	 */
+	session__want_cpu_wide(s);
 	bpf = rd_try_bpf(s, rd, opts, eo);
 	if (bpf < 0)
 		return bpf;
-	/* a thread's switch-in and wakeup come from other tasks, on any CPU */
 	if (!bpf) {
 		session__want_order(s);
-		session__want_cpu_wide(s);
 		session__want_pages(s, 512);
 	}
 	rd->mt = multipoint__new(

@@ -111,7 +111,8 @@ static int compile_globs(struct rd_bpf *r, const char *globs, char *why, size_t 
 		r->globs[r->nr_globs++] = g;
 	}
 	if (!r->nr_globs) { /* only globs longer than a comm: nothing matches */
-		struct glob none = { { 1, 0 }, { 1, 0 } }; /* a comm's first byte is never 1 */
+		/* a comm's first byte is never 1 (the whole byte: mask 0xff) */
+		struct glob none = { { 1, 0 }, { 0xff, 0 } };
 
 		r->globs[r->nr_globs++] = none;
 	}
