@@ -146,6 +146,17 @@ void b_lookup(struct bpfb *b, int fd, int16_t key_off)
 	b_call(b, BPF_FUNC_map_lookup_elem);
 }
 
+void b_update(struct bpfb *b, int fd, int16_t key_off, int16_t val_off, int32_t flags)
+{
+	b_ldmap(b, R1, fd);
+	b_mov(b, R2, R10);
+	b_alui(b, BPF_ADD, R2, key_off);
+	b_mov(b, R3, R10);
+	b_alui(b, BPF_ADD, R3, val_off);
+	b_movi(b, R4, flags);
+	b_call(b, BPF_FUNC_map_update_elem);
+}
+
 void b_ldvalue(struct bpfb *b, int dst, int fd, int32_t off)
 {
 	bpfb__emit(b, BPFB_INSN(BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_MAP_VALUE, 0, fd));

@@ -140,5 +140,7 @@ void b_ja(struct bpfb *b, int label);
 void b_ldvalue(struct bpfb *b, int dst, int fd, int32_t off);
 /* R1 = map @fd, R2 = R10 + @key_off, call map_lookup_elem: R0 = the value or NULL */
 void b_lookup(struct bpfb *b, int fd, int16_t key_off);
+/* map_update_elem(map @fd, R10 + @key_off, R10 + @val_off, @flags): R0 = 0 or -errno */
+void b_update(struct bpfb *b, int fd, int16_t key_off, int16_t val_off, int32_t flags);
 
 #endif

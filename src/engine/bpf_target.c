@@ -79,13 +79,7 @@ static int fork_program(struct bpf_back *b)
 		b_jmp(&c, BPF_JEQ, R8, R1, join);
 		b_stx(&c, 4, R10, -4, R8);
 		b_st(&c, 1, R10, -8, 1);
-		b_ldmap(&c, R1, b->tids);
-		b_mov(&c, R2, R10);
-		b_alui(&c, BPF_ADD, R2, -4);
-		b_mov(&c, R3, R10);
-		b_alui(&c, BPF_ADD, R3, -8);
-		b_movi(&c, R4, BPF_NOEXIST);
-		b_call(&c, BPF_FUNC_map_update_elem);
+		b_update(&c, b->tids, -4, -8, BPF_NOEXIST);
 		b_ja(&c, out);
 	} else {
 		b_jmpi(&c, BPF_JEQ, R0, 0, out);
@@ -99,13 +93,7 @@ static int fork_program(struct bpf_back *b)
 	b_ldx(&c, 4, R8, R7, (short)tgid_off); /* the child's process */
 	b_stx(&c, 4, R10, -4, R8);
 	b_st(&c, 1, R10, -8, 2);
-	b_ldmap(&c, R1, b->tgids);
-	b_mov(&c, R2, R10);
-	b_alui(&c, BPF_ADD, R2, -4);
-	b_mov(&c, R3, R10);
-	b_alui(&c, BPF_ADD, R3, -8);
-	b_movi(&c, R4, BPF_NOEXIST);
-	b_call(&c, BPF_FUNC_map_update_elem);
+	b_update(&c, b->tgids, -4, -8, BPF_NOEXIST);
 	bpfb__here(&c, out);
 	b_ret(&c, 0);
 	fd = bpf_back__load(b, BPF_PROG_TYPE_TRACING, "pp_fork", &c, "sched_process_fork", err,
@@ -190,13 +178,7 @@ static int exec_program(struct bpf_back *b)
 	b_jmp(&c, BPF_JNE, R7, R1, out);
 	b_stx(&c, 4, R10, -4, R7);
 	b_st(&c, 1, R10, -8, 2);
-	b_ldmap(&c, R1, b->tgids);
-	b_mov(&c, R2, R10);
-	b_alui(&c, BPF_ADD, R2, -4);
-	b_mov(&c, R3, R10);
-	b_alui(&c, BPF_ADD, R3, -8);
-	b_movi(&c, R4, BPF_NOEXIST);
-	b_call(&c, BPF_FUNC_map_update_elem);
+	b_update(&c, b->tgids, -4, -8, BPF_NOEXIST);
 	bpfb__here(&c, out);
 	b_ret(&c, 0);
 	fd = bpf_back__load(b, BPF_PROG_TYPE_TRACING, "pp_exec", &c, "sched_process_exec", err,

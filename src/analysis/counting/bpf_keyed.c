@@ -137,13 +137,7 @@ int bkeyed__add(struct bkeyed *k, struct evsel *ev, struct expr *filter, struct 
 	b_alui(&c, BPF_ADD, R1, val_off + 8 + 8 * k->ncols);
 	b_movi(&c, R2, COMM_LEN);
 	b_call(&c, BPF_FUNC_get_current_comm);
-	b_ldmap(&c, R1, k->map);
-	b_mov(&c, R2, R10);
-	b_alui(&c, BPF_ADD, R2, KEY_OFF);
-	b_mov(&c, R3, R10);
-	b_alui(&c, BPF_ADD, R3, val_off);
-	b_movi(&c, R4, BPF_NOEXIST);
-	b_call(&c, BPF_FUNC_map_update_elem);
+	b_update(&c, k->map, KEY_OFF, val_off, BPF_NOEXIST);
 	b_jmpi(&c, BPF_JEQ, R0, 0, again);
 	b_jmpi(&c, BPF_JEQ, R0, -EEXIST, again);
 	bpf_back__emit_drop(k->b, &c, k->drop_slot);
