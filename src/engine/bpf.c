@@ -254,8 +254,6 @@ static void back_close(struct source *src)
 		close(b->fds[i]);
 	b->nr_fds = 0;
 	b->ctl = b->drops = b->tgids = b->tids = b->cpus = -1;
-	btf__free(b->btf);
-	b->btf = NULL;
 }
 
 static const struct source_ops bpf_ops = {
@@ -416,15 +414,19 @@ static struct btf *quiet_vmlinux_btf(void)
 	return btf;
 }
 
-static struct btf *vmlinux_btf(struct bpf_back *b)
+/* The kernel's BTF, parsed once for the run (tp_btf targets, struct members). */
+static struct btf *kernel_btf(void)
 {
-	if (!b->btf_tried) {
-		b->btf_tried = true;
-		b->btf = quiet_vmlinux_btf();
-		if (!b->btf || libbpf_get_error(b->btf))
-			b->btf = NULL;
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = quiet_vmlinux_btf();
+		if (btf && libbpf_get_error(btf))
+			btf = NULL;
 	}
-	return b->btf;
+	return btf;
 }
 
 /* The verifier's reason: its last line that is not its statistics ("processed N insns"). */
@@ -457,7 +459,7 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
 		return code->err;
 	}
 	if (btf_tp) {
-		struct btf *btf = vmlinux_btf(b);
+		struct btf *btf = kernel_btf();
 		char tname[96];
 		int id;
 
@@ -628,20 +630,6 @@ int bpf_back__percpu_sum(struct bpf_back *b, int map, const void *key, u64 *sum,
 }
 
 /* vmlinux BTF, loaded at the first use, kept for the process's life */
-static struct btf *kernel_btf(void)
-{
-	static struct btf *btf;
-	static bool tried;
-
-	if (!tried) {
-		tried = true;
-		btf = quiet_vmlinux_btf();
-		if (btf && libbpf_get_error(btf))
-			btf = NULL;
-	}
-	return btf;
-}
-
 int bpf_back__btf_tp_args(const char *tp)
 {
 	struct btf *btf = kernel_btf();

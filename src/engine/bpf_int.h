@@ -42,8 +42,6 @@ struct bpf_back {
 	bool follow_p; /* -p's new processes are targets too (per-thread profilers, --inherit) */
 	int tgids, tids, cpus; /* maps, -1: not needed */
 	int fork_prog;
-	struct btf *btf; /* vmlinux, loaded once */
-	bool btf_tried;
 	bool attached, running;
 };
 
