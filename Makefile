@@ -1,6 +1,6 @@
 # perf-prof: plain Makefile, dependencies through pkg-config.
 CC ?= cc
-PKGS := libtracefs libtraceevent libelf libdw libprotobuf-c zlib libbpf
+PKGS := libtracefs libtraceevent libelf libdw libprotobuf-c zlib libbpf sqlite3 python3-embed
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 WERROR ?= -Werror

@@ -4,14 +4,12 @@
 # when they are installed (Debian packages neither; put them in PATH to compare).
 # usage: bench/flame-bench.sh [BUILD_DIR] [LINES...]   (default: build 100000 1000000)
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 shift $(($# > 0 ? 1 : 0))
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(100000 1000000)
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 [ -x "$pp" ] || { echo "no $pp (make BUILD=...)"; exit 1; }
 tmp=$(mktemp -d /tmp/flame-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

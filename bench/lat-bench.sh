@@ -19,14 +19,12 @@
 # usage: bench/lat-bench.sh [BUILD_DIR] [N] [ROUNDS]
 # (LAT_BENCH="syscalls rundelay", the default, or one of them)
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 n=${2:-1000000}
 rounds=${3:-3}
 parts=${LAT_BENCH:-syscalls rundelay}
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 gl=$build/work/getppid_loop
 ls=$build/work/lat_sleep
 [ -x "$pp" ] && [ -x "$gl" ] && [ -x "$ls" ] || { echo "no $pp or workloads (make; make workloads)"; exit 1; }
@@ -36,9 +34,6 @@ tmp=$(mktemp -d /tmp/lat-bench.XXXXXX)
 trap 'kill $(cat "$tmp/spin.pid" 2>/dev/null) 2>/dev/null; rm -rf "$tmp"' EXIT
 NR_GETPPID=$(awk '$2 == "__NR_getppid" { print $3 }' /usr/include/x86_64-linux-gnu/asm/unistd_64.h)
 NR_NANOSLEEP=$(awk '$2 == "__NR_clock_nanosleep" { print $3 }' /usr/include/x86_64-linux-gnu/asm/unistd_64.h)
-
-now() { date +%s.%N; }
-median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # the workloads; each prints its elapsed seconds
 wl_syscalls() {
@@ -69,7 +64,7 @@ wl_sched() {
 
 # way NAME WORKLOAD CMD...: prints "SECONDS CPU STOP_TO_RESULT"
 way() {
-	local name=$1 wl=$2 mon w t0 t1
+	local name=$1 wl=$2 mon w
 	shift 2
 	if [ "$name" = base ]; then
 		echo "$($wl) 0 0"
@@ -85,11 +80,8 @@ way() {
 	sleep 1
 	w=$($wl)
 	sleep 0.3
-	t0=$(now)
-	pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
-	wait "$mon" 2>/dev/null
-	t1=$(now)
-	echo "$w $(tail -n 1 "$tmp/$name.cpu" | awk '{ printf "%.3f", $1 + $2 }') $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+	stop_tool "$mon" "$name"
+	echo "$w $(tail -n 1 "$tmp/$name.cpu" | awk '{ printf "%.3f", $1 + $2 }') $stop_s"
 }
 
 # numbers: "GETPPID_CALLS NANOSLEEP_CALLS NANOSLEEP_AVG" / "WAKEUPS AVG_DELAY" of lat_sleep

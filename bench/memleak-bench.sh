@@ -15,13 +15,11 @@
 # The median of ROUNDS rounds.
 # usage: bench/memleak-bench.sh [BUILD_DIR] [N] [ROUNDS]
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 n=${2:-1000000}
 rounds=${3:-3}
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 wl=$build/work/leaks
 [ -x "$pp" ] && [ -x "$wl" ] || { echo "no $pp or $wl (make; make workloads)"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
@@ -29,7 +27,6 @@ command -v bpftrace >/dev/null || { echo "needs bpftrace"; exit 1; }
 tmp=$(mktemp -d /tmp/memleak-bench.XXXXXX)
 trap 'pkill -KILL -f "$tmp/" 2>/dev/null; rm -rf "$tmp"' EXIT
 libc=$("$pp" list 'uprobe:malloc@"libc.so.6"' | awk '$1 == "file" { print $2 }')
-median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 cat >"$tmp/memleak.bt" <<BT
 uprobe:$libc:malloc /pid == \$1/ { @sz[tid] = arg0; }

@@ -13,22 +13,17 @@
 # SIGINT after it.  The median of ROUNDS rounds.
 # usage: bench/mt-bench.sh [BUILD_DIR] [N] [ROUNDS]
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 n=${2:-1000000}
 rounds=${3:-3}
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 gl=$build/work/getppid_loop
 [ -x "$pp" ] && [ -x "$gl" ] || { echo "no $pp or workloads (make; make workloads)"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
 command -v bpftrace >/dev/null || { echo "needs bpftrace"; exit 1; }
 tmp=$(mktemp -d /tmp/mt-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-
-now() { date +%s.%N; }
-median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 wl() {
 	local t0 t1
@@ -58,20 +53,9 @@ start() {
 	done
 	sleep 1
 }
-# stop NAME: SIGINT (again after 10 s if it did not end); prints the stop-to-result seconds
+# stop NAME: SIGINT (again after 10 s if it did not end); stop_s: the stop-to-result seconds
 stop() {
-	local mon t0 t1
-	mon=$(cat "$tmp/$1.pid")
-	t0=$(now)
-	pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
-	for _ in $(seq 100); do
-		kill -0 "$mon" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 "$mon" 2>/dev/null && { pkill -INT -P "$mon"; echo "  ($1 missed its first SIGINT)" >&2; }
-	wait "$mon" 2>/dev/null
-	t1=$(now)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
+	stop_tool "$(cat "$tmp/$1.pid")" "$1"
 }
 # numbers NAME: "PAIRS AVG"
 numbers() {
@@ -93,7 +77,8 @@ for ((r = 1; r <= rounds; r++)); do
 		esac
 		ws=$(wl)
 		sleep 0.3
-		sr=$(stop $w)
+		stop $w
+		sr=$stop_s
 		res="$ws $(awk '{ printf "%.3f", $1 + $2 }' "$tmp/$w.cpu") $sr $(numbers $w)"
 		echo "$res" >>"$tmp/r.$w"
 		echo "  round $r $w: $res  (workload s, tool CPU s, stop->result s, pairs, avg)"
@@ -119,6 +104,6 @@ start pp-bpf "$pp" "${MT[@]}" --bpf
 start bpftrace bpftrace -e "$BT"
 wl >/dev/null
 sleep 0.3
-stop pp-bpf >/dev/null
-stop bpftrace >/dev/null
+stop pp-bpf
+stop bpftrace
 echo "same run, both at once: pp-bpf $(numbers pp-bpf), bpftrace $(numbers bpftrace) (pairs, avg; N=$n)"

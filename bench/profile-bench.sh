@@ -26,7 +26,6 @@
 #        BENCH_RT=1 (tools and timed workloads at SCHED_FIFO 10: for a host busy with other
 #        work), BT_KEYS (bpftrace's BPFTRACE_MAP_KEYS_MAX, default 65536)
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 dur=${2:-5}
 rounds=${3:-3}
@@ -41,9 +40,8 @@ bt_keys=${BT_KEYS:-65536}
 # hogging CPU 1 starves kernel work perf record waits for at its exit)
 rt=()
 [ "${BENCH_RT:-0}" = 1 ] && rt=(chrt -f 10)
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 gl=$build/work/getppid_loop
 spin=$build/work/spin
 [ -x "$pp" ] && [ -x "$gl" ] && [ -x "$spin" ] || { echo "no $pp or workloads (make; make workloads)"; exit 1; }

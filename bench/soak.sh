@@ -22,7 +22,6 @@
 # SOAK_ONLY="profile kmemprof"), under the same load.
 # A run whose RSS passes SOAK_MAX_MB (default 3000) is stopped early.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 short=0
 all=0
 if [ "${1:-}" = --short ]; then
@@ -45,9 +44,8 @@ else
 fi
 max_mb=${SOAK_MAX_MB:-3000}
 flat_mb=${SOAK_FLAT_MB:-4}
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 [ -x "$pp" ] || { echo "no $pp (make BUILD=...)"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
 command -v stress-ng >/dev/null || { echo "needs stress-ng (apt-get install stress-ng)"; exit 1; }

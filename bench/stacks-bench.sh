@@ -14,13 +14,11 @@
 # symbols is timed: perf-prof --symbols against addr2line and nm.
 # usage: bench/stacks-bench.sh [BUILD_DIR] [ITERATIONS] [ROUNDS]
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 iters=${2:-20000}
 rounds=${3:-3}
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 wl=$build/work/bench_chains
 [ -x "$pp" ] || { echo "no $pp (make BUILD=...)"; exit 1; }
 [ -x "$wl" ] || { echo "no $wl (make BUILD=... workloads)"; exit 1; }

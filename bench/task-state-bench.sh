@@ -12,20 +12,17 @@
 # the time from stop to a finished SVG, and lost events.
 # usage: bench/task-state-bench.sh [BUILD_DIR] [ROUNDS] [GROUPS] [LOOPS]
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 rounds=${2:-3}
 groups=${3:-10}
 loops=${4:-300}
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 [ -x "$pp" ] || { echo "no $pp (make BUILD=...)"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
 tmp=$(mktemp -d /tmp/ts-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-now() { date +%s.%N; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # The workload: ROUNDS runs; prints the summed "Total time" in seconds.
@@ -48,8 +45,12 @@ start_monitor() {
 	sleep 2 # let it open and enable its events
 }
 # stop_monitor: SIGINT the monitor (the child of time), wait for it to finish
+# (t0: when the signal was sent, the tool's pid found before)
 stop_monitor() {
-	pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
+	local pid
+	pid=$(tool_pid "$mon")
+	t0=$(now)
+	kill -INT "$pid" 2>/dev/null
 	wait "$mon" 2>/dev/null
 }
 cpu_of() { tail -n 1 "$tmp/$1.cpu" 2>/dev/null | awk '{ printf "%.2f", $1 + $2 }'; }
@@ -73,7 +74,6 @@ report() { # name workload_secs stop_secs lost svg
 # perf-prof
 start_monitor perf-prof "$pp" task-state -v -g --flame-graph "$tmp/pp.svg" ${PP_PAGES:+-m "$PP_PAGES"}
 w=$(workload)
-t0=$(now)
 stop_monitor
 t1=$(now)
 lost=$(grep -oiE 'lost [0-9]+' "$tmp/perf-prof.out" "$tmp/perf-prof.err" | awk '{ s += $2 } END { print s + 0 }')
@@ -87,7 +87,6 @@ echo "            closed by a context-switch record, sched_switch not delivered:
 # perf-prof, kernel stacks on the BPF back end
 start_monitor pp-bpf-ks "$pp" task-state -v -g --kernel-stack --flame-graph "$tmp/ppk.svg"
 w=$(workload)
-t0=$(now)
 stop_monitor
 t1=$(now)
 lost=$(grep -oiE 'lost [0-9]+' "$tmp/pp-bpf-ks.out" "$tmp/pp-bpf-ks.err" | awk '{ s += $2 } END { print s + 0 }')
@@ -100,7 +99,6 @@ if command -v perf >/dev/null; then
 	start_monitor perf perf record -a -g -e sched:sched_switch -e sched:sched_wakeup \
 		-o "$tmp/perf.data"
 	w=$(workload)
-	t0=$(now)
 	stop_monitor
 	perf script -i "$tmp/perf.data" -F comm,tid,time,event,trace,ip,sym 2>/dev/null | awk '
 	function flush() {
@@ -163,7 +161,6 @@ END { clear(@start); clear(@ks); clear(@us); }
 BT
 	start_monitor bpftrace bpftrace "$tmp/offcpu.bt"
 	w=$(workload)
-	t0=$(now)
 	stop_monitor
 	# "@off[comm, \n ustack \n, \n kstack \n]: N" -> comm;user...;kernel... N
 	awk '
@@ -230,7 +227,7 @@ END { clear(@start); clear(@ks); }
 BT
 # pipe_way NAME [COMMAND...]: one round; prints "WORKLOAD_S CPU_S RESULT_S EXIT_S"
 pipe_way() {
-	local name=$1 w t0 t1 tr="" again=""
+	local name=$1 w t0 t1 pid tr="" again=""
 	shift
 	if [ $# -eq 0 ]; then
 		echo "$(pipe) 0 0 0"
@@ -245,8 +242,9 @@ pipe_way() {
 	done
 	sleep 1
 	w=$(pipe)
+	pid=$(tool_pid "$mon")
 	t0=$(now)
-	pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
+	kill -INT "$pid" 2>/dev/null
 	for _ in $(seq 2000); do
 		[ -z "$tr" ] && grep -q '^STATE\|^@' "$tmp/$name.out" 2>/dev/null && tr=$(now)
 		kill -0 "$mon" 2>/dev/null || break
@@ -254,14 +252,13 @@ pipe_way() {
 	done
 	if kill -0 "$mon" 2>/dev/null; then
 		again=+
-		pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
+		kill -INT "$pid" 2>/dev/null
 	fi
 	wait "$mon" 2>/dev/null
 	t1=$(now)
 	[ -z "$tr" ] && grep -q '^STATE\|^@' "$tmp/$name.out" 2>/dev/null && tr=$t1
 	echo "$w $(cpu_of "$name") $(awk -v a="$t0" -v b="${tr:-$t1}" 'BEGIN { printf "%.3f", b - a }') $(sub "$t0" "$t1")$again"
 }
-median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 echo
 printf "perf bench sched pipe -l %s on CPU 1, monitors on CPU 0, %s rounds (medians)\n\n" \
 	"$pipe_loops" "$rounds"

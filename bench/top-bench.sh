@@ -10,13 +10,11 @@
 # N + a few: the exit path's own syscalls).
 # usage: bench/top-bench.sh [BUILD_DIR] [N] [ROUNDS]
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 n=${2:-2000000}
 rounds=${3:-3}
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 wl=$build/work/getppid_loop
 [ -x "$pp" ] && [ -x "$wl" ] || { echo "no $pp or $wl (make; make workloads)"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
@@ -24,7 +22,6 @@ command -v bpftrace >/dev/null || { echo "needs bpftrace"; exit 1; }
 tmp=$(mktemp -d /tmp/top-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-now() { date +%s.%N; }
 # run the workload on CPU 1; prints "SECONDS PID"
 workload() {
 	local t0 t1 pid
@@ -55,8 +52,7 @@ way() {
 	sleep 0.5
 	read -r w pid < <(workload)
 	sleep 0.3
-	pkill -INT -P "$mon" 2>/dev/null || kill -INT "$mon"
-	wait "$mon" 2>/dev/null
+	stop_tool "$mon" "$name"
 	# the workload's count: perf-prof's rows are "PID COMM COUNT", bpftrace's "@[PID]: COUNT"
 	count=$(awk -v p="$pid" '$1 == p { s += $3 } $1 == "@[" p "]:" { s += $2 } END { print s + 0 }' \
 		"$tmp/$name.out")
@@ -65,7 +61,6 @@ way() {
 	echo "$w $(tail -n 1 "$tmp/$name.cpu" | awk '{ printf "%.3f", $1 + $2 }') $count"
 }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 echo "top-bench: getppid_loop $n on CPU 1 (raw syscalls), tools on CPU 0, $rounds rounds"
 for ((r = 1; r <= rounds; r++)); do

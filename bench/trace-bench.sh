@@ -21,13 +21,11 @@
 #   own.  BENCH_NO_PERF=1 leaves
 #   perf out (the targets against it are then not reported).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 loops=${2:-200000}
 rounds=${3:-5}
-case $build in /*) ;; *) build=$top/$build ;; esac
-pp=$build/perf-prof
-[ "$build" = "$top/build" ] && pp=$top/perf-prof
+. "$(dirname "$0")/lib.sh"
+bench_build "$build"
 [ -x "$pp" ] || { echo "no $pp (make BUILD=...)"; exit 1; }
 pp2=${BENCH_PP2:-}
 [ -z "$pp2" ] || [ -x "$pp2" ] || { echo "no $pp2 (BENCH_PP2)"; exit 1; }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine/sample.h"
+#include "engine/sideband.h"
 
 static volatile uint64_t sink;
 
@@ -46,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rec_task t;
 	struct rec_mmap2 m;
 	struct rec_lost l;
+	struct rec_sideband sb;
 	u64 st, rf, mask;
 	size_t len;
 
@@ -110,6 +112,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!rec__lost((void *)rec, &l))
 		sink += l.lost;
+	if (!rec__sideband((void *)rec, st, &sb)) {
+		if (sb.type == PERF_RECORD_KSYMBOL)
+			touch_str(rec, h.size, sb.ksym.name);
+		if (sb.type == PERF_RECORD_CGROUP)
+			touch_str(rec, h.size, sb.cgroup.path);
+		if (sb.type == PERF_RECORD_TEXT_POKE) {
+			touch(rec, h.size, sb.poke.old_bytes, sb.poke.old_len);
+			touch(rec, h.size, sb.poke.new_bytes, sb.poke.new_len);
+		}
+	}
 	free(rec);
 	return 0;
 }

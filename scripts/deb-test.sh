@@ -43,7 +43,7 @@ for f in ./usr/bin/perf-prof ./usr/share/man/man1/perf-prof.1.gz \
 	grep -qxF "$f" <<<"$files" || fail "$f missing from the package"
 done
 echo "$(grep -c '/man1/' <<<"$files") man pages"
-for lib in libtracefs1 libbpf1; do
+for lib in libtracefs1 libbpf1 libsqlite3-0 libpython3.11; do
 	grep -q "$lib" <<<"$(dpkg-deb -f "$deb" Depends)" ||
 		fail "Depends does not name $lib (dpkg-shlibdeps?)"
 done
@@ -147,6 +147,20 @@ n=$(grep -c 'sched:sched_switch:' "$out" || true)
 [ $rc -eq 0 ] && [ "$n" -eq 5 ] || { cat "$out"; fail "trace -N 5: status $rc, $n events"; }
 echo "perf-prof trace -e sched:sched_switch -N 5: 5 events"
 head -n 2 "$out"
+
+# sql (libsqlite3) and python (libpython3.11 and its standard library) from the package's Depends
+rc=0
+chroot "$root" perf-prof sql -e sched:sched_switch -N 50 --output2 /tmp/pp.db \
+	--query 'SELECT count(*) AS n FROM sched_switch' >"$out" 2>&1 || rc=$?
+[ $rc -eq 0 ] && [ "$(awk '$1 == "n" { getline; print $1 }' "$out")" = 50 ] ||
+	{ cat "$out"; fail "sql -N 50: status $rc, not 50 rows"; }
+echo "perf-prof sql -e sched:sched_switch -N 50 --query 'SELECT count(*) ...': 50"
+printf '%s\n' 'n = 0' 'def sched__sched_switch(e):' '    global n' '    n += 1' \
+	'def __exit__():' '    print("switches", n)' >"$root/tmp/count.py"
+rc=0
+chroot "$root" perf-prof python -e sched:sched_switch -N 20 /tmp/count.py >"$out" 2>&1 || rc=$?
+[ $rc -eq 0 ] && grep -qx 'switches 20' "$out" || { cat "$out"; fail "python -N 20: status $rc"; }
+echo "perf-prof python -e sched:sched_switch -N 20 count.py: switches 20"
 
 # a profiler on the BPF back end: check names it; --bpf makes the ring path an error (status 2)
 if chroot "$root" perf-prof top -h 2>/dev/null | grep -q -- '--no-bpf'; then

@@ -8,6 +8,7 @@ pkgs=(
 	libc6-dbg libxml2-utils util-linux procps libgoogle-perftools4
 	libbpf-dev bpftool linux-perf bpftrace stress-ng systemtap-sdt-dev bpfcc-tools
 	protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-github-google-pprof-dev protobuf-compiler
+	libsqlite3-dev sqlite3 python3-dev
 	jq debhelper dpkg-dev debootstrap bash-completion groff-base man-db
 )
 missing=()

@@ -36,6 +36,8 @@
 
 struct profiler {
 	const char *name;
+	/* other names it runs under, the original perf-prof's (NULL-terminated, or NULL) */
+	const char *const *aliases;
 	const char *desc;     /* one line for "perf-prof -h" */
 	const char *synopsis; /* "perf-prof trace -e EVENT[,...] [-g] [...]" */
 	const char *examples; /* lines of examples, '\n'-separated */
@@ -57,12 +59,25 @@ struct profiler {
 	 * module's set its init registered (multi-trace: multipoint_ev's).
 	 */
 	bool joint;
+	/*
+	 * Its results come from the BPF back end (where the host allows it)
+	 * even though it takes the sample filters' options too (oncpu: they
+	 * filter its slices in the kernel); profile and hrtimer take them for
+	 * their samples only.  For "perf-prof check".
+	 */
+	bool bpf_results;
 	size_t priv_size;
 	/*
 	 * Positional arguments ("perf-prof expr -e EV 'EXPR'"), anywhere before
 	 * "--": NULL takes none.  0, or -1 with one line in @err (usage).
 	 */
 	int (*args)(void *priv, int argc, char **argv, char *err, size_t errlen);
+	/*
+	 * The first positional argument ends the options: it and every word
+	 * after it ("--" and "-x" too) go to args ("perf-prof python -e EV
+	 * script.py -x --y": the script's own).  No "-- COMMAND" workload then.
+	 */
+	bool args_stop;
 
 	/*
 	 * Ask the engine for what the profiler needs, add events to @s.
@@ -90,6 +105,8 @@ struct profiler {
 
 extern const struct profiler *const profilers[];
 extern const int nr_profilers;
+/* The profiler named @name, by its name or one of its aliases, or NULL. */
+const struct profiler *profiler__find(const char *name);
 
 /*
  * A command opens no events (list, flamegraph; heatmap, expr, check come):
@@ -106,6 +123,8 @@ struct command {
 	const char *examples;
 	const struct opt_group *const *groups; /* NULL-terminated, or NULL */
 	const struct popt *own;		       /* terminated by { 0 } */
+	/* what it needs of the host, as struct profiler's; NULL: nothing ("check" omits it) */
+	const char *const *needs;
 	size_t priv_size;
 	int (*run)(const struct opt_set *opts, void *priv, int argc, char **argv);
 };

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The profiler table: one line per profiler, in the order -h lists them. */
+#include <string.h>
+
 #include "profiler.h"
 
 /* clang-format off */
@@ -13,6 +15,7 @@
 	X(prof_mpdelay)		\
 	X(prof_syscalls)	\
 	X(prof_kvm_exit)	\
+	X(prof_kvmmmu)		\
 	X(prof_rundelay)	\
 	X(prof_blktrace)	\
 	X(prof_nested_trace)	\
@@ -25,6 +28,10 @@
 	X(prof_percpu_stat)	\
 	X(prof_hwstat)		\
 	X(prof_split_lock)	\
+	X(prof_llcstat)		\
+	X(prof_tlbstat)		\
+	X(prof_ldlat_loads)	\
+	X(prof_ldlat_stores)	\
 	X(prof_irq_off)		\
 	X(prof_watchdog)	\
 	X(prof_breakpoint)	\
@@ -32,6 +39,10 @@
 	X(prof_cpu_util)	\
 	X(prof_hrcount)		\
 	X(prof_hrtimer)		\
+	X(prof_event_care)	\
+	X(prof_sql)		\
+	X(prof_misc)		\
+	X(prof_python)		\
 	/* end */
 /* clang-format on */
 
@@ -40,3 +51,15 @@ PROFILERS(DECLARE)
 #define ENTRY(p) &p,
 const struct profiler *const profilers[] = { PROFILERS(ENTRY) };
 const int nr_profilers = sizeof(profilers) / sizeof(profilers[0]);
+
+const struct profiler *profiler__find(const char *name)
+{
+	for (int i = 0; i < nr_profilers; i++) {
+		if (!strcmp(profilers[i]->name, name))
+			return profilers[i];
+		for (int j = 0; profilers[i]->aliases && profilers[i]->aliases[j]; j++)
+			if (!strcmp(profilers[i]->aliases[j], name))
+				return profilers[i];
+	}
+	return NULL;
+}

@@ -557,7 +557,7 @@ static int complete_main(int argc, char **argv)
 	/*
 	 * "--complete NAME -e": the attributes -e takes after a filter, '='
 	 * where a value follows: stack ones where the profiler takes stacks
-	 * (-g), then its own (of which "untraced" is the one flag).
+	 * (-g), then its own (of which "untraced" and "trigger" are flags).
 	 */
 	if (argc > 2 && !strcmp(argv[2], "-e")) {
 		bool stacks = false;
@@ -569,7 +569,9 @@ static int complete_main(int argc, char **argv)
 		printf("alias=\ncpus=\n");
 		for (int i = 0; d.ev_attrs && d.ev_attrs[i]; i++)
 			printf("%s%s\n", d.ev_attrs[i],
-			       strcmp(d.ev_attrs[i], "untraced") ? "=" : "");
+			       strcmp(d.ev_attrs[i], "untraced") && strcmp(d.ev_attrs[i], "trigger")
+				       ? "="
+				       : "");
 		return 0;
 	}
 	for (int i = 0; i < d.nr_opts; i++) {

@@ -417,6 +417,11 @@ static int run_profiler(const struct profiler *p, const struct opt_set *set, voi
 		ret = report(p, s);
 		goto out_deinit;
 	}
+	/* init ended it (a help text, a script that exited while loading): nothing to open */
+	if (session__stopping(s)) {
+		ret = 0;
+		goto out_deinit;
+	}
 	err = session__open(s);
 	if (err) {
 		ret = report(p, s);
@@ -446,7 +451,7 @@ out_deinit:
 			output->path ? output->path : "the output", strerror(err));
 		ret = 1;
 	}
-	if (session__lost(s) || session__limited(s))
+	if (session__lost(s) || session__limited(s) || session__noted(s))
 		session__print_lost(s, stderr);
 	if (session__json(s) && session__started(s))
 		session__json_lost(s, out);
@@ -502,6 +507,53 @@ out:
 	return ret;
 }
 
+/*
+ * multi-trace --impl syscalls|kmemprof|call|call-delay (the original's
+ * modes): those are profilers of their own here, with the same -e, -k and
+ * options; the command runs that profiler, its --impl taken out of argv
+ * (before any "--": the command's own words stay), but for nested-trace's
+ * call and call-delay, which are its own --impl.  Returns the profiler,
+ * else @p.
+ */
+static const struct profiler *mt_impl(const struct profiler *p, int *argc, char **argv)
+{
+	static const char *const as_profiler[] = { "syscalls", "kmemprof" };
+	const char *v = NULL;
+	int at = -1,
+	    n = 0; /* the last --impl (the one the option parser keeps): where, its words */
+
+	if (!p || strcmp(p->name, "multi-trace"))
+		return p;
+	for (int i = 2; i < *argc && strcmp(argv[i], "--"); i++) {
+		if (!strncmp(argv[i], "--impl=", 7)) {
+			v = argv[i] + 7;
+			at = i;
+			n = 1;
+		} else if (!strcmp(argv[i], "--impl") && i + 1 < *argc) {
+			v = argv[i + 1];
+			at = i;
+			n = 2;
+			i++;
+		}
+	}
+	if (at < 0)
+		return p;
+	/* nested-trace's modes: its own --impl, kept */
+	if (!strcmp(v, "call") || !strcmp(v, "call-delay")) {
+		argv[1] = (char *)"nested-trace";
+		return profiler__find(argv[1]);
+	}
+	for (size_t k = 0; k < sizeof(as_profiler) / sizeof(as_profiler[0]); k++) {
+		if (strcmp(v, as_profiler[k]))
+			continue;
+		argv[1] = (char *)as_profiler[k];
+		memmove(&argv[at], &argv[at + n], (size_t)(*argc - at - n + 1) * sizeof(*argv));
+		*argc -= n;
+		return profiler__find(argv[1]);
+	}
+	return p;
+}
+
 int main(int argc, char **argv)
 {
 	const struct profiler *p = NULL;
@@ -521,9 +573,8 @@ int main(int argc, char **argv)
 		stopsig__release();
 		return fdcloser__main();
 	}
-	for (int i = 0; argc >= 2 && i < nr_profilers; i++)
-		if (profilers[i] && !strcmp(profilers[i]->name, argv[1]))
-			p = profilers[i];
+	if (argc >= 2)
+		p = mt_impl(profiler__find(argv[1]), &argc, argv);
 	if (!p)
 		stopsig__release();
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -28,8 +28,9 @@ struct parsee {
 	const struct popt *own;
 	const char *const *ev_attrs;
 	int (*args)(void *priv, int argc, char **argv, char *err, size_t errlen);
-	bool stacks; /* stacks by default (frame pointers) without -g */
-	bool joint;  /* takes profilers in -e (struct profiler: joint) */
+	bool stacks;	/* stacks by default (frame pointers) without -g */
+	bool joint;	/* takes profilers in -e (struct profiler: joint) */
+	bool args_stop; /* struct profiler: args_stop */
 	/* an inner profiler (joint analysis): the outer's name, the item's text */
 	const char *outer, *item;
 };
@@ -119,7 +120,7 @@ static void doc_of(const struct parsee *p, bool command, struct cli_doc *d)
 	d->examples = p->examples;
 	d->ev_attrs = p->ev_attrs;
 	d->command = command;
-	d->workload = has_group(p, &target_group);
+	d->workload = has_group(p, &target_group) && !p->args_stop;
 	d->args = command || p->args;
 	d->nr_opts = doc_opts(p, d);
 }
@@ -154,7 +155,8 @@ static struct parsee of_profiler(const struct profiler *p)
 				.ev_attrs = p->ev_attrs,
 				.args = p->args,
 				.stacks = p->stacks,
-				.joint = p->joint };
+				.joint = p->joint,
+				.args_stop = p->args_stop };
 }
 
 static struct parsee of_command(const struct command *c)
@@ -179,12 +181,11 @@ int options__doc(const char *name, struct cli_doc *d)
 	struct parsee pp;
 
 	memset(d, 0, sizeof(*d));
-	for (int i = 0; i < nr_profilers; i++)
-		if (profilers[i] && !strcmp(profilers[i]->name, name)) {
-			pp = of_profiler(profilers[i]);
-			doc_of(&pp, false, d);
-			return 0;
-		}
+	if (profiler__find(name)) { /* its name or an alias (bpf:kvm-exit) */
+		pp = of_profiler(profiler__find(name));
+		doc_of(&pp, false, d);
+		return 0;
+	}
 	for (int i = 0; i < nr_commands; i++)
 		if (!strcmp(commands[i]->name, name)) {
 			pp = of_command(commands[i]);
@@ -419,7 +420,8 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 	struct option *lo;
 	int ret = -1;
 
-	if (command || p->args) /* positional arguments anywhere: getopt permutes them */
+	/* positional arguments anywhere: getopt permutes them (args_stop: "+", ends there) */
+	if (command || (p->args && !p->args_stop))
 		memmove(shorts, shorts + 1, strlen(shorts));
 	*pos = NULL;
 	*nr_pos = 0;
@@ -439,7 +441,7 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 	lo = calloc(nopts + 2, sizeof(*lo));
 	if (!lo)
 		return -1;
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc && !p->args_stop; i++)
 		if (!strcmp(argv[i], "--")) {
 			dashdash = i;
 			break;
@@ -558,7 +560,15 @@ static int parse(const struct parsee *p, bool command, int argc, char **argv, st
 			goto out;
 		}
 	}
-	if (p->args) {
+	if (p->args && p->args_stop) {
+		/* everything from the first positional word on (getopt skipped a "--" before it) */
+		err[0] = 0;
+		if (p->args(priv, argc - optind, argv + optind, err, sizeof(err))) {
+			fprintf(stderr, "perf-prof %s: %s\n", p->name,
+				err[0] ? err : "bad arguments");
+			goto out;
+		}
+	} else if (p->args) {
 		char **args = argv + optind;
 		int nr_args = dashdash - optind;
 

@@ -24,6 +24,8 @@ static const struct {
 	[NEED_KALLSYMS] = { "kallsyms", "kernel addresses in /proc/kallsyms (kptr_restrict)",
 			    "no kernel addresses in /proc/kallsyms" },
 	[NEED_BPF] = { "bpf", "BPF (CAP_BPF and CAP_PERFMON, or root)", "no BPF" },
+	[NEED_HWVIRT] = { "hwvirt", "hardware virtualization (vmx or svm in /proc/cpuinfo)",
+			  "no vmx or svm in /proc/cpuinfo, KVM emulates the guest" },
 };
 
 const char *check__status_name(enum check_status st)

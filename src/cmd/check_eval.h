@@ -14,6 +14,10 @@
  *   kallsyms   /proc/kallsyms with real addresses
  *   bpf        tracepoint BPF programs load (engine/bpf.h; check adds
  *              "bpf?=uses the ring path" to a profiler with the BPF back end)
+ *   hwvirt     hardware virtualization (vmx or svm in /proc/cpuinfo's
+ *              flags): without it KVM emulates the guest: no VM exit
+ *              (kvm:kvm_exit, kvm:kvm_entry) ever happens, kvmmmu:* fire
+ *              only while a VM is built
  * '?' makes it optional: without it the profiler runs, degraded, and NOTE
  * says how ("pmu?=uses cpu-clock" -> "degraded (uses cpu-clock: no PMU)").
  * Every profiler needs perf_event_open itself; it is not listed.  One that
@@ -36,6 +40,7 @@ enum check_need {
 	NEED_BP,
 	NEED_KALLSYMS,
 	NEED_BPF,
+	NEED_HWVIRT,
 	NR_NEEDS
 };
 

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The BPF back end (bpf.h): the session's programs, maps and links, a
- * source with no events that attaches them at open, runs them between
- * enable and disable, and closes them with the session.
+ * The BPF back end (bpf.h): the session's programs, maps and links, a source with no
+ * events that attaches them at open, runs them between enable and disable, and closes
+ * them with the session (the reads between prints: bpf_visit.c).
  */
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <event-parse.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,7 +21,10 @@
 #include <linux/perf_event.h>
 
 #include "engine/bpf_int.h"
+#include "engine/fastprint.h"
 #include "engine/features.h"
+#include "engine/evfields.h"
+#include "engine/tp.h"
 #include "util/units.h"
 
 /* ---- options ---- */
@@ -99,124 +104,152 @@ static int set_running(struct bpf_back *b, u32 on)
 	return bpf_map_update_elem(b->ctl, &key, b->ctl_val, BPF_ANY) ? -errno : 0;
 }
 
-/* A CPU to open the programs' own perf events on: the first online one. */
-static int first_cpu(void)
-{
-	char path[64];
-
-	for (int c = 0; c < 4096; c++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", c);
-		if (c == 0 && access(path, F_OK))
-			return 0; /* (cpu0 without an online file cannot go offline) */
-		if (!access(path, F_OK)) {
-			FILE *f = fopen(path, "r");
-			int on = 0;
-
-			if (f) {
-				on = fgetc(f) == '1';
-				fclose(f);
-			}
-			if (on)
-				return c;
-		}
-	}
-	return 0;
-}
-
-static int attach_all(struct session *s, struct attach *a)
-{
-	int n = 0;
-
-	for (int i = 0; i < s->perf.nr_fds; i++) {
-		if (!s->perf.fd_ev || s->perf.fd_ev[i] != a->ev)
-			continue;
-		if (ioctl(s->perf.fds[i], PERF_EVENT_IOC_SET_BPF, a->prog))
-			return session__set_err(s, -errno, "BPF: cannot attach to %s: %s",
-						a->ev->name, strerror(errno));
-		n++;
-	}
-	if (!n)
-		return session__set_err(s, -ENOENT, "BPF: %s was not opened: nothing to attach to",
-					a->ev->name);
-	return 0;
-}
-
 static int back_open(struct source *src)
 {
 	struct bpf_back *b = src->priv;
-	struct session *s = b->s;
 	int err;
 
 	err = bpf_back__fill_targets(b);
 	if (err)
 		return err;
 	for (int i = 0; i < b->nr_att; i++) {
-		struct attach *a = &b->att[i];
-
-		if (a->kind == ATTACH_PERF_ALL) {
-			int err = attach_all(s, a);
-
-			if (err)
-				return err;
-		} else if (a->kind == ATTACH_PERF) {
-			/*
-			 * A perf event of our own for the program: on one CPU,
-			 * every task, not inherited and with no ring.  The
-			 * tracepoint's programs run for every hit on every CPU;
-			 * attached to one of the session's per-thread events, the
-			 * program would go with the first inherited copy freed (a
-			 * child's exit).
-			 */
-			struct perf_event_attr attr = {
-				.type = PERF_TYPE_TRACEPOINT,
-				.size = sizeof(attr),
-				.config = a->ev->attr.config,
-				.sample_period = 1,
-			};
-			int fd = (int)syscall(SYS_perf_event_open, &attr, -1, first_cpu(),
-					      -1, PERF_FLAG_FD_CLOEXEC);
-
-			if (fd < 0)
-				return session__set_err(s, -errno,
-							"BPF: cannot open %s for its program: %s "
-							"(try --no-bpf)",
-							a->ev->name, strerror(errno));
-			if (b->nr_links == MAX_FDS) {
-				close(fd);
-				return session__set_err(s, -EMFILE, "BPF: too many programs");
-			}
-			b->links[b->nr_links++] = fd;
-			if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, a->prog))
-				return session__set_err(s, -errno,
-							"BPF: cannot attach to %s: %s (try --no-bpf)",
-							a->ev->name, strerror(errno));
-		} else {
-			int fd = bpf_raw_tracepoint_open(a->btf ? NULL : a->tp, a->prog);
-
-			if (fd < 0)
-				return session__set_err(s, -errno,
-							"BPF: cannot attach to tracepoint %s: %s "
-							"(try --no-bpf)",
-							a->tp, strerror(errno));
-			if (b->nr_links == MAX_FDS) {
-				close(fd);
-				return session__set_err(s, -EMFILE, "BPF: too many programs");
-			}
-			b->links[b->nr_links++] = fd;
-		}
+		err = bpf_back__attach_one(b, &b->att[i]);
+		if (err)
+			return err;
 	}
 	b->attached = true;
 	return 0;
 }
 
+/* The outs' ring buffers: the loop wakes for them (their epoll fds, nested in the loop's) */
+static int back_poll_fds(struct source *src, int epfd, u64 tag)
+{
+	struct bpf_back *b = src->priv;
+
+	src->tag = tag;
+	for (int i = 0; i < b->nr_outs; i++) {
+		struct epoll_event e = { .events = EPOLLIN, .data.u64 = tag | (u64)i };
+
+		if (epoll_ctl(epfd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(b->outs[i].rb), &e))
+			return -errno;
+	}
+	return 0;
+}
+
+/* An out has records: every source is read (the perf source's task records first) */
+static int back_ready(struct source *src, u32 id, u32 events)
+{
+	(void)src, (void)id, (void)events;
+	return 1;
+}
+
+/* A record copied out: to its profiler, or (time order) queued for back_read to hand out. */
+static int out_record(void *ctx, void *data, size_t size)
+{
+	struct bpf_out *o = ctx;
+	struct bpf_back *b = o->b;
+	struct bpf_pend *p;
+
+	if (!b->s->oq)
+		return o->fn(o->arg, data, size);
+	p = malloc(sizeof(*p) + size);
+	if (!p)
+		return -ENOMEM;
+	p->next = NULL;
+	p->stamp = b->read_stamp;
+	p->o = o;
+	p->size = size;
+	memcpy(p->data, data, size);
+	*b->pend_tail = p;
+	b->pend_tail = &p->next;
+	return 0;
+}
+
+/* The records queued up to @until (their read), in the order they were read. */
+static void hand_out(struct bpf_back *b, u64 until)
+{
+	struct bpf_pend *p;
+
+	while ((p = b->pend) && p->stamp <= until) {
+		b->pend = p->next;
+		if (!b->pend)
+			b->pend_tail = &b->pend;
+		p->o->fn(p->o->arg, p->data, p->size);
+		free(p);
+	}
+}
+
+static int back_read(struct source *src, unsigned how, u64 *horizon)
+{
+	struct bpf_back *b = src->priv;
+	int err = 0;
+
+	/* (a pull moves the order queue's records: ours go out after them) */
+	if (b->consuming || (how & SOURCE_READ_PULL))
+		return 0;
+	b->consuming = true;
+	/* (written before now: handed out once the sources before have delivered up to now) */
+	b->read_stamp = session__now(b->s);
+	for (int i = 0; i < b->nr_outs && !err; i++) {
+		int n = ring_buffer__consume(b->outs[i].rb);
+
+		err = n == -ENOMEM ? n : 0;
+	}
+	hand_out(b, how & SOURCE_READ_FINAL ? ~0ULL : *horizon);
+	bpf_back__visit_read(b, how);
+	b->consuming = false;
+	return err;
+}
+
+/*
+ * The hits our programs missed: the kernel does not run a classic tracepoint program
+ * (nor a raw or tp_btf one entered again) on a CPU where a BPF program runs already
+ * (the tracepoint fires inside another tool's bpf_trace_printk); it counts them per
+ * program (recursion_misses, Linux 5.12).
+ */
+static u64 prog_misses(struct bpf_back *b)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < b->nr_att; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		bool seen = false;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = b->att[j].prog == b->att[i].prog;
+		memset(&info, 0, sizeof(info));
+		if (!seen && b->attached && !bpf_obj_get_info_by_fd(b->att[i].prog, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 static int back_enable(struct source *src)
 {
-	return set_running(src->priv, 1);
+	struct bpf_back *b = src->priv;
+	int err = set_running(b, 1);
+
+	b->misses_at_enable = prog_misses(b);
+	return err;
 }
 
 static void back_disable(struct source *src)
 {
-	set_running(src->priv, 0);
+	struct bpf_back *b = src->priv;
+
+	bpf_back__visit_stop(b);
+	set_running(b, 0);
+	b->misses_at_disable = prog_misses(b);
+	b->misses_done = true;
+}
+
+/* The hits missed while enabled (the counts run before the enable and after the disable too). */
+static u64 run_misses(struct bpf_back *b)
+{
+	u64 now = b->misses_done ? b->misses_at_disable : prog_misses(b);
+
+	return now > b->misses_at_enable ? now - b->misses_at_enable : 0;
 }
 
 static void back_stats(struct source *src, struct source_stats *st)
@@ -225,27 +258,50 @@ static void back_stats(struct source *src, struct source_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	for (int i = 0; i < b->nr_drops; i++)
-		st->dropped += bpf_back__drops(b, i);
+		if (b->drop_note[i])
+			st->noted += bpf_back__drops(b, i);
+		else
+			st->dropped += bpf_back__drops(b, i);
+	st->noted += run_misses(b);
 }
 
 /* The programs' drops, each kind on its line: what was not counted and why. */
 static void back_report(struct source *src, FILE *fp)
 {
 	struct bpf_back *b = src->priv;
+	u64 n;
 
 	for (int i = 0; i < b->nr_drops; i++) {
-		u64 n = bpf_back__drops(b, i);
+		n = bpf_back__drops(b, i);
 
-		if (n)
+		if (n && (b->drop_note[i] || b->drop_out[i]))
+			fprintf(fp, "perf-prof: %llu %s\n", (unsigned long long)n, b->drop_what[i]);
+		else if (n)
 			fprintf(fp, "perf-prof: %llu events not counted in the kernel: %s\n",
 				(unsigned long long)n, b->drop_what[i]);
 	}
+	n = run_misses(b);
+	if (n)
+		fprintf(fp,
+			"perf-prof: %llu tracepoint hits (of any task) not seen: the kernel "
+			"did not run our program, another BPF program was running on that CPU\n",
+			(unsigned long long)n);
 }
 
 static void back_close(struct source *src)
 {
 	struct bpf_back *b = src->priv;
 
+	for (int i = 0; i < b->nr_outs; i++)
+		ring_buffer__free(b->outs[i].rb);
+	b->nr_outs = 0;
+	while (b->pend) {
+		struct bpf_pend *p = b->pend;
+
+		b->pend = p->next;
+		free(p);
+	}
+	b->pend_tail = &b->pend;
 	/* links first: the programs stop running, then the maps they used go */
 	for (int i = 0; i < b->nr_links; i++)
 		close(b->links[i]);
@@ -258,8 +314,12 @@ static void back_close(struct source *src)
 
 static const struct source_ops bpf_ops = {
 	.name = "bpf",
+	.unordered = true,
 	.open = back_open,
 	.enable = back_enable,
+	.poll_fds = back_poll_fds,
+	.ready = back_ready,
+	.read = back_read,
 	.disable = back_disable,
 	.stats = back_stats,
 	.report = back_report,
@@ -273,6 +333,12 @@ void session__bpf_free(struct session *s)
 	if (!b)
 		return;
 	back_close(&b->src);
+	for (int i = 0; i < b->nr_tp_evs; i++) {
+		fastprint__delete(b->tp_evs[i]->fastprint);
+		evfields__delete(b->tp_evs[i]->evfields);
+		free(b->tp_evs[i]->name);
+		free(b->tp_evs[i]);
+	}
 	/* out of the session's list before it goes: later walks of the sources must not meet it */
 	for (int i = 0; i < s->nr_sources; i++)
 		if (s->sources[i] == &b->src) {
@@ -313,6 +379,7 @@ static struct bpf_back *back_new(struct session *s)
 	if (!b)
 		return NULL;
 	b->s = s;
+	b->pend_tail = &b->pend;
 	b->ctl = b->drops = b->tgids = b->tids = b->cpus = b->fork_prog = -1;
 	b->src.ops = &bpf_ops;
 	b->src.s = s;
@@ -375,11 +442,12 @@ static int back_get(struct session *s, const struct bpf_opts *o, struct bpf_back
 		b = back_new(s);
 		if (!b)
 			return session__set_err(s, -ENOMEM, "out of memory");
-		b->ctl = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_ctl", 4, sizeof(b->ctl_val), 1, 0);
+		b->ctl =
+			bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_ctl", 4, sizeof(b->ctl_val), 1, 0);
 		if (b->ctl < 0)
 			return b->ctl;
-		b->drops = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_drops", 4,
-					 8 * BPF_DROP_SLOTS, 1, 0);
+		b->drops = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_drops", 4, 8 * BPF_DROP_SLOTS,
+					 1, 0);
 		if (b->drops < 0)
 			return b->drops;
 	}
@@ -397,7 +465,8 @@ int bpf_back__fallback(struct session *s, const struct opt_set *opts, const char
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	if (o && o->on)
-		return session__usage_err(s, "--bpf: %s (run without --bpf for the ring path)", why);
+		return session__usage_err(s, "--bpf: %s (run without --bpf for the ring path)",
+					  why);
 	session__notice(s, "the ring path: %s", why);
 	return 0;
 }
@@ -439,15 +508,16 @@ static void last_line(const char *log, char *out, size_t len)
 			end--;
 		for (p = end; p > log && p[-1] != '\n'; p--)
 			;
-		if (p == log || (strncmp(p, "processed ", 10) && strncmp(p, "verification time", 17)))
+		if (p == log ||
+		    (strncmp(p, "processed ", 10) && strncmp(p, "verification time", 17)))
 			break;
 		end = p;
 	}
 	snprintf(out, len, "%.*s", (int)(end - p), p);
 }
 
-int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name,
-		   struct bpfb *code, const char *btf_tp, char *err, size_t errlen)
+int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name, struct bpfb *code,
+		   const char *btf_tp, char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, o);
 	char *log = NULL;
@@ -510,50 +580,6 @@ int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name
 	return fd;
 }
 
-static int add_attach(struct bpf_back *b, struct attach a)
-{
-	if (b->nr_att == MAX_FDS)
-		return session__set_err(b->s, -EMFILE, "BPF: too many programs");
-	b->att[b->nr_att++] = a;
-	return 0;
-}
-
-int bpf_back__mark(struct bpf_back *b)
-{
-	return b->nr_att;
-}
-
-void bpf_back__rollback(struct bpf_back *b, int mark)
-{
-	if (mark >= 0 && mark < b->nr_att)
-		b->nr_att = mark;
-}
-
-bool bpf_back__classic_tp(const struct evsel *ev)
-{
-	return ev->attr.type == PERF_TYPE_TRACEPOINT && !ev->probe && ev->tp;
-}
-
-int bpf_back__attach_perf(struct bpf_back *b, struct evsel *ev, int prog)
-{
-	return add_attach(b, (struct attach){ .kind = ATTACH_PERF, .ev = ev, .prog = prog });
-}
-
-int bpf_back__attach_perf_all(struct bpf_back *b, struct evsel *ev, int prog)
-{
-	return add_attach(b, (struct attach){ .kind = ATTACH_PERF_ALL, .ev = ev, .prog = prog });
-}
-
-int bpf_back__attach_raw(struct bpf_back *b, const char *tp, int prog)
-{
-	struct attach a = { .kind = ATTACH_RAW, .prog = prog };
-
-	snprintf(a.tp, sizeof(a.tp), "%s", tp ? tp : "");
-	for (int i = 0; i < b->nr_btf_progs; i++)
-		a.btf |= b->btf_progs[i] == prog;
-	return add_attach(b, a);
-}
-
 void bpf_back__emit_running(struct bpf_back *b, struct bpfb *code, int out)
 {
 	b_ldvalue(code, R0, b->ctl, 0);
@@ -572,11 +598,178 @@ int bpf_back__drop_slot(struct bpf_back *b, const char *what)
 	return b->nr_drops++;
 }
 
+int bpf_back__note_slot(struct bpf_back *b, const char *what)
+{
+	int slot = bpf_back__drop_slot(b, what);
+
+	/* (no slot left: the last one's, said as its drops) */
+	if (slot < BPF_DROP_SLOTS - 1 || !strcmp(b->drop_what[slot], what))
+		b->drop_note[slot] = true;
+	return slot;
+}
+
 void bpf_back__emit_drop(struct bpf_back *b, struct bpfb *code, int slot)
 {
 	b_ldvalue(code, R1, b->drops, slot * 8);
 	b_movi(code, R2, 1);
 	b_xadd(code, R1, 0, R2);
+}
+
+/* ---- records copied out ---- */
+
+const char *bpf_back__out_why(struct bpf_back *b)
+{
+	const struct clock_opts *c = b->s->conf.clock;
+
+	if (c && (c->tsc || c->kvmclock))
+		return c->tsc ? "--tsc: the times a program copies out are CLOCK_MONOTONIC's, "
+				"the events' are perf's clock"
+			      : "--kvmclock: the times a program copies out are CLOCK_MONOTONIC's, "
+				"the events' are perf's clock";
+	return NULL;
+}
+
+int bpf_back__out(struct bpf_back *b, const char *what,
+		  int (*fn)(void *arg, void *data, size_t size), void *arg)
+{
+	char slot_what[80];
+	struct session *s = b->s;
+	unsigned pages =
+		s->conf.ring && s->conf.ring->mmap_pages ? s->conf.ring->mmap_pages : BPF_OUT_PAGES;
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long bytes = 1;
+	struct bpf_out *o;
+	int slot;
+
+	if (bpf_back__out_why(b))
+		return -EOPNOTSUPP;
+	if (b->nr_outs == BPF_MAX_OUTS)
+		return session__set_err(s, -EMFILE, "BPF: too many ring buffers");
+	while (bytes < (unsigned long)pages)
+		bytes <<= 1;
+	bytes *= page > 0 ? (unsigned long)page : 4096;
+	snprintf(slot_what, sizeof(slot_what), "%s: BPF ring buffer full (-m PAGES)", what);
+	slot = bpf_back__drop_slot(b, slot_what);
+	/* (a slot of its own: the last one shared when they are all taken would say another's) */
+	if (slot < 0 || strcmp(b->drop_what[slot], slot_what))
+		return session__set_err(s, -ENOSPC, "BPF: no drop slot left");
+	b->drop_out[slot] = true;
+	o = &b->outs[b->nr_outs];
+	o->map = bpf_back__map(b, BPF_MAP_TYPE_RINGBUF, "pp_out", 0, 0, (unsigned)bytes, 0);
+	if (o->map < 0)
+		return o->map;
+	o->fn = fn;
+	o->arg = arg;
+	o->drop_slot = slot;
+	o->b = b;
+	o->rb = ring_buffer__new(o->map, out_record, o, NULL);
+	if (!o->rb)
+		return session__set_err(s, -errno, "BPF: cannot map the ring buffer: %s",
+					strerror(errno));
+	return b->nr_outs++;
+}
+
+void bpf_back__emit_output(struct bpf_back *b, struct bpfb *code, int id, int16_t off,
+			   unsigned size)
+{
+	int done = bpfb__label(code);
+
+	b_ldmap(code, R1, b->outs[id].map);
+	b_mov(code, R2, R10);
+	b_alui(code, BPF_ADD, R2, off);
+	b_movi(code, R3, (int32_t)size);
+	b_movi(code, R4, 0);
+	b_call(code, BPF_FUNC_ringbuf_output);
+	b_jmpi(code, BPF_JEQ, R0, 0, done);
+	bpf_back__emit_drop(b, code, b->outs[id].drop_slot);
+	bpfb__here(code, done);
+}
+
+void bpf_back__emit_reserve(struct bpf_back *b, struct bpfb *code, int id, unsigned size, int fail)
+{
+	int ok = bpfb__label(code);
+
+	b_ldmap(code, R1, b->outs[id].map);
+	b_movi(code, R2, (int32_t)size);
+	b_movi(code, R3, 0);
+	b_call(code, BPF_FUNC_ringbuf_reserve);
+	b_jmpi(code, BPF_JNE, R0, 0, ok);
+	bpf_back__emit_drop(b, code, b->outs[id].drop_slot);
+	b_ja(code, fail);
+	bpfb__here(code, ok);
+}
+
+void bpf_back__emit_submit(struct bpfb *code, int reg)
+{
+	b_mov(code, R1, reg);
+	b_movi(code, R2, 0);
+	b_call(code, BPF_FUNC_ringbuf_submit);
+}
+
+void bpf_back__emit_discard(struct bpfb *code, int reg)
+{
+	b_mov(code, R1, reg);
+	b_movi(code, R2, 0);
+	b_call(code, BPF_FUNC_ringbuf_discard);
+}
+
+void bpf_back__tp_sample(const struct evsel *ev, struct sample *smp, u64 ids, u32 cpu, u64 time,
+			 const void *rec, unsigned size, unsigned raw_size, u64 *raw)
+{
+	uint16_t type = (uint16_t)ev->attr.config;
+	int32_t pid = (int32_t)(u32)ids;
+
+	memcpy(raw, rec, size);
+	memset(raw, 0, 8);
+	memcpy(raw, &type, sizeof(type));	    /* common_type */
+	memcpy((char *)raw + 4, &pid, sizeof(pid)); /* common_pid */
+	*smp = (struct sample){
+		.type = PERF_RECORD_SAMPLE,
+		.sample_type =
+			PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
+		.pid = (u32)(ids >> 32),
+		.tid = (u32)ids,
+		.time = time,
+		.cpu = cpu,
+		.period = 1,
+		.raw_size = raw_size,
+		.raw = raw,
+	};
+}
+
+struct evsel *bpf_back__tp_evsel(struct bpf_back *b, const char *sys, const char *name)
+{
+	struct session *s = b->s;
+	struct tep_event *tp;
+	struct evsel *ev;
+	char full[256];
+
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	for (int i = 0; i < b->nr_tp_evs; i++)
+		if (!strcmp(b->tp_evs[i]->name, full))
+			return b->tp_evs[i];
+	if (b->nr_tp_evs == (int)(sizeof(b->tp_evs) / sizeof(b->tp_evs[0]))) {
+		session__set_err(s, -EMFILE, "BPF: too many tracepoint formats");
+		return NULL;
+	}
+	if (!session__tep(s) || !(tp = tp__event(s->tp, sys, name))) {
+		session__set_err(s, -ENOENT, "no tracepoint format of %s:%s", sys, name);
+		return NULL;
+	}
+	ev = calloc(1, sizeof(*ev));
+	if (!ev || !(ev->name = strdup(full))) {
+		free(ev);
+		session__set_err(s, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	ev->tp = tp;
+	ev->idx = -1;
+	ev->owner = -1;
+	ev->attr.type = PERF_TYPE_TRACEPOINT;
+	ev->attr.config = (u64)tp->id;
+	ev->attr.sample_type = PERF_SAMPLE_RAW;
+	b->tp_evs[b->nr_tp_evs++] = ev;
+	return ev;
 }
 
 u64 bpf_back__drops(struct bpf_back *b, int slot)
@@ -681,3 +874,49 @@ int bpf_back__btf_member(const char *type, const char *member, unsigned *size)
 	return -ENOENT;
 }
 
+int bpf_back__each(int fd, size_t ksz, size_t vsz,
+		   int (*fn)(void *arg, const void *key, const void *val), void *arg)
+{
+	char *keys = malloc(BPF_EACH_BATCH * ksz), *vals = malloc(BPF_EACH_BATCH * vsz);
+	char *key = malloc(2 * ksz), *next = key ? key + ksz : NULL;
+	uint64_t tok_in = 0, tok_out = 0;
+	bool first = true, have = false;
+	int err = -ENOMEM;
+
+	if (!keys || !vals || !key)
+		goto out;
+	for (;;) {
+		__u32 n = BPF_EACH_BATCH;
+
+		err = bpf_map_lookup_batch(fd, first ? NULL : &tok_in, &tok_out, keys, vals, &n,
+					   NULL);
+		if (err && err != -ENOENT)
+			break;
+		for (__u32 i = 0; i < n; i++)
+			if ((err = fn(arg, keys + i * ksz, vals + i * vsz)))
+				goto out;
+		if (err == -ENOENT) {
+			err = 0;
+			goto out;
+		}
+		tok_in = tok_out;
+		first = false;
+	}
+	if (!first || (err != -EINVAL && err != -EOPNOTSUPP && err != -524 /* ENOTSUPP */))
+		goto out;
+	/* no batches here: key by key */
+	while (!(err = bpf_map_get_next_key(fd, have ? key : NULL, next))) {
+		memcpy(key, next, ksz);
+		have = true;
+		if (bpf_map_lookup_elem(fd, key, vals))
+			continue; /* deleted meanwhile */
+		if ((err = fn(arg, key, vals)))
+			goto out;
+	}
+	err = err == -ENOENT ? 0 : err;
+out:
+	free(keys);
+	free(vals);
+	free(key);
+	return err;
+}

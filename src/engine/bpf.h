@@ -23,8 +23,14 @@
  * kernel first).  A classic tracepoint program runs for every task on
  * every CPU: the program does the target's filtering itself.  While it
  * is attached, its return value also gates the perf samples of that
- * tracepoint (0: none written), for every perf user of the tracepoint
- * on the host: ours return 1 only for what they want printed.
+ * tracepoint for every perf user of the tracepoint on the host (0: none
+ * written), so ours always return 1, and take no sample themselves: the
+ * perf event carrying the program is never enabled and the session's
+ * perf events of the evsel are not opened (evsel.bpf_taken); what a
+ * profiler prints is copied out (bpf_back__out).  The kernel rewrites a
+ * record's common fields (where it put the pt_regs pointer for the
+ * program) before it writes the others' samples: they see the record as
+ * if we were not there (engine/bpf_attach.c).
  *
  * Choice: --bpf (BPF or a usage error naming what did not compile),
  * --no-bpf (the ring path), neither: BPF where the host has it and the
@@ -47,8 +53,8 @@ struct opt_set;
 
 /* --bpf, --no-bpf, --bpf-entries N */
 struct bpf_opts {
-	bool on;  /* --bpf: BPF or an error */
-	bool off; /* --no-bpf: the ring path */
+	bool on;		    /* --bpf: BPF or an error */
+	bool off;		    /* --no-bpf: the ring path */
 	unsigned long long entries; /* keys a map holds (0: the default, BPF_DEFAULT_ENTRIES) */
 };
 extern const struct opt_group bpf_group;
@@ -99,11 +105,12 @@ int bpf_back__map(struct bpf_back *b, enum bpf_map_type type, const char *name, 
  * builder's error or the verifier's last message.  The verifier's whole
  * log goes to stderr under -vv.
  */
-int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name,
-		   struct bpfb *code, const char *btf_tp, char *err, size_t errlen);
+int bpf_back__load(struct bpf_back *b, enum bpf_prog_type type, const char *name, struct bpfb *code,
+		   const char *btf_tp, char *err, size_t errlen);
 /*
- * Attach, when the session opens: @prog to @ev's first perf fd (a classic
- * tracepoint program; @ev stays a perf event), or to the raw tracepoint
+ * Attach, when the session opens: @prog to a perf event of @ev's
+ * tracepoint of its own (a classic tracepoint program: @ev is then not
+ * opened by the perf source, until a rollback), or to the raw tracepoint
  * @tp (a raw or tp_btf program; no perf event).  0 or -ENOMEM; an attach
  * the kernel refuses fails the open with a message.
  */
@@ -114,7 +121,9 @@ bool bpf_back__classic_tp(const struct evsel *ev);
  * A request that falls back to the ring path after some of its programs
  * were asked to be attached: bpf_back__mark before the first, then
  * bpf_back__rollback(mark) forgets the attachments asked since (their
- * programs would otherwise run, and gate the tracepoints' perf samples).
+ * programs would otherwise run, and gate the tracepoints' perf samples),
+ * the target followers' too when the targets were made since (the next
+ * bpf_back__emit_target makes them again).
  */
 int bpf_back__mark(struct bpf_back *b);
 void bpf_back__rollback(struct bpf_back *b, int mark);
@@ -148,8 +157,8 @@ void bpf_back__emit_running(struct bpf_back *b, struct bpfb *code, int out);
  * test).  Keeps @tgid_reg and @tid_reg; uses R0-R5.  0, or -EOPNOTSUPP
  * with @why set (--cgroups: not in the kernel yet).
  */
-int bpf_back__emit_target(struct bpf_back *b, struct bpfb *code, int tgid_reg, int tid_reg,
-			  int out, char *why, size_t len);
+int bpf_back__emit_target(struct bpf_back *b, struct bpfb *code, int tgid_reg, int tid_reg, int out,
+			  char *why, size_t len);
 
 /*
  * Counted drops: an event a program could not record (a full map).  A
@@ -159,8 +168,109 @@ int bpf_back__emit_target(struct bpf_back *b, struct bpfb *code, int tgid_reg, i
  */
 #define BPF_DROP_SLOTS 8
 int bpf_back__drop_slot(struct bpf_back *b, const char *what);
+/*
+ * The same for what a program left out without losing an event (a
+ * histogram bucket: the row's count, total, min and max are exact, only
+ * its quantiles miss the value): said at the end as "N @what", not as
+ * events not counted, and not in the lost events.
+ */
+int bpf_back__note_slot(struct bpf_back *b, const char *what);
 void bpf_back__emit_drop(struct bpf_back *b, struct bpfb *code, int slot);
 u64 bpf_back__drops(struct bpf_back *b, int slot);
+
+/*
+ * Records copied out of the kernel: what a profiler prints of each slow
+ * case (--than), written by its programs into a BPF ring buffer map and
+ * handed to @fn(@arg, record, size) in user space as the loop reads the
+ * sources (every source is read when the ring buffer has data: the perf
+ * source's task records, names, come first), and all that is left at the
+ * stop, before the reports.  The ring buffer has -m PAGES pages (a power
+ * of two, as -m checks; default BPF_OUT_PAGES).  A record the kernel
+ * cannot write (the ring buffer full) is a drop, said as "perf-prof: N
+ * @what: BPF ring buffer full (-m PAGES)" (@what: "slow cases counted but
+ * not printed").  Returns the out's id (>= 0), or -errno with the message
+ * set.
+ */
+#define BPF_OUT_PAGES 64
+/*
+ * Why records cannot be copied out here (-EOPNOTSUPP from bpf_back__out:
+ * the caller goes the ring path saying this), or NULL: --tsc and
+ * --kvmclock put the events on perf's clock, a program's times are
+ * CLOCK_MONOTONIC's.
+ */
+const char *bpf_back__out_why(struct bpf_back *b);
+int bpf_back__out(struct bpf_back *b, const char *what,
+		  int (*fn)(void *arg, void *data, size_t size), void *arg);
+/*
+ * Write the @size bytes (a multiple of 8) at R10 + @off to out @id as one
+ * record; a record the kernel cannot write is counted as a drop.  Uses
+ * R0-R5.
+ */
+void bpf_back__emit_output(struct bpf_back *b, struct bpfb *code, int id, int16_t off,
+			   unsigned size);
+/*
+ * The same for a record too big for the stack: R0 = room for @size bytes
+ * in out @id (bpf_ringbuf_reserve), or a drop counted and a jump to
+ * @fail.  Every path from there must give the room back with
+ * bpf_back__emit_submit (the verifier checks).  Uses R0-R5.
+ */
+void bpf_back__emit_reserve(struct bpf_back *b, struct bpfb *code, int id, unsigned size, int fail);
+/* Write the record reserved, whose room is in @reg (discard: give it back unwritten). Uses R0-R5. */
+void bpf_back__emit_submit(struct bpfb *code, int reg);
+void bpf_back__emit_discard(struct bpfb *code, int reg);
+/*
+ * A tracepoint's format as an event that is never opened (NULL with the
+ * message set): the records a program copied out are printed as that
+ * event's samples (its name, its fields).  Freed with the session.
+ */
+struct evsel *bpf_back__tp_evsel(struct bpf_back *b, const char *sys, const char *name);
+/*
+ * A tracepoint record a program copied out (@rec, @size bytes) as the ring
+ * path's sample of @ev, in @smp: the record copied into @raw (@size bytes
+ * of room) with its common fields put back (while a program runs the
+ * kernel keeps its pt_regs pointer there: the type, the pid of @ids, flags
+ * and preempt count 0), @raw_size the sample's (<= @size); its thread @ids
+ * (pid << 32 | tid), CPU and time.  No callchain.
+ */
+void bpf_back__tp_sample(const struct evsel *ev, struct sample *smp, u64 ids, u32 cpu, u64 time,
+			 const void *rec, unsigned size, unsigned raw_size, u64 *raw);
+
+/*
+ * Reads between prints: a profiler's maps hold its keys until a read
+ * folds them into its tables and takes the idle ones out (bpf_keyed.c,
+ * bpf_lat.c: once half full).  @fn(@s, @arg) is called every BPF_READ_MS
+ * while the programs count, unless -i reads as often: it reads the maps
+ * as an interval's read would (adding to the tables), and prints nothing,
+ * so a run without -i keeps room for new keys and its end result is the
+ * same (reads add up).  0 or -ENOMEM.
+ */
+#define BPF_READ_MS 1000
+typedef void (*bpf_visit_fn)(struct session *s, void *arg);
+int bpf_back__on_read(struct bpf_back *b, bpf_visit_fn fn, void *arg);
+/*
+ * @fn(@s, @arg) at the disable, just before the programs stop counting
+ * (the last instant they count: the ring path's events stop there too).
+ */
+int bpf_back__on_stop(struct bpf_back *b, bpf_visit_fn fn, void *arg);
+
+/*
+ * Keys taken out of a map while programs add to them: a program that found
+ * a key's element before the delete would add to freed memory after it (or
+ * to the element recycled for another key), a count lost.  So a reap sets
+ * the programs aside first.  bpf_back__emit_aside: go to @label when they
+ * are to write to their aside maps (same keys and values; uses @reg).
+ * bpf_back__aside(b, true) sets that and returns once no program can still
+ * write to the main maps (every program running has finished: the kernel
+ * waits for an RCU grace period after an update of a map of maps), so the
+ * main maps are still: read exactly, keys deleted without a race.
+ * bpf_back__aside(b, false) sends the programs back and waits the same way,
+ * after which the aside maps are still: read and emptied.  Returns 1 (set
+ * and waited), 0 when the programs do not count (before the enable, after
+ * the disable: nothing to set aside), or -errno.
+ */
+#define BPF_CTL_ASIDE 2 /* in the running word (bpf_back__emit_running: not 0) */
+int bpf_back__aside(struct bpf_back *b, bool on);
+void bpf_back__emit_aside(struct bpf_back *b, struct bpfb *code, int reg, int label);
 
 /*
  * Read a per-CPU map's value at @key summed over the CPUs as u64 words
@@ -171,6 +281,17 @@ int bpf_back__percpu_sum(struct bpf_back *b, int map, const void *key, u64 *sum,
 int bpf_back__array_read(struct bpf_back *b, int map, void *value);
 /* The number of possible CPUs (a per-CPU map's value count). */
 int bpf_back__nr_cpus(void);
+
+/*
+ * Every entry of map @fd (@ksz-byte keys, @vsz-byte values: a per-CPU
+ * map's are every possible CPU's, 8-byte aligned each) to @fn, by batches
+ * (one bpf(2) call per BPF_EACH_BATCH entries), or key by key where the
+ * kernel has no batch lookup.  @fn's non-zero return ends the walk with
+ * it.  0 or -errno.
+ */
+#define BPF_EACH_BATCH 1024
+int bpf_back__each(int fd, size_t ksz, size_t vsz,
+		   int (*fn)(void *arg, const void *key, const void *val), void *arg);
 
 /*
  * The tracepoint's typedef in vmlinux BTF ("btf_trace_sched_switch"), for

@@ -40,7 +40,8 @@ void bpfb__emit(struct bpfb *b, struct bpf_insn insn)
 		struct bpf_insn *p;
 
 		if (cap > BPFB_MAX_INSNS) {
-			bpfb__fail(b, -E2BIG, "program longer than %d instructions", BPFB_MAX_INSNS);
+			bpfb__fail(b, -E2BIG, "program longer than %d instructions",
+				   BPFB_MAX_INSNS);
 			return;
 		}
 		p = realloc(b->insn, (size_t)cap * sizeof(*p));

@@ -23,7 +23,7 @@
 
 /* The kernel's limit for an unprivileged program; ours stay far below. */
 #define BPFB_MAX_INSNS 4096
-#define BPFB_MAX_LABELS 256
+#define BPFB_MAX_LABELS 1024
 
 enum { R0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10 };
 
@@ -32,7 +32,7 @@ struct bpfb {
 	int n, cap;
 	int label_at[BPFB_MAX_LABELS]; /* instruction index, -1 until placed */
 	int nr_labels;
-	int err;	 /* the first error, -errno (sticky) */
+	int err;       /* the first error, -errno (sticky) */
 	char what[96]; /* what failed, for the message */
 };
 
@@ -41,7 +41,8 @@ void bpfb__free(struct bpfb *b);
 /* Append one instruction (jumps' off is a label id when the code is a jump to a label). */
 void bpfb__emit(struct bpfb *b, struct bpf_insn insn);
 /* Mark the builder failed with @err (-errno) and a reason, unless it already is. */
-void bpfb__fail(struct bpfb *b, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void bpfb__fail(struct bpfb *b, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* A new label (>= 0), not yet placed. */
 int bpfb__label(struct bpfb *b);
 /* Place @label at the next instruction. */
@@ -56,7 +57,7 @@ static inline uint8_t bpfb__size(int bytes)
 	return bytes == 1 ? BPF_B : bytes == 2 ? BPF_H : bytes == 4 ? BPF_W : BPF_DW;
 }
 
-#define BPFB_INSN(c, d, s, o, i)                                                                   \
+#define BPFB_INSN(c, d, s, o, i) \
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 
 /* dst = src / imm (64 bits) */

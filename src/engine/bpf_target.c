@@ -14,21 +14,23 @@
 
 /* ---- targets ---- */
 
+/* -C names every online CPU (the session's list): no CPU test in the programs */
 static bool all_cpus(struct session *s)
 {
 	const struct target_opts *tg = s->conf.target;
-	int online = 0;
+	int n = session__name_cpus(s);
 
 	if (!tg->cpus_given)
 		return true;
-	for (int c = 0; c < CPU_BITS; c++) {
-		char path[96];
+	for (int i = 0; i < n; i++) {
+		bool in = false;
 
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", c);
-		if (!access(path, F_OK))
-			online++;
+		for (int j = 0; j < tg->nr_cpus && !in; j++)
+			in = tg->cpus[j] == s->perf.online[i];
+		if (!in)
+			return false;
 	}
-	return tg->nr_cpus >= online;
+	return n > 0;
 }
 
 static bool has_pids(struct session *s)
@@ -202,6 +204,7 @@ static int make_targets(struct bpf_back *b)
 	if (b->targets_done)
 		return 0;
 	b->targets_done = true;
+	b->targets_mark = bpf_back__mark(b);
 	if (has_pids(s)) {
 		b->tgids = bpf_back__map(b, BPF_MAP_TYPE_HASH, "pp_tgids", 4, 1, n, 0);
 		if (b->tgids < 0)

@@ -172,6 +172,32 @@ bad:
 	return fail(p, b, "max-stack must be a number in 1..%d", EVSPEC_MAX_STACK);
 }
 
+/*
+ * The original perf-prof's other spellings of attribute names: kept under
+ * the one name every profiler looks up (top_by=x is top-by=x).
+ */
+static const struct {
+	const char *other, *name;
+} key_spellings[] = {
+	{ "top_by", "top-by" },
+	{ "top_add", "top-add" },
+};
+
+/* s[*b..*e) is a key: its usual spelling instead, if it has one (s itself, or a literal). */
+static const char *canon_key(const char *s, size_t *b, size_t *e)
+{
+	for (size_t i = 0; i < sizeof(key_spellings) / sizeof(key_spellings[0]); i++) {
+		const char *o = key_spellings[i].other;
+
+		if (strlen(o) == *e - *b && !memcmp(s + *b, o, *e - *b)) {
+			*b = 0;
+			*e = strlen(key_spellings[i].name);
+			return key_spellings[i].name;
+		}
+	}
+	return s;
+}
+
 static bool has_key(const struct ev_spec *spec, const char *s, size_t b, size_t e)
 {
 	size_t len = e - b;
@@ -214,8 +240,13 @@ static int parse_attr(struct parser *p, struct ev_spec *spec, size_t b, size_t e
 			return fail(p, (size_t)(eq - s), "empty value for attribute '%.*s'",
 				    (int)(ke - kb), s + kb);
 	}
-	if (has_key(spec, s, kb, ke))
-		return fail(p, kb, "duplicate attribute '%.*s'", (int)(ke - kb), s + kb);
+	{
+		size_t cb = kb, ce = ke;
+		const char *c = canon_key(s, &cb, &ce);
+
+		if (has_key(spec, c, cb, ce))
+			return fail(p, kb, "duplicate attribute '%.*s'", (int)(ce - cb), c + cb);
+	}
 
 	if (ke - kb == 5 && !memcmp(s + kb, "stack", 5)) {
 		if (has_value)
@@ -256,7 +287,12 @@ static int parse_attr(struct parser *p, struct ev_spec *spec, size_t b, size_t e
 		return -ENOMEM;
 	spec->attrs = a;
 	a = &a[spec->nr_attrs];
-	a->key = dup_range(s, kb, ke);
+	{
+		size_t cb = kb, ce = ke;
+		const char *c = canon_key(s, &cb, &ce);
+
+		a->key = dup_range(c, cb, ce);
+	}
 	a->value = has_value ? dup_range(s, vb, ve) : NULL;
 	ret = (!a->key || (has_value && !a->value)) ? -ENOMEM : 0;
 	if (ret) {

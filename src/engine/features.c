@@ -272,6 +272,59 @@ int features__paranoid(void)
 	return ret == 1 ? val : -EINVAL;
 }
 
+/* Whether @word is one of the space-separated words of @list. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+int features__cpuinfo(struct feat_cpuinfo *ci)
+{
+	char path[PATH_MAX], line[8192];
+	FILE *fp;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->family = ci->model = -1;
+	snprintf(path, sizeof(path), "%s/cpuinfo", procfs_root);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -errno;
+	/* the first processor's block: the CPUs of a host are alike */
+	while (fgets(line, sizeof(line), fp) && line[0] != '\n') {
+		char *colon = strchr(line, ':'), *e;
+		const char *v;
+
+		if (!colon)
+			continue;
+		v = colon + 1 + (colon[1] == ' ');
+		for (e = colon; e > line && (e[-1] == ' ' || e[-1] == '\t'); e--)
+			;
+		*e = '\0'; /* the key */
+		if (!strcmp(line, "vendor_id"))
+			sscanf(v, "%31s", ci->vendor);
+		else if (!strcmp(line, "cpu family"))
+			ci->family = atoi(v);
+		else if (!strcmp(line, "model"))
+			ci->model = atoi(v);
+		else if (!strcmp(line, "flags")) {
+			ci->flags = true;
+			snprintf(ci->virt, sizeof(ci->virt), "%s",
+				 has_word(v, "vmx")   ? "vmx"
+				 : has_word(v, "svm") ? "svm"
+						      : "");
+			ci->hypervisor = has_word(v, "hypervisor");
+		}
+	}
+	fclose(fp);
+	return 0;
+}
+
 static const char *why_tracefs(char *buf, size_t len)
 {
 	const char *dir = features__tracefs_dir();

@@ -50,6 +50,22 @@ int features__pmu_read(const char *pmu, const char *rel, char *buf, size_t len);
  */
 const char *features__cpu_pmu(void);
 
+/*
+ * What /proc/cpuinfo says of the CPU (its first processor's lines): the
+ * vendor ("GenuineIntel", "AuthenticAMD"; "" when not said), family and
+ * model (-1), and its flags' hardware virtualization: "vmx" or "svm", ""
+ * without (KVM then emulates the guest: /dev/kvm opens and a guest runs,
+ * but no VM exit happens, so kvm:kvm_exit never fires), and "hypervisor"
+ * (this host is itself a guest).  @flags: a flags line was read.  0 or -errno.
+ */
+struct feat_cpuinfo {
+	char vendor[32];
+	int family, model;
+	char virt[4];
+	bool hypervisor, flags;
+};
+int features__cpuinfo(struct feat_cpuinfo *ci);
+
 /* How dynamic probes can be created: a mask of these, 0 when not supported. */
 enum {
 	PROBE_TRACEFS = 1 << 0, /* tracefs kprobe_events / uprobe_events */
@@ -89,6 +105,12 @@ const char *features__why_not(enum feature f, char *buf, size_t len);
 int features__probe_sw(bool cpu_wide, bool user_only);
 /* The cycles hardware event (user mode, this thread): -ENOENT without a PMU. */
 int features__probe_cycles(void);
+/*
+ * A counter of @type/@config (user mode, this thread): whether the kernel
+ * has it for this CPU (generic cache events: -ENOENT or -EINVAL where its
+ * table has no entry, -EOPNOTSUPP where the CPU cannot count it).
+ */
+int features__probe_counter(unsigned type, unsigned long long config);
 /* A hardware write breakpoint on a variable of ours (this thread). */
 int features__probe_bp(void);
 /* A kprobe on @func through the kprobe PMU (-ENOENT: no such PMU). */

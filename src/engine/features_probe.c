@@ -75,6 +75,16 @@ int features__probe_cycles(void)
 	return open_close(&a, 0, -1);
 }
 
+int features__probe_counter(unsigned type, unsigned long long config)
+{
+	struct perf_event_attr a;
+
+	attr_init(&a, type, config);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return open_close(&a, 0, -1);
+}
+
 static volatile unsigned long bp_target;
 
 int features__probe_bp(void)

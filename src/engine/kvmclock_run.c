@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "engine/fastprint.h"
-#include "engine/fields_json.h"
+#include "engine/evfields.h"
 #include "engine/kvmclock.h"
 #include "engine/session_int.h"
 
@@ -176,7 +176,7 @@ void session__kvmclock_done(struct session *s)
 	}
 	if (ev) {
 		fastprint__delete(ev->fastprint);
-		jfields__delete(ev->jfields);
+		evfields__delete(ev->evfields);
 		free(ev->filter);
 		free(ev->name);
 		free(ev);

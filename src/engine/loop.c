@@ -138,6 +138,8 @@ pid_t session__workload_pid(struct session *s)
 void session__stop(struct session *s)
 {
 	s->stop = true;
+	if (!s->stop_reason) /* (-v's "stopped: ...") */
+		s->stop_reason = "the profiler's end (its -N or condition)";
 }
 
 /* A task record's time, from its sample_id (0: none) */
@@ -366,6 +368,7 @@ void session__dispatch(struct session *s, const struct perf_event_header *h, int
 		s->perf.throttled++;
 		return;
 	default:
+		session__sideband(s, h); /* KSYMBOL, BPF_EVENT, CGROUP, TEXT_POKE */
 		return;
 	}
 }
@@ -613,6 +616,9 @@ static int drain_all(struct session *s, unsigned how)
 	for (int i = 0; i < s->nr_sources; i++) {
 		struct source *src = s->sources[i];
 
+		/* (source.h's unordered: what is ordered so far comes first) */
+		if (i && s->oq && src->ops->unordered)
+			flush_order(s, how & SOURCE_READ_FINAL ? ~0ULL : horizon);
 		err = src->ops->read ? src->ops->read(src, how, &horizon) : 0;
 		if (err)
 			return err;

@@ -35,6 +35,7 @@ void session__source_stats(struct session *s, struct source_stats *st)
 		st->abandoned += one.abandoned;
 		st->nr_read += one.nr_read;
 		st->dropped += one.dropped;
+		st->noted += one.noted;
 	}
 }
 
@@ -61,6 +62,14 @@ u64 session__lost(struct session *s)
 
 	session__source_stats(s, &st);
 	return st.lost + st.dropped + st.throttled + session__lost_budget(s);
+}
+
+u64 session__noted(struct session *s)
+{
+	struct source_stats st;
+
+	session__source_stats(s, &st);
+	return st.noted;
 }
 
 u64 session__order_budget(struct session *s)
@@ -116,7 +125,7 @@ void session__print_lost(struct session *s, FILE *fp)
 			"the ring buffers were not processed\n",
 			(unsigned long long)s->abandoned_recs,
 			(unsigned long long)(st.abandoned + 1023) / 1024);
-	for (int i = 0; st.dropped && i < s->nr_sources; i++)
+	for (int i = 0; (st.dropped || st.noted) && i < s->nr_sources; i++)
 		if (s->sources[i]->ops->report)
 			s->sources[i]->ops->report(s->sources[i], fp);
 	if (!st.lost)

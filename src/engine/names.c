@@ -162,8 +162,13 @@ void session__open_name_trackers(struct session *s)
 		.task = 1,
 	};
 
+	bool bpf = false;
+
+	/* (events a BPF program counts have no ring: its slow cases are printed with names) */
+	for (const struct evsel *ev = s->evsels; ev && !bpf; ev = ev->next)
+		bpf = ev->bpf_taken;
 	/* --overwrite reads its own rings backward at set times: names from fields and /proc */
-	if (s->perf.per_thread || !s->perf.nr_bufs || s->conf.ring->overwrite)
+	if (s->perf.per_thread || (!s->perf.nr_bufs && !bpf) || s->conf.ring->overwrite)
 		return;
 	if (s->evsels) { /* the same clock as the events' */
 		a.use_clockid = s->evsels->attr.use_clockid;

@@ -22,7 +22,7 @@
 #include "engine/fdcloser.h"
 #include "engine/kfilter.h"
 #include "engine/fastprint.h"
-#include "engine/fields_json.h"
+#include "engine/evfields.h"
 #include "engine/probe.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
@@ -689,7 +689,7 @@ static int drop_refused(struct session *s)
 		*pp = ev->next;
 		s->nr_evsels--;
 		fastprint__delete(ev->fastprint);
-		jfields__delete(ev->jfields);
+		evfields__delete(ev->evfields);
 		free(ev->cpus);
 		free(ev->src->cnt);
 		free(ev->filter);
@@ -697,6 +697,15 @@ static int drop_refused(struct session *s)
 	}
 	s->tail = pp;
 	return 0;
+}
+
+/* Every event is a BPF program's (the perf source opens none of them). */
+static bool all_bpf_taken(const struct session *s)
+{
+	for (const struct evsel *ev = s->evsels; ev; ev = ev->next)
+		if (!ev->bpf_taken)
+			return false;
+	return true;
 }
 
 /* A counter in the group of a sampling event: opened where its leader is. */
@@ -726,7 +735,7 @@ static int add_tracker(struct session *s)
 	if (!s->perf.per_thread)
 		return 0;
 	for (struct evsel *ev = s->evsels; ev; ev = ev->next)
-		if (!ev->counting)
+		if (!ev->counting && !ev->bpf_taken)
 			return 0;
 	return session__add_event(s, &c) ? 0 : -ENOMEM;
 }
@@ -829,7 +838,8 @@ int perf_source__open(struct session *s)
 					pass = s->evsels;
 					ev = s->evsels;
 				}
-				if (ev->src->refused || !on_cpu(ev, cpu) || ev->counting != !!pass)
+				if (ev->src->refused || ev->bpf_taken || !on_cpu(ev, cpu) ||
+				    ev->counting != !!pass)
 					continue;
 				/*
 				 * A thread's counter counts wherever it runs: one
@@ -862,10 +872,10 @@ int perf_source__open(struct session *s)
 	err = drop_refused(s);
 	if (err)
 		return err;
-	if (!opened && s->evsels)
+	if (!opened && s->evsels && !all_bpf_taken(s))
 		return session__set_err(s, -ESRCH,
 					"no such process: every target thread has exited");
-	if (s->conf.ring->overwrite && !s->perf.nr_bufs)
+	if (s->conf.ring->overwrite && !s->perf.nr_bufs && !all_bpf_taken(s))
 		return session__usage_err(
 			s,
 			"--overwrite keeps records in ring buffers: %s only counts "

@@ -169,11 +169,34 @@ void probe__remove_all(struct session *s)
 	probeset__remove_all(&s->probes, warn_left, s);
 }
 
-/* The kernel's fetch type of a USDT operand. */
-static const char *arg_type(const struct probe_arg *a, char *buf, size_t len)
+int probe_arg__fetch(const struct probe_arg *a, char *buf, size_t len)
 {
-	snprintf(buf, len, "%c%d", a->is_signed ? 's' : 'u', a->size * 8);
-	return buf;
+	const char *r = probe__reg_name(a->reg);
+	char t = a->is_signed ? 's' : 'u';
+	int n = 0;
+
+	switch (a->kind) {
+	case PROBE_ARG_IMM:
+		n = snprintf(buf, len, "\\%lld:%c%d", (long long)a->value, t, a->size * 8);
+		break;
+	case PROBE_ARG_REG:
+		if (!r)
+			return -EOPNOTSUPP;
+		n = snprintf(buf, len, "%%%s:%c%d", r, t, a->size * 8);
+		break;
+	case PROBE_ARG_MEM:
+		/* the kernel's fetch has no index register */
+		if (a->index >= 0 || (!a->file_rel && !r))
+			return -EOPNOTSUPP;
+		if (a->file_rel)
+			n = snprintf(buf, len, "@+0x%llx:%c%d", (unsigned long long)a->value, t,
+				     a->size * 8);
+		else
+			n = snprintf(buf, len, "%+lld(%%%s):%c%d", (long long)a->value, r, t,
+				     a->size * 8);
+		break;
+	}
+	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
 }
 
 /* One fetch argument "NAME=FETCH:TYPE" appended to @out. */
@@ -182,36 +205,22 @@ static int fetch_arg(struct session *s, const struct ev_spec *spec, const struct
 		     size_t len)
 {
 	size_t n = strlen(out);
-	char what[64], tb[8];
+	char what[96];
 	bool str = type && (!strcmp(type, "string") || !strcmp(type, "ustring"));
 
-	if (ua) { /* a USDT operand */
-		const char *r = probe__reg_name(ua->reg);
-
-		switch (ua->kind) {
-		case PROBE_ARG_IMM:
-			snprintf(what, sizeof(what), "\\%lld", (long long)ua->value);
-			break;
-		case PROBE_ARG_REG:
-			snprintf(what, sizeof(what), "%%%s", r ? r : "?");
-			break;
-		case PROBE_ARG_MEM:
-			if (ua->index >= 0 || (!ua->file_rel && !r))
-				return session__set_err(
-					s, -EOPNOTSUPP,
-					"%s: operand %s of %s is indexed memory, which the kernel "
-					"cannot fetch",
-					spec->text, name, pr->site.symbol);
-			if (ua->file_rel)
-				snprintf(what, sizeof(what), "@+0x%llx",
-					 (unsigned long long)ua->value);
-			else
-				snprintf(what, sizeof(what), "%+lld(%%%s)", (long long)ua->value,
-					 r);
-			break;
-		}
-		type = arg_type(ua, tb, sizeof(tb));
-	} else if (!strcmp(name, "retval")) {
+	if (ua) { /* a USDT operand: "FETCH:TYPE" */
+		if (probe_arg__fetch(ua, what, sizeof(what)))
+			return session__set_err(
+				s, -EOPNOTSUPP,
+				"%s: operand %s of %s is indexed memory, which the kernel "
+				"cannot fetch",
+				spec->text, name, pr->site.symbol);
+		if (snprintf(out + n, len - n, " %s=%s", name, what) >= (int)(len - n))
+			return session__set_err(s, -E2BIG, "%s: too many fetch arguments",
+						spec->text);
+		return 0;
+	}
+	if (!strcmp(name, "retval")) {
 		snprintf(what, sizeof(what), str ? "+0($retval)" : "$retval");
 	} else {
 		const char *r = probe__reg_name(abi_regs[name[3] - '1']);
@@ -583,17 +592,23 @@ void probe__print_regs(const struct evsel *ev, const struct sample *smp, FILE *f
 	for_each_reg(ev, smp, print_reg, fp);
 }
 
-void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp)
+/* After the 8-byte common header: the probed address (and a return's caller), 0 if not there. */
+static void probe_addrs(const struct sample *smp, u64 a[2])
 {
-	const struct probe *pr = ev->probe;
-	u64 a[2] = { 0, 0 };
-
-	if (!pr)
-		return;
-	/* after the 8-byte common header: the probed address (and a return's caller) */
+	a[0] = a[1] = 0;
 	for (int i = 0; i < 2; i++)
 		if (smp->raw && smp->raw_size >= (u32)(16 + 8 * i))
 			memcpy(&a[i], (const char *)smp->raw + 8 + 8 * i, 8);
+}
+
+void probe__print(const struct evsel *ev, const struct sample *smp, FILE *fp)
+{
+	const struct probe *pr = ev->probe;
+	u64 a[2];
+
+	if (!pr)
+		return;
+	probe_addrs(smp, a);
 	if (ev_probe__is_return(pr->kind))
 		fprintf(fp, "(0x%llx <- 0x%llx)", (unsigned long long)a[0],
 			(unsigned long long)a[1]);
@@ -622,13 +637,11 @@ void probe__json_regs(const struct evsel *ev, const struct sample *smp, struct j
 void probe__json(const struct evsel *ev, const struct sample *smp, struct json *j)
 {
 	const struct probe *pr = ev->probe;
-	u64 a[2] = { 0, 0 };
+	u64 a[2];
 
 	if (!pr)
 		return;
-	for (int i = 0; i < 2; i++)
-		if (smp->raw && smp->raw_size >= (u32)(16 + 8 * i))
-			memcpy(&a[i], (const char *)smp->raw + 8 + 8 * i, 8);
+	probe_addrs(smp, a);
 	if (ev_probe__is_return(pr->kind)) {
 		json__hex(j, "__probe_func", a[0]);
 		json__hex(j, "__probe_ret_ip", a[1]);

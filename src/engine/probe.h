@@ -57,11 +57,20 @@ struct probe_site {
 	u64 vaddr;	    /* its address in the file (for display) */
 	u64 offset;	    /* its file offset: what the kernel takes */
 	u64 ref_ctr_offset; /* a USDT semaphore's file offset, 0 if none */
+	u64 ref_ctr_vaddr;  /* its address in the file (for display) */
 	int nr_args;	    /* USDT: its operands; -1: a function (arg1..arg6 by the ABI) */
 	struct probe_arg args[PROBE_MAX_ARGS];
 };
 
 void probe_sites__free(struct probe_site *sites, int nr);
+
+/*
+ * A USDT operand as uprobe_events fetches it, "FETCH:TYPE" ("%di:s32",
+ * "-16(%bp):s64", "\5:u32", "@+0x4010:u64") into @buf.  0, -EOPNOTSUPP
+ * (memory with an index register, which the kernel cannot fetch) or
+ * -E2BIG.
+ */
+int probe_arg__fetch(const struct probe_arg *a, char *buf, size_t len);
 
 /*
  * The resolver of user probes: the sites of @spec (uprobe:, uretprobe:,

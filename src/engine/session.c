@@ -20,7 +20,7 @@
 
 #include "engine/cpulist.h"
 #include "engine/fastprint.h"
-#include "engine/fields_json.h"
+#include "engine/evfields.h"
 #include "engine/rate.h"
 #include "engine/session_int.h"
 #include "engine/target.h"
@@ -138,7 +138,7 @@ void session__delete(struct session *s)
 		if (ev->ufilter)
 			s->uf_ops->done(ev->ufilter, s, ev);
 		fastprint__delete(ev->fastprint);
-		jfields__delete(ev->jfields);
+		evfields__delete(ev->evfields);
 		tp_names__delete(ev->names);
 		free(ev->cpus);
 		free(ev->src->cnt);
@@ -255,6 +255,11 @@ bool session__started(struct session *s)
 	return s && s->started;
 }
 
+bool session__stopping(const struct session *s)
+{
+	return s && s->stop;
+}
+
 u64 session__enabled_time(struct session *s)
 {
 	return s && s->started ? s->enabled_at : 0;
@@ -296,6 +301,12 @@ const char *session__comm(struct session *s, u32 pid)
 const char *session__comm_at(struct session *s, u32 pid, u64 time)
 {
 	return comm_map__get_at(s->comms, pid, time);
+}
+
+void session__saw_comm(struct session *s, u32 pid, const char *comm, int len, u64 time)
+{
+	if (pid)
+		comm_map__seen(s->comms, pid, comm, len, time);
 }
 
 static int need_tp(struct session *s)
@@ -345,6 +356,10 @@ static struct evsel *evsel_new(struct session *s, const struct evsel_conf *c, co
 	a->config2 = c->config2;
 	a->disabled = 1;
 	a->sample_id_all = 1;
+	a->ksymbol = !!(c->sideband & SB_KSYMBOL);
+	a->bpf_event = !!(c->sideband & SB_BPF_EVENT);
+	a->cgroup = !!(c->sideband & SB_CGROUP);
+	a->text_poke = !!(c->sideband & SB_TEXT_POKE);
 	/* --tsc, --kvmclock: perf's own clock, the one the kernel converts to the TSC */
 	a->use_clockid = !s->conf.clock->tsc && !s->conf.clock->kvmclock;
 	a->clockid = a->use_clockid ? CLOCK_MONOTONIC : 0;

@@ -16,6 +16,7 @@
 #include "engine/conf.h"
 #include "engine/evspec.h"
 #include "engine/sample.h"
+#include "engine/sideband.h"
 
 struct tep_handle;
 struct tep_event;
@@ -52,6 +53,12 @@ struct evsel_conf {
 	 * PERF_FORMAT_ID carries its counting members' values in each sample.
 	 */
 	struct evsel *leader;
+	/*
+	 * Side-band records it carries (SB_*, engine/sideband.h): a dummy
+	 * software event opened on every CPU gets the kernel's, whoever
+	 * caused them; they reach the sideband hook.
+	 */
+	unsigned sideband;
 };
 
 /* A counter's read: value, and the time it was enabled and running (ns). */
@@ -83,8 +90,9 @@ struct evsel {
 	u64 nr_ufiltered;	     /* samples it left out */
 	struct fastprint *fastprint; /* compiled printer, built on first print (engine-owned) */
 	bool fastprint_tried;
-	struct jfields *jfields; /* --json's field decoding, built on first use (engine-owned) */
-	bool jfields_tried;
+	/* its fields typed (engine/evfields.h: --json, sql, python), built on first use */
+	struct evfields *evfields;
+	bool evfields_tried;
 	int *cpus; /* cpus=LIST: open only on these CPUs; NULL: every monitored one */
 	int nr_cpus;
 	bool from_glob;	      /* matched by a glob: skipped, not fatal, if the kernel refuses it */
@@ -105,6 +113,13 @@ struct evsel {
 	 */
 	bool row;
 	const char *row_by;
+	/*
+	 * A classic tracepoint program of the BPF back end counts its hits
+	 * (bpf_back__attach_perf): the perf source opens nothing for it, so
+	 * the program can let every hit through to the other perf users of
+	 * the tracepoint without a sample of ours.
+	 */
+	bool bpf_taken;
 };
 
 /*
@@ -133,6 +148,8 @@ struct session_ops {
 	void (*mmap2)(struct session *s, void *priv, const struct rec_mmap2 *m);
 	/* Context-switch records: setting it (in any set) turns them on. */
 	void (*context_switch)(struct session *s, void *priv, const struct rec_switch *sw);
+	/* Side-band records, of the events that ask for them (evsel_conf.sideband). */
+	void (*sideband)(struct session *s, void *priv, const struct rec_sideband *r);
 	/* SIGUSR1: what the next interval would print, without resetting. */
 	void (*snapshot)(struct session *s, void *priv);
 	/* SIGUSR2, and every --usage-self interval: perf-prof's own cost. */
@@ -346,6 +363,12 @@ static inline void evsel__set_handler(struct evsel *ev,
 }
 int session__run(struct session *s);
 void session__stop(struct session *s);
+/*
+ * Whether the session is to stop: session__stop was called (before the
+ * run: by a profiler's init that has done its work, such as a help text
+ * or a script that exited while loading), or a stop signal was read.
+ */
+bool session__stopping(const struct session *s);
 
 /*
  * Joint analysis (profilers inside another's -e).  A profiler's hook set
@@ -415,6 +438,8 @@ u64 session__order_budget(struct session *s);
  * dropped over the order queue's budget (anything to report).
  */
 u64 session__lost(struct session *s);
+/* What the sources left out without losing an event (source_stats' noted): said with the lost. */
+u64 session__noted(struct session *s);
 /* Of those, the records the time-order queue dropped over its budget. */
 u64 session__lost_budget(struct session *s);
 /*
@@ -493,6 +518,13 @@ void session__inject_enabled(struct session *s, u64 enabled_at, u64 all_enabled_
 const char *session__comm(struct session *s, u32 pid);
 /* The comm @pid had at @time (a sample's): what a sample should print. */
 const char *session__comm_at(struct session *s, u32 pid, u64 time);
+/*
+ * @pid was named @comm (at most @len bytes, NUL-padded) at @time, seen
+ * elsewhere than in the ring (a record a BPF program copied out): the
+ * samples printed after name it so, as the task records would (pid 0,
+ * an idle task, stays <idle>).
+ */
+void session__saw_comm(struct session *s, u32 pid, const char *comm, int len, u64 time);
 
 /*
  * A sample timestamp as printed: wall-clock text "YYYY-MM-DD HH:MM:SS.uuuuuu"

@@ -28,7 +28,7 @@
  *    kfilter (a filter's kernel and user parts), features (what this
  *    kernel has).  An event of the catalogue is struct evsel without its
  *    perf state: name, spec, tp format, probe, filter text, cpus=, stack
- *    wish, the field decoders (fastprint, jfields, names), and the
+ *    wish, the field decoders (fastprint, evfields, names), and the
  *    profiler's handler and private data (the hooks work).  A profiler
  *    asks for events and gets samples; it never sees an attr, fd or ring.
  *    The probes in tracefs (probeset) are the perf source's way to fetch
@@ -145,6 +145,8 @@ int session__add_fd(struct session *s, int fd, struct evsel *ev);
 int session__kvmclock_cpus(struct session *s);
 int session__open_kvmclock(struct session *s);
 void session__kvmclock_sample(struct session *s, struct evsel *ev, const struct sample *smp);
+/* A side-band record (engine/sideband.h) to the sideband hooks (engine/sideband.c). */
+void session__sideband(struct session *s, const struct perf_event_header *h);
 int session__wall_kvmclock(struct session *s, u64 time, u64 *ns);
 void session__kvmclock_done(struct session *s);
 

@@ -40,6 +40,8 @@ struct source_stats {
 	u64 nr_read;	     /* records read */
 	/* events the source's own store could not keep (a full BPF map), said by its report op */
 	u64 dropped;
+	/* what its store left out without losing an event (a histogram bucket), said by report */
+	u64 noted;
 };
 
 /* read()'s @how */
@@ -51,6 +53,13 @@ enum {
 
 struct source_ops {
 	const char *name;
+	/*
+	 * Its records are handed out as read, not through the order queue
+	 * (the BPF back end's copied-out slow cases): with time order, what
+	 * the sources read before it ordered is delivered first, up to their
+	 * horizon (the task records its samples are resolved with).
+	 */
+	bool unordered;
 	/*
 	 * Take @ev (0), or leave it to another source (-EOPNOTSUPP); else
 	 * -errno, message set.  Not called yet: every event is the perf

@@ -228,6 +228,29 @@ static const struct tep_print_arg *nth_symbols(const struct tep_print_arg *a, in
 	return NULL;
 }
 
+/* The field REC->name that @a is, through casts; NULL when it is an expression. */
+static const char *arg_field(const struct tep_print_arg *a)
+{
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	return a && a->type == TEP_PRINT_FIELD ? a->field.name : NULL;
+}
+
+int tp__field_symbols(const struct tep_event *ev, const char *field,
+		      void (*fn)(void *arg, unsigned long long value, const char *name), void *arg)
+{
+	for (int nth = 0;; nth++) {
+		int k = nth;
+		const struct tep_print_arg *a = ev ? nth_symbols(ev->print_fmt.args, &k) : NULL;
+		const char *f;
+
+		if (!a)
+			return 0;
+		if ((f = arg_field(a->symbol.field)) && !strcmp(f, field))
+			return tp__print_symbols(ev, nth, fn, arg);
+	}
+}
+
 int tp__print_symbols(const struct tep_event *ev, int nth,
 		      void (*fn)(void *arg, unsigned long long value, const char *name), void *arg)
 {

@@ -53,5 +53,11 @@ int tp__explain_filter(const char *sys, const char *name, const char *filter, ch
  */
 int tp__print_symbols(const struct tep_event *ev, int nth,
 		      void (*fn)(void *arg, unsigned long long value, const char *name), void *arg);
+/*
+ * The same for the table that prints the field @field (REC->field, maybe
+ * cast): __print_symbolic(REC->reason, ...).  0 when no table prints it.
+ */
+int tp__field_symbols(const struct tep_event *ev, const char *field,
+		      void (*fn)(void *arg, unsigned long long value, const char *name), void *arg);
 
 #endif

@@ -21,6 +21,7 @@
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
+#include "report/stack_flame.h"
 #include "sym/stack.h"
 #include "sym/symaddr.h"
 
@@ -46,6 +47,7 @@ struct breakpoint {
 	int old_persona;	     /* ... and the personality to restore */
 	bool checked;		     /* the command's exec was checked against the guesses */
 	u64 hits;
+	struct stack_flame *flame; /* --flame-graph: the hits' stacks, the breakpoint the leaf */
 };
 
 #define SYM_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$@"
@@ -363,6 +365,7 @@ static int bp_init(struct session *s, void *priv, const struct opt_set *opts)
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
 	const struct target_opts *tg = session__conf(s)->target;
 	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
+	const struct flame_opts *fo;
 	struct breakpoint *p = priv;
 	int err;
 
@@ -387,6 +390,15 @@ static int bp_init(struct session *s, void *priv, const struct opt_set *opts)
 		if (err)
 			return err;
 	}
+	fo = opt_set__get(opts, &flame_group);
+	if (fo && (fo->name || fo->pprof) && !p->show_stack)
+		return session__usage_err(s, "%s needs stacks: add -g",
+					  fo->name ? "--flame-graph" : "--pprof");
+	err = stack_flame__open(s, fo,
+				&(struct flame_kind){ .title = "Breakpoint Hits", .count = "hits" },
+				&p->flame);
+	if (err)
+		return err;
 	read_maps(s, p->bp[0].addr);
 	for (int i = 0; i < p->nr; i++)
 		if (tg->cpus_given && !tg->nr_pids && !tg->nr_tids && tg->argv && tg->argv[0] &&
@@ -476,6 +488,11 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		return;
 	b->hits++;
 	p->hits++;
+	if (p->flame) { /* the stacks folded: no line per hit */
+		stack_flame__add(p->flame, s, smp, session__comm_at(s, smp->tid, smp->time),
+				 b->text, 1, 0);
+		return;
+	}
 	if (!out)
 		return;
 	evline__row(v, &stk, s, NULL, smp, NULL, ev->name);
@@ -503,6 +520,14 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 					{ .u = named ? f.off : 0, .null = !named },
 					{ .s = named ? f.dso : NULL, .null = named && !f.dso },
 					v[EVL_STACK] });
+}
+
+/* -i with --flame-graph: the next hits' stacks under a time frame */
+static void bp_interval(struct session *s, void *priv)
+{
+	struct breakpoint *p = priv;
+
+	stack_flame__interval(p->flame, s);
 }
 
 /* /proc/cpuinfo's "hypervisor" flag: the kernel runs in a virtual machine. */
@@ -538,6 +563,8 @@ static void bp_deinit(struct session *s, void *priv)
 	if (p->persona_set)
 		personality((unsigned long)p->old_persona);
 	p->persona_set = false;
+	stack_flame__close(p->flame, s, "breakpoint");
+	p->flame = NULL;
 	if (!session__started(s))
 		return;
 	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
@@ -572,22 +599,24 @@ const struct profiler prof_breakpoint = {
 	.needs = (const char *const[]){ "bp", "kprobe?=no execute breakpoints on kernel code",
 					NULL },
 	.desc = "hardware breakpoints: who reads, writes or runs an address, with ip and stack",
-	.synopsis = "perf-prof breakpoint ADDR[/LEN][:rwx] ... [-g] [-N COUNT] "
-		    "[-C CPUS|-p PID|-t TID|-- command]",
+	.synopsis =
+		"perf-prof breakpoint ADDR[/LEN][:rwx] ... [-g [--flame-graph NAME]] [-N COUNT] "
+		"[-C CPUS|-p PID|-t TID|-- command]",
 	.examples =
 		"perf-prof breakpoint -p 1234 counter:w -g   # who writes 'counter' of 1234\n"
 		"  perf-prof breakpoint 0xffffffff83a4c010/8:rw  # a kernel address, all CPUs\n"
 		"  perf-prof breakpoint state:w handle_req:x -- ./server\n"
+		"  perf-prof breakpoint -p 1234 counter:w -g --flame-graph writers  # folded\n"
 		"ADDR: 0xHEX, a kernel symbol, or with -p/-- a symbol of the program or its\n"
 		"libraries (SYMBOL+OFF for a member).  LEN 1, 2, 4 or 8 (default: the symbol's\n"
 		"size, else 4); TYPE r, w, rw or x (default: x for a function, else rw).",
 	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
-						     &output_group, &stack_group, &exclude_group,
-						     NULL },
+						     &output_group, &stack_group, &flame_group,
+						     &exclude_group, NULL },
 	.stacks = true,
 	.priv_size = sizeof(struct breakpoint),
 	.args = bp_args,
 	.init = bp_init,
-	.ops = { .sample = bp_sample, .comm = bp_comm },
+	.ops = { .sample = bp_sample, .comm = bp_comm, .interval = bp_interval },
 	.deinit = bp_deinit,
 };

@@ -240,9 +240,10 @@ const struct profiler prof_hrtimer = {
 		"Names in EXPR: an event's alias=, a tracepoint's name without its system, another "
 		"event's\n"
 		"name with '-' and ':' made '_' (context_switches); _periods: the periods covered.",
-	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
-						     &output_group, &stack_group, &exclude_group,
-						     &prio_group, &sfilter_group, &bpf_group, NULL },
+	.groups =
+		(const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
+						   &output_group, &stack_group, &exclude_group,
+						   &prio_group, &sfilter_group, &bpf_group, NULL },
 	.own = ht_opts,
 	.priv_size = sizeof(struct hrtimer_prof),
 	.args = ht_args,

@@ -14,6 +14,7 @@
  * (analysis/latency/multipoint_ev.h, analysis/latency/multipoint.h).
  */
 #include <errno.h>
+#include <string.h>
 
 #include "analysis/latency/multipoint_ev.h"
 #include "engine/bpf.h"
@@ -24,6 +25,7 @@
 
 struct multi_trace {
 	bool cycle;
+	const char *impl; /* --impl: delay (NULL), pair; the others are profilers of their own */
 	struct multipoint_ev *m;
 };
 
@@ -31,12 +33,19 @@ static int mt_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct key_opts *ko = opt_set__get(opts, &key_group);
 	struct multi_trace *mt = priv;
+	bool pair = mt->impl && !strcmp(mt->impl, "pair");
 
+	/* syscalls, kmemprof, call, call-delay: the CLI ran that profiler instead (cli/main.c) */
+	if (mt->impl && !pair && strcmp(mt->impl, "delay"))
+		return session__usage_err(
+			s, "--impl %s: give delay, pair, syscalls, kmemprof, call or call-delay",
+			mt->impl);
 	mt->m = multipoint_ev__new(s, &(struct multipoint_ev_conf){
 					      .who = "multi-trace",
 					      .cycle = mt->cycle,
-					      .lat = opt_set__get(opts, &lat_group),
+					      .lat = opt_set__get(opts, &lat_group_mt),
 					      .key_text = ko ? ko->expr : NULL,
+					      .pair = pair,
 					      .opts = opts,
 				      });
 	return mt->m ? 0 : -EINVAL;
@@ -67,17 +76,25 @@ static const struct popt mt_opts[] = {
 	{ .lname = "cycle",
 	  .help = "the last point pairs with the first too",
 	  POPT_BIND_FLAG(struct multi_trace, cycle) },
+	{ .lname = "impl",
+	  .argname = "delay|pair|syscalls|kmemprof|call|call-delay",
+	  .help = "delay (the default: the latency table), pair (the pairs left open: a leak "
+		  "check), syscalls or kmemprof (run those profilers), call or call-delay "
+		  "(nested-trace's modes)",
+	  POPT_BIND_STR(struct multi_trace, impl) },
 	{ 0 },
 };
 
-static const char *const mt_attrs[] = { "key", "role", "untraced", NULL };
+static const char *const mt_attrs[] = { "key", "role", "untraced", "row", "mark", "trigger", NULL };
 
 const struct profiler prof_multi_trace = {
 	.name = "multi-trace",
 	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "latency between events: from each -e point to the next, per key",
 	.synopsis = "perf-prof multi-trace -e START[,START...] -e END[,END...] [-e ...] [-k EXPR] "
-		    "[--than TIME [-g]] [--perins] [--hist] [--cycle] [-i MS] [-C CPUS|-p PID|-t "
+		    "[--than TIME [-g]|--only-than TIME] [--lower TIME] [--impl "
+		    "delay|pair|syscalls|kmemprof] "
+		    "[--perins] [--hist] [--cycle] [-i MS] [-C CPUS|-p PID|-t "
 		    "TID|-- CMD]",
 	.examples =
 		"perf-prof multi-trace -e syscalls:sys_enter_clock_nanosleep -e "
@@ -86,8 +103,10 @@ const struct profiler prof_multi_trace = {
 		"'sched:sched_switch//key=next_pid/' --than 10ms\n"
 		"  perf-prof multi-trace -e irq:irq_handler_entry -e irq:irq_handler_exit --hist\n"
 		"Key: key=EXPR, else -k EXPR, else the thread (with -p/-t/--), else the CPU.\n"
-		"role=EXPR: bit 0 lets an event open a pair, bit 1 close one (default both).",
-	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
+		"role=EXPR: bit 0 lets an event open a pair, bit 1 close one (default both).\n"
+		"row=EXPR, mark=EXPR on the first of two points: a row per value of row= at the "
+		"start, mark= (non-zero) counted in a 'marked' column.",
+	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group_mt,
 						     &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &exclude_tp_group,
 						     &bpf_group, NULL },

@@ -7,6 +7,9 @@
  * printed as a table, children indented under their callers.  --returns
  * prints each call as it returns, indented by depth, as ftrace's
  * function_graph does; --than prints the two events of each slower call.
+ * --impl call prints only the returns, call-delay both (as --returns);
+ * --perins a tree per key; --heatmap NAME-FUNC.lat/.svg per function;
+ * --detail (with --than) every event between a slow call's two ends.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,15 +17,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <limits.h>
+
 #include "analysis/latency/calltree.h"
+#include "analysis/latency/detail.h"
 #include "expr/expr.h"
 #include "profiler.h"
 #include "report/evline.h"
+#include "report/heatmap.h"
 #include "report/outfile.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
+#include "util/ofile.h"
 #include "util/units.h"
 
 struct nested_trace;
@@ -36,9 +44,19 @@ struct nt_event {
 	struct expr *key; /* -k */
 };
 
+enum { IMPL_DELAY, IMPL_CALL, IMPL_CALL_DELAY };
+
 struct nested_trace {
 	unsigned long long than;
 	bool returns;
+	int impl;	     /* --impl */
+	bool perins;	     /* --perins */
+	const char *heatmap; /* --heatmap NAME */
+	bool want_detail;    /* --detail[=OPTS] */
+	struct detail_opts dopts;
+	struct detail *detail;
+	struct heatmap *heat[CALLTREE_MAX_FUNCS];
+	int heat_err[CALLTREE_MAX_FUNCS];
 	const char *key_text;
 	bool by_cpu;
 	int nr_funcs;
@@ -104,11 +122,21 @@ static int nt_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (!nt->nr_funcs)
 		return session__usage_err(s,
 					  "give the functions: -e ENTRY,EXIT [-e ENTRY,EXIT ...]");
+	if (nt->want_detail && !nt->than)
+		return session__usage_err(s, "--detail needs --than TIME (the calls to detail)");
+	if (nt->impl == IMPL_CALL && nt->perins)
+		return session__usage_err(s, "--perins is the table's: not with --impl call");
 	nt->by_cpu = !nt->key_text && !t->nr_pids && !t->nr_tids && !t->argv;
-	if (!nt->by_cpu)
+	if (!nt->by_cpu || nt->want_detail)
 		session__want_order(s); /* a thread's calls may return on another CPU */
 	nt->tree = calltree__new(names, copy_free);
 	if (!nt->tree)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	if (nt->perins)
+		calltree__set_perins(nt->tree, nt->key_text ? nt->key_text
+					       : nt->by_cpu ? "CPU"
+							    : "THREAD");
+	if (nt->want_detail && !(nt->detail = detail__new(&nt->dopts)))
 		return session__set_err(s, -ENOMEM, "out of memory");
 	if (calltree__add_hooks(nt->tree, s, !nt->by_cpu && !nt->key_text))
 		return -ENOMEM;
@@ -259,6 +287,98 @@ static void print_return(struct session *s, struct nested_trace *nt, const struc
 	emit_one(s, nt, &ret_desc, v);
 }
 
+/*
+ * --detail: the call's timeline (detail.h) under its line; JSON: the slow
+ * record's members without its two events, then the timeline.
+ */
+static void print_detail(struct session *s, struct nested_trace *nt, const struct sample *entry,
+			 const struct sample *smp, u64 key, const struct calltree_ret *r,
+			 const struct rt_val *v, const char *text)
+{
+	struct detail_pair dp = {
+		.start = r->start,
+		.end = r->start + r->delta,
+		.key = key,
+		.cpu = { entry ? entry->cpu : smp->cpu, smp->cpu },
+		.pid = { entry ? entry->pid : smp->pid, smp->pid },
+		.tid = { entry ? entry->tid : smp->tid, smp->tid },
+		.has_end_event = true,
+	};
+	char *frag = NULL;
+
+	if (nt->json) {
+		struct rt_desc d = slow_desc;
+
+		d.ncols -= 2; /* start, end: in the timeline */
+		if (!(frag = rt_json__frag(&d, v))) {
+			session__warn(s, "out of memory, a slow call was not printed");
+			return;
+		}
+	}
+	if (detail__pair(nt->detail, s, &dp, frag ? frag : text))
+		session__warn(s, "out of memory, a slow call's timeline is not whole");
+	free(frag);
+}
+
+/* --detail: every event into the window, the window trimmed to the oldest open call. */
+static void see(struct session *s, struct nested_trace *nt, struct evsel *ev,
+		const struct sample *smp, u64 key)
+{
+	struct detail *d = nt->detail;
+
+	if (detail__add(d, ev, smp, key, true) || detail__flush(d, s, false))
+		session__warn(s, "out of memory, --detail misses events");
+	if (detail__trim_due(d)) {
+		u64 horizon = calltree__oldest_open(nt->tree, smp->time), need;
+
+		horizon = horizon > nt->dopts.before ? horizon - nt->dopts.before : 0;
+		need = detail__oldest_needed(d);
+		detail__trim(d, need < horizon ? need : horizon);
+	}
+}
+
+/* --heatmap: the call into its function's .lat, opened at its first call. */
+static void heat_add(struct session *s, struct nested_trace *nt, const struct calltree_ret *r)
+{
+	int *err = &nt->heat_err[r->func];
+
+	if (*err)
+		return;
+	if (!nt->heat[r->func]) {
+		char lat[PATH_MAX];
+
+		snprintf(lat, sizeof(lat), "%s-%s.lat", nt->heatmap, nt->names[r->func]);
+		if (!(nt->heat[r->func] = heatmap__open(lat)))
+			*err = -errno;
+	}
+	if (!*err)
+		*err = heatmap__add(nt->heat[r->func], r->start, r->delta);
+	if (*err)
+		session__output_err(
+			s, "writing the heat map %s-%s.lat: %s (no more calls written to it)",
+			nt->heatmap, nt->names[r->func], ofile__strerror(-*err));
+}
+
+static void heat_close(struct session *s, struct nested_trace *nt)
+{
+	for (int f = 0; f < nt->nr_funcs; f++) {
+		char svg[PATH_MAX], title[128];
+		int err;
+
+		if (!nt->heat[f])
+			continue;
+		snprintf(svg, sizeof(svg), "%s-%s.svg", nt->heatmap, nt->names[f]);
+		snprintf(title, sizeof(title), "nested-trace: %s latency", nt->names[f]);
+		/* a .lat cut short by an error (said then): no SVG of it */
+		err = heatmap__close(nt->heat[f],
+				     nt->heat_err[f] || !session__started(s) ? NULL : svg, title);
+		nt->heat[f] = NULL;
+		if (err && err != -ENODATA && !nt->heat_err[f])
+			session__output_err(s, "writing the heat map %s-%s (.lat, .svg): %s",
+					    nt->heatmap, nt->names[f], ofile__strerror(-err));
+	}
+}
+
 /* --than: the call and its entry's event (if kept) and exit's. */
 static void print_slow(struct session *s, struct nested_trace *nt, struct evsel *ev,
 		       const struct sample *smp, u64 key, const struct calltree_ret *r)
@@ -281,6 +401,10 @@ static void print_slow(struct session *s, struct nested_trace *nt, struct evsel 
 
 	snprintf(text, sizeof(text), "%s: %s key %llu depth %d", nt->names[r->func],
 		 units__fmt_ns(r->delta, dur, sizeof(dur)), (unsigned long long)key, r->depth);
+	if (nt->detail) {
+		print_detail(s, nt, entry, smp, key, r, v, text);
+		return;
+	}
 	if (entry)
 		evline__row(start, &start_stk, s, entry_ev, entry, NULL, NULL);
 	evline__row(end, &end_stk, s, ev, smp, NULL, NULL);
@@ -300,6 +424,8 @@ static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct calltree_ret r;
 	u64 key = key_of(s, nt, e, smp);
 
+	if (nt->detail)
+		see(s, nt, ev, smp, key);
 	if (e->entry) {
 		struct sample_copy *c;
 		void **data;
@@ -322,8 +448,10 @@ static void nt_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	}
 	if (!calltree__exit(nt->tree, key, e->func, smp->time, &r))
 		return;
-	if (nt->returns)
+	if (nt->returns || nt->impl != IMPL_DELAY)
 		print_return(s, nt, smp, key, &r);
+	if (nt->heatmap)
+		heat_add(s, nt, &r);
 	if (nt->than && r.delta > nt->than)
 		print_slow(s, nt, ev, smp, key, &r);
 	if (r.data)
@@ -337,7 +465,8 @@ static void print_all(struct session *s, struct nested_trace *nt, int when)
 	union rt_sinks u;
 	struct rt_sink *k = stats_stamp__sink(s, &u, &st, &nt->since, when);
 
-	calltree__emit(nt->tree, k);
+	if (nt->impl != IMPL_CALL)
+		calltree__emit(nt->tree, k);
 	calltree__emit_drops(nt->tree, k, "nested-trace", when == STATS_END);
 	if (nt->json && calltree__failed_alloc(nt->tree))
 		session__warn(s, "out of memory, some calls were not counted");
@@ -361,8 +490,20 @@ static void nt_deinit(struct session *s, void *priv)
 {
 	struct nested_trace *nt = priv;
 
+	if (nt->detail && session__started(s))
+		detail__flush(nt->detail, s, true);
 	if (nt->tree && session__started(s))
 		print_all(s, nt, STATS_END);
+	if (nt->detail && session__started(s)) {
+		union rt_sinks u;
+		struct stats_stamp st;
+
+		detail__emit_drops(nt->detail, stats_stamp__sink(s, &u, &st, &nt->since, STATS_END),
+				   "nested-trace");
+	}
+	heat_close(s, nt);
+	detail__delete(nt->detail);
+	nt->detail = NULL;
 	while (nt->evs) {
 		struct nt_event *e = nt->evs;
 
@@ -376,6 +517,28 @@ static void nt_deinit(struct session *s, void *priv)
 	nt->ksyms = NULL;
 }
 
+static int opt_impl(void *data, const char *arg, char *err, size_t len)
+{
+	static const char *const impls[] = { "delay", "call", "call-delay" };
+	struct nested_trace *nt = data;
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(arg, impls[i])) {
+			nt->impl = i;
+			return 0;
+		}
+	snprintf(err, len, "--impl %s: give delay, call or call-delay", arg);
+	return -1;
+}
+
+static int opt_detail(void *data, const char *arg, char *err, size_t len)
+{
+	struct nested_trace *nt = data;
+
+	nt->want_detail = true;
+	return detail__parse(arg, &nt->dopts, err, len);
+}
+
 static const struct popt nt_opts[] = {
 	{ .lname = "than",
 	  .argname = "TIME",
@@ -384,6 +547,27 @@ static const struct popt nt_opts[] = {
 	{ .lname = "returns",
 	  .help = "print each call as it returns, indented by depth (function_graph style)",
 	  POPT_BIND_FLAG(struct nested_trace, returns) },
+	{ .lname = "impl",
+	  .argname = "delay|call|call-delay",
+	  .help = "delay: the latency table (the default); call: each call as it returns, "
+		  "indented by depth, no table; call-delay: both",
+	  .type = POPT_CB,
+	  .cb = opt_impl },
+	{ .lname = "perins",
+	  .help = "a call tree per key (CPU, thread or -k), keys in order",
+	  POPT_BIND_FLAG(struct nested_trace, perins) },
+	{ .lname = "heatmap",
+	  .argname = "NAME",
+	  .help = "write NAME-FUNC.lat (start latency per call) and draw NAME-FUNC.svg per "
+		  "function",
+	  POPT_BIND_STR(struct nested_trace, heatmap) },
+	{ .lname = "detail",
+	  .argname = "[=OPTS]",
+	  .help = "with --than: every event between the two ends of a slow call, as a "
+		  "timeline; OPTS: -TIME,+TIME (also before the entry, after the exit; a bare "
+		  "number is us), samecpu, samepid, sametid, samekey, hide<TIME",
+	  .type = POPT_CB,
+	  .cb = opt_detail },
 	{ 0 },
 };
 
@@ -392,7 +576,9 @@ const struct profiler prof_nested_trace = {
 	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "nested entry/exit pairs per key as a call tree with per-call latency",
 	.synopsis = "perf-prof nested-trace -e ENTRY,EXIT [-e ENTRY,EXIT ...] [-k EXPR] [--than "
-		    "TIME [-g]] [--returns] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",
+		    "TIME [-g] [--detail[=OPTS]]] [--returns] [--impl delay|call|call-delay] "
+		    "[--perins] "
+		    "[--heatmap NAME] [-i MS] [-C CPUS|-p PID|-t TID|-- CMD]",
 	.examples =
 		"perf-prof nested-trace -e irq_vectors:local_timer_entry,irq_vectors:"
 		"local_timer_exit -e timer:hrtimer_expire_entry,timer:hrtimer_expire_exit -C 1\n"

@@ -12,21 +12,27 @@
  * histogram per event; --than N prints each event whose number exceeds N
  * as trace does, followed by " num=VALUE", with its stack under -g.
  * Negative numbers cannot go into the histograms: they are counted and
- * reported at exit.
+ * reported at exit.  --heatmap NAME writes each event's numbers over time
+ * (report/heatmap.h's map of numbers: NAME.lat and NAME.svg, NAME-EVENT.*
+ * with several events); the ring path's, each number is a line.
  */
 #include <errno.h>
+#include <event-parse.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/latency/bpf_lat.h"
+#include "analysis/latency/bpf_stack.h"
 #include "engine/bpf.h"
 #include "engine/evspec.h"
 #include "expr/expr.h"
 #include "report/hist.h"
 #include "profiler.h"
 #include "report/evline.h"
+#include "report/heatmap.h"
 #include "report/outfile.h"
 #include "report/lat_table.h"
 #include "report/log2_hist.h"
@@ -34,6 +40,7 @@
 #include "report/stats_table.h"
 #include "sym/ksyms.h"
 #include "sym/stack.h"
+#include "util/ofile.h"
 
 /* Per event (evsel->priv). */
 struct nd_event {
@@ -45,12 +52,16 @@ struct nd_event {
 	u64 negative;	       /* values below 0, not counted (whole run) */
 	struct expr *filter;   /* the BPF back end's: the event's filter, run in its program */
 	struct evsel *ev;
+	char *heat_name;      /* --heatmap: its files, without .lat/.svg */
+	struct heatmap *heat; /* ... the .lat, opened at its first number */
+	int heat_err;	      /* ... a write failed (said once): no more lines */
 };
 
 struct num_dist {
 	/* options */
 	bool perins, hist;
 	unsigned long long than;
+	const char *heatmap;
 
 	bool per_thread; /* --perins rows are threads (-p/-t/--), else CPUs */
 	int name_width;
@@ -62,10 +73,12 @@ struct num_dist {
 	/* the BPF back end: the rows in the kernel (bpf_lat), read at each print */
 	struct bpf_back *bpf;
 	struct bpf_lat *lat;
-	int neg_map;		/* array: each event's negative values */
+	int neg_map;		  /* array: each event's negative values */
 	struct nd_event **by_idx; /* the events by their index */
 	int nr_events;
-	struct session *session; /* during a read */
+	struct session *session;   /* (set by nd_bpf) */
+	int out;		   /* --than: the events copied out (bpf_back__out) */
+	struct bpf_stacks *stacks; /* ... their stacks (-g) */
 };
 
 static struct nd_event *nd_of(struct num_dist *nd, struct evsel *ev)
@@ -169,6 +182,97 @@ static int make_table(struct session *s, struct num_dist *nd)
 }
 
 static int nd_bpf(struct session *s, struct num_dist *nd, const struct opt_set *opts);
+static void nd_bpf_visit(struct session *s, void *nd);
+
+/*
+ * --heatmap NAME: each event's files, NAME (one event) or NAME-EVENT
+ * (its alias, or sys-name), checked now (a run that cannot write them
+ * does not start), made at the first number and at the end.
+ */
+static int heat_names(struct session *s, struct num_dist *nd)
+{
+	if (!*nd->heatmap)
+		return session__usage_err(s, "--heatmap: give a NAME (files NAME.lat and .svg)");
+	for (struct evsel *ev = session__evsels(s); ev; ev = ev->next) {
+		struct nd_event *e = nd_of(nd, ev);
+		const char *sfx[] = { ".lat", ".svg" };
+		char *file;
+		int err;
+
+		if (!e)
+			continue;
+		if (nd->nr_events == 1)
+			e->heat_name = strdup(nd->heatmap);
+		else if (asprintf(&e->heat_name, "%s-%s", nd->heatmap, ev->name) < 0)
+			e->heat_name = NULL;
+		if (!e->heat_name)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		for (char *c = e->heat_name + strlen(nd->heatmap); *c; c++)
+			if (*c == ':' || *c == '/')
+				*c = '-';
+		for (int x = 0; x < 2; x++) {
+			if (asprintf(&file, "%s%s", e->heat_name, sfx[x]) < 0)
+				return session__set_err(s, -ENOMEM, "out of memory");
+			err = outfile__check(file);
+			if (err)
+				session__set_err(s, err, "cannot write the heat map '%s': %s", file,
+						 ofile__strerror(-err));
+			free(file);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* One line in the event's .lat: its time and number; an error stops that file, said once. */
+static void heat_add(struct session *s, struct nd_event *e, u64 time, u64 v)
+{
+	if (e->heat_err || !e->heat_name)
+		return;
+	if (!e->heat) {
+		char lat[PATH_MAX];
+
+		snprintf(lat, sizeof(lat), "%s.lat", e->heat_name);
+		if (!(e->heat = heatmap__open_numbers(lat)))
+			e->heat_err = -errno;
+	}
+	if (e->heat && !e->heat_err)
+		e->heat_err = heatmap__add(e->heat, time, v);
+	if (e->heat_err)
+		session__output_err(s,
+				    "writing the heat map %s.lat: %s (no more numbers written "
+				    "to it)",
+				    e->heat_name, ofile__strerror(-e->heat_err));
+}
+
+/* The end: each .lat closed and drawn into its .svg. */
+static void heat_close(struct session *s, struct nd_event *e)
+{
+	char *svg, title[256];
+	int err;
+
+	if (!e->heat) {
+		if (e->heat_name && !e->heat_err && session__started(s))
+			session__warn(s, "no numbers of %s: no heat map %s", e->ev->name,
+				      e->heat_name);
+		return;
+	}
+	if (e->heat_err || !session__started(s)) { /* said when it failed: no SVG of a short .lat */
+		heatmap__close(e->heat, NULL, NULL);
+		e->heat = NULL;
+		return;
+	}
+	snprintf(title, sizeof(title), "num-dist: %s num=%s", e->ev->name, expr__text(e->num));
+	if (asprintf(&svg, "%s.svg", e->heat_name) < 0)
+		svg = NULL;
+	err = heatmap__close(e->heat, svg, title);
+	e->heat = NULL;
+	if (err && err != -ENODATA)
+		session__output_err(s, "writing the heat map %s (.lat, .svg): %s", e->heat_name,
+				    ofile__strerror(-err));
+	free(svg);
+}
 
 static int num_dist_init(struct session *s, void *priv, const struct opt_set *opts)
 {
@@ -204,39 +308,168 @@ static int num_dist_init(struct session *s, void *priv, const struct opt_set *op
 	}
 	nd->nr_events = idx;
 	err = make_table(s, nd);
+	if (!err && nd->heatmap)
+		err = heat_names(s, nd);
 	return err ? err : nd_bpf(s, nd, opts);
 }
-
 
 /*
  * The BPF back end: each event's program tests the targets and the filter,
  * computes num= and adds it to its row (the event, with --perins its CPU
- * or thread) in the kernel; --than's events alone reach the ring buffer
- * (the program keeps their samples), to be printed as on the ring path.
+ * or thread) in the kernel; --than's events alone are copied out (nd_copy),
+ * to be printed as on the ring path.  The programs return 1: they keep no
+ * sample from the tracepoint's other perf users (engine/bpf_attach.c).
  */
 #define ND_KEY (-24) /* the row's key: the event's index, the instance */
 #define ND_SCRATCH (ND_KEY - BPF_LAT_SCRATCH)
+#define ND_RAW 256 /* the bytes of the trace record copied out */
+
+static void print_than(struct session *s, struct evsel *ev, struct sample *smp,
+		       const struct expr_value *v);
+
+/*
+ * An event over --than copied out: time, thread, CPU, index, num, record;
+ * with -g then its stacks (bpf_stack.h's slots, kernel first).
+ */
+enum {
+	NDO_TIME,
+	NDO_IDS = 8,
+	NDO_CPU = 16,
+	NDO_IDX = 24,
+	NDO_VAL = 32,
+	NDO_RAW = 40,
+	NDO_SIZE = NDO_RAW + ND_RAW
+};
+
+/* Whether perf's samples of @ev have the task's user registers (no kernel frames): syscalls:*'s. */
+static bool user_regs(const struct evsel *ev)
+{
+	return ev->tp && ev->tp->system && !strcmp(ev->tp->system, "syscalls");
+}
+
+/*
+ * The event over --than (ctx in R6, num in R7, thread in R9) copied out; a
+ * record the ring buffer cannot take is counted (bpf_back__out).  To @out.
+ */
+static void nd_copy(struct num_dist *nd, struct bpfb *c, const struct nd_event *e, int out)
+{
+	int taken = nd->stacks ? bpf_stacks__taken(nd->stacks) : 0;
+
+	bpf_back__emit_reserve(nd->bpf, c, nd->out,
+			       NDO_SIZE + (taken ? bpf_stacks__size(nd->stacks, taken) : 0), out);
+	b_mov(c, R8, R0);
+	b_call(c, BPF_FUNC_ktime_get_ns);
+	b_stx(c, 8, R8, NDO_TIME, R0);
+	b_stx(c, 8, R8, NDO_IDS, R9);
+	b_call(c, BPF_FUNC_get_smp_processor_id);
+	b_stx(c, 8, R8, NDO_CPU, R0);
+	b_st(c, 8, R8, NDO_IDX, e->idx);
+	b_stx(c, 8, R8, NDO_VAL, R7);
+	if (taken)
+		bpf_stacks__emit_take(nd->stacks, c, R6, 0, R8, NDO_SIZE, taken, user_regs(e->ev));
+	b_mov(c, R1, R8);
+	b_alui(c, BPF_ADD, R1, NDO_RAW);
+	b_movi(c, R2, ND_RAW);
+	b_mov(c, R3, R6);
+	b_call(c, BPF_FUNC_probe_read_kernel);
+	bpf_back__emit_submit(c, R8);
+	b_ja(c, out);
+}
+
+/*
+ * An event copied out (bpf_back__out's callback), printed as the ring path
+ * prints its sample (bpf_back__tp_sample puts the record's common fields
+ * back).
+ */
+static int nd_on_slow(void *arg, void *data, size_t size)
+{
+	struct num_dist *nd = arg;
+	const u64 *w = data;
+	u64 raw[ND_RAW / 8], chain[BPF_STACK_CHAIN];
+	struct sample smp;
+	struct expr_value v;
+	struct nd_event *e;
+	int taken = nd->stacks ? bpf_stacks__taken(nd->stacks) : 0;
+	const void *slots = (const char *)data + NDO_SIZE;
+
+	if (size < NDO_SIZE + (taken ? bpf_stacks__size(nd->stacks, taken) : 0) ||
+	    w[NDO_IDX / 8] >= (u64)nd->nr_events)
+		return 0;
+	e = nd->by_idx[w[NDO_IDX / 8]];
+	bpf_back__tp_sample(e->ev, &smp, w[NDO_IDS / 8], (u32)w[NDO_CPU / 8], w[NDO_TIME / 8],
+			    (const char *)data + NDO_RAW, ND_RAW, ND_RAW, raw);
+	bpf_stacks__sample(nd->stacks, session__stack(nd->session),
+			   bpf_stacks__slot_of(nd->stacks, slots, taken, BPF_STACKS_KERNEL),
+			   bpf_stacks__slot_of(nd->stacks, slots, taken, BPF_STACKS_USER), chain,
+			   &smp);
+	v = (struct expr_value){ .kind = EXPR_INT,
+				 .is_signed = expr__is_signed(e->num),
+				 .u = w[NDO_VAL / 8] };
+	print_than(nd->session, e->ev, &smp, &v);
+	return 0;
+}
+
+/* --than: the out, the stacks (-g); 0, -EOPNOTSUPP with @why, or -errno. */
+static int nd_than_setup(struct session *s, struct num_dist *nd, unsigned entries, char *why,
+			 size_t len)
+{
+	for (int i = 0; i < nd->nr_events; i++) {
+		const struct tep_event *tp = nd->by_idx[i]->ev->tp;
+		unsigned end = 0;
+
+		for (struct tep_format_field *f = tp ? tp->format.fields : NULL; f; f = f->next) {
+			if (f->flags & TEP_FIELD_IS_DYNAMIC) { /* (its data past the fixed part) */
+				snprintf(why, len,
+					 "--than: %.60s has a field of variable length (%.40s)",
+					 nd->by_idx[i]->ev->name, f->name);
+				return -EOPNOTSUPP;
+			}
+			if ((unsigned)(f->offset + f->size) > end)
+				end = (unsigned)(f->offset + f->size);
+		}
+		if (end > ND_RAW) {
+			snprintf(why, len, "--than: the record of %.60s is %u bytes, more than %d",
+				 nd->by_idx[i]->ev->name, end, ND_RAW);
+			return -EOPNOTSUPP;
+		}
+	}
+	if (session__stacks_for_all(s)) {
+		char w[160];
+
+		/* (taken into the record: nothing kept) */
+		nd->stacks = bpf_stacks__new(s, nd->bpf, entries, 4, 0, false, w, sizeof(w));
+		if (!nd->stacks) {
+			snprintf(why, len, "-g: %s", w);
+			return -EOPNOTSUPP;
+		}
+	}
+	nd->out = bpf_back__out(nd->bpf, "events over --than counted but not printed", nd_on_slow,
+				nd);
+	if (nd->out == -EOPNOTSUPP)
+		snprintf(why, len, "--than: %s", bpf_back__out_why(nd->bpf));
+	return nd->out < 0 ? nd->out : 0;
+}
 
 static int nd_program(struct num_dist *nd, struct nd_event *e, char *why, size_t len)
 {
-	struct expr_bpf_env env = { .ctx_reg = R6, .pid_tgid_reg = R9, .stack_lo = -512,
-				    .stack_hi = ND_SCRATCH };
+	struct expr_bpf_env env = {
+		.ctx_reg = R6, .pid_tgid_reg = R9, .stack_lo = -512, .stack_hi = ND_SCRATCH
+	};
 	struct bpfb c;
 	char err[160], buf[512];
-	int out, keep, fd, ret;
+	int out, fd, ret;
 
 	if (!bpf_back__classic_tp(e->ev)) {
 		snprintf(why, len, "%.60s: a probe's programs are not generated yet", e->ev->name);
 		return -EOPNOTSUPP;
 	}
-	if (e->ev->filter && !(e->filter = expr__compile_filter(e->ev->filter, e->ev, buf,
-								 sizeof(buf)))) {
+	if (e->ev->filter &&
+	    !(e->filter = expr__compile_filter(e->ev->filter, e->ev, buf, sizeof(buf)))) {
 		snprintf(why, len, "the filter of %.60s: %.160s", e->ev->name, buf);
 		return -EOPNOTSUPP;
 	}
 	bpfb__init(&c);
 	out = bpfb__label(&c);
-	keep = bpfb__label(&c);
 	b_mov(&c, R6, R1);
 	bpf_back__emit_running(nd->bpf, &c, out);
 	b_call(&c, BPF_FUNC_get_current_pid_tgid);
@@ -283,14 +516,11 @@ static int nd_program(struct num_dist *nd, struct nd_event *e, char *why, size_t
 	bpf_lat__emit_record(nd->lat, &c, ND_KEY, R7, -1, ND_SCRATCH);
 	if (nd->than) {
 		b_ld64(&c, R1, nd->than);
-		b_jmp(&c, BPF_JGT, R7, R1, keep);
+		b_jmp(&c, BPF_JLE, R7, R1, out);
+		nd_copy(nd, &c, e, out);
 	}
 	bpfb__here(&c, out);
-	b_ret(&c, 0);
-	if (nd->than) {
-		bpfb__here(&c, keep);
-		b_ret(&c, 1); /* --than: this sample goes to the ring buffer, to be printed */
-	}
+	b_ret(&c, 1); /* every hit goes on to the tracepoint's other perf users */
 	fd = bpf_back__load(nd->bpf, BPF_PROG_TYPE_TRACEPOINT, "pp_numdist", &c, NULL, err,
 			    sizeof(err));
 	bpfb__free(&c);
@@ -305,22 +535,17 @@ static int nd_program(struct num_dist *nd, struct nd_event *e, char *why, size_t
 static int nd_bpf(struct session *s, struct num_dist *nd, const struct opt_set *opts)
 {
 	char why[256] = "", err[160];
-	int ret = bpf_back__get(s, opts, &nd->bpf), mark;
+	int ret, mark;
 
+	if (nd->heatmap) /* (as multipoint's on its ring path) */
+		return bpf_back__fallback(s, opts,
+					  "--heatmap: each number is written from the ring buffer");
+	ret = bpf_back__get(s, opts, &nd->bpf);
 	if (ret <= 0)
 		return ret;
 	ret = 0;
 	mark = bpf_back__mark(nd->bpf);
-	/* --than: the kernel keeps a sample only if every program of its tracepoint says so */
-	for (struct evsel *a = session__evsels(s); nd->than && a; a = a->next)
-		for (struct evsel *c = a->next; nd_of(nd, a) && c; c = c->next)
-			if (nd_of(nd, c) && c->attr.config == a->attr.config &&
-			    c->attr.type == a->attr.type)
-				return bpf_back__fallback(s, opts,
-							  "--than with two items of %s: each "
-							  "one's program would keep the other's "
-							  "samples from the ring",
-							  a->name);
+	nd->session = s;
 	nd->by_idx = calloc(nd->nr_events, sizeof(*nd->by_idx));
 	if (!nd->by_idx)
 		return session__set_err(s, -ENOMEM, "out of memory");
@@ -330,20 +555,28 @@ static int nd_bpf(struct session *s, struct num_dist *nd, const struct opt_set *
 		if (e)
 			nd->by_idx[e->idx] = e;
 	}
-	nd->lat = bpf_lat__new(nd->bpf, "pp_nd", bpf_back__entries(opts), err, sizeof(err));
+	/* preallocated: tracepoints in interrupts (timer:*, irq:*) cannot allocate (multipoint_bpf.c) */
+	nd->lat =
+		bpf_lat__new_sized(nd->bpf, "pp_nd", bpf_lat__rows_for(opts, nd->perins),
+				   bpf_lat__buckets_for(opts, nd->perins), true, err, sizeof(err));
 	if (!nd->lat)
 		return session__set_err(s, -ENOMEM, "BPF: %s", err);
-	nd->neg_map = bpf_back__map(nd->bpf, BPF_MAP_TYPE_ARRAY, "pp_nd_neg", 4,
-				    8 * nd->nr_events, 1, 0);
+	nd->neg_map =
+		bpf_back__map(nd->bpf, BPF_MAP_TYPE_ARRAY, "pp_nd_neg", 4, 8 * nd->nr_events, 1, 0);
 	if (nd->neg_map < 0)
 		return nd->neg_map;
+	if (nd->than)
+		ret = nd_than_setup(s, nd, bpf_back__entries(opts), why, sizeof(why));
 	for (int i = 0; i < nd->nr_events && !ret; i++)
 		ret = nd_program(nd, nd->by_idx[i], why, sizeof(why));
 	if (!ret) {
 		session__notice(s, "the BPF back end: the numbers counted in the kernel");
-		return 0;
+		/* without -i too, the maps are read (and idle rows taken out) as it goes */
+		return bpf_back__on_read(nd->bpf, nd_bpf_visit, nd);
 	}
 	bpf_back__rollback(nd->bpf, mark);
+	bpf_stacks__delete(nd->stacks);
+	nd->stacks = NULL;
 	bpf_lat__delete(nd->lat);
 	nd->lat = NULL;
 	nd->bpf = NULL;
@@ -392,6 +625,11 @@ static void nd_bpf_read(struct session *s, struct num_dist *nd, unsigned flags)
 	err = bpf_lat__read(nd->lat, flags, nd_bpf_row, nd);
 	if (err)
 		session__warn(s, "reading the BPF maps: %s", strerror(-err));
+}
+
+static void nd_bpf_visit(struct session *s, void *nd)
+{
+	nd_bpf_read(s, nd, 0);
 }
 
 /* The negative values the kernel counted, per event. */
@@ -462,14 +700,9 @@ static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, str
 	struct expr_value v;
 	struct lat_row *row;
 
-	if (!e)
+	if (!e || nd->lat) /* BPF: the kernel counts (its events are not opened: no sample comes) */
 		return;
 	expr__eval(e->num, &ctx, &v); /* faults read as 0, counted by the expression */
-	if (nd->lat) { /* BPF: the kernel counted it, and kept this sample for --than */
-		if (nd->than && v.u > nd->than)
-			print_than(s, ev, smp, &v);
-		return;
-	}
 	if (v.is_signed && (int64_t)v.u < 0) {
 		e->negative++;
 		return;
@@ -481,6 +714,8 @@ static void num_dist_sample(struct session *s, void *priv, struct evsel *ev, str
 		log2_hist__add(&e->log2, v.u);
 	if (nd->than && v.u > nd->than)
 		print_than(s, ev, smp, &v);
+	if (nd->heatmap)
+		heat_add(s, e, smp->time, v.u);
 }
 
 /* The table (text: with --hist the histograms under it), the notes (stats_note). */
@@ -566,6 +801,8 @@ static void num_dist_deinit(struct session *s, void *priv)
 
 		if (!e)
 			continue;
+		heat_close(s, e);
+		free(e->heat_name);
 		expr__free(e->num);
 		expr__free(e->filter);
 		free(e);
@@ -573,6 +810,8 @@ static void num_dist_deinit(struct session *s, void *priv)
 	}
 	bpf_lat__delete(nd->lat);
 	nd->lat = NULL;
+	bpf_stacks__delete(nd->stacks);
+	nd->stacks = NULL;
 	free(nd->by_idx);
 	nd->by_idx = NULL;
 	lat_table__delete(nd->table);
@@ -592,6 +831,11 @@ static const struct popt num_dist_opts[] = {
 	  .argname = "N",
 	  .help = "print each event whose number exceeds N (with its stack under -g)",
 	  POPT_BIND_UINT(struct num_dist, than) },
+	{ .lname = "heatmap",
+	  .argname = "NAME",
+	  .help = "each event's numbers over time: NAME.lat and a heat map NAME.svg (NAME-EVENT.* "
+		  "with several events)",
+	  POPT_BIND_STR(struct num_dist, heatmap) },
 	{ 0 },
 };
 
@@ -602,7 +846,7 @@ const struct profiler prof_num_dist = {
 	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "distribution of a number carried by events (num=EXPR): percentiles, histogram",
 	.synopsis = "perf-prof num-dist -e 'sys:name/filter/num=EXPR/'[,...] [--perins] [--hist] "
-		    "[--than N [-g]] [-C CPUS|-p PID|-t TID|-- CMD] [-i MS]",
+		    "[--than N [-g]] [--heatmap NAME] [-C CPUS|-p PID|-t TID|-- CMD] [-i MS]",
 	.examples =
 		"perf-prof num-dist -e 'syscalls:sys_enter_write//num=count/' --hist\n"
 		"  perf-prof num-dist -e 'syscalls:sys_enter_read/fd==0/num=count/' -p 1234 "

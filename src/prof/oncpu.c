@@ -23,8 +23,11 @@
 
 #include <uthash.h>
 
+#include "analysis/cpu/bpf_sfilter.h"
+#include "analysis/cpu/oncpu_bpf.h"
 #include "analysis/cpu/prio.h"
 #include "analysis/cpu/runslice.h"
+#include "engine/kfilter.h"
 #include "engine/procfs.h"
 #include "profiler.h"
 #include "report/outfile.h"
@@ -33,75 +36,9 @@
 #include "util/hash.h"
 #include "util/keeptop.h"
 
-#define OC_MAX_ENTRIES (1u << 18) /* (CPU, thread) pairs kept; beyond: "[other]" */
-#define OC_OTHER ((u32)-1)	  /* the tid of a CPU's "[other]" row */
-#define OC_HINT_NS 10000000ULL /* the cpu-clock's period: who runs on a CPU that never switches */
-#define NS_PER_MS 1e6
+#include "prof/oncpu_int.h"
 
-enum { NOW, RUN }; /* ns[]: this interval, the whole run */
-
-/* A thread's time on one CPU. */
-struct oc_entry {
-	UT_hash_handle hh;
-	u64 key; /* cpu << 32 | tid */
-	u32 cpu, tid;
-	u64 ns[2];
-	char comm[16]; /* the name when first seen (the comm map may forget an exited thread) */
-	bool gone;     /* its thread exited: a row of the whole run only, named by comm */
-};
-
-/* -p/-t/--: a thread, whether it is a target, and its sums for a report. */
-struct oc_thread {
-	UT_hash_handle hh;
-	u32 tid, pid;
-	bool target, exited;
-	u64 sum;
-	char comm[16];
-	u64 run;     /* gone: its whole-run time ... */
-	u64 *cpu_ns; /* ... per monitored CPU (index in oncpu.cpus) */
-};
-
-/* A thread that exited in this interval or the one before (its last records may come late). */
-struct oc_exited {
-	UT_hash_handle hh;
-	u32 tid;
-	unsigned iv;   /* the interval it exited in (oncpu.nr_reports then) */
-	char comm[16]; /* its name then: the comm map forgets it, the tid may come back */
-};
-
-struct oncpu {
-	unsigned long long top;
-	struct session *s;
-	struct evsel *sw, *clk;
-	struct field prev_pid, next_pid;
-	struct runslice *rs;
-	/* --prio: only time of threads whose priority (as the switches tell it) is kept */
-	const struct prio_opts *prio;
-	struct prio_map *prios;
-	struct field prev_prio, next_prio;
-	struct oc_entry *entries;
-	u32 nr_entries;
-	struct oc_thread *threads;
-	struct oc_exited *exited;
-	/* exited threads for the whole run: the --top largest kept, the others summed */
-	struct keeptop *kept;	     /* per CPU (0..nr_ids-1): struct oc_entry */
-	struct keeptop kept_threads; /* -p/-t/--: struct oc_thread */
-	int nr_ids;
-	bool per_thread;
-	const int *cpus; /* the monitored ones */
-	int nr_cpus;
-	u64 start, edge; /* the first record's time (enabled by then), the last edge */
-	u64 last;	 /* the latest record's time */
-	u64 init;	 /* when the events were asked for (no record came yet) */
-	unsigned nr_reports;
-	u64 not_kept;
-	/* a thread's time per monitored CPU: "cpus" in JSON, "CPU:MS" in text (32 bytes a CPU) */
-	struct rt_col *cpu_cols;
-	struct rt_val *cpu_vals;
-	char *cpu_text;
-};
-
-static struct oc_entry *find_entry(struct oncpu *oc, u32 cpu, u32 tid)
+struct oc_entry *oc_find_entry(struct oncpu *oc, u32 cpu, u32 tid)
 {
 	u64 key = (u64)cpu << 32 | tid;
 	struct oc_entry *e;
@@ -112,7 +49,7 @@ static struct oc_entry *find_entry(struct oncpu *oc, u32 cpu, u32 tid)
 
 static struct oc_entry *get_entry(struct oncpu *oc, u32 cpu, u32 tid)
 {
-	struct oc_entry *e = find_entry(oc, cpu, tid);
+	struct oc_entry *e = oc_find_entry(oc, cpu, tid);
 
 	if (e)
 		return e;
@@ -135,7 +72,7 @@ static struct oc_entry *get_entry(struct oncpu *oc, u32 cpu, u32 tid)
 	return e;
 }
 
-static void del_entry(struct oncpu *oc, struct oc_entry *e)
+void oc_del_entry(struct oncpu *oc, struct oc_entry *e)
 {
 	HASH_DEL(oc->entries, e);
 	free(e);
@@ -175,12 +112,49 @@ static struct oc_thread *get_thread(struct oncpu *oc, u32 tid, u32 pid)
 	return t;
 }
 
+/* --filter: whether @comm is one of the threads asked for */
+static bool kept_comm(const struct oncpu *oc, const char *comm)
+{
+	return !oc->filter || kfilter__comm_match(oc->filter, comm);
+}
+
+/*
+ * --detail: @ns more of @tid's slice on @cpu.  A slice is what runs between
+ * two switches: the pieces an interval's edge cuts are one slice; the first
+ * piece after a switch begins a new one.
+ */
+static void slice(struct oncpu *oc, struct oc_entry *e, u32 cpu, u32 tid, u64 ns)
+{
+	struct oc_run *r = cpu < (u32)oc->nr_ids ? &oc->cur[cpu] : NULL;
+
+	if (!r)
+		return;
+	if (r->fresh || r->tid != tid) {
+		*r = (struct oc_run){ .tid = tid };
+		e->sws[NOW]++;
+		e->sws[RUN]++;
+	}
+	r->len += ns;
+	for (int k = NOW; k <= RUN; k++)
+		if (r->len > e->max[k])
+			e->max[k] = r->len;
+}
+
+/* A switch on @cpu: the next slice credited there is a new one. */
+static void switched(struct oncpu *oc, u32 cpu)
+{
+	if (oc->cur && cpu < (u32)oc->nr_ids)
+		oc->cur[cpu].fresh = true;
+}
+
 static void credit(void *arg, u32 cpu, u32 pid, u32 tid, u64 ns)
 {
 	struct oncpu *oc = arg;
 	struct oc_entry *e;
 
 	if (oc->prio && !prio__has(oc->prio, prio_map__get(oc->prios, tid)))
+		return;
+	if (!kept_comm(oc, session__comm(oc->s, tid)))
 		return;
 	e = get_entry(oc, cpu, tid);
 	if (!e || (oc->per_thread && !get_thread(oc, tid, pid))) {
@@ -189,6 +163,8 @@ static void credit(void *arg, u32 cpu, u32 pid, u32 tid, u64 ns)
 	}
 	e->ns[NOW] += ns;
 	e->ns[RUN] += ns;
+	if (oc->cur)
+		slice(oc, e, cpu, tid, ns);
 }
 
 /* -p: the threads there are now (a thread that never runs shows 0). */
@@ -215,7 +191,7 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct target_opts *tg = session__conf(s)->target;
 	struct oncpu *oc = priv;
-	int max_cpu = 0;
+	int max_cpu = 0, ret;
 
 	oc->s = s;
 	oc->prio = opt_set__get(opts, &prio_group);
@@ -223,6 +199,12 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 		oc->prio = NULL;
 	if (oc->prio && !(oc->prios = prio_map__new()))
 		return session__set_err(s, -ENOMEM, "out of memory");
+	if (oc->filter && !kfilter__globs_ok(oc->filter))
+		return session__usage_err(
+			s,
+			"bad --filter '%s': expected COMM[,COMM...] globs such as "
+			"'nginx*,php-fpm'",
+			oc->filter);
 	if (!oc->top)
 		oc->top = 10;
 	oc->cpus = tg->cpus;
@@ -250,6 +232,31 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 	/* a thread's switches come from every CPU, and from other tasks' contexts */
 	session__want_cpu_wide(s);
 	session__want_interval(s, 1000);
+	if (oc->detail) {
+		/* the kernel sums time only: the switches and each slice are seen here */
+		const struct sfilter_opts *sf = opt_set__get(opts, &sfilter_group);
+
+		if (sf && (sf->irqs_given || sf->tif_given || sf->pid_given || sf->min_given ||
+			   sf->max_given || sf->policy_given))
+			return session__usage_err(s,
+						  "oncpu --detail: not with %s (it filters "
+						  "in the kernel, --detail counts in user space)",
+						  sfilter__first(sf));
+		if (bpf_back__fallback(s, opts,
+				       "oncpu --detail: switches and the longest slice are "
+				       "counted in user space (the ring path)"))
+			return -EINVAL;
+		oc->cur = calloc(oc->nr_ids, sizeof(*oc->cur));
+		if (!oc->cur)
+			return session__set_err(s, -ENOMEM, "out of memory");
+		ret = 0;
+	} else {
+		ret = oc_bpf__try(s, opts, oc->prio, &oc->bpf);
+	}
+	if (ret < 0)
+		return ret;
+	if (ret)
+		goto seed;
 	oc->rs = runslice__new(max_cpu + 1, credit, oc);
 	if (!oc->rs)
 		return session__set_err(s, -ENOMEM, "out of memory");
@@ -274,6 +281,7 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
 		return -ENOMEM;
 	evsel__set_handler(oc->sw, oc_sched_switch, oc);
 	evsel__set_handler(oc->clk, oc_clock, oc);
+seed:
 	for (int i = 0; i < tg->nr_pids; i++)
 		seed_process(oc, tg->pids[i]);
 	for (int i = 0; i < tg->nr_tids; i++) {
@@ -296,7 +304,8 @@ static int oc_init(struct session *s, void *priv, const struct opt_set *opts)
  */
 static void seen_time(struct oncpu *oc, u64 time)
 {
-	if ((!oc->start || (time < oc->start && !oc->nr_reports)) && runslice__start(oc->rs, time))
+	if (oc->rs && (!oc->start || (time < oc->start && !oc->nr_reports)) &&
+	    runslice__start(oc->rs, time))
 		oc->start = oc->edge = time;
 	if (time > oc->last)
 		oc->last = time;
@@ -333,6 +342,7 @@ static void oc_sched_switch(struct session *s, void *priv, struct evsel *ev, str
 	/* the sample is taken in the context of the task leaving: its pid is prev's process */
 	runslice__switch(oc->rs, smp->cpu, smp->time,
 			 (u32)prev == smp->tid ? smp->pid : RUNSLICE_NO_PID, (u32)prev, (u32)next);
+	switched(oc, smp->cpu);
 }
 
 static void oc_switch(struct session *s, void *priv, const struct rec_switch *sw)
@@ -342,6 +352,7 @@ static void oc_switch(struct session *s, void *priv, const struct rec_switch *sw
 	(void)s;
 	seen_time(oc, sw->time);
 	runslice__record(oc->rs, sw);
+	switched(oc, sw->cpu);
 }
 
 static void oc_fork(struct session *s, void *priv, const struct rec_task *t)
@@ -358,15 +369,14 @@ static void oc_fork(struct session *s, void *priv, const struct rec_task *t)
 		get_thread(oc, t->tid, t->pid);
 }
 
-static void oc_exit(struct session *s, void *priv, const struct rec_task *t)
+/* Thread @tid of process @pid exited (@comm its name, or "<...>"). */
+static void exited(struct oncpu *oc, u32 tid, u32 pid, const char *comm)
 {
-	struct oncpu *oc = priv;
-	struct oc_exited *x = find_exited(oc, t->tid);
+	struct oc_exited *x = find_exited(oc, tid);
 	struct oc_thread *th;
-	const char *comm = session__comm(s, t->tid);
 
 	if (!x && (x = calloc(1, sizeof(*x)))) {
-		x->tid = t->tid;
+		x->tid = tid;
 		HASH_ADD(hh, oc->exited, tid, sizeof(x->tid), x);
 	}
 	if (x) { /* out of memory: its rows stay with the live ones */
@@ -377,365 +387,75 @@ static void oc_exit(struct session *s, void *priv, const struct rec_task *t)
 	if (!oc->per_thread)
 		return;
 	/* still a target here: the engine forgets it after this hook */
-	th = get_thread(oc, t->tid, t->pid);
+	th = get_thread(oc, tid, pid);
 	if (th)
 		th->exited = true;
 }
 
-static const char *name_of(struct oncpu *oc, u32 tid, const char *kept)
+static void oc_exit(struct session *s, void *priv, const struct rec_task *t)
 {
-	const char *c = session__comm(oc->s, tid);
-
-	return strcmp(c, "<...>") ? c : kept;
+	exited(priv, t->tid, t->pid, session__comm(s, t->tid));
 }
 
-/* By CPU, then largest first (in column *@arg). */
-static int by_cpu_ns(const void *a, const void *b, void *arg)
+/* BPF: a thread's time since the last read, per CPU; @gone: as an exit record. */
+static void bpf_credit(void *arg, u32 tid, u32 tgid, const char *comm, const u64 *ns, int ncpu,
+		       bool gone)
 {
-	const struct oc_entry *x = *(struct oc_entry *const *)a, *y = *(struct oc_entry *const *)b;
-	int sort_k = *(int *)arg;
+	struct oncpu *oc = arg;
 
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	if (x->ns[sort_k] != y->ns[sort_k])
-		return x->ns[sort_k] < y->ns[sort_k] ? 1 : -1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-static double pct(u64 ns, u64 len)
-{
-	return len ? 100.0 * (double)ns / (double)len : 0;
-}
-
-static unsigned nr_kept(const struct oncpu *oc)
-{
-	unsigned n = 0;
-
-	for (int i = 0; i < oc->nr_ids && oc->kept; i++)
-		n += oc->kept[i].n;
-	return n;
-}
-
-/* By CPU: a "cpu" record (JSON only), then a row per thread (text: on the CPU's line first). */
-static const struct rt_col cpu_rec_cols[] = {
-	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "busy_ns", .type = RT_NS, .flags = RT_NO_TEXT },
-	{ .name = "busy_pct", .type = RT_F64, .unit = RT_UNIT_PERCENT, .flags = RT_NO_TEXT },
-};
-static const struct rt_desc cpu_rec = { .type = "cpu", .cols = cpu_rec_cols, .ncols = 3 };
-
-#define TEXT (RT_NO_JSON | RT_NULL_BLANK) /* a cell of the text, blank without a value */
-#define JSON (RT_NO_TEXT | RT_OMIT_EMPTY) /* a member of JSON, none without a value */
-#define NOTE (TEXT | RT_TAIL)		  /* its words: "-", "... N more, X ms" */
-#define PCT .type = RT_F64, .unit = RT_UNIT_PERCENT, .width = 7, .decimals = 1
-#define MS .type = RT_F64, .width = 10, .decimals = 2
-
-static const struct rt_col row_cols[] = {
-	{ .title = "CPU", .type = RT_U64, .width = 4, .flags = TEXT | RT_LEFT },
-	{ .title = "BUSY_MS", MS, .flags = TEXT },
-	{ .title = "BUSY%", PCT, .flags = TEXT | RT_PCT_SIGN },
-	{ .type = RT_STR, .flags = NOTE | RT_GAP },
-	{ .title = "COMM:TID", .type = RT_STR, .width = 28, .flags = NOTE | RT_LEFT | RT_GAP },
-	{ .title = "MS", MS, .flags = TEXT | RT_TAIL },
-	{ .name = "cpu", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "other", .type = RT_BOOL, .flags = JSON },
-	{ .name = "comm", .type = RT_STR, .flags = JSON },
-	{ .name = "tid", .type = RT_U64, .flags = JSON },
-	{ .name = "more_threads", .type = RT_U64, .flags = JSON },
-	{ .name = "oncpu_ns", .type = RT_NS, .flags = RT_NO_TEXT },
-	{ .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON },
-};
-static const struct rt_desc row_desc = { .type = "row", .cols = row_cols, .ncols = 13 };
-
-/* A row of @cpu: thread @e's (text: on the CPU's line if @first), or @note's (@more threads). */
-static void cpu_row(struct oncpu *oc, struct rt_sink *k, u32 cpu, bool first, u64 busy, u64 len,
-		    const char *note, const struct oc_entry *e, u64 ns, unsigned long long more)
-{
-	bool named = e && e->tid != OC_OTHER;
-	const char *comm = !named ? NULL : e->gone ? e->comm : name_of(oc, e->tid, e->comm);
-	char who[64];
-
-	if (named)
-		snprintf(who, sizeof(who), "%s:%u", comm, e->tid);
-	else
-		snprintf(who, sizeof(who), "[other]");
-	rtable__row(k, (struct rt_val[]){ { .u = cpu, .null = !first },
-					  { .d = busy / NS_PER_MS, .null = !first },
-					  { .d = pct(busy, len), .null = !first },
-					  { .s = note },
-					  { .s = e ? who : NULL },
-					  { .d = ns / NS_PER_MS, .null = !e },
-					  { .u = cpu },
-					  { .b = true, .null = named || !e },
-					  { .s = comm },
-					  { .u = named ? e->tid : 0, .null = !named },
-					  { .u = more, .null = !more },
-					  { .u = ns },
-					  { .b = e || more } });
-}
-
-/* The table of report(): @kr its sink, @st its JSON stamp (text: NULL). */
-static void print_cpus(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u64 len,
-		       const struct stats_stamp *st)
-{
-	unsigned n = 0, cap = oc->nr_entries + (k == RUN ? nr_kept(oc) : 0);
-	struct oc_entry **all = calloc(cap ? cap : 1, sizeof(*all)), *e, *tmp;
-	union rt_sinks u;
-	struct rt_sink *kc = st ? rt_json__init(&u.json, out, st) : rt_text__init(&u.text, out);
-	char note[64];
-
-	if (!all) {
-		fprintf(st ? stderr : out, "oncpu: out of memory making the report\n");
+	/* (the comm at its latest slice: its slices under another name go with it) */
+	if (!kept_comm(oc, comm[0] ? comm : session__comm(oc->s, tid))) {
+		if (gone && !find_exited(oc, tid))
+			exited(oc, tid, tgid, comm);
 		return;
 	}
-	HASH_ITER(hh, oc->entries, e, tmp)
-	if (e->ns[k])
-		all[n++] = e;
-	/* the whole run: the exited threads' rows too (they have no time in an interval) */
-	for (int i = 0; k == RUN && i < oc->nr_ids; i++)
-		for (unsigned j = 0; j < oc->kept[i].n; j++)
-			all[n++] = oc->kept[i].v[j];
-	qsort_r(all, n, sizeof(*all), by_cpu_ns, &k);
-	rtable__begin(kr, &row_desc);
-	rtable__begin(kc, &cpu_rec);
-	/* both sorted by CPU: @i0 the first row of the CPU, @m its rows */
-	for (unsigned c = 0, i0 = 0, m = 0; c < (unsigned)oc->nr_cpus; c++, i0 += m, m = 0) {
-		u32 cpu = (u32)oc->cpus[c];
-		const struct keeptop *g = k == RUN && cpu < (u32)oc->nr_ids ? &oc->kept[cpu] : NULL;
-		unsigned long long more = g ? g->more : 0;
-		u64 rest = g ? g->more_w : 0, busy = rest;
+	for (int c = 0; c < ncpu; c++) {
+		struct oc_entry *e = ns[c] ? get_entry(oc, (u32)c, tid) : NULL;
+		struct oc_thread *t = e && oc->per_thread ? get_thread(oc, tid, tgid) : NULL;
 
-		while (i0 < n && all[i0]->cpu < cpu)
-			i0++;
-		while (i0 + m < n && all[i0 + m]->cpu == cpu)
-			busy += all[i0 + m++]->ns[k];
-		rtable__row(kc, (struct rt_val[]){
-					{ .u = cpu }, { .u = busy }, { .d = pct(busy, len) } });
-		if (!m)
-			cpu_row(oc, kr, cpu, true, busy, len, "-", NULL, 0, 0);
-		for (unsigned i = 0; i < m; i++) {
-			e = all[i0 + i];
-			if (i >= oc->top) {
-				rest += e->ns[k];
-				more++;
-				continue;
-			}
-			cpu_row(oc, kr, cpu, !i, busy, len, NULL, e, e->ns[k], 0);
-		}
-		if (!more)
+		if (ns[c] && (!e || (oc->per_thread && !t)))
+			oc->not_kept += ns[c];
+		if (!e || (oc->per_thread && !t))
 			continue;
-		snprintf(note, sizeof(note), "... %llu more, %.2f ms", more, rest / NS_PER_MS);
-		cpu_row(oc, kr, cpu, false, busy, len, note, NULL, rest, more);
+		if (t) /* (the kernel tested the target; its comm is the latest) */
+			t->target = true;
+		if (t && comm[0])
+			snprintf(t->comm, sizeof(t->comm), "%s", comm);
+		if (comm[0])
+			snprintf(e->comm, sizeof(e->comm), "%s", comm);
+		e->ns[NOW] += ns[c];
+		e->ns[RUN] += ns[c];
 	}
-	rtable__end(kc);
-	rtable__end(kr);
-	free(all);
+	if (gone && !find_exited(oc, tid))
+		exited(oc, tid, tgid, comm);
 }
 
-/* A thread's time on every monitored CPU. */
-static u64 thread_ns(struct oncpu *oc, u32 tid, int k)
+/* BPF: the slices cut, what the threads gained added (@interval: an interval's edge). */
+static void bpf_fill(struct session *s, struct oncpu *oc, bool interval)
 {
-	u64 sum = 0;
+	int err = oc->bpf ? oc_bpf__read(oc->bpf, interval, bpf_credit, oc) : 0;
 
-	for (int c = 0; c < oc->nr_cpus; c++) {
-		struct oc_entry *e = find_entry(oc, (u32)oc->cpus[c], tid);
-
-		sum += e ? e->ns[k] : 0;
-	}
-	return sum;
-}
-
-static int thread_by_sum(const void *a, const void *b)
-{
-	const struct oc_thread *x = *(struct oc_thread *const *)a,
-			       *y = *(struct oc_thread *const *)b;
-
-	if (x->sum != y->sum)
-		return x->sum < y->sum ? 1 : -1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-/* Threads that turned out not to be targets go, with their entries. */
-static void drop_others(struct oncpu *oc)
-{
-	struct oc_thread *t, *tt;
-
-	HASH_ITER(hh, oc->threads, t, tt)
-	{
-		if (!t->target && t->pid == RUNSLICE_NO_PID) {
-			pid_t pid = procfs__tgid((pid_t)t->tid);
-
-			if (pid > 0)
-				t->pid = (u32)pid;
-			t->target = pid > 0 && session__is_target(oc->s, t->pid, t->tid);
-		}
-		if (t->target)
-			continue;
-		for (int c = 0; c < oc->nr_cpus; c++) {
-			struct oc_entry *e = find_entry(oc, (u32)oc->cpus[c], t->tid);
-
-			if (e)
-				del_entry(oc, e);
-		}
-		HASH_DEL(oc->threads, t);
-		free(t);
+	if (oc->bpf && !oc->start) /* the run: from the enable (its first switches') */
+		oc->start = oc->edge = session__enabled_time(s);
+	if (err && !oc->bpf_err) {
+		oc->bpf_err = err;
+		session__warn(s, "oncpu: reading the BPF maps: %s", strerror(-err));
 	}
 }
 
-/* --prio: a target thread that never ran at a kept priority is not shown */
-static bool hidden(struct oncpu *oc, const struct oc_thread *t)
+/* BPF: the slices start on every CPU that has not switched since the start. */
+static int oc_started(struct session *s, void *priv)
 {
-	return oc->prio && !t->sum && !prio__has(oc->prio, prio_map__get(oc->prios, t->tid));
-}
+	struct oncpu *oc = priv;
+	int err;
 
-/* -p/-t/--: a row per thread, its time per CPU an object in JSON ("cpus"). */
-static const struct rt_col th_cols[] = {
-	{ .type = RT_STR, .flags = NOTE },
-	{ .title = "COMM:TID", .type = RT_STR, .width = 28, .flags = NOTE | RT_LEFT },
-	{ .name = "comm", .type = RT_STR, .flags = JSON },
-	{ .name = "tid", .type = RT_U64, .flags = JSON },
-	{ .name = "pid", .type = RT_U64, .flags = JSON },
-	{ .name = "exited", .type = RT_BOOL, .flags = JSON },
-	{ .name = "more_exited_threads", .type = RT_U64, .flags = JSON },
-	{ .title = "MS", MS, .flags = TEXT | RT_TAIL },
-	{ .name = "oncpu_ns", .type = RT_NS, .flags = RT_NO_TEXT },
-	{ .name = "cpu_pct",
-	  .title = "%CPU",
-	  PCT,
-	  .flags = RT_PCT_SIGN | RT_NULL_BLANK | RT_OMIT_EMPTY | RT_TAIL },
-	{ .name = "cpus", .type = RT_ROW, .flags = JSON },
-	{ .title = "CPU:MS", .type = RT_STR, .flags = NOTE | RT_LEFT | RT_GAP },
-	{ .type = RT_BOOL, .flags = RT_ROW_IF | RT_NO_TEXT | RT_NO_JSON },
-};
-static const struct rt_desc th_desc = { .type = "row", .cols = th_cols, .ncols = 13 };
-
-/* A thread's row: @t's, or (NULL) @note's (@more exited threads, @ns). */
-static void thread_row(struct oncpu *oc, struct rt_sink *k, int kk, u64 len,
-		       const struct oc_thread *t, const char *note, u64 ns, unsigned long long more)
-{
-	const struct rt_desc cd = { .cols = oc->cpu_cols, .ncols = oc->nr_cpus };
-	const char *comm = NULL, *cpus = NULL;
-	char who[64];
-	size_t at = 0;
-
-	for (int c = 0; t && c < oc->nr_cpus; c++) {
-		struct oc_entry *e = t->cpu_ns ? NULL : find_entry(oc, (u32)oc->cpus[c], t->tid);
-		u64 v = t->cpu_ns ? t->cpu_ns[c] : e ? e->ns[kk] : 0;
-
-		oc->cpu_vals[c].u = v;
-		if (v)
-			at += snprintf(oc->cpu_text + at, 32, "%s%d:%.2f", at ? " " : "",
-				       oc->cpus[c], v / NS_PER_MS);
-	}
-	if (t) {
-		comm = t->cpu_ns ? t->comm : name_of(oc, t->tid, t->comm);
-		snprintf(who, sizeof(who), "%s:%u", comm, t->tid);
-		cpus = at ? oc->cpu_text : "-";
-		ns = t->sum;
-	}
-	rtable__row(k, (struct rt_val[]){
-			       { .s = note },
-			       { .s = t ? who : NULL },
-			       { .s = comm },
-			       { .u = t ? t->tid : 0, .null = !t },
-			       { .u = t ? t->pid : 0, .null = !t || t->pid == RUNSLICE_NO_PID },
-			       { .b = true, .null = !t || !t->cpu_ns },
-			       { .u = more, .null = !more },
-			       { .d = ns / NS_PER_MS, .null = !t },
-			       { .u = ns },
-			       { .d = pct(ns, len), .null = !t },
-			       { .row = { &cd, t ? oc->cpu_vals : NULL } },
-			       { .s = cpus },
-			       { .b = t || more } });
-}
-
-static void print_threads(struct oncpu *oc, struct rt_sink *kr, FILE *out, int k, u64 len,
-			  const struct stats_stamp *st)
-{
-	const struct keeptop *g = &oc->kept_threads;
-	unsigned n = HASH_COUNT(oc->threads) + (k == RUN ? g->n : 0), m = 0;
-	struct oc_thread **all = calloc(n ? n : 1, sizeof(*all)), *t, *tt;
-	char note[80];
-
-	if (!all) {
-		fprintf(st ? stderr : out, "oncpu: out of memory making the report\n");
-		return;
-	}
-	HASH_ITER(hh, oc->threads, t, tt)
-	{
-		t->sum = thread_ns(oc, t->tid, k);
-		if (!hidden(oc, t))
-			all[m++] = t;
-	}
-	for (unsigned i = 0; k == RUN && i < g->n; i++) {
-		t = g->v[i];
-		t->sum = t->run;
-		if (!hidden(oc, t))
-			all[m++] = t;
-	}
-	qsort(all, m, sizeof(*all), thread_by_sum);
-	rtable__begin(kr, &th_desc);
-	for (unsigned i = 0; i < m; i++)
-		thread_row(oc, kr, k, len, all[i], NULL, 0, 0);
-	if (k == RUN && g->more) {
-		snprintf(note, sizeof(note), "... %llu more exited threads, %.2f ms", g->more,
-			 g->more_w / NS_PER_MS);
-		thread_row(oc, kr, k, len, NULL, note, g->more_w, g->more);
-	} else if (!m) {
-		thread_row(oc, kr, k, len, NULL, "(no target thread)", 0, 0);
-	}
-	rtable__end(kr);
-	free(all);
-}
-
-/* The text's first line, JSON's "interval" or "summary" record. */
-static const struct rt_col head_cols[] = {
-	{ .type = RT_STR, .flags = RT_LEFT | RT_NO_JSON },
-	{ .name = "cpus", .type = RT_U64, .flags = RT_NO_TEXT },
-	{ .name = "not_kept_ns", .type = RT_NS, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
-};
-
-/*
- * The report of [oc->edge or the start, @now]: @k NOW (an interval) or RUN
- * (the whole run); --json's @scope of an interval: "interval" or "so_far".
- */
-static void report(struct session *s, struct oncpu *oc, u64 now, int k, const char *scope)
-{
-	FILE *out = session__out(s);
-	u64 from = !oc->start ? oc->init : k == NOW ? oc->edge : oc->start;
-	u64 len = now > from ? now - from : 0;
-	const struct rt_desc hd = { .type = k == RUN ? "summary" : "interval",
-				    .cols = head_cols,
-				    .ncols = 3 };
-	struct stats_stamp st = { .scope = k == RUN ? "run" : scope,
-				  .time_ns = session__wall_ns(s, now),
-				  .interval_ns = len };
-	const struct stats_stamp *json = session__json(s) ? &st : NULL;
-	char ts[64], head[160];
-	union rt_sinks u;
-	struct rt_sink *kr = json ? rt_json__init(&u.json, out, json) : rt_text__init(&u.text, out);
-
-	runslice__edge(oc->rs, now);
-	if (oc->per_thread)
-		drop_others(oc);
-	session__fmt_time(s, now, ts, sizeof(ts));
-	snprintf(head, sizeof(head), "%s oncpu: %s%.2f ms on %d CPU%s", ts,
-		 k == RUN ? "the whole run, " : "", len / NS_PER_MS, oc->nr_cpus,
-		 oc->nr_cpus == 1 ? "" : "s");
-	rtable__begin(kr, &hd);
-	rtable__row(kr, (struct rt_val[]){
-				{ .s = head }, { .u = oc->nr_cpus }, { .u = oc->not_kept } });
-	rtable__end(kr);
-	if (oc->per_thread)
-		print_threads(oc, kr, out, k, len, json);
-	else
-		print_cpus(oc, kr, out, k, len, json);
-	if (oc->not_kept && !json)
-		fprintf(out, "oncpu: %.2f ms not kept (out of memory or over %u threads)\n",
-			oc->not_kept / NS_PER_MS, OC_MAX_ENTRIES);
-	if (!json)
-		session__print_lost(s, out);
-	fflush(out);
+	if (!oc->bpf)
+		return 0;
+	err = oc_bpf__cut(oc->bpf, true);
+	if (err)
+		return session__set_err(s, err, "oncpu: starting the BPF slices: %s",
+					strerror(-err));
+	return 0;
 }
 
 static void drop_thread(void *t)
@@ -762,7 +482,7 @@ static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_e
 	HASH_DEL(oc->entries, e);
 	oc->nr_entries--;
 	e->gone = true;
-	e->ns[NOW] = 0;
+	e->ns[NOW] = e->sws[NOW] = e->max[NOW] = 0;
 	if (x->comm[0])
 		snprintf(e->comm, sizeof(e->comm), "%s", x->comm);
 	/* its slices read after it was retired the interval before */
@@ -771,6 +491,9 @@ static void retire_entry(struct oncpu *oc, struct oc_entry *e, const struct oc_e
 
 		if (k->tid == e->tid) {
 			k->ns[RUN] += e->ns[RUN];
+			k->sws[RUN] += e->sws[RUN];
+			if (e->max[RUN] > k->max[RUN])
+				k->max[RUN] = e->max[RUN];
 			free(e);
 			return;
 		}
@@ -788,14 +511,17 @@ static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 	t->cpu_ns = calloc(oc->nr_cpus, sizeof(*t->cpu_ns));
 	t->run = 0;
 	for (int c = 0; c < oc->nr_cpus; c++) {
-		struct oc_entry *e = find_entry(oc, (u32)oc->cpus[c], t->tid);
+		struct oc_entry *e = oc_find_entry(oc, (u32)oc->cpus[c], t->tid);
 
 		if (!e)
 			continue;
 		t->run += e->ns[RUN];
+		t->sws += e->sws[RUN];
+		if (e->max[RUN] > t->max)
+			t->max = e->max[RUN];
 		if (t->cpu_ns)
 			t->cpu_ns[c] = e->ns[RUN];
-		del_entry(oc, e);
+		oc_del_entry(oc, e);
 	}
 	if (x && x->comm[0])
 		snprintf(t->comm, sizeof(t->comm), "%s", x->comm);
@@ -805,6 +531,9 @@ static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 		if (k->tid != t->tid)
 			continue;
 		k->run += t->run;
+		k->sws += t->sws;
+		if (t->max > k->max)
+			k->max = t->max;
 		for (int c = 0; c < oc->nr_cpus; c++)
 			k->cpu_ns[c] += t->cpu_ns[c];
 		free(t->cpu_ns);
@@ -830,7 +559,7 @@ static void reset(struct oncpu *oc, u64 now)
 
 	HASH_ITER(hh, oc->entries, e, tmp)
 	{
-		e->ns[NOW] = 0;
+		e->ns[NOW] = e->sws[NOW] = e->max[NOW] = 0;
 		if (!oc->per_thread && e->tid != OC_OTHER && (x = find_exited(oc, e->tid)))
 			retire_entry(oc, e, x);
 	}
@@ -838,7 +567,7 @@ static void reset(struct oncpu *oc, u64 now)
 	{
 		if (!t->exited)
 			continue;
-		if (thread_ns(oc, t->tid, RUN)) {
+		if (oc_thread_ns(oc, t->tid, RUN)) {
 			retire_thread(oc, t);
 		} else {
 			HASH_DEL(oc->threads, t);
@@ -850,6 +579,8 @@ static void reset(struct oncpu *oc, u64 now)
 		/* its last slices are in: --prio forgets its priority too (flat memory) */
 		if (oc->prios)
 			prio_map__forget(oc->prios, x->tid);
+		if (oc->bpf) /* and the kernel its sums */
+			oc_bpf__forget(oc->bpf, x->tid);
 		HASH_DEL(oc->exited, x);
 		free(x);
 	}
@@ -867,9 +598,11 @@ static u64 now_of(struct session *s, struct oncpu *oc)
 static void oc_interval(struct session *s, void *priv)
 {
 	struct oncpu *oc = priv;
-	u64 now = now_of(s, oc);
+	u64 now;
 
-	report(s, oc, now, NOW, "interval");
+	bpf_fill(s, oc, true);
+	now = now_of(s, oc);
+	oncpu__report(s, oc, now, NOW, "interval");
 	reset(oc, now);
 	seen_time(oc, now); /* the start, if no record came before */
 	oc->nr_reports++;
@@ -877,7 +610,8 @@ static void oc_interval(struct session *s, void *priv)
 
 static void oc_snapshot(struct session *s, void *priv)
 {
-	report(s, priv, now_of(s, priv), NOW, "so_far");
+	bpf_fill(s, priv, false);
+	oncpu__report(s, priv, now_of(s, priv), NOW, "so_far");
 }
 
 static void oc_deinit(struct session *s, void *priv)
@@ -885,23 +619,32 @@ static void oc_deinit(struct session *s, void *priv)
 	struct oncpu *oc = priv;
 	struct oc_entry *e, *tmp;
 
-	if (session__started(s) && oc->rs) {
-		struct runslice_stats st;
+	if (session__started(s) && (oc->rs || oc->bpf)) {
+		struct runslice_stats st = { 0 };
+		FILE *v = session__json(s) ? stderr : session__out(s); /* -v: for people */
+		u64 end;
 
-		report(s, oc, now_of(s, oc), RUN, NULL);
-		runslice__stats(oc->rs, &st);
-		if (session__verbose(s)) /* --json: for people, on stderr */
-			fprintf(session__json(s) ? stderr : session__out(s),
+		bpf_fill(s, oc, false);
+		end = now_of(s, oc);
+		/* (BPF: the slices end at the disable, the last cut's time) */
+		if (oc->bpf && oc_bpf__stopped(oc->bpf) > oc->last)
+			end = oc_bpf__stopped(oc->bpf);
+		oncpu__report(s, oc, end, RUN, NULL);
+		if (oc->rs)
+			runslice__stats(oc->rs, &st);
+		if (oc->rs && session__verbose(s))
+			fprintf(v,
 				"oncpu: %llu switches seen only as context-switch records, %llu "
-				"tasks only from samples, %llu mismatches; %u rows of live "
-				"threads, "
-				"%u of exited ones\n",
+				"tasks only from samples, %llu mismatches; ",
 				(unsigned long long)st.by_record, (unsigned long long)st.by_sample,
-				(unsigned long long)st.mismatches, oc->nr_entries,
-				nr_kept(oc) + oc->kept_threads.n);
+				(unsigned long long)st.mismatches);
+		if (session__verbose(s))
+			fprintf(v, "%s%u rows of live threads, %u of exited ones\n",
+				oc->rs ? "" : "oncpu: ", oc->nr_entries,
+				oc_nr_kept(oc) + oc->kept_threads.n);
 	}
 	HASH_ITER(hh, oc->entries, e, tmp)
-	del_entry(oc, e);
+	oc_del_entry(oc, e);
 	HASH_FREE_ALL(hh, oc->threads);
 	HASH_FREE_ALL(hh, oc->exited);
 	for (int i = 0; oc->kept && i < oc->nr_ids; i++)
@@ -910,7 +653,11 @@ static void oc_deinit(struct session *s, void *priv)
 	oc->kept = NULL;
 	keeptop__free(&oc->kept_threads, drop_thread);
 	runslice__delete(oc->rs);
+	oc_bpf__delete(oc->bpf);
+	oc->bpf = NULL;
 	prio_map__delete(oc->prios);
+	free(oc->cur);
+	oc->cur = NULL;
 	oc->rs = NULL;
 	free(oc->cpu_cols);
 	oc->cpu_cols = NULL;
@@ -922,6 +669,16 @@ static const struct popt oc_opts[] = {
 	  .help = "threads shown per CPU (default 10)",
 	  POPT_BIND_UINT(struct oncpu, top),
 	  POPT_RANGE(1, 0) },
+	{ .lname = "filter",
+	  .argname = "COMM,...",
+	  .help = "only threads whose comm matches one of these globs (nginx*,php-fpm)",
+	  POPT_BIND_STR(struct oncpu, filter) },
+	{ .lname = "only-comm",
+	  .help = "rows by comm: a name's threads summed, no tid",
+	  POPT_BIND_FLAG(struct oncpu, only_comm) },
+	{ .lname = "detail",
+	  .help = "also the slices begun (SWS) and the longest (MAX_MS), per thread and CPU",
+	  POPT_BIND_FLAG(struct oncpu, detail) },
 	{ 0 },
 };
 
@@ -929,21 +686,26 @@ const struct profiler prof_oncpu = {
 	.name = "oncpu",
 	.needs = (const char *const[]){ "tp:sched:sched_switch", "cpu-wide", NULL },
 	.desc = "who ran on each CPU and for how long; per thread with -p/-t/--",
-	.synopsis = "perf-prof oncpu [-i MS] [--top N] [-C CPUS|-p PID|-t TID|-- command]",
+	.synopsis = "perf-prof oncpu [-i MS] [--top N] [--filter COMM,...] [--only-comm] "
+		    "[--detail] [-C CPUS|-p PID|-t TID|-- command]",
 	.examples = "perf-prof oncpu -i 1000            # per CPU: busy time, then comm:tid ms\n"
 		    "  perf-prof oncpu -C 2,3 --top 3     # the 3 busiest threads of CPUs 2 and 3\n"
 		    "  perf-prof oncpu -p 1234            # per thread of 1234: ms on CPU, on "
 		    "which CPUs\n"
+		    "  perf-prof oncpu --sched_policy 1   # only SCHED_FIFO threads' time (BPF)\n"
+		    "  perf-prof oncpu --only-comm --detail  # by name: ms, slices, the longest\n"
 		    "Each interval (default 1000 ms) and the whole run at exit; a slice "
 		    "running at\nan interval's edge is cut there; the idle task is not busy.",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &exclude_tp_group, &prio_group,
-						     NULL },
+						     &sfilter_group, &bpf_group, NULL },
 	.own = oc_opts,
+	.bpf_results = true,
 	.priv_size = sizeof(struct oncpu),
 	.init = oc_init,
 	.ops = { .interval = oc_interval,
 		 .snapshot = oc_snapshot,
+		 .started = oc_started,
 		 .fork = oc_fork,
 		 .exit = oc_exit,
 		 .context_switch = oc_switch },

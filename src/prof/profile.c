@@ -59,6 +59,7 @@ struct profile {
 	bool excl_user, excl_kernel, excl_guest, guest, perins;
 	bool per_thread; /* --perins: instances are threads (-p/-t/--), else CPUs */
 	bool by_stack;	 /* -g given: the table shows stacks */
+	bool python;	 /* --python-callchain */
 	struct evsel *ev;
 	struct stackdb *db;
 	struct stack_flame *flame;
@@ -66,6 +67,7 @@ struct profile {
 	struct pf_func *funcs, **func_by_id;
 	u32 nr_funcs;
 	u64 total, lost_nomem;
+	u64 run_total; /* samples of the run (--python-callchain's warning) */
 	struct pf_thread *threads;
 	/* --prio: each thread's priority, as sched_switch tells it */
 	const struct prio_opts *prio;
@@ -171,6 +173,10 @@ static int pf_init(struct session *s, void *priv, const struct opt_set *opts)
 		p->per_thread = t && (t->nr_pids || t->nr_tids || (t->argv && !t->cpus_given));
 	}
 	p->by_stack = st && !st->capture.defaulted;
+	p->python = st && (st->print & STACK_PYTHON);
+	if (p->python && !p->by_stack)
+		return session__usage_err(s, "--python-callchain shows the Python frames of the "
+					     "stacks: add -g");
 	p->t_last = session__now(s);
 	p->db = stackdb__new();
 	if (!p->db)
@@ -409,6 +415,7 @@ static void pf_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 			return;
 	}
 	p->total++;
+	p->run_total++;
 	if (p->by_stack) {
 		if (stackdb__add(p->db, ctx, smp, &id))
 			p->lost_nomem++;
@@ -504,7 +511,7 @@ static void inst_vals(struct session *s, struct profile *p, u32 inst, struct rt_
 }
 
 /* The row of @c (of @base samples): its function, or its stack. */
-static void emit_row(struct session *s, struct profile *p, struct rt_sink *k, bool json,
+static void emit_row(struct session *s, struct profile *p, struct rt_sink *k,
 		     const struct pf_count *c, u64 base, const struct rt_val *inst)
 {
 	struct rt_stack stk = { .ctx = session__stack(s) };
@@ -524,12 +531,12 @@ static void emit_row(struct session *s, struct profile *p, struct rt_sink *k, bo
 		size_t len = strlen(fn->name);
 
 		v[i++].s = fn->name;
-		/* "sym (dso)" */
-		if (json) {
-			v[i++].s = own[0] = strndup(fn->name, fn->sym_len);
-			v[i].s = own[1] =
-				strndup(fn->name + fn->sym_len + 2, len - fn->sym_len - 3);
-		}
+		/*
+		 * "sym (dso)" apart, also in text: a joint analysis (sql, trace
+		 * --json) takes the JSON members of the rows whatever the output
+		 */
+		v[i++].s = own[0] = strndup(fn->name, fn->sym_len);
+		v[i].s = own[1] = strndup(fn->name + fn->sym_len + 2, len - fn->sym_len - 3);
 	} else {
 		v[i++].s = "[unknown]";
 		v[i].s = "[unknown]";
@@ -608,7 +615,7 @@ static void report(struct session *s, struct profile *p)
 			rtable__begin(k, &row);
 		}
 		for (m = i; m < j && m - i < p->top; m++)
-			emit_row(s, p, k, json, all[m], p->perins ? tot : p->total, iv);
+			emit_row(s, p, k, all[m], p->perins ? tot : p->total, iv);
 		if (p->perins)
 			rtable__end(k);
 		if (j - i > p->top && !json)
@@ -652,6 +659,12 @@ static void pf_deinit(struct session *s, void *priv)
 	if (session__started(s) && p->ev && (p->total || !session__interval_ms(s)))
 		report(s, p);
 	stack_flame__close(p->flame, s, "profile");
+	/* a run without one Python frame had no perf map: say why the stacks are native */
+	if (p->python && session__started(s) && p->run_total &&
+	    !stack_ctx__python_frames(session__stack(s)))
+		session__warn(s, "--python-callchain: no Python frame in any stack: no process had "
+				 "a /tmp/perf-PID.map naming one (CPython 3.12+ writes it with -X "
+				 "perf)");
 	counts_clear(p);
 	if (session__verbose(s) && p->by_stack)
 		stackdb__print_stats(p->db, "profile", stderr);

@@ -17,7 +17,9 @@
  * On the BPF back end (by default where the host and the request allow
  * it: analysis/latency/rundelay_bpf.h) the kernel does the same counting
  * and only the table's rows come up, read at each interval and at the end
- * into the same multipoint table.
+ * into the same multipoint table; with --than the delays over it come up
+ * too, both events' records rebuilt in the kernel (rundelay_slow.c),
+ * printed by multipoint as the ring path's samples.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -83,6 +85,7 @@ static int add_events(struct session *s, struct rundelay *rd)
 	char *wk = kfilter__comm_globs("comm", rd->filter);
 	char *sw = NULL;
 	int err = -ENOMEM;
+	bool stacks = session__stacks_for_all(s); /* -g: the slow pairs' events' stacks */
 
 	/* --prio: the kernel keeps the records of threads with a kept priority */
 	if (prev && next && wk &&
@@ -106,21 +109,23 @@ static int add_events(struct session *s, struct rundelay *rd)
 		free(sw);
 		sw = kfilter__or(rd->sw_filter[0], rd->sw_filter[1]);
 	}
-	rd->sw = session__add_tp(s, "sched", "sched_switch",
-				 &(struct evsel_conf){ .filter = sw && *sw ? sw : NULL });
+	rd->sw = session__add_tp(
+		s, "sched", "sched_switch",
+		&(struct evsel_conf){ .filter = sw && *sw ? sw : NULL, .callchain = stacks });
 	if (!rd->no_wk && rd->sw) {
 		const char *f = rd->wk_filter ? rd->wk_filter : *wk ? wk : NULL;
 
 		rd->wk = session__add_tp(s, "sched", "sched_wakeup",
-					 &(struct evsel_conf){ .filter = f });
+					 &(struct evsel_conf){ .filter = f, .callchain = stacks });
 		if (!rd->wk)
 			goto out;
 	}
 	if (!rd->no_wk_new && rd->sw) {
 		const char *f = rd->wk_new_filter ? rd->wk_new_filter : *wk ? wk : NULL;
 
-		rd->wk_new = session__add_tp(s, "sched", "sched_wakeup_new",
-					     &(struct evsel_conf){ .filter = f });
+		rd->wk_new =
+			session__add_tp(s, "sched", "sched_wakeup_new",
+					&(struct evsel_conf){ .filter = f, .callchain = stacks });
 		if (!rd->wk_new)
 			goto out;
 	}
@@ -270,6 +275,7 @@ static void on_wakeup_new(struct session *s, void *priv, struct evsel *ev, struc
 
 static void rd_switch(struct session *s, void *priv, const struct rec_switch *sw);
 static const struct session_ops rd_ring_ops = { .context_switch = rd_switch };
+static void rd_snapshot(struct session *s, void *priv);
 
 /*
  * The BPF back end for this request: 1 (rd->bpf set), 0 (the ring path,
@@ -281,33 +287,50 @@ static int rd_try_bpf(struct session *s, struct rundelay *rd, const struct opt_s
 	const struct lat_opts *lat = opt_set__get(opts, &lat_group);
 	struct bpf_back *b;
 	char why[256] = "";
-	int err;
+	int err, mark;
 
-	if (lat && (lat->than || lat->detail))
-		return bpf_back__fallback(s, opts, "rundelay --than: the slow pairs' events are not "
-						   "copied out of the kernel yet");
-	if (lat && lat->heatmap)
-		return bpf_back__fallback(s, opts, "rundelay --heatmap: each pair's time is not "
-						   "copied out of the kernel yet");
+	const struct capture_opts *cap = session__conf(s)->capture;
+
+	if (lat && lat->detail)
+		return bpf_back__fallback(s, opts,
+					  "rundelay --detail: every event between the two ends "
+					  "is read from the ring buffer");
+	/*
+	 * (user frames in code that is no file, a JIT's, resolve on the ring
+	 * path only: its anonymous maps are not found for a record copied out)
+	 */
+	if (lat && lat->than && session__stacks_for_all(s) && (cap->cg != CG_FP || !cap->no_user))
+		return bpf_back__fallback(
+			s, opts,
+			"rundelay -g with --than: user stacks are read from the "
+			"ring buffer (--kernel-stack: kernel stacks copied out of "
+			"the kernel)");
 	if (rd->prio)
 		return bpf_back__fallback(s, opts, "rundelay --prio is not compiled");
 	/* (-N, --sampling-limit, --perfeval-*: bpf_back__get says the ring path) */
 	for (int i = 0; eo && i < eo->nr_specs; i++)
 		if (eo->specs[i].filter)
-			return bpf_back__fallback(s, opts, "rundelay -e %s: event filters are not "
-							   "compiled",
+			return bpf_back__fallback(s, opts,
+						  "rundelay -e %s: event filters are not "
+						  "compiled",
 						  eo->specs[i].text);
 	err = bpf_back__get(s, opts, &b);
 	if (err <= 0)
 		return err;
+	mark = bpf_back__mark(b);
 	err = rd_bpf__new(b,
 			  &(struct rd_bpf_conf){ .no_wakeup = rd->no_wk,
 						 .no_wakeup_new = rd->no_wk_new,
 						 .no_preempt = rd->no_preempt,
 						 .perins = lat && lat->perins,
 						 .filter = rd->filter,
-						 .entries = bpf_back__entries(opts) },
+						 .entries = bpf_back__entries(opts),
+						 .than = lat ? lat->than : 0,
+						 .heatmap = lat && lat->heatmap,
+						 .s = s },
 			  &rd->bpf, why, sizeof(why));
+	if (err) /* (what was asked to be attached, the target followers too: not attached) */
+		bpf_back__rollback(b, mark);
 	if (err == -EOPNOTSUPP)
 		return bpf_back__fallback(s, opts, "rundelay: %s", why);
 	if (err && why[0])
@@ -315,7 +338,9 @@ static int rd_try_bpf(struct session *s, struct rundelay *rd, const struct opt_s
 	if (err) /* (the map's or the memory's message is set) */
 		return session__strerror(s) ? err : session__set_err(s, err, "out of memory");
 	session__notice(s, "the BPF back end (%s programs)", rd_bpf__how(rd->bpf));
-	return 1;
+	/* (and without -i, the maps read as it goes: the idle rows taken out) */
+	err = bpf_back__on_read(b, rd_snapshot, rd);
+	return err ? err : 1;
 }
 
 static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
@@ -368,8 +393,10 @@ static int rd_init(struct session *s, void *priv, const struct opt_set *opts)
 	multipoint__name(rd->mt, P_WAKEUP_NEW, "sched:sched_wakeup_new", "sched_wakeup_new");
 	multipoint__name(rd->mt, P_PREEMPT, "sched:sched_switch", "sched_switch");
 	multipoint__name(rd->mt, P_SWITCH_IN, "sched:sched_switch", "sched_switch");
-	if (bpf)
+	if (bpf) {
+		rd_bpf__print_to(rd->bpf, rd->mt);
 		return multipoint__ready(rd->mt, s);
+	}
 	if (session__add_ops(s, &rd_ring_ops, rd))
 		return -ENOMEM;
 	rd->asleep = pairs__new(&(struct pairs_conf){ .max_keys = MULTIPOINT_MAX_KEYS });
@@ -580,8 +607,8 @@ const struct profiler prof_rundelay = {
 		    "-p 1234",
 	.groups = (const struct opt_group *const[]){ &event_group, &key_group, &lat_group,
 						     &target_group, &run_group, &ring_group,
-						     &output_group, &exclude_tp_group, &prio_group,
-						     &bpf_group, NULL },
+						     &output_group, &stack_group, &exclude_tp_group,
+						     &prio_group, &bpf_group, NULL },
 	.own = rd_opts,
 	.ev_attrs = rd_attrs,
 	.priv_size = sizeof(struct rundelay),

@@ -5,17 +5,25 @@
  * (Intel: SQ_MISC.SPLIT_LOCK, event 0xf4 umask 0x10; AMD Zen:
  * LS_LOCKS.BUS_LOCK, event 0x25 umask 0x01): per CPU per interval, and with
  * -T N a sample every N split locks, printed with the task and ip that took
- * it.  A host without a hardware PMU cannot count them: one line says so.
+ * it (-g: and its stack).  --test takes split locks itself once the
+ * counters run, on the first monitored CPU, to see them counted.  A host
+ * without a hardware PMU cannot count them: one line says so.
  */
 #include <errno.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/counting/counters.h"
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
+#include "sym/stack.h"
+
+#define SL_TEST_LOCKS 1000 /* --test's split locks */
 
 struct split_lock {
 	unsigned long long trigger;
@@ -25,7 +33,33 @@ struct split_lock {
 	struct ctr_set cs;
 	struct evsel *sampler;
 	u64 samples;
+	bool test;
+	int test_cpu; /* --test: where it takes them (the first monitored CPU) */
 };
+
+/*
+ * @n locked increments of a 4-byte value that straddles a cache line
+ * boundary in @buf (at least 128 bytes): each one a split lock on x86.
+ * The value after them (its start value plus @n), or 0 where the
+ * architecture has no such instruction.
+ */
+u32 split_lock__take(unsigned char *buf, unsigned n)
+{
+	/* 2 bytes before the first 64-byte boundary at buf + 2 or above: inside a 128-byte buf */
+	unsigned char *at = (unsigned char *)(((uintptr_t)buf + 2 + 63) & ~(uintptr_t)63) - 2;
+	u32 v;
+
+	/* (the address in a register: C never reads the misaligned value itself) */
+	for (unsigned i = 0; i < n; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__asm__ __volatile__("lock addl $1, (%0)" : : "r"(at) : "memory", "cc");
+#else
+		return 0;
+#endif
+	}
+	memcpy(&v, at, sizeof(v));
+	return v;
+}
 
 /* The PMU event counting split locks on a CPU of @vendor (cpuinfo's vendor_id), or NULL. */
 const char *split_lock__event(const char *vendor)
@@ -55,12 +89,22 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct exclude_opts *ex = opt_set__get(opts, &exclude_group);
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
+	const struct target_opts *tg = session__conf(s)->target;
 	struct split_lock *p = priv;
 	char vendor[64], err[256];
 	const char *ev;
 
 	if (exclude__empty(ex))
 		return session__usage_err(s, "%s", exclude__empty(ex));
+	if (st && st->capture.cg != CG_NONE && !p->trigger)
+		return session__usage_err(s, "-g: stacks are of the samples -T N takes "
+					     "(no -T: counts only)");
+#if !defined(__x86_64__) && !defined(__i386__)
+	if (p->test)
+		return session__usage_err(s, "--test: takes split locks with x86's "
+					     "lock prefix (not on this architecture)");
+#endif
 	if (!features__cpu_pmu())
 		return session__set_err(s, -ENODEV,
 					"needs a hardware PMU, and this host has none (no "
@@ -88,6 +132,7 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 			.exclude_guest = p->evs[0].attr.exclude_guest,
 			.exclude_host = p->evs[0].attr.exclude_host,
 			.extra_sample_type = PERF_SAMPLE_IP,
+			.callchain = st && st->capture.cg != CG_NONE,
 			.name = "split-lock",
 		};
 
@@ -95,6 +140,7 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 		if (!p->sampler)
 			return -ENOMEM;
 	}
+	p->test_cpu = tg && tg->nr_cpus ? tg->cpus[0] : -1;
 	return ctr_set__add(&p->cs, s, p->evs, p->nr_evs)
 		       ?: ctr_set__report_by(&p->cs, s, report, p);
 }
@@ -105,8 +151,9 @@ static const struct rt_col sl_cols[] = {
 	{ .type = RT_STR, .flags = RT_NO_JSON },
 	RT_COL("split_locks", NULL, RT_U64, RT_UNIT_COUNT, 0, RT_NO_TEXT),
 	RT_COL("ip", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	EVL_STACK_COL,
 };
-static const struct rt_desc sl_desc = { .type = "event", .cols = sl_cols, .ncols = 4 };
+static const struct rt_desc sl_desc = { .type = "event", .cols = sl_cols, .ncols = 5 };
 
 static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
@@ -126,7 +173,34 @@ static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		     (struct rt_val[]){ { .row = { &evline_head, v } },
 					{ .s = text },
 					{ .u = p->trigger },
-					{ .u = smp->ip } });
+					{ .u = smp->ip },
+					{ .stk = v[EVL_STACK].stk } });
+}
+
+/* --test: the counters run; split locks taken on the first monitored CPU. */
+static int sl_started(struct session *s, void *priv)
+{
+	struct split_lock *p = priv;
+	unsigned char buf[128] = { 0 };
+	cpu_set_t was, on;
+	bool moved = false;
+	int cpu;
+	u32 v;
+
+	if (!p->test)
+		return 0;
+	if (p->test_cpu >= 0 && !sched_getaffinity(0, sizeof(was), &was)) {
+		CPU_ZERO(&on);
+		CPU_SET(p->test_cpu, &on);
+		moved = !sched_setaffinity(0, sizeof(on), &on);
+	}
+	v = split_lock__take(buf, SL_TEST_LOCKS);
+	cpu = sched_getcpu(); /* (where they were taken: -C's first CPU, or where it ran) */
+	if (moved)
+		sched_setaffinity(0, sizeof(was), &was);
+	session__notice(s, "split-lock --test: %u split locks taken on CPU %d (pid %d)", v, cpu,
+			(int)getpid());
+	return 0;
 }
 
 /* What was read last: since the last interval, or (@since_start) since the start. */
@@ -164,6 +238,9 @@ static const struct popt sl_opts[] = {
 	  POPT_BIND_UINT(struct split_lock, trigger),
 	  POPT_RANGE(1, 0) },
 	{ .lname = "perins", .help = "a row per CPU", POPT_BIND_FLAG(struct split_lock, perins) },
+	{ .lname = "test",
+	  .help = "take 1000 split locks once counting, on the first monitored CPU (a check)",
+	  POPT_BIND_FLAG(struct split_lock, test) },
 	{ 0 },
 };
 
@@ -171,14 +248,18 @@ const struct profiler prof_split_lock = {
 	.name = "split-lock",
 	.needs = (const char *const[]){ "pmu", "cpu-wide", NULL },
 	.desc = "split locks (bus locks) per CPU, and who takes them (needs a hardware PMU)",
-	.synopsis = "perf-prof split-lock [-T N] [-i MS] [--perins] [-C CPUS]",
+	.synopsis = "perf-prof split-lock [-T N [-g]] [-i MS] [--perins] [--test] [-G] [-C CPUS]",
 	.examples = "perf-prof split-lock -i 1000 --perins\n"
-		    "  perf-prof split-lock -T 1000 -C 0-7     # who takes them, every 1000",
+		    "  perf-prof split-lock -T 1000 -C 0-7     # who takes them, every 1000\n"
+		    "  perf-prof split-lock -T 1 -g --test -C 0 # each of 1000 test locks, its "
+		    "stack\n"
+		    "  perf-prof split-lock -G                 # only in guests (the host "
+		    "excluded)",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &output_group,
-						     &exclude_group, NULL },
+						     &exclude_group, &stack_group, NULL },
 	.own = sl_opts,
 	.priv_size = sizeof(struct split_lock),
 	.init = sl_init,
-	.ops = { .sample = sl_sample },
+	.ops = { .sample = sl_sample, .started = sl_started },
 	.deinit = sl_deinit,
 };

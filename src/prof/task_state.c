@@ -19,8 +19,11 @@
  * are paired and timed in the kernel (analysis/latency/ts_bpf.h: tp_btf on
  * sched_switch and sched_wakeup), kernel stacks (-g --kernel-stack) kept
  * there too; user space reads the rows and stacks at each interval and at
- * the end into the same table and flame graph.  What needs each interval
- * in user space (--than, --prio, user stacks) goes the ring path.
+ * the end into the same table and flame graph.  --than's intervals are
+ * copied out of the kernel as they end (with -g their stacks, kernel and
+ * user, taken at the switch-out) and printed as the ring path prints
+ * them.  --prio, a flame graph of user stacks and --call-graph dwarf go
+ * the ring path.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,6 +33,7 @@
 #include <string.h>
 #include <uthash.h>
 
+#include "analysis/latency/bpf_stack.h"
 #include "analysis/latency/pairs.h"
 #include "analysis/latency/ts_bpf.h"
 #include "analysis/cpu/prio.h"
@@ -92,6 +96,7 @@ struct task_state {
 	bool failed_alloc;
 	u64 since; /* --json: where the next table's span begins */
 	struct ts_bpf *bpf; /* the BPF back end, NULL: the ring path */
+	struct bpf_stacks *slow_stacks; /* its --than -g stacks without a flame graph */
 	u64 unseen;	    /* its drops as last printed (-i) */
 	struct session *s;
 };
@@ -305,7 +310,7 @@ static int set_key(struct task_state *ts, struct lat_row *r, int state, const st
 
 /* A row read from the kernel's maps (ts_bpf's callback). */
 static void bpf_row(void *arg, unsigned key, u32 pid, u32 tid, const char *comm,
-		    const struct hist *h)
+		    const struct hist *h, u64 over)
 {
 	struct task_state *ts = arg;
 	int state = key & 0xff, err;
@@ -333,8 +338,8 @@ static void bpf_row(void *arg, unsigned key, u32 pid, u32 tid, const char *comm,
 		err = lat_table__merge_sub(ts->table, row, 0, h);
 	else if (key & TS_BPF_RUNQ)
 		err = lat_table__merge_sub(ts->table, row, 1, h);
-	else
-		err = lat_table__merge(ts->table, row, h, 0);
+	else if (!(err = lat_table__merge(ts->table, row, h, 0)) && over)
+		lat_row__add_over(row, over);
 	if (err)
 		ts->failed_alloc = true;
 }
@@ -388,12 +393,63 @@ static void bpf_stack(void *arg, const u64 *ips, int nr, const char *comm, unsig
 
 static const struct ts_bpf_ops bpf_read_ops = { .row = bpf_row, .stack = bpf_stack };
 
+static void print_slow(struct session *s, const char *comm, u32 pid, u32 tid, int state, u64 now,
+		       u32 cpu, u64 dur, const struct rt_stack *stk);
+
+/* An interval over --than copied out of the kernel: printed as the ring path's (print_than). */
+static void bpf_slow(void *arg, const struct ts_bpf_slow *r)
+{
+	struct task_state *ts = arg;
+	u64 chain[BPF_MAX_FRAMES + 1];
+	struct frame frames[BPF_MAX_FRAMES];
+	struct sample smp = { .nr_ips = 1 };
+	struct stack_ctx *ctx = session__stack(ts->s);
+	struct rt_stack stk = { .ctx = ctx };
+	int n = 0, skip;
+
+	if (r->state >= NR_STATES)
+		return;
+	if (ts->slow_stacks) { /* -g's callchain as the ring path's sample has it */
+		u64 ichain[BPF_STACK_CHAIN];
+		struct sample is = { .type = PERF_RECORD_SAMPLE,
+				     .sample_type =
+					     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
+				     .pid = r->pid,
+				     .tid = r->tid,
+				     .time = r->end,
+				     .cpu = r->cpu,
+				     .period = 1 };
+
+		bpf_stacks__sample(ts->slow_stacks, ctx, r->kslot, r->uslot, ichain, &is);
+		stk.smp = &is;
+		print_slow(ts->s, r->comm, r->pid, r->tid, (int)r->state, r->end, r->cpu, r->dur,
+			   is.nr_ips ? &stk : NULL);
+		return;
+	}
+	chain[0] = PERF_CONTEXT_KERNEL;
+	for (int i = 0; i < r->nr && i < BPF_MAX_FRAMES; i++)
+		chain[smp.nr_ips++] = r->ips[i];
+	smp.ips = chain;
+	if (ctx && r->nr)
+		n = stack__frames(ctx, &smp, frames, BPF_MAX_FRAMES);
+	skip = plumbing(frames, n);
+	stk.fr = frames + skip;
+	stk.nf = n - skip;
+	print_slow(ts->s, r->comm, r->pid, r->tid, (int)r->state, r->end, r->cpu, r->dur,
+		   stk.nf > 0 ? &stk : NULL);
+}
+
 static void bpf_read(struct session *s, struct task_state *ts, bool interval, bool last)
 {
 	int err = ts_bpf__read(ts->bpf, interval, last, &bpf_read_ops, ts);
 
 	if (err)
 		session__warn(s, "reading the BPF maps: %s", strerror(-err));
+}
+
+static void bpf_visit(struct session *s, void *ts)
+{
+	bpf_read(s, ts, false, false);
 }
 
 /*
@@ -404,36 +460,53 @@ static void bpf_read(struct session *s, struct task_state *ts, bool interval, bo
 static int ts_try_bpf(struct session *s, struct task_state *ts, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
-	bool stacks = st && st->capture.cg != CG_NONE && ts->flame;
+	/* -g: the flame graph's (kernel stacks kept in the kernel), or --than's lines' */
+	bool want = st && st->capture.cg != CG_NONE && (ts->flame || ts->than);
+	bool stacks = want && ts->flame;
+	struct bpf_stacks *slow_stacks = NULL;
 	struct bpf_back *b;
 	char why[256] = "";
-	int err;
+	int err, mark;
 
 	if (!session__event_out(s, ts))
 		return bpf_back__fallback(s, opts,
 					  "task-state inside another profiler's -e: its events go "
 					  "to that profiler");
-	if (ts->than)
-		return bpf_back__fallback(s, opts,
-					  "task-state --than: each long interval is printed "
-					  "from the ring buffer");
 	if (ts->prio)
 		return bpf_back__fallback(s, opts, "task-state --prio is not compiled");
 	if (stacks && (st->capture.cg != CG_FP || !st->capture.no_user))
 		return bpf_back__fallback(s, opts,
-					  "task-state -g: user stacks are read from the ring "
-					  "buffer (--kernel-stack: kernel stacks in the kernel)");
+					  "task-state -g with a flame graph: user stacks are read "
+					  "from the ring buffer (--kernel-stack: kernel stacks in "
+					  "the kernel)");
 	err = bpf_back__get(s, opts, &b);
 	if (err <= 0)
 		return err;
+	/* --than -g without a flame graph: its stacks, as other slow cases' (not dwarf's) */
+	if (want && !stacks &&
+	    !(slow_stacks =
+		      bpf_stacks__new(s, b, bpf_back__entries(opts), 4,
+				      BPF_STACKS_KERNEL | BPF_STACKS_USER, true, why, sizeof(why))))
+		return bpf_back__fallback(s, opts, "task-state -g with --than: %s", why);
+	mark = bpf_back__mark(b);
 	err = ts_bpf__new(b,
 			  &(struct ts_bpf_conf){ .state_mask = ts->state_mask,
 						 .perins = ts->perins,
 						 .filter = ts->filter,
 						 .stacks = stacks,
 						 .max_stack = st ? st->capture.max_stack : 0,
+						 .than = ts->than,
+						 .slow = bpf_slow,
+						 .slow_arg = ts,
+						 .slow_stacks = slow_stacks,
 						 .entries = bpf_back__entries(opts) },
 			  &ts->bpf, why, sizeof(why));
+	if (err) { /* (what was asked to be attached, the target followers too: not attached) */
+		bpf_back__rollback(b, mark);
+		bpf_stacks__delete(slow_stacks);
+	} else {
+		ts->slow_stacks = slow_stacks;
+	}
 	if (err == -EOPNOTSUPP)
 		return bpf_back__fallback(s, opts, "task-state: %s", why);
 	if (err && why[0])
@@ -442,9 +515,14 @@ static int ts_try_bpf(struct session *s, struct task_state *ts, const struct opt
 		return session__strerror(s) ? err : session__set_err(s, err, "out of memory");
 	session__notice(s,
 			"the BPF back end: off-CPU intervals paired and timed in the kernel "
-			"(tp_btf sched_switch, sched_wakeup%s)",
-			stacks ? "; kernel stacks kept there" : "");
-	return 1;
+			"(tp_btf sched_switch, sched_wakeup%s%s)",
+			stacks ? "; kernel stacks kept there" : "",
+			!ts->than     ? ""
+			: slow_stacks ? "; intervals over --than copied out with their stacks"
+				      : "; intervals over --than copied out");
+	/* (and without -i, the maps read as it goes: exited threads and idle rows taken out) */
+	err = bpf_back__on_read(b, bpf_visit, ts);
+	return err ? err : 1;
 }
 
 static int task_state_init(struct session *s, void *priv, const struct opt_set *opts)
@@ -539,9 +617,9 @@ static const struct rt_col slow_cols[] = {
 };
 static const struct rt_desc slow_desc = { .type = "slow", .cols = slow_cols, .ncols = 10 };
 
-static void print_than(struct session *s, struct ts_thread *th, u64 now, u32 cpu, u64 dur)
+static void print_slow(struct session *s, const char *comm, u32 pid, u32 tid, int state, u64 now,
+		       u32 cpu, u64 dur, const struct rt_stack *stk)
 {
-	struct rt_stack stk = { .ctx = session__stack(s), .smp = &th->stack.smp };
 	char tbuf[64], cbuf[16];
 
 	session__fmt_time(s, now, tbuf, sizeof(tbuf));
@@ -549,14 +627,22 @@ static void print_than(struct session *s, struct ts_thread *th, u64 now, u32 cpu
 	rtable__record(session__out(s), session__json(s), &slow_desc,
 		       (struct rt_val[]){ { .s = tbuf },
 					  { .u = session__wall_ns(s, now) },
-					  { .s = th->comm },
-					  { .u = th->pid },
-					  { .u = th->tid },
+					  { .s = comm },
+					  { .u = pid },
+					  { .u = tid },
 					  { .s = cbuf },
 					  { .u = cpu },
-					  { .s = state_names[th->state] },
+					  { .s = state_names[state] },
 					  { .u = dur },
-					  { .stk = th->stack.valid ? &stk : NULL } });
+					  { .stk = stk } });
+}
+
+static void print_than(struct session *s, struct ts_thread *th, u64 now, u32 cpu, u64 dur)
+{
+	struct rt_stack stk = { .ctx = session__stack(s), .smp = &th->stack.smp };
+
+	print_slow(s, th->comm, th->pid, th->tid, th->state, now, cpu, dur,
+		   th->stack.valid ? &stk : NULL);
 }
 
 /* @tid switches in at @now on @cpu: account the interval it was off CPU. */
@@ -808,6 +894,8 @@ static void task_state_deinit(struct session *s, void *priv)
 	ts->table = NULL;
 	ts_bpf__delete(ts->bpf);
 	ts->bpf = NULL;
+	bpf_stacks__delete(ts->slow_stacks);
+	ts->slow_stacks = NULL;
 }
 
 static const struct popt task_state_opts[] = {

@@ -210,7 +210,6 @@ static const char *key_title(struct session *s, struct top *t)
 	return title ? title : "KEY";
 }
 
-
 /* Why the kernel cannot do this request (NULL: it can, as far as top knows before compiling). */
 static const char *bpf_refusal(struct top *t, struct top_event *e)
 {
@@ -229,6 +228,8 @@ static const char *bpf_refusal(struct top *t, struct top_event *e)
 		return "a string key=";
 	return NULL;
 }
+
+static void top_bpf_visit(struct session *s, void *t);
 
 /*
  * The BPF back end: every event's program made and loaded here, or the
@@ -270,8 +271,8 @@ static int top_bpf(struct session *s, struct top *t, const struct opt_set *opts)
 
 		if (!e)
 			continue;
-		if (ev->filter && !(e->filter = expr__compile_filter(ev->filter, ev, buf,
-								     sizeof(buf)))) {
+		if (ev->filter &&
+		    !(e->filter = expr__compile_filter(ev->filter, ev, buf, sizeof(buf)))) {
 			snprintf(why, sizeof(why), "filter of %.60s: %.160s", ev->name, buf);
 			err = -EOPNOTSUPP;
 			break;
@@ -290,7 +291,8 @@ static int top_bpf(struct session *s, struct top *t, const struct opt_set *opts)
 	}
 	if (!err) {
 		session__notice(s, "the BPF back end: keys counted in the kernel");
-		return 0;
+		/* without -i too, the map is read (and its idle keys taken out) as it goes */
+		return bpf_back__on_read(b, top_bpf_visit, t);
 	}
 	bpf_back__rollback(b, mark); /* (the events that compiled: no program of ours runs) */
 	bkeyed__delete(t->bk);
@@ -478,6 +480,11 @@ static void bpf_pull(struct session *s, struct top *t)
 {
 	if (t->bk && bkeyed__drain(t->bk, bpf_row, t))
 		session__warn(s, "out of memory reading the BPF map: rows missing");
+}
+
+static void top_bpf_visit(struct session *s, void *t)
+{
+	bpf_pull(s, t);
 }
 
 static void print_table(struct session *s, struct top *t, int when)

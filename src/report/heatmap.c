@@ -42,6 +42,15 @@ struct heatmap {
 	int err;
 };
 
+struct heatmap *heatmap__open_numbers(const char *lat_path)
+{
+	struct heatmap *h = heatmap__open(lat_path);
+
+	if (h && (fprintf(h->fp, "%s\n", HEATMAP_NUMBERS_LINE) < 0 || *ostream__errno(h->os)))
+		h->err = *ostream__errno(h->os) ? -*ostream__errno(h->os) : -EIO;
+	return h;
+}
+
 struct heatmap *heatmap__open(const char *lat_path)
 {
 	struct heatmap *h;
@@ -176,6 +185,7 @@ static int parse_line(const char *buf, size_t len, uint64_t *t, uint64_t *l)
 }
 
 struct scan {
+	bool numbers;	/* HEATMAP_NUMBERS_LINE first: plain numbers, not latencies */
 	uint64_t lines; /* lines read, for the second pass */
 	uint64_t pairs;
 	uint64_t tmin, tmax, lmin, lmax;
@@ -201,6 +211,9 @@ static int scan_lat(FILE *in, FILE *copy, struct scan *s, struct lat_stats *st)
 		if (r < 0 && !nl)
 			break; /* the end of a live file: a line still being written */
 		s->lines++;
+		if (s->lines == 1 && len == strlen(HEATMAP_NUMBERS_LINE) &&
+		    !memcmp(buf, HEATMAP_NUMBERS_LINE, len))
+			s->numbers = true;
 		if (r != 0)
 			st->lines++;
 		if (r < 0 && !st->bad++)
@@ -237,6 +250,7 @@ static int scan_lat(FILE *in, FILE *copy, struct scan *s, struct lat_stats *st)
 /* ---- the grid ---- */
 
 struct grid {
+	bool numbers;	   /* the rows are plain numbers (struct scan) */
 	uint64_t t0, step; /* column c: [t0 + c * step, t0 + (c + 1) * step) */
 	unsigned ncols;
 	unsigned kmin, nrows; /* row r: log2 bucket kmin + r */
@@ -287,6 +301,7 @@ out:
 static int grid_init(struct grid *g, const struct scan *s)
 {
 	memset(g, 0, sizeof(*g));
+	g->numbers = s->numbers;
 	g->t0 = s->tmin;
 	g->step = time_step(s->tmax - s->tmin, &g->ncols);
 	g->kmin = bucket(s->lmin);
@@ -364,9 +379,61 @@ static uint64_t col_time(const struct grid *g, uint64_t c)
 	return __builtin_mul_overflow(c, g->step, &v) ? UINT64_MAX : v;
 }
 
-static char *fmt_lat(unsigned k, char *buf, size_t len)
+/* A latency, or a plain number. */
+static char *fmt_val(const struct grid *g, uint64_t v, char *buf, size_t len)
 {
-	return units__fmt_ns((unsigned long long)bucket_lo(k), buf, len);
+	if (!g->numbers)
+		return units__fmt_ns((unsigned long long)v, buf, len);
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+/* Row @k's lower bound, exact (a cell's hover title). */
+static char *fmt_lat(const struct grid *g, unsigned k, char *buf, size_t len)
+{
+	if (g->numbers && k >= 64) {
+		snprintf(buf, len, "2^64");
+		return buf;
+	}
+	return fmt_val(g, bucket_lo(k), buf, len);
+}
+
+/* What a map counts: pairs and their latencies, or events and their numbers. */
+static const char *noun(const struct grid *g)
+{
+	return g->numbers ? "event" : "pair";
+}
+
+static const char *what(const struct grid *g)
+{
+	return g->numbers ? "value" : "latency";
+}
+
+/*
+ * Row @k's label on the axis, read at a glance: 2^k ns as 1, 2, 4 ... 512
+ * of the unit 1024^(k/10) ns stands for (1us for 1.024us, 1ms for
+ * 1.048576ms, 1s for 1.073741824s; seconds beyond: 1024s for 2^40 ns).
+ */
+static char *fmt_row_label(const struct grid *g, unsigned k, char *buf, size_t len)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	/* plain numbers: 1, 2 ... 512, 1K ... 512K, 1M ..., 1024 each */
+	static const char *const mult[] = { "", "K", "M", "G", "T", "P", "E" };
+	unsigned u = k / 10 < 3 ? k / 10 : 3;
+
+	if (g->numbers && k) {
+		u = k / 10 < 6 ? k / 10 : 6;
+		snprintf(buf, len, "%llu%s", 1ULL << (k - 10 * u), mult[u]);
+		return buf;
+	}
+
+	if (k == 0)
+		snprintf(buf, len, "0");
+	else if (k - 10 * u >= 64)
+		snprintf(buf, len, "2^%uns", k);
+	else
+		snprintf(buf, len, "%llu%s", 1ULL << (k - 10 * u), unit[u]);
+	return buf;
 }
 
 struct rgb {
@@ -451,11 +518,12 @@ static void svg_cells(FILE *fp, const struct grid *g, double cw, unsigned rh, un
 			fprintf(fp,
 				"<rect class=\"c\" x=\"%.2f\" y=\"%u\" width=\"%.2f\" "
 				"height=\"%u\" "
-				"fill=\"rgb(%u,%u,%u)\"><title>time %s..%s, latency %s..%s: "
-				"%" PRIu64 " pair%s</title></rect>\n",
+				"fill=\"rgb(%u,%u,%u)\"><title>time %s..%s, %s %s..%s: "
+				"%" PRIu64 " %s%s</title></rect>\n",
 				PLOT_X + c * cw, PLOT_Y + ph - (r + 1) * rh, cw, rh, col.r, col.g,
-				col.b, t1, t2, fmt_lat(g->kmin + r, l1, sizeof(l1)),
-				fmt_lat(g->kmin + r + 1, l2, sizeof(l2)), n, n == 1 ? "" : "s");
+				col.b, t1, t2, what(g), fmt_lat(g, g->kmin + r, l1, sizeof(l1)),
+				fmt_lat(g, g->kmin + r + 1, l2, sizeof(l2)), n, noun(g),
+				n == 1 ? "" : "s");
 		}
 	}
 }
@@ -472,7 +540,10 @@ static void svg_axes(FILE *fp, const struct grid *g, double cw, unsigned rh, uns
 		"<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
 		"stroke=\"#888\"/>\n",
 		PLOT_X, PLOT_Y, PLOT_W, ph);
-	/* latency: the lower bound of each row (every other one when rows are thin) */
+	/*
+	 * latency: the lower bound of each row (every other one when rows are
+	 * thin), rounded to 1, 2, 4 ... of its unit; the titles have it exact
+	 */
 	for (unsigned r = 0; r <= g->nrows; r += rh >= 14 ? 1 : 2) {
 		unsigned y = base - r * rh;
 
@@ -480,12 +551,14 @@ static void svg_axes(FILE *fp, const struct grid *g, double cw, unsigned rh, uns
 			"<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>"
 			"<text x=\"%u\" y=\"%u\" text-anchor=\"end\">%s</text>\n",
 			PLOT_X - 4, y, PLOT_X, y, PLOT_X - 6, y + 4,
-			fmt_lat(g->kmin + r, buf, sizeof(buf)));
+			fmt_row_label(g, g->kmin + r, buf, sizeof(buf)));
 	}
 	fprintf(fp,
 		"<text x=\"14\" y=\"%u\" text-anchor=\"middle\" transform=\"rotate(-90 14 %u)\">"
-		"latency (log2 rows)</text>\n",
-		PLOT_Y + ph / 2, PLOT_Y + ph / 2);
+		"%s</text>\n",
+		PLOT_Y + ph / 2, PLOT_Y + ph / 2,
+		g->numbers ? "value (log2 rows; 1K = 1024, 1M = 1024K)"
+			   : "latency (log2 rows; 1us = 1024ns, 1ms = 1024us)");
 	/* time: at most MAX_XLABELS + 1 column boundaries */
 	for (i = 0; i < sizeof(every) / sizeof(every[0]); i++) {
 		m = every[i];
@@ -503,9 +576,9 @@ static void svg_axes(FILE *fp, const struct grid *g, double cw, unsigned rh, uns
 			fmt_secs(col_time(g, c), dec, buf, sizeof(buf)));
 	}
 	fprintf(fp,
-		"<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time from the first pair "
+		"<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time from the first %s "
 		"(columns of %s)</text>\n",
-		PLOT_X + PLOT_W / 2, base + 34,
+		PLOT_X + PLOT_W / 2, base + 34, noun(g),
 		units__fmt_ns((unsigned long long)g->step, buf, sizeof(buf)));
 }
 
@@ -516,9 +589,9 @@ static void svg_legend(FILE *fp, const struct grid *g, unsigned y)
 		"stroke=\"#888\"/>\n"
 		"<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">1</text>"
 		"<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%" PRIu64 "</text>"
-		"<text x=\"%u\" y=\"%u\">pairs per cell (log scale, max %" PRIu64 ")</text>\n",
+		"<text x=\"%u\" y=\"%u\">%ss per cell (log scale, max %" PRIu64 ")</text>\n",
 		PLOT_X, y, LEGEND_W, PLOT_X, y + 25, PLOT_X + LEGEND_W, y + 25, g->max,
-		PLOT_X + LEGEND_W + 12, y + 10, g->max);
+		PLOT_X + LEGEND_W + 12, y + 10, noun(g), g->max);
 }
 
 static void svg_write(FILE *fp, const struct grid *g, const struct scan *s, const char *title)
@@ -536,10 +609,10 @@ static void svg_write(FILE *fp, const struct grid *g, const struct scan *s, cons
 	xml__puts(fp, title);
 	fprintf(fp,
 		"</text>\n<text class=\"sub\" x=\"%u\" y=\"46\" text-anchor=\"middle\">%" PRIu64
-		" pairs over %s, latency %s..%s (first pair at %" PRIu64 " ns)</text>\n",
-		width / 2, g->total, fmt_secs(s->tmax - s->tmin, 3, b1, sizeof(b1)) + 1,
-		units__fmt_ns((unsigned long long)s->lmin, b2, sizeof(b2)),
-		units__fmt_ns((unsigned long long)s->lmax, b3, sizeof(b3)), s->tmin);
+		" %ss over %s, %s %s..%s (first %s at %" PRIu64 " ns)</text>\n",
+		width / 2, g->total, noun(g), fmt_secs(s->tmax - s->tmin, 3, b1, sizeof(b1)) + 1,
+		what(g), fmt_val(g, s->lmin, b2, sizeof(b2)), fmt_val(g, s->lmax, b3, sizeof(b3)),
+		noun(g), s->tmin);
 	svg_cells(fp, g, cw, rh, ph);
 	svg_axes(fp, g, cw, rh, ph);
 	svg_legend(fp, g, PLOT_Y + ph + 54);
@@ -590,7 +663,10 @@ int heatmap__lat_to_svg(const char *lat, const char *svg, const char *title, str
 		err = -errno;
 		goto out;
 	}
-	svg_write(out, &g, &s, title && *title ? title : "Latency Heat Map");
+	svg_write(out, &g, &s,
+		  title && *title ? title
+		  : g.numbers	  ? "Value Heat Map"
+				  : "Latency Heat Map");
 	err = outfile__commit(out, of, 0);
 out:
 	free(g.cells);

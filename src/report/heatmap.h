@@ -27,8 +27,17 @@ struct heatmap;
  * (OFILE_E*: such a name refused, util/ofile.h).
  */
 struct heatmap *heatmap__open(const char *lat_path);
+/*
+ * The same for plain numbers over time (num-dist's values), not latencies:
+ * the .lat begins with the comment line HEATMAP_NUMBERS_LINE, and the SVG
+ * drawn from it (here or by the heatmap command) shows values and events
+ * where a latency map shows latencies and pairs, its rows labelled 1, 2,
+ * 4 ... 512, 1K, 2K ... (1024 each).
+ */
+#define HEATMAP_NUMBERS_LINE "# perf-prof heat map of numbers"
+struct heatmap *heatmap__open_numbers(const char *lat_path);
 
-/* One pair.  0 or -errno (a write error is remembered and returned by close too). */
+/* One pair (or number, @latency_ns the number).  0 or -errno (a write error is remembered and returned by close too). */
 int heatmap__add(struct heatmap *h, uint64_t time_ns, uint64_t latency_ns);
 
 /*

@@ -21,6 +21,7 @@ struct lat_row {
 	struct hist *sub[LAT_MAX_SUB];
 	struct log2_hist *log2;		/* LAT_LOG2 */
 	uint64_t over;			/* totals above the table's than */
+	uint64_t under;			/* totals below the table's lower */
 	uint64_t marked;		/* lat_row__mark */
 	struct rt_val kv[LAT_MAX_KEYS]; /* lat_row__set_keys (strings copied) */
 	bool keyed;
@@ -35,6 +36,7 @@ struct lat_table {
 	bool log2;			  /* LAT_LOG2 */
 	unsigned row_flags;		  /* STATS_* */
 	uint64_t than;			  /* lat_table__set_than */
+	uint64_t lower;			  /* lat_table__set_lower */
 	char *mark;			  /* lat_table__set_mark */
 	char *json_mark;		  /* its --json member name */
 	struct rt_col keys[LAT_MAX_KEYS]; /* lat_table__set_keys */
@@ -95,6 +97,11 @@ void lat_table__delete(struct lat_table *t)
 void lat_table__set_than(struct lat_table *t, uint64_t ns)
 {
 	t->than = ns;
+}
+
+void lat_table__set_lower(struct lat_table *t, uint64_t ns)
+{
+	t->lower = ns;
 }
 
 void lat_table__set_mark(struct lat_table *t, const char *title)
@@ -163,6 +170,11 @@ void lat_row__mark(struct lat_row *r)
 	r->marked++;
 }
 
+void lat_row__add_over(struct lat_row *r, uint64_t n)
+{
+	r->over += n;
+}
+
 void lat_row__label(struct lat_row *r, const char *label)
 {
 	snprintf(r->label, sizeof(r->label), "%s", label);
@@ -207,6 +219,8 @@ int lat_table__record(struct lat_table *t, struct lat_row *r, uint64_t total, co
 		return -ENOMEM;
 	if (t->than && total > t->than)
 		r->over++;
+	if (t->lower && total < t->lower)
+		r->under++;
 	if (t->log2) {
 		if (!r->log2 && !(r->log2 = calloc(1, sizeof(*r->log2))))
 			return -ENOMEM;
@@ -277,10 +291,22 @@ static int row_cmp(const struct lat_row *a, const struct lat_row *b)
  * set, the sub-rows, the log2 histogram if kept.  @at: where each of
  * C_* went (-1: not in this table).  Returns the number of columns.
  */
-enum { C_LABEL, C_STATS, C_THAN_NS, C_SLOW, C_MARK, C_LOG2, C_SUB, C_KEYS = C_SUB + LAT_MAX_SUB };
+enum {
+	C_LABEL,
+	C_STATS,
+	C_THAN_NS,
+	C_SLOW,
+	C_LOWER_NS,
+	C_FAST,
+	C_MARK,
+	C_LOG2,
+	C_SUB,
+	C_KEYS = C_SUB + LAT_MAX_SUB
+};
 #define LAT_COLS (C_KEYS + LAT_MAX_KEYS)
 
-static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *than, size_t len)
+static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *than, size_t len,
+		    char *lower)
 {
 	enum rt_unit unit = t->row_flags & STATS_PLAIN ? RT_UNIT_COUNT : RT_UNIT_NS;
 	char tb[32];
@@ -303,13 +329,32 @@ static int describe(const struct lat_table *t, struct rt_col *c, int *at, char *
 	at[C_STATS] = n;
 	c[n++] = (struct rt_col){ .type = RT_STATS, .unit = unit };
 	if (t->than) {
-		/* the threshold as the command line spells it: ">100ms", ">1500us" */
-		snprintf(than, len, ">%s", units__fmt_exact(t->than, tb, sizeof(tb)));
+		/* the threshold as the command line spells it: ">100ms", ">1500us"; plain ">100" */
+		if (unit == RT_UNIT_NS)
+			snprintf(than, len, ">%s", units__fmt_exact(t->than, tb, sizeof(tb)));
+		else
+			snprintf(than, len, ">%llu", (unsigned long long)t->than);
 		at[C_THAN_NS] = n;
-		c[n++] = (struct rt_col){ .name = "than_ns", .type = RT_NS, .flags = RT_NO_TEXT };
+		c[n++] = unit == RT_UNIT_NS ? (struct rt_col){ .name = "than_ns",
+							       .type = RT_NS,
+							       .flags = RT_NO_TEXT }
+					    : (struct rt_col){ .name = "than",
+							       .type = RT_U64,
+							       .flags = RT_NO_TEXT };
 		at[C_SLOW] = n;
 		c[n++] = (struct rt_col){ .name = "slow",
 					  .title = than,
+					  .type = RT_U64,
+					  .width = LAT_COUNT_WIDTH,
+					  .flags = RT_PCT_OF };
+	}
+	if (t->lower) { /* ns tables only (multi-trace --lower) */
+		snprintf(lower, len, "<%s", units__fmt_exact(t->lower, tb, sizeof(tb)));
+		at[C_LOWER_NS] = n;
+		c[n++] = (struct rt_col){ .name = "lower_ns", .type = RT_NS, .flags = RT_NO_TEXT };
+		at[C_FAST] = n;
+		c[n++] = (struct rt_col){ .name = "fast",
+					  .title = lower,
 					  .type = RT_U64,
 					  .width = LAT_COUNT_WIDTH,
 					  .flags = RT_PCT_OF };
@@ -346,9 +391,9 @@ void lat_table__emit(struct lat_table *t, struct rt_sink *k)
 	struct rt_val v[LAT_COLS + 1]; /* + 1: what is not in the table */
 	struct lat_row *r, *tmp;
 	int at[LAT_COLS];
-	char than[48];
+	char than[48], lower[48];
 
-	d.ncols = describe(t, cols, at, than, sizeof(than));
+	d.ncols = describe(t, cols, at, than, sizeof(than), lower);
 	for (int i = 0; i < LAT_COLS; i++)
 		if (at[i] < 0)
 			at[i] = LAT_COLS;
@@ -364,6 +409,8 @@ void lat_table__emit(struct lat_table *t, struct rt_sink *k)
 		v[at[C_STATS]] = (struct rt_val){ .h = r->total };
 		v[at[C_THAN_NS]] = (struct rt_val){ .u = t->than };
 		v[at[C_SLOW]] = (struct rt_val){ .u = r->over, .n = calls };
+		v[at[C_LOWER_NS]] = (struct rt_val){ .u = t->lower };
+		v[at[C_FAST]] = (struct rt_val){ .u = r->under, .n = calls };
 		v[at[C_MARK]] = (struct rt_val){ .u = r->marked, .n = calls };
 		v[at[C_LOG2]] = (struct rt_val){ .l2 = r->log2 };
 		for (int i = 0; i < t->nr_subs; i++)
@@ -399,7 +446,7 @@ void lat_table__reset(struct lat_table *t)
 				hist__reset(r->sub[i]);
 		if (r->log2)
 			log2_hist__reset(r->log2);
-		r->over = r->marked = 0;
+		r->over = r->under = r->marked = 0;
 	}
 }
 

@@ -79,12 +79,17 @@ int lat_table__merge(struct lat_table *t, struct lat_row *r, const struct hist *
 int lat_table__merge_sub(struct lat_table *t, struct lat_row *r, int sub, const struct hist *h);
 /*
  * Count columns after max, "N (x.x%)" of the row's calls: with a threshold
- * (--than), the totals above @ns, titled ">10ms"; with a mark (@title
+ * (--than), the totals above @ns, titled ">10ms" (LAT_PLAIN: ">100", a
+ * number, JSON "than" instead of "than_ns"); with a mark (@title
  * "errors"), the records lat_row__mark counted.  0 / NULL: no column.
  */
 void lat_table__set_than(struct lat_table *t, uint64_t ns);
 void lat_table__set_mark(struct lat_table *t, const char *title);
+/* The totals below @ns (multi-trace --lower), titled "<1ms", JSON "lower_ns" and "fast". */
+void lat_table__set_lower(struct lat_table *t, uint64_t ns);
 void lat_row__mark(struct lat_row *r);
+/* Add @n to the threshold's column: totals above it counted elsewhere (a BPF map's row). */
+void lat_row__add_over(struct lat_row *r, uint64_t n);
 /* Update the label (a thread renamed itself). */
 void lat_row__label(struct lat_row *r, const char *label);
 

@@ -29,6 +29,7 @@ struct proc {
 	bool jit_tried;
 	long long jit_off;  /* read up to here (complete lines) */
 	time_t jit_checked; /* a JIT keeps appending: re-check at most once a second */
+	time_t refreshed;   /* maps__refresh: /proc read again at most once a second */
 };
 
 struct maps {
@@ -211,14 +212,19 @@ static void add_mapping(struct maps *m, struct proc *p, u64 start, u64 end, u64 
 	dso__put(d);
 }
 
-/* "start-end perms offset [maj:min inode] [path]": executable mappings only */
+/*
+ * "start-end perms offset [maj:min inode] [path]": executable mappings only.
+ * Anonymous memory, nameless here, is "//anon" as in the kernel's MMAP2
+ * records (JIT code): named alike whichever was read.
+ */
 static int parse_line(struct maps *m, struct proc *p, char *line, u64 time)
 {
 	struct maps_line l;
 
 	if (procfs__maps_line(line, &l) || !strchr(l.perms, 'x'))
 		return 0;
-	add_mapping(m, p, l.start, l.end, l.pgoff, l.path, l.maj, l.min, l.ino, NULL, 0, time);
+	add_mapping(m, p, l.start, l.end, l.pgoff, *l.path ? l.path : "//anon", l.maj, l.min, l.ino,
+		    NULL, 0, time);
 	return 1;
 }
 
@@ -318,6 +324,26 @@ struct proc *maps__proc(struct maps *m, u32 pid)
 		}
 	}
 	return p;
+}
+
+int maps__refresh(struct maps *m, u32 pid)
+{
+	struct proc *p = proc_get(m, pid, false);
+	char path[64];
+	FILE *fp;
+	int n;
+
+	if (!p || !pid || p->dead || !p->loaded || m->tracking || time(NULL) == p->refreshed)
+		return 0;
+	p->refreshed = time(NULL);
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return 0;
+	proc_clear(p);
+	n = load_fp(m, p, fp, m->now ? m->now(m->now_arg) : 0);
+	fclose(fp);
+	return n;
 }
 
 int maps__load_text(struct maps *m, u32 pid, FILE *fp)

@@ -39,6 +39,15 @@ struct proc *maps__proc(struct maps *m, u32 pid);
 const struct map *proc__find(struct proc *p, u64 addr);
 
 /*
+ * @pid's maps read from /proc again, for a live process whose mappings no
+ * MMAP2 record follows (none came in the session: stacks copied out of the
+ * kernel by BPF programs), when an address is in none of them: a mapping
+ * made since the first read (JIT code).  At most once a second a process.
+ * Returns the number of mappings read (0: nothing done).
+ */
+int maps__refresh(struct maps *m, u32 pid);
+
+/*
  * Parse /proc/PID/maps text (or pprof's copy of it) from @fp into @pid,
  * which then never reads /proc.  Only executable mappings are kept.
  * Returns the number of mappings added or -errno.

@@ -114,6 +114,7 @@ static int usdt_sites(struct probe_elf *pe, const struct ev_spec *spec, const ch
 		st->vaddr = notes[i].vaddr;
 		st->offset = notes[i].offset;
 		st->ref_ctr_offset = notes[i].sema_offset;
+		st->ref_ctr_vaddr = notes[i].sema_offset ? notes[i].sema_vaddr : 0;
 		st->nr_args = notes[i].nr_args;
 		for (int a = 0; a < notes[i].nr_args && a < PROBE_MAX_ARGS; a++)
 			conv_arg(&st->args[a], &notes[i].args[a], notes[i].vaddr - notes[i].offset);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "util/json.h"
 #include "sym/ksyms.h"
@@ -29,6 +30,7 @@ struct stack_ctx {
 	struct unwind_map um;
 	struct srclines *srclines; /* made on first use */
 	u32 cur_pid;
+	unsigned long long py_frames; /* STACK_PYTHON: kept */
 	u64 uips[MAX_USER];
 	struct frame buf[MAX_FRAMES];
 };
@@ -115,6 +117,17 @@ void stack_ctx__exit(struct stack_ctx *ctx, const struct rec_task *t)
 		return;
 	maps__exit(ctx->maps, t->pid);
 	forget(ctx, t->pid);
+}
+
+void stack_ctx__untracked_ips(struct stack_ctx *ctx, u32 pid, const u64 *ips, int nr)
+{
+	if (!ctx || !nr || !maps__proc(ctx->maps, pid))
+		return;
+	for (int i = 0; i < nr; i++)
+		if (!maps__in_exec(ctx->maps, pid, i ? ips[i] - 1 : ips[i])) {
+			maps__refresh(ctx->maps, pid);
+			return;
+		}
 }
 
 u32 stack_ctx__image(struct stack_ctx *ctx, u32 pid)
@@ -260,6 +273,51 @@ static int dwarf_user(struct stack_ctx *ctx, const struct sample *smp)
 	return n > 0 ? n : -1;
 }
 
+static bool is_python(const struct frame *f)
+{
+	return !f->kernel && !strncmp(f->sym, "py::", 4);
+}
+
+/* STACK_PYTHON: from the innermost Python frame out, only Python frames. */
+static int python_only(struct stack_ctx *ctx, struct frame *out, struct frame_map *maps, int n)
+{
+	int i = 0, j;
+
+	while (i < n && !is_python(&out[i]))
+		i++;
+	for (j = i; i < n; i++) {
+		if (!is_python(&out[i]))
+			continue;
+		if (maps)
+			maps[j] = maps[i];
+		out[j++] = out[i];
+		ctx->py_frames++;
+	}
+	return j;
+}
+
+unsigned long long stack_ctx__python_frames(const struct stack_ctx *ctx)
+{
+	return ctx ? ctx->py_frames : 0;
+}
+
+int stack__python_map(int pid, char *path, size_t len)
+{
+	char alt[96];
+
+	snprintf(alt, sizeof(alt), "/proc/%d", pid);
+	if (access(alt, F_OK))
+		return -ESRCH;
+	snprintf(path, len, "/tmp/perf-%d.map", pid);
+	if (!access(path, R_OK))
+		return 0;
+	/* in a container: its /tmp, under the pid it knows itself by */
+	snprintf(alt, sizeof(alt), "/proc/%d/root/tmp/perf-%d.map", pid, pid);
+	if (!access(alt, R_OK))
+		return 0;
+	return -ENOENT;
+}
+
 int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame *out, int max)
 {
 	return stack__frames_maps(ctx, smp, out, NULL, max);
@@ -308,6 +366,17 @@ int stack__frames_maps(struct stack_ctx *ctx, const struct sample *smp, struct f
 		}
 		if (kern) {
 			kernel_frame(ctx, ip, first, &out[n]);
+			/*
+			 * A tracepoint with another probe on it (a BPF
+			 * program's) calls perf's through __traceiter_NAME:
+			 * its frame comes first then, not the traced function.
+			 * Left out, so a stack is the same with or without
+			 * other tracers on the host.
+			 */
+			if (first && !strncmp(out[n].sym, "__traceiter_", 12)) {
+				first = false;
+				continue;
+			}
 			if (maps)
 				maps[n] = (struct frame_map){ 0 };
 		} else {
@@ -318,6 +387,8 @@ int stack__frames_maps(struct stack_ctx *ctx, const struct sample *smp, struct f
 	}
 	for (i = 0; i < nu && n < max; i++, n++)
 		user_frame(ctx, smp->pid, ctx->uips[i], i == 0, &out[n], maps ? &maps[n] : NULL);
+	if (ctx->flags & STACK_PYTHON)
+		n = python_only(ctx, out, maps, n);
 	return n;
 }
 

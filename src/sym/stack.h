@@ -27,6 +27,14 @@ enum {
 	STACK_USER_ONLY = 1u << 3,   /* drop kernel frames */
 	STACK_KERNEL_ONLY = 1u << 4, /* drop user frames */
 	STACK_NO_DSO = 1u << 5,	     /* hide "(dso)" */
+	/*
+	 * --python-callchain: in a user stack with Python frames (the "py::"
+	 * symbols of CPython's perf trampolines, named in /tmp/perf-PID.map
+	 * with -X perf), the frames from the innermost Python frame out are
+	 * the Python frames only: the interpreter's own frames between and
+	 * below them go; the native frames Python called (leafward) stay.
+	 */
+	STACK_PYTHON = 1u << 6,
 };
 
 /*
@@ -76,6 +84,23 @@ void stack_ctx__fork(struct stack_ctx *ctx, const struct rec_task *t);
 u32 stack_ctx__image(struct stack_ctx *ctx, u32 pid);
 /* The same as a session's hook set (priv: the stack_ctx): session__add_ops(s, &..., ctx). */
 extern const struct session_ops stack_ctx__ops;
+
+/*
+ * A callchain that came without the process's MMAP2 records (copied out of
+ * the kernel by a BPF program: the session has none): its user addresses
+ * (@ips, @nr) are all looked for in @pid's maps, read from /proc again
+ * (maps__refresh) when one is in none.
+ */
+void stack_ctx__untracked_ips(struct stack_ctx *ctx, u32 pid, const u64 *ips, int nr);
+
+/* --python-callchain: the Python frames kept so far (0: no perf-PID.map named one). */
+unsigned long long stack_ctx__python_frames(const struct stack_ctx *ctx);
+/*
+ * Whether process @pid has CPython's perf map (/tmp/perf-PID.map, in its
+ * own mount namespace too): 0, -ENOENT without one, -ESRCH when there is
+ * no such process.  @path gets the name looked for.
+ */
+int stack__python_map(int pid, char *path, size_t len);
 
 /* For -v: the processes whose maps are held, and how many were dropped. */
 void stack_ctx__print_stats(struct stack_ctx *ctx, FILE *fp);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The stack group: what -g captures and how stacks print. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,6 +84,34 @@ PRINT_FLAG(opt_no_addr, STACK_NO_ADDR)
 PRINT_FLAG(opt_no_offset, STACK_NO_OFFSET)
 PRINT_FLAG(opt_no_dso, STACK_NO_DSO)
 PRINT_FLAG(opt_reverse, STACK_REVERSE)
+PRINT_FLAG(opt_python, STACK_PYTHON)
+
+/*
+ * --python-callchain: needs -g's user frames, and a process given by -p
+ * whose Python writes no perf map has no Python frames to show: refused.
+ */
+static int python_check(const struct stack_opts *o, const struct opt_set *set, char *err,
+			size_t errlen)
+{
+	const struct target_opts *t = opt_set__get(set, &target_group);
+	char path[96];
+
+	if (o->capture.cg == CG_NONE || (o->print & STACK_KERNEL_ONLY)) {
+		snprintf(err, errlen,
+			 "--python-callchain shows the Python frames of user stacks: add -g "
+			 "(with user frames)");
+		return -1;
+	}
+	for (int i = 0; t && i < t->nr_pids; i++)
+		if (stack__python_map(t->pids[i], path, sizeof(path)) == -ENOENT) {
+			snprintf(err, errlen,
+				 "--python-callchain: process %d has no %s (CPython 3.12+ "
+				 "writes it when started with -X perf or PYTHONPERFSUPPORT=1)",
+				 (int)t->pids[i], path);
+			return -1;
+		}
+	return 0;
+}
 
 /* --user-stack, --no-kernel-callchain: what is not shown is not captured either */
 static void user_only(struct stack_opts *o)
@@ -169,6 +198,8 @@ static int stack_check(void *data, const struct opt_set *set, char *err, size_t 
 			o->capture.cg = CG_FP;
 			o->capture.by_attr = true;
 		}
+	if ((o->print & STACK_PYTHON) && python_check(o, set, err, errlen))
+		return -1;
 	if (o->capture.halves_given && o->capture.cg == CG_NONE) {
 		snprintf(err, errlen,
 			 "--[no-]user-callchain and --[no-]kernel-callchain choose what -g "
@@ -202,6 +233,10 @@ static const struct popt stack_opts[] = {
 	  .cb = opt_kcallchain },
 	{ "no-kernel-callchain", 0, NULL, "capture no kernel frames (same as --user-stack)",
 	  POPT_CB, .cb = opt_no_kcallchain },
+	{ "python-callchain", 0, NULL,
+	  "user stacks: Python's frames (CPython -X perf's /tmp/perf-PID.map) in place of "
+	  "the interpreter's",
+	  POPT_CB, .cb = opt_python },
 	{ 0 },
 };
 

@@ -57,6 +57,20 @@ static int bare_too_long(const struct popt *o, const char *arg, const char *owne
 	return -1;
 }
 
+/* A control character of @arg (-1: none); a multi-line value may hold newlines and tabs. */
+static int bad_char(const struct popt *o, const char *arg)
+{
+	if (!o->multiline)
+		return text__control_char(arg);
+	for (int i = 0; arg && arg[i]; i++) {
+		unsigned char c = (unsigned char)arg[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f)
+			return i;
+	}
+	return -1;
+}
+
 int popt__set(const struct popt *o, void *data, const char *arg, char *err, size_t errlen)
 {
 	return popt__set_as(o, data, arg, NULL, err, errlen);
@@ -67,7 +81,7 @@ int popt__set_as(const struct popt *o, void *data, const char *arg, const char *
 {
 	char *field = (char *)data + o->off;
 	unsigned long long v;
-	int bad = text__control_char(arg);
+	int bad = bad_char(o, arg);
 
 	if (bad >= 0) {
 		snprintf(err, errlen,

@@ -52,6 +52,8 @@ struct popt {
 	 * if not given: --title '').  Otherwise '' is refused.
 	 */
 	bool empty_default;
+	/* POPT_STR: newlines and tabs are text too (an SQL query over several lines) */
+	bool multiline;
 };
 
 /*
@@ -89,7 +91,7 @@ struct opt_group {
 	void (*free)(void *data); /* what the options allocated, not data itself */
 };
 
-#define OPT_MAX_GROUPS 12
+#define OPT_MAX_GROUPS 14
 
 /* The parsed groups of one command line. */
 struct opt_set {

@@ -82,40 +82,228 @@ STEAL=0 # set by a test: the steal during its last run
 near() { awk -v a="$1" -v b="$2" -v s="$STEAL" 'BEGIN { d = a - b; if (d < 0) d = -d; else d -= s
 	exit !(d <= b * 0.02 + 2) }'; }
 
-# attach OUT 'PROFILER ARGS' WORKLOAD ARGS...: the workload (which takes -f
-# FIFO first, or FIFO as its first argument with WORKLOAD=xcpu_req) prints its
-# pid and waits; the profiler (PID and FD in ARGS replaced) starts, and the
-# workload goes once it is monitoring.  Leaves OUT, OUT.err, OUT.rc, OUT.wl.
-attach() {
-	local out=$1 pargs=$2 wl=$3 w p i pid fd a args=()
-	shift 3
+# wl_start OUT WORKLOAD ARGS...: tests/work/WORKLOAD ARGS, which waits on the
+# FIFO OUT.fifo (made here; given as -f FIFO first, or as the first argument
+# to write_n and xcpu_req), in a process group of its own, its lines in OUT.wl,
+# until it prints its pid: WL gets the group (wait, reap), WL_PID and WL_FD
+# what it printed (pid=, fd=)
+wl_start() {
+	local out=$1 wl=$2 i
+	shift 2
+	rm -f "$out.fifo" "$out.wl" # not an earlier run's lines
 	mkfifo "$out.fifo"
-	rm -f "$out.wl" # not an earlier run's lines
-	if [ "$wl" = xcpu_req ]; then
-		spawn w "$W/$wl" "$out.fifo" "$@" >"$out.wl"
-	else
-		spawn w "$W/$wl" -f "$out.fifo" "$@" >"$out.wl"
-	fi
+	case $wl in
+	write_n | xcpu_req) spawn WL "$W/$wl" "$out.fifo" "$@" >"$out.wl" ;;
+	*) spawn WL "$W/$wl" -f "$out.fifo" "$@" >"$out.wl" ;;
+	esac
 	for ((i = 0; i < 100; i++)); do
 		grep -q '^pid=' "$out.wl" && break
 		sleep 0.1
 	done
-	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
-	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
-	for a in $pargs; do a=${a//PID/$pid}; args+=("${a//FD/$fd}"); done
+	WL_PID=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
+	WL_FD=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
+}
+
+# attach OUT 'PROFILER ARGS' WORKLOAD ARGS...: the workload (which takes -f
+# FIFO first, or FIFO as its first argument with WORKLOAD=xcpu_req) prints its
+# pid and waits; the profiler (PID and FD in ARGS replaced) starts, and the
+# workload goes once it is monitoring.  Leaves OUT, OUT.err, OUT.rc, OUT.wl.
+attach() { _attach "" "$@"; }
+# attach_stopped OUT 'PROFILER ARGS' WORKLOAD ARGS...: as attach, but perf-prof is
+# stopped (SIGSTOP) while the workload runs: nothing is read meanwhile
+attach_stopped() { _attach stopped "$@"; }
+_attach() {
+	local stopped=$1 out=$2 pargs=$3 w p a args=()
+	shift 3
+	wl_start "$out" "$@"
+	w=$WL
+	for a in $pargs; do a=${a//PID/$WL_PID}; args+=("${a//FD/$WL_FD}"); done
 	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" "${args[@]}" -v >"$out" 2>"$out.err" &
 	p=$!
-	for ((i = 0; i < 600; i++)); do
-		grep -q '^perf-prof: monitoring: [0-9]* events enabled' "$out.err" && break
-		kill -0 $p 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_monitoring "$out.err" $p
+	[ -n "$stopped" ] && kill -STOP $p
 	echo go >"$out.fifo"
 	wait "$w"
+	[ -n "$stopped" ] && kill -CONT $p
 	sleep 0.2
 	kill -INT $p 2>/dev/null
 	wait $p
 	echo $? >"$out.rc"
 	reap "$w"
+}
+
+# usage_bad DESC EXPECTED-TEXT ARGS...: perf-prof ARGS is a usage error: status 2,
+# one line on stderr, saying EXPECTED-TEXT
+usage_bad() {
+	local d=$1 want=$2
+	shift 2
+	"$PP" "$@" >/dev/null 2>"$T/bad.err"
+	check_eq "$d: status 2" $? 2
+	check_eq "$d: one line" "$(wc -l <"$T/bad.err")" 1
+	check "$d: says '$want'" grep -qF -- "$want" "$T/bad.err"
+}
+
+# wait_monitoring ERR PID: until perf-prof PID, its stderr in ERR, says it monitors
+# (or has ended; 60 s at the most)
+wait_monitoring() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		grep -qs '^perf-prof: monitoring: [0-9]* events enabled' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+# wait_for FILE REGEX [PID]: until a line of FILE matches REGEX (grep's basic
+# ones), 60 s at the most; fails at once when PID has ended
+wait_for() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_lines FILE REGEX [COUNT]: until FILE has COUNT (1) lines matching REGEX
+# (grep -E's), 60 s at the most
+wait_lines() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		[ "$(grep -cE "$2" "$1" 2>/dev/null)" -ge "${3:-1}" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# monitor OUT ARGS...: perf-prof ARGS -v in the background (stdout in OUT, stderr in
+# OUT.err, its pid in OUT.pid), until it monitors; stop OUT: SIGINT it, wait, its
+# exit status in OUT.rc
+monitor() {
+	local out=$1
+	shift
+	rm -f "$out.err" # not an earlier run's "monitoring"
+	"$PP" "$@" -v >"$out" 2>"$out.err" &
+	echo $! >"$out.pid"
+	wait_monitoring "$out.err" $!
+}
+stop() {
+	local p
+	p=$(cat "$1.pid")
+	kill -INT "$p" 2>/dev/null
+	wait "$p"
+	echo $? >"$1.rc"
+}
+# line FILE KEY N: field N of the first line of FILE that begins with KEY (a
+# table's first columns, words joined by one space)
+line() { awk -v k="$2" -v n="$3" 'index($0, k) == 1 { print $n; exit }' "$1"; }
+
+# idle_sleeper FIFO OUT: tests/work/lat_sleep, 200 sleeps of 2 ms once a line comes
+# in FIFO (made here), under SCHED_IDLE pinned to CPU 0 beside a spinner there, so
+# that its wakeups wait for CPU 0 until the spinner's slice ends (ms, not us: two
+# tools stamp their own samples of one tracepoint hit a few us apart, more when
+# their probes run one after the other, BPF's beside perf's).  One process group
+# (in two sessions, two autogroups, the groups would share the CPU and the wakeups
+# would wait us).  Its lines in OUT; SLEEPER gets the group (wait, reap),
+# SLEEPER_PID lat_sleep's pid.
+idle_sleeper() {
+	local i
+	rm -f "$1" "$2" # not an earlier run's lines
+	mkfifo "$1"
+	spawn SLEEPER sh -c 'taskset -c 0 sh -c "while :; do :; done" & exec chrt -i 0 "$0" -f "$1" -c 0 200 2' \
+		"$W/lat_sleep" "$1" >"$2"
+	for ((i = 0; i < 100; i++)); do grep -q '^pid=' "$2" && break; sleep 0.1; done
+	SLEEPER_PID=$(grep -o 'pid=[0-9]*' "$2" | cut -d= -f2)
+}
+
+# on_writes OUT PROFILER ARGS...: PROFILER -e sys_enter_write of tests/work/write_n's
+# fd over its 100 writes (-v; --order: the lines in write order even if write_n
+# moves to another CPU); leaves OUT, OUT.err, OUT.rc, OUT.wl, and WRITER
+# (write_n's pid, ended)
+on_writes() {
+	local out=$1 prof=$2 p wfd
+	shift 2
+	wl_start "$out" write_n
+	WRITER=$WL
+	exec {wfd}<>"$out.fifo"
+	rm -f "$out.err" # not an earlier run's "monitoring"
+	"$PP" "$prof" -v --order -e "syscalls:sys_enter_write/common_pid==$WL_PID && fd==$WL_FD/" "$@" \
+		>"$out" 2>"$out.err" &
+	p=$!
+	wait_for "$out.err" '^perf-prof: monitoring:' $p
+	echo go >&$wfd
+	wait_for "$out.wl" '^done' "$WRITER"
+	sleep 0.2
+	kill -INT $p
+	wait $p
+	echo $? >"$out.rc"
+	exec {wfd}>&-
+	reap "$WRITER"
+}
+
+# ---- BPF ----
+# bpf_host [btf]: the host's word, not ours: can a tracepoint BPF program load here
+# (bpftool's probe), with btf also with the kernel's BTF?  (bpftool probes tracing
+# programs without a BTF target: "NOT available" for tp_btf too)
+bpf_host() {
+	if [ "${1:-}" = btf ]; then test -r /sys/kernel/btf/vmlinux || return 1; fi
+	bpftool feature probe kernel 2>/dev/null | grep -q "program_type tracepoint is available"
+}
+# both_back_ends [btf] BPF-ARG: the suite's function `suite NAME BACKEND-ARG` run
+# as "suite bpf BPF-ARG" where bpf_host [btf] says BPF works here (else a skip
+# saying so), then as "suite ring --no-bpf"
+both_back_ends() {
+	local need=
+	[ "$1" = btf ] && need=btf && shift
+	if bpf_host $need; then
+		suite bpf "$1"
+	else
+		skip "no BPF here: the BPF back end's checks"
+	fi
+	suite ring --no-bpf
+}
+# bpf_ours ARGS...: does perf-prof ARGS (a request with --bpf) run here?  If not,
+# what it said is in $T/probe.err
+bpf_ours() { "$PP" "$@" >/dev/null 2>"$T/probe.err"; }
+# need_bpf ARGS...: as bpf_ours; when it does not run, the suite skips, saying why, and ends
+need_bpf() {
+	bpf_ours "$@" && return 0
+	skip "no BPF back end here: $(head -1 "$T/probe.err")"
+	done_tests
+	exit
+}
+# bpf_prog_ids PID: the ids of the BPF programs PID holds (its fds' fdinfo; not
+# other runs' on the host)
+bpf_prog_ids() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u; }
+# bpf_start OUT PROFILER ARGS...: perf-prof PROFILER -v ARGS (ARGS may end in
+# "-- COMMAND") in the background, a process group of its own (stderr in
+# OUT.err), until it monitors; BPF_PID gets its pid, BPF_IDS its programs' ids.
+# Without bpftool or jq: skipped, and it fails.
+bpf_start() {
+	local out=$1
+	shift
+	if ! command -v bpftool >/dev/null || ! command -v jq >/dev/null; then
+		skip "SIGKILL: no bpftool or jq"
+		return 1
+	fi
+	rm -f "$out.err"
+	spawn BPF_PID "$PP" "$1" -v "${@:2}" >/dev/null 2>"$out.err"
+	wait_monitoring "$out.err" "$BPF_PID"
+	BPF_IDS=$(bpf_prog_ids "$BPF_PID")
+}
+# bpf_kill_leaves_nothing: SIGKILL the run bpf_start began (and its workload); its
+# programs are fds of ours (nothing pinned), so none of them stays in bpftool's
+# list (5 s at the most for the kernel to free them)
+bpf_kill_leaves_nothing() {
+	local i left=0
+	check "SIGKILL: a BPF run holds its programs" test -n "$BPF_IDS"
+	reap "$BPF_PID" KILL
+	for ((i = 0; i < 50; i++)); do
+		left=$(bpftool -j prog list | jq -r '.[].id' | grep -c -x -F "$(printf '%s\n' $BPF_IDS)")
+		[ "$left" -eq 0 ] && break
+		sleep 0.1
+	done
+	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
 }

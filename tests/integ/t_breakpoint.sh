@@ -79,6 +79,15 @@ else
 	check_eq "-g -N 3: 3 hits" "$(grep -c ' bp_var:w: addr' "$T/g")" 3
 	check_eq "-g: each with its stack: bp_bump, called by main" \
 		"$(grep -A2 ' bp_var:w: addr' "$T/g" | grep -A1 '^    [0-9a-f]* bp_bump+0x' | grep -c '^    [0-9a-f]* main+0x')" 3
+	# --flame-graph: the hits' stacks folded, the breakpoint their leaf
+	"$PP" breakpoint -g --flame-graph "$T/fg" bp_var:w -- "$W/bpvar" 1 >"$T/fg.out" 2>"$T/fg.err"
+	check_eq "--flame-graph: exit status" $? 0
+	check_eq "--flame-graph: no line per hit" "$(grep -c ' bp_var:w: addr' "$T/fg.out")" 0
+	check "--flame-graph: the 100 writes of bp_bump, called by main, in one folded stack" \
+		grep -qE '^bpvar;([^ ]*;)?main;bp_bump;bp_var:w 100$' "$T/fg.folded"
+	check_eq "--flame-graph: the folded hits are the hits counted" \
+		"$(awk '{ s += $NF } END { print s }' "$T/fg.folded")" \
+		"$(sed -n 's/^bp_var:w: \([0-9]*\) hits at 0x.*/\1/p' "$T/fg.out")"
 fi
 check_eq "nothing left running" "$(pgrep -fc "^$W/bpvar" || true)" 0
 
@@ -116,5 +125,6 @@ bad "misaligned" "is not aligned to 4 bytes" bp_var+2/4:w -- "$W/bpvar"
 bad "5 breakpoints" "5 breakpoints: this CPU has 4 debug registers, so at most 4" 0x1000 0x2000 0x3000 0x4000 0x5000
 bad "no breakpoint" "no breakpoint: give ADDR[/LEN][:rwx]" -- "$W/bpvar"
 bad "a symbol without a target" "needs -p PID or -- COMMAND" bp_var:w
+bad "--flame-graph without -g" ": --flame-graph needs stacks: add -g" --flame-graph "$T/x" bp_var:w -- "$W/bpvar"
 check_eq "bad input: the workload never ran" "$(pgrep -fc "^$W/bpvar" || true)" 0
 done_tests

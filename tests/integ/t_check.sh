@@ -179,11 +179,12 @@ else
 fi
 
 # BPF back end: the profilers that take --no-bpf (-h lists their options), in -h's order;
-# those that take it for their sample filters only (--exclude-pid: profile, hrtimer) after
+# those that take it for their sample filters only (profile, hrtimer: oncpu has the filters
+# too, for its slices summed in the kernel) after
 for p in $("$PP" -h | sed -n '/^Profilers:/,/^$/p' | awk 'NF && !/:$/ { print $1 }'); do
 	"$PP" "$p" -h >"$T/ph" 2>/dev/null
 	grep -q -- '--no-bpf' "$T/ph" || continue
-	grep -q -- '--exclude-pid' "$T/ph" && echo "$p" >>"$T/sfprof" || echo "$p"
+	case $p in profile | hrtimer) echo "$p" >>"$T/sfprof" ;; *) echo "$p" ;; esac
 done >"$T/bpfprof"
 sfnames=$(paste -sd, "$T/sfprof" 2>/dev/null | sed 's/,/, /g')
 bpfnames=$(paste -sd, "$T/bpfprof" | sed 's/,/, /g')
@@ -207,14 +208,22 @@ if command -v jq >/dev/null; then
 		"$want"
 fi
 
-# KVM: /dev/kvm opens
+# KVM: /dev/kvm opens; without vmx/svm in the CPU's flags KVM emulates and
+# no VM exit happens (kvm:kvm_exit never fires): partial, kvm-exit degraded
+hwvirt=no
+grep -m1 '^flags' /proc/cpuinfo | grep -qwE 'vmx|svm' && hwvirt=yes
+grep -q '^flags' /proc/cpuinfo || hwvirt=yes # no flags line: not known missing
 if [ -c /dev/kvm ] && { exec 3<>/dev/kvm; } 2>/dev/null; then
 	exec 3>&-
-	want=yes
+	[ $hwvirt = yes ] && want=yes || want=partial
 else
 	want=no
 fi
-check_eq "KVM: /dev/kvm" "$(result KVM)" $want
+check_eq "KVM: /dev/kvm (vmx/svm: $hwvirt)" "$(result KVM)" $want
+if [ $want = partial ]; then
+	check "KVM partial: says why" grep -q "but no vmx or svm in /proc/cpuinfo's flags.*: KVM emulates the guest, no VM exit happens: kvm:kvm_exit never fires, kvmmmu:\* only while a VM is built" <<<"$(host KVM)"
+	check "KVM partial: names kvm-exit degraded" grep -q -- "- degraded: .*kvm-exit" <<<"$(host KVM)"
+fi
 
 # schedstats: the sysctl
 if [ -e /proc/sys/kernel/sched_schedstats ]; then
@@ -286,8 +295,12 @@ ntp=$(wc -l <"$T/tps")
 nok=$(grep -c ' opened$' "$T/tps")
 check "tracepoints: $nok of the $ntp" grep -q "$nok of the $ntp the profilers name" <<<"$(host tracepoints)"
 
-# profilers: each exactly once, as -h lists them
-"$PP" -h | sed -n '/^Profilers:/,/^$/p' | awk 'NF && !/:$/ { print $1 }' | sort >"$T/names.h"
+# profilers: each exactly once, as -h lists them, and the commands that need something of the
+# host (usdt: tracefs uprobe events)
+{
+	"$PP" -h | sed -n '/^Profilers:/,/^$/p' | awk 'NF && !/:$/ { print $1 }'
+	echo usdt
+} | sort >"$T/names.h"
 sed -n '/^Profilers:/,/^$/p' "$T/out" | awk 'NF && !/:$/ { print $1 }' | sort >"$T/names"
 check_eq "every profiler once" "$(cat "$T/names")" "$(cat "$T/names.h")"
 check "28 or more profilers" test "$(wc -l <"$T/names")" -ge 28
@@ -311,11 +324,15 @@ if [ "$(result 'perf permissions')" = yes ]; then
 	if [ -n "$TR" ]; then
 		check_eq "tracefs: trace ok" "$(verdict trace)" ok
 		if [ -d "$TR/events/kvm/kvm_exit" ] && [ -d "$TR/events/kvm/kvm_entry" ]; then
-			want=ok
+			[ $hwvirt = yes ] && want=ok || want=degraded
 		else
 			want=unavailable
 		fi
-		check_eq "kvm-exit: $want as tracefs has kvm_exit/kvm_entry" "$(verdict kvm-exit)" $want
+		check_eq "kvm-exit: $want as tracefs has kvm_exit/kvm_entry, vmx/svm: $hwvirt" "$(verdict kvm-exit)" $want
+		if [ $want = degraded ]; then
+			check_eq "kvm-exit degraded: why" "$(why kvm-exit | sed 's/^ *//')" \
+				"(kvm:kvm_exit never fires: no vmx or svm in /proc/cpuinfo, KVM emulates the guest)"
+		fi
 		check_eq "task-state ok (sched tracepoints)" "$(verdict task-state)" ok
 	fi
 	check_eq "page-faults ok (a software event)" "$(verdict page-faults)" ok

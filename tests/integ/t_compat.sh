@@ -176,15 +176,6 @@ ln -s "$W/getppid_loop" "$T/$GP"
 PMU=0
 [ -e /sys/bus/event_source/devices/cpu/events/cpu-cycles ] && PMU=1
 
-# wait_for FILE REGEX [COUNT]: until FILE has COUNT (1) lines matching REGEX (at most 60 s)
-wait_for() {
-	local i
-	for i in $(seq 600); do
-		[ "$(grep -cE "$2" "$1" 2>/dev/null)" -ge "${3:-1}" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 # wait_exec PID NAME: until perf-prof PID's workload child has exec'd NAME (monitoring is on)
 wait_exec() {
 	local i c
@@ -279,12 +270,12 @@ spawn pp "$PP" trace -e "$EV" -- sh -c \
 	"$T/$GP 100 >/dev/null; touch $T/r1; while [ ! -e $T/go ]; do sleep 0.05; done; $T/$GP 100 >/dev/null; exec sleep 30" \
 	>"$T/u.out" 2>"$T/u.err"
 wait_for_file "$T/r1"
-wait_for "$T/u.out" "$GP" 100
+wait_lines "$T/u.out" "$GP" 100
 kill -USR2 "$pp"
-check "SIGUSR2: the cost line comes on the output" wait_for "$T/u.out" "$usage_re"
+check "SIGUSR2: the cost line comes on the output" wait_lines "$T/u.out" "$usage_re"
 touch "$T/go"
 wait_exec "$pp" sleep
-wait_for "$T/u.out" "$GP" 200
+wait_lines "$T/u.out" "$GP" 200
 kill -INT "$pp"
 wait "$pp"
 check_eq "SIGUSR2 then SIGINT: exit 0" $? 0
@@ -297,9 +288,9 @@ check_eq "... 200 events" "$(grep -c "$GP" "$T/u.out")" 200
 spawn pp "$PP" trace -e "$EV" -- sh -c \
 	"$T/$GP 50 >/dev/null; touch $T/s1; exec sleep 30" >"$T/s.out" 2>"$T/s.err"
 wait_for_file "$T/s1"
-wait_for "$T/s.out" "$GP" 50
+wait_lines "$T/s.out" "$GP" 50
 kill -USR1 "$pp"
-check "SIGUSR1: the counts on the output" wait_for "$T/s.out" '^perf-prof: 50 events so far: syscalls:sys_enter_getppid 50$'
+check "SIGUSR1: the counts on the output" wait_lines "$T/s.out" '^perf-prof: 50 events so far: syscalls:sys_enter_getppid 50$'
 kill -INT "$pp"
 wait "$pp"
 check_eq "SIGUSR1 then SIGINT: exit 0" $? 0

@@ -83,7 +83,7 @@ refused "task-state -G" \
 refused "rundelay --exclude-host" \
 	"perf-prof rundelay: tracepoints fire in the host's kernel: -G/--exclude-host leaves nothing" \
 	rundelay --exclude-host -- true
-for p in stat percpu-stat hwstat hrcount irq-off watchdog split-lock; do
+for p in stat percpu-stat hwstat hrcount irq-off watchdog split-lock llcstat tlbstat ldlat-loads ldlat-stores; do
 	refused "$p --exclude-user --exclude-kernel" \
 		"perf-prof $p: --exclude-user and --exclude-kernel leave nothing" \
 		$p --exclude-user --exclude-kernel -- true

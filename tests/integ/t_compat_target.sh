@@ -20,7 +20,7 @@ GP='raw_syscalls:sys_enter/id==110/' # getppid (x86_64)
 
 # -v lines (the gate needs "monitoring"); anything else on stderr is a problem
 problems() {
-	grep -Ev "^perf-prof: (monitoring|stopped|comm cache|closing|ptrace:|cgroup |order queue|done .* after the stop signal|'.*' (exited|ended) )" "$1"
+	grep -Ev "^perf-prof: (monitoring|stopped|comm cache|closing|ptrace:|cgroup |order queue|done .* after the stop signal|'.*' (exited|ended) )|^perf-prof [a-z-]+: the (BPF back end|ring path)" "$1"
 }
 # lines of the getppid events of task $2 in output $1
 of() { awk -v t="$2" '/NR 110/ && $4 == t' "$1" | wc -l; }
@@ -70,6 +70,7 @@ check_eq "--inherit -- cmd: 30 + 20" "$(of "$T/out" "$parent") $(of "$T/out" "$c
 check_eq "--inherit -- cmd: stderr empty" "$(cat "$T/err")" ""
 
 # --- --inherit for a profiler that watches CPUs: -p's new processes ---
+# (-i 600000: the whole run's table only, however long a loaded host makes the run)
 rows() { grep -c "^fork_getppid:$2 " "$1"; }
 # (seen once in a few hundred runs: a child's row missing; say what the run saw)
 why_no_row() {
@@ -77,11 +78,11 @@ why_no_row() {
 	echo "# parent $parent child $child; rows: $(grep '^fork_getppid:' "$T/out" | tr '\n' '|')"
 	echo "# stderr: $(tr '\n' '|' <"$T/err")"
 }
-gate 200000 200000 oncpu -p PID
+gate 200000 200000 oncpu -p PID -i 600000
 check_eq "oncpu -p: status" $rc 0
 check_eq "oncpu -p: the process's row" "$(rows "$T/out" "$parent")" 1
 check_eq "oncpu -p: no row of its child" "$(rows "$T/out" "$child")" 0
-gate 200000 200000 oncpu -p PID --inherit
+gate 200000 200000 oncpu -p PID --inherit -i 600000
 check_eq "oncpu -p --inherit: status" $rc 0
 check_eq "oncpu -p --inherit: the process's row" "$(rows "$T/out" "$parent")" 1
 check_eq "oncpu -p --inherit: its child's row" "$(rows "$T/out" "$child")" 1
@@ -89,7 +90,7 @@ why_no_row
 check_eq "oncpu -p --inherit: no problem on stderr" "$(problems "$T/err")" ""
 
 # --- --ptrace ---
-gate 200000 200000 oncpu -p PID --ptrace
+gate 200000 200000 oncpu -p PID --ptrace -i 600000
 check_eq "oncpu -p --ptrace: status" $rc 0
 check_eq "oncpu -p --ptrace: its child's row" "$(rows "$T/out" "$child")" 1
 why_no_row
@@ -125,7 +126,8 @@ check_eq "-p --ptrace, SIGINT: status" $? 0
 check_eq "-p --ptrace, SIGINT: no problem on stderr" "$(problems "$T/err")" ""
 check_eq "-p --ptrace, SIGINT: the target is not traced any more" \
 	"$(awk '/^TracerPid:/ {print $2}' /proc/$sp/status)" 0
-check_eq "-p --ptrace, SIGINT: nor stopped" "$(awk '/^State:/ {print $2}' /proc/$sp/status)" S
+# (not t or T: sleeping, or running a moment as the detach restarts its nanosleep)
+check "-p --ptrace, SIGINT: nor stopped" grep -Eq '^State:[[:space:]]+[SR] ' /proc/$sp/status
 reap $sp
 
 # -- cmd --ptrace stopped by SIGINT: the command (sh exec'd into a sleep)

@@ -60,6 +60,7 @@ is "$PP trace --ev" "--event"
 check "'trace -' offers its options, short and long" has "$PP trace -" -e --event -C --cpu -p -o --output -g --flame-graph -h --help
 check "... and not another profiler's" eval '! has "$PP trace -" --than'
 check "'task-state --' offers its own options" has "$PP task-state --" --than --filter --perins --no-interruptible
+check "'sql --' offers --query and --output2" has "$PP sql --" --query --output2
 is "$PP nosuch -" ""
 
 # tracepoints from tracefs: systems, then sys:name (the part after ':' replaces the word's)
@@ -82,17 +83,19 @@ if [ -d $tfs/events/sched/sched_switch ]; then
 	is "$PP trace --event=sched:sched_switch/next_co" "sched_switch/next_comm"
 	is "$PP trace -e sched:sched_wakeup,sched:sched_switch/next_co" "sched_switch/next_comm"
 	is "$PP multi-trace -e sched:sched_switch/prev_pid==1/ke" "1/key="
-	is "$PP multi-trace -e 'sched:sched_switch/prev_pid==1/ro" "sched:sched_switch/prev_pid==1/role="
+	is "$PP multi-trace -e 'sched:sched_switch/prev_pid==1/rol" "sched:sched_switch/prev_pid==1/role="
+	is "$PP multi-trace -e 'sched:sched_switch/prev_pid==1/ro" "sched:sched_switch/prev_pid==1/role= sched:sched_switch/prev_pid==1/row="
 	is "$PP multi-trace -e sched:sched_switch//un" "sched_switch//untraced"
-	is "$PP trace -e sched:sched_switch//" "sched_switch//alias= sched_switch//cpus= sched_switch//max-stack= sched_switch//stack"
+	is "$PP trace -e sched:sched_switch//" "sched_switch//alias= sched_switch//cpus= sched_switch//exec= sched_switch//max-stack= sched_switch//stack"
 	check "'--complete multi-trace -e': its attributes after the common ones" \
-		test "$("$PP" --complete multi-trace -e | tr '\n' ' ')" = "stack max-stack= alias= cpus= key= role= untraced "
+		test "$("$PP" --complete multi-trace -e | tr '\n' ' ')" = "stack max-stack= alias= cpus= key= role= untraced row= mark= trigger "
 	is "$PP list sched:sched_switch/x" ""
 	is "$PP trace -e sched:sched_switch/prev_pid==1/,sched:sched_swi" "sched_switch"
 	is "$PP trace -e sched:sched_switch//,sched:sched_swi" "sched_switch"
 	is "$PP stat -e sched:sched_switch/prev_p" ""
 	is "$PP trace -e uprobe:malloc@/usr/lib/" ""
 	is "$PP hrcount -e sched:sched_switch//" "sched_switch//alias= sched_switch//cpus="
+	is "$PP sql -e sched:sched_switch//in" "sched_switch//index="
 	is "$PP multi-trace -e sched:sched_wakeup -e sched:sched_swi" "sched_switch"
 	is "$PP list sched:sched_swi" "sched_switch"
 	check "list's patterns: systems, no probe prefix" eval 'has "$PP list sch" sched: && ! has "$PP list u" uprobe:'
@@ -127,13 +130,22 @@ touch "$T/d/run.folded" "$T/d/run.lat" "$T/d/notes.txt"
 is "$PP trace -o $T/d/no" "$T/d/notes.txt"
 is "$PP flamegraph $T/d/" "$T/d/run.folded"
 is "$PP heatmap $T/d/r" "$T/d/run.lat"
+is "$PP usdt " "add del list"
+is "$PP usdt -v l" "list"
+is "$PP usdt add $T/d/run.l" "$T/d/run.lat"
 is "$PP trace -g --flame-graph $T/d/run.f" "$T/d/run.folded"
 is "$PP --symbols $T/d/notes" "$T/d/notes.txt"
+touch "$T/d/count.py"
+is "$PP python -e sched:sched_wakeup $T/d/" "$T/d/count.py"
+is "$PP python -e sched:sched_wakeup -- $T/d/count.py -x $T/d/no" "$T/d/notes.txt"
 
 # option values
 is "$PP trace --call-graph " "dwarf fp"
 is "$PP trace --call-graph=dw" "dwarf"
+is "$PP nested-trace --impl " "call call-delay delay"
+is "$PP nested-trace --impl call-" "call-delay"
 is "$PP trace --user-callchain=" "dwarf"
+is "$PP multi-trace --impl " "call call-delay delay kmemprof pair syscalls"
 check "'--user-callchain -': its value is optional, options follow" has "$PP trace --user-callchain -" --event
 is "$PP kmemleak --preset p" "page percpu"
 is "$PP flamegraph --count-name " "bytes ms samples us"

@@ -12,39 +12,10 @@
 	{ skip "no syscalls:sys_enter_write tracepoint"; done_tests; exit; }
 E=syscalls:sys_enter_write
 
-wait_for() { # FILE REGEX [PID]
-	local i
-	for ((i = 0; i < 600; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 # run_expr OUT EXPR: expr over write_n's 100 writes; OUT, OUT.err, OUT.rc
 run_expr() {
-	local out=$1 w p fd pid wfd
-	mkfifo "$out.fifo"
-	exec {wfd}<>"$out.fifo"
-	spawn w "$W/write_n" "$out.fifo" >"$out.wl"
-	wait_for "$out.wl" '^pid=' "$w"
-	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
-	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
-	# --order: the lines in write order even if write_n moves to another CPU
-	rm -f "$out.err" # not an earlier run's "monitoring"
-	"$PP" expr -v --order -e "$E/common_pid==$pid && fd==$fd/" "$2" >"$out" 2>"$out.err" &
-	p=$!
-	wait_for "$out.err" '^perf-prof: monitoring:' $p
-	echo go >&$wfd
-	wait_for "$out.wl" '^done' "$w"
-	sleep 0.2
-	kill -INT $p
-	wait $p
-	echo $? >"$out.rc"
-	exec {wfd}>&-
-	reap "$w"
-	echo "$w" >>"$T/pids"
+	on_writes "$1" expr "$2"
+	echo "$WRITER" >>"$T/pids"
 }
 
 # (s8)(count + 120): 121..127, then -128.. (wraps at 128)

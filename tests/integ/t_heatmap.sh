@@ -45,6 +45,10 @@ check "first column's ~100 us cell" grep -qF \
 check "last column's ~1 ms cell" grep -qF \
 	"<title>time +9.950s..+10.000s, latency 524.288us..1.048ms: 3 pairs</title>" "$T/run.svg"
 check "default title" grep -qF ">Latency Heat Map</text>" "$T/run.svg"
+# the rows' labels read at a glance, the exact bounds in the titles above
+check_eq "row labels from 64us to 1ms" \
+	"$(sed -n 's/.*text-anchor="end">\([^<]*\)<.*/\1/p' "$T/run.svg" | tr '\n' ' ')" \
+	"64us 128us 256us 512us 1ms "
 check "subtitle: pairs and span" grep -qF "1000 pairs over 9.990s" "$T/run.svg"
 
 # --- -o and --title, -o before the input, a name without .lat, stdin ---

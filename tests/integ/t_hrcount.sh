@@ -166,7 +166,11 @@ if [ "${2:-0}" = 0 ]; then
 	skip "-s: no timer sample on the idle CPU 1 closed a period holding a burst (all $(tail_of "$T/g" gp) after the last period)"
 else
 	check_range "-s: gp max at least a burst" "${5:-0}" 200 1200
-	if [ "${5:-0}" -gt 200 ]; then
+	gap=$(apart "$T/g.wl" at_ns)
+	echo "# -s: gp row: $*; bursts at least $gap ms apart"
+	if [ "${5:-0}" -gt 200 ] && [ "$gap" -lt 20 ]; then
+		skip "-s: a max of several bursts: two bursts ${gap} ms apart (CPU 1 was hogged)"
+	elif [ "${5:-0}" -gt 200 ]; then
 		check "-s: a max of several bursts came from a gap, and says so" bash -c "echo '$*' | grep -q '(over [0-9]* periods)'"
 	fi
 fi

@@ -67,38 +67,6 @@ else
 fi
 
 # --- trace and expr: write_n's 100 writes, fields decoded as the text shows them ---
-wait_for() { # FILE REGEX [PID]
-	local i
-	for ((i = 0; i < 600; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && return 1
-		sleep 0.1
-	done
-	return 1
-}
-# on_writes OUT PROFILER ARGS...: PROFILER -e sys_enter_write of write_n's fd over its 100 writes
-on_writes() {
-	local out=$1 prof=$2 w p fd pid wfd
-	shift 2
-	mkfifo "$out.fifo"
-	exec {wfd}<>"$out.fifo"
-	spawn w "$W/write_n" "$out.fifo" >"$out.wl"
-	wait_for "$out.wl" '^pid=' "$w"
-	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
-	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
-	rm -f "$out.err" # not an earlier run's "monitoring"
-	"$PP" "$prof" -v --order -e "syscalls:sys_enter_write/common_pid==$pid && fd==$fd/" "$@" >"$out" 2>"$out.err" &
-	p=$!
-	wait_for "$out.err" '^perf-prof: monitoring:' $p
-	echo go >&$wfd
-	wait_for "$out.wl" '^done' "$w"
-	sleep 0.2
-	kill -INT $p
-	wait $p
-	echo $? >"$out.rc"
-	exec {wfd}>&-
-	reap "$w"
-}
 if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_write ]; then
 	on_writes "$T/w.json" trace --json
 	on_writes "$T/w.txt" trace

@@ -50,20 +50,14 @@ now_ns() { date +%s%N; }
 # watch OUT PROG: start perf-prof PROG... twice in the background, text (OUT.txt)
 # and --json (OUT.json), and wait until both monitor
 start2() {
-	local out=$1 i f
+	local out=$1 f
 	shift
 	rm -f "$out.txt.err" "$out.json.err" # not an earlier run's "monitoring"
 	"$PP" "$@" -v >"$out.txt" 2>"$out.txt.err" &
 	echo $! >"$out.txt.pid"
 	"$PP" "$@" --json -v >"$out.json" 2>"$out.json.err" &
 	echo $! >"$out.json.pid"
-	for f in txt json; do
-		for ((i = 0; i < 600; i++)); do
-			grep -qs '^perf-prof: monitoring' "$out.$f.err" && break
-			kill -0 "$(cat "$out.$f.pid")" 2>/dev/null || break
-			sleep 0.1
-		done
-	done
+	for f in txt json; do wait_monitoring "$out.$f.err" "$(cat "$out.$f.pid")"; done
 }
 # stop2 OUT [SELF]: SIGINT both (SELF: -p, they end with the process: up to 5 s for that first)
 stop2() {
@@ -99,24 +93,12 @@ both() {
 # (-f FIFO, or FIFO first for write_n) until both runs of perf-prof ARGS monitor
 # its PID (and FD: in ARGS, PID and FD stand for them)
 both_p() {
-	local out=$1 wl w i pid fd a args=()
+	local out=$1 wl w pid a args=()
 	read -ra wl <<<"$2"
 	shift 2
-	rm -f "$out.fifo"
-	mkfifo "$out.fifo"
-	rm -f "$out.wl" # not an earlier run's lines
-	if [ "${wl[0]}" = write_n ]; then
-		spawn w "$W/${wl[0]}" "$out.fifo" "${wl[@]:1}" >"$out.wl"
-	else
-		spawn w "$W/${wl[0]}" -f "$out.fifo" "${wl[@]:1}" >"$out.wl"
-	fi
-	for ((i = 0; i < 100; i++)); do
-		grep -q '^pid=' "$out.wl" && break
-		sleep 0.1
-	done
-	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
-	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
-	for a in "$@"; do a=${a//PID/$pid}; args+=("${a//FD/$fd}"); done
+	wl_start "$out" "${wl[@]}"
+	w=$WL pid=$WL_PID
+	for a in "$@"; do a=${a//PID/$pid}; args+=("${a//FD/$WL_FD}"); done
 	now_ns >"$out.t0"
 	start2 "$out" "${args[@]}"
 	echo go >"$out.fifo"
@@ -186,8 +168,18 @@ grep '^{' "$T/than.json" >"$T/than.j"
 check "--than: the records parse" json "$T/than.j"
 SLOW='select(.type == "slow" and .state == "S" and .comm == "'$MX'")'
 # (a busy host may delay a short sleep past 20 ms too: it is printed, in sleep_short)
-check_eq "--than: the 10 long sleeps, sleep_long in their stacks, at least 30 ms each" \
-	"$(q "$T/than.j" "$SLOW | select(any(.stack[]; .sym == \"sleep_long\") and .duration_ns >= 30000000) | .tid" | wc -l)" 10
+# Each long sleep's S interval is over --than and at most the sleep the
+# workload measured around its nanosleep (in order); the median is the
+# 30 ms asked.  Not each: on a virtual machine the host may take the CPU
+# for a few ms between the timer's arming and the block (once seen, 1.7 ms
+# under ASan), the thread then "running", the S interval that much short.
+q "$T/than.j" "$SLOW | select(any(.stack[]; .sym == \"sleep_long\")) | .duration_ns" >"$T/than.long"
+grep -o 'long_sleep_ns=[0-9]*' "$T/than.json" | cut -d= -f2 >"$T/than.wl"
+check_eq "--than: the 10 long sleeps, sleep_long in their stacks, each over 20 ms and at most its sleep" \
+	"$(paste "$T/than.long" "$T/than.wl" | awk '$1 > 20000000 && $2 != "" && $1 <= $2 + 500000' | wc -l)" 10
+check "--than: the long sleeps' median S interval at least 30 ms" \
+	test "$(sort -n "$T/than.long" | sed -n 5p)" -ge 30000000
+paste "$T/than.long" "$T/than.wl" | sed 's/^/# S, slept: /'
 check_eq "--than: every one over 20 ms, in sleep_long or sleep_short" \
 	"$(q "$T/than.j" "$SLOW | select(.duration_ns <= 20000000 or ([.stack[] | select(.sym == \"sleep_long\" or .sym == \"sleep_short\")] | length) != 1) | .tid" | wc -l)" 0
 check "--than: kernel frames with their dso" \
@@ -370,21 +362,15 @@ fi
 # run_rd OUT: both on lat_sleep (SCHED_IDLE, pinned to CPU 0 beside a spinner: wakeups wait)
 run_rd() {
 	local p1 p2 f i pid w
-	rm -f "$T/rdf"
-	mkfifo "$T/rdf"
-	rm -f "$T/rd.wl" # not an earlier run's lines
 	# one group (one autogroup): the wakeups wait for the spinner's slice, ms (t_rundelay)
-	spawn w sh -c 'taskset -c 0 sh -c "while :; do :; done" & exec chrt -i 0 "$0" -f "$1" -c 0 200 2' \
-		"$W/lat_sleep" "$T/rdf" >"$T/rd.wl"
-	for ((i = 0; i < 100; i++)); do grep -q '^pid=' "$T/rd.wl" && break; sleep 0.1; done
-	pid=$(grep -o 'pid=[0-9]*' "$T/rd.wl" | cut -d= -f2)
+	idle_sleeper "$T/rdf" "$T/rd.wl"
+	w=$SLEEPER pid=$SLEEPER_PID
 	"$PP" rundelay -p "$pid" --json -v >"$T/rd.json" 2>"$T/rd.err" &
 	p1=$!
 	"$PP" task-state -p "$pid" --json -v >"$T/rts.json" 2>"$T/rts.err" &
 	p2=$!
-	for f in rd rts; do
-		for ((i = 0; i < 600; i++)); do grep -qs '^perf-prof: monitoring' "$T/$f.err" && break; sleep 0.1; done
-	done
+	wait_monitoring "$T/rd.err" $p1
+	wait_monitoring "$T/rts.err" $p2
 	echo go >"$T/rdf"
 	wait "$w"
 	# (-p: they end when the process does)
@@ -488,13 +474,14 @@ elif [ -x "$BUILD/tests/test_json_latency" ]; then
 		check "kvm-exit (injected) $f: every line parses" json "$T/kvm/$f.json"
 	done
 	K='select(.type == "row" and .exit_reason == "HLT")'
-	check_eq "kvm-exit (injected): HLT 3 exits, 600 us, 1 in the guest kernel, 2 over --than" \
-		"$(q "$T/kvm/kvm_exit.json" "$K | \"\(.count) \(.total_ns) \(.guest_kernel) \(.slow)\"")" "3 600000 1 2"
+	check_eq "kvm-exit (injected): HLT 3 exits, 600 us, 1 in the guest kernel, 3 over --than 15us" \
+		"$(q "$T/kvm/kvm_exit.json" "$K | \"\(.count) \(.total_ns) \(.guest_kernel) \(.slow)\"")" "3 600000 1 3"
 	check_eq "kvm-exit (injected): each row's calls and total as the text's" \
 		"$(q "$T/kvm/kvm_exit.json" 'select(.type == "row") | "\(.exit_reason) \(.count) \(.total_ns)"' | sort)" \
 		"$(awk '$2 ~ /^[0-9]+$/ && $3 ~ /s$/ { print $1, $2, $3 }' "$T/kvm/kvm_exit.txt" | while read -r r c t; do echo "$r $c $(ns "$t")"; done | sort)"
-	check_eq "kvm-exit (injected): the 2 slow exits with both events" \
-		"$(q "$T/kvm/kvm_exit.json" 'select(.type == "slow" and .start.event == "kvm:kvm_exit" and .end.event == "kvm:kvm_entry") | .duration_ns' | tr '\n' ' ')" "200000 300000 "
+	# HLT exits (the guest idling) are counted over --than, not printed
+	check_eq "kvm-exit (injected): the one slow exit (IO, not HLT) with both events" \
+		"$(q "$T/kvm/kvm_exit.json" 'select(.type == "slow" and .start.event == "kvm:kvm_exit" and .end.event == "kvm:kvm_entry") | "\(.exit_reason) \(.duration_ns)"' | tr '\n' ' ')" "IO_INSTRUCTION 20000 "
 	check_eq "kvm-exit (injected): the pair lost to a LOST record" \
 		"$(q "$T/kvm/kvm_exit.json" 'select(.type == "dropped") | "\(.what) \(.lost)"')" "pairs 1"
 	check_eq "kvm-exit (injected) --perins: rows by thread" \

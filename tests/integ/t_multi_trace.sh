@@ -33,7 +33,7 @@ LABEL="$EN"
 
 # whether this host runs BPF programs (else the default is the ring path too)
 bpf=1
-"$PP" multi-trace --bpf -e $EN -e $EX -- true >/dev/null 2>"$T/probe.err" || bpf=0
+bpf_ours multi-trace --bpf -e $EN -e $EX -- true || bpf=0
 [ $bpf = 1 ] || skip "BPF back end: $(cat "$T/probe.err") (the default runs the ring path)"
 
 # the ground truth, on the back end $1 ("": the default, BPF here; --no-bpf)
@@ -86,13 +86,19 @@ suite() {
 		reap "$spin"
 		check_eq "$n: hrtimer mpdelay exit status" "$(cat "$T/f$be.rc")" 0
 		check_eq "$n: two rows" "$(grep -c '^timer:hrtimer_' "$T/f$be")" 2
-		check_range "$n: start => expire_entry: the 200 sleeps" "$(row "$T/f$be" timer:hrtimer_start 4)" 200 400
+		# BPF: an expiry whose interrupt came while a classic tracepoint program ran
+		# on CPU 1 (ours at a soft hrtimer's expiry, which runs with interrupts on,
+		# or another tool's) is not seen: the kernel runs one at a time on a CPU,
+		# and we say how many it skipped; each loses a pair of both rows
+		missed=$(sed -n 's/^perf-prof: \([0-9]*\) tracepoint hits (of any task) not seen: the kernel did not run our program.*/\1/p' "$T/f$be.err")
+		# (what the run said, shown when a check below fails)
+		sed 's/^/# out: /' "$T/f$be"
+		grep -v '^perf-prof: monitoring' "$T/f$be.err" | sed 's/^/# err: /'
+		check_range "$n: start => expire_entry: the 200 sleeps (with those not run, said)" \
+			"$(($(row "$T/f$be" timer:hrtimer_start 4) + ${missed:-0}))" 200 400
 		check_range "$n: start => expire_entry p50 is the 2ms sleep" "$(ns "$(row "$T/f$be" timer:hrtimer_start 8)")" 1990000 2300000
-		# BPF: 199 of 200 twice under the ASan build, not understood yet (the note of
-		# 2026-11-27 lists it): one pair short is allowed there, no fewer
-		lo=200
-		[ "$n" = default ] && lo=199
-		check_range "$n: expire_entry => expire_exit: as many" "$(row "$T/f$be" timer:hrtimer_expire_entry 4)" $lo 400
+		check_range "$n: expire_entry => expire_exit: as many (with those not run, said)" \
+			"$(($(row "$T/f$be" timer:hrtimer_expire_entry 4) + ${missed:-0}))" 200 400
 		check_range "$n: expire_entry => expire_exit p50 under 100us" "$(ns "$(row "$T/f$be" timer:hrtimer_expire_entry 8)")" 1 100000
 	else
 		skip "$n: hrtimer mpdelay: no timer tracepoints, one CPU or no kallsyms addresses"
@@ -142,6 +148,65 @@ suite() {
 	"$PP" multi-trace $be -e $EN -e $EX --json -- "$W/lat_sleep" 30 2 >"$o" 2>/dev/null
 	check_eq "$n: --json: the row's from, to and count" \
 		"$(grep '"type":"row"' "$o" | jq -r '[.from, .to, .count] | join(" ")')" "$EN $EX 30"
+
+	# --than: exactly the 5 slow sleeps of 30 ms (15 ms of headroom over a 2 ms sleep
+	# delayed on a busy host), both events each, and the count column; on BPF the
+	# slow pairs are copied out of the kernel with both events' records
+	attach "$T/b$be" "multi-trace $be -e $EN -e $EX -p PID --than 15ms" lat_sleep -o 15 200 2 0 5 30
+	b=$T/b$be
+	check_eq "$n: --than exit status" "$(cat "$b.rc")" 0
+	# (and a 2 ms one a busy host stretched past 15 ms: the workload's count is the most)
+	over=$(sed -n 's/^over=//p' "$b.wl")
+	ns5=$(grep -c "^$EN => $EX: .* key [0-9]*$" "$b")
+	check_range "$n: --than: the 5 slow pairs (the workload timed $over over 15ms)" "$ns5" 5 "${over:-5}"
+	check_eq "$n: --than: their start events" "$(grep -c " lat_sleep *[0-9]* \[[0-9]*\] $EN: which_clock: 0x00000001, flags: 0x00000000, rqtp: 0x[0-9a-f]*, rmtp: 0x00000000$" "$b")" "$ns5"
+	check_eq "$n: --than: their end events" "$(grep -c " lat_sleep *[0-9]* \[[0-9]*\] $EX: 0x0$" "$b")" "$ns5"
+	check_eq "$n: --than: slow latencies are 30ms" \
+		"$(grep "^$EN => $EX: " "$b" | awk '{ v = $4; sub(/ms$/, "", v); if (v >= 30 && v < 45) n++ } END { print n }')" 5
+	check_eq "$n: --than: the key is the workload's thread" \
+		"$(grep "^$EN => $EX: " "$b" | awk '{ print $NF }' | sort -u)" "$(grep -o 'pid=[0-9]*' "$b.wl" | cut -d= -f2)"
+	check_eq "$n: --than column title" "$(awk '/^START => END / { print $NF }' "$b")" ">15ms"
+	check_eq "$n: --than column counts them of 200" "$(awk -v k=$EN '$1 == k && $3 !~ /:$/ { print $(NF-1), $NF; exit }' "$b")" \
+		"$ns5 ($(awk -v n="$ns5" 'BEGIN { printf "%.1f%%", n * 100 / 200 }'))"
+	if [ -z "$be" ] && [ $bpf = 1 ]; then
+		check "$n: --than ran on BPF, said under -v" grep -q "the BPF back end: pairs timed" "$b.err"
+	fi
+	# --than --json: a "slow" line per slow pair, both events with their fields
+	"$PP" multi-trace $be -e $EN -e $EX --than 15ms --json -- "$W/lat_sleep" 20 2 0 2 30 >"$o" 2>/dev/null
+	check_eq "$n: --than --json: 2 slow lines, both events named, fields decoded" \
+		"$(grep '"type":"slow"' "$o" | jq -r '[.from, .to, .start.event, .end.event, .start.fields.which_clock, .end.fields.ret, (.duration_ns > 15000000)] | join(" ")' | sort -u)" \
+		"$EN $EX $EN $EX 0x1 0x0 true"
+	check_range "$n: --than --json: the 2 slow pairs (a busy host may stretch a 2 ms one)" \
+		"$(grep -c '"type":"slow"' "$o")" 2 20
+	check_eq "$n: --than --json: the row's slow count is the slow lines'" \
+		"$(grep '"type":"row"' "$o" | jq -r .slow)" "$(grep -c '"type":"slow"' "$o")"
+
+	# -g: both events' stacks as perf's callchains of the syscalls:* tracepoints
+	# (the task's user registers: user frames only), libc's clock_nanosleep first
+	"$PP" multi-trace $be -v -e $EN -e $EX --than 15ms -g -- "$W/lat_sleep" 5 2 0 2 30 >"$T/gs$be" 2>"$T/gs$be.err"
+	check_eq "$n: -g: each event followed by its user stack, clock_nanosleep first" \
+		"$(awk -v en="$EN:" -v ex="$EX:" '$6 == en || $6 == ex { getline f; split(f, a, " "); sub(/\+0x[0-9a-f]*$/, "", a[2]); print $6, a[2], a[3] }' "$T/gs$be" | sort | uniq -c | awk '{ $1 = ($1 >= 2 && $1 <= 5) } 1')" \
+		"1 $EN: clock_nanosleep (/usr/lib/x86_64-linux-gnu/libc.so.6)
+1 $EX: clock_nanosleep (/usr/lib/x86_64-linux-gnu/libc.so.6)"
+	check_eq "$n: -g: no kernel frames (perf's samples of syscalls:* have the user registers)" \
+		"$(grep -c '(\[kernel.kallsyms\])$' "$T/gs$be")" 0
+	if [ -z "$be" ] && [ $bpf = 1 ]; then
+		check "$n: --than -g ran on BPF" grep -q "the BPF back end: pairs timed" "$T/gs$be.err"
+	fi
+
+	# mpdelay: the original's one-list syntax, --than in us
+	attach "$T/d$be" "mpdelay $be -e $EN,$EX -p PID --than 15000" lat_sleep 100 2 0 3 30
+	check_eq "$n: mpdelay exit status" "$(cat "$T/d$be.rc")" 0
+	check_eq "$n: mpdelay calls" "$(row "$T/d$be" $EN 4)" 100
+	# (the 3 sleeps of 30 ms, and any 2 ms one a busy host slowed past 15 ms:
+	# as many printed as the kernel's >15ms column counts)
+	slow=$(grep -c "^$EN => $EX: " "$T/d$be")
+	check_eq "$n: mpdelay --than 15000 (us): the slow pairs printed are the >15ms column's" \
+		"$slow" "$(row "$T/d$be" $EN 12)"
+	check_eq "$n: mpdelay --than: the 3 sleeps of 30 ms among them" \
+		"$(awk -v p="^$EN => $EX: " '$0 ~ p { v = $4; m = v ~ /us$/ ? 0.001 : v ~ /ms$/ ? 1 : 1000
+			sub(/[a-z]+$/, "", v); if (v * m >= 30) n++ } END { print n + 0 }' "$T/d$be")" 3
+	check_eq "$n: mpdelay --than: their events, two a pair" "$(grep -c " lat_sleep *[0-9]* \[[0-9]*\] syscalls:sys_e[a-z]*_clock_nanosleep: " "$T/d$be")" $((2 * slow))
 }
 suite ""
 suite --no-bpf
@@ -156,11 +221,9 @@ if [ $bpf = 1 ]; then
 		check_eq "--bpf $name: one line naming it" "$(cat "$T/x.err")" "$want"
 	}
 	R="(run without --bpf for the ring path)"
-	refuse --than "perf-prof multi-trace: --bpf: --than: each slow pair's events are printed from the ring buffer $R" \
-		multi-trace --bpf -e $EN -e $EX --than 10ms
-	refuse --heatmap "perf-prof multi-trace: --bpf: --heatmap: each pair's time is written from the ring buffer $R" \
-		multi-trace --bpf -e $EN -e $EX --heatmap "$T/never"
-	refuse -g "perf-prof multi-trace: --bpf: -g: stacks are read from the ring buffer $R" \
+	refuse --detail "perf-prof multi-trace: --bpf: --detail: the events around each slow pair are read from the ring buffer $R" \
+		multi-trace --bpf -e $EN -e $EX --than 10ms --detail
+	refuse -g "perf-prof multi-trace: --bpf: -g without --than: stacks are read from the ring buffer $R" \
 		multi-trace --bpf -e $EN -e $EX -g
 	refuse "a profiler in -e" "perf-prof multi-trace: --bpf: 'profile/-F 99/untraced/': a profiler in -e reads the ring buffer $R" \
 		multi-trace --bpf -e $EN -e $EX -e 'profile/-F 99/untraced/'
@@ -169,8 +232,19 @@ if [ $bpf = 1 ]; then
 	refuse "a string filter" "perf-prof multi-trace: --bpf: the filter of sched:sched_process_exec: __data_loc strings $R" \
 		multi-trace --bpf -e 'sched:sched_process_exec/filename=="/bin/true"/key=common_pid/' \
 		-e 'sched:sched_process_exit//key=common_pid/'
-	refuse "mpdelay --than" "perf-prof mpdelay: --bpf: --than: each slow pair's events are printed from the ring buffer $R" \
-		mpdelay --bpf -e $EN,$EX --than 100
+	refuse "mpdelay -g" "perf-prof mpdelay: --bpf: -g without --than: stacks are read from the ring buffer $R" \
+		mpdelay --bpf -e $EN,$EX -g
+	# the slow pairs' ring buffer full (-m 1: one page, 6 pairs with both records;
+	# perf-prof stopped while the 30 pairs are made): --json's rows count every
+	# pair, the lost record's dropped_in_kernel the pairs not printed
+	attach_stopped "$T/rb" "multi-trace --bpf -e $EN -e $EX -p PID --than 1ns -m 1 --json" lat_sleep 30 2
+	check_eq "ring buffer full: status 0" "$(cat "$T/rb.rc")" 0
+	check_eq "ring buffer full: the row counts the 30 pairs, all slow" \
+		"$(grep '"type":"row"' "$T/rb" | jq -r '[.count, .slow] | join(" ")')" "30 30"
+	printed=$(grep -c '"type":"slow"' "$T/rb")
+	check_range "ring buffer full: some printed (a page holds 6)" "$printed" 1 6
+	check_eq "ring buffer full: printed and dropped_in_kernel add up to 30" \
+		"$((printed + $(grep '"type":"lost"' "$T/rb" | jq -r .dropped_in_kernel)))" 30
 	# without --bpf the same requests run on the ring path, said under -v
 	"$PP" multi-trace -v -e 'sched:sched_process_exec/filename=="/bin/true"/key=common_pid/' \
 		-e 'sched:sched_process_exit//key=common_pid/' -- /bin/true >"$T/y" 2>"$T/y.err"
@@ -178,50 +252,22 @@ if [ $bpf = 1 ]; then
 	check "a string filter without --bpf: the ring path, said under -v" \
 		grep -q '^perf-prof multi-trace: the ring path: the filter of sched:sched_process_exec: ' "$T/y.err"
 
+	# a request that goes the ring path after its first event compiled (key= of _time):
+	# no program of ours stays attached, the workload's fork/exit/exec followers neither
+	rm -f "$T/fb.err"
+	"$PP" multi-trace -v -e 'sched:sched_wakeup//key=pid/' -e 'sched:sched_switch//key=_time & 0xff/' \
+		-- sleep 3 >/dev/null 2>"$T/fb.err" &
+	k=$!
+	wait_monitoring "$T/fb.err" $k
+	check "fallback after a compiled event: the ring path, said" grep -q 'the ring path: key= of sched:sched_switch' "$T/fb.err"
+	check_eq "fallback after a compiled event: no BPF link of ours stays" \
+		"$(ls -l /proc/$k/fd 2>/dev/null | grep -c 'anon_inode:bpf_link')" 0
+	kill -INT $k
+	wait $k 2>/dev/null
+
 	# SIGKILL: the programs are fds of ours, nothing stays loaded
-	if command -v bpftool >/dev/null && command -v jq >/dev/null; then
-		rm -f "$T/k.err"
-		"$PP" multi-trace -v -e $EN -e $EX -i 100000 >/dev/null 2>"$T/k.err" &
-		k=$!
-		for i in $(seq 300); do
-			grep -q '^perf-prof: monitoring:' "$T/k.err" 2>/dev/null && break
-			kill -0 $k 2>/dev/null || break
-			sleep 0.1
-		done
-		ids=$(cat /proc/$k/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
-		check "SIGKILL: a BPF run holds its programs" test -n "$ids"
-		kill -KILL $k
-		wait $k 2>/dev/null
-		left=0
-		for i in $(seq 50); do
-			left=$(bpftool -j prog list | jq -r '.[].id' | grep -c -x -F "$(printf '%s\n' $ids)")
-			[ "$left" -eq 0 ] && break
-			sleep 0.1
-		done
-		check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
-	else
-		skip "SIGKILL: no bpftool or jq"
-	fi
+	bpf_start "$T/k" multi-trace -e $EN -e $EX -i 100000 && bpf_kill_leaves_nothing
 fi
-
-# --than: exactly the 5 slow sleeps of 30 ms (15 ms of headroom over a 2 ms sleep
-# delayed on a busy host), both events each, and the count column
-attach "$T/b" "multi-trace -e $EN -e $EX -p PID --than 15ms" lat_sleep -o 15 200 2 0 5 30
-check_eq "--than exit status" "$(cat "$T/b.rc")" 0
-# (and a 2 ms one a busy host stretched past 15 ms: the workload's count is the most)
-over=$(sed -n 's/^over=//p' "$T/b.wl")
-ns5=$(grep -c "^$EN => $EX: .* key [0-9]*$" "$T/b")
-check_range "--than: the 5 slow pairs (the workload timed $over over 15ms)" "$ns5" 5 "${over:-5}"
-check_eq "--than: their start events" "$(grep -c " lat_sleep *[0-9]* \[[0-9]*\] $EN: " "$T/b")" "$ns5"
-check_eq "--than: their end events" "$(grep -c " lat_sleep *[0-9]* \[[0-9]*\] $EX: " "$T/b")" "$ns5"
-check_eq "--than: slow latencies are 30ms" \
-	"$(grep "^$EN => $EX: " "$T/b" | awk '{ v = $4; sub(/ms$/, "", v); if (v >= 30 && v < 45) n++ } END { print n }')" 5
-check_eq "--than column title" "$(awk '/^START => END / { print $NF }' "$T/b")" ">15ms"
-check_eq "--than column counts them of 200" "$(awk -v k=$EN '$1 == k && $3 !~ /:$/ { print $(NF-1), $NF; exit }' "$T/b")" \
-	"$ns5 ($(awk -v n="$ns5" 'BEGIN { printf "%.1f%%", n * 100 / 200 }'))"
-
-[ $bpf = 0 ] || check "--than: the ring path (BPF does not print pairs), said under -v" \
-	grep -q "^perf-prof multi-trace: the ring path: --than: " "$T/b.err"
 
 # --detail: the events between both ends of each slow pair, as a timeline
 attach "$T/dt" "multi-trace -e $EN -e $EX -e sched:sched_switch//untraced/ -p PID --than 15ms --detail=samecpu" \
@@ -253,19 +299,20 @@ check_range "--detail=-1ms: events before each start (all but the first sleep's)
 check_eq "--detail with key=: 2 timelines, each with its S and E" \
 	"$(grep -c "^S +  *0ns .* $EN: " "$T/dc") $(grep -c "^E +  *[34][0-9]\.[0-9]*ms .* $EX: " "$T/dc")" "2 2"
 
-# --heatmap: one .lat line per pair, an SVG that parses
-attach "$T/hm" "multi-trace -e $EN -e $EX -p PID --heatmap $T/hm" lat_sleep 100 2
-LAT="$T/hm-sys_enter_clock_nanosleep-sys_exit_clock_nanosleep"
-check_eq "--heatmap exit status" "$(cat "$T/hm.rc")" 0
-check_eq "--heatmap: a .lat line per pair" "$(wc -l <"$LAT.lat")" 100
-check_eq "--heatmap: lines are 'time latency'" "$(awk 'NF == 2 && $2 >= 2000000 && $2 < 100000000' "$LAT.lat" | wc -l)" 100
-check "--heatmap: the SVG is well-formed XML" xmllint --noout "$LAT.svg"
-
-# mpdelay: the original's one-list syntax, --than in us
-attach "$T/d" "mpdelay -e $EN,$EX -p PID --than 15000" lat_sleep 100 2 0 3 30
-check_eq "mpdelay exit status" "$(cat "$T/d.rc")" 0
-check_eq "mpdelay calls" "$(row "$T/d" $EN 4)" 100
-check_eq "mpdelay --than 15000 (us): 3 slow pairs" "$(grep -c "^$EN => $EX: " "$T/d")" 3
+# --heatmap: one .lat line per pair, an SVG that parses; on both back ends (on BPF
+# every pair's start and latency are copied out of the kernel)
+for be in "" --no-bpf; do
+	n=${be:-default}
+	attach "$T/hm$be" "multi-trace $be -e $EN -e $EX -p PID --heatmap $T/hm$be" lat_sleep 100 2
+	LAT="$T/hm$be-sys_enter_clock_nanosleep-sys_exit_clock_nanosleep"
+	check_eq "$n: --heatmap exit status" "$(cat "$T/hm$be.rc")" 0
+	check_eq "$n: --heatmap: a .lat line per pair" "$(wc -l <"$LAT.lat")" 100
+	check_eq "$n: --heatmap: lines are 'time latency'" "$(awk 'NF == 2 && $2 >= 2000000 && $2 < 100000000' "$LAT.lat" | wc -l)" 100
+	check "$n: --heatmap: the SVG is well-formed XML" xmllint --noout "$LAT.svg"
+	if [ -z "$be" ] && [ $bpf = 1 ]; then
+		check "$n: --heatmap ran on BPF, said under -v" grep -q "the BPF back end: pairs timed" "$T/hm$be.err"
+	fi
+done
 
 # bad input: one point, an unknown key field, a key= missing, a forbidden option
 "$PP" multi-trace -e $EN -- true >/dev/null 2>"$T/u1"

@@ -4,7 +4,8 @@
 # (calls 100, total 5050, min 1, max 100, p50 50, log2 slots 1,2,4,...,37),
 # --than 90 prints the 10 writes of 91..100, a filter the kernel refuses
 # (count>fd) runs in user space with exact counts, and bad num= expressions
-# are usage errors.
+# are usage errors; --heatmap NAME writes the 100 numbers over time, a map of
+# numbers whose rows hold the log2 slots' counts (1, 2, 4, ... 32, 37).
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$W/write_n" ] || { skip "workload write_n not built (make workloads)"; done_tests; exit; }
@@ -20,26 +21,15 @@ row() { awk -v k="$2" -v n="$3" '$1 == k { print $n; exit }' "$1"; }
 # the writes start once it says it is monitoring.  Leaves OUT (stdout),
 # OUT.err, OUT.rc.
 run_nd() {
-	local out=$1 w p i pid fd a args=()
+	local out=$1 w p a args=()
 	shift
-	mkfifo "$out.fifo"
-	rm -f "$out.wl" # not an earlier run's lines
-	spawn w "$W/write_n" "$out.fifo" >"$out.wl"
-	for ((i = 0; i < 100; i++)); do
-		grep -q '^pid=' "$out.wl" && break
-		sleep 0.1
-	done
-	pid=$(grep -o 'pid=[0-9]*' "$out.wl" | cut -d= -f2)
-	fd=$(grep -o 'fd=[0-9]*' "$out.wl" | cut -d= -f2)
-	for a in "$@"; do a=${a//PID/$pid}; args+=("${a//FD/$fd}"); done
+	wl_start "$out" write_n
+	w=$WL
+	for a in "$@"; do a=${a//PID/$WL_PID}; args+=("${a//FD/$WL_FD}"); done
 	rm -f "$out.err" # not an earlier run's "monitoring"
 	"$PP" num-dist -v $BK "${args[@]}" >"$out" 2>"$out.err" &
 	p=$!
-	for ((i = 0; i < 600; i++)); do
-		grep -q '^perf-prof: monitoring: [0-9]* events enabled' "$out.err" && break
-		kill -0 $p 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_monitoring "$out.err" $p
 	echo go >"$out.fifo"
 	wait "$w"
 	kill -INT $p 2>/dev/null
@@ -107,11 +97,16 @@ check_eq "[$bk] --perins --hist: slots 1,2,4,...,32,37" \
 run_nd "$T/$bk.u" -e "${EV%%/num=*}"' && count>fd/num=count/'
 fd=$(grep -o 'fd=[0-9]*' "$T/$bk.u.wl" | cut -d= -f2)
 check_eq "[$bk] user-space filter: exit status" "$(cat "$T/$bk.u.rc")" 0
-check "[$bk] user-space filter: said once" \
-	test "$(grep -c "filter '.*count>fd' on $E runs in user space" "$T/$bk.u.err")" -eq 1
-wpid=$(grep -o 'pid=[0-9]*' "$T/$bk.u.wl" | cut -d= -f2)
-check "[$bk] user-space filter: the kernel keeps the clauses it takes" \
-	grep -q "(the kernel keeps 'fd==$fd && common_pid==$wpid')" "$T/$bk.u.err"
+if [ "$bk" = ring ]; then
+	check "[$bk] user-space filter: said once" \
+		test "$(grep -c "filter '.*count>fd' on $E runs in user space" "$T/$bk.u.err")" -eq 1
+	wpid=$(grep -o 'pid=[0-9]*' "$T/$bk.u.wl" | cut -d= -f2)
+	check "[$bk] user-space filter: the kernel keeps the clauses it takes" \
+		grep -q "(the kernel keeps 'fd==$fd && common_pid==$wpid')" "$T/$bk.u.err"
+else # the program runs the whole filter: no perf event of the tracepoint is opened
+	check_eq "[$bk] user-space filter: none (the program runs it)" \
+		"$(grep -c "runs in user space" "$T/$bk.u.err")" 0
+fi
 check_eq "[$bk] user-space filter: calls 100 - fd" "$(row "$T/$bk.u" $E 2)" $((100 - fd))
 check_eq "[$bk] user-space filter: total" "$(row "$T/$bk.u" $E 3)" $((5050 - fd * (fd + 1) / 2))
 check_eq "[$bk] user-space filter: min fd + 1" "$(row "$T/$bk.u" $E 4)" $((fd + 1))
@@ -121,19 +116,77 @@ check_eq "[$bk] user-space filter: min fd + 1" "$(row "$T/$bk.u" $E 4)" $((fd + 
 	sh -c "/bin/true; '$W/getppid_loop' 1000" >"$T/$bk.fk" 2>&1
 check_eq "[$bk] after a child's exit: every call counted" \
 	"$(row "$T/$bk.fk" syscalls:sys_enter_getppid 2)" 1001
+# --perins rows of threads that came and went: 30 threads one after another, each
+# its row; on BPF the rows leave a map of 16 once it is half full, so all are counted
+"$PP" num-dist $BK --perins --bpf-entries 16 -i 100 -e 'syscalls:sys_enter_clock_nanosleep//num=1/' \
+	-- "$W/thread_churn" 30 3 >"$T/$bk.ch" 2>"$T/$bk.ch.err"
+check_eq "[$bk] --perins, churning threads: every thread's sleep counted, nothing said" \
+	"$(awk '$2 ~ /^churn-/ { s += $4 } END { print s + 0 }' "$T/$bk.ch") $(wc -c <"$T/$bk.ch.err")" "30 0"
+# the same without -i: on BPF the maps are read every second as the run goes
+# (BPF_READ_MS), 30 threads over 6 s, a row each (prctl: a tracepoint no other
+# suite watches with a BPF program, which would keep the ring path's samples from it)
+"$PP" num-dist $BK --perins --bpf-entries 16 -e 'syscalls:sys_enter_prctl//num=1/' \
+	-- "$W/thread_churn" 30 6 >"$T/$bk.ch0" 2>"$T/$bk.ch0.err"
+check_eq "[$bk] --perins, churning threads without -i: each thread's prctl, a row each, nothing said" \
+	"$(awk '$1 == "syscalls:sys_enter_prctl" { n++; c += $4 } END { print n + 0, c + 0 }' \
+		"$T/$bk.ch0") $(wc -c <"$T/$bk.ch0.err")" "30 30 0"
 if [ "$bk" = bpf ]; then
 	check "[$bk] -v: counted in the kernel" grep -q "the BPF back end: the numbers counted in the kernel" "$T/$bk.a.err"
 else
 	check "[$bk] -v: no BPF" test "$(grep -c "BPF back end" "$T/$bk.a.err")" -eq 0
 fi
 }
-# the host's word, not ours: can a tracepoint BPF program load here?
-if bpftool feature probe kernel 2>/dev/null | grep -q "program_type tracepoint is available"; then
-	suite bpf ""
-else
-	skip "no BPF here: the BPF back end's checks"
+# on both back ends: BPF where a tracepoint BPF program loads here (the host's word)
+both_back_ends ""
+
+# --heatmap NAME: write_n's numbers 1..100 over time (the ring path: -v says
+# the BPF back end leaves it), a map of numbers whose rows hold the log2 slots
+BK=""
+run_nd "$T/hm" -e "$EV" --heatmap "$T/nd"
+check_eq "--heatmap: exit status" "$(cat "$T/hm.rc")" 0
+check_eq "--heatmap: the table as without it" "$(row "$T/hm" $E 2):$(row "$T/hm" $E 3)" "100:5050"
+if bpf_host; then
+	check "--heatmap: the ring path, said under -v" \
+		grep -q "the ring path: --heatmap: each number is written from the ring buffer" "$T/hm.err"
 fi
-suite ring --no-bpf
+check_eq "--heatmap: the .lat says it holds numbers" "$(head -n1 "$T/nd.lat")" \
+	"# perf-prof heat map of numbers"
+check_eq "--heatmap: a line per write, its number: 1..100 in order" \
+	"$(awk 'NR > 1 { printf "%s ", $2 }' "$T/nd.lat" | md5sum)" "$(seq 1 100 | tr '\n' ' ' | md5sum)"
+check "--heatmap: times in order" awk 'NR > 1 { if ($1 < t) exit 1; t = $1 }' "$T/nd.lat"
+check "--heatmap: the SVG, well-formed" xmllint --noout "$T/nd.svg"
+# the cells' counts per row: the slots of 1..100 (1, 2, 4, ... 32, 37)
+check_eq "--heatmap: events per value row" \
+	"$(grep -o 'value [0-9]*\.\.[0-9]*: [0-9]* event' "$T/nd.svg" |
+		awk '{ split($2, r, "[.][.]"); n[r[1]] += $3 } END { for (k in n) print k ":" n[k] }' |
+		sort -n | tr '\n' ' ')" "0:1 2:2 4:4 8:8 16:16 32:32 64:37 "
+check_eq "--heatmap: rows labelled by value" \
+	"$(sed -n 's/.*text-anchor="end">\([^<]*\)<.*/\1/p' "$T/nd.svg" | tr '\n' ' ')" \
+	"0 2 4 8 16 32 64 128 "
+check "--heatmap: titled by the event and num=" \
+	grep -qF ">num-dist: $E num=count</text>" "$T/nd.svg"
+check "--heatmap: 100 events, values 1..100" grep -qF ">100 events over " "$T/nd.svg"
+check "--heatmap: value 1..100 in the subtitle" grep -qF ", value 1..100 (first event at " "$T/nd.svg"
+# the heatmap command draws the same map from the .lat (it says it holds numbers)
+"$PP" heatmap "$T/nd.lat" --title "num-dist: $E num=count" -o "$T/nd2.svg" 2>"$T/hm2.err"
+check_eq "heatmap NAME.lat: exit status" $? 0
+check "heatmap NAME.lat: the profiler's map" cmp -s "$T/nd.svg" "$T/nd2.svg"
+# two events: NAME-EVENT each (aliases here)
+run_nd "$T/hm3" -e "${EV%/}/alias=a/,${EV%/}/alias=b/" --heatmap "$T/two"
+check_eq "--heatmap, two events: NAME-ALIAS.lat and .svg each, 100 numbers each" \
+	"$(for a in a b; do test -s "$T/two-$a.svg" && grep -vc '^#' "$T/two-$a.lat"; done | tr '\n' ' ')" "100 100 "
+# usage errors
+"$PP" num-dist -e "$E//num=count/" --heatmap "" >"$T/e4" 2>&1
+check_eq "--heatmap '': exits 2" $? 2
+check "--heatmap '': needs a value" grep -q -- "bad --heatmap '': needs a value" "$T/e4"
+if bpf_host; then
+	"$PP" num-dist --bpf -e "$E//num=count/" --heatmap "$T/x" >"$T/e5" 2>&1
+	check_eq "--bpf --heatmap: exits 2" $? 2
+	check "--bpf --heatmap: says why" grep -q -- "--heatmap: each number is written from the ring buffer" "$T/e5"
+fi
+"$PP" num-dist -e "$E//num=count/" --heatmap "$T/nodir/x" -- true >"$T/e6" 2>&1
+check_eq "--heatmap in a missing directory: exits 1, before the run" "$?:$(test -e "$T/nodir" && echo made)" "1:"
+check "--heatmap in a missing directory: names the file" grep -qF "cannot write the heat map '$T/nodir/x.lat'" "$T/e6"
 
 # usage errors: status 2 and the message
 "$PP" num-dist -e "$E//num=cnt+1/" >"$T/e1" 2>&1

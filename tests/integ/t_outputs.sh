@@ -22,15 +22,6 @@ printf '1000 2000\n2000 4000\n3000 8000\n' >"$T/s.lat"
 # nothing but the given files in $1 (no temporary left)
 only() { local d=$1; shift; [ "$(ls -A "$d" | sort | xargs)" = "$*" ]; }
 lines() { wc -l <"$1"; }
-# wait_for FILE REGEX: until FILE has a line matching REGEX (at most 60 s)
-wait_for() {
-	local i
-	for i in $(seq 600); do
-		grep -qE "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # --- a failed run does not touch -o ---
 echo OLD >"$T/k.out"
@@ -144,11 +135,11 @@ fi
 # SIGHUP (log rotation): a link planted where the file was is not reopened
 rm -f "$T/h.err" # not an earlier run's "monitoring"
 spawn pp "$PP" trace -v -e sched:sched_switch -o "$T/d/log" 2>"$T/h.err"
-wait_for "$T/h.err" '^perf-prof: monitoring: [0-9]+ events enabled'
+wait_lines "$T/h.err" '^perf-prof: monitoring: [0-9]+ events enabled'
 mv "$T/d/log" "$T/d/log.1"
 plant log
 kill -HUP "$pp"
-check "SIGHUP: the planted link refused, said" wait_for "$T/h.err" \
+check "SIGHUP: the planted link refused, said" wait_lines "$T/h.err" \
 	"^perf-prof trace: SIGHUP: cannot reopen '$T/d/log': not following a symlink another user owns"
 kill -TERM "$pp"
 wait "$pp"

@@ -10,41 +10,9 @@
 [ -x "$W/lat_sleep" ] || { skip "workload lat_sleep not built (make workloads)"; done_tests; exit; }
 [ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
 
-# field N of the first line whose first columns are KEY (words joined by one space)
-line() { awk -v k="$2" -v n="$3" 'index($0, k) == 1 { print $n; exit }' "$1"; }
-# monitor OUT ARGS...: start perf-prof ARGS in the background, wait until it monitors
-monitor() {
-	local out=$1 i
-	shift
-	rm -f "$out.err" # not an earlier run's "monitoring"
-	"$PP" "$@" -v >"$out" 2>"$out.err" &
-	echo $! >"$out.pid"
-	for ((i = 0; i < 600; i++)); do
-		grep -qs '^perf-prof: monitoring: [0-9]* events enabled' "$out.err" && break
-		kill -0 "$(cat "$out.pid")" 2>/dev/null || break
-		sleep 0.1
-	done
-}
-stop() {
-	local p
-	p=$(cat "$1.pid")
-	kill -INT "$p" 2>/dev/null
-	wait "$p"
-	echo $? >"$1.rc"
-}
-
-mkfifo "$T/fifo"
-# the spinner makes the SCHED_IDLE workload wait for CPU 0 after each
-# wakeup until the spinner's slice ends (ms, not us: the two tools stamp
-# their own samples of one tracepoint hit a few us apart, more when
-# their probes run one after the other, BPF's beside perf's).  One group:
-# in two sessions (two autogroups) the groups would share the CPU and the
-# wakeups would wait us.
-rm -f "$T/wl" # not an earlier run's lines
-spawn w sh -c 'taskset -c 0 sh -c "while :; do :; done" & exec chrt -i 0 "$0" -f "$1" -c 0 200 2' \
-	"$W/lat_sleep" "$T/fifo" >"$T/wl"
-for ((i = 0; i < 100; i++)); do grep -q '^pid=' "$T/wl" && break; sleep 0.1; done
-pid=$(grep -o 'pid=[0-9]*' "$T/wl" | cut -d= -f2)
+# lat_sleep beside a spinner on CPU 0 (lib.sh's idle_sleeper: wakeups wait ms)
+idle_sleeper "$T/fifo" "$T/wl"
+w=$SLEEPER pid=$SLEEPER_PID
 monitor "$T/rd" rundelay -p "$pid"
 monitor "$T/ts" task-state -p "$pid"
 echo go >"$T/fifo"
@@ -77,9 +45,11 @@ if [ -n "$pr_calls" ] && [ -n "$r_calls" ]; then
 fi
 
 # --filter: the kernel filters on the comm globs (-v says so), the rows are the workload's
+# (a name of this run's: other runs of lat_sleep on the host match 'lat_sl*' too)
+ln -s "$W/lat_sleep" "$T/rdf_$$"
 spawn spin taskset -c 0 sh -c 'while :; do :; done'
-monitor "$T/f" rundelay --filter 'lat_sl*' --perins
-"$W/lat_sleep" -c 0 50 2 >"$T/f.wl"
+monitor "$T/f" rundelay --filter "rdf_$$*" --perins
+"$T/rdf_$$" -c 0 50 2 >"$T/f.wl"
 stop "$T/f"
 reap "$spin"
 check_eq "--filter exit status" "$(cat "$T/f.rc")" 0

@@ -7,7 +7,7 @@
 # processes (--exclude_pid), user-mode spinning (--irqs_disabled: the
 # interrupt flag is always set in user mode), three spinners pinned to one
 # CPU (--nr_running_*: that CPU's queue holds all three while one runs).
-# Then every refusal: status 2 and one line; oncpu has no samples to filter.
+# Then every refusal: status 2 and one line (oncpu's filters: t_oncpu_sfilter).
 . "$(dirname "$0")/lib.sh"
 
 for w in pinned prio_pair; do
@@ -21,30 +21,22 @@ threads() { sed -n 's/^\([a-z_0-9]*\):[0-9]*: [0-9]* samples$/\1/p' "$1" | sort 
 samples_of() { sed -n "s/^$2:[0-9]*: \([0-9]*\) samples$/\1/p" "$1" | head -1; }
 
 # ---- bad input: status 2, one line (no BPF needed) ----
-bad() { # DESC EXPECTED-TEXT ARGS...
-	local d=$1 want=$2
-	shift 2
-	"$PP" "$@" >/dev/null 2>"$T/bad.err"
-	check_eq "$d: status 2" $? 2
-	check_eq "$d: one line" "$(wc -l <"$T/bad.err")" 1
-	check "$d: says '$want'" grep -qF -- "$want" "$T/bad.err"
-}
-bad "--prio 200" "bad --prio '200'" profile --prio 200 -- true
-bad "--sched_policy 4" "0 NORMAL, 1 FIFO, 2 RR, 3 BATCH, 5 IDLE or 6 DEADLINE" \
+usage_bad "--prio 200" "bad --prio '200'" profile --prio 200 -- true
+usage_bad "--sched_policy 4" "0 NORMAL, 1 FIFO, 2 RR, 3 BATCH, 5 IDLE or 6 DEADLINE" \
 	profile --sched_policy 4 -- true
-bad "--sched_policy 9" "bad --sched-policy '9'" profile --sched_policy 9 -- true
-bad "--nr_running_min 3 > max 2" "--nr-running-min 3 > --nr-running-max 2: no sample kept" \
+usage_bad "--sched_policy 9" "bad --sched-policy '9'" profile --sched_policy 9 -- true
+usage_bad "--nr_running_min 3 > max 2" "--nr-running-min 3 > --nr-running-max 2: no sample kept" \
 	profile --nr_running_min 3 --nr_running_max 2 -- true
-bad "--nr_running_max x" "bad --nr-running-max 'x'" profile --nr_running_max x -- true
-bad "--irqs_disabled=2" "bad --irqs-disabled '2': 0 or 1" profile --irqs_disabled=2 -- true
-bad "--tif_need_resched=yes" "bad --tif-need-resched 'yes'" profile --tif_need_resched=yes -- true
-bad "--exclude_pid 0" "bad --exclude-pid '0'" profile --exclude_pid 0 -- true
-bad "--no-bpf --exclude_pid" "--exclude-pid filters samples in the kernel: not with --no-bpf" \
+usage_bad "--nr_running_max x" "bad --nr-running-max 'x'" profile --nr_running_max x -- true
+usage_bad "--irqs_disabled=2" "bad --irqs-disabled '2': 0 or 1" profile --irqs_disabled=2 -- true
+usage_bad "--tif_need_resched=yes" "bad --tif-need-resched 'yes'" profile --tif_need_resched=yes -- true
+usage_bad "--exclude_pid 0" "bad --exclude-pid '0'" profile --exclude_pid 0 -- true
+usage_bad "--no-bpf --exclude_pid" "--exclude-pid filters samples in the kernel: not with --no-bpf" \
 	profile --no-bpf --exclude_pid 1 -- true
-bad "hrtimer --no-bpf --prio (no ring path for it there)" \
+usage_bad "hrtimer --no-bpf --prio (no ring path for it there)" \
 	"--prio filters samples in the kernel: not with --no-bpf" hrtimer --no-bpf --prio 120 -- true
-bad "oncpu: no samples to filter" "unknown or incomplete option '--exclude_pid'" \
-	oncpu --exclude_pid 1 -- true
+usage_bad "oncpu: no interrupt flag for a slice" "oncpu --irqs-disabled: a slice ends in sched_switch" \
+	oncpu --irqs_disabled -- true
 
 # ---- without the capability: status 1, naming it ----
 if id nobody >/dev/null 2>&1; then
@@ -55,11 +47,7 @@ if id nobody >/dev/null 2>&1; then
 		grep -q -- '^perf-prof profile: --exclude-pid needs BPF: bpf(2) not permitted: .*CAP_BPF' "$T/cap.err"
 fi
 
-"$PP" profile --bpf --exclude_pid 1 -- true >/dev/null 2>"$T/probe.err" || {
-	skip "no BPF here: $(cat "$T/probe.err")"
-	done_tests
-	exit
-}
+need_bpf profile --bpf --exclude_pid 1 -- true
 
 # ---- --prio: nice 0 (prio 120) on CPU 0, nice 5 (prio 125) on CPU 1; both back ends ----
 NICE="nice -n 5 $W/pinned 2 spin@1 & $W/pinned 2 spin@0; wait"

@@ -17,16 +17,7 @@ GP=gp_sig_$sfx SL=sl_sig_$sfx
 ln -s "$W/getppid_loop" "$T/$GP"
 ln -s "$W/ts_sleep" "$T/$SL"
 
-# wait_for FILE REGEX [COUNT]: until FILE has COUNT (1) lines matching REGEX (at most 60 s)
-wait_for() {
-	local i
-	for i in $(seq 600); do
-		[ "$(grep -cE "$2" "$1" 2>/dev/null)" -ge "${3:-1}" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-monitoring() { wait_for "$1" '^perf-prof: monitoring: [0-9]+ events enabled'; }
+monitoring() { wait_lines "$1" '^perf-prof: monitoring: [0-9]+ events enabled'; }
 # wait_gone PID: until PID has exited (gone or zombie), at most 300 s; 0 if it did
 wait_gone() {
 	local i
@@ -47,10 +38,10 @@ monitoring "$T/u1.err"
 "$T/$GP" 1000 >/dev/null
 kill -USR1 "$pp"
 check "trace: SIGUSR1 gives the counts so far, on the output (issue 21)" \
-	wait_for "$T/u1.out" "^perf-prof: 1000 events so far: syscalls:sys_enter_getppid 1000$"
+	wait_lines "$T/u1.out" "^perf-prof: 1000 events so far: syscalls:sys_enter_getppid 1000$"
 kill -USR1 "$pp"
 check "trace: a second SIGUSR1 gives the same counts (nothing reset)" \
-	wait_for "$T/u1.out" "^perf-prof: 1000 events so far" 2
+	wait_lines "$T/u1.out" "^perf-prof: 1000 events so far" 2
 kill -TERM "$pp"
 wait "$pp"
 check_eq "trace: SIGTERM after SIGUSR1 exits 0" "$?" 0
@@ -63,9 +54,9 @@ spawn pp "$PP" task-state -v -S --filter "$SL" >"$T/t1.out" 2>"$T/t1.err"
 monitoring "$T/t1.err"
 "$T/$SL" 20 5 >/dev/null
 kill -USR1 "$pp"
-wait_for "$T/t1.out" '^STATE '
+wait_lines "$T/t1.out" '^STATE '
 kill -USR1 "$pp"
-wait_for "$T/t1.out" '^STATE ' 2
+wait_lines "$T/t1.out" '^STATE ' 2
 kill -TERM "$pp"
 wait "$pp"
 check_eq "task-state: SIGTERM after SIGUSR1 exits 0" "$?" 0
@@ -88,10 +79,10 @@ usage_re='^perf-prof: usage: [0-9.]+% usr [0-9.]+% sys \(of one CPU, last [0-9.]
 spawn pp "$PP" trace -v --usage-self 100 -e "syscalls:sys_enter_getppid/$filter/" \
 	>"$T/u2.out" 2>"$T/u2.err"
 monitoring "$T/u2.err"
-check "--usage-self 100: a cost line comes, on the output (issue 21)" wait_for "$T/u2.out" "$usage_re" 1
+check "--usage-self 100: a cost line comes, on the output (issue 21)" wait_lines "$T/u2.out" "$usage_re" 1
 "$T/$GP" 500 >/dev/null
 n=$(grep -cE "$usage_re" "$T/u2.out")
-check "--usage-self 100: more cost lines come" wait_for "$T/u2.out" "$usage_re" $((n + 2))
+check "--usage-self 100: more cost lines come" wait_lines "$T/u2.out" "$usage_re" $((n + 2))
 kill -USR2 "$pp"
 kill -TERM "$pp"
 wait "$pp"
@@ -158,10 +149,10 @@ spawn pp "$PP" trace -v -e "syscalls:sys_enter_getppid/$filter/" -o "$T/rot.txt"
 monitoring "$T/h.err"
 "$T/$GP" 300 >/dev/null
 kill -USR1 "$pp" # the 300 are in the file once the snapshot line is out
-wait_for "$T/rot.txt" '^perf-prof: 300 events so far'
+wait_lines "$T/rot.txt" '^perf-prof: 300 events so far'
 mv "$T/rot.txt" "$T/rot.txt.1"
 kill -HUP "$pp"
-check "-o: SIGHUP reopens the file" wait_for "$T/h.err" "^perf-prof: SIGHUP: reopened '$T/rot.txt'$"
+check "-o: SIGHUP reopens the file" wait_lines "$T/h.err" "^perf-prof: SIGHUP: reopened '$T/rot.txt'$"
 "$T/$GP" 200 >/dev/null
 kill -TERM "$pp"
 wait "$pp"
@@ -174,7 +165,7 @@ spawn pp nohup "$PP" trace -v -e "syscalls:sys_enter_getppid/$filter/" >"$T/n.ou
 monitoring "$T/n.err"
 kill -HUP "$pp"
 kill -USR1 "$pp" # still there to answer?
-check "nohup: still running after SIGHUP (answers SIGUSR1)" wait_for "$T/n.out" 'events so far'
+check "nohup: still running after SIGHUP (answers SIGUSR1)" wait_lines "$T/n.out" 'events so far'
 kill -TERM "$pp"
 wait "$pp"
 check_eq "nohup: exit 0 on SIGTERM" "$?" 0

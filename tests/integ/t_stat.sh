@@ -146,6 +146,11 @@ if [ -e /sys/bus/event_source/devices/cpu ]; then
 	"$PP" split-lock -C 0 -- sleep 0.2 >"$T/sl" 2>&1
 	check_eq "split-lock: exit status" $? 0
 	check "split-lock: a count" grep -q ' split-lock$' "$T/sl"
+	# --test: 1000 split locks taken on CPU 0 while it counts
+	"$PP" split-lock --test -C 0 -- sleep 0.2 >"$T/slt" 2>&1
+	check_eq "split-lock --test: exit status" $? 0
+	check_range "split-lock --test: CPU 0 counts its 1000" \
+		"$(awk '$NF == "split-lock" { gsub(",", "", $1); print $1; exit }' "$T/slt")" 1000 1000000000
 else
 	"$PP" hwstat -- true >/dev/null 2>"$T/hw"
 	check_eq "hwstat without a PMU: status 1" $? 1
@@ -153,11 +158,22 @@ else
 	"$PP" split-lock -- true >/dev/null 2>"$T/sl"
 	check_eq "split-lock without a PMU: status 1" $? 1
 	check_eq "split-lock without a PMU: one line saying so" "$(grep -c 'needs a hardware PMU, and this host has none' "$T/sl")" 1
+	for a in "--test" "-T 1 -g --test -C 0" "-G"; do
+		"$PP" split-lock $a -- true >/dev/null 2>"$T/sl"
+		check_eq "split-lock $a without a PMU: status 1" $? 1
+		check_eq "split-lock $a without a PMU: the same one line" "$(cat "$T/sl")" \
+			"perf-prof split-lock: needs a hardware PMU, and this host has none (no /sys/bus/event_source/devices/cpu: a VM without a virtual PMU?): split locks cannot be counted here"
+	done
 	# a group whose member cannot be opened: the whole run is refused, naming it
 	"$PP" stat -e '{cpu-clock,cycles}' -- true >/dev/null 2>"$T/gm"
 	check_eq "stat {cpu-clock,cycles} without a PMU: status 1" $? 1
 	check "stat {cpu-clock,cycles}: names the member" grep -q '^perf-prof stat: cycles: no hardware PMU on this host' "$T/gm"
 fi
+# -g without -T: a usage error on any host (the stacks are the samples')
+"$PP" split-lock -g -- true >/dev/null 2>"$T/slg"
+check_eq "split-lock -g without -T: status 2" $? 2
+check_eq "split-lock -g without -T: says why" "$(cat "$T/slg")" \
+	"perf-prof split-lock: -g: stacks are of the samples -T N takes (no -T: counts only)"
 "$PP" percpu-stat -p 1 >/dev/null 2>"$T/e5"
 check_eq "percpu-stat -p: status 2" $? 2
 done_tests

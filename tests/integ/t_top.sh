@@ -15,17 +15,6 @@
 
 G=syscalls:sys_enter_getppid
 
-# wait_for FILE REGEX [PID]: until FILE has a line matching REGEX (or PID died)
-wait_for() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 # run_three OUT ARGS...: three getppid_loop (100, 200, 300 calls) wait on fifos;
 # top (ARGS; FILTER stands for a filter on their pids) starts, then they run to
 # their end and top is stopped.  Leaves OUT, OUT.err, OUT.rc, $T/pids3.
@@ -100,20 +89,16 @@ run_three "$T/$bk.d" -e "$G/FILTER/" --only-comm
 check_eq "[$bk] --only-comm folds the three" "$(val "$T/$bk.d" getppid_loop 2)" 600
 
 # top-by sums a field, top-add another column; rows keyed by fd
-rm -f "$T/$bk.wf" "$T/$bk.w.out"
-mkfifo "$T/$bk.wf"
-exec {wfd}<>"$T/$bk.wf"
-spawn w "$W/write_n" "$T/$bk.wf" >"$T/$bk.w.out"
-wait_for "$T/$bk.w.out" '^pid=' "$w"
-wpid=$(grep -o 'pid=[0-9]*' "$T/$bk.w.out" | cut -d= -f2)
-fd=$(grep -o 'fd=[0-9]*' "$T/$bk.w.out" | cut -d= -f2)
+wl_start "$T/$bk.w" write_n
+exec {wfd}<>"$T/$bk.w.fifo"
+w=$WL wpid=$WL_PID fd=$WL_FD
 rm -f "$T/$bk.e.err" # not an earlier run's "monitoring"
 "$PP" top -v $BK -i 600000 -e "syscalls:sys_enter_write/common_pid==$wpid/key=fd/top-by=count/top-add=count>50/" \
 	>"$T/$bk.e" 2>"$T/$bk.e.err" &
 p=$!
 wait_for "$T/$bk.e.err" '^perf-prof: monitoring:' $p
 echo go >&$wfd
-wait_for "$T/$bk.w.out" '^done' "$w"
+wait_for "$T/$bk.w.wl" '^done' "$w"
 sleep 0.2
 kill -INT $p
 wait $p
@@ -156,14 +141,8 @@ else
 	check "[$bk] -v: no BPF" test "$(grep -c "BPF back end" "$T/$bk.a.err")" -eq 0
 fi
 }
-# the host's word, not ours: can a tracepoint BPF program load here?
-bpf_host() { bpftool feature probe kernel 2>/dev/null | grep -q "program_type tracepoint is available"; }
-if bpf_host; then
-	suite bpf ""
-else
-	skip "no BPF here: the BPF back end's checks"
-fi
-suite ring --no-bpf
+# on both back ends: BPF where a tracepoint BPF program loads here (the host's word)
+both_back_ends ""
 
 # on a terminal: each table clears the screen and fits its height (8 rows: the
 # header, the titles, 5 rows and "... N more"); many keys from _time
@@ -186,22 +165,7 @@ if bpf_host; then
 	check_eq "--bpf with --only-comm: status 2" $? 2
 	check_eq "--bpf with --only-comm: one line naming it" \
 		"$(grep -c -- "--bpf: --only-comm: its keys are strings" "$T/fb") $(wc -l <"$T/fb")" "1 1"
-	rm -f "$T/k.err"
-	"$PP" top -v -e "$G//" -i 100000 >/dev/null 2>"$T/k.err" &
-	k=$!
-	wait_for "$T/k.err" '^perf-prof: monitoring:' $k
-	# its programs: the prog_id of the BPF fds it holds
-	ids=$(cat /proc/$k/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
-	check "a BPF run holds its programs (bpftool sees them)" test -n "$ids"
-	kill -KILL $k
-	wait $k 2>/dev/null
-	left=0
-	for i in $(seq 50); do
-		left=$(bpftool -j prog list | jq -r '.[].id' | grep -c -x -F "$(printf '%s\n' $ids)")
-		[ "$left" -eq 0 ] && break
-		sleep 0.1
-	done
-	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
+	bpf_start "$T/k" top -e "$G//" -i 100000 && bpf_kill_leaves_nothing
 
 	# a request that falls back after its first event compiled: no program of ours
 	# stays attached (it would keep that event's samples from the ring)
@@ -220,6 +184,44 @@ if bpf_host; then
 		grep -q "^perf-prof: [0-9]* events not counted in the kernel: keys not kept: BPF map full (--bpf-entries)" "$T/full.err"
 	check_eq "full map: kept and not counted add up to every write" \
 		"$(($(awk '/^[0-9]+ +[0-9]+$/ { s += $2 } END { print s + 0 }' "$T/full") + $(sed -n 's/^perf-prof: \([0-9]*\) events not counted.*/\1/p' "$T/full.err")))" 100
+
+	# keys of threads that came and went leave the map once it is half full: 30
+	# threads one after another, each its own key, all counted in a map of 16
+	"$PP" top --bpf --bpf-entries 16 -i 100 -e syscalls:sys_enter_clock_nanosleep -- \
+		"$W/thread_churn" 30 3 >"$T/churn" 2>"$T/churn.err"
+	check_eq "churning keys: every thread's sleep counted in a map of 16, nothing said" \
+		"$(awk '$2 ~ /^churn-/ { s += $3 } END { print s + 0 }' "$T/churn") $(wc -c <"$T/churn.err")" "30 0"
+
+	# with an interval longer than the run (top's default is 1 s), the map is still
+	# read every second as the run goes (BPF_READ_MS): 30 threads over 6 s, more
+	# than a map of 16 holds at once, each its key, all counted, nothing said; the
+	# ring path counts the same (prctl: a tracepoint no other suite watches with a
+	# BPF program, which would keep the ring path's samples from it)
+	for b in --bpf --no-bpf; do
+		"$PP" top $b --bpf-entries 16 -i 10000 -e syscalls:sys_enter_prctl -- \
+			"$W/thread_churn" 30 6 >"$T/churn0$b" 2>"$T/churn0$b.err"
+		check_eq "[$b] churning keys, -i 10000: each thread's prctl, a key each, nothing said" \
+			"$(awk '$1 ~ /^[0-9]+$/ && NF >= 3 { n++; c += $NF } END { print n + 0, c + 0 }' \
+				"$T/churn0$b") $(wc -c <"$T/churn0$b.err")" "30 30 0"
+	done
+
+	# hits our program missed (another tool's BPF program running on the CPU: here
+	# bpf_nest's perf_event program calls bpf_trace_printk) are said, not silent;
+	# the ring path counts them all
+	"$PP" top --bpf -e bpf_trace:bpf_trace_printk -- "$W/bpf_nest" 200 >"$T/nest" 2>"$T/nest.err"
+	if grep -q '^nobpf' "$T/nest"; then
+		skip "bpf_nest cannot run its program: $(grep '^nobpf' "$T/nest")"
+	else
+		ran=$(awk '$1 == "ran" { print $2 }' "$T/nest")
+		check "missed hits: bpf_nest's program ran" test "${ran:-0}" -gt 0
+		check_eq "missed hits: none counted in the kernel, all said" \
+			"$(awk '$2 == "bpf_nest" { s += $3 } END { print s + 0 }' "$T/nest") $(sed -n 's/^perf-prof: \([0-9]*\) tracepoint hits (of any task) not seen: the kernel did not run our program, another BPF program was running on that CPU$/\1/p' "$T/nest.err")" \
+			"0 $ran"
+		"$PP" top --no-bpf -e bpf_trace:bpf_trace_printk -- "$W/bpf_nest" 200 >"$T/nest" 2>"$T/nest.err"
+		check_eq "missed hits: the ring path counts them" \
+			"$(awk '$2 == "bpf_nest" { s += $3 } END { print s + 0 }' "$T/nest")" \
+			"$(awk '$1 == "ran" { print $2 }' "$T/nest")"
+	fi
 
 	# both back ends count the same syscalls of a workload and its children, from its exec
 	for b in --bpf --no-bpf; do
@@ -249,6 +251,22 @@ if bpf_host; then
 	wait $k 2>/dev/null
 fi
 
+# the original's other spellings: top_by= and top_add= (the workload's writes to
+# /dev/null, fd 3, of 1..100 bytes once the fifo says go)
+rm -f "$T/sp.fifo"
+mkfifo "$T/sp.fifo"
+(sleep 0.3; echo go >"$T/sp.fifo") &
+sp=$!
+"$PP" top -e "syscalls:sys_enter_write//key=fd/top_by=count/top_add=count>50/" \
+	-- "$W/write_n" "$T/sp.fifo" >"$T/sp" 2>"$T/sp.err"
+check_eq "top_by=/top_add=: exit status" $? 0
+wait $sp
+spfd=$(sed -n 's/^pid=[0-9]* fd=\([0-9]*\)$/\1/p' "$T/sp")
+check_eq "top_by=count sums the bytes" "$(val "$T/sp" "$spfd" 2)" 5050
+check_eq "top_add=count>50 counts the big writes" "$(val "$T/sp" "$spfd" 3)" 50
+check "top_by= sorts: the 5050 row first" \
+	test "$(awk '$1 ~ /^[0-9]+$/ && NF == 3 { print $1; exit }' "$T/sp")" = "$spfd"
+
 # usage errors: status 2 and one line naming the problem
 usage() { # description expected-text ARGS...
 	local d=$1 want=$2 rc
@@ -268,6 +286,8 @@ usage "no events" "no events" -N 1
 usage "two items of one event" "is an event of an earlier -e item" \
 	-e "$G//key=common_pid/,$G//key=common_pid/top-add=1/" -N 1
 usage "a stack attribute" "takes no stacks" -e "$G//stack/" -N 1
+usage "top_by= and top-by= are one attribute" "duplicate attribute 'top-by'" \
+	-e "$G//key=common_pid/top_by=1/top-by=1/" -N 1
 gone() { local p; for p in "$@"; do ! kill -0 "$p" 2>/dev/null || return 1; done; }
 check "no workload left behind" gone $(cat "$T/allpids") "$w"
 done_tests

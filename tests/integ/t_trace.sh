@@ -52,6 +52,28 @@ check "-- cmd: every line has comm getppid_loop and pid $wpid" all_from "$T/out"
 check_eq "-- cmd: no status line on success (quiet)" "$(grep -c 'exited with status' "$T/err")" 0
 check "-- cmd: workload's own output" grep -qx "done 1000" "$T/out"
 
+# --- exec=EXPR (the original's attribute): evaluated after each event's line
+if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_lseek ]; then
+	run trace -e 'syscalls:sys_enter_lseek/fd==12345/exec=printf("exec fd=%d off=%d pid=%d\n", fd, offset, _pid)/' \
+		-- "$W/lseek_loop" 200
+	check_eq "exec=: exit status" "$rc" 0
+	check_eq "exec=: 200 event lines" "$(events syscalls:sys_enter_lseek "$T/out")" 200
+	lpid=$(awk '/^[0-9][0-9][0-9][0-9]-/ { print $4; exit }' "$T/out")
+	check_eq "exec=: printf's line after each event, with its fields and pid" \
+		"$(awk '/^[0-9][0-9][0-9][0-9]-/ { ev = 1; next } ev && /^exec / { print; ev = 0 }' "$T/out" | sort | uniq -c | awk '{ $1 = $1; print }')" \
+		"200 exec fd=12345 off=67890 pid=$lpid"
+	run trace -e 'syscalls:sys_enter_lseek/fd==12345/exec=system("echo ran %d", fd)/' -g \
+		--flame-graph "$T/ex.folded" -- "$W/lseek_loop" 5
+	check_eq "exec=system() with --flame-graph: run once per event" "$(grep -c '^ran 12345$' "$T/out")" 5
+	run trace -e 'syscalls:sys_enter_lseek//exec=nosuch+1/' -- true
+	check_eq "exec= with an unknown field: status 2" "$rc" 2
+	check "exec= with an unknown field: says which" grep -q "bad exec= on syscalls:sys_enter_lseek: expr: unknown field 'nosuch'" "$T/err"
+	run trace -e 'syscalls:sys_enter_lseek//exec/' -- true
+	check_eq "exec without an expression: status 2" "$rc" 2
+else
+	skip "exec=: no syscalls:sys_enter_lseek tracepoint"
+fi
+
 # --- -p / -t: the workload waits on a fifo until perf-prof is running
 # attach OPT: start getppid_loop 1000 --wait, monitor it with OPT PID, let it go.
 attach() {

@@ -12,16 +12,12 @@
 #include <string.h>
 
 #include "engine/session.h"
+#include "fmt_common.h"
 
 static const char fmt_sched_switch[] =
 	"name: sched_switch\n"
 	"ID: 372\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	"format:\n" FMT_COMMON_FIELDS
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -45,13 +41,7 @@ static const char fmt_sched_switch[] =
 static const char fmt_sched_wakeup[] =
 	"name: sched_wakeup\n"
 	"ID: 374\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
 	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
@@ -62,13 +52,7 @@ static const char fmt_sched_wakeup[] =
 static const char fmt_sys_enter[] =
 	"name: sys_enter\n"
 	"ID: 443\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
 	"\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0], "
@@ -77,12 +61,7 @@ static const char fmt_sys_enter[] =
 static const char fmt_inet_sock_set_state[] =
 	"name: inet_sock_set_state\n"
 	"ID: 2287\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	"format:\n" FMT_COMMON_FIELDS
 	"\tfield:const void * skaddr;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:int oldstate;\toffset:16;\tsize:4;\tsigned:1;\n"
 	"\tfield:int newstate;\toffset:20;\tsize:4;\tsigned:1;\n"
@@ -100,12 +79,7 @@ static const char fmt_inet_sock_set_state[] =
 static const char fmt_sched_process_exec[] =
 	"name: sched_process_exec\n"
 	"ID: 365\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	"format:\n" FMT_COMMON_FIELDS
 	"\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n"
@@ -116,12 +90,7 @@ static const char fmt_sched_process_exec[] =
 static const char fmt_dma_unmap_sg[] =
 	"name: dma_unmap_sg\n"
 	"ID: 429\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	"format:\n" FMT_COMMON_FIELDS
 	"\tfield:__data_loc char[] device;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:__data_loc u64[] addrs;\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\tfield:enum dma_data_direction dir;\toffset:16;\tsize:4;\tsigned:0;\n"
@@ -132,12 +101,7 @@ static const char fmt_dma_unmap_sg[] =
 static const char fmt_kvm_pvclock_update[] =
 	"name: kvm_pvclock_update\n"
 	"ID: 78\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	"format:\n" FMT_COMMON_FIELDS
 	"\tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:__u32 version;\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\tfield:__u64 tsc_timestamp;\toffset:16;\tsize:8;\tsigned:0;\n"
@@ -154,13 +118,7 @@ static const char fmt_kvm_pvclock_update[] =
 static const char fmt_oom_score_adj_update[] =
 	"name: oom_score_adj_update\n"
 	"ID: 611\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
 	"\tfield:short oom_score_adj;\toffset:28;\tsize:2;\tsigned:1;\n"
 	"\n"
@@ -170,12 +128,7 @@ static const char fmt_oom_score_adj_update[] =
 static const char fmt_kmalloc[] =
 	"name: kmalloc\n"
 	"ID: 658\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	"format:\n" FMT_COMMON_FIELDS
 	"\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:size_t bytes_req;\toffset:24;\tsize:8;\tsigned:0;\n"
@@ -189,13 +142,7 @@ static const char fmt_kmalloc[] =
 static const char fmt_sys_enter_write[] =
 	"name: sys_enter_write\n"
 	"ID: 840\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:const char * buf;\toffset:24;\tsize:8;\tsigned:0;\n"
 	"\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n"

@@ -29,6 +29,7 @@ struct synth_sample {
 	u64 nr_ips;
 	const void *raw;
 	u32 raw_size;
+	u64 addr, weight, data_src; /* PERF_SAMPLE_ADDR, WEIGHT, DATA_SRC (PEBS) */
 };
 
 static inline void synth__put(struct synth *b, const void *p, size_t n)
@@ -82,7 +83,7 @@ static inline const struct perf_event_header *synth__sample(struct synth *b, con
 	if (st & PERF_SAMPLE_TIME)
 		synth__u64(b, w->time);
 	if (st & PERF_SAMPLE_ADDR)
-		synth__u64(b, 0);
+		synth__u64(b, w->addr);
 	if (st & PERF_SAMPLE_ID)
 		synth__u64(b, session__inject_id(ev));
 	if (st & PERF_SAMPLE_STREAM_ID)
@@ -108,6 +109,10 @@ static inline const struct perf_event_header *synth__sample(struct synth *b, con
 		synth__u64(b, 0); /* abi none: no registers */
 	if (st & PERF_SAMPLE_STACK_USER)
 		synth__u64(b, 0); /* size 0: no stack */
+	if (st & PERF_SAMPLE_WEIGHT)
+		synth__u64(b, w->weight);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		synth__u64(b, w->data_src);
 	return synth__finish(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
 }
 

@@ -12,84 +12,12 @@
 #include "engine/bpf_insn.h"
 #include "report/hist.h"
 #include "report/lat_table.h"
+#include "bpf_run.h"
 #include "ut.h"
-
-/* Run @c (ALU64 and jumps only) with R1 = @v: R0 at exit, or ~0 on an unknown instruction. */
-static uint64_t run(const struct bpfb *c, uint64_t v)
-{
-	uint64_t r[11] = { 0 };
-
-	r[1] = v;
-	for (int pc = 0, steps = 0; pc < c->n && steps < 10000; pc++, steps++) {
-		const struct bpf_insn *i = &c->insn[pc];
-		uint64_t src =
-			BPF_SRC(i->code) == BPF_X ? r[i->src_reg] : (uint64_t)(int64_t)i->imm;
-		uint64_t *d = &r[i->dst_reg];
-		bool jump;
-
-		if (BPF_CLASS(i->code) == BPF_ALU64) {
-			switch (BPF_OP(i->code)) {
-			case BPF_MOV:
-				*d = src;
-				break;
-			case BPF_ADD:
-				*d += src;
-				break;
-			case BPF_SUB:
-				*d -= src;
-				break;
-			case BPF_AND:
-				*d &= src;
-				break;
-			case BPF_LSH:
-				*d <<= src & 63;
-				break;
-			case BPF_RSH:
-				*d >>= src & 63;
-				break;
-			default:
-				return ~0ull;
-			}
-			continue;
-		}
-		if (BPF_CLASS(i->code) != BPF_JMP)
-			return ~0ull;
-		switch (BPF_OP(i->code)) {
-		case BPF_EXIT:
-			return r[0];
-		case BPF_JA:
-			jump = true;
-			break;
-		case BPF_JEQ:
-			jump = *d == src;
-			break;
-		case BPF_JNE:
-			jump = *d != src;
-			break;
-		case BPF_JLT:
-			jump = *d < src;
-			break;
-		case BPF_JLE:
-			jump = *d <= src;
-			break;
-		case BPF_JGT:
-			jump = *d > src;
-			break;
-		case BPF_JGE:
-			jump = *d >= src;
-			break;
-		default:
-			return ~0ull;
-		}
-		if (jump)
-			pc += i->off;
-	}
-	return ~0ull;
-}
 
 static void check_value(const struct bpfb *c, uint64_t v)
 {
-	uint64_t idx = run(c, v);
+	uint64_t idx = bpf_run(c, v, 0);
 
 	CHECK(idx == bpf_lat__bucket(v), "v=%llu: the program's bucket %llu, C's %llu",
 	      (unsigned long long)v, (unsigned long long)idx,
@@ -181,9 +109,80 @@ static void test_merge(void)
 	lat_table__delete(t);
 }
 
+/*
+ * Preallocated per-CPU maps hold their values once per possible CPU:
+ * task-state --perins's (16384 rows, 65536 buckets: 3.7 MB on 2 CPUs)
+ * would take 235 MB on 128; they are kept within the budget there, as
+ * large as it allows, and are untouched where they fit.
+ */
+static void test_prealloc_fit(void)
+{
+	static const int cpus[] = { 1, 2, 8, 64, 128, 1024, 8192 };
+
+	for (unsigned i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		unsigned rows = 16384, buckets = 65536;
+		unsigned long long bytes;
+
+		bpf_lat__prealloc_fit(cpus[i], &rows, &buckets);
+		/* a row is 10 words (count, marked, sum, over, two min/max/tag slots) */
+		bytes = (unsigned long long)cpus[i] * (rows * 80ull + buckets * 8ull);
+		if (cpus[i] <= 8) {
+			CHECK(rows == 16384 && buckets == 65536, "%d CPUs: %u rows, %u buckets",
+			      cpus[i], rows, buckets);
+			continue;
+		}
+		CHECK(bytes <= BPF_LAT_PREALLOC_BYTES ||
+			      (rows == BPF_LAT_MIN_ROWS && buckets == BPF_LAT_MIN_BUCKETS),
+		      "%d CPUs: %llu bytes for %u rows, %u buckets", cpus[i], bytes, rows, buckets);
+		CHECK(rows >= BPF_LAT_MIN_ROWS && buckets >= BPF_LAT_MIN_BUCKETS,
+		      "%d CPUs: at least the minimum (%u, %u)", cpus[i], rows, buckets);
+		CHECK(cpus[i] > 128 || bytes > BPF_LAT_PREALLOC_BYTES * 9 / 10,
+		      "%d CPUs: the budget used (%llu bytes)", cpus[i], bytes);
+	}
+}
+
+/* --than on BPF: the count above the threshold comes from the kernel, exact, not the buckets */
+static void test_merge_than(void)
+{
+	struct lat_table *t = lat_table__new("SYSCALL", NULL, 0),
+			 *u = lat_table__new("SYSCALL", NULL, 0);
+	uint64_t vals[] = { 2000100, 2499999, 2500000, 2500001, 9186000 }, sum = 0;
+	struct hist *h = hist__new();
+	struct lat_row *r = lat_table__row(t, 1, 0, "read"), *ur = lat_table__row(u, 1, 0, "read");
+	char *buf = NULL, *want = NULL;
+	size_t len = 0, wlen = 0;
+	FILE *fp, *wp;
+
+	lat_table__set_than(t, 2500000);
+	lat_table__set_than(u, 2500000);
+	for (unsigned i = 0; i < 5; i++) {
+		hist__record_n(h, bpf_lat__bucket_lo(bpf_lat__bucket(vals[i])), 1);
+		lat_table__record(u, ur, vals[i], NULL);
+		sum += vals[i];
+	}
+	hist__set_stats(h, 5, vals[0], vals[4], sum);
+	CHECK_INT(lat_table__merge(t, r, h, 0), 0);
+	lat_row__add_over(r, 2); /* 2500001 and 9186000: the kernel's count (2500000 is not over) */
+	fp = open_memstream(&buf, &len);
+	wp = open_memstream(&want, &wlen);
+	lat_table__print(t, fp);
+	lat_table__print(u, wp);
+	fclose(fp);
+	fclose(wp);
+	CHECK(strstr(buf, "2 (40.0%)") != NULL, "the count over 2.5ms: %s", buf);
+	CHECK_STR(buf, want);
+	free(buf);
+	free(want);
+	hist__delete(h);
+	lat_table__delete(t);
+	lat_table__delete(u);
+}
+
 int main(void)
 {
 	test_buckets();
 	test_merge();
+	test_prealloc_fit();
+	test_merge_than();
 	return ut_done("bpf_lat");
 }

@@ -162,5 +162,44 @@ int main(void)
 		free(out);
 	}
 	calltree__delete(t);
+
+	/* --perins: a tree per key, keys in order, the key first on each row */
+	t = calltree__new(names, NULL);
+	CHECK(t != NULL, "new (perins)");
+	calltree__set_perins(t, "CPU");
+	calltree__entry(t, 9, 0, 0);
+	calltree__entry(t, 9, 1, 5);
+	calltree__entry(t, 3, 0, 2);
+	CHECK(calltree__oldest_open(t, 100) == 0, "the oldest open call: key 9's A at 0");
+	CHECK(calltree__exit(t, 9, 1, 7, &r) && r.depth == 1, "key 9's B in its A");
+	CHECK(calltree__exit(t, 9, 0, 10, &r) && r.delta == 10, "key 9's A");
+	CHECK(calltree__oldest_open(t, 100) == 2, "then key 3's A at 2");
+	CHECK(calltree__exit(t, 3, 0, 32, &r) && r.delta == 30, "key 3's A");
+	CHECK(calltree__oldest_open(t, 100) == 100, "none open: now");
+	out = print(t);
+	CHECK(out && !strncmp(out, "CPU ", 4), "the key column's title: %s", out ? out : "");
+	CHECK(out && strstr(out, "\n3      A ") && strstr(out, "\n9      A ") &&
+		      strstr(out, "\n9        B ") &&
+		      strstr(out, "\n3      A ") < strstr(out, "\n9      A "),
+	      "key 3's tree, then key 9's with B under A: %s", out ? out : "");
+	CHECK(out && !strstr(out, "\n3        B "), "key 3 has no B: %s", out ? out : "");
+	free(out);
+	{
+		struct stats_stamp st = { .scope = "run", .time_ns = 5, .interval_ns = 6 };
+		struct rt_json js;
+		size_t len = 0;
+		FILE *fp;
+
+		out = NULL;
+		fp = open_memstream(&out, &len);
+		calltree__emit(t, rt_json__init(&js, fp, &st));
+		fclose(fp);
+		CHECK(out && strstr(out,
+				    "\"key\":9,\"func\":\"B\",\"depth\":1,\"path\":[\"A\",\"B\"],"
+				    "\"count\":1,\"total_ns\":2,"),
+		      "--json: the row's key: %s", out ? out : "");
+		free(out);
+	}
+	calltree__delete(t);
 	return ut_done("test_calltree");
 }

@@ -251,6 +251,16 @@ static void test_profilers(void)
 	CHECK_INT(check__eval(find("trace")->needs, &c, wbuf, sizeof(wbuf)), CHECK_OK);
 	CHECK_INT(check__eval(find("task-state")->needs, &c, wbuf, sizeof(wbuf)), CHECK_OK);
 
+	/* /dev/kvm without vmx/svm: KVM emulates, no VM exit: kvm-exit degraded, and why */
+	c = full();
+	c.have[NEED_HWVIRT] = false;
+	CHECK_INT(check__eval(find("kvm-exit")->needs, &c, wbuf, sizeof(wbuf)), CHECK_DEGRADED);
+	CHECK_STR(why, "kvm:kvm_exit never fires: no vmx or svm in /proc/cpuinfo, KVM emulates "
+		       "the guest");
+	CHECK_INT(check__eval(find("trace")->needs, &c, wbuf, sizeof(wbuf)), CHECK_OK);
+	CHECK_INT(check__parse_need("hwvirt?=x", &p), 0);
+	CHECK(p.kind == NEED_HWVIRT && p.optional, "hwvirt parsed");
+
 	/* no tracefs: trace cannot run, page-faults (a software event) can */
 	c = full();
 	c.have[NEED_TRACEFS] = false;

@@ -10,6 +10,7 @@
 
 #include "engine/clockopt.h"
 #include "engine/conf.h"
+#include "tmp_tree.h"
 #include "ut.h"
 
 static const struct popt *opt_named(const char *name)
@@ -164,79 +165,48 @@ static void test_kvmclock(void)
 	}
 }
 
-static char root[64];
-
-static void put(const char *rel, const char *data, size_t len)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fwrite(data, 1, len, f);
-		fclose(f);
-	}
-}
-
-static void dir(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	mkdir(path, 0755);
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 static void test_find_guest(void)
 {
 	static const char qemu[] = "qemu-system-x86_64\0-name\0g1\0-uuid\0"
 				   "8AB13543-95FC-4A78-9056-D605A03E9033\0-m\0001024";
 	static const char tcg[] = "qemu-system-x86_64\0-uuid=11111111-2222-3333-4444-555555555555";
 	static const char other[] = "bash\0-uuid";
-	char link[256];
+	char link[PATH_MAX + 32];
 	pid_t pid;
 	int fd;
 
-	snprintf(root, sizeof(root), "/tmp/pp-clock-XXXXXX");
-	if (!mkdtemp(root)) {
+	if (tmp_tree__make("clock")) {
 		CHECK(0, "mkdtemp: %s", strerror(errno));
 		return;
 	}
-	dir("100");
-	dir("100/fd");
-	put("100/cmdline", qemu, sizeof(qemu));
-	snprintf(link, sizeof(link), "%s/100/fd/3", root);
+	tmp_tree__dir("100");
+	tmp_tree__dir("100/fd");
+	tmp_tree__write("100/cmdline", qemu, sizeof(qemu));
+	snprintf(link, sizeof(link), "%s/100/fd/3", tmp_root);
 	CHECK_INT(symlink("/dev/kvm", link), 0);
-	snprintf(link, sizeof(link), "%s/100/fd/17", root);
+	snprintf(link, sizeof(link), "%s/100/fd/17", tmp_root);
 	CHECK_INT(symlink("anon_inode:kvm-vm", link), 0);
-	dir("200");
-	dir("200/fd");
-	put("200/cmdline", tcg, sizeof(tcg));
-	dir("300");
-	put("300/cmdline", other, sizeof(other));
-	dir("self");
+	tmp_tree__dir("200");
+	tmp_tree__dir("200/fd");
+	tmp_tree__write("200/cmdline", tcg, sizeof(tcg));
+	tmp_tree__dir("300");
+	tmp_tree__write("300/cmdline", other, sizeof(other));
+	tmp_tree__dir("self");
 
-	CHECK_INT(clock__find_guest(root, "8ab13543-95fc-4a78-9056-d605a03e9033", &pid, &fd), 0);
+	CHECK_INT(clock__find_guest(tmp_root, "8ab13543-95fc-4a78-9056-d605a03e9033", &pid, &fd),
+		  0);
 	CHECK_INT(pid, 100);
 	CHECK_INT(fd, 17);
-	CHECK_INT(clock__find_guest(root, "11111111-2222-3333-4444-555555555555", &pid, &fd),
+	CHECK_INT(clock__find_guest(tmp_root, "11111111-2222-3333-4444-555555555555", &pid, &fd),
 		  -ENODEV);
 	CHECK_INT(pid, 200);
-	CHECK_INT(clock__find_guest(root, "00000000-2222-3333-4444-555555555555", &pid, &fd),
+	CHECK_INT(clock__find_guest(tmp_root, "00000000-2222-3333-4444-555555555555", &pid, &fd),
 		  -ENOENT);
 	CHECK_INT(fd, -1);
 	CHECK_INT(clock__find_guest("/nonexistent-proc", "00000000-2222-3333-4444-555555555555",
 				    &pid, &fd),
 		  -ENOENT);
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmp_tree__remove(tmp_root);
 }
 
 int main(void)

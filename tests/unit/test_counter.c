@@ -17,53 +17,13 @@
 #include "cli/options.h"
 #include "engine/features.h"
 #include "engine/perf_source.h"
+#include "fake_counter.h"
+#include "fake_sysfs.h"
 #include "profiler.h"
 #include "ut.h"
 
 /* prof/split_lock.c */
 const char *split_lock__event(const char *vendor);
-
-/* A fake counting event with @n counters (CPUs 0..n-1), each a pipe. */
-struct fake {
-	struct evsel ev;
-	struct perf_evsel src; /* its counters, where the perf source keeps them */
-	struct counter_fd cnt[4];
-	int wr[4];
-};
-
-static void fake_init(struct fake *f, const char *name, int n)
-{
-	memset(f, 0, sizeof(*f));
-	f->ev.name = (char *)name;
-	f->ev.counting = true;
-	f->ev.src = &f->src;
-	f->src.cnt = f->cnt;
-	f->src.nr_cnt = n;
-	for (int i = 0; i < n; i++) {
-		int p[2];
-
-		if (pipe(p))
-			abort();
-		f->cnt[i] = (struct counter_fd){ .fd = p[0], .cpu = i, .tid = -1 };
-		f->wr[i] = p[1];
-	}
-}
-
-static void put(struct fake *f, int i, u64 val, u64 ena, u64 run)
-{
-	u64 w[3] = { val, ena, run };
-
-	if (write(f->wr[i], w, sizeof(w)) != sizeof(w))
-		abort();
-}
-
-static void fake_close(struct fake *f)
-{
-	for (int i = 0; i < f->src.nr_cnt; i++) {
-		close(f->cnt[i].fd);
-		close(f->wr[i]);
-	}
-}
 
 static struct ctr_set two_counters(struct fake *a, struct fake *b)
 {
@@ -80,21 +40,9 @@ static struct ctr_set two_counters(struct fake *a, struct fake *b)
 static struct ctr_set fake_set(struct fake *f, int n, const u32 *type, const u64 *config,
 			       const char *const *name)
 {
-	struct ctr_set cs = { 0 };
-
-	cs.c = calloc(n, sizeof(*cs.c));
-	cs.nr = n;
-	for (int k = 0; k < n; k++) {
-		bool clock = type[k] == PERF_TYPE_SOFTWARE && config[k] <= PERF_COUNT_SW_TASK_CLOCK;
-
-		fake_init(&f[k], name[k], 1);
-		f[k].ev.attr.type = type[k];
-		f[k].ev.attr.config = config[k];
-		cs.c[k] = (struct ctr){ .ev = &f[k].ev, .scale = clock ? 1e-6 : 1.0 };
-		snprintf(cs.c[k].unit, sizeof(cs.c[k].unit), "%s", clock ? "msec" : "");
-		snprintf(cs.c[k].name, sizeof(cs.c[k].name), "%s", name[k]);
-	}
-	return cs;
+	for (int k = 0; k < n; k++)
+		fake_init(&f[k], name[k], 1, type[k], config[k]);
+	return set_of(f, n);
 }
 
 /* perf stat's "#" column: CPUs utilized, GHz, IPC, branch misses, rates per task-clock second. */
@@ -183,36 +131,6 @@ static void test_metrics(void)
 	ctr_set__free(&cs);
 }
 
-/* A fake sysfs with an uncore PMU whose cpumask is CPU 1 (of this host's 2). */
-static char root[PATH_MAX];
-
-static void put_file(const char *rel, const char *text)
-{
-	char path[PATH_MAX * 2], *p;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s", root, rel);
-	for (p = path + strlen(root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	fp = fopen(path, "w");
-	if (fp) {
-		fputs(text, fp);
-		fclose(fp);
-	}
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 struct run {
 	struct session *s;
 	struct opt_set opts;
@@ -271,23 +189,21 @@ static struct evsel *first_counter(struct session *s)
  */
 static void test_uncore(void)
 {
-	char sys[PATH_MAX + 8], args[128];
+	char args[128];
 	const char *msg;
 	struct evsel *ev;
 	struct run r;
 
-	snprintf(root, sizeof(root), "/tmp/pp-counter-XXXXXX");
-	if (!mkdtemp(root)) {
+	/* a fake sysfs with an uncore PMU whose cpumask is CPU 1 (of this host's 2) */
+	if (fake_sysfs__make("counter")) {
 		CHECK(0, "mkdtemp");
 		return;
 	}
-	put_file("uncore_imc_0/type", "17\n");
-	put_file("uncore_imc_0/format/event", "config:0-7\n");
-	put_file("uncore_imc_0/format/umask", "config:8-15\n");
-	put_file("uncore_imc_0/events/cas_count_read", "event=0x04,umask=0x03\n");
-	put_file("uncore_imc_0/cpumask", "1\n");
-	snprintf(sys, sizeof(sys), "%s/sys", root);
-	features__set_roots(sys, NULL);
+	fake_sysfs__put("uncore_imc_0/type", "17\n");
+	fake_sysfs__put("uncore_imc_0/format/event", "config:0-7\n");
+	fake_sysfs__put("uncore_imc_0/format/umask", "config:8-15\n");
+	fake_sysfs__put("uncore_imc_0/events/cas_count_read", "event=0x04,umask=0x03\n");
+	fake_sysfs__put("uncore_imc_0/cpumask", "1\n");
 
 	stat_start(&r, "-e uncore_imc_0/cas_count_read/,cs");
 	CHECK_INT(r.init, 0);
@@ -314,8 +230,7 @@ static void test_uncore(void)
 	CHECK(r.s && session__err_is_usage(r.s), "a usage error");
 	stat_end(&r);
 
-	features__set_roots(NULL, NULL);
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fake_sysfs__remove();
 }
 
 int main(void)
@@ -354,8 +269,8 @@ int main(void)
 	CHECK_STR(ctr__fmt(2000.4, false, buf, sizeof(buf)), "2,000");
 
 	/* a set: cycles on 2 CPUs multiplexed differently, cpu-clock in ns shown in ms */
-	fake_init(&a, "cycles", 2);
-	fake_init(&b, "cpu-clock", 2);
+	fake_init(&a, "cycles", 2, 0, 0);
+	fake_init(&b, "cpu-clock", 2, 0, 0);
 	cs = two_counters(&a, &b);
 	/* interval 1: CPU0 ran half the time, CPU1 all of it */
 	put(&a, 0, 1000, 100, 50);
@@ -417,8 +332,8 @@ int main(void)
 	ctr_set__free(&cs);
 
 	/* hwstat's IPC on synthesized counts: instructions / cycles, per CPU and in total */
-	fake_init(&a, "cycles", 2);
-	fake_init(&b, "instructions", 2);
+	fake_init(&a, "cycles", 2, 0, 0);
+	fake_init(&b, "instructions", 2, 0, 0);
 	cs = two_counters(&a, &b);
 	cs.c[1].scale = 1.0;
 	cs.c[1].unit[0] = 0;

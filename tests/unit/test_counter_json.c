@@ -19,72 +19,14 @@
 #include "analysis/counting/counters.h"
 #include "engine/features.h"
 #include "engine/perf_source.h"
+#include "fake_counter.h"
+#include "fake_sysfs.h"
 #include "synth_run.h"
 #include "util/json.h"
 #include "ut.h"
 
 /* prof/split_lock.c */
 const char *split_lock__event(const char *vendor);
-
-struct fake {
-	struct evsel ev;
-	struct perf_evsel src; /* its counters, where the perf source keeps them */
-	struct counter_fd cnt[2];
-	int wr[2];
-};
-
-static void fake_init(struct fake *f, const char *name, int n, u32 type, u64 config)
-{
-	memset(f, 0, sizeof(*f));
-	f->ev.name = (char *)name;
-	f->ev.counting = true;
-	f->ev.src = &f->src;
-	f->src.cnt = f->cnt;
-	f->src.nr_cnt = n;
-	f->ev.attr.type = type;
-	f->ev.attr.config = config;
-	for (int i = 0; i < n; i++) {
-		int p[2];
-
-		if (pipe(p))
-			abort();
-		f->cnt[i] = (struct counter_fd){ .fd = p[0], .cpu = i, .tid = -1 };
-		f->wr[i] = p[1];
-	}
-}
-
-static void put(struct fake *f, int i, u64 val, u64 ena, u64 run)
-{
-	u64 w[3] = { val, ena, run };
-
-	if (write(f->wr[i], w, sizeof(w)) != sizeof(w))
-		abort();
-}
-
-static void fake_close(struct fake *f)
-{
-	for (int i = 0; i < f->src.nr_cnt; i++) {
-		close(f->cnt[i].fd);
-		close(f->wr[i]);
-	}
-}
-
-static struct ctr_set set_of(struct fake *f, int n)
-{
-	struct ctr_set cs = { 0 };
-
-	cs.c = calloc(n, sizeof(*cs.c));
-	cs.nr = n;
-	for (int k = 0; k < n; k++) {
-		bool clock = f[k].ev.attr.type == PERF_TYPE_SOFTWARE &&
-			     f[k].ev.attr.config <= PERF_COUNT_SW_TASK_CLOCK;
-
-		cs.c[k] = (struct ctr){ .ev = &f[k].ev, .scale = clock ? 1e-6 : 1.0 };
-		snprintf(cs.c[k].unit, sizeof(cs.c[k].unit), "%s", clock ? "msec" : "");
-		snprintf(cs.c[k].name, sizeof(cs.c[k].name), "%s", f[k].ev.name);
-	}
-	return cs;
-}
 
 static char *text;
 static size_t len;
@@ -267,37 +209,10 @@ static void sample(struct synth_run *r, struct evsel *ev, u32 pid, u32 tid, u32 
 	session__inject(r->s, synth__finish(&r->b, PERF_RECORD_SAMPLE, misc), cpu);
 }
 
-static char root[PATH_MAX];
-
-static void put_file(const char *rel, const char *body)
-{
-	char path[PATH_MAX * 2], *p;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s", root, rel);
-	for (p = path + strlen(root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	fp = fopen(path, "w");
-	if (fp) {
-		fputs(body, fp);
-		fclose(fp);
-	}
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 /* split-lock -T 1000: each sample an event record, with its task and ip. */
 static void test_split_lock_event(void)
 {
-	char sys[PATH_MAX + 8], want[256];
+	char want[256];
 	const char *vendor_ev;
 	struct evsel *ev = NULL;
 	struct synth_run r;
@@ -315,17 +230,14 @@ static void test_split_lock_event(void)
 		       vendor);
 		return;
 	}
-	snprintf(root, sizeof(root), "/tmp/pp-counter-json-XXXXXX");
-	if (!mkdtemp(root)) {
+	if (fake_sysfs__make("counter-json")) {
 		CHECK(0, "mkdtemp");
 		return;
 	}
-	put_file("cpu/type", "4\n");
-	put_file("cpu/format/event", "config:0-7\n");
-	put_file("cpu/format/umask", "config:8-15\n");
-	put_file("cpu/events/cpu-cycles", "event=0x3c\n");
-	snprintf(sys, sizeof(sys), "%s/sys", root);
-	features__set_roots(sys, NULL);
+	fake_sysfs__put("cpu/type", "4\n");
+	fake_sysfs__put("cpu/format/event", "config:0-7\n");
+	fake_sysfs__put("cpu/format/umask", "config:8-15\n");
+	fake_sysfs__put("cpu/events/cpu-cycles", "event=0x3c\n");
 	if (start(&r, "split-lock", "-T 1000 -C 0,1") || r.init_err) {
 		CHECK(0, "start split-lock on an injected session (%d): %s", r.init_err,
 		      r.s ? session__strerror(r.s) : "");
@@ -348,8 +260,7 @@ static void test_split_lock_event(void)
 	}
 out:
 	synth_run__cleanup(&r);
-	features__set_roots(NULL, NULL);
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fake_sysfs__remove();
 }
 
 #define MS 1000000ULL

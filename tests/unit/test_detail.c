@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_common.h"
 #include "synth_run.h"
 #include "ut.h"
 
@@ -19,17 +20,11 @@
 #define MS 1000000ULL
 #define T0 (5000 * MS)
 
-#define FMT(name, id)                                                                  \
-	"name: " name "\n"                                                             \
-	"ID: " id "\n"                                                                 \
-	"format:\n"                                                                    \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                     \
-	"\n"                                                                           \
-	"\tfield:unsigned long n;\toffset:8;\tsize:8;\tsigned:0;\n"                    \
-	"\n"                                                                           \
+#define FMT(name, id)                                                                             \
+	"name: " name "\n"                                                                        \
+	"ID: " id "\n"                                                                            \
+	"format:\n" FMT_COMMON_FIELDS "\tfield:unsigned long n;\toffset:8;\tsize:8;\tsigned:0;\n" \
+	"\n"                                                                                      \
 	"print fmt: \"n=%lu\", REC->n\n"
 
 static const struct synth_fmt fmts[] = { { "t", FMT("begin", "9001") },

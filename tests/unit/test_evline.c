@@ -13,30 +13,24 @@
 #include <time.h>
 
 #include "engine/session_int.h"
+#include "fmt_common.h"
 #include "synth_run.h"
 #include "ut.h"
 
 #define US 1000ULL
 #define T0 1000000000ULL
 
-#define COMMON_FIELDS                                                                  \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                     \
-	"\n"
-
 static const char fmt_entry[] =
 	"name: local_timer_entry\n"
 	"ID: 165\n"
-	"format:\n" COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"vector=%d\", REC->vector\n";
 
 static const char fmt_exit[] =
 	"name: local_timer_exit\n"
 	"ID: 164\n"
-	"format:\n" COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"vector=%d\", REC->vector\n";
 

@@ -627,7 +627,7 @@ int main(void)
 	test_mods();
 	test_tracepoint();
 	make_fake_sysfs();
-	snprintf(made, sizeof(made), "%s", fake_sysfs_root);
+	snprintf(made, sizeof(made), "%s", tmp_root);
 	test_pmu_fake();
 	test_list();
 	fake_sysfs__remove();

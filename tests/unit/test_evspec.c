@@ -223,6 +223,18 @@ static void test_attrs(void)
 	CHECK(evspec__attr(&specs[0], "stack") == NULL, "known attrs are fields");
 	CHECK(evspec__attr(NULL, "key") == NULL, "NULL spec");
 
+	/* the original's top_by= and top_add= are top-by= and top-add= */
+	if (parse("a:b//top_by=x/top_add=y/top_byz=1/"))
+		return;
+	CHECK_INT(specs[0].nr_attrs, 3);
+	CHECK_STR(specs[0].attrs[0].key, "top-by");
+	CHECK_STR(specs[0].attrs[0].value, "x");
+	CHECK_STR(specs[0].attrs[1].key, "top-add");
+	CHECK_STR(evspec__attr(&specs[0], "top-add"), "y");
+	CHECK_STR(specs[0].attrs[2].key, "top_byz");
+	bad("a:b//top-by=x/top_by=y/", 14, "duplicate attribute 'top-by'");
+	bad("a:b//top_add=x/top-add=y/", 15, "duplicate attribute 'top-add'");
+
 	/* bare keys; whitespace around keys, values and '=' is trimmed */
 	if (parse("a:b//ptr/ untraced / k = v w /stack"))
 		return;

@@ -16,56 +16,9 @@
 #include "engine/session_int.h"
 #include "expr/expr.h"
 #include "expr_formats.h"
+#include "expr_run.h"
 #include "sym/ksyms.h"
 #include "ut.h"
-
-static struct evsel evs[NR_EV_FORMATS];
-static struct expr_ctx ctx;
-static char sbuf[256];
-
-/* Compile @text on event @ev, evaluate it on ctx; a string result is copied to sbuf. */
-static bool run(int ev, const char *text, struct expr_value *v, int *faults)
-{
-	char err[256];
-	struct expr *e = expr__compile(text, &evs[ev], err, sizeof(err));
-
-	memset(v, 0, sizeof(*v));
-	*faults = -1;
-	if (!e) {
-		printf("# compile '%s': %s\n", text, err);
-		return false;
-	}
-	*faults = expr__eval(e, &ctx, v);
-	if (v->kind == EXPR_STR) {
-		int n = v->len < (int)sizeof(sbuf) - 1 ? v->len : (int)sizeof(sbuf) - 1;
-
-		memcpy(sbuf, v->str, n);
-		sbuf[n] = '\0';
-		v->str = sbuf;
-	}
-	expr__free(e);
-	return true;
-}
-
-#define CHECK_IF(ev, text, want, nf)                                                           \
-	do {                                                                                   \
-		struct expr_value v_;                                                          \
-		int f_;                                                                        \
-		bool ok_ = run(ev, text, &v_, &f_);                                            \
-		CHECK(ok_ &&v_.kind == EXPR_INT && v_.u == (u64)(want) && f_ == (nf),          \
-		      "%s = %lld (0x%llx), %d faults; want %lld, %d faults", text,             \
-		      (long long)v_.u, (unsigned long long)v_.u, f_, (long long)(want), (nf)); \
-	} while (0)
-#define CHECK_I(ev, text, want) CHECK_IF(ev, text, want, 0)
-
-#define CHECK_S(ev, text, want)                                                               \
-	do {                                                                                  \
-		struct expr_value v_;                                                         \
-		int f_;                                                                       \
-		bool ok_ = run(ev, text, &v_, &f_);                                           \
-		CHECK(ok_ &&v_.kind == EXPR_STR && !strcmp(v_.str, want) && !f_,              \
-		      "%s = '%s' (%d faults), want '%s'", text, ok_ ? v_.str : "", f_, want); \
-	} while (0)
 
 /* the sign the result prints with */
 #define CHECK_SIGNED(ev, text, want)                                                         \
@@ -74,39 +27,6 @@ static bool run(int ev, const char *text, struct expr_value *v, int *faults)
 		int f_;                                                                      \
 		CHECK(run(ev, text, &v_, &f_) && v_.is_signed == (want), "%s signed", text); \
 	} while (0)
-
-static void put(unsigned char *raw, int off, const void *p, size_t n)
-{
-	memcpy(raw + off, p, n);
-}
-#define PUT(raw, off, type, val)                  \
-	do {                                      \
-		type v__ = (type)(val);           \
-		put(raw, off, &v__, sizeof(v__)); \
-	} while (0)
-
-/* sched_switch: bash (1234, prio 120, D) -> swapper/1 (0) */
-static unsigned char sw_raw[64];
-static struct sample sw_smp = { .raw = sw_raw,
-				.raw_size = sizeof(sw_raw),
-				.cpu = 1,
-				.pid = 1234,
-				.tid = 1235,
-				.time = 123456789,
-				.period = 1 };
-
-static void build_switch(void)
-{
-	PUT(sw_raw, 0, uint16_t, 372);
-	PUT(sw_raw, 4, int32_t, 1234);
-	put(sw_raw, 8, "bash", 5);
-	PUT(sw_raw, 24, int32_t, 1234);
-	PUT(sw_raw, 28, int32_t, 120);
-	PUT(sw_raw, 32, int64_t, 2);
-	put(sw_raw, 40, "swapper/1", 10);
-	PUT(sw_raw, 56, int32_t, 0);
-	PUT(sw_raw, 60, int32_t, 120);
-}
 
 static void test_operators(void)
 {

@@ -26,9 +26,11 @@
 #include <unistd.h>
 
 #include "engine/bpf_insn.h"
+#include "engine/kvm_reasons.h"
 #include "engine/session.h"
 #include "expr/expr.h"
 #include "expr_formats.h"
+#include "fmt_common.h"
 #include "ut.h"
 
 enum { TP_WRITE, TP_ENTER, TP_RENAME, NR_TP };
@@ -210,6 +212,26 @@ static struct expr *compile(int t, const char *text, const struct evsel *ev)
 	return e;
 }
 
+/* kvm-exit's row and mark on an overlay: what kvm_reasons__label says too (NULL: no such check) */
+struct kvm_want {
+	int isa_off,
+		rip_off; /* the overlay's isa (0: none, VMX) and guest_rip; exit_reason at 16 */
+	bool mark;	 /* the mark (rip >> 63), else the row's label */
+};
+static const struct kvm_want *kvm_want;
+
+static u64 kvm_wanted(const unsigned char *raw)
+{
+	u32 isa = KVM_ISA_VMX, reason;
+	u64 rip;
+
+	if (kvm_want->isa_off)
+		memcpy(&isa, raw + kvm_want->isa_off, 4);
+	memcpy(&reason, raw + 16, 4);
+	memcpy(&rip, raw + kvm_want->rip_off, 8);
+	return kvm_want->mark ? rip >> 63 : kvm_reasons__label(isa, reason);
+}
+
 static void differ(int t, const char *text, int idx, const struct evsel *ev)
 {
 	struct expr *e = compile(t, text, ev);
@@ -262,6 +284,10 @@ static void differ(int t, const char *text, int idx, const struct evsel *ev)
 		      "%s set %d: bpf %lld (0x%llx), eval %lld (0x%llx)", text, k,
 		      (long long)val[0], (unsigned long long)val[0], (long long)v.u,
 		      (unsigned long long)v.u);
+		if (kvm_want)
+			CHECK(v.u == kvm_wanted(raw),
+			      "%s set %d: 0x%llx, kvm_reasons__label 0x%llx", text, k,
+			      (unsigned long long)v.u, (unsigned long long)kvm_wanted(raw));
 	}
 	nr_diff++;
 	if (pfd >= 0)
@@ -496,13 +522,7 @@ static const char *const rename_exprs[] = {
 static const char overlay_fmt[] =
 	"name: write_overlay\n"
 	"ID: 99999\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:char b17;\toffset:17;\tsize:1;\tsigned:1;\n"
 	"\tfield:unsigned char ub23;\toffset:23;\tsize:1;\tsigned:0;\n"
 	"\tfield:short h17;\toffset:17;\tsize:2;\tsigned:1;\n"
@@ -554,6 +574,32 @@ static const char *const overlay_exprs[] = {
 	"F:s8 == bash && h17 < 0",
 	"s13 == \"\\xff\\xff\\xff\"",
 };
+
+/*
+ * raw_syscalls:sys_enter's record seen as kvm:kvm_exit's (args[0..2] at
+ * 16, 24, 32, which the test chooses): exit_reason in args[0] (0xffffffff
+ * in set 3: VMX's flags above bit 15), the isa in args[1] (1, VMX, in set
+ * 3) or args[2] (2, SVM, in set 3), guest_rip in the other (bit 63 set in
+ * set 0).  kvm-exit's row and mark (engine/kvm_reasons.h) in the kernel
+ * are what eval and kvm_reasons__label give.
+ */
+#define KVM_OVERLAY(NAME, ISA, RIP)                                               \
+	"name: " NAME "\n"                                                        \
+	"ID: 99998\n"                                                             \
+	"format:\n" FMT_COMMON_FIELDS                                             \
+	"\tfield:unsigned int exit_reason;\toffset:16;\tsize:4;\tsigned:0;\n"     \
+	"\tfield:unsigned long guest_rip;\toffset:" RIP ";\tsize:8;\tsigned:0;\n" \
+	"\tfield:u32 isa;\toffset:" ISA ";\tsize:4;\tsigned:0;\n"                 \
+	"\n"                                                                      \
+	"print fmt: \"%u\", REC->exit_reason\n"
+static const char *const kvm_fmt[2] = { KVM_OVERLAY("kvm_vmx", "24", "32"),
+					KVM_OVERLAY("kvm_svm", "32", "24") };
+/* per overlay: the row, the row without isa (older kernels: VMX), the mark */
+static const struct kvm_want kvm_wants[2][3] = {
+	{ { 24, 32, false }, { 0, 32, false }, { 24, 32, true } },
+	{ { 32, 24, false }, { 0, 24, false }, { 32, 24, true } },
+};
+static struct evsel kvm_ev[2];
 
 static const char *const write_refused[] = {
 	"_time",
@@ -755,6 +801,23 @@ int main(int argc, char **argv)
 	prctl(PR_SET_NAME, oldname);
 	for (size_t i = 0; i < sizeof(overlay_exprs) / sizeof(overlay_exprs[0]); i++)
 		differ(TP_WRITE, overlay_exprs[i], (int)i, &overlay);
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "kvm_svm" : "kvm_vmx";
+
+		if (tep_parse_event(tep, kvm_fmt[i], strlen(kvm_fmt[i]), "test") !=
+			    TEP_ERRNO__SUCCESS ||
+		    !(kvm_ev[i].tp = tep_find_event_by_name(tep, "test", name))) {
+			CHECK(0, "the %s overlay parses", name);
+			continue;
+		}
+		kvm_want = &kvm_wants[i][0];
+		differ(TP_ENTER, KVM_LABEL_EXPR, 0, &kvm_ev[i]);
+		kvm_want = &kvm_wants[i][1];
+		differ(TP_ENTER, KVM_LABEL_EXPR_VMX, 1, &kvm_ev[i]);
+		kvm_want = &kvm_wants[i][2];
+		differ(TP_ENTER, KVM_MARK_EXPR, 0, &kvm_ev[i]);
+		kvm_want = NULL;
+	}
 	for (int i = 0; i < NR_TP; i++)
 		if (anchors[i] >= 0)
 			close(anchors[i]);

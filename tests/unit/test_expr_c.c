@@ -16,81 +16,8 @@
 #include "engine/session.h"
 #include "expr/expr.h"
 #include "expr_formats.h"
+#include "expr_run.h"
 #include "ut.h"
-
-static struct evsel evs[NR_EV_FORMATS];
-static struct expr_ctx ctx;
-static char sbuf[256];
-
-static bool run(int ev, const char *text, struct expr_value *v, int *faults)
-{
-	char err[256];
-	struct expr *e = expr__compile(text, &evs[ev], err, sizeof(err));
-
-	memset(v, 0, sizeof(*v));
-	*faults = -1;
-	if (!e) {
-		printf("# compile '%s': %s\n", text, err);
-		return false;
-	}
-	*faults = expr__eval(e, &ctx, v);
-	if (v->kind == EXPR_STR) {
-		int n = v->len < (int)sizeof(sbuf) - 1 ? v->len : (int)sizeof(sbuf) - 1;
-
-		memcpy(sbuf, v->str, n);
-		sbuf[n] = '\0';
-		v->str = sbuf;
-	}
-	expr__free(e);
-	return true;
-}
-
-#define CHECK_IF(ev, text, want, nf)                                                           \
-	do {                                                                                   \
-		struct expr_value v_;                                                          \
-		int f_;                                                                        \
-		bool ok_ = run(ev, text, &v_, &f_);                                            \
-		CHECK(ok_ &&v_.kind == EXPR_INT && v_.u == (u64)(want) && f_ == (nf),          \
-		      "%s = %lld (0x%llx), %d faults; want %lld, %d faults", text,             \
-		      (long long)v_.u, (unsigned long long)v_.u, f_, (long long)(want), (nf)); \
-	} while (0)
-#define CHECK_I(ev, text, want) CHECK_IF(ev, text, want, 0)
-#define CHECK_S(ev, text, want)                                                               \
-	do {                                                                                  \
-		struct expr_value v_;                                                         \
-		int f_;                                                                       \
-		bool ok_ = run(ev, text, &v_, &f_);                                           \
-		CHECK(ok_ &&v_.kind == EXPR_STR && !strcmp(v_.str, want) && !f_,              \
-		      "%s = '%s' (%d faults), want '%s'", text, ok_ ? v_.str : "", f_, want); \
-	} while (0)
-
-/* sched_switch: bash (1234, prio 120, D) -> swapper/1 (0, 120) */
-static unsigned char sw_raw[64];
-static struct sample sw = {
-	.raw = sw_raw, .raw_size = sizeof(sw_raw), .cpu = 1, .pid = 1234, .tid = 1235
-};
-
-static void put(int off, const void *p, size_t n)
-{
-	memcpy(sw_raw + off, p, n);
-}
-
-static void build_switch(void)
-{
-	uint16_t type = 372;
-	int32_t pid = 1234, prio = 120, nprio = 120, npid = 0;
-	int64_t state = 2;
-
-	put(0, &type, 2);
-	put(4, &pid, 4);
-	put(8, "bash", 5);
-	put(24, &pid, 4);
-	put(28, &prio, 4);
-	put(32, &state, 8);
-	put(40, "swapper/1", 10);
-	put(56, &npid, 4);
-	put(60, &nprio, 4);
-}
 
 static void test_pointers(void)
 {
@@ -99,7 +26,7 @@ static void test_pointers(void)
 	struct sample rs = { .raw = rraw, .raw_size = sizeof(rraw) };
 	const u64 args[6] = { 3, 0x100000002ULL, 100, 0, 0, ~0ULL };
 
-	ctx.smp = &sw;
+	ctx.smp = &sw_smp;
 	CHECK_I(S, "*(unsigned int *)&prev_pid == prev_pid", 1);
 	CHECK_I(S, "*(unsigned int *)&common_pid", 1234);
 	CHECK_I(S, "*(u8 *)&prev_pid", 1234 & 0xff);
@@ -144,7 +71,7 @@ static void test_types(void)
 {
 	int S = EV_SCHED_SWITCH;
 
-	ctx.smp = &sw;
+	ctx.smp = &sw_smp;
 	CHECK_I(S, "sizeof(char)", 1);
 	CHECK_I(S, "sizeof(short)", 2);
 	CHECK_I(S, "sizeof(int)", 4);
@@ -192,7 +119,7 @@ static void test_side_effects(void)
 	int S = EV_SCHED_SWITCH;
 	char b[256];
 
-	ctx.smp = &sw;
+	ctx.smp = &sw_smp;
 	/* a variable of the expression keeps its value from one event to the next */
 	CHECK_STR(series(S, "n++", 3, b, sizeof(b)), "0 1 2");
 	CHECK_STR(series(S, "++n", 3, b, sizeof(b)), "1 2 3");
@@ -251,7 +178,7 @@ static void check_printf(const char *text, const char *want, int line)
 
 static void test_printf(void)
 {
-	ctx.smp = &sw;
+	ctx.smp = &sw_smp;
 	check_printf("printf(\"%d|%5s|%-3d|%x|%c|%%|%lu\\n\", prev_pid, prev_comm, 7, 255, 'A', "
 		     "(unsigned long)-1)",
 		     "1234| bash|7  |ff|A|%|18446744073709551615\n", __LINE__);
@@ -282,7 +209,7 @@ static void test_system(void)
 	if (fd < 0)
 		return;
 	close(fd);
-	ctx.smp = &sw;
+	ctx.smp = &sw_smp;
 	snprintf(text, sizeof(text), "system(\"echo %%d %%s >> %s\", prev_pid, prev_comm)", path);
 	e = expr__compile(text, &evs[EV_SCHED_SWITCH], err, sizeof(err));
 	CHECK(e, "%s", err);
@@ -312,7 +239,7 @@ static void test_functions(void)
 	int S = EV_SCHED_SWITCH;
 	const struct kvm_reasons *kr = kvm_reasons__host();
 
-	ctx.smp = &sw;
+	ctx.smp = &sw_smp;
 	CHECK_I(S, "prev_comm ~ \"[^x]ash\"", 1);
 	CHECK_I(S, "prev_comm ~ \"[^b]ash\"", 0);
 	CHECK_I(S, "prev_comm ~ \"[!b]ash\"", 0);

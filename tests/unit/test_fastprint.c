@@ -18,6 +18,7 @@
 
 #include "engine/fastprint.h"
 #include "engine/tp.h"
+#include "fmt_common.h"
 #include "ut.h"
 
 #define RECS_PER_EVENT 100
@@ -284,12 +285,7 @@ static void test_host(void)
 
 /* Fields of the hand-written events; the print formats below use them all. */
 static const char synth_fields[] =
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\tfield:long c;\toffset:16;\tsize:8;\tsigned:1;\n"
 	"\tfield:unsigned long d;\toffset:24;\tsize:8;\tsigned:0;\n"

@@ -12,47 +12,18 @@
 #include <unistd.h>
 
 #include "engine/features.h"
+#include "tmp_tree.h"
 #include "ut.h"
-
-static char root[PATH_MAX];
-
-static void mkpath(const char *rel)
-{
-	char path[PATH_MAX * 2], *p;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (p = path + strlen(root) + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	}
-	mkdir(path, 0755);
-}
-
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_MAX * 2];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	fp = fopen(path, "w");
-	if (!fp)
-		return;
-	fputs(text, fp);
-	fclose(fp);
-}
 
 static void pmu(const char *name, int type)
 {
 	char rel[256], num[16];
 
 	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s", name);
-	mkpath(rel);
+	tmp_tree__dir(rel);
 	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/type", name);
 	snprintf(num, sizeof(num), "%d\n", type);
-	put(rel, num);
+	tmp_tree__put(rel, num);
 }
 
 /* Point the module at the fake tree; this also drops its cache. */
@@ -60,14 +31,14 @@ static void use_fake_roots(void)
 {
 	char s[PATH_MAX + 8], p[PATH_MAX + 8];
 
-	snprintf(s, sizeof(s), "%s/sys", root);
-	snprintf(p, sizeof(p), "%s/proc", root);
+	snprintf(s, sizeof(s), "%s/sys", tmp_root);
+	snprintf(p, sizeof(p), "%s/proc", tmp_root);
 	features__set_roots(s, p);
 }
 
 static void set_mounts(const char *text)
 {
-	put("proc/mounts", text);
+	tmp_tree__put("proc/mounts", text);
 	use_fake_roots();
 }
 
@@ -80,10 +51,10 @@ static void test_bare_vm(void)
 	pmu("tracepoint", 2);
 	pmu("uprobe", 8);
 	pmu("breakpoint", 5);
-	mkpath("tracing/events/sched/sched_switch");
-	put("tracing/uprobe_events", "");
-	mkpath("proc/sys/kernel");
-	put("proc/sys/kernel/perf_event_paranoid", "2\n");
+	tmp_tree__dir("tracing/events/sched/sched_switch");
+	tmp_tree__put("tracing/uprobe_events", "");
+	tmp_tree__dir("proc/sys/kernel");
+	tmp_tree__put("proc/sys/kernel/perf_event_paranoid", "2\n");
 
 	/* Not mounted: only sysfs and proc, and an unrelated tmpfs. */
 	set_mounts("sysfs /sys sysfs rw 0 0\nproc /proc proc rw 0 0\n"
@@ -97,13 +68,13 @@ static void test_bare_vm(void)
 	CHECK_INT(features__uprobes(), PROBE_PMU);
 
 	snprintf(mounts, sizeof(mounts),
-		 "proc /proc proc rw 0 0\nnodev %s/tracing tracefs rw 0 0\n", root);
+		 "proc /proc proc rw 0 0\nnodev %s/tracing tracefs rw 0 0\n", tmp_root);
 	set_mounts(mounts);
 	{
 		char want[PATH_MAX + 16];
 		const char *dir = features__tracefs_dir();
 
-		snprintf(want, sizeof(want), "%s/tracing", root);
+		snprintf(want, sizeof(want), "%s/tracing", tmp_root);
 		const char *w = want;
 		CHECK_STR(dir, w);
 		/* Cached: same pointer on the second call. */
@@ -139,15 +110,15 @@ static void test_full_host(void)
 	/* A bare-metal host: hybrid CPU PMU, kprobes via tracefs and PMU. */
 	pmu("cpu_core", 4);
 	pmu("kprobe", 6);
-	put("tracing/kprobe_events", "");
-	put("sys/bus/event_source/devices/kprobe/type", "garbage");
+	tmp_tree__put("tracing/kprobe_events", "");
+	tmp_tree__put("sys/bus/event_source/devices/kprobe/type", "garbage");
 	/* Two tracefs mounts: the standard path wins, whatever the order. */
 	snprintf(mounts, sizeof(mounts),
 		 "nodev %s/tracing tracefs rw 0 0\nnodev /sys/kernel/tracing tracefs rw 0 0\n",
-		 root);
+		 tmp_root);
 	set_mounts(mounts);
 	CHECK_STR(features__tracefs_dir(), "/sys/kernel/tracing");
-	snprintf(mounts, sizeof(mounts), "nodev %s/tracing tracefs rw 0 0\n", root);
+	snprintf(mounts, sizeof(mounts), "nodev %s/tracing tracefs rw 0 0\n", tmp_root);
 	set_mounts(mounts);
 
 	CHECK_STR(features__cpu_pmu(), "cpu_core");
@@ -158,14 +129,14 @@ static void test_full_host(void)
 	CHECK_STR(features__why_not(FEAT_KPROBES, buf, sizeof(buf)), "kprobes are supported");
 
 	/* Only debugfs, with tracing/ reachable below it. */
-	snprintf(mounts, sizeof(mounts), "debugfs %s debugfs rw 0 0\n", root);
+	snprintf(mounts, sizeof(mounts), "debugfs %s debugfs rw 0 0\n", tmp_root);
 	set_mounts(mounts);
 	{
 		char want[PATH_MAX + 16];
 
 		const char *w = want;
 
-		snprintf(want, sizeof(want), "%s/tracing", root);
+		snprintf(want, sizeof(want), "%s/tracing", tmp_root);
 		CHECK_STR(features__tracefs_dir(), w);
 	}
 
@@ -173,7 +144,7 @@ static void test_full_host(void)
 	{
 		char path[PATH_MAX + 16];
 
-		snprintf(path, sizeof(path), "%s/proc/mounts", root);
+		snprintf(path, sizeof(path), "%s/proc/mounts", tmp_root);
 		unlink(path);
 		use_fake_roots();
 		CHECK(features__tracefs_dir() == NULL, "tracefs without a mount table");
@@ -188,9 +159,9 @@ static void test_lists(void)
 	int n;
 
 	/* From test_bare_vm + test_full_host: six PMUs. */
-	mkpath("sys/bus/event_source/devices/cpu_core/events");
-	put("sys/bus/event_source/devices/cpu_core/events/instructions", "event=0xc0\n");
-	put("sys/bus/event_source/devices/cpu_core/events/cycles", "event=0x3c\n");
+	tmp_tree__dir("sys/bus/event_source/devices/cpu_core/events");
+	tmp_tree__put("sys/bus/event_source/devices/cpu_core/events/instructions", "event=0xc0\n");
+	tmp_tree__put("sys/bus/event_source/devices/cpu_core/events/cycles", "event=0x3c\n");
 	n = features__list(NULL, NULL, &names);
 	CHECK_INT(n, 6);
 	if (n == 6) {
@@ -297,12 +268,54 @@ static void test_bpf_host(void)
 	CHECK_STR(features__bpf_prog_name(NR_FEAT_BPF_PROGS), "?");
 }
 
+/* /proc/cpuinfo: the first processor's vendor, family, model, vmx/svm and hypervisor. */
+static void test_cpuinfo(void)
+{
+	struct feat_cpuinfo ci;
+
+	tmp_tree__put("proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
+				      "model\t\t: 85\nmodel name\t: Intel(R) Xeon(R)\n"
+				      "flags\t\t: fpu vme pse hypervisor lahf_lm\n\n"
+				      "processor\t: 1\nflags\t\t: fpu vmx\n\n");
+	use_fake_roots();
+	CHECK_INT(features__cpuinfo(&ci), 0);
+	CHECK_STR(ci.vendor, "GenuineIntel");
+	CHECK_INT(ci.family, 6);
+	CHECK_INT(ci.model, 85);
+	CHECK_STR(ci.virt, ""); /* the second processor's flags are not read */
+	CHECK(ci.hypervisor && ci.flags, "hypervisor %d flags %d", ci.hypervisor, ci.flags);
+
+	tmp_tree__put("proc/cpuinfo", "vendor_id\t: AuthenticAMD\ncpu family\t: 25\n"
+				      "model\t\t: 1\nflags\t\t: fpu svm_lock svm npt\n");
+	CHECK_INT(features__cpuinfo(&ci), 0);
+	CHECK_STR(ci.vendor, "AuthenticAMD");
+	CHECK_INT(ci.family, 25);
+	CHECK_STR(ci.virt, "svm");
+	CHECK(!ci.hypervisor, "no hypervisor flag");
+
+	tmp_tree__put("proc/cpuinfo", "flags\t\t: vmxx avmx vmx\n");
+	CHECK_INT(features__cpuinfo(&ci), 0);
+	CHECK_STR(ci.virt, "vmx");
+	CHECK_STR(ci.vendor, "");
+	CHECK_INT(ci.family, -1);
+
+	/* arm64: "Features", no flags line */
+	tmp_tree__put("proc/cpuinfo", "processor\t: 0\nFeatures\t: fp asimd\n");
+	CHECK_INT(features__cpuinfo(&ci), 0);
+	CHECK(!ci.flags && !ci.virt[0], "no flags line");
+	{
+		char path[PATH_MAX];
+
+		tmp_tree__path(path, sizeof(path), "proc/cpuinfo");
+		unlink(path);
+	}
+	CHECK_INT(features__cpuinfo(&ci), -ENOENT);
+	features__set_roots(NULL, NULL);
+}
+
 int main(void)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(root, sizeof(root), "/tmp/pp-features.XXXXXX");
-	if (!mkdtemp(root)) {
+	if (tmp_tree__make("features")) {
 		perror("mkdtemp");
 		return 1;
 	}
@@ -312,8 +325,7 @@ int main(void)
 	test_real_host();
 	test_bpf_explain();
 	test_bpf_host();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", root);
+	test_cpuinfo();
+	tmp_tree__remove(tmp_root);
 	return ut_done("test_features");
 }

@@ -9,14 +9,10 @@
 #include <string.h>
 
 #include "engine/session.h"
+#include "fmt_common.h"
 #include "ut.h"
 
-static const char format[] = "name: ft\nID: 61000\nformat:\n"
-			     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-			     "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-			     "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
-			     "\tsigned:0;\n"
-			     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+static const char format[] = "name: ft\nID: 61000\nformat:\n" FMT_COMMON_FIELDS
 			     "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
 			     "\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;\n"
 			     "\tfield:long c;\toffset:16;\tsize:8;\tsigned:1;\n"

@@ -11,17 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/fields_json.h"
+#include "engine/evfields.h"
 #include "engine/session.h"
+#include "fmt_common.h"
 #include "util/json.h"
 #include "ut.h"
 
 static const char format[] =
-	"name: fj\nID: 61001\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"name: fj\nID: 61001\nformat:\n" FMT_COMMON_FIELDS
 	"\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\tfield:unsigned long addr;\toffset:16;\tsize:8;\tsigned:0;\n"
@@ -131,6 +128,6 @@ int main(void)
 
 	free(buf);
 	tep_free(tep);
-	jfields__delete(ev.jfields);
+	evfields__delete(ev.evfields);
 	return ut_done("test_fields_json");
 }

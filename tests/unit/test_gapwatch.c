@@ -15,6 +15,7 @@
 
 #include "analysis/cpu/gapwatch.h"
 #include "expr_formats.h"
+#include "fmt_common.h"
 #include "sym/symaddr.h"
 #include "synth_run.h"
 #include "ut.h"
@@ -27,14 +28,7 @@
 static const char fmt_hrtimer[] =
 	"name: hrtimer_expire_entry\n"
 	"ID: 459\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
-	"\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
 	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n"
 	"\n"

@@ -152,6 +152,15 @@ static void test_svg(void)
 	CHECK(strstr(svg, "102 pairs over 10.000s"), "subtitle");
 	CHECK(strstr(svg, "columns of 100.000ms"), "column width");
 	CHECK(strstr(svg, "max 100)"), "legend max");
+	/* rows labelled 1, 2, 4 ... of a unit (2^16 ns: 64us; 2^20 ns: 1ms), titles exact */
+	CHECK(strstr(svg, "text-anchor=\"end\">64us</text>"), "the 65.536us row: 64us");
+	CHECK(strstr(svg, "text-anchor=\"end\">128us</text>"), "the 131.072us row: 128us");
+	CHECK(strstr(svg, "text-anchor=\"end\">512us</text>"), "the 524.288us row: 512us");
+	CHECK(strstr(svg, "text-anchor=\"end\">1ms</text>"), "the 1.048ms row: 1ms");
+	CHECK(strstr(svg, "text-anchor=\"end\">2ms</text>"), "the 2.097ms row: 2ms");
+	CHECK(!strstr(svg, "text-anchor=\"end\">1.048ms</text>"), "no raw bound as a label");
+	CHECK(strstr(svg, "latency (log2 rows; 1us = 1024ns, 1ms = 1024us)</text>"),
+	      "the axis says how labels round");
 	/* the fullest cell the darkest, a single pair the palest */
 	CHECK(strstr(svg, "fill=\"rgb(150,0,25)\"><title>time +0.000s"), "darkest");
 	CHECK(strstr(svg, "fill=\"rgb(255,240,150)\"><title>time +5.000s"), "palest");
@@ -213,6 +222,18 @@ static void test_input_forms(void)
 	CHECK_INT(count(svg, "<rect class=\"c\""), 2);
 	CHECK(svg && strstr(svg, "latency 9223372036.854s..18446744073.709s: 1 pair<"), "top row");
 	CHECK(svg && strstr(svg, "columns of 100000000.000s"), "widest columns");
+	/* every other row labelled: 0, 4ns ... 1us (2^10), 1ms, 1s, 1024s (2^40), 2^64 ns */
+	{
+		static const char *const lab[] = { "0",	  "4ns", "256ns", "1us",   "4us",
+						   "1ms", "1s",	 "4s",	  "1024s", "17179869184s" };
+
+		for (size_t i = 0; i < sizeof(lab) / sizeof(lab[0]); i++) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "text-anchor=\"end\">%s</text>", lab[i]);
+			CHECK(svg && strstr(svg, want), "label %s", lab[i]);
+		}
+	}
 	free(svg);
 }
 
@@ -322,6 +343,53 @@ static void test_errors(void)
 	free(svg);
 }
 
+/* A map of numbers (num-dist's): the .lat says so, the SVG shows values and events */
+static void test_numbers(void)
+{
+	struct heatmap *h = heatmap__open_numbers(path("n.lat"));
+	char *svg, *lat;
+
+	CHECK(h != NULL, "open");
+	if (!h)
+		return;
+	for (int i = 1; i <= 100; i++)
+		heatmap__add(h, SEC + (uint64_t)i * US, (uint64_t)i);
+	heatmap__add(h, SEC + 200 * US, 1500);
+	CHECK_INT(heatmap__close(h, path("n.svg"), NULL), 0);
+	lat = slurp(path("n.lat"));
+	CHECK(lat && !strncmp(lat, HEATMAP_NUMBERS_LINE "\n1000001000 1\n",
+			      strlen(HEATMAP_NUMBERS_LINE) + 14),
+	      "the .lat: its first line, then TIME NUMBER");
+	free(lat);
+	svg = slurp(path("n.svg"));
+	CHECK(svg && strstr(svg, ">Value Heat Map</text>"), "default title");
+	CHECK(svg && strstr(svg, ">101 events over 0.000s, value 1..1500 (first event at "),
+	      "subtitle: events and values");
+	CHECK(svg && strstr(svg, ", value 1024..2048: 1 event</title>"), "the 1500 cell, exact");
+	CHECK(svg && strstr(svg, ", value 64..128: "), "a cell of the 64..127 row");
+	CHECK(svg && !strstr(svg, "latency") && !strstr(svg, "pair"), "no latency, no pair");
+	CHECK(svg && strstr(svg, "text-anchor=\"end\">1K</text>"), "the 1024 row: 1K");
+	CHECK(svg && strstr(svg, "text-anchor=\"end\">512</text>"), "the 512 row: 512");
+	CHECK(svg && strstr(svg, "text-anchor=\"end\">2K</text>"), "the top: 2K");
+	CHECK(svg && strstr(svg, "value (log2 rows; 1K = 1024, 1M = 1024K)</text>"), "the axis");
+	CHECK(svg && strstr(svg, "events per cell (log scale"), "the legend");
+	free(svg);
+	/* the same .lat drawn again (the heatmap command's way): the same map */
+	CHECK_INT(heatmap__lat_to_svg(path("n.lat"), path("n2.svg"), NULL, NULL), 0);
+	svg = slurp(path("n.svg"));
+	lat = slurp(path("n2.svg"));
+	CHECK(svg && lat && !strcmp(svg, lat), "drawn from the .lat alone: the same");
+	free(svg);
+	free(lat);
+	/* the line only counts first: further down it is a comment */
+	spit(path("n3.lat"), "5 1500\n" HEATMAP_NUMBERS_LINE "\n",
+	     7 + strlen(HEATMAP_NUMBERS_LINE) + 1);
+	CHECK_INT(heatmap__lat_to_svg(path("n3.lat"), path("n3.svg"), NULL, NULL), 0);
+	svg = slurp(path("n3.svg"));
+	CHECK(svg && strstr(svg, "latency 1.024us..2.048us: 1 pair<"), "a latency map");
+	free(svg);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -333,6 +401,7 @@ int main(void)
 	test_input_forms();
 	test_many();
 	test_errors();
+	test_numbers();
 	if (!ut_fail) {
 		char cmd[300];
 

@@ -19,6 +19,7 @@
 #include "analysis/counting/hrgroup.h"
 #include "engine/session_int.h"
 #include "expr/expr.h"
+#include "fmt_common.h"
 #include "synth_run.h"
 #include "ut.h"
 
@@ -28,14 +29,7 @@
 static const char fmt_burst[] =
 	"name: burst\n"
 	"ID: 4242\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;"
-	"\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"n=%d\", REC->n\n";
 

@@ -9,22 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_common.h"
 #include "synth_run.h"
 #include "ut.h"
 
 #define MS 1000000ULL
 #define T0 (5000 * MS)
 
-#define HEAD(name, id)                                                                 \
-	"name: " name "\n"                                                             \
-	"ID: " id "\n"                                                                 \
-	"format:\n"                                                                    \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                     \
-	"\n"                                                                           \
-	"\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n"            \
+#define HEAD(name, id)                                                      \
+	"name: " name "\n"                                                  \
+	"ID: " id "\n"                                                      \
+	"format:\n" FMT_COMMON_FIELDS                                       \
+	"\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n" \
 	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n"
 
 static const struct synth_fmt fmts[] = {

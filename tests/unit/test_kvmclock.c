@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/kvmclock.h"
+#include "tmp_tree.h"
 #include "ut.h"
 
 /*
@@ -131,55 +132,24 @@ static void test_scaling_and_sign(void)
 	CHECK_U64(clock__tsc_to_kvmclock(&p, 1200), 1000000100ULL);
 }
 
-static char root[64];
-
-static void put(const char *rel, const char *data)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(data, f);
-		fclose(f);
-	}
-}
-
-static void dir(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	mkdir(path, 0755);
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 static void test_debugfs(void)
 {
 	struct kvmclock k = { 0 };
 	struct kvm_pvclock_rec r;
 
-	dir("kvm");
-	dir("kvm/100-17");
-	dir("kvm/100-17/vcpu0");
-	dir("kvm/100-17/vcpu1");
-	dir("kvm/100-17/vcpux");
-	put("kvm/100-17/vcpu0/tsc-offset", "-1000000\n");
-	put("kvm/100-17/vcpu1/tsc-offset", "3000000\n");
-	put("kvm/100-17/vcpu1/tsc-scaling-ratio", "422212465065984\n"); /* 1.5 * 2^48 */
-	put("kvm/100-17/vcpu1/tsc-scaling-ratio-frac-bits", "48\n");
-	dir("kvm/200-9");
-	dir("kvm/200-9/vcpu0");
+	tmp_tree__dir("kvm");
+	tmp_tree__dir("kvm/100-17");
+	tmp_tree__dir("kvm/100-17/vcpu0");
+	tmp_tree__dir("kvm/100-17/vcpu1");
+	tmp_tree__dir("kvm/100-17/vcpux");
+	tmp_tree__put("kvm/100-17/vcpu0/tsc-offset", "-1000000\n");
+	tmp_tree__put("kvm/100-17/vcpu1/tsc-offset", "3000000\n");
+	tmp_tree__put("kvm/100-17/vcpu1/tsc-scaling-ratio", "422212465065984\n"); /* 1.5 * 2^48 */
+	tmp_tree__put("kvm/100-17/vcpu1/tsc-scaling-ratio-frac-bits", "48\n");
+	tmp_tree__dir("kvm/200-9");
+	tmp_tree__dir("kvm/200-9/vcpu0");
 
-	CHECK_INT(kvmclock__open_dir(&k, root, 100, 17), 0);
+	CHECK_INT(kvmclock__open_dir(&k, tmp_root, 100, 17), 0);
 	CHECK_INT(k.nr_vcpus, 2);
 	CHECK_U64(k.vcpus[0].offset, (u64)-1000000LL);
 	CHECK_U64(k.vcpus[0].ratio, 0);
@@ -190,15 +160,15 @@ static void test_debugfs(void)
 	CHECK_U64(kvmclock__guest_tsc(&k.vcpus[1], 2000000), 6000000);
 
 	/* an update re-reads the vCPU's offset: the guest wrote its TSC since */
-	put("kvm/100-17/vcpu0/tsc-offset", "5\n");
+	tmp_tree__put("kvm/100-17/vcpu0/tsc-offset", "5\n");
 	r = upd(0, 0, 0);
 	CHECK_INT(kvmclock__update(&k, 1000, &r), 0);
 	CHECK_U64(k.upd[0].p.tsc_offset, 5);
 	kvmclock__free(&k);
 
-	CHECK_INT(kvmclock__open_dir(&k, root, 100, 18), -ENOENT); /* no such VM */
+	CHECK_INT(kvmclock__open_dir(&k, tmp_root, 100, 18), -ENOENT); /* no such VM */
 	kvmclock__free(&k);
-	CHECK_INT(kvmclock__open_dir(&k, root, 200, 9), -ENODEV); /* no tsc-offset */
+	CHECK_INT(kvmclock__open_dir(&k, tmp_root, 200, 9), -ENODEV); /* no tsc-offset */
 	kvmclock__free(&k);
 }
 
@@ -206,42 +176,41 @@ static void test_filter(void)
 {
 	char buf[256];
 
-	dir("300");
-	dir("300/task");
-	dir("300/task/300");
-	dir("300/task/301");
-	dir("300/task/302");
-	put("300/task/300/comm", "qemu-system-x86\n");
-	put("300/task/301/comm", "CPU 0/KVM\n");
-	put("300/task/302/comm", "CPU 1/KVM\n");
-	dir("400");
-	dir("400/task");
-	dir("400/task/400");
-	put("400/task/400/comm", "kvm_guest\n");
+	tmp_tree__dir("300");
+	tmp_tree__dir("300/task");
+	tmp_tree__dir("300/task/300");
+	tmp_tree__dir("300/task/301");
+	tmp_tree__dir("300/task/302");
+	tmp_tree__put("300/task/300/comm", "qemu-system-x86\n");
+	tmp_tree__put("300/task/301/comm", "CPU 0/KVM\n");
+	tmp_tree__put("300/task/302/comm", "CPU 1/KVM\n");
+	tmp_tree__dir("400");
+	tmp_tree__dir("400/task");
+	tmp_tree__dir("400/task/400");
+	tmp_tree__put("400/task/400/comm", "kvm_guest\n");
 
 	/* the vCPU threads only, in readdir's order */
-	CHECK_INT(kvmclock__filter(root, 300, buf, sizeof(buf)), 0);
+	CHECK_INT(kvmclock__filter(tmp_root, 300, buf, sizeof(buf)), 0);
 	CHECK(!strcmp(buf, "common_pid == 301 || common_pid == 302") ||
 		      !strcmp(buf, "common_pid == 302 || common_pid == 301"),
 	      "%s", buf);
 	/* none named CPU N/KVM: every thread */
-	CHECK_INT(kvmclock__filter(root, 400, buf, sizeof(buf)), 0);
+	CHECK_INT(kvmclock__filter(tmp_root, 400, buf, sizeof(buf)), 0);
 	CHECK(!strcmp(buf, "common_pid == 400"), "%s", buf);
-	CHECK_INT(kvmclock__filter(root, 300, buf, 20), -ENOSPC);
-	CHECK_INT(kvmclock__filter(root, 500, buf, sizeof(buf)), -ENOENT);
+	CHECK_INT(kvmclock__filter(tmp_root, 300, buf, 20), -ENOSPC);
+	CHECK_INT(kvmclock__filter(tmp_root, 500, buf, sizeof(buf)), -ENOENT);
 }
 
 int main(void)
 {
 	test_chain();
 	test_scaling_and_sign();
-	snprintf(root, sizeof(root), "/tmp/pp-kvmclock-XXXXXX");
-	if (!mkdtemp(root)) {
+	if (tmp_tree__make("kvmclock")) {
 		CHECK(0, "mkdtemp: %s", strerror(errno));
 	} else {
 		test_debugfs();
 		test_filter();
-		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		tmp_tree__remove(tmp_root);
 	}
 	return ut_done("kvmclock");
 }

@@ -10,38 +10,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_common.h"
 #include "synth_run.h"
 #include "ut.h"
 
 #define US 1000ULL
 #define T0 1000000000ULL /* when the last event was enabled */
 
-/* as /sys/kernel/tracing/events/SYS/NAME/format gives them on this host */
-#define COMMON_FIELDS                                                                  \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"                     \
-	"\n"
-
 static const char fmt_local_timer_entry[] =
 	"name: local_timer_entry\n"
 	"ID: 165\n"
-	"format:\n" COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"vector=%d\", REC->vector\n";
 
 static const char fmt_local_timer_exit[] =
 	"name: local_timer_exit\n"
 	"ID: 164\n"
-	"format:\n" COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"vector=%d\", REC->vector\n";
 
 static const char fmt_hrtimer_expire_entry[] =
 	"name: hrtimer_expire_entry\n"
 	"ID: 459\n"
-	"format:\n" COMMON_FIELDS "\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
 	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n"
 	"\n"
@@ -51,7 +44,7 @@ static const char fmt_hrtimer_expire_entry[] =
 static const char fmt_hrtimer_expire_exit[] =
 	"name: hrtimer_expire_exit\n"
 	"ID: 458\n"
-	"format:\n" COMMON_FIELDS "\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"hrtimer=%p\", REC->hrtimer\n";
 

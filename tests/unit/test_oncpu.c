@@ -162,9 +162,12 @@ struct run {
 static int start(struct run *r, const char *args)
 {
 	static const struct synth_fmt fmts[] = { { "sched", fmt_sched_switch }, { NULL, NULL } };
+	char all[256];
 
 	memset(r, 0, sizeof(*r));
-	if (synth_run__start(&r->h, "oncpu", args, &(struct synth_run_opts){ .fmts = fmts }))
+	/* the ring path's slices, from synthesized switches (BPF: t_oncpu) */
+	snprintf(all, sizeof(all), "--no-bpf %s", args);
+	if (synth_run__start(&r->h, "oncpu", all, &(struct synth_run_opts){ .fmts = fmts }))
 		return -1;
 	r->sw = synth_run__evsel(&r->h, "sched_switch");
 	for (struct evsel *ev = session__evsels(r->h.s); ev; ev = ev->next)

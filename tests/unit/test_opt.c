@@ -34,8 +34,8 @@ static int init_none(struct session *s, void *priv, const struct opt_set *opts)
 static const struct profiler prof = {
 	.name = "fake",
 	.desc = "a fake profiler",
-	.groups = (const struct opt_group *const[]){ &event_group, &target_group,
-						     &stack_group, &flame_group, NULL },
+	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &stack_group,
+						     &flame_group, NULL },
 	.own = own_opts,
 	.priv_size = sizeof(struct own),
 	.init = init_none,
@@ -196,13 +196,16 @@ int main(void)
 	options__free(&set);
 
 	/* checks run events -> stack -> flame whatever the listed order */
-	CHECK_INT(parse_p(&prof_rev, "-e sched:sched_switch/stack/ --flame-graph x", &set, &own), 0);
+	CHECK_INT(parse_p(&prof_rev, "-e sched:sched_switch/stack/ --flame-graph x", &set, &own),
+		  0);
 	st = opt_set__get(&set, &stack_group);
 	CHECK(st && st->capture.cg == CG_FP, "stack attribute seen before the stack check");
 	options__free(&set);
 
 	/* -e repeats: each is a position; aliases are unique across them */
-	CHECK_INT(parse("-e sched:sched_wakeup,sched:sched_waking -e sched:sched_switch", &set, &own), 0);
+	CHECK_INT(
+		parse("-e sched:sched_wakeup,sched:sched_waking -e sched:sched_switch", &set, &own),
+		0);
 	{
 		const struct event_opts *ev = opt_set__get(&set, &event_group);
 
@@ -250,6 +253,26 @@ int main(void)
 			       "the unit, e.g. 60us or 60000001us");
 		CHECK_INT(popt__set(&own_opts[2], &o, "100", buf, sizeof(buf)), 0);
 		CHECK(o.than == 100000000ULL, "--than 100 = 100ms: %llu", o.than);
+	}
+
+	{ /* a multi-line value (sql's --query) takes newlines and tabs, no other control */
+		struct ml {
+			const char *q;
+		} m = { 0 };
+		const struct popt one = { .lname = "query", POPT_BIND_STR(struct ml, q) };
+		const struct popt many = { .lname = "query",
+					   .multiline = true,
+					   POPT_BIND_STR(struct ml, q) };
+		char buf[256], *err = buf;
+
+		CHECK_INT(popt__set(&one, &m, "SELECT 1\nFROM t", buf, sizeof(buf)), -1);
+		CHECK_STR(err, "bad --query: control character 0x0a at offset 8 (values are "
+			       "printable text)");
+		CHECK_INT(popt__set(&many, &m, "SELECT 1\n\tFROM t\r\n", buf, sizeof(buf)), 0);
+		CHECK_STR(m.q, "SELECT 1\n\tFROM t\r\n");
+		CHECK_INT(popt__set(&many, &m, "SELECT 1\x01", buf, sizeof(buf)), -1);
+		CHECK_STR(err, "bad --query: control character 0x01 at offset 8 (values are "
+			       "printable text)");
 	}
 
 	/* an unknown -e attribute of this profiler is refused */

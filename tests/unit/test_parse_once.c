@@ -19,6 +19,7 @@
 
 #include "engine/rate.h"
 #include "engine/session_int.h"
+#include "synth.h"
 #include "ut.h"
 
 #define T0 7000000000ULL
@@ -37,37 +38,6 @@ static const u64 types[NR_EV] = {
 #define RF (PERF_FORMAT_GROUP | PERF_FORMAT_ID)
 #define UMASK 0x7ULL  /* three user registers */
 #define IMASK 0x30ULL /* two interrupted registers */
-
-struct rec {
-	unsigned char b[512] __attribute__((aligned(8)));
-	size_t len;
-};
-
-static void put(struct rec *r, const void *p, size_t n)
-{
-	memcpy(r->b + r->len, p, n);
-	r->len += n;
-}
-
-static void put64(struct rec *r, u64 v)
-{
-	put(r, &v, 8);
-}
-
-static void put32x2(struct rec *r, u32 a, u32 b)
-{
-	put(r, &a, 4);
-	put(r, &b, 4);
-}
-
-static void finish(struct rec *r, u32 type)
-{
-	struct perf_event_header h = { .type = type,
-				       .misc = PERF_RECORD_MISC_KERNEL,
-				       .size = (uint16_t)r->len };
-
-	memcpy(r->b, &h, sizeof(h));
-}
 
 /* What sample @k holds, field by field, all derived from k. */
 static u64 k_time(unsigned k)
@@ -91,83 +61,83 @@ static u32 k_raw_size(unsigned k)
 }
 
 /* Sample @k of @ev on ring @cpu, as the kernel lays it out for its sample_type. */
-static void sample_rec(struct rec *r, const struct evsel *ev, unsigned k, u32 cpu)
+static void sample_rec(struct synth *r, const struct evsel *ev, unsigned k, u32 cpu)
 {
 	u64 st = ev->attr.sample_type;
 
 	r->len = sizeof(struct perf_event_header);
-	put64(r, session__inject_id(ev)); /* IDENTIFIER */
+	synth__u64(r, session__inject_id(ev)); /* IDENTIFIER */
 	if (st & PERF_SAMPLE_IP)
-		put64(r, 0x1000 + k);
-	put32x2(r, k_tid(k), k_tid(k));
-	put64(r, k_time(k));
+		synth__u64(r, 0x1000 + k);
+	synth__u32x2(r, k_tid(k), k_tid(k));
+	synth__u64(r, k_time(k));
 	if (st & PERF_SAMPLE_ADDR)
-		put64(r, 0x2000 + k);
-	put32x2(r, cpu, 0);
+		synth__u64(r, 0x2000 + k);
+	synth__u32x2(r, cpu, 0);
 	if (st & PERF_SAMPLE_PERIOD)
-		put64(r, k + 1);
+		synth__u64(r, k + 1);
 	if (st & PERF_SAMPLE_READ) { /* a group of two, with ids */
-		put64(r, 2);
-		put64(r, k);
-		put64(r, 11);
-		put64(r, 2 * k);
-		put64(r, 12);
+		synth__u64(r, 2);
+		synth__u64(r, k);
+		synth__u64(r, 11);
+		synth__u64(r, 2 * k);
+		synth__u64(r, 12);
 	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		put64(r, k_nr_ips(k));
+		synth__u64(r, k_nr_ips(k));
 		for (unsigned j = 0; j < k_nr_ips(k); j++)
-			put64(r, 0xffffffff81000000ULL + k * 16 + j);
+			synth__u64(r, 0xffffffff81000000ULL + k * 16 + j);
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		u32 n = k_raw_size(k);
 		unsigned char pad[8] = { 0 };
 
-		put(r, &n, 4);
+		synth__put(r, &n, 4);
 		for (u32 j = 0; j < n; j++) {
 			unsigned char c = (unsigned char)(k + j);
 
-			put(r, &c, 1);
+			synth__put(r, &c, 1);
 		}
-		put(r, pad, (8 - (4 + n) % 8) % 8);
+		synth__put(r, pad, (8 - (4 + n) % 8) % 8);
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
-		put64(r, PERF_SAMPLE_REGS_ABI_64);
+		synth__u64(r, PERF_SAMPLE_REGS_ABI_64);
 		for (int j = 0; j < 3; j++)
-			put64(r, k + j);
+			synth__u64(r, k + j);
 	}
 	if (st & PERF_SAMPLE_STACK_USER) {
-		put64(r, 16);
+		synth__u64(r, 16);
 		for (int j = 0; j < 2; j++)
-			put64(r, 0x0101010101010101ULL * ((k + j) & 0xff));
-		put64(r, 8);
+			synth__u64(r, 0x0101010101010101ULL * ((k + j) & 0xff));
+		synth__u64(r, 8);
 	}
 	if (st & PERF_SAMPLE_WEIGHT)
-		put64(r, 3 * k);
+		synth__u64(r, 3 * k);
 	if (st & PERF_SAMPLE_DATA_SRC)
-		put64(r, 5 * k);
+		synth__u64(r, 5 * k);
 	if (st & PERF_SAMPLE_REGS_INTR) {
-		put64(r, PERF_SAMPLE_REGS_ABI_64);
-		put64(r, k + 10);
-		put64(r, k + 11);
+		synth__u64(r, PERF_SAMPLE_REGS_ABI_64);
+		synth__u64(r, k + 10);
+		synth__u64(r, k + 11);
 	}
-	finish(r, PERF_RECORD_SAMPLE);
+	synth__finish(r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
 }
 
 /* COMM "c<k>" of thread k_tid(k), half a step after sample k. */
-static void comm_rec(struct rec *r, unsigned k, u32 cpu)
+static void comm_rec(struct synth *r, unsigned k, u32 cpu)
 {
 	char comm[16] = { 0 };
 
 	r->len = sizeof(struct perf_event_header);
-	put32x2(r, k_tid(k), k_tid(k));
+	synth__u32x2(r, k_tid(k), k_tid(k));
 	snprintf(comm, sizeof(comm), "c%u", k);
-	put(r, comm, sizeof(comm));
+	synth__put(r, comm, sizeof(comm));
 	/* the sample_id trailer: BASE_SAMPLE_TYPE */
-	put32x2(r, k_tid(k), k_tid(k));
-	put64(r, k_time(k) + STEP / 2);
-	put32x2(r, cpu, 0);
-	put64(r, 1);
-	finish(r, PERF_RECORD_COMM);
+	synth__u32x2(r, k_tid(k), k_tid(k));
+	synth__u64(r, k_time(k) + STEP / 2);
+	synth__u32x2(r, cpu, 0);
+	synth__u64(r, 1);
+	synth__finish(r, PERF_RECORD_COMM, PERF_RECORD_MISC_KERNEL);
 }
 
 struct seen {
@@ -318,9 +288,9 @@ static int ring_of(unsigned k)
  */
 static void write_rings(struct session *s, struct seen *w, bool backward)
 {
-	static struct rec recs[2][2 * NR];
+	static struct synth recs[2][2 * NR];
 	size_t n[2] = { 0 };
-	struct rec r;
+	struct synth r;
 
 	for (unsigned k = 0; k < NR; k++) {
 		int b = ring_of(k);

@@ -23,6 +23,7 @@
 #include <asm/perf_regs.h>
 
 #include "sym/probe_elf.h"
+#include "tmp_tree.h"
 #include "ut.h"
 
 static char tmpdir[] = "/tmp/test_probe_elf.XXXXXX";
@@ -860,14 +861,6 @@ static void test_cache(void)
 	}
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -881,6 +874,6 @@ int main(void)
 	test_synth();
 	test_deleted();
 	test_libc();
-	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tmp_tree__remove(tmpdir);
 	return ut_done("test_probe_elf");
 }

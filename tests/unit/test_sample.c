@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/sample.h"
+#include "synth.h"
 #include "ut.h"
 
 typedef uint16_t u16;
@@ -38,96 +39,67 @@ struct spec {
 	u64 weight, data_src;
 };
 
-struct buf {
-	unsigned char b[8192] __attribute__((aligned(8)));
-	size_t len;
-};
-
-static void put(struct buf *b, const void *p, size_t n)
-{
-	memcpy(b->b + b->len, p, n);
-	b->len += n;
-}
-
-static void put64(struct buf *b, u64 v)
-{
-	put(b, &v, 8);
-}
-
-static void put32x2(struct buf *b, u32 x, u32 y)
-{
-	put(b, &x, 4);
-	put(b, &y, 4);
-}
-
-static void finish(struct buf *b, u32 type, u16 misc)
-{
-	struct perf_event_header h = { .type = type, .misc = misc, .size = (u16)b->len };
-
-	memcpy(b->b, &h, sizeof(h));
-}
-
-static void build(const struct spec *w, struct buf *b)
+static void build(const struct spec *w, struct synth *b)
 {
 	u64 st = w->st;
 
 	b->len = sizeof(struct perf_event_header);
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		put64(b, w->id);
+		synth__u64(b, w->id);
 	if (st & PERF_SAMPLE_IP)
-		put64(b, w->ip);
+		synth__u64(b, w->ip);
 	if (st & PERF_SAMPLE_TID)
-		put32x2(b, w->pid, w->tid);
+		synth__u32x2(b, w->pid, w->tid);
 	if (st & PERF_SAMPLE_TIME)
-		put64(b, w->time);
+		synth__u64(b, w->time);
 	if (st & PERF_SAMPLE_ADDR)
-		put64(b, w->addr);
+		synth__u64(b, w->addr);
 	if (st & PERF_SAMPLE_ID)
-		put64(b, w->id);
+		synth__u64(b, w->id);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		put64(b, w->stream_id);
+		synth__u64(b, w->stream_id);
 	if (st & PERF_SAMPLE_CPU)
-		put32x2(b, w->cpu, 0xdeadbeef); /* res must be ignored */
+		synth__u32x2(b, w->cpu, 0xdeadbeef); /* res must be ignored */
 	if (st & PERF_SAMPLE_PERIOD)
-		put64(b, w->period);
+		synth__u64(b, w->period);
 	if (st & PERF_SAMPLE_READ) {
 		if (w->rf & PERF_FORMAT_GROUP)
-			put64(b, w->read_nr);
-		put(b, w->read, w->read_words * 8);
+			synth__u64(b, w->read_nr);
+		synth__put(b, w->read, w->read_words * 8);
 	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		put64(b, w->nr_ips);
-		put(b, w->ips, w->nr_ips * 8);
+		synth__u64(b, w->nr_ips);
+		synth__put(b, w->ips, w->nr_ips * 8);
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		static const unsigned char zero[8];
 
-		put(b, &w->raw_size, 4);
-		put(b, w->raw, w->raw_size);
-		put(b, zero, w->raw_pad);
+		synth__put(b, &w->raw_size, 4);
+		synth__put(b, w->raw, w->raw_size);
+		synth__put(b, zero, w->raw_pad);
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
-		put64(b, w->abi);
+		synth__u64(b, w->abi);
 		if (w->abi)
-			put(b, w->regs, __builtin_popcountll(w->mask) * 8);
+			synth__put(b, w->regs, __builtin_popcountll(w->mask) * 8);
 	}
 	if (st & PERF_SAMPLE_STACK_USER) {
-		put64(b, w->stack_size);
+		synth__u64(b, w->stack_size);
 		if (w->stack_size) {
-			put(b, w->stack, w->stack_size);
-			put64(b, w->dyn_size);
+			synth__put(b, w->stack, w->stack_size);
+			synth__u64(b, w->dyn_size);
 		}
 	}
 	if (st & PERF_SAMPLE_WEIGHT)
-		put64(b, w->weight);
+		synth__u64(b, w->weight);
 	if (st & PERF_SAMPLE_DATA_SRC)
-		put64(b, w->data_src);
-	finish(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		synth__u64(b, w->data_src);
+	synth__finish(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
 }
 
 /* A copy of the first @n bytes claiming size @n, in a buffer of exactly @n
  * bytes. */
-static struct perf_event_header *cut(const struct buf *b, size_t n)
+static struct perf_event_header *cut(const struct synth *b, size_t n)
 {
 	struct perf_event_header *h = malloc(n < sizeof(*h) ? sizeof(*h) : n);
 
@@ -138,7 +110,7 @@ static struct perf_event_header *cut(const struct buf *b, size_t n)
 	return h;
 }
 
-static void check_decoded(const char *name, const struct spec *w, const struct buf *b,
+static void check_decoded(const char *name, const struct spec *w, const struct synth *b,
 			  const struct sample *s)
 {
 	u64 st = w->st;
@@ -216,7 +188,7 @@ static void check_decoded(const char *name, const struct spec *w, const struct b
  * record's own wherever it is long enough to hold them (IDENTIFIER, IP,
  * TID, TIME come first), else -EINVAL and zeros.
  */
-static void check_time(const char *name, const struct spec *w, const struct buf *b)
+static void check_time(const char *name, const struct spec *w, const struct synth *b)
 {
 	u64 st = w->st, want_time = st & PERF_SAMPLE_TIME ? w->time : 0;
 	u32 want_tid = st & PERF_SAMPLE_TID ? w->tid : 0;
@@ -254,7 +226,7 @@ static void check_time(const char *name, const struct spec *w, const struct buf 
  */
 static void run(const char *name, const struct spec *w)
 {
-	struct buf b;
+	struct synth b;
 	struct sample s;
 	struct perf_event_header *h;
 	int bad = 0, ret;
@@ -487,7 +459,7 @@ static void test_regs_stack(void)
 
 static void test_hostile(void)
 {
-	struct buf b;
+	struct synth b;
 	struct sample s;
 	struct spec w;
 	u64 *nr;
@@ -531,23 +503,23 @@ static void test_hostile(void)
 }
 
 /* The sample_id trailer, in its documented order. */
-static void put_id(struct buf *b, u64 st)
+static void put_id(struct synth *b, u64 st)
 {
 	if (st & PERF_SAMPLE_TID)
-		put32x2(b, 501, 502);
+		synth__u32x2(b, 501, 502);
 	if (st & PERF_SAMPLE_TIME)
-		put64(b, 987654321ull);
+		synth__u64(b, 987654321ull);
 	if (st & PERF_SAMPLE_ID)
-		put64(b, 0xabcull);
+		synth__u64(b, 0xabcull);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		put64(b, 0xdefull);
+		synth__u64(b, 0xdefull);
 	if (st & PERF_SAMPLE_CPU)
-		put32x2(b, 1, 0);
+		synth__u32x2(b, 1, 0);
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		put64(b, 0xabcull);
+		synth__u64(b, 0xabcull);
 }
 
-static void check_id(const char *name, const struct buf *b, u64 st, u32 type)
+static void check_id(const char *name, const struct synth *b, u64 st, u32 type)
 {
 	struct sample s;
 	struct perf_event_header *h;
@@ -597,24 +569,24 @@ static void test_id_size(void)
 	CHECK_INT(sample__id_size(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_TIME), 8);
 }
 
-static void comm_rec(struct buf *b, const char *comm, u64 st, u16 misc)
+static void comm_rec(struct synth *b, const char *comm, u64 st, u16 misc)
 {
 	char pad[24] = { 0 };
 	size_t n = strlen(comm) + 1;
 
 	b->len = 8;
-	put32x2(b, 501, 502);
+	synth__u32x2(b, 501, 502);
 	strcpy(pad, comm);
-	put(b, pad, (n + 7) & ~(size_t)7);
+	synth__put(b, pad, (n + 7) & ~(size_t)7);
 	put_id(b, st);
-	finish(b, PERF_RECORD_COMM, misc);
+	synth__finish(b, PERF_RECORD_COMM, misc);
 }
 
 static void test_comm(void)
 {
 	static const u64 sts[] = { TP_ST, ID_ALL, PERF_SAMPLE_TID | PERF_SAMPLE_TIME, 0 };
 	struct rec_comm c;
-	struct buf b;
+	struct synth b;
 	int bad = 0;
 
 	for (size_t i = 0; i < sizeof(sts) / sizeof(sts[0]); i++) {
@@ -648,20 +620,20 @@ static void test_comm(void)
 	CHECK_INT(rec__comm((void *)b.b, &c), -EINVAL);
 }
 
-static void task_rec(struct buf *b, u32 type, u64 st)
+static void task_rec(struct synth *b, u32 type, u64 st)
 {
 	b->len = 8;
-	put32x2(b, 600, 1);
-	put32x2(b, 601, 1);
-	put64(b, 5555555555ull);
+	synth__u32x2(b, 600, 1);
+	synth__u32x2(b, 601, 1);
+	synth__u64(b, 5555555555ull);
 	put_id(b, st);
-	finish(b, type, 0);
+	synth__finish(b, type, 0);
 }
 
 static void test_task(void)
 {
 	struct rec_task t;
-	struct buf b;
+	struct synth b;
 	int bad = 0;
 
 	task_rec(&b, PERF_RECORD_EXIT, ID_ALL);
@@ -683,33 +655,33 @@ static void test_task(void)
 	CHECK(bad == 0, "task cuts: %d accepted", bad);
 }
 
-static void mmap2_rec(struct buf *b, bool build_id, unsigned char bid_size, const char *file,
+static void mmap2_rec(struct synth *b, bool build_id, unsigned char bid_size, const char *file,
 		      u64 st)
 {
 	char name[64] = { 0 };
 	size_t n = strlen(file) + 1;
 
 	b->len = 8;
-	put32x2(b, 700, 701);
-	put64(b, 0x7f1234560000ull);
-	put64(b, 0x21000);
-	put64(b, 0x3000);
+	synth__u32x2(b, 700, 701);
+	synth__u64(b, 0x7f1234560000ull);
+	synth__u64(b, 0x21000);
+	synth__u64(b, 0x3000);
 	if (build_id) {
 		unsigned char id[24] = { bid_size, 0, 0, 0 };
 
 		for (int i = 0; i < 20; i++)
 			id[4 + i] = (unsigned char)(0xa0 + i);
-		put(b, id, 24);
+		synth__put(b, id, 24);
 	} else {
-		put32x2(b, 8, 3);
-		put64(b, 1234567);
-		put64(b, 9); /* ino_generation */
+		synth__u32x2(b, 8, 3);
+		synth__u64(b, 1234567);
+		synth__u64(b, 9); /* ino_generation */
 	}
-	put32x2(b, 5 /* PROT_READ|PROT_EXEC */, 2 /* MAP_PRIVATE */);
+	synth__u32x2(b, 5 /* PROT_READ|PROT_EXEC */, 2 /* MAP_PRIVATE */);
 	strcpy(name, file);
-	put(b, name, (n + 7) & ~(size_t)7);
+	synth__put(b, name, (n + 7) & ~(size_t)7);
 	put_id(b, st);
-	finish(b, PERF_RECORD_MMAP2, build_id ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0);
+	synth__finish(b, PERF_RECORD_MMAP2, build_id ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0);
 }
 
 static void check_mmap2_common(const struct rec_mmap2 *m, const char *file)
@@ -727,7 +699,7 @@ static void check_mmap2_common(const struct rec_mmap2 *m, const char *file)
 static void test_mmap2(void)
 {
 	struct rec_mmap2 m;
-	struct buf b;
+	struct synth b;
 	int bad = 0;
 
 	mmap2_rec(&b, false, 0, "/usr/lib/x86_64-linux-gnu/libc.so.6", ID_ALL);
@@ -767,13 +739,13 @@ static void test_mmap2(void)
 static void test_lost(void)
 {
 	struct rec_lost l;
-	struct buf b;
+	struct synth b;
 
 	b.len = 8;
-	put64(&b, 0x55);
-	put64(&b, 1234);
+	synth__u64(&b, 0x55);
+	synth__u64(&b, 1234);
 	put_id(&b, ID_ALL);
-	finish(&b, PERF_RECORD_LOST, 0);
+	synth__finish(&b, PERF_RECORD_LOST, 0);
 	check_id("lost", &b, ID_ALL, PERF_RECORD_LOST);
 	CHECK_INT(rec__lost((void *)b.b, &l), 0);
 	CHECK(l.id == 0x55, "lost id");
@@ -786,9 +758,9 @@ static void test_lost(void)
 	}
 
 	b.len = 8;
-	put64(&b, 99);
+	synth__u64(&b, 99);
 	put_id(&b, TP_ST);
-	finish(&b, PERF_RECORD_LOST_SAMPLES, 0);
+	synth__finish(&b, PERF_RECORD_LOST_SAMPLES, 0);
 	check_id("lost_samples", &b, TP_ST, PERF_RECORD_LOST_SAMPLES);
 	CHECK_INT(rec__lost((void *)b.b, &l), 0);
 	CHECK_INT(l.lost, 99);

@@ -382,6 +382,47 @@ static void test_exec_after_proc(void)
 	dso_cache__delete(dc);
 }
 
+/*
+ * Anonymous executable memory read from /proc (nameless there) is "//anon", as in MMAP2
+ * records; maps__refresh finds a mapping made after the first read (no MMAP2 records:
+ * a BPF session's stacks), and does nothing once records follow the maps.
+ */
+static void test_anon_refresh(void)
+{
+	struct dso_cache *dc = dso_cache__new();
+	struct maps *m = maps__new(dc);
+	u32 pid = getpid();
+	static char line[] = "7f0000000000-7f0000001000 r-xp 00000000 00:00 0 \n";
+	FILE *fp = fmemopen(line, sizeof(line) - 1, "r");
+	struct maps *m2 = maps__new(dc);
+	const struct map *mp;
+	void *code;
+	u64 addr;
+
+	CHECK(fp && maps__load_text(m, 777, fp) == 1, "a nameless executable mapping read");
+	if (fp)
+		fclose(fp);
+	mp = proc__find(maps__proc(m, 777), 0x7f0000000010);
+	CHECK(mp && mp->dso && !strcmp(dso__name(mp->dso), "//anon"), "named //anon");
+	CHECK(maps__proc(m, pid) != NULL, "this process's maps read");
+	code = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(code != MAP_FAILED, "an executable page mapped after");
+	addr = (u64)(uintptr_t)code + 16;
+	CHECK(maps__in_exec(m, pid, addr) == 0, "not in the maps read before");
+	CHECK(maps__refresh(m, pid) > 0, "/proc read again");
+	mp = proc__find(maps__proc(m, pid), addr);
+	CHECK(mp && mp->dso && !strcmp(dso__name(mp->dso), "//anon"), "found then, as //anon");
+	CHECK(maps__refresh(m, pid) == 0, "not again within the second");
+	/* (another session's maps, whose MMAP2 records came: those follow the process) */
+	maps__mmap(m2, 4242, 0x10000, 0x1000, 0, "/other", 0, 0, 0, NULL, 0, 1);
+	CHECK(maps__proc(m2, pid) != NULL, "read in a session with MMAP2 records");
+	CHECK(maps__refresh(m2, pid) == 0, "not read again there");
+	munmap(code, 4096);
+	maps__delete(m2);
+	maps__delete(m);
+	dso_cache__delete(dc);
+}
+
 int main(void)
 {
 	if (syms_setup())
@@ -395,6 +436,7 @@ int main(void)
 	test_exec_tracking();
 	test_exec_out_of_order();
 	test_exec_after_proc();
+	test_anon_refresh();
 	syms_cleanup();
 	return ut_done("test_syms_dso");
 }

@@ -8,9 +8,10 @@
  * so the CPU never idles and a timer on it fires every period, without
  * any other task coming on the CPU (which would add context switches);
  * with -s it sleeps instead (the CPU idles between bursts).  Prints
- * "pid=PID", then one "burst I at_ns=T cpu_ns=C" line per burst (when it
- * began: CLOCK_MONOTONIC, and the thread's CPU time, which tell whether a
- * task that hogged the CPU brought two bursts together) and "done BURSTS
+ * "pid=PID", then one "burst I at_ns=T cpu_ns=C end_ns=E" line per burst
+ * (when it began: CLOCK_MONOTONIC, and the thread's CPU time, which tell
+ * whether a task that hogged the CPU brought two bursts together; when it
+ * ended: CLOCK_MONOTONIC) and "done BURSTS
  * SIZE cpu_ns=C".
  * -f: after "pid=PID", waits for a line on FIFO before starting.
  * -m: moves between CPU 0 and CPU 1 (pinned to each in turn) halfway to
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
 		at = now_ns();
 		cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		burst(size);
-		printf("burst %ld at_ns=%lld cpu_ns=%lld\n", i, at, cpu_ns);
+		printf("burst %ld at_ns=%lld cpu_ns=%lld end_ns=%lld\n", i, at, cpu_ns, now_ns());
 		fflush(stdout);
 	}
 	t += gap / 2; /* the last burst's period ends before the exit */

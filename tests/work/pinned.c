@@ -14,8 +14,9 @@
  *		mode (comm "burster")
  * The main thread ("pinned") sleeps meanwhile.  Prints "pid=PID", one
  * "thread NAME tid=TID cpu=CPU" line per thread, at the end one "cpu NAME
- * tid=TID ms=MS user=MS sys=MS naps=N" line per thread (its CPU time, its
- * user / kernel split, the kernel's counts, and how many times it slept)
+ * tid=TID ms=MS user=MS sys=MS naps=N csw=N" line per thread (its CPU time,
+ * its user / kernel split, the kernel's counts, how many times it slept,
+ * and how many times it was switched out until then, by the kernel's count)
  * and "done".
  * -f: after "pid=PID", waits for a line on FIFO before starting them.
  */
@@ -49,6 +50,7 @@ struct job {
 	double cpu_ms;		/* its CPU time, CLOCK_THREAD_CPUTIME_ID */
 	double user_ms, sys_ms; /* ... split by the kernel (RUSAGE_THREAD) */
 	unsigned naps;
+	long csw; /* its context switches, voluntary or not (RUSAGE_THREAD) */
 };
 
 static volatile int stop;
@@ -176,6 +178,7 @@ static void *run(void *arg)
 	if (!getrusage(RUSAGE_THREAD, &ru)) {
 		j->user_ms = ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3;
 		j->sys_ms = ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3;
+		j->csw = ru.ru_nvcsw + ru.ru_nivcsw;
 	}
 	j->done = 1;
 	return NULL;
@@ -262,8 +265,9 @@ int main(int argc, char **argv)
 		pthread_join(jobs[i].th, NULL);
 	}
 	for (int i = 0; i < n; i++)
-		printf("cpu %s tid=%d ms=%.2f user=%.2f sys=%.2f naps=%u\n", jobs[i].name,
-		       jobs[i].tid, jobs[i].cpu_ms, jobs[i].user_ms, jobs[i].sys_ms, jobs[i].naps);
+		printf("cpu %s tid=%d ms=%.2f user=%.2f sys=%.2f naps=%u csw=%ld\n", jobs[i].name,
+		       jobs[i].tid, jobs[i].cpu_ms, jobs[i].user_ms, jobs[i].sys_ms, jobs[i].naps,
+		       jobs[i].csw);
 	printf("done\n");
 	return 0;
 }

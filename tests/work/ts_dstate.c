@@ -3,11 +3,15 @@
  * task-state ground truth for D state: a vfork() parent waits for its
  * child in TASK_KILLABLE, which sched_switch reports as prev_state D.
  * The child sleeps MS ms and exits, so the parent spends N known periods
- * in D.  Prints the parent's measured total wait in ns.
+ * in D, and each child exactly one in S: a nanosleep whose timer fired
+ * before the child blocked (its virtual CPU taken by the host between
+ * arming the timer and blocking) is made again until one blocked.
+ * Prints the parent's measured total wait in ns.
  * usage: ts_dstate [N [MS]]   (default 20 x 10 ms)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,7 +46,14 @@ int main(int argc, char **argv)
 		t = now_ns();
 		/* The child shares our memory: only raw system calls in it. */
 		if (vfork() == 0) {
-			syscall(SYS_nanosleep, &d, NULL);
+			static struct rusage ru;
+			static long before;
+
+			before = syscall(SYS_getrusage, RUSAGE_SELF, &ru) ? -1 : ru.ru_nvcsw;
+			do
+				syscall(SYS_nanosleep, &d, NULL);
+			while (before >= 0 && !syscall(SYS_getrusage, RUSAGE_SELF, &ru) &&
+			       ru.ru_nvcsw == before);
 			_exit(0);
 		}
 		each[i] = now_ns() - t;

@@ -5,10 +5,13 @@
  * and the event's filter, computes the key (an expression, or the thread)
  * and adds the columns' values (expressions, or 1 for a count) into a
  * per-CPU hash map; nothing crosses the ring buffer.  The task's comm is
- * taken when its key is first seen.  Each drain reads the map and gives
- * every key whose values changed since the last drain, with the changes:
- * keys stay in the map (no deletion races with the programs), so a key
- * count beyond --bpf-entries is counted as lost.  top's back end.
+ * taken when its key is first seen.  Each drain reads the map (by batches)
+ * and gives every key whose values changed since the last drain, with the
+ * changes.  Once the map is half full, the keys that did not change leave
+ * it (the programs set aside meanwhile, into a second map read then: no
+ * add lost to a delete), so keys that come and go (threads) do not fill
+ * it; keys beyond --bpf-entries at once are counted as lost.  top's back
+ * end (which drains every BPF_READ_MS without -i, bpf_back__on_read).
  */
 #ifndef PP_BPF_KEYED_H
 #define PP_BPF_KEYED_H

@@ -300,7 +300,7 @@ const char *ctr__fmt(double v, bool fraction, char *buf, size_t len)
 	return buf;
 }
 
-static void inst_name(const struct ctr_set *cs, int i, char *who, size_t len)
+void ctr_set__inst_name(const struct ctr_set *cs, int i, char *who, size_t len)
 {
 	if (cs->per_thread)
 		snprintf(who, len, "%s:%d", session__comm(cs->s, (u32)cs->inst[i]), cs->inst[i]);
@@ -484,7 +484,7 @@ static void who_vals(const struct ctr_set *cs, int i, struct rt_val *v, char *wh
 	v[CI_COMM] = (struct rt_val){ .s = NULL };
 	if (i < 0)
 		return;
-	inst_name(cs, i, who, len);
+	ctr_set__inst_name(cs, i, who, len);
 	v[CI_WHO].s = who;
 	if (cs->per_thread) {
 		v[CI_TID] = (struct rt_val){ .i = cs->inst[i] };

@@ -70,6 +70,9 @@ void ctr_set__read(struct ctr_set *cs);
  */
 double ctr_set__value(const struct ctr_set *cs, int k, int i, bool since_start, double *share);
 
+/* Instance @i's label: "CPU3", or "comm:tid" for a thread. */
+void ctr_set__inst_name(const struct ctr_set *cs, int i, char *who, size_t len);
+
 /* The interval is printed: what was read becomes the base of the next. */
 void ctr_set__advance(struct ctr_set *cs);
 

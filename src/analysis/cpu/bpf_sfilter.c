@@ -189,18 +189,6 @@ static int need_resched_bit(void)
 
 /* ---- the program ---- */
 
-struct sf_layout {
-	int regs_flags; /* pt_regs.flags in the context */
-	int ti_flags;	/* task_struct.thread_info.flags */
-	int policy, prio;
-	unsigned policy_size, prio_size;
-	int se_cfs_rq;	/* task_struct.se.cfs_rq */
-	int cfs_rq_rq;	/* cfs_rq.rq */
-	int nr_running; /* rq.nr_running */
-	unsigned nr_size;
-	int tif_bit;
-};
-
 static int member(struct session *s, const char *type, const char *m, unsigned *size,
 		  const char *opt)
 {
@@ -214,7 +202,7 @@ static int member(struct session *s, const char *type, const char *m, unsigned *
 	return off;
 }
 
-static int layout(struct session *s, const struct sfilter_opts *o, bool prio, struct sf_layout *l)
+int sfilter__layout(struct session *s, const struct sfilter_opts *o, bool prio, struct sf_layout *l)
 {
 	memset(l, 0, sizeof(*l));
 	if (o->irqs_given) {
@@ -271,6 +259,51 @@ static int layout(struct session *s, const struct sfilter_opts *o, bool prio, st
 	return 0;
 }
 
+void sfilter__emit_task(struct bpfb *c, const struct sfilter_opts *o, const struct prio_opts *prio,
+			const struct sf_layout *l, int task, int drop)
+{
+	if (o->min_given || o->max_given) {
+		/*
+		 * This CPU's run queue, as the current task's CFS queue names
+		 * it (every task has one on its CPU): the per-CPU 'runqueues'
+		 * cannot be loaded as a ksym where kallsyms lacks variables
+		 * (no CONFIG_KALLSYMS_ALL).  A NULL pointer reads as 0.
+		 */
+		b_ldx(c, 8, R0, task, (int16_t)l->se_cfs_rq);
+		b_ldx(c, 8, R0, R0, (int16_t)l->cfs_rq_rq);
+		b_ldx(c, (int)l->nr_size, R0, R0, (int16_t)l->nr_running);
+		if (o->min_given)
+			b_jmpi(c, BPF_JLT, R0, (int32_t)o->nr_min, drop);
+		if (o->max_given)
+			b_jmpi(c, BPF_JGT, R0, (int32_t)o->nr_max, drop);
+	}
+	if (o->policy_given) {
+		b_ldx(c, (int)l->policy_size, R0, task, (int16_t)l->policy);
+		b_jmpi(c, BPF_JNE, R0, (int32_t)o->policy, drop);
+	}
+	if (prio) {
+		int keep = bpfb__label(c);
+
+		/* (a deadline task's -1 loads as a large number: kept by no range) */
+		b_ldx(c, (int)l->prio_size, R0, task, (int16_t)l->prio);
+		for (int v = 0; v <= PRIO_MAX; v++) {
+			int end = v, next;
+
+			if (!prio__has(prio, v))
+				continue;
+			while (end < PRIO_MAX && prio__has(prio, end + 1))
+				end++;
+			next = bpfb__label(c);
+			b_jmpi(c, BPF_JLT, R0, v, next);
+			b_jmpi(c, BPF_JLE, R0, end, keep);
+			bpfb__here(c, next);
+			v = end;
+		}
+		b_ja(c, drop);
+		bpfb__here(c, keep);
+	}
+}
+
 /* The program: each test goes to @drop when the sample is not kept. */
 static void build(struct bpfb *c, const struct sfilter_opts *o, const struct prio_opts *prio,
 		  const struct sf_layout *l)
@@ -297,59 +330,19 @@ static void build(struct bpfb *c, const struct sfilter_opts *o, const struct pri
 		b_call(c, BPF_FUNC_get_current_task_btf);
 		b_mov(c, R7, R0);
 	}
-	if (o->min_given || o->max_given) {
-		/*
-		 * This CPU's run queue, as the current task's CFS queue names
-		 * it (every task has one on its CPU): the per-CPU 'runqueues'
-		 * cannot be loaded as a ksym where kallsyms lacks variables
-		 * (no CONFIG_KALLSYMS_ALL).  A NULL pointer reads as 0.
-		 */
-		b_ldx(c, 8, R0, R7, (int16_t)l->se_cfs_rq);
-		b_ldx(c, 8, R0, R0, (int16_t)l->cfs_rq_rq);
-		b_ldx(c, (int)l->nr_size, R0, R0, (int16_t)l->nr_running);
-		if (o->min_given)
-			b_jmpi(c, BPF_JLT, R0, (int32_t)o->nr_min, drop);
-		if (o->max_given)
-			b_jmpi(c, BPF_JGT, R0, (int32_t)o->nr_max, drop);
-	}
 	if (o->tif_given) {
 		b_ldx(c, 8, R0, R7, (int16_t)l->ti_flags);
 		b_alui(c, BPF_RSH, R0, l->tif_bit);
 		b_alui(c, BPF_AND, R0, 1);
 		b_jmpi(c, BPF_JNE, R0, o->tif_need_resched, drop);
 	}
-	if (o->policy_given) {
-		b_ldx(c, (int)l->policy_size, R0, R7, (int16_t)l->policy);
-		b_jmpi(c, BPF_JNE, R0, (int32_t)o->policy, drop);
-	}
-	if (prio) {
-		int keep = bpfb__label(c);
-
-		/* (a deadline task's -1 loads as a large number: kept by no range) */
-		b_ldx(c, (int)l->prio_size, R0, R7, (int16_t)l->prio);
-		for (int v = 0; v <= PRIO_MAX; v++) {
-			int end = v, next;
-
-			if (!prio__has(prio, v))
-				continue;
-			while (end < PRIO_MAX && prio__has(prio, end + 1))
-				end++;
-			next = bpfb__label(c);
-			b_jmpi(c, BPF_JLT, R0, v, next);
-			b_jmpi(c, BPF_JLE, R0, end, keep);
-			bpfb__here(c, next);
-			v = end;
-		}
-		b_ja(c, drop);
-		bpfb__here(c, keep);
-	}
+	sfilter__emit_task(c, o, prio, l, R7, drop);
 	b_ret(c, 1);
 	bpfb__here(c, drop);
 	b_ret(c, 0);
 }
 
-/* "--exclude-pid" or the first filter given, for messages */
-static const char *first_opt(const struct sfilter_opts *o)
+const char *sfilter__first(const struct sfilter_opts *o)
 {
 	return !o		 ? "--prio"
 	       : o->irqs_given	 ? "--irqs-disabled"
@@ -368,7 +361,7 @@ int sfilter__attach(struct session *s, const struct opt_set *opts, struct evsel 
 	const struct bpf_opts *bo = opt_set__get(opts, &bpf_group);
 	bool others = o && (o->irqs_given || o->tif_given || o->pid_given || o->min_given ||
 			    o->max_given || o->policy_given);
-	const char *name = first_opt(others ? o : NULL);
+	const char *name = sfilter__first(others ? o : NULL);
 	struct sfilter_opts none = { 0 };
 	struct bpf_back *b;
 	struct sf_layout l;
@@ -397,7 +390,7 @@ int sfilter__attach(struct session *s, const struct opt_set *opts, struct evsel 
 		return session__set_err(s, -EOPNOTSUPP, "%s needs BPF: %s", name,
 					bpf_back__host_why_not());
 	}
-	ret = layout(s, o, prio != NULL, &l);
+	ret = sfilter__layout(s, o, prio != NULL, &l);
 	if (ret)
 		return ret;
 	bpfb__init(&c);

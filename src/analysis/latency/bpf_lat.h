@@ -15,8 +15,10 @@
  * Counts and sums are cumulative, never reset: a read takes what grew
  * since the last read, so nothing is lost to a concurrent update.  A full
  * map counts its drops in the back end's drop slots (reported as lost), and
- * so does an insert the kernel could not allocate (the maps are not
- * preallocated: a burst of new keys can find its element cache empty).
+ * so does an insert the kernel could not allocate (a map that is not
+ * preallocated, bpf_lat__new: a burst of new keys, or a program in an
+ * interrupt, can find its element cache empty; bpf_lat__new_sized's
+ * preallocated maps fail only when full).
  */
 #ifndef PP_BPF_LAT_H
 #define PP_BPF_LAT_H
@@ -48,6 +50,30 @@ struct bpf_lat *bpf_lat__new(struct bpf_back *b, const char *name, unsigned entr
  */
 struct bpf_lat *bpf_lat__new_sized(struct bpf_back *b, const char *name, unsigned rows,
 				   unsigned buckets, bool prealloc, char *err, size_t errlen);
+/*
+ * A preallocated per-CPU map holds its values once per possible CPU from
+ * its creation: with @prealloc, bpf_lat__new_sized keeps its two maps'
+ * values within BPF_LAT_PREALLOC_BYTES, with @rows and @buckets scaled
+ * down alike where needed (not below BPF_LAT_MIN_ROWS and
+ * BPF_LAT_MIN_BUCKETS): 16384 rows (80 bytes) and 65536 buckets take
+ * 3.7 MB on 2 CPUs, and would take 235 MB on 128 (there 2340 rows, 9362
+ * buckets).
+ * What does not fit is a counted drop, as a full map's.
+ */
+#define BPF_LAT_PREALLOC_BYTES (32ull << 20)
+#define BPF_LAT_MIN_ROWS 64
+#define BPF_LAT_MIN_BUCKETS 256
+void bpf_lat__prealloc_fit(int ncpu, unsigned *rows, unsigned *buckets);
+/*
+ * The rows and buckets of a latency table of --bpf-entries keys (@opts)
+ * with a row per key (@per_key: BPF_LAT_BUCKETS_PER_ROW buckets a row),
+ * or a few rows (the pairs of points, the labels: at most
+ * BPF_LAT_FEW_ROWS) sharing a quarter of --bpf-entries buckets.
+ */
+#define BPF_LAT_FEW_ROWS 4096
+struct opt_set;
+unsigned bpf_lat__rows_for(const struct opt_set *opts, bool per_key);
+unsigned bpf_lat__buckets_for(const struct opt_set *opts, bool per_key);
 void bpf_lat__delete(struct bpf_lat *l);
 
 /*
@@ -83,6 +109,14 @@ static inline uint64_t bpf_lat__bucket_lo(uint64_t idx)
 }
 
 /*
+ * Count, per row, the latencies above @ns (--than: exact, not from the
+ * buckets), before the first bpf_lat__emit_record.  A read's callback
+ * finds the row's count since the last read with bpf_lat__over.
+ */
+void bpf_lat__set_than(struct bpf_lat *l, uint64_t ns);
+uint64_t bpf_lat__over(const struct bpf_lat *l);
+
+/*
  * The rows that grew since the last read: @fn gets each row's key and
  * what it gained, as a histogram (count, min, max, sum exact) and the
  * marked among them.  @flags: BPF_LAT_NEXT_INTERVAL, an interval ends
@@ -99,10 +133,15 @@ int bpf_lat__read(struct bpf_lat *l, unsigned flags,
 		  void *arg);
 
 /*
- * The rows whose second key word is @key1 (a thread that exited) are
- * taken out of the maps at the end of a read once the rows fill half the
- * map, with what they hold then (reported by that read): the maps keep
- * room for the live keys.  0 or -ENOMEM.
+ * Once the rows or the buckets fill half their map, a read ends by taking
+ * out of the maps the rows that gained nothing since the read before, and
+ * those whose second key word was given here (@key1: a thread that
+ * exited), with what they hold then (reported by that read): the maps
+ * keep room for the live keys, and keys that come and go (threads) do not
+ * fill them.  A key that comes back is a new row.  Meanwhile the programs
+ * write to aside maps (as large; a quarter of a preallocated one), read at
+ * the next read: no value is lost to a delete (bpf_back__aside).  0 or
+ * -ENOMEM.
  */
 int bpf_lat__forget(struct bpf_lat *l, uint64_t key1);
 

@@ -14,7 +14,8 @@
 #include "report/stats_table.h"
 
 struct node {
-	int func;
+	int func;			    /* -1: the root, or a key's (--perins) */
+	uint64_t key;			    /* a key node's */
 	struct node *parent, *child, *next; /* children: a list */
 	struct hist *lat;
 };
@@ -43,7 +44,8 @@ struct calltree {
 	/* drops, for the run */
 	uint64_t too_deep, unwound, orphan_exits, lost, exited, nomem;
 	bool failed_alloc;
-	bool per_thread; /* calltree__add_hooks: the keys are thread ids */
+	bool per_thread;       /* calltree__add_hooks: the keys are thread ids */
+	const char *key_title; /* calltree__set_perins: a tree per key */
 };
 
 struct calltree *calltree__new(const char *const *names, void (*free_data)(void *data))
@@ -105,6 +107,32 @@ static struct node *child_of(struct calltree *t, struct node *parent, int func)
 	return c;
 }
 
+/* --perins: the node of @key's tree, under the root */
+static struct node *key_node(struct calltree *t, uint64_t key)
+{
+	struct node *c;
+
+	for (c = t->root.child; c; c = c->next)
+		if (c->key == key)
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		t->failed_alloc = true;
+		return NULL;
+	}
+	c->func = -1;
+	c->key = key;
+	c->parent = &t->root;
+	c->next = t->root.child;
+	t->root.child = c;
+	return c;
+}
+
+void calltree__set_perins(struct calltree *t, const char *key_title)
+{
+	t->key_title = key_title;
+}
+
 static void drop_stack(struct calltree *t, struct kstack *k)
 {
 	HASH_DEL(t->stacks, k);
@@ -136,7 +164,11 @@ void **calltree__entry(struct calltree *t, uint64_t key, int func, uint64_t time
 		t->too_deep++;
 		return NULL;
 	}
-	n = child_of(t, k->depth ? k->f[k->depth - 1].node : &t->root, func);
+	if (k->depth)
+		n = k->f[k->depth - 1].node;
+	else
+		n = t->key_title ? key_node(t, key) : &t->root;
+	n = n ? child_of(t, n, func) : NULL;
 	if (!n) {
 		t->nomem++;
 		if (!k->depth)
@@ -250,6 +282,8 @@ static int by_total(const void *a, const void *b)
 	const struct node *x = *(const struct node *const *)a, *y = *(const struct node *const *)b;
 	uint64_t tx = node_total(x), ty = node_total(y);
 
+	if (x->func < 0 && y->func < 0) /* keys' trees: by key */
+		return x->key < y->key ? -1 : x->key > y->key;
 	if (tx != ty)
 		return tx > ty ? -1 : 1;
 	return x->func - y->func;
@@ -259,9 +293,10 @@ static int by_total(const void *a, const void *b)
  * The tree's description: the call indented by its depth (text), or its
  * "func", "depth" and "path" (outermost first), then its statistics.
  */
-enum { C_LABEL, C_FUNC, C_DEPTH, C_PATH, C_STATS, NR_COLS };
+enum { C_KEY, C_LABEL, C_FUNC, C_DEPTH, C_PATH, C_STATS, NR_COLS };
 
-static void emit_node(struct calltree *t, const struct node *n, int depth, struct rt_sink *k)
+static void emit_node(struct calltree *t, const struct node *n, int depth, uint64_t key,
+		      struct rt_sink *k)
 {
 	const char *path[CALLTREE_DEPTH + 1];
 	char label[CALLTREE_DEPTH * 2 + 64];
@@ -279,12 +314,13 @@ static void emit_node(struct calltree *t, const struct node *n, int depth, struc
 		nr = 0;
 		snprintf(label, sizeof(label), "%*s%-*s", 2 * depth, "",
 			 width > 2 * depth ? width - 2 * depth : 0, t->names[n->func]);
+		v[C_KEY] = (struct rt_val){ .u = key };
 		v[C_LABEL] = (struct rt_val){ .s = label };
 		v[C_FUNC] = (struct rt_val){ .s = t->names[n->func] };
 		v[C_DEPTH] = (struct rt_val){ .u = (uint64_t)depth };
 		v[C_PATH] = (struct rt_val){ .sv = path, .n = (uint64_t)np };
 		v[C_STATS] = (struct rt_val){ .h = n->lat };
-		rtable__row(k, v);
+		rtable__row(k, t->key_title ? v : v + 1);
 	}
 	for (const struct node *c = n->child; c; c = c->next)
 		nr++;
@@ -301,13 +337,19 @@ static void emit_node(struct calltree *t, const struct node *n, int depth, struc
 	/* children by total, largest first */
 	qsort(kids, (size_t)nr, sizeof(*kids), by_total);
 	for (int i = 0; i < nr; i++)
-		emit_node(t, kids[i], n->func >= 0 ? depth + 1 : depth, k);
+		emit_node(t, kids[i], n->func >= 0 ? depth + 1 : depth,
+			  n == &t->root && kids[i]->func < 0 ? kids[i]->key : key, k);
 	free(kids);
 }
 
 void calltree__emit(struct calltree *t, struct rt_sink *k)
 {
 	const struct rt_col cols[NR_COLS] = {
+		[C_KEY] = { .name = "key",
+			    .title = t->key_title,
+			    .type = RT_U64,
+			    .width = 6,
+			    .flags = RT_LEFT },
 		[C_LABEL] = { .title = "CALL",
 			      .type = RT_STR,
 			      .width = t->name_width + 2 * 8,
@@ -317,10 +359,12 @@ void calltree__emit(struct calltree *t, struct rt_sink *k)
 		[C_PATH] = { .name = "path", .type = RT_STRS, .flags = RT_NO_TEXT },
 		[C_STATS] = { .type = RT_STATS, .unit = RT_UNIT_NS },
 	};
-	const struct rt_desc d = { .type = "row", .cols = cols, .ncols = NR_COLS };
+	const struct rt_desc d = { .type = "row",
+				   .cols = t->key_title ? cols : cols + 1,
+				   .ncols = NR_COLS - !t->key_title };
 
 	rtable__begin(k, &d);
-	emit_node(t, &t->root, 0, k);
+	emit_node(t, &t->root, 0, 0, k);
 	rtable__end(k);
 }
 
@@ -329,6 +373,14 @@ void calltree__print(struct calltree *t, FILE *fp)
 	struct rt_text tx;
 
 	calltree__emit(t, rt_text__init(&tx, fp));
+}
+
+uint64_t calltree__oldest_open(const struct calltree *t, uint64_t now)
+{
+	for (const struct kstack *k = t->stacks; k; k = k->hh.next)
+		if (k->depth && k->f[0].start < now)
+			now = k->f[0].start;
+	return now;
 }
 
 uint64_t calltree__nr_open(const struct calltree *t)
@@ -368,19 +420,22 @@ void calltree__emit_drops(struct calltree *t, struct rt_sink *k, const char *who
 
 	text[0] = 0;
 	n = stats_drop_line(text, n, l, t->unwound, who,
-		"%" PRIu64 " calls dropped: an outer call returned first", t->unwound);
+			    "%" PRIu64 " calls dropped: an outer call returned first", t->unwound);
 	n = stats_drop_line(text, n, l, t->orphan_exits, who,
-		"%" PRIu64 " returns without their entry (not seen, or filtered)", t->orphan_exits);
-	n = stats_drop_line(text, n, l, t->lost, who, "%" PRIu64 " open calls dropped after lost events",
-		t->lost);
-	n = stats_drop_line(text, n, l, t->exited, who, "%" PRIu64 " open calls dropped: their task exited",
-		t->exited);
-	n = stats_drop_line(text, n, l, t->too_deep, who, "%" PRIu64 " calls nested deeper than %d not counted",
-		t->too_deep, CALLTREE_DEPTH);
+			    "%" PRIu64 " returns without their entry (not seen, or filtered)",
+			    t->orphan_exits);
+	n = stats_drop_line(text, n, l, t->lost, who,
+			    "%" PRIu64 " open calls dropped after lost events", t->lost);
+	n = stats_drop_line(text, n, l, t->exited, who,
+			    "%" PRIu64 " open calls dropped: their task exited", t->exited);
+	n = stats_drop_line(text, n, l, t->too_deep, who,
+			    "%" PRIu64 " calls nested deeper than %d not counted", t->too_deep,
+			    CALLTREE_DEPTH);
 	n = stats_drop_line(text, n, l, t->nomem || t->failed_alloc, who,
-		"out of memory, %" PRIu64 " calls not counted", t->nomem);
-	stats_drop_line(text, n, l, open, who, "%" PRIu64 " call%s still open at the end (no exit seen)", open,
-	    open == 1 ? "" : "s");
+			    "out of memory, %" PRIu64 " calls not counted", t->nomem);
+	stats_drop_line(text, n, l, open, who,
+			"%" PRIu64 " call%s still open at the end (no exit seen)", open,
+			open == 1 ? "" : "s");
 	rtable__begin(k, &d);
 	if (any || t->failed_alloc)
 		rtable__row(k, (struct rt_val[]){ { .s = text },

@@ -40,6 +40,12 @@ struct calltree *calltree__new(const char *const *names, void (*free_data)(void 
 void calltree__delete(struct calltree *t);
 
 /*
+ * --perins: a tree per key, keys in order, each row with its key first
+ * (a column titled @key_title: "CPU", "THREAD", the -k expression; JSON
+ * "key").  Before the first call.
+ */
+void calltree__set_perins(struct calltree *t, const char *key_title);
+/*
  * @func is entered under @key at @time: a slot for the caller's data with
  * the call (NULL: not kept, the stack is CALLTREE_DEPTH deep; counted).
  */
@@ -75,6 +81,8 @@ void calltree__emit(struct calltree *t, struct rt_sink *k);
 void calltree__print(struct calltree *t, FILE *fp);
 void calltree__reset(struct calltree *t);
 uint64_t calltree__nr_open(const struct calltree *t);
+/* The start of the oldest call still open, or @now if none is older. */
+uint64_t calltree__oldest_open(const struct calltree *t, uint64_t now);
 /*
  * The drops (counted for the run) as one record to the sink @k
  * (report/rtable.h): text "WHO: N calls dropped: ..." lines, if any (the

@@ -71,6 +71,8 @@ int detail__parse(const char *text, struct detail_opts *o, char *err, size_t len
 			o->sametid = true;
 		} else if (!strcmp(t, "samekey")) {
 			o->samekey = true;
+		} else if (!strcmp(t, "1") || !strcmp(t, "2")) {
+			o->ends |= *t == '1' ? 1u : 2u;
 		} else if ((*t == '-' || *t == '+') &&
 			   !parse_time(t + 1, *t == '-' ? &o->before : &o->after)) {
 			;
@@ -79,7 +81,7 @@ int detail__parse(const char *text, struct detail_opts *o, char *err, size_t len
 		} else {
 			snprintf(err, len,
 				 "--detail: '%s' is not -TIME, +TIME, samecpu, samepid, sametid, "
-				 "samekey or hide<TIME",
+				 "samekey, 1, 2 or hide<TIME",
 				 t);
 			ret = -1;
 			break;
@@ -172,10 +174,15 @@ int detail__add(struct detail *d, struct evsel *ev, const struct sample *smp, u6
 static bool wanted(const struct detail *d, const struct detail_pair *p, const struct det_ev *e)
 {
 	const struct sample *smp = &e->copy.smp;
-	int ends = p->has_end_event ? 2 : 1;
+	unsigned which = d->o.ends ? d->o.ends : 3u;
 	bool cpu = false, pid = false, tid = false;
 
-	for (int i = 0; i < ends; i++) {
+	/* "2" alone of a pair ended by a record (no end event): its start's */
+	if (!p->has_end_event)
+		which = 1;
+	for (int i = 0; i < 2; i++) {
+		if (!(which & (1u << i)))
+			continue;
 		cpu |= smp->cpu == p->cpu[i];
 		pid |= smp->pid == p->pid[i];
 		tid |= smp->tid == p->tid[i];

@@ -31,11 +31,14 @@ struct detail_opts {
 	u64 before, after; /* -N, +N (ns) */
 	u64 hide;	   /* hide<N: runs of events closer than N collapse */
 	bool samecpu, samepid, sametid, samekey;
+	/* "1", "2": same* compare with the start's (bit 0) or end's (bit 1) event only; 0: both */
+	unsigned ends;
 };
 
 /*
  * Parse --detail's value: comma-separated -N, +N (times: "10us", a bare
- * number is us), samecpu, samepid, sametid, samekey, hide<N; NULL or ""
+ * number is us), samecpu, samepid, sametid, samekey, hide<N, 1 and 2 (same*
+ * of the start's, of the end's event only); NULL or ""
  * for none.  0, or -1 with one line in @err.
  */
 int detail__parse(const char *text, struct detail_opts *o, char *err, size_t len);

@@ -15,6 +15,7 @@
 #include "report/rtable.h"
 #include "report/stats_table.h"
 #include "util/ofile.h"
+#include "util/units.h"
 
 /* A pending start (the pairs payload). */
 struct mt_start {
@@ -47,90 +48,9 @@ struct multipoint {
 	/* --json: a slow pair's line (the last two columns: its events) */
 	struct rt_col slow[LAT_MAX_KEYS + 4];
 	struct rt_desc slow_desc;
-	u64 since;	    /* --json: where the next table's span begins */
-	u64 open_elsewhere; /* multipoint__add_open */
-};
-
-static int opt_detail(void *data, const char *arg, char *err, size_t len)
-{
-	struct lat_opts *o = data;
-
-	o->detail = true;
-	return detail__parse(arg, &o->dopts, err, len);
-}
-
-#define LAT_COMMON_OPTS                                                                         \
-	{ .lname = "perins",                                                                    \
-	  .help = "a row per key too (thread, CPU or key=)",                                    \
-	  POPT_BIND_FLAG(struct lat_opts, perins) },                                            \
-		{ .lname = "hist",                                                              \
-		  .help = "a log2 histogram of each row's latencies",                           \
-		  POPT_BIND_FLAG(struct lat_opts, hist) },                                      \
-		{ .lname = "detail",                                                            \
-		  .argname = "[=OPTS]",                                                         \
-		  .help = "with --than: every event between the two ends of a slow pair, "      \
-			  "as a timeline; OPTS: -TIME,+TIME (also before the start, after "     \
-			  "the end; a bare number is us), samecpu, samepid, sametid, samekey, " \
-			  "hide<TIME",                                                          \
-		  .type = POPT_CB,                                                              \
-		  .cb = opt_detail },                                                           \
-		{ .lname = "heatmap",                                                           \
-		  .argname = "NAME",                                                            \
-		  .help = "write NAME-A-B.lat (time latency per pair) and draw NAME-A-B.svg "   \
-			  "per pair of points",                                                 \
-		  POPT_BIND_STR(struct lat_opts, heatmap) },                                    \
-	{                                                                                       \
-		0                                                                               \
-	}
-
-static const struct popt lat_popts[] = {
-	{ .lname = "than",
-	  .argname = "TIME",
-	  .help = "print both events of each pair slower than TIME and count them (ns/us/ms/s; "
-		  "a bare number is ms)",
-	  POPT_BIND_TIME(struct lat_opts, than, "ms") },
-	LAT_COMMON_OPTS,
-};
-
-static const struct popt lat_popts_us[] = {
-	{ .lname = "than",
-	  .argname = "TIME",
-	  .help = "print both events of each pair slower than TIME and count them (ns/us/ms/s; "
-		  "a bare number is us, as the original's)",
-	  POPT_BIND_TIME(struct lat_opts, than, "us") },
-	LAT_COMMON_OPTS,
-};
-
-static int lat_check(void *data, const struct opt_set *set, char *err, size_t len)
-{
-	struct lat_opts *o = data;
-
-	(void)set;
-	if (o->detail && !o->than) {
-		snprintf(err, len,
-			 "--detail needs --than TIME: it shows what happened during the "
-			 "pairs slower than TIME");
-		return -1;
-	}
-	if (o->heatmap && !*o->heatmap) {
-		snprintf(err, len, "--heatmap: give a NAME (files NAME-A-B.lat and .svg)");
-		return -1;
-	}
-	return 0;
-}
-
-const struct opt_group lat_group = {
-	.name = "latency",
-	.opts = lat_popts,
-	.size = sizeof(struct lat_opts),
-	.check = lat_check,
-};
-
-const struct opt_group lat_group_us = {
-	.name = "latency",
-	.opts = lat_popts_us,
-	.size = sizeof(struct lat_opts),
-	.check = lat_check,
+	u64 since;			     /* --json: where the next table's span begins */
+	u64 open_elsewhere;		     /* multipoint__add_open */
+	u64 unopened[MULTIPOINT_MAX_POINTS]; /* ends from point k that found no start */
 };
 
 static void min_start(u64 key, u64 start, void *payload, void *arg)
@@ -164,7 +84,7 @@ struct multipoint *multipoint__new(struct session *s, const struct multipoint_co
 	if (conf->lat)
 		mt->lat = *conf->lat;
 	mt->conf.lat = &mt->lat;
-	mt->keep = conf->keep_start || mt->lat.than;
+	mt->keep = conf->keep_start || conf->report || mt->lat.than || mt->lat.lower;
 	mt->json = session__json(s);
 	/* "TID" -> "tid" */
 	snprintf(mt->key_name, sizeof(mt->key_name), "%s",
@@ -354,6 +274,7 @@ static struct lat_table *table(struct multipoint *mt)
 		return NULL;
 	}
 	lat_table__set_than(mt->table, mt->lat.than);
+	lat_table__set_lower(mt->table, mt->lat.lower);
 	if (mt->conf.mark_title)
 		lat_table__set_mark(mt->table, mt->conf.mark_title);
 	return mt->table;
@@ -637,6 +558,41 @@ void multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
 
 	if (t && !row->skip && (!r || lat_table__merge(t, r, h, marked)))
 		mt->failed_alloc = true;
+	else if (r && row->over)
+		lat_row__add_over(r, row->over);
+}
+
+void multipoint__heat_pair(struct multipoint *mt, struct session *s, int from, int to, u64 start,
+			   u64 delta)
+{
+	struct multipoint_pair p = { .from = from, .to = to, .start = start, .delta = delta };
+
+	if (mt->lat.heatmap && from >= 0 && from < MULTIPOINT_MAX_POINTS && to >= 0 &&
+	    to < MULTIPOINT_MAX_POINTS)
+		heat_add(mt, s, &p);
+}
+
+void multipoint__own_row(struct multipoint *mt, int from, int to, u64 key,
+			 struct multipoint_row *row)
+{
+	struct multipoint_pair pair = { .from = from, .to = to, .key = key };
+
+	*row = (struct multipoint_row){ .key = (u64)from, .group = from };
+	snprintf(row->label, sizeof(row->label), "%s", mt->labels[from]);
+	if (mt->conf.row) /* a pair with neither events nor delta: its row alone */
+		mt->conf.row(mt->conf.arg, &pair, row);
+}
+
+void multipoint__print_pair(struct multipoint *mt, struct session *s,
+			    const struct multipoint_pair *p)
+{
+	struct multipoint_row row = { .key = (u64)p->from, .group = p->from };
+
+	snprintf(row.label, sizeof(row.label), "%s", mt->labels[p->from]);
+	if (mt->conf.row)
+		mt->conf.row(mt->conf.arg, p, &row);
+	if (!row.skip && !row.quiet)
+		print_slow(mt, s, p, row.label);
 }
 
 void multipoint__add_exited(struct multipoint *mt, int k, u64 n)
@@ -676,7 +632,10 @@ static void record(struct multipoint *mt, struct session *s, const struct multip
 		lat_row__mark(r);
 	if (mt->lat.heatmap)
 		heat_add(mt, s, p);
-	if (mt->lat.than && p->delta > mt->lat.than)
+	if (row.quiet)
+		return;
+	if ((mt->lat.than && p->delta > mt->lat.than) ||
+	    (mt->lat.lower && p->delta < mt->lat.lower))
 		print_slow(mt, s, p, row.label);
 }
 
@@ -687,8 +646,12 @@ bool multipoint__end(struct multipoint *mt, struct session *s, int from, int to,
 	struct multipoint_pair p;
 	struct mt_start *st;
 
-	if (!mt->store[from] || !pairs__end(mt->store[from], key, ev ? smp->time : time, &span))
+	if (!mt->store[from])
 		return false;
+	if (!pairs__end(mt->store[from], key, ev ? smp->time : time, &span)) {
+		mt->unopened[from]++;
+		return false;
+	}
 	st = span.payload;
 	p = (struct multipoint_pair){
 		.from = from,
@@ -704,6 +667,50 @@ bool multipoint__end(struct multipoint *mt, struct session *s, int from, int to,
 	};
 	record(mt, s, &p);
 	return true;
+}
+
+struct open_walk {
+	void (*fn)(u64 key, u64 start, struct evsel *ev, const struct sample *smp, void *arg);
+	void *arg;
+};
+
+static void open_one(u64 key, u64 start, void *payload, void *arg)
+{
+	struct mt_start *st = payload;
+	struct open_walk *w = arg;
+
+	w->fn(key, start, st->ev, st->copy && st->copy->valid ? &st->copy->smp : NULL, w->arg);
+}
+
+void multipoint__for_each_open(struct multipoint *mt, int k,
+			       void (*fn)(u64 key, u64 start, struct evsel *ev,
+					  const struct sample *smp, void *arg),
+			       void *arg)
+{
+	struct open_walk w = { fn, arg };
+
+	if (mt->store[k])
+		pairs__for_each_pending(mt->store[k], open_one, &w);
+}
+
+void multipoint__pair_counts(const struct multipoint *mt, int k, u64 *opened, u64 *closed,
+			     u64 *unopened)
+{
+	const struct pairs_counts *c = mt->store[k] ? pairs__counts(mt->store[k]) : NULL;
+
+	*opened = c ? c->started : 0;
+	*closed = c ? c->ended : 0;
+	*unopened = mt->unopened[k];
+}
+
+bool multipoint__json(const struct multipoint *mt)
+{
+	return mt->json;
+}
+
+int multipoint__nr_points(const struct multipoint *mt)
+{
+	return mt->conf.nr_points;
 }
 
 void multipoint__lost(struct multipoint *mt)
@@ -734,9 +741,11 @@ static void print(struct multipoint *mt, struct session *s, int when)
 	/* text: after the time, except at the end of the run */
 	struct rt_sink *sink = stats_stamp__sink(s, &u, &st, &mt->since, when);
 
-	if (t)
+	if (mt->conf.report)
+		mt->conf.report(mt, mt->conf.report_arg, s);
+	else if (t && !mt->lat.only) /* --only-than: the slow pairs only */
 		lat_table__emit(t, sink);
-	if (t && mt->lat.hist && !mt->json)
+	if (t && mt->lat.hist && !mt->json && !mt->lat.only && !mt->conf.report)
 		lat_table__print_log2(t, out, NULL, "ns");
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++) {
 		if (!mt->store[k])
@@ -767,6 +776,7 @@ void multipoint__reset(struct multipoint *mt)
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__reset_counts(mt->store[k]);
+	memset(mt->unopened, 0, sizeof(mt->unopened));
 	mt->failed_alloc = false;
 }
 
@@ -794,10 +804,15 @@ static void on_exit_rec(struct session *s, void *priv, const struct rec_task *t)
 		multipoint__forget(mt, t->tid);
 }
 
+void multipoint__interval(struct multipoint *mt, struct session *s)
+{
+	print(mt, s, STATS_INTERVAL);
+	multipoint__reset(mt);
+}
+
 static void on_interval(struct session *s, void *priv)
 {
-	print(priv, s, STATS_INTERVAL);
-	multipoint__reset(priv);
+	multipoint__interval(priv, s);
 }
 
 static void on_snapshot(struct session *s, void *priv)
@@ -837,7 +852,7 @@ void multipoint__finish(struct multipoint *mt, struct session *s)
 	for (int k = 0; k < MULTIPOINT_MAX_POINTS; k++)
 		if (mt->store[k])
 			pairs__for_each_pending(mt->store[k], count_open, &open);
-	if (open) {
+	if (open && !mt->conf.report) { /* the report lists them */
 		char text[128];
 
 		snprintf(text, sizeof(text), "%s: %llu pairs still open at the end (no end seen)",

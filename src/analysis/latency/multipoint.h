@@ -48,12 +48,24 @@
 struct lat_opts {
 	unsigned long long than; /* ns; 0: none */
 	bool perins, hist;
-	bool detail;		  /* --detail[=OPTS] (needs --than) */
-	struct detail_opts dopts; /* its OPTS */
-	const char *heatmap;	  /* --heatmap NAME: NAME-A-B.lat and .svg per pair of points */
+	bool detail;		      /* --detail[=OPTS] (needs --than) */
+	struct detail_opts dopts;     /* its OPTS */
+	unsigned long long threshold; /* lat_group_kvm's --threshold: --than's other name */
+	const char *heatmap;	      /* --heatmap NAME: NAME-A-B.lat and .svg per pair of points */
+	/* lat_group_mt (multi-trace) only */
+	unsigned long long only_than; /* --only-than TIME: --than, and no table */
+	unsigned long long lower;     /* --lower TIME: pairs faster than TIME printed, counted */
+	bool only;		      /* --only-than given: the slow pairs only, no table */
 };
-/* --than's bare number: ms; lat_group_us: us (the seed's mpdelay and kvm-exit). */
-extern const struct opt_group lat_group, lat_group_us;
+/*
+ * --than's bare number: ms; lat_group_us: us (the seed's mpdelay);
+ * lat_group_kvm: us, and --threshold TIME its other name (the original's
+ * bpf:kvm-exit), whose unit must be written.  lat_group_mt: lat_group and
+ * multi-trace's --only-than TIME (--than without the table) and --lower
+ * TIME (the pairs faster than TIME printed as --than prints the slow ones,
+ * and counted in a "<TIME" column).
+ */
+extern const struct opt_group lat_group, lat_group_us, lat_group_kvm, lat_group_mt;
 
 /* A closed pair, as the hooks see it. */
 struct multipoint_pair {
@@ -73,7 +85,11 @@ struct multipoint_row {
 	char label[LAT_LABEL]; /* its label (made once per row) */
 	bool mark;	       /* count it in the mark column (errors) */
 	bool skip;	       /* not recorded at all */
+	bool quiet;	       /* recorded, counted over --than, never printed as slow */
+	u64 over;	       /* multipoint__record_hist: how many are above --than */
 };
+
+struct multipoint;
 
 struct multipoint_conf {
 	const char *who; /* "syscalls": messages */
@@ -103,6 +119,13 @@ struct multipoint_conf {
 	/* the row of a closed pair; NULL: one row per pair of points */
 	void (*row)(void *arg, const struct multipoint_pair *p, struct multipoint_row *row);
 	void *arg;
+	/*
+	 * A report in place of the table (multi-trace --impl pair: the pairs
+	 * left open), at each interval, SIGUSR1 and the end; NULL: the table.
+	 * With it the start events are kept (keep_start).
+	 */
+	void (*report)(struct multipoint *mt, void *arg, struct session *s);
+	void *report_arg;
 };
 
 struct multipoint;
@@ -162,12 +185,39 @@ void multipoint__cancel(struct multipoint *mt, int k, u64 key);
 struct hist;
 void multipoint__record_hist(struct multipoint *mt, int from, int to, u64 key,
 			     const struct multipoint_row *row, const struct hist *h, u64 marked);
+/* The row multipoint__record_hist gives pairs @from => @to under @key when its @row is NULL. */
+void multipoint__own_row(struct multipoint *mt, int from, int to, u64 key,
+			 struct multipoint_row *row);
+/*
+ * A slow pair measured elsewhere (copied out of the kernel, already in the
+ * table by multipoint__record_hist), printed as multipoint__end prints one
+ * over --than: its row's label from the row hook, both events.
+ */
+void multipoint__print_pair(struct multipoint *mt, struct session *s,
+			    const struct multipoint_pair *p);
+/* A pair measured elsewhere into the --heatmap of @from => @to (as multipoint__end writes one). */
+void multipoint__heat_pair(struct multipoint *mt, struct session *s, int from, int to, u64 start,
+			   u64 delta);
 /* Pending pairs from @k kept elsewhere dropped at their task's exit (counted as exited). */
 void multipoint__add_exited(struct multipoint *mt, int k, u64 n);
 /* ... started again before an end, and ended before they started (counted as such). */
 void multipoint__add_dropped(struct multipoint *mt, int k, u64 replaced, u64 backwards);
 /* Pairs kept elsewhere still open at the end (said with the module's own). */
 void multipoint__add_open(struct multipoint *mt, u64 n);
+
+/* Every pair open from point @k: its key, its start's time and event (@smp NULL if not kept). */
+void multipoint__for_each_open(struct multipoint *mt, int k,
+			       void (*fn)(u64 key, u64 start, struct evsel *ev,
+					  const struct sample *smp, void *arg),
+			       void *arg);
+/*
+ * This interval's pairs from point @k: opened (starts), closed (ends that
+ * found their start) and ends at the next point that found none.
+ */
+void multipoint__pair_counts(const struct multipoint *mt, int k, u64 *opened, u64 *closed,
+			     u64 *unopened);
+bool multipoint__json(const struct multipoint *mt);
+int multipoint__nr_points(const struct multipoint *mt);
 
 /* Records were lost: every pending pair is dropped (counted). */
 void multipoint__lost(struct multipoint *mt);
@@ -182,6 +232,8 @@ void multipoint__forget(struct multipoint *mt, u64 key);
  * that dropped pairs; slow pairs are "slow" lines as they close.
  */
 void multipoint__print(struct multipoint *mt, struct session *s);
+/* What an -i interval prints, now, and the next interval begins (the trigger attribute). */
+void multipoint__interval(struct multipoint *mt, struct session *s);
 /* At the end of a run that started: print, then draw the --heatmap SVGs. */
 void multipoint__finish(struct multipoint *mt, struct session *s);
 void multipoint__reset(struct multipoint *mt);

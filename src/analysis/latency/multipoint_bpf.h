@@ -16,6 +16,11 @@
  * --detail, which runs on the ring path).  The programs return 0: no
  * sample crosses the ring.
  *
+ * --than: a start also keeps its event's record (its first MPBPF_RAW
+ * bytes: a longer one's dynamic fields are cut there), thread and CPU; a
+ * pair over the threshold is copied out (bpf_back__out) with both
+ * records, and printed by multipoint as the ring path prints it.
+ *
  * User space reads the rows at each interval, at SIGUSR1 and at the end
  * into multipoint's table, and the drop counts into its "dropped" lines.
  */
@@ -29,11 +34,16 @@ struct bpf_back;
 
 enum mpbpf_key { MPBPF_KEY_EXPR, MPBPF_KEY_THREAD, MPBPF_KEY_CPU };
 
-/* One -e event: its point (-1: untraced), key= (KEY_EXPR) and role= (NULL: both). */
+/*
+ * One -e event: its point (-1: untraced), key= (KEY_EXPR) and role= (NULL:
+ * both); with rows by label (mpbpf_conf's row), a start event's label and
+ * mark (NULL: 0), kept with its start.
+ */
 struct mpbpf_event {
 	struct evsel *ev;
 	int point;
 	struct expr *key, *role;
+	struct expr *label, *mark;
 };
 
 struct mpbpf_conf {
@@ -43,8 +53,26 @@ struct mpbpf_conf {
 	enum mpbpf_key key_mode;
 	const struct mpbpf_event *events;
 	int nr_events;
+	u64 than;     /* --than: the slow pairs copied out with both events' records, printed */
+	bool heatmap; /* --heatmap: every pair's start and latency copied out */
+	/*
+	 * Rows by label (two points, no cycle; NULL: a row per pair of
+	 * points): the start keeps its event's label and mark (non-zero:
+	 * marked), the pair goes to the row of the label, read back through
+	 * @row, which names it as multipoint's row hook would (kvm-exit: the
+	 * exit reason).
+	 */
+	void (*row)(void *arg, u64 label, struct multipoint_row *row);
+	void *row_arg;
+	/*
+	 * Rows by label with --than: labels whose slow pairs are not copied
+	 * out (the row hook's quiet ones; read during mpbpf__new only)
+	 */
+	const u64 *quiet;
+	int nr_quiet;
 };
 
+#define MPBPF_RAW 256
 struct mpbpf;
 
 /*

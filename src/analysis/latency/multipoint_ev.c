@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Events as points, keys and roles from -e attributes: see multipoint_ev.h. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/latency/multipoint_bpf.h"
+#include "analysis/latency/mp_pair.h"
 #include "analysis/latency/multipoint_ev.h"
 #include "engine/bpf.h"
 #include "expr/expr.h"
@@ -19,9 +21,11 @@ enum key_mode { KEY_EXPR, KEY_THREAD, KEY_CPU };
 /* Per event (evsel->priv, the handler's). */
 struct mt_event {
 	struct multipoint_ev *owner;
-	int point;	   /* -1: untraced (only in --detail timelines) */
-	struct expr *key;  /* KEY_EXPR */
-	struct expr *role; /* NULL: open and close */
+	int point;		 /* -1: untraced (only in --detail timelines) */
+	struct expr *key;	 /* KEY_EXPR */
+	struct expr *role;	 /* NULL: open and close */
+	struct expr *row, *mark; /* row=, mark= (rows by value; NULL: 0) */
+	bool trigger;		 /* trigger: the table prints when it arrives */
 };
 
 /* An inner profiler's event whose -e item has key=EXPR (multipoint_ev__new's started hook). */
@@ -39,6 +43,7 @@ struct multipoint_ev {
 	struct inner_key *inner; /* KEY_EXPR: inner profilers' events with a key= */
 	int nr_inner;
 	struct mpbpf *bpf; /* on the BPF back end */
+	bool by_row;	   /* row= or mark= given: a row per value of row= at the start */
 };
 
 static struct expr *compile(struct session *s, struct multipoint_ev *m, struct evsel *ev,
@@ -135,6 +140,56 @@ static void name_points(struct multipoint_ev *m, const struct multipoint_ev_conf
 
 static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
 
+/* by_row: the row of a start's row= value (as the BPF back end's rows by label) */
+static void value_row(void *arg, u64 value, struct multipoint_row *row)
+{
+	(void)arg;
+	row->key = value;
+	row->group = 0;
+	snprintf(row->label, sizeof(row->label), value > 0xffffffffULL ? "%#" PRIx64 : "%" PRIu64,
+		 value);
+}
+
+static void pair_row(void *arg, const struct multipoint_pair *p, struct multipoint_row *row)
+{
+	if (!p->data) /* multipoint__record_hist's own rows: the BPF back end gives its rows */
+		return;
+	value_row(arg, p->data[0], row);
+	row->mark = p->data[1];
+}
+
+/*
+ * row=EXPR / mark=EXPR: where they may be (two points, no --cycle, events
+ * of the first point), m->by_row set when one is given.  0 or a usage error.
+ */
+static int check_rows(struct session *s, struct multipoint_ev *m,
+		      const struct multipoint_ev_conf *c, const struct event_opts *eo,
+		      const char **title, bool *marks)
+{
+	for (int i = 0; i < eo->nr_specs; i++) {
+		const struct ev_spec *sp = &eo->specs[i];
+		const char *row = evspec__attr(sp, "row"), *mark = evspec__attr(sp, "mark");
+
+		if (!row && !mark)
+			continue;
+		if (m->nr_points != 2 || c->cycle)
+			return session__usage_err(s,
+						  "'%s': row= and mark= split the pairs of two "
+						  "points (two -e, no --cycle)",
+						  sp->text);
+		if (point_of(m, c, eo, i) != 0)
+			return session__usage_err(s,
+						  "'%s': row= and mark= belong to the events that "
+						  "open a pair (the first -e)",
+						  sp->text);
+		m->by_row = true;
+		if (row && !*title)
+			*title = row;
+		*marks |= mark != NULL;
+	}
+	return 0;
+}
+
 /*
  * The BPF back end if the host and the request allow it (1), else the ring
  * path (0, said under -v; --bpf: a usage error), or -errno.
@@ -148,16 +203,27 @@ static int try_bpf(struct session *s, struct multipoint_ev *m, const struct mult
 
 	if (!c->opts)
 		return 0;
-	if (lo && lo->than)
+	if (lo && lo->than && lo->detail)
 		return bpf_back__fallback(s, c->opts,
-					  "--than: each slow pair's events are "
-					  "printed from the ring buffer");
-	if (lo && lo->heatmap)
+					  "--detail: the events around each slow pair are "
+					  "read from the ring buffer");
+	if (c->pair)
 		return bpf_back__fallback(s, c->opts,
-					  "--heatmap: each pair's time is written "
+					  "--impl pair: the open pairs' start events are listed "
 					  "from the ring buffer");
-	if (session__stacks_for_all(s))
-		return bpf_back__fallback(s, c->opts, "-g: stacks are read from the ring buffer");
+	if (lo && lo->lower)
+		return bpf_back__fallback(s, c->opts,
+					  "--lower: the pairs faster than it are printed from the "
+					  "ring buffer's events");
+	for (int i = 0; i < eo->nr_specs; i++)
+		if (evspec__attr(&eo->specs[i], "trigger"))
+			return bpf_back__fallback(s, c->opts,
+						  "'%s': trigger prints the table when the event "
+						  "arrives, read from the ring buffer",
+						  eo->specs[i].text);
+	if (session__stacks_for_all(s) && !(lo && lo->than))
+		return bpf_back__fallback(
+			s, c->opts, "-g without --than: stacks are read from the ring buffer");
 	for (int i = 0; i < eo->nr_specs; i++)
 		if (eo->specs[i].profiler)
 			return bpf_back__fallback(s, c->opts,
@@ -173,9 +239,12 @@ static int try_bpf(struct session *s, struct multipoint_ev *m, const struct mult
 
 		if (ev->handler != on_sample || e->owner != m)
 			continue;
-		evs[n++] = (struct mpbpf_event){
-			.ev = ev, .point = e->point, .key = e->key, .role = e->role
-		};
+		evs[n++] = (struct mpbpf_event){ .ev = ev,
+						 .point = e->point,
+						 .key = e->key,
+						 .role = e->role,
+						 .label = e->row,
+						 .mark = e->mark };
 	}
 	ret = mpbpf__new(s, c->opts,
 			 &(struct mpbpf_conf){
@@ -188,6 +257,9 @@ static int try_bpf(struct session *s, struct multipoint_ev *m, const struct mult
 									 : MPBPF_KEY_CPU,
 				 .events = evs,
 				 .nr_events = n,
+				 .than = lo ? lo->than : 0,
+				 .heatmap = lo && lo->heatmap,
+				 .row = m->by_row ? value_row : NULL,
 			 },
 			 &m->bpf);
 	free(evs);
@@ -204,7 +276,8 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 	const struct event_opts *eo = session__conf(s)->events;
 	const struct target_opts *t = session__conf(s)->target;
 	struct multipoint_ev *m;
-	bool keyed = false;
+	const char *row_title = NULL;
+	bool keyed = false, marks = false;
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -244,22 +317,30 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 	}
 	for (int i = 0; i < eo->nr_specs; i++)
 		keyed |= evspec__attr(&eo->specs[i], "key") != NULL;
+	if (check_rows(s, m, c, eo, &row_title, &marks))
+		goto fail;
 	m->key_mode = keyed || c->key_text		    ? KEY_EXPR
 		      : t->nr_pids || t->nr_tids || t->argv ? KEY_THREAD
 							    : KEY_CPU;
 	/* keys other than the CPU cross CPUs: pairs need time order */
 	if (m->key_mode != KEY_CPU)
 		session__want_order(s);
-	m->mt = multipoint__new(s, &(struct multipoint_conf){
-					   .who = c->who,
-					   .nr_points = m->nr_points,
-					   .cycle = c->cycle,
-					   .lat = c->lat,
-					   .key_title = m->key_mode == KEY_CPU	    ? "CPU"
-							: m->key_mode == KEY_THREAD ? "TID"
-										    : "KEY",
-					   .exit_forgets = m->key_mode == KEY_THREAD,
-				   });
+	m->mt = multipoint__new(
+		s, &(struct multipoint_conf){
+			   .who = c->who,
+			   .nr_points = m->nr_points,
+			   .cycle = c->cycle,
+			   .lat = c->lat,
+			   .key_title = m->key_mode == KEY_CPU	    ? "CPU"
+					: m->key_mode == KEY_THREAD ? "TID"
+								    : "KEY",
+			   .exit_forgets = m->key_mode == KEY_THREAD,
+			   .row_title = m->by_row ? (row_title ? row_title : "ROW") : NULL,
+			   .row_width = m->by_row ? 20 : 0,
+			   .mark_title = marks ? "marked" : NULL,
+			   .row = m->by_row ? pair_row : NULL,
+			   .report = c->pair ? mp_pair__report : NULL,
+		   });
 	if (!m->mt)
 		goto fail;
 	name_points(m, c, eo);
@@ -267,6 +348,7 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 		struct evsel_conf ec = { .callchain = session__stacks_for_all(s) };
 		struct ev_spec *sp = &eo->specs[i];
 		const char *key = evspec__attr(sp, "key"), *role = evspec__attr(sp, "role");
+		const char *row = evspec__attr(sp, "row"), *mark = evspec__attr(sp, "mark");
 		int n = 0;
 
 		if (sp->profiler)
@@ -294,6 +376,7 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 			}
 			e->owner = m;
 			e->point = point_of(m, c, eo, i);
+			e->trigger = evspec__attr(sp, "trigger") != NULL;
 			evsel__set_handler(ev, on_sample, e);
 			if (m->key_mode == KEY_EXPR && key &&
 			    !(e->key = compile(s, m, ev, "key", key)))
@@ -304,6 +387,10 @@ struct multipoint_ev *multipoint_ev__new(struct session *s, const struct multipo
 				goto fail;
 			}
 			if (role && !(e->role = compile(s, m, ev, "role", role)))
+				goto fail;
+			if (row && !(e->row = compile(s, m, ev, "row", row)))
+				goto fail;
+			if (mark && !(e->mark = compile(s, m, ev, "mark", mark)))
 				goto fail;
 		}
 		if (!n) {
@@ -334,6 +421,8 @@ void multipoint_ev__delete(struct multipoint_ev *m, struct session *s)
 			continue;
 		expr__free(e->key);
 		expr__free(e->role);
+		expr__free(e->row);
+		expr__free(e->mark);
 		free(e);
 		evsel__set_handler(ev, NULL, NULL);
 	}
@@ -371,15 +460,24 @@ static void on_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 					  : 0;
 	multipoint__see(m->mt, s, ev, smp, key, m->key_mode != KEY_EXPR || e->key);
 	if (e->point < 0)
-		return;
+		goto out;
 	if (e->role)
 		role = (unsigned)eval(s, m, e->role, smp) & (ROLE_OPEN | ROLE_CLOSE);
 	k = e->point;
 	/* close the pair that ends here: from the previous point (the last one with --cycle) */
 	if ((role & ROLE_CLOSE) && multipoint__opens(m->mt, (k + n - 1) % n))
 		multipoint__end(m->mt, s, (k + n - 1) % n, k, key, ev, smp, 0);
-	if ((role & ROLE_OPEN) && multipoint__opens(m->mt, k))
-		multipoint__start(m->mt, s, k, key, ev, smp);
+	if ((role & ROLE_OPEN) && multipoint__opens(m->mt, k)) {
+		u64 *data = multipoint__start(m->mt, s, k, key, ev, smp);
+
+		if (data && m->by_row) {
+			data[0] = e->row ? eval(s, m, e->row, smp) : 0;
+			data[1] = e->mark && eval(s, m, e->mark, smp);
+		}
+	}
+out:
+	if (e->trigger) /* the interval's table now, its pair included */
+		multipoint__interval(m->mt, s);
 }
 
 /*

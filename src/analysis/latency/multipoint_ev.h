@@ -20,6 +20,7 @@ struct multipoint_ev_conf {
 	bool cycle;
 	const struct lat_opts *lat;
 	const char *key_text; /* -k EXPR, NULL none */
+	bool pair;	      /* --impl pair: the pairs left open in place of the table */
 	/* its options (bpf_group: the back end, analysis/latency/multipoint_bpf.h); NULL: ring */
 	const struct opt_set *opts;
 };

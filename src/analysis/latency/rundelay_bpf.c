@@ -7,117 +7,11 @@
 #include <string.h>
 
 #include "analysis/latency/bpf_lat.h"
+#include "analysis/latency/bpf_stack.h"
 #include "analysis/latency/multipoint.h"
 #include "analysis/latency/rundelay_bpf.h"
-
-/* A thread's state in the start map; a start's row is its state - 1 (rundelay.c's P_*). */
-enum { ST_NONE, ST_WAKEUP, ST_WAKEUP_NEW, ST_PREEMPT, ST_ASLEEP };
-#define P_SWITCH_IN 3
-
-/* the start map's value */
-struct rd_start {
-	u64 time;
-	u32 state, pad;
-	u64 run_delay; /* the task's sched_info.run_delay at the start (0: none) */
-};
-
-/* sched_switch's prev_state as the trace record reports it (__trace_sched_switch_state) */
-#define TASK_REPORT 0x7f
-#define TASK_IDLE 0x402		/* TASK_UNINTERRUPTIBLE | TASK_NOLOAD: reported as I (asleep) */
-#define TASK_RTLOCK_WAIT 0x1000 /* reported as D */
-#define REPORT_DEAD_LO 0x10	/* EXIT_DEAD, EXIT_ZOMBIE: the highest bit reported */
-#define REPORT_PARKED 0x40
-
-/*
- * The programs' stack: the comm under BPF_BACK_SCRATCH, a start's key and
- * value, spills, then bpf_lat's row key (row = the start point, the
- * --perins tid or 0) and its scratch.
- */
-enum {
-	S_COMM = -24,
-	S_KEY = -104,
-	S_VAL = -128,
-	S_SPILL = -136,
-	S_CTX = -144,
-	S_TASK = -152,
-	S_ROW = -168,
-	S_LAT = S_ROW - BPF_LAT_SCRATCH,
-};
-
-#define MAX_GLOBS 16
-struct glob {
-	u64 val[2], mask[2];
-};
-
-struct rd_bpf {
-	struct bpf_back *b;
-	struct rd_bpf_conf conf;
-	bool btf;    /* tp_btf, else raw tracepoints */
-	int sw_args; /* sched_switch's arguments (4: prev_state is one) */
-	int off_pid, off_tgid, off_comm, off_exit, off_state;
-	int off_run_delay; /* task_struct.sched_info.run_delay, -1: none */
-	unsigned state_size;
-	struct glob globs[MAX_GLOBS];
-	int nr_globs; /* 0: no --filter (or one glob matches all) */
-	int start;    /* the start map */
-	int unseen;   /* array[1] of u64: switch-ins closed from run_delay */
-	int drop, drop_unseen;
-	struct bpf_lat *lat;
-};
-
-/*
- * --filter's globs as masks on the comm's two words: NAME (the comm is
- * NUL-padded: both words whole) and PREFIX* (its bytes).  0, or -EOPNOTSUPP
- * for other globs (?, [...], * elsewhere).
- */
-static int compile_globs(struct rd_bpf *r, const char *globs, char *why, size_t len)
-{
-	const char *p = globs, *e;
-
-	r->nr_globs = 0;
-	if (!globs)
-		return 0;
-	for (; *p; p = *e ? e + 1 : e) {
-		struct glob g = { { 0, 0 }, { 0, 0 } };
-		size_t n, full;
-		bool prefix;
-
-		e = strchrnul(p, ',');
-		n = (size_t)(e - p);
-		prefix = n && p[n - 1] == '*';
-		full = prefix ? n - 1 : n;
-		if (strcspn(p, "*?[") < full) {
-			snprintf(why, len,
-				 "--filter '%.*s': only NAME and PREFIX* globs are compiled",
-				 (int)n, p);
-			return -EOPNOTSUPP;
-		}
-		if (prefix && !full) { /* "*": every comm */
-			r->nr_globs = 0;
-			return 0;
-		}
-		if (full > 15)
-			continue; /* a comm has 15 bytes: never matches */
-		if (r->nr_globs == MAX_GLOBS) {
-			snprintf(why, len, "--filter: more than %d globs", MAX_GLOBS);
-			return -EOPNOTSUPP;
-		}
-		for (size_t i = 0; i < 16; i++) {
-			if (i < full)
-				g.val[i / 8] |= (u64)(unsigned char)p[i] << (8 * (i % 8));
-			if (i < full || !prefix)
-				g.mask[i / 8] |= 0xffULL << (8 * (i % 8));
-		}
-		r->globs[r->nr_globs++] = g;
-	}
-	if (!r->nr_globs) { /* only globs longer than a comm: nothing matches */
-		/* a comm's first byte is never 1 (the whole byte: mask 0xff) */
-		struct glob none = { { 1, 0 }, { 0xff, 0 } };
-
-		r->globs[r->nr_globs++] = none;
-	}
-	return 0;
-}
+#include "analysis/latency/rundelay_bpf_int.h"
+#include "analysis/latency/sched_bpf.h"
 
 /* R@dst = the @size bytes at @src + @off of a kernel object: a load (tp_btf) or a helper */
 static void ld_field(struct rd_bpf *r, struct bpfb *c, int dst, int src, int off, int size)
@@ -135,6 +29,25 @@ static void ld_field(struct rd_bpf *r, struct bpfb *c, int dst, int src, int off
 	b_ldx(c, size, dst, R10, -8);
 }
 
+static void ld_field_cb(void *arg, struct bpfb *c, int dst, int src, int off, int size)
+{
+	ld_field(arg, c, dst, src, off, size);
+}
+
+/*
+ * R7 = the task at ctx (R6) + @off, R8 = its tid (the idle task: to
+ * @idle); with @lookup, the tid also at S_KEY and R0 its entry in the
+ * start map (none: to @none).
+ */
+static void emit_task(struct rd_bpf *r, struct bpfb *c, short off, int idle, bool lookup, int none)
+{
+	sched_bpf__emit_task(c, R6, off, r->off_pid, &r->load, lookup ? S_KEY : 0, idle);
+	if (!lookup)
+		return;
+	b_lookup(c, r->start, S_KEY);
+	b_jmpi(c, BPF_JEQ, R0, 0, none);
+}
+
 /* The delay in R9 into bpf_lat's row (@row_reg, @key_reg); keeps R6-R9, uses R0-R5. */
 static void emit_record(struct rd_bpf *r, struct bpfb *c, int row_reg, int key_reg)
 {
@@ -146,9 +59,7 @@ static void emit_record(struct rd_bpf *r, struct bpfb *c, int row_reg, int key_r
 /* go to @fail unless task @task's comm matches a --filter glob (uses R0-R5) */
 static void emit_comm_test(struct rd_bpf *r, struct bpfb *c, int task, int fail)
 {
-	int ok = bpfb__label(c);
-
-	if (!r->nr_globs)
+	if (!r->globs.n)
 		return;
 	if (r->btf) {
 		b_ldx(c, 8, R2, task, (short)r->off_comm);
@@ -163,26 +74,7 @@ static void emit_comm_test(struct rd_bpf *r, struct bpfb *c, int task, int fail)
 		b_ldx(c, 8, R2, R10, S_COMM);
 		b_ldx(c, 8, R3, R10, S_COMM + 8);
 	}
-	for (int i = 0; i < r->nr_globs; i++) {
-		const struct glob *g = &r->globs[i];
-		int next = bpfb__label(c);
-
-		for (int w = 0; w < 2; w++) {
-			if (!g->mask[w])
-				continue;
-			b_mov(c, R4, w ? R3 : R2);
-			if (g->mask[w] != ~0ULL) {
-				b_ld64(c, R5, g->mask[w]);
-				b_alu(c, BPF_AND, R4, R5);
-			}
-			b_ld64(c, R5, g->val[w]);
-			b_jmp(c, BPF_JNE, R4, R5, next);
-		}
-		b_ja(c, ok);
-		bpfb__here(c, next);
-	}
-	b_ja(c, fail);
-	bpfb__here(c, ok);
+	sched_bpf__emit_comm_test(&r->globs, c, R2, R3, R4, R5, fail);
 }
 
 /* *(u64 *)(@dst + @off) = task @task's sched_info.run_delay (0 without it); uses R0-R5 */
@@ -198,11 +90,14 @@ static void emit_save_run_delay(struct rd_bpf *r, struct bpfb *c, int dst, int o
 /*
  * The thread @task (R7) whose tid is at S_KEY starts state @kind_reg (R8,
  * R9) now: in place when it has an entry, else a new one (a full map: a
- * counted drop).  Uses R0-R6.
+ * counted drop).  --than: a start (ST_PREEMPT with REC_SWITCH, any with
+ * REC_WAKEUP) keeps what its printing needs (emit_fill).  Uses R0-R6.
  */
-static void emit_set_start(struct rd_bpf *r, struct bpfb *c, int task, int kind_reg, int out)
+static void emit_set_start(struct rd_bpf *r, struct bpfb *c, int task, int kind_reg, int rec,
+			   int out)
 {
-	int insert = bpfb__label(c);
+	int insert = bpfb__label(c), put = bpfb__label(c), blank = bpfb__label(c);
+	int val = r->conf.than ? S_VALT : S_VAL;
 
 	b_lookup(c, r->start, S_KEY);
 	b_jmpi(c, BPF_JEQ, R0, 0, insert);
@@ -211,43 +106,62 @@ static void emit_set_start(struct rd_bpf *r, struct bpfb *c, int task, int kind_
 	b_stx(c, 8, R6, 0, R0);
 	b_stx(c, 4, R6, 8, kind_reg);
 	emit_save_run_delay(r, c, R6, 16, task);
+	if (r->conf.than) {
+		if (rec == REC_SWITCH) /* an asleep mark prints nothing */
+			b_jmpi(c, BPF_JNE, kind_reg, ST_PREEMPT, out);
+		rd_slow__emit_fill(r, c, R6, 0, rec);
+	}
 	b_ja(c, out);
 	bpfb__here(c, insert);
 	b_call(c, BPF_FUNC_ktime_get_ns);
-	b_stx(c, 8, R10, S_VAL, R0);
-	b_stx(c, 4, R10, S_VAL + 8, kind_reg);
-	b_st(c, 4, R10, S_VAL + 12, 0);
-	emit_save_run_delay(r, c, R10, S_VAL + 16, task);
-	b_ldmap(c, R1, r->start);
-	b_mov(c, R2, R10);
-	b_alui(c, BPF_ADD, R2, S_KEY);
-	b_mov(c, R3, R10);
-	b_alui(c, BPF_ADD, R3, S_VAL);
-	b_movi(c, R4, BPF_ANY);
-	b_call(c, BPF_FUNC_map_update_elem);
+	b_stx(c, 8, R10, (short)val, R0);
+	b_stx(c, 4, R10, (short)(val + 8), kind_reg);
+	b_st(c, 4, R10, (short)(val + 12), 0);
+	emit_save_run_delay(r, c, R10, val + 16, task);
+	if (r->conf.than && rec == REC_SWITCH) { /* an asleep mark's: blank */
+		b_jmpi(c, BPF_JNE, kind_reg, ST_PREEMPT, blank);
+		rd_slow__emit_fill(r, c, R10, val, rec);
+		b_ja(c, put);
+		bpfb__here(c, blank);
+		for (int w = V_IDS; w < V_SIZE; w += 8)
+			b_st(c, 8, R10, (short)(val + w), 0);
+		bpfb__here(c, put);
+	} else if (r->conf.than) {
+		rd_slow__emit_fill(r, c, R10, val, rec);
+	}
+	b_update(c, r->start, S_KEY, val, BPF_ANY);
 	b_jmpi(c, BPF_JEQ, R0, 0, out);
 	bpf_back__emit_drop(r->b, c, r->drop);
 }
 
 /*
- * prev (R7, tid R8; ctx R6) runs with a delay still started: its switch-in
+ * prev (its task at ctx + 8: R7, tid R8; ctx R6; the idle task: to @idle)
+ * runs with a delay still started: its switch-in
  * did not reach the tracepoint (seen here: some switches are not traced at
  * all, on every tracer alike; the ring path closes them with the kernel's
  * context-switch records).  The delay is what that one switch-in added to
  * the task's sched_info.run_delay (enqueue to arrival, the scheduler's
- * clock); without sched_info it is a counted drop.  Keeps R6-R8.
+ * clock); without sched_info it is a counted drop.  The switch-in was on
+ * this CPU (a thread leaves the CPU it runs on): outside -C the start ends
+ * uncounted, as the ring path, which sees no switch there, never ends it
+ * either (the targets' test: -C's).  Keeps R6-R8.
  */
-static void emit_unseen_switch_in(struct rd_bpf *r, struct bpfb *c)
+static int emit_unseen_switch_in(struct rd_bpf *r, struct bpfb *c, int idle, char *why, size_t len)
 {
-	int none = bpfb__label(c), drop = bpfb__label(c);
+	int none = bpfb__label(c), drop = bpfb__label(c), err;
 
-	b_stx(c, 4, R10, S_KEY, R8);
-	b_lookup(c, r->start, S_KEY);
-	b_jmpi(c, BPF_JEQ, R0, 0, none);
+	emit_task(r, c, 8, idle, true, none);
 	b_ldx(c, 4, R1, R0, 8);
 	b_jmpi(c, BPF_JEQ, R1, ST_NONE, none);
 	b_jmpi(c, BPF_JEQ, R1, ST_ASLEEP, none);
 	b_st(c, 4, R0, 8, ST_NONE);
+	b_stx(c, 8, R10, S_SPILL, R0);
+	b_stx(c, 8, R10, S_VAL, R1);
+	ld_field(r, c, R9, R7, r->off_tgid, 4);
+	if ((err = bpf_back__emit_target(r->b, c, R9, R8, none, why, len)))
+		return err;
+	b_ldx(c, 8, R0, R10, S_SPILL);
+	b_ldx(c, 8, R1, R10, S_VAL);
 	if (r->off_run_delay < 0) {
 		b_ja(c, drop);
 	} else {
@@ -260,6 +174,14 @@ static void emit_unseen_switch_in(struct rd_bpf *r, struct bpfb *c)
 		b_alu(c, BPF_SUB, R1, R9);
 		b_jmpi(c, BPF_JSLE, R1, 0, drop);
 		b_mov(c, R9, R1);
+		if (r->conf.than || r->conf.heatmap) { /* ended by no switch */
+			b_stx(c, 8, R10, S_DELTA, R9);
+			b_mov(c, R7, R6);
+			b_alui(c, BPF_ADD, R7, 1);
+			b_ldx(c, 8, R9, R10, S_SPILL);
+			rd_slow__emit(r, c, false);
+			b_ldx(c, 8, R9, R10, S_DELTA);
+		}
 		if (r->conf.perins)
 			b_mov(c, R7, R8);
 		else
@@ -282,6 +204,15 @@ static void emit_unseen_switch_in(struct rd_bpf *r, struct bpfb *c)
 		b_ldx(c, 8, R7, R10, S_TASK);
 	}
 	bpfb__here(c, none);
+	return 0;
+}
+
+/* The program's context (R1) in R6, and at S_CTX for what --than and --heatmap write. */
+static void emit_ctx(struct rd_bpf *r, struct bpfb *c)
+{
+	b_mov(c, R6, R1);
+	if (r->conf.than || r->conf.heatmap)
+		b_stx(c, 8, R10, S_CTX, R6);
 }
 
 /*
@@ -295,16 +226,11 @@ static int build_switch(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 	int preempt = bpfb__label(c), asleep = bpfb__label(c), dead = bpfb__label(c);
 	int set = bpfb__label(c), err;
 
-	b_mov(c, R6, R1);
+	emit_ctx(r, c);
 	bpf_back__emit_running(r->b, c, out);
 
 	/* the switch-in of next */
-	b_ldx(c, 8, R7, R6, 16);
-	ld_field(r, c, R8, R7, r->off_pid, 4);
-	b_jmpi(c, BPF_JEQ, R8, 0, sw_out);
-	b_stx(c, 4, R10, S_KEY, R8);
-	b_lookup(c, r->start, S_KEY);
-	b_jmpi(c, BPF_JEQ, R0, 0, sw_out);
+	emit_task(r, c, 16, sw_out, true, sw_out);
 	b_ldx(c, 4, R1, R0, 8);
 	b_jmpi(c, BPF_JEQ, R1, ST_NONE, sw_out);
 	b_stx(c, 8, R10, S_SPILL, R0);
@@ -312,7 +238,7 @@ static int build_switch(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 	err = bpf_back__emit_target(r->b, c, R9, R8, sw_out, why, len);
 	if (err)
 		return err;
-	if (r->nr_globs) { /* the ring path's kernel filter: prev's or next's comm */
+	if (r->globs.n) { /* the ring path's kernel filter: prev's or next's comm */
 		int kept = bpfb__label(c), try_next = bpfb__label(c);
 
 		b_ldx(c, 8, R7, R6, 8);
@@ -335,6 +261,11 @@ static int build_switch(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 	b_st(c, 4, R9, 8, ST_NONE);
 	b_alu(c, BPF_SUB, R0, R1);
 	b_jmpi(c, BPF_JSLT, R0, 0, sw_out);
+	if (r->conf.than || r->conf.heatmap) {
+		b_stx(c, 8, R10, S_DELTA, R0);
+		rd_slow__emit(r, c, true);
+		b_ldx(c, 8, R0, R10, S_DELTA);
+	}
 	b_mov(c, R9, R0);
 	b_alui(c, BPF_SUB, R7, 1); /* the row: the start point */
 	if (!r->conf.perins)
@@ -343,10 +274,8 @@ static int build_switch(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 
 	/* the switch-out of prev */
 	bpfb__here(c, sw_out);
-	b_ldx(c, 8, R7, R6, 8);
-	ld_field(r, c, R8, R7, r->off_pid, 4);
-	b_jmpi(c, BPF_JEQ, R8, 0, out);
-	emit_unseen_switch_in(r, c);
+	if ((err = emit_unseen_switch_in(r, c, out, why, len)))
+		return err;
 	if (r->sw_args >= 4) {
 		b_ldx(c, 8, R9, R6, 24);
 		b_alu32(c, BPF_MOV, R9, R9); /* unsigned int */
@@ -356,22 +285,22 @@ static int build_switch(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 	b_ldx(c, 8, R1, R6, 0);
 	b_alui(c, BPF_AND, R1, 0xff); /* bool preempt */
 	b_jmpi(c, BPF_JNE, R1, 0, preempt);
-	b_jmpi(c, BPF_JEQ, R9, TASK_IDLE, asleep);
-	b_jmpi(c, BPF_JEQ, R9, TASK_RTLOCK_WAIT, asleep);
+	/* the state as the record reports it (a frozen task is D: asleep, not preempted) */
 	ld_field(r, c, R1, R7, r->off_exit, 4);
-	b_alu(c, BPF_OR, R9, R1);
-	b_alui(c, BPF_AND, R9, TASK_REPORT);
-	b_jmpi(c, BPF_JEQ, R9, 0, preempt);
-	b_jmpi(c, BPF_JGE, R9, REPORT_PARKED, asleep);
-	b_jmpi(c, BPF_JGE, R9, REPORT_DEAD_LO, dead);
+	sched_bpf__emit_state(c, R2, R9, R1, R3);
+	b_jmpi(c, BPF_JEQ, R2, SCHED_R, preempt);
+	b_jmpi(c, BPF_JEQ, R2, SCHED_X, dead);
+	b_jmpi(c, BPF_JEQ, R2, SCHED_Z, dead);
 	b_ja(c, asleep);
 
-	bpfb__here(c, dead); /* its entry goes (a pid is reused) */
+	bpfb__here(c, dead); /* its entry goes (a pid is reused), its stacks kept too */
 	b_stx(c, 4, R10, S_KEY, R8);
 	b_ldmap(c, R1, r->start);
 	b_mov(c, R2, R10);
 	b_alui(c, BPF_ADD, R2, S_KEY);
 	b_call(c, BPF_FUNC_map_delete_elem);
+	if (r->stacks)
+		bpf_stacks__emit_forget(r->stacks, c, S_KEY);
 	b_ja(c, out);
 
 	bpfb__here(c, preempt);
@@ -392,7 +321,7 @@ static int build_switch(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 		return err;
 	emit_comm_test(r, c, R7, out);
 	b_stx(c, 4, R10, S_KEY, R8);
-	emit_set_start(r, c, R7, R9, out);
+	emit_set_start(r, c, R7, R9, REC_SWITCH, out);
 	bpfb__here(c, out);
 	b_ret(c, 0);
 	return 0;
@@ -403,14 +332,9 @@ static int build_wakeup(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 {
 	int out = bpfb__label(c), err;
 
-	b_mov(c, R6, R1);
+	emit_ctx(r, c);
 	bpf_back__emit_running(r->b, c, out);
-	b_ldx(c, 8, R7, R6, 0);
-	ld_field(r, c, R8, R7, r->off_pid, 4);
-	b_jmpi(c, BPF_JEQ, R8, 0, out);
-	b_stx(c, 4, R10, S_KEY, R8);
-	b_lookup(c, r->start, S_KEY);
-	b_jmpi(c, BPF_JEQ, R0, 0, out);
+	emit_task(r, c, 0, out, true, out);
 	b_ldx(c, 4, R1, R0, 8);
 	b_jmpi(c, BPF_JNE, R1, ST_ASLEEP, out);
 	b_stx(c, 8, R10, S_SPILL, R0);
@@ -424,6 +348,8 @@ static int build_wakeup(struct rd_bpf *r, struct bpfb *c, char *why, size_t len)
 	b_stx(c, 8, R9, 0, R0);
 	b_st(c, 4, R9, 8, ST_WAKEUP);
 	emit_save_run_delay(r, c, R9, 16, R7);
+	if (r->conf.than)
+		rd_slow__emit_fill(r, c, R9, 0, REC_WAKEUP);
 	bpfb__here(c, out);
 	b_ret(c, 0);
 	return 0;
@@ -434,11 +360,9 @@ static int build_wakeup_new(struct rd_bpf *r, struct bpfb *c, char *why, size_t 
 {
 	int out = bpfb__label(c), err;
 
-	b_mov(c, R6, R1);
+	emit_ctx(r, c);
 	bpf_back__emit_running(r->b, c, out);
-	b_ldx(c, 8, R7, R6, 0);
-	ld_field(r, c, R8, R7, r->off_pid, 4);
-	b_jmpi(c, BPF_JEQ, R8, 0, out);
+	emit_task(r, c, 0, out, false, out);
 	ld_field(r, c, R9, R7, r->off_tgid, 4);
 	err = bpf_back__emit_target(r->b, c, R9, R8, out, why, len);
 	if (err)
@@ -446,7 +370,7 @@ static int build_wakeup_new(struct rd_bpf *r, struct bpfb *c, char *why, size_t 
 	emit_comm_test(r, c, R7, out);
 	b_stx(c, 4, R10, S_KEY, R8);
 	b_movi(c, R9, ST_WAKEUP_NEW);
-	emit_set_start(r, c, R7, R9, out);
+	emit_set_start(r, c, R7, R9, REC_WAKEUP, out);
 	bpfb__here(c, out);
 	b_ret(c, 0);
 	return 0;
@@ -468,6 +392,11 @@ static int load_all(struct rd_bpf *r, bool btf, int *fds, char *why, size_t len)
 		if ((i == 1 && r->conf.no_wakeup) || (i == 2 && r->conf.no_wakeup_new))
 			continue;
 		r->btf = btf;
+		r->load = (struct sched_bpf_load){ .fn = ld_field_cb, .arg = r };
+		if (!btf && (r->conf.than || r->conf.heatmap)) {
+			snprintf(why, len, "--than and --heatmap need tp_btf programs");
+			return -EOPNOTSUPP;
+		}
 		bpfb__init(&c);
 		fd = builders[i](r, &c, why, len);
 		if (fd) {
@@ -490,6 +419,11 @@ static int load_all(struct rd_bpf *r, bool btf, int *fds, char *why, size_t len)
 	return 0;
 }
 
+void rd_bpf__print_to(struct rd_bpf *r, struct multipoint *mt)
+{
+	r->mt = mt;
+}
+
 int rd_bpf__new(struct bpf_back *b, const struct rd_bpf_conf *conf, struct rd_bpf **out, char *why,
 		size_t len)
 {
@@ -502,7 +436,7 @@ int rd_bpf__new(struct bpf_back *b, const struct rd_bpf_conf *conf, struct rd_bp
 		return -ENOMEM;
 	r->b = b;
 	r->conf = *conf;
-	err = compile_globs(r, conf->filter, why, len);
+	err = sched_bpf__compile_globs(&r->globs, conf->filter, why, len);
 	if (err)
 		goto fail;
 	r->off_pid = bpf_back__btf_member("task_struct", "pid", NULL);
@@ -528,20 +462,33 @@ int rd_bpf__new(struct bpf_back *b, const struct rd_bpf_conf *conf, struct rd_bp
 		err = -EOPNOTSUPP;
 		goto fail;
 	}
-	err = -EINVAL;
-	r->start = bpf_back__map(b, BPF_MAP_TYPE_HASH, "pp_rd_start", 4, sizeof(struct rd_start),
-				 conf->entries, 0);
-	if (r->start < 0)
-		goto fail;
+	/* a map the kernel cannot make (memory, a cgroup's limit): the ring path, unless --bpf */
+	r->start = bpf_back__map(b, BPF_MAP_TYPE_HASH, "pp_rd_start", 4,
+				 conf->than ? V_SIZE : sizeof(struct rd_start), conf->entries, 0);
+	if ((err = r->start) < 0)
+		goto fail_map;
 	r->drop = bpf_back__drop_slot(b, "delays not started: map full (--bpf-entries)");
 	r->unseen = bpf_back__map(b, BPF_MAP_TYPE_ARRAY, "pp_rd_unseen", 4, 8, 1, 0);
-	if (r->unseen < 0)
-		goto fail;
+	if ((err = r->unseen) < 0)
+		goto fail_map;
 	r->drop_unseen =
 		bpf_back__drop_slot(b, "delays not counted: their switch-in was not traced");
-	r->lat = bpf_lat__new(b, "pp_rd", conf->entries, why, len);
+	/*
+	 * Preallocated, as task-state's: written from sched_switch, where
+	 * interrupts are off and a map that allocates as keys come finds the
+	 * kernel's element cache empty in a burst (drops).  Rows: 3 start
+	 * points, or per thread --bpf-entries; buckets a quarter, or 4 a row.
+	 */
+	r->lat = bpf_lat__new_sized(b, "pp_rd", conf->perins ? conf->entries : 64,
+				    conf->perins ? conf->entries * BPF_LAT_BUCKETS_PER_ROW
+						 : conf->entries / 4,
+				    true, why, len);
+	err = -EOPNOTSUPP;
 	if (!r->lat)
-		goto fail; /* (-EINVAL, @why says what) */
+		goto fail; /* (@why says what) */
+	if ((conf->than || conf->heatmap) && (err = rd_slow__setup(r, why, len)))
+		goto fail;
+	bpf_lat__set_than(r->lat, conf->than);
 	err = load_all(r, true, fds, why, len);
 	if (err == -EOPNOTSUPP) {
 		char first[256];
@@ -558,6 +505,9 @@ int rd_bpf__new(struct bpf_back *b, const struct rd_bpf_conf *conf, struct rd_bp
 			goto fail;
 	*out = r;
 	return 0;
+fail_map:
+	snprintf(why, len, "its maps (%u entries): %s", conf->entries, strerror(-err));
+	err = -EOPNOTSUPP;
 fail:
 	rd_bpf__delete(r);
 	return err;
@@ -568,6 +518,7 @@ void rd_bpf__delete(struct rd_bpf *r)
 	if (!r)
 		return;
 	bpf_lat__delete(r->lat);
+	bpf_stacks__delete(r->stacks);
 	free(r);
 }
 
@@ -576,30 +527,49 @@ const char *rd_bpf__how(const struct rd_bpf *r)
 	return r->btf ? "tp_btf" : "raw tracepoints";
 }
 
-/* A row read from bpf_lat: key[0] the start point, key[1] the --perins tid (or 0). */
+struct to_table {
+	struct rd_bpf *r;
+	struct multipoint *mt;
+};
+
+/*
+ * A row read from bpf_lat: key[0] the start point, key[1] the --perins tid
+ * (or 0); its own row, with the delays over --than counted in the kernel.
+ */
 static void to_table(void *arg, const uint64_t key[2], const struct hist *h, uint64_t marked)
 {
-	if (key[0] < P_SWITCH_IN)
-		multipoint__record_hist(arg, (int)key[0], P_SWITCH_IN, key[1], NULL, h, marked);
+	struct to_table *t = arg;
+	struct multipoint_row row;
+
+	if (key[0] >= P_SWITCH_IN)
+		return;
+	multipoint__own_row(t->mt, (int)key[0], P_SWITCH_IN, key[1], &row);
+	row.over = bpf_lat__over(t->r->lat);
+	multipoint__record_hist(t->mt, (int)key[0], P_SWITCH_IN, key[1], &row, h, marked);
 }
 
 int rd_bpf__fill(struct rd_bpf *r, struct multipoint *mt, unsigned flags)
 {
-	return bpf_lat__read(r->lat, flags, to_table, mt);
+	struct to_table t = { r, mt };
+
+	return bpf_lat__read(r->lat, flags, to_table, &t);
 }
 
 unsigned long long rd_bpf__open(struct rd_bpf *r)
 {
 	unsigned long long n = 0;
 	u32 key, next, *prev = NULL;
-	struct rd_start v;
+	union {
+		struct rd_start v;
+		u64 than[V_SIZE / 8]; /* the value with --than */
+	} u;
 
 	/* once, at the end: key by key */
 	while (!bpf_map_get_next_key(r->start, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (!bpf_map_lookup_elem(r->start, &key, &v) && v.state >= ST_WAKEUP &&
-		    v.state <= ST_PREEMPT)
+		if (!bpf_map_lookup_elem(r->start, &key, &u) && u.v.state >= ST_WAKEUP &&
+		    u.v.state <= ST_PREEMPT)
 			n++;
 	}
 	return n;

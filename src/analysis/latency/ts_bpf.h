@@ -17,6 +17,11 @@
  * comm) in a per-CPU hash.  Threads that die (X, Z) are marked, kept for
  * their name until the next read, then deleted.
  *
+ * With --than, an interval over it is also written to a BPF ring buffer
+ * (bpf_back__out) as it ends and handed to the conf's slow callback as
+ * the loop reads it; one the ring buffer has no room for is counted and
+ * said ("slow cases counted but not printed").
+ *
  * A switch-out that finds its entry still open (its switch-in was not
  * traced: seen here, on every tracer alike) closes that interval where the
  * thread started to run: now less what it ran since (se.sum_exec_runtime).
@@ -32,18 +37,46 @@
 
 struct hist;
 struct ts_bpf;
+struct bpf_stacks;
 
 /* The sub-row of a key's first word (its state in the low 8 bits). */
 #define TS_BPF_SLEEP 0x100
 #define TS_BPF_RUNQ 0x200
 
+/*
+ * An interval over --than, copied out of the kernel at its end (its
+ * switch-in, or for a switch-in not traced the next switch-out): the
+ * thread, its state and comm at the switch-out, where it ended, how long
+ * it was off CPU, and with stacks where it left: the flame graph's kernel
+ * stack (@ips innermost first, the program's own frames included; @nr 0:
+ * none), or with the conf's slow_stacks their slots (@kslot, @uslot, as
+ * bpf_stack.h writes them, or NULL: bpf_stacks__sample makes the
+ * callchain).
+ */
+struct ts_bpf_slow {
+	uint64_t end, dur;
+	uint32_t pid, tid, cpu, state;
+	char comm[16];
+	const uint64_t *ips;
+	int nr;
+	const void *kslot, *uslot;
+};
+
 struct ts_bpf_conf {
 	unsigned state_mask; /* 1 << state index (task_state.c's ST_*) counted */
 	bool perins;	     /* rows per thread */
 	const char *filter;  /* --filter COMM globs, or NULL */
-	bool stacks;	     /* kernel stacks at switch-out */
+	bool stacks;	     /* kernel stacks at switch-out, their time summed (the flame graph) */
 	int max_stack;	     /* frames kept (0: 127) */
 	unsigned entries;    /* threads, rows, stacks (--bpf-entries) */
+	uint64_t than;	     /* --than: intervals over it copied out to @slow (0: none) */
+	void (*slow)(void *arg, const struct ts_bpf_slow *r);
+	void *slow_arg;
+	/*
+	 * --than's stacks without a flame graph (-g's,
+	 * analysis/latency/bpf_stack.h: kept at the switch-out), or NULL
+	 */
+	struct bpf_stacks *slow_stacks;
 };
 
 /*
@@ -57,9 +90,12 @@ void ts_bpf__delete(struct ts_bpf *t);
 
 /* What the maps gained since the last read. */
 struct ts_bpf_ops {
-	/* a row: @state (| TS_BPF_SLEEP/RUNQ), per thread @tid of @pid named @comm (0 without) */
+	/*
+	 * a row: @state (| TS_BPF_SLEEP/RUNQ), per thread @tid of @pid named
+	 * @comm (0 without); @over of its values above --than (exact)
+	 */
 	void (*row)(void *arg, unsigned state, uint32_t pid, uint32_t tid, const char *comm,
-		    const struct hist *h);
+		    const struct hist *h, uint64_t over);
 	/* a kernel stack (@ips innermost first, @nr of them) off CPU in @state, @count times, @ns */
 	void (*stack)(void *arg, const uint64_t *ips, int nr, const char *comm, unsigned state,
 		      uint64_t count, uint64_t ns);

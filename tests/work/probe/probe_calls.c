@@ -4,8 +4,10 @@
  * pp_add(i, 1000 + i) for i = 0..N-1 (it returns a + b), pp_greet() with
  * "hello-0", "hello-1", "hello-2" in turn, and fires the USDT probes
  * ppwork:tick(i, 2 * i) and, while a tracer holds its semaphore,
- * ppwork:sematick(i).  At the end it prints "sum=S sema=K done N" (K: the
- * sematick probes that fired because the semaphore was set).  -f: prints
+ * ppwork:sematick(i), and ppwork:twice(i, SITE) from two places (two notes
+ * of one probe: SITE 1 for even i, 2 for odd i).  At the end it prints
+ * "sum=S sema=K done N" (K: the sematick probes that fired because the
+ * semaphore was set).  -f: prints
  * "pid=PID" and waits for a line on FIFO (a monitor attaches with -p).
  * Built twice: -O2 (USDT operands in registers) and -O0 (on the stack);
  * sematick is in probe_sema.c, built with semaphores (tick has none).
@@ -61,6 +63,10 @@ int main(int argc, char **argv)
 		sum += pp_greet(names[i % 3]);
 		DTRACE_PROBE2(ppwork, tick, i, 2 * i);
 		sema += pp_sematick(i);
+		if (i & 1)
+			DTRACE_PROBE2(ppwork, twice, i, 2);
+		else
+			DTRACE_PROBE2(ppwork, twice, i, 1);
 	}
 	printf("sum=%ld sema=%ld done %ld\n", sum, sema, n);
 	return 0;

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * event-care: is an event stream whole and in order?  Per CPU: the events
+ * received, the events the ring lost (its PERF_RECORD_LOST records, as the
+ * engine counts them), the samples that came older than the newest one
+ * delivered before them from any CPU (disorder: how many, and how far back
+ * at most) and the longest time between two consecutive events of a CPU.
+ * The samples are taken as the rings give them (the engine's arrival
+ * order): --order would sort away the disorder it measures, so it is
+ * refused.  Per interval (-i) and for the whole run.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cpulist.h"
+#include "profiler.h"
+#include "report/outfile.h"
+#include "report/rtable.h"
+#include "report/stats_table.h"
+
+struct ec_cpu {
+	u64 events, lost, disorder, max_back, max_gap;
+};
+
+struct event_care {
+	int nr;		    /* CPU slots; the last one: losses of per-thread rings (no CPU) */
+	struct ec_cpu *ivl; /* since the last interval */
+	struct ec_cpu *run; /* since the start */
+	u64 *prev;	    /* per CPU: the time of its last event (0: none yet) */
+	u64 newest;	    /* the newest timestamp delivered, across CPUs */
+	u64 since;	    /* the interval's start (stats_stamp) */
+};
+
+static int ec_init(struct session *s, void *priv, const struct opt_set *opts)
+{
+	const struct event_opts *ev = session__conf(s)->events;
+	struct event_care *c = priv;
+	int ncpu;
+
+	(void)opts;
+	if (!ev->nr_specs)
+		return session__usage_err(s, "no events: give -e sys:name (see: perf-prof list)");
+	if (session__conf(s)->ring->order)
+		return session__usage_err(s, "event-care takes the events as the rings give them: "
+					     "--order would sort away the disorder it measures");
+	if (session__refuse_overwrite(s, "event-care's count of lost events"))
+		return -EINVAL;
+	ncpu = cpulist__possible();
+	if (ncpu <= 0)
+		ncpu = 1;
+	c->nr = ncpu + 1;
+	c->ivl = calloc(c->nr, sizeof(*c->ivl));
+	c->run = calloc(c->nr, sizeof(*c->run));
+	c->prev = calloc(c->nr, sizeof(*c->prev));
+	if (!c->ivl || !c->run || !c->prev)
+		return session__set_err(s, -ENOMEM, "out of memory");
+	for (int i = 0; i < ev->nr_specs; i++) {
+		struct evsel_conf conf = { 0 };
+
+		if (session__add_spec(s, &ev->specs[i], &conf) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static inline u64 max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
+static void ec_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct event_care *c = priv;
+	int cpu = smp->cpu < (u32)c->nr - 1 ? (int)smp->cpu : c->nr - 1;
+	struct ec_cpu *a = &c->ivl[cpu], *b = &c->run[cpu];
+	u64 t = smp->time;
+
+	(void)s;
+	(void)ev;
+	a->events++;
+	b->events++;
+	if (c->prev[cpu] && t > c->prev[cpu]) {
+		a->max_gap = max_u64(a->max_gap, t - c->prev[cpu]);
+		b->max_gap = max_u64(b->max_gap, t - c->prev[cpu]);
+	}
+	c->prev[cpu] = max_u64(c->prev[cpu], t);
+	if (t < c->newest) {
+		a->disorder++;
+		b->disorder++;
+		a->max_back = max_u64(a->max_back, c->newest - t);
+		b->max_back = max_u64(b->max_back, c->newest - t);
+	} else {
+		c->newest = t;
+	}
+}
+
+static void ec_lost(struct session *s, void *priv, int cpu, u64 nr)
+{
+	struct event_care *c = priv;
+	int i = cpu >= 0 && cpu < c->nr - 1 ? cpu : c->nr - 1;
+
+	(void)s;
+	c->ivl[i].lost += nr;
+	c->run[i].lost += nr;
+	/*
+	 * What came before the loss and what comes after are no consecutive
+	 * events: the gap across it is not the stream's.  A per-thread ring's
+	 * loss (-p, -t: no CPU) may have taken events of any CPU.
+	 */
+	if (cpu >= 0 && cpu < c->nr - 1)
+		c->prev[cpu] = 0;
+	else
+		memset(c->prev, 0, c->nr * sizeof(*c->prev));
+}
+
+static const struct rt_col ec_cols[] = {
+	RT_COL("cpu", "CPU", RT_STR, RT_UNIT_NONE, 5, RT_LEFT),
+	RT_COL("events", "EVENTS", RT_U64, RT_UNIT_COUNT, 10, 0),
+	RT_COL("lost", "LOST", RT_U64, RT_UNIT_COUNT, 10, 0),
+	RT_COL("disorder", "DISORDER", RT_U64, RT_UNIT_COUNT, 10, 0),
+	RT_COL("max_back_ns", "MAX_BACK", RT_NS, RT_UNIT_NS, 10, 0),
+	RT_COL("max_gap_ns", "MAX_GAP", RT_NS, RT_UNIT_NS, 10, 0),
+};
+static const struct rt_desc ec_desc = { .type = "row", .cols = ec_cols, .ncols = 6 };
+
+static void ec_row(struct rt_sink *k, const char *who, int cpu, const struct ec_cpu *e)
+{
+	rtable__row(k, (struct rt_val[]){
+			       { .s = who, .num = cpu >= 0, .i = cpu },
+			       { .u = e->events },
+			       { .u = e->lost },
+			       { .u = e->disorder },
+			       { .u = e->max_back, .null = !e->disorder },
+			       { .u = e->max_gap, .null = !e->max_gap },
+		       });
+}
+
+/* A row per CPU that saw an event or a loss in the run, then "all" (@e: what to show). */
+static void ec_report(struct session *s, struct event_care *c, const struct ec_cpu *e, int when)
+{
+	struct ec_cpu all = { 0 };
+	struct stats_stamp st;
+	union rt_sinks u;
+	struct rt_sink *k = stats_stamp__sink(s, &u, &st, &c->since, when);
+	char who[16];
+
+	rtable__begin(k, &ec_desc);
+	for (int i = 0; i < c->nr; i++) {
+		if (!c->run[i].events && !c->run[i].lost)
+			continue;
+		if (i < c->nr - 1) {
+			snprintf(who, sizeof(who), "%d", i);
+			ec_row(k, who, i, &e[i]);
+		} else {
+			ec_row(k, "-", -1, &e[i]); /* per-thread rings: losses on no CPU */
+		}
+		all.events += e[i].events;
+		all.lost += e[i].lost;
+		all.disorder += e[i].disorder;
+		all.max_back = max_u64(all.max_back, e[i].max_back);
+		all.max_gap = max_u64(all.max_gap, e[i].max_gap);
+	}
+	ec_row(k, "all", -1, &all);
+	rtable__end(k);
+	fflush(session__out(s));
+}
+
+static void ec_interval(struct session *s, void *priv)
+{
+	struct event_care *c = priv;
+
+	ec_report(s, c, c->ivl, STATS_INTERVAL);
+	memset(c->ivl, 0, c->nr * sizeof(*c->ivl));
+}
+
+static void ec_snapshot(struct session *s, void *priv)
+{
+	struct event_care *c = priv;
+
+	/* what the next interval would print (the run's without -i) */
+	ec_report(s, c, session__interval_ms(s) ? c->ivl : c->run, STATS_SO_FAR);
+}
+
+static void ec_deinit(struct session *s, void *priv)
+{
+	struct event_care *c = priv;
+
+	/* with -i, the last interval's rest: the intervals add up to the run */
+	if (c->run && session__started(s))
+		ec_report(s, c, session__interval_ms(s) ? c->ivl : c->run, STATS_END);
+	free(c->ivl);
+	free(c->run);
+	free(c->prev);
+}
+
+const struct profiler prof_event_care = {
+	.name = "event-care",
+	.needs = (const char *const[]){ "tracefs", NULL },
+	.desc = "care if events are lost or out of order: per CPU, lost, disorder, gaps",
+	.synopsis = "perf-prof event-care -e EVENT[,EVENT...] [-m PAGES] [-i MS] [-C CPUS|-p "
+		    "PID|-t TID|-- CMD]",
+	.examples = "perf-prof event-care -e sched:sched_wakeup -m 64\n"
+		    "  perf-prof event-care -e sched:sched_switch,sched:sched_wakeup -i 1000",
+	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &run_group,
+						     &ring_group, &output_group, NULL },
+	.priv_size = sizeof(struct event_care),
+	.init = ec_init,
+	.ops = { .sample = ec_sample,
+		 .lost = ec_lost,
+		 .interval = ec_interval,
+		 .snapshot = ec_snapshot },
+	.deinit = ec_deinit,
+};

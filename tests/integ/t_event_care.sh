@@ -1,0 +1,86 @@
+#!/bin/bash
+# event-care against tests/work/burst, which makes exactly BURSTS x SIZE
+# getppid() calls pinned to CPU (-c): in a one-page ring (-m 1) the burst
+# overflows the ring; the events lost that event-care counts are the ones
+# the engine reports on stderr ("lost N events"), on the burst's CPU, in
+# text and in --json; in a ring large enough every call is received, none
+# lost, and the longest gap is the pause between bursts.
+# The disorder across CPUs is checked exactly on injected records
+# (tests/unit/test_event_care.c); here, the options it refuses.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$W/burst" ] || { skip "workload burst not built (make workloads)"; done_tests; exit; }
+[ -x "$PP" ] || { skip "no $PP"; done_tests; exit; }
+[ -d /sys/kernel/tracing/events/syscalls/sys_enter_getppid ] ||
+	{ skip "no syscalls:sys_enter_getppid tracepoint"; done_tests; exit; }
+
+# field N of the row whose first column is KEY
+row() { awk -v k="$2" -v n="$3" '$1 == k { print $n; exit }' "$1"; }
+
+E=syscalls:sys_enter_getppid
+"$PP" event-care -e $E -m 1 -- "$W/burst" -c 0 3 20000 50 >"$T/a" 2>"$T/a.err"
+check_eq "exit status" $? 0
+check "the workload made its calls" grep -q '^done 3 20000' "$T/a"
+check "the header" grep -q '^CPU       EVENTS       LOST   DISORDER   MAX_BACK    MAX_GAP$' "$T/a"
+lost=$(sed -n 's/^perf-prof: lost \([0-9]*\) events (CPU0: \1);.*/\1/p' "$T/a.err")
+check "the engine reports losses on CPU 0 only" test -n "$lost"
+check "the one-page ring lost events" test "${lost:-0}" -gt 0
+check_eq "lost: what the engine reports" "$(row "$T/a" all 3)" "$lost"
+check_eq "lost on CPU 0 (burst's)" "$(row "$T/a" 0 3)" "$lost"
+# (not received + lost = 60000: the kernel's count of lost records includes
+# side-band records, and losses at the end that no record follows are never told)
+check "fewer than the 60000 calls received" test "$(row "$T/a" all 2)" -lt 60000
+check_eq "one CPU: nothing out of order" "$(row "$T/a" all 4)" 0
+check_eq "no MAX_BACK without disorder" "$(row "$T/a" all 5)" -
+check "nothing else on stderr" test "$(wc -l <"$T/a.err")" -eq 1
+
+# --json: the same rows, and the engine's "lost" record
+"$PP" event-care -e $E -m 1 --json -- "$W/burst" -c 0 3 20000 50 >"$T/j" 2>"$T/j.err"
+check_eq "--json: exit status" $? 0
+jl=$(sed -n 's/^{"type":"lost",.*,"lost":\([0-9]*\),.*/\1/p' "$T/j")
+all=$(grep '"cpu":"all"' "$T/j")
+je=$(echo "$all" | sed -n 's/.*"events":\([0-9]*\),.*/\1/p')
+jlost=$(echo "$all" | sed -n 's/.*"lost":\([0-9]*\),.*/\1/p')
+check "--json: the engine's lost record" test -n "$jl"
+check_eq "--json: lost as the engine's record" "$jlost" "$jl"
+check "--json: fewer than the 60000 calls received" test "${je:-60000}" -lt 60000
+check "--json: CPU 0's row, cpu a number" grep -q '"cpu":0,"events":' "$T/j"
+check "--json: no disorder, max_back_ns null" \
+	grep -q '"cpu":"all",.*"disorder":0,"max_back_ns":null,' "$T/j"
+
+# a ring large enough: nothing lost, every call received
+C=$(($(nproc) > 1 ? 1 : 0)) # the burst's CPU: its row, and no other
+"$PP" event-care -e $E -m 256 -- "$W/burst" -c $C 2 1000 20 >"$T/b" 2>"$T/b.err"
+check_eq "-m 256: exit status" $? 0
+check_eq "-m 256: lost" "$(row "$T/b" all 3)" 0
+check_eq "-m 256: the 2000 calls" "$(row "$T/b" all 2)" 2000
+check_eq "-m 256: on CPU $C" "$(row "$T/b" $C 2)" 2000
+check_eq "-m 256: a row for CPU $C and all" "$(grep -c . "$T/b" | tr -d ' ')" \
+	"$(($(grep -c '^burst\|^pid=\|^done' "$T/b") + 3))"
+check_eq "-m 256: nothing on stderr" "$(cat "$T/b.err")" ""
+# the gap: at least the pause between the two bursts as the workload saw it (the
+# second's start less the first's end: a loaded CPU that delays the first burst
+# shortens it), less 100 us for the call and the stamp at each end
+pause=$(awk '/^burst 0 / { for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == "end_ns") e = a[2] } }
+	/^burst 1 / { for (i = 3; i <= NF; i++) { split($i, a, "="); if (a[1] == "at_ns") s = a[2] } }
+	END { printf "%.0f\n", s - e }' "$T/b")
+gap=$(ns "$(row "$T/b" all 6)")
+echo "# -m 256: MAX_GAP $(row "$T/b" all 6) ($gap ns), the workload's pause $pause ns"
+check "-m 256: MAX_GAP ($gap ns) spans the pause between the bursts ($pause ns)" \
+	test "$gap" -ge $((pause - 100000)) -a "$pause" -gt 0
+
+# -i: a table per interval, each its own events: they add up to the 2000 calls
+"$PP" event-care -e $E -m 256 -i 10 -- "$W/burst" -c $C 2 1000 20 >"$T/i" 2>"$T/i.err"
+check_eq "-i 10: exit status" $? 0
+check "-i 10: several tables" test "$(grep -c '^all ' "$T/i")" -gt 2
+check_eq "-i 10: the intervals' events add up to 2000" \
+	"$(awk '$1 == "all" { n += $2 } END { print n }' "$T/i")" 2000
+"$PP" event-care -e $E -m 256 -i 10 --json -- "$W/burst" -c $C 2 1000 20 >"$T/ij" 2>"$T/ij.err"
+check_eq "-i 10 --json: every row an interval's, their events add up to 2000" \
+	"$(grep '^{"type":"row"' "$T/ij" | grep -vc '"scope":"interval"'):$(grep '"cpu":"all"' "$T/ij" |
+		sed 's/.*"events":\([0-9]*\),.*/\1/' | awk '{ n += $1 } END { print n }')" "0:2000"
+
+usage_bad "no -e" "no events" event-care
+usage_bad "--order" "--order would sort away the disorder" event-care -e $E --order
+usage_bad "--overwrite" "event-care's count of lost events needs every one" event-care -e $E --overwrite
+done_tests

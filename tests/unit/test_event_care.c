@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * event-care on an injected session: samples of two CPUs delivered as the
+ * engine delivers them without --order (one ring, then the other), so
+ * that CPU 1's come after newer ones of CPU 0: each such sample is one
+ * disorder, counted on its CPU with how far back it is; lost records
+ * counted per CPU (and the gap across a loss is no gap, on every CPU for a
+ * per-thread ring's loss, which has no CPU); the longest time
+ * between two events of a CPU; text and JSON of the same rows; -i
+ * intervals that add up to the run.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt_common.h"
+#include "synth_run.h"
+#include "ut.h"
+
+#define US 1000ULL
+
+static const char fmt_tick[] =
+	"name: tick\n"
+	"ID: 4300\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"n=%d\", REC->n\n";
+
+static const struct synth_fmt fmts[] = { { "ectest", fmt_tick }, { NULL, NULL } };
+
+static void tick(struct synth_run *r, struct evsel *ev, u32 cpu, u64 t)
+{
+	unsigned char raw[12] = { 0 };
+
+	synth_run__tp(r, ev, 10 + cpu, 10 + cpu, cpu, t, raw, sizeof(raw));
+}
+
+static void lost(struct synth_run *r, u32 cpu, u64 n, u64 t)
+{
+	session__inject(r->s, synth__lost(&r->b, n, t, cpu), (int)cpu);
+}
+
+/* the row starting with @key, or NULL */
+static const char *row(const char *out, const char *key, char *buf, size_t len)
+{
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		char k[64];
+
+		if (sscanf(p, "%63s", k) == 1 && !strcmp(k, key)) {
+			const char *e = strchr(p, '\n');
+
+			snprintf(buf, len, "%.*s", e ? (int)(e - p) : (int)strlen(p), p);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * CPU 0: 100, 200, 300, 400 us; CPU 1: 150, 250 (read after CPU 0's 300:
+ * 150 and 50 back), 350 (after 400: 50 back), 7 lost, 500 (new).
+ * Disorder: CPU 1, 3 samples, at most 150us back.  Gaps: CPU 0 100us;
+ * CPU 1 100us (350->500 spans the loss).
+ */
+static void feed(struct synth_run *r, struct evsel *ev, u64 t0)
+{
+	tick(r, ev, 0, t0 + 100 * US);
+	tick(r, ev, 0, t0 + 200 * US);
+	tick(r, ev, 0, t0 + 300 * US);
+	tick(r, ev, 1, t0 + 150 * US);
+	tick(r, ev, 1, t0 + 250 * US);
+	tick(r, ev, 0, t0 + 400 * US);
+	tick(r, ev, 1, t0 + 350 * US);
+	lost(r, 1, 7, t0 + 360 * US);
+	tick(r, ev, 1, t0 + 500 * US);
+}
+
+int main(void)
+{
+	struct synth_run r;
+	struct evsel *ev;
+	const char *out;
+	char buf[512];
+	u64 t0 = 1000000000ULL;
+
+	CHECK(!synth_run__start(&r, "event-care", "-e ectest:tick",
+				&(struct synth_run_opts){ .fmts = fmts }),
+	      "start: %s", synth_run__err(&r));
+	ev = synth_run__evsel(&r, "tick");
+	CHECK(ev != NULL, "the event");
+	if (ev)
+		feed(&r, ev, t0);
+	out = synth_run__finish(&r);
+	CHECK(strstr(out, "CPU       EVENTS       LOST   DISORDER   MAX_BACK    MAX_GAP\n") != NULL,
+	      "header: %s", out);
+	CHECK(row(out, "0", buf, sizeof(buf)) &&
+		      !strcmp(buf, "0              4          0          0          -  100.000us"),
+	      "CPU 0: 4 events, none late, gap 100us: [%s]", buf);
+	CHECK(row(out, "1", buf, sizeof(buf)) &&
+		      !strcmp(buf, "1              4          7          3  150.000us  100.000us"),
+	      "CPU 1: 4 events, 7 lost, 3 late, 150us back at most, gap 100us: [%s]", buf);
+	CHECK(row(out, "all", buf, sizeof(buf)) &&
+		      !strcmp(buf, "all            8          7          3  150.000us  100.000us"),
+	      "all: [%s]", buf);
+	synth_run__cleanup(&r);
+
+	/* JSON: the same rows */
+	CHECK(!synth_run__start(&r, "event-care", "-e ectest:tick --json",
+				&(struct synth_run_opts){ .fmts = fmts }),
+	      "start --json: %s", synth_run__err(&r));
+	ev = synth_run__evsel(&r, "tick");
+	if (ev)
+		feed(&r, ev, t0);
+	out = synth_run__finish(&r);
+	CHECK(strstr(out, "\"cpu\":1,\"events\":4,\"lost\":7,\"disorder\":3,"
+			  "\"max_back_ns\":150000,\"max_gap_ns\":100000}") != NULL,
+	      "JSON CPU 1: %s", out);
+	CHECK(strstr(out, "\"cpu\":0,\"events\":4,\"lost\":0,\"disorder\":0,"
+			  "\"max_back_ns\":null,\"max_gap_ns\":100000}") != NULL,
+	      "JSON CPU 0: %s", out);
+	CHECK(strstr(out, "\"cpu\":\"all\",\"events\":8,\"lost\":7,\"disorder\":3,") != NULL,
+	      "JSON all: %s", out);
+	synth_run__cleanup(&r);
+
+	/* in order across CPUs: no disorder */
+	CHECK(!synth_run__start(&r, "event-care", "-e ectest:tick",
+				&(struct synth_run_opts){ .fmts = fmts }),
+	      "start: %s", synth_run__err(&r));
+	ev = synth_run__evsel(&r, "tick");
+	for (int i = 0; ev && i < 10; i++)
+		tick(&r, ev, i % 2, t0 + i * US);
+	out = synth_run__finish(&r);
+	CHECK(row(out, "all", buf, sizeof(buf)) &&
+		      !strcmp(buf, "all           10          0          0          -    2.000us"),
+	      "in order: [%s]", buf);
+	synth_run__cleanup(&r);
+
+	/* --order is refused: it would sort the disorder away */
+	CHECK(synth_run__start(&r, "event-care", "-e ectest:tick --order",
+			       &(struct synth_run_opts){ .fmts = fmts, .init_may_fail = true }) ||
+		      r.init_err,
+	      "--order refused");
+	CHECK(strstr(synth_run__err(&r), "--order would sort away") != NULL, "why: %s",
+	      synth_run__err(&r));
+	synth_run__cleanup(&r);
+	/* -i: each interval its own rows (the end: the last interval's rest) */
+	CHECK(!synth_run__start(&r, "event-care", "-e ectest:tick -i 1000",
+				&(struct synth_run_opts){ .fmts = fmts }),
+	      "start -i: %s", synth_run__err(&r));
+	ev = synth_run__evsel(&r, "tick");
+	if (ev) {
+		feed(&r, ev, t0);
+		r.p->ops.interval(r.s, r.priv);
+		feed(&r, ev, t0 + 1000000 * US);
+	}
+	out = synth_run__finish(&r);
+	{
+		const char *a = strstr(out, "all            8          7          3  150.000us"),
+			   *b;
+
+		b = a ? strstr(a + 1, "all            8          7          3  150.000us") : NULL;
+		CHECK(a && b && !strstr(b + 1, "all "), "two intervals of the same rows: %s", out);
+		CHECK(strstr(out,
+			     "\n1              4          7          3  150.000us  999.650ms\n"),
+		      "the gap across the intervals is the second's (CPU 1: 500us to 1s + "
+		      "150us): %s",
+		      out);
+	}
+	synth_run__cleanup(&r);
+
+	/*
+	 * A per-thread ring's loss (-p/-t) comes with no CPU: the gap across
+	 * it is no gap on any CPU.  CPU 0: 100, 200us, a loss, 900, 950us;
+	 * CPU 1: 120, 180us, the loss, 990us: gaps 100us and 60us, not 700
+	 * and 810.
+	 */
+	CHECK(!synth_run__start(&r, "event-care", "-e ectest:tick",
+				&(struct synth_run_opts){ .fmts = fmts }),
+	      "start: %s", synth_run__err(&r));
+	ev = synth_run__evsel(&r, "tick");
+	if (ev) {
+		tick(&r, ev, 0, t0 + 100 * US);
+		tick(&r, ev, 1, t0 + 120 * US);
+		tick(&r, ev, 1, t0 + 180 * US);
+		tick(&r, ev, 0, t0 + 200 * US);
+		session__inject(r.s, synth__lost(&r.b, 5, t0 + 500 * US, (u32)-1), -1);
+		tick(&r, ev, 0, t0 + 900 * US);
+		tick(&r, ev, 0, t0 + 950 * US);
+		tick(&r, ev, 1, t0 + 990 * US);
+	}
+	out = synth_run__finish(&r);
+	CHECK(row(out, "0", buf, sizeof(buf)) &&
+		      !strcmp(buf, "0              4          0          0          -  100.000us"),
+	      "per-thread loss, CPU 0: gap 100us, not 700us across the loss: [%s]", buf);
+	CHECK(row(out, "1", buf, sizeof(buf)) &&
+		      !strcmp(buf, "1              3          0          0          -   60.000us"),
+	      "per-thread loss, CPU 1: gap 60us, not 810us across the loss: [%s]", buf);
+	CHECK(row(out, "-", buf, sizeof(buf)) &&
+		      !strcmp(buf, "-              0          5          0          -          -"),
+	      "the loss on no CPU: [%s]", buf);
+	synth_run__cleanup(&r);
+	return ut_done("event_care");
+}
