@@ -118,29 +118,26 @@ if [ -x "$W/rd_slow" ]; then
 				"$(awk '/^(wakeup|wakeup_new|preempted) => switch-in  / { n += $(NF - 1) } END { print n + 0 }' "$T/$f")" \
 				"$(grep -c '=> switch-in: ' "$T/$f")"
 		done
-		# the lines but the times (an event line's first 26 characters, a header's latency)
-		# (a kworker's name ends with the work it runs when /proc is read: "kworker/1:3-events")
-		strip() { grep -E '=> switch-in: |\] sched:sched_' "$1" |
-			sed -E 's/^(wakeup|preempted)( => switch-in: )[^ ]+ /\1\2 /; s/^[0-9]{4}-[0-9-]+ [0-9:.]+ //;
-				s/ *kworker\/[^ ]* / kworker /'; }
-		check_eq "--than: BPF's slow delays printed as the ring path's (but the times)" "$(strip "$T/tb")" "$(strip "$T/tr")"
-		lat() { sed -n 's/^[a-z_]* => switch-in: \([^ ]*\) key.*/\1/p' "$1" | while read -r v; do ns "$v"; done; }
-		check "--than: each latency within 1% of the ring path's" \
-			awk 'NR == FNR { a[FNR] = $1; next } { d = a[FNR] - $1; if (d < 0) d = -d; if (d > $1 / 100) bad = 1 } END { exit bad || FNR < 15 || FNR != NR - FNR }' \
-			<(lat "$T/tb") <(lat "$T/tr")
-		jstrip() {
-			jq -c 'select(.type == "slow") | del(.time_ns, .duration_ns, .start.time_ns, .end.time_ns) |
-				(.start, .end) |= (if . != null and (.comm | startswith("kworker/")) then .comm = "kworker" else . end)' "$1"
-		}
-		check_range "--than --json: the slow records" "$(jstrip "$T/tbj" | wc -l)" 15 60
-		check_eq "--than --json: BPF's slow records are the ring path's (but the times)" "$(jstrip "$T/tbj")" "$(jstrip "$T/tj")"
-		check_eq "--than --json: the wakeups' fields" \
-			"$(jq -c 'select(.type == "slow" and .pair == "wakeup => switch-in") | .start.fields' "$T/tbj" | sort -u)" \
+		# The same records but the times, each latency within 1% of the other's
+		# (slow_match.py): the back ends stamp one tracepoint hit at different
+		# points, tens of us apart, so a delay just over 10 ms (the hog's own wakeup
+		# behind a kernel path that does not reschedule, on a loaded host) may be
+		# printed by one only: such records are left out (counted, not compared).
+		for p in text:tb:tr json:tbj:tj text:tbg:tg; do
+			IFS=: read -r mode fb fr <<<"$p"
+			python3 "$TOP/tests/integ/slow_match.py" "$mode" "$T/$fb" "$T/$fr" 10000000 >"$T/m-$fb" 2>&1
+			rc=$?
+			check_eq "--than $fb/$fr: BPF's slow delays printed as the ring path's (but the times)" \
+				"$rc $(sed -n 's/^matched \([0-9]*\),.*/\1/p' "$T/m-$fb" | awk '{ print ($1 >= 15) }')" "0 1"
+			[ "$(head -c 7 "$T/m-$fb")" = matched ] || cat "$T/m-$fb"
+		done
+		check_range "--than --json: the slow records" "$(jq -c 'select(.type == "slow")' "$T/tbj" | wc -l)" 15 60
+		check_eq "--than --json: the sleeper's wakeups' fields" \
+			"$(jq -c --argjson t "$stid" 'select(.type == "slow" and .pair == "wakeup => switch-in" and .tid == $t) | .start.fields' "$T/tbj" | sort -u)" \
 			"{\"comm\":\"rd_sleeper\",\"pid\":$stid,\"prio\":120,\"target_cpu\":1}"
-		# -g --kernel-stack: each event's kernel frames (the functions; offsets may differ)
-		frames() { sed -nE 's/^ +([^ +]+)\+?.*/\1/p' "$1" | grep -v '^0x' ; }
+		# -g --kernel-stack: each event's kernel frames (compared above with the records)
+		frames() { sed -nE 's/^ +[0-9a-f]+ ([^ +]+)\+?.*/\1/p' "$1" | grep -v '^0x'; }
 		check "-g: BPF's slow delays have kernel stacks" test "$(frames "$T/tbg" | wc -l)" -ge 40
-		check_eq "-g --kernel-stack: BPF's stacks are the ring path's" "$(frames "$T/tbg")" "$(frames "$T/tg")"
 		# --heatmap: a .lat line per delay (each start's time and latency), on BPF
 		# copied out; the same slow ones as the ring path's on the same run
 		check "--heatmap: the BPF back end ran" grep -q 'the BPF back end (tp_btf' "$T/th.err"
@@ -148,8 +145,10 @@ if [ -x "$W/rd_slow" ]; then
 			fb="$T/th-${p%%:*}.lat" fr="$T/thr-${p%%:*}.lat" row="${p#*:} => switch-in"
 			check_eq "--heatmap: $row: a line per delay (the table's calls)" \
 				"$(awk 'NF == 2' "$fb" | wc -l)" "$(line "$T/th" "$row" 4)"
-			check_eq "--heatmap: $row: the delays over 10 ms: BPF = ring" \
-				"$(awk '$2 > 10000000' "$fb" | wc -l)" "$(awk '$2 > 10000000' "$fr" | wc -l)"
+			# (the ring path's over 10 ms: BPF's over 10.25 ms at least, over 9.75 ms at most)
+			check_range "--heatmap: $row: the delays over 10 ms: the ring path's, BPF's within 250 us" \
+				"$(awk '$2 > 10000000' "$fr" | wc -l)" \
+				"$(awk '$2 > 10250000' "$fb" | wc -l)" "$(awk '$2 > 9750000' "$fb" | wc -l)"
 		done
 	fi
 else
