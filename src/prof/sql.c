@@ -161,12 +161,31 @@ static int stmts_parse(struct sql *q)
 	return 0;
 }
 
-/* The tables and the statements, in a database just opened. */
+/* Every statement prepared again (the schema changed, or to see what it reads) */
+static int prepare_all(struct sql *q)
+{
+	for (int i = 0; i < q->nr_stmts; i++) {
+		sqlite3_finalize(q->stmts[i].st);
+		q->stmts[i].st = NULL;
+		if (prepare(q, &q->stmts[i]))
+			return session__set_err(q->s, -EIO, "--query: %s", q->stmts[i].why);
+	}
+	return 0;
+}
+
+/*
+ * The tables and the statements, in a database just opened; in memory,
+ * the tables cut to the columns the statements read (sql_narrow.c).
+ */
 static int db_setup(struct sql *q)
 {
 	if (sqldb__create_tables(q, true))
 		return -1;
-	return q->query ? stmts_parse(q) : 0;
+	if (!q->query)
+		return 0;
+	if (stmts_parse(q))
+		return -1;
+	return q->output2 || q->joint_sources ? 0 : sql__narrow(q, prepare_all);
 }
 
 static int sql_init(struct session *s, void *priv, const struct opt_set *opts)

@@ -26,7 +26,7 @@
 #define SQL_MAX_FRAMES 128
 /* How long a write waits for another connection's lock before it fails */
 #define SQL_BUSY_MS 5000
-#define NCOMMON 5 /* _time, _cpu, _pid, _tid, _period */
+#define NCOMMON SQL_NCOMMON /* _time, _cpu, _pid, _tid, _period */
 
 static const char *const probe_args[] = {
 	"arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "retval"
@@ -384,10 +384,11 @@ static int event_cols(struct sql_table *t, struct evsel *ev)
 	return 0;
 }
 
-static const char *const common_cols[NCOMMON] = { "_time", "_cpu", "_pid", "_tid", "_period" };
+const char *const sqldb__common_cols[NCOMMON] = { "_time", "_cpu", "_pid", "_tid", "_period" };
+#define common_cols sqldb__common_cols
 
-/* CREATE TABLE, INSERT prepared, event_metadata's row */
-static int table_create(struct sql *q, struct sql_table *t)
+/* CREATE TABLE of the columns not skipped, INSERT prepared; @meta: event_metadata's row */
+static int table_create(struct sql *q, struct sql_table *t, bool meta)
 {
 	sqlite3_str *c = sqlite3_str_new(q->db), *in = sqlite3_str_new(q->db);
 	char *create, *insert;
@@ -395,28 +396,30 @@ static int table_create(struct sql *q, struct sql_table *t)
 
 	sqlite3_str_appendf(c, "CREATE TABLE \"%w\" (", t->name);
 	sqlite3_str_appendf(in, "INSERT INTO \"%w\" VALUES(", t->name);
-	for (int i = 0; i < NCOMMON; i++, n++)
-		sqlite3_str_appendf(c, "%s%s INTEGER", i ? ", " : "", common_cols[i]);
-	for (int i = 0; i < t->ncols; i++, n++)
-		sqlite3_str_appendf(c, ", \"%w\" %s", t->cols[i].name,
-				    t->cols[i].kind == SQLC_TEXT   ? "TEXT"
-				    : t->cols[i].kind == SQLC_BLOB ? "BLOB"
-								   : "INTEGER");
-	if (t->stack) {
-		sqlite3_str_appendall(c, ", _stack TEXT");
-		n++;
-	}
+	for (int i = 0; i < NCOMMON; i++)
+		if (!(t->common_skip & (1u << i)))
+			sqlite3_str_appendf(c, "%s%s INTEGER", n++ ? ", " : "", common_cols[i]);
+	for (int i = 0; i < t->ncols; i++)
+		if (!t->cols[i].skip)
+			sqlite3_str_appendf(c, "%s\"%w\" %s", n++ ? ", " : "", t->cols[i].name,
+					    t->cols[i].kind == SQLC_TEXT   ? "TEXT"
+					    : t->cols[i].kind == SQLC_BLOB ? "BLOB"
+									   : "INTEGER");
+	if (t->stack && !t->stack_skip)
+		sqlite3_str_appendf(c, "%s_stack TEXT", n++ ? ", " : "");
+	if (!n) /* a query that reads none (count(*)): SQLite wants a column */
+		sqlite3_str_appendall(c, "_ INTEGER");
 	sqlite3_str_appendall(c, ")");
 	for (int i = 0; i < n; i++)
 		sqlite3_str_appendf(in, "%s?", i ? "," : "");
-	sqlite3_str_appendall(in, ")");
+	sqlite3_str_appendall(in, n ? ")" : "NULL)");
 	create = sqlite3_str_finish(c);
 	insert = sqlite3_str_finish(in);
 	rc = !create || !insert ? SQLITE_NOMEM : exec(q, create);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v3(q->db, insert, -1, SQLITE_PREPARE_PERSISTENT, &t->ins,
 					NULL);
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK && meta)
 		rc = add_meta(q, t);
 	sqlite3_free(create);
 	sqlite3_free(insert);
@@ -503,7 +506,7 @@ static struct sql_table *event_table(struct sql *q, struct evsel *ev, bool stric
 		session__usage_err(q->s, "index=%s: table %s has no such column", index, t->name);
 		goto err;
 	}
-	if ((rc = table_create(q, t)) != SQLITE_OK) {
+	if ((rc = table_create(q, t, true)) != SQLITE_OK) {
 		session__set_err(q->s, -EIO, "table %s: %s", t->name, why(q, rc));
 		goto err;
 	}
@@ -528,6 +531,21 @@ static int put_table(struct sql *q, struct sql_table *t)
 	}
 	q->tabs[idx] = t;
 	return 0;
+}
+
+int sqldb__rebuild(struct sql *q, struct sql_table *t)
+{
+	char *drop = sqlite3_mprintf("DROP TABLE \"%w\"", t->name);
+	int rc = drop ? exec(q, drop) : SQLITE_NOMEM;
+
+	sqlite3_free(drop);
+	sqlite3_finalize(t->ins);
+	t->ins = NULL;
+	if (rc == SQLITE_OK)
+		rc = table_create(q, t, false);
+	if (rc != SQLITE_OK)
+		return session__set_err(q->s, -EIO, "table %s: %s", t->name, why(q, rc));
+	return table_index(q, t);
 }
 
 int sqldb__create_tables(struct sql *q, bool strict)
@@ -804,7 +822,8 @@ void sqldb__insert(struct sql *q, struct evsel *ev, struct sample *smp)
 	if (q->failed || !q->db || sqldb__begin(q) || !(t = table_of(q, ev, smp)))
 		return;
 	st = t->ins;
-	sqlite3_bind_int64(st, i++, (sqlite3_int64)smp->time);
+	if (!(t->common_skip & 1))
+		sqlite3_bind_int64(st, i++, (sqlite3_int64)smp->time);
 	if (t->row) {
 		const char *json;
 		int len;
@@ -816,13 +835,16 @@ void sqldb__insert(struct sql *q, struct evsel *ev, struct sample *smp)
 		const char *stk;
 		int len;
 
-		sqlite3_bind_int64(st, i++, smp->cpu);
-		sqlite3_bind_int64(st, i++, smp->pid);
-		sqlite3_bind_int64(st, i++, smp->tid);
-		sqlite3_bind_int64(st, i++, (sqlite3_int64)smp->period);
+		const sqlite3_int64 common[NCOMMON - 1] = { smp->cpu, smp->pid, smp->tid,
+							    (sqlite3_int64)smp->period };
+
+		for (int c = 0; c < NCOMMON - 1; c++)
+			if (!(t->common_skip & (2u << c)))
+				sqlite3_bind_int64(st, i++, common[c]);
 		for (int c = 0; c < t->ncols; c++)
-			bind_col(st, i++, &t->cols[c], smp);
-		if (t->stack) {
+			if (!t->cols[c].skip)
+				bind_col(st, i++, &t->cols[c], smp);
+		if (t->stack && !t->stack_skip) {
 			if ((stk = folded(q, smp, &len)))
 				sqlite3_bind_text(st, i, stk, len, SQLITE_STATIC);
 			else

@@ -17,6 +17,7 @@ struct sql_col {
 	const struct evf *f; /* a tracepoint field (evfields) */
 	struct field pf;     /* SQLC_PARG: a probe's argument (evsel__field) */
 	const char *name;
+	bool skip; /* not in the table: no query reads it (sql_narrow.c) */
 };
 
 struct sql_table {
@@ -27,6 +28,9 @@ struct sql_table {
 	int ncols;
 	bool stack;	 /* a _stack column */
 	bool row;	 /* an inner profiler's rows: _time and the first row's JSON members */
+	unsigned common_skip; /* bit i: common column i not in the table (sql_narrow.c) */
+	bool stack_skip;      /* no _stack column: no query reads it */
+	bool keep_all;	      /* sql_narrow.c: a query writes the table, or reads it all */
 	int nkeys;	 /* row: its members */
 	u64 rows;	 /* what the table holds now */
 	u64 first, last; /* the earliest and latest times of its rows held */
@@ -88,6 +92,13 @@ void sqldb__clear(struct sql *q);
 void sqldb__free_tables(struct sql *q);
 /* An SQLite error of a write: the run stops, one line, status 1 */
 void sqldb__fail(struct sql *q, int rc, const char *what);
+/* The table @t made again with the columns not skipped (its rows, none yet, dropped) */
+int sqldb__rebuild(struct sql *q, struct sql_table *t);
+/* The common columns' names (_time, _cpu, _pid, _tid, _period) */
+#define SQL_NCOMMON 5
+extern const char *const sqldb__common_cols[SQL_NCOMMON];
+/* sql_narrow.c: the event tables cut to the columns the prepared --query statements read */
+int sql__narrow(struct sql *q, int (*prepare_all)(struct sql *q));
 /* sql_fn.c: the SQL functions registered on q->db */
 int sqldb__functions(struct sql *q);
 /* -v: the cost of reading the thread's CPU clock, measured once */

@@ -37,6 +37,32 @@ check_eq "group by _pid: status 0" "$rc" 0
 check_eq "group by _pid: 200 (child) and 300 (parent)" "$(body | xargs)" "200 300"
 check_eq "group by _pid: nothing on stderr" "$(cat "$T/err")" ""
 
+# --- in memory, each table holds only the columns --query reads (-v says how many):
+# the answers are those of every column; a statement that writes a table, or
+# reads all of it (*), keeps every column of it
+run sql -e $GP -i 100000 -v --query 'SELECT count(*) n, sum(__syscall_nr = 110) g FROM sys_enter_getppid
+	GROUP BY _pid ORDER BY n' -- "$W/fork_getppid" 30 20
+check_eq "narrow: the 2 columns read (_pid, __syscall_nr): counts" "$(body | xargs)" "20 20 30 30"
+check "narrow: -v: 2 of the table's 10 columns" \
+	grep -q 'table sys_enter_getppid: 2 of its 10 columns, those --query reads' "$T/err"
+run sql -e $GP -i 100000 -v --query 'SELECT count(*) FROM sys_enter_getppid' -- "$W/fork_getppid" 30 20
+check_eq "narrow: count(*) reads no column: 50 rows" "$(body | xargs)" 50
+check "narrow: count(*): -v: 0 of 10 columns" grep -q 'sys_enter_getppid: 0 of its 10 columns' "$T/err"
+run sql -e $GP -i 100000 -v --query 'SELECT count(*) FROM sys_enter_getppid;
+	SELECT __syscall_nr, _period FROM sys_enter_getppid LIMIT 1' -- "$W/fork_getppid" 30 20
+check_eq "narrow: two statements: the columns of both" "$(sed -n '$p' "$T/out" | xargs)" "110 0"
+check "narrow: two statements: -v: 2 of 10 columns" grep -q 'sys_enter_getppid: 2 of its 10 columns' "$T/err"
+for qq in 'SELECT * FROM sys_enter_getppid LIMIT 1' \
+	'DELETE FROM sys_enter_getppid WHERE _pid = 0; SELECT count(*) FROM sys_enter_getppid'; do
+	run sql -e $GP -i 100000 -v --query "$qq" -- "$W/fork_getppid" 30 20
+	check_eq "narrow: every column kept (${qq%% FROM*}): status 0, no table cut" \
+		"$rc $(grep -c 'columns, those --query reads' "$T/err")" "0 0"
+done
+check_eq "narrow: DELETE then count(*): 50 rows" "$(body | xargs)" 50
+run sql -e "$GP/index=__syscall_nr/" -i 100000 -v --query 'SELECT count(*) FROM sys_enter_getppid' \
+	-- "$W/fork_getppid" 30 20
+check "narrow: index=FIELD keeps its column: 1 of 10" grep -q 'sys_enter_getppid: 1 of its 10 columns' "$T/err"
+
 # --- field values, syscall_name, comm_get, the header
 run sql -e $GP -i 100000 --query 'SELECT comm_get(_pid) comm, __syscall_nr nr,
 	syscall_name(__syscall_nr) name, count(*) n FROM sys_enter_getppid GROUP BY _pid' \
