@@ -82,7 +82,15 @@ static void fail_line(struct sql *q, const char *what, const char *why)
 
 void sqldb__fail(struct sql *q, int rc, const char *what)
 {
-	fail_line(q, q->file ? NULL : what, sqlite3_errstr(rc));
+	int ext = q->db ? sqlite3_extended_errcode(q->db) : rc;
+	char buf[160];
+
+	/* the extended code tells which I/O error, which lock, ... */
+	if ((ext & 0xff) == (rc & 0xff) && ext != rc)
+		snprintf(buf, sizeof(buf), "%s (SQLite code %d)", sqlite3_errstr(rc), ext);
+	else
+		snprintf(buf, sizeof(buf), "%s", sqlite3_errstr(rc));
+	fail_line(q, q->file ? NULL : what, buf);
 }
 
 /* SQLite's message of the failure @rc: its own text when it has one, else @rc's */

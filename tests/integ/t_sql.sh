@@ -159,13 +159,16 @@ check_eq "--output2 -i: the file has 300" \
 
 # --- --output2 while another connection holds the file's write lock a moment: the inserts wait
 # (the workload: once the file has its table, sqlite3 holds the write lock while getppid_loop
-# runs and a second after)
+# runs and a second after; the command starts before sql replaces an old file: a file of its
+# own, not opened before sql made it, as a probe of a file not there yet would create it and
+# sql would unlink it under the probe)
 cat >"$T/lock.sh" <<LOCK
-until sqlite3 "$T/b.db" 'SELECT 1 FROM sys_enter_getppid LIMIT 0' 2>/dev/null; do sleep 0.05; done
-exec sqlite3 "$T/b.db" '.timeout 10000' 'BEGIN IMMEDIATE' ".shell $W/getppid_loop 100" \
+until [ -s "$T/lk.db" ] && sqlite3 "$T/lk.db" 'SELECT 1 FROM sys_enter_getppid LIMIT 0' 2>/dev/null; do sleep 0.05; done
+exec sqlite3 "$T/lk.db" '.timeout 10000' 'BEGIN IMMEDIATE' ".shell $W/getppid_loop 100" \
 	'.shell sleep 1' 'COMMIT'
 LOCK
-run sql -e $GP -i 100 --output2 "$T/b.db" --query "SELECT count(*) n FROM sys_enter_getppid
+rm -f "$T/lk.db"
+run sql -e $GP -i 100 --output2 "$T/lk.db" --query "SELECT count(*) n FROM sys_enter_getppid
 	WHERE comm_get(_pid) = 'getppid_loop'" -- sh "$T/lock.sh"
 check_eq "locked a moment: status 0" "$rc" 0
 check_eq "locked a moment: nothing on stderr" "$(cat "$T/err")" ""
