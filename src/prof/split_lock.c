@@ -5,8 +5,8 @@
  * (Intel: SQ_MISC.SPLIT_LOCK, event 0xf4 umask 0x10; AMD Zen:
  * LS_LOCKS.BUS_LOCK, event 0x25 umask 0x01): per CPU per interval, and with
  * -T N a sample every N split locks, printed with the task and ip that took
- * it (-g: and its stack).  --test takes split locks itself once the
- * counters run, on the first monitored CPU, to see them counted.  A host
+ * it (-g: and its stack).  --test takes split locks once the counters
+ * run, in a child on the first monitored CPU, to see them counted.  A host
  * without a hardware PMU cannot count them: one line says so.
  */
 #include <errno.h>
@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analysis/counting/counters.h"
@@ -177,29 +179,71 @@ static void sl_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 					{ .stk = v[EVL_STACK].stk } });
 }
 
-/* --test: the counters run; split locks taken on the first monitored CPU. */
+/*
+ * --test's locks: @n split locks taken by a child process on CPU @cpu (-1:
+ * where it runs): a kernel with split_lock_detect=fatal kills the task that
+ * takes one (SIGBUS), and that is then the child, not the run.  The child's
+ * pid, or -errno; *@taken, *@on_cpu what it did, *@sig what killed it (0).
+ */
+int split_lock__test(int cpu, unsigned n, u32 *taken, int *on_cpu, int *sig)
+{
+	struct {
+		u32 taken;
+		int cpu;
+	} *res;
+	int st = 0, err;
+	pid_t pid;
+
+	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED)
+		return -errno;
+	res->cpu = -1;
+	if ((pid = fork()) < 0) {
+		err = -errno;
+		munmap(res, sizeof(*res));
+		return err;
+	}
+	if (!pid) {
+		unsigned char buf[128] = { 0 };
+		cpu_set_t on;
+
+		if (cpu >= 0) {
+			CPU_ZERO(&on);
+			CPU_SET(cpu, &on);
+			sched_setaffinity(0, sizeof(on), &on);
+		}
+		res->cpu = sched_getcpu();
+		res->taken = split_lock__take(buf, n);
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	*taken = res->taken;
+	*on_cpu = res->cpu;
+	*sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	munmap(res, sizeof(*res));
+	return pid;
+}
+
+/* --test: the counters run; split locks taken on the first monitored CPU, by a child */
 static int sl_started(struct session *s, void *priv)
 {
 	struct split_lock *p = priv;
-	unsigned char buf[128] = { 0 };
-	cpu_set_t was, on;
-	bool moved = false;
-	int cpu;
-	u32 v;
+	int pid, cpu, sig;
+	u32 taken;
 
 	if (!p->test)
 		return 0;
-	if (p->test_cpu >= 0 && !sched_getaffinity(0, sizeof(was), &was)) {
-		CPU_ZERO(&on);
-		CPU_SET(p->test_cpu, &on);
-		moved = !sched_setaffinity(0, sizeof(on), &on);
-	}
-	v = split_lock__take(buf, SL_TEST_LOCKS);
-	cpu = sched_getcpu(); /* (where they were taken: -C's first CPU, or where it ran) */
-	if (moved)
-		sched_setaffinity(0, sizeof(was), &was);
-	session__notice(s, "split-lock --test: %u split locks taken on CPU %d (pid %d)", v, cpu,
-			(int)getpid());
+	if ((pid = split_lock__test(p->test_cpu, SL_TEST_LOCKS, &taken, &cpu, &sig)) < 0)
+		return session__set_err(s, pid, "--test: cannot run its child: %s", strerror(-pid));
+	if (sig)
+		session__warn(s,
+			      "split-lock --test: the kernel killed the test process %d (%s) taking "
+			      "split locks on CPU %d: split_lock_detect=fatal?",
+			      pid, strsignal(sig), cpu);
+	else
+		session__notice(s, "split-lock --test: %u split locks taken on CPU %d (pid %d)",
+				taken, cpu, pid);
 	return 0;
 }
 

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "fake_sysfs.h"
 #include "synth_run.h"
@@ -16,6 +18,7 @@
 
 /* prof/split_lock.c */
 u32 split_lock__take(unsigned char *buf, unsigned n);
+int split_lock__test(int cpu, unsigned n, u32 *taken, int *on_cpu, int *sig);
 
 static void test_take(void)
 {
@@ -35,6 +38,24 @@ static void test_take(void)
 	CHECK_INT(split_lock__take(buf, 5), 70005);
 #else
 	printf("skip - split_lock__take: not x86\n");
+#endif
+}
+
+/* --test's child: its 1000 locks on the CPU asked, and it ends by itself (no signal) */
+static void test_child(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, cpu = -2, sig = -1, pid;
+	u32 taken = 0;
+
+	pid = split_lock__test(last, 1000, &taken, &cpu, &sig);
+	CHECK(pid > 0 && pid != getpid(), "a child's pid: %d", pid);
+	CHECK_INT(taken, 1000);
+	CHECK_INT(cpu, last);
+	CHECK_INT(sig, 0);
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "the child reaped");
+#else
+	printf("skip - split_lock__test: not x86\n");
 #endif
 }
 
@@ -140,6 +161,7 @@ static void test_modes(void)
 int main(void)
 {
 	test_take();
+	test_child();
 	test_modes();
 	return ut_done("test_split_lock");
 }
