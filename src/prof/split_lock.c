@@ -190,7 +190,7 @@ int split_lock__test(int cpu, unsigned n, u32 *taken, int *on_cpu, int *sig)
 	struct {
 		u32 taken;
 		int cpu;
-	} *res;
+	} * res;
 	int st = 0, err;
 	pid_t pid;
 
@@ -237,10 +237,11 @@ static int sl_started(struct session *s, void *priv)
 	if ((pid = split_lock__test(p->test_cpu, SL_TEST_LOCKS, &taken, &cpu, &sig)) < 0)
 		return session__set_err(s, pid, "--test: cannot run its child: %s", strerror(-pid));
 	if (sig)
-		session__warn(s,
-			      "split-lock --test: the kernel killed the test process %d (%s) taking "
-			      "split locks on CPU %d: split_lock_detect=fatal?",
-			      pid, strsignal(sig), cpu);
+		session__warn(
+			s,
+			"split-lock --test: the kernel killed the test process %d (%s) taking "
+			"split locks on CPU %d: split_lock_detect=fatal?",
+			pid, strsignal(sig), cpu);
 	else
 		session__notice(s, "split-lock --test: %u split locks taken on CPU %d (pid %d)",
 				taken, cpu, pid);
