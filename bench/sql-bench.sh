@@ -140,6 +140,7 @@ run_perf() {
 	kill -INT "$pid"
 	wait "$sub"
 	rows=$(tail -n 1 "$tmp/perf.out")
+	[ "${rows:-0}" -gt 0 ] || { echo "  perf record gave no rows: $(tail -n 3 "$tmp/rec.err")"; return 1; }
 	lost=$(cat "$tmp/perf.lost" 2>/dev/null || echo 0)
 	cpu=$(child_cpu "$tmp/perf.times")
 	echo "${rows:-0} $lost $cpu" >>"$tmp/perf.res"
