@@ -201,5 +201,35 @@ int main(void)
 		free(out);
 	}
 	calltree__delete(t);
+
+	/* --perins over hours of threads: a reset drops the keys idle in the interval */
+	t = calltree__new(names, NULL);
+	CHECK(t != NULL, "new (perins, keys)");
+	calltree__set_perins(t, "TID");
+	for (uint64_t key = 1000; key < 11000; key++) { /* 10000 threads, one call each */
+		calltree__entry(t, key, 0, key);
+		calltree__exit(t, key, 0, key + 5, &r);
+	}
+	calltree__entry(t, 7, 0, 20000); /* key 7: a call open across the reset */
+	CHECK_INT(calltree__nr_keys(t), 10001);
+	calltree__reset(t); /* the interval had their calls: kept */
+	CHECK_INT(calltree__nr_keys(t), 10001);
+	calltree__entry(t, 1000, 0, 30000); /* key 1000: a call in the next interval */
+	calltree__exit(t, 1000, 0, 30010, &r);
+	calltree__reset(t);
+	CHECK_INT(calltree__nr_keys(t), 2); /* 1000 (a call), 7 (open) */
+	CHECK(calltree__exit(t, 7, 0, 40000, &r) && r.delta == 20000, "key 7's call ends");
+	out = print(t);
+	CHECK(out && strstr(out, "\n7      A ") && !strstr(out, "\n1000   A ") &&
+		      !strstr(out, "\n1001 "),
+	      "key 7's call, in its kept tree; key 1000's reset: %s", out ? out : "");
+	free(out);
+	calltree__reset(t);
+	calltree__reset(t);
+	CHECK_INT(calltree__nr_keys(t), 0);
+	calltree__entry(t, 1001, 0, 50000); /* a key again: a new tree */
+	CHECK(calltree__exit(t, 1001, 0, 50003, &r) && r.delta == 3, "key 1001 again");
+	CHECK_INT(calltree__nr_keys(t), 1);
+	calltree__delete(t);
 	return ut_done("test_calltree");
 }

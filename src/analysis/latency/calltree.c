@@ -18,6 +18,7 @@ struct node {
 	uint64_t key;			    /* a key node's */
 	struct node *parent, *child, *next; /* children: a list */
 	struct hist *lat;
+	UT_hash_handle hh; /* a key's, in calltree.keys */
 };
 
 struct frame {
@@ -38,6 +39,7 @@ struct calltree {
 	const char *names[CALLTREE_MAX_FUNCS];
 	int nr_funcs, name_width;
 	struct node root;
+	struct node *keys; /* --perins: the keys' trees by key (also the root's children) */
 	struct kstack *stacks;
 	struct kstack *spare; /* one freed stack, reused */
 	void (*free_data)(void *data);
@@ -84,6 +86,7 @@ void calltree__delete(struct calltree *t)
 		return;
 	calltree__lost(t); /* frees the stacks and their data */
 	free(t->spare);
+	HASH_CLEAR(hh, t->keys); /* the nodes: the root's children */
 	node_free(&t->root);
 	free(t);
 }
@@ -112,9 +115,9 @@ static struct node *key_node(struct calltree *t, uint64_t key)
 {
 	struct node *c;
 
-	for (c = t->root.child; c; c = c->next)
-		if (c->key == key)
-			return c;
+	HASH_FIND(hh, t->keys, &key, sizeof(key), c);
+	if (c)
+		return c;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		t->failed_alloc = true;
@@ -125,6 +128,7 @@ static struct node *key_node(struct calltree *t, uint64_t key)
 	c->parent = &t->root;
 	c->next = t->root.child;
 	t->root.child = c;
+	HASH_ADD(hh, t->keys, key, sizeof(c->key), c);
 	return c;
 }
 
@@ -464,7 +468,45 @@ static void node_reset(struct node *n)
 		node_reset(c);
 }
 
+static uint64_t subtree_count(const struct node *n)
+{
+	uint64_t c = n->lat ? hist__count(n->lat) : 0;
+
+	for (const struct node *k = n->child; k; k = k->next)
+		c += subtree_count(k);
+	return c;
+}
+
+/*
+ * --perins: a key's tree without a call in the interval and without an open
+ * call (its stack's frames point into it) goes: threads come and go for
+ * hours, the keys do not pile up.
+ */
 void calltree__reset(struct calltree *t)
 {
-	node_reset(&t->root);
+	struct node **pp = &t->root.child;
+
+	if (t->root.lat)
+		hist__reset(t->root.lat);
+	while (*pp) {
+		struct node *c = *pp;
+		struct kstack *k = NULL;
+
+		if (c->func < 0)
+			HASH_FIND(hh, t->stacks, &c->key, sizeof(c->key), k);
+		if (c->func < 0 && !k && !subtree_count(c)) {
+			*pp = c->next;
+			HASH_DEL(t->keys, c);
+			node_free(c);
+			free(c);
+			continue;
+		}
+		node_reset(c);
+		pp = &c->next;
+	}
+}
+
+unsigned calltree__nr_keys(const struct calltree *t)
+{
+	return HASH_COUNT(t->keys);
 }

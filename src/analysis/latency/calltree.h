@@ -72,7 +72,8 @@ int calltree__add_hooks(struct calltree *t, struct session *s, bool per_thread);
 
 /*
  * The tree as a table, to the sink @k (report/rtable.h), or as text to @fp;
- * reset empties the latencies (the tree stays).  JSON: one line per call,
+ * reset empties the latencies (the tree stays; --perins: a key's tree
+ * without a call in the interval nor an open one goes).  JSON: one line per call,
  * {"type":"row", the stamp, "func":"hrtimer_expire","depth":1,
  * "path":["local_timer","hrtimer_expire"],"count":..,"total_ns":..,...}.
  */
@@ -80,6 +81,8 @@ struct rt_sink;
 void calltree__emit(struct calltree *t, struct rt_sink *k);
 void calltree__print(struct calltree *t, FILE *fp);
 void calltree__reset(struct calltree *t);
+/* --perins: the keys' trees held (a reset drops those without a call in the interval) */
+unsigned calltree__nr_keys(const struct calltree *t);
 uint64_t calltree__nr_open(const struct calltree *t);
 /* The start of the oldest call still open, or @now if none is older. */
 uint64_t calltree__oldest_open(const struct calltree *t, uint64_t now);
