@@ -624,3 +624,30 @@ void evname__free(struct evname *evs, int nr)
 		evname__clear(&evs[i]);
 	free(evs);
 }
+
+const char *evname__on_pmu(const char *list, const char *pmu, char *buf, size_t len)
+{
+	size_t n = 0, pl;
+
+	if (!list || !pmu || !strcmp(pmu, "cpu"))
+		return list;
+	pl = strlen(pmu);
+	for (const char *p = list; *p;) {
+		/* "cpu/" where an event starts: the list's start, or after '{' or ',' */
+		bool start = p == list || p[-1] == '{' || p[-1] == ',';
+
+		if (start && !strncmp(p, "cpu/", 4)) {
+			if (n + pl + 1 >= len)
+				return NULL;
+			memcpy(buf + n, pmu, pl);
+			n += pl;
+			p += 3; /* the '/' is copied next */
+			continue;
+		}
+		if (n + 1 >= len)
+			return NULL;
+		buf[n++] = *p++;
+	}
+	buf[n] = 0;
+	return buf;
+}

@@ -78,6 +78,12 @@ struct evname {
 int evname__parse(const char *text, struct evname *ev, char *err, size_t errlen);
 
 /*
+ * @list with each event of the core PMU named "cpu" ("cpu/event=..../")
+ * on @pmu instead ("cpu_core" on a hybrid Intel host), in @buf; @list
+ * itself when @pmu is NULL or "cpu", NULL when @buf is too small.
+ */
+const char *evname__on_pmu(const char *list, const char *pmu, char *buf, size_t len);
+/*
  * Parse an -e list: "a,b,{c,d},{e,f}:u,sys:name"; appends to *evs (realloc'd),
  * *nr updated, leaders are indexes into *evs.  0, or -EINVAL/-ENOMEM with
  * @err: then *nr is unchanged and nothing was added.

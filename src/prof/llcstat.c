@@ -74,7 +74,7 @@ static int llc_init(struct session *s, void *priv, const struct opt_set *opts)
 	struct llcstat *p = priv;
 	struct feat_cpuinfo ci;
 	const char *events;
-	char err[256];
+	char err[256], pmu_ev[512];
 	int rc;
 
 	if (exclude__empty(ex))
@@ -93,6 +93,8 @@ static int llc_init(struct session *s, void *priv, const struct opt_set *opts)
 					 PERF_COUNT_HW_CACHE_LL | PERF_COUNT_HW_CACHE_OP_READ << 8 |
 						 PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16),
 		features__has_pmu("amd_l3"));
+	/* (a hybrid Intel's core PMU is cpu_core) */
+	events = evname__on_pmu(events, features__cpu_pmu(), pmu_ev, sizeof(pmu_ev));
 	if (!events)
 		return session__set_err(s, -EOPNOTSUPP,
 					"the kernel has no last-level cache events for this CPU "

@@ -94,7 +94,7 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
 	const struct target_opts *tg = session__conf(s)->target;
 	struct split_lock *p = priv;
-	char vendor[64], err[256];
+	char vendor[64], err[256], pmu_ev[128];
 	const char *ev;
 
 	if (exclude__empty(ex))
@@ -113,7 +113,8 @@ static int sl_init(struct session *s, void *priv, const struct opt_set *opts)
 					"/sys/bus/event_source/devices/cpu: a VM without a virtual "
 					"PMU?): split locks cannot be counted here");
 	cpu_vendor(vendor, sizeof(vendor));
-	ev = split_lock__event(vendor);
+	/* (a hybrid Intel's core PMU is cpu_core) */
+	ev = evname__on_pmu(split_lock__event(vendor), features__cpu_pmu(), pmu_ev, sizeof(pmu_ev));
 	if (!ev)
 		return session__set_err(s, -ENODEV,
 					"no known split-lock event for CPU vendor '%s' "

@@ -86,7 +86,7 @@ static int tlb_init(struct session *s, void *priv, const struct opt_set *opts)
 	struct tlbstat *p = priv;
 	struct feat_cpuinfo ci;
 	const char *events;
-	char err[256];
+	char err[256], pmu_ev[512];
 	int rc;
 
 	if (exclude__empty(ex))
@@ -102,6 +102,8 @@ static int tlb_init(struct session *s, void *priv, const struct opt_set *opts)
 	events = tlbstat__events(
 		ci.vendor, !features__probe_counter(PERF_TYPE_HW_CACHE, DTLB(READ, ACCESS)),
 		!features__probe_counter(PERF_TYPE_HW_CACHE, DTLB(WRITE, ACCESS)), &p->nr_pairs);
+	/* (a hybrid Intel's core PMU is cpu_core) */
+	events = evname__on_pmu(events, features__cpu_pmu(), pmu_ev, sizeof(pmu_ev));
 	if (!events)
 		return session__set_err(s, -EOPNOTSUPP,
 					"the kernel has no dTLB events for this CPU (dTLB-loads: "

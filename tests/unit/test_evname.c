@@ -617,6 +617,27 @@ static void test_list(void)
 	}
 }
 
+/* the named Intel events on a hybrid host's core PMU (cpu_core) */
+static void test_on_pmu(void)
+{
+	const char *l = "{cpu/event=0x2e,umask=0x4f,name=LLC-references/,"
+			"cpu/event=0x2e,umask=0x41,name=LLC-misses/}";
+	char buf[256], tiny[24];
+
+	CHECK_STR(evname__on_pmu(l, "cpu_core", buf, sizeof(buf)),
+		  "{cpu_core/event=0x2e,umask=0x4f,name=LLC-references/,"
+		  "cpu_core/event=0x2e,umask=0x41,name=LLC-misses/}");
+	CHECK(evname__on_pmu(l, "cpu", buf, sizeof(buf)) == l, "cpu: the list itself");
+	CHECK(evname__on_pmu(l, NULL, buf, sizeof(buf)) == l, "no PMU: the list itself");
+	CHECK_STR(evname__on_pmu("cpu/event=0xf4,umask=0x10,name=split-lock/", "cpu_core", buf,
+				 sizeof(buf)),
+		  "cpu_core/event=0xf4,umask=0x10,name=split-lock/");
+	/* only where an event starts: not amd_l3's, not a name ending in cpu */
+	CHECK_STR(evname__on_pmu("{amd_l3/event=0x04/,mycpu/x/}", "cpu_core", buf, sizeof(buf)),
+		  "{amd_l3/event=0x04/,mycpu/x/}");
+	CHECK(evname__on_pmu(l, "cpu_core", tiny, sizeof(tiny)) == NULL, "too small: NULL");
+}
+
 int main(void)
 {
 	char made[PATH_MAX];
@@ -626,6 +647,7 @@ int main(void)
 	test_raw();
 	test_mods();
 	test_tracepoint();
+	test_on_pmu();
 	make_fake_sysfs();
 	snprintf(made, sizeof(made), "%s", tmp_root);
 	test_pmu_fake();
