@@ -19,9 +19,7 @@
 
 struct llcstat {
 	bool perins;
-	struct evname *evs;
-	int nr_evs;
-	struct ctr_set cs;
+	struct missrate_set m;
 };
 
 /*
@@ -61,10 +59,12 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 	if (!session__json(s)) {
 		session__fmt_time(s, session__now(s), ts, sizeof(ts));
 		fprintf(out, "%s llcstat: %s %.3f s (%s, %s)\n", ts, what,
-			(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9,
-			p->cs.c[0].name, p->cs.c[1].name);
+			(double)(p->m.cs.t_now - (since_start ? p->m.cs.t_first : p->m.cs.t_last)) /
+				1e9,
+			p->m.cs.c[0].name, p->m.cs.c[1].name);
 	}
-	missrate__report(&p->cs, out, session__json(s), &llc_pair, 1, p->perins, since_start, what);
+	missrate__report(&p->m.cs, out, session__json(s), &llc_pair, 1, p->perins, since_start,
+			 what);
 	fflush(out);
 }
 
@@ -74,18 +74,10 @@ static int llc_init(struct session *s, void *priv, const struct opt_set *opts)
 	struct llcstat *p = priv;
 	struct feat_cpuinfo ci;
 	const char *events;
-	char err[256], pmu_ev[512];
 	int rc;
 
-	if (exclude__empty(ex))
-		return session__usage_err(s, "%s", exclude__empty(ex));
-	session__want_interval(s, 1000); /* the original's: a table a second */
-	if (!features__cpu_pmu())
-		return session__set_err(
-			s, -ENODEV,
-			"needs a hardware PMU, and this host has none (no "
-			"/sys/bus/event_source/devices/cpu: a VM without a virtual PMU?): the "
-			"last-level cache's accesses and misses cannot be counted");
+	if ((rc = missrate__check(s, ex, "the last-level cache's accesses and misses")))
+		return rc;
 	features__cpuinfo(&ci);
 	events = llcstat__events(
 		ci.vendor,
@@ -93,28 +85,15 @@ static int llc_init(struct session *s, void *priv, const struct opt_set *opts)
 					 PERF_COUNT_HW_CACHE_LL | PERF_COUNT_HW_CACHE_OP_READ << 8 |
 						 PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16),
 		features__has_pmu("amd_l3"));
-	/* (a hybrid Intel's core PMU is cpu_core) */
-	events = evname__on_pmu(events, features__cpu_pmu(), pmu_ev, sizeof(pmu_ev));
-	if (!events)
-		return session__set_err(s, -EOPNOTSUPP,
-					"the kernel has no last-level cache events for this CPU "
-					"(LLC-loads: not supported; vendor '%s')",
-					ci.vendor[0] ? ci.vendor : "unknown");
-	if (evname__parse_list(events, &p->evs, &p->nr_evs, err, sizeof(err)))
-		return session__set_err(s, -EINVAL, "%s", err);
-	rc = ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
-	for (int i = 0; !rc && i < p->cs.nr; i++)
-		exclude__attr(ex, &p->cs.c[i].ev->attr);
-	return rc ?: ctr_set__report_by(&p->cs, s, report, p);
+	return missrate__open(&p->m, s, ex, events, "last-level cache events", "LLC-loads",
+			      ci.vendor, report, p);
 }
 
 static void llc_deinit(struct session *s, void *priv)
 {
 	struct llcstat *p = priv;
 
-	ctr_set__end(&p->cs, s);
-	ctr_set__free(&p->cs);
-	evname__free(p->evs, p->nr_evs);
+	missrate__close(&p->m, s);
 }
 
 static const struct popt llc_opts[] = {

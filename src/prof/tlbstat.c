@@ -19,10 +19,8 @@
 
 struct tlbstat {
 	bool perins;
-	struct evname *evs;
-	int nr_evs;
 	int nr_pairs;
-	struct ctr_set cs;
+	struct missrate_set m;
 };
 
 #define DTLB(op, res)                                                  \
@@ -73,9 +71,10 @@ static void report(struct session *s, void *priv, const char *what, bool since_s
 	if (!session__json(s)) {
 		session__fmt_time(s, session__now(s), ts, sizeof(ts));
 		fprintf(out, "%s tlbstat: %s %.3f s\n", ts, what,
-			(double)(p->cs.t_now - (since_start ? p->cs.t_first : p->cs.t_last)) / 1e9);
+			(double)(p->m.cs.t_now - (since_start ? p->m.cs.t_first : p->m.cs.t_last)) /
+				1e9);
 	}
-	missrate__report(&p->cs, out, session__json(s), tlb_pairs, p->nr_pairs, p->perins,
+	missrate__report(&p->m.cs, out, session__json(s), tlb_pairs, p->nr_pairs, p->perins,
 			 since_start, what);
 	fflush(out);
 }
@@ -86,44 +85,23 @@ static int tlb_init(struct session *s, void *priv, const struct opt_set *opts)
 	struct tlbstat *p = priv;
 	struct feat_cpuinfo ci;
 	const char *events;
-	char err[256], pmu_ev[512];
 	int rc;
 
-	if (exclude__empty(ex))
-		return session__usage_err(s, "%s", exclude__empty(ex));
-	session__want_interval(s, 1000); /* the original's: a table a second */
-	if (!features__cpu_pmu())
-		return session__set_err(s, -ENODEV,
-					"needs a hardware PMU, and this host has none (no "
-					"/sys/bus/event_source/devices/cpu: a VM without a virtual "
-					"PMU?): the dTLB's "
-					"loads, stores and misses cannot be counted");
+	if ((rc = missrate__check(s, ex, "the dTLB's loads, stores and misses")))
+		return rc;
 	features__cpuinfo(&ci);
 	events = tlbstat__events(
 		ci.vendor, !features__probe_counter(PERF_TYPE_HW_CACHE, DTLB(READ, ACCESS)),
 		!features__probe_counter(PERF_TYPE_HW_CACHE, DTLB(WRITE, ACCESS)), &p->nr_pairs);
-	/* (a hybrid Intel's core PMU is cpu_core) */
-	events = evname__on_pmu(events, features__cpu_pmu(), pmu_ev, sizeof(pmu_ev));
-	if (!events)
-		return session__set_err(s, -EOPNOTSUPP,
-					"the kernel has no dTLB events for this CPU (dTLB-loads: "
-					"not supported; vendor '%s')",
-					ci.vendor[0] ? ci.vendor : "unknown");
-	if (evname__parse_list(events, &p->evs, &p->nr_evs, err, sizeof(err)))
-		return session__set_err(s, -EINVAL, "%s", err);
-	rc = ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
-	for (int i = 0; !rc && i < p->cs.nr; i++)
-		exclude__attr(ex, &p->cs.c[i].ev->attr);
-	return rc ?: ctr_set__report_by(&p->cs, s, report, p);
+	return missrate__open(&p->m, s, ex, events, "dTLB events", "dTLB-loads", ci.vendor, report,
+			      p);
 }
 
 static void tlb_deinit(struct session *s, void *priv)
 {
 	struct tlbstat *p = priv;
 
-	ctr_set__end(&p->cs, s);
-	ctr_set__free(&p->cs);
-	evname__free(p->evs, p->nr_evs);
+	missrate__close(&p->m, s);
 }
 
 static const struct popt tlb_opts[] = {

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Access/miss pairs of a counter set as one table: see missrate.h. */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "analysis/counting/missrate.h"
+#include "engine/conf.h"
+#include "engine/evname.h"
+#include "engine/features.h"
+#include "engine/session.h"
 
 double missrate__pct(const struct ctr_set *cs, const struct missrate_pair *p, int i,
 		     bool since_start)
@@ -152,4 +157,49 @@ void missrate__report(const struct ctr_set *cs, FILE *fp, bool json, const struc
 		k = rt_text__init(&u.text, fp);
 	}
 	missrate__emit(cs, k, p, np, perins, since_start);
+}
+
+int missrate__check(struct session *s, const struct exclude_opts *ex, const char *counted)
+{
+	if (exclude__empty(ex))
+		return session__usage_err(s, "%s", exclude__empty(ex));
+	session__want_interval(s, 1000); /* the original's: a table a second */
+	if (!features__cpu_pmu())
+		return session__set_err(s, -ENODEV,
+					"needs a hardware PMU, and this host has none (no "
+					"/sys/bus/event_source/devices/cpu: a VM without a virtual "
+					"PMU?): %s cannot be counted",
+					counted);
+	return 0;
+}
+
+int missrate__open(struct missrate_set *m, struct session *s, const struct exclude_opts *ex,
+		   const char *events, const char *kind, const char *generic, const char *vendor,
+		   ctr_report_fn fn, void *priv)
+{
+	char err[256], pmu_ev[512];
+	int rc;
+
+	/* (a hybrid Intel's core PMU is cpu_core) */
+	events = evname__on_pmu(events, features__cpu_pmu(), pmu_ev, sizeof(pmu_ev));
+	if (!events)
+		return session__set_err(s, -EOPNOTSUPP,
+					"the kernel has no %s for this CPU (%s: not supported; "
+					"vendor '%s')",
+					kind, generic, vendor && vendor[0] ? vendor : "unknown");
+	if (evname__parse_list(events, &m->evs, &m->nr_evs, err, sizeof(err)))
+		return session__set_err(s, -EINVAL, "%s", err);
+	rc = ctr_set__add(&m->cs, s, m->evs, m->nr_evs);
+	for (int i = 0; !rc && i < m->cs.nr; i++)
+		exclude__attr(ex, &m->cs.c[i].ev->attr);
+	return rc ?: ctr_set__report_by(&m->cs, s, fn, priv);
+}
+
+void missrate__close(struct missrate_set *m, struct session *s)
+{
+	ctr_set__end(&m->cs, s);
+	ctr_set__free(&m->cs);
+	evname__free(m->evs, m->nr_evs);
+	m->evs = NULL;
+	m->nr_evs = 0;
 }

@@ -35,6 +35,31 @@ struct missrate_pair {
 
 #define MISSRATE_MAX_PAIRS 4
 
+/* The counters of a missrate profiler: its events parsed, counted in a set. */
+struct missrate_set {
+	struct evname *evs;
+	int nr_evs;
+	struct ctr_set cs;
+};
+
+struct exclude_opts;
+/*
+ * Before the events: @ex leaves something to count (else a usage error),
+ * a table a second by default, and a hardware PMU (else one line saying
+ * @counted cannot be counted, -ENODEV).
+ */
+int missrate__check(struct session *s, const struct exclude_opts *ex, const char *counted);
+/*
+ * @events (an evname list; its "cpu/" events put on the host's core PMU)
+ * counted in @m with @ex's exclude bits, reported each interval by @fn.
+ * @events NULL: the kernel has no @kind for this CPU (@generic, the
+ * generic event tried, not supported; @vendor's): one line, -EOPNOTSUPP.
+ */
+int missrate__open(struct missrate_set *m, struct session *s, const struct exclude_opts *ex,
+		   const char *events, const char *kind, const char *generic, const char *vendor,
+		   ctr_report_fn fn, void *priv);
+void missrate__close(struct missrate_set *m, struct session *s);
+
 /*
  * The ratio of pair @p for instance @i (-1: all), in %: misses * 100 /
  * accesses; a NaN when there were no accesses or either was not counted.
