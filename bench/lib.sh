@@ -55,3 +55,51 @@ bench_build() {
 
 # median: the middle of the numbers on stdin, one a line (the lower one of an even count)
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# bench_tmp NAME: tmp, a folder of the run's files (/tmp/NAME.XXXXXX), and mons, the
+# tools started: both ended (SIGINT) and removed at the exit, whatever ends the script
+bench_tmp() {
+	tmp=$(mktemp -d "/tmp/$1.XXXXXX")
+	mons=()
+	trap bench_cleanup EXIT
+}
+bench_cleanup() {
+	local p
+	for p in "${mons[@]}"; do kill -INT "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+
+# child_cpu FILE: the CPU seconds of the children waited for, from bash's `times`
+# (its second line): "0m0.507s 0m0.111s" -> 0.618
+child_cpu() {
+	sed -n 2p "$1" | awk '{
+		s = 0
+		for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); s += a[1] * 60 + a[2] }
+		printf "%.3f", s }'
+}
+
+# wait_file FILE: until FILE is not empty (a pid written); gives up after 5 s
+wait_file() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_ready PID: until PID has a perf_event fd open (its events open; enabling follows
+# right after in every tool), then a little longer; gives up after 10 s
+wait_ready() {
+	local pid=$1 i
+	for ((i = 0; i < 100; i++)); do
+		if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'perf_event'; then
+			sleep 0.3
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "  ($pid never opened its events)" >&2
+	return 1
+}

@@ -31,15 +31,7 @@ bench_build "$build"
 command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)"; exit 1; }
 command -v sqlite3 >/dev/null || { echo "needs sqlite3 (scripts/deps.sh)"; exit 1; }
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (workload on CPU 1, tools on CPU 0)"; exit 1; }
-tmp=$(mktemp -d /tmp/sql-bench.XXXXXX)
-mons=()
-cleanup() {
-	local p
-	for p in "${mons[@]}"; do kill -INT "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+bench_tmp sql-bench
 # libsqlite3 alone, the same row shape and settings: the floor of an insert here
 mkdir -p "$build/bench"
 cc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$build/bench/sql_floor" "$(dirname "$0")/sql_floor.c" \
@@ -47,33 +39,6 @@ cc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$build/bench/sql_floor" "$(dirname "
 Q='SELECT prev_comm, count(*) n FROM sched_switch GROUP BY prev_comm ORDER BY n DESC LIMIT 3'
 
 workload() { taskset -c 1 perf bench sched pipe -l "$loops" >/dev/null 2>&1; }
-
-# bash `times`, second line (children waited for): "0m0.507s 0m0.111s" -> 0.618
-child_cpu() {
-	sed -n 2p "$1" | awk '{
-		s = 0
-		for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); s += a[1] * 60 + a[2] }
-		printf "%.3f", s }'
-}
-wait_file() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ -s "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-wait_ready() { # PID: its events open, then a little longer
-	local i
-	for ((i = 0; i < 100; i++)); do
-		if ls -l "/proc/$1/fd" 2>/dev/null | grep -q perf_event; then
-			sleep 0.3
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
-}
 
 # perf-prof: a line per round in $tmp/pp.res: rows lost cpu_s insert_ns
 run_pp() {

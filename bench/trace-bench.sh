@@ -36,50 +36,11 @@ command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf: th
 rt=()
 wrt=()
 [ "${BENCH_RT:-0}" = 1 ] && rt=(chrt -f 10) && wrt=(chrt -f 5)
-tmp=$(mktemp -d /tmp/trace-bench.XXXXXX)
-mons=()
-cleanup() {
-	local p
-	for p in "${mons[@]}"; do kill -INT "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+bench_tmp trace-bench
 
 # The workload's own "Total time" in seconds.
 workload() {
 	"${wrt[@]}" taskset -c 1 perf bench sched pipe -l "$loops" 2>/dev/null | awk '/Total time/ { print $3 }'
-}
-
-# bash `times`, second line (children waited for): "0m0.507s 0m0.111s" -> 0.618
-child_cpu() {
-	sed -n 2p "$1" | awk '{
-		s = 0
-		for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); s += a[1] * 60 + a[2] }
-		printf "%.3f", s }'
-}
-
-# Wait until PID has a perf_event fd open (events open, enable follows right after
-# in both tools), then a little longer; give up after 10 s.
-wait_ready() {
-	local pid=$1 i
-	for ((i = 0; i < 100; i++)); do
-		if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'perf_event'; then
-			sleep 0.3
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "  ($pid never opened its events)" >&2
-	return 1
-}
-wait_pidfile() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ -s "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
 }
 
 # CPU 0 busy fraction while only the base workload runs (it is on CPU 1), i.e. load
@@ -108,7 +69,7 @@ run_pp() { # NAME BINARY [idle]: no workload, 1 s: the fixed cost of starting an
 		times >"$tmp/pp.times"
 	) &
 	sub=$!
-	wait_pidfile "$tmp/pp.pid" || return 1
+	wait_file "$tmp/pp.pid" || return 1
 	pid=$(cat "$tmp/pp.pid")
 	mons+=("$pid")
 	wait_ready "$pid" || return 1
@@ -136,7 +97,7 @@ run_perf() { # [idle]: no workload, 1 s: the fixed cost of starting and stopping
 		times >"$tmp/perf.times"
 	) &
 	sub=$!
-	wait_pidfile "$tmp/rec.pid" || return 1
+	wait_file "$tmp/rec.pid" || return 1
 	pid=$(cat "$tmp/rec.pid")
 	mons+=("$pid")
 	wait_ready "$pid" || return 1
