@@ -5,6 +5,7 @@
  * forgotten and lost records, and the printed tree (children under their
  * parent, largest total first), also as --json rows.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,22 @@ int main(void)
 		      "--json: the row's key: %s", out ? out : "");
 		free(out);
 	}
+	calltree__delete(t);
+
+	/* a recursion deeper than CALLTREE_DEPTH: the calls not kept return first */
+	t = calltree__new(names, NULL);
+	CHECK(t != NULL, "new (deep)");
+	for (int i = 0; i < CALLTREE_DEPTH + 5; i++)
+		calltree__entry(t, 1, 0, (uint64_t)i); /* A at 0, 1, 2, ... */
+	for (int i = 0; i < 5; i++)
+		CHECK(!calltree__exit(t, 1, 0, 100 + (uint64_t)i, &r), "exit %d: a call not kept", i);
+	CHECK(calltree__exit(t, 1, 0, 200, &r) && r.depth == CALLTREE_DEPTH - 1 &&
+		      r.delta == 200 - (CALLTREE_DEPTH - 1),
+	      "the innermost kept A: depth %d, %" PRIu64 " ns", r.depth, r.delta);
+	for (int i = CALLTREE_DEPTH - 2; i > 0; i--)
+		calltree__exit(t, 1, 0, 300, &r);
+	CHECK(calltree__exit(t, 1, 0, 1000, &r) && r.depth == 0 && r.delta == 1000,
+	      "the outermost A: from 0 to 1000 (%" PRIu64 ")", r.delta);
 	calltree__delete(t);
 
 	/* --perins over hours of threads: a reset drops the keys idle in the interval */

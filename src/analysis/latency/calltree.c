@@ -31,6 +31,7 @@ struct frame {
 struct kstack {
 	uint64_t key;
 	int depth;
+	int over; /* calls entered above CALLTREE_DEPTH, not kept: their exits come first */
 	struct frame f[CALLTREE_DEPTH];
 	UT_hash_handle hh;
 };
@@ -162,10 +163,12 @@ void **calltree__entry(struct calltree *t, uint64_t key, int func, uint64_t time
 		}
 		k->key = key;
 		k->depth = 0;
+		k->over = 0;
 		HASH_ADD(hh, t->stacks, key, sizeof(k->key), k);
 	}
 	if (k->depth == CALLTREE_DEPTH) {
 		t->too_deep++;
+		k->over++;
 		return NULL;
 	}
 	if (k->depth)
@@ -195,6 +198,10 @@ bool calltree__exit(struct calltree *t, uint64_t key, int func, uint64_t time,
 	int d;
 
 	HASH_FIND(hh, t->stacks, &key, sizeof(key), k);
+	if (k && k->over) { /* the innermost call not kept returns (a recursion's, often) */
+		k->over--;
+		return false;
+	}
 	for (d = k ? k->depth - 1 : -1; d >= 0 && k->f[d].func != func; d--)
 		;
 	if (d < 0 || time < k->f[d].start) {
