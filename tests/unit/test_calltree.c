@@ -209,7 +209,8 @@ int main(void)
 	for (int i = 0; i < CALLTREE_DEPTH + 5; i++)
 		calltree__entry(t, 1, 0, (uint64_t)i); /* A at 0, 1, 2, ... */
 	for (int i = 0; i < 5; i++)
-		CHECK(!calltree__exit(t, 1, 0, 100 + (uint64_t)i, &r), "exit %d: a call not kept", i);
+		CHECK(!calltree__exit(t, 1, 0, 100 + (uint64_t)i, &r), "exit %d: a call not kept",
+		      i);
 	CHECK(calltree__exit(t, 1, 0, 200, &r) && r.depth == CALLTREE_DEPTH - 1 &&
 		      r.delta == 200 - (CALLTREE_DEPTH - 1),
 	      "the innermost kept A: depth %d, %" PRIu64 " ns", r.depth, r.delta);
