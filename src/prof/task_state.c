@@ -951,7 +951,9 @@ const struct profiler prof_task_state = {
 		    "sched_wakeup.\n"
 		    "Statistics: one row per state (per thread with --perins): switch-out to "
 		    "switch-in;\n"
-		    "'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).",
+		    "'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).\n"
+		    "Also named bpf:task-state (the original's BPF profiler's name).",
+	.aliases = (const char *const[]){ "bpf:task-state", "bpf:task_state", NULL },
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
 						     &exclude_tp_group, &prio_group, &bpf_group,

@@ -31,4 +31,15 @@ check "4 buckets: nothing said lost or not counted" bash -c "! grep -qE 'lost|no
 # 98 S waits of 100 in one run, and BPF counted those 98), so 100 is the bound.
 check_range "4 buckets: the 100 sleeps and the shell's waits counted" "$(row "$T/bk" S 2)" 100 300
 
+# the original's name, bpf:task-state, with its options: ts_sleep's 20 sleeps of 5 ms
+# (each a row's call, at least 5 ms), on the BPF back end
+[ -x "$W/ts_sleep" ] && {
+	"$PP" bpf:task-state -S --perins --filter ts_sleep -v -- "$W/ts_sleep" 20 5 >"$T/al" 2>"$T/al.err"
+	check_eq "bpf:task-state: status 0" $? 0
+	check "bpf:task-state: the BPF back end" grep -q 'the BPF back end' "$T/al.err"
+	check_eq "bpf:task-state: ts_sleep's 20 sleeps" "$(awk '$1 == "S" && $2 == "ts_sleep" { print $4 }' "$T/al")" 20
+	check_range "bpf:task-state: each at least 5 ms (the min)" \
+		"$(awk '$1 == "S" && $2 == "ts_sleep" { print $6 }' "$T/al" | while read -r v; do ns "$v"; done)" 5000000 1000000000
+}
+
 done_tests
