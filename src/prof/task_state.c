@@ -939,20 +939,21 @@ const struct profiler prof_task_state = {
 	.synopsis = "perf-prof task-state [-S] [-D] [--no-interruptible] [--no-uninterruptible] "
 		    "[--than TIME] [--filter COMM[,COMM...]] "
 		    "[--perins] [-g [--flame-graph NAME]] [-C CPUS [-- command]] [-i MS]",
-	.examples = "perf-prof task-state -D --than 100ms -g                   "
-		    "# who is in D > 100 ms, and where\n"
-		    "  perf-prof task-state -S --filter 'nginx*' -i 1000         "
-		    "# nginx's sleeps, each second\n"
-		    "  perf-prof task-state --filter myapp --perins              # per thread, all "
-		    "states\n"
-		    "  perf-prof task-state -g --filter myapp --flame-graph offcpu.svg\n"
-		    "  perf-prof task-state -C 0-3 -g --flame-graph cmd -- ./cmd args\n"
-		    "--filter takes comm globs, applied by the kernel to sched_switch and "
-		    "sched_wakeup.\n"
-		    "Statistics: one row per state (per thread with --perins): switch-out to "
-		    "switch-in;\n"
-		    "'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).\n"
-		    "Also named bpf:task-state (the original's BPF profiler's name).",
+	.examples =
+		"perf-prof task-state -D --than 100ms -g                   "
+		"# who is in D > 100 ms, and where\n"
+		"  perf-prof task-state -S --filter 'nginx*' -i 1000         "
+		"# nginx's sleeps, each second\n"
+		"  perf-prof task-state --filter myapp --perins              # per thread, all "
+		"states\n"
+		"  perf-prof task-state -g --filter myapp --flame-graph offcpu.svg\n"
+		"  perf-prof task-state -C 0-3 -g --flame-graph cmd -- ./cmd args\n"
+		"--filter takes comm globs, applied by the kernel to sched_switch and "
+		"sched_wakeup.\n"
+		"Statistics: one row per state (per thread with --perins): switch-out to "
+		"switch-in;\n"
+		"'sleep' and 'runq' split it at the wakeup.  R is preempted (run-queue delay).\n"
+		"Also named bpf:task-state (the original's BPF profiler's name).",
 	.aliases = (const char *const[]){ "bpf:task-state", "bpf:task_state", NULL },
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &ring_group,
 						     &output_group, &stack_group, &flame_group,
