@@ -15,6 +15,7 @@
  * undoes the ones it made.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -499,13 +500,24 @@ static int usdt_add(struct uspec *specs, int nspec, int verbose)
 
 		if (!d)
 			continue;
-		if (usdt__same_file(d, ev[i].st->path))
+		if (usdt__same_file(d, ev[i].st->path) && d->offset == ev[i].st->offset) {
 			snprintf(err, sizeof(err),
 				 "'%s': %s:%s is added already (perf-prof usdt del %s:%s@%s "
 				 "first)",
 				 ev[i].u->text, ev[i].group, ev[i].event, ev[i].group, ev[i].event,
 				 ev[i].st->path);
-		else
+		} else if (usdt__same_file(d, ev[i].st->path)) {
+			/* another probe's site took the name: EVENT_N of a probe EVENT */
+			const char *us = strrchr(ev[i].event, '_');
+			int bl = us ? (int)(us - ev[i].event) : (int)strlen(ev[i].event);
+
+			snprintf(err, sizeof(err),
+				 "'%s': an event %s:%s exists already, for another site of %s "
+				 "(offset %#" PRIx64 ": probe %.*s's, which needed an event of its "
+				 "own; perf-prof usdt del %s:%.*s@%s first)",
+				 ev[i].u->text, ev[i].group, ev[i].event, ev[i].st->path, d->offset,
+				 bl, ev[i].event, ev[i].group, bl, ev[i].event, ev[i].st->path);
+		} else
 			snprintf(
 				err, sizeof(err),
 				"'%s': an event %s:%s exists already, on %s (perf-prof usdt del it "

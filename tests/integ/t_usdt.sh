@@ -281,6 +281,21 @@ check_eq "del tick: its two events, not tick_1's" "$(sort "$T/n5")" \
 	"removed ppname:tick (1 site in $N)
 removed ppname:tick_2 (1 site in $N)"
 check_eq "... tick_1's stays" "$(ours | sed -E 's/ .*//')" "p:ppname/tick_1"
+# tick alone first: its second site takes tick_1; the probe tick_1 then finds its name
+# taken by that site, and says which probe to delete (its del then removes both)
+"$PP" usdt del "$N" >/dev/null 2>&1
+"$PP" usdt add "ppname:tick@$N" >"$T/n6" 2>&1
+check_eq "add tick alone: its second site is tick_1" "$(sort "$T/n6")" \
+	"added ppname:tick (1 site in $N)
+added ppname:tick_1 (1 site in $N)"
+"$PP" usdt add "ppname:tick_1@$N" >"$T/n7" 2>&1
+check_eq "add the probe tick_1 then: status 1" $? 1
+check "... its name is another site's: probe tick's, to delete first" grep -qF \
+	"an event ppname:tick_1 exists already, for another site of $N (offset 0x" "$T/n7"
+check "... the hint names probe tick" grep -qF "probe tick's, which needed an event of its own; perf-prof usdt del ppname:tick@$N first)" "$T/n7"
+"$PP" usdt del "ppname:tick@$N" >/dev/null 2>&1
+"$PP" usdt add "ppname:tick_1@$N" >"$T/n8" 2>&1
+check_eq "... after the del the hint gives, tick_1 adds" "$? $(cat "$T/n8")" "0 added ppname:tick_1 (1 site in $N)"
 "$PP" usdt del "$N" >/dev/null 2>&1
 check_eq "del the file: nothing left" "$(nours)" 0
 
