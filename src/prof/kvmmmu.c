@@ -49,9 +49,15 @@ struct live_page {
 	} key;
 	u32 root_count;
 	unsigned char *spte; /* --detail: per entry SPTE_SET, SPTE_MMIO (NULL: none yet) */
+	struct live_page *next_at; /* --detail: the older live pages of its gfn and level */
 };
 
-/* --detail: the live page of a level whose frames begin at a gfn (set_spte's page). */
+/*
+ * --detail: the live pages of a level whose frames begin at a gfn, newest
+ * first: set_spte's sptes go to the newest (an older one there, of another
+ * role or generation, is obsolete until zapped; when it goes first, the
+ * newest keeps its place and its sptes).
+ */
 struct page_at {
 	UT_hash_handle hh;
 	struct {
@@ -187,29 +193,22 @@ static u64 span(unsigned level)
 
 static void index_page(struct kvmmmu *p, struct live_page *lp)
 {
-	struct page_at *a;
+	struct page_at key = { .key = { lp->key.gfn, lp->key.role & 0xf, 0 } }, *a;
 	u32 level = lp->key.role & 0xf;
 
 	if (!p->detail || !level || level > MMU_LEVELS)
 		return;
-	a = calloc(1, sizeof(*a));
+	HASH_FIND(hh, p->at, &key.key, sizeof(key.key), a);
 	if (!a) {
-		p->oom = true;
-		return;
-	}
-	a->key.base = lp->key.gfn;
-	a->key.level = level;
-	a->lp = lp;
-	{
-		struct page_at *old;
-
-		HASH_FIND(hh, p->at, &a->key, sizeof(a->key), old);
-		if (old) { /* a page of another role there: the first made keeps it */
-			free(a);
+		if (!(a = calloc(1, sizeof(*a)))) {
+			p->oom = true;
 			return;
 		}
+		a->key = key.key;
+		HASH_ADD(hh, p->at, key, sizeof(a->key), a);
 	}
-	HASH_ADD(hh, p->at, key, sizeof(a->key), a);
+	lp->next_at = a->lp;
+	a->lp = lp;
 }
 
 static void unindex_page(struct kvmmmu *p, struct live_page *lp)
@@ -217,7 +216,15 @@ static void unindex_page(struct kvmmmu *p, struct live_page *lp)
 	struct page_at key = { .key = { lp->key.gfn, lp->key.role & 0xf, 0 } }, *a;
 
 	HASH_FIND(hh, p->at, &key.key, sizeof(key.key), a);
-	if (a && a->lp == lp) {
+	if (!a)
+		return;
+	for (struct live_page **pp = &a->lp; *pp; pp = &(*pp)->next_at)
+		if (*pp == lp) {
+			*pp = lp->next_at;
+			break;
+		}
+	lp->next_at = NULL;
+	if (!a->lp) {
 		HASH_DELETE(hh, p->at, a);
 		free(a);
 	}
@@ -519,19 +526,19 @@ static void print_sp(struct rt_sink *k, struct live_page *lp, int indent)
 {
 	unsigned level = lp->key.role & 0xf;
 	u64 end = lp->key.gfn + span(level) - 1, set = 0, mmio = 0;
-	char line[4096], text[128];
-	size_t at;
-	int n;
+	char *line = NULL, text[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
 
 	kvmmmu__role_text(lp->key.role, text, sizeof(text));
-	n = snprintf(line, sizeof(line), "%*ssp%u 0x%08llx-0x%08llx role 0x%04x", indent, "", level,
-		     (unsigned long long)lp->key.gfn, (unsigned long long)end, lp->key.role);
-	at = n < 0 ? 0 : (size_t)n;
-	if (lp->root_count && at < sizeof(line))
-		at += snprintf(line + at, sizeof(line) - at, " root_count %u", lp->root_count);
-	if (at < sizeof(line))
-		at += snprintf(line + at, sizeof(line) - at, " ; %s", text);
-	/* the runs of sptes alike, one line each, under it */
+	if (f) {
+		fprintf(f, "%*ssp%u 0x%08llx-0x%08llx role 0x%04x", indent, "", level,
+			(unsigned long long)lp->key.gfn, (unsigned long long)end, lp->key.role);
+		if (lp->root_count)
+			fprintf(f, " root_count %u", lp->root_count);
+		fprintf(f, " ; %s", text);
+	}
+	/* the runs of sptes alike, one line each, under it (up to 512 lines) */
 	for (int i = 0; lp->spte && i < SPTES; i++) {
 		int e = i;
 
@@ -543,18 +550,16 @@ static void print_sp(struct rt_sink *k, struct live_page *lp, int indent)
 			set++;
 			mmio += !!(lp->spte[j] & SPTE_MMIO);
 		}
-		if (at < sizeof(line))
-			at += snprintf(
-				line + at, sizeof(line) - at, "\n%*sspte 0x%08llx-0x%08llx%s",
-				indent + 4, "",
+		if (f)
+			fprintf(f, "\n%*sspte 0x%08llx-0x%08llx%s", indent + 4, "",
 				(unsigned long long)(lp->key.gfn + i * span(level - 1)),
 				(unsigned long long)(lp->key.gfn + (e + 1) * span(level - 1) - 1),
 				lp->spte[i] & SPTE_MMIO ? " mmio" : "");
 		i = e;
 	}
-	if (at >= sizeof(line)) /* cut: end it on a whole line */
-		line[sizeof(line) - 1] = '\0';
-	rtable__row(k, (struct rt_val[]){ { .s = line },
+	if (f)
+		fclose(f);
+	rtable__row(k, (struct rt_val[]){ { .s = line ? line : text },
 					  { .u = level },
 					  { .u = lp->key.gfn },
 					  { .u = end },
@@ -563,6 +568,7 @@ static void print_sp(struct rt_sink *k, struct live_page *lp, int indent)
 					  { .u = lp->root_count },
 					  { .u = set },
 					  { .u = mmio } });
+	free(line);
 }
 
 /* The pages of each level: v[lo[l]..hi[l]) of the array sorted by sp_cmp. */

@@ -292,9 +292,42 @@ static void test_tables(void)
 	synth_run__cleanup(&r);
 }
 
+/*
+ * --detail: two pages at one gfn and level (another role): the newest takes
+ * the sptes, and keeps them when the older goes; a page of 256 runs (every
+ * other spte set) printed whole.
+ */
+static void test_tables_shared(void)
+{
+	struct synth_run r;
+	const char *out;
+
+	CHECK(!synth_run__start(&r, "kvmmmu", "--detail --spte",
+				&(struct synth_run_opts){ .fmts = fmts }),
+	      "%s", synth_run__err(&r));
+	page(&r, "kvm_mmu_get_page", 0x600, L1, true);
+	page(&r, "kvm_mmu_get_page", 0x600, L1 ^ 0x100, true);
+	page(&r, "kvm_mmu_prepare_zap_page", 0x600, L1, false);
+	set_spte(&r, 0x601, 0x601003, 1, false);
+	page(&r, "kvm_mmu_get_page", 0x800, L1, true);
+	for (u64 g = 0x800; g < 0xa00; g += 2)
+		set_spte(&r, g, (g << 12) | 3, 1, false);
+	out = synth_run__finish(&r);
+	CHECK(strstr(out, "sp1 0x00000600-0x000007ff role 0x1681 ; ") &&
+		      strstr(out, "\n    spte 0x00000601-0x00000601\n"),
+	      "the newer page at 0x600 keeps its spte: %s", out);
+	CHECK(!strstr(out, "role 0x1781 ; l1 8-byte q0 direct wux nxe ad\n    spte 0x00000601"),
+	      "not under the zapped one: %s", out);
+	CHECK(strstr(out, "\n    spte 0x00000800-0x00000800\n") &&
+		      strstr(out, "\n    spte 0x000009fe-0x000009fe\n"),
+	      "the page of 256 runs, its first and last: %s", out);
+	synth_run__cleanup(&r);
+}
+
 int main(void)
 {
 	test_roles();
+	test_tables_shared();
 	test_pages();
 	test_interval();
 	test_detail_json();
