@@ -210,6 +210,11 @@ void session__want_order(struct session *s)
 	s->order = true;
 }
 
+void session__arrival_order(struct session *s)
+{
+	s->order = s->conf.ring->order;
+}
+
 void session__want_cpu_wide(struct session *s)
 {
 	s->cpu_wide = true;

@@ -235,6 +235,14 @@ bool session__stacks_for_all(struct session *s);
  * when -m is not given.
  */
 void session__want_order(struct session *s);
+/*
+ * Stacks imply time order (a user stack resolves through the maps other
+ * CPUs' records build): a profiler that measures the order the rings give
+ * (event-care) asks for it anyway, from its init, before anything asks
+ * session__want_order; only --order then sorts.  Its user frames may miss
+ * a mapping recorded on another CPU and not read yet.
+ */
+void session__arrival_order(struct session *s);
 void session__want_cpu_wide(struct session *s);
 void session__want_pages(struct session *s, unsigned pages);
 /*
