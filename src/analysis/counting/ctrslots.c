@@ -257,9 +257,8 @@ static void next_slot(struct ctr_slots *sl, struct session *s)
 	sl->t_start = sl->cs->t_now;
 }
 
-static void on_period(struct session *s, void *priv, u64 periods)
+void ctr_slots__tick(struct ctr_slots *sl, struct session *s, u64 periods)
 {
-	struct ctr_slots *sl = priv;
 
 	ctr_set__read(sl->cs);
 	if (alloc_values(sl)) {
@@ -273,6 +272,11 @@ static void on_period(struct session *s, void *priv, u64 periods)
 		next_slot(sl, s);
 	fill(sl, sl->pos);
 	next_slot(sl, s);
+}
+
+static void on_period(struct session *s, void *priv, u64 periods)
+{
+	ctr_slots__tick(priv, s, periods);
 }
 
 int ctr_slots__start(struct ctr_slots *sl, struct ctr_set *cs, struct session *s, u64 period,

@@ -49,6 +49,9 @@ struct ctr_slots {
 int ctr_slots__start(struct ctr_slots *sl, struct ctr_set *cs, struct session *s, u64 period,
 		     int nr, bool perins);
 
+/* The timer's call (tests call it): read, @periods since the last read. */
+void ctr_slots__tick(struct ctr_slots *sl, struct session *s, u64 periods);
+
 /* The end of a started session: the last read, the last (partial) interval printed. */
 void ctr_slots__end(struct ctr_slots *sl, struct session *s);
 
