@@ -930,8 +930,15 @@ int session__run(struct session *s)
 			u64 due = t->due;
 
 			t->due = 0;
-			if (due)
-				t->fn(s, t->priv, due);
+			if (!due)
+				continue;
+			/* as an interval hook: an inner profiler's rows become events */
+			s->row_at = session__row_time_now(s);
+			s->out_inner = t->owner >= 0 && t->owner < s->nr_hooks
+					       ? s->hooks[t->owner].out
+					       : NULL;
+			t->fn(s, t->priv, due);
+			s->out_inner = NULL;
 		}
 		if (s->sig.want_snapshot && !s->stop)
 			SESSION_CALL_REPORT(s, snapshot);

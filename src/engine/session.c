@@ -245,8 +245,9 @@ int session__every(struct session *s, u64 ns,
 	if (ns < 1000000ULL || ns > 60000000000ULL)
 		return session__set_err(s, -EINVAL, "a timer of %llu ns: 1 ms to 60 s",
 					(unsigned long long)ns);
-	s->timers[s->nr_timers++] =
-		(struct session_timer){ .fd = -1, .ns = ns, .fn = fn, .priv = priv };
+	s->timers[s->nr_timers++] = (struct session_timer){
+		.fd = -1, .ns = ns, .fn = fn, .priv = priv, .owner = s->cur_owner
+	};
 	return 0;
 }
 

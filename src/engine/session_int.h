@@ -249,6 +249,7 @@ struct session {
 		u64 due; /* expirations read, not yet given to fn */
 		void (*fn)(struct session *s, void *priv, u64 periods);
 		void *priv;
+		int owner; /* the hook set it was asked from (cur_owner): its output stream */
 	} timers[SESSION_MAX_TIMERS];
 	int nr_timers;
 	struct order_queue *oq;
