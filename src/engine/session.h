@@ -235,6 +235,14 @@ bool session__stacks_for_all(struct session *s);
  * when -m is not given.
  */
 void session__want_order(struct session *s);
+/*
+ * Stacks imply time order (a user stack resolves through the maps other
+ * CPUs' records build): a profiler that measures the order the rings give
+ * (event-care) asks for it anyway, from its init, before anything asks
+ * session__want_order; only --order then sorts.  Its user frames may miss
+ * a mapping recorded on another CPU and not read yet.
+ */
+void session__arrival_order(struct session *s);
 void session__want_cpu_wide(struct session *s);
 void session__want_pages(struct session *s, unsigned pages);
 /*
@@ -245,6 +253,16 @@ void session__want_pages(struct session *s, unsigned pages);
 int session__refuse_overwrite(struct session *s, const char *what);
 /* The interval hook every @ms when -i is not given (top: 1000). */
 void session__want_interval(struct session *s, unsigned ms);
+/*
+ * A timer of the profiler's own, from its init: @fn(@priv) every @ns (1 ms
+ * .. 60 s) from the start of the loop, after the interval hook when both
+ * are due; @periods is how many periods went by since the last call (more
+ * than 1 when the loop was late by a period or more).  At most
+ * SESSION_MAX_TIMERS.  0, or -errno with the session's error set.
+ */
+#define SESSION_MAX_TIMERS 4
+int session__every(struct session *s, u64 ns,
+		   void (*fn)(struct session *s, void *priv, u64 periods), void *priv);
 /* -i, or the profiler's default; 0: no interval. */
 unsigned session__interval_ms(struct session *s);
 FILE *session__out(struct session *s);

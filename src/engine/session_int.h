@@ -242,6 +242,16 @@ struct session {
 	u64 eval_since; /* the last --perfeval-* lines (session__now) */
 
 	int epfd, tickfd, intfd, usefd;
+	/* session__every: a profiler's own timers */
+	struct session_timer {
+		int fd;
+		u64 ns;
+		u64 due; /* expirations read, not yet given to fn */
+		void (*fn)(struct session *s, void *priv, u64 periods);
+		void *priv;
+		int owner; /* the hook set it was asked from (cur_owner): its output stream */
+	} timers[SESSION_MAX_TIMERS];
+	int nr_timers;
 	struct order_queue *oq;
 	u64 order_margin;
 	bool stop;

@@ -7,7 +7,10 @@
  * at most) and the longest time between two consecutive events of a CPU.
  * The samples are taken as the rings give them (the engine's arrival
  * order): --order would sort away the disorder it measures, so it is
- * refused.  Per interval (-i) and for the whole run.
+ * refused.  Per interval (-i) and for the whole run.  With -g (kernel
+ * stacks unless --user-callchain), each sample out of order is printed as
+ * it comes, with its stack, and under it the newest one delivered before
+ * it (kept, with its stack, for that): where each was taken.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,9 +18,12 @@
 
 #include "engine/cpulist.h"
 #include "profiler.h"
+#include "report/evline.h"
 #include "report/outfile.h"
 #include "report/rtable.h"
 #include "report/stats_table.h"
+#include "sym/stack.h"
+#include "util/units.h"
 
 struct ec_cpu {
 	u64 events, lost, disorder, max_back, max_gap;
@@ -30,15 +36,18 @@ struct event_care {
 	u64 *prev;	    /* per CPU: the time of its last event (0: none yet) */
 	u64 newest;	    /* the newest timestamp delivered, across CPUs */
 	u64 since;	    /* the interval's start (stats_stamp) */
+	bool stacks;	    /* -g: each disorder's two events with their stacks */
+	struct sample_copy last; /* -g: the newest sample delivered, kept */
+	struct evsel *last_ev;
 };
 
 static int ec_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct event_opts *ev = session__conf(s)->events;
+	const struct stack_opts *st = opt_set__get(opts, &stack_group);
 	struct event_care *c = priv;
 	int ncpu;
 
-	(void)opts;
 	if (!ev->nr_specs)
 		return session__usage_err(s, "no events: give -e sys:name (see: perf-prof list)");
 	if (session__conf(s)->ring->order)
@@ -46,6 +55,9 @@ static int ec_init(struct session *s, void *priv, const struct opt_set *opts)
 					     "--order would sort away the disorder it measures");
 	if (session__refuse_overwrite(s, "event-care's count of lost events"))
 		return -EINVAL;
+	/* stacks would sort the events (their maps): not here, the order is what is measured */
+	session__arrival_order(s);
+	c->stacks = st && st->capture.cg != CG_NONE;
 	ncpu = cpulist__possible();
 	if (ncpu <= 0)
 		ncpu = 1;
@@ -56,7 +68,10 @@ static int ec_init(struct session *s, void *priv, const struct opt_set *opts)
 	if (!c->ivl || !c->run || !c->prev)
 		return session__set_err(s, -ENOMEM, "out of memory");
 	for (int i = 0; i < ev->nr_specs; i++) {
-		struct evsel_conf conf = { 0 };
+		/* kernel stacks, as the original's -g; --user-callchain adds the user's */
+		struct evsel_conf conf = { .callchain = c->stacks,
+					   .exclude_callchain_user =
+						   !(st && st->capture.halves_given) };
 
 		if (session__add_spec(s, &ev->specs[i], &conf) < 0)
 			return -1;
@@ -69,6 +84,78 @@ static inline u64 max_u64(u64 a, u64 b)
 	return a > b ? a : b;
 }
 
+/*
+ * -g: a sample out of order, its event line with what it is and its stack,
+ * then the newest one delivered before it with its own (text: two records;
+ * JSON: one, "newest" the other's line and stack):
+ * {"type":"disorder","time_ns",..,"event","fields","back_ns","stack",
+ *  "newest":{"time_ns",..,"event","fields","stack"}}.
+ */
+static const struct rt_col newest_cols[] = {
+	{ .type = RT_ROW },
+	{ .name = "fields", .type = RT_FIELDS },
+	EVL_STACK_COL,
+};
+static const struct rt_desc newest_desc = { .type = "newest", .cols = newest_cols, .ncols = 3 };
+
+static const struct rt_col dis_cols[] = {
+	{ .type = RT_ROW },
+	{ .name = "fields", .type = RT_FIELDS },
+	{ .type = RT_STR, .flags = RT_NO_JSON },
+	{ .name = "back_ns", .type = RT_U64, .unit = RT_UNIT_NS, .flags = RT_NO_TEXT },
+	EVL_STACK_COL,
+	{ .name = "newest", .type = RT_ROW, .flags = RT_NO_TEXT },
+};
+static const struct rt_desc dis_desc = { .type = "disorder", .cols = dis_cols, .ncols = 6 };
+
+/* the newest one's text line: no JSON record of its own (it is the other's "newest") */
+static const struct rt_col dis_newest_cols[] = {
+	{ .type = RT_BOOL, .flags = RT_NO_TEXT | RT_NO_JSON | RT_ROW_IF },
+	{ .type = RT_ROW },
+	{ .type = RT_FIELDS },
+	{ .type = RT_STR },
+	EVL_STACK_COL,
+};
+static const struct rt_desc dis_newest_desc = { .type = "disorder",
+						.cols = dis_newest_cols,
+						.ncols = 5 };
+
+static void print_disorder(struct session *s, struct event_care *c, struct evsel *ev,
+			   const struct sample *smp, u64 back)
+{
+	FILE *out = session__event_out(s, c);
+	const struct sample *nsmp = &c->last.smp;
+	struct rt_val v[EVL_NCOLS], nv[EVL_NCOLS];
+	struct rt_stack stk, nstk;
+	char comm[EVL_COMM_LEN], text[96], ago[32];
+
+	if (!out || !c->last.valid)
+		return;
+	evline__row(v, &stk, s, ev, smp, NULL, NULL);
+	evline__row_kept(nv, &nstk, comm, s, c->last_ev, nsmp, NULL);
+	snprintf(text, sizeof(text),
+		 "  <- out of order: %s older than the next, delivered before it",
+		 units__fmt_ns(back, ago, sizeof(ago)));
+	evline__emit(
+		s, out, &dis_desc,
+		(struct rt_val[]){
+			{ .row = { &evline_head, v } },
+			v[EVL_FIELDS],
+			{ .s = text },
+			{ .u = back },
+			v[EVL_STACK],
+			{ .row = { &newest_desc, (struct rt_val[]){ { .row = { &evline_head, nv } },
+								    nv[EVL_FIELDS],
+								    nv[EVL_STACK] } } },
+		});
+	evline__emit(s, out, &dis_newest_desc,
+		     (struct rt_val[]){ { .b = false },
+					{ .row = { &evline_head, nv } },
+					nv[EVL_FIELDS],
+					{ .s = "  <- the newest delivered before it" },
+					nv[EVL_STACK] });
+}
+
 static void ec_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
 	struct event_care *c = priv;
@@ -76,8 +163,6 @@ static void ec_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct ec_cpu *a = &c->ivl[cpu], *b = &c->run[cpu];
 	u64 t = smp->time;
 
-	(void)s;
-	(void)ev;
 	a->events++;
 	b->events++;
 	if (c->prev[cpu] && t > c->prev[cpu]) {
@@ -90,8 +175,13 @@ static void ec_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		b->disorder++;
 		a->max_back = max_u64(a->max_back, c->newest - t);
 		b->max_back = max_u64(b->max_back, c->newest - t);
+		if (c->stacks)
+			print_disorder(s, c, ev, smp, c->newest - t);
 	} else {
 		c->newest = t;
+		/* -g: kept for the disorder that may follow (a failed copy: none shown) */
+		if (c->stacks && !sample_copy__save(&c->last, smp, true))
+			c->last_ev = ev;
 	}
 }
 
@@ -192,18 +282,22 @@ static void ec_deinit(struct session *s, void *priv)
 	free(c->ivl);
 	free(c->run);
 	free(c->prev);
+	sample_copy__free(&c->last);
 }
 
 const struct profiler prof_event_care = {
 	.name = "event-care",
 	.needs = (const char *const[]){ "tracefs", NULL },
 	.desc = "care if events are lost or out of order: per CPU, lost, disorder, gaps",
-	.synopsis = "perf-prof event-care -e EVENT[,EVENT...] [-m PAGES] [-i MS] [-C CPUS|-p "
+	.synopsis = "perf-prof event-care -e EVENT[,EVENT...] [-g] [-m PAGES] [-i MS] [-C CPUS|-p "
 		    "PID|-t TID|-- CMD]",
 	.examples = "perf-prof event-care -e sched:sched_wakeup -m 64\n"
-		    "  perf-prof event-care -e sched:sched_switch,sched:sched_wakeup -i 1000",
-	.groups = (const struct opt_group *const[]){ &event_group, &target_group, &run_group,
-						     &ring_group, &output_group, NULL },
+		    "  perf-prof event-care -e sched:sched_switch,sched:sched_wakeup -i 1000\n"
+		    "  perf-prof event-care -e sched:sched_wakeup -g   # each event out of order, "
+		    "its stack",
+	.groups =
+		(const struct opt_group *const[]){ &event_group, &target_group, &run_group,
+						   &ring_group, &output_group, &stack_group, NULL },
 	.priv_size = sizeof(struct event_care),
 	.init = ec_init,
 	.ops = { .sample = ec_sample,

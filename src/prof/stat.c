@@ -8,7 +8,10 @@
  * the PMU cannot all hold at once are multiplexed by the kernel: the value
  * is then estimated from the time it ran (value * enabled / running) and the
  * running share is shown, as perf stat does.  {a,b} is a group: counted
- * together, so their ratio holds even when multiplexed.
+ * together, so their ratio holds even when multiplexed.  --period (the
+ * original's, shared there with hrcount): the counters are read every
+ * period and each interval prints the count of each period in it
+ * (analysis/counting/ctrslots), as the original's stat.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,9 +20,11 @@
 #include <sys/resource.h>
 
 #include "analysis/counting/counters.h"
+#include "analysis/counting/ctrslots.h"
 #include "engine/features.h"
 #include "profiler.h"
 #include "report/outfile.h"
+#include "util/units.h"
 
 #define STAT_MAX_E 64
 
@@ -27,10 +32,49 @@ struct stat_prof {
 	const char *texts[STAT_MAX_E];
 	int nr_texts;
 	bool perins;
+	unsigned long long period; /* --period, ns */
 	struct evname *evs;
 	int nr_evs;
 	struct ctr_set cs;
+	struct ctr_slots slots; /* --period */
 };
+
+/*
+ * --period: the reading period, -i (default 1 s) the interval it divides
+ * into slots; the larger of the two is the interval, as the original's.
+ */
+static int setup_period(struct session *s, struct stat_prof *p)
+{
+	u64 iv = (u64)(session__interval_ms(s) ? session__interval_ms(s) : 1000) * 1000000ULL;
+	u64 per = p->period;
+	char a[32], b[32];
+
+	if (per < 1000000ULL || per > 60000000000ULL)
+		return session__usage_err(s,
+					  "--period %s: between 1ms and 60s (e.g. --period 100ms)",
+					  units__fmt_exact(per, a, sizeof(a)));
+	if (per > iv) {
+		u64 t = per;
+
+		per = iv;
+		iv = t;
+	}
+	if (iv % per)
+		return session__usage_err(s,
+					  "--period %s and -i %s: the interval must be a whole "
+					  "number of periods (e.g. -i 1000 --period 100ms)",
+					  units__fmt_exact(per, a, sizeof(a)),
+					  units__fmt_exact(iv, b, sizeof(b)));
+	if (iv / per > CTR_SLOTS_MAX)
+		return session__usage_err(s,
+					  "--period %s and -i %s: %llu periods an interval, at "
+					  "most %d (a longer --period)",
+					  units__fmt_exact(per, a, sizeof(a)),
+					  units__fmt_exact(iv, b, sizeof(b)),
+					  (unsigned long long)(iv / per), CTR_SLOTS_MAX);
+	p->period = per;
+	return ctr_slots__start(&p->slots, &p->cs, s, per, (int)(iv / per), p->perins);
+}
 
 static int stat_opt_e(void *data, const char *arg, char *err, size_t errlen)
 {
@@ -71,6 +115,8 @@ static int stat_init(struct session *s, void *priv, const struct opt_set *opts)
 	rc = ctr_set__add(&p->cs, s, p->evs, p->nr_evs);
 	for (int i = 0; !rc && i < p->cs.nr; i++) /* counted in the modes kept */
 		exclude__attr(ex, &p->cs.c[i].ev->attr);
+	if (!rc && p->period)
+		rc = setup_period(s, p);
 	return rc;
 }
 
@@ -93,6 +139,8 @@ static void stat_interval(struct session *s, void *priv)
 {
 	struct stat_prof *p = priv;
 
+	if (p->period) /* the slots print their intervals */
+		return;
 	ctr_set__read(&p->cs);
 	print_interval(s, p);
 }
@@ -158,7 +206,9 @@ static void stat_deinit(struct session *s, void *priv)
 	if (session__started(s)) {
 		ctr_set__read(&p->cs);
 		/* the last, partial interval, as perf stat -I: the intervals add up to the total */
-		if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last)
+		if (p->period)
+			ctr_slots__end(&p->slots, s);
+		else if (session__interval_ms(s) && p->cs.t_now > p->cs.t_last)
 			print_interval(s, p);
 		if (!session__json(s))
 			fprintf(out, "stat: total (%.3f s)\n",
@@ -167,6 +217,7 @@ static void stat_deinit(struct session *s, void *priv)
 		print_times(s, p, out);
 		fflush(out);
 	}
+	ctr_slots__free(&p->slots);
 	ctr_set__free(&p->cs);
 	evname__free(p->evs, p->nr_evs);
 }
@@ -182,6 +233,11 @@ static const struct popt stat_opts[] = {
 	{ .lname = "perins",
 	  .help = "per instance: each CPU (or each thread with -p/-t/--)",
 	  POPT_BIND_FLAG(struct stat_prof, perins) },
+	{ .lname = "period",
+	  .argname = "TIME",
+	  .help = "read the counters every TIME (1ms..60s; 100ms, 1s; a bare number is ns, as the "
+		  "original's): each interval prints the count of each period in it",
+	  POPT_BIND_TIME(struct stat_prof, period, "ns") },
 	{ 0 },
 };
 
@@ -189,12 +245,13 @@ const struct profiler prof_stat = {
 	.name = "stat",
 	.needs = (const char *const[]){ "pmu?=no cycles, instructions", NULL },
 	.desc = "count events (no sampling), per interval and in total, as perf stat",
-	.synopsis = "perf-prof stat [-e EVENT,...] [-i MS] [--perins] [-C CPUS|-p PID|-t TID|-- "
-		    "command]",
+	.synopsis = "perf-prof stat [-e EVENT,...] [-i MS] [--period TIME] [--perins] [-C CPUS|-p "
+		    "PID|-t TID|-- command]",
 	.examples =
 		"perf-prof stat -e page-faults,context-switches -- ./touch 300\n"
 		"  perf-prof stat -e cpu-clock,cs,sched:sched_wakeup -C 0-3 -i 1000 --perins\n"
-		"  perf-prof stat -e '{cycles,instructions}' -p 4242   # a group: read together",
+		"  perf-prof stat -e '{cycles,instructions}' -p 4242   # a group: read together\n"
+		"  perf-prof stat -e sched:sched_switch -C 0-1 -i 1000 --period 100ms --perins",
 	.groups = (const struct opt_group *const[]){ &target_group, &run_group, &output_group,
 						     &exclude_group, NULL },
 	.own = stat_opts,

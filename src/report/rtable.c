@@ -239,7 +239,7 @@ static bool text_col(const struct rt_col *c)
 {
 	return !(c->flags & (RT_NO_TEXT | RT_SUBROW)) && c->type != RT_LOG2 && c->type != RT_JSON &&
 	       c->type != RT_STACK && c->type != RT_FIELDS && c->type != RT_ROW &&
-	       c->type != RT_ROWS && c->type != RT_EACH;
+	       c->type != RT_ROWS && c->type != RT_EACH && c->type != RT_NUMS;
 }
 
 /* RT_EACH's rows into the JSON array */
@@ -559,6 +559,20 @@ static void jl_member(struct json *j, const struct rt_col *c, const struct rt_va
 		json__arr(j, c->name);
 		for (uint64_t i = 0; i < v->n; i++)
 			json__str(j, NULL, v->sv[i]);
+		json__close(j);
+		break;
+	case RT_NUMS:
+		json__arr(j, c->name);
+		for (uint64_t i = 0; i < v->n; i++) {
+			double d = v->dv[i];
+
+			if (!isfinite(d))
+				json__null(j, NULL);
+			else if (d == trunc(d) && fabs(d) < 9007199254740992.0)
+				json__i64(j, NULL, (int64_t)d);
+			else
+				json__f64(j, NULL, d);
+		}
 		json__close(j);
 		break;
 	case RT_JSON:

@@ -37,6 +37,8 @@
  *                     (JSON: an array of objects, each the row's members
  *                     as RT_ROW writes them, [] for no rows; a name is
  *                     needed; text: no cell, the producer prints its lines)
+ *            RT_NUMS  .dv, .n numbers (JSON: an array, each an integer
+ *                     when it is one, NaN null; text: no cell)
  *            RT_EACH  .each, a list of rows made one at a time, as the
  *                     sink writes them: .each.fn(.each.arg, emit, ctx)
  *                     calls emit(ctx, desc, values) once per row (the
@@ -121,6 +123,7 @@ enum rt_type {
 	RT_ROW,
 	RT_ROWS,
 	RT_EACH,
+	RT_NUMS,
 };
 
 enum rt_unit {
@@ -222,6 +225,7 @@ struct rt_val {
 		const struct hist *h;
 		const struct log2_hist *l2;
 		const char *const *sv;
+		const double *dv;
 		const struct rt_stack *stk;
 		struct {
 			const void *of; /* RT_FIELDS: struct evsel */
@@ -237,7 +241,7 @@ struct rt_val {
 		} each;
 	};
 	const char *s;
-	uint64_t n; /* RT_STRS, RT_ROWS: how many; RT_PCT_OF: the whole */
+	uint64_t n; /* RT_STRS, RT_ROWS, RT_NUMS: how many; RT_PCT_OF: the whole */
 	bool num;   /* RT_STR: the text of the number .i (JSON writes the number) */
 	bool real;  /* RT_STR with .num: the number is .d, a real */
 	/*

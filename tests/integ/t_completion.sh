@@ -58,6 +58,8 @@ check "... with check, list, flamegraph, heatmap among them" has "$PP " check li
 is "$PP --sym" "--symbols"
 is "$PP trace --ev" "--event"
 check "'trace -' offers its options, short and long" has "$PP trace -" -e --event -C --cpu -p -o --output -g --flame-graph -h --help
+is "$PP stat --peri" "--perins --period"
+check "'event-care -' offers -g and the stack options" has "$PP event-care -" -g --call-graph --user-callchain
 check "... and not another profiler's" eval '! has "$PP trace -" --than'
 check "'task-state --' offers its own options" has "$PP task-state --" --than --filter --perins --no-interruptible
 check "'sql --' offers --query and --output2" has "$PP sql --" --query --output2

@@ -80,6 +80,43 @@ check_eq "-i 10 --json: every row an interval's, their events add up to 2000" \
 	"$(grep '^{"type":"row"' "$T/ij" | grep -vc '"scope":"interval"'):$(grep '"cpu":"all"' "$T/ij" |
 		sed 's/.*"events":\([0-9]*\),.*/\1/' | awk '{ n += $1 } END { print n }')" "0:2000"
 
+# -g: each event out of order printed as it comes with its kernel stack, then
+# the newest one delivered before it with its own; as many as DISORDER counts,
+# and still counted in arrival order (stacks do not sort them).  Two sleepers,
+# one pinned to each CPU, switch every 2 ms on both: the rings, read in turn,
+# deliver some of one CPU's after newer ones of the other.
+if [ "$(nproc)" -ge 2 ]; then
+	SW=sched:sched_switch
+	"$PP" event-care -e $SW -g -C 0-1 -m 64 -- sh -c \
+		"$W/burst -s -c 0 40 10 2 & $W/burst -s -c 1 40 10 2; wait" >"$T/g" 2>"$T/g.err"
+	check_eq "-g: exit status" $? 0
+	check_eq "-g: nothing on stderr" "$(cat "$T/g.err")" ""
+	dis=$(row "$T/g" all 4)
+	check_eq "-g: a late line per disorder counted" "$(grep -c '  <- out of order: ' "$T/g")" "$dis"
+	check_eq "-g: a newest line per disorder counted" \
+		"$(grep -c '  <- the newest delivered before it$' "$T/g")" "$dis"
+	if [ "${dis:-0}" -gt 0 ]; then
+		# every such line: a sched_switch, and under it its kernel stack, __schedule on top
+		check_eq "-g: each line a switch with __schedule under it" \
+			"$(awk '/  <- (out of order: |the newest delivered before it$)/ {
+				n++; if ($0 !~ /sched:sched_switch: prev_comm=/) bad++; want = 1; next }
+				want { if ($0 !~ /^    [0-9a-f]+ __schedule\+0x/) bad++; want = 0 }
+				END { print n + 0 ":" bad + 0 }' "$T/g")" "$((2 * dis)):0"
+	else
+		echo "# -g: no disorder in this run: the stacks are checked on injected records"
+	fi
+	"$PP" event-care -e $SW -g -C 0-1 -m 64 --json -- sh -c \
+		"$W/burst -s -c 0 40 10 2 & $W/burst -s -c 1 40 10 2; wait" >"$T/gj" 2>"$T/gj.err"
+	check_eq "-g --json: exit status" $? 0
+	jd=$(grep '"cpu":"all"' "$T/gj" | sed -n 's/.*"disorder":\([0-9]*\),.*/\1/p')
+	check_eq "-g --json: a disorder record per disorder counted" \
+		"$(grep -c '^{"type":"disorder",' "$T/gj")" "$jd"
+	check_eq "-g --json: each with back_ns, its stack, the newest and its stack" \
+		"$(grep -c '^{"type":"disorder",.*"event":"sched:sched_switch",.*"back_ns":[0-9]*,"stack":\[{.*"newest":{"time_ns":.*"stack":\[{' "$T/gj")" "$jd"
+else
+	skip "-g: one CPU, no disorder across CPUs"
+fi
+
 usage_bad "no -e" "no events" event-care
 usage_bad "--order" "--order would sort away the disorder" event-care -e $E --order
 usage_bad "--overwrite" "event-care's count of lost events needs every one" event-care -e $E --overwrite

@@ -176,4 +176,100 @@ check_eq "split-lock -g without -T: says why" "$(cat "$T/slg")" \
 	"perf-prof split-lock: -g: stacks are of the samples -T N takes (no -T: counts only)"
 "$PP" percpu-stat -p 1 >/dev/null 2>"$T/e5"
 check_eq "percpu-stat -p: status 2" $? 2
+# --period: the counters read every period, each -i interval a row of the
+# period's counts and their total.  burst -s 3 1000 400 makes 3 bursts of
+# exactly 1000 getppid, 400 ms apart from its start (the first 400 ms after
+# it), none otherwise (it sleeps), and ends 200 ms after the last: two
+# intervals of -i 1000, 10 slots of 100 ms then a partial one.  Exact: each
+# row's slots add up to its total, the slots of the run to 3000, the run's
+# total; a burst lasts a few ms: its 1000 in one slot, or two adjacent
+# ones when a period ends during it, so the slots holding counts make 3
+# runs of exactly 1000.  Placement, with margins: a slot holds what came
+# before its read, and the timer starts before the command: the first
+# burst, 400 ms after the command's start, is in slot 4 at the earliest,
+# and 7 at the latest (300 ms for exec and start-up on a loaded host);
+# the runs are as far apart as the bursts were (their at_ns), within 2
+# periods (a read late by a period or more moves counts later).
+if [ -x "$W/burst" ]; then
+	# slots FILE FIELD: the slots of the getppid rows (event in FIELD), in order, "-" as 0
+	slots() { awk -v f="$2" '$f == "syscalls:sys_enter_getppid" && NF > f + 1 {
+		for (i = f + 1; i < NF; i++) { v = $i; gsub(",", "", v); printf "%s ", v == "-" ? 0 : v } }' "$1"; }
+	# rows_ok FILE FIELD: rows whose slots do not add up to their total ("" if none)
+	rows_ok() { awk -v f="$2" '$f == "syscalls:sys_enter_getppid" && NF > f + 1 {
+		s = 0; for (i = f + 1; i < NF; i++) { v = $i; gsub(",", "", v); if (v != "-") s += v }
+		t = $NF; gsub(",", "", t); if (s != t) print NR ": " $0 }' "$1"; }
+	# runs SLOTS: each run of adjacent slots holding counts, "START:SUM"
+	runs() { echo "$1" | awk '{ for (i = 1; i <= NF; i++) { if ($i > 0) { if (!r) st = i - 1; r += $i }
+		else if (r) { printf "%d:%d ", st, r; r = 0 } } if (r) printf "%d:%d ", st, r }'; }
+	# placed FILE RUNS: the first run in slots 4..7; the runs as far apart as the bursts, within 2
+	placed() { awk -v runs="$2" '/^burst [0-9]+ at_ns=/ { split($3, a, "="); at[n++] = a[2] }
+		END { k = split(runs, r, " "); if (k != n || n != 3) { print "runs " k ", bursts " n; exit }
+			for (i = 1; i <= k; i++) { split(r[i], x, ":"); st[i - 1] = x[1] }
+			if (st[0] < 4 || st[0] > 7) print "first burst in slot " st[0]
+			for (i = 1; i < n; i++) { d = st[i] - st[i - 1]; e = (at[i] - at[i - 1]) / 1e8
+				if (d - e > 2 || e - d > 2) print "runs " d " slots apart, bursts " e " periods" } }' "$1"; }
+
+	"$PP" stat -e syscalls:sys_enter_getppid -i 1000 --period 100ms -- "$W/burst" -s 3 1000 400 \
+		>"$T/pd" 2>"$T/pd.err"
+	check_eq "stat --period: exit status" $? 0
+	check_eq "stat --period: nothing on stderr" "$(cat "$T/pd.err")" ""
+	check "stat --period: an interval of 10 periods of 100ms" \
+		grep -q '^.* stat: [0-9.]* s, 10 periods of 100ms$' "$T/pd"
+	check "stat --period: the header" grep -q '^EVENT  *COUNTS  *TOTAL$' "$T/pd"
+	check_eq "stat --period: each row's slots add up to its total" "$(rows_ok "$T/pd" 1)" ""
+	s=$(slots "$T/pd" 1)
+	check_eq "stat --period: the slots of the run add up to the 3000 calls" \
+		"$(echo $s | awk '{ for (i = 1; i <= NF; i++) n += $i } END { print n }')" 3000
+	check_eq "stat --period: the run's total" "$(value syscalls:sys_enter_getppid "$T/pd")" 3000
+	check_eq "stat --period: the first interval's 10 slots" \
+		"$(awk '$1 == "syscalls:sys_enter_getppid" && NF > 2 { print NF - 2; exit }' "$T/pd")" 10
+	r=$(runs "$s")
+	echo "# stat --period: slots $s; runs (start:count) $r"
+	check_eq "stat --period: each burst's 1000 in one slot or two adjacent" \
+		"$(echo $r | sed 's/[0-9]*://g')" "1000 1000 1000"
+	check_eq "stat --period: the bursts' slots follow their times" "$(placed "$T/pd" "$r")" ""
+
+	# --perins: the thread's row; --json: the same numbers; a bare --period is ns
+	"$PP" stat -e syscalls:sys_enter_getppid -i 1000 --period 100000000 --perins -- \
+		"$W/burst" -s 3 1000 400 >"$T/pi" 2>&1
+	check_eq "stat --period --perins: exit status" $? 0
+	check "stat --period 100000000 (ns): periods of 100ms" grep -q ' 10 periods of 100ms$' "$T/pi"
+	check "stat --period --perins: the header" grep -q '^THREAD  *EVENT  *COUNTS  *TOTAL$' "$T/pi"
+	check_eq "stat --period --perins: each row's slots add up" "$(rows_ok "$T/pi" 2)" ""
+	r=$(runs "$(slots "$T/pi" 2)")
+	check_eq "stat --period --perins: the thread's bursts" "$(echo $r | sed 's/[0-9]*://g')" \
+		"1000 1000 1000"
+	check_eq "stat --period --perins: its rows are the thread's" \
+		"$(awk '$2 == "syscalls:sys_enter_getppid" && NF > 3 { print $1 }' "$T/pi" | sort -u)" \
+		"burst:$(sed -n 's/^pid=//p' "$T/pi")"
+	"$PP" stat -e syscalls:sys_enter_getppid --period 100ms --json -- "$W/burst" -s 3 1000 400 \
+		>"$T/pj" 2>&1
+	check_eq "stat --period --json: exit status" $? 0
+	j=$(grep '^{"type":"counts"' "$T/pj")
+	check_eq "stat --period --json: every record an interval's, its counts adding up to its total" \
+		"$(echo "$j" | jq -r 'select(.scope == "interval" and .period_ns == 100000000 and
+			.event == "syscalls:sys_enter_getppid" and ([.counts[] // 0] | add) == .total) | 1' |
+			wc -l)" "$(echo "$j" | wc -l)"
+	check_eq "stat --period --json (-i 1000 by default): 10 counts, then the partial interval's" \
+		"$(echo "$j" | jq -r '.counts | length' | head -1)" 10
+	check_eq "stat --period --json: the intervals' totals add up to 3000" \
+		"$(echo "$j" | jq -s 'map(.total) | add')" 3000
+	check_eq "stat --period --json: the bursts" \
+		"$(runs "$(echo "$j" | jq -r '.counts[] // 0' | tr '\n' ' ')" | sed 's/[0-9]*://g')" \
+		"1000 1000 1000 "
+	# a --period longer than -i: swapped, as the original's (reads every 100 ms, prints every 500)
+	"$PP" stat -e syscalls:sys_enter_getppid -i 100 --period 500ms -- "$W/burst" -s 1 1000 300 \
+		>"$T/ps" 2>&1
+	check_eq "stat -i 100 --period 500ms: exit status" $? 0
+	check "stat -i 100 --period 500ms: slots of 100ms" grep -q ' periods\? of 100ms$' "$T/ps"
+	check_eq "stat -i 100 --period 500ms: the 1000 calls in the slots" \
+		"$(slots "$T/ps" 1 | awk '{ for (i = 1; i <= NF; i++) n += $i } END { print n }')" 1000
+else
+	skip "stat --period: workload burst not built"
+fi
+usage_bad "stat --period 300ms -i 1000" "the interval must be a whole number of periods" \
+	stat -e cs -i 1000 --period 300ms -- true
+usage_bad "stat --period 10us" "--period 10us: between 1ms and 60s" stat -e cs --period 10us -- true
+usage_bad "stat --period 1ms -i 2000" "2000 periods an interval, at most 1000" \
+	stat -e cs -i 2000 --period 1ms -- true
 done_tests

@@ -7,7 +7,8 @@
  * counted per CPU (and the gap across a loss is no gap, on every CPU for a
  * per-thread ring's loss, which has no CPU); the longest time
  * between two events of a CPU; text and JSON of the same rows; -i
- * intervals that add up to the run.
+ * intervals that add up to the run; -g: each late sample's line and stack,
+ * then the newest one delivered before it with its own (JSON: one record).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -198,5 +199,78 @@ int main(void)
 		      !strcmp(buf, "-              0          5          0          -          -"),
 	      "the loss on no CPU: [%s]", buf);
 	synth_run__cleanup(&r);
+
+	/*
+	 * -g: the samples carry kernel stacks of one frame, 0xffffffff81000000
+	 * + their time in us: each late one is printed with its stack, then
+	 * the newest one before it with its own (CPU 1's 150 after CPU 0's
+	 * 300; 250 after 300; 350 after 400), in arrival order even with
+	 * stacks.
+	 */
+	for (int json = 0; json < 2; json++) {
+		static const u64 ts[][2] = { { 0, 100 }, { 0, 200 }, { 0, 300 }, { 1, 150 },
+					     { 1, 250 }, { 0, 400 }, { 1, 350 } };
+		const char *p;
+		int n = 0;
+
+		CHECK(!synth_run__start(&r, "event-care",
+					json ? "-e ectest:tick -g --json" : "-e ectest:tick -g",
+					&(struct synth_run_opts){ .fmts = fmts }),
+		      "start -g: %s", synth_run__err(&r));
+		ev = synth_run__evsel(&r, "tick");
+		for (size_t i = 0; ev && i < sizeof(ts) / sizeof(ts[0]); i++) {
+			unsigned char raw[12] = { 0 };
+			u64 ips[2] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ULL + ts[i][1] };
+
+			session__inject(
+				r.s,
+				synth__sample(&r.b, ev,
+					      &(struct synth_sample){ .pid = 10 + (u32)ts[i][0],
+								      .tid = 10 + (u32)ts[i][0],
+								      .cpu = (u32)ts[i][0],
+								      .time = t0 + ts[i][1] * US,
+								      .ips = ips,
+								      .nr_ips = 2,
+								      .raw = raw,
+								      .raw_size = sizeof(raw) }),
+				(int)ts[i][0]);
+		}
+		out = synth_run__finish(&r);
+		if (!json) {
+			CHECK(row(out, "all", buf, sizeof(buf)) &&
+				      !strncmp(buf,
+					       "all            7          0          3  150.000us",
+					       47),
+			      "-g: 3 late, in arrival order: [%s]", buf);
+			/* late 150 (its frame +0x96), then 300's (+0x12c) */
+			p = strstr(out, "out of order: 150.000us older than the next, delivered "
+					"before it\n");
+			CHECK(p && strstr(p, "ffffffff81000096") &&
+				      strstr(p, "ffffffff81000096") <
+					      strstr(p, "the newest delivered before it\n") &&
+				      strstr(strstr(p, "the newest delivered before it\n"),
+					     "ffffffff8100012c"),
+			      "-g: the late one's stack, then the newest's: %s", out);
+			for (p = out; (p = strstr(p, "<- out of order: ")); p++)
+				n++;
+			CHECK(n == 3, "-g: 3 late lines, not %d: %s", n, out);
+			for (n = 0, p = out; (p = strstr(p, "<- the newest delivered before it"));
+			     p++)
+				n++;
+			CHECK(n == 3, "-g: 3 newest lines, not %d: %s", n, out);
+		} else {
+			for (p = out; (p = strstr(p, "{\"type\":\"disorder\",")); p++)
+				n++;
+			CHECK(n == 3, "-g --json: 3 disorder records, not %d: %s", n, out);
+			CHECK(strstr(out,
+				     "\"cpu\":1,\"event\":\"ectest:tick\",\"fields\":{\"n\":0},"
+				     "\"back_ns\":150000,\"stack\":[") &&
+				      strstr(out, "\"newest\":{\"time_ns\":"),
+			      "-g --json: the late one, back_ns, its stack, the newest: %s", out);
+			CHECK(!strstr(out, "{\"type\":\"newest\""),
+			      "-g --json: the newest only inside the record: %s", out);
+		}
+		synth_run__cleanup(&r);
+	}
 	return ut_done("event_care");
 }
