@@ -667,19 +667,9 @@ static int output_errno(FILE *out, const int *known)
 	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR) ? EPIPE : EIO;
 }
 
-static int arm_timer_ns(int fd, u64 ns)
-{
-	struct itimerspec it = { 0 };
-
-	it.it_value.tv_sec = (time_t)(ns / 1000000000ULL);
-	it.it_value.tv_nsec = (long)(ns % 1000000000ULL);
-	it.it_interval = it.it_value;
-	return timerfd_settime(fd, 0, &it, NULL);
-}
-
 static int arm_timer(int fd, unsigned ms)
 {
-	return arm_timer_ns(fd, (u64)ms * 1000000ULL);
+	return session__arm_timer_ns(fd, (u64)ms * 1000000ULL);
 }
 
 static int setup_loop(struct session *s)
@@ -709,17 +699,8 @@ static int setup_loop(struct session *s)
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->intfd, &e))
 			return -errno;
 	}
-	/* session__every's, tagged ~4, ~5, ... */
-	for (int i = 0; i < s->nr_timers; i++) {
-		struct session_timer *t = &s->timers[i];
-
-		t->fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-		if (t->fd < 0 || arm_timer_ns(t->fd, t->ns))
-			return -errno;
-		e.data.u64 = ~(4ULL + (u64)i);
-		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, t->fd, &e))
-			return -errno;
-	}
+	if (session__timers_setup(s)) /* session__every's, tagged ~4, ~5, ... */
+		return -errno;
 	if (s->conf.run->usage_ms) {
 		s->usefd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 		if (s->usefd < 0 || arm_timer(s->usefd, s->conf.run->usage_ms))
@@ -900,11 +881,8 @@ int session__run(struct session *s)
 				interval = read(s->intfd, &exp, sizeof(exp)) > 0;
 			} else if (tag == ~3ULL) {
 				usage = read(s->usefd, &exp, sizeof(exp)) > 0;
-			} else if (tag >= ~(4ULL + SESSION_MAX_TIMERS - 1) && tag <= ~4ULL) {
-				struct session_timer *t = &s->timers[~tag - 4];
-
-				if (read(t->fd, &exp, sizeof(exp)) > 0)
-					t->due += exp;
+			} else if (session__timer_tag(s, tag)) {
+				/* a session__every timer's expirations, counted */
 			} else {
 				struct source *src = s->sources[tag >> 32];
 
@@ -925,21 +903,7 @@ int session__run(struct session *s)
 		}
 		if (interval && !s->stop)
 			SESSION_CALL_REPORT(s, interval);
-		for (int i = 0; i < s->nr_timers && !s->stop; i++) {
-			struct session_timer *t = &s->timers[i];
-			u64 due = t->due;
-
-			t->due = 0;
-			if (!due)
-				continue;
-			/* as an interval hook: an inner profiler's rows become events */
-			s->row_at = session__row_time_now(s);
-			s->out_inner = t->owner >= 0 && t->owner < s->nr_hooks
-					       ? s->hooks[t->owner].out
-					       : NULL;
-			t->fn(s, t->priv, due);
-			s->out_inner = NULL;
-		}
+		session__timers_run(s);
 		if (s->sig.want_snapshot && !s->stop)
 			SESSION_CALL_REPORT(s, snapshot);
 		if (usage || s->sig.want_usage)

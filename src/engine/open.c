@@ -962,10 +962,6 @@ void session__close(struct session *s)
 		close(s->intfd);
 	if (s->usefd >= 0)
 		close(s->usefd);
-	for (int i = 0; i < s->nr_timers; i++) {
-		if (s->timers[i].fd >= 0)
-			close(s->timers[i].fd);
-		s->timers[i].fd = -1;
-	}
+	session__timers_close(s);
 	s->epfd = s->sig.fd = s->tickfd = s->intfd = s->usefd = -1;
 }

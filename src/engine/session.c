@@ -237,20 +237,6 @@ void session__want_interval(struct session *s, unsigned ms)
 	s->want_interval = ms;
 }
 
-int session__every(struct session *s, u64 ns,
-		   void (*fn)(struct session *s, void *priv, u64 periods), void *priv)
-{
-	if (s->nr_timers == SESSION_MAX_TIMERS)
-		return session__set_err(s, -ENOSPC, "too many timers");
-	if (ns < 1000000ULL || ns > 60000000000ULL)
-		return session__set_err(s, -EINVAL, "a timer of %llu ns: 1 ms to 60 s",
-					(unsigned long long)ns);
-	s->timers[s->nr_timers++] = (struct session_timer){
-		.fd = -1, .ns = ns, .fn = fn, .priv = priv, .owner = s->cur_owner
-	};
-	return 0;
-}
-
 unsigned session__interval_ms(struct session *s)
 {
 	return s->conf.run->interval_ms ? s->conf.run->interval_ms : s->want_interval;

@@ -338,4 +338,13 @@ void session__bpf_free(struct session *s);
 /* The sources' stats summed (lost_cpu: NULL), for the lost report. */
 void session__source_stats(struct session *s, struct source_stats *st);
 
+/* timers.c: session__every's timers in the loop */
+int session__arm_timer_ns(int fd, u64 ns);
+int session__timers_setup(struct session *s);
+/* the epoll tag @tag a timer's: its expirations read (true), or not a timer's */
+bool session__timer_tag(struct session *s, u64 tag);
+/* the timers due given to their profilers */
+void session__timers_run(struct session *s);
+void session__timers_close(struct session *s);
+
 #endif
