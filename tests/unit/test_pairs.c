@@ -105,6 +105,10 @@ static void test_lost_and_exit(void)
 	CHECK_INT(pairs__counts(p)->lost, 9);
 	for (u64 k = 1; k <= 10; k++)
 		CHECK_INT(pairs__end(p, k, 30 * MS, &sp), 0);
+	/* the 9 ends of the dropped intervals are told apart, once each */
+	CHECK_INT(pairs__counts(p)->ended_dropped, 9);
+	CHECK_INT(pairs__end(p, 2, 31 * MS, &sp), 0);
+	CHECK_INT(pairs__counts(p)->ended_dropped, 9);
 	/* an exit frees the key; a pending interval is counted */
 	pairs__start(p, 3, 40 * MS, 0);
 	pairs__forget(p, 3);

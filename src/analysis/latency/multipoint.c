@@ -51,6 +51,7 @@ struct multipoint {
 	u64 since;			     /* --json: where the next table's span begins */
 	u64 open_elsewhere;		     /* multipoint__add_open */
 	u64 unopened[MULTIPOINT_MAX_POINTS]; /* ends from point k that found no start */
+	u64 dropped_seen[MULTIPOINT_MAX_POINTS]; /* pairs' ended_dropped, as last seen */
 };
 
 static void min_start(u64 key, u64 start, void *payload, void *arg)
@@ -649,7 +650,12 @@ bool multipoint__end(struct multipoint *mt, struct session *s, int from, int to,
 	if (!mt->store[from])
 		return false;
 	if (!pairs__end(mt->store[from], key, ev ? smp->time : time, &span)) {
-		mt->unopened[from]++;
+		const struct pairs_counts *c = pairs__counts(mt->store[from]);
+
+		/* (the end of an interval a loss dropped is not an end without a start) */
+		if (c->ended_dropped == mt->dropped_seen[from])
+			mt->unopened[from]++;
+		mt->dropped_seen[from] = c->ended_dropped;
 		return false;
 	}
 	st = span.payload;
@@ -694,13 +700,15 @@ void multipoint__for_each_open(struct multipoint *mt, int k,
 }
 
 void multipoint__pair_counts(const struct multipoint *mt, int k, u64 *opened, u64 *closed,
-			     u64 *unopened)
+			     u64 *unopened, u64 *after_loss, u64 *closed_after_loss)
 {
 	const struct pairs_counts *c = mt->store[k] ? pairs__counts(mt->store[k]) : NULL;
 
 	*opened = c ? c->started : 0;
 	*closed = c ? c->ended : 0;
 	*unopened = mt->unopened[k];
+	*after_loss = c ? c->lost : 0;
+	*closed_after_loss = c ? c->ended_dropped : 0;
 }
 
 bool multipoint__json(const struct multipoint *mt)
@@ -777,6 +785,7 @@ void multipoint__reset(struct multipoint *mt)
 		if (mt->store[k])
 			pairs__reset_counts(mt->store[k]);
 	memset(mt->unopened, 0, sizeof(mt->unopened));
+	memset(mt->dropped_seen, 0, sizeof(mt->dropped_seen));
 	mt->failed_alloc = false;
 }
 

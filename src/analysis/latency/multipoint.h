@@ -212,10 +212,12 @@ void multipoint__for_each_open(struct multipoint *mt, int k,
 			       void *arg);
 /*
  * This interval's pairs from point @k: opened (starts), closed (ends that
- * found their start) and ends at the next point that found none.
+ * found their start), ends at the next point that found none, opens
+ * dropped pending at lost records (their close may be among the lost), and
+ * the closes of those seen later (not counted as ends without an open).
  */
 void multipoint__pair_counts(const struct multipoint *mt, int k, u64 *opened, u64 *closed,
-			     u64 *unopened);
+			     u64 *unopened, u64 *after_loss, u64 *closed_after_loss);
 bool multipoint__json(const struct multipoint *mt);
 int multipoint__nr_points(const struct multipoint *mt);
 

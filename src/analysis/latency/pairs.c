@@ -17,6 +17,7 @@ struct pair_entry {
 	u64 seen;  /* event time of the last start or end: idle entries go */
 	u32 cpu;
 	bool pending;
+	bool dropped; /* its pending interval dropped at a loss, no start since */
 	UT_hash_handle hh;
 	/* the payload follows, aligned */
 	max_align_t payload[];
@@ -109,6 +110,7 @@ void *pairs__start(struct pairs *p, u64 key, u64 time, u32 cpu)
 		p->c.replaced++;
 	}
 	e->pending = true;
+	e->dropped = false;
 	e->start = time;
 	e->seen = time;
 	e->cpu = cpu;
@@ -131,6 +133,11 @@ bool pairs__end(struct pairs *p, u64 key, u64 time, struct pair_span *span)
 {
 	struct pair_entry *e = find(p, key);
 
+	if (e && !e->pending && e->dropped) { /* the end of an interval a loss dropped */
+		e->dropped = false;
+		p->c.ended_dropped++;
+		return false;
+	}
 	if (!e || !e->pending)
 		return false;
 	e->pending = false;
@@ -163,6 +170,7 @@ void pairs__lost(struct pairs *p)
 	{
 		if (e->pending) {
 			e->pending = false;
+			e->dropped = true;
 			p->c.lost++;
 		}
 	}

@@ -37,6 +37,7 @@ struct pairs_counts {
 	u64 started, ended;
 	u64 replaced;  /* started again before any end: the first start is dropped */
 	u64 lost;      /* pending when records were lost */
+	u64 ended_dropped; /* ends of those (pairs__end false): not ends without a start */
 	u64 exited;    /* pending when its key was forgotten (the task exited) */
 	u64 full;      /* starts refused: max_keys keys held */
 	u64 nomem;     /* starts refused: out of memory */
@@ -69,7 +70,11 @@ void pairs__delete(struct pairs *p);
 void *pairs__start(struct pairs *p, u64 key, u64 time, u32 cpu);
 /* The payload of @key's pending interval, or NULL (sets *start if given). */
 void *pairs__pending(struct pairs *p, u64 key, u64 *start);
-/* Close @key's pending interval at @time; false if none was pending. */
+/*
+ * Close @key's pending interval at @time; false if none was pending (also
+ * the first end after a loss dropped the key's interval: counted in
+ * ended_dropped, see pairs__counts, not an end without a start).
+ */
 bool pairs__end(struct pairs *p, u64 key, u64 time, struct pair_span *span);
 /* Drop @key's pending interval without counting it (not wanted after all). */
 void pairs__cancel(struct pairs *p, u64 key);
