@@ -140,7 +140,7 @@ check_eq "--impl after -- is the command's: multi-trace's table" "$(grep -c '^ST
 # --json of --impl pair: a "pairs" row and an "open" row per open pair
 "$PP" multi-trace --no-bpf --impl pair --json -e "$OPEN" -e "$CLOSE" -- "$W/eventfds" 3 0 0 >"$T/j" 2>&1
 check_eq "json pair: one pairs row, 3 open" \
-	"$(grep -c '"type":"pairs".*"opened":3,"closed":0,.*"open":3}' "$T/j")" 1
+	"$(grep -c '"type":"pairs".*"opened":3,"closed":0,.*"open":3,"dropped_at_loss":0,"closed_after_loss":0}' "$T/j")" 1
 check_eq "json pair: 3 open rows" "$(grep -c '"type":"open","from":"syscalls:sys_exit_eventfd2"' "$T/j")" 3
 
 if [ $bpf = 1 ]; then
