@@ -140,8 +140,9 @@ static int sm_filter(struct session *s, struct sched_migrate *m, const struct pr
 		return session__usage_err(s, "empty --filter: give COMM[,COMM...] globs or a "
 					     "filter such as 'prio<100'");
 	if (m->filter && is_expression(m->filter)) {
-		/* in parentheses: "a || b" joined with --prio's clause stays one */
-		if (asprintf(&mine, "(%s)", m->filter) < 0)
+		/* in parentheses beside --prio's clause: "a || b" stays one */
+		if (prio && prio->set ? asprintf(&mine, "(%s)", m->filter) < 0
+				      : !(mine = strdup(m->filter)))
 			mine = NULL;
 	} else if (m->filter) {
 		if (!kfilter__globs_ok(m->filter))
@@ -245,6 +246,27 @@ static u32 tgid_of(struct sched_migrate *m, u32 tid)
 	tgid = procfs__tgid((pid_t)tid);
 	tgid_set(m, tid, tgid > 0 ? (u32)tgid : tid);
 	return tgid > 0 ? (u32)tgid : tid;
+}
+
+/*
+ * -p: the threads the processes have now, their events on (a thread that
+ * comes later has a FORK record); a thread may exit before its migrations
+ * are read, and /proc forgets it.
+ */
+static int sm_started(struct session *s, void *priv)
+{
+	const struct target_opts *t = session__conf(s)->target;
+	struct sched_migrate *m = priv;
+
+	for (int i = 0; i < t->nr_pids; i++) {
+		pid_t *tids;
+		int n = procfs__threads(t->pids[i], &tids);
+
+		for (int j = 0; j < n; j++)
+			tgid_set(m, (u32)tids[j], (u32)t->pids[i]);
+		free(tids);
+	}
+	return 0;
 }
 
 static void sm_fork(struct session *s, void *priv, const struct rec_task *t)
@@ -592,6 +614,7 @@ const struct profiler prof_sched_migrate = {
 	.ops = { .sample = sm_sample,
 		 .interval = sm_interval,
 		 .snapshot = sm_snapshot,
-		 .fork = sm_fork },
+		 .fork = sm_fork,
+		 .started = sm_started },
 	.deinit = sm_deinit,
 };

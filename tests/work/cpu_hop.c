@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cpu_hop [-f FIFO] N: sched-migrate's ground truth.  A thread pins itself
- * to CPU 0 (as "hop_prep": that pinning may or may not move it), renames
+ * to CPU 0 (as "hop_prep"; its start, as "cpu_hop", and that pinning may
+ * move it, or not), renames
  * itself "cpu_hop_t", then moves itself N times with sched_setaffinity:
  * to CPU 1, back to CPU 0, and so on.  Each call leaves the thread running
  * on the one CPU it allows and returns only once it runs there, so the
