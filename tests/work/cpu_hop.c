@@ -2,8 +2,8 @@
 /*
  * cpu_hop [-f FIFO] N: sched-migrate's ground truth.  A thread pins itself
  * to CPU 0 (as "hop_prep"; its start, as "cpu_hop", and that pinning may
- * move it, or not), renames
- * itself "cpu_hop_t", then moves itself N times with sched_setaffinity:
+ * move it, or not), renames itself "cpu_hop_t", then moves itself N times
+ * with sched_setaffinity:
  * to CPU 1, back to CPU 0, and so on.  Each call leaves the thread running
  * on the one CPU it allows and returns only once it runs there, so the
  * kernel migrates it exactly N times under that name: ceil(N/2) times

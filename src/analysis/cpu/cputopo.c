@@ -13,6 +13,7 @@
 
 #include "analysis/cpu/cputopo.h"
 #include "engine/cpulist.h"
+#include "engine/features.h"
 
 #define TOPO_MAX_CPUS 65536
 
@@ -127,7 +128,7 @@ int cpu_topo__load(const char *sysfs, struct cpu_topo **out)
 
 	*out = NULL;
 	if (!sysfs)
-		sysfs = "/sys";
+		sysfs = features__sysfs();
 	if (!t)
 		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/possible", sysfs);

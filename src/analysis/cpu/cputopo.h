@@ -23,8 +23,8 @@ enum cpu_dist {
 struct cpu_topo;
 
 /*
- * Read the topology of the possible CPUs under @sysfs ("/sys" when NULL;
- * tests give a tree of their own).  0 or -errno (-ENOMEM); a missing file
+ * Read the topology of the possible CPUs under @sysfs (NULL: the engine's
+ * sysfs, features__sysfs: "/sys", or the tests' tree).  0 or -errno (-ENOMEM); a missing file
  * is no error, only a level not known.
  */
 int cpu_topo__load(const char *sysfs, struct cpu_topo **out);
