@@ -122,7 +122,7 @@ struct sched_migrate {
 	u64 total, dist[CPU_DIST_NR], reason[MR_NR];
 	bool oom;
 	u64 since;
-	struct mig_tgid *tgids; /* -p: thread -> process, read once from /proc */
+	struct mig_tgid *tgids; /* -p: thread -> process (FORK records, /proc) */
 	unsigned nr_tgids;
 };
 
@@ -136,9 +136,6 @@ static int sm_filter(struct session *s, struct sched_migrate *m, const struct pr
 {
 	char *mine = NULL, *p;
 
-	if (m->filter && !*m->filter)
-		return session__usage_err(s, "empty --filter: give COMM[,COMM...] globs or a "
-					     "filter such as 'prio<100'");
 	if (m->filter && is_expression(m->filter)) {
 		/* in parentheses beside --prio's clause: "a || b" stays one */
 		if (prio && prio->set ? asprintf(&mine, "(%s)", m->filter) < 0
