@@ -177,6 +177,11 @@ static int sm_init(struct session *s, void *priv, const struct opt_set *opts)
 	struct evsel_conf c = { 0 };
 	int err;
 
+	/* a cgroup's events fire for the tasks running in it: here the movers */
+	if (t->cgroups)
+		return session__usage_err(s, "--cgroups: the event fires in the context of the "
+					     "task that moves another (migration/N, a waker), "
+					     "not of the task moved; use -p or --filter");
 	c.callchain = st && st->capture.cg != CG_NONE;
 	m->reasons = c.callchain;
 	m->targeted = t->nr_pids || t->nr_tids || t->argv;

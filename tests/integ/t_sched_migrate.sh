@@ -93,6 +93,12 @@ check_eq "-g: no other reason" "$(awk 'f && NF == 2 { n++ } /^REASON/ { f = 1 } 
 check_eq "field filter: exit status" $? 0
 check "field filter: $H migrations, all from CPU 1" grep -q "^migrations $H, " "$T/e"
 check_eq "field filter: no pair from CPU 0" "$(row2 "$T/e" 0 1 3)" ""
+# a clause the kernel cannot take (arithmetic) runs in user space, the rest in the kernel
+"$PP" sched-migrate --filter 'dest_cpu+1==2 && comm=="cpu_hop_t"' -- "$W/cpu_hop" $N >"$T/u" 2>"$T/u.err"
+check_eq "user-space filter: exit status" $? 0
+check_eq "user-space filter: nothing on stderr without -v" "$(cat "$T/u.err")" ""
+check "user-space filter: $H migrations, all to CPU 1" grep -q "^migrations $H, " "$T/u"
+check_eq "user-space filter: the pair 0 -> 1" "$(row2 "$T/u" 0 1 3)" $H
 
 # -g --flame-graph: the folded stacks, under the task's comm, through migration_cpu_stop
 "$PP" sched-migrate --filter cpu_hop_t -g --flame-graph "$T/m.folded" -- "$W/cpu_hop" $N \
@@ -158,5 +164,7 @@ usage_bad "a glob the kernel reads otherwise" "bad --filter 'a[^b]'" sched-migra
 usage_bad "a field the event lacks" "rejected by the kernel" sched-migrate --filter 'nosuch==1' -- true
 usage_bad "an empty --filter" "bad --filter ''" sched-migrate --filter ''
 usage_bad "--exclude-kernel" "exclude-kernel" sched-migrate --exclude-kernel
+usage_bad "--cgroups: it would select the movers" "--cgroups: the event fires in the context" \
+	sched-migrate --cgroups /
 
 done_tests
