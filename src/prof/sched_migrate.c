@@ -91,7 +91,7 @@ static const struct {
 struct mig_task {
 	u32 tid;
 	char comm[16];
-	u64 n, far; /* migrations; of them out of the LLC */
+	u64 n, far, remote; /* migrations; of them out of the LLC, to another node */
 	UT_hash_handle hh;
 };
 
@@ -322,6 +322,7 @@ static void count(struct sched_migrate *m, u32 tid, const char *comm, int len, i
 		snprintf(t->comm, sizeof(t->comm), "%.*s", len, comm);
 		t->n++;
 		t->far += d >= CPU_DIST_NODE && d != CPU_DIST_UNKNOWN;
+		t->remote += d == CPU_DIST_REMOTE;
 	}
 	HASH_FIND(hh, m->pairs, &key, sizeof(key), p);
 	if (!p && (p = calloc(1, sizeof(*p)))) {
@@ -421,13 +422,23 @@ static const struct rt_col sum_cols[] = {
 };
 static const struct rt_desc sum_desc = { .type = "summary", .cols = sum_cols, .ncols = 7 };
 
+/* CROSS_NODE in text only where there are nodes to cross (task_cols_1: one node) */
 static const struct rt_col task_cols[] = {
 	RT_COL("tid", "TID", RT_U64, RT_UNIT_NONE, 7, 0),
 	RT_COL("comm", "COMM", RT_STR, RT_UNIT_NONE, 16, RT_LEFT),
 	RT_COL("migrations", "MIGRATIONS", RT_U64, RT_UNIT_COUNT, 10, 0),
 	RT_COL("out_of_llc", "OUT_OF_LLC", RT_U64, RT_UNIT_COUNT, 10, 0),
+	RT_COL("cross_node", "CROSS_NODE", RT_U64, RT_UNIT_COUNT, 10, 0),
 };
-static const struct rt_desc task_desc = { .type = "task", .cols = task_cols, .ncols = 4 };
+static const struct rt_col task_cols_1[] = {
+	RT_COL("tid", "TID", RT_U64, RT_UNIT_NONE, 7, 0),
+	RT_COL("comm", "COMM", RT_STR, RT_UNIT_NONE, 16, RT_LEFT),
+	RT_COL("migrations", "MIGRATIONS", RT_U64, RT_UNIT_COUNT, 10, 0),
+	RT_COL("out_of_llc", "OUT_OF_LLC", RT_U64, RT_UNIT_COUNT, 10, 0),
+	RT_COL("cross_node", "CROSS_NODE", RT_U64, RT_UNIT_COUNT, 10, RT_NO_TEXT),
+};
+static const struct rt_desc task_desc = { .type = "task", .cols = task_cols, .ncols = 5 };
+static const struct rt_desc task_desc_1 = { .type = "task", .cols = task_cols_1, .ncols = 5 };
 
 static const struct rt_col pair_cols[] = {
 	RT_COL("orig_cpu", "FROM", RT_U64, RT_UNIT_NONE, 5, 0),
@@ -499,12 +510,13 @@ static void report(struct session *s, struct sched_migrate *m, int when)
 		if (!json)
 			fputc('\n', out);
 		k = json ? rt_json__init(&u.json, out, &st) : rt_text__init(&u.text, out);
-		rtable__begin(k, &task_desc);
+		rtable__begin(k, cpu_topo__nr_nodes(m->topo) > 1 ? &task_desc : &task_desc_1);
 		for (struct mig_task *t = m->tasks; t; t = t->hh.next)
 			rtable__row(k, (struct rt_val[]){ { .u = t->tid },
 							  { .s = t->comm },
 							  { .u = t->n },
-							  { .u = t->far } });
+							  { .u = t->far },
+							  { .u = t->remote } });
 		rtable__end(k);
 	}
 	if (m->pairs) {

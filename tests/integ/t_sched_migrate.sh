@@ -4,7 +4,10 @@
 # ...  A thread allowed one CPU is never balanced, so the kernel migrates it
 # exactly N times (N/2 each way), always from the running CPU's stopper
 # thread (migration/ORIG on CPU ORIG: a running task's affinity change goes
-# through migration_cpu_stop), whose stack names the reason "affinity".
+# through migration_cpu_stop; on this kernel the stopper finds the thread
+# waiting for it, and the completion's wakeup places it: set_task_cpu under
+# try_to_wake_up under migration_cpu_stop), whose stack names the reason
+# "affinity".
 # Checked: the lines of --detail (count, CPUs in order, the mover), the
 # tables (per task, per CPU pair, by reason, the distance as sysfs says),
 # --filter (globs and the original's field filter), -g --flame-graph's
@@ -72,6 +75,7 @@ check_eq "--detail: the distance as sysfs says ($dist)" "$(grep -c ": CPU [01] -
 prep=$(grep -E " migrate: [^ ]+ $tid prio " "$T/d" | grep -vc " migrate: cpu_hop_t ")
 check_eq "the task's row: $N and the $prep before" \
 	"$(awk -v t="$tid" '$1 == t && $2 == "cpu_hop_t" { print $3 }' "$T/d")" $((N + prep))
+check "the task table's header" grep -qE '^    TID COMM             MIGRATIONS OUT_OF_LLC( CROSS_NODE)?$' "$T/d"
 check "the summary line" grep -qE "^migrations [0-9]+, same L2 [0-9]+ \([0-9.]+%\), same LLC [0-9]+ " "$T/d"
 
 # --filter on the comm, -g: the tables hold that thread's migrations only, the reason from the stack
@@ -128,8 +132,11 @@ check_eq "--json: reason and distance" \
 check_eq "--json: the stacks have migration_cpu_stop" \
 	"$(ev 'any(.stack[]; .sym == "migration_cpu_stop")' | grep -c true)" $N
 check_eq "--json: summary" "$(jq -r 'select(.type == "summary") | "\(.scope) \(.migrations)"' "$T/j")" "run $N"
-check_eq "--json: task" "$(jq -r 'select(.type == "task") | "\(.tid) \(.comm) \(.migrations)"' "$T/j")" \
-	"$tid cpu_hop_t $N"
+cross=0
+[ $dist = remote ] && cross=$N
+check_eq "--json: task" \
+	"$(jq -r 'select(.type == "task") | "\(.tid) \(.comm) \(.migrations) \(.cross_node)"' "$T/j")" \
+	"$tid cpu_hop_t $N $cross"
 check_eq "--json: pairs" \
 	"$(jq -r 'select(.type == "pair") | "\(.orig_cpu)>\(.dest_cpu) \(.migrations) \(.distance)"' "$T/j" | sort)" \
 	"$(printf '0>1 %s %s\n1>0 %s %s' $H $dist $H $dist)"

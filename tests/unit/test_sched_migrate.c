@@ -81,9 +81,9 @@ static void feed(struct synth_run *r, struct evsel *ev, u64 t)
 static const char tables[] = "migrations 5, same L2 3 (60.0%), same LLC 4 (80.0%), cross-node 1 "
 			     "(20.0%)\n"
 			     "\n"
-			     "    TID COMM             MIGRATIONS OUT_OF_LLC\n"
-			     "    100 a                         3          1\n"
-			     "    200 b                         2          0\n"
+			     "    TID COMM             MIGRATIONS OUT_OF_LLC CROSS_NODE\n"
+			     "    100 a                         3          1          1\n"
+			     "    200 b                         2          0          0\n"
 			     "\n"
 			     " FROM    TO MIGRATIONS  DISTANCE\n"
 			     "    1     0          2  l2      \n"
@@ -131,7 +131,8 @@ int main(void)
 	CHECK(strstr(out, "\"migrations\":5,\"same_l2\":3,\"same_llc\":4,\"same_node\":4,"
 			  "\"cross_node\":1,\"nodes\":2}\n") != NULL,
 	      "JSON summary: %s", out);
-	CHECK(strstr(out, "\"tid\":100,\"comm\":\"a\",\"migrations\":3,\"out_of_llc\":1}") != NULL,
+	CHECK(strstr(out, "\"tid\":100,\"comm\":\"a\",\"migrations\":3,\"out_of_llc\":1,"
+			  "\"cross_node\":1}") != NULL,
 	      "JSON task a: %s", out);
 	CHECK(strstr(out,
 		     "\"orig_cpu\":0,\"dest_cpu\":2,\"migrations\":1,\"distance\":\"remote\"}") !=
@@ -162,7 +163,8 @@ int main(void)
 	}
 	out = synth_run__finish(&r);
 	CHECK(strstr(out, "migrations 5, ") != NULL && strstr(out, "migrations 1, ") != NULL &&
-		      strstr(out, "    200 b                         1          0\n") != NULL,
+		      strstr(out, "    200 b                         1          0          0\n") !=
+			      NULL,
 	      "two intervals, the second of one: %s", out);
 	synth_run__cleanup(&r);
 
@@ -182,7 +184,8 @@ int main(void)
 	}
 	out = synth_run__finish(&r);
 	CHECK(strstr(out, "migrations 2, ") != NULL &&
-		      strstr(out, "   4242 t                         2          0\n") != NULL &&
+		      strstr(out, "   4242 t                         2          0          0\n") !=
+			      NULL &&
 		      strstr(out, " 200 b ") == NULL,
 	      "-p: the process's thread only: %s", out);
 	synth_run__cleanup(&r);
