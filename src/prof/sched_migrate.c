@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analysis/cpu/cputopo.h"
+#include "analysis/cpu/migreason.h"
 #include "analysis/cpu/prio.h"
 #include "engine/kfilter.h"
 #include "engine/procfs.h"
@@ -32,58 +33,6 @@
 #include "report/stats_table.h"
 #include "sym/stack.h"
 #include "util/hash.h"
-
-/* Why a task moved, by the first match in this order (the most specific first). */
-enum mig_reason {
-	MR_HOTPLUG,
-	MR_NUMA,
-	MR_RT_PUSH,
-	MR_BALANCE,
-	MR_EXEC,
-	MR_AFFINITY,
-	MR_FORK,
-	MR_WAKEUP,
-	MR_OTHER,
-	MR_NR,
-};
-
-static const char *const reason_names[MR_NR] = { "hotplug",  "numa", "rt-push", "balance", "exec",
-						 "affinity", "fork", "wakeup",	"other" };
-
-/* Kernel functions that tell the reason (names of several kernel versions). */
-static const struct {
-	const char *fn;
-	enum mig_reason r;
-} reason_fns[] = {
-	{ "__balance_push_cpu_stop", MR_HOTPLUG },
-	{ "balance_push", MR_HOTPLUG },
-	{ "migrate_tasks", MR_HOTPLUG },
-	{ "migrate_swap_stop", MR_NUMA },
-	{ "__migrate_swap_task", MR_NUMA },
-	{ "task_numa_migrate", MR_NUMA },
-	{ "migrate_task_to", MR_NUMA },
-	{ "push_rt_task", MR_RT_PUSH },
-	{ "pull_rt_task", MR_RT_PUSH },
-	{ "push_dl_task", MR_RT_PUSH },
-	{ "pull_dl_task", MR_RT_PUSH },
-	{ "push_cpu_stop", MR_RT_PUSH },
-	{ "sched_balance_rq", MR_BALANCE },
-	{ "load_balance", MR_BALANCE },
-	{ "active_load_balance_cpu_stop", MR_BALANCE },
-	{ "sched_balance_newidle", MR_BALANCE },
-	{ "newidle_balance", MR_BALANCE },
-	{ "sched_balance_softirq", MR_BALANCE },
-	{ "run_rebalance_domains", MR_BALANCE },
-	{ "sched_exec", MR_EXEC },
-	{ "migration_cpu_stop", MR_AFFINITY },
-	{ "affine_move_task", MR_AFFINITY },
-	{ "__set_cpus_allowed_ptr", MR_AFFINITY },
-	{ "__sched_setaffinity", MR_AFFINITY },
-	{ "migrate_enable", MR_AFFINITY },
-	{ "wake_up_new_task", MR_FORK },
-	{ "try_to_wake_up", MR_WAKEUP },
-	{ "select_task_rq", MR_WAKEUP },
-};
 
 #define MIG_MAX_FRAMES 64
 #define MIG_MAX_TGIDS 65536
@@ -280,26 +229,14 @@ static void sm_fork(struct session *s, void *priv, const struct rec_task *t)
 		tgid_set(m, t->tid, t->pid);
 }
 
-/* The reason named by the stack's kernel frames, MR_OTHER when none tells. */
+/* The reason the mover's stack tells (MR_OTHER when none does). */
 static enum mig_reason reason_of(struct session *s, const struct sample *smp)
 {
 	struct stack_ctx *ctx = session__stack(s);
 	struct frame fr[MIG_MAX_FRAMES];
-	enum mig_reason best = MR_OTHER;
 	int n = ctx ? stack__frames(ctx, smp, fr, MIG_MAX_FRAMES) : 0;
 
-	for (int i = 0; i < n; i++) {
-		/* "task_numa_migrate.isra.0": the name before the compiler's suffix */
-		size_t len = strcspn(fr[i].sym, ".");
-
-		if (!fr[i].kernel)
-			continue;
-		for (size_t j = 0; j < sizeof(reason_fns) / sizeof(reason_fns[0]); j++)
-			if (reason_fns[j].r < best && strlen(reason_fns[j].fn) == len &&
-			    !strncmp(fr[i].sym, reason_fns[j].fn, len))
-				best = reason_fns[j].r;
-	}
-	return best;
+	return mig_reason__of_frames(fr, n);
 }
 
 static void count(struct sched_migrate *m, u32 tid, const char *comm, int len, int orig, int dest,
@@ -356,7 +293,7 @@ static void print_one(struct session *s, struct sched_migrate *m, FILE *out, str
 		      enum cpu_dist d, enum mig_reason r)
 {
 	struct rt_val v[EVL_NCOLS], tv[EVL_NCOLS];
-	const char *why = m->reasons ? reason_names[r] : NULL;
+	const char *why = m->reasons ? mig_reason__name(r) : NULL;
 	struct rt_stack stk;
 	char text[160];
 
@@ -543,7 +480,7 @@ static void report(struct session *s, struct sched_migrate *m, int when)
 		rtable__begin(k, &reason_desc);
 		for (int r = 0; r < MR_NR; r++)
 			if (m->reason[r])
-				rtable__row(k, (struct rt_val[]){ { .s = reason_names[r] },
+				rtable__row(k, (struct rt_val[]){ { .s = mig_reason__name(r) },
 								  { .u = m->reason[r] } });
 		rtable__end(k);
 	}
