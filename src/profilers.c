@@ -23,6 +23,7 @@
 	X(prof_kmemprof)	\
 	X(prof_profile)		\
 	X(prof_signal)		\
+	X(prof_sched_migrate)	\
 	X(prof_page_faults)	\
 	X(prof_stat)		\
 	X(prof_percpu_stat)	\

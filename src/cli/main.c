@@ -49,6 +49,14 @@ struct run {
 
 static void top_help(FILE *fp)
 {
+	int w = 12; /* the names' column: as wide as the longest name */
+
+	for (int i = 0; i < nr_profilers; i++)
+		if (profilers[i] && (int)strlen(profilers[i]->name) > w)
+			w = (int)strlen(profilers[i]->name);
+	for (int i = 0; i < nr_commands; i++)
+		if ((int)strlen(commands[i]->name) > w)
+			w = (int)strlen(commands[i]->name);
 	fprintf(fp, "Usage: perf-prof PROFILER [options] [-- command args]\n"
 		    "       perf-prof COMMAND [options] [args]\n"
 		    "       perf-prof PROFILER|COMMAND -h\n"
@@ -57,10 +65,10 @@ static void top_help(FILE *fp)
 		    "processed as they arrive; nothing is written to disk.\n\nProfilers:\n");
 	for (int i = 0; i < nr_profilers; i++)
 		if (profilers[i])
-			fprintf(fp, "  %-12s %s\n", profilers[i]->name, profilers[i]->desc);
+			fprintf(fp, "  %-*s %s\n", w, profilers[i]->name, profilers[i]->desc);
 	fprintf(fp, "\nCommands (no events):\n");
 	for (int i = 0; i < nr_commands; i++)
-		fprintf(fp, "  %-12s %s\n", commands[i]->name, commands[i]->desc);
+		fprintf(fp, "  %-*s %s\n", w, commands[i]->name, commands[i]->desc);
 }
 
 /* A command: parse its options (positional arguments anywhere) and run it. */

@@ -29,6 +29,11 @@ void features__set_roots(const char *sysfs, const char *procfs)
 	tracefs_path[0] = '\0';
 }
 
+const char *features__sysfs(void)
+{
+	return sysfs_root;
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;

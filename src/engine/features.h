@@ -193,5 +193,7 @@ int features__capabilities(unsigned long long *eff);
  * (< 512 bytes; NULL restores "/sys", "/proc").  Drops cached results.
  */
 void features__set_roots(const char *sysfs, const char *procfs);
+/* Where sysfs is looked for: "/sys", or the tests' root. */
+const char *features__sysfs(void);
 
 #endif

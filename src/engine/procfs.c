@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -63,6 +64,37 @@ pid_t procfs__tgid(pid_t tid)
 	if (!p)
 		return -EINVAL;
 	return (pid_t)atoi(p + 6);
+}
+
+int procfs__threads(pid_t pid, pid_t **tids)
+{
+	char path[64];
+	struct dirent *d;
+	pid_t *v = NULL, *nv;
+	int n = 0, cap = 0;
+	DIR *dir;
+
+	*tids = NULL;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	if (!(dir = opendir(path)))
+		return -errno;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if (!(nv = realloc(v, cap * sizeof(*v)))) {
+				free(v);
+				closedir(dir);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		v[n++] = (pid_t)atoi(d->d_name);
+	}
+	closedir(dir);
+	*tids = v;
+	return n;
 }
 
 int procfs__maps_line(char *line, struct maps_line *m)

@@ -20,6 +20,11 @@ int procfs__stat(pid_t pid, char *state, pid_t *ppid);
 
 /* The process (thread group) of thread @tid, from /proc/TID/status: > 0, or -errno. */
 pid_t procfs__tgid(pid_t tid);
+/*
+ * The threads of process @pid now (/proc/PID/task): their count, *@tids a
+ * malloc'd array of them; -errno (*@tids NULL) when it cannot be read.
+ */
+int procfs__threads(pid_t pid, pid_t **tids);
 
 /* One line of /proc/PID/maps: "start-end perms offset maj:min inode   path". */
 struct maps_line {

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* procfs__maps_line: the one /proc/PID/maps line parser (sym/maps, libpath, symaddr). */
+/*
+ * procfs__maps_line: the one /proc/PID/maps line parser (sym/maps, libpath,
+ * symaddr); procfs__threads: a process's threads (a second one of ours
+ * among them).
+ */
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "engine/procfs.h"
 #include "ut.h"
@@ -10,6 +18,46 @@ static int parse(const char *text, struct maps_line *m, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", text);
 	return procfs__maps_line(buf, m);
+}
+
+static pthread_mutex_t gate = PTHREAD_MUTEX_INITIALIZER;
+static volatile pid_t second;
+
+static void *hold(void *arg)
+{
+	(void)arg;
+	second = (pid_t)syscall(SYS_gettid);
+	pthread_mutex_lock(&gate); /* until the main thread has looked */
+	pthread_mutex_unlock(&gate);
+	return NULL;
+}
+
+static void threads(void)
+{
+	pthread_t th;
+	pid_t *tids = NULL;
+	int n, self = 0, other = 0;
+
+	pthread_mutex_lock(&gate);
+	if (pthread_create(&th, NULL, hold, NULL)) {
+		CHECK(0, "pthread_create");
+		pthread_mutex_unlock(&gate);
+		return;
+	}
+	while (!second)
+		usleep(1000);
+	n = procfs__threads(getpid(), &tids);
+	for (int i = 0; i < n; i++) {
+		self += tids[i] == getpid();
+		other += tids[i] == second;
+	}
+	CHECK(n >= 2 && self == 1 && other == 1, "%d threads, ours %d and %d", n, self, other);
+	free(tids);
+	pthread_mutex_unlock(&gate);
+	pthread_join(th, NULL);
+	tids = (pid_t *)1;
+	CHECK_INT(procfs__threads(-5, &tids), -ENOENT);
+	CHECK(tids == NULL, "no array on error");
 }
 
 int main(void)
@@ -50,5 +98,7 @@ int main(void)
 	CHECK_INT(parse("not a mapping\n", &m, b, sizeof(b)), -EINVAL);
 	CHECK_INT(parse("1000-2000\n", &m, b, sizeof(b)), -EINVAL);
 	CHECK_INT(parse("", &m, b, sizeof(b)), -EINVAL);
+
+	threads();
 	return ut_done("test_procfs");
 }
