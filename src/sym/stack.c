@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/json.h"
+#include "sym/datasym.h"
 #include "sym/ksyms.h"
 #include "sym/maps.h"
 #include "sym/srcline.h"
@@ -29,6 +30,7 @@ struct stack_ctx {
 	bool uw_tried;
 	struct unwind_map um;
 	struct srclines *srclines; /* made on first use */
+	struct datasyms *ds;	   /* the variables of data addresses: made on first use */
 	u32 cur_pid;
 	unsigned long long py_frames; /* STACK_PYTHON: kept */
 	u64 uips[MAX_USER];
@@ -59,6 +61,7 @@ void stack_ctx__delete(struct stack_ctx *ctx)
 	if (ctx->uw)
 		unwinder__delete(ctx->uw);
 	srclines__delete(ctx->srclines);
+	datasyms__delete(ctx->ds);
 	maps__delete(ctx->maps);
 	dso_cache__delete(ctx->dc);
 	ksyms__delete(ctx->ks);
@@ -164,6 +167,17 @@ void stack_ctx__preload(struct stack_ctx *ctx)
 {
 	if (ctx && !(ctx->flags & STACK_USER_ONLY))
 		kernel_syms(ctx);
+}
+
+int stack__data_sym(struct stack_ctx *ctx, u32 pid, u64 addr, struct data_sym *out)
+{
+	if (!ctx || !addr)
+		return -ENOENT;
+	if ((s64)addr < 0)
+		return datasyms__kernel(kernel_syms(ctx), addr, out);
+	if (!ctx->ds && !(ctx->ds = datasyms__new(ctx->dc)))
+		return -ENOMEM;
+	return datasyms__user(ctx->ds, pid, addr, out);
 }
 
 static void kernel_frame(struct stack_ctx *ctx, u64 addr, bool first, struct frame *f)
