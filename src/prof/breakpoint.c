@@ -24,6 +24,7 @@
 #include "report/evline.h"
 #include "report/outfile.h"
 #include "report/stack_flame.h"
+#include "sym/datasym.h"
 #include "sym/stack.h"
 #include "sym/symaddr.h"
 
@@ -510,7 +511,8 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	char text[4096];
 	struct frame f;
 	char value[24] = "";
-	bool named;
+	struct data_sym ds = { 0 };
+	bool named, dnamed;
 	size_t n;
 	u64 val;
 
@@ -531,10 +533,16 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	if (!p->show_stack)
 		v[EVL_STACK].stk = NULL;
 	named = ip_frame(session__stack(s), smp, &f);
+	/* a number: the variable it lies in, where one is known (not for code) */
+	dnamed = !b->sym[0] && b->type != HW_BREAKPOINT_X &&
+		 !stack__data_sym(session__stack(s), smp->pid, b->addr, &ds);
 	n = (size_t)snprintf(text, sizeof(text), "addr 0x%llx", (unsigned long long)b->addr);
 	if (b->sym[0])
 		n += (size_t)snprintf(text + n, sizeof(text) - n, b->off ? " (%s+0x%llx)" : " (%s)",
 				      b->sym, (unsigned long long)b->off);
+	else if (dnamed)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " (%.200s+0x%llx)", ds.sym,
+				      (unsigned long long)ds.off);
 	if (b->valued)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, " value %s",
 				      value[0] ? value : "?");
@@ -549,8 +557,12 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		(struct rt_val[]){ { .row = { &evline_head, v } },
 				   { .s = text },
 				   { .u = b->addr },
-				   { .s = b->sym[0] ? b->sym : NULL },
-				   { .u = b->sym[0] ? b->off : 0 },
+				   { .s = b->sym[0] ? b->sym
+					  : dnamed  ? ds.sym
+						    : NULL },
+				   { .u = b->sym[0] ? b->off
+					  : dnamed  ? ds.off
+						    : 0 },
 				   { .s = value[0] ? value : NULL, .null = b->valued && !value[0] },
 				   { .u = smp->ip },
 				   { .s = named ? f.sym : NULL },

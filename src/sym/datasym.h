@@ -4,12 +4,15 @@
  * address, a watched address), beside the function lookup of stacks.  A
  * kernel address is named from kallsyms' variables (ksyms__find_data); a
  * user one from the OBJECT symbols (.symtab, .dynsym or the debug file's)
- * of the file mapped there.  The process maps that name code keep only
- * executable mappings: these keep every mapping of a process, read from
- * /proc/PID/maps at the first address and again (at most once a second)
- * when an address is in none, for DATASYM_PROCS processes (the least
- * recently used go).  An address in anonymous memory right after a file's
- * mapping is in that file's .bss (the part past the file's last page).
+ * of the file whose memory it is.  That file is found through the
+ * process's executable mappings (the maps that name code, which MMAP2
+ * records keep up to date, also after the process exited): each file
+ * mapped there is loaded at one bias (its code mapping's address less the
+ * link-time address of its file offset), so the address less that bias
+ * is a link-time address of the file; the file whose variable holds it is
+ * the one (files' memory does not overlap).  Its data, its .bss past the
+ * file's last page (anonymous memory), its read-only data: all named.
+ * Heap, stack and anonymous memory have no variable.
  */
 #ifndef PP_DATASYM_H
 #define PP_DATASYM_H
@@ -18,11 +21,9 @@
 
 #include "engine/sample.h"
 
-#define DATASYM_PROCS 64
-
-struct datasyms;
 struct dso_cache;
 struct ksyms;
+struct maps;
 
 struct data_sym {
 	const char *sym; /* the variable; valid until the dso cache (ksyms) goes */
@@ -31,13 +32,9 @@ struct data_sym {
 	bool kernel;
 };
 
-/* Files from @dc (not owned). NULL on -ENOMEM. */
-struct datasyms *datasyms__new(struct dso_cache *dc);
-void datasyms__delete(struct datasyms *ds);
-
-/* The variable of user address @addr in process @pid: 0 with @out set, or -ENOENT. */
-int datasyms__user(struct datasyms *ds, u32 pid, u64 addr, struct data_sym *out);
+/* The variable of user address @addr in process @pid (@m's): 0 with @out set, or -ENOENT. */
+int datasym__user(struct maps *m, struct dso_cache *dc, u32 pid, u64 addr, struct data_sym *out);
 /* The variable of kernel address @addr in @ks: 0 with @out set, or -ENOENT. */
-int datasyms__kernel(struct ksyms *ks, u64 addr, struct data_sym *out);
+int datasym__kernel(struct ksyms *ks, u64 addr, struct data_sym *out);
 
 #endif

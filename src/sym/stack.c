@@ -30,7 +30,6 @@ struct stack_ctx {
 	bool uw_tried;
 	struct unwind_map um;
 	struct srclines *srclines; /* made on first use */
-	struct datasyms *ds;	   /* the variables of data addresses: made on first use */
 	u32 cur_pid;
 	unsigned long long py_frames; /* STACK_PYTHON: kept */
 	u64 uips[MAX_USER];
@@ -61,7 +60,6 @@ void stack_ctx__delete(struct stack_ctx *ctx)
 	if (ctx->uw)
 		unwinder__delete(ctx->uw);
 	srclines__delete(ctx->srclines);
-	datasyms__delete(ctx->ds);
 	maps__delete(ctx->maps);
 	dso_cache__delete(ctx->dc);
 	ksyms__delete(ctx->ks);
@@ -174,10 +172,8 @@ int stack__data_sym(struct stack_ctx *ctx, u32 pid, u64 addr, struct data_sym *o
 	if (!ctx || !addr)
 		return -ENOENT;
 	if ((s64)addr < 0)
-		return datasyms__kernel(kernel_syms(ctx), addr, out);
-	if (!ctx->ds && !(ctx->ds = datasyms__new(ctx->dc)))
-		return -ENOMEM;
-	return datasyms__user(ctx->ds, pid, addr, out);
+		return datasym__kernel(kernel_syms(ctx), addr, out);
+	return datasym__user(ctx->maps, ctx->dc, pid, addr, out);
 }
 
 static void kernel_frame(struct stack_ctx *ctx, u64 addr, bool first, struct frame *f)

@@ -118,7 +118,7 @@ int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame 
  * The variable a data address lies in (a sample's PERF_SAMPLE_ADDR), as
  * process @pid sees it: a kernel address from kallsyms' variables, a user
  * one from the OBJECT symbols of the file mapped there (sym/datasym.h).
- * 0 with @out set, -ENOENT (no variable there known), -ENOMEM.
+ * 0 with @out set, or -ENOENT (no variable there known).
  */
 struct data_sym;
 int stack__data_sym(struct stack_ctx *ctx, u32 pid, u64 addr, struct data_sym *out);

@@ -96,6 +96,16 @@ else
 	else
 		skip "values: BPF cannot read them here ($(grep -o "values at the hits are unavailable.*" "$T/p.err"))"
 	fi
+	# a hex address: named by the variable it lies in (the symbols' data lookup), also
+	# after the program exited (its mappings from the records)
+	if command -v setarch >/dev/null; then
+		a=$(addr_of "$T/c" bp_var)
+		"$PP" breakpoint "$a:w" -- setarch -R "$W/bpvar" 1 >"$T/h" 2>"$T/h.err"
+		check_eq "a hex address: exit status" $? 0
+		check_eq "a hex address: its 100 writes by bp_bump name bp_var" "$(grep -c " $a:w: addr $a (bp_var+0x0) .* bp_bump+0x" "$T/h")" 100
+	else
+		skip "a hex address: no setarch to run the workload without ASLR"
+	fi
 	"$PP" breakpoint -v --no-bpf bp_var:w -- "$W/bpvar" 1 >"$T/n" 2>"$T/n.err"
 	check_eq "--no-bpf: exit status" $? 0
 	check "--no-bpf: -v says the values are unavailable" grep -q "'bp_var:w': the values at the hits are unavailable (value ?): --no-bpf" "$T/n.err"

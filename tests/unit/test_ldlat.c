@@ -10,8 +10,9 @@
  * instruction (samples, total, min, avg, max cycles, the --than column),
  * the latency buckets, --than's lines, --perins and --json.  Data symbols:
  * the variables of kallsyms (a fake one with jiffies, and this host's) and
- * of this binary's OBJECT symbols, named by the symbol layer
- * (stack__data_sym) and in --than's lines and JSON as symbol+offset.
+ * of this binary's OBJECT symbols (data and .bss, through its mappings),
+ * named by the symbol layer (stack__data_sym) and in --than's lines and
+ * JSON as symbol+offset.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -345,24 +346,24 @@ static void test_ksyms_data(void)
 	if (fd >= 0)
 		close(fd);
 	CHECK(!ksyms__load(path, &ks) && ks, "load");
-	CHECK(!datasyms__kernel(ks, 0xffffffff82000008ULL, &ds) && !strcmp(ds.sym, "jiffies") &&
+	CHECK(!datasym__kernel(ks, 0xffffffff82000008ULL, &ds) && !strcmp(ds.sym, "jiffies") &&
 		      ds.off == 8 && ds.kernel && !strcmp(ds.dso, "[kernel.kallsyms]"),
 	      "jiffies+0x8: %s+0x%llx", ds.sym, (unsigned long long)ds.off);
-	CHECK(!datasyms__kernel(ks, 0xffffffff82000090ULL, &ds) && !strcmp(ds.sym, "local_var") &&
+	CHECK(!datasym__kernel(ks, 0xffffffff82000090ULL, &ds) && !strcmp(ds.sym, "local_var") &&
 		      ds.off == 0x50,
 	      "past __start_foo: still local_var: %s+0x%llx", ds.sym, (unsigned long long)ds.off);
-	CHECK(!datasyms__kernel(ks, 0xffffffff82001010ULL, &ds) && !strcmp(ds.sym, "bss_var"),
+	CHECK(!datasym__kernel(ks, 0xffffffff82001010ULL, &ds) && !strcmp(ds.sym, "bss_var"),
 	      "bss: %s", ds.sym);
-	CHECK(!datasyms__kernel(ks, 0xffffffff82002004ULL, &ds) && !strcmp(ds.sym, "ro_table"),
+	CHECK(!datasym__kernel(ks, 0xffffffff82002004ULL, &ds) && !strcmp(ds.sym, "ro_table"),
 	      "read-only: %s", ds.sym);
-	CHECK(!datasyms__kernel(ks, 0xffffffffc0000010ULL, &ds) && !strcmp(ds.sym, "mod_var") &&
+	CHECK(!datasym__kernel(ks, 0xffffffffc0000010ULL, &ds) && !strcmp(ds.sym, "mod_var") &&
 		      !strcmp(ds.dso, "[ext4]"),
 	      "a module's: %s %s", ds.sym, ds.dso);
-	CHECK(datasyms__kernel(ks, 0xffffffff81000008ULL, &ds) == -ENOENT, "code is no variable");
+	CHECK(datasym__kernel(ks, 0xffffffff81000008ULL, &ds) == -ENOENT, "code is no variable");
 	CHECK(ksyms__find(ks, 0xffffffff82000008ULL, NULL) == NULL, "a variable is no function");
 	ksyms__delete(ks);
 	unlink(path);
-	CHECK(datasyms__kernel(NULL, 0xffffffff82000008ULL, &ds) == -ENOENT, "no kallsyms");
+	CHECK(datasym__kernel(NULL, 0xffffffff82000008ULL, &ds) == -ENOENT, "no kallsyms");
 }
 
 /* This binary's variables, as this process has them mapped. */
