@@ -513,8 +513,9 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	char value[24] = "";
 	struct data_sym ds = { 0 };
 	bool named, dnamed;
+	const char *asym; /* the address's symbol: the one given, else the variable there */
 	size_t n;
-	u64 val;
+	u64 val, aoff;
 
 	if (!b)
 		return;
@@ -543,6 +544,8 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	else if (dnamed)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, " (%.200s+0x%llx)", ds.sym,
 				      (unsigned long long)ds.off);
+	asym = b->sym[0] ? b->sym : dnamed ? ds.sym : NULL;
+	aoff = b->sym[0] ? b->off : dnamed ? ds.off : 0;
 	if (b->valued)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, " value %s",
 				      value[0] ? value : "?");
@@ -557,12 +560,8 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 		(struct rt_val[]){ { .row = { &evline_head, v } },
 				   { .s = text },
 				   { .u = b->addr },
-				   { .s = b->sym[0] ? b->sym
-					  : dnamed  ? ds.sym
-						    : NULL },
-				   { .u = b->sym[0] ? b->off
-					  : dnamed  ? ds.off
-						    : 0 },
+				   { .s = asym },
+				   { .u = aoff },
 				   { .s = value[0] ? value : NULL, .null = b->valued && !value[0] },
 				   { .u = smp->ip },
 				   { .s = named ? f.sym : NULL },
@@ -648,7 +647,7 @@ static void bp_deinit(struct session *s, void *priv)
 const struct profiler prof_breakpoint = {
 	.name = "breakpoint",
 	.needs = (const char *const[]){ "bp", "kprobe?=no execute breakpoints on kernel code",
-					NULL },
+					"bpf?=no values at the hits (value ?)", NULL },
 	.desc = "hardware breakpoints: who reads, writes or runs an address, with ip and stack",
 	.synopsis =
 		"perf-prof breakpoint ADDR[/LEN][:rwx] ... [-g [--flame-graph NAME]] [-N COUNT] "
