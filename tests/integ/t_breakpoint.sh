@@ -82,7 +82,12 @@ else
 		check_eq "-p: the 100 values written by bp_bump: 1, 2, ... 100" "$(bump_values "$T/p" | tr '\n' ' ')" "$(seq -s ' ' 100) "
 		check_eq "--: the same" "$(bump_values "$T/c" | tr '\n' ' ')" "$(seq -s ' ' 100) "
 		# the kernel's writes at exec are to the program's page (a user address, read from the kernel's hit): zeroed
-		check_eq "--: the kernel's last write at exec leaves 0" "$(grep ' bp_var:w: addr' "$T/c" | grep -B1 -m1 ' bp_bump+0x' | head -1 | grep -o ' value [^ ]* ip 0xffff')" " value 0x0 ip 0xffff"
+		kw=$(grep ' bp_var:w: addr' "$T/c" | sed '/ bp_bump+0x/,$d' | tail -1)
+		if [ -n "$kw" ]; then
+			check_eq "--: the kernel's last write at exec leaves 0" "$(grep -o ' value [^ ]* ip 0xffff' <<<"$kw")" " value 0x0 ip 0xffff"
+		else
+			skip "--: the kernel did not write bp_var at exec (its .bss page is not the file's)"
+		fi
 		"$PP" breakpoint --order bp_var:w -- "$W/bpvar" 1 >"$T/o" 2>"$T/o.err"
 		check_eq "--order: the same values" "$(bump_values "$T/o" | tr '\n' ' ')" "$(seq -s ' ' 100) "
 		"$PP" breakpoint --json bp_var:w -- "$W/bpvar" 1 >"$T/j" 2>"$T/j.err"
