@@ -3,8 +3,8 @@
  * The function symbols of one ELF file and, apart, its variables (.symtab
  * and .dynsym, or those of its separate debug file when it is stripped),
  * its build-id, its .gnu_debuglink and its PT_LOAD segments (to turn file
- * offsets of a mapping into symbol addresses).  Every size and offset in the file is
- * checked: the files are those of arbitrary processes.
+ * offsets of a mapping into symbol addresses).  Every size and offset in
+ * the file is checked: the files are those of arbitrary processes.
  */
 #ifndef PP_ELFSYMS_H
 #define PP_ELFSYMS_H

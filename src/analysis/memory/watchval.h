@@ -10,12 +10,14 @@
  * for a kernel address, bpf_probe_read_user for a user one: the current
  * task's) and copies them out with the time, the thread and the CPU into
  * a BPF ring buffer, and keeps the sample.  In user space each sample
- * takes its record: on its CPU the hits, their records and their samples
- * come one after another, so the sample's is the newest record of its
- * CPU, breakpoint and thread written before the sample's time (the
- * program's clock is the events', CLOCK_MONOTONIC); the older ones are
- * of samples lost.  A hit without its record (the ring buffer was full,
- * the read failed) has no value: never another hit's.
+ * takes its record: a thread's hits of a breakpoint come one after
+ * another, each sample next to its record in time (the program's clock is
+ * the events', CLOCK_MONOTONIC): the record is the first of that thread
+ * and breakpoint after the sample's time (Linux 6.3 on: the kernel
+ * prepares the sample before it runs the program), or the last before it
+ * (older kernels); records passed over are of samples lost.  A hit
+ * without its record (the ring buffer was full, the read failed) has no
+ * value: never another hit's.
  *
  * Without BPF (--no-bpf, a host without it, --tsc/--kvmclock whose times
  * cannot be paired) there are no values: watchval__add says why.
