@@ -130,15 +130,26 @@ static bool has_group(const struct profiler *p, const struct opt_group *g)
 	return false;
 }
 
+/* Whether @p names its own use of BPF in its needs ("bpf?=..."): not a back end. */
+static bool own_bpf_need(const struct profiler *p)
+{
+	for (int k = 0; p->needs && p->needs[k]; k++)
+		if (!strncmp(p->needs[k], "bpf?", 4) || !strcmp(p->needs[k], "bpf"))
+			return true;
+	return false;
+}
+
 /*
  * Whether @p has the BPF back end (its groups include engine/bpf.h's
  * bpf_group); not one that takes it only for its sample filters
  * (analysis/cpu/bpf_sfilter.h: profile, hrtimer), whose results always
- * come from the ring (oncpu takes the filters too, for its slices).
+ * come from the ring (oncpu takes the filters too, for its slices), nor
+ * one whose needs say what else it uses BPF for (breakpoint: the values).
  */
 bool chk_has_bpf(const struct profiler *p)
 {
-	return has_group(p, &bpf_group) && (p->bpf_results || !has_group(p, &sfilter_group));
+	return has_group(p, &bpf_group) && !own_bpf_need(p) &&
+	       (p->bpf_results || !has_group(p, &sfilter_group));
 }
 
 /* The profilers that use the BPF back end when the host allows it. */
@@ -162,6 +173,10 @@ void chk_row_bpf_back(struct out *o, struct host *h)
 		if (has_group(profilers[i], &sfilter_group) && !chk_has_bpf(profilers[i]))
 			chk_cat(d, sizeof(d), "%s%s",
 				n++ ? ", " : "; sample filters: ", profilers[i]->name);
+	for (int i = 0, n = 0; i < nr_profilers; i++)
+		if (has_group(profilers[i], &bpf_group) && own_bpf_need(profilers[i]))
+			chk_cat(d, sizeof(d), "%s%s",
+				n++ ? ", " : "; reads at each sample: ", profilers[i]->name);
 	if (!o->json) {
 		chk_row(o, "BPF back end", !names[0] ? "none" : h->bpf_err ? "no" : "yes", d);
 		return;

@@ -150,7 +150,7 @@ static int out_record(void *ctx, void *data, size_t size)
 	struct bpf_back *b = o->b;
 	struct bpf_pend *p;
 
-	if (!b->s->oq)
+	if (!b->s->oq || o->now)
 		return o->fn(o->arg, data, size);
 	p = malloc(sizeof(*p) + size);
 	if (!p)
@@ -191,7 +191,7 @@ static int back_read(struct source *src, unsigned how, u64 *horizon)
 	/* (written before now: handed out once the sources before have delivered up to now) */
 	b->read_stamp = session__now(b->s);
 	for (int i = 0; i < b->nr_outs && !err; i++) {
-		int n = ring_buffer__consume(b->outs[i].rb);
+		int n = b->outs[i].draining ? 0 : ring_buffer__consume(b->outs[i].rb);
 
 		err = n == -ENOMEM ? n : 0;
 	}
@@ -667,6 +667,27 @@ int bpf_back__out(struct bpf_back *b, const char *what,
 		return session__set_err(s, -errno, "BPF: cannot map the ring buffer: %s",
 					strerror(errno));
 	return b->nr_outs++;
+}
+
+int bpf_back__out_now(struct bpf_back *b, const char *what,
+		      int (*fn)(void *arg, void *data, size_t size), void *arg)
+{
+	int id = bpf_back__out(b, what, fn, arg);
+
+	if (id >= 0)
+		b->outs[id].now = true;
+	return id;
+}
+
+void bpf_back__out_drain(struct bpf_back *b, int id)
+{
+	struct bpf_out *o = b && id >= 0 && id < b->nr_outs ? &b->outs[id] : NULL;
+
+	if (!o || o->draining)
+		return;
+	o->draining = true;
+	ring_buffer__consume(o->rb);
+	o->draining = false;
 }
 
 void bpf_back__emit_output(struct bpf_back *b, struct bpfb *code, int id, int16_t off,

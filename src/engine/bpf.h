@@ -202,6 +202,17 @@ const char *bpf_back__out_why(struct bpf_back *b);
 int bpf_back__out(struct bpf_back *b, const char *what,
 		  int (*fn)(void *arg, void *data, size_t size), void *arg);
 /*
+ * The same, but @fn gets each record as soon as it is read, never held for
+ * time order, and bpf_back__out_drain reads them at once: for records a
+ * profiler pairs with its samples itself (a program attached to a perf
+ * event writes its record before the kernel writes the sample, on the same
+ * CPU: by the time the sample is read, its record can be).
+ */
+int bpf_back__out_now(struct bpf_back *b, const char *what,
+		      int (*fn)(void *arg, void *data, size_t size), void *arg);
+/* Hand out every record of out @id written so far (not from inside its @fn). */
+void bpf_back__out_drain(struct bpf_back *b, int id);
+/*
  * Write the @size bytes (a multiple of 8) at R10 + @off to out @id as one
  * record; a record the kernel cannot write is counted as a drop.  Uses
  * R0-R5.

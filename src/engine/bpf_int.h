@@ -75,6 +75,8 @@ struct bpf_back {
 		void *arg;
 		int drop_slot;
 		struct bpf_back *b;
+		bool now;      /* bpf_back__out_now's: never held for time order */
+		bool draining; /* bpf_back__out_drain is consuming it */
 	} outs[BPF_MAX_OUTS];
 	int nr_outs;
 	struct bpf_pend *pend, **pend_tail;

@@ -16,12 +16,15 @@
 #include <string.h>
 #include <sys/personality.h>
 
+#include "analysis/memory/watchval.h"
+#include "engine/bpf.h"
 #include "engine/features.h"
 #include "engine/procfs.h"
 #include "profiler.h"
 #include "report/evline.h"
 #include "report/outfile.h"
 #include "report/stack_flame.h"
+#include "sym/datasym.h"
 #include "sym/stack.h"
 #include "sym/symaddr.h"
 
@@ -36,6 +39,7 @@ struct bp {
 	unsigned len, type; /* 0: the default */
 	struct symaddr sa;  /* what the symbol resolved to */
 	u64 hits;
+	bool valued; /* a data breakpoint: its hits show the value at the address */
 };
 
 struct breakpoint {
@@ -48,6 +52,8 @@ struct breakpoint {
 	bool checked;		     /* the command's exec was checked against the guesses */
 	u64 hits;
 	struct stack_flame *flame; /* --flame-graph: the hits' stacks, the breakpoint the leaf */
+	struct watchval *values;   /* the value at each hit, read in the kernel (NULL: not read) */
+	char no_values[200];	   /* ... why not */
 };
 
 #define SYM_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$@"
@@ -281,7 +287,28 @@ static const char *type_name(unsigned type)
 					  : "r";
 }
 
-static int bp_add(struct session *s, struct breakpoint *p, struct bp *b)
+/* The value at a data breakpoint's address at each hit: read by a BPF program at the hit. */
+static int bp_values(struct session *s, struct breakpoint *p, struct bp *b, struct evsel *ev,
+		     const struct opt_set *opts)
+{
+	int ret;
+
+	b->valued = true;
+	if (p->no_values[0]) /* (said for the first) */
+		return 0;
+	ret = watchval__add(s, opts, &p->values, ev, (int)(b - p->bp), b->addr, b->len,
+			    p->no_values, sizeof(p->no_values));
+	if (ret < 0)
+		return ret;
+	if (ret)
+		session__notice(s, "'%s': the value at each hit read in the kernel (BPF)", b->text);
+	else
+		session__notice(s, "'%s': the values at the hits are unavailable (value ?): %s",
+				b->text, p->no_values);
+	return 0;
+}
+
+static int bp_add(struct session *s, struct breakpoint *p, struct bp *b, const struct opt_set *opts)
 {
 	struct evsel_conf c = {
 		.type = PERF_TYPE_BREAKPOINT,
@@ -337,7 +364,7 @@ static int bp_add(struct session *s, struct breakpoint *p, struct bp *b)
 	ev->attr.bp_addr = b->addr;
 	ev->attr.bp_len = b->len;
 	ev->priv = b;
-	return 0;
+	return b->type == HW_BREAKPOINT_X ? 0 : bp_values(s, p, b, ev, opts);
 }
 
 /*
@@ -386,7 +413,7 @@ static int bp_init(struct session *s, void *priv, const struct opt_set *opts)
 					"(/sys/bus/event_source/devices/breakpoint: "
 					"CONFIG_HAVE_HW_BREAKPOINT)");
 	for (int i = 0; i < p->nr; i++) {
-		err = bp_add(s, p, &p->bp[i]);
+		err = bp_add(s, p, &p->bp[i], opts);
 		if (err)
 			return err;
 	}
@@ -453,10 +480,11 @@ static bool ip_frame(struct stack_ctx *ctx, const struct sample *smp, struct fra
 }
 
 /*
- * A hit: its event line in text ("addr 0x.. (bp_var) ip 0x.. bp_bump+0x..
- * (dso)"); JSON {"type":"event",...,"event":"bp_var:w","addr":"0x..",
- * "addr_sym":"bp_var"[,"addr_off":N],"ip":"0x..","ip_sym":"bp_bump",
- * "ip_off":N,"ip_dso":"..","stack":[...]}
+ * A hit: its event line in text ("addr 0x.. (bp_var) value 0x2a ip 0x..
+ * bp_bump+0x.. (dso)"); JSON {"type":"event",...,"event":"bp_var:w",
+ * "addr":"0x..","addr_sym":"bp_var"[,"addr_off":N],"value":"0x2a","ip":"0x..",
+ * "ip_sym":"bp_bump","ip_off":N,"ip_dso":"..","stack":[...]}.  The value
+ * (a data breakpoint's) is "?" in text and null in JSON when not read.
  */
 static const struct rt_col hit_cols[] = {
 	{ .type = RT_ROW },
@@ -464,13 +492,14 @@ static const struct rt_col hit_cols[] = {
 	{ .name = "addr", .type = RT_HEX, .flags = RT_NO_TEXT },
 	{ .name = "addr_sym", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
 	{ .name = "addr_off", .type = RT_U64, .flags = RT_NO_TEXT | RT_OMIT_ZERO },
+	{ .name = "value", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
 	{ .name = "ip", .type = RT_HEX, .flags = RT_NO_TEXT },
 	{ .name = "ip_sym", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
 	{ .name = "ip_off", .type = RT_U64, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
 	{ .name = "ip_dso", .type = RT_STR, .flags = RT_NO_TEXT | RT_OMIT_EMPTY },
 	EVL_STACK_COL,
 };
-static const struct rt_desc hit_desc = { .type = "event", .cols = hit_cols, .ncols = 10 };
+static const struct rt_desc hit_desc = { .type = "event", .cols = hit_cols, .ncols = 11 };
 
 static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
 {
@@ -481,11 +510,17 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct rt_stack stk;
 	char text[4096];
 	struct frame f;
-	bool named;
+	char value[24] = "";
+	struct data_sym ds = { 0 };
+	bool named, dnamed;
+	const char *asym; /* the address's symbol: the one given, else the variable there */
 	size_t n;
+	u64 val, aoff;
 
 	if (!b)
 		return;
+	if (b->valued && !watchval__get(p->values, smp, (int)(b - p->bp), &val))
+		snprintf(value, sizeof(value), "0x%llx", (unsigned long long)val);
 	b->hits++;
 	p->hits++;
 	if (p->flame) { /* the stacks folded: no line per hit */
@@ -499,27 +534,40 @@ static void bp_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	if (!p->show_stack)
 		v[EVL_STACK].stk = NULL;
 	named = ip_frame(session__stack(s), smp, &f);
+	/* a number: the variable it lies in, where one is known (not for code) */
+	dnamed = !b->sym[0] && b->type != HW_BREAKPOINT_X &&
+		 !stack__data_sym(session__stack(s), smp->pid, b->addr, &ds);
 	n = (size_t)snprintf(text, sizeof(text), "addr 0x%llx", (unsigned long long)b->addr);
 	if (b->sym[0])
 		n += (size_t)snprintf(text + n, sizeof(text) - n, b->off ? " (%s+0x%llx)" : " (%s)",
 				      b->sym, (unsigned long long)b->off);
+	else if (dnamed)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " (%.200s+0x%llx)", ds.sym,
+				      (unsigned long long)ds.off);
+	asym = b->sym[0] ? b->sym : dnamed ? ds.sym : NULL;
+	aoff = b->sym[0] ? b->off : dnamed ? ds.off : 0;
+	if (b->valued)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " value %s",
+				      value[0] ? value : "?");
 	/* the address and symbol are short (BP_TEXT): room for the rest */
 	n += (size_t)snprintf(text + n, sizeof(text) - n, " ip 0x%llx",
 			      (unsigned long long)smp->ip);
 	if (named)
 		snprintf(text + n, sizeof(text) - n, f.dso ? " %s+0x%llx (%s)" : " %s+0x%llx",
 			 f.sym, (unsigned long long)f.off, f.dso);
-	evline__emit(s, out, &hit_desc,
-		     (struct rt_val[]){ { .row = { &evline_head, v } },
-					{ .s = text },
-					{ .u = b->addr },
-					{ .s = b->sym[0] ? b->sym : NULL },
-					{ .u = b->sym[0] ? b->off : 0 },
-					{ .u = smp->ip },
-					{ .s = named ? f.sym : NULL },
-					{ .u = named ? f.off : 0, .null = !named },
-					{ .s = named ? f.dso : NULL, .null = named && !f.dso },
-					v[EVL_STACK] });
+	evline__emit(
+		s, out, &hit_desc,
+		(struct rt_val[]){ { .row = { &evline_head, v } },
+				   { .s = text },
+				   { .u = b->addr },
+				   { .s = asym },
+				   { .u = aoff },
+				   { .s = value[0] ? value : NULL, .null = b->valued && !value[0] },
+				   { .u = smp->ip },
+				   { .s = named ? f.sym : NULL },
+				   { .u = named ? f.off : 0, .null = !named },
+				   { .s = named ? f.dso : NULL, .null = named && !f.dso },
+				   v[EVL_STACK] });
 }
 
 /* -i with --flame-graph: the next hits' stacks under a time frame */
@@ -565,6 +613,8 @@ static void bp_deinit(struct session *s, void *priv)
 	p->persona_set = false;
 	stack_flame__close(p->flame, s, "breakpoint");
 	p->flame = NULL;
+	watchval__free(p->values);
+	p->values = NULL;
 	if (!session__started(s))
 		return;
 	k = session__json(s) ? rt_json__init(&u.json, out, NULL) : rt_text__init(&u.text, out);
@@ -597,7 +647,7 @@ static void bp_deinit(struct session *s, void *priv)
 const struct profiler prof_breakpoint = {
 	.name = "breakpoint",
 	.needs = (const char *const[]){ "bp", "kprobe?=no execute breakpoints on kernel code",
-					NULL },
+					"bpf?=no values at the hits (value ?)", NULL },
 	.desc = "hardware breakpoints: who reads, writes or runs an address, with ip and stack",
 	.synopsis =
 		"perf-prof breakpoint ADDR[/LEN][:rwx] ... [-g [--flame-graph NAME]] [-N COUNT] "
@@ -612,7 +662,7 @@ const struct profiler prof_breakpoint = {
 		"size, else 4); TYPE r, w, rw or x (default: x for a function, else rw).",
 	.groups = (const struct opt_group *const[]){ &target_group, &ring_group, &run_group,
 						     &output_group, &stack_group, &flame_group,
-						     &exclude_group, NULL },
+						     &exclude_group, &bpf_group, NULL },
 	.stacks = true,
 	.priv_size = sizeof(struct breakpoint),
 	.args = bp_args,

@@ -23,6 +23,7 @@
 #include "report/evline.h"
 #include "report/outfile.h"
 #include "report/stats_table.h"
+#include "sym/datasym.h"
 #include "sym/stack.h"
 
 struct ldlat {
@@ -112,10 +113,12 @@ static const struct rt_col than_cols[] = {
 	RT_COL("latency_cycles", NULL, RT_U64, RT_UNIT_NONE, 0, RT_NO_TEXT),
 	RT_COL("data_source", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
 	RT_COL("addr", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
+	RT_COL("data_symbol", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
+	RT_COL("data_dso", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT | RT_OMIT_EMPTY),
 	RT_COL("ip", NULL, RT_HEX, RT_UNIT_NONE, 0, RT_NO_TEXT),
 	RT_COL("symbol", NULL, RT_STR, RT_UNIT_NONE, 0, RT_NO_TEXT),
 };
-static const struct rt_desc than_desc = { .type = "event", .cols = than_cols, .ncols = 7 };
+static const struct rt_desc than_desc = { .type = "event", .cols = than_cols, .ncols = 9 };
 
 /* The instruction of @smp: resolved as the innermost frame of a one-address stack. */
 static const char *ins_of(struct session *s, const struct sample *smp, u64 *off)
@@ -152,23 +155,33 @@ static void ld_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	{
 		struct rt_val v[EVL_NCOLS];
 		struct rt_stack stk;
-		char text[512], src[160], sym[288];
+		char text[1024], src[160], sym[288], dsym[288] = "";
+		struct data_sym ds;
+		bool named = !stack__data_sym(session__stack(s), smp->pid, smp->addr, &ds);
 
 		memlat__src_text(smp->data_src, src, sizeof(src));
+		/* the variable the data address lies in */
+		if (named)
+			snprintf(dsym, sizeof(dsym), "%s+0x%llx", ds.sym,
+				 (unsigned long long)ds.off);
 		if (func)
 			snprintf(sym, sizeof(sym), "%s+0x%llx", func, (unsigned long long)off);
 		else
 			snprintf(sym, sizeof(sym), "[unknown]");
 		evline__row(v, &stk, s, NULL, smp, session__comm(s, smp->tid), ev->name);
-		snprintf(text, sizeof(text), "latency %llu cycles, %s, data 0x%llx, ip 0x%llx %s",
+		snprintf(text, sizeof(text),
+			 "latency %llu cycles, %s, data 0x%llx%s%s%s, ip 0x%llx %s",
 			 (unsigned long long)w, src, (unsigned long long)smp->addr,
-			 (unsigned long long)smp->ip, sym);
+			 named ? " (" : "", dsym, named ? ")" : "", (unsigned long long)smp->ip,
+			 sym);
 		evline__emit(s, out, &than_desc,
 			     (struct rt_val[]){ { .row = { &evline_head, v } },
 						{ .s = text },
 						{ .u = w },
 						{ .s = src },
 						{ .u = smp->addr },
+						{ .s = named ? dsym : NULL },
+						{ .s = named ? ds.dso : NULL },
 						{ .u = smp->ip },
 						{ .s = sym } });
 	}

@@ -22,6 +22,7 @@ struct load_seg {
 
 struct elfsyms {
 	struct symtab *st;
+	struct symtab *data; /* the variables (STT_OBJECT): elfsyms__find_data */
 	unsigned char build_id[BUILD_ID_MAX];
 	int build_id_len;
 	char *debuglink;
@@ -163,7 +164,8 @@ static u64 section_end(Elf *elf, size_t shndx, u64 addr)
 	return sh.sh_addr + sh.sh_size; /* no wrap: addr - sh_addr < sh_size */
 }
 
-static int add_symbols(Elf *elf, struct symtab *st, bool *has_symtab)
+/* The functions into @st, the variables (not thread-local: no address) into @data. */
+static int add_symbols(Elf *elf, struct symtab *st, struct symtab *data, bool *has_symtab)
 {
 	Elf_Scn *scn = NULL;
 	size_t shnum;
@@ -193,13 +195,16 @@ static int add_symbols(Elf *elf, struct symtab *st, bool *has_symtab)
 			u64 limit;
 			unsigned prio;
 			int type, bind, err;
+			struct symtab *to;
 
 			if (!gelf_getsym(d, i, &s))
 				break;
 			type = GELF_ST_TYPE(s.st_info);
 			bind = GELF_ST_BIND(s.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-			    s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_ABS || !s.st_value)
+			to = type == STT_FUNC || type == STT_GNU_IFUNC ? st
+			     : type == STT_OBJECT		       ? data
+								       : NULL;
+			if (!to || s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_ABS || !s.st_value)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, s.st_name);
 			if (!name || !*name)
@@ -209,10 +214,10 @@ static int add_symbols(Elf *elf, struct symtab *st, bool *has_symtab)
 					? 0
 					: section_end(elf, s.st_shndx, s.st_value);
 			if (limit)
-				err = symtab__add_upto(st, s.st_value, limit, name, strlen(name),
+				err = symtab__add_upto(to, s.st_value, limit, name, strlen(name),
 						       prio, 0);
 			else
-				err = symtab__add(st, s.st_value, s.st_size, name, strlen(name),
+				err = symtab__add(to, s.st_value, s.st_size, name, strlen(name),
 						  prio, 0);
 			if (err)
 				return err;
@@ -319,7 +324,7 @@ static int read_elf(Elf *elf, struct elfsyms *es)
 	es->build_id_len = find_build_id(elf, es->build_id, sizeof(es->build_id));
 	es->debuglink = find_debuglink(elf);
 	read_loads(elf, es);
-	err = add_symbols(elf, es->st, &es->has_symtab);
+	err = add_symbols(elf, es->st, es->data, &es->has_symtab);
 	return err ? err : add_plt_symbols(elf, es->st);
 }
 
@@ -327,7 +332,8 @@ static struct elfsyms *es_new(void)
 {
 	struct elfsyms *es = calloc(1, sizeof(*es));
 
-	if (es && !(es->st = symtab__new())) {
+	if (es && (!(es->st = symtab__new()) || !(es->data = symtab__new()))) {
+		symtab__delete(es->st);
 		free(es);
 		es = NULL;
 	}
@@ -349,8 +355,8 @@ static bool accept_debug(const char *path, void *arg)
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || check_elf(elf) || add_symbols(elf, es->st, &has_symtab) || !has_symtab ||
-	    !(es->debug_path = strdup(path))) {
+	if (!elf || check_elf(elf) || add_symbols(elf, es->st, es->data, &has_symtab) ||
+	    !has_symtab || !(es->debug_path = strdup(path))) {
 		elf_end(elf);
 		close(fd);
 		return false;
@@ -392,6 +398,7 @@ int elfsyms__open_fd(int fd, const char *path, const char *root, struct elfsyms 
 	if (!es->has_symtab)
 		find_debug(es, path, root ? root : "");
 	symtab__finish(es->st, 0);
+	symtab__finish(es->data, 0);
 	*out = es;
 	return 0;
 fail:
@@ -440,6 +447,7 @@ int elfsyms__from_mem(const void *buf, size_t len, struct elfsyms **out)
 		return err;
 	}
 	symtab__finish(es->st, 0);
+	symtab__finish(es->data, 0);
 	*out = es;
 	return 0;
 }
@@ -449,6 +457,7 @@ void elfsyms__delete(struct elfsyms *es)
 	if (!es)
 		return;
 	symtab__delete(es->st);
+	symtab__delete(es->data);
 	free(es->debuglink);
 	free(es->debug_path);
 	free(es);
@@ -474,6 +483,11 @@ int elfsyms__read_build_id(int fd, unsigned char *buf, int size)
 const struct sym *elfsyms__find(struct elfsyms *es, u64 vaddr)
 {
 	return es ? symtab__find(es->st, vaddr) : NULL;
+}
+
+const struct sym *elfsyms__find_data(struct elfsyms *es, u64 vaddr)
+{
+	return es ? symtab__find(es->data, vaddr) : NULL;
 }
 
 u64 elfsyms__file_to_vaddr(const struct elfsyms *es, u64 off)

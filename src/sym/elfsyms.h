@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The function symbols of one ELF file (.symtab and .dynsym, or those of
- * its separate debug file when it is stripped), its build-id, its
- * .gnu_debuglink and its PT_LOAD segments (to turn file offsets of a
- * mapping into symbol addresses).  Every size and offset in the file is
- * checked: the files are those of arbitrary processes.
+ * The function symbols of one ELF file and, apart, its variables (.symtab
+ * and .dynsym, or those of its separate debug file when it is stripped),
+ * its build-id, its .gnu_debuglink and its PT_LOAD segments (to turn file
+ * offsets of a mapping into symbol addresses).  Every size and offset in
+ * the file is checked: the files are those of arbitrary processes.
  */
 #ifndef PP_ELFSYMS_H
 #define PP_ELFSYMS_H
@@ -44,6 +44,8 @@ int elfsyms__read_build_id(int fd, unsigned char *buf, int size);
 
 /* The symbol containing @vaddr (a link-time address), or NULL. */
 const struct sym *elfsyms__find(struct elfsyms *es, u64 vaddr);
+/* The variable (STT_OBJECT, not thread-local) containing @vaddr, or NULL. */
+const struct sym *elfsyms__find_data(struct elfsyms *es, u64 vaddr);
 /* File offset -> link-time address, through the PT_LOAD headers. */
 u64 elfsyms__file_to_vaddr(const struct elfsyms *es, u64 off);
 

@@ -14,6 +14,9 @@ struct ksyms {
 	struct symtab *st;
 	const char **mods; /* "[ext4]"; index 0 is the kernel */
 	u32 nr_mods, cap_mods;
+	char *path;	     /* read again for the data symbols */
+	struct symtab *data; /* d, D, b, B, r, R: read at the first ksyms__find_data */
+	bool data_tried;
 };
 
 static int mod_index(struct ksyms *ks, const char *name, size_t len)
@@ -51,7 +54,14 @@ static int mod_index(struct ksyms *ks, const char *name, size_t len)
 	return ks->nr_mods++;
 }
 
-static int parse_line(struct ksyms *ks, char *line, bool *nonzero)
+/* A variable's type: data, bss, read-only data (local or global). */
+static bool data_type(char t)
+{
+	return t == 'd' || t == 'D' || t == 'b' || t == 'B' || t == 'r' || t == 'R';
+}
+
+/* A line into @st: code, or with @data the variables (not the linker's section bounds). */
+static int parse_line(struct ksyms *ks, struct symtab *st, bool data, char *line, bool *nonzero)
 {
 	char *p = line, *name, *end;
 	u64 addr = 0;
@@ -73,7 +83,7 @@ static int parse_line(struct ksyms *ks, char *line, bool *nonzero)
 		return 0;
 	type = p[1];
 	/* only code appears in stacks */
-	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+	if (data ? !data_type(type) : type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
 	if (addr)
 		*nonzero = true;
@@ -90,29 +100,18 @@ static int parse_line(struct ksyms *ks, char *line, bool *nonzero)
 	}
 	if (end == name)
 		return 0;
-	return symtab__add(ks->st, addr, 0, name, end - name, mod ? 1 : 2, mod);
+	/* __start_SECTION, __stop_SECTION: where sections begin and end, not variables */
+	if (data && (!strncmp(name, "__start_", 8) || !strncmp(name, "__stop_", 7)))
+		return 0;
+	return symtab__add(st, addr, 0, name, end - name, mod ? 1 : 2, mod);
 }
 
-int ksyms__load(const char *path, struct ksyms **out)
+/* Every line of @fp into @st (code, or the variables with @data): 0 or -errno. */
+static int read_lines(struct ksyms *ks, FILE *fp, struct symtab *st, bool data, bool *nonzero)
 {
-	struct ksyms *ks;
-	bool nonzero = false;
 	char line[1024];
-	FILE *fp;
-	int err = 0;
+	int err;
 
-	*out = NULL;
-	fp = fopen(path ? path : "/proc/kallsyms", "re");
-	if (!fp)
-		return -errno;
-	ks = calloc(1, sizeof(*ks));
-	if (!ks || !(ks->st = symtab__new()) || !(ks->mods = malloc(64 * sizeof(*ks->mods)))) {
-		err = -ENOMEM;
-		goto out;
-	}
-	ks->cap_mods = 64;
-	ks->mods[0] = KERNEL_DSO;
-	ks->nr_mods = 1;
 	while (fgets(line, sizeof(line), fp)) {
 		size_t len = strlen(line);
 
@@ -124,14 +123,36 @@ int ksyms__load(const char *path, struct ksyms **out)
 				;
 			continue;
 		}
-		err = parse_line(ks, line, &nonzero);
+		err = parse_line(ks, st, data, line, nonzero);
 		if (err)
-			goto out;
+			return err;
 	}
-	if (ferror(fp)) {
-		err = -EIO;
+	return ferror(fp) ? -EIO : 0;
+}
+
+int ksyms__load(const char *path, struct ksyms **out)
+{
+	struct ksyms *ks;
+	bool nonzero = false;
+	FILE *fp;
+	int err = 0;
+
+	*out = NULL;
+	fp = fopen(path ? path : "/proc/kallsyms", "re");
+	if (!fp)
+		return -errno;
+	ks = calloc(1, sizeof(*ks));
+	if (!ks || !(ks->st = symtab__new()) || !(ks->mods = malloc(64 * sizeof(*ks->mods))) ||
+	    !(ks->path = strdup(path ? path : "/proc/kallsyms"))) {
+		err = -ENOMEM;
 		goto out;
 	}
+	ks->cap_mods = 64;
+	ks->mods[0] = KERNEL_DSO;
+	ks->nr_mods = 1;
+	err = read_lines(ks, fp, ks->st, false, &nonzero);
+	if (err)
+		goto out;
 	if (!nonzero) {
 		err = -EPERM;
 		goto out;
@@ -151,8 +172,37 @@ void ksyms__delete(struct ksyms *ks)
 	if (!ks)
 		return;
 	symtab__delete(ks->st);
+	symtab__delete(ks->data);
 	free(ks->mods);
+	free(ks->path);
 	free(ks);
+}
+
+const struct sym *ksyms__find_data(struct ksyms *ks, u64 addr, const char **dso)
+{
+	const struct sym *s = NULL;
+
+	if (ks && !ks->data_tried) {
+		FILE *fp = fopen(ks->path, "re");
+		bool nonzero = false;
+
+		ks->data_tried = true;
+		ks->data = fp ? symtab__new() : NULL;
+		if (ks->data && read_lines(ks, fp, ks->data, true, &nonzero)) {
+			symtab__delete(ks->data);
+			ks->data = NULL;
+		}
+		if (fp)
+			fclose(fp);
+		/* the last one has no successor: a page */
+		if (ks->data)
+			symtab__finish(ks->data, 4096);
+	}
+	if (ks && ks->data)
+		s = symtab__find(ks->data, addr);
+	if (dso)
+		*dso = s && s->aux < ks->nr_mods ? ks->mods[s->aux] : KERNEL_DSO;
+	return s;
 }
 
 const struct sym *ksyms__find(struct ksyms *ks, u64 addr, const char **dso)

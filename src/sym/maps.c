@@ -618,6 +618,17 @@ void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolve
 	}
 }
 
+int maps__each(struct maps *m, u32 pid, int (*fn)(void *arg, const struct map *mp, u32 open_pid),
+	       void *arg)
+{
+	struct proc *p = maps__proc(m, pid);
+	int ret = 0;
+
+	for (u32 i = 0; p && i < p->nr && !ret; i++)
+		ret = fn(arg, &p->maps[i], p->dead ? 0 : pid);
+	return ret;
+}
+
 int maps__in_exec(struct maps *m, u32 pid, u64 addr)
 {
 	struct proc *p = maps__proc(m, pid);

@@ -91,6 +91,14 @@ struct resolved {
 void maps__resolve(struct maps *m, u32 pid, u64 addr, u64 lookup, struct resolved *r);
 
 /*
+ * Each mapping of @pid (executable ones, in address order) to @fn, with
+ * the pid its files open through (0 for a process gone: by their paths),
+ * until @fn returns non-zero: that, or 0.
+ */
+int maps__each(struct maps *m, u32 pid, int (*fn)(void *arg, const struct map *mp, u32 open_pid),
+	       void *arg);
+
+/*
  * Whether @addr lies in an executable mapping of @pid: 1 yes, 0 no, -1 when
  * nothing is known of the process's mappings (then nothing can be judged).
  */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/json.h"
+#include "sym/datasym.h"
 #include "sym/ksyms.h"
 #include "sym/maps.h"
 #include "sym/srcline.h"
@@ -164,6 +165,15 @@ void stack_ctx__preload(struct stack_ctx *ctx)
 {
 	if (ctx && !(ctx->flags & STACK_USER_ONLY))
 		kernel_syms(ctx);
+}
+
+int stack__data_sym(struct stack_ctx *ctx, u32 pid, u64 addr, struct data_sym *out)
+{
+	if (!ctx || !addr)
+		return -ENOENT;
+	if ((s64)addr < 0)
+		return datasym__kernel(kernel_syms(ctx), addr, out);
+	return datasym__user(ctx->maps, ctx->dc, pid, addr, out);
 }
 
 static void kernel_frame(struct stack_ctx *ctx, u64 addr, bool first, struct frame *f)

@@ -114,6 +114,14 @@ void stack_ctx__print_stats(struct stack_ctx *ctx, FILE *fp);
  */
 int stack__frames(struct stack_ctx *ctx, const struct sample *smp, struct frame *out, int max);
 
+/*
+ * The variable a data address lies in (a sample's PERF_SAMPLE_ADDR), as
+ * process @pid sees it: a kernel address from kallsyms' variables, a user
+ * one from the OBJECT symbols of the file mapped there (sym/datasym.h).
+ * 0 with @out set, or -ENOENT (no variable there known).
+ */
+struct data_sym;
+int stack__data_sym(struct stack_ctx *ctx, u32 pid, u64 addr, struct data_sym *out);
 /* The mapping a frame's address lies in (pprof's mappings), where known. */
 struct frame_map {
 	u64 start, end, pgoff;	       /* end 0: not known (kernel frames, no mapping) */

@@ -9,6 +9,8 @@
 # Everywhere: the names resolve to the addresses the workload prints (-p:
 # read from the process; --: placed before it runs, without ASLR), bad
 # input is refused with its reason and status 2, runs end cleanly.
+# Where hits fire, each write hit shows the value written: bp_bump writes
+# 1, 2, ... 100 (read in the kernel by BPF; with --no-bpf: '?').
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$W/bpvar" ] || { skip "workload bpvar not built (make workloads)"; done_tests; exit; }
@@ -18,7 +20,12 @@
 addr_of() { grep -o "$2=0x[0-9a-f]*" "$1" | head -1 | cut -d= -f2; }
 said_at() { grep -o "breakpoint on $2 ([^)]*) at 0x[0-9a-f]*" "$1" | head -1 | grep -o '0x[0-9a-f]*$'; }
 # head lines of hits on BREAKPOINT whose ip is in FUNCTION
-hits_in() { grep -c " $2: addr 0x[0-9a-f]* ([a-z_]*) ip 0x[0-9a-f]* $3+0x" "$1"; }
+hits_in() { grep -cE " $2: addr 0x[0-9a-f]* \([a-z_]*\)( value [^ ]*)? ip 0x[0-9a-f]* $3\+0x" "$1"; }
+# the values of bp_var's writes by bp_bump, in decimal, one a line ('?' as is)
+bump_values() {
+	grep ' bp_var:w: addr .* bp_bump+0x' "$1" | sed -n 's/.* value \([^ ]*\) ip .*/\1/p' |
+		while read -r v; do case $v in 0x*) echo $((v)) ;; *) echo "$v" ;; esac; done
+}
 
 # -p: the names resolve in the running process (ASLR on)
 attach "$T/p" "breakpoint -p PID bp_var:w bp_func getppid opterr:w" bpvar 20
@@ -71,12 +78,53 @@ else
 	check_eq "-p: no other hit" "$(grep -c ' bp_var:w: addr' "$T/p")" 100
 	check "-p: the counts at the end" grep -q '^bp_var:w: 100 hits at 0x' "$T/p"
 	check_eq "-p: nothing said of no hits" "$(grep -c 'no hit' "$T/p.err")" 0
+	if grep -q "'bp_var:w': the value at each hit read in the kernel (BPF)" "$T/p.err"; then
+		check_eq "-p: the 100 values written by bp_bump: 1, 2, ... 100" "$(bump_values "$T/p" | tr '\n' ' ')" "$(seq -s ' ' 100) "
+		check_eq "--: the same" "$(bump_values "$T/c" | tr '\n' ' ')" "$(seq -s ' ' 100) "
+		# the kernel's writes at exec are to the program's page (a user address, read from the kernel's hit): zeroed
+		kw=$(grep ' bp_var:w: addr' "$T/c" | sed '/ bp_bump+0x/,$d' | tail -1)
+		if [ -n "$kw" ]; then
+			check_eq "--: the kernel's last write at exec leaves 0" "$(grep -o ' value [^ ]* ip 0xffff' <<<"$kw")" " value 0x0 ip 0xffff"
+		else
+			skip "--: the kernel did not write bp_var at exec (its .bss page is not the file's)"
+		fi
+		"$PP" breakpoint --order bp_var:w -- "$W/bpvar" 1 >"$T/o" 2>"$T/o.err"
+		check_eq "--order: the same values" "$(bump_values "$T/o" | tr '\n' ' ')" "$(seq -s ' ' 100) "
+		"$PP" breakpoint --json bp_var:w -- "$W/bpvar" 1 >"$T/j" 2>"$T/j.err"
+		check_eq "--json: the values, as hex strings" "$(grep "^{" "$T/j" | jq -r 'select(.type == "event" and .ip_sym == "bp_bump") | .value' | tr '\n' ' ')" "$(printf '0x%x ' $(seq 100))"
+		"$PP" breakpoint -v --bpf bp_var:w bp_var/1:rw -- "$W/bpvar" 1 >"$T/v" 2>"$T/v.err"
+		check_eq "--bpf, two breakpoints: exit status" $? 0
+		check_eq "two breakpoints: each its own values (4 bytes: 1..100)" "$(bump_values "$T/v" | tr '\n' ' ')" "$(seq -s ' ' 100) "
+		check_eq "two breakpoints: /1:rw: the byte after each read and write by bp_bump (1 byte: 0..99 read, 1..100 written)" \
+			"$(grep ' bp_var/1:rw: addr .* bp_bump+0x' "$T/v" | sed -n 's/.* value \([^ ]*\) ip .*/\1/p' | while read -r v; do echo $((v)); done | tr '\n' ' ')" \
+			"$(for i in $(seq 100); do printf '%d %d ' $((i - 1)) $i; done)"
+	else
+		skip "values: BPF cannot read them here ($(grep -o "values at the hits are unavailable.*" "$T/p.err"))"
+	fi
+	# a hex address: named by the variable it lies in (the symbols' data lookup), also
+	# after the program exited (its mappings from the records)
+	if command -v setarch >/dev/null; then
+		a=$(addr_of "$T/c" bp_var)
+		"$PP" breakpoint "$a:w" -- setarch -R "$W/bpvar" 1 >"$T/h" 2>"$T/h.err"
+		check_eq "a hex address: exit status" $? 0
+		check_eq "a hex address: its 100 writes by bp_bump name bp_var" "$(grep -c " $a:w: addr $a (bp_var+0x0) .* bp_bump+0x" "$T/h")" 100
+	else
+		skip "a hex address: no setarch to run the workload without ASLR"
+	fi
+	"$PP" breakpoint -v --no-bpf bp_var:w -- "$W/bpvar" 1 >"$T/n" 2>"$T/n.err"
+	check_eq "--no-bpf: exit status" $? 0
+	check "--no-bpf: -v says the values are unavailable" grep -q "'bp_var:w': the values at the hits are unavailable (value ?): --no-bpf" "$T/n.err"
+	check_eq "--no-bpf: every hit line says 'value ?', none a number" "$(grep ' bp_var:w: addr' "$T/n" | grep -vc ' value ? ip ')" 0
+	check_eq "--no-bpf: 100 hits by bp_bump still" "$(hits_in "$T/n" bp_var:w bp_bump)" 100
 	check_eq "--: 20 hits on bp_func" "$(hits_in "$T/c" bp_func bp_func)" 20
 	check_eq "--: 100 writes by bp_bump" "$(hits_in "$T/c" bp_var:w bp_bump)" 100
 	# enabled at exec: the kernel's zeroing of the .bss page at exec may write it too
 	check_eq "--: any other write is the kernel's" "$(grep ' bp_var:w: addr' "$T/c" | grep -v ' bp_bump+0x' | grep -vc ' ip 0xffff')" 0
 	attach "$T/g" "breakpoint -g -N 3 -p PID bp_var:w" bpvar 1
 	check_eq "-g -N 3: 3 hits" "$(grep -c ' bp_var:w: addr' "$T/g")" 3
+	if grep -q "value at each hit read in the kernel" "$T/g.err"; then
+		check_eq "-g: the values 1, 2, 3 (with stacks)" "$(bump_values "$T/g" | tr '\n' ' ')" "1 2 3 "
+	fi
 	check_eq "-g: each with its stack: bp_bump, called by main" \
 		"$(grep -A2 ' bp_var:w: addr' "$T/g" | grep -A1 '^    [0-9a-f]* bp_bump+0x' | grep -c '^    [0-9a-f]* main+0x')" 3
 	# --flame-graph: the hits' stacks folded, the breakpoint their leaf
@@ -105,6 +153,17 @@ if [ -n "$k" ]; then
 	check "kernel symbol: the count at the end" grep -q "^$k:w: [0-9]* hits\? at 0x" "$T/k"
 else
 	skip "no kernel data symbol in /proc/kallsyms"
+fi
+
+# a kernel variable's value at each write: jiffies, written at each tick, grows by 1 or more
+if grep -q ' jiffies$' /proc/kallsyms && grep -q "value at each hit read in the kernel" "$T/p.err" 2>/dev/null; then
+	"$PP" breakpoint -N 10 jiffies/8:w >"$T/jf" 2>"$T/jf.err"
+	check_eq "jiffies: exit status" $? 0
+	vals=$(sed -n 's/.* jiffies\/8:w: addr .* value \(0x[0-9a-f]*\) ip .*/\1/p' "$T/jf" | while read -r v; do printf '%d\n' "$v"; done)
+	check_eq "jiffies: 10 values read" "$(echo "$vals" | grep -c .)" 10
+	check_eq "jiffies: each greater than the one before" "$(echo "$vals" | awk 'NR > 1 && $1 <= p { bad++ } { p = $1 } END { print bad + 0 }')" 0
+else
+	skip "a kernel variable's values: no jiffies in /proc/kallsyms (no CONFIG_KALLSYMS_ALL), or no values read here"
 fi
 
 # bad input: the reason, status 2, nothing started

@@ -180,13 +180,15 @@ fi
 
 # BPF back end: the profilers that take --no-bpf (-h lists their options), in -h's order;
 # those that take it for their sample filters only (profile, hrtimer: oncpu has the filters
-# too, for its slices summed in the kernel) after
+# too, for its slices summed in the kernel) after, then those that read at each sample
+# (breakpoint: the values at its hits)
 for p in $("$PP" -h | sed -n '/^Profilers:/,/^$/p' | awk 'NF && !/:$/ { print $1 }'); do
 	"$PP" "$p" -h >"$T/ph" 2>/dev/null
 	grep -q -- '--no-bpf' "$T/ph" || continue
-	case $p in profile | hrtimer) echo "$p" >>"$T/sfprof" ;; *) echo "$p" ;; esac
+	case $p in profile | hrtimer) echo "$p" >>"$T/sfprof" ;; breakpoint) echo "$p" >>"$T/rdprof" ;; *) echo "$p" ;; esac
 done >"$T/bpfprof"
 sfnames=$(paste -sd, "$T/sfprof" 2>/dev/null | sed 's/,/, /g')
+rdnames=$(paste -sd, "$T/rdprof" 2>/dev/null | sed 's/,/, /g')
 bpfnames=$(paste -sd, "$T/bpfprof" | sed 's/,/, /g')
 if [ ! -s "$T/bpfprof" ]; then
 	check_eq "BPF back end: none" "$(result 'BPF back end')" none
@@ -196,7 +198,7 @@ elif [ "$(result BPF)" = no ]; then
 		grep -qF " - the ring path: $bpfnames" <<<"$(host 'BPF back end')"
 else
 	check_eq "BPF back end: yes" "$(result 'BPF back end')" yes
-	check "BPF back end: $bpfnames" grep -qE "^yes +$bpfnames \(by default; the ring path: --no-bpf\)${sfnames:+; sample filters: $sfnames}$" \
+	check "BPF back end: $bpfnames" grep -qE "^yes +$bpfnames \(by default; the ring path: --no-bpf\)${sfnames:+; sample filters: $sfnames}${rdnames:+; reads at each sample: $rdnames}$" \
 		<<<"$(host 'BPF back end')"
 fi
 if command -v jq >/dev/null; then
@@ -386,9 +388,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ "$(result BPF)" != n
 		check "no CAP_BPF: $p on the ring path" grep -qE "^  $p +(degraded \((.*; )?uses the ring path: no BPF|unavailable)" \
 			<(sed -n '/^Profilers:/,/^$/p' "$T/nobpf")
 	done
+	for p in $(cat "$T/rdprof" 2>/dev/null); do
+		check "no CAP_BPF: $p degraded, without values" grep -qE "^  $p +degraded \((.*; )?no values at the hits \(value \?\): no BPF" \
+			<(sed -n '/^Profilers:/,/^$/p' "$T/nobpf")
+	done
 	if [ -s "$T/bpfprof" ]; then
 		check "no CAP_BPF: BPF back end unavailable here" \
-			grep -qE "^no +unavailable here: bpf\(2\) not permitted: no CAP_BPF .* - the ring path: $bpfnames${sfnames:+; sample filters: $sfnames}$" <<<"$(nb 'BPF back end')"
+			grep -qE "^no +unavailable here: bpf\(2\) not permitted: no CAP_BPF .* - the ring path: $bpfnames${sfnames:+; sample filters: $sfnames}${rdnames:+; reads at each sample: $rdnames}$" <<<"$(nb 'BPF back end')"
 	fi
 	check "no CAP_BPF: no profiler unavailable for BPF" \
 		bash -c "! grep -E ' unavailable \(.*BPF' '$T/nobpf'"

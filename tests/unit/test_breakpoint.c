@@ -411,19 +411,24 @@ static void test_hits(void)
 	u64 ip = (u64)bp_ut_func + 1, t = 1000000000ULL;
 	u64 chain[] = { PERF_CONTEXT_USER, ip, (u64)test_hits + 8 };
 
-	CHECK(!start(&r, "-p PID bp_ut_var:w 0x7000:rw") && !r.init_err, "%s",
+	CHECK(!start(&r, "--no-bpf -p PID bp_ut_var:w 0x7000:rw bp_ut_func") && !r.init_err, "%s",
 	      session__strerror(r.s) ?: "");
 	hit(&r, nth(&r, 0), t, ip, NULL, 0);
 	hit(&r, nth(&r, 0), t + 1000, ip, NULL, 0);
 	hit(&r, nth(&r, 1), t + 2000, 0x7ff0, NULL, 0);
+	hit(&r, nth(&r, 2), t + 3000, (u64)bp_ut_func, NULL, 0);
 	out = synth_run__finish_stderr(&r, err, sizeof(err));
+	/* the values are not read (--no-bpf): '?', never a number */
 	snprintf(want, sizeof(want),
-		 "[001] bp_ut_var:w: addr 0x%llx (bp_ut_var) ip 0x%llx bp_ut_func+0x1 (",
+		 "[001] bp_ut_var:w: addr 0x%llx (bp_ut_var) value ? ip 0x%llx bp_ut_func+0x1 (",
 		 (unsigned long long)(u64)&bp_ut_var, (unsigned long long)ip);
 	CHECK(strstr(out, want) && strstr(strstr(out, want), "test_breakpoint)\n"),
-	      "the breakpoint's symbol, the ip's function and file: %s", out);
-	CHECK(strstr(out, "[001] 0x7000:rw: addr 0x7000 ip 0x7ff0\n"),
+	      "the breakpoint's symbol, no value, the ip's function and file: %s", out);
+	CHECK(strstr(out, "[001] 0x7000:rw: addr 0x7000 value ? ip 0x7ff0\n"),
 	      "a number, an ip of nothing: %s", out);
+	snprintf(want, sizeof(want), "[001] bp_ut_func: addr 0x%llx (bp_ut_func) ip 0x",
+		 (unsigned long long)(u64)bp_ut_func);
+	CHECK(strstr(out, want), "an execute breakpoint: no value: %s", out);
 	snprintf(want, sizeof(want), "bp_ut_var:w: 2 hits at 0x%llx\n",
 		 (unsigned long long)(u64)&bp_ut_var);
 	CHECK(strstr(out, want), "counted: %s", out);

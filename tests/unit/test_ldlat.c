@@ -8,15 +8,27 @@
  * PMU, on AMD, without the ldlat format; and the whole profiler on an
  * injected session of PEBS samples: rows per data source and per
  * instruction (samples, total, min, avg, max cycles, the --than column),
- * the latency buckets, --than's lines, --perins and --json.
+ * the latency buckets, --than's lines, --perins and --json.  Data symbols:
+ * the variables of kallsyms (a fake one with jiffies, and this host's) and
+ * of this binary's OBJECT symbols (data and .bss, through its mappings),
+ * named by the symbol layer (stack__data_sym) and in --than's lines and
+ * JSON as symbol+offset.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "fake_sysfs.h"
 #include "synth_run.h"
 #include "analysis/memory/memlat.h"
+#include "sym/datasym.h"
+#include "sym/ksyms.h"
 #include "ut.h"
+
+/* variables of this binary the data addresses lie in: data and bss */
+long ldlat_ut_data[4] = { 1, 2, 3, 4 };
+long ldlat_ut_bss[8];
 
 /* prof/ldlat.c */
 int ldlat__attr(bool stores, unsigned ldlat, u64 period, struct perf_event_attr *a, char *err,
@@ -314,10 +326,182 @@ static void test_report(void)
 	features__set_roots(NULL, NULL);
 }
 
+/* kallsyms' variables: d, D, b, B, r, R; not code, not the linker's __start_/__stop_ bounds */
+static void test_ksyms_data(void)
+{
+	static const char text[] = "ffffffff81000000 T _stext\n"
+				   "ffffffff81000100 t helper\n"
+				   "ffffffff82000000 D jiffies\n"
+				   "ffffffff82000040 d local_var\n"
+				   "ffffffff82000080 D __start_foo\n"
+				   "ffffffff82001000 B bss_var\n"
+				   "ffffffff82002000 R ro_table\n"
+				   "ffffffffc0000000 d mod_var\t[ext4]\n";
+	char path[] = "/tmp/pp-kallsyms.XXXXXX";
+	int fd = mkstemp(path);
+	struct ksyms *ks = NULL;
+	struct data_sym ds;
+
+	CHECK(fd >= 0 && write(fd, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1, "temp");
+	if (fd >= 0)
+		close(fd);
+	CHECK(!ksyms__load(path, &ks) && ks, "load");
+	CHECK(!datasym__kernel(ks, 0xffffffff82000008ULL, &ds) && !strcmp(ds.sym, "jiffies") &&
+		      ds.off == 8 && ds.kernel && !strcmp(ds.dso, "[kernel.kallsyms]"),
+	      "jiffies+0x8: %s+0x%llx", ds.sym, (unsigned long long)ds.off);
+	CHECK(!datasym__kernel(ks, 0xffffffff82000090ULL, &ds) && !strcmp(ds.sym, "local_var") &&
+		      ds.off == 0x50,
+	      "past __start_foo: still local_var: %s+0x%llx", ds.sym, (unsigned long long)ds.off);
+	CHECK(!datasym__kernel(ks, 0xffffffff82001010ULL, &ds) && !strcmp(ds.sym, "bss_var"),
+	      "bss: %s", ds.sym);
+	CHECK(!datasym__kernel(ks, 0xffffffff82002004ULL, &ds) && !strcmp(ds.sym, "ro_table"),
+	      "read-only: %s", ds.sym);
+	CHECK(!datasym__kernel(ks, 0xffffffffc0000010ULL, &ds) && !strcmp(ds.sym, "mod_var") &&
+		      !strcmp(ds.dso, "[ext4]"),
+	      "a module's: %s %s", ds.sym, ds.dso);
+	CHECK(datasym__kernel(ks, 0xffffffff81000008ULL, &ds) == -ENOENT, "code is no variable");
+	CHECK(ksyms__find(ks, 0xffffffff82000008ULL, NULL) == NULL, "a variable is no function");
+	ksyms__delete(ks);
+	unlink(path);
+	CHECK(datasym__kernel(NULL, 0xffffffff82000008ULL, &ds) == -ENOENT, "no kallsyms");
+}
+
+/* This binary's variables, as this process has them mapped. */
+static void test_user_data(void)
+{
+	struct stack_ctx *ctx = stack_ctx__new(0);
+	struct data_sym ds = { 0 };
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	self[n > 0 ? n : 0] = '\0';
+	CHECK(ctx && !stack__data_sym(ctx, (u32)getpid(), (u64)&ldlat_ut_data[2], &ds) &&
+		      !strcmp(ds.sym, "ldlat_ut_data") && ds.off == 16 && !ds.kernel &&
+		      !strcmp(ds.dso, self),
+	      "data: %s+0x%llx (%s)", ds.sym ?: "-", (unsigned long long)ds.off, ds.dso ?: "-");
+	CHECK(ctx && !stack__data_sym(ctx, (u32)getpid(), (u64)&ldlat_ut_bss[7], &ds) &&
+		      !strcmp(ds.sym, "ldlat_ut_bss") && ds.off == 56,
+	      "bss: %s+0x%llx", ds.sym ?: "-", (unsigned long long)ds.off);
+	CHECK(ctx && stack__data_sym(ctx, (u32)getpid(), (u64)(uintptr_t)&n, &ds) == -ENOENT,
+	      "the stack: no variable");
+	stack_ctx__delete(ctx);
+}
+
+/* A data symbol of this host's kallsyms, alone at its address, 8 bytes clear: its name, or NULL. */
+static const char *host_kernel_var(char *name, size_t len, u64 *addr)
+{
+	FILE *fp = fopen("/proc/kallsyms", "re");
+	char line[512], prev_name[256] = "";
+	u64 prev = 0, a;
+	char t, nm[256];
+	bool prev_alone = false, found = false;
+
+	while (fp && !found && fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%llx %c %255s", (unsigned long long *)&a, &t, nm) != 3 ||
+		    !strchr("dDbBrR", t) || strchr(line, '\t') || !strncmp(nm, "__start_", 8) ||
+		    !strncmp(nm, "__stop_", 7) || !a)
+			continue;
+		/* the previous one ends here: alone at its address, 8 bytes before this */
+		if (prev_alone && a > prev + 8)
+			found = true;
+		else {
+			prev_alone = a != prev;
+			prev = a;
+			snprintf(prev_name, sizeof(prev_name), "%s", nm);
+		}
+	}
+	if (fp)
+		fclose(fp);
+	/* (the last: a page is its own) */
+	if (!found && !(prev_alone && prev))
+		return NULL;
+	snprintf(name, len, "%s", prev_name);
+	*addr = prev;
+	return name;
+}
+
+/* --than's line and JSON name the variables: this binary's, the kernel's */
+static void test_than_data(void)
+{
+	struct synth_run r;
+	struct evsel *ev;
+	const char *out;
+	char want[512], kname[256];
+	u64 kaddr = 0;
+	bool kernel = host_kernel_var(kname, sizeof(kname), &kaddr) != NULL;
+
+	if (fake_sysfs__make("ldlat")) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	fake_intel(true, true, "GenuineIntel");
+	for (int json = 0; json < 2; json++) {
+		ev = start(&r, "ldlat-loads", json ? "--json --than 100 -C 0" : "--than 100 -C 0",
+			   json);
+		if (!ev) {
+			synth_run__cleanup(&r);
+			continue;
+		}
+		session__inject(
+			r.s,
+			synth__sample(&r.b, ev,
+				      &(struct synth_sample){ .pid = (u32)getpid(),
+							      .tid = (u32)getpid(),
+							      .time = 5000000,
+							      .ip = 0x401000,
+							      .addr = (u64)&ldlat_ut_data[1],
+							      .weight = 200,
+							      .data_src = RAM_HIT }),
+			0);
+		if (kernel)
+			session__inject(
+				r.s,
+				synth__sample(&r.b, ev,
+					      &(struct synth_sample){ .pid = (u32)getpid(),
+								      .tid = (u32)getpid(),
+								      .time = 5001000,
+								      .ip = 0x401000,
+								      .addr = kaddr + 8,
+								      .weight = 200,
+								      .data_src = RAM_HIT }),
+				0);
+		out = synth_run__finish(&r);
+		if (json) {
+			snprintf(want, sizeof(want),
+				 "\"addr\":\"0x%llx\",\"data_symbol\":\"ldlat_ut_data+0x8\","
+				 "\"data_dso\":\"",
+				 (unsigned long long)(u64)&ldlat_ut_data[1]);
+			CHECK(strstr(out, want), "JSON: the user variable: %s", out);
+			snprintf(want, sizeof(want),
+				 "\"addr\":\"0x%llx\",\"data_symbol\":\"%s+0x8\","
+				 "\"data_dso\":\"[kernel.kallsyms]\"",
+				 (unsigned long long)kaddr + 8, kname);
+			CHECK(!kernel || strstr(out, want), "JSON: the kernel variable: %s", out);
+		} else {
+			snprintf(want, sizeof(want),
+				 ", data 0x%llx (ldlat_ut_data+0x8), ip 0x401000",
+				 (unsigned long long)(u64)&ldlat_ut_data[1]);
+			CHECK(strstr(out, want), "the user variable: %s", out);
+			snprintf(want, sizeof(want), ", data 0x%llx (%s+0x8), ip 0x401000",
+				 (unsigned long long)kaddr + 8, kname);
+			CHECK(!kernel || strstr(out, want), "the kernel variable %s: %s", kname,
+			      out);
+		}
+		synth_run__cleanup(&r);
+	}
+	if (!kernel)
+		printf("# skip: no kernel variable alone in /proc/kallsyms (hidden addresses?)\n");
+	fake_sysfs__remove();
+	features__set_roots(NULL, NULL);
+}
+
 int main(void)
 {
 	test_src();
 	test_attr();
 	test_report();
+	test_ksyms_data();
+	test_user_data();
+	test_than_data();
 	return ut_done("test_ldlat");
 }
