@@ -10,6 +10,9 @@
 #define KERNEL_DSO "[kernel.kallsyms]"
 #define MAX_MODS 4096
 
+/* fewer data symbols: a kernel without CONFIG_KALLSYMS_ALL (see ksyms__find_data) */
+#define KSYMS_MIN_DATA 1000
+
 struct ksyms {
 	struct symtab *st;
 	const char **mods; /* "[ext4]"; index 0 is the kernel */
@@ -197,6 +200,17 @@ const struct sym *ksyms__find_data(struct ksyms *ks, u64 addr, const char **dso)
 		/* the last one has no successor: a page */
 		if (ks->data)
 			symtab__finish(ks->data, 4096);
+		/*
+		 * Without CONFIG_KALLSYMS_ALL kallsyms names a few section
+		 * markers only (__init_begin, __bss_start, ...): an address
+		 * would be named after a marker megabytes before it.  A kernel
+		 * with its variables has tens of thousands: below
+		 * KSYMS_MIN_DATA, no kernel data is named.
+		 */
+		if (ks->data && symtab__nr(ks->data) < KSYMS_MIN_DATA) {
+			symtab__delete(ks->data);
+			ks->data = NULL;
+		}
 	}
 	if (ks && ks->data)
 		s = symtab__find(ks->data, addr);

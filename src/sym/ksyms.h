@@ -24,7 +24,8 @@ const struct sym *ksyms__find(struct ksyms *ks, u64 addr, const char **dso);
  * The variable containing @addr (a data address) or NULL: kallsyms' d, D,
  * b, B, r and R symbols (all of them only with CONFIG_KALLSYMS_ALL), read
  * at the first call; a symbol ends where the next one starts (kallsyms
- * has no sizes).  @dso as for ksyms__find.
+ * has no sizes).  A kallsyms of fewer than 1000 (no CONFIG_KALLSYMS_ALL:
+ * section markers only) names nothing.  @dso as for ksyms__find.
  */
 const struct sym *ksyms__find_data(struct ksyms *ks, u64 addr, const char **dso);
 
