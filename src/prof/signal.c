@@ -58,9 +58,10 @@ static int sw_init(struct session *s, void *priv, const struct opt_set *opts)
 	session__want_cpu_wide(s);
 	session__want_order(s);
 	/*
-	 * Matched here, not in the kernel: its filters read "comm" as the
-	 * sender's (the current task's) even where the event has a field of
-	 * that name, the target's; and signals are few.
+	 * Matched here, not in the kernel: the event's "comm" is the
+	 * target's, the sender's is the filter's COMM (the current task),
+	 * and "either of them matches one of the globs" is one test here;
+	 * signals are few.
 	 */
 	if (w->filter && !kfilter__globs_ok(w->filter))
 		return session__usage_err(
