@@ -8,9 +8,10 @@
  * reads).  SQLite's authorizer, called while a statement is prepared, names
  * each column it reads (SQLITE_READ: table, column; "*" expands to every
  * column): the tables are made again with those, before anything runs.  A
- * table a statement writes (INSERT, UPDATE, DELETE, ALTER, DROP) keeps
- * every column; so does each table when a statement is prepared later (one
- * naming a profiler's table, made at its first row: then nothing is cut).
+ * table a statement writes (INSERT, UPDATE, DELETE, ALTER, DROP) or puts a
+ * trigger or an index on keeps every column; every table does when a
+ * statement reads the schema (sqlite_master, table_info) or is prepared
+ * later (one naming a profiler's table, made at its first row).
  */
 #include <string.h>
 #include <strings.h>
@@ -39,6 +40,14 @@ static void mark_read(struct sql_table *t, const char *col)
 		t->stack_skip = false;
 }
 
+/* every event table keeps every column (a statement reads the schema itself) */
+static void keep_every(struct sql *q)
+{
+	for (int i = 0; i < q->nr_tabs; i++)
+		if (q->tabs[i] && !q->tabs[i]->row)
+			q->tabs[i]->keep_all = true;
+}
+
 static int authorize(void *arg, int action, const char *a1, const char *a2, const char *db,
 		     const char *trigger)
 {
@@ -49,18 +58,47 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
 	(void)trigger;
 	switch (action) {
 	case SQLITE_READ:
-		if ((t = table_named(q, a1)))
+		/* the schema read as rows: what it shows must be the whole table */
+		if (a1 && (!strcasecmp(a1, "sqlite_master") || !strcasecmp(a1, "sqlite_schema") ||
+			   !strcasecmp(a1, "sqlite_temp_master") ||
+			   !strcasecmp(a1, "sqlite_temp_schema") ||
+			   !strncasecmp(a1, "pragma_table_", 13)))
+			keep_every(q);
+		else if ((t = table_named(q, a1)))
 			mark_read(t, a2);
 		break;
-	case SQLITE_INSERT:
+	case SQLITE_INSERT: /* a1: the table */
 	case SQLITE_UPDATE:
 	case SQLITE_DELETE:
 	case SQLITE_DROP_TABLE:
-	case SQLITE_ALTER_TABLE:
-	case SQLITE_CREATE_INDEX:
-	case SQLITE_CREATE_TRIGGER:
+	case SQLITE_DROP_TEMP_TABLE:
 		if ((t = table_named(q, a1)))
 			t->keep_all = true;
+		break;
+	/*
+	 * a2: the table.  A trigger's body is not resolved when it is made:
+	 * the columns it reads are not reported, so its table keeps them all.
+	 */
+	case SQLITE_CREATE_INDEX:
+	case SQLITE_CREATE_TEMP_INDEX:
+	case SQLITE_DROP_INDEX:
+	case SQLITE_DROP_TEMP_INDEX:
+	case SQLITE_CREATE_TRIGGER:
+	case SQLITE_CREATE_TEMP_TRIGGER:
+	case SQLITE_DROP_TRIGGER:
+	case SQLITE_DROP_TEMP_TRIGGER:
+	case SQLITE_ALTER_TABLE:
+		if ((t = table_named(q, a2)))
+			t->keep_all = true;
+		break;
+	case SQLITE_PRAGMA: /* table_info(T) and the like: the schema of T, or of all */
+		if (a1 && (!strcasecmp(a1, "table_info") || !strcasecmp(a1, "table_xinfo") ||
+			   !strcasecmp(a1, "table_list"))) {
+			if (a2 && (t = table_named(q, a2)))
+				t->keep_all = true;
+			else
+				keep_every(q);
+		}
 		break;
 	}
 	return SQLITE_OK;
@@ -126,9 +164,6 @@ int sql__narrow(struct sql *q, int (*prepare_all)(struct sql *q))
 					t->name, n, all);
 		err = sqldb__rebuild(q, t);
 	}
-	if (err) /* as it was: every column */
-		for (int i = 0; i < q->nr_tabs; i++)
-			if (q->tabs[i] && !q->tabs[i]->row)
-				keep_all(q->tabs[i]);
+	/* (a failed rebuild stops the run before it starts: the session's error is set) */
 	return err ? err : prepare_all(q);
 }

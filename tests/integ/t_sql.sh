@@ -59,6 +59,21 @@ for qq in 'SELECT * FROM sys_enter_getppid LIMIT 1' \
 		"$rc $(grep -c 'columns, those --query reads' "$T/err")" "0 0"
 done
 check_eq "narrow: DELETE then count(*): 50 rows" "$(body | xargs)" 50
+# the schema read (table_info, sqlite_master) shows the whole table; a trigger on it (its
+# body's columns are not reported when it is made) keeps every column
+run sql -e $GP -i 100000 --query "SELECT count(*) FROM pragma_table_info('sys_enter_getppid')" \
+	-- "$W/fork_getppid" 3 2
+check_eq "narrow: pragma_table_info: the 10 columns" "$(body | xargs)" 10
+run sql -e $GP -i 100000 --query "SELECT sql LIKE '%__syscall_nr%' FROM sqlite_master
+	WHERE name = 'sys_enter_getppid'" -- "$W/fork_getppid" 3 2
+check_eq "narrow: sqlite_master: the whole CREATE" "$(body | xargs)" 1
+run sql -e $GP -i 100 -v --query "CREATE TEMP TRIGGER IF NOT EXISTS tr BEFORE INSERT ON
+	sys_enter_getppid WHEN NEW.__syscall_nr != 110 BEGIN SELECT RAISE(IGNORE); END;
+	SELECT count(*) FROM sys_enter_getppid" -- "$W/burst" -s 3 20 300
+check_eq "narrow: a trigger on the table (reading a column): status 0, no table cut" \
+	"$rc $(grep -c 'columns, those --query reads' "$T/err")" "0 0"
+check_eq "narrow: the trigger let every getppid in: the 60 rows" \
+	"$(grep -E '^ *[0-9]+$' "$T/out" | awk '{ s += $1 } END { print s }')" 60
 run sql -e "$GP/index=__syscall_nr/" -i 100000 -v --query 'SELECT count(*) FROM sys_enter_getppid' \
 	-- "$W/fork_getppid" 30 20
 check "narrow: index=FIELD keeps its column: 1 of 10" grep -q 'sys_enter_getppid: 1 of its 10 columns' "$T/err"
