@@ -220,6 +220,21 @@ int main(void)
 	      "the outermost A: from 0 to 1000 (%" PRIu64 ")", r.delta);
 	calltree__delete(t);
 
+	/*
+	 * a call not kept whose exit is never seen (B past the depth): the
+	 * next exit of another function is not taken for it; when a kept
+	 * frame returns, the calls above it, those not kept too, are unwound
+	 */
+	t = calltree__new(names, NULL);
+	for (int i = 0; i < CALLTREE_DEPTH; i++)
+		calltree__entry(t, 2, 0, (uint64_t)i);
+	calltree__entry(t, 2, 1, 500); /* B: not kept */
+	CHECK(calltree__exit(t, 2, 0, 600, &r) && r.depth == CALLTREE_DEPTH - 1 &&
+		      r.delta == 600 - (CALLTREE_DEPTH - 1),
+	      "A's exit is A's, not B's: depth %d", r.depth);
+	CHECK(calltree__exit(t, 2, 1, 700, &r) == false, "B's late exit: its frame unwound");
+	calltree__delete(t);
+
 	/* --perins over hours of threads: a reset drops the keys idle in the interval */
 	t = calltree__new(names, NULL);
 	CHECK(t != NULL, "new (perins, keys)");

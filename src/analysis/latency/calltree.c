@@ -31,7 +31,9 @@ struct frame {
 struct kstack {
 	uint64_t key;
 	int depth;
-	int over; /* calls entered above CALLTREE_DEPTH, not kept: their exits come first */
+	/* per function, the calls entered above CALLTREE_DEPTH, not kept: their exits come first */
+	uint32_t over[CALLTREE_MAX_FUNCS];
+	uint32_t nr_over;
 	struct frame f[CALLTREE_DEPTH];
 	UT_hash_handle hh;
 };
@@ -163,12 +165,16 @@ void **calltree__entry(struct calltree *t, uint64_t key, int func, uint64_t time
 		}
 		k->key = key;
 		k->depth = 0;
-		k->over = 0;
+		memset(k->over, 0, sizeof(k->over));
+		k->nr_over = 0;
 		HASH_ADD(hh, t->stacks, key, sizeof(k->key), k);
 	}
 	if (k->depth == CALLTREE_DEPTH) {
 		t->too_deep++;
-		k->over++;
+		if (func >= 0 && func < CALLTREE_MAX_FUNCS) {
+			k->over[func]++;
+			k->nr_over++;
+		}
 		return NULL;
 	}
 	if (k->depth)
@@ -198,8 +204,10 @@ bool calltree__exit(struct calltree *t, uint64_t key, int func, uint64_t time,
 	int d;
 
 	HASH_FIND(hh, t->stacks, &key, sizeof(key), k);
-	if (k && k->over) { /* the innermost call not kept returns (a recursion's, often) */
-		k->over--;
+	/* a call of @func not kept returns (a recursion's, often): the innermost first */
+	if (k && func >= 0 && func < CALLTREE_MAX_FUNCS && k->over[func]) {
+		k->over[func]--;
+		k->nr_over--;
 		return false;
 	}
 	for (d = k ? k->depth - 1 : -1; d >= 0 && k->f[d].func != func; d--)
@@ -208,8 +216,10 @@ bool calltree__exit(struct calltree *t, uint64_t key, int func, uint64_t time,
 		t->orphan_exits++;
 		return false;
 	}
-	/* the calls above it never returned (their exits were not seen) */
-	t->unwound += (uint64_t)(k->depth - 1 - d);
+	/* the calls above it never returned (their exits were not seen), those not kept too */
+	t->unwound += (uint64_t)(k->depth - 1 - d) + k->nr_over;
+	memset(k->over, 0, sizeof(k->over));
+	k->nr_over = 0;
 	for (int i = d + 1; i < k->depth; i++)
 		if (t->free_data && k->f[i].data)
 			t->free_data(k->f[i].data);
@@ -237,7 +247,7 @@ static void drop_all(struct calltree *t, struct kstack *k, uint64_t *count)
 	for (int d = 0; d < k->depth; d++)
 		if (t->free_data && k->f[d].data)
 			t->free_data(k->f[d].data);
-	*count += (uint64_t)k->depth;
+	*count += (uint64_t)k->depth + k->nr_over;
 	drop_stack(t, k);
 }
 

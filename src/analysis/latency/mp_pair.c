@@ -91,9 +91,10 @@ static void report_point(struct multipoint *mt, struct session *s, int k, int to
 		     " closed without an open, %zu open",
 		     from_name, to_name, opened, closed, unopened, l.n);
 	/* lost records: which opens lack their close is unknown, those are not listed */
-	if (lost && n > 0 && (size_t)n < sizeof(text))
+	if ((lost || lost_closed) && n > 0 && (size_t)n < sizeof(text))
 		snprintf(text + n, sizeof(text) - (size_t)n,
-			 "; %" PRIu64 " open dropped at lost records (%" PRIu64 " closed since)",
+			 "; %" PRIu64 " open dropped at lost records, %" PRIu64
+			 " closes of opens dropped so",
 			 lost, lost_closed);
 	rtable__record(out, json, &sum_desc,
 		       (struct rt_val[]){ { .s = text },
