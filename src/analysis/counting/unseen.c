@@ -8,7 +8,8 @@
 
 struct useen_key {
 	u64 id;
-	u64 tid; /* 0 for per-CPU counters */
+	u32 cpu; /* an opened event counts on one CPU: its id's (an injected one: any) */
+	u32 tid; /* 0 for per-CPU counters */
 };
 
 struct useen_ctr {
@@ -49,6 +50,7 @@ u64 unseen__sample(struct unseen *u, const struct sample *smp)
 	period = smp->sample_type & PERF_SAMPLE_PERIOD && smp->period ? smp->period : 1;
 	memset(&k, 0, sizeof(k));
 	k.id = smp->id;
+	k.cpu = smp->cpu;
 	k.tid = u->per_thread ? smp->tid : 0;
 	HASH_FIND(hh, u->ctrs, &k, sizeof(k), c);
 	if (!c) {

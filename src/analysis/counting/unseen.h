@@ -29,7 +29,9 @@ void unseen__conf(struct evsel_conf *c);
 
 /*
  * NULL when out of memory.  @per_thread: the counters are threads'
- * (session__per_thread): each (event id, tid) has its own; else each id.
+ * (session__per_thread): each (event id, CPU, tid) has its own; else each
+ * (event id, CPU): an opened event counts on one CPU (the CPU is the id's;
+ * in an injected session, whose events have one id, it tells them apart).
  */
 struct unseen *unseen__new(bool per_thread);
 
