@@ -64,14 +64,18 @@ static int ec_init(struct session *s, void *priv, const struct opt_set *opts)
 	const struct event_opts *ev = session__conf(s)->events;
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
 	struct event_care *c = priv;
+	const char *name = c->each ? "event-lost" : "event-care";
 	int ncpu;
 
 	if (!ev->nr_specs)
 		return session__usage_err(s, "no events: give -e sys:name (see: perf-prof list)");
 	if (session__conf(s)->ring->order)
-		return session__usage_err(s, "event-care takes the events as the rings give them: "
-					     "--order would sort away the disorder it measures");
-	if (session__refuse_overwrite(s, "event-care's count of lost events"))
+		return session__usage_err(s,
+					  "%s takes the events as the rings give them: "
+					  "--order would sort away the disorder it measures",
+					  name);
+	if (session__refuse_overwrite(s, c->each ? "event-lost's count of lost events"
+						 : "event-care's count of lost events"))
 		return -EINVAL;
 	/* stacks would sort the events (their maps): not here, the order is what is measured */
 	session__arrival_order(s);
