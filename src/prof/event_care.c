@@ -384,12 +384,10 @@ static void ev_rows(struct rt_sink *k, struct event_care *c, const struct ec_evc
 
 			if (i < c->nr && !c->ev_run[j * c->nr + i].events)
 				continue;
-			snprintf(who, sizeof(who), "%s",
-				 i == c->nr	  ? "all"
-				 : i == c->nr - 1 ? "-"
-						  : "");
 			if (i < c->nr - 1)
 				snprintf(who, sizeof(who), "%d", i);
+			else /* the last slot: samples of no CPU known */
+				snprintf(who, sizeof(who), "%s", i == c->nr ? "all" : "-");
 			if (fit)
 				rtable__fit(k, &ev_desc, v);
 			else

@@ -165,6 +165,23 @@ check_eq "event-lost -m 256: no loss line" "$(grep -c ': lost [0-9]* events$' "$
 check_eq "event-lost -m 256: 2000 received, none lost or unseen" "$(row "$T/lb" all 2):$(row "$T/lb" all 3):$(row "$T/lb" all 4)" "2000:0:0"
 check_eq "event-lost -m 256: nothing on stderr" "$(cat "$T/lb.err")" ""
 
+# a thread that moves between CPU 0 and 1 each burst: a counter per thread and CPU (and with
+# -C, per CPU), each sample counted against its own: nothing unseen in a large ring
+if [ "$(nproc)" -ge 2 ]; then
+	"$PP" event-lost -e $E -m 256 -- "$W/burst" -m 4 1000 10 >"$T/m" 2>"$T/m.err"
+	check_eq "moving thread: exit status" $? 0
+	check_eq "moving thread: 4000 received, none lost or unseen, on 2 CPUs" \
+		"$(row "$T/m" all 2):$(row "$T/m" all 3):$(row "$T/m" all 4):$(row "$T/m" 0 2):$(row "$T/m" 1 2)" \
+		"4000:0:0:2000:2000"
+	check_eq "moving thread: no loss line" "$(grep -c ': lost [0-9]* events$' "$T/m")" 0
+	"$PP" event-lost -e $E -m 256 -C 0-1 -- "$W/burst" -m 4 1000 10 >"$T/mc" 2>"$T/mc.err"
+	check_eq "moving thread, -C 0-1: exit status" $? 0
+	check "moving thread, -C 0-1: the 4000 calls received (others' too)" \
+		test "$(row "$T/mc" all 2)" -ge 4000
+	check_eq "moving thread, -C 0-1: none lost or unseen" \
+		"$(row "$T/mc" all 3):$(row "$T/mc" all 4)" "0:0"
+fi
+
 usage_bad "no -e" "no events" event-care
 usage_bad "event-lost: no -e" "no events" event-lost
 usage_bad "event-lost: --order" "--order would sort away the disorder" event-lost -e $E --order
