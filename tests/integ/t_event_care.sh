@@ -79,12 +79,14 @@ check "-m 256: MAX_GAP ($gap ns) spans the pause between the bursts ($pause ns)"
 	test "$gap" -ge $((pause - 100000)) -a "$pause" -gt 0
 
 # -i: a table per interval, each its own events: they add up to the 2000 calls
-"$PP" event-care -e $E -m 256 -i 10 -- "$W/burst" -c $C 2 1000 20 >"$T/i" 2>"$T/i.err"
+# (-o: the tables printed while the workload prints its lines, in a file of their own)
+"$PP" event-care -e $E -m 256 -i 10 -o "$T/i" -- "$W/burst" -c $C 2 1000 20 >/dev/null 2>"$T/i.err"
 check_eq "-i 10: exit status" $? 0
 check "-i 10: several tables" test "$(grep -c '^all ' "$T/i")" -gt 2
 check_eq "-i 10: the intervals' events add up to 2000" \
 	"$(awk '$1 == "all" { n += $2 } END { print n }' "$T/i")" 2000
-"$PP" event-care -e $E -m 256 -i 10 --json -- "$W/burst" -c $C 2 1000 20 >"$T/ij" 2>"$T/ij.err"
+"$PP" event-care -e $E -m 256 -i 10 --json -o "$T/ij" -- "$W/burst" -c $C 2 1000 20 >/dev/null \
+	2>"$T/ij.err"
 check_eq "-i 10 --json: every row an interval's, their events add up to 2000" \
 	"$(grep '^{"type":"row"' "$T/ij" | grep -vc '"scope":"interval"'):$(grep '^{"type":"row",.*"cpu":"all"' "$T/ij" |
 		sed 's/.*"events":\([0-9]*\),.*/\1/' | awk '{ n += $1 } END { print n }')" "0:2000"
@@ -97,7 +99,7 @@ check_eq "-i 10 --json: every row an interval's, their events add up to 2000" \
 if [ "$(nproc)" -ge 2 ]; then
 	SW=sched:sched_switch
 	"$PP" event-care -e $SW -g -C 0-1 -m 64 -- sh -c \
-		"$W/burst -s -c 0 40 10 2 & $W/burst -s -c 1 40 10 2; wait" >"$T/g" 2>"$T/g.err"
+		"$W/burst -s -c 0 40 10 2 >/dev/null & $W/burst -s -c 1 40 10 2 >/dev/null; wait" >"$T/g" 2>"$T/g.err"
 	check_eq "-g: exit status" $? 0
 	check_eq "-g: nothing on stderr" "$(cat "$T/g.err")" ""
 	dis=$(row "$T/g" all 5)
@@ -115,7 +117,8 @@ if [ "$(nproc)" -ge 2 ]; then
 		echo "# -g: no disorder in this run: the stacks are checked on injected records"
 	fi
 	"$PP" event-care -e $SW -g -C 0-1 -m 64 --json -- sh -c \
-		"$W/burst -s -c 0 40 10 2 & $W/burst -s -c 1 40 10 2; wait" >"$T/gj" 2>"$T/gj.err"
+		"$W/burst -s -c 0 40 10 2 >/dev/null & $W/burst -s -c 1 40 10 2 >/dev/null; wait" \
+		>"$T/gj" 2>"$T/gj.err"
 	check_eq "-g --json: exit status" $? 0
 	jd=$(grep '^{"type":"row",.*"cpu":"all"' "$T/gj" | sed -n 's/.*"disorder":\([0-9]*\),.*/\1/p')
 	check_eq "-g --json: a disorder record per disorder counted" \
@@ -127,9 +130,10 @@ else
 fi
 
 # event-lost: each loss the count shows, as found; a last call 500 ms after the bursts
-"$PP" event-lost -e $E -m 1 -- "$W/burst" -l 500 -c 0 3 20000 50 >"$T/l" 2>"$T/l.err"
+# (-o: the lines printed while the workload prints its own, in files of their own)
+"$PP" event-lost -e $E -m 1 -o "$T/l" -- "$W/burst" -l 500 -c 0 3 20000 50 >"$T/l.w" 2>"$T/l.err"
 check_eq "event-lost: exit status" $? 0
-check "event-lost: the workload's last call" grep -q '^last call$' "$T/l"
+check "event-lost: the workload's last call" grep -q '^last call$' "$T/l.w"
 lost=$(sed -n 's/^perf-prof: lost \([0-9]*\) events (CPU0: \1);.*/\1/p' "$T/l.err")
 seen=$(row "$T/l" all 2)
 unseen=$(row "$T/l" all 4)
@@ -146,7 +150,8 @@ check_eq "event-lost: every line the burst's, on CPU 0" \
 check_eq "event-lost: the event's row" "$(grep "^$E all " "$T/l" | awk '{ print $3, $4 }')" "$seen $unseen"
 check "event-lost: nothing else on stderr" test "$(wc -l <"$T/l.err")" -eq 1
 
-"$PP" event-lost -e $E -m 1 --json -- "$W/burst" -l 500 -c 0 3 20000 50 >"$T/lj" 2>"$T/lj.err"
+"$PP" event-lost -e $E -m 1 --json -o "$T/lj" -- "$W/burst" -l 500 -c 0 3 20000 50 >"$T/lj.w" \
+	2>"$T/lj.err"
 check_eq "event-lost --json: exit status" $? 0
 ju=$(grep '^{"type":"row",.*"cpu":"all"' "$T/lj" | sed -n 's/.*"unseen":\([0-9]*\),.*/\1/p')
 je=$(grep '^{"type":"row",.*"cpu":"all"' "$T/lj" | sed -n 's/.*"events":\([0-9]*\),.*/\1/p')
