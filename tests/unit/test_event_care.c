@@ -8,7 +8,10 @@
  * per-thread ring's loss, which has no CPU); the longest time
  * between two events of a CPU; text and JSON of the same rows; -i
  * intervals that add up to the run; -g: each late sample's line and stack,
- * then the newest one delivered before it with its own (JSON: one record).
+ * then the newest one delivered before it with its own (JSON: one record);
+ * the count check: samples whose counter (PERF_SAMPLE_READ) jumped, UNSEEN
+ * per CPU and per event with no lost record, and event-lost's line (JSON:
+ * lost_events record) per jump as it comes, before the tables.
  */
 #include <stdlib.h>
 #include <string.h>
