@@ -41,6 +41,7 @@
 	X(prof_hrcount)		\
 	X(prof_hrtimer)		\
 	X(prof_event_care)	\
+	X(prof_event_lost)	\
 	X(prof_sql)		\
 	X(prof_misc)		\
 	X(prof_python)		\

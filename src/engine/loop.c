@@ -130,6 +130,11 @@ bool session__is_target(struct session *s, u32 pid, u32 tid)
 	return target_set__has(s->targets, pid, tid);
 }
 
+bool session__per_thread(const struct session *s)
+{
+	return s->perf.per_thread;
+}
+
 pid_t session__workload_pid(struct session *s)
 {
 	return s->wl.forked ? s->wl.proc.pid : -1;

@@ -518,6 +518,14 @@ void session__set_stack(struct session *s, struct stack_ctx *ctx);
 bool session__is_target(struct session *s, u32 pid, u32 tid);
 
 /*
+ * Whether the events are opened per thread (-p, -t, a command without -C):
+ * an event's counter is then a thread's on a CPU, and with inherit each
+ * thread born under it has its own (its samples carry the opened event's
+ * id); false: per CPU (or per cgroup on a CPU), whoever runs there.
+ */
+bool session__per_thread(const struct session *s);
+
+/*
  * Injected sessions, for tests without a kernel: after the profiler's init
  * added its events (formats fixed with session__add_format first, if
  * wanted), session__inject_begin gives each event the sample id

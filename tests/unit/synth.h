@@ -30,6 +30,7 @@ struct synth_sample {
 	const void *raw;
 	u32 raw_size;
 	u64 addr, weight, data_src; /* PERF_SAMPLE_ADDR, WEIGHT, DATA_SRC (PEBS) */
+	u64 read;		    /* PERF_SAMPLE_READ, read_format 0: the counter's value */
 };
 
 static inline void synth__put(struct synth *b, const void *p, size_t n)
@@ -92,6 +93,8 @@ static inline const struct perf_event_header *synth__sample(struct synth *b, con
 		synth__u32x2(b, w->cpu, 0);
 	if (st & PERF_SAMPLE_PERIOD)
 		synth__u64(b, w->period);
+	if ((st & PERF_SAMPLE_READ) && !ev->attr.read_format)
+		synth__u64(b, w->read);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		synth__u64(b, w->nr_ips);
 		synth__put(b, w->ips, w->nr_ips * 8);

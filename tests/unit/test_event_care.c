@@ -8,7 +8,10 @@
  * per-thread ring's loss, which has no CPU); the longest time
  * between two events of a CPU; text and JSON of the same rows; -i
  * intervals that add up to the run; -g: each late sample's line and stack,
- * then the newest one delivered before it with its own (JSON: one record).
+ * then the newest one delivered before it with its own (JSON: one record);
+ * the count check: samples whose counter (PERF_SAMPLE_READ) jumped, UNSEEN
+ * per CPU and per event with no lost record, and event-lost's line (JSON:
+ * lost_events record) per jump as it comes, before the tables.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,41 @@ static void tick(struct synth_run *r, struct evsel *ev, u32 cpu, u64 t)
 static void lost(struct synth_run *r, u32 cpu, u64 n, u64 t)
 {
 	session__inject(r->s, synth__lost(&r->b, n, t, cpu), (int)cpu);
+}
+
+/* a tick whose counter (PERF_SAMPLE_READ) reads @count */
+static void rtick(struct synth_run *r, struct evsel *ev, u32 cpu, u64 t, u64 count)
+{
+	unsigned char raw[12] = { 0 };
+
+	session__inject(r->s,
+			synth__sample(&r->b, ev,
+				      &(struct synth_sample){ .pid = 10 + cpu,
+							      .tid = 10 + cpu,
+							      .cpu = cpu,
+							      .time = t,
+							      .period = 1,
+							      .read = count,
+							      .raw = raw,
+							      .raw_size = sizeof(raw) }),
+			(int)cpu);
+}
+
+/*
+ * Count jumps no lost record tells of (as the kernel's throttled samples
+ * would be): CPU 0's counter reads 1, 2, 3 at 100, 200, 300us, then 10 at
+ * 900us (6 missing: the gap across them no gap) and 11 at 950us; CPU 1's
+ * first reads 5 at 400us (4 missing before it), then 6 at 500us.
+ */
+static void feed_jumps(struct synth_run *r, struct evsel *ev, u64 t0)
+{
+	rtick(r, ev, 0, t0 + 100 * US, 1);
+	rtick(r, ev, 0, t0 + 200 * US, 2);
+	rtick(r, ev, 0, t0 + 300 * US, 3);
+	rtick(r, ev, 1, t0 + 400 * US, 5);
+	rtick(r, ev, 1, t0 + 500 * US, 6);
+	rtick(r, ev, 0, t0 + 900 * US, 10);
+	rtick(r, ev, 0, t0 + 950 * US, 11);
 }
 
 /* the row starting with @key, or NULL */
@@ -91,16 +129,21 @@ int main(void)
 	if (ev)
 		feed(&r, ev, t0);
 	out = synth_run__finish(&r);
-	CHECK(strstr(out, "CPU       EVENTS       LOST   DISORDER   MAX_BACK    MAX_GAP\n") != NULL,
+	CHECK(strstr(out,
+		     "CPU       EVENTS       LOST     UNSEEN   DISORDER   MAX_BACK    MAX_GAP\n") !=
+		      NULL,
 	      "header: %s", out);
 	CHECK(row(out, "0", buf, sizeof(buf)) &&
-		      !strcmp(buf, "0              4          0          0          -  100.000us"),
+		      !strcmp(buf, "0              4          0          0          0          -  "
+				   "100.000us"),
 	      "CPU 0: 4 events, none late, gap 100us: [%s]", buf);
 	CHECK(row(out, "1", buf, sizeof(buf)) &&
-		      !strcmp(buf, "1              4          7          3  150.000us  100.000us"),
+		      !strcmp(buf, "1              4          7          0          3  150.000us  "
+				   "100.000us"),
 	      "CPU 1: 4 events, 7 lost, 3 late, 150us back at most, gap 100us: [%s]", buf);
 	CHECK(row(out, "all", buf, sizeof(buf)) &&
-		      !strcmp(buf, "all            8          7          3  150.000us  100.000us"),
+		      !strcmp(buf, "all            8          7          0          3  150.000us  "
+				   "100.000us"),
 	      "all: [%s]", buf);
 	synth_run__cleanup(&r);
 
@@ -112,13 +155,14 @@ int main(void)
 	if (ev)
 		feed(&r, ev, t0);
 	out = synth_run__finish(&r);
-	CHECK(strstr(out, "\"cpu\":1,\"events\":4,\"lost\":7,\"disorder\":3,"
+	CHECK(strstr(out, "\"cpu\":1,\"events\":4,\"lost\":7,\"unseen\":0,\"disorder\":3,"
 			  "\"max_back_ns\":150000,\"max_gap_ns\":100000}") != NULL,
 	      "JSON CPU 1: %s", out);
-	CHECK(strstr(out, "\"cpu\":0,\"events\":4,\"lost\":0,\"disorder\":0,"
+	CHECK(strstr(out, "\"cpu\":0,\"events\":4,\"lost\":0,\"unseen\":0,\"disorder\":0,"
 			  "\"max_back_ns\":null,\"max_gap_ns\":100000}") != NULL,
 	      "JSON CPU 0: %s", out);
-	CHECK(strstr(out, "\"cpu\":\"all\",\"events\":8,\"lost\":7,\"disorder\":3,") != NULL,
+	CHECK(strstr(out, "\"cpu\":\"all\",\"events\":8,\"lost\":7,\"unseen\":0,\"disorder\":3,") !=
+		      NULL,
 	      "JSON all: %s", out);
 	synth_run__cleanup(&r);
 
@@ -131,7 +175,8 @@ int main(void)
 		tick(&r, ev, i % 2, t0 + i * US);
 	out = synth_run__finish(&r);
 	CHECK(row(out, "all", buf, sizeof(buf)) &&
-		      !strcmp(buf, "all           10          0          0          -    2.000us"),
+		      !strcmp(buf, "all           10          0          0          0          -   "
+				   " 2.000us"),
 	      "in order: [%s]", buf);
 	synth_run__cleanup(&r);
 
@@ -155,13 +200,18 @@ int main(void)
 	}
 	out = synth_run__finish(&r);
 	{
-		const char *a = strstr(out, "all            8          7          3  150.000us"),
+		const char *a = strstr(
+				   out,
+				   "all            8          7          0          3  150.000us"),
 			   *b;
 
-		b = a ? strstr(a + 1, "all            8          7          3  150.000us") : NULL;
-		CHECK(a && b && !strstr(b + 1, "all "), "two intervals of the same rows: %s", out);
-		CHECK(strstr(out,
-			     "\n1              4          7          3  150.000us  999.650ms\n"),
+		b = a ? strstr(a + 1,
+			       "all            8          7          0          3  150.000us")
+		      : NULL;
+		CHECK(a && b && !strstr(b + 1, "\nall "), "two intervals of the same rows: %s",
+		      out);
+		CHECK(strstr(out, "\n1              4          7          0          3  150.000us  "
+				  "999.650ms\n"),
 		      "the gap across the intervals is the second's (CPU 1: 500us to 1s + "
 		      "150us): %s",
 		      out);
@@ -190,13 +240,16 @@ int main(void)
 	}
 	out = synth_run__finish(&r);
 	CHECK(row(out, "0", buf, sizeof(buf)) &&
-		      !strcmp(buf, "0              4          0          0          -  100.000us"),
+		      !strcmp(buf, "0              4          0          0          0          -  "
+				   "100.000us"),
 	      "per-thread loss, CPU 0: gap 100us, not 700us across the loss: [%s]", buf);
 	CHECK(row(out, "1", buf, sizeof(buf)) &&
-		      !strcmp(buf, "1              3          0          0          -   60.000us"),
+		      !strcmp(buf, "1              3          0          0          0          -   "
+				   "60.000us"),
 	      "per-thread loss, CPU 1: gap 60us, not 810us across the loss: [%s]", buf);
 	CHECK(row(out, "-", buf, sizeof(buf)) &&
-		      !strcmp(buf, "-              0          5          0          -          -"),
+		      !strcmp(buf, "-              0          5          0          0          -   "
+				   "       -"),
 	      "the loss on no CPU: [%s]", buf);
 	synth_run__cleanup(&r);
 
@@ -239,7 +292,8 @@ int main(void)
 		if (!json) {
 			CHECK(row(out, "all", buf, sizeof(buf)) &&
 				      !strncmp(buf,
-					       "all            7          0          3  150.000us",
+					       "all            7          0          0          3  "
+					       "150.000us",
 					       47),
 			      "-g: 3 late, in arrival order: [%s]", buf);
 			/* late 150 (its frame +0x96), then 300's (+0x12c) */
@@ -269,6 +323,77 @@ int main(void)
 			      "-g --json: the late one, back_ns, its stack, the newest: %s", out);
 			CHECK(!strstr(out, "{\"type\":\"newest\""),
 			      "-g --json: the newest only inside the record: %s", out);
+		}
+		synth_run__cleanup(&r);
+	}
+
+	/* the count check: UNSEEN per CPU and per event; the events' table */
+	CHECK(!synth_run__start(&r, "event-care", "-e ectest:tick",
+				&(struct synth_run_opts){ .fmts = fmts }),
+	      "start: %s", synth_run__err(&r));
+	ev = synth_run__evsel(&r, "tick");
+	CHECK(ev && (ev->attr.sample_type & PERF_SAMPLE_READ) && !ev->attr.read_format,
+	      "opened with PERF_SAMPLE_READ, the value alone");
+	if (ev)
+		feed_jumps(&r, ev, t0);
+	out = synth_run__finish(&r);
+	CHECK(row(out, "0", buf, sizeof(buf)) &&
+		      !strcmp(buf, "0              5          0          6          0          -  "
+				   "100.000us"),
+	      "jumps, CPU 0: 6 unseen, no gap across them: [%s]", buf);
+	CHECK(row(out, "1", buf, sizeof(buf)) &&
+		      !strcmp(buf, "1              2          0          4          0          -  "
+				   "100.000us"),
+	      "jumps, CPU 1: 4 unseen before its first: [%s]", buf);
+	CHECK(row(out, "all", buf, sizeof(buf)) &&
+		      !strcmp(buf, "all            7          0         10          0          -  "
+				   "100.000us"),
+	      "jumps, all: [%s]", buf);
+	CHECK(strstr(out, "EVENT       CPU       EVENTS     UNSEEN\n"
+			  "ectest:tick 0              5          6\n"
+			  "ectest:tick 1              2          4\n"
+			  "ectest:tick all            7         10\n"),
+	      "the events' table: %s", out);
+	CHECK(!strstr(out, "lost 6 events"), "event-care: no line per jump: %s", out);
+	synth_run__cleanup(&r);
+
+	/* event-lost: each jump a line (JSON: a record) as found, then the tables */
+	for (int json = 0; json < 2; json++) {
+		const char *a, *b, *tab;
+		int n;
+
+		CHECK(!synth_run__start(&r, "event-lost",
+					json ? "-e ectest:tick --json" : "-e ectest:tick",
+					&(struct synth_run_opts){ .fmts = fmts }),
+		      "start event-lost: %s", synth_run__err(&r));
+		ev = synth_run__evsel(&r, "tick");
+		if (ev)
+			feed_jumps(&r, ev, t0);
+		out = synth_run__finish(&r);
+		tab = strstr(out, json ? "{\"type\":\"row\"" : "CPU       EVENTS");
+		if (!json) {
+			a = strstr(out, " [001] ectest:tick: lost 4 events\n");
+			b = strstr(out, " [000] ectest:tick: lost 6 events\n");
+			CHECK(a && b && a < b && tab && b < tab,
+			      "event-lost: CPU 1's 4, then CPU 0's 6, before the tables: %s", out);
+			CHECK(strstr(out, "     11 [001] ectest:tick: lost 4 events\n"),
+			      "event-lost: the line's head (tid, CPU): %s", out);
+		} else {
+			a = strstr(out,
+				   "\"tid\":11,\"cpu\":1,\"event\":\"ectest:tick\",\"lost\":4}");
+			b = strstr(out,
+				   "\"tid\":10,\"cpu\":0,\"event\":\"ectest:tick\",\"lost\":6}");
+			n = 0;
+			for (const char *p = out;
+			     (p = strstr(p, "{\"type\":\"lost_events\",\"time_ns\":")); p++)
+				n++;
+			CHECK(a && b && a < b && tab && b < tab && n == 2,
+			      "event-lost --json: two lost_events records before the rows: %s",
+			      out);
+			CHECK(strstr(out, "{\"type\":\"event\",\"scope\":\"run\",") &&
+				      strstr(out, "\"event\":\"ectest:tick\",\"cpu\":\"all\","
+						  "\"events\":7,\"unseen\":10}"),
+			      "event-lost --json: the events' rows: %s", out);
 		}
 		synth_run__cleanup(&r);
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * burst [-f FIFO] [-c CPU] [-m] [-s] BURSTS SIZE GAP_MS: hrcount's and hrtimer's
+ * burst [-f FIFO] [-c CPU] [-m] [-s] [-l MS] BURSTS SIZE GAP_MS: hrcount's and hrtimer's
  * ground truth.  Pinned to CPU (-c), it makes BURSTS bursts, GAP_MS apart
  * (the first GAP_MS after the start), each of SIZE getppid() calls in a
  * tight loop (raw syscalls: libc caches nothing), and no getppid() at all
@@ -16,6 +16,10 @@
  * -f: after "pid=PID", waits for a line on FIFO before starting.
  * -m: moves between CPU 0 and CPU 1 (pinned to each in turn) halfway to
  * every burst: a thread that migrates, each burst on the other CPU.
+ * -l MS: after the bursts (and "done"), sleeps MS and makes one last
+ * getppid() call, and prints "last call": a tracer's ring, drained
+ * meanwhile, takes its sample, whose counter value (PERF_SAMPLE_READ)
+ * counts every call before it (event-lost's ground truth).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -95,13 +99,13 @@ static void burst(long size)
 int main(int argc, char **argv)
 {
 	const char *fifo = NULL;
-	int cpu = -1, opt;
+	int cpu = -1, opt, last_ms = -1;
 	bool sleeps = false, moves = false;
 	long bursts, size, gap;
 	long long t, at, cpu_ns;
 	char line[16];
 
-	while ((opt = getopt(argc, argv, "f:c:ms")) != -1) {
+	while ((opt = getopt(argc, argv, "f:c:msl:")) != -1) {
 		if (opt == 'f')
 			fifo = optarg;
 		else if (opt == 'c')
@@ -110,6 +114,8 @@ int main(int argc, char **argv)
 			sleeps = true;
 		else if (opt == 'm')
 			moves = true;
+		else if (opt == 'l')
+			last_ms = atoi(optarg);
 		else
 			return 2;
 	}
@@ -146,5 +152,11 @@ int main(int argc, char **argv)
 	t += gap / 2; /* the last burst's period ends before the exit */
 	wait_until(t, 0, sleeps, false, &cpu);
 	printf("done %ld %ld cpu_ns=%lld\n", bursts, size, clock_ns(CLOCK_THREAD_CPUTIME_ID));
+	if (last_ms >= 0) {
+		fflush(stdout);
+		sleep_until(now_ns() + last_ms * 1000000LL);
+		syscall(SYS_getppid);
+		printf("last call\n");
+	}
 	return 0;
 }
