@@ -547,22 +547,20 @@ static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 }
 
 /*
- * A new interval: its sums from 0; threads that exited leave the live
- * tables (those that never ran go), and are forgotten as exited one
- * interval later.
+ * Threads that exited leave the live tables (those that never ran go),
+ * their rows joining those of their earlier retirement: at each interval's
+ * end, and before the whole run's report (a late slice read after they
+ * were retired is not a second row).
  */
-static void reset(struct oncpu *oc, u64 now)
+static void retire_exited(struct oncpu *oc)
 {
 	struct oc_entry *e, *tmp;
 	struct oc_thread *t, *tt;
-	struct oc_exited *x, *xx;
+	struct oc_exited *x;
 
 	HASH_ITER(hh, oc->entries, e, tmp)
-	{
-		e->ns[NOW] = e->sws[NOW] = e->max[NOW] = 0;
-		if (!oc->per_thread && e->tid != OC_OTHER && (x = find_exited(oc, e->tid)))
-			retire_entry(oc, e, x);
-	}
+	if (!oc->per_thread && e->tid != OC_OTHER && (x = find_exited(oc, e->tid)))
+		retire_entry(oc, e, x);
 	HASH_ITER(hh, oc->threads, t, tt)
 	{
 		if (!t->exited)
@@ -574,6 +572,20 @@ static void reset(struct oncpu *oc, u64 now)
 			free(t);
 		}
 	}
+}
+
+/*
+ * A new interval: its sums from 0; threads that exited leave the live
+ * tables, and are forgotten as exited one interval later.
+ */
+static void reset(struct oncpu *oc, u64 now)
+{
+	struct oc_entry *e, *tmp;
+	struct oc_exited *x, *xx;
+
+	HASH_ITER(hh, oc->entries, e, tmp)
+	e->ns[NOW] = e->sws[NOW] = e->max[NOW] = 0;
+	retire_exited(oc);
 	HASH_ITER(hh, oc->exited, x, xx)
 	if (x->iv < oc->nr_reports) {
 		/* its last slices are in: --prio forgets its priority too (flat memory) */
@@ -629,6 +641,7 @@ static void oc_deinit(struct session *s, void *priv)
 		/* (BPF: the slices end at the disable, the last cut's time) */
 		if (oc->bpf && oc_bpf__stopped(oc->bpf) > oc->last)
 			end = oc_bpf__stopped(oc->bpf);
+		retire_exited(oc);
 		oncpu__report(s, oc, end, RUN, NULL);
 		if (oc->rs)
 			runslice__stats(oc->rs, &st);
