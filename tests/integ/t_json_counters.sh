@@ -10,7 +10,8 @@
 # adding up to its totals; hrcount's 1200 getppid in bursts of 200; oncpu's
 # threads against their own CPU clocks; cpu-util's shares from its samples;
 # profile's spin_a/spin_b 75/25 and the same counts as the folded file of
-# the same run, --than's seconds as the spinner's own clock gives them; kmemleak's four leak sites; kmemprof's 100 eventfds.
+# the same run, --than's seconds as the spinner's own clock gives them;
+# kmemleak's four leak sites; kmemprof's 100 eventfds.
 # hwstat and split-lock need a PMU this VM lacks: without one, nothing on
 # stdout (test_counter_json formats their records on synthesized values).
 . "$(dirname "$0")/lib.sh"
