@@ -546,26 +546,39 @@ static void retire_thread(struct oncpu *oc, struct oc_thread *t)
 		keeptop__sum(g, t, t->run, drop_thread);
 }
 
+/* Whether @g (kept rows of exited threads or entries) holds one of @tid. */
+static bool kept_has(const struct keeptop *g, u32 tid, bool threads)
+{
+	for (unsigned i = 0; i < g->n; i++)
+		if ((threads ? ((const struct oc_thread *)g->v[i])->tid
+			     : ((const struct oc_entry *)g->v[i])->tid) == tid)
+			return true;
+	return false;
+}
+
 /*
- * A new interval: its sums from 0; threads that exited leave the live
- * tables (those that never ran go), and are forgotten as exited one
- * interval later.
+ * Threads that exited leave the live tables (those that never ran go): at
+ * each interval's end all of them; before the whole run's report (@late)
+ * only those retired before, whose late slice (read after their
+ * retirement) joins their row rather than making a second one.
  */
-static void reset(struct oncpu *oc, u64 now)
+static void retire_exited(struct oncpu *oc, bool late)
 {
 	struct oc_entry *e, *tmp;
 	struct oc_thread *t, *tt;
-	struct oc_exited *x, *xx;
+	struct oc_exited *x;
 
 	HASH_ITER(hh, oc->entries, e, tmp)
 	{
-		e->ns[NOW] = e->sws[NOW] = e->max[NOW] = 0;
-		if (!oc->per_thread && e->tid != OC_OTHER && (x = find_exited(oc, e->tid)))
+		if (oc->per_thread || e->tid == OC_OTHER || !(x = find_exited(oc, e->tid)))
+			continue;
+		if (!late || kept_has(&oc->kept[e->cpu], e->tid, false))
 			retire_entry(oc, e, x);
 	}
 	HASH_ITER(hh, oc->threads, t, tt)
 	{
-		if (!t->exited)
+		if (!t->exited ||
+		    (late && (!t->target || !kept_has(&oc->kept_threads, t->tid, true))))
 			continue;
 		if (oc_thread_ns(oc, t->tid, RUN)) {
 			retire_thread(oc, t);
@@ -574,6 +587,20 @@ static void reset(struct oncpu *oc, u64 now)
 			free(t);
 		}
 	}
+}
+
+/*
+ * A new interval: its sums from 0; threads that exited leave the live
+ * tables, and are forgotten as exited one interval later.
+ */
+static void reset(struct oncpu *oc, u64 now)
+{
+	struct oc_entry *e, *tmp;
+	struct oc_exited *x, *xx;
+
+	HASH_ITER(hh, oc->entries, e, tmp)
+	e->ns[NOW] = e->sws[NOW] = e->max[NOW] = 0;
+	retire_exited(oc, false);
 	HASH_ITER(hh, oc->exited, x, xx)
 	if (x->iv < oc->nr_reports) {
 		/* its last slices are in: --prio forgets its priority too (flat memory) */
@@ -629,6 +656,7 @@ static void oc_deinit(struct session *s, void *priv)
 		/* (BPF: the slices end at the disable, the last cut's time) */
 		if (oc->bpf && oc_bpf__stopped(oc->bpf) > oc->last)
 			end = oc_bpf__stopped(oc->bpf);
+		retire_exited(oc, true);
 		oncpu__report(s, oc, end, RUN, NULL);
 		if (oc->rs)
 			runslice__stats(oc->rs, &st);

@@ -307,3 +307,45 @@ bpf_kill_leaves_nothing() {
 	done
 	check_eq "SIGKILL leaves none of its BPF programs" "$left" 0
 }
+
+# ---- profile --than against tests/work/spin ----
+# than_spin DESC WL TIMES FREQ PCT: profile --than PCT at FREQ Hz printed the
+# spinner's samples whose times (CLOCK_MONOTONIC ns, one a line) are in the
+# file TIMES; WL is spin's output: its own CPU time in each second of that
+# clock ("sec S ms=MS").  A per-thread cpu-clock samples the thread every
+# 1/FREQ s of its time on a CPU: MS * FREQ / 1000 samples in second S, to
+# within 2 (one at each edge, and spin's 3 ms slice when it reads the clock),
+# and up to $STEAL (ms, the run's steal) * FREQ / 1000 more (the host's
+# time, which the thread's own clock leaves out).  Each second is printed
+# whole where its samples reach PCT% of FREQ: it must be where even the
+# fewest expected do, must not be where even the most expected do not; in
+# between, either, but whole.  A run in which the spinner never had
+# PCT% (+ 2 samples) of a CPU in a second cannot show the printing: said
+# with its seconds, as a skip.
+than_spin() {
+	local d=$1 wl=$2 times=$3 freq=$4 pct=$5 v busy
+	v=$(awk -v freq="$freq" -v pct="$pct" -v st="${STEAL:-0}" '
+		FILENAME == ARGV[1] && /^sec [0-9]+ ms=/ { s = $2; ms[s] = substr($3, 4) + 0; order[n++] = s; next }
+		FILENAME == ARGV[1] { next }
+		{ got[int($1 / 1e9)]++; total++ }
+		END {
+			thr = pct * freq / 100
+			for (i = 0; i < n; i++) {
+				s = order[i]; lo = ms[s] * freq / 1000 - 2; hi = (ms[s] + st) * freq / 1000 + 2
+				g = got[s] + 0; seen += g
+				if (lo >= thr) { want = "printed"; busy++; ok = g >= lo && g <= hi }
+				else if (hi < thr) { want = "not printed"; ok = g == 0 }
+				else { want = "either"; ok = g == 0 || (g >= thr && g >= lo && g <= hi) }
+				printf "%s second %d: own %.0f ms, %d samples printed (%s; expected %.0f..%.0f)\n",
+					ok ? "ok" : "bad", s, ms[s], g, want, lo < 0 ? 0 : lo, hi
+			}
+			printf "%s outside its seconds: %d samples\n", total == seen ? "ok" : "bad", total - seen
+			printf "busy %d\n", busy
+		}' "$wl" "$times")
+	busy=$(sed -n 's/^busy //p' <<<"$v")
+	sed -n 's/^\(ok\|bad\) /# /p' <<<"$v"
+	check "$d: printed exactly its seconds with $pct% of a CPU by its own clock, each with its samples" \
+		test -n "$busy" -a "$(grep -c '^bad ' <<<"$v")" = 0
+	[ "${busy:-0}" -gt 0 ] ||
+		skip "$d: the spinner never had $pct% of a CPU in a second (host busy): nothing it had to print"
+}

@@ -10,7 +10,8 @@
 # adding up to its totals; hrcount's 1200 getppid in bursts of 200; oncpu's
 # threads against their own CPU clocks; cpu-util's shares from its samples;
 # profile's spin_a/spin_b 75/25 and the same counts as the folded file of
-# the same run; kmemleak's four leak sites; kmemprof's 100 eventfds.
+# the same run, --than's seconds as the spinner's own clock gives them;
+# kmemleak's four leak sites; kmemprof's 100 eventfds.
 # hwstat and split-lock need a PMU this VM lacks: without one, nothing on
 # stdout (test_counter_json formats their records on synthesized values).
 . "$(dirname "$0")/lib.sh"
@@ -211,9 +212,13 @@ if [ "$(nproc)" -ge 2 ]; then
 		t=$(tid spin$n "$T/o.wl") mine=$(own spin$n "$T/o.wl")
 		check "oncpu: spin$n: $(ms "$t") ms on CPU, its own clock says $mine (2% + 2 ms, + steal $STEAL ms)" near "$(ms "$t")" "${mine:-0}"
 		check "oncpu: spin$n: all on CPU $n" near "$(ms "$t" $n)" "$(ms "$t")"
-		check_eq "oncpu: spin$n's comm in every table" \
-			"$(jq -r --argjson t "${t:-0}" 'select(.type == "row" and .tid == $t) | .comm' "$T/o.json" | grep -cx "spin$n")" \
-			"$(jq -r 'select(.type == "interval" or .type == "summary") | .type' "$T/o.json" | wc -l)"
+		# its name in each table, in order ("-": no row); an interval that began
+		# after its exit (perf-prof ends a moment later) has none
+		names=$(jq -s -r --argjson t "${t:-0}" '. as $all | map(select(.type == "interval" or .type == "summary")) |
+			map(. as $h | [$all[] | select(.type == "row" and .tid == $t and .scope == $h.scope and .time_ns == $h.time_ns) | .comm] |
+			if length == 0 then "-" else join(",") end) | join(" ")' "$T/o.json")
+		check "oncpu: spin$n's comm in every table from the first to its exit, and the run's ($names)" \
+			grep -qxE "(spin$n )+(- )*spin$n" <<<"$names"
 	done
 	check_range "oncpu: the sleeper ~0 ms" "$(ms "$(tid sleeper "$T/o.wl")")" 0 1
 	t=$(tid spin0 "$T/o.wl")
@@ -263,8 +268,14 @@ if [ "$(nproc)" -ge 2 ]; then
 	len=$(jq -r 'select(.scope == "run" and .cpu == 1) | .interval_ns / 1e6' "$T/cu.json")
 	mine=$(awk -v m="$(sed -n 's/^cpu spin1 tid=[0-9]* .*user=\([0-9.]*\).*/\1/p' "$T/cu.wl")" -v l="${len:-0}" \
 		'BEGIN { printf "%.1f\n", (l > 0 ? 100 * m / l : 0) }')
-	check "cpu-util: CPU 1 user% ($user) >= the spinner's own user share ($mine) - 5 - $miss" \
-		awk -v a="${user:-0}" -v b="$mine" -v m="$miss" 'BEGIN { exit !(a >= b - 5 - m) }'
+	# (where the clock samples were not delivered, a throttled or held-off cpu-clock:
+	# their busy share under /proc/stat's by more than 5 and the missing ticks' share)
+	if awk -v a="${bb:-0}" -v b="${sb:-0}" -v m="$miss" 'BEGIN { exit !(a >= b - 5 - m) }'; then
+		check "cpu-util: CPU 1 user% ($user) >= the spinner's own user share ($mine) - 5 - $miss" \
+			awk -v a="${user:-0}" -v b="$mine" -v m="$miss" 'BEGIN { exit !(a >= b - 5 - m) }'
+	else
+		skip "cpu-util: CPU 1 user% $user vs the spinner's own $mine: clock samples not delivered (busy% $bb sampled, $sb by /proc/stat)"
+	fi
 	check "cpu-util: CPU 1 samples' busy% ($bb) at most /proc/stat's ($sb) + 5" \
 		awk -v a="${bb:-0}" -v b="${sb:-0}" 'BEGIN { exit !(a <= b + 5) }'
 else
@@ -291,18 +302,27 @@ check "profile: frames leaf first, main -> spin_a -> spin_for" \
 set -- $(jq -r 'select(.type == "row") | "\(.function) \(.pct) \(.dso)"' "$T/pt.json" | head -1)
 check_eq "profile table: the top function is spin_for, in spin" "${1:-} ${3##*/}" "spin_for spin"
 check_range "profile table: its share" "${2:-0}" 50 100
-"$PP" profile --json --than 50 -o "$T/pb.json" -- "$W/spin" 3 >/dev/null 2>&1
+s0=$(steal)
+"$PP" profile --json --than 50 -o "$T/pb.json" -- "$W/spin" 3 >"$T/pb.wl" 2>&1
+STEAL=$(($(steal) - s0))
 check "profile --than: every line a JSON object" parses "$T/pb.json"
-check_range "profile --than 50: the spinner's samples (99 Hz, 2-3 whole seconds)" \
-	"$(jq -r 'select(.type == "event" and .comm == "spinner") | .tid' "$T/pb.json" | wc -l)" 150 300
+# the spinner's samples on its own clock (CLOCK_MONOTONIC: time_ns less spin's wall offset)
+off=$(sed -n 's/^offset=//p' "$T/pb.wl")
+jq -r 'select(.type == "event" and .comm == "spinner") | .time_ns' "$T/pb.json" |
+	awk -v o="${off:-0}" '{ printf "%.0f\n", $1 - o }' >"$T/pb.times"
+than_spin "profile --than 50 (99 Hz)" "$T/pb.wl" "$T/pb.times" 99 50
 check_eq "profile --than 50: none of the sleeper's" "$(jq -r 'select(.type == "event" and .comm == "sleeper") | .tid' "$T/pb.json" | wc -l)" 0
-check "profile --than: each with its stack" \
-	jq -s -e 'map(select(.type == "event")) | length > 0 and all(.[]; (.stack | length) > 0)' "$T/pb.json"
-# (the spinner also runs outside spin_for: main's loop and clock reads, its exit)
-nsf=$(jq -r 'select(.type == "event" and all(.stack[]; .sym != "spin_for")) | [.stack[].sym] | join(";")' "$T/pb.json")
-[ -n "$nsf" ] && echo "$nsf" | sort | uniq -c | sort -rn | head -3 | sed 's/^/# not through spin_for: /'
-check_range "profile --than: the share of them through spin_for" \
-	"$(jq -s -r 'map(select(.type == "event")) | if length > 0 then 100 * (map(select(any(.stack[]; .sym == "spin_for"))) | length) / length else 0 end' "$T/pb.json")" 95 100
+if [ -s "$T/pb.times" ]; then
+	check "profile --than: each with its stack" \
+		jq -s -e 'map(select(.type == "event")) | length > 0 and all(.[]; (.stack | length) > 0)' "$T/pb.json"
+	# (the spinner also runs outside spin_for: main's loop and clock reads, its exit)
+	nsf=$(jq -r 'select(.type == "event" and all(.stack[]; .sym != "spin_for")) | [.stack[].sym] | join(";")' "$T/pb.json")
+	[ -n "$nsf" ] && echo "$nsf" | sort | uniq -c | sort -rn | head -3 | sed 's/^/# not through spin_for: /'
+	check_range "profile --than: the share of them through spin_for" \
+		"$(jq -s -r 'map(select(.type == "event")) | if length > 0 then 100 * (map(select(any(.stack[]; .sym == "spin_for"))) | length) / length else 0 end' "$T/pb.json")" 95 100
+else
+	skip "profile --than: the stacks: no second printed"
+fi
 "$PP" profile --json --perins -C 0-1 -o "$T/pp.json" -- "$W/spin" 1 >/dev/null 2>&1
 check_eq "profile --perins -C 0-1: the CPUs' samples add up to the run's" \
 	"$(jq -r 'select(.type == "instance") | .samples' "$T/pp.json" | sum)" "$(jq -r 'select(.type == "summary") | .samples' "$T/pp.json")"

@@ -93,9 +93,12 @@ else
 fi
 
 # ---- --exclude_pid: two processes, one left out ----
-spawn A "$W/pinned" 4 spin@0
-spawn B "$W/pinned" 4 spin@1
-sleep 0.3
+spawn A "$W/pinned" 4 spin@0 >"$T/a.wl"
+spawn B "$W/pinned" 4 spin@1 >"$T/b.wl"
+wait_for "$T/a.wl" '^thread spin0 tid=' "$A"
+wait_for "$T/b.wl" '^thread spin1 tid=' "$B"
+# A's spinner by its tid: -C 0 sees the whole CPU, where another run's spin0 may be
+ATID=$(sed -n 's/^thread spin0 tid=\([0-9]*\) .*/\1/p' "$T/a.wl")
 timeout --preserve-status -s INT 1.5 "$PP" profile -F 999 --perins -p "$A,$B" >"$T/x0" 2>&1
 timeout --preserve-status -s INT 1.5 "$PP" profile -F 999 --perins -p "$A,$B" --exclude_pid "$A" >"$T/x1" 2>"$T/x1.err"
 check_eq "--exclude_pid: exit 0 at SIGINT, stderr empty" "$?:$(cat "$T/x1.err")" "0:"
@@ -105,8 +108,8 @@ check_eq "--exclude_pid A: only B's spinner" "$(threads "$T/x1")" "spin1 "
 timeout --preserve-status -s INT 1.5 "$PP" hrtimer -C 0 --period 10ms >"$T/h0" 2>&1
 timeout --preserve-status -s INT 1.5 "$PP" hrtimer -C 0 --period 10ms --exclude-pid "$A" >"$T/h1" 2>"$T/h1.err"
 check_eq "hrtimer --exclude-pid: exit 0, stderr empty" "$?:$(cat "$T/h1.err")" "0:"
-check "hrtimer: without it, periods that interrupted A's spinner" grep -q " spin0 *[0-9]* \[000\] hrtimer: " "$T/h0"
-check_eq "hrtimer --exclude-pid A: none" "$(grep -c " spin0 *[0-9]* \[000\] hrtimer: " "$T/h1")" 0
+check "hrtimer: without it, periods that interrupted A's spinner ($ATID)" grep -q " spin0 *${ATID:-x} \[000\] hrtimer: " "$T/h0"
+check_eq "hrtimer --exclude-pid A: none of its spinner's" "$(grep -c " spin0 *${ATID:-x} \[000\] hrtimer: " "$T/h1")" 0
 check "hrtimer --exclude-pid A: the summary" grep -q '^hrtimer: [0-9]* samples closed [0-9]* periods' "$T/h1"
 reap "$A"
 reap "$B"

@@ -475,6 +475,38 @@ static void test_exited_threads(void)
 	synth_run__cleanup(&r.h);
 }
 
+/*
+ * -p PA: alpha exits in the first interval while on CPU (retired at its end);
+ * its slice's end comes in the second, and the run ends before a third: one
+ * row of alpha in the whole run, both parts in it (seen live as two rows).
+ */
+static void test_late_at_end(void)
+{
+	struct run r;
+	const char *out, *all;
+	int rows = 0;
+
+	if (start(&r, "-C 0 -p 3999900")) {
+		CHECK(0, "start oncpu -p on an injected session");
+		return;
+	}
+	name(&r, 0, PA, TA, "alpha");
+	tick(&r, 0, 0, PA, TA);
+	task(&r, PERF_RECORD_EXIT, 195, 0, PA, TA);
+	tick(&r, 200, 0, RUNSLICE_DEAD, RUNSLICE_DEAD);
+	r.h.p->ops.interval(r.h.s, r.h.priv);
+	sw(&r, 250, 0, PA, TA, 0);
+	tick(&r, 300, 0, 0, 0);
+	out = synth_run__finish(&r.h);
+	all = after(out, "oncpu: the whole run, 300.00 ms on 1 CPU\n");
+	for (const char *p = all; (p = strstr(p, "alpha:")); p++)
+		rows++;
+	CHECK(has_line(all, "alpha:3999901                    250.00   83.3%  0:250.00") &&
+		      rows == 1,
+	      "-p: the whole run: alpha's 200 + 50 ms in one row (%d): %s", rows, all);
+	synth_run__cleanup(&r.h);
+}
+
 /* CPU 1's buffer read after CPU 0's, its records older: the run starts with them. */
 static void test_late_buffer(void)
 {
@@ -509,6 +541,7 @@ int main(void)
 	test_top();
 	test_exited();
 	test_exited_threads();
+	test_late_at_end();
 	test_late_buffer();
 	return ut_done("test_oncpu");
 }

@@ -4,7 +4,12 @@
  * "spinner") burns CPU for SECONDS, three quarters of it in spin_a and one
  * quarter in spin_b (alternating slices of 3 ms and 1 ms of its own CPU time);
  * a second thread (comm "sleeper") sleeps in 10 ms naps meanwhile.  -c:
- * the spinner is pinned to CPU.  Prints "done" at the end.
+ * the spinner is pinned to CPU.  At the end, the spinner's own CPU time in
+ * each second of CLOCK_MONOTONIC (the clock perf-prof's samples and --than's
+ * seconds are on) that it ran in: "sec S ms=MS" (to within its 3 ms slice
+ * at each edge, where the clock is read), then "offset=NS", CLOCK_REALTIME -
+ * CLOCK_MONOTONIC (to turn printed wall times into those seconds), and
+ * "done".
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -14,6 +19,8 @@
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
+
+#define MAX_SECS 64
 
 static volatile int stop;
 static volatile unsigned long sink;
@@ -70,10 +77,31 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
+/* CLOCK_REALTIME - CLOCK_MONOTONIC: the tightest of a few bracketing reads */
+static long long wall_offset(void)
+{
+	long long best = 0, best_gap = -1;
+
+	for (int i = 0; i < 5; i++) {
+		struct timespec r1, r2;
+		long long m, gap;
+
+		clock_gettime(CLOCK_REALTIME, &r1);
+		m = now_ns();
+		clock_gettime(CLOCK_REALTIME, &r2);
+		gap = (r2.tv_sec - r1.tv_sec) * 1000000000LL + (r2.tv_nsec - r1.tv_nsec);
+		if (best_gap < 0 || gap < best_gap) {
+			best_gap = gap;
+			best = r1.tv_sec * 1000000000LL + r1.tv_nsec + gap / 2 - m;
+		}
+	}
+	return best;
+}
+
 int main(int argc, char **argv)
 {
-	int opt, cpu = -1;
-	long long end;
+	int opt, cpu = -1, n = 0;
+	long long end, now, sec, mark[MAX_SECS + 1];
 	pthread_t t;
 
 	while ((opt = getopt(argc, argv, "c:")) != -1) {
@@ -92,13 +120,24 @@ int main(int argc, char **argv)
 	}
 	prctl(PR_SET_NAME, "spinner");
 	pthread_create(&t, NULL, sleeper, NULL);
-	end = now_ns() + (long long)(atof(argv[optind]) * 1e9);
-	while (now_ns() < end) {
+	now = now_ns();
+	end = now + (long long)(atof(argv[optind]) * 1e9);
+	/* mark[i]: the spinner's CPU time when it first saw second sec + i */
+	sec = now / 1000000000LL;
+	mark[n++] = cpu_ns();
+	while (now < end) {
 		spin_a();
 		spin_b();
+		now = now_ns();
+		while (n < MAX_SECS && now / 1000000000LL >= sec + n)
+			mark[n++] = cpu_ns();
 	}
+	mark[n] = cpu_ns();
 	stop = 1;
 	pthread_join(t, NULL);
+	for (int i = 0; i < n; i++)
+		printf("sec %lld ms=%.3f\n", sec + i, (mark[i + 1] - mark[i]) / 1e6);
+	printf("offset=%lld\n", wall_offset());
 	printf("done\n");
 	return 0;
 }
