@@ -49,10 +49,11 @@ int watchval__add(struct session *s, const struct opt_set *opts, struct watchval
 int watchval__get(struct watchval *w, const struct sample *smp, int id, u64 *val);
 void watchval__free(struct watchval *w);
 
-/* What the program copies out of each hit (32 bytes). */
+/* What the program copies out of each hit (40 bytes). */
 struct watchval_rec {
 	u64 time;  /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	u64 value; /* the LEN bytes, little-endian, 0 above */
+	u64 count; /* the event's count at the hit: its number (0: unknown) */
 	u32 tid, cpu;
 	u32 id;	     /* the breakpoint's */
 	int32_t err; /* the read's: 0, or -errno (no value) */
