@@ -311,8 +311,7 @@ static int bp_values(struct session *s, struct breakpoint *p, struct bp *b, stru
 		if (tg && !tg->nr_pids && !(tg->argv && tg->argv[0]) && !tg->inherit && !tg->ptrace)
 			ev->attr.sample_type |= PERF_SAMPLE_READ;
 		session__notice(s, "'%s': the value at each hit read in the kernel (BPF)", b->text);
-	}
-	else
+	} else
 		session__notice(s, "'%s': the values at the hits are unavailable (value ?): %s",
 				b->text, p->no_values);
 	return 0;

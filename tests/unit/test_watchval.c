@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * watchval: the records the breakpoint programs copy out, paired with the
- * samples of their hits, in the kernel's two orders (the sample's time
- * before the program's record: Linux 6.3 on; the record first: before),
- * with samples lost, threads and breakpoints interleaved, records read
- * ahead of their samples (time order), a failed read, and no record.
+ * samples of their hits: by the hit's number (the event's count) with a
+ * record missing (that hit alone has no value), samples lost, the idle
+ * tasks of two CPUs, breakpoints interleaved, more records than are held;
+ * by time (inherited events) in the kernel's two orders (the sample's
+ * time before the program's record: Linux 6.3 on; the record first:
+ * before), with samples lost, threads and breakpoints interleaved, records
+ * read ahead of their samples, a record missing (one hit in error), a
+ * failed read, and no record.
  */
 #include <errno.h>
 #include <string.h>
