@@ -153,11 +153,10 @@ int watchval__get(struct watchval *w, const struct sample *smp, int id, u64 *val
 		return -ENOENT;
 	if (w->b)
 		bpf_back__out_drain(w->b, w->out);
+	/* a sample with its number takes the record of that number or none */
 	if ((smp->sample_type & PERF_SAMPLE_READ) && smp->read_values && smp->read_values[0])
 		found = by_count(w, smp, id, smp->read_values[0]);
 	else
-		found = NULL;
-	if (!found)
 		found = by_time(w, smp, id);
 	while (w->n && w->taken[w->head]) {
 		w->head = (w->head + 1) % WV_HELD;
