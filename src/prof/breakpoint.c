@@ -300,9 +300,18 @@ static int bp_values(struct session *s, struct breakpoint *p, struct bp *b, stru
 			    p->no_values, sizeof(p->no_values));
 	if (ret < 0)
 		return ret;
-	if (ret)
+	if (ret) {
+		const struct target_opts *tg = opts ? opt_set__get(opts, &target_group) : NULL;
+
+		/*
+		 * Each hit's number, to pair it with its value: the event's
+		 * count, which the program cannot read from an inherited event
+		 * (-p, --, --inherit: paired by time then, watchval.h).
+		 */
+		if (tg && !tg->nr_pids && !(tg->argv && tg->argv[0]) && !tg->inherit && !tg->ptrace)
+			ev->attr.sample_type |= PERF_SAMPLE_READ;
 		session__notice(s, "'%s': the value at each hit read in the kernel (BPF)", b->text);
-	else
+	} else
 		session__notice(s, "'%s': the values at the hits are unavailable (value ?): %s",
 				b->text, p->no_values);
 	return 0;

@@ -108,6 +108,20 @@ else
 		"$PP" breakpoint "$a:w" -- setarch -R "$W/bpvar" 1 >"$T/h" 2>"$T/h.err"
 		check_eq "a hex address: exit status" $? 0
 		check_eq "a hex address: its 100 writes by bp_bump name bp_var" "$(grep -c " $a:w: addr $a (bp_var+0x0) .* bp_bump+0x" "$T/h")" 100
+		# CPU-wide (the events not inherited): each sample paired with its record by the
+		# hit's number (the event's count), not by time
+		if grep -q "value at each hit read in the kernel" "$T/p.err"; then
+			"$PP" breakpoint -v "$a:w" >"$T/cw" 2>"$T/cw.err" &
+			p=$!
+			for i in $(seq 100); do grep -q monitoring "$T/cw.err" && break; kill -0 $p 2>/dev/null || break; sleep 0.1; done
+			setarch -R "$W/bpvar" 1 >"$T/cw.wl"
+			kill -INT $p 2>/dev/null
+			wait $p
+			check_eq "CPU-wide: exit status" $? 0
+			cpid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$T/cw.wl")
+			check_eq "CPU-wide: the workload's 100 values, 1..100, paired by the hits' numbers" \
+				"$(grep " $cpid \[.* $a:w: addr .* bp_bump+0x" "$T/cw" | sed -n 's/.* value 0x\([^ ]*\) ip .*/\1/p' | while read -r v; do echo $((16#$v)); done | tr '\n' ' ')" "$(seq -s ' ' 100) "
+		fi
 	else
 		skip "a hex address: no setarch to run the workload without ASLR"
 	fi

@@ -8,16 +8,16 @@
  * perf fd of its event, runs at each hit before the kernel writes the
  * sample: it reads the LEN bytes at the address (bpf_probe_read_kernel
  * for a kernel address, bpf_probe_read_user for a user one: the current
- * task's) and copies them out with the time, the thread and the CPU into
- * a BPF ring buffer, and keeps the sample.  In user space each sample
- * takes its record: a thread's hits of a breakpoint come one after
- * another, each sample next to its record in time (the program's clock is
- * the events', CLOCK_MONOTONIC): the record is the first of that thread
- * and breakpoint after the sample's time (Linux 6.3 on: the kernel
- * prepares the sample before it runs the program), or the last before it
- * (older kernels); records passed over are of samples lost.  A hit
- * without its record (the ring buffer was full, the read failed) has no
- * value: never another hit's.
+ * task's) and copies them out with the time, the thread, the CPU and the
+ * hit's number (the event's count, bpf_perf_prog_read_value) into a BPF
+ * ring buffer, and keeps the sample.  In user space each sample takes its
+ * record: with the sample's count (PERF_SAMPLE_READ), the record of the
+ * same breakpoint, CPU, thread and number; a hit without its record (the
+ * ring buffer was full, the program did not run, the read failed) has no
+ * value, never another hit's.  An inherited event's count cannot be read
+ * in the program (-p, --): there by time, the record of that thread and
+ * CPU next to the sample (watchval.c), where a hit without its record
+ * takes the next hit's, which then has none: one hit in error.
  *
  * Without BPF (--no-bpf, a host without it, --tsc/--kvmclock whose times
  * cannot be paired) there are no values: watchval__add says why.
@@ -49,10 +49,11 @@ int watchval__add(struct session *s, const struct opt_set *opts, struct watchval
 int watchval__get(struct watchval *w, const struct sample *smp, int id, u64 *val);
 void watchval__free(struct watchval *w);
 
-/* What the program copies out of each hit (32 bytes). */
+/* What the program copies out of each hit (40 bytes). */
 struct watchval_rec {
 	u64 time;  /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	u64 value; /* the LEN bytes, little-endian, 0 above */
+	u64 count; /* the event's count at the hit: its number (0: unknown) */
 	u32 tid, cpu;
 	u32 id;	     /* the breakpoint's */
 	int32_t err; /* the read's: 0, or -errno (no value) */
