@@ -305,7 +305,11 @@ static void sm_move_numa(struct session *s, void *priv, struct evsel *ev, struct
 		return;
 	tid = (u32)pid;
 	HASH_FIND(hh, m->numa, &tid, sizeof(tid), n);
-	if (!n && m->nr_numa < MIG_MAX_NUMA && (n = calloc(1, sizeof(*n)))) {
+	if (!n && m->nr_numa >= MIG_MAX_NUMA) { /* of tasks --filter left out: start again */
+		HASH_FREE_ALL(hh, m->numa);
+		m->nr_numa = 0;
+	}
+	if (!n && (n = calloc(1, sizeof(*n)))) {
 		n->tid = tid;
 		HASH_ADD(hh, m->numa, tid, sizeof(n->tid), n);
 		m->nr_numa++;
@@ -434,6 +438,7 @@ static void sm_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct sched_migrate *m = priv;
 	u64 pid = 0, prio = 0, orig = 0, dest = 0;
 	enum mig_reason r = MR_OTHER;
+	bool numa;
 	const char *comm;
 	char cbuf[16];
 	enum cpu_dist d;
@@ -443,16 +448,18 @@ static void sm_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	if (ev != m->ev) /* sched_move_numa: its handler's */
 		return;
 	field__u64(&m->pid, smp, &pid);
+	field__u64(&m->orig, smp, &orig);
+	field__u64(&m->dest, smp, &dest);
+	/* the announcement used up by any task's migration, a target's or not */
+	numa = m->numa && numa_move(m, (u32)pid, (int)orig, (int)dest);
 	if (m->targeted && !session__is_target(s, tgid_of(m, (u32)pid), (u32)pid))
 		return;
 	field__u64(&m->prio, smp, &prio);
-	field__u64(&m->orig, smp, &orig);
-	field__u64(&m->dest, smp, &dest);
 	comm = field__str(&m->comm, smp, &len);
 	snprintf(cbuf, sizeof(cbuf), "%.*s", comm ? len : 0, comm ? comm : "");
 	d = cpu_topo__dist(m->topo, (int)orig, (int)dest);
 	if (m->reasons)
-		r = numa_move(m, (u32)pid, (int)orig, (int)dest) ? MR_NUMA : reason_of(s, smp);
+		r = numa ? MR_NUMA : reason_of(s, smp);
 	count(m, (u32)pid, cbuf, (int)strlen(cbuf), (int)orig, (int)dest, d, r);
 	if (m->flame)
 		stack_flame__add(m->flame, s, smp, cbuf, NULL, 1, 0);
