@@ -467,6 +467,11 @@ struct evsel *session__add_tp(struct session *s, const char *sys, const char *na
 	return ev;
 }
 
+bool session__has_tp(struct session *s, const char *sys, const char *name)
+{
+	return s->tp && tp__event(s->tp, sys, name);
+}
+
 /* cpus=LIST: the CPUs of this event, checked against the host's and -C's. */
 static int spec_cpus(struct session *s, const struct ev_spec *spec, int **cpus)
 {

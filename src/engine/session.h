@@ -317,6 +317,11 @@ int session__add_spec(struct session *s, struct ev_spec *spec, const struct evse
 /* Add the tracepoint "sys:name". Returns the evsel or NULL with the message set. */
 struct evsel *session__add_tp(struct session *s, const char *sys, const char *name,
 			      const struct evsel_conf *conf);
+/*
+ * Whether tracepoint "sys:name" exists, for an optional event (after a first
+ * session__add_tp: false before it), no error set.
+ */
+bool session__has_tp(struct session *s, const char *sys, const char *name);
 /* Add a non-tracepoint event. */
 struct evsel *session__add_event(struct session *s, const struct evsel_conf *conf);
 

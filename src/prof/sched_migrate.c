@@ -5,7 +5,9 @@
  * a NUMA node, or across nodes: analysis/cpu/cputopo.h), per task and per
  * (orig_cpu -> dest_cpu) pair; with -g, why, named from the stack of the
  * code that moved it (a wakeup's placement, the load balancer, an affinity
- * change through the stopper, exec, fork, NUMA balancing, CPU hotplug).
+ * change, the stopper thread, NUMA balancing, CPU hotplug): the stopper's
+ * stack hides who asked, so a NUMA move of one task is told by the
+ * sched:sched_move_numa event just before it (same task, same CPUs).
  * --detail prints each migration: the task, its priority, the CPUs, and
  * the context that moved it (the waker, migration/N, the balancing CPU).
  *
@@ -36,6 +38,8 @@
 
 #define MIG_MAX_FRAMES 64
 #define MIG_MAX_TGIDS 65536
+#define MIG_MAX_TASKS 65536 /* rows of the task table; more counted, not listed */
+#define MIG_MAX_NUMA 4096   /* NUMA moves announced, not yet seen */
 
 struct mig_task {
 	u32 tid;
@@ -55,11 +59,19 @@ struct mig_tgid {
 	UT_hash_handle hh;
 };
 
+/* sched_move_numa: the task's next migration is this NUMA move (by the stopper) */
+struct mig_numa {
+	u32 tid;
+	int src, dst;
+	UT_hash_handle hh;
+};
+
 struct sched_migrate {
 	const char *filter; /* --filter: comm globs or a filter expression */
 	bool detail;
-	struct evsel *ev;
+	struct evsel *ev, *numa_ev;
 	struct field comm, pid, prio, orig, dest;
+	struct field n_pid, n_src, n_dst; /* sched_move_numa's */
 	struct cpu_topo *topo;
 	struct stack_flame *flame;
 	char *kfilter;
@@ -70,9 +82,13 @@ struct sched_migrate {
 	struct mig_pair *pairs;
 	u64 total, dist[CPU_DIST_NR], reason[MR_NR];
 	bool oom;
+	unsigned nr_tasks;
+	u64 untabled; /* migrations of tasks beyond MIG_MAX_TASKS rows */
 	u64 since;
-	struct mig_tgid *tgids; /* -p: thread -> process (FORK records, /proc) */
+	struct mig_tgid *tgids; /* -p: the targets' threads -> process (FORK, /proc) */
 	unsigned nr_tgids;
+	struct mig_numa *numa; /* -g: NUMA moves announced */
+	unsigned nr_numa;
 };
 
 /* An expression rather than comm globs: it compares something. */
@@ -118,6 +134,8 @@ static int sm_filter(struct session *s, struct sched_migrate *m, const struct pr
 	return 0;
 }
 
+static void sm_move_numa(struct session *s, void *priv, struct evsel *ev, struct sample *smp);
+
 static int sm_init(struct session *s, void *priv, const struct opt_set *opts)
 {
 	const struct stack_opts *st = opt_set__get(opts, &stack_group);
@@ -151,6 +169,21 @@ static int sm_init(struct session *s, void *priv, const struct opt_set *opts)
 		return session__set_err(s, -EINVAL,
 					"sched:sched_migrate_task lacks a field it needs "
 					"(comm, pid, prio, orig_cpu, dest_cpu)");
+	/* -g: a NUMA move of one task is announced before the stopper makes it */
+	if (m->reasons && session__has_tp(s, "sched", "sched_move_numa")) {
+		m->numa_ev =
+			session__add_tp(s, "sched", "sched_move_numa", &(struct evsel_conf){ 0 });
+		if (!m->numa_ev)
+			return -1;
+		if (evsel__field(m->numa_ev, "pid", &m->n_pid) ||
+		    evsel__field(m->numa_ev, "src_cpu", &m->n_src) ||
+		    evsel__field(m->numa_ev, "dst_cpu", &m->n_dst))
+			return session__set_err(s, -EINVAL,
+						"sched:sched_move_numa lacks a field it needs "
+						"(pid, src_cpu, dst_cpu)");
+		evsel__set_handler(m->numa_ev, sm_move_numa, m);
+		session__want_order(s);
+	}
 	if ((err = cpu_topo__load(NULL, &m->topo)))
 		return session__set_err(s, err, "reading the CPU topology: %s", strerror(-err));
 	return stack_flame__open(
@@ -159,20 +192,19 @@ static int sm_init(struct session *s, void *priv, const struct opt_set *opts)
 		&m->flame);
 }
 
-/* Thread @tid is in process @tgid (a FORK record, or /proc). */
+/* Thread @tid of a target is in process @tgid (a FORK record, or /proc). */
 static void tgid_set(struct sched_migrate *m, u32 tid, u32 tgid)
 {
 	struct mig_tgid *e;
 
 	HASH_FIND(hh, m->tgids, &tid, sizeof(tid), e);
-	if (e) { /* a pid used again */
+	if (e) { /* a pid used again (its EXIT record lost) */
 		e->tgid = tgid;
 		return;
 	}
-	if (m->nr_tgids >= MIG_MAX_TGIDS) { /* many threads came and went: start again */
-		HASH_FREE_ALL(hh, m->tgids);
-		m->nr_tgids = 0;
-	}
+	/* the targets' live threads (EXIT records remove them): a bound never met */
+	if (m->nr_tgids >= MIG_MAX_TGIDS)
+		return;
 	if ((e = calloc(1, sizeof(*e)))) {
 		e->tid = tid;
 		e->tgid = tgid;
@@ -182,21 +214,18 @@ static void tgid_set(struct sched_migrate *m, u32 tid, u32 tgid)
 }
 
 /*
- * The process of thread @tid, for -p: as its FORK record said (in time
- * order, before its migrations; it may have exited since), else from /proc
- * for a thread older than the run; @tid when it is gone.
+ * The process of thread @tid, for -p: the table holds every thread of the
+ * targets (those of the start from /proc, later ones from their FORK
+ * records, in time order before their migrations; an entry leaves at the
+ * thread's EXIT record, after them), so a thread not in it is no target's
+ * but maybe a target itself (-t, a command's main thread): @tid.
  */
 static u32 tgid_of(struct sched_migrate *m, u32 tid)
 {
 	struct mig_tgid *e;
-	pid_t tgid;
 
 	HASH_FIND(hh, m->tgids, &tid, sizeof(tid), e);
-	if (e)
-		return e->tgid;
-	tgid = procfs__tgid((pid_t)tid);
-	tgid_set(m, tid, tgid > 0 ? (u32)tgid : tid);
-	return tgid > 0 ? (u32)tgid : tid;
+	return e ? e->tgid : tid;
 }
 
 /*
@@ -223,10 +252,92 @@ static int sm_started(struct session *s, void *priv)
 static void sm_fork(struct session *s, void *priv, const struct rec_task *t)
 {
 	struct sched_migrate *m = priv;
+	struct mig_tgid *e;
+
+	if (!m->targeted)
+		return;
+	if (session__is_target(s, t->pid, t->tid)) {
+		tgid_set(m, t->tid, t->pid);
+	} else { /* a pid of a target's thread used again by another process */
+		HASH_FIND(hh, m->tgids, &t->tid, sizeof(t->tid), e);
+		if (e) {
+			HASH_DEL(m->tgids, e);
+			free(e);
+			m->nr_tgids--;
+		}
+	}
+}
+
+/* A thread's end: its migrations were all before (time order). */
+static void sm_exit(struct session *s, void *priv, const struct rec_task *t)
+{
+	struct sched_migrate *m = priv;
+	struct mig_tgid *e;
+	struct mig_numa *n;
 
 	(void)s;
-	if (m->targeted)
-		tgid_set(m, t->tid, t->pid);
+	HASH_FIND(hh, m->tgids, &t->tid, sizeof(t->tid), e);
+	if (e) {
+		HASH_DEL(m->tgids, e);
+		free(e);
+		m->nr_tgids--;
+	}
+	HASH_FIND(hh, m->numa, &t->tid, sizeof(t->tid), n);
+	if (n) {
+		HASH_DEL(m->numa, n);
+		free(n);
+		m->nr_numa--;
+	}
+}
+
+/* sched_move_numa: the task's next migration, from src_cpu to dst_cpu, is NUMA's. */
+static void sm_move_numa(struct session *s, void *priv, struct evsel *ev, struct sample *smp)
+{
+	struct sched_migrate *m = priv;
+	u64 pid = 0, src = 0, dst = 0;
+	struct mig_numa *n;
+	u32 tid;
+
+	(void)s;
+	(void)ev;
+	if (field__u64(&m->n_pid, smp, &pid) || field__u64(&m->n_src, smp, &src) ||
+	    field__u64(&m->n_dst, smp, &dst))
+		return;
+	tid = (u32)pid;
+	HASH_FIND(hh, m->numa, &tid, sizeof(tid), n);
+	if (!n && m->nr_numa >= MIG_MAX_NUMA) { /* of tasks --filter left out: start again */
+		HASH_FREE_ALL(hh, m->numa);
+		m->nr_numa = 0;
+	}
+	if (!n && (n = calloc(1, sizeof(*n)))) {
+		n->tid = tid;
+		HASH_ADD(hh, m->numa, tid, sizeof(n->tid), n);
+		m->nr_numa++;
+	}
+	if (n) {
+		n->src = (int)src;
+		n->dst = (int)dst;
+	}
+}
+
+/*
+ * Whether this migration of @tid is the NUMA move announced for it; the
+ * announcement is used up by the task's next migration either way (the
+ * stopper finds the task gone from src_cpu: no move).
+ */
+static bool numa_move(struct sched_migrate *m, u32 tid, int orig, int dest)
+{
+	struct mig_numa *n;
+	bool yes;
+
+	HASH_FIND(hh, m->numa, &tid, sizeof(tid), n);
+	if (!n)
+		return false;
+	yes = n->src == orig && n->dst == dest;
+	HASH_DEL(m->numa, n);
+	free(n);
+	m->nr_numa--;
+	return yes;
 }
 
 /* The reason the mover's stack tells (MR_OTHER when none does). */
@@ -251,9 +362,14 @@ static void count(struct sched_migrate *m, u32 tid, const char *comm, int len, i
 	if (m->reasons)
 		m->reason[r]++;
 	HASH_FIND(hh, m->tasks, &tid, sizeof(tid), t);
-	if (!t && (t = calloc(1, sizeof(*t)))) {
+	if (!t && m->nr_tasks >= MIG_MAX_TASKS) {
+		m->untabled++;
+	} else if (!t && (t = calloc(1, sizeof(*t)))) {
 		t->tid = tid;
 		HASH_ADD(hh, m->tasks, tid, sizeof(t->tid), t);
+		m->nr_tasks++;
+	} else if (!t) {
+		m->oom = true;
 	}
 	if (t) {
 		snprintf(t->comm, sizeof(t->comm), "%.*s", len, comm);
@@ -268,7 +384,7 @@ static void count(struct sched_migrate *m, u32 tid, const char *comm, int len, i
 	}
 	if (p)
 		p->n++;
-	if (!t || !p)
+	if (!p)
 		m->oom = true;
 }
 
@@ -322,23 +438,28 @@ static void sm_sample(struct session *s, void *priv, struct evsel *ev, struct sa
 	struct sched_migrate *m = priv;
 	u64 pid = 0, prio = 0, orig = 0, dest = 0;
 	enum mig_reason r = MR_OTHER;
+	bool numa;
 	const char *comm;
 	char cbuf[16];
 	enum cpu_dist d;
 	FILE *out;
 	int len = 0;
 
+	if (ev != m->ev) /* sched_move_numa: its handler's */
+		return;
 	field__u64(&m->pid, smp, &pid);
+	field__u64(&m->orig, smp, &orig);
+	field__u64(&m->dest, smp, &dest);
+	/* the announcement used up by any task's migration, a target's or not */
+	numa = m->numa && numa_move(m, (u32)pid, (int)orig, (int)dest);
 	if (m->targeted && !session__is_target(s, tgid_of(m, (u32)pid), (u32)pid))
 		return;
 	field__u64(&m->prio, smp, &prio);
-	field__u64(&m->orig, smp, &orig);
-	field__u64(&m->dest, smp, &dest);
 	comm = field__str(&m->comm, smp, &len);
 	snprintf(cbuf, sizeof(cbuf), "%.*s", comm ? len : 0, comm ? comm : "");
 	d = cpu_topo__dist(m->topo, (int)orig, (int)dest);
 	if (m->reasons)
-		r = reason_of(s, smp);
+		r = numa ? MR_NUMA : reason_of(s, smp);
 	count(m, (u32)pid, cbuf, (int)strlen(cbuf), (int)orig, (int)dest, d, r);
 	if (m->flame)
 		stack_flame__add(m->flame, s, smp, cbuf, NULL, 1, 0);
@@ -484,6 +605,11 @@ static void report(struct session *s, struct sched_migrate *m, int when)
 								  { .u = m->reason[r] } });
 		rtable__end(k);
 	}
+	if (m->untabled)
+		stats_note(
+			s, "sched-migrate",
+			"%llu migrations of tasks beyond the table's %d rows not listed per task",
+			(unsigned long long)m->untabled, MIG_MAX_TASKS);
 	if (m->oom)
 		stats_note(s, "sched-migrate", "out of memory: some tasks or pairs not counted");
 	fflush(out);
@@ -497,6 +623,8 @@ static void reset(struct sched_migrate *m)
 	memset(m->dist, 0, sizeof(m->dist));
 	memset(m->reason, 0, sizeof(m->reason));
 	m->oom = false;
+	m->nr_tasks = 0;
+	m->untabled = 0;
 }
 
 static void sm_interval(struct session *s, void *priv)
@@ -526,6 +654,7 @@ static void sm_deinit(struct session *s, void *priv)
 	stack_flame__close(m->flame, s, "sched-migrate");
 	reset(m);
 	HASH_FREE_ALL(hh, m->tgids);
+	HASH_FREE_ALL(hh, m->numa);
 	cpu_topo__delete(m->topo);
 	free(m->kfilter);
 }
@@ -566,6 +695,7 @@ const struct profiler prof_sched_migrate = {
 		 .interval = sm_interval,
 		 .snapshot = sm_snapshot,
 		 .fork = sm_fork,
+		 .exit = sm_exit,
 		 .started = sm_started },
 	.deinit = sm_deinit,
 };

@@ -7,7 +7,7 @@
 # through migration_cpu_stop; on this kernel the stopper finds the thread
 # waiting for it, and the completion's wakeup places it: set_task_cpu under
 # try_to_wake_up under migration_cpu_stop), whose stack names the reason
-# "affinity".
+# "stopper" (the stopper's stack does not show who asked).
 # Checked: the lines of --detail (count, CPUs in order, the mover), the
 # tables (per task, per CPU pair, by reason, the distance as sysfs says),
 # --filter (globs and the original's field filter), -g --flame-graph's
@@ -89,7 +89,7 @@ check_eq "--filter: its $N migrations" "$(awk -v t="$tid" '$1 == t && $2 == "cpu
 check_eq "--filter: $H from 0 to 1" "$(row2 "$T/f" 0 1 3)" $H
 check_eq "--filter: $H from 1 to 0" "$(row2 "$T/f" 1 0 3)" $H
 check_eq "--filter: the pair's distance" "$(row2 "$T/f" 0 1 4)" $dist
-check_eq "-g: all $N for an affinity change" "$(awk '$1 == "affinity" { print $2 }' "$T/f")" $N
+check_eq "-g: all $N by the stopper" "$(awk '$1 == "stopper" { print $2 }' "$T/f")" $N
 check_eq "-g: no other reason" "$(awk 'f && NF == 2 { n++ } /^REASON/ { f = 1 } END { print n }' "$T/f")" 1
 
 # the original's filter over the event's fields
@@ -128,7 +128,7 @@ check_eq "--json: $H 0 -> 1" "$(ev 'select(.orig_cpu == 0 and .dest_cpu == 1) | 
 check_eq "--json: the movers" \
 	"$(ev 'select(.comm == "migration/\(.orig_cpu)" and .cpu == .orig_cpu) | .tid' | wc -l)" $N
 check_eq "--json: reason and distance" \
-	"$(ev 'select(.reason == "affinity" and .distance == "'$dist'") | .prio' | grep -c .)" $N
+	"$(ev 'select(.reason == "stopper" and .distance == "'$dist'") | .prio' | grep -c .)" $N
 check_eq "--json: the stacks have migration_cpu_stop" \
 	"$(ev 'any(.stack[]; .sym == "migration_cpu_stop")' | grep -c true)" $N
 check_eq "--json: summary" "$(jq -r 'select(.type == "summary") | "\(.scope) \(.migrations)"' "$T/j")" "run $N"
@@ -141,7 +141,7 @@ check_eq "--json: pairs" \
 	"$(jq -r 'select(.type == "pair") | "\(.orig_cpu)>\(.dest_cpu) \(.migrations) \(.distance)"' "$T/j" | sort)" \
 	"$(printf '0>1 %s %s\n1>0 %s %s' $H $dist $H $dist)"
 check_eq "--json: reason" "$(jq -r 'select(.type == "reason") | "\(.reason) \(.migrations)"' "$T/j")" \
-	"affinity $N"
+	"stopper $N"
 
 # -p: the target's migrations only, whoever moves them; a second cpu_hop hops meanwhile
 wl_start "$T/p" cpu_hop $N

@@ -6,8 +6,14 @@
  * as its total; a read late by k periods leaves k - 1 slots unread ("-",
  * JSON null) and its whole count in the last one, which may be the next
  * interval's; the end prints the last interval's slots so far; per
- * instance with --perins; a clock's slots in msec (JSON: ns).
+ * instance with --perins; a clock's slots in msec (JSON: ns).  An
+ * interval is stamped at its start plus its periods, not at the (late)
+ * read that ends it; whole intervals missed are skipped at once with a
+ * line saying so (an hour of 1ms periods in one step); at the end, a
+ * period or more since the last read is a late read's too.
  */
+#include <unistd.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +121,9 @@ static void test_slots(bool json, bool perins)
 				  "\"counts\":[2000000,2500000,null],\"total\":4500000,\"unit\":"
 				  "\"ns\"}") != NULL,
 		      "JSON: a clock's slots and total in ns: %s", out);
+		CHECK(strstr(out, "\"scope\":\"interval\",") &&
+			      strstr(out, "\"interval_ns\":300000000,\"event\":\"cs\"") != NULL,
+		      "JSON: the first interval is its 3 periods long, though read early: %s", out);
 	} else if (json) {
 		CHECK(strstr(out, "\"cpu\":1,\"event\":\"cs\",\"period_ns\":100000000,"
 				  "\"counts\":[1,1,null],\"total\":2}") != NULL,
@@ -147,8 +156,109 @@ static void test_slots(bool json, bool perins)
 	end(&r);
 }
 
+/* @s with each run of spaces made one (malloc'ed). */
+static const char *squeeze(const char *s)
+{
+	char *d = malloc(strlen(s) + 1), *o = d;
+
+	for (; d && *s; s++)
+		if (*s != ' ' || o == d || o[-1] != ' ')
+			*o++ = *s;
+	if (d)
+		*o = 0;
+	return d ? d : "";
+}
+
+/* One counter on one CPU, 3 slots of 100ms; a read @late periods late, then the end. */
+static void test_skip(u64 late)
+{
+	struct fake f;
+	struct ctr_set cs;
+	struct ctr_slots sl;
+	struct run r;
+	const char *out, *p;
+	int n = 0;
+	char want[160];
+	u64 rem;
+
+	CHECK(!start(&r, false), "session");
+	fake_init(&f, "cs", 1, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	cs = set_of(&f, 1);
+	cs.s = r.s;
+	CHECK(!ctr_slots__start(&sl, &cs, r.s, 100000000ULL, 3, false), "start");
+	put(&f, 0, 10, 100, 100);
+	ctr_slots__tick(&sl, r.s, 1);
+	put(&f, 0, 17, 200, 200);
+	ctr_slots__tick(&sl, r.s, late); /* slots 1 and 2 missed, whole intervals, one slot */
+	put(&f, 0, 20, 300, 300);
+	ctr_slots__end(&sl, r.s);
+	out = squeeze(finish(&r));
+	rem = late - 3; /* after the first interval's end */
+	for (p = out; (p = strstr(p, " stat: ")); p++)
+		n++;
+	CHECK(n == 2 + (rem % 3 == 2), "late %llu: the intervals read, the end's: %s",
+	      (unsigned long long)late, out);
+	CHECK(strstr(out, "\ncs 10 - - 10\n") != NULL, "late %llu: the first interval: %s",
+	      (unsigned long long)late, out);
+	snprintf(want, sizeof(want),
+		 "\nstat: %llu periods of 100ms not read (the reads came late): %llu whole "
+		 "intervals not printed\n",
+		 (unsigned long long)(late - 1), (unsigned long long)(rem / 3));
+	CHECK(rem / 3 ? strstr(out, want) != NULL : strstr(out, "not read") == NULL,
+	      "late %llu: a line says so when whole intervals were missed: %s",
+	      (unsigned long long)late, out);
+	/* the late read's count in its slot, the periods it missed of its interval before it */
+	snprintf(want, sizeof(want), "%s",
+		 rem % 3 == 0	? "\ncs 7 3 10\n"
+		 : rem % 3 == 1 ? "\ncs - 7 3 10\n"
+				: "\ncs - - 7 7\n");
+	CHECK(strstr(out, want) != NULL && (rem % 3 != 2 || strstr(out, "\ncs 3 3\n")),
+	      "late %llu: the late read's slot: %s", (unsigned long long)late, out);
+	free((void *)out);
+	CHECK(sl.nr_late == 1, "late %llu: one late read", (unsigned long long)late);
+	ctr_slots__free(&sl);
+	fake_close(&f);
+	ctr_set__free(&cs);
+	end(&r);
+}
+
+/* The end a period or more after the last read: the timer's expirations not read. */
+static void test_end_late(void)
+{
+	struct fake f;
+	struct ctr_set cs;
+	struct ctr_slots sl;
+	struct run r;
+	const char *out;
+
+	CHECK(!start(&r, true), "session");
+	fake_init(&f, "cs", 1, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	cs = set_of(&f, 1);
+	cs.s = r.s;
+	CHECK(!ctr_slots__start(&sl, &cs, r.s, 1000000ULL, 1000, false), "start"); /* 1ms */
+	put(&f, 0, 10, 100, 100);
+	ctr_slots__tick(&sl, r.s, 1);
+	usleep(3000); /* 3 periods and more: the session stopping ran no timer */
+	put(&f, 0, 15, 200, 200);
+	ctr_slots__end(&sl, r.s);
+	out = finish(&r);
+	CHECK(sl.nr_late == 1, "the end's read is late: %s", out);
+	CHECK(strstr(out, "\"counts\":[10,null,null,") != NULL &&
+		      strstr(out, "null,5],\"total\":15}") != NULL,
+	      "the end's count in its own slot, after the periods not read: %.200s", out);
+	ctr_slots__free(&sl);
+	fake_close(&f);
+	ctr_set__free(&cs);
+	end(&r);
+}
+
 int main(void)
 {
+	test_skip(3);
+	test_skip(4);
+	test_skip(8);
+	test_skip(3600ULL * 1000 * 1000 + 2); /* an hour of 1µs periods, one step */
+	test_end_late();
 	test_slots(false, false);
 	test_slots(true, false);
 	test_slots(false, true);

@@ -44,7 +44,25 @@ static const char fmt_arr[] =
 	"print fmt: \"comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\", REC->comm, REC->pid, "
 	"REC->prio, REC->orig_cpu, REC->dest_cpu\n";
 
+static const char fmt_numa[] =
+	"name: sched_move_numa\n"
+	"ID: 372\n"
+	"format:\n" FMT_COMMON_FIELDS "\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t tgid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t ngid;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:int src_cpu;\toffset:20;\tsize:4;\tsigned:1;\n"
+	"\tfield:int src_nid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dst_cpu;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dst_nid;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"pid=%d tgid=%d ngid=%d src_cpu=%d src_nid=%d dst_cpu=%d dst_nid=%d\", "
+	"REC->pid, REC->tgid, REC->ngid, REC->src_cpu, REC->src_nid, REC->dst_cpu, "
+	"REC->dst_nid\n";
+
 static const struct synth_fmt fmts_loc[] = { { "sched", fmt_loc }, { NULL, NULL } };
+static const struct synth_fmt fmts_numa[] = { { "sched", fmt_loc },
+					      { "sched", fmt_numa },
+					      { NULL, NULL } };
 static const struct synth_fmt fmts_arr[] = { { "sched", fmt_arr }, { NULL, NULL } };
 static bool old_layout;
 
@@ -67,6 +85,16 @@ static void mig(struct synth_run *r, struct evsel *ev, const char *comm, int tid
 	memcpy(raw + base + 8, &orig, 4);
 	memcpy(raw + base + 12, &dest, 4);
 	synth_run__tp(r, ev, 7, 7, (u32)orig, t, raw, (size + 3) & ~3u);
+}
+
+/* sched_move_numa: task @tid is to move from @src to @dst (announced by the task itself). */
+static void move_numa(struct synth_run *r, struct evsel *ev, int tid, int src, int dst, u64 t)
+{
+	int raw[7] = { tid, tid, tid, src, 0, dst, 0 };
+	unsigned char b[36] = { 0 };
+
+	memcpy(b + 8, raw, sizeof(raw));
+	synth_run__tp(r, ev, (u32)tid, (u32)tid, (u32)src, t, b, sizeof(b));
 }
 
 static void feed(struct synth_run *r, struct evsel *ev, u64 t)
@@ -109,7 +137,7 @@ static void run_tables(const struct synth_fmt *fmts, const char *what)
 int main(void)
 {
 	struct synth_run r;
-	struct evsel *ev;
+	struct evsel *ev, *ev2;
 	const char *out;
 	char args[64];
 	u64 t0 = 1000000000ULL;
@@ -188,6 +216,81 @@ int main(void)
 			      NULL &&
 		      strstr(out, " 200 b ") == NULL,
 	      "-p: the process's thread only: %s", out);
+	synth_run__cleanup(&r);
+
+	/*
+	 * -p: a thread that exited (EXIT after its migrations, in time order)
+	 * still counts; its pid used again by another process's thread does
+	 * not; a thread of another process (its FORK) neither
+	 */
+	CHECK(!synth_run__start(&r, "sched-migrate", args,
+				&(struct synth_run_opts){ .fmts = fmts_loc }),
+	      "start -p exit: %s", synth_run__err(&r));
+	if ((ev = synth_run__evsel(&r, "sched_migrate_task"))) {
+		u32 me = (u32)getpid();
+
+		session__inject(r.s, synth__task(&r.b, PERF_RECORD_FORK, me, me, 4242, me, t0, 0),
+				0);
+		mig(&r, ev, "t", 4242, 0, 1, t0 + 1000);
+		session__inject(r.s,
+				synth__task(&r.b, PERF_RECORD_EXIT, me, me, 4242, me, t0 + 2000, 0),
+				0);
+		session__inject(
+			r.s, synth__task(&r.b, PERF_RECORD_FORK, 9999, 1, 4242, 9999, t0 + 3000, 0),
+			0);
+		mig(&r, ev, "u", 4242, 1, 0, t0 + 4000);
+		session__inject(
+			r.s, synth__task(&r.b, PERF_RECORD_FORK, 9999, 1, 4343, 9999, t0 + 5000, 0),
+			0);
+		mig(&r, ev, "v", 4343, 1, 0, t0 + 6000);
+		mig(&r, ev, "t", (int)me, 1, 0, t0 + 7000);
+	}
+	out = synth_run__finish(&r);
+	CHECK(strstr(out, "migrations 2, ") != NULL &&
+		      strstr(out, "   4242 t                         1          0          0\n") !=
+			      NULL &&
+		      strstr(out, " u ") == NULL && strstr(out, " v ") == NULL,
+	      "-p: the exited thread counts, the pid reused by another process not: %s", out);
+	synth_run__cleanup(&r);
+
+	/*
+	 * -g: the migration sched_move_numa announced (same task, same CPUs)
+	 * is "numa" though the stopper's stack does not tell; the announcement
+	 * is used up by the task's next migration (here from other CPUs: not
+	 * that move), which is told by its stack (none here: "other")
+	 */
+	CHECK(!synth_run__start(&r, "sched-migrate", "-g",
+				&(struct synth_run_opts){ .fmts = fmts_numa, .json = true }),
+	      "start -g: %s", synth_run__err(&r));
+	if ((ev = synth_run__evsel(&r, "sched_migrate_task")) &&
+	    (ev2 = synth_run__evsel(&r, "sched_move_numa"))) {
+		move_numa(&r, ev2, 100, 0, 2, t0 + 500);
+		mig(&r, ev, "a", 100, 0, 2, t0 + 1000);
+		mig(&r, ev, "a", 100, 2, 3, t0 + 2000);
+		move_numa(&r, ev2, 200, 1, 3, t0 + 3000);
+		mig(&r, ev, "b", 200, 1, 0, t0 + 4000);
+		mig(&r, ev, "b", 200, 1, 3, t0 + 5000);
+	} else {
+		CHECK(0, "-g opens sched_move_numa");
+	}
+	out = synth_run__finish(&r);
+	CHECK(strstr(out, "\"reason\":\"numa\",\"migrations\":1}") != NULL &&
+		      strstr(out, "\"reason\":\"other\",\"migrations\":3}") != NULL,
+	      "-g: one NUMA move: %s", out);
+	synth_run__cleanup(&r);
+
+	/* the task table's rows are bounded: the rest counted in the total and said */
+	CHECK(!synth_run__start(&r, "sched-migrate", "",
+				&(struct synth_run_opts){ .fmts = fmts_loc }),
+	      "start many: %s", synth_run__err(&r));
+	if ((ev = synth_run__evsel(&r, "sched_migrate_task")))
+		for (int i = 0; i < 65536 + 3; i++)
+			mig(&r, ev, "m", 100000 + i, 0, 1, t0 + (u64)i);
+	out = synth_run__finish(&r);
+	CHECK(strstr(out, "migrations 65539, ") != NULL &&
+		      strstr(out, "sched-migrate: 3 migrations of tasks beyond the table's 65536 "
+				  "rows not listed per task") != NULL,
+	      "the table's bound: %.300s", out + (strlen(out) > 300 ? strlen(out) - 300 : 0));
 	synth_run__cleanup(&r);
 
 	cputopo_tree__remove();

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/counting/ctrslots.h"
+#include "report/stats_table.h"
 #include "util/units.h"
 
 /* The slots of counter @k, instance @i (-1: every instance). */
@@ -210,11 +211,10 @@ static void emit_rows(const struct ctr_slots *sl, struct session *s, struct rt_s
 	rtable__end(k);
 }
 
-/* The interval that ends now, its @n slots. */
-static void report(struct ctr_slots *sl, struct session *s, int n)
+/* The interval that ends at @now, its @n slots. */
+static void report(struct ctr_slots *sl, struct session *s, int n, u64 now)
 {
 	FILE *out = session__out(s);
-	u64 now = sl->cs->t_now;
 	struct stats_stamp st = { .scope = "interval",
 				  .time_ns = session__wall_ns(s, now),
 				  .interval_ns = now > sl->t_start ? now - sl->t_start : 0 };
@@ -245,16 +245,51 @@ out:
 	free(b.counts);
 }
 
-/* The slot at pos is done: the interval ends after its last. */
+/*
+ * The slot at pos is done: the interval ends after its last, at its start
+ * and whole periods (a late read's time is in the next one's).
+ */
 static void next_slot(struct ctr_slots *sl, struct session *s)
 {
+	u64 end = sl->t_start + (u64)sl->nr * sl->period;
+
 	if (++sl->pos < sl->nr)
 		return;
-	report(sl, s, sl->nr);
+	report(sl, s, sl->nr, end);
 	if (sl->v)
 		clear(sl);
 	sl->pos = 0;
-	sl->t_start = sl->cs->t_now;
+	sl->t_start = end;
+}
+
+/*
+ * @missed periods not read: their slots show no value.  The intervals they
+ * cover whole (the process stopped, the host took the CPU) are not printed:
+ * one line says so, and the next interval starts after them.
+ */
+static void skip(struct ctr_slots *sl, struct session *s, u64 missed)
+{
+	u64 left = (u64)(sl->nr - sl->pos), whole;
+	char per[32];
+
+	if (missed < left) {
+		sl->pos += (int)missed;
+		return;
+	}
+	missed -= left;
+	sl->pos = sl->nr - 1;
+	next_slot(sl, s); /* the interval they end */
+	whole = missed / (u64)sl->nr;
+	if (whole) {
+		stats_note(s, "stat",
+			   "%llu periods of %s not read (the reads came late): %llu whole "
+			   "intervals not printed",
+			   (unsigned long long)(whole * (u64)sl->nr + left + missed % (u64)sl->nr),
+			   units__fmt_exact(sl->period, per, sizeof(per)),
+			   (unsigned long long)whole);
+		sl->t_start += whole * (u64)sl->nr * sl->period;
+	}
+	sl->pos = (int)(missed % (u64)sl->nr);
 }
 
 void ctr_slots__tick(struct ctr_slots *sl, struct session *s, u64 periods)
@@ -265,11 +300,11 @@ void ctr_slots__tick(struct ctr_slots *sl, struct session *s, u64 periods)
 		ctr_set__advance(sl->cs);
 		return;
 	}
-	if (periods > 1)
-		sl->nr_late++;
 	/* the periods this read missed: not read, their counts in the last one's slot */
-	for (u64 p = 1; p < periods; p++)
-		next_slot(sl, s);
+	if (periods > 1) {
+		sl->nr_late++;
+		skip(sl, s, periods - 1);
+	}
 	fill(sl, sl->pos);
 	next_slot(sl, s);
 }
@@ -289,11 +324,22 @@ int ctr_slots__start(struct ctr_slots *sl, struct ctr_set *cs, struct session *s
 
 void ctr_slots__end(struct ctr_slots *sl, struct session *s)
 {
+	u64 missed;
+
 	ctr_set__read(sl->cs);
 	if (alloc_values(sl))
 		return;
+	/*
+	 * a period or more since the last read: the timer expired and was not
+	 * read (the session stopping runs no timer), as late as a tick's
+	 */
+	missed = sl->cs->t_now > sl->cs->t_last ? (sl->cs->t_now - sl->cs->t_last) / sl->period : 0;
+	if (missed) {
+		sl->nr_late++;
+		skip(sl, s, missed);
+	}
 	fill(sl, sl->pos); /* the last period, partial */
-	report(sl, s, sl->pos + 1);
+	report(sl, s, sl->pos + 1, sl->cs->t_now);
 	if (sl->nr_late && session__verbose(s))
 		fprintf(stderr, "perf-prof: stat: %llu reads came a period or more late\n",
 			(unsigned long long)sl->nr_late);

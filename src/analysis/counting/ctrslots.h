@@ -13,8 +13,14 @@
  * the slot of the last one, never spread or guessed; when they straddle
  * the end of an interval, the count is in the next one.  So the slots of
  * an interval add up to its total, and the intervals to the run's total.
- * The first period starts when the counters were enabled; at the end, the
- * last interval is printed with the slots it had, the last one partial.
+ * The first period starts when the counters were enabled, and an interval
+ * is stamped at its start plus its periods (not at the late read's time).
+ * Intervals the missed periods cover whole (the process stopped) are not
+ * printed: one line ("stat: N periods of P not read ...") says how many
+ * periods, and the next interval starts after them.  At the end, the last
+ * interval is printed with the slots it had, the last one partial; a
+ * period or more since the last read there is a late read too (the
+ * stopping session runs no timer).
  */
 #ifndef PP_CTRSLOTS_H
 #define PP_CTRSLOTS_H

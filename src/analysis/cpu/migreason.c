@@ -4,8 +4,8 @@
 
 #include "analysis/cpu/migreason.h"
 
-static const char *const names[MR_NR] = { "hotplug",  "numa", "rt-push", "balance", "exec",
-					  "affinity", "fork", "wakeup",	 "other" };
+static const char *const names[MR_NR] = { "hotplug",  "numa",	 "rt-push", "balance",
+					  "affinity", "stopper", "wakeup",  "other" };
 
 static const struct {
 	const char *fn;
@@ -30,13 +30,11 @@ static const struct {
 	{ "newidle_balance", MR_BALANCE },
 	{ "sched_balance_softirq", MR_BALANCE },
 	{ "run_rebalance_domains", MR_BALANCE },
-	{ "sched_exec", MR_EXEC },
-	{ "migration_cpu_stop", MR_AFFINITY },
 	{ "affine_move_task", MR_AFFINITY },
 	{ "__set_cpus_allowed_ptr", MR_AFFINITY },
 	{ "__sched_setaffinity", MR_AFFINITY },
 	{ "migrate_enable", MR_AFFINITY },
-	{ "wake_up_new_task", MR_FORK },
+	{ "migration_cpu_stop", MR_STOPPER },
 	{ "try_to_wake_up", MR_WAKEUP },
 	{ "select_task_rq", MR_WAKEUP },
 };
