@@ -484,6 +484,14 @@ static void print_added(const struct uev *ev, int n)
 	}
 }
 
+/* NAME_N: a name with a numbered suffix, as an EVENT_N of a probe EVENT */
+static bool suffixed(const char *name)
+{
+	const char *us = strrchr(name, '_');
+
+	return us && us > name && us[1] && strspn(us + 1, "0123456789") == strlen(us + 1);
+}
+
 static int usdt_add(struct uspec *specs, int nspec, int verbose)
 {
 	struct uprobe_def *defs = NULL;
@@ -506,10 +514,10 @@ static int usdt_add(struct uspec *specs, int nspec, int verbose)
 				 "first)",
 				 ev[i].u->text, ev[i].group, ev[i].event, ev[i].group, ev[i].event,
 				 ev[i].st->path);
-		} else if (usdt__same_file(d, ev[i].st->path)) {
+		} else if (usdt__same_file(d, ev[i].st->path) && suffixed(ev[i].event)) {
 			/* another probe's site took the name: EVENT_N of a probe EVENT */
 			const char *us = strrchr(ev[i].event, '_');
-			int bl = us ? (int)(us - ev[i].event) : (int)strlen(ev[i].event);
+			int bl = (int)(us - ev[i].event);
 
 			snprintf(err, sizeof(err),
 				 "'%s': an event %s:%s exists already, for another site of %s "
@@ -517,6 +525,14 @@ static int usdt_add(struct uspec *specs, int nspec, int verbose)
 				 "own; perf-prof usdt del %s:%.*s@%s first)",
 				 ev[i].u->text, ev[i].group, ev[i].event, ev[i].st->path, d->offset,
 				 bl, ev[i].event, ev[i].group, bl, ev[i].event, ev[i].st->path);
+		} else if (usdt__same_file(d, ev[i].st->path)) {
+			/* the file rebuilt, its probe moved? */
+			snprintf(err, sizeof(err),
+				 "'%s': an event %s:%s exists already on %s at another offset "
+				 "(%#" PRIx64 ": the file rebuilt since?), remove it first: echo "
+				 "'-:%s/%s' >> /sys/kernel/tracing/uprobe_events",
+				 ev[i].u->text, ev[i].group, ev[i].event, ev[i].st->path, d->offset,
+				 ev[i].group, ev[i].event);
 		} else
 			snprintf(
 				err, sizeof(err),

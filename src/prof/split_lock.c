@@ -217,8 +217,13 @@ int split_lock__test(int cpu, unsigned n, u32 *taken, int *on_cpu, int *sig)
 		res->taken = split_lock__take(buf, n);
 		_exit(0);
 	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+	while ((err = (int)waitpid(pid, &st, 0)) < 0 && errno == EINTR)
 		;
+	if (err < 0) { /* (not reaped: what it did is unknown) */
+		err = -errno;
+		munmap(res, sizeof(*res));
+		return err;
+	}
 	*taken = res->taken;
 	*on_cpu = res->cpu;
 	*sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,8 +46,15 @@ static void test_take(void)
 static void test_child(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	int last = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, cpu = -2, sig = -1, pid;
+	int last = -1, cpu = -2, sig = -1, pid;
+	cpu_set_t allowed;
 	u32 taken = 0;
+
+	/* the highest CPU this test may run on (taskset, cpusets) */
+	if (!sched_getaffinity(0, sizeof(allowed), &allowed))
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &allowed))
+				last = c;
 
 	pid = split_lock__test(last, 1000, &taken, &cpu, &sig);
 	CHECK(pid > 0 && pid != getpid(), "a child's pid: %d", pid);
