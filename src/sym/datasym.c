@@ -27,7 +27,7 @@ static int try_map(void *arg, const struct map *mp, u32 open_pid)
 	es = dso__syms(l->dc, mp->dso, open_pid, mp->start, mp->end);
 	if (!es)
 		return 0;
-	bias = mp->start - elfsyms__file_to_vaddr(es, mp->pgoff);
+	bias = elfsyms__map_bias(es, mp->start, mp->pgoff, true); /* (the code mappings) */
 	v = l->addr - bias;
 	s = elfsyms__find_data(es, v);
 	if (!s || v < s->start || v >= s->end)

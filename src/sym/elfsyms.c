@@ -18,6 +18,7 @@
 
 struct load_seg {
 	u64 off, vaddr, filesz, memsz;
+	u32 flags; /* PF_X, PF_W, PF_R */
 };
 
 struct elfsyms {
@@ -143,8 +144,8 @@ static void read_loads(Elf *elf, struct elfsyms *es)
 
 		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		es->load[es->nr_load++] =
-			(struct load_seg){ ph.p_offset, ph.p_vaddr, ph.p_filesz, ph.p_memsz };
+		es->load[es->nr_load++] = (struct load_seg){ ph.p_offset, ph.p_vaddr, ph.p_filesz,
+							     ph.p_memsz, ph.p_flags };
 	}
 }
 
@@ -507,6 +508,31 @@ u64 elfsyms__file_to_vaddr(const struct elfsyms *es, u64 off)
 		}
 	}
 	return off;
+}
+
+/*
+ * A mapping's load bias: the loader maps each PT_LOAD at the page of its
+ * vaddr (plus the bias) from the page of its file offset, so the segment
+ * mapped is the one whose offset's page is @pgoff, the executable one when
+ * two share that page (segments not page-aligned in the file, as lld lays
+ * them out), and the bias is @start less its vaddr's page.
+ */
+u64 elfsyms__map_bias(const struct elfsyms *es, u64 start, u64 pgoff, bool exec)
+{
+	const u64 page = 4096;
+	const struct load_seg *best = NULL;
+
+	for (int i = 0; i < es->nr_load; i++) {
+		const struct load_seg *l = &es->load[i];
+
+		if ((l->off & ~(page - 1)) != pgoff)
+			continue;
+		if (!best || (exec && (l->flags & PF_X) && !(best->flags & PF_X)))
+			best = l;
+	}
+	if (best)
+		return start - (best->vaddr & ~(page - 1));
+	return start - elfsyms__file_to_vaddr(es, pgoff);
 }
 
 const unsigned char *elfsyms__build_id(const struct elfsyms *es, int *len)

@@ -48,6 +48,8 @@ const struct sym *elfsyms__find(struct elfsyms *es, u64 vaddr);
 const struct sym *elfsyms__find_data(struct elfsyms *es, u64 vaddr);
 /* File offset -> link-time address, through the PT_LOAD headers. */
 u64 elfsyms__file_to_vaddr(const struct elfsyms *es, u64 off);
+/* The load bias of a mapping at @start of the file from @pgoff (@exec: an executable one) */
+u64 elfsyms__map_bias(const struct elfsyms *es, u64 start, u64 pgoff, bool exec);
 
 const unsigned char *elfsyms__build_id(const struct elfsyms *es, int *len);
 const char *elfsyms__debuglink(const struct elfsyms *es);
