@@ -364,7 +364,7 @@ static const struct rt_col ev_cols[] = {
 	RT_COL("events", "EVENTS", RT_U64, RT_UNIT_COUNT, 10, 0),
 	RT_COL("unseen", "UNSEEN", RT_U64, RT_UNIT_COUNT, 10, 0),
 };
-static const struct rt_desc ev_desc = { .type = "event", .cols = ev_cols, .ncols = 4 };
+static const struct rt_desc ev_desc = { .type = "event_counts", .cols = ev_cols, .ncols = 4 };
 
 /* each row of the events' table to @k: measured (@fit) or printed */
 static void ev_rows(struct rt_sink *k, struct event_care *c, const struct ec_evcpu *e, bool fit)

@@ -79,12 +79,14 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
 	 * a2: the table.  A trigger's body is not resolved when it is made:
 	 * the columns it reads are not reported, so its table keeps them all.
 	 */
+	case SQLITE_CREATE_TRIGGER: /* its body may read any table: all kept */
+	case SQLITE_CREATE_TEMP_TRIGGER:
+		keep_every(q);
+		break;
 	case SQLITE_CREATE_INDEX:
 	case SQLITE_CREATE_TEMP_INDEX:
 	case SQLITE_DROP_INDEX:
 	case SQLITE_DROP_TEMP_INDEX:
-	case SQLITE_CREATE_TRIGGER:
-	case SQLITE_CREATE_TEMP_TRIGGER:
 	case SQLITE_DROP_TRIGGER:
 	case SQLITE_DROP_TEMP_TRIGGER:
 	case SQLITE_ALTER_TABLE:

@@ -519,7 +519,7 @@ u64 elfsyms__file_to_vaddr(const struct elfsyms *es, u64 off)
  */
 u64 elfsyms__map_bias(const struct elfsyms *es, u64 start, u64 pgoff, bool exec)
 {
-	const u64 page = 4096;
+	const u64 page = (u64)sysconf(_SC_PAGESIZE);
 	const struct load_seg *best = NULL;
 
 	for (int i = 0; i < es->nr_load; i++) {

@@ -162,7 +162,7 @@ check_eq "event-lost --json: the lost_events records add up to unseen" \
 	"$(grep '^{"type":"lost_events",.*"cpu":0,"event":"syscalls:sys_enter_getppid","lost":' "$T/lj" |
 		sed 's/.*"lost":\([0-9]*\)}$/\1/' | awk '{ n += $1 } END { print n + 0 }')" "$ju"
 check_eq "event-lost --json: the event's all row" \
-	"$(grep -c "^{\"type\":\"event\",.*\"event\":\"$E\",\"cpu\":\"all\",\"events\":$je,\"unseen\":$ju}" "$T/lj")" 1
+	"$(grep -c "^{\"type\":\"event_counts\",.*\"event\":\"$E\",\"cpu\":\"all\",\"events\":$je,\"unseen\":$ju}" "$T/lj")" 1
 
 "$PP" event-lost -e $E -m 256 -- "$W/burst" -c $C 2 1000 20 >"$T/lb" 2>"$T/lb.err"
 check_eq "event-lost -m 256: exit status" $? 0

@@ -93,8 +93,8 @@ else
 fi
 
 # ---- --exclude_pid: two processes, one left out ----
-spawn A "$W/pinned" 4 spin@0 >"$T/a.wl"
-spawn B "$W/pinned" 4 spin@1 >"$T/b.wl"
+spawn A "$W/pinned" 9 spin@0 >"$T/a.wl"
+spawn B "$W/pinned" 9 spin@1 >"$T/b.wl"
 wait_for "$T/a.wl" '^thread spin0 tid=' "$A"
 wait_for "$T/b.wl" '^thread spin1 tid=' "$B"
 # A's spinner by its tid: -C 0 sees the whole CPU, where another run's spin0 may be
@@ -108,6 +108,8 @@ check_eq "--exclude_pid A: only B's spinner" "$(threads "$T/x1")" "spin1 "
 timeout --preserve-status -s INT 1.5 "$PP" hrtimer -C 0 --period 10ms >"$T/h0" 2>&1
 timeout --preserve-status -s INT 1.5 "$PP" hrtimer -C 0 --period 10ms --exclude-pid "$A" >"$T/h1" 2>"$T/h1.err"
 check_eq "hrtimer --exclude-pid: exit 0, stderr empty" "$?:$(cat "$T/h1.err")" "0:"
+# (A ran through both runs: its absence from the second is the filter's)
+check "hrtimer --exclude-pid: A's spinner still ran after both runs" kill -0 "$A"
 check "hrtimer: without it, periods that interrupted A's spinner ($ATID)" grep -q " spin0 *${ATID:-x} \[000\] hrtimer: " "$T/h0"
 check_eq "hrtimer --exclude-pid A: none of its spinner's" "$(grep -c " spin0 *${ATID:-x} \[000\] hrtimer: " "$T/h1")" 0
 check "hrtimer --exclude-pid A: the summary" grep -q '^hrtimer: [0-9]* samples closed [0-9]* periods' "$T/h1"

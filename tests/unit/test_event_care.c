@@ -390,7 +390,7 @@ int main(void)
 			CHECK(a && b && a < b && tab && b < tab && n == 2,
 			      "event-lost --json: two lost_events records before the rows: %s",
 			      out);
-			CHECK(strstr(out, "{\"type\":\"event\",\"scope\":\"run\",") &&
+			CHECK(strstr(out, "{\"type\":\"event_counts\",\"scope\":\"run\",") &&
 				      strstr(out, "\"event\":\"ectest:tick\",\"cpu\":\"all\","
 						  "\"events\":7,\"unseen\":10}"),
 			      "event-lost --json: the events' rows: %s", out);

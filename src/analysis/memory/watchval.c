@@ -120,8 +120,8 @@ static const struct watchval_rec *by_time(struct watchval *w, const struct sampl
 		unsigned at = (w->head + i) % WV_HELD;
 		const struct watchval_rec *r = &w->held[at];
 
-		if (w->taken[at] || r->id != (u32)id || r->tid != smp->tid || r->cpu != smp->cpu ||
-		    r->count)
+		/* (a record with a count too: -p P -t T, T's events not inherited) */
+		if (w->taken[at] || r->id != (u32)id || r->tid != smp->tid || r->cpu != smp->cpu)
 			continue;
 		if (r->time <= smp->time) {
 			before = r;
