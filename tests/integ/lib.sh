@@ -314,7 +314,9 @@ bpf_kill_leaves_nothing() {
 # file TIMES; WL is spin's output: its own CPU time in each second of that
 # clock ("sec S ms=MS").  A per-thread cpu-clock samples the thread every
 # 1/FREQ s of its time on a CPU: MS * FREQ / 1000 samples in second S, to
-# within 2 (one at each edge, and spin's 3 ms slice when it reads the clock),
+# within 5% (-F: the kernel adjusts the period to the frequency as it goes;
+# CI saw 96 where 98.3 were due) and 2 (one at each edge, and spin's 3 ms
+# slice when it reads the clock),
 # and up to $STEAL (ms, the run's steal) * FREQ / 1000 more (the host's
 # time, which the thread's own clock leaves out).  Each second is printed
 # whole where its samples reach PCT% of FREQ: it must be where even the
@@ -331,7 +333,9 @@ than_spin() {
 		END {
 			thr = pct * freq / 100
 			for (i = 0; i < n; i++) {
-				s = order[i]; lo = ms[s] * freq / 1000 - 2; hi = (ms[s] + st) * freq / 1000 + 2
+				# (-F: the kernel adjusts the period to the frequency as it goes: 5%, and
+				# a sample either side of the second's bounds)
+				s = order[i]; lo = ms[s] * freq / 1000 * 0.95 - 2; hi = (ms[s] + st) * freq / 1000 * 1.05 + 2
 				g = got[s] + 0; seen += g
 				if (lo >= thr) { want = "printed"; busy++; ok = g >= lo && g <= hi }
 				else if (hi < thr) { want = "not printed"; ok = g == 0 }
