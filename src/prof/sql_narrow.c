@@ -76,10 +76,11 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
 			t->keep_all = true;
 		break;
 	/*
-	 * a2: the table.  A trigger's body is not resolved when it is made:
-	 * the columns it reads are not reported, so its table keeps them all.
+	 * A trigger's body is not resolved when it is made: the columns it
+	 * reads, of any table, are not reported, so every table keeps them
+	 * all.  The others: a2 is the table.
 	 */
-	case SQLITE_CREATE_TRIGGER: /* its body may read any table: all kept */
+	case SQLITE_CREATE_TRIGGER:
 	case SQLITE_CREATE_TEMP_TRIGGER:
 		keep_every(q);
 		break;
