@@ -42,13 +42,13 @@ struct ec_evcpu {
 };
 
 struct event_care {
-	int nr;		    /* CPU slots; the last one: losses of per-thread rings (no CPU) */
-	struct ec_cpu *ivl; /* since the last interval */
-	struct ec_cpu *run; /* since the start */
-	u64 *prev;	    /* per CPU: the time of its last event (0: none yet) */
-	u64 newest;	    /* the newest timestamp delivered, across CPUs */
-	u64 since;	    /* the interval's start (stats_stamp) */
-	bool stacks;	    /* -g: each disorder's two events with their stacks */
+	int nr;			 /* CPU slots; the last one: losses of per-thread rings (no CPU) */
+	struct ec_cpu *ivl;	 /* since the last interval */
+	struct ec_cpu *run;	 /* since the start */
+	u64 *prev;		 /* per CPU: the time of its last event (0: none yet) */
+	u64 newest;		 /* the newest timestamp delivered, across CPUs */
+	u64 since;		 /* the interval's start (stats_stamp) */
+	bool stacks;		 /* -g: each disorder's two events with their stacks */
 	struct sample_copy last; /* -g: the newest sample delivered, kept */
 	struct evsel *last_ev;
 	bool each;		 /* event-lost: each count jump printed as found */

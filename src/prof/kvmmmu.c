@@ -48,7 +48,7 @@ struct live_page {
 		u32 gen;
 	} key;
 	u32 root_count;
-	unsigned char *spte; /* --detail: per entry SPTE_SET, SPTE_MMIO (NULL: none yet) */
+	unsigned char *spte;	   /* --detail: per entry SPTE_SET, SPTE_MMIO (NULL: none yet) */
 	struct live_page *next_at; /* --detail: the older live pages of its gfn and level */
 };
 

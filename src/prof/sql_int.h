@@ -26,14 +26,14 @@ struct sql_table {
 	sqlite3_stmt *ins;
 	struct sql_col *cols;
 	int ncols;
-	bool stack;	 /* a _stack column */
-	bool row;	 /* an inner profiler's rows: _time and the first row's JSON members */
+	bool stack;	      /* a _stack column */
+	bool row;	      /* an inner profiler's rows: _time and the first row's JSON members */
 	unsigned common_skip; /* bit i: common column i not in the table (sql_narrow.c) */
 	bool stack_skip;      /* no _stack column: no query reads it */
 	bool keep_all;	      /* sql_narrow.c: a query writes the table, or reads it all */
-	int nkeys;	 /* row: its members */
-	u64 rows;	 /* what the table holds now */
-	u64 first, last; /* the earliest and latest times of its rows held */
+	int nkeys;	      /* row: its members */
+	u64 rows;	      /* what the table holds now */
+	u64 first, last;      /* the earliest and latest times of its rows held */
 };
 
 /* A statement of --query. */

@@ -94,10 +94,10 @@ struct task_state {
 	u64 nr_intervals;
 	u64 closed_by_record; /* switch-ins seen only as PERF_RECORD_SWITCH */
 	bool failed_alloc;
-	u64 since; /* --json: where the next table's span begins */
-	struct ts_bpf *bpf; /* the BPF back end, NULL: the ring path */
+	u64 since;			/* --json: where the next table's span begins */
+	struct ts_bpf *bpf;		/* the BPF back end, NULL: the ring path */
 	struct bpf_stacks *slow_stacks; /* its --than -g stacks without a flame graph */
-	u64 unseen;	    /* its drops as last printed (-i) */
+	u64 unseen;			/* its drops as last printed (-i) */
 	struct session *s;
 };
 

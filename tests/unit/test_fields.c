@@ -90,7 +90,6 @@ int main(void)
 	p = field__str(&frel, &smp, &len);
 	CHECK(p && len == 3 && !memcmp(p, "rel", 3), "__rel_loc len %d", len);
 
-
 	/* a record cut short: fields past its end read as absent */
 	smp.raw_size = 20;
 	CHECK(field__u64(&fc, &smp, &v) < 0, "c beyond a 20-byte record");

@@ -48,9 +48,9 @@ struct multipoint {
 	/* --json: a slow pair's line (the last two columns: its events) */
 	struct rt_col slow[LAT_MAX_KEYS + 4];
 	struct rt_desc slow_desc;
-	u64 since;			     /* --json: where the next table's span begins */
-	u64 open_elsewhere;		     /* multipoint__add_open */
-	u64 unopened[MULTIPOINT_MAX_POINTS]; /* ends from point k that found no start */
+	u64 since;				 /* --json: where the next table's span begins */
+	u64 open_elsewhere;			 /* multipoint__add_open */
+	u64 unopened[MULTIPOINT_MAX_POINTS];	 /* ends from point k that found no start */
 	u64 dropped_seen[MULTIPOINT_MAX_POINTS]; /* pairs' ended_dropped, as last seen */
 };
 

@@ -35,13 +35,13 @@ struct pairs_conf {
 struct pairs_counts {
 	/* per interval: pairs__reset_counts zeroes them */
 	u64 started, ended;
-	u64 replaced;  /* started again before any end: the first start is dropped */
-	u64 lost;      /* pending when records were lost */
+	u64 replaced;	   /* started again before any end: the first start is dropped */
+	u64 lost;	   /* pending when records were lost */
 	u64 ended_dropped; /* ends of those (pairs__end false): not ends without a start */
-	u64 exited;    /* pending when its key was forgotten (the task exited) */
-	u64 full;      /* starts refused: max_keys keys held */
-	u64 nomem;     /* starts refused: out of memory */
-	u64 backwards; /* an end before its start (never in time order) */
+	u64 exited;	   /* pending when its key was forgotten (the task exited) */
+	u64 full;	   /* starts refused: max_keys keys held */
+	u64 nomem;	   /* starts refused: out of memory */
+	u64 backwards;	   /* an end before its start (never in time order) */
 	/* for the whole run */
 	u64 keys, peak_keys, evicted;
 };
